@@ -1,0 +1,85 @@
+package client
+
+import (
+	"errors"
+	"time"
+)
+
+// OutcomeKind names how a prompt ended. The buckets are never folded into
+// each other: a cancel is not a decline, a withdrawal is not a cancel.
+type OutcomeKind int
+
+// The outcomes.
+const (
+	// Accept: the person submitted valid content (action "accept").
+	Accept OutcomeKind = iota
+	// Decline: the person explicitly said no (action "decline").
+	Decline
+	// Cancel: the person dismissed the prompt without deciding (action "cancel").
+	Cancel
+	// Withdrawn: the server cancelled its request; nothing was sent.
+	Withdrawn
+	// Disconnected: the transport died while the prompt was open.
+	Disconnected
+	// Invalid: the schema or the content failed validation; answered -32602.
+	Invalid
+	// Abandoned: the call the prompt belongs to was cancelled by the person.
+	Abandoned
+	// Timeout: --prompt-timeout ran out (never without that flag).
+	Timeout
+)
+
+// OutcomeKinds lists every kind in display order.
+var OutcomeKinds = [...]OutcomeKind{Accept, Decline, Cancel, Withdrawn, Disconnected, Invalid, Abandoned, Timeout}
+
+func (k OutcomeKind) String() string {
+	switch k {
+	case Accept:
+		return "accept"
+	case Decline:
+		return "decline"
+	case Cancel:
+		return "cancel"
+	case Withdrawn:
+		return "withdrawn"
+	case Disconnected:
+		return "disconnected"
+	case Invalid:
+		return "invalid"
+	case Abandoned:
+		return "abandoned"
+	case Timeout:
+		return "timeout"
+	default:
+		return "unknown"
+	}
+}
+
+// Outcome is how one prompt ended.
+type Outcome struct {
+	Kind OutcomeKind
+	// Content is the answer (Accept in form mode only).
+	Content map[string]any
+	// Reason is free text: the server's reason for a withdrawal, the
+	// validation error, the transport error.
+	Reason string
+}
+
+// Context causes for a prompt's context, read with context.Cause.
+var (
+	ErrWithdrawn    = errors.New("withdrawn by the server")
+	ErrDisconnected = errors.New("transport disconnected")
+	ErrAbandoned    = errors.New("owning call cancelled")
+	ErrTimeout      = errors.New("prompt timeout")
+)
+
+// JournalEntry records one ended prompt.
+type JournalEntry struct {
+	Key     PromptKey
+	Server  string
+	Origin  Origin
+	Kind    OutcomeKind
+	Latency time.Duration
+	Reason  string
+	At      time.Time
+}

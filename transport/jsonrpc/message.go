@@ -1,0 +1,208 @@
+package jsonrpc
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+)
+
+// Version is the only JSON-RPC version MCP uses.
+const Version = "2.0"
+
+// Kind tells what a Message is.
+type Kind int
+
+// The kinds of message.
+const (
+	KindInvalid Kind = iota
+	KindRequest
+	KindNotification
+	KindResponse
+)
+
+func (k Kind) String() string {
+	switch k {
+	case KindRequest:
+		return "request"
+	case KindNotification:
+		return "notification"
+	case KindResponse:
+		return "response"
+	default:
+		return "invalid"
+	}
+}
+
+// Message is one JSON-RPC 2.0 message. Which fields are set decides its
+// Kind: Method with ID is a request, Method without ID a notification, and
+// Result or Error with ID a response. Params and Result are kept as raw
+// bytes so that what we forward or log is exactly what crossed the wire.
+type Message struct {
+	ID     ID
+	Method string
+	Params json.RawMessage
+	Result json.RawMessage
+	Error  *Error
+}
+
+// Kind classifies the message.
+func (m *Message) Kind() Kind {
+	switch {
+	case m.Method != "" && m.ID.IsValid():
+		return KindRequest
+	case m.Method != "":
+		return KindNotification
+	case m.ID.IsValid() && (m.Result != nil || m.Error != nil):
+		return KindResponse
+	default:
+		return KindInvalid
+	}
+}
+
+// NewRequest builds a request; params are marshalled unless already raw.
+func NewRequest(id ID, method string, params any) (*Message, error) {
+	p, err := marshalParams(params)
+	if err != nil {
+		return nil, fmt.Errorf("jsonrpc: params of %s: %w", method, err)
+	}
+	return &Message{ID: id, Method: method, Params: p}, nil
+}
+
+// NewNotification builds a notification.
+func NewNotification(method string, params any) (*Message, error) {
+	p, err := marshalParams(params)
+	if err != nil {
+		return nil, fmt.Errorf("jsonrpc: params of %s: %w", method, err)
+	}
+	return &Message{Method: method, Params: p}, nil
+}
+
+// NewResponse builds a successful response.
+func NewResponse(id ID, result any) (*Message, error) {
+	var r json.RawMessage
+	switch v := result.(type) {
+	case json.RawMessage:
+		r = v
+	case nil:
+		r = json.RawMessage("{}")
+	default:
+		b, err := json.Marshal(v)
+		if err != nil {
+			return nil, fmt.Errorf("jsonrpc: result for id %s: %w", id, err)
+		}
+		r = b
+	}
+	return &Message{ID: id, Result: r}, nil
+}
+
+// NewErrorResponse builds an error response.
+func NewErrorResponse(id ID, e *Error) *Message { return &Message{ID: id, Error: e} }
+
+func marshalParams(params any) (json.RawMessage, error) {
+	switch v := params.(type) {
+	case nil:
+		return nil, nil
+	case json.RawMessage:
+		return v, nil
+	default:
+		return json.Marshal(v)
+	}
+}
+
+// wire is the on-the-wire shape used by Encode and Decode.
+type wire struct {
+	JSONRPC string          `json:"jsonrpc"`
+	ID      *ID             `json:"id,omitempty"`
+	Method  string          `json:"method,omitempty"`
+	Params  json.RawMessage `json:"params,omitempty"`
+	Result  json.RawMessage `json:"result,omitempty"`
+	Error   *Error          `json:"error,omitempty"`
+}
+
+// Encode renders m as one line of compact JSON with no trailing newline.
+func Encode(m *Message) ([]byte, error) {
+	w := wire{JSONRPC: Version, Method: m.Method, Params: m.Params, Result: m.Result, Error: m.Error}
+	if m.ID.IsValid() {
+		id := m.ID
+		w.ID = &id
+	}
+	if m.Kind() == KindInvalid {
+		return nil, errors.New("jsonrpc: encode: message is neither request, notification nor response")
+	}
+	b, err := json.Marshal(w)
+	if err != nil {
+		return nil, fmt.Errorf("jsonrpc: encode: %w", err)
+	}
+	return b, nil
+}
+
+// DecodeError is returned by Decode for a frame that is not one valid
+// JSON-RPC 2.0 message. A session logs it and goes on.
+type DecodeError struct {
+	Reason string
+	// ID is the request id if one could be recovered, so a reply can name it.
+	ID ID
+}
+
+func (e *DecodeError) Error() string { return "jsonrpc: " + e.Reason }
+
+// Decode parses one frame. It refuses batches, a wrong or missing
+// "jsonrpc" member, null ids, and messages that are none of the three kinds.
+func Decode(b []byte) (*Message, error) {
+	b = bytes.TrimSpace(b)
+	if len(b) == 0 {
+		return nil, &DecodeError{Reason: "empty frame"}
+	}
+	if b[0] == '[' {
+		return nil, &DecodeError{Reason: "batches are not supported (removed in MCP 2025-06-18)"}
+	}
+	if b[0] != '{' {
+		return nil, &DecodeError{Reason: "frame is not a JSON object"}
+	}
+	var raw struct {
+		JSONRPC *string         `json:"jsonrpc"`
+		ID      json.RawMessage `json:"id"`
+		Method  *string         `json:"method"`
+		Params  json.RawMessage `json:"params"`
+		Result  json.RawMessage `json:"result"`
+		Error   json.RawMessage `json:"error"`
+	}
+	if err := json.Unmarshal(b, &raw); err != nil {
+		return nil, &DecodeError{Reason: "malformed JSON: " + err.Error()}
+	}
+	m := &Message{Params: raw.Params, Result: raw.Result}
+	var idErr error
+	if raw.ID != nil {
+		idErr = m.ID.UnmarshalJSON(raw.ID)
+	}
+	if raw.JSONRPC == nil || *raw.JSONRPC != Version {
+		return nil, &DecodeError{Reason: `missing or wrong "jsonrpc" member (want "2.0")`, ID: m.ID}
+	}
+	if idErr != nil {
+		return nil, &DecodeError{Reason: idErr.Error()}
+	}
+	if raw.Method != nil {
+		if *raw.Method == "" {
+			return nil, &DecodeError{Reason: "empty method", ID: m.ID}
+		}
+		m.Method = *raw.Method
+	}
+	if raw.Error != nil && !bytes.Equal(bytes.TrimSpace(raw.Error), []byte("null")) {
+		var e Error
+		if err := json.Unmarshal(raw.Error, &e); err != nil {
+			return nil, &DecodeError{Reason: "malformed error object: " + err.Error(), ID: m.ID}
+		}
+		m.Error = &e
+	}
+	if m.Method != "" && (m.Result != nil || m.Error != nil) {
+		return nil, &DecodeError{Reason: "message has both method and result/error", ID: m.ID}
+	}
+	if m.Method == "" && m.Result != nil && m.Error != nil {
+		return nil, &DecodeError{Reason: "response has both result and error", ID: m.ID}
+	}
+	if m.Kind() == KindInvalid {
+		return nil, &DecodeError{Reason: "message is neither request, notification nor response", ID: m.ID}
+	}
+	return m, nil
+}

@@ -1,0 +1,129 @@
+package transport
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"time"
+
+	"github.com/elicit-dev/elicit/transport/jsonrpc"
+)
+
+// Transport opens a connection to one MCP server.
+type Transport interface {
+	// Dial connects (starts the process, opens the HTTP endpoint) and returns
+	// a Conn ready for messages. ctx bounds only the dial itself.
+	Dial(ctx context.Context) (Conn, error)
+}
+
+// Conn carries framed JSON-RPC messages to and from one server.
+//
+// Concurrency: Read is called from one goroutine at a time (the session's
+// read loop); Write may be called from many goroutines at once and each
+// message is written whole; Close may be called at any time, from any
+// goroutine, more than once, and unblocks a pending Read, which then returns
+// an error wrapping ErrClosed (or the reason the peer went away).
+//
+// A frame that is not a valid JSON-RPC message is reported to the Observer
+// (Frame.Err set) and skipped; Read does not fail for it.
+type Conn interface {
+	Read(ctx context.Context) (*jsonrpc.Message, error)
+	Write(ctx context.Context, m *jsonrpc.Message) error
+	Close() error
+}
+
+// VersionSetter is implemented by connections that must repeat the
+// negotiated protocol version on every later request (Streamable HTTP's
+// MCP-Protocol-Version header). The session calls it after initialize.
+type VersionSetter interface {
+	SetProtocolVersion(v string)
+}
+
+// RequestCanceler is implemented by connections where cancelling one of our
+// requests has a transport-level form (2026-07-28 HTTP: close its response
+// stream). It returns true if it handled the cancel, in which case the
+// session sends no notifications/cancelled.
+type RequestCanceler interface {
+	CancelRequest(id jsonrpc.ID) bool
+}
+
+// Sentinel errors. Transports wrap them with context.
+var (
+	// ErrClosed: the connection was closed by us.
+	ErrClosed = errors.New("transport: connection closed")
+	// ErrSessionExpired: the server answered 404 for our Mcp-Session-Id; the
+	// client must initialize a new session.
+	ErrSessionExpired = errors.New("transport: session expired (HTTP 404)")
+)
+
+// Direction tells which way a frame went.
+type Direction int
+
+// Directions.
+const (
+	Out Direction = iota // client to server
+	In                   // server to client
+)
+
+func (d Direction) String() string {
+	if d == In {
+		return "in"
+	}
+	return "out"
+}
+
+// Frame is one raw message as it crossed the wire, for the traffic log.
+type Frame struct {
+	Time time.Time
+	Dir  Direction
+	// Raw is the exact bytes of the message (no framing newline). It must not
+	// be modified by the observer.
+	Raw []byte
+	// Err is set when Raw could not be decoded; the frame was skipped.
+	Err error
+	// HTTP describes the exchange that carried the frame, for HTTP transports.
+	HTTP *HTTPInfo
+}
+
+// HTTPInfo is what the traffic view shows of an HTTP exchange.
+type HTTPInfo struct {
+	Method string // POST, GET, DELETE
+	URL    string
+	Status int // 0 for an outgoing frame whose response has not come yet
+	// Header holds the headers that matter: MCP ones, content type, Accept,
+	// Last-Event-ID, and (redacted) Authorization.
+	Header http.Header
+	// EventID is the SSE event id the frame arrived with, if any.
+	EventID string
+}
+
+// Observer receives frames and server stderr lines. Its methods are called
+// from transport goroutines and must not block; the traffic log copies what
+// it keeps.
+type Observer interface {
+	Frame(f Frame)
+	Stderr(line string)
+}
+
+// ObserverFuncs adapts functions to Observer; nil fields are skipped.
+type ObserverFuncs struct {
+	OnFrame  func(Frame)
+	OnStderr func(string)
+}
+
+// Frame implements Observer.
+func (o ObserverFuncs) Frame(f Frame) {
+	if o.OnFrame != nil {
+		o.OnFrame(f)
+	}
+}
+
+// Stderr implements Observer.
+func (o ObserverFuncs) Stderr(line string) {
+	if o.OnStderr != nil {
+		o.OnStderr(line)
+	}
+}
+
+// Nop is an Observer that drops everything.
+var _ Observer = ObserverFuncs{}
