@@ -44,6 +44,11 @@ type Message struct {
 	Params json.RawMessage
 	Result json.RawMessage
 	Error  *Error
+
+	// RelatedID is set by transports that know which of our requests a
+	// server message belongs to (on Streamable HTTP, the request whose POST
+	// response stream carried it). It is never encoded.
+	RelatedID ID
 }
 
 // Kind classifies the message.

@@ -1,0 +1,140 @@
+package client
+
+import (
+	"encoding/json"
+	"time"
+
+	"github.com/elicit-dev/elicit/transport/jsonrpc"
+)
+
+// Event is one thing that happened in a session that a UI may show. The set
+// is closed: the types below are all there is.
+//
+// Events reach an Observer in order, one at a time, from a dispatcher
+// goroutine per session (never from the read loop, so a slow observer never
+// stalls the wire). State events are never dropped; the high-rate ones
+// (LogMessage, CallProgress) may be coalesced or dropped under a flood, and
+// the drop is counted in a later event's Dropped field.
+type Event interface{ isEvent() }
+
+// ServerState is where a server's connection stands.
+type ServerState int
+
+// The states.
+const (
+	StateConnecting ServerState = iota
+	StateReady
+	StateFailed       // could not connect; Err says why
+	StateDisconnected // was ready, then the transport died; Err says why
+	StateClosed       // closed by us
+)
+
+func (s ServerState) String() string {
+	switch s {
+	case StateConnecting:
+		return "connecting"
+	case StateReady:
+		return "ready"
+	case StateFailed:
+		return "failed"
+	case StateDisconnected:
+		return "disconnected"
+	case StateClosed:
+		return "closed"
+	default:
+		return "unknown"
+	}
+}
+
+// ServerStateChanged reports a server's new state.
+type ServerStateChanged struct {
+	Server string
+	State  ServerState
+	// Protocol is the negotiated protocol version (once ready).
+	Protocol string
+	// Era is a short label for how we speak to the server: "2025-11-25
+	// stateful", later "2026-07-28 stateless", "2024-11-05 legacy SSE".
+	Era string
+	Err error
+}
+
+// PromptOpened reports that a prompt was handed to the Prompter.
+type PromptOpened struct {
+	Prompt *Prompt
+}
+
+// PromptResolved reports how a prompt ended, as the engine decided and
+// journalled it (the UI never decides this itself).
+type PromptResolved struct {
+	Key   PromptKey
+	Entry JournalEntry
+	// Sent says what went on the wire for it: "accept", "decline", "cancel",
+	// "error -32602", or "" when nothing was sent (withdrawn, disconnected).
+	Sent string
+}
+
+// CallProgress reports notifications/progress for one of our calls.
+type CallProgress struct {
+	Server   string
+	CallID   jsonrpc.ID
+	Progress float64
+	Total    float64 // 0 when unknown
+	Message  string
+	Dropped  int
+}
+
+// CallFinished reports that one of our requests ended (result, error,
+// cancelled by us, or disconnected).
+type CallFinished struct {
+	Server  string
+	CallID  jsonrpc.ID
+	Method  string
+	Err     error
+	Elapsed time.Duration
+}
+
+// ListChanged reports notifications/{tools,resources,prompts}/list_changed.
+type ListChanged struct {
+	Server string
+	// What is "tools", "resources" or "prompts".
+	What string
+}
+
+// LogMessage reports notifications/message from the server.
+type LogMessage struct {
+	Server  string
+	Level   string
+	Logger  string
+	Data    json.RawMessage
+	Time    time.Time
+	Dropped int
+}
+
+// Notice is something the person should know that is not an error of a call:
+// a late response dropped after we cancelled, a malformed frame skipped, a
+// notification for an unknown request, a duplicate request id.
+type Notice struct {
+	Server string
+	Text   string
+	Time   time.Time
+}
+
+func (ServerStateChanged) isEvent() {}
+func (PromptOpened) isEvent()       {}
+func (PromptResolved) isEvent()     {}
+func (CallProgress) isEvent()       {}
+func (CallFinished) isEvent()       {}
+func (ListChanged) isEvent()        {}
+func (LogMessage) isEvent()         {}
+func (Notice) isEvent()             {}
+
+// Observer receives events. See Event for the delivery rules.
+type Observer interface {
+	Event(e Event)
+}
+
+// ObserverFunc adapts a function to Observer.
+type ObserverFunc func(Event)
+
+// Event implements Observer.
+func (f ObserverFunc) Event(e Event) { f(e) }
