@@ -1,0 +1,231 @@
+package schema
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"slices"
+)
+
+// object is one schema object, keyword by keyword, values still raw.
+type object map[string]json.RawMessage
+
+// decodeObject decodes raw as a JSON object; ok is false for any other
+// JSON value.
+func decodeObject(raw json.RawMessage) (object, bool) {
+	raw = bytes.TrimSpace(raw)
+	if len(raw) == 0 || raw[0] != '{' {
+		return nil, false
+	}
+	var m object
+	if err := json.Unmarshal(raw, &m); err != nil {
+		return nil, false
+	}
+	return m, true
+}
+
+// member is one name/value pair of a JSON object, in document order.
+type member struct {
+	name string
+	raw  json.RawMessage
+}
+
+// orderedMembers decodes a JSON object keeping its member order, which a Go
+// map would lose. dup is the first name seen twice; hasDup says there is
+// one (the name may be "").
+func orderedMembers(raw json.RawMessage) (ms []member, dup string, hasDup, ok bool) {
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
+		return nil, "", false, false
+	}
+	seen := map[string]bool{}
+	for dec.More() {
+		tok, err := dec.Token()
+		if err != nil {
+			return nil, "", false, false
+		}
+		name, isStr := tok.(string)
+		if !isStr {
+			return nil, "", false, false
+		}
+		var v json.RawMessage
+		if err := dec.Decode(&v); err != nil {
+			return nil, "", false, false
+		}
+		if seen[name] && !hasDup {
+			dup, hasDup = name, true
+		}
+		seen[name] = true
+		ms = append(ms, member{name, v})
+	}
+	if tok, err := dec.Token(); err != nil || tok != json.Delim('}') {
+		return nil, "", false, false
+	}
+	return ms, dup, hasDup, true
+}
+
+func (o object) has(key string) bool {
+	_, ok := o[key]
+	return ok
+}
+
+// str reads an optional string keyword.
+func (o object) str(key string) (string, error) {
+	raw, ok := o[key]
+	if !ok {
+		return "", nil
+	}
+	var s string
+	if err := json.Unmarshal(raw, &s); err != nil {
+		return "", fmt.Errorf("%s must be a string", key)
+	}
+	return s, nil
+}
+
+// strings reads an optional array-of-strings keyword.
+func (o object) strings(key string) ([]string, bool, error) {
+	raw, ok := o[key]
+	if !ok {
+		return nil, false, nil
+	}
+	var ss []string
+	if err := json.Unmarshal(raw, &ss); err != nil || ss == nil {
+		return nil, true, fmt.Errorf("%s must be an array of strings", key)
+	}
+	return ss, true, nil
+}
+
+// number reads an optional numeric keyword as its literal.
+func (o object) number(key string) (json.Number, bool, error) {
+	raw, ok := o[key]
+	if !ok {
+		return "", false, nil
+	}
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	var v any
+	if err := dec.Decode(&v); err != nil {
+		return "", true, fmt.Errorf("%s must be a number", key)
+	}
+	n, isNum := v.(json.Number)
+	if !isNum {
+		return "", true, fmt.Errorf("%s must be a number", key)
+	}
+	return n, true, nil
+}
+
+// count reads an optional non-negative integer keyword (minLength,
+// maxItems…).
+func (o object) count(key string) (*int, error) {
+	n, ok, err := o.number(key)
+	if !ok || err != nil {
+		return nil, err
+	}
+	i, reason := integerOfText(string(n))
+	if reason != "" || i < 0 || i > maxCount {
+		return nil, fmt.Errorf("%s must be a non-negative integer", key)
+	}
+	c := int(i)
+	return &c, nil
+}
+
+// maxCount bounds counts so that they fit an int on every platform.
+const maxCount = 1<<31 - 1
+
+// bound reads minimum or maximum: any finite number, or for integers an
+// exact safe integer.
+func (o object) bound(key string, integer bool) (*float64, error) {
+	n, ok, err := o.number(key)
+	if !ok || err != nil {
+		return nil, err
+	}
+	if integer {
+		i, reason := integerOfText(string(n))
+		switch reason {
+		case "":
+		case reasonUnsafe:
+			return nil, fmt.Errorf("%s %s", key, reasonUnsafe)
+		default:
+			return nil, fmt.Errorf("%s must be an integer", key)
+		}
+		f := float64(i)
+		return &f, nil
+	}
+	f, reason := numberOf(n)
+	if reason != "" {
+		return nil, fmt.Errorf("%s %s", key, reason)
+	}
+	return &f, nil
+}
+
+// value decodes an optional keyword (default, const) keeping numbers
+// exact.
+func (o object) value(key string) (any, bool) {
+	raw, ok := o[key]
+	if !ok {
+		return nil, false
+	}
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	var v any
+	if err := dec.Decode(&v); err != nil {
+		return nil, false
+	}
+	return v, true
+}
+
+// choices reads oneOf/anyOf options: [{const, title}]. A missing title
+// shows the value.
+func (o object) choices(key string) ([]Option, error) {
+	var items []json.RawMessage
+	if err := json.Unmarshal(o[key], &items); err != nil || items == nil {
+		return nil, fmt.Errorf("%s must be an array of {const, title}", key)
+	}
+	opts := make([]Option, 0, len(items))
+	for i, item := range items {
+		m, ok := decodeObject(item)
+		if !ok || !m.has("const") {
+			return nil, fmt.Errorf("%s[%d] must be an object with const and title", key, i)
+		}
+		var v string
+		if err := json.Unmarshal(m["const"], &v); err != nil {
+			return nil, fmt.Errorf("%s[%d].const must be a string", key, i)
+		}
+		title, err := m.str("title")
+		if err != nil {
+			return nil, fmt.Errorf("%s[%d].%w", key, i, err)
+		}
+		if title == "" {
+			title = v
+		}
+		opts = append(opts, Option{Value: v, Label: title})
+	}
+	return opts, nil
+}
+
+// checkOptions refuses an empty or repetitive option list.
+func checkOptions(key string, opts []Option) error {
+	if len(opts) == 0 {
+		return fmt.Errorf("%s must not be empty", key)
+	}
+	for i, o := range opts {
+		if slices.ContainsFunc(opts[:i], func(p Option) bool { return p.Value == o.Value }) {
+			return fmt.Errorf("%s lists %q twice", key, o.Value)
+		}
+	}
+	return nil
+}
+
+// decodeJSONText decodes one JSON value keeping numbers exact and refusing
+// trailing data.
+func decodeJSONText(raw []byte, v *any) error {
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	if err := dec.Decode(v); err != nil {
+		return fmt.Errorf("decoding JSON: %w", err)
+	}
+	if dec.More() {
+		return fmt.Errorf("decoding JSON: unexpected data after the value")
+	}
+	return nil
+}
