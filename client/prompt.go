@@ -98,6 +98,9 @@ type Origin struct {
 	CallID jsonrpc.ID
 	// TaskID is set for prompts that belong to a task.
 	TaskID string
+	// Inferred is set when the engine guessed the owning call (the only
+	// tools/call outstanding when the request arrived) rather than knew it.
+	Inferred bool
 }
 
 // Prompt is one question for a person, however it arrived.

@@ -1,0 +1,369 @@
+package client_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/elicit-dev/elicit/client"
+	"github.com/elicit-dev/elicit/transport"
+	"github.com/elicit-dev/elicit/transport/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// liveness is how long tests wait for something that should happen at once.
+const liveness = 5 * time.Second
+
+// connTransport dials to an already made Conn.
+type connTransport struct{ c transport.Conn }
+
+func (t connTransport) Dial(context.Context) (transport.Conn, error) { return t.c, nil }
+
+// recorder is both a client.Observer and a transport.Observer: it keeps
+// every event and every frame.
+type recorder struct {
+	mu     sync.Mutex
+	events []client.Event
+	frames []transport.Frame
+}
+
+func (r *recorder) Event(e client.Event) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.events = append(r.events, e)
+}
+
+func (r *recorder) Frame(f transport.Frame) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	f.Raw = append([]byte(nil), f.Raw...)
+	r.frames = append(r.frames, f)
+}
+
+func (r *recorder) Stderr(string) {}
+
+func (r *recorder) Events() []client.Event {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return append([]client.Event(nil), r.events...)
+}
+
+// wireMsg is a decoded frame.
+type wireMsg struct {
+	ID     *json.RawMessage `json:"id"`
+	Method string           `json:"method"`
+	Params json.RawMessage  `json:"params"`
+	Result json.RawMessage  `json:"result"`
+	Error  *jsonrpc.Error   `json:"error"`
+}
+
+// out returns our outgoing frames, decoded.
+func (r *recorder) out() []wireMsg {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	var ms []wireMsg
+	for _, f := range r.frames {
+		if f.Dir != transport.Out || f.Err != nil || len(f.Raw) == 0 {
+			continue
+		}
+		var m wireMsg
+		if json.Unmarshal(f.Raw, &m) == nil {
+			ms = append(ms, m)
+		}
+	}
+	return ms
+}
+
+// responsesTo returns our frames that answer the server's request id.
+func (r *recorder) responsesTo(id string) []wireMsg {
+	var ms []wireMsg
+	for _, m := range r.out() {
+		if m.Method == "" && m.ID != nil && string(*m.ID) == id {
+			ms = append(ms, m)
+		}
+	}
+	return ms
+}
+
+// waitEvent waits until an event matching pred was recorded.
+func waitEvent[T client.Event](t *testing.T, r *recorder, pred func(T) bool) T {
+	t.Helper()
+	deadline := time.Now().Add(liveness)
+	for time.Now().Before(deadline) {
+		for _, e := range r.Events() {
+			if v, ok := e.(T); ok && (pred == nil || pred(v)) {
+				return v
+			}
+		}
+		time.Sleep(2 * time.Millisecond)
+	}
+	var zero T
+	t.Fatalf("no %T event within %v; got %v", zero, liveness, r.Events())
+	return zero
+}
+
+// waitFor polls cond until it holds.
+func waitFor(t *testing.T, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(liveness)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("timed out waiting for %s", what)
+		}
+		time.Sleep(2 * time.Millisecond)
+	}
+}
+
+// servePipe runs srv at the far end of an in-memory stream pair and
+// connects a session to it. Everything is stopped at cleanup.
+func servePipe(t testing.TB, srv *mcp.Server, opts *client.Options, rec *recorder) *client.Session {
+	t.Helper()
+	var obs transport.Observer
+	if rec != nil {
+		obs = rec
+	}
+	conn, sr, sw := transport.PipeIO(obs)
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		ss, err := srv.Connect(ctx, &mcp.IOTransport{Reader: sr, Writer: sw}, nil)
+		if err != nil {
+			return
+		}
+		go func() { <-ctx.Done(); _ = ss.Close() }()
+		_ = ss.Wait()
+	}()
+	if opts == nil {
+		opts = &client.Options{}
+	}
+	if opts.Name == "" {
+		opts.Name = "test"
+	}
+	if rec != nil && opts.Observer == nil {
+		opts.Observer = rec
+	}
+	s, err := client.Connect(context.Background(), connTransport{conn}, opts)
+	if err != nil {
+		cancel()
+		_ = sr.Close()
+		_ = sw.Close()
+		<-done
+		t.Fatalf("Connect: %v", err)
+	}
+	t.Cleanup(func() {
+		_ = s.Close()
+		cancel()
+		<-done
+	})
+	return s
+}
+
+// askArgs is the input of the test servers' "ask" tool.
+type askArgs struct {
+	Name string `json:"name"`
+}
+
+// askSchema is a one-field form.
+var askSchema = json.RawMessage(`{"type":"object","properties":{"answer":{"type":"string"}},"required":["answer"]}`)
+
+// newAskServer returns a go-sdk server whose "ask" tool elicits one answer
+// (message "question <name>") and returns "<name>: <action> <answer>".
+func newAskServer(opts *mcp.ServerOptions) *mcp.Server {
+	srv := mcp.NewServer(&mcp.Implementation{Name: "ask-server", Version: "1.0.0"}, opts)
+	mcp.AddTool(srv, &mcp.Tool{Name: "ask", Description: "asks one question"},
+		func(ctx context.Context, req *mcp.CallToolRequest, in askArgs) (*mcp.CallToolResult, any, error) {
+			res, err := req.Session.Elicit(ctx, &mcp.ElicitParams{
+				Message:         "question " + in.Name,
+				RequestedSchema: askSchema,
+			})
+			if err != nil {
+				return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: in.Name + ": error " + err.Error()}}}, nil, nil
+			}
+			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: fmt.Sprintf("%s: %s %v", in.Name, res.Action, res.Content["answer"])}}}, nil, nil
+		})
+	mcp.AddTool(srv, &mcp.Tool{Name: "echo"},
+		func(ctx context.Context, req *mcp.CallToolRequest, in askArgs) (*mcp.CallToolResult, any, error) {
+			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "echo " + in.Name}}}, nil, nil
+		})
+	return srv
+}
+
+// gate is a Prompter that holds every prompt until released, and answers
+// with answer(p).
+type gate struct {
+	mu      sync.Mutex
+	open    map[string]chan struct{} // by message
+	calls   int
+	answer  func(p *client.Prompt) client.Outcome
+	ctxEnds map[string]error // by message: context.Cause when ctx ended first
+}
+
+func newGate(answer func(p *client.Prompt) client.Outcome) *gate {
+	return &gate{open: map[string]chan struct{}{}, ctxEnds: map[string]error{}, answer: answer}
+}
+
+func (g *gate) Prompt(ctx context.Context, p *client.Prompt) client.Outcome {
+	ch := make(chan struct{})
+	g.mu.Lock()
+	g.open[p.Message] = ch
+	g.calls++
+	g.mu.Unlock()
+	select {
+	case <-ch:
+		return g.answer(p)
+	case <-ctx.Done():
+		g.mu.Lock()
+		g.ctxEnds[p.Message] = context.Cause(ctx)
+		g.mu.Unlock()
+		// A late answer, which the engine must discard.
+		return client.Outcome{Kind: client.Accept, Content: map[string]any{"answer": "too late"}}
+	}
+}
+
+func (g *gate) waitOpen(t *testing.T, msgs ...string) {
+	t.Helper()
+	waitFor(t, "prompts "+strings.Join(msgs, ","), func() bool {
+		g.mu.Lock()
+		defer g.mu.Unlock()
+		for _, m := range msgs {
+			if g.open[m] == nil {
+				return false
+			}
+		}
+		return true
+	})
+}
+
+func (g *gate) release(msg string) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	close(g.open[msg])
+}
+
+func (g *gate) cause(msg string) error {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return g.ctxEnds[msg]
+}
+
+func (g *gate) count() int {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return g.calls
+}
+
+// peer is a hand-driven server at the far end of transport.Pipe, for wire
+// behaviour no real server library produces on demand.
+type peer struct {
+	t    testing.TB
+	conn transport.Conn
+}
+
+func (p *peer) read() *jsonrpc.Message {
+	p.t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), liveness)
+	defer cancel()
+	m, err := p.conn.Read(ctx)
+	if err != nil {
+		p.t.Fatalf("peer read: %v", err)
+	}
+	return m
+}
+
+// expect reads until a message with method arrives (skipping others), and
+// returns it.
+func (p *peer) expect(method string) *jsonrpc.Message {
+	p.t.Helper()
+	for {
+		m := p.read()
+		if m.Method == method {
+			return m
+		}
+	}
+}
+
+func (p *peer) send(m *jsonrpc.Message) {
+	p.t.Helper()
+	if err := p.conn.Write(context.Background(), m); err != nil {
+		p.t.Fatalf("peer write: %v", err)
+	}
+}
+
+func (p *peer) sendRaw(id jsonrpc.ID, method string, params string) {
+	p.t.Helper()
+	p.send(&jsonrpc.Message{ID: id, Method: method, Params: json.RawMessage(params)})
+}
+
+func (p *peer) respond(id jsonrpc.ID, result string) {
+	p.t.Helper()
+	p.send(&jsonrpc.Message{ID: id, Result: json.RawMessage(result)})
+}
+
+// handshake answers initialize with version and eats initialized.
+func (p *peer) handshake(version string) {
+	p.t.Helper()
+	m := p.expect("initialize")
+	p.respond(m.ID, `{"protocolVersion":"`+version+`","capabilities":{"tools":{"listChanged":true},"logging":{}},"serverInfo":{"name":"peer","version":"0.1"},"instructions":"be nice"}`)
+	p.expect("notifications/initialized")
+}
+
+// pipePeer connects a session to a hand-driven peer. The peer's handshake
+// runs concurrently with Connect.
+func pipePeer(t *testing.T, version string, opts *client.Options, rec *recorder) (*client.Session, *peer, transport.Conn) {
+	t.Helper()
+	var obs transport.Observer
+	if rec != nil {
+		obs = rec
+	}
+	cc, sc := transport.Pipe(obs)
+	p := &peer{t: t, conn: sc}
+	hs := make(chan struct{})
+	go func() {
+		defer close(hs)
+		m, err := sc.Read(context.Background())
+		if err != nil || m.Method != "initialize" {
+			return
+		}
+		_ = sc.Write(context.Background(), &jsonrpc.Message{ID: m.ID, Result: json.RawMessage(`{"protocolVersion":"` + version + `","capabilities":{"tools":{"listChanged":true},"logging":{}},"serverInfo":{"name":"peer","version":"0.1"},"instructions":"be nice"}`)})
+		for {
+			m, err := sc.Read(context.Background())
+			if err != nil || m.Method == "notifications/initialized" {
+				return
+			}
+		}
+	}()
+	if opts == nil {
+		opts = &client.Options{}
+	}
+	if opts.Name == "" {
+		opts.Name = "peer"
+	}
+	if rec != nil && opts.Observer == nil {
+		opts.Observer = rec
+	}
+	s, err := client.Connect(context.Background(), connTransport{cc}, opts)
+	<-hs
+	if err != nil {
+		_ = sc.Close()
+		t.Fatalf("Connect: %v", err)
+	}
+	t.Cleanup(func() {
+		_ = s.Close()
+		_ = sc.Close()
+	})
+	return s, p, sc
+}
+
+// waitJournal waits until the session's journal holds n entries (an
+// answer goes out before it is journalled, so the server's reply to the
+// call can overtake the entry).
+func waitJournal(t *testing.T, s *client.Session, n int) []client.JournalEntry {
+	t.Helper()
+	waitFor(t, fmt.Sprintf("%d journal entries", n), func() bool { return s.Journal().Counts().Total() >= n })
+	return s.Journal().Entries()
+}

@@ -1,0 +1,241 @@
+package client
+
+import (
+	"context"
+	"encoding/json"
+	"time"
+
+	"github.com/elicit-dev/elicit/transport/jsonrpc"
+)
+
+// incoming is one request from the server that we are serving.
+type incoming struct {
+	id      jsonrpc.ID
+	method  string
+	arrived time.Time
+	ctx     context.Context
+	cancel  context.CancelCauseFunc // always called under Session.mu
+	origin  Origin                  // elicitation/create only
+	owner   jsonrpc.ID              // our call it belongs to, for abandonment
+	reason  string                  // the server's reason, when withdrawn; under mu
+	gen     int                     // initialize generation it arrived under
+}
+
+// handleRequest registers a request from the server and serves it in its
+// own goroutine (read loop).
+func (s *Session) handleRequest(m *jsonrpc.Message) {
+	var taskID string
+	if m.Method == "elicitation/create" {
+		taskID = relatedTaskID(m.Params)
+	}
+	s.mu.Lock()
+	if s.isDead || s.closing {
+		s.mu.Unlock()
+		return
+	}
+	if _, dup := s.in[m.ID]; dup {
+		s.mu.Unlock()
+		s.notice("ignored a second %s with id %s while the first is still open", m.Method, m.ID)
+		return
+	}
+	ctx, cancel := context.WithCancelCause(s.base)
+	e := &incoming{id: m.ID, method: m.Method, arrived: time.Now(), ctx: ctx, cancel: cancel, gen: s.gen}
+	if m.Method == "elicitation/create" {
+		e.origin = s.originLocked(m, taskID)
+		e.owner = e.origin.CallID
+	}
+	s.in[m.ID] = e
+	s.wg.Add(1)
+	s.mu.Unlock()
+	go s.serve(e, m)
+}
+
+// originLocked decides what an elicitation belongs to, at its arrival:
+// the call whose HTTP stream carried it; else the task named in its
+// related-task meta; else, if exactly one tools/call of ours is
+// outstanding, that one (Origin.Inferred); else unknown.
+func (s *Session) originLocked(m *jsonrpc.Message, taskID string) Origin {
+	if m.RelatedID.IsValid() {
+		if c := s.out[m.RelatedID]; c != nil {
+			return c.origin()
+		}
+		return Origin{CallID: m.RelatedID}
+	}
+	if taskID != "" {
+		return Origin{Kind: OriginTask, TaskID: taskID}
+	}
+	var sole *call
+	n := 0
+	for _, c := range s.out {
+		if c.method == "tools/call" {
+			n++
+			sole = c
+		}
+	}
+	if n == 1 {
+		o := sole.origin()
+		o.Inferred = true
+		return o
+	}
+	return Origin{}
+}
+
+// relatedTaskKey is the _meta key tying a message to a task (2025-11-25).
+const relatedTaskKey = "io.modelcontextprotocol/related-task"
+
+// relatedTaskID reads _meta[related-task].taskId from params, "" if absent
+// or malformed.
+func relatedTaskID(params json.RawMessage) string {
+	var p struct {
+		Meta map[string]json.RawMessage `json:"_meta"`
+	}
+	if json.Unmarshal(params, &p) != nil {
+		return ""
+	}
+	var t struct {
+		TaskID string `json:"taskId"`
+	}
+	if json.Unmarshal(p.Meta[relatedTaskKey], &t) != nil {
+		return ""
+	}
+	return t.TaskID
+}
+
+// serve answers one request from the server.
+func (s *Session) serve(e *incoming, m *jsonrpc.Message) {
+	defer s.wg.Done()
+	switch m.Method {
+	case "ping":
+		s.answer(e, e.ctx, json.RawMessage(`{}`), nil)
+	case "elicitation/create":
+		s.serveElicit(e, m)
+	default:
+		// Includes sampling/createMessage and roots/list: we declare
+		// neither capability.
+		s.answer(e, e.ctx, nil, jsonrpc.NewError(jsonrpc.CodeMethodNotFound, "method not found: "+m.Method, nil))
+	}
+	s.mu.Lock()
+	e.cancel(nil) // release the context; a no-op if it already ended
+	s.mu.Unlock()
+}
+
+// claim closes e's delivery: from here on a notifications/cancelled for
+// it is "unknown". It returns the cause that ended ctx first, if any, and
+// the server's reason for a withdrawal. Because withdrawals cancel under
+// mu too, an answer and a withdrawal cannot both win.
+func (s *Session) claim(e *incoming, ctx context.Context) (cause error, reason string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.in[e.id] == e {
+		delete(s.in, e.id)
+	}
+	if ctx.Err() != nil {
+		return context.Cause(ctx), e.reason
+	}
+	return nil, ""
+}
+
+// answer claims e and sends result or rpcErr, unless the request was
+// withdrawn or the transport is gone. It reports what went out.
+func (s *Session) answer(e *incoming, ctx context.Context, result json.RawMessage, rpcErr *jsonrpc.Error) (sent bool) {
+	cause, _ := s.claim(e, ctx)
+	if cause == ErrWithdrawn || cause == ErrDisconnected {
+		return false
+	}
+	return s.reply(e.id, result, rpcErr) == nil
+}
+
+// reply writes a response to the server's request id.
+func (s *Session) reply(id jsonrpc.ID, result json.RawMessage, rpcErr *jsonrpc.Error) error {
+	m := &jsonrpc.Message{ID: id, Result: result, Error: rpcErr}
+	if rpcErr != nil {
+		m.Result = nil
+	}
+	err := s.conn.Write(context.Background(), m)
+	if err != nil {
+		s.log.Debug("writing a response failed", "id", id, "err", err)
+	}
+	return err
+}
+
+// handleNotification routes a notification from the server (read loop).
+func (s *Session) handleNotification(m *jsonrpc.Message) {
+	switch m.Method {
+	case "notifications/cancelled":
+		s.withdraw(m.Params)
+	case "notifications/progress":
+		s.onProgress(m.Params)
+	case "notifications/message":
+		var p struct {
+			Level  string          `json:"level"`
+			Logger string          `json:"logger"`
+			Data   json.RawMessage `json:"data"`
+		}
+		if json.Unmarshal(m.Params, &p) != nil {
+			s.notice("skipped a malformed notifications/message")
+			return
+		}
+		s.events.push(LogMessage{Server: s.name, Level: p.Level, Logger: p.Logger, Data: p.Data, Time: time.Now()}, nil)
+	case "notifications/tools/list_changed":
+		s.emit(ListChanged{Server: s.name, What: "tools"})
+	case "notifications/resources/list_changed":
+		s.emit(ListChanged{Server: s.name, What: "resources"})
+	case "notifications/prompts/list_changed":
+		s.emit(ListChanged{Server: s.name, What: "prompts"})
+	default:
+		// resources/updated, elicitation/complete and anything newer:
+		// nothing consumes them yet.
+		s.log.Debug("notification ignored", "method", m.Method)
+	}
+}
+
+// withdraw handles notifications/cancelled: the request's context ends
+// with ErrWithdrawn and no response will be sent for it.
+func (s *Session) withdraw(params json.RawMessage) {
+	var p struct {
+		RequestID *jsonrpc.ID `json:"requestId"`
+		Reason    string      `json:"reason"`
+	}
+	if json.Unmarshal(params, &p) != nil || p.RequestID == nil {
+		s.notice("ignored a malformed notifications/cancelled")
+		return
+	}
+	s.mu.Lock()
+	e := s.in[*p.RequestID]
+	if e != nil && e.ctx.Err() == nil {
+		e.reason = p.Reason
+		e.cancel(ErrWithdrawn)
+	}
+	s.mu.Unlock()
+	if e == nil {
+		s.notice("ignored notifications/cancelled for request %s: not open (unknown or already answered)", p.RequestID)
+	}
+}
+
+// onProgress routes notifications/progress to the call that owns the
+// token: to the Observer and to the call's OnProgress, via the dispatcher.
+func (s *Session) onProgress(params json.RawMessage) {
+	var p struct {
+		Token    *jsonrpc.ID `json:"progressToken"`
+		Progress float64     `json:"progress"`
+		Total    float64     `json:"total"`
+		Message  string      `json:"message"`
+	}
+	if json.Unmarshal(params, &p) != nil || p.Token == nil {
+		s.notice("skipped a malformed notifications/progress")
+		return
+	}
+	s.mu.Lock()
+	c := s.progress[*p.Token]
+	var id jsonrpc.ID
+	if c != nil {
+		id = c.id
+	}
+	s.mu.Unlock()
+	if c == nil {
+		// Common and harmless: progress racing the final response.
+		s.log.Debug("progress for an unknown token", "token", p.Token)
+		return
+	}
+	s.events.push(CallProgress{Server: s.name, CallID: id, Progress: p.Progress, Total: p.Total, Message: p.Message}, c.onProgress)
+}

@@ -1,0 +1,67 @@
+package client_test
+
+import (
+	"sync"
+	"testing"
+
+	"github.com/elicit-dev/elicit/client"
+	"github.com/elicit-dev/elicit/transport/jsonrpc"
+	"github.com/google/go-cmp/cmp"
+)
+
+func TestJournalBoundedWithExactCounts(t *testing.T) {
+	t.Parallel()
+	j := client.NewJournal(10)
+	var wg sync.WaitGroup
+	for w := range 4 {
+		wg.Go(func() {
+			for i := range 250 {
+				server := "a"
+				if w%2 == 1 {
+					server = "b"
+				}
+				j.Record(client.JournalEntry{
+					Key:    client.PromptKey{Server: server, RequestID: jsonrpc.IntID(int64(w*1000 + i))},
+					Server: server,
+					Kind:   client.OutcomeKinds[i%len(client.OutcomeKinds)],
+				})
+			}
+		})
+	}
+	wg.Wait()
+	if n := len(j.Entries()); n != 10 {
+		t.Errorf("kept %d entries, want 10", n)
+	}
+	c := j.Counts()
+	if c.Total() != 1000 {
+		t.Errorf("total %d", c.Total())
+	}
+	// 250 per worker over 8 kinds: 32 of the first 2 kinds, 31 of the rest.
+	for i, k := range client.OutcomeKinds {
+		want := 4 * 31
+		if i < 250%8 {
+			want = 4 * 32
+		}
+		if c[k] != want {
+			t.Errorf("%v: %d, want %d", k, c[k], want)
+		}
+	}
+	bs := j.CountsByServer()
+	if bs["a"].Total() != 500 || bs["b"].Total() != 500 {
+		t.Errorf("by server %v", bs)
+	}
+}
+
+func TestRing(t *testing.T) {
+	t.Parallel()
+	r := client.NewRing[int](3)
+	for i := range 5 {
+		r.Push(i)
+	}
+	if got := r.Items(); !cmp.Equal(got, []int{2, 3, 4}) {
+		t.Errorf("items %v", got)
+	}
+	if r.Len() != 3 || r.Dropped() != 2 {
+		t.Errorf("len %d dropped %d", r.Len(), r.Dropped())
+	}
+}

@@ -1,0 +1,127 @@
+package client
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+
+	"github.com/elicit-dev/elicit/transport"
+	"github.com/elicit-dev/elicit/transport/jsonrpc"
+)
+
+// initializeParams is what we send in initialize.
+type initializeParams struct {
+	ProtocolVersion string         `json:"protocolVersion"`
+	Capabilities    map[string]any `json:"capabilities"`
+	ClientInfo      Implementation `json:"clientInfo"`
+}
+
+type initializeResult struct {
+	ProtocolVersion string          `json:"protocolVersion"`
+	Capabilities    json.RawMessage `json:"capabilities"`
+	ServerInfo      Implementation  `json:"serverInfo"`
+	Instructions    string          `json:"instructions"`
+}
+
+// offered is the version we put in initialize.
+func (s *Session) offered() string {
+	if s.opts.Protocol != "" {
+		return s.opts.Protocol
+	}
+	return Protocol2025_11_25
+}
+
+// capabilities declares only what the client can honour: elicitation in
+// the modes of Options.Elicit, in the shape of the offered version
+// (2025-06-18 knows only "elicitation":{}; earlier versions not at all).
+func (s *Session) capabilities() map[string]any {
+	caps := map[string]any{}
+	m := s.opts.Elicit
+	switch s.offered() {
+	case Protocol2025_11_25:
+		el := map[string]any{}
+		if m.form() {
+			el["form"] = struct{}{}
+		}
+		if m.url() {
+			el["url"] = struct{}{}
+		}
+		if len(el) > 0 {
+			caps["elicitation"] = el
+		}
+	case Protocol2025_06_18:
+		if m.form() {
+			caps["elicitation"] = struct{}{}
+		}
+	}
+	return caps
+}
+
+// initialize runs the handshake: initialize, version check, the HTTP
+// version header, notifications/initialized. It is never cancelled on the
+// wire (the spec forbids cancelling initialize); when ctx ends, the caller
+// gives up on the connection instead.
+func (s *Session) initialize(ctx context.Context) error {
+	var res initializeResult
+	c := &call{method: "initialize"}
+	params := initializeParams{ProtocolVersion: s.offered(), Capabilities: s.capabilities(), ClientInfo: s.opts.ClientInfo}
+	if err := s.do(ctx, c, params, &res); err != nil {
+		return err
+	}
+	v := res.ProtocolVersion
+	switch {
+	case s.opts.Protocol != "" && v != s.opts.Protocol:
+		return fmt.Errorf("server answered protocol version %q, but %q was pinned", v, s.opts.Protocol)
+	case !supportedProtocol(v):
+		return fmt.Errorf("server answered protocol version %q, which elicit does not speak (it speaks %v)", v, SupportedProtocols())
+	}
+	if vs, ok := s.conn.(transport.VersionSetter); ok {
+		vs.SetProtocolVersion(v)
+	}
+	s.mu.Lock()
+	s.neg = negotiated{
+		protocol:     v,
+		serverInfo:   res.ServerInfo,
+		caps:         parseServerCapabilities(res.Capabilities),
+		instructions: res.Instructions,
+	}
+	s.gen++
+	s.mu.Unlock()
+	n, err := jsonrpc.NewNotification("notifications/initialized", nil)
+	if err != nil {
+		return fmt.Errorf("notifications/initialized: %w", err)
+	}
+	if err := s.conn.Write(ctx, n); err != nil {
+		return fmt.Errorf("notifications/initialized on %s: %w", s.name, err)
+	}
+	s.log.Info("initialized", "protocol", v, "serverName", res.ServerInfo.Name, "serverVersion", res.ServerInfo.Version)
+	return nil
+}
+
+// reinitialize runs initialize again after the server forgot our session;
+// gen is the generation the failed request was sent under, so that when
+// several requests fail at once only the first re-initializes.
+func (s *Session) reinitialize(ctx context.Context, gen int) error {
+	s.initMu.Lock()
+	defer s.initMu.Unlock()
+	s.mu.Lock()
+	current := s.gen
+	s.mu.Unlock()
+	if current != gen {
+		return nil // someone else already did
+	}
+	s.notice("the server forgot our session (HTTP 404); initializing again")
+	if err := s.initialize(ctx); err != nil {
+		return err
+	}
+	// Requests of the forgotten server session can no longer be answered:
+	// their prompts end as if disconnected, and nothing is sent for them.
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, e := range s.in {
+		if e.gen <= gen {
+			e.cancel(ErrDisconnected)
+		}
+	}
+	return nil
+}

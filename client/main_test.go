@@ -1,0 +1,26 @@
+package client_test
+
+import (
+	"context"
+	"os"
+	"testing"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"go.uber.org/goleak"
+)
+
+// serverEnv, when set, makes the test binary a go-sdk stdio server (the
+// "ask" server) instead of running tests: the stdio tests fork-exec
+// themselves to get a real subprocess peer.
+const serverEnv = "ELICIT_CLIENT_TEST_SERVER"
+
+func TestMain(m *testing.M) {
+	if os.Getenv(serverEnv) != "" {
+		srv := newAskServer(nil)
+		if err := srv.Run(context.Background(), &mcp.StdioTransport{}); err != nil {
+			os.Exit(1)
+		}
+		os.Exit(0)
+	}
+	goleak.VerifyTestMain(m)
+}

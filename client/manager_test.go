@@ -1,0 +1,101 @@
+package client_test
+
+import (
+	"context"
+	"errors"
+	"sync"
+	"sync/atomic"
+	"testing"
+
+	"github.com/elicit-dev/elicit/client"
+	"github.com/elicit-dev/elicit/transport"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// serverTransport dials a fresh in-memory connection to srv each time, so
+// it can be reconnected; failFirst makes the first n dials fail.
+type serverTransport struct {
+	srv       *mcp.Server
+	failFirst int32
+	dials     atomic.Int32
+	wg        sync.WaitGroup
+}
+
+func (st *serverTransport) Dial(ctx context.Context) (transport.Conn, error) {
+	if st.dials.Add(1) <= st.failFirst {
+		return nil, errors.New("server not up yet")
+	}
+	conn, sr, sw := transport.PipeIO(nil)
+	st.wg.Go(func() {
+		ss, err := st.srv.Connect(context.Background(), &mcp.IOTransport{Reader: sr, Writer: sw}, nil)
+		if err == nil {
+			_ = ss.Wait()
+		}
+	})
+	return conn, nil
+}
+
+func TestManager(t *testing.T) {
+	t.Parallel()
+	rec := &recorder{}
+	m := client.NewManager(&client.ManagerOptions{Observer: rec})
+	good := &serverTransport{srv: newAskServer(nil)}
+	flaky := &serverTransport{srv: newFormServer(), failFirst: 1}
+	defer good.wg.Wait()
+	defer flaky.wg.Wait()
+	defer m.Close()
+
+	if err := m.Add(t.Context(), "good", good, &client.Options{Prompter: client.DeclineAll}); err != nil {
+		t.Fatal(err)
+	}
+	if err := m.Add(t.Context(), "flaky", flaky, &client.Options{Prompter: client.AcceptDefaults}); err == nil {
+		t.Fatal("first dial of flaky succeeded")
+	}
+	if err := m.Add(t.Context(), "good", good, nil); err == nil {
+		t.Error("duplicate name accepted")
+	}
+	st := m.Status()
+	if len(st) != 2 || st[0].Name != "good" || st[0].State != client.StateReady || st[1].State != client.StateFailed || st[1].Err == nil {
+		t.Fatalf("status %+v", st)
+	}
+	if m.Session("flaky") != nil {
+		t.Error("failed server has a session")
+	}
+	if err := m.Reconnect(t.Context(), "flaky"); err != nil {
+		t.Fatalf("Reconnect: %v", err)
+	}
+	if _, err := m.Session("flaky").CallTool(t.Context(), "form", nil, nil); err != nil {
+		t.Fatal(err)
+	}
+	if got := <-callAll(m.Session("good"), "g")["g"]; got != "g: decline <nil>" {
+		t.Errorf("good: %q", got)
+	}
+	waitFor(t, "two journal entries", func() bool { return m.Journal().Counts().Total() == 2 })
+	bs := m.Journal().CountsByServer()
+	if bs["good"][client.Decline] != 1 || bs["flaky"][client.Accept] != 1 {
+		t.Errorf("journal by server %v", bs)
+	}
+	// Reconnect a live server: a new session replaces the old.
+	old := m.Session("good")
+	if err := m.Reconnect(t.Context(), "good"); err != nil {
+		t.Fatal(err)
+	}
+	if s := m.Session("good"); s == nil || s == old {
+		t.Errorf("session after reconnect %p (old %p)", s, old)
+	}
+	if !errors.Is(old.Err(), client.ErrClosed) {
+		t.Errorf("old session Err %v", old.Err())
+	}
+	if err := m.Remove("good"); err != nil {
+		t.Fatal(err)
+	}
+	if err := m.Reconnect(t.Context(), "good"); !errors.Is(err, client.ErrUnknownServer) {
+		t.Errorf("reconnect removed server: %v", err)
+	}
+	s := m.Session("flaky")
+	_ = m.Close()
+	<-s.Done()
+	if st := m.Status(); len(st) != 1 || st[0].State != client.StateClosed {
+		t.Errorf("status after Close %+v", st)
+	}
+}

@@ -1,0 +1,142 @@
+package client
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+
+	"github.com/elicit-dev/elicit/transport/jsonrpc"
+)
+
+// maxPages bounds how many pages a list follows, against a server that
+// hands out cursors forever.
+const maxPages = 10_000
+
+// listAll follows nextCursor to the end of a paginated list, appending the
+// items under key.
+func listAll[T any](ctx context.Context, s *Session, method, key string) ([]T, error) {
+	var all []T
+	cursor := ""
+	seen := map[string]bool{}
+	for page := 0; ; page++ {
+		if page >= maxPages {
+			return all, fmt.Errorf("%s on %s: more than %d pages", method, s.name, maxPages)
+		}
+		var params any
+		if cursor != "" {
+			params = map[string]string{"cursor": cursor}
+		}
+		var res map[string]json.RawMessage
+		if err := s.Request(ctx, method, params, &res); err != nil {
+			return all, err
+		}
+		var items []T
+		if raw, ok := res[key]; ok && string(raw) != "null" {
+			if err := json.Unmarshal(raw, &items); err != nil {
+				return all, fmt.Errorf("%s on %s: malformed %s: %w", method, s.name, key, err)
+			}
+		}
+		all = append(all, items...)
+		var next string
+		if raw, ok := res["nextCursor"]; ok && string(raw) != "null" {
+			if err := json.Unmarshal(raw, &next); err != nil {
+				return all, fmt.Errorf("%s on %s: malformed nextCursor: %w", method, s.name, err)
+			}
+		}
+		if next == "" {
+			return all, nil
+		}
+		if seen[next] {
+			return all, fmt.Errorf("%s on %s: the server repeated cursor %q", method, s.name, next)
+		}
+		seen[next] = true
+		cursor = next
+	}
+}
+
+// ListTools returns every tool, following pagination to the end.
+func (s *Session) ListTools(ctx context.Context) ([]Tool, error) {
+	return listAll[Tool](ctx, s, "tools/list", "tools")
+}
+
+// ListResources returns every resource, following pagination to the end.
+func (s *Session) ListResources(ctx context.Context) ([]Resource, error) {
+	return listAll[Resource](ctx, s, "resources/list", "resources")
+}
+
+// ListPrompts returns every prompt template, following pagination.
+func (s *Session) ListPrompts(ctx context.Context) ([]ServerPrompt, error) {
+	return listAll[ServerPrompt](ctx, s, "prompts/list", "prompts")
+}
+
+// CallTool calls a tool. Each call carries a progress token of its own;
+// its progress goes to the Observer and to opts.OnProgress. A tool that
+// failed (isError) is a result, not an error. Cancelling ctx cancels the
+// call on the wire and abandons the prompts that belong to it.
+func (s *Session) CallTool(ctx context.Context, name string, args any, opts *CallOptions) (*CallToolResult, error) {
+	c := &call{method: "tools/call", name: name, token: s.newToken()}
+	if opts != nil {
+		c.onProgress = opts.OnProgress
+	}
+	if args == nil {
+		args = map[string]any{}
+	}
+	params := map[string]any{
+		"name":      name,
+		"arguments": args,
+		"_meta":     map[string]any{"progressToken": c.token},
+	}
+	var raw json.RawMessage
+	if err := s.do(ctx, c, params, &raw); err != nil {
+		return nil, err
+	}
+	res := &CallToolResult{Raw: raw}
+	if err := json.Unmarshal(raw, res); err != nil {
+		return nil, fmt.Errorf("tools/call %q on %s: malformed result: %w", name, s.name, err)
+	}
+	return res, nil
+}
+
+// newToken returns a progress token no other call of this session has.
+func (s *Session) newToken() jsonrpc.ID {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.nextToken++
+	return jsonrpc.IntID(s.nextToken)
+}
+
+// ReadResource reads a resource.
+func (s *Session) ReadResource(ctx context.Context, uri string) ([]ResourceContents, error) {
+	var res struct {
+		Contents []ResourceContents `json:"contents"`
+	}
+	c := &call{method: "resources/read", name: uri}
+	if err := s.do(ctx, c, map[string]string{"uri": uri}, &res); err != nil {
+		return nil, err
+	}
+	return res.Contents, nil
+}
+
+// GetPrompt renders a prompt template with args.
+func (s *Session) GetPrompt(ctx context.Context, name string, args map[string]string) (*GetPromptResult, error) {
+	params := map[string]any{"name": name}
+	if args != nil {
+		params["arguments"] = args
+	}
+	var res GetPromptResult
+	if err := s.do(ctx, &call{method: "prompts/get", name: name}, params, &res); err != nil {
+		return nil, err
+	}
+	return &res, nil
+}
+
+// SetLogLevel asks the server to send log messages at level and above
+// ("debug", "info", "notice", "warning", "error", ...).
+func (s *Session) SetLogLevel(ctx context.Context, level string) error {
+	return s.Request(ctx, "logging/setLevel", map[string]string{"level": level}, nil)
+}
+
+// Ping sends a ping and waits for the answer.
+func (s *Session) Ping(ctx context.Context) error {
+	return s.Request(ctx, "ping", nil, nil)
+}

@@ -1,0 +1,150 @@
+package client
+
+import (
+	"encoding/json"
+	"log/slog"
+	"time"
+)
+
+// ElicitModes says which elicitation modes the client declares and serves.
+type ElicitModes int
+
+// The modes a session may declare. The zero value is Both.
+const (
+	ElicitBoth ElicitModes = iota // form and URL
+	ElicitForm                    // form only
+	ElicitURL                     // URL only
+	ElicitOff                     // no elicitation capability at all
+)
+
+func (m ElicitModes) String() string {
+	switch m {
+	case ElicitBoth:
+		return "both"
+	case ElicitForm:
+		return "form"
+	case ElicitURL:
+		return "url"
+	case ElicitOff:
+		return "off"
+	default:
+		return "unknown"
+	}
+}
+
+// form and url report whether the setting includes each mode.
+func (m ElicitModes) form() bool { return m == ElicitBoth || m == ElicitForm }
+func (m ElicitModes) url() bool  { return m == ElicitBoth || m == ElicitURL }
+
+// Implementation names a client or server, as in initialize.
+type Implementation struct {
+	Name    string `json:"name"`
+	Version string `json:"version"`
+	Title   string `json:"title,omitempty"`
+}
+
+// Protocol versions the session speaks. Latest is offered unless pinned.
+const (
+	Protocol2025_11_25 = "2025-11-25"
+	Protocol2025_06_18 = "2025-06-18"
+	Protocol2025_03_26 = "2025-03-26"
+	Protocol2024_11_05 = "2024-11-05"
+)
+
+// SupportedProtocols lists the versions a Session accepts, newest first.
+func SupportedProtocols() []string {
+	return []string{Protocol2025_11_25, Protocol2025_06_18, Protocol2025_03_26, Protocol2024_11_05}
+}
+
+func supportedProtocol(v string) bool {
+	for _, s := range SupportedProtocols() {
+		if s == v {
+			return true
+		}
+	}
+	return false
+}
+
+// Options configures a Session. The zero value works: it offers 2025-11-25,
+// declares form and URL elicitation, and cancels every prompt (no Prompter).
+type Options struct {
+	// Name is the server's name as people see it; it keys prompts and the
+	// journal. Default "server".
+	Name string
+	// ClientInfo is sent in initialize. Default {elicit, dev}.
+	ClientInfo Implementation
+	// Protocol pins the version: "" offers 2025-11-25 and accepts any of
+	// SupportedProtocols; a pinned version is offered and must be answered
+	// as is.
+	Protocol string
+	// Elicit is which elicitation modes to declare (default both).
+	Elicit ElicitModes
+	// Prompter answers prompts. nil answers every prompt with cancel.
+	Prompter Prompter
+	// Observer receives events; nil drops them.
+	Observer Observer
+	// PromptTimeout ends a prompt with Timeout after this long; 0 means no
+	// timeout at all (a person may take as long as they like).
+	PromptTimeout time.Duration
+	// Journal records outcomes; share one across sessions. nil gives the
+	// session a private one (see Session.Journal).
+	Journal *Journal
+	// Logger receives debug logs; nil discards them.
+	Logger *slog.Logger
+}
+
+// ServerCapabilities is what the server declared in initialize: the raw
+// object, and the flags the engine and the UI look at.
+type ServerCapabilities struct {
+	Raw json.RawMessage
+
+	Tools                bool
+	ToolsListChanged     bool
+	Resources            bool
+	ResourcesSubscribe   bool
+	ResourcesListChanged bool
+	Prompts              bool
+	PromptsListChanged   bool
+	Logging              bool
+	Completions          bool
+	Tasks                bool
+}
+
+// parseServerCapabilities reads the flags out of raw; unknown or malformed
+// members are ignored (server input never fails the session here).
+func parseServerCapabilities(raw json.RawMessage) ServerCapabilities {
+	c := ServerCapabilities{Raw: raw}
+	var v struct {
+		Tools *struct {
+			ListChanged bool `json:"listChanged"`
+		} `json:"tools"`
+		Resources *struct {
+			Subscribe   bool `json:"subscribe"`
+			ListChanged bool `json:"listChanged"`
+		} `json:"resources"`
+		Prompts *struct {
+			ListChanged bool `json:"listChanged"`
+		} `json:"prompts"`
+		Logging     json.RawMessage `json:"logging"`
+		Completions json.RawMessage `json:"completions"`
+		Tasks       json.RawMessage `json:"tasks"`
+	}
+	if json.Unmarshal(raw, &v) != nil {
+		return c
+	}
+	if v.Tools != nil {
+		c.Tools, c.ToolsListChanged = true, v.Tools.ListChanged
+	}
+	if v.Resources != nil {
+		c.Resources, c.ResourcesSubscribe, c.ResourcesListChanged = true, v.Resources.Subscribe, v.Resources.ListChanged
+	}
+	if v.Prompts != nil {
+		c.Prompts, c.PromptsListChanged = true, v.Prompts.ListChanged
+	}
+	c.Logging = present(v.Logging)
+	c.Completions = present(v.Completions)
+	c.Tasks = present(v.Tasks)
+	return c
+}
+
+func present(r json.RawMessage) bool { return len(r) > 0 && string(r) != "null" }

@@ -1,0 +1,196 @@
+package client
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"maps"
+	"os"
+	"slices"
+	"strings"
+)
+
+// Headless prompters: policies that answer without a person.
+
+// Policy is a headless Prompter that answers every prompt the same way.
+type Policy int
+
+// The policies.
+const (
+	// AcceptDefaults accepts every form with the schema's defaults. A
+	// required field without a default cannot be answered, so such a form
+	// is declined with the reason "required field X has no default". URL
+	// mode needs a person, so it is cancelled.
+	AcceptDefaults Policy = iota
+	// DeclineAll declines every prompt.
+	DeclineAll
+	// CancelAll cancels every prompt.
+	CancelAll
+)
+
+func (p Policy) String() string {
+	switch p {
+	case AcceptDefaults:
+		return "accept-defaults"
+	case DeclineAll:
+		return "decline"
+	case CancelAll:
+		return "cancel"
+	default:
+		return "unknown"
+	}
+}
+
+// Prompt implements Prompter.
+func (p Policy) Prompt(_ context.Context, pr *Prompt) Outcome {
+	switch p {
+	case AcceptDefaults:
+		return fill(pr, nil)
+	case DeclineAll:
+		return Outcome{Kind: Decline, Reason: "policy: decline all"}
+	default:
+		return Outcome{Kind: Cancel, Reason: "policy: cancel all"}
+	}
+}
+
+// fill answers a form with the schema defaults overlaid by answers;
+// required fields left empty make it a Decline.
+func fill(p *Prompt, answers map[string]any) Outcome {
+	if p.Mode == ModeURL {
+		return Outcome{Kind: Cancel, Reason: "URL mode needs a person"}
+	}
+	content := map[string]any{}
+	if p.Schema != nil {
+		content = p.Schema.Defaults()
+		for k, v := range answers {
+			if p.Schema.Property(k) != nil {
+				content[k] = v
+			}
+		}
+		for _, prop := range p.Schema.Properties {
+			if _, ok := content[prop.Name]; !ok && prop.Required {
+				return Outcome{Kind: Decline, Reason: fmt.Sprintf("required field %s has no default", prop.Name)}
+			}
+		}
+	}
+	return Outcome{Kind: Accept, Content: content}
+}
+
+// Answers answers forms from a file of values, merged over the schema's
+// defaults. See AnswerFile for the format.
+type Answers struct {
+	fields   map[string]any
+	tools    map[string]map[string]any
+	messages map[string]map[string]any
+}
+
+// AnswerFile loads answers from a JSON file, in one of two shapes:
+//
+//	{"env": "prod", "replicas": 3}                  flat: field -> value
+//	{"fields":   {"env": "prod"},                   structured: any of
+//	 "tools":    {"deploy": {"replicas": 3}},        fields for every form,
+//	 "messages": {"Priority": {"priority": "high"}}} per owning tool, per
+//	                                                 message substring
+//
+// A file whose only top-level members are "fields", "tools" and "messages",
+// each an object, is structured; anything else is flat. Values are merged
+// in that order, later winning: schema defaults, fields, the tool's
+// entry, then every message entry whose key occurs in the prompt's
+// message (in key order). Fields the form does not ask for are ignored; a
+// required field still empty declines the form, as AcceptDefaults does.
+// URL mode is cancelled. A file that cannot be read or is not such JSON
+// is an error here, not at the first prompt.
+func AnswerFile(path string) (*Answers, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("answer file: %w", err)
+	}
+	a, err := ParseAnswers(b)
+	if err != nil {
+		return nil, fmt.Errorf("answer file %s: %w", path, err)
+	}
+	return a, nil
+}
+
+// ParseAnswers parses the contents of an answer file (see AnswerFile).
+func ParseAnswers(data []byte) (*Answers, error) {
+	var top map[string]json.RawMessage
+	if t := bytes.TrimSpace(data); len(t) == 0 || t[0] != '{' {
+		return nil, fmt.Errorf("must be a JSON object")
+	}
+	if err := json.Unmarshal(data, &top); err != nil {
+		return nil, fmt.Errorf("invalid JSON: %w", err)
+	}
+	a := &Answers{}
+	if !structured(top) {
+		if err := json.Unmarshal(data, &a.fields); err != nil {
+			return nil, fmt.Errorf("invalid JSON: %w", err)
+		}
+		return a, nil
+	}
+	if raw, ok := top["fields"]; ok {
+		if err := json.Unmarshal(raw, &a.fields); err != nil || a.fields == nil {
+			return nil, fmt.Errorf(`"fields" must be an object of field values`)
+		}
+	}
+	for _, k := range []string{"tools", "messages"} {
+		raw, ok := top[k]
+		if !ok {
+			continue
+		}
+		var m map[string]map[string]any
+		if err := json.Unmarshal(raw, &m); err != nil || m == nil {
+			return nil, fmt.Errorf("%q must be an object whose members are objects of field values", k)
+		}
+		for name, v := range m {
+			if v == nil {
+				return nil, fmt.Errorf("%q: %q must be an object of field values", k, name)
+			}
+		}
+		if k == "tools" {
+			a.tools = m
+		} else {
+			a.messages = m
+		}
+	}
+	return a, nil
+}
+
+// structured reports whether top uses the structured shape.
+func structured(top map[string]json.RawMessage) bool {
+	if len(top) == 0 {
+		return false
+	}
+	for k, v := range top {
+		switch k {
+		case "fields", "tools", "messages":
+			if t := bytes.TrimSpace(v); len(t) == 0 || t[0] != '{' {
+				return false
+			}
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// Prompt implements Prompter.
+func (a *Answers) Prompt(_ context.Context, p *Prompt) Outcome {
+	merged := map[string]any{}
+	maps.Copy(merged, a.fields)
+	if p.Origin.Kind == OriginToolCall {
+		maps.Copy(merged, a.tools[p.Origin.Name])
+	}
+	for _, k := range slices.Sorted(maps.Keys(a.messages)) {
+		if strings.Contains(p.Message, k) {
+			maps.Copy(merged, a.messages[k])
+		}
+	}
+	return fill(p, merged)
+}
+
+var (
+	_ Prompter = AcceptDefaults
+	_ Prompter = (*Answers)(nil)
+)

@@ -1,0 +1,126 @@
+package client_test
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/elicit-dev/elicit/client"
+	"github.com/elicit-dev/elicit/forms/schema"
+	"github.com/google/go-cmp/cmp"
+)
+
+func formPrompt(t *testing.T, message, tool, raw string) *client.Prompt {
+	t.Helper()
+	s, err := schema.Parse(json.RawMessage(raw), schema.Subset2025_11_25)
+	if err != nil {
+		t.Fatalf("Parse: %v", err)
+	}
+	p := &client.Prompt{Mode: client.ModeForm, Message: message, Schema: s, RawSchema: json.RawMessage(raw)}
+	if tool != "" {
+		p.Origin = client.Origin{Kind: client.OriginToolCall, Name: tool}
+	}
+	return p
+}
+
+const deploySchema = `{"type":"object","properties":{
+	"env":{"type":"string","default":"staging"},
+	"replicas":{"type":"integer","default":2},
+	"priority":{"type":"string","enum":["low","high"]}},
+	"required":["env"]}`
+
+func TestPolicies(t *testing.T) {
+	t.Parallel()
+	ctx := t.Context()
+	p := formPrompt(t, "Deploy?", "deploy", deploySchema)
+	got := client.AcceptDefaults.Prompt(ctx, p)
+	if want := (client.Outcome{Kind: client.Accept, Content: map[string]any{"env": "staging", "replicas": int64(2)}}); !cmp.Equal(got, want) {
+		t.Errorf("AcceptDefaults = %+v, want %+v", got, want)
+	}
+	req := formPrompt(t, "Name?", "", `{"type":"object","properties":{"name":{"type":"string"}},"required":["name"]}`)
+	if got := client.AcceptDefaults.Prompt(ctx, req); got.Kind != client.Decline || got.Reason != "required field name has no default" {
+		t.Errorf("AcceptDefaults on a required field = %+v", got)
+	}
+	url := &client.Prompt{Mode: client.ModeURL, URL: "https://example.com"}
+	if got := client.AcceptDefaults.Prompt(ctx, url); got.Kind != client.Cancel || got.Reason != "URL mode needs a person" {
+		t.Errorf("AcceptDefaults on URL mode = %+v", got)
+	}
+	if got := client.DeclineAll.Prompt(ctx, p); got.Kind != client.Decline {
+		t.Errorf("DeclineAll = %+v", got)
+	}
+	if got := client.CancelAll.Prompt(ctx, p); got.Kind != client.Cancel {
+		t.Errorf("CancelAll = %+v", got)
+	}
+	if client.AcceptDefaults.String() != "accept-defaults" {
+		t.Errorf("String %q", client.AcceptDefaults.String())
+	}
+}
+
+func writeFile(t *testing.T, body string) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "answers.json")
+	if err := os.WriteFile(path, []byte(body), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+func TestAnswerFile(t *testing.T) {
+	t.Parallel()
+	ctx := t.Context()
+	for _, tc := range []struct {
+		name, file, message, tool string
+		want                      map[string]any
+	}{
+		{"flat over defaults", `{"replicas":5,"unrelated":true}`, "Deploy?", "deploy",
+			map[string]any{"env": "staging", "replicas": 5.0}},
+		{"per tool", `{"fields":{"env":"prod"},"tools":{"deploy":{"replicas":3},"other":{"replicas":9}}}`, "Deploy?", "deploy",
+			map[string]any{"env": "prod", "replicas": 3.0}},
+		{"tool entry skipped for another tool", `{"tools":{"other":{"replicas":9}}}`, "Deploy?", "deploy",
+			map[string]any{"env": "staging", "replicas": int64(2)}},
+		{"per message substring", `{"tools":{"deploy":{"priority":"low"}},"messages":{"Priority":{"priority":"high"},"nothing":{"env":"x"}}}`, "Pick a Priority", "deploy",
+			map[string]any{"env": "staging", "replicas": int64(2), "priority": "high"}},
+		{"a field named tools is flat", `{"tools":"hammer","env":"prod"}`, "Deploy?", "",
+			map[string]any{"env": "prod", "replicas": int64(2)}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			a, err := client.AnswerFile(writeFile(t, tc.file))
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := a.Prompt(ctx, formPrompt(t, tc.message, tc.tool, deploySchema))
+			if got.Kind != client.Accept || !cmp.Equal(got.Content, tc.want) {
+				t.Errorf("got %+v, want accept %v", got, tc.want)
+			}
+			p := formPrompt(t, tc.message, tc.tool, deploySchema)
+			if err := p.Schema.Validate(got.Content); err != nil {
+				t.Errorf("answer does not validate: %v", err)
+			}
+		})
+	}
+	t.Run("required without answer declines", func(t *testing.T) {
+		t.Parallel()
+		a, err := client.ParseAnswers([]byte(`{"other":1}`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := a.Prompt(ctx, formPrompt(t, "Name?", "", `{"type":"object","properties":{"name":{"type":"string"}},"required":["name"]}`))
+		if got.Kind != client.Decline || !strings.Contains(got.Reason, "name") {
+			t.Errorf("got %+v", got)
+		}
+	})
+	t.Run("bad files", func(t *testing.T) {
+		t.Parallel()
+		if _, err := client.AnswerFile(filepath.Join(t.TempDir(), "missing.json")); err == nil {
+			t.Error("missing file accepted")
+		}
+		for _, body := range []string{``, `[1]`, `{"a":`, `"x"`, `{"tools":{"deploy":3}}`, `{"fields":{"a":1},"messages":{"m":[1]}}`} {
+			if _, err := client.AnswerFile(writeFile(t, body)); err == nil {
+				t.Errorf("accepted %q", body)
+			}
+		}
+	})
+}

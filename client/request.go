@@ -1,0 +1,255 @@
+package client
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/elicit-dev/elicit/transport"
+	"github.com/elicit-dev/elicit/transport/jsonrpc"
+)
+
+// call is one of our requests.
+type call struct {
+	method string
+	name   string     // tool or prompt name, resource uri (for Origin)
+	token  jsonrpc.ID // progress token, if any
+	// onProgress is the caller's hook for notifications/progress.
+	onProgress func(CallProgress)
+
+	id   jsonrpc.ID            // set when registered; guarded by Session.mu
+	resp chan *jsonrpc.Message // buffered: the read loop never waits
+}
+
+// origin says what prompts attributed to this call belong to.
+func (c *call) origin() Origin {
+	o := Origin{CallID: c.id, Name: c.name}
+	switch c.method {
+	case "tools/call":
+		o.Kind = OriginToolCall
+	case "prompts/get":
+		o.Kind = OriginPrompt
+	case "resources/read":
+		o.Kind = OriginResource
+	}
+	return o
+}
+
+// Request sends one request and decodes its result into result (which may
+// be nil to discard it). When ctx ends first, the server is told with
+// notifications/cancelled, Request returns at once with an error wrapping
+// ctx's cause, and a response arriving later is dropped with a Notice. A
+// JSON-RPC error answer comes back as an error wrapping *jsonrpc.Error.
+func (s *Session) Request(ctx context.Context, method string, params, result any) error {
+	return s.do(ctx, &call{method: method}, params, result)
+}
+
+// do runs c to its end, re-initializing once if the server forgot our
+// session (see the package doc).
+func (s *Session) do(ctx context.Context, c *call, params, result any) error {
+	raw, err := marshalParams(params)
+	if err != nil {
+		return fmt.Errorf("%s on %s: %w", c.describe(), s.name, err)
+	}
+	start := time.Now()
+	var m *jsonrpc.Message
+	for attempt := 0; ; attempt++ {
+		var gen int
+		m, gen, err = s.roundTrip(ctx, c, raw)
+		if err != nil && attempt == 0 && c.method != "initialize" && errors.Is(err, transport.ErrSessionExpired) {
+			s.log.Info("session expired; initializing again", "method", c.method)
+			if rerr := s.reinitialize(ctx, gen); rerr != nil {
+				err = fmt.Errorf("%w (and initializing again failed: %w)", err, rerr)
+			} else {
+				continue
+			}
+		}
+		break
+	}
+	if err == nil && m.Error != nil {
+		err = m.Error
+	}
+	if err == nil && result != nil {
+		if uerr := json.Unmarshal(m.Result, result); uerr != nil {
+			err = fmt.Errorf("malformed result: %w", uerr)
+		}
+	}
+	if err != nil {
+		err = fmt.Errorf("%s on %s: %w", c.describe(), s.name, err)
+	}
+	s.emit(CallFinished{Server: s.name, CallID: c.id, Method: c.method, Err: err, Elapsed: time.Since(start)})
+	return err
+}
+
+func (c *call) describe() string {
+	if c.name != "" {
+		return fmt.Sprintf("%s %q", c.method, c.name)
+	}
+	return c.method
+}
+
+func marshalParams(params any) (json.RawMessage, error) {
+	switch v := params.(type) {
+	case nil:
+		return nil, nil
+	case json.RawMessage:
+		return v, nil
+	default:
+		b, err := json.Marshal(v)
+		if err != nil {
+			return nil, fmt.Errorf("marshal params: %w", err)
+		}
+		return b, nil
+	}
+}
+
+// roundTrip sends c once under a fresh id and waits for its response. gen
+// is the initialize generation it was sent under.
+func (s *Session) roundTrip(ctx context.Context, c *call, params json.RawMessage) (*jsonrpc.Message, int, error) {
+	s.mu.Lock()
+	if s.isDead || s.closing {
+		err := s.err
+		if err == nil {
+			err = ErrClosed
+		}
+		s.mu.Unlock()
+		return nil, 0, err
+	}
+	s.nextID++
+	c.id = jsonrpc.IntID(s.nextID)
+	c.resp = make(chan *jsonrpc.Message, 1)
+	s.out[c.id] = c
+	if c.token.IsValid() {
+		s.progress[c.token] = c
+	}
+	gen := s.gen
+	s.mu.Unlock()
+
+	if err := s.conn.Write(ctx, &jsonrpc.Message{ID: c.id, Method: c.method, Params: params}); err != nil {
+		if ctx.Err() != nil {
+			// The request may have gone out (HTTP finishes a POST whose
+			// wait was abandoned), so cancel it like any other.
+			cause := context.Cause(ctx)
+			s.cancelCall(c, cause)
+			return nil, gen, fmt.Errorf("%w (%w)", cause, err)
+		}
+		s.forget(c)
+		return nil, gen, err
+	}
+	select {
+	case m := <-c.resp:
+		return m, gen, nil
+	case <-ctx.Done():
+		cause := context.Cause(ctx)
+		s.cancelCall(c, cause)
+		return nil, gen, cause
+	case <-s.quit:
+		// A response may have won the race with the end.
+		select {
+		case m := <-c.resp:
+			return m, gen, nil
+		default:
+		}
+		s.forget(c)
+		s.mu.Lock()
+		err := s.err
+		s.mu.Unlock()
+		if err == nil {
+			err = ErrClosed
+		}
+		return nil, gen, err
+	}
+}
+
+// forget drops c from the tables without telling the server.
+func (s *Session) forget(c *call) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.out[c.id] == c {
+		delete(s.out, c.id)
+	}
+	if c.token.IsValid() && s.progress[c.token] == c {
+		delete(s.progress, c.token)
+	}
+}
+
+// cancelCall handles the caller giving up on c: the server is told (unless
+// the transport cancels by itself, or c is initialize, which must never be
+// cancelled), prompts that belong to c end Abandoned, and a late response
+// will be dropped with a Notice.
+func (s *Session) cancelCall(c *call, cause error) {
+	s.mu.Lock()
+	pending := s.out[c.id] == c
+	if pending {
+		delete(s.out, c.id)
+		if len(s.late) >= lateLimit {
+			clear(s.late)
+		}
+		s.late[c.id] = c.method
+	}
+	if c.token.IsValid() && s.progress[c.token] == c {
+		delete(s.progress, c.token)
+	}
+	for _, e := range s.in {
+		if e.owner == c.id {
+			e.cancel(ErrAbandoned)
+		}
+	}
+	notify := pending && c.method != "initialize" && !s.isDead && !s.closing
+	if notify {
+		s.wg.Add(1)
+	}
+	s.mu.Unlock()
+	if !notify {
+		return
+	}
+	reason := "cancelled"
+	if cause != nil {
+		reason = cause.Error()
+	}
+	go func() {
+		defer s.wg.Done()
+		if rc, ok := s.conn.(transport.RequestCanceler); ok && rc.CancelRequest(c.id) {
+			return
+		}
+		n, err := jsonrpc.NewNotification("notifications/cancelled", cancelledParams{RequestID: c.id, Reason: reason})
+		if err == nil {
+			err = s.conn.Write(context.Background(), n)
+		}
+		if err != nil {
+			s.log.Debug("sending notifications/cancelled failed", "id", c.id, "err", err)
+		}
+	}()
+}
+
+type cancelledParams struct {
+	RequestID jsonrpc.ID `json:"requestId"`
+	Reason    string     `json:"reason,omitempty"`
+}
+
+// handleResponse hands a response to its waiter (read loop).
+func (s *Session) handleResponse(m *jsonrpc.Message) {
+	s.mu.Lock()
+	c := s.out[m.ID]
+	var lateMethod string
+	var wasLate bool
+	if c != nil {
+		delete(s.out, m.ID)
+		if c.token.IsValid() && s.progress[c.token] == c {
+			delete(s.progress, c.token)
+		}
+	} else if lateMethod, wasLate = s.late[m.ID]; wasLate {
+		delete(s.late, m.ID)
+	}
+	s.mu.Unlock()
+	switch {
+	case c != nil:
+		c.resp <- m // buffered, and each call gets one response
+	case wasLate:
+		s.notice("dropped a late response to %s #%s (we had cancelled it)", lateMethod, m.ID.Raw())
+	default:
+		s.notice("dropped a response for unknown request id %s", m.ID)
+	}
+}

@@ -1,0 +1,360 @@
+package client
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"sync"
+	"time"
+
+	"github.com/elicit-dev/elicit/forms/schema"
+	"github.com/elicit-dev/elicit/transport"
+	"github.com/elicit-dev/elicit/transport/jsonrpc"
+)
+
+// ErrClosed is returned by calls on a Session that was closed by us.
+var ErrClosed = errors.New("session closed")
+
+// closeGrace is how long Close lets open prompts send their cancel answers
+// before the transport goes.
+const closeGrace = time.Second
+
+// lateLimit bounds the set of ids we cancelled and may still get a late
+// response for (only used to word the Notice).
+const lateLimit = 4096
+
+// Session is one connection to one MCP server. It is safe for concurrent
+// use. See the package doc for its goroutines and prompt rules.
+type Session struct {
+	name     string
+	opts     Options
+	log      *slog.Logger
+	prompter Prompter
+	journal  *Journal
+	events   *dispatcher
+	conn     transport.Conn
+	schemas  schemaCache
+
+	// base is the parent of every incoming request's context; cancelling
+	// it (always under mu) ends every open prompt with its cause.
+	base       context.Context
+	baseCancel context.CancelCauseFunc
+
+	mu        sync.Mutex
+	nextID    int64
+	nextToken int64
+	out       map[jsonrpc.ID]*call     // our requests awaiting a response
+	in        map[jsonrpc.ID]*incoming // the server's requests being served
+	progress  map[jsonrpc.ID]*call     // progress token -> call
+	late      map[jsonrpc.ID]string    // ids we cancelled -> method
+	neg       negotiated               // what initialize settled
+	gen       int                      // bumped by every successful initialize
+	ready     bool                     // the first initialize succeeded
+	closing   bool                     // Close was called
+	failErr   error                    // Connect failed with this
+	isDead    bool                     // the read loop ended
+	err       error                    // why the session ended
+	initMu    sync.Mutex               // serialises re-initialize
+	closeOnce sync.Once
+
+	quit chan struct{}  // closed when Close starts or the read loop ends
+	dead chan struct{}  // closed when the read loop ends
+	done chan struct{}  // closed when teardown has finished
+	wg   sync.WaitGroup // incoming handlers, cancel notifications, prompters
+}
+
+// negotiated is what initialize settled.
+type negotiated struct {
+	protocol     string
+	serverInfo   Implementation
+	caps         ServerCapabilities
+	instructions string
+}
+
+// Connect dials t, runs the initialize handshake and returns a ready
+// Session. ctx bounds the dial and the handshake only. On failure the
+// Observer sees StateFailed and everything started is stopped.
+func Connect(ctx context.Context, t transport.Transport, opts *Options) (*Session, error) {
+	s := newSession(opts)
+	if s.opts.Protocol != "" && !supportedProtocol(s.opts.Protocol) {
+		err := fmt.Errorf("connect to %s: protocol version %q is not supported (want one of %v)",
+			s.name, s.opts.Protocol, SupportedProtocols())
+		s.abort(err)
+		return nil, err
+	}
+	s.emit(ServerStateChanged{Server: s.name, State: StateConnecting})
+	conn, err := t.Dial(ctx)
+	if err != nil {
+		err = fmt.Errorf("connect to %s: %w", s.name, err)
+		s.abort(err)
+		return nil, err
+	}
+	s.conn = conn
+	go s.readLoop()
+	if err := s.initialize(ctx); err != nil {
+		err = fmt.Errorf("connect to %s: %w", s.name, err)
+		s.mu.Lock()
+		s.failErr = err
+		s.mu.Unlock()
+		_ = s.conn.Close()
+		<-s.done
+		return nil, err
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.isDead {
+		// The transport died right after the handshake.
+		return nil, fmt.Errorf("connect to %s: %w", s.name, s.err)
+	}
+	s.ready = true
+	// Emitted under mu so that it cannot follow the teardown's final state.
+	s.emit(ServerStateChanged{Server: s.name, State: StateReady, Protocol: s.neg.protocol, Era: era(s.neg.protocol)})
+	return s, nil
+}
+
+func newSession(opts *Options) *Session {
+	s := &Session{
+		out:      map[jsonrpc.ID]*call{},
+		in:       map[jsonrpc.ID]*incoming{},
+		progress: map[jsonrpc.ID]*call{},
+		late:     map[jsonrpc.ID]string{},
+		quit:     make(chan struct{}),
+		dead:     make(chan struct{}),
+		done:     make(chan struct{}),
+	}
+	if opts != nil {
+		s.opts = *opts
+	}
+	s.name = s.opts.Name
+	if s.name == "" {
+		s.name = "server"
+	}
+	if s.opts.ClientInfo.Name == "" {
+		s.opts.ClientInfo = Implementation{Name: "elicit", Version: "dev"}
+	}
+	s.log = s.opts.Logger
+	if s.log == nil {
+		s.log = slog.New(slog.DiscardHandler)
+	}
+	s.log = s.log.With("server", s.name)
+	s.prompter = s.opts.Prompter
+	if s.prompter == nil {
+		s.prompter = CancelAll
+	}
+	s.journal = s.opts.Journal
+	if s.journal == nil {
+		s.journal = NewJournal(0)
+	}
+	s.events = newDispatcher(s.opts.Observer)
+	s.base, s.baseCancel = context.WithCancelCause(context.Background())
+	return s
+}
+
+// abort ends a session that never got a connection.
+func (s *Session) abort(err error) {
+	s.mu.Lock()
+	s.failErr, s.err, s.isDead = err, err, true
+	s.baseCancel(ErrDisconnected)
+	close(s.quit)
+	close(s.dead)
+	s.mu.Unlock()
+	s.emit(ServerStateChanged{Server: s.name, State: StateFailed, Err: err})
+	s.events.close()
+	close(s.done)
+}
+
+// era labels how we speak to a server, for the status line.
+func era(protocol string) string { return protocol + " stateful" }
+
+// readLoop reads until the transport fails or is closed, then tears down.
+// It blocks on nothing but conn.Read: everything it does with a message is
+// a map operation under mu, a buffered channel send, or starting a
+// goroutine.
+func (s *Session) readLoop() {
+	var err error
+	for {
+		m, rerr := s.conn.Read(context.Background())
+		if rerr != nil {
+			err = rerr
+			break
+		}
+		switch m.Kind() {
+		case jsonrpc.KindResponse:
+			s.handleResponse(m)
+		case jsonrpc.KindRequest:
+			s.handleRequest(m)
+		case jsonrpc.KindNotification:
+			s.handleNotification(m)
+		default:
+			s.notice("skipped a message that is neither request, notification nor response")
+		}
+	}
+	s.teardown(err)
+}
+
+// teardown ends the session once the read loop is over: pending calls
+// fail, open prompts end (Disconnected, or Abandoned when we closed), the
+// final state goes out, and the dispatcher drains.
+func (s *Session) teardown(readErr error) {
+	s.mu.Lock()
+	var state ServerState
+	var cause error
+	switch {
+	case s.failErr != nil:
+		state, cause, s.err = StateFailed, ErrDisconnected, s.failErr
+	case s.closing:
+		state, cause, s.err = StateClosed, ErrAbandoned, ErrClosed
+	case !s.ready:
+		state, cause = StateFailed, ErrDisconnected
+		s.err = fmt.Errorf("%s: %w: %w", s.name, ErrDisconnected, readErr)
+	default:
+		state, cause = StateDisconnected, ErrDisconnected
+		s.err = fmt.Errorf("%s: %w: %w", s.name, ErrDisconnected, readErr)
+	}
+	s.isDead = true
+	s.baseCancel(cause)
+	// Waiters select on dead and read err; the tables just empty out.
+	clear(s.out)
+	clear(s.progress)
+	if !s.closing {
+		close(s.quit)
+	}
+	close(s.dead)
+	sessErr := s.err
+	s.mu.Unlock()
+
+	_ = s.conn.Close()
+	s.wg.Wait()
+	ev := ServerStateChanged{Server: s.name, State: state}
+	if state != StateClosed {
+		ev.Err = sessErr
+	}
+	s.emit(ev)
+	s.events.close()
+	close(s.done)
+}
+
+// Close closes the session: open prompts end Abandoned (each answered
+// {"action":"cancel"} if that can still go out within a second), pending
+// calls fail with ErrClosed, the transport is closed and every goroutine
+// has ended when Close returns. It is idempotent and safe to call after the
+// transport died.
+//
+// A Prompter must return soon after its ctx ends, or Close waits for it.
+func (s *Session) Close() error {
+	s.closeOnce.Do(func() {
+		s.mu.Lock()
+		dead := s.isDead
+		if !dead {
+			// Pending calls fail at once (quit), before the prompts'
+			// cancel answers can make the server reply to them.
+			s.closing = true
+			s.err = ErrClosed
+			close(s.quit)
+			s.baseCancel(ErrAbandoned)
+		}
+		s.mu.Unlock()
+		if dead {
+			return
+		}
+		waitGrace(&s.wg, closeGrace)
+		_ = s.conn.Close()
+	})
+	<-s.done
+	return nil
+}
+
+// waitGrace waits for wg, but no longer than d.
+func waitGrace(wg *sync.WaitGroup, d time.Duration) {
+	ch := make(chan struct{})
+	go func() { wg.Wait(); close(ch) }()
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ch:
+	case <-t.C:
+	}
+}
+
+// Done is closed when the session has ended (transport died, Close, or a
+// failed Connect) and all its goroutines are gone.
+func (s *Session) Done() <-chan struct{} { return s.done }
+
+// Err says why the session ended: an error wrapping ErrDisconnected, or
+// ErrClosed; nil while it is alive.
+func (s *Session) Err() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.err
+}
+
+// Name is the server's name as given in Options.
+func (s *Session) Name() string { return s.name }
+
+// Pending reports the sizes of the two id tables: our requests awaiting a
+// response, and the server's requests we are still serving.
+func (s *Session) Pending() (outgoing, incoming int) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return len(s.out), len(s.in)
+}
+
+// Journal is where this session records prompt outcomes.
+func (s *Session) Journal() *Journal { return s.journal }
+
+// Protocol is the negotiated protocol version.
+func (s *Session) Protocol() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.neg.protocol
+}
+
+// ServerInfo is the server's initialize serverInfo.
+func (s *Session) ServerInfo() Implementation {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.neg.serverInfo
+}
+
+// ServerCapabilities is what the server declared.
+func (s *Session) ServerCapabilities() ServerCapabilities {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.neg.caps
+}
+
+// Instructions is the server's initialize instructions, "" if none.
+func (s *Session) Instructions() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.neg.instructions
+}
+
+// Subset is the elicitation schema subset of the negotiated version.
+func (s *Session) Subset() schema.Subset {
+	if s.Protocol() == Protocol2025_06_18 {
+		return schema.Subset2025_06_18
+	}
+	return schema.Subset2025_11_25
+}
+
+// modes reports which elicitation modes are in force: what we declared,
+// narrowed by the negotiated version (URL mode arrived in 2025-11-25).
+func (s *Session) modes() (form, url bool) {
+	form, url = s.opts.Elicit.form(), s.opts.Elicit.url()
+	if s.Protocol() != Protocol2025_11_25 {
+		url = false
+	}
+	return form, url
+}
+
+// emit queues a lossless event.
+func (s *Session) emit(e Event) { s.events.push(e, nil) }
+
+// notice reports something the person should know, and logs it.
+func (s *Session) notice(format string, args ...any) {
+	text := fmt.Sprintf(format, args...)
+	s.log.Debug("notice", "text", text)
+	s.emit(Notice{Server: s.name, Text: text, Time: time.Now()})
+}
