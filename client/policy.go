@@ -6,9 +6,12 @@ import (
 	"encoding/json"
 	"fmt"
 	"maps"
+	"math"
 	"os"
 	"slices"
 	"strings"
+
+	"github.com/elicit-dev/elicit/forms/schema"
 )
 
 // Headless prompters: policies that answer without a person.
@@ -19,9 +22,12 @@ type Policy int
 // The policies.
 const (
 	// AcceptDefaults accepts every form with the schema's defaults. A
-	// required field without a default cannot be answered, so such a form
-	// is declined with the reason "required field X has no default". URL
-	// mode needs a person, so it is cancelled.
+	// required field without a default gets the simplest valid value (the
+	// first option, the minimum, an example address) so that headless runs
+	// can get through forms such as server-everything's; the outcome's
+	// Reason names those fields. If no simple value fits (a pattern, say),
+	// the form is declined with a reason. URL mode needs a person, so it is
+	// cancelled.
 	AcceptDefaults Policy = iota
 	// DeclineAll declines every prompt.
 	DeclineAll
@@ -55,7 +61,7 @@ func (p Policy) Prompt(_ context.Context, pr *Prompt) Outcome {
 }
 
 // fill answers a form with the schema defaults overlaid by answers;
-// required fields left empty make it a Decline.
+// required fields left empty get a placeholder (see AcceptDefaults).
 func fill(p *Prompt, answers map[string]any) Outcome {
 	if p.Mode == ModeURL {
 		return Outcome{Kind: Cancel, Reason: "URL mode needs a person"}
@@ -68,13 +74,78 @@ func fill(p *Prompt, answers map[string]any) Outcome {
 				content[k] = v
 			}
 		}
+		var filled []string
 		for _, prop := range p.Schema.Properties {
-			if _, ok := content[prop.Name]; !ok && prop.Required {
-				return Outcome{Kind: Decline, Reason: fmt.Sprintf("required field %s has no default", prop.Name)}
+			if _, ok := content[prop.Name]; ok || !prop.Required {
+				continue
 			}
+			v := placeholder(prop)
+			if schema.ValidateValue(prop, v) != nil {
+				return Outcome{Kind: Decline, Reason: fmt.Sprintf("required field %s has no default and no simple valid value", prop.Name)}
+			}
+			content[prop.Name] = v
+			filled = append(filled, prop.Name)
+		}
+		if len(filled) > 0 {
+			return Outcome{Kind: Accept, Content: content,
+				Reason: "required without default, placeholder sent: " + strings.Join(filled, ", ")}
 		}
 	}
 	return Outcome{Kind: Accept, Content: content}
+}
+
+// placeholder is the simplest value a required field without a default
+// can take; fill checks it against the field before using it.
+func placeholder(p *schema.Property) any {
+	switch p.Kind {
+	case schema.Boolean:
+		return false
+	case schema.Enum:
+		if len(p.Options) > 0 {
+			return p.Options[0].Value
+		}
+	case schema.MultiEnum:
+		n := 1
+		if p.MinItems != nil && *p.MinItems > n {
+			n = *p.MinItems
+		}
+		var out []string
+		for i := 0; i < n && i < len(p.Options); i++ {
+			out = append(out, p.Options[i].Value)
+		}
+		return out
+	case schema.Integer:
+		switch {
+		case p.Minimum != nil && *p.Minimum > 0:
+			return int64(math.Ceil(*p.Minimum))
+		case p.Maximum != nil && *p.Maximum < 0:
+			return int64(math.Floor(*p.Maximum))
+		}
+		return int64(0)
+	case schema.Number:
+		switch {
+		case p.Minimum != nil && *p.Minimum > 0:
+			return *p.Minimum
+		case p.Maximum != nil && *p.Maximum < 0:
+			return *p.Maximum
+		}
+		return float64(0)
+	}
+	switch p.Format {
+	case "email":
+		return "user@example.com"
+	case "uri":
+		return "https://example.com/"
+	case "date":
+		return "2000-01-01"
+	case "date-time":
+		return "2000-01-01T00:00:00Z"
+	}
+	n := 1
+	if p.MinLength != nil && *p.MinLength > n {
+		n = *p.MinLength
+	}
+	return strings.Repeat("x", n)
 }
 
 // Answers answers forms from a file of values, merged over the schema's
@@ -98,7 +169,7 @@ type Answers struct {
 // in that order, later winning: schema defaults, fields, the tool's
 // entry, then every message entry whose key occurs in the prompt's
 // message (in key order). Fields the form does not ask for are ignored; a
-// required field still empty declines the form, as AcceptDefaults does.
+// required field still empty gets a placeholder, as with AcceptDefaults.
 // URL mode is cancelled. A file that cannot be read or is not such JSON
 // is an error here, not at the first prompt.
 func AnswerFile(path string) (*Answers, error) {

@@ -40,8 +40,28 @@ func TestPolicies(t *testing.T) {
 		t.Errorf("AcceptDefaults = %+v, want %+v", got, want)
 	}
 	req := formPrompt(t, "Name?", "", `{"type":"object","properties":{"name":{"type":"string"}},"required":["name"]}`)
-	if got := client.AcceptDefaults.Prompt(ctx, req); got.Kind != client.Decline || got.Reason != "required field name has no default" {
+	if got := client.AcceptDefaults.Prompt(ctx, req); got.Kind != client.Accept || got.Content["name"] != "x" ||
+		got.Reason != "required without default, placeholder sent: name" {
 		t.Errorf("AcceptDefaults on a required field = %+v", got)
+	}
+	// Every kind of required field without a default gets a value that
+	// passes the schema, or the form is declined.
+	all := formPrompt(t, "All?", "", `{"type":"object","properties":{
+		"s":{"type":"string","minLength":3},"e":{"type":"string","format":"email"},"u":{"type":"string","format":"uri"},
+		"d":{"type":"string","format":"date"},"dt":{"type":"string","format":"date-time"},
+		"i":{"type":"integer","minimum":3,"maximum":9},"n":{"type":"number","maximum":-1},"b":{"type":"boolean"},
+		"one":{"type":"string","enum":["a","b"]},"many":{"type":"array","minItems":2,"items":{"type":"string","enum":["a","b","c"]}}},
+		"required":["s","e","u","d","dt","i","n","b","one","many"]}`)
+	got = client.AcceptDefaults.Prompt(ctx, all)
+	if got.Kind != client.Accept {
+		t.Fatalf("AcceptDefaults on every kind = %+v", got)
+	}
+	if err := all.Schema.Validate(got.Content); err != nil {
+		t.Errorf("placeholders do not validate: %v (%v)", err, got.Content)
+	}
+	pat := formPrompt(t, "Code?", "", `{"type":"object","properties":{"code":{"type":"string","pattern":"^[0-9]{4}$"}},"required":["code"]}`)
+	if got := client.AcceptDefaults.Prompt(ctx, pat); got.Kind != client.Decline || !strings.Contains(got.Reason, "code") {
+		t.Errorf("AcceptDefaults with an unsatisfiable placeholder = %+v", got)
 	}
 	url := &client.Prompt{Mode: client.ModeURL, URL: "https://example.com"}
 	if got := client.AcceptDefaults.Prompt(ctx, url); got.Kind != client.Cancel || got.Reason != "URL mode needs a person" {
@@ -101,14 +121,14 @@ func TestAnswerFile(t *testing.T) {
 			}
 		})
 	}
-	t.Run("required without answer declines", func(t *testing.T) {
+	t.Run("required without answer gets a placeholder", func(t *testing.T) {
 		t.Parallel()
 		a, err := client.ParseAnswers([]byte(`{"other":1}`))
 		if err != nil {
 			t.Fatal(err)
 		}
 		got := a.Prompt(ctx, formPrompt(t, "Name?", "", `{"type":"object","properties":{"name":{"type":"string"}},"required":["name"]}`))
-		if got.Kind != client.Decline || !strings.Contains(got.Reason, "name") {
+		if got.Kind != client.Accept || got.Content["name"] != "x" || !strings.Contains(got.Reason, "name") {
 			t.Errorf("got %+v", got)
 		}
 	})

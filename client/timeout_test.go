@@ -66,6 +66,7 @@ func TestPromptTimeoutExact(t *testing.T) {
 			t.Fatalf("ended before the timeout: %v", g.cause("slow person"))
 		}
 		m := p.read() // blocks until the timeout fires
+		synctest.Wait()
 		if d := time.Since(start); d != time.Hour {
 			t.Errorf("answered after %v, want exactly 1h", d)
 		}
