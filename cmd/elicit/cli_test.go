@@ -1,0 +1,121 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/elicit-dev/elicit/cmd/elicit/demo"
+	"github.com/google/go-cmp/cmp"
+)
+
+// runCLI runs the CLI in-process, as main would, against the embedded demo.
+func runCLI(t *testing.T, args ...string) (code int, stdout, stderr string) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	code = run(t.Context(), args, strings.NewReader(""), &out, &errb)
+	return code, out.String(), errb.String()
+}
+
+func TestCallShowcaseAcceptDefaults(t *testing.T) {
+	code, out, errs := runCLI(t, "call", "showcase", "--answer", "accept-defaults")
+	if code != exitOK {
+		t.Fatalf("exit %d, stderr %s", code, errs)
+	}
+	var got struct {
+		Result struct {
+			StructuredContent map[string]any `json:"structuredContent"`
+		} `json:"result"`
+		Prompts []promptOutput `json:"prompts"`
+	}
+	if err := json.Unmarshal([]byte(out), &got); err != nil {
+		t.Fatalf("output: %v\n%s", err, out)
+	}
+	if diff := cmp.Diff(demo.ShowcaseDefaults(), got.Result.StructuredContent); diff != "" {
+		t.Errorf("showcase did not return its defaults (-want +got):\n%s", diff)
+	}
+	if len(got.Prompts) != 1 || got.Prompts[0].Outcome != "accept" || got.Prompts[0].Key != "demo#1" {
+		t.Errorf("prompts %+v", got.Prompts)
+	}
+}
+
+func TestCallDeclineAndCancelAreDistinct(t *testing.T) {
+	texts := map[string]string{}
+	for _, answer := range []string{"decline", "cancel"} {
+		code, out, _ := runCLI(t, "call", "deploy", "--answer", answer)
+		if code != exitNotAccepted {
+			t.Errorf("--answer %s: exit %d, want %d", answer, code, exitNotAccepted)
+		}
+		var got callOutput
+		if err := json.Unmarshal([]byte(out), &got); err != nil {
+			t.Fatalf("output: %v\n%s", err, out)
+		}
+		if len(got.Prompts) != 1 || got.Prompts[0].Outcome != answer {
+			t.Errorf("--answer %s: prompts %+v", answer, got.Prompts)
+		}
+		texts[answer] = string(got.Result)
+	}
+	if texts["decline"] == texts["cancel"] {
+		t.Errorf("decline and cancel gave the same result: %s", texts["decline"])
+	}
+}
+
+func TestCallAnswerFile(t *testing.T) {
+	f := filepath.Join(t.TempDir(), "answers.json")
+	if err := os.WriteFile(f, []byte(`{"tools":{"create_ticket":{"priority":"P1"}}}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errs := runCLI(t, "call", "create_ticket", "--args", `{"title":"login broken"}`, "--answer", f)
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	if !strings.Contains(out, `with priority P1`) {
+		t.Errorf("answer file not applied:\n%s", out)
+	}
+}
+
+func TestTools(t *testing.T) {
+	code, out, errs := runCLI(t, "tools")
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	for _, name := range []string{`"deploy"`, `"create_ticket"`, `"showcase"`, `"withdrawn"`, `"storm"`} {
+		if !strings.Contains(out, name) {
+			t.Errorf("tools output lacks %s", name)
+		}
+	}
+}
+
+func TestExitCodes(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		args []string
+		code int
+		msg  string
+	}{
+		{"unknown flag", []string{"call", "deploy", "--nope"}, exitUsage, "flag provided but not defined"},
+		{"no tool", []string{"call"}, exitUsage, "exactly one TOOL"},
+		{"bad args", []string{"call", "deploy", "--args", "[1]"}, exitUsage, "--args must be a JSON object"},
+		{"bad answer file", []string{"call", "deploy", "--answer", "/nonexistent.json"}, exitUsage, "answer file"},
+		{"bad protocol", []string{"tools", "--protocol", "1999-01-01"}, exitUsage, "unknown --protocol"},
+		{"bad elicit", []string{"tools", "--elicit", "maybe"}, exitUsage, "bad --elicit"},
+		{"two servers", []string{"tools", "--url", "http://127.0.0.1:1/mcp", "--", "true"}, exitUsage, "give one server"},
+		{"bad url", []string{"tools", "--url", "ftp://x"}, exitUsage, "bad --url"},
+		{"unreachable", []string{"tools", "--url", "http://127.0.0.1:1/mcp"}, exitConnect, "connect to http://127.0.0.1:1/mcp"},
+		{"no such command", []string{"tools", "--", "/nonexistent/elicit-server"}, exitConnect, "/nonexistent/elicit-server"},
+		{"tool error", []string{"call", "no_such_tool"}, exitToolError, "no_such_tool"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			code, _, errs := runCLI(t, tc.args...)
+			if code != tc.code || !strings.Contains(errs, tc.msg) {
+				t.Errorf("exit %d (want %d), stderr %q (want %q)", code, tc.code, errs, tc.msg)
+			}
+			if strings.Count(strings.TrimSpace(errs), "\n") > 0 && tc.code != exitUsage {
+				t.Errorf("error is not one line: %q", errs)
+			}
+		})
+	}
+}

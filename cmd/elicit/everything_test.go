@@ -1,0 +1,69 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"strings"
+	"testing"
+	"time"
+)
+
+// everythingCommand returns the command that starts
+// @modelcontextprotocol/server-everything over stdio, or skips.
+// ELICIT_SERVER_EVERYTHING is the path to its dist/index.js (.ci/run
+// installs it); ELICIT_NPX=1 uses "npx -y" instead.
+func everythingCommand(t *testing.T) []string {
+	t.Helper()
+	if p := os.Getenv("ELICIT_SERVER_EVERYTHING"); p != "" {
+		return []string{"node", p, "stdio"}
+	}
+	if os.Getenv("ELICIT_NPX") == "1" {
+		return []string{"npx", "-y", "@modelcontextprotocol/server-everything", "stdio"}
+	}
+	t.Skip("server-everything not available: set ELICIT_SERVER_EVERYTHING (path to dist/index.js) or ELICIT_NPX=1")
+	return nil
+}
+
+// TestEverythingElicitation runs the issue's acceptance command:
+// elicit call trigger-elicitation-request --answer accept-defaults -- <server-everything>
+func TestEverythingElicitation(t *testing.T) {
+	cmdline := everythingCommand(t)
+	ctx, cancel := context.WithTimeout(t.Context(), 60*time.Second)
+	defer cancel()
+	args := append([]string{"call", "trigger-elicitation-request", "--answer", "accept-defaults", "--"}, cmdline...)
+	cmd := exec.CommandContext(ctx, binPath, args...)
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("elicit call failed: %v\nstdout:\n%s\nstderr:\n%s", err, out, stderr.String())
+	}
+	var got callOutput
+	if err := json.Unmarshal(out, &got); err != nil {
+		t.Fatalf("output is not JSON: %v\n%s", err, out)
+	}
+	if len(got.Prompts) != 1 || got.Prompts[0].Outcome != "accept" {
+		t.Fatalf("want one accepted prompt, got %+v", got.Prompts)
+	}
+	var res struct {
+		Content []struct{ Text string } `json:"content"`
+	}
+	if err := json.Unmarshal(got.Result, &res); err != nil {
+		t.Fatalf("result: %v", err)
+	}
+	var all strings.Builder
+	for _, c := range res.Content {
+		all.WriteString(c.Text)
+	}
+	text := all.String()
+	// The server echoes the raw ElicitResult: every default must be in it.
+	for _, want := range []string{`"action": "accept"`, `"firstLine": "It was a dark and stormy night."`,
+		`"integer": 42`, `"number": 3.14`, `"untitledSingleSelectEnum": "Monica"`, `"titledSingleSelectEnum": "hero-1"`,
+		`"legacyTitledEnum": "pet-1"`, `"Guitar"`, `"fish-1"`} {
+		if !strings.Contains(text, want) {
+			t.Errorf("result lacks %s:\n%s", want, text)
+		}
+	}
+}

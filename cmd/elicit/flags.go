@@ -1,0 +1,155 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"io"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/elicit-dev/elicit/client"
+)
+
+// common holds the flags every command that talks to a server accepts.
+type common struct {
+	url           string
+	headers       headerList
+	demo          bool
+	name          string
+	protocol      string
+	elicit        string
+	promptTimeout time.Duration
+	command       []string // after "--"
+}
+
+type headerList []string
+
+func (h *headerList) String() string     { return strings.Join(*h, ", ") }
+func (h *headerList) Set(v string) error { *h = append(*h, v); return nil }
+
+func (c *common) register(fs *flag.FlagSet) {
+	fs.StringVar(&c.url, "url", "", "Streamable HTTP endpoint of the server, e.g. http://localhost:3001/mcp")
+	fs.Var(&c.headers, "header", "extra HTTP header 'Name: value' (repeatable), e.g. an Authorization header")
+	fs.BoolVar(&c.demo, "demo", false, "use the embedded demo server (the default when no server is given)")
+	fs.StringVar(&c.name, "name", "", "name to show for the server (default: derived from the command or URL)")
+	fs.StringVar(&c.protocol, "protocol", "", "pin the MCP protocol version (2025-11-25, 2025-06-18, 2025-03-26, 2024-11-05); default: negotiate")
+	fs.StringVar(&c.elicit, "elicit", "both", "elicitation modes to declare: off, form, url or both")
+	fs.DurationVar(&c.promptTimeout, "prompt-timeout", 0, "end an unanswered prompt after this long (default: never)")
+}
+
+var knownProtocols = []string{"2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"}
+
+// spec validates the flags and returns the server spec and session options.
+func (c *common) spec(defaultDemo bool) (serverSpec, error) {
+	var s serverSpec
+	n := 0
+	if c.url != "" {
+		n++
+	}
+	if len(c.command) > 0 {
+		n++
+	}
+	if c.demo {
+		n++
+	}
+	if n > 1 {
+		return s, usageErr("give one server: -- CMD ARGS..., --url URL or --demo")
+	}
+	if c.protocol != "" && !contains(knownProtocols, c.protocol) {
+		return s, usageErr("unknown --protocol %q (known: %s)", c.protocol, strings.Join(knownProtocols, ", "))
+	}
+	if _, err := parseElicit(c.elicit); err != nil {
+		return s, err
+	}
+	if c.promptTimeout < 0 {
+		return s, usageErr("--prompt-timeout must not be negative")
+	}
+	s.Header = http.Header{}
+	for _, h := range c.headers {
+		if err := parseHeader(s.Header, h); err != nil {
+			return s, err
+		}
+	}
+	if len(s.Header) > 0 && c.url == "" {
+		return s, usageErr("--header only applies with --url")
+	}
+	switch {
+	case c.url != "":
+		s.URL = c.url
+		s.Name = hostName(c.url)
+	case len(c.command) > 0:
+		s.Command, s.Args = c.command[0], c.command[1:]
+		s.Name = baseName(c.command)
+	case c.demo || defaultDemo:
+		s.Demo = true
+		s.Name = "demo"
+	default:
+		return s, usageErr("no server given: use -- CMD ARGS..., --url URL or --demo")
+	}
+	if c.name != "" {
+		s.Name = c.name
+	}
+	return s, nil
+}
+
+func parseElicit(v string) (client.ElicitModes, error) {
+	switch v {
+	case "off":
+		return client.ElicitOff, nil
+	case "form":
+		return client.ElicitForm, nil
+	case "url":
+		return client.ElicitURL, nil
+	case "both", "":
+		return client.ElicitBoth, nil
+	}
+	return 0, usageErr("bad --elicit %q: want off, form, url or both", v)
+}
+
+// splitDashDash separates "CMD ARGS..." after the first "--".
+func splitDashDash(args []string) (before, after []string) {
+	for i, a := range args {
+		if a == "--" {
+			return args[:i], args[i+1:]
+		}
+	}
+	return args, nil
+}
+
+// parseInterleaved parses flags that may come before or after positional
+// arguments ("call deploy --args {}" and "call --args {} deploy").
+func parseInterleaved(fs *flag.FlagSet, args []string) ([]string, error) {
+	var pos []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			return nil, usageErr("%v", err)
+		}
+		rest := fs.Args()
+		if len(rest) == 0 {
+			return pos, nil
+		}
+		pos = append(pos, rest[0])
+		args = rest[1:]
+	}
+}
+
+func newFlagSet(name string, stderr io.Writer, usage string) *flag.FlagSet {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() {
+		fmt.Fprint(stderr, usage)
+		fmt.Fprintln(stderr, "\nFlags:")
+		fs.PrintDefaults()
+	}
+	return fs
+}
+
+func contains(list []string, v string) bool {
+	for _, x := range list {
+		if x == v {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,202 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"time"
+
+	"github.com/elicit-dev/elicit/client"
+	"github.com/elicit-dev/elicit/transport"
+)
+
+const toolsUsage = `Usage: elicit tools [flags] [-- CMD ARGS...]
+
+Lists the server's tools (all pages) as JSON on stdout.
+`
+
+const callUsage = `Usage: elicit call TOOL [--args JSON] [--answer POLICY] [flags] [-- CMD ARGS...]
+
+Calls TOOL and prints {"result": …, "prompts": […]} as JSON on stdout.
+Prompts the server sends are answered by POLICY:
+  accept-defaults   accept with the schema's defaults (default)
+  decline           decline every prompt (the explicit "no")
+  cancel            cancel every prompt (dismissed without a decision)
+  FILE.json         field values: {"field": value}, or per tool
+                    {"tools": {"deploy": {…}}}, or per message text
+                    {"messages": {"Priority": {…}}}; merged over defaults
+Exit codes: 0 ok, 2 usage, 3 connect failure, 4 tool error,
+5 a prompt ended other than accept.
+`
+
+func runTools(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	var c common
+	fs := newFlagSet("tools", stderr, toolsUsage)
+	c.register(fs)
+	before, after := splitDashDash(args)
+	c.command = after
+	pos, err := parseInterleaved(fs, before)
+	if err != nil {
+		return err
+	}
+	if len(pos) > 0 {
+		return usageErr("tools takes no arguments, got %q", pos[0])
+	}
+	sess, cleanup, err := connectHeadless(ctx, &c, client.CancelAll, stderr)
+	if err != nil {
+		return err
+	}
+	defer cleanup()
+	tools, err := sess.ListTools(ctx)
+	if err != nil {
+		return fail(exitToolError, "tools/list on %s: %w", sess.Name(), err)
+	}
+	out := struct {
+		Server   string        `json:"server"`
+		Protocol string        `json:"protocol"`
+		Tools    []client.Tool `json:"tools"`
+	}{sess.Name(), sess.Protocol(), tools}
+	return writeJSON(stdout, out)
+}
+
+func runCall(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	var c common
+	var argsJSON, answer string
+	fs := newFlagSet("call", stderr, callUsage)
+	c.register(fs)
+	fs.StringVar(&argsJSON, "args", "{}", "tool arguments as a JSON object")
+	fs.StringVar(&answer, "answer", "accept-defaults", "how to answer prompts: accept-defaults, decline, cancel or FILE.json")
+	before, after := splitDashDash(args)
+	c.command = after
+	pos, err := parseInterleaved(fs, before)
+	if err != nil {
+		return err
+	}
+	if len(pos) != 1 {
+		return usageErr("call needs exactly one TOOL name (see elicit call -h)")
+	}
+	tool := pos[0]
+	var toolArgs map[string]any
+	if err := json.Unmarshal([]byte(argsJSON), &toolArgs); err != nil || toolArgs == nil {
+		return usageErr("--args must be a JSON object, e.g. --args '{\"title\":\"x\"}'")
+	}
+	prompter, err := policy(answer)
+	if err != nil {
+		return err
+	}
+	sess, cleanup, err := connectHeadless(ctx, &c, prompter, stderr)
+	if err != nil {
+		return err
+	}
+	defer cleanup()
+
+	start := time.Now()
+	res, callErr := sess.CallTool(ctx, tool, toolArgs, nil)
+	out := callOutput{Server: sess.Name(), Protocol: sess.Protocol(), Tool: tool,
+		ElapsedMS: time.Since(start).Milliseconds()}
+	// A prompt's answer reaches the server before its journal entry is
+	// written; closing the session waits for every prompt to settle, so
+	// the journal read below is complete.
+	cleanup()
+	for _, e := range sess.Journal().Entries() {
+		out.Prompts = append(out.Prompts, promptOutput{Key: e.Key.String(), Outcome: e.Kind.String(),
+			Reason: e.Reason, LatencyMS: e.Latency.Milliseconds()})
+	}
+	if callErr != nil {
+		out.Error = callErr.Error()
+		if err := writeJSON(stdout, out); err != nil {
+			return err
+		}
+		return fail(exitToolError, "tools/call %q on %s: %w", tool, sess.Name(), callErr)
+	}
+	out.Result = res.Raw
+	out.IsError = res.IsError
+	if err := writeJSON(stdout, out); err != nil {
+		return err
+	}
+	if res.IsError {
+		return fail(exitToolError, "tool %q returned isError", tool)
+	}
+	for _, p := range out.Prompts {
+		if p.Outcome != client.Accept.String() {
+			return fail(exitNotAccepted, "prompt %s ended as %s", p.Key, p.Outcome)
+		}
+	}
+	return nil
+}
+
+type callOutput struct {
+	Server    string          `json:"server"`
+	Protocol  string          `json:"protocol"`
+	Tool      string          `json:"tool"`
+	Result    json.RawMessage `json:"result,omitempty"`
+	IsError   bool            `json:"isError"`
+	Error     string          `json:"error,omitempty"`
+	Prompts   []promptOutput  `json:"prompts"`
+	ElapsedMS int64           `json:"elapsedMs"`
+}
+
+type promptOutput struct {
+	Key       string `json:"key"`
+	Outcome   string `json:"outcome"`
+	Reason    string `json:"reason,omitempty"`
+	LatencyMS int64  `json:"latencyMs"`
+}
+
+// policy picks the headless Prompter named by --answer.
+func policy(answer string) (client.Prompter, error) {
+	switch answer {
+	case "accept-defaults", "":
+		return client.AcceptDefaults, nil
+	case "decline":
+		return client.DeclineAll, nil
+	case "cancel":
+		return client.CancelAll, nil
+	}
+	p, err := client.AnswerFile(answer)
+	if err != nil {
+		return nil, usageErr("--answer %s: %v", answer, err)
+	}
+	return p, nil
+}
+
+// connectHeadless starts the server named by the flags and connects.
+// Server stderr is passed through to ours, so a failing server explains
+// itself.
+func connectHeadless(ctx context.Context, c *common, prompter client.Prompter, stderr io.Writer) (*client.Session, func(), error) {
+	spec, err := c.spec(true)
+	if err != nil {
+		return nil, nil, err
+	}
+	obs := transport.ObserverFuncs{OnStderr: func(line string) {
+		fmt.Fprintf(stderr, "[%s] %s\n", spec.Name, sanitizeLine(line))
+	}}
+	t, err := spec.transport(obs)
+	if err != nil {
+		return nil, nil, err
+	}
+	modes, _ := parseElicit(c.elicit)
+	sess, err := client.Connect(ctx, t, &client.Options{
+		Name:          spec.Name,
+		ClientInfo:    client.Implementation{Name: "elicit", Version: version},
+		Protocol:      c.protocol,
+		Elicit:        modes,
+		Prompter:      prompter,
+		PromptTimeout: c.promptTimeout,
+	})
+	if err != nil {
+		return nil, nil, fail(exitConnect, "connect to %s: %w", spec.describe(), err)
+	}
+	return sess, func() { sess.Close() }, nil
+}
+
+func writeJSON(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return fmt.Errorf("write output: %w", err)
+	}
+	return nil
+}

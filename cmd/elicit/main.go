@@ -1,0 +1,78 @@
+// Command elicit is a terminal client for MCP servers that gets their
+// questions (elicitation) exactly right. See README.md for usage.
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"syscall"
+)
+
+// version is set at build time with -ldflags "-X main.version=…".
+var version = "dev"
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	code := run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
+	stop()
+	os.Exit(code)
+}
+
+// run is main without the process: tests call it directly.
+func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	err := dispatch(ctx, args, stdin, stdout, stderr)
+	if err != nil && !errors.Is(err, errHelp) {
+		fmt.Fprintf(stderr, "elicit: %v\n", err)
+	}
+	if errors.Is(err, errHelp) {
+		return exitOK
+	}
+	return codeOf(err)
+}
+
+var errHelp = errors.New("help shown")
+
+const topUsage = `elicit — a terminal client for MCP servers that gets their questions right.
+
+Usage:
+  elicit demo                              the TUI against the embedded demo server
+  elicit [flags] -- CMD ARGS...            the TUI against a stdio server
+  elicit [flags] --url URL                 the TUI against a Streamable HTTP server
+  elicit tools [flags] [-- CMD ARGS...]    list a server's tools as JSON
+  elicit call TOOL [--args JSON] [--answer POLICY] [flags] [-- CMD ARGS...]
+                                           call a tool headless; prints JSON
+  elicit demo --serve stdio|http [--addr ADDR]
+                                           run the demo server for other clients
+  elicit conformance URL                   entry point for the MCP conformance suite
+  elicit version
+
+Without a server, tools and call use the embedded demo server.
+Run "elicit COMMAND -h" for a command's flags.
+`
+
+func dispatch(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
+	if len(args) == 0 {
+		return runTUI(ctx, nil, stdout, stderr)
+	}
+	switch args[0] {
+	case "help", "-h", "--help", "-help":
+		fmt.Fprint(stdout, topUsage)
+		return errHelp
+	case "version", "--version":
+		fmt.Fprintf(stdout, "elicit %s\n", version)
+		return nil
+	case "tools":
+		return runTools(ctx, args[1:], stdout, stderr)
+	case "call":
+		return runCall(ctx, args[1:], stdout, stderr)
+	case "conformance":
+		return runConformance(ctx, args[1:], stdout, stderr)
+	case "demo":
+		return runDemo(ctx, args[1:], stdin, stdout, stderr)
+	}
+	return runTUI(ctx, args, stdout, stderr)
+}

@@ -1,0 +1,107 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"strings"
+	"sync"
+
+	"github.com/elicit-dev/elicit/cmd/elicit/demo"
+	"github.com/elicit-dev/elicit/transport"
+)
+
+// serverSpec says how to reach one server: a command (stdio), a URL
+// (Streamable HTTP), or the embedded demo.
+type serverSpec struct {
+	Name    string
+	Command string
+	Args    []string
+	Env     []string
+	Dir     string
+	URL     string
+	Header  http.Header
+	Demo    bool
+}
+
+func (s serverSpec) describe() string {
+	switch {
+	case s.Demo:
+		return "the embedded demo server"
+	case s.URL != "":
+		return s.URL
+	default:
+		return strings.Join(append([]string{s.Command}, s.Args...), " ")
+	}
+}
+
+// transport builds the transport for the spec; obs sees every frame.
+func (s serverSpec) transport(obs transport.Observer) (transport.Transport, error) {
+	switch {
+	case s.Demo:
+		return &inProcessDemo{obs: obs}, nil
+	case s.URL != "":
+		u, err := url.Parse(s.URL)
+		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+			return nil, usageErr("bad --url %q: want http://host[:port]/path or https://…", s.URL)
+		}
+		return &transport.HTTP{URL: s.URL, Header: s.Header, Observer: obs}, nil
+	case s.Command != "":
+		return &transport.Stdio{Command: s.Command, Args: s.Args, Env: s.Env, Dir: s.Dir, Observer: obs}, nil
+	default:
+		return nil, usageErr("no server given: use -- CMD ARGS..., --url URL, or --demo")
+	}
+}
+
+// parseHeader turns "Key: value" or "Key=value" into a header entry.
+func parseHeader(h http.Header, kv string) error {
+	i := strings.IndexAny(kv, ":=")
+	if i <= 0 {
+		return usageErr("bad --header %q: want 'Name: value'", kv)
+	}
+	name := strings.TrimSpace(kv[:i])
+	if strings.ContainsAny(name, " \t\r\n") {
+		return usageErr("bad --header %q: header name has spaces", kv)
+	}
+	val := strings.TrimSpace(kv[i+1:])
+	if strings.ContainsAny(val, "\r\n") {
+		return usageErr("bad --header %q: value has a line break", kv)
+	}
+	h.Add(name, val)
+	return nil
+}
+
+// inProcessDemo runs the demo server in this process over a pair of pipes,
+// framed exactly like stdio, so `elicit demo` needs nothing installed.
+type inProcessDemo struct {
+	obs  transport.Observer
+	opts *demo.Options
+}
+
+func (d *inProcessDemo) Dial(ctx context.Context) (transport.Conn, error) {
+	cr, sw := io.Pipe() // server writes, client reads
+	sr, cw := io.Pipe() // client writes, server reads
+	sctx, cancel := context.WithCancel(context.Background())
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		err := demo.ServeIO(sctx, sr, sw, d.opts)
+		sw.CloseWithError(fmt.Errorf("demo server stopped: %v", err))
+	}()
+	closer := closerFunc(func() error {
+		cancel()
+		cw.Close()
+		cr.Close()
+		sr.Close()
+		wg.Wait()
+		return nil
+	})
+	return transport.NewStream(cr, cw, closer, d.obs), nil
+}
+
+type closerFunc func() error
+
+func (f closerFunc) Close() error { return f() }
