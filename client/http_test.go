@@ -56,14 +56,15 @@ func TestHTTPThreeElicitationsInReverse(t *testing.T) {
 	// origin is known, not inferred, once the transport says which stream
 	// carried it (jsonrpc.Message.RelatedID).
 	entries := waitJournal(t, s, 3)
-	if entries[0].Origin.Kind == client.OriginUnknown {
-		t.Log("transport.HTTP does not set RelatedID yet: origins of concurrent calls are unknown")
-	} else {
-		for _, e := range entries {
-			if e.Origin.Kind != client.OriginToolCall || e.Origin.Name != "ask" || e.Origin.Inferred || !e.Origin.CallID.IsValid() {
-				t.Errorf("origin %+v", e.Origin)
-			}
+	calls := map[string]bool{}
+	for _, e := range entries {
+		if e.Origin.Kind != client.OriginToolCall || e.Origin.Name != "ask" || e.Origin.Inferred || !e.Origin.CallID.IsValid() {
+			t.Errorf("origin %+v", e.Origin)
 		}
+		calls[e.Origin.CallID.String()] = true
+	}
+	if len(calls) != 3 {
+		t.Errorf("three prompts should belong to three calls, got %v", calls)
 	}
 	// Every request after initialize carried the version header.
 	rec.mu.Lock()

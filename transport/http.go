@@ -1,0 +1,432 @@
+package transport
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"net/url"
+	"sync"
+	"time"
+
+	"github.com/elicit-dev/elicit/transport/jsonrpc"
+)
+
+// HTTP is the Streamable HTTP transport of the stateful protocol eras
+// (2025-03-26 to 2025-11-25): one endpoint, every message POSTed, replies as
+// a JSON body or an SSE stream, a standalone GET stream for server-initiated
+// messages, Mcp-Session-Id sessions, and Last-Event-ID resumption (SEP-1699).
+//
+// Dial does no network I/O: the session's initialize request is the first
+// contact with the server.
+type HTTP struct {
+	// URL is the MCP endpoint.
+	URL string
+	// Header holds custom headers (from flags or config, e.g.
+	// Authorization) sent on every HTTP request. The transport's own headers
+	// (Content-Type, Accept, Mcp-Session-Id, ...) take precedence.
+	Header http.Header
+	// Client makes the requests. Nil means a private client with no overall
+	// timeout (SSE streams live long); the Conn closes its idle connections
+	// on Close.
+	Client *http.Client
+	// Observer receives every frame; nil drops them.
+	Observer Observer
+	// MaxRetries is how many times in a row a broken SSE stream is
+	// reconnected without progress (a new event id) before giving up. Zero
+	// means 5; a negative value disables reconnection.
+	MaxRetries int
+}
+
+// Timings of the transport. The default retry is the WHATWG suggestion; the
+// spec lets the server set its own with the SSE retry field.
+const (
+	httpDefaultRetry      = time.Second
+	httpDefaultMaxRetries = 5
+	httpMinBackoff        = 100 * time.Millisecond
+	httpMaxBackoff        = 30 * time.Second
+	httpDeleteTimeout     = 5 * time.Second
+)
+
+// Dial checks the URL and returns a Conn. The Conn also implements
+// VersionSetter and RequestCanceler.
+func (t *HTTP) Dial(ctx context.Context) (Conn, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, fmt.Errorf("transport: dial %s: %w", t.URL, err)
+	}
+	u, err := url.Parse(t.URL)
+	if err != nil {
+		return nil, fmt.Errorf("transport: dial: bad URL: %w", err)
+	}
+	if u.Scheme != "http" && u.Scheme != "https" || u.Host == "" {
+		return nil, fmt.Errorf("transport: dial %q: want an http or https URL", t.URL)
+	}
+	c := &httpConn{
+		url:        u.String(),
+		header:     t.Header.Clone(),
+		client:     t.Client,
+		obs:        t.Observer,
+		maxRetries: t.MaxRetries,
+		inbox:      newHTTPInbox(),
+		pending:    make(map[jsonrpc.ID]*httpCall),
+	}
+	if c.client == nil {
+		tr := http.DefaultTransport.(*http.Transport).Clone()
+		c.client = &http.Client{Transport: tr}
+		c.ownClient = true
+	}
+	if c.obs == nil {
+		c.obs = ObserverFuncs{}
+	}
+	switch {
+	case c.maxRetries == 0:
+		c.maxRetries = httpDefaultMaxRetries
+	case c.maxRetries < 0:
+		c.maxRetries = 0
+	}
+	// The root context outlives Dial's ctx, which bounds only the dial.
+	c.ctx, c.cancel = context.WithCancel(context.Background())
+	return c, nil
+}
+
+// httpConn is the Conn of HTTP.
+//
+// Goroutines: one per POST (it waits for the reply and, for an SSE reply,
+// reads and resumes that stream until the response arrives), and one for the
+// standalone GET stream. All of them hang off ctx and are counted in wg, so
+// Close stops and waits for every one.
+type httpConn struct {
+	url        string
+	header     http.Header
+	client     *http.Client
+	ownClient  bool
+	obs        Observer
+	maxRetries int
+
+	ctx    context.Context // cancelled by Close
+	cancel context.CancelFunc
+	wg     sync.WaitGroup
+	inbox  *httpInbox
+
+	mu         sync.Mutex
+	closed     bool
+	sessionID  string
+	version    string
+	pending    map[jsonrpc.ID]*httpCall // our requests still awaiting a response
+	standalone *httpStandalone          // the GET stream, nil if not running
+
+	closeOnce sync.Once
+}
+
+// httpCall is one of our requests whose response has not arrived. Its POST
+// stream (and the GETs resuming it) run under ctx, so cancelling it ends that
+// stream alone: the 2026-07-28 era cancels a request exactly that way.
+type httpCall struct {
+	cancel context.CancelFunc
+}
+
+// httpStandalone is the running standalone GET stream.
+type httpStandalone struct {
+	cancel context.CancelFunc
+}
+
+var (
+	_ Transport       = (*HTTP)(nil)
+	_ Conn            = (*httpConn)(nil)
+	_ VersionSetter   = (*httpConn)(nil)
+	_ RequestCanceler = (*httpConn)(nil)
+)
+
+// Read returns the next message from any stream, in arrival order per
+// stream.
+func (c *httpConn) Read(ctx context.Context) (*jsonrpc.Message, error) {
+	for {
+		if c.ctx.Err() != nil {
+			return nil, fmt.Errorf("transport: http read: %w", ErrClosed)
+		}
+		if m, ok := c.inbox.pop(); ok {
+			return m, nil
+		}
+		select {
+		case <-c.inbox.ready:
+		case <-ctx.Done():
+			return nil, fmt.Errorf("transport: http read: %w", context.Cause(ctx))
+		case <-c.ctx.Done():
+			return nil, fmt.Errorf("transport: http read: %w", ErrClosed)
+		}
+	}
+}
+
+// Write POSTs m and returns once the server answered the POST: for a
+// notification or response when it was accepted, for a request when its JSON
+// reply was queued for Read or its SSE stream opened. A non-2xx answer is
+// returned as a *StatusError; a 404 for our session also drops the session
+// id and wraps ErrSessionExpired, so the session can initialize again.
+//
+// ctx bounds only the wait: if it ends first, the POST still completes and
+// its replies still reach Read, because a disconnect is not a cancel.
+func (c *httpConn) Write(ctx context.Context, m *jsonrpc.Message) error {
+	if err := ctx.Err(); err != nil {
+		return fmt.Errorf("transport: http write %s: %w", httpDescribe(m), context.Cause(ctx))
+	}
+	body, err := jsonrpc.Encode(m)
+	if err != nil {
+		return fmt.Errorf("transport: http write: %w", err)
+	}
+	isReq := m.Kind() == jsonrpc.KindRequest
+
+	c.mu.Lock()
+	if c.closed {
+		c.mu.Unlock()
+		return fmt.Errorf("transport: http write: %w", ErrClosed)
+	}
+	sctx, scancel := context.WithCancel(c.ctx)
+	if isReq {
+		// Registered before sending: the response may come on another
+		// stream before this POST returns.
+		c.pending[m.ID] = &httpCall{cancel: scancel}
+	}
+	sid, ver := c.sessionID, c.version
+	c.wg.Add(1)
+	c.mu.Unlock()
+
+	initialize := m.Method == "initialize"
+	if initialize {
+		// initialize starts a session: it carries no old session id, and
+		// no version header, since the version is what it negotiates.
+		sid, ver = "", ""
+	}
+	req, err := c.newRequest(sctx, http.MethodPost, body, sid, ver, "")
+	if err != nil {
+		c.wg.Done()
+		scancel()
+		c.forget(m.ID)
+		return fmt.Errorf("transport: http write: %w", err)
+	}
+	c.obs.Frame(Frame{Time: time.Now(), Dir: Out, Raw: body, HTTP: &HTTPInfo{
+		Method: http.MethodPost, URL: c.url, Header: httpLogHeader(req.Header),
+	}})
+
+	done := make(chan error, 1)
+	go func() {
+		defer c.wg.Done()
+		defer scancel()
+		stream, err := c.post(sctx, req, m, sid)
+		done <- err
+		if stream != nil {
+			stream()
+		}
+	}()
+	select {
+	case err := <-done:
+		return err
+	case <-ctx.Done():
+		return fmt.Errorf("transport: http write %s: %w", httpDescribe(m), context.Cause(ctx))
+	}
+}
+
+// SetProtocolVersion records the negotiated version, sent from now on as
+// MCP-Protocol-Version, and opens the standalone GET stream (the session
+// calls it right after the initialize response).
+func (c *httpConn) SetProtocolVersion(v string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.version = v
+	if c.closed || c.standalone != nil || v >= "2026-07-28" {
+		// 2026-07-28 has no GET stream; its rules come with that era.
+		return
+	}
+	ctx, cancel := context.WithCancel(c.ctx)
+	s := &httpStandalone{cancel: cancel}
+	c.standalone = s
+	c.wg.Add(1)
+	go func() {
+		defer c.wg.Done()
+		defer cancel()
+		c.runStandalone(ctx)
+		c.mu.Lock()
+		if c.standalone == s {
+			c.standalone = nil
+		}
+		c.mu.Unlock()
+	}()
+}
+
+// CancelRequest implements RequestCanceler. In the stateful eras closing a
+// stream is not a cancel (the session sends notifications/cancelled), so it
+// returns false; 2026-07-28 will cancel the call's httpCall context here.
+func (c *httpConn) CancelRequest(id jsonrpc.ID) bool { return false }
+
+// Close ends every stream, sends DELETE for the session (a 405 is fine: the
+// server does not let clients end sessions), and makes Read return
+// ErrClosed. It waits for all of the Conn's goroutines; it is idempotent.
+func (c *httpConn) Close() error {
+	c.closeOnce.Do(func() {
+		c.mu.Lock()
+		c.closed = true
+		sid, ver := c.sessionID, c.version
+		c.mu.Unlock()
+		c.cancel()
+		if sid != "" {
+			c.deleteSession(sid, ver)
+		}
+		c.wg.Wait()
+		if c.ownClient {
+			c.client.CloseIdleConnections()
+		}
+	})
+	return nil
+}
+
+// deleteSession sends DELETE with a fresh, bounded context: the root one is
+// already cancelled, and a hung server must not hang Close.
+func (c *httpConn) deleteSession(sid, ver string) {
+	ctx, cancel := context.WithTimeout(context.Background(), httpDeleteTimeout)
+	defer cancel()
+	req, err := c.newRequest(ctx, http.MethodDelete, nil, sid, ver, "")
+	if err != nil {
+		return
+	}
+	info := &HTTPInfo{Method: http.MethodDelete, URL: c.url, Header: httpLogHeader(req.Header)}
+	resp, err := c.client.Do(req)
+	if err != nil {
+		c.errFrame(info, nil, fmt.Errorf("transport: DELETE session: %w", err))
+		return
+	}
+	defer httpDiscard(resp)
+	info.Status = resp.StatusCode
+	switch {
+	case resp.StatusCode < 300, resp.StatusCode == http.StatusMethodNotAllowed,
+		resp.StatusCode == http.StatusNotFound: // already gone
+	default:
+		se := httpStatusError(http.MethodDelete, resp, nil)
+		c.errFrame(info, se.Body, fmt.Errorf("transport: DELETE session: %w", se))
+	}
+}
+
+// newRequest builds a request with the custom headers first and the
+// transport's own on top. lastEventID is set only to resume a stream.
+func (c *httpConn) newRequest(ctx context.Context, method string, body []byte, sid, ver, lastEventID string) (*http.Request, error) {
+	req, err := http.NewRequestWithContext(ctx, method, c.url, httpBody(body))
+	if err != nil {
+		return nil, fmt.Errorf("build %s request: %w", method, err)
+	}
+	for k, vs := range c.header {
+		req.Header[http.CanonicalHeaderKey(k)] = append([]string(nil), vs...)
+	}
+	switch method {
+	case http.MethodPost:
+		req.Header.Set(hdrContentType, httpMediaJSON)
+		req.Header.Set(hdrAccept, httpMediaJSON+", "+httpMediaSSE)
+	case http.MethodGet:
+		req.Header.Set(hdrAccept, httpMediaSSE)
+	}
+	if sid != "" {
+		req.Header.Set(hdrSessionID, sid)
+	}
+	if ver != "" {
+		req.Header.Set(hdrProtocolVersion, ver)
+	}
+	if lastEventID != "" {
+		req.Header.Set(hdrLastEventID, lastEventID)
+	}
+	return req, nil
+}
+
+// session returns the current session id and protocol version.
+func (c *httpConn) session() (sid, ver string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.sessionID, c.version
+}
+
+// adoptSession takes the session id from an initialize response. An id
+// that is not visible ASCII is refused (it could smuggle header bytes).
+func (c *httpConn) adoptSession(h http.Header, info *HTTPInfo) {
+	sid := h.Get(hdrSessionID)
+	if sid != "" && !httpValidSessionID(sid) {
+		c.errFrame(info, nil, fmt.Errorf("transport: ignoring %s %s: not visible ASCII", hdrSessionID, httpExcerpt([]byte(sid), 40)))
+		sid = ""
+	}
+	c.mu.Lock()
+	c.sessionID = sid
+	c.mu.Unlock()
+}
+
+// dropSession forgets sid after the server said it expired (404), and stops
+// the GET stream that belonged to it. A newer session id is left alone.
+func (c *httpConn) dropSession(sid string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if sid == "" || c.sessionID != sid {
+		return
+	}
+	c.sessionID = ""
+	if c.standalone != nil {
+		c.standalone.cancel()
+		c.standalone = nil
+	}
+}
+
+// isPending reports whether request id still awaits its response.
+func (c *httpConn) isPending(id jsonrpc.ID) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	_, ok := c.pending[id]
+	return ok
+}
+
+// forget stops tracking request id; it reports whether it was tracked.
+func (c *httpConn) forget(id jsonrpc.ID) bool {
+	if !id.IsValid() {
+		return false
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	_, ok := c.pending[id]
+	delete(c.pending, id)
+	return ok
+}
+
+// deliver queues a decoded message for Read. A response, from whatever
+// stream, settles its request.
+func (c *httpConn) deliver(m *jsonrpc.Message) {
+	if m.Kind() == jsonrpc.KindResponse {
+		c.forget(m.ID)
+	}
+	c.inbox.push(m)
+}
+
+// failCall settles a request whose response can no longer arrive (its stream
+// broke and could not be resumed). Nothing crossed the wire, so no frame is
+// faked: the observer gets an error frame, and Read gets a locally made
+// JSON-RPC error response, so the waiting call fails instead of hanging.
+func (c *httpConn) failCall(id jsonrpc.ID, info *HTTPInfo, err error) {
+	if !c.forget(id) {
+		return // answered meanwhile, or already failed
+	}
+	c.errFrame(info, nil, err)
+	c.inbox.push(jsonrpc.NewErrorResponse(id, jsonrpc.NewError(jsonrpc.CodeInternalError, err.Error(), nil)))
+}
+
+// frameIn reports an incoming message, or a body that failed to decode.
+func (c *httpConn) frameIn(raw []byte, derr error, info *HTTPInfo, eventID string) {
+	in := *info
+	in.EventID = eventID
+	in.Header = info.Header.Clone() // each frame owns its map
+	c.obs.Frame(Frame{Time: time.Now(), Dir: In, Raw: raw, Err: derr, HTTP: &in})
+}
+
+// errFrame reports a transport problem (a failed request, a bad status) in
+// the frame log; raw is the start of the body, if any.
+func (c *httpConn) errFrame(info *HTTPInfo, raw []byte, err error) {
+	c.frameIn(raw, err, info, "")
+}
+
+// closedErr wraps err with ErrClosed when it happened because of Close.
+func (c *httpConn) closedErr(err error) error {
+	if c.ctx.Err() != nil && !errors.Is(err, ErrClosed) {
+		return fmt.Errorf("%w: %w", ErrClosed, err)
+	}
+	return err
+}

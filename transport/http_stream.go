@@ -1,0 +1,225 @@
+package transport
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"time"
+
+	"github.com/elicit-dev/elicit/transport/jsonrpc"
+)
+
+// errHTTPNoResume means a stream ended before the response and the server
+// gave no event id to resume it from.
+var errHTTPNoResume = errors.New("stream ended before the response, with no event id to resume from")
+
+// httpCursor is where one logical SSE stream stands across reconnects: the
+// id to resume from and the reconnection delay the server asked for.
+type httpCursor struct {
+	lastID string
+	retry  time.Duration
+	msgs   int // messages delivered from this stream, over all connections
+}
+
+func newHTTPCursor() *httpCursor { return &httpCursor{retry: httpDefaultRetry} }
+
+// httpStreamEnd tells why one connection of a stream stopped.
+type httpStreamEnd int
+
+const (
+	httpEndDropped  httpStreamEnd = iota // EOF or read error: resumable
+	httpEndAnswered                      // the awaited response arrived
+	httpEndStopped                       // our context ended
+	httpEndBroken                        // unparseable stream: do not resume
+)
+
+// consumeSSE reads one SSE reply body, delivering each message to Read in
+// order, until the body ends or, if forID is set, its response arrives.
+// Events with empty data (SEP-1699 priming events) only move the cursor;
+// events of a type other than "message" are not MCP messages and are
+// skipped; malformed ones become error frames.
+func (c *httpConn) consumeSSE(ctx context.Context, body io.Reader, info *HTTPInfo, cur *httpCursor, forID jsonrpc.ID) (httpStreamEnd, error) {
+	p := newSSEReader(body, 0)
+	// WHATWG keeps the last event id across reconnections.
+	p.lastID = cur.lastID
+	for {
+		ev, err := p.Next()
+		cur.lastID = p.LastEventID()
+		if d, ok := p.Retry(); ok {
+			cur.retry = d
+		}
+		switch {
+		case ctx.Err() != nil:
+			return httpEndStopped, ctx.Err()
+		case errors.Is(err, errSSETooLarge):
+			return httpEndBroken, err
+		case err != nil:
+			return httpEndDropped, err // io.EOF included: the server closed it
+		}
+		if len(ev.Data) == 0 || ev.Type != "" && ev.Type != "message" {
+			continue
+		}
+		msg, derr := jsonrpc.Decode(ev.Data)
+		c.frameIn(ev.Data, derr, info, ev.ID)
+		if derr != nil {
+			continue
+		}
+		cur.msgs++
+		if forID.IsValid() && msg.Kind() != jsonrpc.KindResponse {
+			// A server request or notification on a request's stream
+			// belongs to that request (the spec says it should relate to
+			// it); the engine uses this to key and attribute prompts.
+			msg.RelatedID = forID
+		}
+		c.deliver(msg)
+		if forID.IsValid() && msg.Kind() == jsonrpc.KindResponse && msg.ID == forID {
+			return httpEndAnswered, nil
+		}
+	}
+}
+
+// readPOSTStream reads the SSE reply of a POST. If it ends before the
+// response to forID, it resumes it with GET and Last-Event-ID, after the
+// server's retry delay, until the response comes (from this stream or any
+// other), MaxRetries reconnects in a row make no progress, or the stream
+// cannot be resumed; in the last two cases the call is failed.
+func (c *httpConn) readPOSTStream(ctx context.Context, resp *http.Response, forID jsonrpc.ID, info *HTTPInfo) {
+	cur := newHTTPCursor()
+	what := "POST stream"
+	if forID.IsValid() {
+		what = "stream of request " + forID.String()
+	}
+	body := resp.Body
+	tries := 0 // reconnects since the cursor last moved
+	for {
+		before := cur.lastID
+		end, err := c.consumeSSE(ctx, body, info, cur, forID)
+		_ = body.Close()
+		pending := forID.IsValid() && c.isPending(forID)
+		switch {
+		case end == httpEndAnswered, end == httpEndStopped:
+			return
+		case end == httpEndBroken:
+			err = fmt.Errorf("transport: %s: %w", what, err)
+			if pending {
+				c.failCall(forID, info, err)
+			} else {
+				c.errFrame(info, nil, err)
+			}
+			return
+		case !pending:
+			// A POST of a notification or response has nothing to wait
+			// for, and an answer that came on another stream settles it.
+			return
+		case cur.lastID == "":
+			c.failCall(forID, info, fmt.Errorf("transport: %s: %w", what, errHTTPNoResume))
+			return
+		}
+		if cur.lastID != before {
+			tries = 0
+		}
+		resp, rinfo, err := c.resume(ctx, cur, &tries, what)
+		if err != nil {
+			if ctx.Err() == nil {
+				c.failCall(forID, rinfo, err)
+			}
+			return
+		}
+		body, info = resp.Body, rinfo
+	}
+}
+
+// resume reconnects a stream with GET and Last-Event-ID. It waits the
+// server's retry delay first (a MUST in SEP-1699), and backs off from it after
+// each failed attempt. tries counts attempts without progress; past maxRetries it
+// gives up. 405 (no GET support) and 404 (session gone) end it at once.
+func (c *httpConn) resume(ctx context.Context, cur *httpCursor, tries *int, what string) (*http.Response, *HTTPInfo, error) {
+	var last error
+	for failed := 0; ; failed++ {
+		if *tries >= c.maxRetries {
+			if last == nil {
+				last = errors.New("the stream kept ending without progress")
+			}
+			return nil, c.getInfo(nil), fmt.Errorf("transport: %s: gave up after %d reconnects: %w", what, *tries, last)
+		}
+		*tries++
+		if err := httpSleep(ctx, httpBackoff(cur.retry, failed)); err != nil {
+			return nil, c.getInfo(nil), err
+		}
+		resp, info, err := c.openGET(ctx, cur.lastID)
+		if err == nil {
+			return resp, info, nil
+		}
+		if ctx.Err() != nil {
+			return nil, info, ctx.Err()
+		}
+		var se *StatusError
+		if errors.As(err, &se) && (se.StatusCode == http.StatusMethodNotAllowed || se.StatusCode == http.StatusNotFound) {
+			return nil, info, fmt.Errorf("transport: %s: resume: %w", what, err)
+		}
+		c.errFrame(info, nil, fmt.Errorf("transport: %s: resume: %w", what, err))
+		last = err
+	}
+}
+
+// openGET opens an SSE stream with GET, resuming after lastEventID if set.
+// It returns the open response, or a *StatusError for a non-2xx reply (a
+// 404 for our session wraps ErrSessionExpired). The session id is kept: the
+// next POST gets the same 404 and Write tells the session, which drops it
+// then; dropping it here would turn that 404 into a confusing 400.
+func (c *httpConn) openGET(ctx context.Context, lastEventID string) (*http.Response, *HTTPInfo, error) {
+	sid, ver := c.session()
+	req, err := c.newRequest(ctx, http.MethodGet, nil, sid, ver, lastEventID)
+	if err != nil {
+		return nil, c.getInfo(nil), err
+	}
+	info := c.getInfo(req.Header)
+	resp, err := c.client.Do(req)
+	if err != nil {
+		return nil, info, fmt.Errorf("GET: %w", err)
+	}
+	info.Status = resp.StatusCode
+	if resp.StatusCode < 200 || resp.StatusCode > 299 {
+		se := httpStatusError(http.MethodGet, resp, nil)
+		httpDiscard(resp)
+		if resp.StatusCode == http.StatusNotFound && sid != "" {
+			se.Err = ErrSessionExpired
+		}
+		return nil, info, se
+	}
+	if mt := httpMediaType(resp.Header.Get(hdrContentType)); mt != httpMediaSSE {
+		httpDiscard(resp)
+		return nil, info, fmt.Errorf("GET: reply is %s, not an event stream", httpExcerpt([]byte(mt), 60))
+	}
+	// Frames of the stream show the reply's headers; the request's
+	// Last-Event-ID stays visible, since it tells where the stream resumed.
+	h := httpLogHeader(resp.Header)
+	if lastEventID != "" {
+		h.Set(hdrLastEventID, lastEventID)
+	}
+	info.Header = h
+	return resp, info, nil
+}
+
+// getInfo describes a GET for frames; h is the request's headers, if any.
+func (c *httpConn) getInfo(h http.Header) *HTTPInfo {
+	info := &HTTPInfo{Method: http.MethodGet, URL: c.url}
+	if h != nil {
+		info.Header = httpLogHeader(h)
+	}
+	return info
+}
+
+// httpSleep waits d or until ctx ends.
+func httpSleep(ctx context.Context, d time.Duration) error {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}

@@ -1,0 +1,240 @@
+package transport
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"strconv"
+	"time"
+)
+
+// sseMaxEvent bounds one SSE line and one event's data. MCP messages of
+// 16 MiB must pass (a server may inline a large resource); the bound only
+// stops a hostile or broken server from growing our memory without limit.
+const sseMaxEvent = 64 << 20
+
+// errSSETooLarge is returned by sseReader.Next for a line or event past the
+// limit. The stream cannot be resynchronised after it, so it is fatal.
+var errSSETooLarge = errors.New("sse: event larger than the limit")
+
+// utf8BOM is stripped once at the start of a stream, as UTF-8 decode does.
+const utf8BOM = "\xEF\xBB\xBF"
+
+// sseEvent is one dispatched server-sent event.
+type sseEvent struct {
+	// Type is the event field; empty means the default type "message".
+	Type string
+	// Data is the data lines joined with \n. It is a fresh slice that the
+	// caller may keep.
+	Data []byte
+	// ID is the stream's last event id when the event was dispatched (the
+	// WHATWG "lastEventId" of the event, which may come from an earlier
+	// event).
+	ID string
+}
+
+// sseReader parses a text/event-stream body by the WHATWG HTML rules
+// ("Interpreting an event stream"): lines end in CRLF, LF or CR; a blank
+// line dispatches; ":" starts a comment; "field: value" loses one leading
+// space; data lines are joined with \n; id (without NUL) sets the last event
+// id even when the event carries no data; retry takes ASCII digits only; an
+// event with no data field is not dispatched; an unfinished event at EOF is
+// dropped. It also serves the legacy HTTP+SSE transport, whose events carry a
+// type ("endpoint").
+type sseReader struct {
+	r   *bufio.Reader
+	max int
+
+	started bool // the BOM check has run
+	skipLF  bool // the last line ended in CR, so a leading LF belongs to it
+	line    []byte
+
+	data []byte // data lines, each followed by \n
+	typ  string
+
+	lastID   string
+	retry    time.Duration
+	retrySet bool
+}
+
+// newSSEReader reads events from r; max <= 0 means sseMaxEvent.
+func newSSEReader(r io.Reader, max int) *sseReader {
+	if max <= 0 {
+		max = sseMaxEvent
+	}
+	return &sseReader{r: bufio.NewReaderSize(r, 64<<10), max: max}
+}
+
+// LastEventID is the stream's last event id buffer: the value to send as
+// Last-Event-ID when resuming. Priming events (an id and no data) update it.
+func (p *sseReader) LastEventID() string { return p.lastID }
+
+// Retry returns the reconnection time the server asked for and whether it
+// sent one.
+func (p *sseReader) Retry() (time.Duration, bool) { return p.retry, p.retrySet }
+
+// Next returns the next dispatched event. At the end of the body it returns
+// io.EOF (a partial event is discarded); other errors come from the reader
+// or are errSSETooLarge.
+func (p *sseReader) Next() (sseEvent, error) {
+	for {
+		line, err := p.readLine()
+		if err != nil {
+			return sseEvent{}, err
+		}
+		if len(line) == 0 {
+			if ev, ok := p.dispatch(); ok {
+				return ev, nil
+			}
+			continue
+		}
+		if err := p.field(line); err != nil {
+			return sseEvent{}, err
+		}
+	}
+}
+
+// dispatch ends the current event. Per WHATWG an event whose data buffer is
+// empty (no data field at all) dispatches nothing; either way the buffers are
+// reset. An event with a bare "data:" line is dispatched with empty Data;
+// MCP priming events (SEP-1699) look like that, and the caller skips them.
+func (p *sseReader) dispatch() (sseEvent, bool) {
+	data, typ := p.data, p.typ
+	p.data, p.typ = nil, ""
+	if len(data) == 0 {
+		return sseEvent{}, false
+	}
+	// Every data line appended a \n; WHATWG drops the last one.
+	return sseEvent{Type: typ, Data: data[:len(data)-1], ID: p.lastID}, true
+}
+
+func (p *sseReader) field(line []byte) error {
+	if line[0] == ':' {
+		return nil // comment, e.g. a keep-alive
+	}
+	name, value := line, []byte(nil)
+	if i := bytes.IndexByte(line, ':'); i >= 0 {
+		name, value = line[:i], line[i+1:]
+		if len(value) > 0 && value[0] == ' ' {
+			value = value[1:]
+		}
+	}
+	switch string(name) {
+	case "data":
+		if len(p.data)+len(value)+1 > p.max {
+			return fmt.Errorf("%w (%d bytes)", errSSETooLarge, p.max)
+		}
+		if p.data == nil {
+			// Size the first allocation to the line: most MCP events are
+			// one data line, so this avoids regrowing 16 MiB buffers.
+			p.data = make([]byte, 0, len(value)+1)
+		}
+		p.data = append(p.data, value...)
+		p.data = append(p.data, '\n')
+	case "event":
+		p.typ = string(value)
+	case "id":
+		if bytes.IndexByte(value, 0) < 0 {
+			p.lastID = string(value)
+		}
+	case "retry":
+		if ms, ok := parseRetry(value); ok {
+			p.retry, p.retrySet = ms, true
+		}
+	}
+	return nil
+}
+
+// parseRetry accepts only ASCII digits, as WHATWG requires; a value too
+// large for a Duration is clamped rather than wrapped.
+func parseRetry(v []byte) (time.Duration, bool) {
+	if len(v) == 0 {
+		return 0, false
+	}
+	for _, c := range v {
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+	}
+	n, err := strconv.ParseInt(string(v), 10, 64)
+	const maxMS = int64(time.Duration(1<<63-1) / time.Millisecond)
+	if err != nil || n > maxMS {
+		n = maxMS // only overflow can fail here
+	}
+	return time.Duration(n) * time.Millisecond, true
+}
+
+// readLine returns the next line without its terminator. The slice is only
+// valid until the next call.
+func (p *sseReader) readLine() ([]byte, error) {
+	p.line = p.line[:0]
+	for {
+		buf, err := p.fill()
+		if err != nil {
+			// An unterminated last line is part of an unfinished event,
+			// which WHATWG discards at EOF.
+			return nil, err
+		}
+		if !p.started {
+			n := min(len(buf), len(utf8BOM))
+			if string(buf[:n]) == utf8BOM[:n] {
+				if n == len(utf8BOM) {
+					p.started = true
+					p.discard(n)
+					continue
+				}
+				// Maybe a BOM split across reads: wait for more bytes, then
+				// look again at the (possibly moved) buffer.
+				if _, err := p.r.Peek(len(utf8BOM)); err != nil {
+					p.started = true // too short to be a BOM
+				}
+				continue
+			}
+			p.started = true
+		}
+		if p.skipLF {
+			p.skipLF = false
+			if buf[0] == '\n' {
+				p.discard(1)
+				continue
+			}
+		}
+		end := bytes.IndexByte(buf, '\n')
+		if end < 0 {
+			end = len(buf)
+		}
+		if cr := bytes.IndexByte(buf[:end], '\r'); cr >= 0 {
+			end = cr
+		}
+		if len(p.line)+end > p.max {
+			return nil, fmt.Errorf("%w (%d bytes)", errSSETooLarge, p.max)
+		}
+		p.line = append(p.line, buf[:end]...)
+		if end == len(buf) {
+			p.discard(end)
+			continue
+		}
+		// A CR may be followed by an LF that has not arrived yet; remember
+		// to drop it instead of waiting for it, which would stall dispatch.
+		p.skipLF = buf[end] == '\r'
+		p.discard(end + 1)
+		return p.line, nil
+	}
+}
+
+// fill returns the buffered bytes, reading more if none are buffered.
+func (p *sseReader) fill() ([]byte, error) {
+	if p.r.Buffered() == 0 {
+		if _, err := p.r.Peek(1); err != nil {
+			return nil, err
+		}
+	}
+	buf, _ := p.r.Peek(p.r.Buffered())
+	return buf, nil
+}
+
+func (p *sseReader) discard(n int) {
+	_, _ = p.r.Discard(n) // n is never more than is buffered
+}
