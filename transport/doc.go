@@ -6,5 +6,12 @@
 // every raw frame, both directions, with a timestamp, to an Observer; HTTP
 // also reports method, URL, status and the headers that matter.
 //
+// NewStream frames any reader/writer pair the stdio way; Stdio and Pipe are
+// built on it, and it can put our Conn in front of anything that speaks
+// newline-delimited JSON-RPC. A stdio server runs in its own process group,
+// and Conn.Close stops the whole group: close stdin, wait, SIGTERM, wait,
+// SIGKILL. When a server exits by itself, Read fails with an *ExitError
+// (wrapping io.EOF) carrying its exit status and last stderr lines.
+//
 // The concurrency contract is on Conn.
 package transport

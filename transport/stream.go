@@ -1,0 +1,277 @@
+package transport
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"sync"
+	"time"
+
+	"github.com/elicit-dev/elicit/transport/jsonrpc"
+)
+
+// DefaultLineLimit is the largest incoming line (one JSON-RPC message) a
+// stream accepts. MCP servers return whole files and images inline, so it is
+// generous; it exists only so a server that never writes a newline cannot
+// make us buffer without end.
+const DefaultLineLimit = 64 << 20
+
+// errLineTooLong is reported (wrapped) on the Frame of an oversized line.
+var errLineTooLong = errors.New("transport: line too long")
+
+// rawPrefix is how much of an oversized line is shown in its Frame.
+const rawPrefix = 4 << 10
+
+// NewStream returns a Conn that speaks newline-delimited JSON-RPC over r and
+// w, as the stdio transport does: one message per line, CRLF tolerated,
+// blank lines skipped. Lines up to DefaultLineLimit are accepted; a longer
+// one is reported to obs as a Frame with Err set and skipped.
+//
+// Close closes c, which must make a pending Read of r return (closing the
+// read end of a pipe does). c may be nil, in which case Close cannot
+// interrupt a Read of r that is already under way and does not wait for it.
+// obs may be nil.
+//
+// When r reaches EOF, Read returns an error wrapping io.EOF: the peer went
+// away. After Close, Read returns an error wrapping ErrClosed.
+func NewStream(r io.Reader, w io.Writer, c io.Closer, obs Observer) Conn {
+	return newStream(r, w, c, obs, streamOptions{})
+}
+
+// NewStreamLimit is NewStream with a different line limit; limit <= 0
+// means DefaultLineLimit.
+func NewStreamLimit(r io.Reader, w io.Writer, c io.Closer, obs Observer, limit int) Conn {
+	return newStream(r, w, c, obs, streamOptions{lineLimit: limit})
+}
+
+// streamOptions carries what other transports built on a stream (Stdio)
+// need to change.
+type streamOptions struct {
+	lineLimit int // 0 means DefaultLineLimit
+	// onEOF builds the error Read returns once r is exhausted; done is
+	// closed when the stream is closed meanwhile. nil means a plain
+	// "server closed the connection" error wrapping io.EOF.
+	onEOF func(done <-chan struct{}) error
+}
+
+// stream is the Conn returned by NewStream.
+type stream struct {
+	w     io.Writer
+	c     io.Closer
+	obs   Observer
+	onEOF func(done <-chan struct{}) error
+
+	// wsem is a one-slot semaphore serialising writes; a channel rather
+	// than a mutex so that waiting for it honours ctx and Close.
+	wsem chan struct{}
+
+	msgs       chan *jsonrpc.Message // unbuffered: every message sent is received before readerDone
+	readerDone chan struct{}         // closed when the reader goroutine ends
+	termErr    error                 // why the reader ended; written before readerDone is closed
+
+	done      chan struct{} // closed by Close
+	closeOnce sync.Once
+	closeErr  error
+}
+
+func newStream(r io.Reader, w io.Writer, c io.Closer, obs Observer, opts streamOptions) *stream {
+	if obs == nil {
+		obs = ObserverFuncs{}
+	}
+	limit := opts.lineLimit
+	if limit <= 0 {
+		limit = DefaultLineLimit
+	}
+	s := &stream{
+		w:          w,
+		c:          c,
+		obs:        obs,
+		onEOF:      opts.onEOF,
+		wsem:       make(chan struct{}, 1),
+		msgs:       make(chan *jsonrpc.Message),
+		readerDone: make(chan struct{}),
+		done:       make(chan struct{}),
+	}
+	go s.readLoop(bufio.NewReaderSize(r, 64<<10), limit)
+	return s
+}
+
+// errClosed is what Read and Write return after Close.
+func errClosed(op string) error { return fmt.Errorf("transport: %s: %w", op, ErrClosed) }
+
+// Read returns the next message from the peer. See Conn.
+func (s *stream) Read(ctx context.Context) (*jsonrpc.Message, error) {
+	// Checked first so that Read after Close never hands out a message that
+	// happened to be ready.
+	select {
+	case <-s.done:
+		return nil, errClosed("read")
+	default:
+	}
+	select {
+	case m := <-s.msgs:
+		return m, nil
+	case <-s.readerDone:
+		return nil, s.termErr
+	case <-s.done:
+		return nil, errClosed("read")
+	case <-ctx.Done():
+		return nil, fmt.Errorf("transport: read: %w", ctx.Err())
+	}
+}
+
+// Write sends m as one line. Concurrent Writes are serialised; waiting for
+// the turn honours ctx, but once the bytes start going out they are written
+// whole (a half-written line would corrupt the stream).
+func (s *stream) Write(ctx context.Context, m *jsonrpc.Message) error {
+	b, err := jsonrpc.Encode(m)
+	if err != nil {
+		return fmt.Errorf("transport: write: %w", err)
+	}
+	select {
+	case s.wsem <- struct{}{}:
+	case <-ctx.Done():
+		return fmt.Errorf("transport: write: %w", ctx.Err())
+	case <-s.done:
+		return errClosed("write")
+	}
+	defer func() { <-s.wsem }()
+	select {
+	case <-s.done:
+		return errClosed("write")
+	default:
+	}
+	if err := ctx.Err(); err != nil {
+		return fmt.Errorf("transport: write: %w", err)
+	}
+	// Reported under the write lock so the log order is the wire order. The
+	// three-index slice keeps the newline appended below out of the
+	// observer's view even if append reuses b's array.
+	s.obs.Frame(Frame{Time: time.Now(), Dir: Out, Raw: b[:len(b):len(b)]})
+	if _, err := s.w.Write(append(b, '\n')); err != nil {
+		select {
+		case <-s.done:
+			return errClosed("write")
+		default:
+		}
+		return fmt.Errorf("transport: write: %w", err)
+	}
+	return nil
+}
+
+// Close closes the stream and its closer, and waits for the reader to end.
+// It is safe to call more than once and from many goroutines; later calls
+// wait for the first and return its result.
+func (s *stream) Close() error {
+	s.closeOnce.Do(func() {
+		close(s.done)
+		if s.c == nil {
+			return
+		}
+		if err := s.c.Close(); err != nil {
+			s.closeErr = fmt.Errorf("transport: close: %w", err)
+		}
+		<-s.readerDone
+	})
+	return s.closeErr
+}
+
+// readLoop reads lines until r fails, reporting each to the observer and
+// handing decoded messages to Read.
+func (s *stream) readLoop(br *bufio.Reader, limit int) {
+	defer close(s.readerDone)
+	for {
+		line, size, err := readLine(br, limit)
+		// A last line cut short by EOF is still a frame (the peer may just
+		// omit the final newline); one cut short by a failed read is not.
+		if (len(line) > 0 || size > 0) && (err == nil || errors.Is(err, io.EOF)) {
+			if !s.deliver(line, size, limit) {
+				s.termErr = errClosed("read")
+				return
+			}
+		}
+		if err != nil {
+			s.termErr = s.endError(err)
+			return
+		}
+	}
+}
+
+// deliver reports one line and, if it decodes, hands it to Read. It returns
+// false if the stream was closed while waiting for Read.
+func (s *stream) deliver(line []byte, size, limit int) bool {
+	now := time.Now()
+	if size > limit {
+		s.obs.Frame(Frame{Time: now, Dir: In, Raw: line,
+			Err: fmt.Errorf("%w: %d bytes exceed the limit of %d; skipped (first %d bytes shown)",
+				errLineTooLong, size, limit, len(line))})
+		return true
+	}
+	line = bytes.TrimSuffix(line, []byte{'\r'})
+	if len(bytes.TrimSpace(line)) == 0 {
+		return true // blank lines are not frames
+	}
+	m, err := jsonrpc.Decode(line)
+	s.obs.Frame(Frame{Time: now, Dir: In, Raw: line, Err: err})
+	if err != nil {
+		return true
+	}
+	select {
+	case s.msgs <- m:
+		return true
+	case <-s.done:
+		return false
+	}
+}
+
+// endError turns the error that ended reading into the one Read returns.
+func (s *stream) endError(err error) error {
+	select {
+	case <-s.done:
+		return errClosed("read")
+	default:
+	}
+	if errors.Is(err, io.EOF) {
+		if s.onEOF != nil {
+			return s.onEOF(s.done)
+		}
+		return fmt.Errorf("transport: server closed the connection: %w", io.EOF)
+	}
+	return fmt.Errorf("transport: read: %w", err)
+}
+
+// readLine returns the next line without its '\n', as a fresh slice the
+// caller may keep. size is the line's full length; when it exceeds limit
+// the rest of the line has been discarded and line holds only a prefix of
+// rawPrefix bytes. A final line without a newline is returned together
+// with io.EOF.
+func readLine(br *bufio.Reader, limit int) (line []byte, size int, err error) {
+	for {
+		var chunk []byte
+		chunk, err = br.ReadSlice('\n')
+		if err == nil {
+			chunk = chunk[:len(chunk)-1]
+		}
+		if line == nil && err == nil && len(chunk) <= limit {
+			// Fast path: the whole line was in the buffer.
+			return bytes.Clone(chunk), len(chunk), nil
+		}
+		size += len(chunk)
+		if size <= limit {
+			line = append(line, chunk...)
+		} else if len(line) < rawPrefix {
+			line = append(line, chunk[:min(len(chunk), rawPrefix-len(line))]...)
+		} else {
+			line = line[:rawPrefix:rawPrefix]
+		}
+		if err != bufio.ErrBufferFull {
+			if size > limit {
+				line = bytes.Clone(line) // drop the big array behind the prefix
+			}
+			return line, size, err
+		}
+	}
+}

@@ -1,0 +1,102 @@
+package transport_test
+
+import (
+	"bytes"
+	"errors"
+	"io"
+	"strings"
+	"testing"
+
+	"github.com/elicit-dev/elicit/transport"
+	"github.com/elicit-dev/elicit/transport/jsonrpc"
+)
+
+// fuzzLimit is small so the fuzzer reaches the oversized-line path.
+const fuzzLimit = 256
+
+// FuzzDecodeFrame feeds arbitrary bytes through NewStream: it must not
+// panic, and every non-blank line must yield exactly one frame, which is
+// either a decoded message handed to Read or a reported error.
+func FuzzDecodeFrame(f *testing.F) {
+	for _, s := range []string{
+		`{"jsonrpc":"2.0","id":1,"method":"ping"}` + "\n",
+		`{"jsonrpc":"2.0","id":"a","result":{}}` + "\r\n\r\n" + `{"jsonrpc":"2.0","method":"n"}`,
+		`{"jsonrpc":"2.0","id":1,"error":{"code":-32601,"message":"x"}}` + "\n",
+		"garbage\n{\n[]\n\n \t \n",
+		`[{"jsonrpc":"2.0","id":1,"method":"ping"}]`,
+		`{"jsonrpc":"1.0","id":null,"method":""}`,
+		`{"jsonrpc":"2.0","id":1.5,"method":"x"}` + "\n" + strings.Repeat("x", fuzzLimit+1) + "\nok",
+		"\xff\xfe\x00\n\r",
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		rec := &recorder{}
+		c := transport.NewStreamLimit(bytes.NewReader(data), io.Discard, nopCloser{}, rec, fuzzLimit)
+		defer c.Close()
+		var got []*jsonrpc.Message
+		for {
+			m, err := c.Read(t.Context())
+			if err != nil {
+				if !errors.Is(err, io.EOF) {
+					t.Fatalf("Read ended with %v, want io.EOF", err)
+				}
+				break
+			}
+			if _, err := jsonrpc.Encode(m); err != nil {
+				t.Fatalf("Read returned a message that does not encode: %v", err)
+			}
+			got = append(got, m)
+		}
+
+		// What the frames should be, worked out independently of readLine.
+		type line struct {
+			raw  string
+			long bool
+		}
+		var want []line
+		for i, seg := range bytes.Split(data, []byte("\n")) {
+			last := i == bytes.Count(data, []byte("\n"))
+			if last && len(seg) == 0 {
+				break
+			}
+			if len(seg) > fuzzLimit {
+				want = append(want, line{long: true})
+				continue
+			}
+			seg = bytes.TrimSuffix(seg, []byte("\r"))
+			if len(bytes.TrimSpace(seg)) > 0 {
+				want = append(want, line{raw: string(seg)})
+			}
+		}
+		frames := rec.Frames()
+		if len(frames) != len(want) {
+			t.Fatalf("%d frames for %d non-blank lines", len(frames), len(want))
+		}
+		ok := 0
+		for i, fr := range frames {
+			if fr.Dir != transport.In {
+				t.Fatalf("frame %d has direction %v", i, fr.Dir)
+			}
+			if want[i].long {
+				if fr.Err == nil || len(fr.Raw) > 4096 {
+					t.Fatalf("oversized line %d: err %v, %d raw bytes", i, fr.Err, len(fr.Raw))
+				}
+				continue
+			}
+			if string(fr.Raw) != want[i].raw {
+				t.Fatalf("frame %d raw = %q, want %q", i, fr.Raw, want[i].raw)
+			}
+			_, derr := jsonrpc.Decode(fr.Raw)
+			if (derr == nil) != (fr.Err == nil) {
+				t.Fatalf("frame %d: reported err %v, but Decode says %v", i, fr.Err, derr)
+			}
+			if fr.Err == nil {
+				ok++
+			}
+		}
+		if ok != len(got) {
+			t.Fatalf("%d good frames but Read returned %d messages", ok, len(got))
+		}
+	})
+}
