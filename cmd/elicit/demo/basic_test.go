@@ -62,7 +62,7 @@ func TestLists(t *testing.T) {
 		}
 	}
 	slices.Sort(names)
-	want := []string{"add", "consent", "create_ticket", "deploy", "echo", "showcase", "slow", "storm", "withdrawn"}
+	want := []string{"add", "consent", "create_ticket", "deploy", "echo", "needs_state_only", "showcase", "slow", "storm", "withdrawn", "wizard"}
 	if diff := cmp.Diff(want, names); diff != "" {
 		t.Errorf("tools (-want +got):\n%s", diff)
 	}
@@ -142,16 +142,18 @@ func TestNullArguments(t *testing.T) {
 	}
 }
 
-// TestUnpinnedClient: a client that offers 2026-07-28 falls back to
-// 2025-11-25, where the demo's questions work.
+// TestUnpinnedClient: a go-sdk client that offers 2026-07-28 gets it where
+// the transport can serve it (in-memory) and falls back to 2025-11-25 on the
+// stateful HTTP handler; deploy's questions work in both eras.
 func TestUnpinnedClient(t *testing.T) {
 	t.Parallel()
+	wantVersion := map[string]string{"memory": "2026-07-28", "http": "2025-11-25"}
 	for _, kind := range transports {
 		t.Run(kind, func(t *testing.T) {
 			t.Parallel()
 			cs := connect(t, kind, nil, answer(&mcp.ElicitResult{Action: "decline"}), nil)
-			if v := cs.InitializeResult().ProtocolVersion; v != "2025-11-25" {
-				t.Errorf("negotiated %q, want 2025-11-25", v)
+			if v := cs.InitializeResult().ProtocolVersion; v != wantVersion[kind] {
+				t.Errorf("negotiated %q, want %s", v, wantVersion[kind])
 			}
 			if got := okText(t, cs, "deploy", nil); got != "Deployment declined by the user: nothing was deployed." {
 				t.Errorf("deploy = %q", got)

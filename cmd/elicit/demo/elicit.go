@@ -48,6 +48,11 @@ func elicit(ctx context.Context, req *mcp.CallToolRequest, p *mcp.ElicitParams) 
 	return res, err
 }
 
+// legacyOnly is the tool error of a scene that 2026-07-28 cannot play.
+func legacyOnly(tool, why string) error {
+	return fmt.Errorf("%s needs a 2025-11-25 session (connect with protocol 2025-11-25): %s", tool, why)
+}
+
 // unknownAction is the tool error for an action outside the protocol; the
 // client is a peer we do not trust to follow it.
 func unknownAction(action string) error {

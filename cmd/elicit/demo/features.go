@@ -13,15 +13,19 @@ const ReadmeURI = "demo://readme"
 // readme is the text of the demo://readme resource.
 const readme = `# elicit demo server
 
-Every tool plays one elicitation scene:
+Every tool plays one elicitation scene. In 2025-11-25 the server asks with
+elicitation/create; in 2026-07-28 it answers input_required and the client
+retries with the answers.
 
 | tool          | scene                                                              |
 |---------------|--------------------------------------------------------------------|
 | deploy        | accept, decline and cancel give three different results            |
 | create_ticket | call it twice at once: two questions, each gets its own answer     |
 | showcase      | every field type of the 2025-11-25 subset, each with a default     |
-| withdrawn     | the server withdraws its own question (notifications/cancelled)    |
-| consent       | URL-mode elicitation; needs a client that declared elicitation.url |
+| wizard        | two rounds; the second question depends on the first answer        |
+| needs_state_only | asks nothing at first: retry at once with requestState (load shedding) |
+| withdrawn     | the server withdraws its own question (2025-11-25 only)            |
+| consent       | URL-mode elicitation; needs elicitation.url (2025-11-25 only)      |
 | storm         | n questions at once; answers must find their question              |
 | slow          | progress notifications and log messages; can be cancelled          |
 | echo, add     | plain tools, no questions                                          |

@@ -20,8 +20,16 @@ const shutdownGrace = 5 * time.Second
 // ServeStdio serves one session over os.Stdin and os.Stdout until the client
 // disconnects or ctx ends, cancelling running tools in the second case. It
 // returns nil in both. Nothing else may write to os.Stdout meanwhile.
+//
+// Over stdio go-sdk serves both eras in one session: it answers
+// server/discover and 2026-07-28 requests (version and capabilities in each
+// request's _meta) as well as the legacy initialize handshake.
 func ServeStdio(ctx context.Context, opts *Options) error {
-	return serve(ctx, newServer(newConfig(opts), ctx), &mcp.StdioTransport{})
+	cfg, err := newConfig(opts)
+	if err != nil {
+		return err
+	}
+	return serve(ctx, newServer(cfg, ctx), &mcp.StdioTransport{})
 }
 
 // ServeIO serves one session reading requests from r and writing responses
@@ -29,6 +37,7 @@ func ServeStdio(ctx context.Context, opts *Options) error {
 // pipes. It returns nil when the client disconnects (r reaches EOF) or ctx
 // ends; running tools are cancelled first. Before returning it closes r and
 // w if they are io.Closers, so its reader stops and the client sees EOF.
+// Like [ServeStdio] it speaks both eras.
 func ServeIO(ctx context.Context, r io.Reader, w io.Writer, opts *Options) error {
 	rc, wc := readCloser(r), writeCloser(w)
 	defer func() {
@@ -36,7 +45,11 @@ func ServeIO(ctx context.Context, r io.Reader, w io.Writer, opts *Options) error
 		_ = rc.Close()
 		_ = wc.Close()
 	}()
-	return serve(ctx, newServer(newConfig(opts), ctx), &mcp.IOTransport{Reader: rc, Writer: wc})
+	cfg, err := newConfig(opts)
+	if err != nil {
+		return err
+	}
+	return serve(ctx, newServer(cfg, ctx), &mcp.IOTransport{Reader: rc, Writer: wc})
 }
 
 // serve runs one session of srv over t. Unlike mcp.Server.Run, it treats the
@@ -65,22 +78,58 @@ func serve(ctx context.Context, srv *mcp.Server, t mcp.Transport) error {
 // the demo on every path (so http://ADDR/ and http://ADDR/mcp both work),
 // one session per client, all sessions sharing one server. Sessions end when
 // their client deletes them; the handler itself never closes them.
+//
+// It serves 2025-11-25 and older only: go-sdk answers a 2026-07-28 request
+// on a stateful handler with an error, and its clients fall back to
+// initialize. It panics on an unknown [Options.Protocol]; Options.Stateless
+// is ignored.
 func HTTPHandler(opts *Options) http.Handler {
-	h, _ := httpHandler(newConfig(opts), context.Background())
+	cfg := mustConfig(opts)
+	cfg.stateless = false
+	h, _ := httpHandler(cfg, context.Background())
+	return h
+}
+
+// HTTPHandlerStateless returns a stateless Streamable HTTP handler (go-sdk's,
+// with Stateless set), serving the demo on every path. It is the 2026-07-28
+// transport: POST only, no Mcp-Session-Id, every request on its own, the
+// Mcp-Method and Mcp-Name headers checked by go-sdk against the body, and
+// questions asked through input_required results whose requestState carries
+// what a later round needs. Closing a request's connection cancels it.
+//
+// A 2025-11-25 client can still call tools that ask nothing, but go-sdk
+// refuses server-to-client requests on a stateless handler, so the tools
+// that ask fail for it: serve old clients with [HTTPHandler].
+//
+// It panics on an unknown [Options.Protocol].
+func HTTPHandlerStateless(opts *Options) http.Handler {
+	cfg := mustConfig(opts)
+	cfg.stateless = true
+	h, _ := httpHandler(cfg, context.Background())
 	return h
 }
 
 func httpHandler(cfg config, life context.Context) (http.Handler, *mcp.Server) {
 	srv := newServer(cfg, life)
 	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv },
-		&mcp.StreamableHTTPOptions{Logger: cfg.logger})
+		&mcp.StreamableHTTPOptions{
+			Logger:    cfg.logger,
+			Stateless: cfg.stateless,
+			// In 2026-07-28 a closed POST is the cancellation (there is no
+			// other channel), so the tool must stop with it.
+			PropagateRequestCancellation: cfg.stateless,
+		})
 	return h, srv
 }
 
-// ServeHTTP listens on addr (host:port) and serves [HTTPHandler] until ctx
-// ends; it returns nil after a clean shutdown. It prints nothing; the
-// listening address goes to Options.Logger.
+// ServeHTTP listens on addr (host:port) and serves [HTTPHandler] (or
+// [HTTPHandlerStateless] when Options.Stateless is set) until ctx ends; it
+// returns nil after a clean shutdown. It prints nothing; the listening
+// address goes to Options.Logger.
 func ServeHTTP(ctx context.Context, addr string, opts *Options) error {
+	if _, err := newConfig(opts); err != nil {
+		return err // before listening, so a bad option leaves no port open
+	}
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		return fmt.Errorf("demo: listening on %s: %w", addr, err)
@@ -95,7 +144,11 @@ func ServeHTTP(ctx context.Context, addr string, opts *Options) error {
 // with notifications/cancelled), sessions are closed, and open requests get
 // a short grace period before their connections are cut.
 func ServeListener(ctx context.Context, ln net.Listener, opts *Options) error {
-	cfg := newConfig(opts)
+	cfg, err := newConfig(opts)
+	if err != nil {
+		_ = ln.Close() // documented: ServeListener always closes ln
+		return err
+	}
 	h, srv := httpHandler(cfg, ctx)
 	// Requests outlive ctx by a little, so that answers and cancellations
 	// already under way can still be written; cutRequests ends them.
@@ -106,7 +159,7 @@ func ServeListener(ctx context.Context, ln net.Listener, opts *Options) error {
 		ReadHeaderTimeout: 10 * time.Second,
 		BaseContext:       func(net.Listener) context.Context { return base },
 	}
-	cfg.logger.Info("demo: serving Streamable HTTP", "addr", ln.Addr().String())
+	cfg.logger.Info("demo: serving Streamable HTTP", "addr", ln.Addr().String(), "stateless", cfg.stateless)
 	served := make(chan error, 1)
 	go func() { served <- hs.Serve(ln) }()
 
@@ -127,7 +180,7 @@ func ServeListener(ctx context.Context, ln net.Listener, opts *Options) error {
 	cut := time.AfterFunc(time.Second, cutRequests) // stragglers: streams of sessions created meanwhile
 	defer cut.Stop()
 
-	err := <-shutdown
+	err = <-shutdown
 	if err != nil {
 		err = errors.Join(err, hs.Close())
 	}

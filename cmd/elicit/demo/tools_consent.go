@@ -40,6 +40,10 @@ func clientDeclaredURLMode(ss *mcp.ServerSession) bool {
 }
 
 func consent(ctx context.Context, req *mcp.CallToolRequest, _ any) (*mcp.CallToolResult, any, error) {
+	if modern(req.Session) {
+		return nil, nil, legacyOnly("consent", "the scene shows elicitationId and "+
+			"notifications/elicitation/complete, which 2026-07-28 removed")
+	}
 	if !clientDeclaredURLMode(req.Session) {
 		return nil, nil, errNoURLMode
 	}

@@ -34,7 +34,10 @@ var deployInput = json.RawMessage(`{
   }
 }`)
 
-func addDeploy(srv *mcp.Server) {
+// deployKey is the inputRequests key of the deploy question.
+const deployKey = "deploy"
+
+func addDeploy(srv *mcp.Server, cfg config) {
 	mcp.AddTool(srv, &mcp.Tool{
 		Name:  "deploy",
 		Title: "Deploy to production",
@@ -42,7 +45,7 @@ func addDeploy(srv *mcp.Server) {
 			"to confirm. Accept, decline and cancel each give a different result.",
 		InputSchema: deployInput,
 		Annotations: &mcp.ToolAnnotations{DestructiveHint: ptr(true), OpenWorldHint: ptr(false)},
-	}, deploy)
+	}, multiRound(cfg.codec, "deploy", deploy))
 }
 
 // deploySchema is the form the deploy tool asks the user to fill in.
@@ -64,27 +67,31 @@ func deploySchema() map[string]any {
 	}, "branch")
 }
 
-func deploy(ctx context.Context, req *mcp.CallToolRequest, in deployArgs) (*mcp.CallToolResult, any, error) {
+// deploy asks one question (see multiRound for how it is asked in each era).
+func deploy(_ context.Context, _ *mcp.CallToolRequest, in deployArgs, r *round) (*mcp.CallToolResult, error) {
 	service := in.Service
 	if service == "" {
 		service = "web"
 	}
-	res, err := ask(ctx, req, deployQuestion, deploySchema())
+	res, err := r.answer(deployKey, deploySchema())
 	if err != nil {
-		return nil, nil, err
+		return nil, err
+	}
+	if res == nil {
+		return r.ask(nil, map[string]*mcp.ElicitParams{deployKey: form(deployQuestion, deploySchema())})
 	}
 	switch res.Action {
 	case actionAccept:
 		branch := stringField(res.Content, "branch")
 		if !boolField(res.Content, "confirm") {
-			return text(deployUnconfirmed, service, branch), nil, nil
+			return text(deployUnconfirmed, service, branch), nil
 		}
-		return text(deployDone, service, branch), nil, nil
+		return text(deployDone, service, branch), nil
 	case actionDecline:
-		return text(deployDeclined), nil, nil
+		return text(deployDeclined), nil
 	case actionCancel:
-		return text(deployCancelled), nil, nil
+		return text(deployCancelled), nil
 	default:
-		return nil, nil, unknownAction(res.Action)
+		return nil, unknownAction(res.Action)
 	}
 }

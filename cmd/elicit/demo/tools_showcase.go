@@ -62,20 +62,27 @@ func ShowcaseDefaults() map[string]any {
 	return defaults
 }
 
-func addShowcase(srv *mcp.Server) {
+// showcaseKey is the inputRequests key of the showcase form.
+const showcaseKey = "showcase"
+
+func addShowcase(srv *mcp.Server, cfg config) {
 	mcp.AddTool(srv, &mcp.Tool{
 		Name:  "showcase",
 		Title: "Every field type",
 		Description: "Asks one form with every field type of the 2025-11-25 elicitation subset, each " +
 			"with a default, and returns the accepted answers as structured content and JSON text.",
 		Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, OpenWorldHint: ptr(false)},
-	}, showcase)
+	}, multiRound(cfg.codec, "showcase", showcase))
 }
 
-func showcase(ctx context.Context, req *mcp.CallToolRequest, _ any) (*mcp.CallToolResult, any, error) {
-	res, err := ask(ctx, req, showcaseQuestion, json.RawMessage(showcaseSchemaJSON))
+func showcase(_ context.Context, _ *mcp.CallToolRequest, _ any, r *round) (*mcp.CallToolResult, error) {
+	schema := json.RawMessage(showcaseSchemaJSON)
+	res, err := r.answer(showcaseKey, schema)
 	if err != nil {
-		return nil, nil, err
+		return nil, err
+	}
+	if res == nil {
+		return r.ask(nil, map[string]*mcp.ElicitParams{showcaseKey: form(showcaseQuestion, schema)})
 	}
 	switch res.Action {
 	case actionAccept:
@@ -83,13 +90,12 @@ func showcase(ctx context.Context, req *mcp.CallToolRequest, _ any) (*mcp.CallTo
 		if content == nil {
 			content = map[string]any{} // accept without content: still an object, never null
 		}
-		r, err := structured(content)
-		return r, nil, err
+		return structured(content)
 	case actionDecline:
-		return text("Showcase declined by the user: no answers."), nil, nil
+		return text("Showcase declined by the user: no answers."), nil
 	case actionCancel:
-		return text("Showcase cancelled: the form was dismissed without an answer."), nil, nil
+		return text("Showcase cancelled: the form was dismissed without an answer."), nil
 	default:
-		return nil, nil, unknownAction(res.Action)
+		return nil, unknownAction(res.Action)
 	}
 }

@@ -46,7 +46,8 @@ var stormInput = json.RawMessage(fmt.Sprintf(`{
   }
 }`, MaxStorm))
 
-func addStorm(srv *mcp.Server) {
+func addStorm(srv *mcp.Server, cfg config) {
+	rounds := multiRound(cfg.codec, "storm", stormRounds)
 	mcp.AddTool(srv, &mcp.Tool{
 		Name:  "storm",
 		Title: "A storm of questions",
@@ -54,7 +55,14 @@ func addStorm(srv *mcp.Server) {
 			"default is i) and summarises the answers, so you can check that every answer found its question.",
 		InputSchema: stormInput,
 		Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, OpenWorldHint: ptr(false)},
-	}, storm)
+	}, func(ctx context.Context, req *mcp.CallToolRequest, in stormArgs) (*mcp.CallToolResult, any, error) {
+		// Not multiRound in both eras: in 2025-11-25 a failed question is
+		// counted in the summary rather than failing the call.
+		if modern(req.Session) {
+			return rounds(ctx, req, in)
+		}
+		return storm(ctx, req, in)
+	})
 }
 
 func stormSchema(i int) map[string]any {
@@ -95,6 +103,38 @@ func storm(ctx context.Context, req *mcp.CallToolRequest, in stormArgs) (*mcp.Ca
 	wg.Wait()
 	r, err := structured(summarise(answers))
 	return r, nil, err
+}
+
+// stormKey is question i's inputRequests key in 2026-07-28.
+func stormKey(i int) string { return fmt.Sprintf("q%d", i) }
+
+// stormRounds is storm in 2026-07-28: all n questions in one input_required
+// result, keyed q1..qn, summarised when the client retries with the answers.
+func stormRounds(_ context.Context, _ *mcp.CallToolRequest, in stormArgs, r *round) (*mcp.CallToolResult, error) {
+	n := in.N
+	if n < 1 || n > MaxStorm {
+		return nil, fmt.Errorf("storm: n must be between 1 and %d, got %d", MaxStorm, n)
+	}
+	if r.first() {
+		questions := make(map[string]*mcp.ElicitParams, n)
+		for i := 1; i <= n; i++ {
+			questions[stormKey(i)] = form(fmt.Sprintf("Storm question %d of %d", i, n), stormSchema(i))
+		}
+		return r.ask(nil, questions)
+	}
+	answers := make([]stormAnswer, n)
+	for i := 1; i <= n; i++ {
+		res, err := r.answer(stormKey(i), stormSchema(i))
+		switch {
+		case err != nil:
+			answers[i-1] = stormAnswer{err: err}
+		case res == nil:
+			answers[i-1] = stormAnswer{err: fmt.Errorf("the retry carried no answer to %s", stormKey(i))}
+		default:
+			answers[i-1] = stormAnswer{action: res.Action, value: intField(res.Content, "value")}
+		}
+	}
+	return structured(summarise(answers))
 }
 
 func summarise(answers []stormAnswer) StormSummary {

@@ -13,13 +13,16 @@ type ticketArgs struct {
 	Title string `json:"title" jsonschema:"the ticket's title"`
 }
 
-func addTicket(srv *mcp.Server) {
+// ticketKey is the inputRequests key of create_ticket's question.
+const ticketKey = "priority"
+
+func addTicket(srv *mcp.Server, cfg config) {
 	mcp.AddTool(srv, &mcp.Tool{
 		Name:  "create_ticket",
 		Title: "Create a ticket",
 		Description: "Creates a ticket after asking the user for its priority. Call it twice at once " +
 			"to get two questions open side by side; each call gets its own answer.",
-	}, createTicket)
+	}, multiRound(cfg.codec, "create_ticket", createTicket))
 }
 
 // ticketQuestion is the message of create_ticket's elicitation.
@@ -50,22 +53,27 @@ func ticketSchema() map[string]any {
 
 // createTicket keeps everything in locals: go-sdk runs parallel calls
 // concurrently, and nothing may leak from one call's answer into another's.
-func createTicket(ctx context.Context, req *mcp.CallToolRequest, in ticketArgs) (*mcp.CallToolResult, any, error) {
+// In 2026-07-28 each call's requestState is bound to its arguments, so a
+// client that mixes up two calls' states is refused.
+func createTicket(_ context.Context, _ *mcp.CallToolRequest, in ticketArgs, r *round) (*mcp.CallToolResult, error) {
 	if in.Title == "" {
-		return nil, nil, errors.New("create_ticket needs a non-empty title")
+		return nil, errors.New("create_ticket needs a non-empty title")
 	}
-	res, err := ask(ctx, req, ticketQuestion(in.Title), ticketSchema())
+	res, err := r.answer(ticketKey, ticketSchema())
 	if err != nil {
-		return nil, nil, err
+		return nil, err
+	}
+	if res == nil {
+		return r.ask(nil, map[string]*mcp.ElicitParams{ticketKey: form(ticketQuestion(in.Title), ticketSchema())})
 	}
 	switch res.Action {
 	case actionAccept:
-		return text("Created ticket '%s' with priority %s.", in.Title, stringField(res.Content, "priority")), nil, nil
+		return text("Created ticket '%s' with priority %s.", in.Title, stringField(res.Content, "priority")), nil
 	case actionDecline:
-		return text("Ticket '%s' not created: the user declined to give it a priority.", in.Title), nil, nil
+		return text("Ticket '%s' not created: the user declined to give it a priority.", in.Title), nil
 	case actionCancel:
-		return text("Ticket '%s' not created: the question was dismissed without an answer; ask again later.", in.Title), nil, nil
+		return text("Ticket '%s' not created: the question was dismissed without an answer; ask again later.", in.Title), nil
 	default:
-		return nil, nil, unknownAction(res.Action)
+		return nil, unknownAction(res.Action)
 	}
 }

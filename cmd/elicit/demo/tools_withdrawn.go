@@ -38,6 +38,10 @@ func withdrawnSchema() map[string]any {
 
 func withdrawn(cfg config) mcp.ToolHandlerFor[any, any] {
 	return func(ctx context.Context, req *mcp.CallToolRequest, _ any) (*mcp.CallToolResult, any, error) {
+		if modern(req.Session) {
+			return nil, nil, legacyOnly("withdrawn", "in 2026-07-28 a server sends no requests, "+
+				"so it has no question to withdraw with notifications/cancelled")
+		}
 		after := cfg.withdrawAfter
 		askCtx, stop := context.WithTimeout(ctx, after)
 		defer stop()

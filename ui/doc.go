@@ -1,0 +1,30 @@
+// Package ui is elicit's terminal interface: one bubbletea Model that shows
+// every open elicitation prompt as its own pane, the tools of each server
+// and the calls made from them, the wire traffic, the journal of outcomes
+// and the servers' logs.
+//
+// It uses client's data types but calls the engine only through [Engine],
+// from tea.Cmds; it must not import transport (client re-exports Frame).
+// Server text reaches the screen only through themes.Sanitize and
+// themes.SanitizeLine.
+//
+// # Usage
+//
+//	bridge := ui.NewBridge(ui.BridgeOptions{})
+//	// build the engine with bridge as its Prompter and Observer, and
+//	// bridge.Frame / bridge.Stderr as its transport observer
+//	m := ui.New(engine, bridge, ui.Options{Theme: "charm", Context: ctx})
+//	p := tea.NewProgram(m)
+//	bridge.Attach(p.Send)
+//	_, err := p.Run()
+//	cancel() // open prompts end as cancelled/abandoned in the engine
+//	bridge.Close()
+//
+// # Concurrency
+//
+// Background work reaches the Model through the Bridge in three lanes
+// (see AGENTS.md): prompts block their goroutine until answered; state
+// events are delivered in order, never dropped; traffic and logs go into
+// bounded rings and cause at most one redraw per ~33 ms. Only the Model's
+// Update touches its state.
+package ui

@@ -1,0 +1,279 @@
+package ui
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"go/token"
+	"reflect"
+	"sync"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/elicit-dev/elicit/client"
+	"github.com/elicit-dev/elicit/forms/schema"
+	"github.com/elicit-dev/elicit/transport/jsonrpc"
+)
+
+// fakeEngine stands in for client.Manager: the UI's contract with the
+// engine is this interface, and a real Manager is wired in cmd/elicit.
+type fakeEngine struct {
+	mu      sync.Mutex
+	servers []ServerStatus
+	tools   map[string][]client.Tool
+	journal *client.Journal
+	calls   []string
+	levels  []string
+	// callFn runs a call; nil returns an empty result.
+	callFn func(ctx context.Context, tool string, args map[string]any, onProgress func(client.CallProgress)) (*client.CallToolResult, error)
+}
+
+func newFakeEngine() *fakeEngine {
+	return &fakeEngine{
+		servers: []ServerStatus{{Name: "demo", State: client.StateReady, Protocol: "2025-11-25", Era: "2025-11-25 stateful"}},
+		tools:   map[string][]client.Tool{},
+		journal: client.NewJournal(0),
+	}
+}
+
+func (f *fakeEngine) Servers() []ServerStatus { return f.servers }
+func (f *fakeEngine) Tools(_ context.Context, server string) ([]client.Tool, error) {
+	return f.tools[server], nil
+}
+func (f *fakeEngine) Call(ctx context.Context, server, tool string, args map[string]any, onProgress func(client.CallProgress)) (*client.CallToolResult, error) {
+	f.mu.Lock()
+	f.calls = append(f.calls, fmt.Sprintf("%s/%s %v", server, tool, args))
+	fn := f.callFn
+	f.mu.Unlock()
+	if fn != nil {
+		return fn(ctx, tool, args, onProgress)
+	}
+	return &client.CallToolResult{}, nil
+}
+func (f *fakeEngine) ListResources(context.Context, string) ([]client.Resource, error) {
+	return nil, nil
+}
+func (f *fakeEngine) ReadResource(context.Context, string, string) ([]client.ResourceContents, error) {
+	return nil, nil
+}
+func (f *fakeEngine) ListPrompts(context.Context, string) ([]client.ServerPrompt, error) {
+	return nil, nil
+}
+func (f *fakeEngine) GetPrompt(context.Context, string, string, map[string]string) (*client.GetPromptResult, error) {
+	return nil, nil
+}
+func (f *fakeEngine) SetLogLevel(_ context.Context, server, level string) error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.levels = append(f.levels, server+"="+level)
+	return nil
+}
+func (f *fakeEngine) Reconnect(context.Context, string) error { return nil }
+func (f *fakeEngine) Journal() *client.Journal                { return f.journal }
+
+// driver runs the model synchronously (charm-v2.md §7A): it calls Update,
+// runs the returned commands and feeds their messages back, in order.
+// Commands that do not finish within 30 ms (blink, ticks) are dropped.
+type driver struct {
+	t       testing.TB
+	m       *Model
+	eng     *fakeEngine
+	replies map[client.PromptKey]chan client.Outcome
+	wg      sync.WaitGroup
+	inbox   chan tea.Msg // what the Bridge delivered
+}
+
+// pump feeds the model what the bridge has delivered so far.
+func (d *driver) pump() {
+	for {
+		select {
+		case msg := <-d.inbox:
+			d.send(msg)
+		default:
+			return
+		}
+	}
+}
+
+// waitInbox waits for the bridge's next message and feeds it.
+func (d *driver) waitInbox() tea.Msg {
+	d.t.Helper()
+	select {
+	case msg := <-d.inbox:
+		d.send(msg)
+		return msg
+	case <-time.After(5 * time.Second):
+		d.t.Fatal("the bridge delivered nothing within 5 s")
+		return nil
+	}
+}
+
+func newDriver(t testing.TB, opts Options) *driver {
+	t.Helper()
+	eng := newFakeEngine()
+	if opts.EndedLinger == 0 {
+		// Longer than collect's 30 ms, so panes stay until a key clears
+		// them, and short enough for the cleanup wait.
+		opts.EndedLinger = 200 * time.Millisecond
+	}
+	if opts.OpenURL == nil {
+		opts.OpenURL = func(string) error { return nil }
+	}
+	br := NewBridge(BridgeOptions{})
+	m := New(eng, br, opts)
+	d := &driver{t: t, m: m, eng: eng, replies: map[client.PromptKey]chan client.Outcome{},
+		inbox: make(chan tea.Msg, 1024)}
+	br.Attach(func(msg tea.Msg) { d.inbox <- msg })
+	t.Cleanup(br.Close)
+	// Dropped commands (ticks, cursor blink) end within about a second;
+	// wait for them so goleak sees none.
+	t.Cleanup(d.wg.Wait)
+	d.run(m.Init())
+	d.send(tea.WindowSizeMsg{Width: 120, Height: 40})
+	return d
+}
+
+func (d *driver) send(msg tea.Msg) {
+	queue := []tea.Msg{msg}
+	for len(queue) > 0 {
+		msg, queue = queue[0], queue[1:]
+		_, cmd := d.m.Update(msg)
+		queue = append(queue, d.collect(cmd)...)
+	}
+}
+
+func (d *driver) run(cmd tea.Cmd) {
+	for _, msg := range d.collect(cmd) {
+		d.send(msg)
+	}
+}
+
+var seqType = reflect.TypeFor[tea.Cmd]()
+
+// collect runs cmd and flattens batches and sequences into messages.
+func (d *driver) collect(cmd tea.Cmd) []tea.Msg {
+	if cmd == nil {
+		return nil
+	}
+	ch := make(chan tea.Msg, 1)
+	d.wg.Go(func() { ch <- cmd() })
+	var msg tea.Msg
+	select {
+	case msg = <-ch:
+	case <-time.After(30 * time.Millisecond):
+		return nil
+	}
+	switch m := msg.(type) {
+	case nil:
+		return nil
+	case tea.BatchMsg:
+		var out []tea.Msg
+		for _, c := range m {
+			out = append(out, d.collect(c)...)
+		}
+		return out
+	}
+	if rv := reflect.ValueOf(msg); rv.Kind() == reflect.Slice && rv.Type().Elem() == seqType {
+		var out []tea.Msg
+		for i := 0; i < rv.Len(); i++ {
+			c, _ := rv.Index(i).Interface().(tea.Cmd)
+			out = append(out, d.collect(c)...)
+		}
+		return out
+	}
+	if t := reflect.TypeOf(msg); t.PkgPath() == teaPkg && !token.IsExported(t.Name()) {
+		return nil
+	}
+	return []tea.Msg{msg}
+}
+
+func (d *driver) screen() string { return ansi.Strip(d.m.View().Content) }
+
+func (d *driver) keys(ks ...tea.KeyPressMsg) {
+	for _, k := range ks {
+		d.send(k)
+	}
+}
+
+func (d *driver) typeText(s string) {
+	for _, r := range s {
+		d.send(tea.KeyPressMsg{Code: r, Text: string(r)})
+	}
+}
+
+// open delivers a prompt as Bridge.Prompt would, keeping its reply
+// channel so the test can read the answer.
+func (d *driver) open(p *client.Prompt) chan client.Outcome {
+	reply := make(chan client.Outcome, 1)
+	d.replies[p.Key] = reply
+	d.send(promptOpenedMsg{p: p, reply: reply})
+	return reply
+}
+
+// reply returns the answer sent for a prompt, or fails.
+func (d *driver) reply(k client.PromptKey) client.Outcome {
+	d.t.Helper()
+	select {
+	case o := <-d.replies[k]:
+		return o
+	default:
+		d.t.Fatalf("no answer sent for %s", k)
+		return client.Outcome{}
+	}
+}
+
+func (d *driver) noReply(k client.PromptKey) {
+	d.t.Helper()
+	select {
+	case o := <-d.replies[k]:
+		d.t.Fatalf("%s: answer %v sent, want none", k, o.Kind)
+	default:
+	}
+}
+
+var (
+	keyEnter = tea.KeyPressMsg{Code: tea.KeyEnter}
+	keyEsc   = tea.KeyPressMsg{Code: tea.KeyEscape}
+	keyF2    = tea.KeyPressMsg{Code: tea.KeyF2}
+	keyF3    = tea.KeyPressMsg{Code: tea.KeyF3}
+	keyDown  = tea.KeyPressMsg{Code: tea.KeyDown}
+	keyCtrlX = tea.KeyPressMsg{Code: 'x', Mod: tea.ModCtrl}
+	keySlash = tea.KeyPressMsg{Code: '/', Text: "/"}
+	keyF1    = tea.KeyPressMsg{Code: tea.KeyF1}
+)
+
+func key1(r rune) tea.KeyPressMsg { return tea.KeyPressMsg{Code: r, Text: string(r)} }
+
+func reqKey(server string, id int64) client.PromptKey {
+	return client.PromptKey{Server: server, Delivery: client.ServerRequest, RequestID: jsonrpc.IntID(id)}
+}
+
+// formPrompt builds a form-mode prompt from a requestedSchema.
+func formPrompt(t testing.TB, server string, id int64, message, rawSchema string) *client.Prompt {
+	t.Helper()
+	s, err := schema.Parse(json.RawMessage(rawSchema), schema.Subset2025_11_25)
+	if err != nil {
+		t.Fatalf("schema: %v", err)
+	}
+	return &client.Prompt{Key: reqKey(server, id), Server: server, Mode: client.ModeForm, Message: message,
+		Schema: s, RawSchema: json.RawMessage(rawSchema), Arrived: time.Now(),
+		Origin: client.Origin{Kind: client.OriginToolCall, Name: "deploy", CallID: jsonrpc.IntID(3)}}
+}
+
+const nameSchema = `{"type":"object","properties":{"name":{"type":"string","title":"Name"}},"required":["name"]}`
+
+const pickSchema = `{"type":"object","properties":{"env":{"type":"string","title":"Env","enum":["dev","staging","prod"]}},"required":["env"]}`
+
+var (
+	keyF6 = tea.KeyPressMsg{Code: tea.KeyF6}
+	keyF8 = tea.KeyPressMsg{Code: tea.KeyF8}
+)
+
+func contextWithCause() (context.Context, context.CancelCauseFunc) {
+	return context.WithCancelCause(context.Background())
+}
+
+func itoa(i int) string { return fmt.Sprint(i) }

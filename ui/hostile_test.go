@@ -1,0 +1,63 @@
+package ui
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/elicit-dev/elicit/client"
+)
+
+// hostile carries an OSC 52 clipboard write, a CSI colour and screen
+// clear, an OSC 8 link and a title change.
+const hostile = "pay\x1b]52;c;ZXZpbA==\x07 now\x1b[31m\x1b[2J \x1b]8;;http://evil\x1b\\x\x1b]8;;\x1b\\ \x1b]0;title\x07"
+
+func assertNoHostile(t *testing.T, view string) {
+	t.Helper()
+	for _, bad := range []string{"\x1b]52", "\x1b[2J", "\x1b]8;;http://evil", "\x1b]0;", "ZXZpbA==\x07"} {
+		if strings.Contains(view, bad) {
+			t.Errorf("view contains raw %q from the server", bad)
+		}
+	}
+}
+
+func TestServerTextNeverReachesViewRaw(t *testing.T) {
+	t.Parallel()
+	d := newDriver(t, Options{})
+	// Form prompt: message, server name, titles and request id are hostile.
+	p := formPrompt(t, "demo"+hostile, 1, hostile,
+		`{"type":"object","properties":{"a":{"type":"string","title":"T\u001b]52;c;eA==\u0007","description":"D\u001b[2J"}}}`)
+	p.Origin.Name = hostile
+	d.open(p)
+	assertNoHostile(t, d.m.View().Content)
+
+	// URL prompt with a hostile message and URL.
+	u := &client.Prompt{Key: reqKey("demo", 2), Server: "demo", Mode: client.ModeURL, Message: hostile,
+		URL: "https://ex.com/\x1b]52;c;eA==\x07", Arrived: time.Now()}
+	d.open(u)
+	d.keys(keyF2)
+	assertNoHostile(t, d.m.View().Content)
+
+	// Withdrawal reason, traffic, logs, tools and results.
+	d.send(eventMsg{e: client.PromptResolved{Key: u.Key, Entry: client.JournalEntry{Kind: client.Withdrawn, Reason: hostile}}})
+	assertNoHostile(t, d.m.View().Content)
+	d.m.bridge.Stderr("demo", hostile)
+	d.m.bridge.Frame("demo", client.Frame{Time: time.Now(), Dir: client.In,
+		Raw: []byte(`{"jsonrpc":"2.0","id":"` + strings.ReplaceAll(hostile, "\x1b", `\u001b`) + `","method":"x\u001b]52;c;eA==\u0007"}`)})
+	d.waitInbox() // one coalesced streamsChangedMsg for both writes
+	d.send(keyF6)
+	assertNoHostile(t, d.m.View().Content)
+	d.keys(keyEnter) // frame detail, pretty-printed
+	assertNoHostile(t, d.m.View().Content)
+	d.send(keyF8)
+	assertNoHostile(t, d.m.View().Content)
+	d.send(eventMsg{e: client.ServerStateChanged{Server: "demo", State: client.StateFailed, Err: errString(hostile)}})
+	assertNoHostile(t, d.m.View().Content)
+	res := &client.CallToolResult{IsError: true, Content: []client.ContentBlock{{Type: "text", Text: hostile},
+		{Type: "resource_link", URI: hostile, Name: hostile}}, StructuredContent: []byte(`{"k":"\u001b]52;c;eA==\u0007"}`)}
+	assertNoHostile(t, renderResult(d.m.st, res, 80))
+}
+
+type errString string
+
+func (e errString) Error() string { return string(e) }

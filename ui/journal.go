@@ -1,0 +1,114 @@
+package ui
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/elicit-dev/elicit/client"
+	"github.com/elicit-dev/elicit/themes"
+)
+
+// journalMsg carries a snapshot of the engine's journal.
+type journalMsg struct {
+	entries  []client.JournalEntry
+	byServer map[string]client.Counts
+}
+
+// journalView shows every prompt's outcome in its own bucket, newest
+// first, and the counts per server (a cancel is never folded into a
+// decline, so a climbing cancel rate shows).
+type journalView struct {
+	entries  []client.JournalEntry
+	byServer map[string]client.Counts
+	offset   int
+}
+
+// loadJournal snapshots the journal in a Cmd.
+func (m *Model) loadJournal() tea.Cmd {
+	eng := m.engine
+	return func() tea.Msg {
+		j := eng.Journal()
+		if j == nil {
+			return journalMsg{}
+		}
+		return journalMsg{entries: j.Entries(), byServer: j.CountsByServer()}
+	}
+}
+
+func (j *journalView) set(msg journalMsg) {
+	j.entries, j.byServer = msg.entries, msg.byServer
+	j.offset = min(j.offset, max(len(j.entries)-1, 0))
+}
+
+func (j *journalView) key(m *Model, k tea.KeyPressMsg) tea.Cmd {
+	switch {
+	case key.Matches(k, m.keys.Down):
+		j.offset = min(j.offset+1, max(len(j.entries)-1, 0))
+	case key.Matches(k, m.keys.Up):
+		j.offset = max(j.offset-1, 0)
+	case key.Matches(k, m.keys.Top):
+		j.offset = 0
+	}
+	return nil
+}
+
+func (j *journalView) kindStyle(st *themes.Styles, k client.OutcomeKind) lipgloss.Style {
+	switch k {
+	case client.Accept:
+		return st.Journal.Accept
+	case client.Decline:
+		return st.Journal.Decline
+	case client.Cancel:
+		return st.Journal.Cancel
+	}
+	return st.Journal.Other
+}
+
+func (j *journalView) render(m *Model) string {
+	st := m.st
+	var b strings.Builder
+	b.WriteString(st.Title.Render("Journal") + st.Muted.Render("  every prompt's outcome; counts per server") + "\n")
+	servers := make([]string, 0, len(j.byServer))
+	for s := range j.byServer {
+		servers = append(servers, s)
+	}
+	sort.Strings(servers)
+	for _, s := range servers {
+		c := j.byServer[s]
+		line := fmt.Sprintf("%-16s", themes.SanitizeLine(s))
+		for _, k := range client.OutcomeKinds {
+			if n := c[k]; n > 0 || k <= client.Cancel {
+				line += " " + j.kindStyle(st, k).Render(fmt.Sprintf("%s %d", k, n))
+			}
+		}
+		if t := c.Total(); t > 0 {
+			line += st.Muted.Render(fmt.Sprintf("   cancel rate %d%%", c[client.Cancel]*100/t))
+		}
+		b.WriteString(line + "\n")
+	}
+	if len(j.entries) == 0 {
+		b.WriteString(st.Muted.Render("\nno prompts have ended yet"))
+		return b.String()
+	}
+	b.WriteString("\n")
+	rows := m.bodyHeight() - len(servers) - 3
+	for i := len(j.entries) - 1 - j.offset; i >= 0 && rows > 0; i, rows = i-1, rows-1 {
+		e := j.entries[i]
+		line := st.Muted.Render(e.At.Format("15:04:05")) + " " +
+			j.kindStyle(st, e.Kind).Render(fmt.Sprintf("%-12s", e.Kind)) + " " +
+			themes.SanitizeLine(e.Key.String()) + st.Muted.Render("  "+originText(e.Origin)+
+			"  after "+e.Latency.Round(time.Millisecond).String())
+		if e.Reason != "" {
+			line += st.Muted.Render("  " + themes.SanitizeLine(e.Reason))
+		}
+		b.WriteString(ansi.Truncate(line, m.width, "…") + "\n")
+	}
+	return strings.TrimRight(b.String(), "\n")
+}

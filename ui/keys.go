@@ -1,0 +1,96 @@
+package ui
+
+import "charm.land/bubbles/v2/key"
+
+// keyMap holds every binding; the help overlay is generated from it, so a
+// key that is not here does not exist.
+//
+// Global keys work while a form field has focus, so they avoid everything
+// huh, textinput and textarea use (tab, enter, ctrl+n/p/k/j/u/d/a/e/w/b/f/
+// h/v/t/g): F-keys, ctrl+o, ctrl+x, alt+digits and ctrl+c (charm-v2.md §3).
+type keyMap struct {
+	// Global.
+	Quit, Help, NextPane, PrevPane, JumpPane key.Binding
+	Prompts, Tools, Traffic, Journal, Logs   key.Binding
+
+	// A form prompt.
+	Submit, Decline, Cancel, Dismiss key.Binding
+	// A URL prompt.
+	OpenURL, CopyURL, Consent key.Binding
+
+	// Lists (only when no field has focus).
+	Up, Down, PageUp, PageDown, Top, Bottom, Select, Back, HelpQ key.Binding
+	// Tools and calls.
+	CancelCall, Reconnect, NextServer key.Binding
+	// Traffic.
+	Filter, Export, Follow key.Binding
+	// Logs.
+	LogLevel key.Binding
+}
+
+func newKeyMap() keyMap {
+	b := func(help, desc string, keys ...string) key.Binding {
+		return key.NewBinding(key.WithKeys(keys...), key.WithHelp(help, desc))
+	}
+	return keyMap{
+		Quit:     b("ctrl+c", "quit (open prompts are cancelled)", "ctrl+c"),
+		Help:     b("F1 / ?", "this help (? only outside fields)", "f1"),
+		NextPane: b("F2 / ctrl+o", "next prompt", "f2", "ctrl+o"),
+		PrevPane: b("F3", "previous prompt", "f3"),
+		JumpPane: b("alt+1…9", "jump to prompt n (or click the strip)",
+			"alt+1", "alt+2", "alt+3", "alt+4", "alt+5", "alt+6", "alt+7", "alt+8", "alt+9"),
+		Prompts: b("F4", "prompts view", "f4"),
+		Tools:   b("F5", "tools view", "f5"),
+		Traffic: b("F6", "traffic view", "f6"),
+		Journal: b("F7", "journal view", "f7"),
+		Logs:    b("F8", "log view", "f8"),
+
+		Submit:  b("enter", "next field / accept on the last one", "enter"),
+		Decline: b("ctrl+x", "decline (say no)", "ctrl+x"),
+		Cancel:  b("esc", "cancel (dismiss; closes a select filter first)", "esc"),
+		Dismiss: b("enter / ctrl+w", "clear an ended prompt", "enter", "ctrl+w"),
+
+		OpenURL: b("o", "open the URL in the browser", "o"),
+		CopyURL: b("c", "copy the URL (OSC 52)", "c"),
+		Consent: b("enter", "accept (consent; the site does the rest)", "enter"),
+
+		Up:       b("↑ / k", "up", "up", "k"),
+		Down:     b("↓ / j", "down", "down", "j"),
+		PageUp:   b("pgup", "page up", "pgup"),
+		PageDown: b("pgdn", "page down", "pgdown"),
+		Top:      b("home / g", "first", "home", "g"),
+		Bottom:   b("end / G", "last (traffic: follow)", "end", "G"),
+		Select:   b("enter", "open / call / show", "enter"),
+		Back:     b("esc", "back / close", "esc"),
+		HelpQ:    b("?", "help", "?"),
+
+		CancelCall: b("x", "cancel the selected running call", "x"),
+		Reconnect:  b("r", "reconnect the selected server", "r"),
+		NextServer: b("s", "next server (filter in traffic and logs)", "s"),
+
+		Filter: b("/", "filter traffic by method", "/"),
+		Export: b("e", "export traffic as JSONL in the working directory", "e"),
+		Follow: b("f", "follow new traffic", "f"),
+
+		LogLevel: b("l", "set the server's log level (logging/setLevel)", "l"),
+	}
+}
+
+// helpSections groups the bindings for the help overlay.
+func (k keyMap) helpSections() []helpSection {
+	return []helpSection{
+		{"Everywhere", []key.Binding{k.Quit, k.Help, k.NextPane, k.PrevPane, k.JumpPane,
+			k.Prompts, k.Tools, k.Traffic, k.Journal, k.Logs}},
+		{"Form prompt", []key.Binding{k.Submit, k.Decline, k.Cancel, k.Dismiss}},
+		{"URL prompt", []key.Binding{k.OpenURL, k.CopyURL, k.Consent, k.Decline, k.Cancel}},
+		{"Lists", []key.Binding{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom, k.Select, k.Back, k.HelpQ}},
+		{"Tools", []key.Binding{k.CancelCall, k.Reconnect, k.NextServer}},
+		{"Traffic", []key.Binding{k.Filter, k.Export, k.Follow, k.NextServer}},
+		{"Logs", []key.Binding{k.LogLevel, k.NextServer}},
+	}
+}
+
+type helpSection struct {
+	title    string
+	bindings []key.Binding
+}

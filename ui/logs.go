@@ -1,0 +1,127 @@
+package ui
+
+import (
+	"fmt"
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/elicit-dev/elicit/client"
+	"github.com/elicit-dev/elicit/themes"
+)
+
+// logLevels are the syslog levels of logging/setLevel, lowest first.
+func logLevels() []string {
+	return []string{"debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"}
+}
+
+// logView shows server stderr, notifications/message and engine notices.
+type logView struct {
+	server  string // "" = all
+	rows    []LogEntry
+	total   int
+	picking bool // the level picker is open
+	level   int  // picker cursor
+}
+
+func (l *logView) refresh(m *Model) {
+	l.rows, l.total = m.bridge.logWindow(l.server, 0, max(m.bodyHeight()-2, 1))
+}
+
+// notice records an engine notice as a log line (lane 2 → the log ring).
+func (l *logView) notice(m *Model, n client.Notice) {
+	m.bridge.pushLog(LogEntry{Time: n.Time, Server: n.Server, Level: "notice", Logger: "elicit", Text: n.Text})
+}
+
+func (l *logView) key(m *Model, k tea.KeyPressMsg) tea.Cmd {
+	km := m.keys
+	if l.picking {
+		levels := logLevels()
+		switch {
+		case key.Matches(k, km.Up):
+			l.level = max(l.level-1, 0)
+		case key.Matches(k, km.Down):
+			l.level = min(l.level+1, len(levels)-1)
+		case key.Matches(k, km.Back):
+			l.picking = false
+		case key.Matches(k, km.Select):
+			l.picking = false
+			return l.setLevel(m, levels[l.level])
+		}
+		return nil
+	}
+	switch {
+	case key.Matches(k, km.NextServer):
+		l.server = nextServerName(m, l.server)
+		l.refresh(m)
+	case key.Matches(k, km.LogLevel):
+		if l.server == "" {
+			m.notice = "pick a server first (s), then l to set its log level"
+			return nil
+		}
+		l.picking = true
+	}
+	return nil
+}
+
+func (l *logView) setLevel(m *Model, level string) tea.Cmd {
+	eng, ctx, server := m.engine, m.ctx, l.server
+	return func() tea.Msg {
+		if err := eng.SetLogLevel(ctx, server, level); err != nil {
+			return noticeMsg(fmt.Sprintf("logging/setLevel %s on %s: %v", level, server, err))
+		}
+		return noticeMsg(fmt.Sprintf("%s log level set to %s", server, level))
+	}
+}
+
+func (l *logView) style(st *themes.Styles, level string) lipgloss.Style {
+	switch level {
+	case "debug":
+		return st.Log.Debug
+	case "stderr":
+		return st.Log.Stderr
+	case "warning", "notice":
+		return st.Log.Warn
+	case "error", "critical", "alert", "emergency":
+		return st.Log.Error
+	}
+	return st.Log.Info
+}
+
+func (l *logView) render(m *Model) string {
+	st := m.st
+	var b strings.Builder
+	who := "all servers"
+	if l.server != "" {
+		who = themes.SanitizeLine(l.server)
+	}
+	b.WriteString(st.Title.Render(fmt.Sprintf("Logs: %d lines", l.total)) +
+		st.Muted.Render(" ("+who+")  s server · l log level") + "\n")
+	if l.picking {
+		b.WriteString(st.Title.Render("log level for "+who+" (enter sets, esc closes)") + "\n")
+		for i, lv := range logLevels() {
+			if i == l.level {
+				b.WriteString(st.List.Selected.Render("› "+lv) + "\n")
+			} else {
+				b.WriteString("  " + lv + "\n")
+			}
+		}
+		return b.String()
+	}
+	if len(l.rows) == 0 {
+		b.WriteString(st.Muted.Render("nothing logged yet"))
+	}
+	for _, e := range l.rows {
+		line := st.Muted.Render(e.Time.Format("15:04:05")) + " " + st.Muted.Render(themes.SanitizeLine(e.Server)) + " " +
+			l.style(st, e.Level).Render(fmt.Sprintf("%-7s", e.Level)) + " " +
+			l.style(st, e.Level).Render(themes.SanitizeLine(e.Text))
+		if e.Dropped > 0 {
+			line += st.Warning.Render(fmt.Sprintf(" (+%d dropped)", e.Dropped))
+		}
+		b.WriteString(ansi.Truncate(line, m.width, "…") + "\n")
+	}
+	return strings.TrimRight(b.String(), "\n")
+}

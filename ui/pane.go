@@ -1,0 +1,258 @@
+package ui
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
+
+	"github.com/elicit-dev/elicit/client"
+	"github.com/elicit-dev/elicit/themes"
+)
+
+// Form is what a pane needs of a form; *forms.Form implements it. Update
+// changes the form in place.
+type Form interface {
+	Init() tea.Cmd
+	Update(msg tea.Msg) tea.Cmd
+	View() string
+	Submitted() bool
+	Filtering() bool
+	Content() (map[string]any, error)
+	SetSize(w, h int) tea.Cmd
+}
+
+// paneState is where a prompt pane stands.
+type paneState int
+
+const (
+	// paneOpen takes input.
+	paneOpen paneState = iota
+	// paneAnswered has sent its one answer and waits for the engine's
+	// verdict (PromptResolved); it takes no input.
+	paneAnswered
+	// paneEnded shows how the prompt ended until it is cleared.
+	paneEnded
+)
+
+// pane is one prompt: a form (form mode) or a link (URL mode). It is a
+// plain struct driven by the Model; it never talks to the client except
+// through its reply channel, used at most once.
+type pane struct {
+	id    int
+	p     *client.Prompt
+	reply chan<- client.Outcome
+	form  Form    // nil in URL mode
+	url   urlInfo // URL mode
+
+	state   paneState
+	sent    client.OutcomeKind // what we answered (paneAnswered and later)
+	seen    bool               // has had focus: its answer may be sent
+	notice  string             // why it ended, or what was sent
+	endKind client.OutcomeKind
+	endedAt time.Time
+	note    string // transient line: "copied", validation error, opener error
+}
+
+func (p *pane) open() bool { return p.state == paneOpen }
+
+// answer sends the person's answer once. It reports whether it went out;
+// a pane that is not open, or was never shown, sends nothing.
+func (p *pane) answer(o client.Outcome) bool {
+	if p.state != paneOpen || !p.seen {
+		return false
+	}
+	p.reply <- o // buffered, capacity 1, and this is the only send
+	p.state = paneAnswered
+	p.sent = o.Kind
+	p.notice = "sent " + o.Kind.String() + ", waiting for the server…"
+	return true
+}
+
+// end turns the pane into a notice. It is idempotent: the engine's verdict
+// (PromptResolved) may come before or after the bridge's closed message,
+// and the verdict's text wins.
+func (p *pane) end(kind client.OutcomeKind, text string, now time.Time, final bool) {
+	if p.state == paneEnded && !final {
+		return
+	}
+	p.state = paneEnded
+	p.endKind = kind
+	p.notice = text
+	if p.endedAt.IsZero() {
+		p.endedAt = now
+	}
+}
+
+// endText is the notice for an outcome the engine decided.
+func endText(p *client.Prompt, e client.JournalEntry, sent string) string {
+	server := themes.SanitizeLine(p.Server)
+	reason := themes.SanitizeLine(e.Reason)
+	switch e.Kind {
+	case client.Withdrawn:
+		if reason == "" {
+			reason = "no reason given"
+		}
+		return fmt.Sprintf("withdrawn by %s: %s", server, reason)
+	case client.Disconnected:
+		if reason == "" {
+			return fmt.Sprintf("%s disconnected; nothing was sent", server)
+		}
+		return fmt.Sprintf("%s disconnected (%s); nothing was sent", server, reason)
+	case client.Abandoned:
+		return "abandoned: the call it belonged to was cancelled"
+	case client.Timeout:
+		return "timed out; the engine answered for you"
+	case client.Invalid:
+		return "invalid: " + reason
+	}
+	if sent == "" {
+		sent = e.Kind.String()
+	}
+	return fmt.Sprintf("%s (sent %s)", e.Kind, sent)
+}
+
+// causeText is the notice for a prompt whose context ended, before the
+// engine's verdict arrives.
+func causeText(server string, cause error) (client.OutcomeKind, string) {
+	server = themes.SanitizeLine(server)
+	switch {
+	case cause == nil:
+		return client.Cancel, "closed"
+	case errors.Is(cause, client.ErrWithdrawn):
+		return client.Withdrawn, "withdrawn by " + server
+	case errors.Is(cause, client.ErrDisconnected):
+		return client.Disconnected, server + " disconnected; nothing was sent"
+	case errors.Is(cause, client.ErrAbandoned):
+		return client.Abandoned, "abandoned: the call it belonged to was cancelled"
+	case errors.Is(cause, client.ErrTimeout):
+		return client.Timeout, "timed out"
+	}
+	return client.Cancel, "closed: " + themes.SanitizeLine(cause.Error())
+}
+
+// originText says what the prompt belongs to.
+func originText(o client.Origin) string {
+	name := themes.SanitizeLine(o.Name)
+	call := ""
+	if o.CallID.IsValid() {
+		call = " (call " + themes.SanitizeLine(o.CallID.Raw()) + ")"
+	}
+	switch o.Kind {
+	case client.OriginToolCall:
+		return "tool " + name + call
+	case client.OriginTask:
+		return "task " + themes.SanitizeLine(o.TaskID) + nameSuffix(name)
+	case client.OriginPrompt:
+		return "prompt " + name + call
+	case client.OriginResource:
+		return "resource " + name + call
+	}
+	return "not tied to a call of ours"
+}
+
+func nameSuffix(name string) string {
+	if name == "" {
+		return ""
+	}
+	return " (" + name + ")"
+}
+
+// waited renders how long a prompt has waited. It is computed at render
+// time from Arrived; the model ticks once a second only while an open pane
+// exists, so the figure moves without a ticker when nothing is open.
+func waited(d time.Duration) string {
+	d = d.Truncate(time.Second)
+	switch {
+	case d < time.Second:
+		return "just now"
+	case d < time.Hour:
+		return "waiting " + d.String()
+	}
+	return "waiting " + d.Truncate(time.Minute).String()
+}
+
+// render draws the pane's inside (the frame is drawn by the caller).
+func (p *pane) render(st *themes.Styles, km keyMap, width int, now time.Time) string {
+	var b strings.Builder
+	header := st.Pane.Server.Render(themes.SanitizeLine(p.p.Server)) +
+		st.Pane.Meta.Render("  "+themes.SanitizeLine(p.p.Key.String())+"  ·  "+originText(p.p.Origin))
+	if p.state == paneOpen {
+		header += st.Pane.Meta.Render("  ·  " + waited(now.Sub(p.p.Arrived)))
+	}
+	b.WriteString(header)
+	b.WriteByte('\n')
+	if p.state != paneOpen {
+		style := st.Pane.Ended
+		if p.state == paneAnswered {
+			style = st.Muted
+		}
+		b.WriteString("\n" + style.Render(p.notice) + "\n\n")
+		if p.state == paneEnded {
+			b.WriteString(st.Pane.Footer.Render(keyHint(st, km.Dismiss)))
+		}
+		return b.String()
+	}
+	if p.form != nil {
+		// The form shows the message above its fields.
+		b.WriteString(p.form.View())
+	} else {
+		b.WriteString(p.renderURL(st, width))
+	}
+	if p.note != "" {
+		b.WriteString("\n" + st.Warning.Render(themes.SanitizeLine(p.note)))
+	}
+	b.WriteString("\n\n")
+	b.WriteString(p.footer(st, km))
+	return b.String()
+}
+
+func (p *pane) renderURL(st *themes.Styles, width int) string {
+	var b strings.Builder
+	u := p.url
+	if msg := themes.Sanitize(p.p.Message); msg != "" {
+		b.WriteString(st.Pane.Message.Width(width).Render(msg) + "\n\n")
+	}
+	b.WriteString(st.Muted.Render("This server asks you to open a page in your browser. Nothing has been fetched.") + "\n")
+	line := st.Pane.URL.Render(themes.SanitizeLine(u.before)) +
+		st.Pane.Host.Render(themes.SanitizeLine(u.host)) +
+		st.Pane.URL.Render(themes.SanitizeLine(u.after))
+	b.WriteString(lipgloss.NewStyle().Width(width).Render(line) + "\n")
+	if u.host != "" {
+		b.WriteString(st.Muted.Render("host: ") + st.Pane.Host.Render(themes.SanitizeLine(u.host)) + "\n")
+	}
+	for _, w := range u.warnings {
+		b.WriteString(st.Pane.Warn.Render("⚠ "+themes.SanitizeLine(w)) + "\n")
+	}
+	b.WriteString(st.Muted.Render("Accepting gives consent only; the site finishes the task."))
+	return b.String()
+}
+
+// footer lists the keys of the pane, with Decline drawn as a button so it
+// is visible without reading the help.
+func (p *pane) footer(st *themes.Styles, km keyMap) string {
+	var parts []string
+	if p.form != nil {
+		parts = append(parts, keyHint(st, km.Submit))
+	} else {
+		if p.url.ok {
+			parts = append(parts, keyHint(st, km.OpenURL), keyHint(st, km.CopyURL))
+		}
+		parts = append(parts, keyHint(st, km.Consent))
+	}
+	parts = append(parts, keyHint(st, km.Cancel), keyHint(st, km.NextPane), keyHint(st, km.Help))
+	return st.Pane.Button.Render("Decline ctrl+x") + "  " + st.Pane.Footer.Render(strings.Join(parts, "  "))
+}
+
+func keyHint(st *themes.Styles, b key.Binding) string {
+	h := b.Help()
+	desc := h.Desc
+	if i := strings.Index(desc, " ("); i > 0 {
+		desc = desc[:i]
+	}
+	return st.Pane.Key.Render(h.Key) + " " + st.Pane.KeyDesc.Render(desc)
+}

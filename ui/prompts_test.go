@@ -1,0 +1,163 @@
+package ui
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/elicit-dev/elicit/client"
+)
+
+func TestTwoPanesAnsweredInReverseOrder(t *testing.T) {
+	t.Parallel()
+	d := newDriver(t, Options{})
+	a := formPrompt(t, "demo", 1, "Who are you?", nameSchema)
+	b := formPrompt(t, "demo", 2, "Second question", nameSchema)
+	d.open(a)
+	d.open(b)
+	if d.m.focus != d.m.byKey[a.Key].id {
+		t.Fatal("the second prompt took focus from the first")
+	}
+	if s := d.screen(); !strings.Contains(s, "2 open, 1 new") {
+		t.Fatalf("strip does not announce the new prompt:\n%s", s)
+	}
+	// Answer the second first.
+	d.keys(keyF2)
+	d.typeText("Bob")
+	d.keys(keyEnter)
+	if got := d.reply(b.Key); got.Kind != client.Accept || !cmp.Equal(got.Content, map[string]any{"name": "Bob"}) {
+		t.Fatalf("second prompt reply = %+v, want accept name=Bob", got)
+	}
+	d.noReply(a.Key)
+	d.keys(keyF2)
+	d.typeText("Al")
+	d.keys(keyEnter)
+	if got := d.reply(a.Key); got.Kind != client.Accept || !cmp.Equal(got.Content, map[string]any{"name": "Al"}) {
+		t.Fatalf("first prompt reply = %+v, want accept name=Al", got)
+	}
+	// Nothing more is sent, whatever is pressed.
+	d.keys(keyEnter, keyCtrlX, keyEsc, keyF2, keyCtrlX, keyEsc)
+	d.noReply(a.Key)
+	d.noReply(b.Key)
+}
+
+func TestEscCancelsAndCtrlXDeclines(t *testing.T) {
+	t.Parallel()
+	d := newDriver(t, Options{})
+	a := formPrompt(t, "demo", 1, "first", nameSchema)
+	b := formPrompt(t, "demo", 2, "second", nameSchema)
+	d.open(a)
+	d.open(b)
+	d.typeText("half typed")
+	d.keys(keyEsc)
+	if got := d.reply(a.Key); got.Kind != client.Cancel || got.Content != nil {
+		t.Fatalf("Esc reply = %+v, want cancel without content", got)
+	}
+	d.keys(keyF2)
+	if s := d.screen(); !strings.Contains(s, "Decline ctrl+x") {
+		t.Errorf("no visible Decline button:\n%s", s)
+	}
+	d.keys(keyCtrlX)
+	if got := d.reply(b.Key); got.Kind != client.Decline || got.Content != nil {
+		t.Fatalf("ctrl+x reply = %+v, want decline without content", got)
+	}
+}
+
+func TestEscWhileFilteringOnlyClosesTheFilter(t *testing.T) {
+	t.Parallel()
+	d := newDriver(t, Options{})
+	p := formPrompt(t, "demo", 1, "pick", pickSchema)
+	d.open(p)
+	d.keys(keySlash)
+	if !d.m.focused().form.Filtering() {
+		t.Fatal("/ did not open the select filter")
+	}
+	d.keys(keyEsc)
+	d.noReply(p.Key)
+	if d.m.focused().form.Filtering() {
+		t.Fatal("Esc did not close the filter")
+	}
+	d.keys(keyEsc)
+	if got := d.reply(p.Key); got.Kind != client.Cancel {
+		t.Fatalf("second Esc reply = %v, want cancel", got.Kind)
+	}
+}
+
+func TestWithdrawnPaneTurnsIntoNotice(t *testing.T) {
+	t.Parallel()
+	d := newDriver(t, Options{})
+	p := formPrompt(t, "demo", 7, "will be withdrawn", nameSchema)
+	d.open(p)
+	d.typeText("abc")
+	d.send(promptClosedMsg{key: p.Key, cause: client.ErrWithdrawn})
+	d.send(eventMsg{e: client.PromptResolved{Key: p.Key,
+		Entry: client.JournalEntry{Key: p.Key, Server: "demo", Kind: client.Withdrawn, Reason: "user left"}}})
+	s := d.screen()
+	if !strings.Contains(s, "withdrawn by demo: user left") {
+		t.Fatalf("no withdrawal notice:\n%s", s)
+	}
+	if strings.Contains(s, "will be withdrawn") {
+		t.Errorf("the withdrawn form is still shown:\n%s", s)
+	}
+	d.keys(keyEnter, keyCtrlX, keyEsc)
+	d.noReply(p.Key)
+	// Enter clears the ended pane.
+	d.keys(keyEnter)
+	if len(d.m.panes) != 0 {
+		t.Fatalf("ended pane not cleared: %d panes", len(d.m.panes))
+	}
+}
+
+func TestDisconnectedPaneSaysSo(t *testing.T) {
+	t.Parallel()
+	d := newDriver(t, Options{})
+	p := formPrompt(t, "demo", 8, "q", nameSchema)
+	d.open(p)
+	d.send(promptClosedMsg{key: p.Key, cause: client.ErrDisconnected})
+	if s := d.screen(); !strings.Contains(s, "demo disconnected; nothing was sent") {
+		t.Fatalf("no disconnect notice:\n%s", s)
+	}
+	d.noReply(p.Key)
+}
+
+func TestHeaderShowsServerIDOriginAndWait(t *testing.T) {
+	t.Parallel()
+	d := newDriver(t, Options{})
+	p := formPrompt(t, "demo", 42, "q", nameSchema)
+	p.Arrived = p.Arrived.Add(-75e9)
+	d.open(p)
+	s := d.screen()
+	for _, want := range []string{"demo#42", "tool deploy (call 3)", "waiting 1m15s", "1 open"} {
+		if !strings.Contains(s, want) {
+			t.Errorf("header lacks %q:\n%s", want, s)
+		}
+	}
+}
+
+func TestHelpOverlayListsBindings(t *testing.T) {
+	t.Parallel()
+	d := newDriver(t, Options{})
+	d.keys(keyF1)
+	s := d.screen()
+	for _, want := range []string{"ctrl+x", "decline", "F2 / ctrl+o", "export traffic"} {
+		if !strings.Contains(s, want) {
+			t.Errorf("help lacks %q", want)
+		}
+	}
+	d.keys(keyEsc)
+	if d.m.showHelp {
+		t.Fatal("Esc did not close help")
+	}
+	// ? types into a field instead of opening help.
+	p := formPrompt(t, "demo", 1, "q", nameSchema)
+	d.open(p)
+	d.typeText("?")
+	if d.m.showHelp {
+		t.Fatal("? opened help while typing in a field")
+	}
+	d.keys(keyEnter)
+	if got := d.reply(p.Key); got.Content["name"] != "?" {
+		t.Fatalf("content = %v, want name=?", got.Content)
+	}
+}

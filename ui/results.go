@@ -1,0 +1,111 @@
+package ui
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"github.com/dustin/go-humanize"
+
+	"github.com/elicit-dev/elicit/client"
+	"github.com/elicit-dev/elicit/themes"
+)
+
+// renderResult draws a tools/call result readably: text as text,
+// structuredContent as indented JSON, binary content as one line with its
+// type and size, links as links, and isError in the error style. Every
+// server string is sanitized.
+func renderResult(st *themes.Styles, res *client.CallToolResult, width int) string {
+	var b strings.Builder
+	if res.IsError {
+		b.WriteString(st.Error.Render("the tool reported an error (isError)") + "\n")
+	}
+	text := st.Text
+	if res.IsError {
+		text = st.Error
+	}
+	for _, c := range res.Content {
+		b.WriteString(renderBlock(st, text, c, width))
+		b.WriteByte('\n')
+	}
+	if len(res.StructuredContent) > 0 {
+		b.WriteString(st.Title.Render("structuredContent") + "\n")
+		b.WriteString(st.Text.Render(prettyJSON(res.StructuredContent)) + "\n")
+	}
+	if len(res.Content) == 0 && len(res.StructuredContent) == 0 {
+		b.WriteString(st.Muted.Render("(empty result)"))
+	}
+	return strings.TrimRight(b.String(), "\n")
+}
+
+func renderBlock(st *themes.Styles, text interface{ Render(...string) string }, c client.ContentBlock, width int) string {
+	san := themes.SanitizeLine
+	switch c.Type {
+	case "text":
+		return text.Render(themes.Sanitize(c.Text))
+	case "image", "audio":
+		return st.List.Badge.Render(fmt.Sprintf("[%s %s, %s]", c.Type, san(orDash(c.MimeType)), base64Size(c.Data)))
+	case "resource_link":
+		s := "→ link " + san(firstNonEmpty(c.Title, c.Name)) + " " + st.Pane.URL.Render(san(c.URI))
+		if c.MimeType != "" {
+			s += st.Muted.Render(" (" + san(c.MimeType) + ")")
+		}
+		if c.Description != "" {
+			s += "\n  " + st.Muted.Render(san(c.Description))
+		}
+		return s
+	case "resource":
+		if c.Resource == nil {
+			return st.Muted.Render("[resource without contents]")
+		}
+		return renderContents(st, *c.Resource)
+	}
+	return st.Muted.Render("[" + san(c.Type) + "] " + san(string(c.Raw)))
+}
+
+// renderContents draws one resource contents item.
+func renderContents(st *themes.Styles, r client.ResourceContents) string {
+	head := st.List.Badge.Render("[resource " + themes.SanitizeLine(r.URI) + " " + themes.SanitizeLine(orDash(r.MimeType)) + "]")
+	if r.Blob != "" {
+		return head + " " + st.Muted.Render("binary, "+base64Size(r.Blob))
+	}
+	body := r.Text
+	if strings.Contains(r.MimeType, "json") {
+		body = prettyJSON([]byte(body))
+	}
+	return head + "\n" + st.Text.Render(themes.Sanitize(body))
+}
+
+// prettyJSON indents JSON for display, sanitized; invalid JSON is shown
+// as sent.
+func prettyJSON(raw []byte) string {
+	var buf bytes.Buffer
+	if err := json.Indent(&buf, raw, "", "  "); err != nil {
+		return themes.Sanitize(string(raw))
+	}
+	return themes.Sanitize(buf.String())
+}
+
+// base64Size is the decoded size of base64 data, for display.
+func base64Size(data string) string {
+	n := len(data) * 3 / 4
+	n -= strings.Count(data[max(len(data)-2, 0):], "=")
+	return humanize.IBytes(uint64(max(n, 0)))
+}
+
+func orDash(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
+}
+
+func firstNonEmpty(ss ...string) string {
+	for _, s := range ss {
+		if s != "" {
+			return s
+		}
+	}
+	return ""
+}

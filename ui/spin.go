@@ -1,0 +1,39 @@
+package ui
+
+import (
+	"time"
+
+	"charm.land/bubbles/v2/spinner"
+	tea "charm.land/bubbletea/v2"
+)
+
+// spinTickMsg advances the spinner; gen drops ticks of an older run.
+type spinTickMsg struct{ gen int }
+
+// spinState is one spinner shared by every running call. It ticks only
+// while a call runs: armTicks starts it, and a tick with nothing running
+// is not re-armed, so an idle UI renders nothing.
+type spinState struct {
+	running bool
+	gen     int
+	frame   int
+}
+
+func (s *spinState) tick() tea.Cmd {
+	gen := s.gen
+	return tea.Tick(spinner.MiniDot.FPS, func(time.Time) tea.Msg { return spinTickMsg{gen: gen} })
+}
+
+func (s *spinState) view() string { return spinner.MiniDot.Frames[s.frame%len(spinner.MiniDot.Frames)] }
+
+func (m *Model) handleSpinTick(msg spinTickMsg) tea.Cmd {
+	if msg.gen != m.spin.gen || !m.spin.running {
+		return nil
+	}
+	if m.tools.running() == 0 {
+		m.spin.running = false
+		return nil
+	}
+	m.spin.frame++
+	return m.spin.tick()
+}

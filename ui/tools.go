@@ -1,0 +1,444 @@
+package ui
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/elicit-dev/elicit/client"
+	"github.com/elicit-dev/elicit/forms/schema"
+	"github.com/elicit-dev/elicit/themes"
+)
+
+// toolsMsg carries one server's tool list.
+type toolsMsg struct {
+	server string
+	tools  []client.Tool
+	err    error
+}
+
+// callDoneMsg carries a finished call.
+type callDoneMsg struct {
+	id      int
+	res     *client.CallToolResult
+	err     error
+	elapsed time.Duration
+}
+
+// toolList is one server's tools as last loaded.
+type toolList struct {
+	tools   []client.Tool
+	err     error
+	loading bool
+}
+
+// argForm is an open argument form of a tool.
+type argForm struct {
+	id           int
+	server, tool string
+	form         Form
+}
+
+// call is one tools/call the person started.
+type call struct {
+	id           int
+	server, tool string
+	cancel       context.CancelFunc
+	started      time.Time
+	done         bool
+	cancelling   bool
+	res          *client.CallToolResult
+	err          error
+	elapsed      time.Duration
+	prog         client.CallProgress
+}
+
+// toolsView lists a server's tools and the calls made from it.
+type toolsView struct {
+	server  string // selected server
+	lists   map[string]*toolList
+	cursor  int
+	onCalls bool // selection is in the calls list
+	args    *argForm
+	calls   []*call
+	callSel int
+}
+
+func (t *toolsView) init() {
+	t.lists = map[string]*toolList{}
+}
+
+func (t *toolsView) running() int {
+	n := 0
+	for _, c := range t.calls {
+		if !c.done {
+			n++
+		}
+	}
+	return n
+}
+
+// enter picks a server if none is selected and loads its tools once.
+func (t *toolsView) enter(m *Model) tea.Cmd {
+	if t.server == "" && len(m.servers) > 0 {
+		t.server = m.servers[0].Name
+	}
+	if t.server == "" {
+		return nil
+	}
+	if l := t.lists[t.server]; l != nil {
+		return nil
+	}
+	return t.load(m, t.server)
+}
+
+// serverReady reloads a server's tools when it (re)connects or says its
+// list changed.
+func (t *toolsView) serverReady(m *Model, server string) tea.Cmd {
+	delete(t.lists, server)
+	if t.server == "" {
+		t.server = server
+	}
+	if m.view == viewTools || server == t.server {
+		return t.load(m, server)
+	}
+	return nil
+}
+
+func (t *toolsView) load(m *Model, server string) tea.Cmd {
+	t.lists[server] = &toolList{loading: true}
+	eng, ctx := m.engine, m.ctx
+	return func() tea.Msg {
+		tools, err := eng.Tools(ctx, server)
+		return toolsMsg{server: server, tools: tools, err: err}
+	}
+}
+
+func (m *Model) handleTools(msg toolsMsg) tea.Cmd {
+	m.tools.lists[msg.server] = &toolList{tools: msg.tools, err: msg.err}
+	if m.tools.server == msg.server {
+		m.tools.cursor = min(m.tools.cursor, max(len(msg.tools)-1, 0))
+	}
+	return nil
+}
+
+func (t *toolsView) current() *toolList { return t.lists[t.server] }
+
+// key handles a key in the tools view.
+func (t *toolsView) key(m *Model, k tea.KeyPressMsg) tea.Cmd {
+	if t.args != nil {
+		if key.Matches(k, m.keys.Back) && !t.args.form.Filtering() {
+			t.args = nil
+			return nil
+		}
+		return t.forward(m, k)
+	}
+	km := m.keys
+	switch {
+	case key.Matches(k, km.Up):
+		t.move(-1)
+	case key.Matches(k, km.Down):
+		t.move(+1)
+	case k.String() == "tab":
+		t.onCalls = !t.onCalls && len(t.calls) > 0
+	case key.Matches(k, km.NextServer):
+		return t.nextServer(m)
+	case key.Matches(k, km.Reconnect):
+		return t.reconnect(m)
+	case key.Matches(k, km.CancelCall):
+		t.cancelSelected()
+	case key.Matches(k, km.Select) && !t.onCalls:
+		return t.open(m)
+	}
+	return nil
+}
+
+func (t *toolsView) move(d int) {
+	if t.onCalls {
+		t.callSel = clamp(t.callSel+d, 0, len(t.calls)-1)
+		return
+	}
+	if l := t.current(); l != nil {
+		t.cursor = clamp(t.cursor+d, 0, len(l.tools)-1)
+	}
+}
+
+func clamp(v, lo, hi int) int { return max(lo, min(v, hi)) }
+
+func (t *toolsView) nextServer(m *Model) tea.Cmd {
+	if len(m.servers) == 0 {
+		return nil
+	}
+	i := 0
+	for j, s := range m.servers {
+		if s.Name == t.server {
+			i = (j + 1) % len(m.servers)
+		}
+	}
+	t.server, t.cursor = m.servers[i].Name, 0
+	return t.enter(m)
+}
+
+func (t *toolsView) reconnect(m *Model) tea.Cmd {
+	server, eng, ctx := t.server, m.engine, m.ctx
+	if server == "" {
+		return nil
+	}
+	return func() tea.Msg {
+		if err := eng.Reconnect(ctx, server); err != nil {
+			return noticeMsg(fmt.Sprintf("reconnect %s: %v", server, err))
+		}
+		return noticeMsg("reconnecting " + server + "…")
+	}
+}
+
+// cancelSelected cancels the selected running call: the engine sends
+// notifications/cancelled when its context ends.
+func (t *toolsView) cancelSelected() {
+	if len(t.calls) == 0 {
+		return
+	}
+	c := t.calls[clamp(t.callSel, 0, len(t.calls)-1)]
+	if !t.onCalls {
+		// From the tool list, x cancels the newest running call.
+		for i := len(t.calls) - 1; i >= 0; i-- {
+			if !t.calls[i].done {
+				c = t.calls[i]
+				break
+			}
+		}
+	}
+	if !c.done && !c.cancelling {
+		c.cancelling = true
+		c.cancel()
+	}
+}
+
+// open starts the selected tool: with an argument form when it takes
+// arguments, else at once.
+func (t *toolsView) open(m *Model) tea.Cmd {
+	l := t.current()
+	if l == nil || t.cursor >= len(l.tools) {
+		return nil
+	}
+	tl := l.tools[t.cursor]
+	ti, err := schema.ParseToolInput(tl.InputSchema)
+	if err != nil {
+		m.notice = fmt.Sprintf("%s: bad inputSchema: %v", tl.Name, err)
+		return nil
+	}
+	if len(ti.Fields) == 0 {
+		return t.start(m, t.server, tl.Name, nil)
+	}
+	af := &argForm{id: m.newID(), server: t.server, tool: tl.Name, form: m.opts.NewToolForm(ti, m.theme.Form)}
+	t.args = af
+	cmds := []tea.Cmd{tag(af.id, af.form.Init())}
+	if m.bg != nil {
+		cmds = append(cmds, tag(af.id, af.form.Update(m.bg)))
+	}
+	cmds = append(cmds, t.resize(m))
+	return tea.Batch(cmds...)
+}
+
+// start runs tools/call in a Cmd with its own cancellable context.
+func (t *toolsView) start(m *Model, server, tool string, args map[string]any) tea.Cmd {
+	ctx, cancel := context.WithCancel(m.ctx)
+	c := &call{id: m.newID(), server: server, tool: tool, cancel: cancel, started: m.now()}
+	t.calls = append(t.calls, c)
+	t.callSel = len(t.calls) - 1
+	eng, br, id, now := m.engine, m.bridge, c.id, m.opts.Now
+	return func() tea.Msg {
+		defer cancel()
+		res, err := eng.Call(ctx, server, tool, args, func(p client.CallProgress) { br.progress(id, p) })
+		return callDoneMsg{id: id, res: res, err: err, elapsed: now().Sub(c.started)}
+	}
+}
+
+func (m *Model) handleCallDone(msg callDoneMsg) tea.Cmd {
+	for _, c := range m.tools.calls {
+		if c.id == msg.id {
+			c.done, c.res, c.err, c.elapsed = true, msg.res, msg.err, msg.elapsed
+		}
+	}
+	return nil
+}
+
+func (t *toolsView) applyProgress(m *Model) {
+	if t.running() == 0 {
+		return
+	}
+	latest := m.bridge.takeProgress()
+	for _, c := range t.calls {
+		if p, ok := latest[c.id]; ok {
+			c.prog = p
+		}
+	}
+}
+
+// forward passes a message to the open argument form and starts the call
+// once the form is submitted.
+func (t *toolsView) forward(m *Model, msg tea.Msg) tea.Cmd {
+	af := t.args
+	if af == nil {
+		return nil
+	}
+	cmd := tag(af.id, af.form.Update(msg))
+	if af.form.Submitted() {
+		args, err := af.form.Content()
+		if err != nil {
+			m.notice = "arguments refused: " + err.Error()
+			return cmd
+		}
+		t.args = nil
+		return tea.Batch(cmd, t.start(m, af.server, af.tool, args))
+	}
+	return cmd
+}
+
+func (t *toolsView) routed(m *Model, msg routedMsg) tea.Cmd {
+	if t.args == nil || t.args.id != msg.id {
+		return nil // a form that is gone
+	}
+	return t.forward(m, msg.msg)
+}
+
+func (t *toolsView) forwardAll(m *Model, msg tea.Msg) tea.Cmd {
+	if t.args == nil {
+		return nil
+	}
+	return tag(t.args.id, t.args.form.Update(msg))
+}
+
+func (t *toolsView) resize(m *Model) tea.Cmd {
+	if t.args == nil || m.width == 0 {
+		return nil
+	}
+	return tag(t.args.id, t.args.form.SetSize(m.width-2, max(m.bodyHeight()-4, 3)))
+}
+
+// render draws the tool list (or the argument form) and the calls.
+func (t *toolsView) render(m *Model) string {
+	st := m.st
+	var b strings.Builder
+	b.WriteString(st.Title.Render("Tools of "+themes.SanitizeLine(orDash(t.server))) +
+		st.Muted.Render("   s next server · enter call · x cancel call · tab calls · r reconnect") + "\n")
+	if t.args != nil {
+		b.WriteString(st.Muted.Render("arguments for "+themes.SanitizeLine(t.args.tool)+" (esc closes)") + "\n")
+		b.WriteString(t.args.form.View())
+		return b.String()
+	}
+	half := max(m.bodyHeight()/2-1, 3)
+	b.WriteString(t.renderList(m, half))
+	b.WriteString("\n" + t.renderCalls(m, m.bodyHeight()-half-2))
+	return b.String()
+}
+
+func (t *toolsView) renderList(m *Model, rows int) string {
+	st := m.st
+	l := t.current()
+	switch {
+	case l == nil:
+		return st.Muted.Render("no server selected")
+	case l.loading:
+		return st.Muted.Render("loading tools…")
+	case l.err != nil:
+		return st.Error.Render("tools/list failed: " + errText(l.err))
+	case len(l.tools) == 0:
+		return st.Muted.Render("this server has no tools")
+	}
+	lo := clamp(t.cursor-rows/2, 0, max(len(l.tools)-rows, 0))
+	var b strings.Builder
+	for i := lo; i < min(lo+rows, len(l.tools)); i++ {
+		tl := l.tools[i]
+		line := themes.SanitizeLine(tl.Name)
+		if title := firstNonEmpty(tl.Title, tl.Annotations.Title); title != "" {
+			line += " — " + themes.SanitizeLine(title)
+		}
+		if ts := tl.Execution.TaskSupport; ts != "" && ts != "forbidden" {
+			line += " " + st.List.Badge.Render("[task "+themes.SanitizeLine(ts)+"]")
+		}
+		line += "  " + st.List.Desc.Render(themes.SanitizeLine(tl.Description))
+		line = ansi.Truncate(line, m.width-2, "…")
+		if i == t.cursor && !t.onCalls {
+			line = st.List.Selected.Render("› " + line)
+		} else {
+			line = "  " + line
+		}
+		b.WriteString(line + "\n")
+	}
+	return strings.TrimRight(b.String(), "\n")
+}
+
+func (t *toolsView) renderCalls(m *Model, rows int) string {
+	st := m.st
+	if len(t.calls) == 0 {
+		return st.Muted.Render("no calls yet")
+	}
+	var b strings.Builder
+	b.WriteString(st.Title.Render(fmt.Sprintf("Calls (%d running)", t.running())) + "\n")
+	// The newest few calls, then the selected call's result.
+	lo := max(len(t.calls)-4, 0)
+	for i := lo; i < len(t.calls); i++ {
+		c := t.calls[i]
+		line := t.callLine(m, c)
+		if i == t.callSel && t.onCalls {
+			line = st.List.Selected.Render("› " + ansi.Strip(line))
+		} else {
+			line = "  " + line
+		}
+		b.WriteString(line + "\n")
+	}
+	if sel := t.calls[clamp(t.callSel, 0, len(t.calls)-1)]; sel.done {
+		out := ""
+		switch {
+		case sel.err != nil:
+			out = st.Error.Render(errText(sel.err))
+		case sel.res != nil:
+			out = renderResult(st, sel.res, m.width)
+		}
+		b.WriteString(lipgloss.NewStyle().MaxHeight(max(rows-len(t.calls[lo:])-1, 2)).Render(out))
+	}
+	return b.String()
+}
+
+func (t *toolsView) callLine(m *Model, c *call) string {
+	st := m.st
+	name := themes.SanitizeLine(c.server) + "/" + themes.SanitizeLine(c.tool)
+	switch {
+	case !c.done && c.cancelling:
+		return m.spin.view() + " " + name + st.Warning.Render("  cancellation requested…")
+	case !c.done:
+		s := m.spin.view() + " " + name + st.Muted.Render(fmt.Sprintf("  %s", m.now().Sub(c.started).Truncate(time.Second)))
+		if c.prog.Total > 0 {
+			s += "  " + progressBar(st, c.prog.Progress/c.prog.Total, 24)
+		} else if c.prog.Progress > 0 {
+			s += st.Muted.Render(fmt.Sprintf("  %g", c.prog.Progress))
+		}
+		if c.prog.Message != "" {
+			s += "  " + st.Muted.Render(themes.SanitizeLine(c.prog.Message))
+		}
+		return s
+	case c.cancelling:
+		return st.Warning.Render("⊘ ") + name + st.Warning.Render("  cancelled")
+	case c.err != nil:
+		return st.Error.Render("✗ ") + name + st.Error.Render("  "+ansi.Truncate(errText(c.err), 60, "…"))
+	case c.res != nil && c.res.IsError:
+		return st.Error.Render("✗ ") + name + st.Error.Render("  isError") + st.Muted.Render("  "+c.elapsed.Truncate(time.Millisecond).String())
+	}
+	return st.Success.Render("✓ ") + name + st.Muted.Render("  "+c.elapsed.Truncate(time.Millisecond).String())
+}
+
+// progressBar draws a static bar (no animation: it redraws only when
+// progress arrives).
+func progressBar(st *themes.Styles, frac float64, width int) string {
+	frac = max(0, min(frac, 1))
+	full := int(frac * float64(width))
+	return st.Success.Render(strings.Repeat("█", full)) + st.Muted.Render(strings.Repeat("░", width-full)) +
+		st.Muted.Render(fmt.Sprintf(" %3.0f%%", frac*100))
+}

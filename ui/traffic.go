@@ -1,0 +1,270 @@
+package ui
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/elicit-dev/elicit/themes"
+)
+
+// exportedMsg reports a traffic export.
+type exportedMsg struct {
+	path string
+	n    int
+	err  error
+}
+
+// trafficView shows frames both ways. It holds only the window on screen;
+// the frames live in the Bridge's ring.
+type trafficView struct {
+	filter    TrafficFilter
+	editing   bool // typing the method filter
+	rows      []TrafficEntry
+	total     int
+	skip      int // matches hidden below the window (0 = the newest)
+	follow    bool
+	cursor    int // index into rows
+	detail    bool
+	detailRow TrafficEntry
+}
+
+func (t *trafficView) rowsOnScreen(m *Model) int { return max(m.bodyHeight()-2, 1) }
+
+func (t *trafficView) refresh(m *Model) {
+	if t.follow {
+		t.skip = 0
+	}
+	n := t.rowsOnScreen(m)
+	t.rows, t.total = m.bridge.trafficWindow(t.filter, t.skip, n)
+	if t.follow || t.cursor >= len(t.rows) {
+		t.cursor = max(len(t.rows)-1, 0)
+	}
+}
+
+func (t *trafficView) key(m *Model, k tea.KeyPressMsg) tea.Cmd {
+	km := m.keys
+	if t.editing {
+		switch k.String() {
+		case "enter", "esc":
+			t.editing = false
+		case "backspace":
+			if r := []rune(t.filter.Method); len(r) > 0 {
+				t.filter.Method = string(r[:len(r)-1])
+			}
+		default:
+			if k.Text != "" {
+				t.filter.Method += k.Text
+			}
+		}
+		t.refresh(m)
+		return nil
+	}
+	if t.detail {
+		if key.Matches(k, km.Back, km.Select) {
+			t.detail = false
+		}
+		return nil
+	}
+	switch {
+	case key.Matches(k, km.Up):
+		t.scroll(m, -1)
+	case key.Matches(k, km.Down):
+		t.scroll(m, +1)
+	case key.Matches(k, km.PageUp):
+		t.scroll(m, -t.rowsOnScreen(m))
+	case key.Matches(k, km.PageDown):
+		t.scroll(m, t.rowsOnScreen(m))
+	case key.Matches(k, km.Bottom, km.Follow):
+		t.follow = true
+		t.refresh(m)
+	case key.Matches(k, km.Select):
+		if t.cursor < len(t.rows) {
+			t.detail, t.detailRow = true, t.rows[t.cursor]
+		}
+	case key.Matches(k, km.Filter):
+		t.editing = true
+	case key.Matches(k, km.NextServer):
+		t.filter.Server = nextServerName(m, t.filter.Server)
+		t.refresh(m)
+	case key.Matches(k, km.Export):
+		return t.export(m)
+	}
+	return nil
+}
+
+// scroll moves the cursor, paging the window through the ring when it
+// leaves the screen; leaving the bottom stops following.
+func (t *trafficView) scroll(m *Model, d int) {
+	t.cursor += d
+	switch {
+	case t.cursor < 0:
+		t.follow = false
+		t.skip = min(t.skip-t.cursor, max(t.total-t.rowsOnScreen(m), 0))
+		t.cursor = 0
+	case t.cursor >= len(t.rows):
+		t.skip = max(t.skip-(t.cursor-len(t.rows)+1), 0)
+		t.follow = t.skip == 0
+		t.cursor = len(t.rows) - 1
+	default:
+		t.follow = false
+		t.refresh(m)
+		return
+	}
+	t.refresh(m)
+}
+
+// nextServerName cycles "" (all) → each server → "".
+func nextServerName(m *Model, cur string) string {
+	if cur == "" {
+		if len(m.servers) == 0 {
+			return ""
+		}
+		return m.servers[0].Name
+	}
+	for i, s := range m.servers {
+		if s.Name == cur && i+1 < len(m.servers) {
+			return m.servers[i+1].Name
+		}
+	}
+	return ""
+}
+
+// export writes the filtered traffic as JSONL (one object per frame, the
+// frame itself under "frame") in a Cmd, and says where.
+func (t *trafficView) export(m *Model) tea.Cmd {
+	br, f, dir, now := m.bridge, t.filter, m.opts.ExportDir, m.now()
+	return func() tea.Msg {
+		rows := br.trafficAll(f)
+		name := "elicit-traffic-" + now.Format("20060102-150405") + ".jsonl"
+		path := filepath.Join(dir, name)
+		if abs, err := filepath.Abs(path); err == nil {
+			path = abs
+		}
+		n, err := writeJSONL(path, rows)
+		return exportedMsg{path: path, n: n, err: err}
+	}
+}
+
+func writeJSONL(path string, rows []TrafficEntry) (int, error) {
+	f, err := os.OpenFile(path, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o600)
+	if err != nil {
+		return 0, fmt.Errorf("export traffic: %w", err)
+	}
+	enc := json.NewEncoder(f)
+	for _, r := range rows {
+		line := struct {
+			Time   time.Time       `json:"time"`
+			Server string          `json:"server"`
+			Dir    string          `json:"dir"`
+			Frame  json.RawMessage `json:"frame,omitempty"`
+			Raw    string          `json:"raw,omitempty"`
+			Err    string          `json:"error,omitempty"`
+		}{Time: r.Time, Server: r.Server, Dir: dirName(r.In), Err: r.Err}
+		if json.Valid(r.Raw) {
+			line.Frame = r.Raw
+		} else {
+			line.Raw = string(r.Raw)
+		}
+		if err := enc.Encode(line); err != nil {
+			f.Close()
+			return 0, fmt.Errorf("export traffic to %s: %w", path, err)
+		}
+	}
+	if err := f.Close(); err != nil {
+		return 0, fmt.Errorf("export traffic to %s: %w", path, err)
+	}
+	return len(rows), nil
+}
+
+func dirName(in bool) string {
+	if in {
+		return "in"
+	}
+	return "out"
+}
+
+func (m *Model) handleExported(msg exportedMsg) {
+	if msg.err != nil {
+		m.notice = msg.err.Error()
+		return
+	}
+	m.notice = fmt.Sprintf("exported %d frames to %s", msg.n, msg.path)
+}
+
+func (t *trafficView) render(m *Model) string {
+	st := m.st
+	var b strings.Builder
+	filter := "all servers"
+	if t.filter.Server != "" {
+		filter = themes.SanitizeLine(t.filter.Server)
+	}
+	method := t.filter.Method
+	if t.editing {
+		method += "▏"
+	}
+	if method != "" {
+		filter += ", method ~ " + themes.SanitizeLine(method)
+	}
+	state := "paused"
+	if t.follow {
+		state = "following"
+	}
+	b.WriteString(st.Title.Render(fmt.Sprintf("Traffic: %d frames", t.total)) +
+		st.Muted.Render(" ("+filter+", "+state+")  / filter · s server · enter show · e export · f follow") + "\n")
+	if t.detail {
+		r := t.detailRow
+		b.WriteString(t.line(m, &r, false) + "\n")
+		if r.Err != "" {
+			b.WriteString(st.Traffic.Error.Render("undecodable: "+themes.SanitizeLine(r.Err)) + "\n")
+		}
+		b.WriteString(prettyJSON(r.Raw))
+		return b.String()
+	}
+	if len(t.rows) == 0 {
+		b.WriteString(st.Muted.Render("no frames yet"))
+	}
+	for i := range t.rows {
+		b.WriteString(t.line(m, &t.rows[i], i == t.cursor) + "\n")
+	}
+	return strings.TrimRight(b.String(), "\n")
+}
+
+func (t *trafficView) line(m *Model, r *TrafficEntry, selected bool) string {
+	st := m.st.Traffic
+	arrow := st.Out.Render("→")
+	if r.In {
+		arrow = st.In.Render("←")
+	}
+	what := r.Method
+	if what == "" {
+		what = r.Kind
+	}
+	what = themes.SanitizeLine(what)
+	switch {
+	case r.ServerRequest():
+		what = st.ServerRequest.Render("⚑ " + what)
+	case r.Kind == "error" || r.Kind == "invalid":
+		what = st.Error.Render(what)
+	default:
+		what = st.Method.Render(what)
+	}
+	id := ""
+	if r.ID != "" {
+		id = st.ID.Render(" #" + themes.SanitizeLine(r.ID))
+	}
+	s := st.Time.Render(r.Time.Format("15:04:05.000")) + " " + arrow + " " +
+		m.st.Muted.Render(themes.SanitizeLine(r.Server)) + " " + what + id
+	s = ansi.Truncate(s, m.width-2, "…")
+	if selected {
+		return m.st.List.Selected.Render("› " + ansi.Strip(s))
+	}
+	return "  " + s
+}

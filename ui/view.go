@@ -1,0 +1,171 @@
+package ui
+
+import (
+	"fmt"
+	"strings"
+
+	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/elicit-dev/elicit/client"
+	"github.com/elicit-dev/elicit/themes"
+)
+
+// Screen rows: tabs, the prompt strip, the body, and the status bar.
+const (
+	tabsRow  = 0
+	stripRow = 1
+	chrome   = 3 // rows that are not body
+)
+
+// View draws the screen. It renders only what is visible: the focused pane
+// and the strip's window, never hidden panes, so its cost does not grow
+// with the number of open prompts.
+func (m *Model) View() tea.View {
+	var v tea.View
+	v.AltScreen = true
+	v.MouseMode = tea.MouseModeCellMotion
+	v.WindowTitle = "elicit"
+	if m.width == 0 {
+		v.SetContent("loading…")
+		return v
+	}
+	body := ""
+	if m.showHelp {
+		body = m.renderHelp()
+	} else {
+		switch m.view {
+		case viewPrompts:
+			body = m.renderPrompts()
+		case viewTools:
+			body = m.tools.render(m)
+		case viewTraffic:
+			body = m.traffic.render(m)
+		case viewJournal:
+			body = m.journal.render(m)
+		case viewLogs:
+			body = m.logs.render(m)
+		}
+	}
+	body = lipgloss.NewStyle().Height(m.bodyHeight()).MaxHeight(m.bodyHeight()).MaxWidth(m.width).Render(body)
+	v.SetContent(strings.Join([]string{m.renderTabs(), m.renderStrip(), body, m.renderStatus()}, "\n"))
+	return v
+}
+
+func (m *Model) bodyHeight() int { return max(m.height-chrome, 1) }
+
+// paneInner is the space inside a pane's frame (border and padding).
+func (m *Model) paneInner() (w, h int) {
+	return max(m.width-4, 10), max(m.bodyHeight()-2, 3)
+}
+
+func (m *Model) renderTabs() string {
+	parts := make([]string, 0, len(viewNames)+1)
+	for i, name := range viewNames {
+		label := fmt.Sprintf("F%d %s", i+4, name)
+		if viewID(i) == viewPrompts {
+			if n := m.openCount(); n > 0 {
+				label += fmt.Sprintf(" (%d)", n)
+			}
+		}
+		if viewID(i) == m.view {
+			parts = append(parts, m.st.Tabs.Active.Render(label))
+		} else {
+			parts = append(parts, m.st.Tabs.Inactive.Render(label))
+		}
+	}
+	parts = append(parts, m.st.Muted.Render("  F1 help"))
+	return ansi.Truncate(strings.Join(parts, ""), m.width, "…")
+}
+
+func (m *Model) openCount() int {
+	n := 0
+	for _, p := range m.panes {
+		if p.open() {
+			n++
+		}
+	}
+	return n
+}
+
+func (m *Model) renderPrompts() string {
+	pn := m.focused()
+	if pn == nil {
+		return m.st.Muted.Render("\n  No prompts. When a server asks you something, it appears here.\n" +
+			"  F5 lists tools to call; F1 shows every key.")
+	}
+	w, h := m.paneInner()
+	frame := m.st.Pane.Frame
+	if pn.open() {
+		frame = m.st.Pane.Focused
+	}
+	inner := pn.render(m.st, m.keys, w, m.now())
+	inner = lipgloss.NewStyle().MaxHeight(h).Render(inner)
+	return frame.Width(m.width).Height(m.bodyHeight()).Render(inner)
+}
+
+func (m *Model) renderStatus() string {
+	parts := make([]string, 0, len(m.servers)+1)
+	for _, s := range m.servers {
+		parts = append(parts, m.serverBadge(s))
+	}
+	if m.notice != "" {
+		parts = append(parts, m.st.Warning.Render(themes.SanitizeLine(m.notice)))
+	}
+	if len(parts) == 0 {
+		parts = append(parts, m.st.Muted.Render("no servers"))
+	}
+	return ansi.Truncate(m.st.Status.Bar.Render(strings.Join(parts, m.st.Muted.Render(" │ "))), m.width, "…")
+}
+
+func (m *Model) serverBadge(s ServerStatus) string {
+	name := themes.SanitizeLine(s.Name)
+	st := m.st.Status
+	switch s.State {
+	case client.StateReady:
+		detail := themes.SanitizeLine(s.Protocol)
+		if s.Era != "" {
+			detail = themes.SanitizeLine(s.Era)
+		}
+		return st.Ready.Render("● "+name) + m.st.Muted.Render(" ready "+detail)
+	case client.StateConnecting:
+		return st.Connecting.Render("◌ "+name) + m.st.Muted.Render(" connecting…")
+	case client.StateFailed:
+		return st.Failed.Render("✗ "+name) + m.st.Error.Render(" failed: "+errText(s.Err)) +
+			m.st.Muted.Render(" (F5, r: retry)")
+	case client.StateDisconnected:
+		return st.Disconnected.Render("⚡ "+name) + m.st.Warning.Render(" disconnected: "+errText(s.Err)) +
+			m.st.Muted.Render(" (F5, r: reconnect)")
+	}
+	return m.st.Muted.Render("○ " + name + " " + s.State.String())
+}
+
+func errText(err error) string {
+	if err == nil {
+		return "no reason given"
+	}
+	return themes.SanitizeLine(err.Error())
+}
+
+// renderHelp draws every binding from the key map, in two columns.
+func (m *Model) renderHelp() string {
+	secs := m.keys.helpSections()
+	col := func(secs []helpSection) string {
+		var b strings.Builder
+		for _, sec := range secs {
+			b.WriteString(m.st.Help.Section.Render(sec.title) + "\n")
+			for _, kb := range sec.bindings {
+				h := kb.Help()
+				b.WriteString("  " + m.st.Help.Key.Render(fmt.Sprintf("%-14s", h.Key)) + " " + m.st.Help.Desc.Render(h.Desc) + "\n")
+			}
+			b.WriteString("\n")
+		}
+		return b.String()
+	}
+	half := (len(secs) + 1) / 2
+	left := lipgloss.NewStyle().Width(max(m.width/2-2, 20)).Render(col(secs[:half]))
+	body := lipgloss.JoinHorizontal(lipgloss.Top, left, col(secs[half:]))
+	head := m.st.Help.Section.Render("Keys") + m.st.Muted.Render("  (any key closes)") + "\n\n"
+	return m.st.Help.Box.Width(m.width).Render(head + strings.TrimRight(body, "\n"))
+}
