@@ -18,16 +18,13 @@ const demoUsage = `Usage:
 
 func runDemo(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	var serve, addr string
-	var c common
+	var f tuiFlags
 	fs := newFlagSet("demo", stderr, demoUsage)
 	fs.StringVar(&serve, "serve", "", "serve the demo instead of running the TUI: stdio or http")
 	fs.StringVar(&addr, "addr", "127.0.0.1:3001", "listen address for --serve http")
-	c.register(fs)
+	f.register(fs)
 	pos, err := parseInterleaved(fs, args)
 	if err != nil {
-		if errors.Is(err, errHelp) {
-			return err
-		}
 		return err
 	}
 	switch {
@@ -47,6 +44,9 @@ func runDemo(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	case len(pos) > 0:
 		return usageErr("demo takes no arguments, got %q", pos[0])
 	}
-	c.demo = true
-	return runTUIWith(ctx, &c, stdout, stderr)
+	if f.url != "" || f.config != "" {
+		return usageErr("elicit demo runs the embedded demo; use elicit --url or --config for other servers")
+	}
+	f.demo = true
+	return runTUIWith(ctx, &f, stdout, stderr)
 }

@@ -24,6 +24,8 @@ type serverSpec struct {
 	URL     string
 	Header  http.Header
 	Demo    bool
+	// LegacySSE selects the 2024-11-05 HTTP+SSE transport for URL.
+	LegacySSE bool
 }
 
 func (s serverSpec) describe() string {

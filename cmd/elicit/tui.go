@@ -2,16 +2,40 @@ package main
 
 import (
 	"context"
+	"flag"
+	"fmt"
 	"io"
+	"os"
+	"strings"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/elicit-dev/elicit/client"
+	"github.com/elicit-dev/elicit/themes"
+	"github.com/elicit-dev/elicit/transport"
+	"github.com/elicit-dev/elicit/ui"
 )
+
+// tuiFlags are the flags of the interactive mode.
+type tuiFlags struct {
+	common
+	config string
+	theme  string
+}
+
+func (f *tuiFlags) register(fs *flag.FlagSet) {
+	f.common.register(fs)
+	fs.StringVar(&f.config, "config", "", `servers file in the "mcpServers" JSON shape (Claude Desktop, Cursor, MCP Inspector) or VS Code's "servers"`)
+	fs.StringVar(&f.theme, "theme", "", "colour theme: "+strings.Join(themes.Names(), ", ")+" (default charm; NO_COLOR is honoured)")
+}
 
 // runTUI starts the terminal UI with servers from flags or a config file.
 func runTUI(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	var c common
+	var f tuiFlags
 	fs := newFlagSet("elicit", stderr, topUsage)
-	c.register(fs)
+	f.register(fs)
 	before, after := splitDashDash(args)
-	c.command = after
+	f.command = after
 	pos, err := parseInterleaved(fs, before)
 	if err != nil {
 		return err
@@ -19,9 +43,100 @@ func runTUI(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	if len(pos) > 0 {
 		return usageErr("unknown command %q (see elicit help)", pos[0])
 	}
-	return runTUIWith(ctx, &c, stdout, stderr)
+	return runTUIWith(ctx, &f, stdout, stderr)
 }
 
-func runTUIWith(ctx context.Context, c *common, stdout, stderr io.Writer) error {
-	return fail(exitUsage, "the TUI is not wired yet; use elicit tools / elicit call")
+// servers resolves which servers the TUI talks to: the one on the command
+// line, or those of a config file (given, or found in the usual places).
+func (f *tuiFlags) servers() ([]serverSpec, string, error) {
+	theme := f.theme
+	if f.url != "" || len(f.command) > 0 || f.demo {
+		if f.config != "" {
+			return nil, "", usageErr("give either a server or --config, not both")
+		}
+		spec, err := f.spec(false)
+		return []serverSpec{spec}, theme, err
+	}
+	path := f.config
+	if path == "" {
+		p, err := findConfig(os.Getenv)
+		if err != nil {
+			return nil, "", err
+		}
+		path = p
+	}
+	cfg, err := loadConfig(path)
+	if err != nil {
+		return nil, "", usageErr("%v", err)
+	}
+	if theme == "" {
+		theme = cfg.Theme
+	}
+	return cfg.Servers, theme, nil
+}
+
+func runTUIWith(ctx context.Context, f *tuiFlags, stdout, stderr io.Writer) error {
+	specs, theme, err := f.servers()
+	if err != nil {
+		return err
+	}
+	if theme != "" {
+		if _, err := themes.Lookup(theme); err != nil {
+			return usageErr("--theme: %v", err)
+		}
+	}
+	modes, err := parseElicit(f.elicit)
+	if err != nil {
+		return err
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+
+	br := ui.NewBridge(ui.BridgeOptions{})
+	defer br.Close()
+	mgr := client.NewManager(&client.ManagerOptions{Observer: br})
+	eng := &engine{m: mgr, specs: map[string]serverSpec{}, pending: map[string]error{}}
+	var order []string
+	for _, s := range specs {
+		if _, dup := eng.specs[s.Name]; dup {
+			return usageErr("two servers are named %q", s.Name)
+		}
+		eng.specs[s.Name] = s
+		order = append(order, s.Name)
+	}
+	eng.sessionOpts = func(name string) *client.Options {
+		return &client.Options{
+			ClientInfo:    client.Implementation{Name: "elicit", Version: version},
+			Protocol:      f.protocol,
+			Elicit:        modes,
+			Prompter:      br,
+			PromptTimeout: f.promptTimeout,
+		}
+	}
+	eng.transports = func(spec serverSpec) (transport.Transport, error) {
+		name := spec.Name
+		return spec.transport(transport.ObserverFuncs{
+			OnFrame:  func(fr transport.Frame) { br.Frame(name, fr) },
+			OnStderr: func(line string) { br.Stderr(name, line) },
+		})
+	}
+
+	model := ui.New(eng, br, ui.Options{Theme: theme, Context: ctx})
+	p := tea.NewProgram(model, tea.WithContext(ctx), tea.WithOutput(stdout))
+	br.Attach(p.Send)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		eng.connectAll(ctx, order)
+	}()
+	_, runErr := p.Run()
+	// Quitting ends every open prompt in the engine (abandoned: the
+	// person left), closes the sessions and stops the servers.
+	cancel()
+	<-done
+	mgr.Close()
+	if runErr != nil && ctx.Err() == nil {
+		return fmt.Errorf("tui: %w", runErr)
+	}
+	return nil
 }

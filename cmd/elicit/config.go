@@ -1,0 +1,151 @@
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"net/http"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+)
+
+// config is a servers file in the shape Claude Desktop, Cursor and the MCP
+// Inspector use ({"mcpServers": {...}}), or VS Code's ({"servers": {...}}),
+// plus elicit's own optional "theme".
+type config struct {
+	Theme   string
+	Servers []serverSpec
+	Path    string
+}
+
+type configServer struct {
+	Command string            `json:"command"`
+	Args    []string          `json:"args"`
+	Env     map[string]string `json:"env"`
+	Cwd     string            `json:"cwd"`
+	URL     string            `json:"url"`
+	Type    string            `json:"type"`
+	Headers map[string]string `json:"headers"`
+	// Disabled servers (Cursor, Claude Code) are skipped.
+	Disabled bool `json:"disabled"`
+}
+
+// loadConfig reads and checks a config file. Errors name the file and the
+// server, so a person can find the line to fix.
+func loadConfig(path string) (*config, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("config: %w", err)
+	}
+	var raw struct {
+		Theme      string                     `json:"theme"`
+		MCPServers map[string]json.RawMessage `json:"mcpServers"`
+		Servers    map[string]json.RawMessage `json:"servers"`
+	}
+	if err := json.Unmarshal(b, &raw); err != nil {
+		return nil, fmt.Errorf("config %s: not valid JSON: %w", path, err)
+	}
+	entries := raw.MCPServers
+	if entries == nil {
+		entries = raw.Servers
+	}
+	if len(entries) == 0 {
+		return nil, fmt.Errorf(`config %s: no servers (want {"mcpServers": {"name": {"command": …} or {"url": …}}})`, path)
+	}
+	cfg := &config{Theme: raw.Theme, Path: path}
+	names := make([]string, 0, len(entries))
+	for n := range entries {
+		names = append(names, n)
+	}
+	slices.Sort(names)
+	for _, name := range names {
+		var cs configServer
+		if err := json.Unmarshal(entries[name], &cs); err != nil {
+			return nil, fmt.Errorf("config %s: server %q: %w", path, name, err)
+		}
+		if cs.Disabled {
+			continue
+		}
+		spec, err := cs.spec(name, filepath.Dir(path))
+		if err != nil {
+			return nil, fmt.Errorf("config %s: server %q: %w", path, name, err)
+		}
+		cfg.Servers = append(cfg.Servers, spec)
+	}
+	if len(cfg.Servers) == 0 {
+		return nil, fmt.Errorf("config %s: every server is disabled", path)
+	}
+	return cfg, nil
+}
+
+func (cs configServer) spec(name, base string) (serverSpec, error) {
+	s := serverSpec{Name: name}
+	switch {
+	case cs.Command != "" && cs.URL != "":
+		return s, errors.New(`has both "command" and "url"; give one`)
+	case cs.Command != "":
+		if cs.Type != "" && cs.Type != "stdio" {
+			return s, fmt.Errorf("type %q does not go with a command", cs.Type)
+		}
+		s.Command, s.Args, s.Dir = cs.Command, cs.Args, cs.Cwd
+		if s.Dir != "" && !filepath.IsAbs(s.Dir) {
+			s.Dir = filepath.Join(base, s.Dir)
+		}
+		for k, v := range cs.Env {
+			s.Env = append(s.Env, k+"="+os.ExpandEnv(v))
+		}
+		slices.Sort(s.Env)
+	case cs.URL != "":
+		switch cs.Type {
+		case "", "http", "streamable-http", "streamableHttp":
+		case "sse":
+			s.LegacySSE = true
+		default:
+			return s, fmt.Errorf(`unknown type %q (want "http" or "sse")`, cs.Type)
+		}
+		s.URL = cs.URL
+		s.Header = http.Header{}
+		for k, v := range cs.Headers {
+			s.Header.Set(k, os.ExpandEnv(v))
+		}
+	default:
+		return s, errors.New(`needs "command" (stdio) or "url" (HTTP)`)
+	}
+	return s, nil
+}
+
+// configCandidates lists where elicit looks for a config when none is
+// given, in order.
+func configCandidates(getenv func(string) string) []string {
+	var out []string
+	dir := getenv("XDG_CONFIG_HOME")
+	if dir == "" {
+		if home := getenv("HOME"); home != "" {
+			dir = filepath.Join(home, ".config")
+		}
+	}
+	if dir != "" {
+		out = append(out, filepath.Join(dir, "elicit", "config.json"), filepath.Join(dir, "elicit", "mcp.json"))
+	}
+	out = append(out, ".mcp.json", filepath.Join(".vscode", "mcp.json"))
+	return out
+}
+
+// findConfig returns the first candidate that exists, or an error that
+// lists every place it looked.
+func findConfig(getenv func(string) string) (string, error) {
+	cands := configCandidates(getenv)
+	for _, p := range cands {
+		if _, err := os.Stat(p); err == nil {
+			return p, nil
+		} else if !errors.Is(err, fs.ErrNotExist) {
+			return "", fmt.Errorf("config %s: %w", p, err)
+		}
+	}
+	return "", usageErr("no server given and no config found; looked in:\n  %s\n"+
+		"Try: elicit demo, elicit -- CMD ARGS..., elicit --url URL, or elicit --config FILE",
+		strings.Join(cands, "\n  "))
+}

@@ -1,0 +1,105 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+func writeFile(t *testing.T, dir, name, body string) string {
+	t.Helper()
+	p := filepath.Join(dir, name)
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(p, []byte(body), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func TestLoadConfig(t *testing.T) {
+	dir := t.TempDir()
+	t.Setenv("ELICIT_TEST_TOKEN", "s3cret")
+	p := writeFile(t, dir, "claude.json", `{
+	  "theme": "dracula",
+	  "mcpServers": {
+	    "everything": {"command": "npx", "args": ["-y", "@modelcontextprotocol/server-everything"], "env": {"DEBUG": "1"}, "cwd": "sub"},
+	    "remote": {"url": "https://mcp.example.com/mcp", "headers": {"Authorization": "Bearer ${ELICIT_TEST_TOKEN}"}},
+	    "old": {"url": "http://localhost:3001/sse", "type": "sse"},
+	    "off": {"command": "nope", "disabled": true}
+	  }}`)
+	cfg, err := loadConfig(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cfg.Theme != "dracula" || len(cfg.Servers) != 3 {
+		t.Fatalf("config %+v", cfg)
+	}
+	byName := map[string]serverSpec{}
+	for _, s := range cfg.Servers {
+		byName[s.Name] = s
+	}
+	ev := byName["everything"]
+	if ev.Command != "npx" || !cmp.Equal(ev.Args, []string{"-y", "@modelcontextprotocol/server-everything"}) ||
+		!cmp.Equal(ev.Env, []string{"DEBUG=1"}) || ev.Dir != filepath.Join(dir, "sub") {
+		t.Errorf("stdio server %+v", ev)
+	}
+	if r := byName["remote"]; r.URL != "https://mcp.example.com/mcp" || r.Header.Get("Authorization") != "Bearer s3cret" || r.LegacySSE {
+		t.Errorf("http server %+v", r)
+	}
+	if o := byName["old"]; !o.LegacySSE {
+		t.Errorf("sse server %+v", o)
+	}
+
+	vs := writeFile(t, dir, ".vscode/mcp.json", `{"servers": {"x": {"type": "stdio", "command": "x-server"}}}`)
+	if cfg, err := loadConfig(vs); err != nil || len(cfg.Servers) != 1 || cfg.Servers[0].Command != "x-server" {
+		t.Errorf("VS Code shape: %+v, %v", cfg, err)
+	}
+}
+
+func TestLoadConfigErrors(t *testing.T) {
+	dir := t.TempDir()
+	for _, tc := range []struct{ body, want string }{
+		{`{`, "not valid JSON"},
+		{`{"mcpServers": {}}`, "no servers"},
+		{`{"mcpServers": {"a": {"command": "x", "url": "http://y"}}}`, `server "a": has both "command" and "url"`},
+		{`{"mcpServers": {"a": {}}}`, `server "a": needs "command"`},
+		{`{"mcpServers": {"a": {"url": "http://y", "type": "ws"}}}`, `unknown type "ws"`},
+		{`{"mcpServers": {"a": {"command": "x", "type": "http"}}}`, `does not go with a command`},
+		{`{"mcpServers": {"a": {"command": 5}}}`, `server "a"`},
+		{`{"mcpServers": {"a": {"command": "x", "disabled": true}}}`, "every server is disabled"},
+	} {
+		p := writeFile(t, dir, "c.json", tc.body)
+		_, err := loadConfig(p)
+		if err == nil || !strings.Contains(err.Error(), tc.want) || !strings.Contains(err.Error(), p) {
+			t.Errorf("%s: error %v, want it to name the file and say %q", tc.body, err, tc.want)
+		}
+	}
+	if _, err := loadConfig(filepath.Join(dir, "missing.json")); err == nil {
+		t.Error("missing file accepted")
+	}
+}
+
+func TestFindConfigSaysWhereItLooked(t *testing.T) {
+	t.Chdir(t.TempDir())
+	home := t.TempDir()
+	env := map[string]string{"HOME": home}
+	_, err := findConfig(func(k string) string { return env[k] })
+	if err == nil || codeOf(err) != exitUsage {
+		t.Fatalf("want a usage error, got %v", err)
+	}
+	for _, want := range []string{filepath.Join(home, ".config", "elicit", "config.json"), ".mcp.json", "elicit demo"} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("error does not mention %s:\n%v", want, err)
+		}
+	}
+	p := writeFile(t, home, ".config/elicit/config.json", `{"mcpServers": {"a": {"command": "x"}}}`)
+	got, err := findConfig(func(k string) string { return env[k] })
+	if err != nil || got != p {
+		t.Errorf("findConfig = %q, %v; want %q", got, err, p)
+	}
+}

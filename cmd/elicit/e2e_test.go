@@ -1,0 +1,264 @@
+package main
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// tmuxTerm drives the real binary in a detached tmux session: keys go in
+// with send-keys, the screen comes out with capture-pane. Each test gets
+// its own tmux server (-L), so tests never see each other's panes.
+type tmuxTerm struct {
+	t      *testing.T
+	socket string
+}
+
+func newTmux(t *testing.T, dir string, args ...string) *tmuxTerm {
+	t.Helper()
+	if _, err := exec.LookPath("tmux"); err != nil {
+		t.Skip("tmux not installed (.ci/run installs it)")
+	}
+	tm := &tmuxTerm{t: t, socket: fmt.Sprintf("elicit-e2e-%d-%d", os.Getpid(), time.Now().UnixNano())}
+	cmd := append([]string{"new-session", "-d", "-x", "120", "-y", "40", "-c", dir, "--",
+		"env", "TERM=xterm-256color", binPath}, args...)
+	tm.run(cmd...)
+	tm.run("set-option", "-s", "escape-time", "10")
+	t.Cleanup(func() { _ = exec.Command("tmux", "-L", tm.socket, "kill-server").Run() })
+	return tm
+}
+
+func (tm *tmuxTerm) run(args ...string) string {
+	tm.t.Helper()
+	out, err := exec.Command("tmux", append([]string{"-L", tm.socket}, args...)...).CombinedOutput()
+	if err != nil {
+		tm.t.Fatalf("tmux %v: %v\n%s", args, err, out)
+	}
+	return string(out)
+}
+
+func (tm *tmuxTerm) screen() string { return tm.run("capture-pane", "-p") }
+
+func (tm *tmuxTerm) press(keys ...string) {
+	tm.t.Helper()
+	for _, k := range keys {
+		tm.run("send-keys", k)
+		time.Sleep(60 * time.Millisecond) // one key per frame, as a person types
+	}
+}
+
+func (tm *tmuxTerm) typeText(s string) {
+	tm.t.Helper()
+	tm.run("send-keys", "-l", s)
+}
+
+// waitFor polls the screen until cond holds; it never sleeps a fixed time
+// for the program to be "ready".
+func (tm *tmuxTerm) waitFor(what string, cond func(screen string) bool) string {
+	tm.t.Helper()
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		s := tm.screen()
+		if cond(s) {
+			return s
+		}
+		if time.Now().After(deadline) {
+			tm.t.Fatalf("timed out waiting for %s; screen:\n%s", what, s)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+func (tm *tmuxTerm) waitText(text string) string {
+	tm.t.Helper()
+	return tm.waitFor(fmt.Sprintf("%q", text), func(s string) bool { return strings.Contains(s, text) })
+}
+
+// callTool opens the tools view, moves the cursor to name, and opens its
+// argument form (or calls it at once when it takes none).
+func (tm *tmuxTerm) callTool(name string) {
+	tm.t.Helper()
+	tm.press("F5")
+	s := tm.waitText(name + " — ")
+	lines := strings.Split(s, "\n")
+	cursor, target := -1, -1
+	for i, l := range lines {
+		if strings.HasPrefix(l, "› ") && strings.Contains(l, " — ") {
+			cursor = i
+		}
+		if strings.Contains(l, " "+name+" — ") {
+			target = i
+		}
+	}
+	if cursor < 0 || target < 0 {
+		tm.t.Fatalf("tool %s or the cursor not on screen:\n%s", name, s)
+	}
+	for ; cursor < target; cursor++ {
+		tm.press("Down")
+	}
+	for ; cursor > target; cursor-- {
+		tm.press("Up")
+	}
+	tm.waitText("› " + name + " — ")
+	tm.press("Enter")
+}
+
+// TestTUI drives `elicit demo` in tmux: two parallel create_ticket calls
+// answered in reverse order, Esc and ctrl+x on the wire as cancel and
+// decline, and a withdrawn prompt that goes away.
+func TestTUI(t *testing.T) {
+	dir := t.TempDir()
+	tm := newTmux(t, dir, "demo")
+	tm.waitText("demo ready")
+
+	// Two tickets; the second prompt must not steal focus from the first.
+	tm.callTool("create_ticket")
+	tm.waitText("arguments for create_ticket")
+	tm.typeText("first ticket")
+	tm.press("Enter")
+	tm.waitText("Priority for ticket 'first ticket'?")
+	tm.callTool("create_ticket")
+	tm.waitText("arguments for create_ticket")
+	tm.typeText("second ticket")
+	tm.press("Enter")
+	tm.waitText("2 open")
+	tm.press("F4")
+	s := tm.waitText("Priority for ticket 'first ticket'?")
+	if !strings.Contains(s, "demo#1") || !strings.Contains(s, "demo#2") {
+		t.Fatalf("strip should list both prompts:\n%s", s)
+	}
+	// Answer the second first: P1; then the first: P4.
+	tm.press("F2")
+	tm.waitText("Priority for ticket 'second ticket'?")
+	tm.press("Up", "Up")
+	tm.waitText("> P1")
+	tm.press("Enter")
+	tm.waitText("accept (sent accept)")
+	tm.press("F3")
+	tm.waitText("Priority for ticket 'first ticket'?")
+	tm.press("Down")
+	tm.waitText("> P4")
+	tm.press("Enter")
+	tm.waitFor("both calls done", func(s string) bool { return strings.Contains(s, "0 open") })
+
+	// deploy twice: Esc on one (cancel), ctrl+x on the other (decline).
+	tm.callTool("deploy")
+	tm.waitText("arguments for deploy")
+	tm.press("Enter")
+	tm.waitText("Which branch should be deployed")
+	tm.press("Escape")
+	tm.waitText("cancel (sent cancel)")
+	tm.callTool("deploy")
+	tm.waitText("arguments for deploy")
+	tm.press("Enter")
+	tm.waitText("Which branch should be deployed")
+	tm.press("C-x")
+	tm.waitText("decline (sent decline)")
+
+	// The server withdraws its question after 4 s; the pane says so, sends
+	// nothing, and then goes away.
+	tm.callTool("withdrawn")
+	tm.waitText("The server will withdraw this question")
+	tm.waitText("withdrawn by demo")
+	tm.waitFor("the withdrawn pane to clear", func(s string) bool { return !strings.Contains(s, "withdrawn by demo") })
+
+	// The results say who got what.
+	tm.press("F5")
+	tm.waitText("Calls (0 running)")
+
+	// Export the traffic and check the wire.
+	tm.press("F6")
+	tm.waitText("Traffic:")
+	tm.press("e")
+	tm.waitText("elicit-traffic-")
+	frames := readExport(t, dir)
+	answers := map[string]string{} // message -> action (last one)
+	var deploys []string
+	requests := map[string]string{}
+	for _, f := range frames {
+		var m struct {
+			ID     json.RawMessage `json:"id"`
+			Method string          `json:"method"`
+			Params struct {
+				Message string `json:"message"`
+			} `json:"params"`
+			Result json.RawMessage `json:"result"`
+		}
+		if err := json.Unmarshal(f.Raw, &m); err != nil {
+			t.Fatalf("exported frame is not JSON: %v: %s", err, f.Raw)
+		}
+		var res struct {
+			Action  string         `json:"action"`
+			Content map[string]any `json:"content"`
+		}
+		if f.Dir == "out" && m.Method == "" {
+			_ = json.Unmarshal(m.Result, &res) // tool results have other shapes
+		}
+		switch {
+		case f.Dir == "in" && m.Method == "elicitation/create":
+			requests[string(m.ID)] = m.Params.Message
+		case f.Dir == "out" && m.Method == "" && res.Action != "":
+			a := res.Action
+			if p, ok := res.Content["priority"]; ok {
+				a += " " + fmt.Sprint(p)
+			}
+			answers[requests[string(m.ID)]] = a
+			if strings.HasPrefix(requests[string(m.ID)], "Which branch") {
+				deploys = append(deploys, a)
+			}
+		}
+	}
+	want := map[string]string{
+		"Priority for ticket 'first ticket'?":  "accept P4",
+		"Priority for ticket 'second ticket'?": "accept P1",
+	}
+	for msg, a := range want {
+		if answers[msg] != a {
+			t.Errorf("answer to %q = %q, want %q (all: %v)", msg, answers[msg], a, answers)
+		}
+	}
+	if len(deploys) != 2 || deploys[0] != "cancel" || deploys[1] != "decline" {
+		t.Errorf("deploy answers %v, want cancel (Esc) then decline (ctrl+x)", deploys)
+	}
+	for msg, a := range answers {
+		if strings.Contains(msg, "withdraw") {
+			t.Errorf("an answer went out for the withdrawn prompt: %s", a)
+		}
+	}
+	tm.press("C-c")
+}
+
+type exportedFrame struct {
+	Dir string          `json:"dir"`
+	Raw json.RawMessage `json:"frame"`
+}
+
+func readExport(t *testing.T, dir string) []exportedFrame {
+	t.Helper()
+	matches, _ := filepath.Glob(filepath.Join(dir, "elicit-traffic-*.jsonl"))
+	if len(matches) != 1 {
+		t.Fatalf("want one export in %s, got %v", dir, matches)
+	}
+	f, err := os.Open(matches[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var out []exportedFrame
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 1<<20), 64<<20)
+	for sc.Scan() {
+		var fr exportedFrame
+		if err := json.Unmarshal(sc.Bytes(), &fr); err != nil {
+			t.Fatalf("export line: %v: %s", err, sc.Bytes())
+		}
+		out = append(out, fr)
+	}
+	return out
+}

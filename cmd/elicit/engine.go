@@ -1,0 +1,147 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"net/url"
+	"sync"
+
+	"github.com/elicit-dev/elicit/client"
+	"github.com/elicit-dev/elicit/transport"
+	"github.com/elicit-dev/elicit/ui"
+)
+
+// engine adapts a client.Manager to ui.Engine.
+type engine struct {
+	m     *client.Manager
+	specs map[string]serverSpec
+	// sessionOpts builds each server's session options (prompter,
+	// observer, modes) the same way for the first connect and reconnects.
+	sessionOpts func(name string) *client.Options
+	transports  func(spec serverSpec) (transport.Transport, error)
+
+	mu      sync.Mutex
+	pending map[string]error // servers whose transport could not be built
+}
+
+var _ ui.Engine = (*engine)(nil)
+
+// connectAll connects every server concurrently; each one's status is
+// visible as it goes (connecting, ready, failed with the reason).
+func (e *engine) connectAll(ctx context.Context, order []string) {
+	var wg sync.WaitGroup
+	for _, name := range order {
+		spec := e.specs[name]
+		t, err := e.transports(spec)
+		if err != nil {
+			e.mu.Lock()
+			e.pending[name] = err
+			e.mu.Unlock()
+			continue
+		}
+		wg.Go(func() { _ = e.m.Add(ctx, name, t, e.sessionOpts(name)) })
+	}
+	wg.Wait()
+}
+
+func (e *engine) session(name string) (*client.Session, error) {
+	s := e.m.Session(name)
+	if s == nil {
+		return nil, fmt.Errorf("%s is not connected", name)
+	}
+	return s, nil
+}
+
+func (e *engine) Servers() []ui.ServerStatus {
+	st := e.m.Status()
+	out := make([]ui.ServerStatus, 0, len(st))
+	seen := map[string]bool{}
+	for _, s := range st {
+		seen[s.Name] = true
+		out = append(out, ui.ServerStatus{Name: s.Name, State: s.State, Protocol: s.Protocol, Era: s.Era,
+			Err: s.Err, Host: e.host(s.Name)})
+	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	for name, err := range e.pending {
+		if !seen[name] {
+			out = append(out, ui.ServerStatus{Name: name, State: client.StateFailed, Err: err})
+		}
+	}
+	return out
+}
+
+func (e *engine) host(name string) string {
+	spec := e.specs[name]
+	if spec.URL == "" {
+		return ""
+	}
+	u, err := url.Parse(spec.URL)
+	if err != nil {
+		return ""
+	}
+	return u.Hostname()
+}
+
+func (e *engine) Tools(ctx context.Context, server string) ([]client.Tool, error) {
+	s, err := e.session(server)
+	if err != nil {
+		return nil, err
+	}
+	return s.ListTools(ctx)
+}
+
+func (e *engine) Call(ctx context.Context, server, tool string, args map[string]any,
+	onProgress func(client.CallProgress)) (*client.CallToolResult, error) {
+	s, err := e.session(server)
+	if err != nil {
+		return nil, err
+	}
+	return s.CallTool(ctx, tool, args, &client.CallOptions{OnProgress: onProgress})
+}
+
+func (e *engine) ListResources(ctx context.Context, server string) ([]client.Resource, error) {
+	s, err := e.session(server)
+	if err != nil {
+		return nil, err
+	}
+	return s.ListResources(ctx)
+}
+
+func (e *engine) ReadResource(ctx context.Context, server, uri string) ([]client.ResourceContents, error) {
+	s, err := e.session(server)
+	if err != nil {
+		return nil, err
+	}
+	return s.ReadResource(ctx, uri)
+}
+
+func (e *engine) ListPrompts(ctx context.Context, server string) ([]client.ServerPrompt, error) {
+	s, err := e.session(server)
+	if err != nil {
+		return nil, err
+	}
+	return s.ListPrompts(ctx)
+}
+
+func (e *engine) GetPrompt(ctx context.Context, server, name string, args map[string]string) (*client.GetPromptResult, error) {
+	s, err := e.session(server)
+	if err != nil {
+		return nil, err
+	}
+	return s.GetPrompt(ctx, name, args)
+}
+
+func (e *engine) SetLogLevel(ctx context.Context, server, level string) error {
+	s, err := e.session(server)
+	if err != nil {
+		return err
+	}
+	return s.SetLogLevel(ctx, level)
+}
+
+func (e *engine) Reconnect(ctx context.Context, server string) error {
+	return e.m.Reconnect(ctx, server)
+}
+
+func (e *engine) Journal() *client.Journal { return e.m.Journal() }
