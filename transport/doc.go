@@ -2,9 +2,11 @@
 // MCP server. It knows nothing of sessions, prompts or the UI.
 //
 // Implementations: Stdio (a subprocess, newline-delimited JSON), HTTP
-// (Streamable HTTP), and Pipe (an in-memory pair for tests). Each reports
-// every raw frame, both directions, with a timestamp, to an Observer; HTTP
-// also reports method, URL, status and the headers that matter.
+// (Streamable HTTP, both the stateful eras and the stateless 2026-07-28
+// one), SSE (the legacy HTTP+SSE transport of 2024-11-05), and Pipe (an
+// in-memory pair for tests). Each reports every raw frame, both
+// directions, with a timestamp, to an Observer; HTTP and SSE also report
+// method, URL, status and the headers that matter.
 //
 // NewStream frames any reader/writer pair the stdio way; Stdio and Pipe are
 // built on it, and it can put our Conn in front of anything that speaks

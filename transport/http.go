@@ -12,13 +12,53 @@ import (
 	"github.com/elicit-dev/elicit/transport/jsonrpc"
 )
 
-// HTTP is the Streamable HTTP transport of the stateful protocol eras
-// (2025-03-26 to 2025-11-25): one endpoint, every message POSTed, replies as
-// a JSON body or an SSE stream, a standalone GET stream for server-initiated
-// messages, Mcp-Session-Id sessions, and Last-Event-ID resumption (SEP-1699).
+// HTTP is the Streamable HTTP transport, for both protocol eras.
 //
-// Dial does no network I/O: the session's initialize request is the first
-// contact with the server.
+// Stateful (2025-03-26 to 2025-11-25): one endpoint, every message POSTed,
+// replies as a JSON body or an SSE stream, a standalone GET stream for
+// server-initiated messages, Mcp-Session-Id sessions, Last-Event-ID
+// resumption (SEP-1699), DELETE on Close.
+//
+// Stateless (2026-07-28 and later), chosen by SetProtocolVersion, which the
+// session calls right after Dial in that era, or per request when params
+// carry _meta["io.modelcontextprotocol/protocolVersion"] >= 2026-07-28 (so
+// the era probe works before the version is set):
+//   - POST only: no GET stream, no Mcp-Session-Id, no DELETE, no resumption.
+//   - Headers: MCP-Protocol-Version (the _meta version when present, else
+//     the set one), Mcp-Method, and Mcp-Name (params.name for tools/call
+//     and prompts/get, params.uri for resources/read, params.taskId for
+//     tasks/get, tasks/update, tasks/cancel); jsonrpc.Message.Headers
+//     (Mcp-Param-{Name}) too. Mcp-Name and Headers values that are not
+//     plain header-safe ASCII go as =?base64?{base64 of UTF-8}?=.
+//   - A response stream that breaks before the response loses the request:
+//     Read gets a made-up -32603 error response with data {"lost":true}
+//     whose Message.LocalErr wraps ErrRequestLost; re-issue with a new id.
+//   - CancelRequest closes the request's response stream: that is the
+//     cancel, and nothing more is delivered for it.
+//   - Writing a response is refused (the server sends no requests).
+//
+// In both eras a 400 (or a 404 without a session) whose body is a JSON-RPC
+// error for the request (its id, or none) is delivered to Read as that
+// error response, data included; Write returns nil. Other failed replies
+// fail Write with a *StatusError carrying status, content type and body.
+//
+// The era probe, on a fresh Conn:
+//  1. Write server/discover with _meta protocolVersion 2026-07-28.
+//  2. Read gets a result: modern, if its supportedVersions has a modern
+//     version (a stateful go-sdk server answers discover too, listing only
+//     older ones: go to 3). Read gets an error response with a modern code
+//     (-32020, -32021, -32022, -32601, -32602): modern; correct the request
+//     or retry with one of -32022's data.supported versions (if it lists
+//     only older versions, go to 3). Read gets another error response (a
+//     TypeScript SDK server answers 400 -32000 "Server not initialized"),
+//     or Write fails with a *StatusError (any status; the body is not a
+//     JSON-RPC error): not modern, go to 3.
+//  3. Write initialize. A *StatusError of 400, 404 or 405 means no
+//     Streamable HTTP endpoint there: Dial an SSE (legacy HTTP+SSE) on the
+//     same URL. Otherwise continue the stateful handshake and call
+//     SetProtocolVersion with the negotiated version.
+//
+// Dial does no network I/O: the first request is the first contact.
 type HTTP struct {
 	// URL is the MCP endpoint.
 	URL string
@@ -123,6 +163,7 @@ type httpConn struct {
 // stream alone: the 2026-07-28 era cancels a request exactly that way.
 type httpCall struct {
 	cancel context.CancelFunc
+	modern bool // sent by the 2026-07-28 rules
 }
 
 // httpStandalone is the running standalone GET stream.
@@ -159,12 +200,17 @@ func (c *httpConn) Read(ctx context.Context) (*jsonrpc.Message, error) {
 
 // Write POSTs m and returns once the server answered the POST: for a
 // notification or response when it was accepted, for a request when its JSON
-// reply was queued for Read or its SSE stream opened. A non-2xx answer is
-// returned as a *StatusError; a 404 for our session also drops the session
-// id and wraps ErrSessionExpired, so the session can initialize again.
+// reply was queued for Read or its SSE stream opened (a server may send the
+// stream's headers only with its first event, so this can take as long as
+// the request; CancelRequest may be called meanwhile). A 400, or a 404
+// without a session, whose body is a JSON-RPC error for the request is
+// queued for Read as its response. Any other non-2xx answer is returned as
+// a *StatusError; a 404 for our session also drops the session id and
+// wraps ErrSessionExpired, so the session can initialize again.
 //
 // ctx bounds only the wait: if it ends first, the POST still completes and
-// its replies still reach Read, because a disconnect is not a cancel.
+// its replies still reach Read, because a disconnect is not a cancel (in
+// the 2026-07-28 era, CancelRequest is how to cancel).
 func (c *httpConn) Write(ctx context.Context, m *jsonrpc.Message) error {
 	if err := ctx.Err(); err != nil {
 		return fmt.Errorf("transport: http write %s: %w", httpDescribe(m), context.Cause(ctx))
@@ -173,6 +219,10 @@ func (c *httpConn) Write(ctx context.Context, m *jsonrpc.Message) error {
 	if err != nil {
 		return fmt.Errorf("transport: http write: %w", err)
 	}
+	extra, err := httpMessageHeaders(m)
+	if err != nil {
+		return fmt.Errorf("transport: http write %s: %w", httpDescribe(m), err)
+	}
 	isReq := m.Kind() == jsonrpc.KindRequest
 
 	c.mu.Lock()
@@ -180,29 +230,30 @@ func (c *httpConn) Write(ctx context.Context, m *jsonrpc.Message) error {
 		c.mu.Unlock()
 		return fmt.Errorf("transport: http write: %w", ErrClosed)
 	}
+	// initialize starts a session: it carries no old session id, and no
+	// version header, since the version is what it negotiates.
+	plan, err := c.planLocked(m)
+	if err != nil {
+		c.mu.Unlock()
+		return fmt.Errorf("transport: http write %s: %w", httpDescribe(m), err)
+	}
 	sctx, scancel := context.WithCancel(c.ctx)
 	if isReq {
 		// Registered before sending: the response may come on another
 		// stream before this POST returns.
-		c.pending[m.ID] = &httpCall{cancel: scancel}
+		c.pending[m.ID] = &httpCall{cancel: scancel, modern: plan.modern}
 	}
-	sid, ver := c.sessionID, c.version
 	c.wg.Add(1)
 	c.mu.Unlock()
 
-	initialize := m.Method == "initialize"
-	if initialize {
-		// initialize starts a session: it carries no old session id, and
-		// no version header, since the version is what it negotiates.
-		sid, ver = "", ""
-	}
-	req, err := c.newRequest(sctx, http.MethodPost, body, sid, ver, "")
+	req, err := c.newRequest(sctx, http.MethodPost, body, plan.sid, plan.version, "", extra)
 	if err != nil {
 		c.wg.Done()
 		scancel()
 		c.forget(m.ID)
 		return fmt.Errorf("transport: http write: %w", err)
 	}
+	setModernHeaders(req, m, plan)
 	c.obs.Frame(Frame{Time: time.Now(), Dir: Out, Raw: body, HTTP: &HTTPInfo{
 		Method: http.MethodPost, URL: c.url, Header: httpLogHeader(req.Header),
 	}})
@@ -211,7 +262,7 @@ func (c *httpConn) Write(ctx context.Context, m *jsonrpc.Message) error {
 	go func() {
 		defer c.wg.Done()
 		defer scancel()
-		stream, err := c.post(sctx, req, m, sid)
+		stream, err := c.post(sctx, req, m, plan)
 		done <- err
 		if stream != nil {
 			stream()
@@ -226,14 +277,20 @@ func (c *httpConn) Write(ctx context.Context, m *jsonrpc.Message) error {
 }
 
 // SetProtocolVersion records the negotiated version, sent from now on as
-// MCP-Protocol-Version, and opens the standalone GET stream (the session
-// calls it right after the initialize response).
+// MCP-Protocol-Version. For a stateful version it opens the standalone GET
+// stream (the session calls it right after the initialize response). A
+// 2026-07-28 or later version switches the Conn to that era's stateless
+// rules (see HTTP); the session calls it right after Dial, before any
+// request, and there is no GET stream.
 func (c *httpConn) SetProtocolVersion(v string) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.version = v
-	if c.closed || c.standalone != nil || v >= "2026-07-28" {
-		// 2026-07-28 has no GET stream; its rules come with that era.
+	if httpIsStateless(v) && c.standalone != nil {
+		c.standalone.cancel()
+		c.standalone = nil
+	}
+	if c.closed || c.standalone != nil || httpIsStateless(v) {
 		return
 	}
 	ctx, cancel := context.WithCancel(c.ctx)
@@ -252,11 +309,6 @@ func (c *httpConn) SetProtocolVersion(v string) {
 	}()
 }
 
-// CancelRequest implements RequestCanceler. In the stateful eras closing a
-// stream is not a cancel (the session sends notifications/cancelled), so it
-// returns false; 2026-07-28 will cancel the call's httpCall context here.
-func (c *httpConn) CancelRequest(id jsonrpc.ID) bool { return false }
-
 // Close ends every stream, sends DELETE for the session (a 405 is fine: the
 // server does not let clients end sessions), and makes Read return
 // ErrClosed. It waits for all of the Conn's goroutines; it is idempotent.
@@ -267,7 +319,7 @@ func (c *httpConn) Close() error {
 		sid, ver := c.sessionID, c.version
 		c.mu.Unlock()
 		c.cancel()
-		if sid != "" {
+		if sid != "" && !httpIsStateless(ver) {
 			c.deleteSession(sid, ver)
 		}
 		c.wg.Wait()
@@ -283,7 +335,7 @@ func (c *httpConn) Close() error {
 func (c *httpConn) deleteSession(sid, ver string) {
 	ctx, cancel := context.WithTimeout(context.Background(), httpDeleteTimeout)
 	defer cancel()
-	req, err := c.newRequest(ctx, http.MethodDelete, nil, sid, ver, "")
+	req, err := c.newRequest(ctx, http.MethodDelete, nil, sid, ver, "", nil)
 	if err != nil {
 		return
 	}
@@ -304,12 +356,16 @@ func (c *httpConn) deleteSession(sid, ver string) {
 	}
 }
 
-// newRequest builds a request with the custom headers first and the
-// transport's own on top. lastEventID is set only to resume a stream.
-func (c *httpConn) newRequest(ctx context.Context, method string, body []byte, sid, ver, lastEventID string) (*http.Request, error) {
+// newRequest builds a request with the message's extra headers first, the
+// custom headers over them, and the transport's own on top. lastEventID is
+// set only to resume a stream.
+func (c *httpConn) newRequest(ctx context.Context, method string, body []byte, sid, ver, lastEventID string, extra http.Header) (*http.Request, error) {
 	req, err := http.NewRequestWithContext(ctx, method, c.url, httpBody(body))
 	if err != nil {
 		return nil, fmt.Errorf("build %s request: %w", method, err)
+	}
+	for k, vs := range extra {
+		req.Header[k] = vs
 	}
 	for k, vs := range c.header {
 		req.Header[http.CanonicalHeaderKey(k)] = append([]string(nil), vs...)
@@ -400,13 +456,21 @@ func (c *httpConn) deliver(m *jsonrpc.Message) {
 // failCall settles a request whose response can no longer arrive (its stream
 // broke and could not be resumed). Nothing crossed the wire, so no frame is
 // faked: the observer gets an error frame, and Read gets a locally made
-// JSON-RPC error response, so the waiting call fails instead of hanging.
+// JSON-RPC error response (-32603, LocalErr set to err), so the waiting call
+// fails instead of hanging. When err wraps ErrRequestLost its data is
+// {"lost":true}.
 func (c *httpConn) failCall(id jsonrpc.ID, info *HTTPInfo, err error) {
 	if !c.forget(id) {
 		return // answered meanwhile, or already failed
 	}
 	c.errFrame(info, nil, err)
-	c.inbox.push(jsonrpc.NewErrorResponse(id, jsonrpc.NewError(jsonrpc.CodeInternalError, err.Error(), nil)))
+	var data any
+	if errors.Is(err, ErrRequestLost) {
+		data = map[string]bool{"lost": true}
+	}
+	m := jsonrpc.NewErrorResponse(id, jsonrpc.NewError(jsonrpc.CodeInternalError, err.Error(), data))
+	m.LocalErr = err
+	c.inbox.push(m)
 }
 
 // frameIn reports an incoming message, or a body that failed to decode.

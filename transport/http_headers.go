@@ -1,6 +1,7 @@
 package transport
 
 import (
+	"encoding/base64"
 	"fmt"
 	"mime"
 	"net/http"
@@ -12,8 +13,9 @@ import (
 const (
 	hdrSessionID       = "Mcp-Session-Id"
 	hdrProtocolVersion = "Mcp-Protocol-Version"
-	hdrMethod          = "Mcp-Method" // 2026-07-28; only shown in the log for now
-	hdrName            = "Mcp-Name"   // 2026-07-28; only shown in the log for now
+	hdrMethod          = "Mcp-Method" // 2026-07-28
+	hdrName            = "Mcp-Name"   // 2026-07-28
+	hdrMCPPrefix       = "Mcp-"       // every MCP header is logged
 	hdrLastEventID     = "Last-Event-Id"
 	hdrAuthorization   = "Authorization"
 	hdrContentType     = "Content-Type"
@@ -23,13 +25,11 @@ const (
 	httpMediaSSE  = "text/event-stream"
 )
 
-// httpLoggedHeaders are the headers HTTPInfo keeps; the rest is noise in the
-// traffic view (and may hold secrets, like cookies).
-func httpLoggedHeaders() [8]string {
-	return [...]string{
-		hdrSessionID, hdrProtocolVersion, hdrMethod, hdrName,
-		hdrContentType, hdrAccept, hdrLastEventID, hdrAuthorization,
-	}
+// httpLoggedHeaders are the headers HTTPInfo keeps besides every Mcp-*
+// one (session, version, method, name, Mcp-Param-*); the rest is noise in
+// the traffic view (and may hold secrets, like cookies).
+func httpLoggedHeaders() [4]string {
+	return [...]string{hdrContentType, hdrAccept, hdrLastEventID, hdrAuthorization}
 }
 
 // httpLogHeader copies the headers that matter for the traffic log, with the
@@ -37,7 +37,12 @@ func httpLoggedHeaders() [8]string {
 // "Basic" is useful when debugging auth).
 func httpLogHeader(h http.Header) http.Header {
 	names := httpLoggedHeaders()
-	out := make(http.Header, len(names))
+	out := make(http.Header, len(names)+4)
+	for k, vs := range h {
+		if len(vs) > 0 && strings.HasPrefix(http.CanonicalHeaderKey(k), hdrMCPPrefix) {
+			out[http.CanonicalHeaderKey(k)] = append([]string(nil), vs...)
+		}
+	}
 	for _, k := range names {
 		vs := h.Values(k)
 		if len(vs) == 0 {
@@ -55,6 +60,56 @@ func httpLogHeader(h http.Header) http.Header {
 		out[k] = vs
 	}
 	return out
+}
+
+// Sentinel of the 2026-07-28 header value encoding.
+const (
+	httpB64Prefix = "=?base64?"
+	httpB64Suffix = "?="
+)
+
+// httpHeaderValue encodes a value for Mcp-Name or Mcp-Param-{Name} by the
+// 2026-07-28 rules: a value that is not plain header-safe ASCII (anything
+// outside 0x20-0x7E, or leading or trailing space or tab), or that looks
+// like the sentinel itself, is sent as =?base64?{std base64 of UTF-8}?=.
+func httpHeaderValue(v string) string {
+	if httpHeaderSafe(v) {
+		return v
+	}
+	return httpB64Prefix + base64.StdEncoding.EncodeToString([]byte(v)) + httpB64Suffix
+}
+
+func httpHeaderSafe(v string) bool {
+	if v == "" {
+		return true
+	}
+	if first, last := v[0], v[len(v)-1]; first == ' ' || first == '\t' || last == ' ' || last == '\t' {
+		return false
+	}
+	for i := 0; i < len(v); i++ {
+		if v[i] < 0x20 || v[i] > 0x7E {
+			return false
+		}
+	}
+	return !(strings.HasPrefix(v, httpB64Prefix) && strings.HasSuffix(v, httpB64Suffix))
+}
+
+// httpValidHeaderName reports whether name is an HTTP field name (RFC 9110
+// token: 1*tchar), so a name from a message cannot smuggle header syntax.
+func httpValidHeaderName(name string) bool {
+	if name == "" {
+		return false
+	}
+	for i := 0; i < len(name); i++ {
+		c := name[i]
+		switch {
+		case c >= '0' && c <= '9', c >= 'a' && c <= 'z', c >= 'A' && c <= 'Z':
+		case strings.IndexByte("!#$%&'*+-.^_`|~", c) >= 0:
+		default:
+			return false
+		}
+	}
+	return true
 }
 
 func httpRedact(v string) string {
@@ -101,6 +156,9 @@ func httpMediaType(ct string) string {
 type StatusError struct {
 	Method     string // POST, GET or DELETE
 	StatusCode int
+	// ContentType is the media type of the body ("application/json",
+	// "text/html", ...), lower case, without parameters; "" if none.
+	ContentType string
 	// Body is the start of the response body (at most httpStatusBodyMax bytes),
 	// as sent; it is untrusted server text.
 	Body []byte

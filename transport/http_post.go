@@ -13,17 +13,19 @@ import (
 // post sends one message and interprets the reply up to the point where
 // Write can return. For an SSE reply it also returns a
 // function that reads (and resumes) the stream, which post's goroutine runs
-// after Write has returned. sid is the session id the POST carried.
-func (c *httpConn) post(ctx context.Context, req *http.Request, m *jsonrpc.Message, sid string) (func(), error) {
+// after Write has returned. p tells how the POST was sent.
+func (c *httpConn) post(ctx context.Context, req *http.Request, m *jsonrpc.Message, p httpPlan) (func(), error) {
 	what := httpDescribe(m)
 	isReq := m.Kind() == jsonrpc.KindRequest
+	sid := p.sid
 	info := &HTTPInfo{Method: http.MethodPost, URL: c.url, Header: httpLogHeader(req.Header)}
 	fail := func(err error) (func(), error) {
 		err = c.closedErr(fmt.Errorf("transport: POST %s: %w", what, err))
 		if isReq {
 			c.forget(m.ID)
 		}
-		if c.ctx.Err() == nil {
+		// A cancelled ctx is Close or CancelRequest, which say so themselves.
+		if ctx.Err() == nil {
 			c.errFrame(info, nil, err)
 		}
 		return nil, err
@@ -37,8 +39,19 @@ func (c *httpConn) post(ctx context.Context, req *http.Request, m *jsonrpc.Messa
 	info.Header = httpLogHeader(resp.Header)
 
 	if resp.StatusCode < 200 || resp.StatusCode > 299 {
-		se := httpStatusError(http.MethodPost, resp, nil)
+		se, full := httpReadStatus(http.MethodPost, resp, nil)
 		httpDiscard(resp)
+		if isReq && httpMayCarryError(resp.StatusCode, sid) {
+			// A JSON-RPC error in the body (2026-07-28: -32020 header
+			// mismatch, -32021, -32022 and -32602 on 400, -32601 on 404)
+			// is the server's answer to the request: it goes to Read like
+			// any response, with its data, instead of an opaque status.
+			if jerr := httpBodyError(full, m.ID); jerr != nil {
+				c.frameIn(full, nil, info, "")
+				c.deliver(jsonrpc.NewErrorResponse(m.ID, jerr))
+				return nil, nil
+			}
+		}
 		if resp.StatusCode == http.StatusNotFound && sid != "" {
 			se.Err = ErrSessionExpired
 			c.dropSession(sid)
@@ -50,7 +63,7 @@ func (c *httpConn) post(ctx context.Context, req *http.Request, m *jsonrpc.Messa
 		c.errFrame(info, se.Body, err)
 		return nil, err
 	}
-	if m.Method == "initialize" {
+	if m.Method == "initialize" && !p.modern {
 		c.adoptSession(resp.Header, info)
 	}
 
@@ -62,11 +75,11 @@ func (c *httpConn) post(ctx context.Context, req *http.Request, m *jsonrpc.Messa
 		}
 		return func() {
 			defer httpDiscard(resp)
-			c.readPOSTStream(ctx, resp, forID, info)
+			c.readPOSTStream(ctx, resp, forID, info, p.modern)
 		}, nil
 	case httpMediaJSON:
 		defer httpDiscard(resp)
-		return c.readJSONBody(resp, m, info)
+		return c.readJSONBody(ctx, resp, m, info)
 	default:
 		defer httpDiscard(resp)
 		// 202 (or any 2xx) without a body is the normal answer to a
@@ -89,7 +102,7 @@ func (c *httpConn) post(ctx context.Context, req *http.Request, m *jsonrpc.Messa
 // readJSONBody handles an application/json reply: one message. For a
 // request, the body must be its response (or Write fails, since none will
 // come); a body that is not JSON-RPC is reported as an error frame.
-func (c *httpConn) readJSONBody(resp *http.Response, m *jsonrpc.Message, info *HTTPInfo) (func(), error) {
+func (c *httpConn) readJSONBody(ctx context.Context, resp *http.Response, m *jsonrpc.Message, info *HTTPInfo) (func(), error) {
 	what := httpDescribe(m)
 	isReq := m.Kind() == jsonrpc.KindRequest
 	body, err := io.ReadAll(io.LimitReader(resp.Body, sseMaxEvent+1))
@@ -98,7 +111,9 @@ func (c *httpConn) readJSONBody(resp *http.Response, m *jsonrpc.Message, info *H
 		if isReq {
 			c.forget(m.ID)
 		}
-		c.errFrame(info, nil, err)
+		if ctx.Err() == nil {
+			c.errFrame(info, nil, err)
+		}
 		return nil, err
 	}
 	if len(body) > sseMaxEvent {
@@ -129,8 +144,32 @@ func (c *httpConn) readJSONBody(resp *http.Response, m *jsonrpc.Message, info *H
 
 // httpStatusError reads the start of a failed reply's body.
 func httpStatusError(method string, resp *http.Response, sentinel error) *StatusError {
-	body, _ := io.ReadAll(io.LimitReader(resp.Body, httpStatusBodyMax))
-	return &StatusError{Method: method, StatusCode: resp.StatusCode, Body: body, Err: sentinel}
+	se, _ := httpReadStatus(method, resp, sentinel)
+	return se
+}
+
+// httpReadStatus is httpStatusError that also returns the body's first
+// httpErrorBodyMax bytes, for httpBodyError; StatusError.Body keeps the
+// first httpStatusBodyMax of them.
+func httpReadStatus(method string, resp *http.Response, sentinel error) (*StatusError, []byte) {
+	full, _ := io.ReadAll(io.LimitReader(resp.Body, httpErrorBodyMax))
+	return &StatusError{
+		Method: method, StatusCode: resp.StatusCode,
+		ContentType: httpMediaType(resp.Header.Get(hdrContentType)),
+		Body:        full[:min(len(full), httpStatusBodyMax):min(len(full), httpStatusBodyMax)],
+		Err:         sentinel,
+	}, full
+}
+
+// httpErrorBodyMax bounds a 4xx body read as a JSON-RPC error: room for
+// -32021's requiredCapabilities or -32022's supported list, not a flood.
+const httpErrorBodyMax = 64 << 10
+
+// httpMayCarryError reports whether a failed reply to a request may be a
+// JSON-RPC error response: 400, or 404 when no session was involved (with
+// a session, 404 means it expired, which the session must handle).
+func httpMayCarryError(status int, sid string) bool {
+	return status == http.StatusBadRequest || status == http.StatusNotFound && sid == ""
 }
 
 // httpDiscard closes a reply body after draining a little of it, so that a

@@ -84,8 +84,10 @@ func (c *httpConn) consumeSSE(ctx context.Context, body io.Reader, info *HTTPInf
 // response to forID, it resumes it with GET and Last-Event-ID, after the
 // server's retry delay, until the response comes (from this stream or any
 // other), MaxRetries reconnects in a row make no progress, or the stream
-// cannot be resumed; in the last two cases the call is failed.
-func (c *httpConn) readPOSTStream(ctx context.Context, resp *http.Response, forID jsonrpc.ID, info *HTTPInfo) {
+// cannot be resumed; in the last two cases the call is failed. A modern
+// (2026-07-28) stream is never resumed: the server took its end as a
+// cancel, so the call fails at once with ErrRequestLost.
+func (c *httpConn) readPOSTStream(ctx context.Context, resp *http.Response, forID jsonrpc.ID, info *HTTPInfo, modern bool) {
 	cur := newHTTPCursor()
 	what := "POST stream"
 	if forID.IsValid() {
@@ -112,6 +114,9 @@ func (c *httpConn) readPOSTStream(ctx context.Context, resp *http.Response, forI
 		case !pending:
 			// A POST of a notification or response has nothing to wait
 			// for, and an answer that came on another stream settles it.
+			return
+		case modern:
+			c.failCall(forID, info, fmt.Errorf("transport: %s ended before its response (%v): %w", what, err, ErrRequestLost))
 			return
 		case cur.lastID == "":
 			c.failCall(forID, info, fmt.Errorf("transport: %s: %w", what, errHTTPNoResume))
@@ -171,7 +176,7 @@ func (c *httpConn) resume(ctx context.Context, cur *httpCursor, tries *int, what
 // then; dropping it here would turn that 404 into a confusing 400.
 func (c *httpConn) openGET(ctx context.Context, lastEventID string) (*http.Response, *HTTPInfo, error) {
 	sid, ver := c.session()
-	req, err := c.newRequest(ctx, http.MethodGet, nil, sid, ver, lastEventID)
+	req, err := c.newRequest(ctx, http.MethodGet, nil, sid, ver, lastEventID, nil)
 	if err != nil {
 		return nil, c.getInfo(nil), err
 	}

@@ -34,7 +34,10 @@ type Conn interface {
 
 // VersionSetter is implemented by connections that must repeat the
 // negotiated protocol version on every later request (Streamable HTTP's
-// MCP-Protocol-Version header). The session calls it after initialize.
+// MCP-Protocol-Version header). The session calls it after initialize; in
+// the 2026-07-28 era, which has no initialize, it calls it right after Dial
+// with the pinned or probed version, which also switches Streamable HTTP to
+// that era's stateless rules (see HTTP).
 type VersionSetter interface {
 	SetProtocolVersion(v string)
 }
@@ -54,6 +57,12 @@ var (
 	// ErrSessionExpired: the server answered 404 for our Mcp-Session-Id; the
 	// client must initialize a new session.
 	ErrSessionExpired = errors.New("transport: session expired (HTTP 404)")
+	// ErrRequestLost: MCP 2026-07-28 over HTTP, the response stream of a
+	// request broke before its response. There is no resumption in that
+	// era and the server treats the disconnect as a cancel, so the request
+	// is gone; it may be re-issued with a new id. The transport delivers a
+	// made-up -32603 error response whose jsonrpc.Message.LocalErr wraps it.
+	ErrRequestLost = errors.New("transport: request lost: its response stream broke; it may be re-issued with a new id")
 )
 
 // Direction tells which way a frame went.

@@ -49,6 +49,25 @@ type Message struct {
 	// server message belongs to (on Streamable HTTP, the request whose POST
 	// response stream carried it). It is never encoded.
 	RelatedID ID
+
+	// Headers are extra HTTP headers, full name to value, that the
+	// Streamable HTTP transport sends with this message (MCP 2026-07-28: the
+	// Mcp-Param-{Name} headers mirroring the tool arguments whose input
+	// schema marks them x-mcp-header; only the caller knows schemas). Values
+	// are plain strings (integers in decimal, booleans as true/false); the
+	// transport applies the spec's =?base64?...?= encoding where needed (a
+	// name that is not an HTTP token fails the Write). The transport's own
+	// headers and its configured ones win over these. Never encoded; stdio
+	// and legacy HTTP+SSE ignore them.
+	Headers map[string]string
+
+	// LocalErr is set by a transport on a response it made up itself
+	// because the real one can no longer arrive (the stream carrying it
+	// broke). It holds the reason, which errors.Is can match against the
+	// transport's sentinels (transport.ErrRequestLost: 2026-07-28, the
+	// request was lost and may be re-issued with a new id). A response
+	// from the server never has it. Never encoded.
+	LocalErr error
 }
 
 // Kind classifies the message.
@@ -135,11 +154,15 @@ func Encode(m *Message) ([]byte, error) {
 	if m.Kind() == KindInvalid {
 		return nil, errors.New("jsonrpc: encode: message is neither request, notification nor response")
 	}
-	b, err := json.Marshal(w)
-	if err != nil {
+	// No HTML escaping: raw members (params, result) go out byte for byte
+	// as the caller built them, which MRTR's requestState echo relies on.
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(w); err != nil {
 		return nil, fmt.Errorf("jsonrpc: encode: %w", err)
 	}
-	return b, nil
+	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
 }
 
 // DecodeError is returned by Decode for a frame that is not one valid

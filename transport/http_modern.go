@@ -1,0 +1,194 @@
+package transport
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"time"
+
+	"github.com/elicit-dev/elicit/transport/jsonrpc"
+)
+
+// httpStatelessVersion is the first protocol version whose Streamable HTTP
+// is stateless: POST only, per-request metadata headers, no sessions, no GET
+// stream, no resumption, cancel by closing the response stream.
+const httpStatelessVersion = "2026-07-28"
+
+// httpIsStateless reports whether version v follows the stateless rules.
+// Versions are dates, so they compare as strings (go-sdk does the same).
+func httpIsStateless(v string) bool { return v >= httpStatelessVersion }
+
+// httpPlan is how one message is sent: which era's rules, and the session
+// and version headers.
+type httpPlan struct {
+	modern  bool   // 2026-07-28 rules
+	sid     string // Mcp-Session-Id, stateful only
+	version string // MCP-Protocol-Version
+	name    string // Mcp-Name, modern requests of the methods that have one
+	hasName bool
+}
+
+// httpPeek is what Write reads of a message's params: the _meta protocol
+// version (2026-07-28 requests carry it) and the Mcp-Name sources.
+type httpPeek struct {
+	Meta struct {
+		ProtocolVersion json.RawMessage `json:"io.modelcontextprotocol/protocolVersion"`
+	} `json:"_meta"`
+	Name   json.RawMessage `json:"name"`
+	URI    json.RawMessage `json:"uri"`
+	TaskID json.RawMessage `json:"taskId"`
+}
+
+// httpPeekParams reads the params' _meta version and the Mcp-Name value
+// for method. Anything missing or of the wrong type reads as absent: the
+// server, not the transport, judges the request.
+func httpPeekParams(method string, params json.RawMessage) (version, name string, hasName bool) {
+	if len(params) == 0 || params[0] != '{' {
+		return "", "", false
+	}
+	switch method {
+	case "tools/call", "prompts/get", "resources/read", "tasks/get", "tasks/update", "tasks/cancel":
+	default:
+		if !bytes.Contains(params, []byte(`"io.modelcontextprotocol/protocolVersion"`)) {
+			return "", "", false // nothing to read: skip parsing large params
+		}
+	}
+	var p httpPeek
+	// A type mismatch in one field still fills the others.
+	_ = json.Unmarshal(params, &p)
+	str := func(raw json.RawMessage) (string, bool) {
+		var s string
+		if len(raw) == 0 || json.Unmarshal(raw, &s) != nil {
+			return "", false
+		}
+		return s, true
+	}
+	version, _ = str(p.Meta.ProtocolVersion)
+	switch method {
+	case "tools/call", "prompts/get":
+		name, hasName = str(p.Name)
+	case "resources/read":
+		name, hasName = str(p.URI)
+	case "tasks/get", "tasks/update", "tasks/cancel":
+		name, hasName = str(p.TaskID)
+	}
+	return version, name, hasName
+}
+
+// planLocked decides how m is sent. initialize is always stateful (the
+// modern era has none) and carries no session or version. Otherwise a
+// request whose _meta names a 2026-07-28+ version is sent the modern way
+// with that version as MCP-Protocol-Version, which the spec requires to
+// match (so the era probe works before SetProtocolVersion); anything else
+// follows the version set by SetProtocolVersion. c.mu must be held.
+func (c *httpConn) planLocked(m *jsonrpc.Message) (httpPlan, error) {
+	if m.Method == "initialize" {
+		return httpPlan{}, nil
+	}
+	p := httpPlan{sid: c.sessionID, version: c.version}
+	var metaVersion string
+	if m.Method != "" {
+		metaVersion, p.name, p.hasName = httpPeekParams(m.Method, m.Params)
+	}
+	switch {
+	case httpIsStateless(metaVersion):
+		p.modern, p.version = true, metaVersion
+	case httpIsStateless(c.version):
+		p.modern = true
+	}
+	if !p.modern {
+		p.name, p.hasName = "", false
+		return p, nil
+	}
+	p.sid = ""
+	if m.Kind() == jsonrpc.KindResponse {
+		return p, fmt.Errorf("protocol %s has no client-to-server responses (the server sends no requests)", p.version)
+	}
+	return p, nil
+}
+
+// httpMessageHeaders checks and encodes a message's extra headers
+// (jsonrpc.Message.Headers). A bad name is the caller's bug or a hostile
+// schema; it fails the Write rather than reaching the wire.
+func httpMessageHeaders(m *jsonrpc.Message) (http.Header, error) {
+	if len(m.Headers) == 0 {
+		return nil, nil
+	}
+	h := make(http.Header, len(m.Headers))
+	for k, v := range m.Headers {
+		if !httpValidHeaderName(k) {
+			return nil, fmt.Errorf("message header name %s is not an HTTP token", httpExcerpt([]byte(k), 60))
+		}
+		h.Set(k, httpHeaderValue(v))
+	}
+	return h, nil
+}
+
+// setModernHeaders adds the 2026-07-28 request metadata headers: the
+// method, and the name for the methods that have one.
+func setModernHeaders(req *http.Request, m *jsonrpc.Message, p httpPlan) {
+	if !p.modern {
+		return
+	}
+	req.Header.Set(hdrMethod, m.Method)
+	if p.hasName {
+		req.Header.Set(hdrName, httpHeaderValue(p.name))
+	}
+}
+
+// CancelRequest implements RequestCanceler. A request sent by the
+// 2026-07-28 rules is cancelled by closing its response stream, which the
+// server must treat as the cancel: the stream's context is cancelled, the
+// call is forgotten (nothing is delivered for it), and it returns true. In
+// that era it also returns true for a request that is no longer pending,
+// since there is nothing to send either. In the stateful eras closing a
+// stream is not a cancel (the session sends notifications/cancelled), so it
+// returns false.
+func (c *httpConn) CancelRequest(id jsonrpc.ID) bool {
+	c.mu.Lock()
+	call, ok := c.pending[id]
+	stateless := httpIsStateless(c.version)
+	if ok && call.modern {
+		delete(c.pending, id)
+	}
+	c.mu.Unlock()
+	switch {
+	case ok && call.modern:
+		call.cancel()
+		c.obs.Frame(Frame{Time: time.Now(), Dir: Out, HTTP: &HTTPInfo{Method: http.MethodPost, URL: c.url},
+			Err: fmt.Errorf("transport: request %s cancelled: closed its response stream (the 2026-07-28 cancel)", id)})
+		return true
+	case ok:
+		return false
+	default:
+		return stateless
+	}
+}
+
+// httpBodyError reads a 4xx body that is a JSON-RPC error response to
+// request id: its id is id, or absent or null (the spec lets a server omit
+// it). Anything else returns nil, and the caller reports a StatusError.
+func httpBodyError(body []byte, id jsonrpc.ID) *jsonrpc.Error {
+	body = bytes.TrimSpace(body)
+	if len(body) == 0 || body[0] != '{' {
+		return nil
+	}
+	var w struct {
+		JSONRPC string          `json:"jsonrpc"`
+		ID      json.RawMessage `json:"id"`
+		Error   *jsonrpc.Error  `json:"error"`
+		Method  json.RawMessage `json:"method"`
+		Result  json.RawMessage `json:"result"`
+	}
+	if json.Unmarshal(body, &w) != nil || w.JSONRPC != jsonrpc.Version || w.Error == nil || w.Method != nil || w.Result != nil {
+		return nil
+	}
+	if len(w.ID) > 0 && !bytes.Equal(w.ID, []byte("null")) {
+		var got jsonrpc.ID
+		if got.UnmarshalJSON(w.ID) != nil || got != id {
+			return nil
+		}
+	}
+	return w.Error
+}

@@ -1,0 +1,407 @@
+package transport
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/elicit-dev/elicit/transport/jsonrpc"
+)
+
+// SSE is the legacy HTTP+SSE transport of protocol 2024-11-05 (deprecated
+// since 2025-03-26, still served by older servers): a long-lived GET event
+// stream carries everything from the server, and each of our messages is
+// POSTed to the endpoint the stream names in its first "endpoint" event.
+//
+// Every "message" event reaches Read, server requests (elicitation/create,
+// sampling, roots) included. There is no resumption in this protocol: when
+// the stream drops, the connection is lost and Read fails with an error
+// wrapping io.EOF (or the read error).
+//
+// Use it when a Streamable HTTP POST of initialize fails with 400, 404 or
+// 405 (see HTTP for the whole era probe).
+type SSE struct {
+	// URL is the SSE endpoint (often .../sse).
+	URL string
+	// Header holds custom headers (e.g. Authorization) sent on the GET and
+	// every POST. The transport's own headers take precedence.
+	Header http.Header
+	// Client makes the requests. Nil means a private client with no overall
+	// timeout (the stream lives long); the Conn closes its idle connections
+	// on Close.
+	Client *http.Client
+	// Observer receives every frame; nil drops them.
+	Observer Observer
+}
+
+// legacyPostBodyMax bounds how much of a POST reply is read: the body means
+// nothing in this protocol (answers come on the stream).
+const legacyPostBodyMax = 4 << 10
+
+var (
+	_ Transport     = (*SSE)(nil)
+	_ Conn          = (*sseConn)(nil)
+	_ VersionSetter = (*sseConn)(nil)
+)
+
+// Dial opens the event stream and waits for its endpoint event; ctx bounds
+// both. A non-2xx answer to the GET fails with a *StatusError. An endpoint
+// on another origin (scheme, host and port) than the SSE URL is refused, so
+// a server cannot make us POST our traffic, and the custom headers with it,
+// elsewhere.
+func (t *SSE) Dial(ctx context.Context) (Conn, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, fmt.Errorf("transport: dial %s: %w", t.URL, err)
+	}
+	u, err := url.Parse(t.URL)
+	if err != nil {
+		return nil, fmt.Errorf("transport: dial: bad URL: %w", err)
+	}
+	if u.Scheme != "http" && u.Scheme != "https" || u.Host == "" {
+		return nil, fmt.Errorf("transport: dial %q: want an http or https URL", t.URL)
+	}
+	c := &sseConn{
+		base:   u,
+		url:    u.String(),
+		header: t.Header.Clone(),
+		client: t.Client,
+		obs:    t.Observer,
+		inbox:  newHTTPInbox(),
+		ended:  make(chan struct{}),
+	}
+	if c.client == nil {
+		tr := http.DefaultTransport.(*http.Transport).Clone()
+		c.client = &http.Client{Transport: tr}
+		c.ownClient = true
+	}
+	if c.obs == nil {
+		c.obs = ObserverFuncs{}
+	}
+	// The root context outlives Dial's ctx, which bounds only the dial:
+	// until the endpoint arrives, ctx ending cancels the stream too.
+	c.ctx, c.cancel = context.WithCancel(context.Background())
+	stop := context.AfterFunc(ctx, c.cancel)
+	p, err := c.open()
+	stopped := stop()
+	if err == nil && !stopped {
+		err = context.Cause(ctx) // ctx ended just as the endpoint came
+	}
+	if err != nil {
+		// A cancelled GET says only "context canceled": tell why.
+		if cause := context.Cause(ctx); cause != nil && !errors.Is(err, cause) {
+			err = fmt.Errorf("%w: %w", cause, err)
+		}
+		c.cancel()
+		if c.resp != nil {
+			_ = c.resp.Body.Close()
+		}
+		if c.ownClient {
+			c.client.CloseIdleConnections()
+		}
+		return nil, fmt.Errorf("transport: dial legacy SSE %s: %w", c.url, err)
+	}
+	c.wg.Add(1)
+	go func() {
+		defer c.wg.Done()
+		c.readLoop(p)
+	}()
+	return c, nil
+}
+
+// sseConn is the Conn of SSE. One goroutine reads the stream (readLoop);
+// POSTs run in the writers' goroutines.
+type sseConn struct {
+	base      *url.URL
+	url       string
+	header    http.Header
+	client    *http.Client
+	ownClient bool
+	obs       Observer
+
+	ctx    context.Context // cancelled by Close (or a failed Dial)
+	cancel context.CancelFunc
+	wg     sync.WaitGroup
+	inbox  *httpInbox
+
+	// Set by open before readLoop starts; read-only afterwards.
+	endpoint string // where messages are POSTed
+	resp     *http.Response
+	info     *HTTPInfo // describes the GET, for incoming frames
+
+	ended  chan struct{} // closed when readLoop ends
+	endErr error         // why the stream ended; written before ended closes
+
+	mu        sync.Mutex
+	version   string
+	closeOnce sync.Once
+}
+
+// open sends the GET and reads up to the endpoint event. Messages before it
+// (unusual, but harmless) are delivered. It returns the parser positioned
+// after the endpoint event; the response body stays open for readLoop.
+func (c *sseConn) open() (*sseReader, error) {
+	req, err := http.NewRequestWithContext(c.ctx, http.MethodGet, c.url, nil)
+	if err != nil {
+		return nil, fmt.Errorf("build GET request: %w", err)
+	}
+	c.setHeaders(req)
+	req.Header.Set(hdrAccept, httpMediaSSE)
+	c.info = &HTTPInfo{Method: http.MethodGet, URL: c.url, Header: httpLogHeader(req.Header)}
+	resp, err := c.client.Do(req)
+	if err != nil {
+		return nil, fmt.Errorf("GET: %w", err)
+	}
+	c.info.Status = resp.StatusCode
+	if resp.StatusCode < 200 || resp.StatusCode > 299 {
+		se := httpStatusError(http.MethodGet, resp, nil)
+		httpDiscard(resp)
+		c.errFrame(se.Body, se)
+		return nil, se
+	}
+	if mt := httpMediaType(resp.Header.Get(hdrContentType)); mt != httpMediaSSE {
+		httpDiscard(resp)
+		return nil, fmt.Errorf("GET: reply is %s, not an event stream", httpExcerpt([]byte(mt), 60))
+	}
+	c.info.Header = httpLogHeader(resp.Header)
+	p := newSSEReader(resp.Body, 0)
+	for {
+		ev, err := p.Next()
+		if err != nil {
+			_ = resp.Body.Close()
+			if errors.Is(err, io.EOF) {
+				err = fmt.Errorf("the stream ended before its endpoint event: %w", err)
+			}
+			return nil, err
+		}
+		if ev.Type != "endpoint" {
+			c.event(ev)
+			continue
+		}
+		ep, err := c.resolveEndpoint(string(ev.Data))
+		if err != nil {
+			_ = resp.Body.Close()
+			c.errFrame(ev.Data, err)
+			return nil, err
+		}
+		c.endpoint, c.resp = ep, resp
+		return p, nil
+	}
+}
+
+// resolveEndpoint resolves the endpoint event's URI against the SSE URL and
+// checks it stays on the same origin.
+func (c *sseConn) resolveEndpoint(data string) (string, error) {
+	ref, err := url.Parse(strings.TrimSpace(data))
+	if err != nil {
+		return "", fmt.Errorf("endpoint event %s is not a URI: %w", httpExcerpt([]byte(data), 100), err)
+	}
+	ep := c.base.ResolveReference(ref)
+	if !sameOrigin(c.base, ep) {
+		return "", fmt.Errorf("endpoint event names %s, on another origin than %s: refusing to send messages there",
+			httpExcerpt([]byte(ep.Redacted()), 100), httpExcerpt([]byte(c.base.Scheme+"://"+c.base.Host), 100))
+	}
+	ep.Fragment, ep.RawFragment = "", ""
+	return ep.String(), nil
+}
+
+// sameOrigin compares scheme, host and port, with the scheme's default port
+// filled in, as browsers do.
+func sameOrigin(a, b *url.URL) bool {
+	port := func(u *url.URL) string {
+		if p := u.Port(); p != "" {
+			return p
+		}
+		if strings.EqualFold(u.Scheme, "https") {
+			return "443"
+		}
+		return "80"
+	}
+	return strings.EqualFold(a.Scheme, b.Scheme) &&
+		strings.EqualFold(a.Hostname(), b.Hostname()) &&
+		port(a) == port(b)
+}
+
+// readLoop delivers the stream's messages until it ends, then records why
+// and wakes Read.
+func (c *sseConn) readLoop(p *sseReader) {
+	defer close(c.ended)
+	defer httpDiscard(c.resp)
+	for {
+		ev, err := p.Next()
+		if err != nil {
+			switch {
+			case c.ctx.Err() != nil:
+				c.endErr = ErrClosed
+			case errors.Is(err, io.EOF):
+				c.endErr = fmt.Errorf("transport: legacy SSE stream ended; the connection is lost: %w", err)
+			default:
+				c.endErr = fmt.Errorf("transport: legacy SSE stream broke; the connection is lost: %w", err)
+			}
+			if c.ctx.Err() == nil {
+				c.errFrame(nil, c.endErr)
+			}
+			return
+		}
+		switch ev.Type {
+		case "", "message":
+			c.event(ev)
+		case "endpoint":
+			// The endpoint is fixed for the connection; a second one
+			// would let the server redirect our traffic mid-session.
+			c.errFrame(ev.Data, errors.New("transport: legacy SSE: ignoring a second endpoint event"))
+		}
+	}
+}
+
+// event decodes one message event and queues it for Read; a bad one is an
+// error frame and is skipped.
+func (c *sseConn) event(ev sseEvent) {
+	if len(ev.Data) == 0 || ev.Type != "" && ev.Type != "message" {
+		return
+	}
+	msg, derr := jsonrpc.Decode(ev.Data)
+	info := *c.info
+	info.Header = c.info.Header.Clone()
+	info.EventID = ev.ID
+	c.obs.Frame(Frame{Time: time.Now(), Dir: In, Raw: ev.Data, Err: derr, HTTP: &info})
+	if derr == nil {
+		c.inbox.push(msg)
+	}
+}
+
+// Read returns the next message from the stream. Once the stream ended and
+// everything before that was read, it returns why: ErrClosed after Close, an
+// error wrapping io.EOF when the server ended it.
+func (c *sseConn) Read(ctx context.Context) (*jsonrpc.Message, error) {
+	for {
+		if c.ctx.Err() != nil {
+			return nil, fmt.Errorf("transport: legacy SSE read: %w", ErrClosed)
+		}
+		if m, ok := c.inbox.pop(); ok {
+			return m, nil
+		}
+		select {
+		case <-c.ended:
+			// Messages queued just before the end still come first.
+			if m, ok := c.inbox.pop(); ok {
+				return m, nil
+			}
+			if errors.Is(c.endErr, ErrClosed) {
+				return nil, fmt.Errorf("transport: legacy SSE read: %w", ErrClosed)
+			}
+			return nil, c.endErr
+		case <-c.inbox.ready:
+		case <-ctx.Done():
+			return nil, fmt.Errorf("transport: legacy SSE read: %w", context.Cause(ctx))
+		case <-c.ctx.Done():
+			return nil, fmt.Errorf("transport: legacy SSE read: %w", ErrClosed)
+		}
+	}
+}
+
+// Write POSTs m to the endpoint and returns when the server accepted it
+// (any 2xx; the reply body is ignored, since answers come on the stream).
+// A non-2xx answer is a *StatusError. ctx and Close abort the POST.
+func (c *sseConn) Write(ctx context.Context, m *jsonrpc.Message) error {
+	if c.ctx.Err() != nil {
+		return fmt.Errorf("transport: legacy SSE write: %w", ErrClosed)
+	}
+	select {
+	case <-c.ended:
+		return fmt.Errorf("transport: legacy SSE write %s: %w", httpDescribe(m), c.endErr)
+	default:
+	}
+	body, err := jsonrpc.Encode(m)
+	if err != nil {
+		return fmt.Errorf("transport: legacy SSE write: %w", err)
+	}
+	pctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	stop := context.AfterFunc(c.ctx, cancel)
+	defer stop()
+	req, err := http.NewRequestWithContext(pctx, http.MethodPost, c.endpoint, httpBody(body))
+	if err != nil {
+		return fmt.Errorf("transport: legacy SSE write: build POST: %w", err)
+	}
+	c.setHeaders(req)
+	req.Header.Set(hdrContentType, httpMediaJSON)
+	c.mu.Lock()
+	if c.version != "" {
+		req.Header.Set(hdrProtocolVersion, c.version)
+	}
+	c.mu.Unlock()
+	info := &HTTPInfo{Method: http.MethodPost, URL: c.endpoint, Header: httpLogHeader(req.Header)}
+	c.obs.Frame(Frame{Time: time.Now(), Dir: Out, Raw: body, HTTP: info})
+
+	what := httpDescribe(m)
+	resp, err := c.client.Do(req)
+	if err != nil {
+		err = fmt.Errorf("transport: legacy SSE POST %s: %w", what, err)
+		if c.ctx.Err() != nil {
+			return fmt.Errorf("%w: %w", ErrClosed, err)
+		}
+		if ctx.Err() == nil {
+			c.postErrFrame(info, 0, nil, err)
+		}
+		return err
+	}
+	defer httpDiscard(resp)
+	if resp.StatusCode < 200 || resp.StatusCode > 299 {
+		se := httpStatusError(http.MethodPost, resp, nil)
+		err := fmt.Errorf("transport: legacy SSE POST %s: %w", what, se)
+		c.postErrFrame(info, resp.StatusCode, se.Body, err)
+		return err
+	}
+	_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, legacyPostBodyMax))
+	return nil
+}
+
+// SetProtocolVersion records the negotiated version, sent from now on as
+// MCP-Protocol-Version on POSTs (2025-06-18+ clients send it on HTTP; a
+// 2024-11-05 server ignores it).
+func (c *sseConn) SetProtocolVersion(v string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.version = v
+}
+
+// Close cancels the stream and any POST in flight, waits for the reader,
+// and makes Read and Write return ErrClosed. It is idempotent.
+func (c *sseConn) Close() error {
+	c.closeOnce.Do(func() {
+		c.cancel()
+		c.wg.Wait()
+		if c.ownClient {
+			c.client.CloseIdleConnections()
+		}
+	})
+	return nil
+}
+
+// setHeaders puts the custom headers on req; callers set their own after.
+func (c *sseConn) setHeaders(req *http.Request) {
+	for k, vs := range c.header {
+		req.Header[http.CanonicalHeaderKey(k)] = append([]string(nil), vs...)
+	}
+}
+
+// errFrame reports a problem of the stream in the frame log.
+func (c *sseConn) errFrame(raw []byte, err error) {
+	info := *c.info
+	info.Header = c.info.Header.Clone()
+	c.obs.Frame(Frame{Time: time.Now(), Dir: In, Raw: raw, Err: err, HTTP: &info})
+}
+
+// postErrFrame reports a failed POST in the frame log.
+func (c *sseConn) postErrFrame(req *HTTPInfo, status int, raw []byte, err error) {
+	info := *req
+	info.Status = status
+	info.Header = req.Header.Clone()
+	c.obs.Frame(Frame{Time: time.Now(), Dir: In, Raw: raw, Err: err, HTTP: &info})
+}
