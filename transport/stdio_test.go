@@ -367,8 +367,8 @@ func TestStdioShutdown(t *testing.T) {
 		// A grace far longer than the test may take: Close returning at
 		// all proves stdin EOF alone stopped the server.
 		{"stdin EOF is enough", "echo", time.Hour, ""},
-		{"ignores stdin EOF, gets SIGTERM", "ignore-eof", 300 * time.Millisecond, "got SIGTERM, exiting"},
-		{"ignores SIGTERM, gets SIGKILL", "ignore-term", 300 * time.Millisecond, "got SIGTERM, ignoring it"},
+		{"ignores stdin EOF, gets SIGTERM", "ignore-eof", 2 * time.Second, "got SIGTERM, exiting"},
+		{"ignores SIGTERM, gets SIGKILL", "ignore-term", time.Second, "got SIGTERM, ignoring it"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
