@@ -62,7 +62,8 @@ func TestLists(t *testing.T) {
 		}
 	}
 	slices.Sort(names)
-	want := []string{"add", "consent", "create_ticket", "deploy", "echo", "needs_state_only", "showcase", "slow", "storm", "withdrawn", "wizard"}
+	want := []string{"add", "consent", "create_ticket", "deploy", "echo", "needs_state_only",
+		"reflow_fail", "reflow_iserror", "reflow_month", "reflow_stubborn", "showcase", "slow", "storm", "withdrawn", "wizard"}
 	if diff := cmp.Diff(want, names); diff != "" {
 		t.Errorf("tools (-want +got):\n%s", diff)
 	}

@@ -4,7 +4,8 @@
 // the 2025-11-25 elicitation subset; a two-round wizard whose second question
 // depends on the first answer; a call that must be retried at once (load
 // shedding); a question the server withdraws; a URL-mode consent; a storm of
-// parallel questions; and a slow tool that reports progress and logs.
+// parallel questions; a slow tool that reports progress and logs; and long
+// jobs run as tasks (reflow_*), in both task designs.
 //
 // It is built only on github.com/modelcontextprotocol/go-sdk and the standard
 // library and must not import any other elicit package: tests use it as a real
@@ -73,6 +74,59 @@
 // Concurrency: go-sdk runs every tools/call in its own goroutine, so calls
 // and their questions proceed in parallel; the tools keep no state between
 // calls and share nothing, so answers can never cross.
+//
+// # Long jobs as tasks, in both task designs
+//
+// reflow_month (execution.taskSupport "required") moves twelve bookings one
+// at a time, reporting "Moved booking 5 of 12 (Design review → Room B)" in
+// statusMessage; one booking fits nowhere, so it asks what to do
+// (input_required, a form with a choice) and then completes with a summary
+// naming the answer, or saying the workshop was left unplaced on decline or
+// cancel. reflow_fail ends with a JSON-RPC error, reflow_iserror with an
+// isError result, and reflow_stubborn ignores cancellation (all three
+// "optional": called without a task they run inline). Jobs look for a
+// cancel only between bookings, never in the middle of one.
+//
+// go-sdk v1.8.0 has no tasks, so the demo keeps its own store (one per
+// server; tasks_store.go) and plugs it in from outside (tasks_server.go):
+// tasks/* are custom methods, and receiving middleware answers tools/call
+// of a task tool with a task and patches what go-sdk's types cannot carry
+// (the tasks capability, execution.taskSupport). Task ids are random
+// (128 bits); pollInterval is [Options.TaskPollInterval]; tasks live ten
+// minutes by default (2025-11-25 clients may ask for 1 s to 1 h).
+//
+//   - 2025-11-25 (core tasks, SEP-1686): initialize declares
+//     tasks {list, cancel, requests.tools.call}; tools/call with params.task
+//     answers {"task": {...}}; tasks/get, tasks/list, tasks/cancel answer
+//     Tasks; tasks/result blocks until the end and answers what the call
+//     would have (the result with related-task _meta, or the JSON-RPC
+//     error; -32000 for a cancelled task), and while the task waits for
+//     input it asks the question on its own stream as elicitation/create
+//     with _meta["io.modelcontextprotocol/related-task"]. An isError result
+//     makes the task failed. Tasks belong to their session and end with it.
+//     tasks/cancel makes the task cancelled before answering, as the spec
+//     requires; reflow_stubborn keeps working anyway, which only the log
+//     shows. notifications/tasks/status is sent on each change of status
+//     over ServeIO, ServeStdio and [WrapTransport], not over HTTP. A
+//     required tool called without a task is -32600 "Task augmentation
+//     required".
+//     go-sdk drops params.task while decoding tools/call, so the carriers
+//     move it into _meta first: ServeIO and ServeStdio filter the byte
+//     streams, [HTTPHandler] rewrites the POST body, and [WrapTransport]
+//     wraps a Connection for in-memory use (tasks_transport.go).
+//   - 2026-07-28 (the io.modelcontextprotocol/tasks extension, SEP-2663):
+//     server/discover declares the extension; a tools/call whose _meta
+//     declares it answers {"resultType": "task", "taskId", ..., "ttlMs",
+//     "pollIntervalMs"}; tasks/get answers the task with inputRequests
+//     (key "placement", the same on every poll), result or error inline;
+//     tasks/update hands in answers (checked against the form; a bad one is
+//     -32602); tasks/cancel is only an acknowledgement and the task becomes
+//     cancelled when the job next looks (reflow_stubborn ends completed). An
+//     isError result completes the task. Without the extension, a required
+//     tool and tasks/* are -32021; tasks/result and tasks/list are -32601.
+//     Ids are bearer handles, on every transport including stateless HTTP.
+//     Polling is the only channel: subscriptions/listen is go-sdk's and
+//     does not acknowledge taskIds.
 //
 // Every tool file registers one group of tools (tools_deploy.go,
 // tools_wizard.go, ...), so later modes and task tools can be added as new

@@ -28,6 +28,8 @@ retries with the answers.
 | consent       | URL-mode elicitation; needs elicitation.url (2025-11-25 only)      |
 | storm         | n questions at once; answers must find their question              |
 | slow          | progress notifications and log messages; can be cancelled          |
+| reflow_month  | a task: moves 12 bookings, asks where one workshop goes            |
+| reflow_fail, reflow_iserror, reflow_stubborn | tasks that fail, end in isError, ignore cancel |
 | echo, add     | plain tools, no questions                                          |
 `
 

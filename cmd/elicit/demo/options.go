@@ -13,6 +13,16 @@ import (
 // its question back, when [Options.WithdrawAfter] is zero.
 const DefaultWithdrawAfter = 4 * time.Second
 
+// Task pacing defaults, used when the matching Options field is zero.
+const (
+	// DefaultTaskPollInterval is the pollInterval (pollIntervalMs) the demo
+	// suggests to clients polling its tasks.
+	DefaultTaskPollInterval = 500 * time.Millisecond
+	// DefaultTaskStep is how long one unit of work of the reflow tools takes
+	// (moving one booking): twelve of them make a job of a few seconds.
+	DefaultTaskStep = 400 * time.Millisecond
+)
+
 // The protocol versions that pick an era in [Options.Protocol].
 const (
 	// ProtocolLegacy is the newest version of the stateful era: questions are
@@ -53,6 +63,12 @@ type Options struct {
 	// [HTTPHandlerStateless] instead of [HTTPHandler]. Other functions ignore
 	// it.
 	Stateless bool
+	// TaskPollInterval is the poll interval the task tools (reflow_*)
+	// suggest to clients. Zero means [DefaultTaskPollInterval].
+	TaskPollInterval time.Duration
+	// TaskStep is how long one unit of work of the task tools takes. Zero
+	// means [DefaultTaskStep]; tests use a few milliseconds.
+	TaskStep time.Duration
 }
 
 // CheckProtocol reports whether v is a valid [Options.Protocol].
@@ -70,10 +86,13 @@ type config struct {
 	versions      []string   // the protocol versions served, newest first
 	stateless     bool       // serve HTTP statelessly
 	codec         stateCodec // seals requestState; one random key per server
+	taskPoll      time.Duration
+	taskStep      time.Duration
 }
 
 func newConfig(opts *Options) (config, error) {
-	c := config{withdrawAfter: DefaultWithdrawAfter, logger: slog.New(slog.DiscardHandler), codec: newStateCodec()}
+	c := config{withdrawAfter: DefaultWithdrawAfter, logger: slog.New(slog.DiscardHandler), codec: newStateCodec(),
+		taskPoll: DefaultTaskPollInterval, taskStep: DefaultTaskStep}
 	var o Options
 	if opts != nil {
 		o = *opts
@@ -86,6 +105,12 @@ func newConfig(opts *Options) (config, error) {
 	}
 	if o.Logger != nil {
 		c.logger = o.Logger
+	}
+	if o.TaskPollInterval > 0 {
+		c.taskPoll = o.TaskPollInterval
+	}
+	if o.TaskStep > 0 {
+		c.taskStep = o.TaskStep
 	}
 	c.versions = versionsFor(o.Protocol)
 	c.stateless = o.Stateless

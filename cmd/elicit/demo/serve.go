@@ -7,6 +7,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"os"
 	"sync"
 	"time"
 
@@ -29,7 +30,9 @@ func ServeStdio(ctx context.Context, opts *Options) error {
 	if err != nil {
 		return err
 	}
-	return serve(ctx, newServer(cfg, ctx), &mcp.StdioTransport{})
+	// go-sdk's StdioTransport is an IOTransport on these two; the demo
+	// builds its own to filter the streams for 2025-11-25 tasks.
+	return serveStream(ctx, cfg, os.Stdin, nopWriteCloser{os.Stdout})
 }
 
 // ServeIO serves one session reading requests from r and writing responses
@@ -49,7 +52,20 @@ func ServeIO(ctx context.Context, r io.Reader, w io.Writer, opts *Options) error
 	if err != nil {
 		return err
 	}
-	return serve(ctx, newServer(cfg, ctx), &mcp.IOTransport{Reader: rc, Writer: wc})
+	return serveStream(ctx, cfg, rc, wc)
+}
+
+// serveStream serves one session over a newline-delimited byte stream,
+// filtered for 2025-11-25 tasks (see tasks_transport.go). Tasks end with the
+// session: they are cancelled, and their jobs have returned before it
+// returns.
+func serveStream(ctx context.Context, cfg config, r io.ReadCloser, w io.WriteCloser) error {
+	life, stop := context.WithCancel(ctx)
+	srv, tasks := newServer(cfg, life)
+	err := serve(ctx, srv, &mcp.IOTransport{Reader: newLiftReader(r), Writer: &relayWriter{dst: w}})
+	stop()
+	tasks.wait()
+	return err
 }
 
 // serve runs one session of srv over t. Unlike mcp.Server.Run, it treats the
@@ -86,7 +102,7 @@ func serve(ctx context.Context, srv *mcp.Server, t mcp.Transport) error {
 func HTTPHandler(opts *Options) http.Handler {
 	cfg := mustConfig(opts)
 	cfg.stateless = false
-	h, _ := httpHandler(cfg, context.Background())
+	h, _, _ := httpHandler(cfg, context.Background())
 	return h
 }
 
@@ -105,13 +121,16 @@ func HTTPHandler(opts *Options) http.Handler {
 func HTTPHandlerStateless(opts *Options) http.Handler {
 	cfg := mustConfig(opts)
 	cfg.stateless = true
-	h, _ := httpHandler(cfg, context.Background())
+	h, _, _ := httpHandler(cfg, context.Background())
 	return h
 }
 
-func httpHandler(cfg config, life context.Context) (http.Handler, *mcp.Server) {
-	srv := newServer(cfg, life)
-	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv },
+// httpHandler builds the handler. A stateful one also lifts params.task
+// out of 2025-11-25 task-augmented calls (tasks_transport.go); a stateless
+// one serves the 2026-07-28 tasks extension, which needs no help.
+func httpHandler(cfg config, life context.Context) (http.Handler, *mcp.Server, *taskStore) {
+	srv, tasks := newServer(cfg, life)
+	var h http.Handler = mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv },
 		&mcp.StreamableHTTPOptions{
 			Logger:    cfg.logger,
 			Stateless: cfg.stateless,
@@ -119,7 +138,10 @@ func httpHandler(cfg config, life context.Context) (http.Handler, *mcp.Server) {
 			// other channel), so the tool must stop with it.
 			PropagateRequestCancellation: cfg.stateless,
 		})
-	return h, srv
+	if !cfg.stateless {
+		h = liftHTTP(h)
+	}
+	return h, srv, tasks
 }
 
 // ServeHTTP listens on addr (host:port) and serves [HTTPHandler] (or
@@ -149,7 +171,8 @@ func ServeListener(ctx context.Context, ln net.Listener, opts *Options) error {
 		_ = ln.Close() // documented: ServeListener always closes ln
 		return err
 	}
-	h, srv := httpHandler(cfg, ctx)
+	h, srv, tasks := httpHandler(cfg, ctx)
+	defer tasks.wait() // ctx has ended by then, and with it every job
 	// Requests outlive ctx by a little, so that answers and cancellations
 	// already under way can still be written; cutRequests ends them.
 	base, cutRequests := context.WithCancel(context.WithoutCancel(ctx))

@@ -26,6 +26,8 @@ In 2025-11-25 questions are elicitation/create requests; in 2026-07-28 they come
 - consent: a URL-mode elicitation (needs the client to declare elicitation.url; 2025-11-25 only).
 - storm: n questions at once, to check that answers find their question.
 - slow: progress notifications and log messages until done or cancelled.
+- reflow_month: a long job run as a task (params.task in 2025-11-25, the tasks extension in 2026-07-28); asks where one workshop goes.
+- reflow_fail, reflow_iserror, reflow_stubborn: tasks that fail, end in a tool error, or ignore tasks/cancel.
 - echo, add: plain tools without questions.`
 
 // New returns the demo server with every tool, the demo://readme resource
@@ -33,12 +35,14 @@ In 2025-11-25 questions are elicitation/create requests; in 2026-07-28 they come
 // connected to any number of sessions. It panics on an unknown
 // [Options.Protocol].
 func New(opts *Options) *mcp.Server {
-	return newServer(mustConfig(opts), context.Background())
+	srv, _ := newServer(mustConfig(opts), context.Background())
+	return srv
 }
 
-// newServer builds the server; when life ends, every request still running
-// is cancelled (see bound).
-func newServer(cfg config, life context.Context) *mcp.Server {
+// newServer builds the server and its task store; when life ends, every
+// request and task still running is cancelled (see bound), and the store's
+// wait returns once their jobs are gone.
+func newServer(cfg config, life context.Context) (*mcp.Server, *taskStore) {
 	srv := mcp.NewServer(&mcp.Implementation{
 		Name:    Name,
 		Title:   "elicit demo server",
@@ -51,7 +55,10 @@ func newServer(cfg config, life context.Context) *mcp.Server {
 		Capabilities:              &mcp.ServerCapabilities{Logging: &mcp.LoggingCapabilities{}},
 		SupportedProtocolVersions: cfg.versions,
 	})
-	srv.AddReceivingMiddleware(guard, bound(life))
+	tasks := newTaskStore(cfg, life)
+	// One call, so the order is guard(bound(tasks(go-sdk))).
+	srv.AddReceivingMiddleware(guard, bound(life), tasks.middleware)
+	tasks.registerMethods(srv)
 	addDeploy(srv, cfg)
 	addTicket(srv, cfg)
 	addShowcase(srv, cfg)
@@ -62,6 +69,7 @@ func newServer(cfg config, life context.Context) *mcp.Server {
 	addStorm(srv, cfg)
 	addSlow(srv, cfg)
 	addBasic(srv)
+	addReflow(srv, tasks)
 	addFeatures(srv)
-	return srv
+	return srv, tasks
 }
