@@ -25,7 +25,7 @@ type stormArgs struct {
 // ("storm <i>", field "token") and returns how many answers came back
 // with the token of their own question ("ok <n>"), or the first mismatch.
 func newStormServer() *mcp.Server {
-	srv := mcp.NewServer(&mcp.Implementation{Name: "storm", Version: "1"}, nil)
+	srv := mcp.NewServer(&mcp.Implementation{Name: "storm", Version: "1"}, legacyOpts(nil))
 	mcp.AddTool(srv, &mcp.Tool{Name: "storm"}, func(ctx context.Context, req *mcp.CallToolRequest, in stormArgs) (*mcp.CallToolResult, any, error) {
 		var wg sync.WaitGroup
 		var mu sync.Mutex

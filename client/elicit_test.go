@@ -74,7 +74,7 @@ func TestThreeElicitationsAnsweredInReverse(t *testing.T) {
 // newWithdrawServer has a tool "withdraw" that elicits, and cancels its own
 // elicitation when the test closes pull.
 func newWithdrawServer(pull <-chan struct{}, linger time.Duration) *mcp.Server {
-	srv := mcp.NewServer(&mcp.Implementation{Name: "withdraw", Version: "1"}, nil)
+	srv := mcp.NewServer(&mcp.Implementation{Name: "withdraw", Version: "1"}, legacyOpts(nil))
 	mcp.AddTool(srv, &mcp.Tool{Name: "withdraw"}, func(ctx context.Context, req *mcp.CallToolRequest, _ formArgs) (*mcp.CallToolResult, any, error) {
 		ectx, cancel := context.WithCancel(ctx)
 		defer cancel()
@@ -139,7 +139,7 @@ func TestServerWithdrawsElicitation(t *testing.T) {
 // newBadSchemaServer's tool "bad" elicits with a schema outside the subset
 // (go-sdk sends it unchecked) and returns the error it got.
 func newElicitServer(params *mcp.ElicitParams) *mcp.Server {
-	srv := mcp.NewServer(&mcp.Implementation{Name: "one", Version: "1"}, nil)
+	srv := mcp.NewServer(&mcp.Implementation{Name: "one", Version: "1"}, legacyOpts(nil))
 	mcp.AddTool(srv, &mcp.Tool{Name: "one"}, func(ctx context.Context, req *mcp.CallToolRequest, _ formArgs) (*mcp.CallToolResult, any, error) {
 		p := *params
 		res, err := req.Session.Elicit(ctx, &p)

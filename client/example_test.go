@@ -10,18 +10,20 @@ import (
 )
 
 // A session to an in-process go-sdk server whose tool asks a question,
-// answered headlessly by the AcceptDefaults policy.
+// answered headlessly by the AcceptDefaults policy. The server speaks
+// 2026-07-28, so the question travels in an input_required result and the
+// session retries the call with the answer.
 func ExampleConnect() {
 	srv := mcp.NewServer(&mcp.Implementation{Name: "greeter", Version: "1"}, nil)
 	mcp.AddTool(srv, &mcp.Tool{Name: "greet"}, func(ctx context.Context, req *mcp.CallToolRequest, _ struct{}) (*mcp.CallToolResult, any, error) {
-		res, err := req.Session.Elicit(ctx, &mcp.ElicitParams{
-			Message:         "Who are you?",
-			RequestedSchema: map[string]any{"type": "object", "properties": map[string]any{"name": map[string]any{"type": "string", "default": "world"}}},
-		})
-		if err != nil {
-			return nil, nil, err
+		answer, ok := req.Params.InputResponses["who"].(*mcp.ElicitResult)
+		if !ok {
+			return &mcp.CallToolResult{InputRequests: mcp.InputRequestMap{"who": &mcp.ElicitParams{
+				Message:         "Who are you?",
+				RequestedSchema: map[string]any{"type": "object", "properties": map[string]any{"name": map[string]any{"type": "string", "default": "world"}}},
+			}}}, nil, nil
 		}
-		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: fmt.Sprintf("hello, %v", res.Content["name"])}}}, nil, nil
+		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: fmt.Sprintf("hello, %v", answer.Content["name"])}}}, nil, nil
 	})
 	conn, r, w := transport.PipeIO(nil)
 	served := make(chan struct{})
@@ -41,11 +43,11 @@ func ExampleConnect() {
 		fmt.Println(err)
 		return
 	}
-	fmt.Println(s.Protocol(), res.Text())
+	fmt.Println(s.Era(), res.Text())
 	_ = s.Close()
 	<-served
 	fmt.Println(s.Journal().Counts()[client.Accept], "accepted")
 	// Output:
-	// 2025-11-25 hello, world
+	// 2026-07-28 stateless hello, world
 	// 1 accepted
 }

@@ -171,10 +171,24 @@ type askArgs struct {
 // askSchema is a one-field form.
 var askSchema = json.RawMessage(`{"type":"object","properties":{"answer":{"type":"string"}},"required":["answer"]}`)
 
-// newAskServer returns a go-sdk server whose "ask" tool elicits one answer
-// (message "question <name>") and returns "<name>: <action> <answer>".
+// legacyOpts restricts a go-sdk server to the stateful era (its tools call
+// Session.Elicit, which 2026-07-28 forbids). Such a server answers our
+// server/discover probe with -32022 listing only stateful versions, so
+// every test using it also runs the probe's fallback to initialize.
+func legacyOpts(o *mcp.ServerOptions) *mcp.ServerOptions {
+	var c mcp.ServerOptions
+	if o != nil {
+		c = *o
+	}
+	c.SupportedProtocolVersions = []string{"2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"}
+	return &c
+}
+
+// newAskServer returns a go-sdk server of the stateful era whose "ask" tool
+// elicits one answer (message "question <name>") and returns
+// "<name>: <action> <answer>".
 func newAskServer(opts *mcp.ServerOptions) *mcp.Server {
-	srv := mcp.NewServer(&mcp.Implementation{Name: "ask-server", Version: "1.0.0"}, opts)
+	srv := mcp.NewServer(&mcp.Implementation{Name: "ask-server", Version: "1.0.0"}, legacyOpts(opts))
 	mcp.AddTool(srv, &mcp.Tool{Name: "ask", Description: "asks one question"},
 		func(ctx context.Context, req *mcp.CallToolRequest, in askArgs) (*mcp.CallToolResult, any, error) {
 			res, err := req.Session.Elicit(ctx, &mcp.ElicitParams{
@@ -304,6 +318,21 @@ func (p *peer) respond(id jsonrpc.ID, result string) {
 	p.send(&jsonrpc.Message{ID: id, Result: json.RawMessage(result)})
 }
 
+// readSkippingProbe reads sc's next message, answering our era probe
+// (server/discover) the way a 2025 server does: method not found.
+func readSkippingProbe(sc transport.Conn) (*jsonrpc.Message, error) {
+	for {
+		m, err := sc.Read(context.Background())
+		if err != nil || m.Method != "server/discover" {
+			return m, err
+		}
+		err = sc.Write(context.Background(), jsonrpc.NewErrorResponse(m.ID, jsonrpc.NewError(jsonrpc.CodeMethodNotFound, "method not found: server/discover", nil)))
+		if err != nil {
+			return nil, err
+		}
+	}
+}
+
 // handshake answers initialize with version and eats initialized.
 func (p *peer) handshake(version string) {
 	p.t.Helper()
@@ -325,7 +354,7 @@ func pipePeer(t *testing.T, version string, opts *client.Options, rec *recorder)
 	hs := make(chan struct{})
 	go func() {
 		defer close(hs)
-		m, err := sc.Read(context.Background())
+		m, err := readSkippingProbe(sc)
 		if err != nil || m.Method != "initialize" {
 			return
 		}

@@ -33,6 +33,13 @@ func (s *Session) handleRequest(m *jsonrpc.Message) {
 		s.mu.Unlock()
 		return
 	}
+	if s.neg.kind == eraStateless {
+		// 2026-07-28 servers send no requests and clients send no
+		// responses (stdio forbids them), so it goes unanswered.
+		s.mu.Unlock()
+		s.notice("ignored a %s request from the server: in 2026-07-28 servers send no requests", m.Method)
+		return
+	}
 	if _, dup := s.in[m.ID]; dup {
 		s.mu.Unlock()
 		s.notice("ignored a second %s with id %s while the first is still open", m.Method, m.ID)
@@ -151,7 +158,7 @@ func (s *Session) reply(id jsonrpc.ID, result json.RawMessage, rpcErr *jsonrpc.E
 	if rpcErr != nil {
 		m.Result = nil
 	}
-	err := s.conn.Write(context.Background(), m)
+	err := s.wire().Write(context.Background(), m)
 	if err != nil {
 		s.log.Debug("writing a response failed", "id", id, "err", err)
 	}
@@ -162,7 +169,13 @@ func (s *Session) reply(id jsonrpc.ID, result json.RawMessage, rpcErr *jsonrpc.E
 func (s *Session) handleNotification(m *jsonrpc.Message) {
 	switch m.Method {
 	case "notifications/cancelled":
+		if s.stateless() {
+			s.endListen(m.Params)
+			return
+		}
 		s.withdraw(m.Params)
+	case "notifications/subscriptions/acknowledged":
+		s.acknowledged(m.Params)
 	case "notifications/progress":
 		s.onProgress(m.Params)
 	case "notifications/message":
@@ -177,11 +190,11 @@ func (s *Session) handleNotification(m *jsonrpc.Message) {
 		}
 		s.events.push(LogMessage{Server: s.name, Level: p.Level, Logger: p.Logger, Data: p.Data, Time: time.Now()}, nil)
 	case "notifications/tools/list_changed":
-		s.emit(ListChanged{Server: s.name, What: "tools"})
+		s.listChanged("tools", m.Params)
 	case "notifications/resources/list_changed":
-		s.emit(ListChanged{Server: s.name, What: "resources"})
+		s.listChanged("resources", m.Params)
 	case "notifications/prompts/list_changed":
-		s.emit(ListChanged{Server: s.name, What: "prompts"})
+		s.listChanged("prompts", m.Params)
 	default:
 		// resources/updated, elicitation/complete and anything newer:
 		// nothing consumes them yet.

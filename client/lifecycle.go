@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 
-	"github.com/elicit-dev/elicit/transport"
 	"github.com/elicit-dev/elicit/transport/jsonrpc"
 )
 
@@ -72,15 +71,18 @@ func (s *Session) initialize(ctx context.Context) error {
 	switch {
 	case s.opts.Protocol != "" && v != s.opts.Protocol:
 		return fmt.Errorf("server answered protocol version %q, but %q was pinned", v, s.opts.Protocol)
-	case !supportedProtocol(v):
-		return fmt.Errorf("server answered protocol version %q, which elicit does not speak (it speaks %v)", v, SupportedProtocols())
+	case !statefulProtocol(v):
+		return fmt.Errorf("server answered protocol version %q, which elicit does not speak over initialize (it speaks %v)", v, SupportedProtocols()[1:])
 	}
-	if vs, ok := s.conn.(transport.VersionSetter); ok {
-		vs.SetProtocolVersion(v)
-	}
+	s.setVersion(v)
 	s.mu.Lock()
+	kind := eraStateful
+	if s.legacySSE {
+		kind = eraLegacySSE
+	}
 	s.neg = negotiated{
 		protocol:     v,
+		kind:         kind,
 		serverInfo:   res.ServerInfo,
 		caps:         parseServerCapabilities(res.Capabilities),
 		instructions: res.Instructions,
@@ -91,7 +93,7 @@ func (s *Session) initialize(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("notifications/initialized: %w", err)
 	}
-	if err := s.conn.Write(ctx, n); err != nil {
+	if err := s.wire().Write(ctx, n); err != nil {
 		return fmt.Errorf("notifications/initialized on %s: %w", s.name, err)
 	}
 	s.log.Info("initialized", "protocol", v, "serverName", res.ServerInfo.Name, "serverVersion", res.ServerInfo.Version)

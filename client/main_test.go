@@ -10,13 +10,17 @@ import (
 )
 
 // serverEnv, when set, makes the test binary a go-sdk stdio server (the
-// "ask" server) instead of running tests: the stdio tests fork-exec
+// "ask" server of the stateful era, or with "book" the booking server of
+// 2026-07-28) instead of running tests: the stdio tests fork-exec
 // themselves to get a real subprocess peer.
 const serverEnv = "ELICIT_CLIENT_TEST_SERVER"
 
 func TestMain(m *testing.M) {
-	if os.Getenv(serverEnv) != "" {
+	if kind := os.Getenv(serverEnv); kind != "" {
 		srv := newAskServer(nil)
+		if kind == "book" {
+			srv = newBookServer(nil)
+		}
 		if err := srv.Run(context.Background(), &mcp.StdioTransport{}); err != nil {
 			os.Exit(1)
 		}

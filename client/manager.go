@@ -51,6 +51,9 @@ type managed struct {
 	// Guarded by Manager.mu.
 	sess   *Session
 	status ServerStatus
+	// era is how the last session spoke to the server, so that a
+	// reconnect skips a probe known to fail (unknown after a failure).
+	era eraKind
 }
 
 // ErrUnknownServer is returned for a name the Manager does not have.
@@ -117,13 +120,18 @@ func (m *Manager) connect(ctx context.Context, s *managed) error {
 			fwd.Event(e)
 		}
 	})
+	m.mu.Lock()
+	opts.hint = s.era
+	m.mu.Unlock()
 	sess, err := Connect(ctx, s.t, &opts)
 	m.mu.Lock()
 	if err != nil {
 		s.status = ServerStatus{Name: s.name, State: StateFailed, Err: err}
+		s.era = eraUnknown // the server may have changed: probe next time
 		m.mu.Unlock()
 		return err
 	}
+	s.era = sess.hint()
 	if m.closed {
 		// Close ran meanwhile and could not see this session.
 		m.mu.Unlock()
@@ -157,8 +165,7 @@ func (m *Manager) Status() []ServerStatus {
 		st := s.status
 		if s.sess != nil {
 			// A live session speaks for itself; events may trail it.
-			st = ServerStatus{Name: n, State: StateReady, Protocol: s.sess.Protocol()}
-			st.Era = era(st.Protocol)
+			st = ServerStatus{Name: n, State: StateReady, Protocol: s.sess.Protocol(), Era: s.sess.Era()}
 			switch err := s.sess.Err(); {
 			case errors.Is(err, ErrClosed):
 				st.State = StateClosed

@@ -16,6 +16,7 @@ import (
 // it can be reconnected; failFirst makes the first n dials fail.
 type serverTransport struct {
 	srv       *mcp.Server
+	obs       transport.Observer
 	failFirst int32
 	dials     atomic.Int32
 	wg        sync.WaitGroup
@@ -25,7 +26,7 @@ func (st *serverTransport) Dial(ctx context.Context) (transport.Conn, error) {
 	if st.dials.Add(1) <= st.failFirst {
 		return nil, errors.New("server not up yet")
 	}
-	conn, sr, sw := transport.PipeIO(nil)
+	conn, sr, sw := transport.PipeIO(st.obs)
 	st.wg.Go(func() {
 		ss, err := st.srv.Connect(context.Background(), &mcp.IOTransport{Reader: sr, Writer: sw}, nil)
 		if err == nil {
@@ -97,5 +98,48 @@ func TestManager(t *testing.T) {
 	<-s.Done()
 	if st := m.Status(); len(st) != 1 || st[0].State != client.StateClosed {
 		t.Errorf("status after Close %+v", st)
+	}
+}
+
+func TestManagerRemembersTheEra(t *testing.T) {
+	t.Parallel()
+	oldRec, newRec := &recorder{}, &recorder{}
+	m := client.NewManager(nil)
+	old := &serverTransport{srv: newBookServer(legacyOpts(nil)), obs: oldRec}
+	modern := &serverTransport{srv: newBookServer(nil), obs: newRec}
+	defer old.wg.Wait()
+	defer modern.wg.Wait()
+	defer m.Close()
+	if err := m.Add(t.Context(), "old", old, nil); err != nil {
+		t.Fatal(err)
+	}
+	if err := m.Add(t.Context(), "new", modern, nil); err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"old", "new"} {
+		if err := m.Reconnect(t.Context(), name); err != nil {
+			t.Fatal(err)
+		}
+	}
+	st := m.Status()
+	if st[0].Era != "2025-11-25 stateful" || st[1].Era != "2026-07-28 stateless" || st[1].Protocol != "2026-07-28" {
+		t.Errorf("status %+v", st)
+	}
+	count := func(r *recorder, method string) int {
+		n := 0
+		for _, x := range r.methods() {
+			if x == method {
+				n++
+			}
+		}
+		return n
+	}
+	// The stateful server was probed once; the reconnect went straight to
+	// initialize. The stateless one needs server/discover every time.
+	if d, i := count(oldRec, "server/discover"), count(oldRec, "initialize"); d != 1 || i != 2 {
+		t.Errorf("old server: %d discover, %d initialize; want 1, 2", d, i)
+	}
+	if d, i := count(newRec, "server/discover"), count(newRec, "initialize"); d != 2 || i != 0 {
+		t.Errorf("new server: %d discover, %d initialize; want 2, 0", d, i)
 	}
 }

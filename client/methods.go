@@ -3,6 +3,7 @@ package client
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 
 	"github.com/elicit-dev/elicit/transport/jsonrpc"
@@ -131,12 +132,26 @@ func (s *Session) GetPrompt(ctx context.Context, name string, args map[string]st
 }
 
 // SetLogLevel asks the server to send log messages at level and above
-// ("debug", "info", "notice", "warning", "error", ...).
+// ("debug", "info", "notice", "warning", "error", ...). In 2026-07-28,
+// which has no logging/setLevel, the level rides in every later request's
+// _meta instead.
 func (s *Session) SetLogLevel(ctx context.Context, level string) error {
+	if s.stateless() {
+		s.mu.Lock()
+		s.logLevel = level
+		s.mu.Unlock()
+		return nil
+	}
 	return s.Request(ctx, "logging/setLevel", map[string]string{"level": level}, nil)
 }
 
+// ErrNoPing is returned by Ping in 2026-07-28, which has no ping.
+var ErrNoPing = errors.New("ping does not exist in protocol 2026-07-28")
+
 // Ping sends a ping and waits for the answer.
 func (s *Session) Ping(ctx context.Context) error {
+	if s.stateless() {
+		return fmt.Errorf("ping %s: %w", s.name, ErrNoPing)
+	}
 	return s.Request(ctx, "ping", nil, nil)
 }

@@ -3,6 +3,7 @@ package client
 import (
 	"encoding/json"
 	"log/slog"
+	"slices"
 	"time"
 )
 
@@ -43,39 +44,44 @@ type Implementation struct {
 	Title   string `json:"title,omitempty"`
 }
 
-// Protocol versions the session speaks. Latest is offered unless pinned.
+// Protocol versions the session speaks. 2026-07-28 is the stateless era
+// (no handshake, MRTR); the others are the stateful era (initialize).
 const (
+	Protocol2026_07_28 = "2026-07-28"
 	Protocol2025_11_25 = "2025-11-25"
 	Protocol2025_06_18 = "2025-06-18"
 	Protocol2025_03_26 = "2025-03-26"
 	Protocol2024_11_05 = "2024-11-05"
 )
 
-// SupportedProtocols lists the versions a Session accepts, newest first.
+// SupportedProtocols lists the versions a Session speaks, newest first.
 func SupportedProtocols() []string {
-	return []string{Protocol2025_11_25, Protocol2025_06_18, Protocol2025_03_26, Protocol2024_11_05}
+	return []string{Protocol2026_07_28, Protocol2025_11_25, Protocol2025_06_18, Protocol2025_03_26, Protocol2024_11_05}
 }
 
-func supportedProtocol(v string) bool {
-	for _, s := range SupportedProtocols() {
-		if s == v {
-			return true
-		}
-	}
-	return false
-}
+func supportedProtocol(v string) bool { return slices.Contains(SupportedProtocols(), v) }
 
-// Options configures a Session. The zero value works: it offers 2025-11-25,
+// statelessProtocol reports whether v is of the 2026-07-28 era.
+func statelessProtocol(v string) bool { return v >= Protocol2026_07_28 }
+
+// statefulProtocol reports whether v is a version initialize may settle.
+func statefulProtocol(v string) bool { return supportedProtocol(v) && !statelessProtocol(v) }
+
+// Options configures a Session. The zero value works: it detects the era,
 // declares form and URL elicitation, and cancels every prompt (no Prompter).
 type Options struct {
 	// Name is the server's name as people see it; it keys prompts and the
 	// journal. Default "server".
 	Name string
-	// ClientInfo is sent in initialize. Default {elicit, dev}.
+	// ClientInfo is sent in initialize, or in every request's _meta in
+	// 2026-07-28. Default {elicit, dev}.
 	ClientInfo Implementation
-	// Protocol pins the version: "" offers 2025-11-25 and accepts any of
-	// SupportedProtocols; a pinned version is offered and must be answered
-	// as is.
+	// Protocol pins the version and skips era detection: "2026-07-28"
+	// speaks the stateless era at once (server/discover, then requests with
+	// _meta); an older version runs initialize offering it and requires it
+	// back. "" detects the era (see the package doc): 2026-07-28 if the
+	// server answers server/discover, else initialize offering 2025-11-25
+	// and accepting any older version we speak.
 	Protocol string
 	// Elicit is which elicitation modes to declare (default both).
 	Elicit ElicitModes
@@ -91,6 +97,11 @@ type Options struct {
 	Journal *Journal
 	// Logger receives debug logs; nil discards them.
 	Logger *slog.Logger
+
+	// hint is the era a Manager remembered for this server from an earlier
+	// connection (see Manager); it lets a reconnect skip a probe that is
+	// known to fail. Ignored when Protocol is set.
+	hint eraKind
 }
 
 // ServerCapabilities is what the server declared in initialize: the raw

@@ -19,13 +19,32 @@ type call struct {
 	// onProgress is the caller's hook for notifications/progress.
 	onProgress func(CallProgress)
 
+	// noCancel: never tell the server we gave up (initialize, which must
+	// not be cancelled, and the era probe, sent before we know how).
+	noCancel bool
+	// sent, if set, is called once the request went out (each round).
+	sent func()
+	// listen is set for subscriptions/listen: the read loop hands it the
+	// notifications of this subscription.
+	listen *Listener
+
 	id   jsonrpc.ID            // set when registered; guarded by Session.mu
+	root jsonrpc.ID            // the first id, kept across retries; under mu
 	resp chan *jsonrpc.Message // buffered: the read loop never waits
+}
+
+// callID is the id that names the call for its whole life: the first one
+// it was sent under (MRTR rounds and re-sends get new ids).
+func (c *call) callID() jsonrpc.ID {
+	if c.root.IsValid() {
+		return c.root
+	}
+	return c.id
 }
 
 // origin says what prompts attributed to this call belong to.
 func (c *call) origin() Origin {
-	o := Origin{CallID: c.id, Name: c.name}
+	o := Origin{CallID: c.callID(), Name: c.name}
 	switch c.method {
 	case "tools/call":
 		o.Kind = OriginToolCall
@@ -38,16 +57,19 @@ func (c *call) origin() Origin {
 }
 
 // Request sends one request and decodes its result into result (which may
-// be nil to discard it). When ctx ends first, the server is told with
-// notifications/cancelled, Request returns at once with an error wrapping
-// ctx's cause, and a response arriving later is dropped with a Notice. A
-// JSON-RPC error answer comes back as an error wrapping *jsonrpc.Error.
+// be nil to discard it). When ctx ends first, the server is told
+// (notifications/cancelled, or on 2026-07-28 HTTP by closing the request's
+// stream), Request returns at once with an error wrapping ctx's cause, and
+// a response arriving later is dropped with a Notice. A JSON-RPC error
+// answer comes back as an error wrapping *jsonrpc.Error. In 2026-07-28,
+// params get our _meta, and an input_required result of tools/call,
+// prompts/get or resources/read is served round by round (see the package
+// doc) until the final result.
 func (s *Session) Request(ctx context.Context, method string, params, result any) error {
 	return s.do(ctx, &call{method: method}, params, result)
 }
 
-// do runs c to its end, re-initializing once if the server forgot our
-// session (see the package doc).
+// do runs c to its end in the session's era (see the package doc).
 func (s *Session) do(ctx context.Context, c *call, params, result any) error {
 	raw, err := marshalParams(params)
 	if err != nil {
@@ -55,21 +77,20 @@ func (s *Session) do(ctx context.Context, c *call, params, result any) error {
 	}
 	start := time.Now()
 	var m *jsonrpc.Message
-	for attempt := 0; ; attempt++ {
-		var gen int
-		m, gen, err = s.roundTrip(ctx, c, raw)
-		if err != nil && attempt == 0 && c.method != "initialize" && errors.Is(err, transport.ErrSessionExpired) {
-			s.log.Info("session expired; initializing again", "method", c.method)
-			if rerr := s.reinitialize(ctx, gen); rerr != nil {
-				err = fmt.Errorf("%w (and initializing again failed: %w)", err, rerr)
-			} else {
-				continue
-			}
-		}
-		break
+	if s.stateless() {
+		m, err = s.doStateless(ctx, c, raw)
+	} else {
+		m, err = s.doStateful(ctx, c, raw)
 	}
 	if err == nil && m.Error != nil {
 		err = m.Error
+		switch {
+		case m.LocalErr != nil:
+			// Made up by the transport (a lost stream): keep its cause.
+			err = fmt.Errorf("%w: %w", m.Error, m.LocalErr)
+		case isModernCode(m.Error.Code):
+			err = s.modernError(m.Error)
+		}
 	}
 	if err == nil && result != nil {
 		if uerr := json.Unmarshal(m.Result, result); uerr != nil {
@@ -79,8 +100,28 @@ func (s *Session) do(ctx context.Context, c *call, params, result any) error {
 	if err != nil {
 		err = fmt.Errorf("%s on %s: %w", c.describe(), s.name, err)
 	}
-	s.emit(CallFinished{Server: s.name, CallID: c.id, Method: c.method, Err: err, Elapsed: time.Since(start)})
+	s.mu.Lock()
+	id := c.callID()
+	s.mu.Unlock()
+	s.emit(CallFinished{Server: s.name, CallID: id, Method: c.method, Err: err, Elapsed: time.Since(start)})
 	return err
+}
+
+// doStateful sends c, re-initializing once if the server forgot our
+// session.
+func (s *Session) doStateful(ctx context.Context, c *call, raw json.RawMessage) (*jsonrpc.Message, error) {
+	for attempt := 0; ; attempt++ {
+		m, gen, err := s.roundTrip(ctx, c, raw)
+		if err != nil && attempt == 0 && c.method != "initialize" && errors.Is(err, transport.ErrSessionExpired) {
+			s.log.Info("session expired; initializing again", "method", c.method)
+			rerr := s.reinitialize(ctx, gen)
+			if rerr == nil {
+				continue
+			}
+			err = fmt.Errorf("%w (and initializing again failed: %w)", err, rerr)
+		}
+		return m, err
+	}
 }
 
 func (c *call) describe() string {
@@ -119,15 +160,22 @@ func (s *Session) roundTrip(ctx context.Context, c *call, params json.RawMessage
 	}
 	s.nextID++
 	c.id = jsonrpc.IntID(s.nextID)
+	if !c.root.IsValid() {
+		c.root = c.id
+	}
 	c.resp = make(chan *jsonrpc.Message, 1)
 	s.out[c.id] = c
 	if c.token.IsValid() {
 		s.progress[c.token] = c
 	}
-	gen := s.gen
+	gen, conn := s.gen, s.conn
 	s.mu.Unlock()
 
-	if err := s.conn.Write(ctx, &jsonrpc.Message{ID: c.id, Method: c.method, Params: params}); err != nil {
+	err := conn.Write(ctx, &jsonrpc.Message{ID: c.id, Method: c.method, Params: params})
+	if err == nil && c.sent != nil {
+		c.sent()
+	}
+	if err != nil {
 		if ctx.Err() != nil {
 			// The request may have gone out (HTTP finishes a POST whose
 			// wait was abandoned), so cancel it like any other.
@@ -193,14 +241,15 @@ func (s *Session) cancelCall(c *call, cause error) {
 		delete(s.progress, c.token)
 	}
 	for _, e := range s.in {
-		if e.owner == c.id {
+		if e.owner == c.id || e.owner == c.root {
 			e.cancel(ErrAbandoned)
 		}
 	}
-	notify := pending && c.method != "initialize" && !s.isDead && !s.closing
+	notify := pending && c.method != "initialize" && !c.noCancel && !s.isDead && !s.closing
 	if notify {
 		s.wg.Add(1)
 	}
+	conn := s.conn
 	s.mu.Unlock()
 	if !notify {
 		return
@@ -211,12 +260,13 @@ func (s *Session) cancelCall(c *call, cause error) {
 	}
 	go func() {
 		defer s.wg.Done()
-		if rc, ok := s.conn.(transport.RequestCanceler); ok && rc.CancelRequest(c.id) {
+		// 2026-07-28 HTTP: closing the request's stream is the cancel.
+		if rc, ok := conn.(transport.RequestCanceler); ok && rc.CancelRequest(c.id) {
 			return
 		}
 		n, err := jsonrpc.NewNotification("notifications/cancelled", cancelledParams{RequestID: c.id, Reason: reason})
 		if err == nil {
-			err = s.conn.Write(context.Background(), n)
+			err = conn.Write(context.Background(), n)
 		}
 		if err != nil {
 			s.log.Debug("sending notifications/cancelled failed", "id", c.id, "err", err)

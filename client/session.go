@@ -48,7 +48,10 @@ type Session struct {
 	in        map[jsonrpc.ID]*incoming // the server's requests being served
 	progress  map[jsonrpc.ID]*call     // progress token -> call
 	late      map[jsonrpc.ID]string    // ids we cancelled -> method
-	neg       negotiated               // what initialize settled
+	neg       negotiated               // what initialize or server/discover settled
+	logLevel  string                   // 2026-07-28: sent in every request's _meta
+	legacySSE bool                     // the connection is the HTTP+SSE fallback
+	loopDone  chan struct{}            // closed when the current read loop ends
 	gen       int                      // bumped by every successful initialize
 	ready     bool                     // the first initialize succeeded
 	closing   bool                     // Close was called
@@ -64,17 +67,19 @@ type Session struct {
 	wg   sync.WaitGroup // incoming handlers, cancel notifications, prompters
 }
 
-// negotiated is what initialize settled.
+// negotiated is what initialize or server/discover settled.
 type negotiated struct {
 	protocol     string
+	kind         eraKind
 	serverInfo   Implementation
 	caps         ServerCapabilities
 	instructions string
 }
 
-// Connect dials t, runs the initialize handshake and returns a ready
-// Session. ctx bounds the dial and the handshake only. On failure the
-// Observer sees StateFailed and everything started is stopped.
+// Connect dials t, settles the protocol era (see the package doc) and
+// returns a ready Session. ctx bounds the dial, the probe and the handshake
+// only. On failure the Observer sees StateFailed and everything started is
+// stopped.
 func Connect(ctx context.Context, t transport.Transport, opts *Options) (*Session, error) {
 	s := newSession(opts)
 	if s.opts.Protocol != "" && !supportedProtocol(s.opts.Protocol) {
@@ -90,14 +95,17 @@ func Connect(ctx context.Context, t transport.Transport, opts *Options) (*Sessio
 		s.abort(err)
 		return nil, err
 	}
-	s.conn = conn
-	go s.readLoop()
-	if err := s.initialize(ctx); err != nil {
+	s.mu.Lock()
+	s.conn, s.loopDone = conn, make(chan struct{})
+	done := s.loopDone
+	s.mu.Unlock()
+	go s.readLoop(conn, done)
+	if err := s.establish(ctx, t); err != nil {
 		err = fmt.Errorf("connect to %s: %w", s.name, err)
 		s.mu.Lock()
 		s.failErr = err
 		s.mu.Unlock()
-		_ = s.conn.Close()
+		_ = s.wire().Close()
 		<-s.done
 		return nil, err
 	}
@@ -109,7 +117,7 @@ func Connect(ctx context.Context, t transport.Transport, opts *Options) (*Sessio
 	}
 	s.ready = true
 	// Emitted under mu so that it cannot follow the teardown's final state.
-	s.emit(ServerStateChanged{Server: s.name, State: StateReady, Protocol: s.neg.protocol, Era: era(s.neg.protocol)})
+	s.emit(ServerStateChanged{Server: s.name, State: StateReady, Protocol: s.neg.protocol, Era: eraLabel(s.neg.kind, s.neg.protocol)})
 	return s, nil
 }
 
@@ -164,17 +172,24 @@ func (s *Session) abort(err error) {
 	close(s.done)
 }
 
-// era labels how we speak to a server, for the status line.
-func era(protocol string) string { return protocol + " stateful" }
+// wire is the current connection (it changes only during Connect, when
+// the era falls back).
+func (s *Session) wire() transport.Conn {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.conn
+}
 
-// readLoop reads until the transport fails or is closed, then tears down.
-// It blocks on nothing but conn.Read: everything it does with a message is
-// a map operation under mu, a buffered channel send, or starting a
-// goroutine.
-func (s *Session) readLoop() {
+// readLoop reads conn until it fails or is closed, then tears down, unless
+// conn was swapped out meanwhile (era fallback), in which case it just
+// ends. It blocks on nothing but conn.Read: everything it does with a
+// message is a map operation under mu, a buffered channel send, or
+// starting a goroutine.
+func (s *Session) readLoop(conn transport.Conn, done chan struct{}) {
+	defer close(done)
 	var err error
 	for {
-		m, rerr := s.conn.Read(context.Background())
+		m, rerr := conn.Read(context.Background())
 		if rerr != nil {
 			err = rerr
 			break
@@ -190,7 +205,12 @@ func (s *Session) readLoop() {
 			s.notice("skipped a message that is neither request, notification nor response")
 		}
 	}
-	s.teardown(err)
+	s.mu.Lock()
+	swapped := s.conn != conn
+	s.mu.Unlock()
+	if !swapped {
+		s.teardown(err)
+	}
 }
 
 // teardown ends the session once the read loop is over: pending calls
@@ -224,7 +244,7 @@ func (s *Session) teardown(readErr error) {
 	sessErr := s.err
 	s.mu.Unlock()
 
-	_ = s.conn.Close()
+	_ = s.wire().Close()
 	s.wg.Wait()
 	ev := ServerStateChanged{Server: s.name, State: state}
 	if state != StateClosed {
@@ -259,7 +279,7 @@ func (s *Session) Close() error {
 			return
 		}
 		waitGrace(&s.wg, closeGrace)
-		_ = s.conn.Close()
+		_ = s.wire().Close()
 	})
 	<-s.done
 	return nil
@@ -310,7 +330,30 @@ func (s *Session) Protocol() string {
 	return s.neg.protocol
 }
 
-// ServerInfo is the server's initialize serverInfo.
+// Era is a short label for how the session speaks to its server:
+// "2026-07-28 stateless", "2025-11-25 stateful", "2024-11-05 legacy SSE".
+func (s *Session) Era() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return eraLabel(s.neg.kind, s.neg.protocol)
+}
+
+// stateless reports whether the session speaks the 2026-07-28 era.
+func (s *Session) stateless() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.neg.kind == eraStateless
+}
+
+// hint is what a Manager remembers of this session's era.
+func (s *Session) hint() eraKind {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.neg.kind
+}
+
+// ServerInfo is the server's serverInfo (from initialize, or from
+// server/discover's _meta in 2026-07-28).
 func (s *Session) ServerInfo() Implementation {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -324,7 +367,7 @@ func (s *Session) ServerCapabilities() ServerCapabilities {
 	return s.neg.caps
 }
 
-// Instructions is the server's initialize instructions, "" if none.
+// Instructions is the server's instructions, "" if none.
 func (s *Session) Instructions() string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -343,7 +386,7 @@ func (s *Session) Subset() schema.Subset {
 // narrowed by the negotiated version (URL mode arrived in 2025-11-25).
 func (s *Session) modes() (form, url bool) {
 	form, url = s.opts.Elicit.form(), s.opts.Elicit.url()
-	if s.Protocol() != Protocol2025_11_25 {
+	if v := s.Protocol(); v != Protocol2025_11_25 && !statelessProtocol(v) {
 		url = false
 	}
 	return form, url

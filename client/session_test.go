@@ -23,7 +23,7 @@ type formArgs struct{}
 // newFormServer has a tool "form" that elicits a form whose every field
 // has a default and returns the content it got as JSON.
 func newFormServer() *mcp.Server {
-	srv := mcp.NewServer(&mcp.Implementation{Name: "form-server", Version: "1"}, nil)
+	srv := mcp.NewServer(&mcp.Implementation{Name: "form-server", Version: "1"}, legacyOpts(nil))
 	mcp.AddTool(srv, &mcp.Tool{Name: "form"}, func(ctx context.Context, req *mcp.CallToolRequest, _ formArgs) (*mcp.CallToolResult, any, error) {
 		res, err := req.Session.Elicit(ctx, &mcp.ElicitParams{
 			Message: "Deploy settings",
@@ -83,11 +83,13 @@ func TestConnectListCallAcceptDefaults(t *testing.T) {
 	if want := []string{`{"action":"accept","content":{"confirm":true,"env":"staging","replicas":2}}`}; !cmp.Equal(answers, want) {
 		t.Errorf("answers on the wire %q, want %q", answers, want)
 	}
-	// initialize declared both modes and nothing else.
-	init := rec.out()[0]
-	if init.Method != "initialize" {
-		t.Fatalf("first frame %q", init.Method)
+	// The era probe came first; the server speaks only stateful versions,
+	// so initialize followed, declaring both modes and nothing else.
+	frames := rec.out()
+	if len(frames) < 2 || frames[0].Method != "server/discover" || frames[1].Method != "initialize" {
+		t.Fatalf("first frames %q, %q; want server/discover, initialize", frames[0].Method, frames[1].Method)
 	}
+	init := frames[1]
 	var ip struct {
 		ProtocolVersion string          `json:"protocolVersion"`
 		Capabilities    json.RawMessage `json:"capabilities"`
@@ -127,7 +129,7 @@ func TestDeclaredCapabilities(t *testing.T) {
 			defer sc.Close()
 			got := make(chan string, 1)
 			go func() {
-				m, err := sc.Read(context.Background())
+				m, err := readSkippingProbe(sc)
 				if err != nil {
 					got <- err.Error()
 					return
@@ -175,7 +177,7 @@ func TestVersionNegotiation(t *testing.T) {
 			cc, sc := transport.Pipe(nil)
 			defer sc.Close()
 			go func() {
-				m, err := sc.Read(context.Background())
+				m, err := readSkippingProbe(sc)
 				if err != nil {
 					return
 				}
@@ -197,7 +199,7 @@ func TestVersionNegotiation(t *testing.T) {
 		cc, sc := transport.Pipe(nil)
 		defer sc.Close()
 		go func() {
-			m, err := sc.Read(context.Background())
+			m, err := readSkippingProbe(sc)
 			if err != nil {
 				return
 			}
@@ -237,7 +239,7 @@ func TestMalformedLineSkipped(t *testing.T) {
 	defer sw.Close()
 	p := &peer{t: t, conn: sc}
 	go func() {
-		m, err := sc.Read(context.Background())
+		m, err := readSkippingProbe(sc)
 		if err != nil {
 			return
 		}
@@ -268,7 +270,7 @@ func TestMalformedLineSkipped(t *testing.T) {
 func TestPagination(t *testing.T) {
 	t.Parallel()
 	rec := &recorder{}
-	srv := mcp.NewServer(&mcp.Implementation{Name: "many", Version: "1"}, &mcp.ServerOptions{PageSize: 2})
+	srv := mcp.NewServer(&mcp.Implementation{Name: "many", Version: "1"}, legacyOpts(&mcp.ServerOptions{PageSize: 2}))
 	for i := range 5 {
 		mcp.AddTool(srv, &mcp.Tool{Name: fmt.Sprintf("t%d", i)}, func(context.Context, *mcp.CallToolRequest, formArgs) (*mcp.CallToolResult, any, error) {
 			return &mcp.CallToolResult{}, nil, nil
@@ -367,7 +369,7 @@ func TestNeverCancelInitialize(t *testing.T) {
 	got := make(chan *jsonrpc.Message, 4)
 	go func() {
 		for {
-			m, err := sc.Read(context.Background())
+			m, err := readSkippingProbe(sc)
 			if err != nil {
 				close(got)
 				return

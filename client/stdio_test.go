@@ -42,8 +42,15 @@ func (c closeBoth) Close() error { return errors.Join(c[0].Close(), c[1].Close()
 
 func startSubprocess(t *testing.T, opts *client.Options, rec *recorder) (*client.Session, *exec.Cmd) {
 	t.Helper()
+	return startServer(t, "ask", opts, rec)
+}
+
+// startServer starts this test binary as the server named kind (see
+// serverEnv) and connects to it.
+func startServer(t *testing.T, kind string, opts *client.Options, rec *recorder) (*client.Session, *exec.Cmd) {
+	t.Helper()
 	cmd := exec.Command(os.Args[0], "-test.run=^$")
-	cmd.Env = append(os.Environ(), serverEnv+"=1")
+	cmd.Env = append(os.Environ(), serverEnv+"="+kind)
 	cmd.Stderr = io.Discard
 	opts.Observer = rec
 	s, err := client.Connect(t.Context(), &subprocess{cmd: cmd, obs: rec}, opts)
@@ -119,5 +126,26 @@ func TestKilledServerDisconnects(t *testing.T) {
 	ev := waitEvent(t, rec, func(e client.ServerStateChanged) bool { return e.State == client.StateDisconnected })
 	if !errors.Is(ev.Err, client.ErrDisconnected) || !errors.Is(s.Err(), client.ErrDisconnected) {
 		t.Errorf("state %+v, Err %v", ev, s.Err())
+	}
+}
+
+func TestStdioSubprocessStateless(t *testing.T) {
+	t.Parallel()
+	rec := &recorder{}
+	s, _ := startServer(t, "book", &client.Options{Name: "sub", Prompter: client.PrompterFunc(func(_ context.Context, p *client.Prompt) client.Outcome {
+		return answerField(p)
+	})}, rec)
+	if s.Era() != "2026-07-28 stateless" || s.ServerInfo().Name != "book-server" {
+		t.Fatalf("era %q, server %+v", s.Era(), s.ServerInfo())
+	}
+	res, err := s.CallTool(t.Context(), "book", nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := res.Text(); got != "booked confirm=answer-confirm" {
+		t.Errorf("result %q", got)
+	}
+	if c := waitJournal(t, s, 3); len(c) != 3 {
+		t.Errorf("journal %+v", c)
 	}
 }

@@ -19,7 +19,7 @@ import (
 func fakeTimePeer(t *testing.T, opts *client.Options) (*client.Session, *peer) {
 	cc, sc := transport.Pipe(nil)
 	go func() {
-		m, err := sc.Read(context.Background())
+		m, err := readSkippingProbe(sc)
 		if err != nil {
 			return
 		}

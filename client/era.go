@@ -1,0 +1,285 @@
+package client
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"time"
+
+	"github.com/elicit-dev/elicit/transport"
+	"github.com/elicit-dev/elicit/transport/jsonrpc"
+)
+
+// eraKind is how a session speaks to its server.
+type eraKind int
+
+const (
+	eraUnknown   eraKind = iota
+	eraStateless         // 2026-07-28: no handshake, _meta on every request
+	eraStateful          // initialize, on stdio or Streamable HTTP
+	eraLegacySSE         // initialize over the 2024-11-05 HTTP+SSE transport
+)
+
+// eraLabel is the short label the status line shows.
+func eraLabel(kind eraKind, protocol string) string {
+	switch kind {
+	case eraStateless:
+		return protocol + " stateless"
+	case eraLegacySSE:
+		return protocol + " legacy SSE"
+	case eraStateful:
+		return protocol + " stateful"
+	default:
+		return ""
+	}
+}
+
+// probeTimeout bounds the server/discover probe. A stateful server may
+// never answer a method it does not know before initialize; after this
+// long we take the silence for "not 2026-07-28" and fall back.
+const probeTimeout = 5 * time.Second
+
+// errProbeTimeout is the probe's context cause when probeTimeout ran out.
+var errProbeTimeout = errors.New("server/discover got no answer in time")
+
+// probeVerdict is what the server/discover probe concluded.
+type probeVerdict int
+
+const (
+	probeModern   probeVerdict = iota // 2026-07-28 settled
+	probeFallback                     // not a 2026-07-28 server: initialize
+	probeFatal                        // a 2026-07-28 server we cannot use, or the connection is gone
+)
+
+// establish settles the era on a connected session: a pin decides it, a
+// Manager's memory may skip the probe, and otherwise server/discover
+// probes for 2026-07-28 and anything but a result or a modern error falls
+// back to initialize (and, on HTTP, a refused initialize to legacy SSE).
+func (s *Session) establish(ctx context.Context, t transport.Transport) error {
+	pin := s.opts.Protocol
+	switch {
+	case pin != "" && statelessProtocol(pin):
+		s.setVersion(pin)
+		v, err := s.discover(ctx, pin)
+		if err != nil {
+			return fmt.Errorf("%s was pinned: %w", pin, err)
+		}
+		if v != pin {
+			return fmt.Errorf("the server speaks %s, but %s was pinned", v, pin)
+		}
+		return nil
+	case pin != "", s.opts.hint == eraStateful:
+		return s.initializeOrSSE(ctx, t)
+	case s.opts.hint == eraLegacySSE:
+		if sse := legacySSE(t); sse != nil {
+			if err := s.swap(ctx, sse, true); err != nil {
+				return err
+			}
+			return s.initialize(ctx)
+		}
+		return s.initializeOrSSE(ctx, t)
+	}
+	// The probe goes out before any SetProtocolVersion: HTTP takes the
+	// era of a request from its _meta version, and a fallback continues
+	// on the same connection.
+	verdict, err := s.probe(ctx)
+	switch verdict {
+	case probeModern:
+		return nil
+	case probeFatal:
+		return err
+	}
+	s.log.Info("not a 2026-07-28 server; falling back to initialize", "why", err)
+	return s.initializeOrSSE(ctx, t)
+}
+
+// setVersion tells an HTTP connection the version to put in its headers
+// (from 2026-07-28 on, this also makes it POST-only and stateless).
+func (s *Session) setVersion(v string) {
+	if vs, ok := s.wire().(transport.VersionSetter); ok {
+		vs.SetProtocolVersion(v)
+	}
+}
+
+// probe runs server/discover for era detection and judges the answer.
+func (s *Session) probe(ctx context.Context) (probeVerdict, error) {
+	pctx, cancel := context.WithTimeoutCause(ctx, probeTimeout, errProbeTimeout)
+	defer cancel()
+	v, err := s.discover(pctx, Protocol2026_07_28)
+	switch {
+	case err == nil && statelessProtocol(v):
+		return probeModern, nil
+	case err == nil:
+		return probeFallback, fmt.Errorf("server/discover lists only stateful versions")
+	case ctx.Err() != nil:
+		return probeFatal, context.Cause(ctx)
+	}
+	s.mu.Lock()
+	dead := s.isDead
+	s.mu.Unlock()
+	if dead {
+		return probeFatal, err
+	}
+	rpcErr := probeError(err)
+	if rpcErr == nil || !isModernCode(rpcErr.Code) {
+		return probeFallback, err
+	}
+	if rpcErr.Code == jsonrpc.CodeUnsupportedProtocolVersion {
+		// A server of this era that does not speak our version: if what
+		// it speaks is stateful, initialize negotiates one of those.
+		sup, _ := unsupportedVersion(rpcErr.Data)
+		if best(sup, statefulProtocol) != "" {
+			return probeFallback, err
+		}
+	}
+	return probeFatal, err
+}
+
+// probeError finds the JSON-RPC error in a failed probe: an error response,
+// or on HTTP a refused POST whose body is one.
+func probeError(err error) *jsonrpc.Error {
+	var rpcErr *jsonrpc.Error
+	if errors.As(err, &rpcErr) {
+		return rpcErr
+	}
+	var se *transport.StatusError
+	if errors.As(err, &se) {
+		if m, derr := jsonrpc.Decode(se.Body); derr == nil && m.Error != nil {
+			return m.Error
+		}
+	}
+	return nil
+}
+
+// best is the newest version of ours in theirs that ok accepts, "" if none.
+func best(theirs []string, ok func(string) bool) string {
+	for _, v := range SupportedProtocols() {
+		if !ok(v) {
+			continue
+		}
+		for _, t := range theirs {
+			if t == v {
+				return v
+			}
+		}
+	}
+	return ""
+}
+
+// discoverResult is server/discover's result.
+type discoverResult struct {
+	SupportedVersions []string                   `json:"supportedVersions"`
+	Capabilities      json.RawMessage            `json:"capabilities"`
+	Instructions      string                     `json:"instructions"`
+	Meta              map[string]json.RawMessage `json:"_meta"`
+}
+
+// discover sends server/discover offering version and, when the server
+// answers, adopts the stateless era with the newest common version, which
+// it returns. A -32022 naming another stateless version we speak is tried
+// once more with that version.
+func (s *Session) discover(ctx context.Context, version string) (string, error) {
+	for attempt := 0; ; attempt++ {
+		var res discoverResult
+		// Never cancelled on the wire: the era, and so how to cancel, is
+		// not known yet; a late answer is just dropped.
+		c := &call{method: "server/discover", noCancel: true}
+		params := object(map[string]json.RawMessage{"_meta": object(s.metaFields(version))})
+		err := s.do(ctx, c, params, &res)
+		if err != nil {
+			var rpcErr *jsonrpc.Error
+			if attempt == 0 && errors.As(err, &rpcErr) && rpcErr.Code == jsonrpc.CodeUnsupportedProtocolVersion {
+				sup, _ := unsupportedVersion(rpcErr.Data)
+				if v := best(sup, statelessProtocol); v != "" && v != version {
+					s.notice("the server does not speak %s; trying %s", version, v)
+					version = v
+					continue
+				}
+			}
+			return "", err
+		}
+		v := version
+		if len(res.SupportedVersions) > 0 {
+			v = best(res.SupportedVersions, func(string) bool { return true })
+		}
+		if v == "" {
+			return "", fmt.Errorf("server/discover: the server speaks %v, elicit speaks %v", res.SupportedVersions, SupportedProtocols())
+		}
+		if !statelessProtocol(v) {
+			return v, nil
+		}
+		// Right after the era is known, before anything else goes out:
+		// it makes HTTP POST-only and stateless.
+		s.setVersion(v)
+		var info Implementation
+		if raw, ok := res.Meta[metaServerInfo]; ok {
+			_ = json.Unmarshal(raw, &info)
+		}
+		s.mu.Lock()
+		s.neg = negotiated{
+			protocol:     v,
+			kind:         eraStateless,
+			serverInfo:   info,
+			caps:         parseServerCapabilities(res.Capabilities),
+			instructions: res.Instructions,
+		}
+		s.mu.Unlock()
+		s.log.Info("stateless", "protocol", v, "serverName", info.Name, "serverVersion", info.Version)
+		return v, nil
+	}
+}
+
+// initializeOrSSE runs initialize; on HTTP, a POST initialize refused with
+// 400, 404 or 405 means a server of the 2024-11-05 HTTP+SSE transport, so
+// it tries again over that.
+func (s *Session) initializeOrSSE(ctx context.Context, t transport.Transport) error {
+	err := s.initialize(ctx)
+	var se *transport.StatusError
+	if err == nil || !errors.As(err, &se) || se.Method != http.MethodPost {
+		return err
+	}
+	switch se.StatusCode {
+	case http.StatusBadRequest, http.StatusNotFound, http.StatusMethodNotAllowed:
+	default:
+		return err
+	}
+	sse := legacySSE(t)
+	if sse == nil {
+		return err
+	}
+	s.notice("POST initialize was refused with HTTP %d; trying the legacy HTTP+SSE transport", se.StatusCode)
+	if serr := s.swap(ctx, sse, true); serr != nil {
+		return fmt.Errorf("%w (and legacy HTTP+SSE: %w)", err, serr)
+	}
+	if serr := s.initialize(ctx); serr != nil {
+		return fmt.Errorf("%w (and legacy HTTP+SSE: %w)", err, serr)
+	}
+	return nil
+}
+
+// swap replaces the connection during Connect (legacy SSE): it dials t,
+// retires the old connection and its read loop quietly, and reads the new
+// one. Nothing of ours is outstanding on the old connection by then.
+func (s *Session) swap(ctx context.Context, t transport.Transport, legacy bool) error {
+	conn, err := t.Dial(ctx)
+	if err != nil {
+		return fmt.Errorf("dial again: %w", err)
+	}
+	s.mu.Lock()
+	if s.isDead {
+		err := s.err
+		s.mu.Unlock()
+		_ = conn.Close()
+		return err
+	}
+	old, oldDone := s.conn, s.loopDone
+	s.conn, s.loopDone, s.legacySSE = conn, make(chan struct{}), legacy
+	done := s.loopDone
+	s.mu.Unlock()
+	_ = old.Close()
+	<-oldDone
+	go s.readLoop(conn, done)
+	return nil
+}

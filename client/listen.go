@@ -1,0 +1,249 @@
+package client
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/elicit-dev/elicit/transport/jsonrpc"
+)
+
+// ListenOptions says which notifications a subscriptions/listen stream
+// asks for (2026-07-28). More kinds (task ids) will join it.
+type ListenOptions struct {
+	ToolsListChanged     bool `json:"toolsListChanged,omitempty"`
+	PromptsListChanged   bool `json:"promptsListChanged,omitempty"`
+	ResourcesListChanged bool `json:"resourcesListChanged,omitempty"`
+}
+
+// names lists the kinds o asks for, in wire spelling.
+func (o ListenOptions) names() []string {
+	var out []string
+	for _, k := range []struct {
+		on   bool
+		name string
+	}{{o.ToolsListChanged, "toolsListChanged"}, {o.PromptsListChanged, "promptsListChanged"}, {o.ResourcesListChanged, "resourcesListChanged"}} {
+		if k.on {
+			out = append(out, k.name)
+		}
+	}
+	return out
+}
+
+// Listener is one open subscriptions/listen stream.
+type Listener struct {
+	asked ListenOptions
+	// ack receives the check of the server's acknowledgement (nil when
+	// it is acceptable); buffered, the read loop never waits.
+	ack  chan error
+	done chan struct{}
+
+	// Guarded by Session.mu.
+	agreed ListenOptions
+	acked  bool
+
+	err error // set before done is closed
+}
+
+// Agreed is what the server agreed to send (a subset of what was asked).
+func (l *Listener) Agreed() ListenOptions { return l.agreed }
+
+// Done is closed when the subscription has ended.
+func (l *Listener) Done() <-chan struct{} { return l.done }
+
+// Err says why the subscription ended: nil when Listen's ctx ended it or
+// the server closed it gracefully, else the failure (the transport
+// dropped, the session closed, the server cancelled it).
+func (l *Listener) Err() error {
+	<-l.done
+	return l.err
+}
+
+// errBadAck ends a listen whose acknowledgement we refuse.
+var errBadAck = errors.New("the server acknowledged notifications we did not ask for")
+
+// Listen opens a subscriptions/listen stream (2026-07-28 only; in older
+// eras list changes arrive unasked). It returns once the server has
+// acknowledged it: with a Notice if it agreed to less than was asked, and
+// with an error if it acknowledged kinds we did not ask for. Until ctx
+// ends, the subscription's list-changed notifications become ListChanged
+// events; when ctx ends the stream is closed (HTTP) or cancelled with
+// notifications/cancelled (stdio) and the Listener ends cleanly.
+func (s *Session) Listen(ctx context.Context, opts ListenOptions) (*Listener, error) {
+	if !s.stateless() {
+		return nil, fmt.Errorf("subscriptions/listen on %s: needs 2026-07-28, but the session speaks %s (list changes arrive without asking)", s.name, s.Era())
+	}
+	l := &Listener{asked: opts, ack: make(chan error, 1), done: make(chan struct{})}
+	lctx, cancel := context.WithCancelCause(ctx)
+	s.mu.Lock()
+	if s.isDead || s.closing {
+		err := s.err
+		s.mu.Unlock()
+		cancel(nil)
+		if err == nil {
+			err = ErrClosed
+		}
+		return nil, fmt.Errorf("subscriptions/listen on %s: %w", s.name, err)
+	}
+	s.wg.Add(1)
+	s.mu.Unlock()
+	go func() {
+		defer s.wg.Done()
+		defer cancel(nil)
+		err := s.do(lctx, &call{method: "subscriptions/listen", listen: l}, map[string]any{"notifications": opts}, nil)
+		switch {
+		case lctx.Err() != nil:
+			if cause := context.Cause(lctx); errors.Is(cause, errBadAck) {
+				l.err = cause
+			}
+		case err != nil:
+			l.err = err
+		default:
+			s.notice("the server ended subscription %v", opts.names())
+		}
+		close(l.done)
+	}()
+	select {
+	case err := <-l.ack:
+		if err != nil {
+			cancel(fmt.Errorf("%w: %w", errBadAck, err))
+			<-l.done
+			return nil, fmt.Errorf("subscriptions/listen on %s: %w", s.name, err)
+		}
+		s.mu.Lock()
+		agreed := l.agreed
+		s.mu.Unlock()
+		if agreed != opts {
+			s.notice("subscription: asked for %v, the server agreed to %v", opts.names(), agreed.names())
+		}
+		return l, nil
+	case <-l.done:
+		if l.err != nil {
+			return nil, l.err
+		}
+		if ctx.Err() != nil {
+			return nil, fmt.Errorf("subscriptions/listen on %s: %w", s.name, context.Cause(ctx))
+		}
+		return nil, fmt.Errorf("subscriptions/listen on %s: ended before the server acknowledged it", s.name)
+	}
+}
+
+// subscriptionID reads params._meta[subscriptionId], if any.
+func subscriptionID(params json.RawMessage) (jsonrpc.ID, bool) {
+	var p struct {
+		Meta map[string]json.RawMessage `json:"_meta"`
+	}
+	if json.Unmarshal(params, &p) != nil {
+		return jsonrpc.ID{}, false
+	}
+	raw, ok := p.Meta[metaSubscriptionID]
+	if !ok {
+		return jsonrpc.ID{}, false
+	}
+	var id jsonrpc.ID
+	if id.UnmarshalJSON(raw) != nil || !id.IsValid() {
+		return jsonrpc.ID{}, false
+	}
+	return id, true
+}
+
+// acknowledged handles notifications/subscriptions/acknowledged (read
+// loop): the agreed set must be within what was asked.
+func (s *Session) acknowledged(params json.RawMessage) {
+	id, ok := subscriptionID(params)
+	var p struct {
+		Notifications map[string]json.RawMessage `json:"notifications"`
+	}
+	if !ok || json.Unmarshal(params, &p) != nil {
+		s.notice("ignored a malformed notifications/subscriptions/acknowledged")
+		return
+	}
+	s.mu.Lock()
+	var l *Listener
+	if c := s.out[id]; c != nil {
+		l = c.listen
+	}
+	if l == nil || l.acked {
+		s.mu.Unlock()
+		s.notice("ignored an acknowledgement for subscription %s: not open, or acknowledged already", id)
+		return
+	}
+	l.acked = true
+	var extra []string
+	for k, v := range p.Notifications {
+		on := string(v) != "false" && string(v) != "null" && string(v) != "[]"
+		switch {
+		case !on:
+		case k == "toolsListChanged" && l.asked.ToolsListChanged:
+			l.agreed.ToolsListChanged = true
+		case k == "promptsListChanged" && l.asked.PromptsListChanged:
+			l.agreed.PromptsListChanged = true
+		case k == "resourcesListChanged" && l.asked.ResourcesListChanged:
+			l.agreed.ResourcesListChanged = true
+		default:
+			extra = append(extra, k)
+		}
+	}
+	s.mu.Unlock()
+	if len(extra) > 0 {
+		l.ack <- fmt.Errorf("%w: %s", errBadAck, strings.Join(extra, ", "))
+		return
+	}
+	l.ack <- nil
+}
+
+// listChanged routes notifications/{tools,prompts,resources}/list_changed
+// (read loop): on a subscription, only kinds it agreed to; without a
+// subscription id (older eras), as is.
+func (s *Session) listChanged(what string, params json.RawMessage) {
+	id, ok := subscriptionID(params)
+	if !ok {
+		s.emit(ListChanged{Server: s.name, What: what})
+		return
+	}
+	s.mu.Lock()
+	var l *Listener
+	if c := s.out[id]; c != nil {
+		l = c.listen
+	}
+	agreed := l != nil && l.acked && map[string]bool{
+		"tools":     l.agreed.ToolsListChanged,
+		"prompts":   l.agreed.PromptsListChanged,
+		"resources": l.agreed.ResourcesListChanged,
+	}[what]
+	s.mu.Unlock()
+	if !agreed {
+		s.notice("ignored %s list_changed for subscription %s: not open, or not agreed to", what, id)
+		return
+	}
+	s.emit(ListChanged{Server: s.name, What: what})
+}
+
+// endListen handles a 2026-07-28 notifications/cancelled, which a server
+// sends only to end a subscriptions/listen stream (read loop).
+func (s *Session) endListen(params json.RawMessage) {
+	var p struct {
+		RequestID *jsonrpc.ID `json:"requestId"`
+		Reason    string      `json:"reason"`
+	}
+	if json.Unmarshal(params, &p) != nil || p.RequestID == nil {
+		s.notice("ignored a malformed notifications/cancelled")
+		return
+	}
+	s.mu.Lock()
+	c := s.out[*p.RequestID]
+	if c == nil || c.listen == nil {
+		s.mu.Unlock()
+		s.notice("ignored notifications/cancelled for request %s: servers cancel only subscriptions in 2026-07-28", p.RequestID)
+		return
+	}
+	delete(s.out, *p.RequestID)
+	s.mu.Unlock()
+	msg := "the server ended the subscription"
+	if p.Reason != "" {
+		msg += ": " + p.Reason
+	}
+	c.resp <- &jsonrpc.Message{ID: *p.RequestID, Error: jsonrpc.NewError(jsonrpc.CodeInternalError, msg, nil)}
+}
