@@ -21,7 +21,13 @@ func runCLI(t *testing.T, args ...string) (code int, stdout, stderr string) {
 }
 
 func TestCallShowcaseAcceptDefaults(t *testing.T) {
-	code, out, errs := runCLI(t, "call", "showcase", "--answer", "accept-defaults")
+	for era, key := range map[string]string{"2025-11-25": "demo#1", "2026-07-28": "demo call 2/showcase"} {
+		t.Run(era, func(t *testing.T) { testShowcase(t, era, key) })
+	}
+}
+
+func testShowcase(t *testing.T, era, key string) {
+	code, out, errs := runCLI(t, "call", "showcase", "--answer", "accept-defaults", "--protocol", era)
 	if code != exitOK {
 		t.Fatalf("exit %d, stderr %s", code, errs)
 	}
@@ -37,7 +43,7 @@ func TestCallShowcaseAcceptDefaults(t *testing.T) {
 	if diff := cmp.Diff(demo.ShowcaseDefaults(), got.Result.StructuredContent); diff != "" {
 		t.Errorf("showcase did not return its defaults (-want +got):\n%s", diff)
 	}
-	if len(got.Prompts) != 1 || got.Prompts[0].Outcome != "accept" || got.Prompts[0].Key != "demo#1" {
+	if len(got.Prompts) != 1 || got.Prompts[0].Outcome != "accept" || got.Prompts[0].Key != key {
 		t.Errorf("prompts %+v", got.Prompts)
 	}
 }

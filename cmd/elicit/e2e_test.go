@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/google/go-cmp/cmp"
 )
 
 // tmuxTerm drives the real binary in a detached tmux session: keys go in
@@ -109,13 +111,20 @@ func (tm *tmuxTerm) callTool(name string) {
 	tm.press("Enter")
 }
 
-// TestTUI drives `elicit demo` in tmux: two parallel create_ticket calls
-// answered in reverse order, Esc and ctrl+x on the wire as cancel and
-// decline, and a withdrawn prompt that goes away.
+// TestTUI drives `elicit demo` in tmux, in both eras: two parallel
+// create_ticket calls answered in reverse order, Esc and ctrl+x on the wire
+// as cancel and decline, and (2025-11-25, where servers can withdraw) a
+// withdrawn prompt that goes away.
 func TestTUI(t *testing.T) {
+	for _, era := range []string{"2025-11-25", "2026-07-28"} {
+		t.Run(era, func(t *testing.T) { testTUI(t, era) })
+	}
+}
+
+func testTUI(t *testing.T, era string) {
 	dir := t.TempDir()
-	tm := newTmux(t, dir, "demo")
-	tm.waitText("demo ready")
+	tm := newTmux(t, dir, "demo", "--protocol", era)
+	tm.waitText("demo ready " + era)
 
 	// Two tickets; the second prompt must not steal focus from the first.
 	tm.callTool("create_ticket")
@@ -129,10 +138,7 @@ func TestTUI(t *testing.T) {
 	tm.press("Enter")
 	tm.waitText("2 open")
 	tm.press("F4")
-	s := tm.waitText("Priority for ticket 'first ticket'?")
-	if !strings.Contains(s, "demo#1") || !strings.Contains(s, "demo#2") {
-		t.Fatalf("strip should list both prompts:\n%s", s)
-	}
+	tm.waitText("Priority for ticket 'first ticket'?")
 	// Answer the second first: P1; then the first: P4.
 	tm.press("F2")
 	tm.waitText("Priority for ticket 'second ticket'?")
@@ -146,6 +152,8 @@ func TestTUI(t *testing.T) {
 	tm.waitText("> P4")
 	tm.press("Enter")
 	tm.waitFor("both calls done", func(s string) bool { return strings.Contains(s, "0 open") })
+	tm.press("F5")
+	tm.waitText("Calls (0 running)")
 
 	// deploy twice: Esc on one (cancel), ctrl+x on the other (decline).
 	tm.callTool("deploy")
@@ -161,14 +169,14 @@ func TestTUI(t *testing.T) {
 	tm.press("C-x")
 	tm.waitText("decline (sent decline)")
 
-	// The server withdraws its question after 4 s; the pane says so, sends
-	// nothing, and then goes away.
-	tm.callTool("withdrawn")
-	tm.waitText("The server will withdraw this question")
-	tm.waitText("withdrawn by demo")
-	tm.waitFor("the withdrawn pane to clear", func(s string) bool { return !strings.Contains(s, "withdrawn by demo") })
-
-	// The results say who got what.
+	if era == "2025-11-25" {
+		// The server withdraws its question after 4 s; the pane says so,
+		// sends nothing, and then goes away.
+		tm.callTool("withdrawn")
+		tm.waitText("The server will withdraw this question")
+		tm.waitText("withdrawn by demo")
+		tm.waitFor("the withdrawn pane to clear", func(s string) bool { return !strings.Contains(s, "withdrawn by demo") })
+	}
 	tm.press("F5")
 	tm.waitText("Calls (0 running)")
 
@@ -177,61 +185,112 @@ func TestTUI(t *testing.T) {
 	tm.waitText("Traffic:")
 	tm.press("e")
 	tm.waitText("elicit-traffic-")
-	frames := readExport(t, dir)
-	answers := map[string]string{} // message -> action (last one)
+	var tickets map[string]string
 	var deploys []string
-	requests := map[string]string{}
+	if era == "2025-11-25" {
+		tickets, deploys = answersByRequest(t, readExport(t, dir))
+	} else {
+		tickets, deploys = answersByRetry(t, readExport(t, dir))
+	}
+	want := map[string]string{"first ticket": "accept P4", "second ticket": "accept P1"}
+	if !cmp.Equal(tickets, want) {
+		t.Errorf("ticket answers on the wire = %v, want %v", tickets, want)
+	}
+	if len(deploys) != 2 || deploys[0] != "cancel" || deploys[1] != "decline" {
+		t.Errorf("deploy answers on the wire = %v, want cancel (Esc) then decline (ctrl+x)", deploys)
+	}
+	tm.press("C-c")
+}
+
+type wireMsg struct {
+	ID     json.RawMessage `json:"id"`
+	Method string          `json:"method"`
+	Params json.RawMessage `json:"params"`
+	Result json.RawMessage `json:"result"`
+}
+
+type elicitAnswer struct {
+	Action  string         `json:"action"`
+	Content map[string]any `json:"content"`
+}
+
+func (a elicitAnswer) String() string {
+	if p, ok := a.Content["priority"]; ok {
+		return a.Action + " " + fmt.Sprint(p)
+	}
+	return a.Action
+}
+
+// answersByRequest reads 2025-11-25 traffic: elicitation/create requests
+// from the server and our responses to them, matched by the server's id.
+// It fails the test if anything answered the withdrawn question.
+func answersByRequest(t *testing.T, frames []exportedFrame) (tickets map[string]string, deploys []string) {
+	t.Helper()
+	tickets = map[string]string{}
+	asked := map[string]string{} // server request id -> message
 	for _, f := range frames {
-		var m struct {
-			ID     json.RawMessage `json:"id"`
-			Method string          `json:"method"`
-			Params struct {
-				Message string `json:"message"`
-			} `json:"params"`
-			Result json.RawMessage `json:"result"`
-		}
+		var m wireMsg
 		if err := json.Unmarshal(f.Raw, &m); err != nil {
 			t.Fatalf("exported frame is not JSON: %v: %s", err, f.Raw)
 		}
-		var res struct {
-			Action  string         `json:"action"`
-			Content map[string]any `json:"content"`
-		}
-		if f.Dir == "out" && m.Method == "" {
-			_ = json.Unmarshal(m.Result, &res) // tool results have other shapes
-		}
 		switch {
 		case f.Dir == "in" && m.Method == "elicitation/create":
-			requests[string(m.ID)] = m.Params.Message
-		case f.Dir == "out" && m.Method == "" && res.Action != "":
-			a := res.Action
-			if p, ok := res.Content["priority"]; ok {
-				a += " " + fmt.Sprint(p)
+			var p struct{ Message string }
+			_ = json.Unmarshal(m.Params, &p)
+			asked[string(m.ID)] = p.Message
+		case f.Dir == "out" && m.Method == "" && asked[string(m.ID)] != "":
+			var a elicitAnswer
+			if err := json.Unmarshal(m.Result, &a); err != nil || a.Action == "" {
+				t.Fatalf("answer to %s is not an ElicitResult: %s", asked[string(m.ID)], f.Raw)
 			}
-			answers[requests[string(m.ID)]] = a
-			if strings.HasPrefix(requests[string(m.ID)], "Which branch") {
-				deploys = append(deploys, a)
+			msg := asked[string(m.ID)]
+			switch {
+			case strings.HasPrefix(msg, "Priority for ticket '"):
+				tickets[strings.TrimSuffix(strings.TrimPrefix(msg, "Priority for ticket '"), "'?")] = a.String()
+			case strings.HasPrefix(msg, "Which branch"):
+				deploys = append(deploys, a.String())
+			case strings.Contains(msg, "withdraw"):
+				t.Errorf("an answer went out for the withdrawn question: %s", f.Raw)
 			}
 		}
 	}
-	want := map[string]string{
-		"Priority for ticket 'first ticket'?":  "accept P4",
-		"Priority for ticket 'second ticket'?": "accept P1",
-	}
-	for msg, a := range want {
-		if answers[msg] != a {
-			t.Errorf("answer to %q = %q, want %q (all: %v)", msg, answers[msg], a, answers)
+	return tickets, deploys
+}
+
+// answersByRetry reads 2026-07-28 traffic: each tools/call retry carries
+// inputResponses; the call's arguments say which ticket it was.
+func answersByRetry(t *testing.T, frames []exportedFrame) (tickets map[string]string, deploys []string) {
+	t.Helper()
+	tickets = map[string]string{}
+	for _, f := range frames {
+		var m wireMsg
+		if err := json.Unmarshal(f.Raw, &m); err != nil {
+			t.Fatalf("exported frame is not JSON: %v: %s", err, f.Raw)
+		}
+		if f.Dir != "out" || m.Method != "tools/call" {
+			continue
+		}
+		var p struct {
+			Name           string                  `json:"name"`
+			Arguments      map[string]any          `json:"arguments"`
+			InputResponses map[string]elicitAnswer `json:"inputResponses"`
+		}
+		if err := json.Unmarshal(m.Params, &p); err != nil {
+			t.Fatalf("tools/call params: %v: %s", err, f.Raw)
+		}
+		if len(p.InputResponses) != 1 {
+			continue // the first attempt, before any question
+		}
+		for _, a := range p.InputResponses {
+			switch p.Name {
+			case "create_ticket":
+				tickets[fmt.Sprint(p.Arguments["title"])] = a.String()
+			case "deploy":
+				deploys = append(deploys, a.String())
+			}
 		}
 	}
-	if len(deploys) != 2 || deploys[0] != "cancel" || deploys[1] != "decline" {
-		t.Errorf("deploy answers %v, want cancel (Esc) then decline (ctrl+x)", deploys)
-	}
-	for msg, a := range answers {
-		if strings.Contains(msg, "withdraw") {
-			t.Errorf("an answer went out for the withdrawn prompt: %s", a)
-		}
-	}
-	tm.press("C-c")
+	return tickets, deploys
 }
 
 type exportedFrame struct {

@@ -33,12 +33,12 @@ func (c *common) register(fs *flag.FlagSet) {
 	fs.Var(&c.headers, "header", "extra HTTP header 'Name: value' (repeatable), e.g. an Authorization header")
 	fs.BoolVar(&c.demo, "demo", false, "use the embedded demo server (the default when no server is given)")
 	fs.StringVar(&c.name, "name", "", "name to show for the server (default: derived from the command or URL)")
-	fs.StringVar(&c.protocol, "protocol", "", "pin the MCP protocol version (2025-11-25, 2025-06-18, 2025-03-26, 2024-11-05); default: negotiate")
+	fs.StringVar(&c.protocol, "protocol", "", "pin the MCP protocol version (2026-07-28, 2025-11-25, 2025-06-18, 2025-03-26, 2024-11-05); default: detect (server/discover, then initialize)")
 	fs.StringVar(&c.elicit, "elicit", "both", "elicitation modes to declare: off, form, url or both")
 	fs.DurationVar(&c.promptTimeout, "prompt-timeout", 0, "end an unanswered prompt after this long (default: never)")
 }
 
-var knownProtocols = []string{"2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"}
+var knownProtocols = []string{"2026-07-28", "2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"}
 
 // spec validates the flags and returns the server spec and session options.
 func (c *common) spec(defaultDemo bool) (serverSpec, error) {

@@ -49,6 +49,11 @@ func (s serverSpec) transport(obs transport.Observer) (transport.Transport, erro
 		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 			return nil, usageErr("bad --url %q: want http://host[:port]/path or https://…", s.URL)
 		}
+		if s.LegacySSE {
+			return &transport.SSE{URL: s.URL, Header: s.Header, Observer: obs}, nil
+		}
+		// Streamable HTTP; the client falls back to legacy HTTP+SSE by
+		// itself when initialize is refused with 400/404/405.
 		return &transport.HTTP{URL: s.URL, Header: s.Header, Observer: obs}, nil
 	case s.Command != "":
 		return &transport.Stdio{Command: s.Command, Args: s.Args, Env: s.Env, Dir: s.Dir, Observer: obs}, nil
