@@ -13,29 +13,48 @@ import (
 const demoUsage = `Usage:
   elicit demo [flags]                         the TUI against the embedded demo server
   elicit demo --serve stdio                   serve the demo over stdin/stdout
-  elicit demo --serve http [--addr ADDR]      serve the demo over Streamable HTTP at http://ADDR/mcp
+  elicit demo --serve http [--addr ADDR] [--stateless]
+                                              serve the demo over Streamable HTTP at http://ADDR/mcp;
+                                              --stateless serves 2026-07-28 (input_required) instead
+                                              of the stateful 2025-11-25 handler
+With --serve, --protocol restricts the versions the demo offers.
 `
 
 func runDemo(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	var serve, addr string
+	var stateless bool
 	var f tuiFlags
 	fs := newFlagSet("demo", stderr, demoUsage)
 	fs.StringVar(&serve, "serve", "", "serve the demo instead of running the TUI: stdio or http")
 	fs.StringVar(&addr, "addr", "127.0.0.1:3001", "listen address for --serve http")
+	fs.BoolVar(&stateless, "stateless", false, "with --serve http: serve 2026-07-28 statelessly (go-sdk's stateless handler)")
 	f.register(fs)
 	pos, err := parseInterleaved(fs, args)
 	if err != nil {
 		return err
 	}
+	opts := &demo.Options{Protocol: f.protocol, Stateless: stateless}
+	if serve != "" && f.protocol != "" {
+		if err := demo.CheckProtocol(f.protocol); err != nil {
+			return usageErr("--protocol: %v", err)
+		}
+	}
+	if stateless && serve != "http" {
+		return usageErr("--stateless goes with --serve http")
+	}
 	switch {
 	case serve == "stdio" && len(pos) == 0:
-		if err := demo.ServeIO(ctx, stdin, stdout, nil); err != nil && ctx.Err() == nil {
+		if err := demo.ServeIO(ctx, stdin, stdout, opts); err != nil && ctx.Err() == nil {
 			return fmt.Errorf("demo server: %w", err)
 		}
 		return nil
 	case serve == "http" && len(pos) == 0:
-		fmt.Fprintf(stderr, "elicit demo: serving Streamable HTTP on http://%s/mcp (ctrl+c to stop)\n", addr)
-		if err := demo.ServeHTTP(ctx, addr, nil); err != nil && !errors.Is(err, http.ErrServerClosed) && ctx.Err() == nil {
+		mode := "stateful (2025-11-25 and older)"
+		if stateless {
+			mode = "stateless (2026-07-28)"
+		}
+		fmt.Fprintf(stderr, "elicit demo: serving Streamable HTTP, %s, on http://%s/mcp (ctrl+c to stop)\n", mode, addr)
+		if err := demo.ServeHTTP(ctx, addr, opts); err != nil && !errors.Is(err, http.ErrServerClosed) && ctx.Err() == nil {
 			return fail(exitConnect, "demo server on %s: %w", addr, err)
 		}
 		return nil

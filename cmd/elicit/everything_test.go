@@ -3,8 +3,11 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"io"
+	"net"
 	"os"
 	"os/exec"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -66,4 +69,75 @@ func TestEverythingElicitation(t *testing.T) {
 			t.Errorf("result lacks %s:\n%s", want, text)
 		}
 	}
+}
+
+// TestEverythingHTTP runs the same call against server-everything's
+// Streamable HTTP and legacy SSE servers; for /sse elicit must fall back to
+// HTTP+SSE by itself (POST initialize is refused there).
+func TestEverythingHTTP(t *testing.T) {
+	script := os.Getenv("ELICIT_SERVER_EVERYTHING")
+	if script == "" {
+		t.Skip("ELICIT_SERVER_EVERYTHING not set (path to server-everything's dist/index.js)")
+	}
+	for _, tc := range []struct{ mode, path, era string }{
+		{"streamableHttp", "/mcp", "stateful"},
+		{"sse", "/sse", "legacy SSE"},
+	} {
+		t.Run(tc.mode, func(t *testing.T) {
+			port := freePort(t)
+			ctx, cancel := context.WithTimeout(t.Context(), 60*time.Second)
+			defer cancel()
+			srv := exec.CommandContext(ctx, "node", script, tc.mode)
+			srv.Env = append(os.Environ(), "PORT="+port)
+			srv.Stdout, srv.Stderr = io.Discard, io.Discard
+			if err := srv.Start(); err != nil {
+				t.Fatal(err)
+			}
+			defer func() { _ = srv.Process.Kill(); _ = srv.Wait() }()
+			waitListening(t, "127.0.0.1:"+port)
+
+			cmd := exec.CommandContext(ctx, binPath, "call", "trigger-elicitation-request", "--answer", "accept-defaults",
+				"--url", "http://localhost:"+port+tc.path)
+			var stderr strings.Builder
+			cmd.Stderr = &stderr
+			out, err := cmd.Output()
+			if err != nil {
+				t.Fatalf("elicit call: %v\n%s\n%s", err, out, stderr.String())
+			}
+			var got callOutput
+			if err := json.Unmarshal(out, &got); err != nil {
+				t.Fatalf("output: %v\n%s", err, out)
+			}
+			if !strings.Contains(got.Era, tc.era) {
+				t.Errorf("era %q, want it to say %q", got.Era, tc.era)
+			}
+			if len(got.Prompts) != 1 || got.Prompts[0].Outcome != "accept" ||
+				!strings.Contains(string(got.Result), `\"integer\": 42`) {
+				t.Errorf("prompts %+v, result %s", got.Prompts, got.Result)
+			}
+		})
+	}
+}
+
+func freePort(t *testing.T) string {
+	t.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	return strconv.Itoa(l.Addr().(*net.TCPAddr).Port)
+}
+
+func waitListening(t *testing.T, addr string) {
+	t.Helper()
+	deadline := time.Now().Add(20 * time.Second)
+	for time.Now().Before(deadline) {
+		if c, err := net.Dial("tcp", addr); err == nil {
+			c.Close()
+			return
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	t.Fatalf("nothing listening on %s", addr)
 }

@@ -55,8 +55,9 @@ func runTools(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	out := struct {
 		Server   string        `json:"server"`
 		Protocol string        `json:"protocol"`
+		Era      string        `json:"era"`
 		Tools    []client.Tool `json:"tools"`
-	}{sess.Name(), sess.Protocol(), tools}
+	}{sess.Name(), sess.Protocol(), sess.Era(), tools}
 	return writeJSON(stdout, out)
 }
 
@@ -93,7 +94,7 @@ func runCall(ctx context.Context, args []string, stdout, stderr io.Writer) error
 
 	start := time.Now()
 	res, callErr := sess.CallTool(ctx, tool, toolArgs, nil)
-	out := callOutput{Server: sess.Name(), Protocol: sess.Protocol(), Tool: tool,
+	out := callOutput{Server: sess.Name(), Protocol: sess.Protocol(), Era: sess.Era(), Tool: tool,
 		ElapsedMS: time.Since(start).Milliseconds()}
 	// A prompt's answer reaches the server before its journal entry is
 	// written; closing the session waits for every prompt to settle, so
@@ -129,6 +130,7 @@ func runCall(ctx context.Context, args []string, stdout, stderr io.Writer) error
 type callOutput struct {
 	Server    string          `json:"server"`
 	Protocol  string          `json:"protocol"`
+	Era       string          `json:"era"`
 	Tool      string          `json:"tool"`
 	Result    json.RawMessage `json:"result,omitempty"`
 	IsError   bool            `json:"isError"`
