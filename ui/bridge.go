@@ -26,8 +26,8 @@ type Bridge struct {
 
 	mu      sync.Mutex
 	send    func(tea.Msg)
-	traffic *client.Ring[TrafficEntry]
-	logs    *client.Ring[LogEntry]
+	traffic *ring[TrafficEntry]
+	logs    *ring[LogEntry]
 	prog    map[int]client.CallProgress // latest progress per UI call id
 	timer   *time.Timer                 // armed while a streamsChangedMsg is due
 	stopped bool
@@ -58,8 +58,8 @@ func NewBridge(opts BridgeOptions) *Bridge {
 		coalesce: opts.Coalesce,
 		attached: make(chan struct{}),
 		closed:   make(chan struct{}),
-		traffic:  client.NewRing[TrafficEntry](opts.TrafficSize),
-		logs:     client.NewRing[LogEntry](opts.LogSize),
+		traffic:  newRing[TrafficEntry](opts.TrafficSize),
+		logs:     newRing[LogEntry](opts.LogSize),
 	}
 }
 
@@ -143,10 +143,20 @@ func (b *Bridge) Event(e client.Event) {
 		return
 	case client.LogMessage:
 		b.pushLog(LogEntry{Time: e.Time, Server: e.Server, Level: e.Level, Logger: e.Logger,
-			Text: string(e.Data), Dropped: e.Dropped})
+			Text: logText(e.Data), Dropped: e.Dropped})
 		return
 	}
 	b.deliver(context.Background(), eventMsg{e: e})
+}
+
+// logText is a log message's data as a line: a JSON string unquoted,
+// anything else as sent.
+func logText(data json.RawMessage) string {
+	var s string
+	if json.Unmarshal(data, &s) == nil {
+		return s
+	}
+	return string(data)
 }
 
 // Frame records one wire frame of server for the traffic view (lane 3). It
@@ -160,7 +170,7 @@ func (b *Bridge) Frame(server string, f client.Frame) {
 	}
 	e.summarise()
 	b.mu.Lock()
-	b.traffic.Push(e)
+	b.traffic.push(e)
 	b.armLocked()
 	b.mu.Unlock()
 }
@@ -193,7 +203,7 @@ func (b *Bridge) Stderr(server, line string) {
 
 func (b *Bridge) pushLog(e LogEntry) {
 	b.mu.Lock()
-	b.logs.Push(e)
+	b.logs.push(e)
 	b.armLocked()
 	b.mu.Unlock()
 }
@@ -285,23 +295,22 @@ func (f TrafficFilter) match(e *TrafficEntry) bool {
 }
 
 // trafficWindow returns up to n entries matching f, skipping the newest
-// skip matches, oldest first, and the number of matches.
+// skip matches, oldest first, and the number of matches. Only the rows
+// returned are copied (entries share their Raw bytes, never written).
 func (b *Bridge) trafficWindow(f TrafficFilter, skip, n int) (rows []TrafficEntry, total int) {
 	b.mu.Lock()
-	all := b.traffic.Items()
-	b.mu.Unlock()
-	return window(all, f.match, skip, n)
+	defer b.mu.Unlock()
+	return window(b.traffic, f.match, skip, n)
 }
 
 // trafficAll returns every entry matching f, oldest first (for export).
 func (b *Bridge) trafficAll(f TrafficFilter) []TrafficEntry {
 	b.mu.Lock()
-	all := b.traffic.Items()
-	b.mu.Unlock()
-	out := all[:0]
-	for i := range all {
-		if f.match(&all[i]) {
-			out = append(out, all[i])
+	defer b.mu.Unlock()
+	var out []TrafficEntry
+	for i := range b.traffic.len() {
+		if e := b.traffic.at(i); f.match(e) {
+			out = append(out, *e)
 		}
 	}
 	return out
@@ -310,21 +319,22 @@ func (b *Bridge) trafficAll(f TrafficFilter) []TrafficEntry {
 // logWindow is trafficWindow for the log ring; server "" matches all.
 func (b *Bridge) logWindow(server string, skip, n int) (rows []LogEntry, total int) {
 	b.mu.Lock()
-	all := b.logs.Items()
-	b.mu.Unlock()
-	return window(all, func(e *LogEntry) bool { return server == "" || e.Server == server }, skip, n)
+	defer b.mu.Unlock()
+	return window(b.logs, func(e *LogEntry) bool { return server == "" || e.Server == server }, skip, n)
 }
 
-// window picks the matches of all, newest first, skipping skip and keeping
-// n, and returns them oldest first with the number of matches.
-func window[T any](all []T, match func(*T) bool, skip, n int) (rows []T, total int) {
+// window picks the matches of r, newest first, skipping skip and keeping
+// n, and returns them oldest first with the number of matches. The caller
+// holds the lock guarding r.
+func window[T any](r *ring[T], match func(*T) bool, skip, n int) (rows []T, total int) {
 	rows = make([]T, 0, n)
-	for i := len(all) - 1; i >= 0; i-- {
-		if !match(&all[i]) {
+	for i := r.len() - 1; i >= 0; i-- {
+		e := r.at(i)
+		if !match(e) {
 			continue
 		}
 		if total >= skip && len(rows) < n {
-			rows = append(rows, all[i])
+			rows = append(rows, *e)
 		}
 		total++
 	}

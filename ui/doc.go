@@ -1,7 +1,9 @@
 // Package ui is elicit's terminal interface: one bubbletea Model that shows
 // every open elicitation prompt as its own pane, the tools of each server
-// and the calls made from them, the wire traffic, the journal of outcomes
-// and the servers' logs.
+// and the calls made from them, the wire traffic, the journal of outcomes,
+// the servers' logs, and each server's resources and prompt templates
+// (called templates here, so they are not confused with the prompts a
+// server puts to the person).
 //
 // It uses client's data types but calls the engine only through [Engine],
 // from tea.Cmds; it must not import transport (client re-exports Frame).

@@ -18,13 +18,20 @@ func (m *Model) handleEvent(msg eventMsg) tea.Cmd {
 	case client.ServerStateChanged:
 		m.setServer(e)
 		if e.State == client.StateReady {
-			return m.tools.serverReady(m, e.Server)
+			// A new session may list other things: drop what was cached.
+			return tea.Batch(m.tools.serverReady(m, e.Server),
+				m.resources.changed(m, e.Server), m.templates.changed(m, e.Server))
 		}
 	case client.PromptResolved:
 		return m.handleResolved(e)
 	case client.ListChanged:
-		if e.What == "tools" {
+		switch e.What {
+		case "tools":
 			return m.tools.serverReady(m, e.Server)
+		case "resources":
+			return m.resources.changed(m, e.Server)
+		case "prompts":
+			return m.templates.changed(m, e.Server)
 		}
 	case client.Notice:
 		m.logs.notice(m, e)

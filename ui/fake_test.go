@@ -27,15 +27,30 @@ type fakeEngine struct {
 	journal *client.Journal
 	calls   []string
 	levels  []string
+	// levelErr is what SetLogLevel returns.
+	levelErr error
+	// Resources and prompt templates per server; contents per URI.
+	resources map[string][]client.Resource
+	contents  map[string][]client.ResourceContents
+	prompts   map[string][]client.ServerPrompt
+	// readFn replaces contents when set; getFn answers prompts/get.
+	readFn func(ctx context.Context, uri string) ([]client.ResourceContents, error)
+	getFn  func(name string, args map[string]string) (*client.GetPromptResult, error)
+	lists  []string // "resources demo", "prompts demo": list calls made
+	reads  []string // "server uri"
+	gets   []fakeGet
 	// callFn runs a call; nil returns an empty result.
 	callFn func(ctx context.Context, tool string, args map[string]any, onProgress func(client.CallProgress)) (*client.CallToolResult, error)
 }
 
 func newFakeEngine() *fakeEngine {
 	return &fakeEngine{
-		servers: []ServerStatus{{Name: "demo", State: client.StateReady, Protocol: "2025-11-25", Era: "2025-11-25 stateful"}},
-		tools:   map[string][]client.Tool{},
-		journal: client.NewJournal(0),
+		servers:   []ServerStatus{{Name: "demo", State: client.StateReady, Protocol: "2025-11-25", Era: "2025-11-25 stateful"}},
+		tools:     map[string][]client.Tool{},
+		resources: map[string][]client.Resource{},
+		contents:  map[string][]client.ResourceContents{},
+		prompts:   map[string][]client.ServerPrompt{},
+		journal:   client.NewJournal(0),
 	}
 }
 
@@ -53,23 +68,49 @@ func (f *fakeEngine) Call(ctx context.Context, server, tool string, args map[str
 	}
 	return &client.CallToolResult{}, nil
 }
-func (f *fakeEngine) ListResources(context.Context, string) ([]client.Resource, error) {
-	return nil, nil
+func (f *fakeEngine) ListResources(_ context.Context, server string) ([]client.Resource, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.lists = append(f.lists, "resources "+server)
+	return f.resources[server], nil
 }
-func (f *fakeEngine) ReadResource(context.Context, string, string) ([]client.ResourceContents, error) {
-	return nil, nil
+func (f *fakeEngine) ReadResource(ctx context.Context, server, uri string) ([]client.ResourceContents, error) {
+	f.mu.Lock()
+	f.reads = append(f.reads, server+" "+uri)
+	fn := f.readFn
+	f.mu.Unlock()
+	if fn != nil {
+		return fn(ctx, uri)
+	}
+	return f.contents[uri], nil
 }
-func (f *fakeEngine) ListPrompts(context.Context, string) ([]client.ServerPrompt, error) {
-	return nil, nil
+func (f *fakeEngine) ListPrompts(_ context.Context, server string) ([]client.ServerPrompt, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.lists = append(f.lists, "prompts "+server)
+	return f.prompts[server], nil
 }
-func (f *fakeEngine) GetPrompt(context.Context, string, string, map[string]string) (*client.GetPromptResult, error) {
-	return nil, nil
+func (f *fakeEngine) GetPrompt(_ context.Context, server, name string, args map[string]string) (*client.GetPromptResult, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.gets = append(f.gets, fakeGet{server, name, args})
+	if f.getFn != nil {
+		return f.getFn(name, args)
+	}
+	return &client.GetPromptResult{}, nil
 }
+
+// fakeGet records one prompts/get.
+type fakeGet struct {
+	server, name string
+	args         map[string]string
+}
+
 func (f *fakeEngine) SetLogLevel(_ context.Context, server, level string) error {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.levels = append(f.levels, server+"="+level)
-	return nil
+	return f.levelErr
 }
 func (f *fakeEngine) Reconnect(context.Context, string) error { return nil }
 func (f *fakeEngine) Journal() *client.Journal                { return f.journal }
@@ -84,6 +125,35 @@ type driver struct {
 	replies map[client.PromptKey]chan client.Outcome
 	wg      sync.WaitGroup
 	inbox   chan tea.Msg // what the Bridge delivered
+
+	// late holds the results of commands collect stopped waiting for
+	// (ticks, blinks, slow calls); awaitLate feeds the ones a test wants.
+	lateMu sync.Mutex
+	late   []tea.Msg
+}
+
+// awaitLate waits for a late command result that match accepts, removes
+// it and feeds it to the model.
+func (d *driver) awaitLate(match func(tea.Msg) bool) tea.Msg {
+	d.t.Helper()
+	for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); time.Sleep(5 * time.Millisecond) {
+		d.lateMu.Lock()
+		var found tea.Msg
+		for i, msg := range d.late {
+			if match(msg) {
+				found = msg
+				d.late = append(d.late[:i], d.late[i+1:]...)
+				break
+			}
+		}
+		d.lateMu.Unlock()
+		if found != nil {
+			d.send(found)
+			return found
+		}
+	}
+	d.t.Fatal("no late message matched within 5 s")
+	return nil
 }
 
 // pump feeds the model what the bridge has delivered so far.
@@ -111,9 +181,14 @@ func (d *driver) waitInbox() tea.Msg {
 	}
 }
 
-func newDriver(t testing.TB, opts Options) *driver {
+// newDriver starts a model on a fake engine; setup runs before Init, so
+// what it puts in the engine is what the model first loads.
+func newDriver(t testing.TB, opts Options, setup ...func(*fakeEngine)) *driver {
 	t.Helper()
 	eng := newFakeEngine()
+	for _, f := range setup {
+		f(eng)
+	}
 	if opts.EndedLinger == 0 {
 		// Longer than collect's 30 ms, so panes stay until a key clears
 		// them, and short enough for the cleanup wait.
@@ -121,6 +196,10 @@ func newDriver(t testing.TB, opts Options) *driver {
 	}
 	if opts.OpenURL == nil {
 		opts.OpenURL = func(string) error { return nil }
+	}
+	cancel := func() {}
+	if opts.Context == nil {
+		opts.Context, cancel = context.WithCancel(context.Background())
 	}
 	br := NewBridge(BridgeOptions{})
 	m := New(eng, br, opts)
@@ -131,6 +210,9 @@ func newDriver(t testing.TB, opts Options) *driver {
 	// Dropped commands (ticks, cursor blink) end within about a second;
 	// wait for them so goleak sees none.
 	t.Cleanup(d.wg.Wait)
+	// Cleanups run last-first: this ends the model's context before the
+	// wait above, so a call a failed test left running returns.
+	t.Cleanup(cancel)
 	d.run(m.Init())
 	d.send(tea.WindowSizeMsg{Width: 120, Height: 40})
 	return d
@@ -158,12 +240,23 @@ func (d *driver) collect(cmd tea.Cmd) []tea.Msg {
 	if cmd == nil {
 		return nil
 	}
-	ch := make(chan tea.Msg, 1)
-	d.wg.Go(func() { ch <- cmd() })
+	ch := make(chan tea.Msg)    // unbuffered: a result nobody takes goes to late
+	gave := make(chan struct{}) // closed when collect stops waiting
+	d.wg.Go(func() {
+		msg := cmd()
+		select {
+		case ch <- msg:
+		case <-gave:
+			d.lateMu.Lock()
+			d.late = append(d.late, msg)
+			d.lateMu.Unlock()
+		}
+	})
 	var msg tea.Msg
 	select {
 	case msg = <-ch:
 	case <-time.After(30 * time.Millisecond):
+		close(gave)
 		return nil
 	}
 	switch m := msg.(type) {

@@ -1,8 +1,14 @@
 package ui
 
 import (
+	"strings"
+	"unicode"
+
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/elicit-dev/elicit/client"
 )
 
 // handleKey applies global bindings first (they avoid every key a form
@@ -42,6 +48,13 @@ func (m *Model) handleKey(k tea.KeyPressMsg) tea.Cmd {
 		return m.showView(viewJournal)
 	case key.Matches(k, m.keys.Logs):
 		return m.showView(viewLogs)
+	case key.Matches(k, m.keys.Resources):
+		if m.view == viewResources {
+			return m.showView(viewTemplates)
+		}
+		return m.showView(viewResources)
+	case key.Matches(k, m.keys.Templates):
+		return m.showView(viewTemplates)
 	}
 	if !m.typing() && key.Matches(k, m.keys.HelpQ) {
 		m.showHelp = true
@@ -58,6 +71,10 @@ func (m *Model) handleKey(k tea.KeyPressMsg) tea.Cmd {
 		return m.journal.key(m, k)
 	case viewLogs:
 		return m.logs.key(m, k)
+	case viewResources:
+		return m.resources.key(m, k)
+	case viewTemplates:
+		return m.templates.key(m, k)
 	}
 	return nil
 }
@@ -74,13 +91,24 @@ func (m *Model) showView(v viewID) tea.Cmd {
 		return m.loadJournal()
 	case viewTools:
 		return m.tools.enter(m)
+	case viewResources:
+		return m.resources.enter(m)
+	case viewTemplates:
+		return tea.Batch(m.templates.enter(m), m.templates.resize(m))
 	}
 	return nil
 }
 
-// handleClick focuses the pane whose strip entry was clicked.
+// handleClick focuses the pane whose strip entry was clicked, or declines
+// the focused prompt when its Decline button was.
 func (m *Model) handleClick(c tea.MouseClickMsg) tea.Cmd {
-	if c.Button != tea.MouseLeft || c.Y != stripRow {
+	if c.Button != tea.MouseLeft {
+		return nil
+	}
+	if c.Y != stripRow {
+		if m.declineAt(c.X, c.Y) {
+			m.focused().answer(client.Outcome{Kind: client.Decline})
+		}
 		return nil
 	}
 	for _, it := range m.stripLayout() {
@@ -90,4 +118,36 @@ func (m *Model) handleClick(c tea.MouseClickMsg) tea.Cmd {
 		}
 	}
 	return nil
+}
+
+// declineAt reports whether screen cell (x, y) is on the focused open
+// prompt's Decline button. It looks for the button in the rendered body
+// instead of recomputing the layout, so it agrees with what is on screen
+// whatever wraps. The button counts only on the pane's last line of text,
+// the footer, where server text cannot be: a message that says "Decline
+// ctrl+x" is not a button.
+func (m *Model) declineAt(x, y int) bool {
+	pn := m.focused()
+	if m.view != viewPrompts || m.showHelp || pn == nil || !pn.open() || m.width == 0 {
+		return false
+	}
+	lines := strings.Split(ansi.Strip(fitBody(m.renderPrompts(), m.width, m.bodyHeight())), "\n")
+	last := -1
+	for i := len(lines) - 1; i >= 0 && last < 0; i-- {
+		if strings.IndexFunc(lines[i], func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }) >= 0 {
+			last = i
+		}
+	}
+	row := y - (stripRow + 1)
+	if last < 0 || row != last {
+		return false
+	}
+	i := strings.Index(lines[row], declineLabel)
+	if i < 0 {
+		return false
+	}
+	btn := m.st.Pane.Button
+	x0 := ansi.StringWidth(lines[row][:i]) - btn.GetPaddingLeft()
+	x1 := x0 + btn.GetPaddingLeft() + ansi.StringWidth(declineLabel) + btn.GetPaddingRight()
+	return x >= x0 && x < x1
 }

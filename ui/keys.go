@@ -12,6 +12,7 @@ type keyMap struct {
 	// Global.
 	Quit, Help, NextPane, PrevPane, JumpPane key.Binding
 	Prompts, Tools, Traffic, Journal, Logs   key.Binding
+	Resources, Templates                     key.Binding
 
 	// A form prompt.
 	Submit, Decline, Cancel, Dismiss key.Binding
@@ -26,6 +27,11 @@ type keyMap struct {
 	Filter, Export, Follow key.Binding
 	// Logs.
 	LogLevel key.Binding
+	// Resources and server prompt templates.
+	ReadResource, GetPrompt key.Binding
+
+	// Help-only lines that stand for several list keys at once.
+	helpMove, helpPage, helpEnds key.Binding
 }
 
 func newKeyMap() keyMap {
@@ -44,15 +50,19 @@ func newKeyMap() keyMap {
 		Traffic: b("F6", "traffic view", "f6"),
 		Journal: b("F7", "journal view", "f7"),
 		Logs:    b("F8", "log view", "f8"),
+		// F9 again switches to templates: some terminals keep F10 for
+		// their menu.
+		Resources: b("F9", "resources view (again: templates)", "f9"),
+		Templates: b("F10", "server prompt templates view", "f10"),
 
 		Submit:  b("enter", "next field / accept on the last one", "enter"),
 		Decline: b("ctrl+x", "decline (say no)", "ctrl+x"),
-		Cancel:  b("esc", "cancel (dismiss; closes a select filter first)", "esc"),
+		Cancel:  b("esc", "cancel (a select's filter closes first)", "esc"),
 		Dismiss: b("enter / ctrl+w", "clear an ended prompt", "enter", "ctrl+w"),
 
 		OpenURL: b("o", "open the URL in the browser", "o"),
 		CopyURL: b("c", "copy the URL (OSC 52)", "c"),
-		Consent: b("enter", "accept (consent; the site does the rest)", "enter"),
+		Consent: b("enter", "accept (consent only)", "enter"),
 
 		Up:       b("↑ / k", "up", "up", "k"),
 		Down:     b("↓ / j", "down", "down", "j"),
@@ -66,13 +76,20 @@ func newKeyMap() keyMap {
 
 		CancelCall: b("x", "cancel the selected running call", "x"),
 		Reconnect:  b("r", "reconnect the selected server", "r"),
-		NextServer: b("s", "next server (filter in traffic and logs)", "s"),
+		NextServer: b("s", "next server (traffic, logs: filter)", "s"),
 
 		Filter: b("/", "filter traffic by method", "/"),
-		Export: b("e", "export traffic as JSONL in the working directory", "e"),
+		Export: b("e", "export traffic to a JSONL file", "e"),
 		Follow: b("f", "follow new traffic", "f"),
 
-		LogLevel: b("l", "set the server's log level (logging/setLevel)", "l"),
+		LogLevel: b("l", "set a server's log level (setLevel)", "l"),
+
+		ReadResource: b("enter", "read the resource (resources/read)", "enter"),
+		GetPrompt:    b("enter", "fill in arguments, get it (prompts/get)", "enter"),
+
+		helpMove: key.NewBinding(key.WithHelp("↑↓ / k j", "up, down")),
+		helpPage: key.NewBinding(key.WithHelp("pgup pgdn", "page up, down")),
+		helpEnds: key.NewBinding(key.WithHelp("home/g end/G", "first, last (traffic: follow)")),
 	}
 }
 
@@ -80,13 +97,15 @@ func newKeyMap() keyMap {
 func (k keyMap) helpSections() []helpSection {
 	return []helpSection{
 		{"Everywhere", []key.Binding{k.Quit, k.Help, k.NextPane, k.PrevPane, k.JumpPane,
-			k.Prompts, k.Tools, k.Traffic, k.Journal, k.Logs}},
+			k.Prompts, k.Tools, k.Traffic, k.Journal, k.Logs, k.Resources, k.Templates}},
 		{"Form prompt", []key.Binding{k.Submit, k.Decline, k.Cancel, k.Dismiss}},
 		{"URL prompt", []key.Binding{k.OpenURL, k.CopyURL, k.Consent, k.Decline, k.Cancel}},
-		{"Lists", []key.Binding{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom, k.Select, k.Back, k.HelpQ}},
+		{"Lists", []key.Binding{k.helpMove, k.helpPage, k.helpEnds, k.Select, k.Back, k.HelpQ}},
 		{"Tools", []key.Binding{k.CancelCall, k.Reconnect, k.NextServer}},
 		{"Traffic", []key.Binding{k.Filter, k.Export, k.Follow, k.NextServer}},
 		{"Logs", []key.Binding{k.LogLevel, k.NextServer}},
+		{"Resources", []key.Binding{k.ReadResource, k.Back, k.NextServer}},
+		{"Prompt templates", []key.Binding{k.GetPrompt, k.Back, k.NextServer}},
 	}
 }
 

@@ -19,9 +19,12 @@ const (
 	viewTraffic
 	viewJournal
 	viewLogs
+	viewResources
+	viewTemplates
 )
 
-var viewNames = [...]string{"Prompts", "Tools", "Traffic", "Journal", "Logs"}
+// viewNames label the tabs; tab i is key F(i+4).
+var viewNames = [...]string{"Prompts", "Tools", "Traffic", "Journal", "Logs", "Resources", "Templates"}
 
 // Options configure the Model; the zero value works.
 type Options struct {
@@ -78,6 +81,9 @@ type Model struct {
 	journal journalView
 	logs    logView
 	spin    spinState
+
+	resources resourcesView
+	templates templatesView
 }
 
 // New builds the model. bridge must be the Bridge the engine prompts and
@@ -120,6 +126,8 @@ func New(engine Engine, bridge *Bridge, opts Options) *Model {
 	m.theme = th
 	m.st = th.Styles(m.isDark)
 	m.tools.init()
+	m.resources.init()
+	m.templates.init()
 	m.traffic.follow = true
 	return m
 }
@@ -150,6 +158,8 @@ func (m *Model) typing() bool {
 		return p != nil && p.open() && p.form != nil
 	case viewTools:
 		return m.tools.args != nil
+	case viewTemplates:
+		return m.templates.args != nil
 	}
 	return false
 }

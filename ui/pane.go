@@ -9,6 +9,7 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/elicit-dev/elicit/client"
 	"github.com/elicit-dev/elicit/themes"
@@ -176,8 +177,10 @@ func waited(d time.Duration) string {
 	return "waiting " + d.Truncate(time.Minute).String()
 }
 
-// render draws the pane's inside (the frame is drawn by the caller).
-func (p *pane) render(st *themes.Styles, km keyMap, width int, now time.Time) string {
+// render draws the pane's inside (the frame is drawn by the caller): the
+// body, and the footer, which the caller keeps on the last line whatever
+// the body's height, so Decline stays visible and clickable.
+func (p *pane) render(st *themes.Styles, km keyMap, width int, now time.Time) (body, footer string) {
 	var b strings.Builder
 	header := st.Pane.Server.Render(themes.SanitizeLine(p.p.Server)) +
 		st.Pane.Meta.Render("  "+themes.SanitizeLine(p.p.Key.String())+"  ·  "+originText(p.p.Origin))
@@ -191,11 +194,11 @@ func (p *pane) render(st *themes.Styles, km keyMap, width int, now time.Time) st
 		if p.state == paneAnswered {
 			style = st.Muted
 		}
-		b.WriteString("\n" + style.Render(p.notice) + "\n\n")
+		b.WriteString("\n" + style.Render(p.notice) + "\n")
 		if p.state == paneEnded {
-			b.WriteString(st.Pane.Footer.Render(keyHint(st, km.Dismiss)))
+			footer = st.Pane.Footer.Render(keyHint(st, km.Dismiss))
 		}
-		return b.String()
+		return b.String(), footer
 	}
 	if p.form != nil {
 		// The form shows the message above its fields.
@@ -206,9 +209,9 @@ func (p *pane) render(st *themes.Styles, km keyMap, width int, now time.Time) st
 	if p.note != "" {
 		b.WriteString("\n" + st.Warning.Render(themes.SanitizeLine(p.note)))
 	}
-	b.WriteString("\n\n")
-	b.WriteString(p.footer(st, km))
-	return b.String()
+	b.WriteString("\n")
+	// Cut, never wrapped: the footer is one line.
+	return b.String(), ansi.Truncate(p.footer(st, km), width, "…")
 }
 
 func (p *pane) renderURL(st *themes.Styles, width int) string {
@@ -245,8 +248,11 @@ func (p *pane) footer(st *themes.Styles, km keyMap) string {
 		parts = append(parts, keyHint(st, km.Consent))
 	}
 	parts = append(parts, keyHint(st, km.Cancel), keyHint(st, km.NextPane), keyHint(st, km.Help))
-	return st.Pane.Button.Render("Decline ctrl+x") + "  " + st.Pane.Footer.Render(strings.Join(parts, "  "))
+	return st.Pane.Button.Render(declineLabel) + "  " + st.Pane.Footer.Render(strings.Join(parts, "  "))
 }
+
+// declineLabel is the Decline button's text; clicks find it on screen.
+const declineLabel = "Decline ctrl+x"
 
 func keyHint(st *themes.Styles, b key.Binding) string {
 	h := b.Help()

@@ -133,8 +133,9 @@ func (m *Model) sizePane(pn *pane) tea.Cmd {
 		return nil
 	}
 	w, h := m.paneInner()
-	// Header, message and footer take about eight lines.
-	return tag(pn.id, pn.form.SetSize(w, max(h-8, 3)))
+	// The form shows the message itself; the header, a note, a blank
+	// line and the footer take four more.
+	return tag(pn.id, pn.form.SetSize(w, max(h-4, 3)))
 }
 
 // cyclePane moves focus by delta through the panes in strip order.
@@ -258,6 +259,9 @@ func (m *Model) handleRouted(msg routedMsg) tea.Cmd {
 		}
 		return m.formUpdate(pn, msg.msg)
 	}
+	if m.templates.args != nil && m.templates.args.id == msg.id {
+		return m.templates.routed(m, msg)
+	}
 	return m.tools.routed(m, msg)
 }
 
@@ -269,6 +273,8 @@ func (m *Model) handlePaste(msg tea.PasteMsg) tea.Cmd {
 		}
 	case viewTools:
 		return m.tools.forward(m, msg)
+	case viewTemplates:
+		return m.templates.forward(m, msg)
 	}
 	return nil
 }
@@ -285,7 +291,7 @@ func (m *Model) handleBackground(msg tea.BackgroundColorMsg) tea.Cmd {
 			cmds = append(cmds, tag(pn.id, pn.form.Update(msg)))
 		}
 	}
-	cmds = append(cmds, m.tools.forwardAll(m, msg))
+	cmds = append(cmds, m.tools.forwardAll(m, msg), m.templates.forwardAll(msg))
 	return tea.Batch(cmds...)
 }
 
@@ -295,7 +301,7 @@ func (m *Model) handleResize(msg tea.WindowSizeMsg) tea.Cmd {
 	if pn := m.focused(); pn != nil {
 		cmd = m.sizePane(pn)
 	}
-	return tea.Batch(cmd, m.tools.resize(m))
+	return tea.Batch(cmd, m.tools.resize(m), m.templates.resize(m))
 }
 
 func (m *Model) serverHost(name string) string {

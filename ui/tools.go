@@ -8,7 +8,6 @@ import (
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
-	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/elicit-dev/elicit/client"
@@ -402,7 +401,7 @@ func (t *toolsView) renderCalls(m *Model, rows int) string {
 		case sel.res != nil:
 			out = renderResult(st, sel.res, m.width)
 		}
-		b.WriteString(lipgloss.NewStyle().MaxHeight(max(rows-len(t.calls[lo:])-1, 2)).Render(out))
+		b.WriteString(clipLines(out, max(rows-len(t.calls[lo:])-1, 2)))
 	}
 	return b.String()
 }

@@ -2,7 +2,9 @@ package ui
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -143,21 +145,40 @@ func (t *trafficView) export(m *Model) tea.Cmd {
 	br, f, dir, now := m.bridge, t.filter, m.opts.ExportDir, m.now()
 	return func() tea.Msg {
 		rows := br.trafficAll(f)
-		name := "elicit-traffic-" + now.Format("20060102-150405") + ".jsonl"
-		path := filepath.Join(dir, name)
-		if abs, err := filepath.Abs(path); err == nil {
-			path = abs
+		base := filepath.Join(dir, "elicit-traffic-"+now.Format("20060102-150405"))
+		if abs, err := filepath.Abs(base); err == nil {
+			base = abs
 		}
-		n, err := writeJSONL(path, rows)
+		f, path, err := createExport(base)
+		if err != nil {
+			return exportedMsg{err: err}
+		}
+		n, err := writeJSONL(f, path, rows)
 		return exportedMsg{path: path, n: n, err: err}
 	}
 }
 
-func writeJSONL(path string, rows []TrafficEntry) (int, error) {
-	f, err := os.OpenFile(path, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o600)
-	if err != nil {
-		return 0, fmt.Errorf("export traffic: %w", err)
+// createExport creates base.jsonl, or base-2.jsonl… when an export of the
+// same second exists: an export never overwrites a file.
+func createExport(base string) (*os.File, string, error) {
+	for i := 1; i <= 100; i++ {
+		path := base + ".jsonl"
+		if i > 1 {
+			path = fmt.Sprintf("%s-%d.jsonl", base, i)
+		}
+		f, err := os.OpenFile(path, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o600)
+		if err == nil {
+			return f, path, nil
+		}
+		if !errors.Is(err, fs.ErrExist) {
+			return nil, "", fmt.Errorf("export traffic: %w", err)
+		}
 	}
+	return nil, "", fmt.Errorf("export traffic: %s.jsonl and 99 more exist", base)
+}
+
+// writeJSONL writes rows to f, one JSON object per line, and closes f.
+func writeJSONL(f *os.File, path string, rows []TrafficEntry) (int, error) {
 	enc := json.NewEncoder(f)
 	for _, r := range rows {
 		line := struct {

@@ -43,6 +43,14 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		cmd = m.handleTools(msg)
 	case callDoneMsg:
 		cmd = m.handleCallDone(msg)
+	case resourcesMsg:
+		m.handleResources(msg)
+	case resourceReadMsg:
+		m.handleResourceRead(msg)
+	case templatesMsg:
+		m.handleTemplates(msg)
+	case templateGotMsg:
+		m.handleTemplateGot(msg)
 	case urlOpenedMsg:
 		m.handleURLOpened(msg)
 	case exportedMsg:

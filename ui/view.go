@@ -5,7 +5,6 @@ import (
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
-	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/elicit-dev/elicit/client"
@@ -31,13 +30,14 @@ func (m *Model) View() tea.View {
 		v.SetContent("loading…")
 		return v
 	}
-	body := ""
+	body, exact := "", false
 	if m.showHelp {
 		body = m.renderHelp()
 	} else {
 		switch m.view {
 		case viewPrompts:
-			body = m.renderPrompts()
+			// A framed pane is drawn at exactly the body's size.
+			body, exact = m.renderPrompts(), m.focused() != nil
 		case viewTools:
 			body = m.tools.render(m)
 		case viewTraffic:
@@ -46,9 +46,15 @@ func (m *Model) View() tea.View {
 			body = m.journal.render(m)
 		case viewLogs:
 			body = m.logs.render(m)
+		case viewResources:
+			body = m.resources.render(m)
+		case viewTemplates:
+			body = m.templates.render(m)
 		}
 	}
-	body = lipgloss.NewStyle().Height(m.bodyHeight()).MaxHeight(m.bodyHeight()).MaxWidth(m.width).Render(body)
+	if !exact {
+		body = fitBody(body, m.width, m.bodyHeight())
+	}
 	v.SetContent(strings.Join([]string{m.renderTabs(), m.renderStrip(), body, m.renderStatus()}, "\n"))
 	return v
 }
@@ -100,9 +106,12 @@ func (m *Model) renderPrompts() string {
 	if pn.open() {
 		frame = m.st.Pane.Focused
 	}
-	inner := pn.render(m.st, m.keys, w, m.now())
-	inner = lipgloss.NewStyle().MaxHeight(h).Render(inner)
-	return frame.Width(m.width).Height(m.bodyHeight()).Render(inner)
+	body, footer := pn.render(m.st, m.keys, w, m.now())
+	inner := clipLines(body, h)
+	if footer != "" {
+		inner = clipLines(body, h-1) + "\n" + footer
+	}
+	return drawFrame(frame, inner, m.width, m.bodyHeight())
 }
 
 func (m *Model) renderStatus() string {
@@ -148,24 +157,61 @@ func errText(err error) string {
 	return themes.SanitizeLine(err.Error())
 }
 
-// renderHelp draws every binding from the key map, in two columns.
+// renderHelp draws every binding from the key map, in two columns. Lines
+// are cut, never wrapped, so the columns stay aligned and the overlay
+// keeps the height balance computed.
 func (m *Model) renderHelp() string {
 	secs := m.keys.helpSections()
-	col := func(secs []helpSection) string {
-		var b strings.Builder
+	col := func(secs []helpSection) []string {
+		var out []string
 		for _, sec := range secs {
-			b.WriteString(m.st.Help.Section.Render(sec.title) + "\n")
+			out = append(out, m.st.Help.Section.Render(sec.title))
 			for _, kb := range sec.bindings {
 				h := kb.Help()
-				b.WriteString("  " + m.st.Help.Key.Render(fmt.Sprintf("%-14s", h.Key)) + " " + m.st.Help.Desc.Render(h.Desc) + "\n")
+				out = append(out, "  "+m.st.Help.Key.Render(fmt.Sprintf("%-14s", h.Key))+" "+m.st.Help.Desc.Render(h.Desc))
 			}
-			b.WriteString("\n")
+			out = append(out, "")
 		}
-		return b.String()
+		return out[:len(out)-1]
 	}
-	half := (len(secs) + 1) / 2
-	left := lipgloss.NewStyle().Width(max(m.width/2-2, 20)).Render(col(secs[:half]))
-	body := lipgloss.JoinHorizontal(lipgloss.Top, left, col(secs[half:]))
-	head := m.st.Help.Section.Render("Keys") + m.st.Muted.Render("  (any key closes)") + "\n\n"
-	return m.st.Help.Box.Width(m.width).Render(head + strings.TrimRight(body, "\n"))
+	half := balance(secs)
+	left, right := col(secs[:half]), col(secs[half:])
+	lw := 0
+	for _, l := range left {
+		lw = max(lw, ansi.StringWidth(l))
+	}
+	inner := max(m.width-4, 10) // the box's border and padding
+	var b strings.Builder
+	b.WriteString(m.st.Help.Section.Render("Keys") + m.st.Muted.Render("  (any key closes)") + "\n")
+	for i := range max(len(left), len(right)) {
+		l, r := "", ""
+		if i < len(left) {
+			l = left[i]
+		}
+		if i < len(right) {
+			r = right[i]
+		}
+		line := l + strings.Repeat(" ", lw-ansi.StringWidth(l)+2) + r
+		b.WriteString("\n" + ansi.Truncate(line, inner, "…"))
+	}
+	return m.st.Help.Box.Width(m.width).Render(b.String())
+}
+
+// balance picks where the help's second column starts so that the taller
+// column is as short as possible (it must fit a 40-row terminal).
+func balance(secs []helpSection) int {
+	lines := func(ss []helpSection) int {
+		n := 0
+		for _, s := range ss {
+			n += len(s.bindings) + 2 // title and blank line
+		}
+		return n
+	}
+	best, bestH := 1, -1
+	for i := 1; i < len(secs); i++ {
+		if h := max(lines(secs[:i]), lines(secs[i:])); bestH < 0 || h < bestH {
+			best, bestH = i, h
+		}
+	}
+	return best
 }

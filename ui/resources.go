@@ -1,0 +1,240 @@
+package ui
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/elicit-dev/elicit/client"
+	"github.com/elicit-dev/elicit/themes"
+)
+
+// resourcesMsg carries one server's resources/list.
+type resourcesMsg struct {
+	server string
+	items  []client.Resource
+	err    error
+}
+
+// resourceReadMsg carries a resources/read result; seq drops the results
+// of reads the person has left.
+type resourceReadMsg struct {
+	seq      int
+	contents []client.ResourceContents
+	err      error
+}
+
+type resourceList struct {
+	items   []client.Resource
+	err     error
+	loading bool
+}
+
+// resourceRead is the resource being read or shown.
+type resourceRead struct {
+	seq      int
+	server   string
+	res      client.Resource
+	cancel   context.CancelFunc
+	loading  bool
+	contents []client.ResourceContents
+	err      error
+	page     pager
+}
+
+// resourcesView lists a server's resources; Enter reads one.
+type resourcesView struct {
+	server string
+	lists  map[string]*resourceList
+	cursor int
+	read   *resourceRead // nil: the list is shown
+	seq    int
+}
+
+func (r *resourcesView) init() { r.lists = map[string]*resourceList{} }
+
+func (r *resourcesView) current() *resourceList { return r.lists[r.server] }
+
+// enter picks a server if none is selected and loads its list once.
+func (r *resourcesView) enter(m *Model) tea.Cmd {
+	r.server = firstServer(m.servers, r.server)
+	if r.server == "" || r.lists[r.server] != nil {
+		return nil
+	}
+	return r.load(m, r.server)
+}
+
+// changed drops a server's cached list (it reconnected or said its list
+// changed) and reloads it if it is on screen.
+func (r *resourcesView) changed(m *Model, server string) tea.Cmd {
+	delete(r.lists, server)
+	if m.view == viewResources && server == r.server {
+		return r.load(m, server)
+	}
+	return nil
+}
+
+func (r *resourcesView) load(m *Model, server string) tea.Cmd {
+	r.lists[server] = &resourceList{loading: true}
+	eng, ctx := m.engine, m.ctx
+	return func() tea.Msg {
+		items, err := eng.ListResources(ctx, server)
+		return resourcesMsg{server: server, items: items, err: err}
+	}
+}
+
+func (m *Model) handleResources(msg resourcesMsg) {
+	r := &m.resources
+	r.lists[msg.server] = &resourceList{items: msg.items, err: msg.err}
+	if r.server == msg.server {
+		r.cursor = clamp(r.cursor, 0, max(len(msg.items)-1, 0))
+	}
+}
+
+// open reads the selected resource in a Cmd with its own context, so
+// leaving the view cancels the read.
+func (r *resourcesView) open(m *Model) tea.Cmd {
+	l := r.current()
+	if l == nil || r.cursor >= len(l.items) {
+		return nil
+	}
+	r.seq++
+	ctx, cancel := context.WithCancel(m.ctx)
+	rd := &resourceRead{seq: r.seq, server: r.server, res: l.items[r.cursor], cancel: cancel, loading: true}
+	r.read = rd
+	eng, seq, server, uri := m.engine, rd.seq, rd.server, rd.res.URI
+	return func() tea.Msg {
+		defer cancel()
+		contents, err := eng.ReadResource(ctx, server, uri)
+		return resourceReadMsg{seq: seq, contents: contents, err: err}
+	}
+}
+
+func (m *Model) handleResourceRead(msg resourceReadMsg) {
+	rd := m.resources.read
+	if rd == nil || rd.seq != msg.seq {
+		return // the person went back before it arrived
+	}
+	rd.loading, rd.contents, rd.err = false, msg.contents, msg.err
+	rd.page = pager{}
+}
+
+// close goes back to the list, cancelling a read still running.
+func (r *resourcesView) close() {
+	if r.read != nil && r.read.loading {
+		r.read.cancel()
+	}
+	r.read = nil
+}
+
+func (r *resourcesView) key(m *Model, k tea.KeyPressMsg) tea.Cmd {
+	km := m.keys
+	if r.read != nil {
+		switch {
+		case key.Matches(k, km.Back, km.Select):
+			r.close()
+		default:
+			r.read.page.key(km, k, r.textRows(m))
+		}
+		return nil
+	}
+	n := 0
+	if l := r.current(); l != nil {
+		n = len(l.items)
+	}
+	switch {
+	case moveCursor(km, k, &r.cursor, n, r.listRows(m)):
+	case key.Matches(k, km.NextServer):
+		r.server, r.cursor = cycleServer(m.servers, r.server), 0
+		return r.enter(m)
+	case key.Matches(k, km.ReadResource):
+		return r.open(m)
+	}
+	return nil
+}
+
+func (r *resourcesView) listRows(m *Model) int { return max(m.bodyHeight()-1, 1) }
+func (r *resourcesView) textRows(m *Model) int { return max(m.bodyHeight()-2, 1) }
+
+func (r *resourcesView) render(m *Model) string {
+	st := m.st
+	if rd := r.read; rd != nil {
+		return r.renderRead(m, rd)
+	}
+	var b strings.Builder
+	b.WriteString(st.Title.Render("Resources of "+themes.SanitizeLine(orDash(r.server))) +
+		st.Muted.Render("   s next server · enter read · F9 prompt templates") + "\n")
+	l := r.current()
+	switch {
+	case l == nil:
+		b.WriteString(st.Muted.Render("no server selected"))
+		return b.String()
+	case l.loading:
+		b.WriteString(st.Muted.Render("loading resources…"))
+		return b.String()
+	case l.err != nil:
+		b.WriteString(st.Error.Render("resources/list failed: " + errText(l.err)))
+		return b.String()
+	case len(l.items) == 0:
+		b.WriteString(st.Muted.Render("this server lists no resources"))
+		return b.String()
+	}
+	rows := r.listRows(m)
+	lo := listTop(r.cursor, rows, len(l.items))
+	for i := lo; i < min(lo+rows, len(l.items)); i++ {
+		b.WriteString(resourceLine(m, &l.items[i], i == r.cursor) + "\n")
+	}
+	return strings.TrimRight(b.String(), "\n")
+}
+
+// resourceLine is one row: name (and title), URI, MIME type and size.
+func resourceLine(m *Model, res *client.Resource, selected bool) string {
+	st := m.st
+	san := themes.SanitizeLine
+	line := san(orDash(res.Name))
+	if res.Title != "" {
+		line += " — " + san(res.Title)
+	}
+	line += "  " + st.Pane.URL.Render(san(res.URI))
+	if res.MimeType != "" {
+		line += "  " + st.List.Badge.Render(san(res.MimeType))
+	}
+	if res.Size != nil {
+		line += st.Muted.Render(fmt.Sprintf("  %d B", *res.Size))
+	}
+	if res.Description != "" {
+		line += "  " + st.List.Desc.Render(san(res.Description))
+	}
+	line = ansi.Truncate(line, m.width-2, "…")
+	if selected {
+		return st.List.Selected.Render("› " + ansi.Strip(line))
+	}
+	return "  " + line
+}
+
+func (r *resourcesView) renderRead(m *Model, rd *resourceRead) string {
+	st := m.st
+	head := st.Title.Render("resources/read ") + st.Pane.URL.Render(themes.SanitizeLine(rd.res.URI)) +
+		st.Muted.Render("  ("+themes.SanitizeLine(rd.server)+"; esc back)")
+	switch {
+	case rd.loading:
+		return head + "\n" + st.Muted.Render("reading…")
+	case rd.err != nil:
+		return head + "\n" + st.Error.Render("resources/read failed: "+errText(rd.err))
+	case len(rd.contents) == 0:
+		return head + "\n" + st.Muted.Render("(no contents)")
+	}
+	rows := r.textRows(m)
+	rd.page.set(st, m.width-2, func() string {
+		parts := make([]string, 0, len(rd.contents))
+		for _, c := range rd.contents {
+			parts = append(parts, renderContents(st, c))
+		}
+		return strings.Join(parts, "\n\n")
+	})
+	return head + rd.page.scrollHint(st, rows) + "\n" + rd.page.view(rows)
+}

@@ -1,0 +1,388 @@
+package ui
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/elicit-dev/elicit/client"
+	"github.com/elicit-dev/elicit/forms/schema"
+	"github.com/elicit-dev/elicit/themes"
+)
+
+// The server's prompt templates (prompts/list, prompts/get). They are
+// called "templates" here so they are not confused with the prompts a
+// server puts to the person (elicitation), which are this UI's panes.
+
+// templatesMsg carries one server's prompts/list.
+type templatesMsg struct {
+	server string
+	items  []client.ServerPrompt
+	err    error
+}
+
+// templateGotMsg carries a prompts/get result; seq drops stale ones.
+type templateGotMsg struct {
+	seq int
+	res *client.GetPromptResult
+	err error
+}
+
+type templateList struct {
+	items   []client.ServerPrompt
+	err     error
+	loading bool
+}
+
+// templateGet is the prompts/get being run or shown.
+type templateGet struct {
+	seq    int
+	server string
+	tp     client.ServerPrompt
+	args   map[string]string
+	cancel context.CancelFunc
+	busy   bool
+	res    *client.GetPromptResult
+	err    error
+	page   pager
+}
+
+// templatesView lists a server's prompt templates; Enter asks for the
+// arguments (one field per argument, required ones marked) and shows
+// what prompts/get returns.
+type templatesView struct {
+	server string
+	lists  map[string]*templateList
+	cursor int
+	args   *argForm // the argument form, while open
+	argsOf *client.ServerPrompt
+	got    *templateGet // nil: the list (or the form) is shown
+	seq    int
+}
+
+func (t *templatesView) init() { t.lists = map[string]*templateList{} }
+
+func (t *templatesView) current() *templateList { return t.lists[t.server] }
+
+func (t *templatesView) enter(m *Model) tea.Cmd {
+	t.server = firstServer(m.servers, t.server)
+	if t.server == "" || t.lists[t.server] != nil {
+		return nil
+	}
+	return t.load(m, t.server)
+}
+
+// changed drops a server's cached list and reloads it if it is on screen.
+func (t *templatesView) changed(m *Model, server string) tea.Cmd {
+	delete(t.lists, server)
+	if m.view == viewTemplates && server == t.server {
+		return t.load(m, server)
+	}
+	return nil
+}
+
+func (t *templatesView) load(m *Model, server string) tea.Cmd {
+	t.lists[server] = &templateList{loading: true}
+	eng, ctx := m.engine, m.ctx
+	return func() tea.Msg {
+		items, err := eng.ListPrompts(ctx, server)
+		return templatesMsg{server: server, items: items, err: err}
+	}
+}
+
+func (m *Model) handleTemplates(msg templatesMsg) {
+	t := &m.templates
+	t.lists[msg.server] = &templateList{items: msg.items, err: msg.err}
+	if t.server == msg.server {
+		t.cursor = clamp(t.cursor, 0, max(len(msg.items)-1, 0))
+	}
+}
+
+// argsSchema turns prompt arguments into a tool-style input schema of
+// strings, so the argument form is the one tools use. Names and texts go
+// through encoding/json, so server text cannot change the schema's shape.
+func argsSchema(args []client.PromptArgument) json.RawMessage {
+	type prop struct {
+		Type        string `json:"type"`
+		Title       string `json:"title,omitempty"`
+		Description string `json:"description,omitempty"`
+	}
+	var doc struct {
+		Type       string          `json:"type"`
+		Properties json.RawMessage `json:"properties"`
+		Required   []string        `json:"required,omitempty"`
+	}
+	doc.Type = "object"
+	// Properties are written member by member to keep the server's order.
+	var b strings.Builder
+	b.WriteByte('{')
+	seen := map[string]bool{}
+	for _, a := range args {
+		if seen[a.Name] {
+			continue // a duplicate name would make an invalid object
+		}
+		seen[a.Name] = true
+		if len(seen) > 1 {
+			b.WriteByte(',')
+		}
+		name, _ := json.Marshal(a.Name)
+		p, _ := json.Marshal(prop{Type: "string", Title: a.Title, Description: a.Description})
+		b.Write(name)
+		b.WriteByte(':')
+		b.Write(p)
+		if a.Required {
+			doc.Required = append(doc.Required, a.Name)
+		}
+	}
+	b.WriteByte('}')
+	doc.Properties = json.RawMessage(b.String())
+	raw, _ := json.Marshal(doc)
+	return raw
+}
+
+// open starts the selected template: with an argument form when it takes
+// arguments, else at once.
+func (t *templatesView) open(m *Model) tea.Cmd {
+	l := t.current()
+	if l == nil || t.cursor >= len(l.items) {
+		return nil
+	}
+	tp := l.items[t.cursor]
+	if len(tp.Arguments) == 0 {
+		return t.get(m, tp, nil)
+	}
+	ti, err := schema.ParseToolInput(argsSchema(tp.Arguments))
+	if err != nil {
+		m.notice = fmt.Sprintf("%s: cannot build its argument form: %v", themes.SanitizeLine(tp.Name), err)
+		return nil
+	}
+	af := &argForm{id: m.newID(), server: t.server, tool: tp.Name, form: m.opts.NewToolForm(ti, m.theme.Form)}
+	t.args, t.argsOf = af, &tp
+	cmds := []tea.Cmd{tag(af.id, af.form.Init())}
+	if m.bg != nil {
+		cmds = append(cmds, tag(af.id, af.form.Update(m.bg)))
+	}
+	cmds = append(cmds, t.resize(m))
+	return tea.Batch(cmds...)
+}
+
+// get runs prompts/get in a Cmd with its own context.
+func (t *templatesView) get(m *Model, tp client.ServerPrompt, args map[string]string) tea.Cmd {
+	t.seq++
+	ctx, cancel := context.WithCancel(m.ctx)
+	g := &templateGet{seq: t.seq, server: t.server, tp: tp, args: args, cancel: cancel, busy: true}
+	t.got = g
+	eng, seq, server, name := m.engine, g.seq, g.server, tp.Name
+	return func() tea.Msg {
+		defer cancel()
+		res, err := eng.GetPrompt(ctx, server, name, args)
+		return templateGotMsg{seq: seq, res: res, err: err}
+	}
+}
+
+func (m *Model) handleTemplateGot(msg templateGotMsg) {
+	g := m.templates.got
+	if g == nil || g.seq != msg.seq {
+		return
+	}
+	g.busy, g.res, g.err = false, msg.res, msg.err
+	g.page = pager{}
+}
+
+// close goes back to the list, cancelling a prompts/get still running.
+func (t *templatesView) close() {
+	if t.got != nil && t.got.busy {
+		t.got.cancel()
+	}
+	t.got, t.args, t.argsOf = nil, nil, nil
+}
+
+func (t *templatesView) key(m *Model, k tea.KeyPressMsg) tea.Cmd {
+	km := m.keys
+	if t.args != nil {
+		if key.Matches(k, km.Back) && !t.args.form.Filtering() {
+			t.close()
+			return nil
+		}
+		return t.forward(m, k)
+	}
+	if t.got != nil {
+		if key.Matches(k, km.Back, km.Select) {
+			t.close()
+		} else {
+			t.got.page.key(km, k, t.textRows(m))
+		}
+		return nil
+	}
+	n := 0
+	if l := t.current(); l != nil {
+		n = len(l.items)
+	}
+	switch {
+	case moveCursor(km, k, &t.cursor, n, t.listRows(m)):
+	case key.Matches(k, km.NextServer):
+		t.server, t.cursor = cycleServer(m.servers, t.server), 0
+		return t.enter(m)
+	case key.Matches(k, km.GetPrompt):
+		return t.open(m)
+	}
+	return nil
+}
+
+// forward passes a message to the argument form and runs prompts/get once
+// it is submitted.
+func (t *templatesView) forward(m *Model, msg tea.Msg) tea.Cmd {
+	af := t.args
+	if af == nil {
+		return nil
+	}
+	cmd := tag(af.id, af.form.Update(msg))
+	if !af.form.Submitted() {
+		return cmd
+	}
+	content, err := af.form.Content()
+	if err != nil {
+		m.notice = "arguments refused: " + err.Error()
+		return cmd
+	}
+	args := make(map[string]string, len(content))
+	for k, v := range content {
+		if s, ok := v.(string); ok {
+			args[k] = s
+		}
+	}
+	tp := *t.argsOf
+	t.args, t.argsOf = nil, nil
+	return tea.Batch(cmd, t.get(m, tp, args))
+}
+
+func (t *templatesView) routed(m *Model, msg routedMsg) tea.Cmd {
+	if t.args == nil || t.args.id != msg.id {
+		return nil
+	}
+	return t.forward(m, msg.msg)
+}
+
+func (t *templatesView) forwardAll(msg tea.Msg) tea.Cmd {
+	if t.args == nil {
+		return nil
+	}
+	return tag(t.args.id, t.args.form.Update(msg))
+}
+
+func (t *templatesView) resize(m *Model) tea.Cmd {
+	if t.args == nil || m.width == 0 {
+		return nil
+	}
+	return tag(t.args.id, t.args.form.SetSize(m.width-2, max(m.bodyHeight()-4, 3)))
+}
+
+func (t *templatesView) listRows(m *Model) int { return max(m.bodyHeight()-1, 1) }
+func (t *templatesView) textRows(m *Model) int { return max(m.bodyHeight()-2, 1) }
+
+func (t *templatesView) render(m *Model) string {
+	st := m.st
+	if t.args != nil {
+		tp := t.argsOf
+		head := st.Title.Render("arguments for "+themes.SanitizeLine(tp.Name)) + st.Muted.Render("  (* required; esc closes)")
+		if tp.Description != "" {
+			head += "\n" + st.Muted.Render(themes.SanitizeLine(tp.Description))
+		}
+		return head + "\n" + t.args.form.View()
+	}
+	if t.got != nil {
+		return t.renderGot(m, t.got)
+	}
+	var b strings.Builder
+	b.WriteString(st.Title.Render("Prompt templates of "+themes.SanitizeLine(orDash(t.server))) +
+		st.Muted.Render("   s next server · enter get") + "\n")
+	l := t.current()
+	switch {
+	case l == nil:
+		b.WriteString(st.Muted.Render("no server selected"))
+		return b.String()
+	case l.loading:
+		b.WriteString(st.Muted.Render("loading prompt templates…"))
+		return b.String()
+	case l.err != nil:
+		b.WriteString(st.Error.Render("prompts/list failed: " + errText(l.err)))
+		return b.String()
+	case len(l.items) == 0:
+		b.WriteString(st.Muted.Render("this server has no prompt templates"))
+		return b.String()
+	}
+	rows := t.listRows(m)
+	lo := listTop(t.cursor, rows, len(l.items))
+	for i := lo; i < min(lo+rows, len(l.items)); i++ {
+		b.WriteString(templateLine(m, &l.items[i], i == t.cursor) + "\n")
+	}
+	return strings.TrimRight(b.String(), "\n")
+}
+
+// templateLine is one row: name (and title), its arguments, description.
+func templateLine(m *Model, tp *client.ServerPrompt, selected bool) string {
+	st := m.st
+	san := themes.SanitizeLine
+	line := san(tp.Name)
+	if tp.Title != "" {
+		line += " — " + san(tp.Title)
+	}
+	if len(tp.Arguments) > 0 {
+		names := make([]string, 0, len(tp.Arguments))
+		for _, a := range tp.Arguments {
+			n := san(a.Name)
+			if a.Required {
+				n += "*"
+			}
+			names = append(names, n)
+		}
+		line += " " + st.List.Badge.Render("("+strings.Join(names, ", ")+")")
+	}
+	if tp.Description != "" {
+		line += "  " + st.List.Desc.Render(san(tp.Description))
+	}
+	line = ansi.Truncate(line, m.width-2, "…")
+	if selected {
+		return st.List.Selected.Render("› " + ansi.Strip(line))
+	}
+	return "  " + line
+}
+
+func (t *templatesView) renderGot(m *Model, g *templateGet) string {
+	st := m.st
+	head := st.Title.Render("prompts/get "+themes.SanitizeLine(g.tp.Name)) +
+		st.Muted.Render("  ("+themes.SanitizeLine(g.server)+"; esc back)")
+	switch {
+	case g.busy:
+		return head + "\n" + st.Muted.Render("getting…")
+	case g.err != nil:
+		return head + "\n" + st.Error.Render("prompts/get failed: "+errText(g.err))
+	case g.res == nil:
+		return head + "\n" + st.Muted.Render("(empty result)")
+	}
+	rows := t.textRows(m)
+	res := g.res
+	g.page.set(st, m.width-2, func() string {
+		var b strings.Builder
+		if res.Description != "" {
+			b.WriteString(st.Muted.Render(themes.Sanitize(res.Description)) + "\n\n")
+		}
+		if len(res.Messages) == 0 {
+			b.WriteString(st.Muted.Render("(no messages)"))
+		}
+		for i, msg := range res.Messages {
+			if i > 0 {
+				b.WriteString("\n\n")
+			}
+			b.WriteString(st.List.Badge.Render("["+themes.SanitizeLine(orDash(msg.Role))+"]") + "\n")
+			b.WriteString(renderBlock(st, st.Text, msg.Content, m.width-2))
+		}
+		return b.String()
+	})
+	return head + g.page.scrollHint(st, rows) + "\n" + g.page.view(rows)
+}

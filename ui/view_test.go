@@ -1,0 +1,41 @@
+package ui
+
+import (
+	"strings"
+	"testing"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+)
+
+// TestViewFitsScreen: every view, at several sizes, is exactly the
+// terminal's height and never wider than it (the renderer would wrap or
+// scroll otherwise).
+func TestViewFitsScreen(t *testing.T) {
+	t.Parallel()
+	d := newDriver(t, Options{}, twoServers, withResources, withTemplates)
+	d.open(formPrompt(t, "demo", 1, strings.Repeat("a very long question ", 30), nameSchema))
+	sampleTraffic(d.m.bridge)
+	d.waitInbox()
+	views := []tea.KeyPressMsg{keyF1, {Code: tea.KeyF4}, keyF5, keyF6, {Code: tea.KeyF7}, keyF8, keyF9, keyF10}
+	for _, size := range [][2]int{{120, 40}, {80, 24}, {40, 10}} {
+		d.send(tea.WindowSizeMsg{Width: size[0], Height: size[1]})
+		for _, k := range views {
+			d.keys(k)
+			if d.m.showHelp && k != keyF1 {
+				d.keys(keyEsc) // close help; the next key switches view
+				d.keys(k)
+			}
+			lines := strings.Split(d.m.View().Content, "\n")
+			if len(lines) != size[1] {
+				t.Errorf("%dx%d %s: %d lines", size[0], size[1], k, len(lines))
+			}
+			for i, l := range lines {
+				if w := ansi.StringWidth(l); w > size[0] {
+					t.Errorf("%dx%d %s: line %d is %d wide: %q", size[0], size[1], k, i, w, ansi.Strip(l))
+				}
+			}
+		}
+		d.keys(keyEsc)
+	}
+}
