@@ -200,10 +200,13 @@ func (s *Session) discover(ctx context.Context, version string) (string, error) 
 			}
 			return "", err
 		}
-		v := version
-		if len(res.SupportedVersions) > 0 {
-			v = best(res.SupportedVersions, func(string) bool { return true })
+		if len(res.SupportedVersions) == 0 {
+			// A DiscoverResult must list supportedVersions. An empty result
+			// comes from stateful servers that answer any method with {}
+			// (the conformance suite's test servers do): not this era.
+			return "", errDiscoverEmpty
 		}
+		v := best(res.SupportedVersions, func(string) bool { return true })
 		if v == "" {
 			return "", fmt.Errorf("server/discover: the server speaks %v, elicit speaks %v", res.SupportedVersions, SupportedProtocols())
 		}
@@ -230,6 +233,10 @@ func (s *Session) discover(ctx context.Context, version string) (string, error) 
 		return v, nil
 	}
 }
+
+// errDiscoverEmpty: server/discover answered a result without
+// supportedVersions, which no 2026-07-28 server does.
+var errDiscoverEmpty = errors.New("server/discover: the result lists no supportedVersions, so this is not a 2026-07-28 server")
 
 // initializeOrSSE runs initialize; on HTTP, a POST initialize refused with
 // 400, 404 or 405 means a server of the 2024-11-05 HTTP+SSE transport, so

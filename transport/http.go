@@ -46,13 +46,17 @@ import (
 //  1. Write server/discover with _meta protocolVersion 2026-07-28.
 //  2. Read gets a result: modern, if its supportedVersions has a modern
 //     version (a stateful go-sdk server answers discover too, listing only
-//     older ones: go to 3). Read gets an error response with a modern code
-//     (-32020, -32021, -32022, -32601, -32602): modern; correct the request
-//     or retry with one of -32022's data.supported versions (if it lists
-//     only older versions, go to 3). Read gets another error response (a
-//     TypeScript SDK server answers 400 -32000 "Server not initialized"),
-//     or Write fails with a *StatusError (any status; the body is not a
-//     JSON-RPC error): not modern, go to 3.
+//     older ones: go to 3). Read gets an error response with one of the
+//     codes only 2026-07-28 defines (-32020, -32021, -32022): modern;
+//     correct the request or retry with one of -32022's data.supported
+//     versions (if it lists only older versions, go to 3). The same holds
+//     when Write fails with a *StatusError whose Body is such an error
+//     response (a status other than 400, or 404 without a session, which
+//     Read would have got). Anything else is not modern, go to 3: another
+//     error response, -32601 and -32602 included (plain JSON-RPC codes that
+//     a server of any era sends for a method it does not know or params it
+//     refuses; a TypeScript SDK server answers 400 -32000 "Server not
+//     initialized"), or a *StatusError whose body is not a JSON-RPC error.
 //  3. Write initialize. A *StatusError of 400, 404 or 405 means no
 //     Streamable HTTP endpoint there: Dial an SSE (legacy HTTP+SSE) on the
 //     same URL. Otherwise continue the stateful handshake and call
@@ -169,7 +173,14 @@ type httpCall struct {
 // httpStandalone is the running standalone GET stream.
 type httpStandalone struct {
 	cancel context.CancelFunc
+	// ready is closed once the first GET has its answer (a stream, 405, or
+	// a failure), so that SetProtocolVersion can wait for it.
+	ready chan struct{}
 }
+
+// httpStandaloneWait bounds how long SetProtocolVersion waits for the
+// standalone GET to be answered.
+const httpStandaloneWait = 2 * time.Second
 
 var (
 	_ Transport       = (*HTTP)(nil)
@@ -282,7 +293,30 @@ func (c *httpConn) Write(ctx context.Context, m *jsonrpc.Message) error {
 // 2026-07-28 or later version switches the Conn to that era's stateless
 // rules (see HTTP); the session calls it right after Dial, before any
 // request, and there is no GET stream.
+//
+// In the stateful era it opens the standalone GET stream and waits (up to
+// httpStandaloneWait) until the server has answered it: servers such as the
+// TypeScript SDK's send requests unrelated to a POST (an elicitation from a
+// tool that did not tie it to its call) only on a GET stream that is already
+// open, and drop them otherwise, so the stream must be there before the
+// session is used.
 func (c *httpConn) SetProtocolVersion(v string) {
+	s := c.setVersion(v)
+	if s == nil {
+		return
+	}
+	t := time.NewTimer(httpStandaloneWait)
+	defer t.Stop()
+	select {
+	case <-s.ready:
+	case <-t.C:
+	case <-c.ctx.Done():
+	}
+}
+
+// setVersion records v and starts the standalone stream if it is due,
+// returning it (nil if none was started).
+func (c *httpConn) setVersion(v string) *httpStandalone {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.version = v
@@ -291,22 +325,23 @@ func (c *httpConn) SetProtocolVersion(v string) {
 		c.standalone = nil
 	}
 	if c.closed || c.standalone != nil || httpIsStateless(v) {
-		return
+		return nil
 	}
 	ctx, cancel := context.WithCancel(c.ctx)
-	s := &httpStandalone{cancel: cancel}
+	s := &httpStandalone{cancel: cancel, ready: make(chan struct{})}
 	c.standalone = s
 	c.wg.Add(1)
 	go func() {
 		defer c.wg.Done()
 		defer cancel()
-		c.runStandalone(ctx)
+		c.runStandalone(ctx, s.ready)
 		c.mu.Lock()
 		if c.standalone == s {
 			c.standalone = nil
 		}
 		c.mu.Unlock()
 	}()
+	return s
 }
 
 // Close ends every stream, sends DELETE for the session (a 405 is fine: the

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"sync"
 	"time"
 
 	"github.com/elicit-dev/elicit/transport/jsonrpc"
@@ -22,13 +23,19 @@ import (
 //     server's retry delay. Drops that delivered nothing double the delay
 //     (capped), so a server that closes idle streams at once is polled
 //     slowly rather than hammered.
-func (c *httpConn) runStandalone(ctx context.Context) {
+//
+// ready is closed once the first GET has been answered, whatever the answer.
+func (c *httpConn) runStandalone(ctx context.Context, ready chan struct{}) {
 	const what = "standalone GET stream"
 	cur := newHTTPCursor()
 	opened := false
 	fails, idle := 0, 0
+	var once sync.Once
+	answered := func() { once.Do(func() { close(ready) }) }
+	defer answered()
 	for {
 		resp, info, err := c.openGET(ctx, cur.lastID)
+		answered()
 		if ctx.Err() != nil {
 			if resp != nil {
 				_ = resp.Body.Close()
