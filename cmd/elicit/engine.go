@@ -13,6 +13,9 @@ import (
 
 // engine adapts a client.Manager to ui.Engine.
 type engine struct {
+	// ctx bounds everything the engine starts on its own (list
+	// subscriptions); cmd cancels it on quit.
+	ctx   context.Context
 	m     *client.Manager
 	specs map[string]serverSpec
 	// sessionOpts builds each server's session options (prompter,
@@ -39,9 +42,34 @@ func (e *engine) connectAll(ctx context.Context, order []string) {
 			e.mu.Unlock()
 			continue
 		}
-		wg.Go(func() { _ = e.m.Add(ctx, name, t, e.sessionOpts(name)) })
+		wg.Go(func() {
+			if e.m.Add(ctx, name, t, e.sessionOpts(name)) == nil {
+				e.listen(ctx, name)
+			}
+		})
 	}
 	wg.Wait()
+}
+
+// listen subscribes to list changes where the era needs asking for them
+// (2026-07-28: subscriptions/listen); older servers send them unasked. It
+// lives until ctx ends or the session does.
+func (e *engine) listen(ctx context.Context, name string) {
+	s := e.m.Session(name)
+	if s == nil || s.Protocol() < client.Protocol2026_07_28 {
+		return
+	}
+	lctx, cancel := context.WithCancel(ctx)
+	go func() {
+		defer cancel()
+		select {
+		case <-s.Done():
+		case <-lctx.Done():
+		}
+	}()
+	// A refusal is reported by the session as a Notice; lists then only
+	// refresh on reconnect.
+	_, _ = s.Listen(lctx, client.ListenOptions{ToolsListChanged: true, PromptsListChanged: true, ResourcesListChanged: true})
 }
 
 func (e *engine) session(name string) (*client.Session, error) {
@@ -141,7 +169,11 @@ func (e *engine) SetLogLevel(ctx context.Context, server, level string) error {
 }
 
 func (e *engine) Reconnect(ctx context.Context, server string) error {
-	return e.m.Reconnect(ctx, server)
+	if err := e.m.Reconnect(ctx, server); err != nil {
+		return err
+	}
+	e.listen(e.ctx, server)
+	return nil
 }
 
 func (e *engine) Journal() *client.Journal { return e.m.Journal() }

@@ -95,7 +95,7 @@ func runTUIWith(ctx context.Context, f *tuiFlags, stdout, stderr io.Writer) erro
 	br := ui.NewBridge(ui.BridgeOptions{})
 	defer br.Close()
 	mgr := client.NewManager(&client.ManagerOptions{Observer: br})
-	eng := &engine{m: mgr, specs: map[string]serverSpec{}, pending: map[string]error{}}
+	eng := &engine{ctx: ctx, m: mgr, specs: map[string]serverSpec{}, pending: map[string]error{}}
 	var order []string
 	for _, s := range specs {
 		if _, dup := eng.specs[s.Name]; dup {
