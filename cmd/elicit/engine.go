@@ -125,6 +125,11 @@ func (e *engine) Call(ctx context.Context, server, tool string, args map[string]
 	if err != nil {
 		return nil, err
 	}
+	if args == nil {
+		// A nil map would go out as "arguments": null, which servers
+		// refuse (the TypeScript SDK wants an object).
+		args = map[string]any{}
+	}
 	return s.CallTool(ctx, tool, args, &client.CallOptions{OnProgress: onProgress})
 }
 
