@@ -72,12 +72,13 @@
 // 2026-07-28 has no initialize, notifications/initialized or ping (Ping
 // returns ErrNoPing; SetLogLevel rides in _meta). Every request carries
 // params._meta with our protocolVersion, clientCapabilities (the same on
-// every request: elicitation form/url per Options.Elicit) and clientInfo,
-// merged into the caller's _meta (progressToken survives). HTTP is told
-// the version right after the era is known, which makes it POST-only and
-// stateless. Every result's resultType is read: absent or "complete" is a
-// result, "input_required" starts MRTR (below), anything else ("task"
-// included, for now) fails the call as an invalid response. Servers send
+// every request: elicitation form/url per Options.Elicit, and the tasks
+// extension) and clientInfo, merged into the caller's _meta (progressToken
+// survives). HTTP is told the version right after the era is known, which
+// makes it POST-only and stateless. Every result's resultType is read:
+// absent or "complete" is a result, "input_required" starts MRTR (below),
+// "task" starts a task (tools/call only; see Tasks), anything else fails
+// the call as an invalid response. Servers send
 // no requests in this era and clients no responses, so a request from the
 // server is left unanswered with a Notice. Cancelling one of our requests
 // closes its stream on HTTP (transport.RequestCanceler) and sends
@@ -127,6 +128,73 @@
 // more), turns the notifications carrying its subscriptionId into
 // ListChanged events, and ends cleanly when its ctx ends. In older eras
 // list_changed notifications become ListChanged as they come.
+//
+// # Tasks
+//
+// Long jobs run as tasks, in either of two wire-incompatible designs
+// (Task.Design): the 2025-11-25 core tasks, and the 2026-07-28 extension
+// io.modelcontextprotocol/tasks. The session declares what it does: in
+// 2025-11-25 the client capability tasks {list, cancel} (never
+// requests.elicitation.create: servers make no tasks on us, and their
+// tasks/* requests to us find none); in 2026-07-28 the extension in the
+// clientCapabilities _meta of every request, tasks/* included.
+//
+// Which calls become tasks: in 2025-11-25 the client asks, by
+// params.task.ttl (CallOptions.TaskTTL, default DefaultTaskTTL), following
+// the tool's execution.taskSupport: "required" always, "optional" when
+// CallOptions.AsTask says so (nil: when the server declared
+// tasks.requests.tools.call), "forbidden" or absent never. The support
+// comes from CallOptions.TaskSupport, else from the session's last
+// ListTools (a session that never listed its tools lists them once, when
+// the server declared task-augmented tools/call). In the extension the
+// server decides: any tools/call may answer resultType "task".
+//
+// CallTool of a call that became a task blocks until the task is terminal
+// and returns what the tools/call would have: the result (isError
+// included; in 2025-11-25 such a task ends failed, in the extension
+// completed), or an error wrapping the task's *jsonrpc.Error (failed),
+// ErrTaskCancelled (cancelled) or ErrTaskLost. Meanwhile every change of
+// the task is a TaskChanged event carrying a Task snapshot, and
+// Session.Tasks lists them all. One goroutine per task polls tasks/get,
+// never sooner than the server's pollInterval after the previous answer
+// (without one: 1 s, doubling up to 10 s), until a terminal status.
+// Status notifications (notifications/tasks/status; in the extension
+// notifications/tasks on a subscriptions/listen stream that agreed to the
+// task, see Options.ListenTasks and ListenOptions.TaskIDs) update the
+// task at once but never replace polling. An id the server does not know
+// (-32602), five failed polls in a row, or the end of the session end the
+// task Lost.
+//
+// Questions of a task are prompts whose Origin is the task (OriginTask,
+// TaskID, the tool's name, the creating call's id), settled, validated
+// and journalled like every other prompt:
+//
+//   - 2025-11-25: on each transition into input_required the session
+//     calls tasks/result once (not per poll; polling goes on). The server
+//     sends the questions as elicitation/create requests tagged with
+//     related-task _meta, keyed by their request id and answered as in
+//     Prompts, the answer echoing related-task. The same tasks/result
+//     brings the result at the end; if none has, it is called then.
+//   - Extension: each inputRequests key is a prompt keyed PromptKey{
+//     Server, TaskInput, TaskID, Input: key}, shown once however many
+//     polls repeat it, and answered as soon as it is decided in a
+//     tasks/update of its own ({taskId, inputResponses: {key: answer}}).
+//     Per key: Accept/Decline/Cancel the answer, Timeout and Invalid
+//     {"action":"cancel"}, Withdrawn (the server stopped listing the key,
+//     or the task ended) and Disconnected nothing, Abandoned nothing
+//     (tasks/cancel went out instead).
+//
+// Cancelling: Session.CancelTask sends tasks/cancel; so does cancelling
+// the context of a waiting CallTool or ResumeTask (never
+// notifications/cancelled for a task call), which then returns at once.
+// Either way the task's prompts end Abandoned, and polling goes on (for
+// at most two minutes) until the task says how it really ended: 2025-11-25
+// cancels at once, while in the extension cancel is only a request and a
+// task may still complete or fail. A context ended with ErrTaskDetached
+// stops the wait without cancelling. Closing the session cancels nothing:
+// its tasks end Lost here, and ResumeTask on a later session follows an
+// extension task by id (2025-11-25 tasks belong to the session that made
+// them). ListTasks is 2025-11-25's tasks/list.
 //
 // # Session expiry
 //

@@ -110,6 +110,13 @@ type LogMessage struct {
 	Dropped int
 }
 
+// TaskChanged reports a new snapshot of a task the session follows, on
+// every change: status or message, a poll, a prompt of the task opening or
+// closing, a cancel request, the end (Task.Ended marks the last one).
+type TaskChanged struct {
+	Task Task
+}
+
 // Notice is something the person should know that is not an error of a call:
 // a late response dropped after we cancelled, a malformed frame skipped, a
 // notification for an unknown request, a duplicate request id.
@@ -125,6 +132,7 @@ func (PromptResolved) isEvent()     {}
 func (CallProgress) isEvent()       {}
 func (CallFinished) isEvent()       {}
 func (ListChanged) isEvent()        {}
+func (TaskChanged) isEvent()        {}
 func (LogMessage) isEvent()         {}
 func (Notice) isEvent()             {}
 

@@ -52,6 +52,9 @@ func (s *Session) handleRequest(m *jsonrpc.Message) {
 		e.owner = e.origin.CallID
 	}
 	s.in[m.ID] = e
+	if e.origin.Kind == OriginTask && s.taskCancelledLocked(e.origin.TaskID) {
+		cancel(ErrAbandoned) // tasks: we cancelled its task (tasks_core.go)
+	}
 	s.wg.Add(1)
 	s.mu.Unlock()
 	go s.serve(e, m)
@@ -62,14 +65,16 @@ func (s *Session) handleRequest(m *jsonrpc.Message) {
 // related-task meta; else, if exactly one tools/call of ours is
 // outstanding, that one (Origin.Inferred); else unknown.
 func (s *Session) originLocked(m *jsonrpc.Message, taskID string) Origin {
+	// Tasks: a request naming its task, or on a tasks/result stream of
+	// ours, belongs to that task (tasks_core.go).
+	if o, ok := s.taskOriginLocked(m, taskID); ok {
+		return o
+	}
 	if m.RelatedID.IsValid() {
 		if c := s.out[m.RelatedID]; c != nil {
 			return c.origin()
 		}
 		return Origin{CallID: m.RelatedID}
-	}
-	if taskID != "" {
-		return Origin{Kind: OriginTask, TaskID: taskID}
 	}
 	var sole *call
 	n := 0
@@ -115,7 +120,11 @@ func (s *Session) serve(e *incoming, m *jsonrpc.Message) {
 	case "ping":
 		s.answer(e, e.ctx, json.RawMessage(`{}`), nil)
 	case "elicitation/create":
+		closed := s.taskPromptOpened(e) // a task's OpenPrompts (tasks_core.go)
 		s.serveElicit(e, m)
+		closed()
+	case "tasks/list", "tasks/get", "tasks/result", "tasks/cancel":
+		s.serveTaskRequest(e, m) // we declare tasks list/cancel (tasks_core.go)
 	default:
 		// Includes sampling/createMessage and roots/list: we declare
 		// neither capability.
@@ -189,6 +198,8 @@ func (s *Session) handleNotification(m *jsonrpc.Message) {
 			return
 		}
 		s.events.push(LogMessage{Server: s.name, Level: p.Level, Logger: p.Logger, Data: p.Data, Time: time.Now()}, nil)
+	case "notifications/tasks/status", "notifications/tasks":
+		s.taskNotification(m.Method, m.Params) // tasks_ext.go
 	case "notifications/tools/list_changed":
 		s.listChanged("tools", m.Params)
 	case "notifications/resources/list_changed":

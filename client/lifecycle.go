@@ -48,6 +48,9 @@ func (s *Session) capabilities() map[string]any {
 		if len(el) > 0 {
 			caps["elicitation"] = el
 		}
+		// Tasks (tasks*.go): we list and cancel tasks; no task-augmented
+		// requests of the server's, so never requests.elicitation.create.
+		caps["tasks"] = map[string]any{"list": struct{}{}, "cancel": struct{}{}}
 	case Protocol2025_06_18:
 		if m.form() {
 			caps["elicitation"] = struct{}{}

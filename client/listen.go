@@ -5,17 +5,22 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/elicit-dev/elicit/transport/jsonrpc"
 )
 
 // ListenOptions says which notifications a subscriptions/listen stream
-// asks for (2026-07-28). More kinds (task ids) will join it.
+// asks for (2026-07-28).
 type ListenOptions struct {
 	ToolsListChanged     bool `json:"toolsListChanged,omitempty"`
 	PromptsListChanged   bool `json:"promptsListChanged,omitempty"`
 	ResourcesListChanged bool `json:"resourcesListChanged,omitempty"`
+	// TaskIDs asks for notifications/tasks of these tasks (the tasks
+	// extension); each one updates the task the session follows at once
+	// (tasks_ext.go). Polling goes on regardless.
+	TaskIDs []string `json:"taskIds,omitempty"`
 }
 
 // names lists the kinds o asks for, in wire spelling.
@@ -29,7 +34,17 @@ func (o ListenOptions) names() []string {
 			out = append(out, k.name)
 		}
 	}
+	if len(o.TaskIDs) > 0 {
+		out = append(out, fmt.Sprintf("taskIds %v", o.TaskIDs))
+	}
 	return out
+}
+
+// equal reports whether o and p ask for the same (task ids in any order).
+func (o ListenOptions) equal(p ListenOptions) bool {
+	a, b := slices.Sorted(slices.Values(o.TaskIDs)), slices.Sorted(slices.Values(p.TaskIDs))
+	return o.ToolsListChanged == p.ToolsListChanged && o.PromptsListChanged == p.PromptsListChanged &&
+		o.ResourcesListChanged == p.ResourcesListChanged && slices.Equal(a, b)
 }
 
 // Listener is one open subscriptions/listen stream.
@@ -48,7 +63,11 @@ type Listener struct {
 }
 
 // Agreed is what the server agreed to send (a subset of what was asked).
-func (l *Listener) Agreed() ListenOptions { return l.agreed }
+func (l *Listener) Agreed() ListenOptions {
+	a := l.agreed
+	a.TaskIDs = slices.Clone(a.TaskIDs)
+	return a
+}
 
 // Done is closed when the subscription has ended.
 func (l *Listener) Done() <-chan struct{} { return l.done }
@@ -115,7 +134,7 @@ func (s *Session) Listen(ctx context.Context, opts ListenOptions) (*Listener, er
 		s.mu.Lock()
 		agreed := l.agreed
 		s.mu.Unlock()
-		if agreed != opts {
+		if !agreed.equal(opts) {
 			s.notice("subscription: asked for %v, the server agreed to %v", opts.names(), agreed.names())
 		}
 		return l, nil
@@ -182,6 +201,20 @@ func (s *Session) acknowledged(params json.RawMessage) {
 			l.agreed.PromptsListChanged = true
 		case k == "resourcesListChanged" && l.asked.ResourcesListChanged:
 			l.agreed.ResourcesListChanged = true
+		case k == "taskIds":
+			// The extension's task ids: each must be one we asked for.
+			var ids []string
+			if json.Unmarshal(v, &ids) != nil {
+				extra = append(extra, k+" (malformed)")
+				break
+			}
+			for _, id := range ids {
+				if slices.Contains(l.asked.TaskIDs, id) && !slices.Contains(l.agreed.TaskIDs, id) {
+					l.agreed.TaskIDs = append(l.agreed.TaskIDs, id)
+				} else if !slices.Contains(l.asked.TaskIDs, id) {
+					extra = append(extra, fmt.Sprintf("taskIds %q", id))
+				}
+			}
 		default:
 			extra = append(extra, k)
 		}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/elicit-dev/elicit/client"
 	"github.com/elicit-dev/elicit/transport/jsonrpc"
+	"github.com/google/go-cmp/cmp"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -20,8 +21,8 @@ func TestListenWithGoSDK(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := l.Agreed(); got != (client.ListenOptions{ToolsListChanged: true}) {
-		t.Errorf("agreed %+v", got)
+	if diff := cmp.Diff(client.ListenOptions{ToolsListChanged: true}, l.Agreed()); diff != "" {
+		t.Errorf("agreed (-want +got):\n%s", diff)
 	}
 	waitEvent(t, rec, func(n client.Notice) bool {
 		return strings.Contains(n.Text, "asked for [toolsListChanged promptsListChanged], the server agreed to [toolsListChanged]")

@@ -249,3 +249,21 @@ func (m *Manager) Close() error {
 	wg.Wait()
 	return nil
 }
+
+// Tasks returns the tasks of every server's current session (see
+// Session.Tasks), servers in the order they were added.
+func (m *Manager) Tasks() []Task {
+	m.mu.Lock()
+	var sessions []*Session
+	for _, n := range m.order {
+		if s := m.servers[n]; s.sess != nil {
+			sessions = append(sessions, s.sess)
+		}
+	}
+	m.mu.Unlock()
+	var out []Task
+	for _, s := range sessions {
+		out = append(out, s.Tasks()...)
+	}
+	return out
+}

@@ -40,7 +40,8 @@ func (s *Session) metaFields(version string) map[string]json.RawMessage {
 }
 
 // modernCapabilities is clientCapabilities for 2026-07-28: elicitation in
-// the modes of Options.Elicit, nothing else (no sampling, no roots).
+// the modes of Options.Elicit and the tasks extension, nothing else (no
+// sampling, no roots).
 func (s *Session) modernCapabilities() map[string]any {
 	caps := map[string]any{}
 	el := map[string]any{}
@@ -53,6 +54,8 @@ func (s *Session) modernCapabilities() map[string]any {
 	if len(el) > 0 {
 		caps["elicitation"] = el
 	}
+	// The tasks extension (tasks*.go), on every request, tasks/* included.
+	caps["extensions"] = map[string]any{extTasks: struct{}{}}
 	return caps
 }
 

@@ -55,9 +55,15 @@ func listAll[T any](ctx context.Context, s *Session, method, key string) ([]T, e
 	}
 }
 
-// ListTools returns every tool, following pagination to the end.
+// ListTools returns every tool, following pagination to the end. In
+// 2026-07-28 over HTTP it also caches the tools' x-mcp-header bindings and
+// leaves out the tools whose bindings are invalid (see headers.go).
 func (s *Session) ListTools(ctx context.Context) ([]Tool, error) {
-	return listAll[Tool](ctx, s, "tools/list", "tools")
+	tools, err := listAll[Tool](ctx, s, "tools/list", "tools")
+	if err == nil {
+		s.rememberTaskSupport(tools) // execution.taskSupport, for CallTool (tasks_call.go)
+	}
+	return s.rememberTools(tools, err == nil), err
 }
 
 // ListResources returns every resource, following pagination to the end.
@@ -74,6 +80,10 @@ func (s *Session) ListPrompts(ctx context.Context) ([]ServerPrompt, error) {
 // its progress goes to the Observer and to opts.OnProgress. A tool that
 // failed (isError) is a result, not an error. Cancelling ctx cancels the
 // call on the wire and abandons the prompts that belong to it.
+//
+// A call that becomes a task (see the package doc, Tasks) blocks until the
+// task is terminal and returns its final result, emitting TaskChanged on
+// the way; cancelling ctx then sends tasks/cancel instead.
 func (s *Session) CallTool(ctx context.Context, name string, args any, opts *CallOptions) (*CallToolResult, error) {
 	c := &call{method: "tools/call", name: name, token: s.newToken()}
 	if opts != nil {
@@ -87,9 +97,14 @@ func (s *Session) CallTool(ctx context.Context, name string, args any, opts *Cal
 		"arguments": args,
 		"_meta":     map[string]any{"progressToken": c.token},
 	}
+	// Tasks (tasks_call.go): may ask for a task, and follows one to its end.
+	design := s.prepareTask(ctx, c, name, opts, params)
 	var raw json.RawMessage
 	if err := s.do(ctx, c, params, &raw); err != nil {
 		return nil, err
+	}
+	if res, ok, err := s.taskAnswer(ctx, c, design, raw); ok {
+		return res, err
 	}
 	res := &CallToolResult{Raw: raw}
 	if err := json.Unmarshal(raw, res); err != nil {

@@ -57,9 +57,10 @@ func (s *Session) doStateless(ctx context.Context, c *call, base json.RawMessage
 		empty     int
 		resends   int
 		switched  bool
+		relisted  bool
 	)
 	for {
-		params, err := s.roundParams(base, responses, state)
+		params, err := s.roundParams(base, responses, state, mrtrMethod(c.method))
 		if err != nil {
 			return nil, err
 		}
@@ -98,12 +99,21 @@ func (s *Session) doStateless(ctx context.Context, c *call, base json.RawMessage
 					rec = nil
 					continue
 				}
+			case m.Error.Code == jsonrpc.CodeHeaderMismatch && !relisted:
+				// Maybe a tool schema we lack (headers.go).
+				relisted = true
+				if s.relistForHeaders(ctx, c, params) {
+					rec = nil
+					continue
+				}
 			}
 			return m, nil
 		}
 		switch rt := resultType(m.Result); {
 		case rt == "complete":
 			return m, nil
+		case rt == "task" && c.taskOK:
+			return m, nil // the tasks extension: the caller follows it (tasks*.go)
 		case rt != "input_required":
 			return nil, fmt.Errorf("invalid response: resultType %q is not supported", rt)
 		case !mrtrMethod(c.method):
@@ -137,10 +147,15 @@ func (s *Session) doStateless(ctx context.Context, c *call, base json.RawMessage
 // roundParams is the request's params for one round: the caller's params,
 // the round's answers and requestState (exactly as the server sent it),
 // and our _meta.
-func (s *Session) roundParams(base json.RawMessage, responses map[string]json.RawMessage, state json.RawMessage) (json.RawMessage, error) {
+func (s *Session) roundParams(base json.RawMessage, responses map[string]json.RawMessage, state json.RawMessage, mrtr bool) (json.RawMessage, error) {
 	top, err := members(base)
 	if err != nil {
 		return nil, err
+	}
+	if !mrtr {
+		// Not a round at all: tasks/update carries inputResponses of its
+		// own (tasks_ext.go), which must go out as they are.
+		return withMeta(object(top), s.metaFields(s.Protocol()))
 	}
 	delete(top, "inputResponses")
 	delete(top, "requestState")

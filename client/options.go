@@ -97,6 +97,11 @@ type Options struct {
 	Journal *Journal
 	// Logger receives debug logs; nil discards them.
 	Logger *slog.Logger
+	// ListenTasks makes each followed task of the 2026-07-28 tasks
+	// extension also ask for its status notifications on a
+	// subscriptions/listen stream of its own (notifications.taskIds).
+	// Polling goes on regardless; the stream only brings news sooner.
+	ListenTasks bool
 
 	// hint is the era a Manager remembered for this server from an earlier
 	// connection (see Manager); it lets a reconnect skip a probe that is
@@ -119,6 +124,13 @@ type ServerCapabilities struct {
 	Logging              bool
 	Completions          bool
 	Tasks                bool
+	// The task capabilities (tasks*.go): 2025-11-25 tasks.list,
+	// tasks.cancel and tasks.requests.tools.call; TasksExtension when
+	// extensions holds io.modelcontextprotocol/tasks (2026-07-28).
+	TasksList      bool
+	TasksCancel    bool
+	TasksToolsCall bool
+	TasksExtension bool
 }
 
 // parseServerCapabilities reads the flags out of raw; unknown or malformed
@@ -155,6 +167,7 @@ func parseServerCapabilities(raw json.RawMessage) ServerCapabilities {
 	c.Logging = present(v.Logging)
 	c.Completions = present(v.Completions)
 	c.Tasks = present(v.Tasks)
+	parseTaskCapabilities(&c, v.Tasks, raw) // tasks_wire.go
 	return c
 }
 

@@ -27,6 +27,9 @@ type call struct {
 	// listen is set for subscriptions/listen: the read loop hands it the
 	// notifications of this subscription.
 	listen *Listener
+	// taskOK: a 2026-07-28 result of resultType "task" is an answer, not an
+	// invalid response (tools/call and the tasks/* methods; tasks*.go).
+	taskOK bool
 
 	id   jsonrpc.ID            // set when registered; guarded by Session.mu
 	root jsonrpc.ID            // the first id, kept across retries; under mu
@@ -171,7 +174,7 @@ func (s *Session) roundTrip(ctx context.Context, c *call, params json.RawMessage
 	gen, conn := s.gen, s.conn
 	s.mu.Unlock()
 
-	err := conn.Write(ctx, &jsonrpc.Message{ID: c.id, Method: c.method, Params: params})
+	err := conn.Write(ctx, &jsonrpc.Message{ID: c.id, Method: c.method, Params: params, Headers: s.paramHeaders(c, params)})
 	if err == nil && c.sent != nil {
 		c.sent()
 	}

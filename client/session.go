@@ -35,6 +35,8 @@ type Session struct {
 	events   *dispatcher
 	conn     transport.Conn
 	schemas  schemaCache
+	headers  toolHeaders // x-mcp-header bindings from tools/list (headers.go)
+	tasks    taskTable   // the tasks we follow (tasks*.go); under mu
 
 	// base is the parent of every incoming request's context; cancelling
 	// it (always under mu) ends every open prompt with its cause.

@@ -84,7 +84,9 @@ func TestConnectListCallAcceptDefaults(t *testing.T) {
 		t.Errorf("answers on the wire %q, want %q", answers, want)
 	}
 	// The era probe came first; the server speaks only stateful versions,
-	// so initialize followed, declaring both modes and nothing else.
+	// so initialize followed, declaring both modes and the tasks we list
+	// and cancel (never task-augmented requests of the server's), nothing
+	// else.
 	frames := rec.out()
 	if len(frames) < 2 || frames[0].Method != "server/discover" || frames[1].Method != "initialize" {
 		t.Fatalf("first frames %q, %q; want server/discover, initialize", frames[0].Method, frames[1].Method)
@@ -95,7 +97,7 @@ func TestConnectListCallAcceptDefaults(t *testing.T) {
 		Capabilities    json.RawMessage `json:"capabilities"`
 	}
 	_ = json.Unmarshal(init.Params, &ip)
-	if ip.ProtocolVersion != "2025-11-25" || string(ip.Capabilities) != `{"elicitation":{"form":{},"url":{}}}` {
+	if ip.ProtocolVersion != "2025-11-25" || string(ip.Capabilities) != `{"elicitation":{"form":{},"url":{}},"tasks":{"cancel":{},"list":{}}}` {
 		t.Errorf("initialize offered %s with %s", ip.ProtocolVersion, ip.Capabilities)
 	}
 	waitJournal(t, s, 1)
@@ -115,10 +117,11 @@ func TestDeclaredCapabilities(t *testing.T) {
 		modes    client.ElicitModes
 		want     string
 	}{
-		{"", client.ElicitBoth, `{"elicitation":{"form":{},"url":{}}}`},
-		{"", client.ElicitForm, `{"elicitation":{"form":{}}}`},
-		{"", client.ElicitURL, `{"elicitation":{"url":{}}}`},
-		{"", client.ElicitOff, `{}`},
+		// 2025-11-25 adds the tasks we list and cancel (tasks*.go).
+		{"", client.ElicitBoth, `{"elicitation":{"form":{},"url":{}},"tasks":{"cancel":{},"list":{}}}`},
+		{"", client.ElicitForm, `{"elicitation":{"form":{}},"tasks":{"cancel":{},"list":{}}}`},
+		{"", client.ElicitURL, `{"elicitation":{"url":{}},"tasks":{"cancel":{},"list":{}}}`},
+		{"", client.ElicitOff, `{"tasks":{"cancel":{},"list":{}}}`},
 		{"2025-06-18", client.ElicitBoth, `{"elicitation":{}}`},
 		{"2025-06-18", client.ElicitURL, `{}`},
 		{"2025-03-26", client.ElicitBoth, `{}`},

@@ -101,7 +101,7 @@ func TestStatelessMetaOnEveryRequest(t *testing.T) {
 	done := make(chan error, 1)
 	go func() { _, err := s.ListTools(context.Background()); done <- err }()
 	req := p.expect("tools/list")
-	want := `{"io.modelcontextprotocol/clientCapabilities":{"elicitation":{"form":{}}},"io.modelcontextprotocol/clientInfo":{"name":"elicit","version":"9"},"io.modelcontextprotocol/logLevel":"debug","io.modelcontextprotocol/protocolVersion":"2026-07-28"}`
+	want := `{"io.modelcontextprotocol/clientCapabilities":{"elicitation":{"form":{}},"extensions":{"io.modelcontextprotocol/tasks":{}}},"io.modelcontextprotocol/clientInfo":{"name":"elicit","version":"9"},"io.modelcontextprotocol/logLevel":"debug","io.modelcontextprotocol/protocolVersion":"2026-07-28"}`
 	if got := string(params(t, req)["_meta"]); got != want {
 		t.Errorf("_meta %s\nwant  %s", got, want)
 	}
@@ -214,7 +214,9 @@ func TestStatelessErrorsAndResultTypes(t *testing.T) {
 		{"unsupported version", `{"code":-32022,"message":"no","data":{"supported":["2025-11-25"],"requested":"2026-07-28"}}`,
 			-32022, []string{"does not speak protocol 2026-07-28", "2025-11-25"}},
 		{"header mismatch", `{"code":-32020,"message":"Mcp-Name differs"}`, -32020, []string{"headers do not match", "Mcp-Name differs"}},
-		{"unknown result type", `{"resultType":"task","task":{}}`, 0, []string{`resultType "task" is not supported`}},
+		{"unknown result type", `{"resultType":"later","task":{}}`, 0, []string{`resultType "later" is not supported`}},
+		// "task" is the tasks extension's; one naming no task is invalid.
+		{"task without an id", `{"resultType":"task","task":{}}`, 0, []string{"invalid response", "without a taskId"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()

@@ -29,6 +29,7 @@ type Bridge struct {
 	traffic *ring[TrafficEntry]
 	logs    *ring[LogEntry]
 	prog    map[int]client.CallProgress // latest progress per UI call id
+	seq     uint64                      // the last frame's TrafficEntry.Seq
 	timer   *time.Timer                 // armed while a streamsChangedMsg is due
 	stopped bool
 }
@@ -164,12 +165,14 @@ func logText(data json.RawMessage) string {
 // timer. Frames are summarised here, off the UI goroutine.
 func (b *Bridge) Frame(server string, f client.Frame) {
 	e := TrafficEntry{Time: f.Time, Server: server, In: f.Dir == client.In,
-		Raw: append([]byte(nil), f.Raw...)}
+		Raw: append([]byte(nil), f.Raw...), HTTP: copyHTTP(f.HTTP)}
 	if f.Err != nil {
 		e.Err = f.Err.Error()
 	}
 	e.summarise()
 	b.mu.Lock()
+	b.seq++
+	e.Seq = b.seq
 	b.traffic.push(e)
 	b.armLocked()
 	b.mu.Unlock()
@@ -231,11 +234,21 @@ type TrafficEntry struct {
 	Server string
 	In     bool // server to client
 	Raw    []byte
-	Err    string // set when the frame could not be decoded
+	Err    string // set when the frame could not be decoded, or carries none
+	// HTTP is the exchange that carried the frame (HTTP transports only);
+	// the Bridge's own copy.
+	HTTP *client.HTTPInfo
+	// Seq numbers frames in arrival order, from 1.
+	Seq uint64
 	// Summary, filled from Raw.
 	Method string
 	ID     string // raw id, "" for notifications
-	Kind   string // "request", "notification", "response", "error", "invalid"
+	// Kind is "request", "notification", "response", "error", "invalid"
+	// (undecodable), "cancel" (an outgoing frame without a message: the
+	// 2026-07-28 HTTP cancel, closing a request's stream), "transport" (an
+	// incoming one: the exchange failed) or "http" (an exchange without a
+	// message or an error).
+	Kind string
 }
 
 // ServerRequest reports whether the frame is a request from the server
@@ -248,7 +261,17 @@ func (e *TrafficEntry) summarise() {
 		Method string          `json:"method"`
 		Error  json.RawMessage `json:"error"`
 	}
-	if e.Err != "" || json.Unmarshal(e.Raw, &m) != nil {
+	switch {
+	case len(e.Raw) == 0 && e.Err != "" && !e.In:
+		e.Kind = "cancel"
+		return
+	case len(e.Raw) == 0 && e.Err != "":
+		e.Kind = "transport"
+		return
+	case len(e.Raw) == 0 && e.HTTP != nil:
+		e.Kind = "http"
+		return
+	case e.Err != "" || json.Unmarshal(e.Raw, &m) != nil:
 		e.Kind = "invalid"
 		return
 	}
@@ -301,6 +324,42 @@ func (b *Bridge) trafficWindow(f TrafficFilter, skip, n int) (rows []TrafficEntr
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	return window(b.traffic, f.match, skip, n)
+}
+
+// trafficPeer returns the other half of e's exchange: the response (or
+// error) to a request, or the request of a response, going the other way
+// with the same id on the same server; nil if the ring has none. It runs
+// only when a detail opens, so a scan of the ring is fine.
+func (b *Bridge) trafficPeer(e *TrafficEntry) *TrafficEntry {
+	reply := e.Kind == "response" || e.Kind == "error"
+	if e.ID == "" || !reply && e.Kind != "request" {
+		return nil
+	}
+	peer := func(o *TrafficEntry) bool {
+		if o.Server != e.Server || o.In == e.In || o.ID != e.ID {
+			return false
+		}
+		if reply {
+			return o.Kind == "request" && o.Seq < e.Seq
+		}
+		return (o.Kind == "response" || o.Kind == "error") && o.Seq > e.Seq
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	n := b.traffic.len()
+	for i := range n {
+		// A reply looks back for the latest request, a request forward
+		// for the first reply.
+		j := i
+		if reply {
+			j = n - 1 - i
+		}
+		if o := b.traffic.at(j); peer(o) {
+			p := *o
+			return &p
+		}
+	}
+	return nil
 }
 
 // trafficAll returns every entry matching f, oldest first (for export).

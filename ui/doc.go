@@ -1,9 +1,14 @@
 // Package ui is elicit's terminal interface: one bubbletea Model that shows
 // every open elicitation prompt as its own pane, the tools of each server
 // and the calls made from them, the wire traffic, the journal of outcomes,
-// the servers' logs, and each server's resources and prompt templates
+// the servers' logs, each server's resources and prompt templates
 // (called templates here, so they are not confused with the prompts a
-// server puts to the person).
+// server puts to the person), and every task of every server.
+//
+// Traffic rows of HTTP transports show the HTTP method, status and SSE
+// event id; a row's detail shows the URL and every MCP header sent and
+// received. The task view needs the engine to implement [TaskEngine] as
+// well; without it the view says so and every call is a plain one.
 //
 // It uses client's data types but calls the engine only through [Engine],
 // from tea.Cmds; it must not import transport (client re-exports Frame).

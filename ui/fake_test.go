@@ -41,6 +41,60 @@ type fakeEngine struct {
 	gets   []fakeGet
 	// callFn runs a call; nil returns an empty result.
 	callFn func(ctx context.Context, tool string, args map[string]any, onProgress func(client.CallProgress)) (*client.CallToolResult, error)
+
+	// Tasks (TaskEngine). noTasks hides the TaskEngine methods from the
+	// model, as an engine without tasks would.
+	noTasks   bool
+	tasks     []client.Task
+	cancels   []string // "server id"
+	cancelErr error
+	listed    []string // servers asked for tasks/list
+	listFn    func(server string) ([]client.Task, error)
+}
+
+var _ TaskEngine = (*fakeEngine)(nil)
+
+func (f *fakeEngine) Tasks() []client.Task {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return append([]client.Task(nil), f.tasks...)
+}
+
+func (f *fakeEngine) ListTasks(_ context.Context, server string) ([]client.Task, error) {
+	f.mu.Lock()
+	f.listed = append(f.listed, server)
+	fn := f.listFn
+	f.mu.Unlock()
+	if fn == nil {
+		return nil, nil
+	}
+	return fn(server)
+}
+
+func (f *fakeEngine) CancelTask(_ context.Context, server, id string) error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.cancels = append(f.cancels, server+" "+id)
+	return f.cancelErr
+}
+
+// CallTask records the call with a "task " prefix and runs it like Call.
+func (f *fakeEngine) CallTask(ctx context.Context, server, tool string, args map[string]any, onProgress func(client.CallProgress)) (*client.CallToolResult, error) {
+	f.mu.Lock()
+	f.calls = append(f.calls, fmt.Sprintf("task %s/%s %v", server, tool, args))
+	fn := f.callFn
+	f.mu.Unlock()
+	if fn != nil {
+		return fn(ctx, tool, args, onProgress)
+	}
+	return &client.CallToolResult{}, nil
+}
+
+// called returns the calls made so far.
+func (f *fakeEngine) called() []string {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return append([]string(nil), f.calls...)
 }
 
 func newFakeEngine() *fakeEngine {
@@ -202,7 +256,11 @@ func newDriver(t testing.TB, opts Options, setup ...func(*fakeEngine)) *driver {
 		opts.Context, cancel = context.WithCancel(context.Background())
 	}
 	br := NewBridge(BridgeOptions{})
-	m := New(eng, br, opts)
+	var e Engine = eng
+	if eng.noTasks {
+		e = struct{ Engine }{eng}
+	}
+	m := New(e, br, opts)
 	d := &driver{t: t, m: m, eng: eng, replies: map[client.PromptKey]chan client.Outcome{},
 		inbox: make(chan tea.Msg, 1024)}
 	br.Attach(func(msg tea.Msg) { d.inbox <- msg })

@@ -55,6 +55,8 @@ func (m *Model) handleKey(k tea.KeyPressMsg) tea.Cmd {
 		return m.showView(viewResources)
 	case key.Matches(k, m.keys.Templates):
 		return m.showView(viewTemplates)
+	case key.Matches(k, m.keys.Tasks):
+		return m.showView(viewTasks)
 	}
 	if !m.typing() && key.Matches(k, m.keys.HelpQ) {
 		m.showHelp = true
@@ -75,6 +77,8 @@ func (m *Model) handleKey(k tea.KeyPressMsg) tea.Cmd {
 		return m.resources.key(m, k)
 	case viewTemplates:
 		return m.templates.key(m, k)
+	case viewTasks:
+		return m.tasks.key(m, k)
 	}
 	return nil
 }
@@ -95,6 +99,8 @@ func (m *Model) showView(v viewID) tea.Cmd {
 		return m.resources.enter(m)
 	case viewTemplates:
 		return tea.Batch(m.templates.enter(m), m.templates.resize(m))
+	case viewTasks:
+		return m.tasks.load(m)
 	}
 	return nil
 }

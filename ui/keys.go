@@ -12,7 +12,7 @@ type keyMap struct {
 	// Global.
 	Quit, Help, NextPane, PrevPane, JumpPane key.Binding
 	Prompts, Tools, Traffic, Journal, Logs   key.Binding
-	Resources, Templates                     key.Binding
+	Resources, Templates, Tasks              key.Binding
 
 	// A form prompt.
 	Submit, Decline, Cancel, Dismiss key.Binding
@@ -29,6 +29,8 @@ type keyMap struct {
 	LogLevel key.Binding
 	// Resources and server prompt templates.
 	ReadResource, GetPrompt key.Binding
+	// Tasks, and running a tool as one.
+	CancelTask, TaskPrompt, ListTasks, TaskToggle key.Binding
 
 	// Help-only lines that stand for several list keys at once.
 	helpMove, helpPage, helpEnds key.Binding
@@ -54,6 +56,8 @@ func newKeyMap() keyMap {
 		// their menu.
 		Resources: b("F9", "resources view (again: templates)", "f9"),
 		Templates: b("F10", "server prompt templates view", "f10"),
+		// alt+t too: some terminals keep F11 for full screen.
+		Tasks: b("F11 / alt+t", "tasks view", "f11", "alt+t"),
 
 		Submit:  b("enter", "next field / accept on the last one", "enter"),
 		Decline: b("ctrl+x", "decline (say no)", "ctrl+x"),
@@ -87,6 +91,12 @@ func newKeyMap() keyMap {
 		ReadResource: b("enter", "read the resource (resources/read)", "enter"),
 		GetPrompt:    b("enter", "fill in arguments, get it (prompts/get)", "enter"),
 
+		CancelTask: b("x", "cancel the selected task (tasks/cancel)", "x"),
+		TaskPrompt: b("p", "go to the task's open prompt", "p"),
+		ListTasks:  b("r", "tasks/list on every server", "r"),
+		// ctrl+r in the argument form, where t is text.
+		TaskToggle: b("t / ctrl+r", "run as a task or not (optional ones)", "t", "ctrl+r"),
+
 		helpMove: key.NewBinding(key.WithHelp("↑↓ / k j", "up, down")),
 		helpPage: key.NewBinding(key.WithHelp("pgup pgdn", "page up, down")),
 		helpEnds: key.NewBinding(key.WithHelp("home/g end/G", "first, last (traffic: follow)")),
@@ -97,15 +107,16 @@ func newKeyMap() keyMap {
 func (k keyMap) helpSections() []helpSection {
 	return []helpSection{
 		{"Everywhere", []key.Binding{k.Quit, k.Help, k.NextPane, k.PrevPane, k.JumpPane,
-			k.Prompts, k.Tools, k.Traffic, k.Journal, k.Logs, k.Resources, k.Templates}},
+			k.Prompts, k.Tools, k.Traffic, k.Journal, k.Logs, k.Resources, k.Templates, k.Tasks}},
 		{"Form prompt", []key.Binding{k.Submit, k.Decline, k.Cancel, k.Dismiss}},
 		{"URL prompt", []key.Binding{k.OpenURL, k.CopyURL, k.Consent, k.Decline, k.Cancel}},
 		{"Lists", []key.Binding{k.helpMove, k.helpPage, k.helpEnds, k.Select, k.Back, k.HelpQ}},
-		{"Tools", []key.Binding{k.CancelCall, k.Reconnect, k.NextServer}},
+		{"Tools", []key.Binding{k.CancelCall, k.Reconnect, k.NextServer, k.TaskToggle}},
 		{"Traffic", []key.Binding{k.Filter, k.Export, k.Follow, k.NextServer}},
 		{"Logs", []key.Binding{k.LogLevel, k.NextServer}},
 		{"Resources", []key.Binding{k.ReadResource, k.Back, k.NextServer}},
 		{"Prompt templates", []key.Binding{k.GetPrompt, k.Back, k.NextServer}},
+		{"Tasks", []key.Binding{k.Select, k.CancelTask, k.TaskPrompt, k.ListTasks}},
 	}
 }
 

@@ -116,7 +116,7 @@ func (l *logView) render(m *Model) string {
 	}
 	for _, e := range l.rows {
 		line := st.Muted.Render(e.Time.Format("15:04:05")) + " " + st.Muted.Render(themes.SanitizeLine(e.Server)) + " " +
-			l.style(st, e.Level).Render(fmt.Sprintf("%-7s", e.Level)) + " " +
+			l.style(st, e.Level).Render(fmt.Sprintf("%-7s", themes.SanitizeLine(e.Level))) + " " +
 			l.style(st, e.Level).Render(themes.SanitizeLine(e.Text))
 		if e.Dropped > 0 {
 			line += st.Warning.Render(fmt.Sprintf(" (+%d dropped)", e.Dropped))

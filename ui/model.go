@@ -21,10 +21,11 @@ const (
 	viewLogs
 	viewResources
 	viewTemplates
+	viewTasks
 )
 
 // viewNames label the tabs; tab i is key F(i+4).
-var viewNames = [...]string{"Prompts", "Tools", "Traffic", "Journal", "Logs", "Resources", "Templates"}
+var viewNames = [...]string{"Prompts", "Tools", "Traffic", "Journal", "Logs", "Resources", "Templates", "Tasks"}
 
 // Options configure the Model; the zero value works.
 type Options struct {
@@ -84,6 +85,7 @@ type Model struct {
 
 	resources resourcesView
 	templates templatesView
+	tasks     tasksView
 }
 
 // New builds the model. bridge must be the Bridge the engine prompts and
@@ -128,6 +130,7 @@ func New(engine Engine, bridge *Bridge, opts Options) *Model {
 	m.tools.init()
 	m.resources.init()
 	m.templates.init()
+	m.tasks.init()
 	m.traffic.follow = true
 	return m
 }
@@ -135,7 +138,7 @@ func New(engine Engine, bridge *Bridge, opts Options) *Model {
 // Init asks the terminal for its background (huh starts out assuming a
 // light one) and loads the server list and journal.
 func (m *Model) Init() tea.Cmd {
-	return tea.Batch(tea.RequestBackgroundColor, m.loadServers(), m.loadJournal())
+	return tea.Batch(tea.RequestBackgroundColor, m.loadServers(), m.loadJournal(), m.tasks.load(m))
 }
 
 func (m *Model) now() time.Time { return m.opts.Now() }

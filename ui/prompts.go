@@ -180,7 +180,7 @@ func (m *Model) armTicks() tea.Cmd {
 		m.ticking = true
 		cmds = append(cmds, tea.Tick(time.Second, func(time.Time) tea.Msg { return waitTickMsg{} }))
 	}
-	if !m.spin.running && m.tools.running() > 0 {
+	if !m.spin.running && m.spinNeeded() {
 		m.spin.running = true
 		m.spin.gen++
 		cmds = append(cmds, m.spin.tick())

@@ -26,11 +26,18 @@ func (s *spinState) tick() tea.Cmd {
 
 func (s *spinState) view() string { return spinner.MiniDot.Frames[s.frame%len(spinner.MiniDot.Frames)] }
 
+// spinNeeded reports whether anything on screen spins: a running call,
+// or a working task while the task view is shown (tasks may work for
+// hours; no view but that one shows them).
+func (m *Model) spinNeeded() bool {
+	return m.tools.running() > 0 || m.view == viewTasks && m.tasks.working() > 0
+}
+
 func (m *Model) handleSpinTick(msg spinTickMsg) tea.Cmd {
 	if msg.gen != m.spin.gen || !m.spin.running {
 		return nil
 	}
-	if m.tools.running() == 0 {
+	if !m.spinNeeded() {
 		m.spin.running = false
 		return nil
 	}

@@ -42,6 +42,8 @@ type argForm struct {
 	id           int
 	server, tool string
 	form         Form
+	// optional: the tool may run as a task or not; asTask is the choice.
+	optional, asTask bool
 }
 
 // call is one tools/call the person started.
@@ -56,6 +58,7 @@ type call struct {
 	err          error
 	elapsed      time.Duration
 	prog         client.CallProgress
+	asTask       bool
 }
 
 // toolsView lists a server's tools and the calls made from it.
@@ -67,10 +70,48 @@ type toolsView struct {
 	args    *argForm
 	calls   []*call
 	callSel int
+	// asTask holds the person's choice, per server and tool, whether a
+	// tool whose taskSupport is "optional" runs as a task.
+	asTask map[[2]string]bool
 }
 
 func (t *toolsView) init() {
 	t.lists = map[string]*toolList{}
+	t.asTask = map[[2]string]bool{}
+}
+
+// runsAsTask says whether a call of tl goes out as a task: always for
+// "required", never for "forbidden" (or none); for "optional" as the
+// person chose, by default when the server runs tools as tasks.
+func (t *toolsView) runsAsTask(m *Model, server string, tl *client.Tool) bool {
+	switch tl.Execution.TaskSupport {
+	case "required":
+		return true
+	case "optional":
+		if v, ok := t.asTask[[2]string{server, tl.Name}]; ok {
+			return v
+		}
+		for _, s := range m.servers {
+			if s.Name == server {
+				return s.Tasks
+			}
+		}
+	}
+	return false
+}
+
+// toggleTask flips the selected optional tool's choice.
+func (t *toolsView) toggleTask(m *Model) {
+	l := t.current()
+	if l == nil || t.cursor >= len(l.tools) {
+		return
+	}
+	tl := &l.tools[t.cursor]
+	if tl.Execution.TaskSupport != "optional" {
+		m.notice = themes.SanitizeLine(tl.Name) + ": only a tool whose taskSupport is optional can choose"
+		return
+	}
+	t.asTask[[2]string{t.server, tl.Name}] = !t.runsAsTask(m, t.server, tl)
 }
 
 func (t *toolsView) running() int {
@@ -136,6 +177,12 @@ func (t *toolsView) key(m *Model, k tea.KeyPressMsg) tea.Cmd {
 			t.args = nil
 			return nil
 		}
+		if k.String() == "ctrl+r" && t.args.optional {
+			// Not "t": that is text in a field.
+			t.args.asTask = !t.args.asTask
+			t.asTask[[2]string{t.args.server, t.args.tool}] = t.args.asTask
+			return nil
+		}
 		return t.forward(m, k)
 	}
 	km := m.keys
@@ -154,6 +201,8 @@ func (t *toolsView) key(m *Model, k tea.KeyPressMsg) tea.Cmd {
 		t.cancelSelected()
 	case key.Matches(k, km.Select) && !t.onCalls:
 		return t.open(m)
+	case key.Matches(k, km.TaskToggle) && !t.onCalls:
+		t.toggleTask(m)
 	}
 	return nil
 }
@@ -232,10 +281,12 @@ func (t *toolsView) open(m *Model) tea.Cmd {
 		m.notice = fmt.Sprintf("%s: bad inputSchema: %v", tl.Name, err)
 		return nil
 	}
+	asTask := t.runsAsTask(m, t.server, &tl)
 	if len(ti.Fields) == 0 {
-		return t.start(m, t.server, tl.Name, nil)
+		return t.start(m, t.server, tl.Name, nil, asTask)
 	}
-	af := &argForm{id: m.newID(), server: t.server, tool: tl.Name, form: m.opts.NewToolForm(ti, m.theme.Form)}
+	af := &argForm{id: m.newID(), server: t.server, tool: tl.Name, form: m.opts.NewToolForm(ti, m.theme.Form),
+		optional: tl.Execution.TaskSupport == "optional", asTask: asTask}
 	t.args = af
 	cmds := []tea.Cmd{tag(af.id, af.form.Init())}
 	if m.bg != nil {
@@ -245,16 +296,26 @@ func (t *toolsView) open(m *Model) tea.Cmd {
 	return tea.Batch(cmds...)
 }
 
-// start runs tools/call in a Cmd with its own cancellable context.
-func (t *toolsView) start(m *Model, server, tool string, args map[string]any) tea.Cmd {
+// start runs tools/call in a Cmd with its own cancellable context; as a
+// task through the TaskEngine when asked and the engine has one.
+func (t *toolsView) start(m *Model, server, tool string, args map[string]any, asTask bool) tea.Cmd {
 	ctx, cancel := context.WithCancel(m.ctx)
-	c := &call{id: m.newID(), server: server, tool: tool, cancel: cancel, started: m.now()}
+	te := m.taskEngine()
+	asTask = asTask && te != nil
+	c := &call{id: m.newID(), server: server, tool: tool, cancel: cancel, started: m.now(), asTask: asTask}
 	t.calls = append(t.calls, c)
 	t.callSel = len(t.calls) - 1
 	eng, br, id, now := m.engine, m.bridge, c.id, m.opts.Now
 	return func() tea.Msg {
 		defer cancel()
-		res, err := eng.Call(ctx, server, tool, args, func(p client.CallProgress) { br.progress(id, p) })
+		onProgress := func(p client.CallProgress) { br.progress(id, p) }
+		var res *client.CallToolResult
+		var err error
+		if asTask {
+			res, err = te.CallTask(ctx, server, tool, args, onProgress)
+		} else {
+			res, err = eng.Call(ctx, server, tool, args, onProgress)
+		}
 		return callDoneMsg{id: id, res: res, err: err, elapsed: now().Sub(c.started)}
 	}
 }
@@ -295,7 +356,7 @@ func (t *toolsView) forward(m *Model, msg tea.Msg) tea.Cmd {
 			return cmd
 		}
 		t.args = nil
-		return tea.Batch(cmd, t.start(m, af.server, af.tool, args))
+		return tea.Batch(cmd, t.start(m, af.server, af.tool, args, af.asTask))
 	}
 	return cmd
 }
@@ -326,9 +387,18 @@ func (t *toolsView) render(m *Model) string {
 	st := m.st
 	var b strings.Builder
 	b.WriteString(st.Title.Render("Tools of "+themes.SanitizeLine(orDash(t.server))) +
-		st.Muted.Render("   s next server · enter call · x cancel call · tab calls · r reconnect") + "\n")
+		st.Muted.Render("   s next server · enter call · x cancel call · tab calls · r reconnect · t as a task") + "\n")
 	if t.args != nil {
-		b.WriteString(st.Muted.Render("arguments for "+themes.SanitizeLine(t.args.tool)+" (esc closes)") + "\n")
+		head := "arguments for " + themes.SanitizeLine(t.args.tool) + " (esc closes)"
+		switch {
+		case t.args.optional && t.args.asTask:
+			head += " · runs as a task (ctrl+r: as a plain call)"
+		case t.args.optional:
+			head += " · runs as a plain call (ctrl+r: as a task)"
+		case t.args.asTask:
+			head += " · runs as a task"
+		}
+		b.WriteString(st.Muted.Render(head) + "\n")
 		b.WriteString(t.args.form.View())
 		return b.String()
 	}
@@ -359,7 +429,12 @@ func (t *toolsView) renderList(m *Model, rows int) string {
 		if title := firstNonEmpty(tl.Title, tl.Annotations.Title); title != "" {
 			line += " — " + themes.SanitizeLine(title)
 		}
-		if ts := tl.Execution.TaskSupport; ts != "" && ts != "forbidden" {
+		switch ts := tl.Execution.TaskSupport; {
+		case ts == "optional" && t.runsAsTask(m, t.server, &tl):
+			line += " " + st.List.Badge.Render("[task optional: on]")
+		case ts == "optional":
+			line += " " + st.List.Badge.Render("[task optional: off]")
+		case ts != "" && ts != "forbidden":
 			line += " " + st.List.Badge.Render("[task "+themes.SanitizeLine(ts)+"]")
 		}
 		line += "  " + st.List.Desc.Render(themes.SanitizeLine(tl.Description))
@@ -409,6 +484,9 @@ func (t *toolsView) renderCalls(m *Model, rows int) string {
 func (t *toolsView) callLine(m *Model, c *call) string {
 	st := m.st
 	name := themes.SanitizeLine(c.server) + "/" + themes.SanitizeLine(c.tool)
+	if c.asTask {
+		name += st.List.Badge.Render(" [task]")
+	}
 	switch {
 	case !c.done && c.cancelling:
 		return m.spin.view() + " " + name + st.Warning.Render("  cancellation requested…")

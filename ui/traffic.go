@@ -36,6 +36,9 @@ type trafficView struct {
 	cursor    int // index into rows
 	detail    bool
 	detailRow TrafficEntry
+	// detailPeer is the other half of the shown frame's exchange (its
+	// request or reply), for the HTTP headers that went the other way.
+	detailPeer *TrafficEntry
 }
 
 func (t *trafficView) rowsOnScreen(m *Model) int { return max(m.bodyHeight()-2, 1) }
@@ -90,6 +93,7 @@ func (t *trafficView) key(m *Model, k tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(k, km.Select):
 		if t.cursor < len(t.rows) {
 			t.detail, t.detailRow = true, t.rows[t.cursor]
+			t.detailPeer = m.bridge.trafficPeer(&t.detailRow)
 		}
 	case key.Matches(k, km.Filter):
 		t.editing = true
@@ -188,10 +192,13 @@ func writeJSONL(f *os.File, path string, rows []TrafficEntry) (int, error) {
 			Frame  json.RawMessage `json:"frame,omitempty"`
 			Raw    string          `json:"raw,omitempty"`
 			Err    string          `json:"error,omitempty"`
-		}{Time: r.Time, Server: r.Server, Dir: dirName(r.In), Err: r.Err}
-		if json.Valid(r.Raw) {
+			HTTP   *exportHTTP     `json:"http,omitempty"`
+		}{Time: r.Time, Server: r.Server, Dir: dirName(r.In), Err: r.Err, HTTP: toExportHTTP(r.HTTP)}
+		switch {
+		case len(r.Raw) == 0:
+		case json.Valid(r.Raw):
 			line.Frame = r.Raw
-		} else {
+		default:
 			line.Raw = string(r.Raw)
 		}
 		if err := enc.Encode(line); err != nil {
@@ -226,6 +233,9 @@ func (t *trafficView) render(m *Model) string {
 	filter := "all servers"
 	if t.filter.Server != "" {
 		filter = themes.SanitizeLine(t.filter.Server)
+		if era := serverEra(m, t.filter.Server); era != "" {
+			filter += " · " + era
+		}
 	}
 	method := t.filter.Method
 	if t.editing {
@@ -243,11 +253,23 @@ func (t *trafficView) render(m *Model) string {
 	if t.detail {
 		r := t.detailRow
 		b.WriteString(t.line(m, &r, false) + "\n")
-		if r.Err != "" {
+		if era := serverEra(m, r.Server); era != "" {
+			b.WriteString(st.Muted.Render("server "+themes.SanitizeLine(r.Server)+" speaks "+era) + "\n")
+		}
+		switch {
+		case r.Err == "":
+		case r.Kind == "cancel":
+			b.WriteString(st.Warning.Render("cancelled: "+themes.SanitizeLine(r.Err)) + "\n")
+		case r.Kind == "transport":
+			b.WriteString(st.Traffic.Error.Render("transport: "+themes.SanitizeLine(r.Err)) + "\n")
+		default:
 			b.WriteString(st.Traffic.Error.Render("undecodable: "+themes.SanitizeLine(r.Err)) + "\n")
 		}
-		b.WriteString(prettyJSON(r.Raw))
-		return b.String()
+		b.WriteString(httpDetail(st, &r, t.detailPeer))
+		if len(r.Raw) > 0 {
+			b.WriteString(prettyJSON(r.Raw))
+		}
+		return strings.TrimRight(b.String(), "\n")
 	}
 	if len(t.rows) == 0 {
 		b.WriteString(st.Muted.Render("no frames yet"))
@@ -272,7 +294,9 @@ func (t *trafficView) line(m *Model, r *TrafficEntry, selected bool) string {
 	switch {
 	case r.ServerRequest():
 		what = st.ServerRequest.Render("⚑ " + what)
-	case r.Kind == "error" || r.Kind == "invalid":
+	case r.Kind == "cancel":
+		what = m.st.Warning.Render("⊘ cancel")
+	case r.Kind == "error" || r.Kind == "invalid" || r.Kind == "transport":
 		what = st.Error.Render(what)
 	default:
 		what = st.Method.Render(what)
@@ -283,6 +307,12 @@ func (t *trafficView) line(m *Model, r *TrafficEntry, selected bool) string {
 	}
 	s := st.Time.Render(r.Time.Format("15:04:05.000")) + " " + arrow + " " +
 		m.st.Muted.Render(themes.SanitizeLine(r.Server)) + " " + what + id
+	if r.HTTP != nil {
+		s += "  " + httpBadge(m.st, r.HTTP)
+	}
+	if r.Kind == "cancel" || r.Kind == "transport" {
+		s += "  " + m.st.Muted.Render(themes.SanitizeLine(r.Err))
+	}
 	s = ansi.Truncate(s, m.width-2, "…")
 	if selected {
 		return m.st.List.Selected.Render("› " + ansi.Strip(s))

@@ -47,6 +47,7 @@ type exportLine struct {
 	Frame  json.RawMessage `json:"frame"`
 	Raw    string          `json:"raw"`
 	Err    string          `json:"error"`
+	HTTP   *exportHTTP     `json:"http"`
 }
 
 func readExport(t *testing.T, path string) []exportLine {
@@ -127,12 +128,12 @@ func TestTrafficFilters(t *testing.T) {
 	mustShow(t, d, "Traffic: 5 frames (all servers, following)", "tools/call", "elicitation/create", "invalid")
 
 	d.keys(key1('s'))
-	mustShow(t, d, "Traffic: 2 frames (demo,")
+	mustShow(t, d, "Traffic: 2 frames (demo · 2025-11-25 stateful,") // the server's era
 	if strings.Contains(d.screen(), "elicitation/create") {
 		t.Error("server filter demo still shows two's frames")
 	}
 	d.keys(key1('s'))
-	mustShow(t, d, "Traffic: 3 frames (two,", "elicitation/create")
+	mustShow(t, d, "Traffic: 3 frames (two · protocol 2025-06-18,", "elicitation/create")
 	d.keys(key1('s'))
 	mustShow(t, d, "Traffic: 5 frames (all servers")
 

@@ -51,6 +51,10 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.handleTemplates(msg)
 	case templateGotMsg:
 		m.handleTemplateGot(msg)
+	case tasksMsg:
+		m.handleTasks(msg)
+	case taskCancelledMsg:
+		m.handleTaskCancelled(msg)
 	case urlOpenedMsg:
 		m.handleURLOpened(msg)
 	case exportedMsg:

@@ -50,6 +50,8 @@ func (m *Model) View() tea.View {
 			body = m.resources.render(m)
 		case viewTemplates:
 			body = m.templates.render(m)
+		case viewTasks:
+			body = m.tasks.render(m)
 		}
 	}
 	if !exact {
@@ -70,10 +72,15 @@ func (m *Model) renderTabs() string {
 	parts := make([]string, 0, len(viewNames)+1)
 	for i, name := range viewNames {
 		label := fmt.Sprintf("F%d %s", i+4, name)
-		if viewID(i) == viewPrompts {
-			if n := m.openCount(); n > 0 {
-				label += fmt.Sprintf(" (%d)", n)
-			}
+		n := 0
+		switch viewID(i) {
+		case viewPrompts:
+			n = m.openCount()
+		case viewTasks:
+			n = m.tasks.waiting()
+		}
+		if n > 0 {
+			label += fmt.Sprintf(" (%d)", n)
 		}
 		if viewID(i) == m.view {
 			parts = append(parts, m.st.Tabs.Active.Render(label))

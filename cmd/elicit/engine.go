@@ -23,11 +23,19 @@ type engine struct {
 	sessionOpts func(name string) *client.Options
 	transports  func(spec serverSpec) (transport.Transport, error)
 
+	// state remembers running tasks across restarts (nil: not kept).
+	state *taskState
+	// bg counts resumed tasks; they end when their session closes.
+	bg sync.WaitGroup
+
 	mu      sync.Mutex
 	pending map[string]error // servers whose transport could not be built
 }
 
-var _ ui.Engine = (*engine)(nil)
+var (
+	_ ui.Engine     = (*engine)(nil)
+	_ ui.TaskEngine = (*engine)(nil)
+)
 
 // connectAll connects every server concurrently; each one's status is
 // visible as it goes (connecting, ready, failed with the reason).
@@ -44,6 +52,7 @@ func (e *engine) connectAll(ctx context.Context, order []string) {
 		}
 		wg.Go(func() {
 			if e.m.Add(ctx, name, t, e.sessionOpts(name)) == nil {
+				e.resumeTasks(name)
 				e.listen(ctx, name)
 			}
 		})
@@ -86,8 +95,13 @@ func (e *engine) Servers() []ui.ServerStatus {
 	seen := map[string]bool{}
 	for _, s := range st {
 		seen[s.Name] = true
-		out = append(out, ui.ServerStatus{Name: s.Name, State: s.State, Protocol: s.Protocol, Era: s.Era,
-			Err: s.Err, Host: e.host(s.Name)})
+		st := ui.ServerStatus{Name: s.Name, State: s.State, Protocol: s.Protocol, Era: s.Era,
+			Err: s.Err, Host: e.host(s.Name)}
+		if sess := e.m.Session(s.Name); sess != nil {
+			caps := sess.ServerCapabilities()
+			st.Tasks = caps.TasksToolsCall || caps.TasksExtension
+		}
+		out = append(out, st)
 	}
 	e.mu.Lock()
 	defer e.mu.Unlock()
@@ -130,7 +144,71 @@ func (e *engine) Call(ctx context.Context, server, tool string, args map[string]
 		// refuse (the TypeScript SDK wants an object).
 		args = map[string]any{}
 	}
-	return s.CallTool(ctx, tool, args, &client.CallOptions{OnProgress: onProgress})
+	// The person chose in the call form whether an optional tool runs as a
+	// task (CallTask); here it does not. Required tools always do.
+	asTask := false
+	return s.CallTool(ctx, tool, args, &client.CallOptions{OnProgress: onProgress, AsTask: &asTask})
+}
+
+// CallTask implements ui.TaskEngine: the call runs as a task when the tool
+// allows it.
+func (e *engine) CallTask(ctx context.Context, server, tool string, args map[string]any,
+	onProgress func(client.CallProgress)) (*client.CallToolResult, error) {
+	s, err := e.session(server)
+	if err != nil {
+		return nil, err
+	}
+	if args == nil {
+		args = map[string]any{}
+	}
+	asTask := true
+	return s.CallTool(ctx, tool, args, &client.CallOptions{OnProgress: onProgress, AsTask: &asTask})
+}
+
+// Tasks implements ui.TaskEngine: every task every live session follows.
+func (e *engine) Tasks() []client.Task {
+	var out []client.Task
+	for _, st := range e.m.Status() {
+		if s := e.m.Session(st.Name); s != nil {
+			out = append(out, s.Tasks()...)
+		}
+	}
+	return out
+}
+
+// ListTasks implements ui.TaskEngine (2025-11-25 tasks/list).
+func (e *engine) ListTasks(ctx context.Context, server string) ([]client.Task, error) {
+	s, err := e.session(server)
+	if err != nil {
+		return nil, err
+	}
+	return s.ListTasks(ctx)
+}
+
+// CancelTask implements ui.TaskEngine.
+func (e *engine) CancelTask(ctx context.Context, server, id string) error {
+	s, err := e.session(server)
+	if err != nil {
+		return err
+	}
+	return s.CancelTask(ctx, id)
+}
+
+// resumeTasks follows the tasks a previous run left running on this
+// server. They run detached from the UI's context: quitting elicit closes
+// the sessions (the tasks stay on the server, to be resumed next time)
+// instead of cancelling them.
+func (e *engine) resumeTasks(name string) {
+	if e.state == nil {
+		return
+	}
+	s := e.m.Session(name)
+	if s == nil {
+		return
+	}
+	for _, t := range e.state.forServer(name) {
+		e.bg.Go(func() { _, _ = s.ResumeTask(context.WithoutCancel(e.ctx), t.ID, t.Tool) })
+	}
 }
 
 func (e *engine) ListResources(ctx context.Context, server string) ([]client.Resource, error) {
@@ -177,6 +255,7 @@ func (e *engine) Reconnect(ctx context.Context, server string) error {
 	if err := e.m.Reconnect(ctx, server); err != nil {
 		return err
 	}
+	e.resumeTasks(server)
 	e.listen(e.ctx, server)
 	return nil
 }

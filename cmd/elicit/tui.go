@@ -94,8 +94,18 @@ func runTUIWith(ctx context.Context, f *tuiFlags, stdout, stderr io.Writer) erro
 
 	br := ui.NewBridge(ui.BridgeOptions{})
 	defer br.Close()
-	mgr := client.NewManager(&client.ManagerOptions{Observer: br})
-	eng := &engine{ctx: ctx, m: mgr, specs: map[string]serverSpec{}, pending: map[string]error{}}
+	state, stateErr := loadTaskState(taskStatePath(os.Getenv))
+	if stateErr != nil {
+		fmt.Fprintf(stderr, "elicit: %v\n", stateErr)
+	}
+	obs := client.ObserverFunc(func(e client.Event) {
+		if err := state.observe(e); err != nil {
+			br.Event(client.Notice{Text: err.Error()})
+		}
+		br.Event(e)
+	})
+	mgr := client.NewManager(&client.ManagerOptions{Observer: obs})
+	eng := &engine{ctx: ctx, m: mgr, state: state, specs: map[string]serverSpec{}, pending: map[string]error{}}
 	var order []string
 	for _, s := range specs {
 		if _, dup := eng.specs[s.Name]; dup {
@@ -130,11 +140,14 @@ func runTUIWith(ctx context.Context, f *tuiFlags, stdout, stderr io.Writer) erro
 		eng.connectAll(ctx, order)
 	}()
 	_, runErr := p.Run()
-	// Quitting ends every open prompt in the engine (abandoned: the
-	// person left), closes the sessions and stops the servers.
+	// Quitting closes the sessions first: open prompts end as abandoned,
+	// running calls end, and tasks stay on their servers (remembered in
+	// the state file, resumed next time) instead of being cancelled. Then
+	// everything else the UI started stops.
+	mgr.Close()
 	cancel()
 	<-done
-	mgr.Close()
+	eng.bg.Wait()
 	if runErr != nil && ctx.Err() == nil {
 		return fmt.Errorf("tui: %w", runErr)
 	}

@@ -34,34 +34,45 @@ type member struct {
 // map would lose. dup is the first name seen twice; hasDup says there is
 // one (the name may be "").
 func orderedMembers(raw json.RawMessage) (ms []member, dup string, hasDup, ok bool) {
+	ms, dup, hasDup, ok, _ = orderedMembersUpTo(raw, 0)
+	return ms, dup, hasDup, ok
+}
+
+// orderedMembersUpTo is orderedMembers that stops reading, with over set,
+// once it has seen more than limit members (0: no limit), so that a
+// hostile schema millions of properties wide costs nothing more.
+func orderedMembersUpTo(raw json.RawMessage, limit int) (ms []member, dup string, hasDup, ok, over bool) {
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
-		return nil, "", false, false
+		return nil, "", false, false, false
 	}
 	seen := map[string]bool{}
 	for dec.More() {
 		tok, err := dec.Token()
 		if err != nil {
-			return nil, "", false, false
+			return nil, "", false, false, false
 		}
 		name, isStr := tok.(string)
 		if !isStr {
-			return nil, "", false, false
+			return nil, "", false, false, false
 		}
 		var v json.RawMessage
 		if err := dec.Decode(&v); err != nil {
-			return nil, "", false, false
+			return nil, "", false, false, false
 		}
 		if seen[name] && !hasDup {
 			dup, hasDup = name, true
 		}
 		seen[name] = true
 		ms = append(ms, member{name, v})
+		if limit > 0 && len(ms) > limit {
+			return ms, dup, hasDup, true, true
+		}
 	}
 	if tok, err := dec.Token(); err != nil || tok != json.Delim('}') {
-		return nil, "", false, false
+		return nil, "", false, false, false
 	}
-	return ms, dup, hasDup, true
+	return ms, dup, hasDup, true, false
 }
 
 func (o object) has(key string) bool {

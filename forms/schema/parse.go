@@ -45,8 +45,11 @@ func Parse(raw json.RawMessage, sub Subset) (*Schema, error) {
 	var members []member
 	if praw, ok := root["properties"]; ok {
 		var dup string
-		var hasDup bool
-		members, dup, hasDup, ok = orderedMembers(praw)
+		var hasDup, over bool
+		members, dup, hasDup, ok, over = orderedMembersUpTo(praw, MaxProperties)
+		if over {
+			return nil, schemaErr("", "has more than %d properties, the most a form may have", MaxProperties)
+		}
 		if !ok {
 			return nil, schemaErr("", "properties must be an object")
 		}
@@ -89,6 +92,9 @@ func Parse(raw json.RawMessage, sub Subset) (*Schema, error) {
 		if p.Default == nil {
 			continue
 		}
+		if hiddenChars(p.Default) {
+			return nil, schemaErr(p.Name, "default contains control or bidirectional-override characters, which would hide what is sent")
+		}
 		if err := ValidateValue(p, p.Default); err != nil {
 			reason := err.Error()
 			var ve *ValidationError
@@ -99,6 +105,42 @@ func Parse(raw json.RawMessage, sub Subset) (*Schema, error) {
 		}
 	}
 	return s, nil
+}
+
+// MaxProperties bounds the properties of one form. Nobody answers a wider
+// form by hand, and compiling one costs time quadratic in its width, so a
+// wider schema is refused (-32602) rather than allowed to burn a core.
+const MaxProperties = 1000
+
+// hiddenChars reports whether a default holds characters a person would
+// not see in the field they are about to accept: C0 controls other than
+// tab and newline, DEL, C1 controls, and bidi embeddings, overrides and
+// isolates (U+202A–U+202E, U+2066–U+2069). The terminal never gets them
+// raw anyway (themes.Sanitize); refusing them keeps what is shown and what
+// is sent the same.
+func hiddenChars(v any) bool {
+	check := func(s string) bool {
+		for _, r := range s {
+			switch {
+			case r == '\t' || r == '\n':
+			case r < 0x20, r == 0x7f, r >= 0x80 && r < 0xa0,
+				r >= 0x202a && r <= 0x202e, r >= 0x2066 && r <= 0x2069:
+				return true
+			}
+		}
+		return false
+	}
+	switch d := v.(type) {
+	case string:
+		return check(d)
+	case []string:
+		for _, s := range d {
+			if check(s) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // parseProperty parses one property schema of a requestedSchema.

@@ -1,0 +1,321 @@
+package client
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+	"time"
+
+	"github.com/elicit-dev/elicit/transport/jsonrpc"
+)
+
+// This file is the task API the UI and the CLI see: the Task snapshot, the
+// errors, and the Session methods. How a task is followed is in
+// tasks_follow.go; the two designs' own parts in tasks_core.go (2025-11-25)
+// and tasks_ext.go (the 2026-07-28 extension).
+
+// TaskDesign names which of the two wire-incompatible task designs a task
+// speaks.
+type TaskDesign string
+
+// The designs.
+const (
+	// TaskDesignCore is the 2025-11-25 core tasks (SEP-1686): params.task
+	// asks for one, tasks/result delivers the result and the questions.
+	TaskDesignCore TaskDesign = "2025-11-25"
+	// TaskDesignExtension is the 2026-07-28 extension
+	// io.modelcontextprotocol/tasks (SEP-2663): the server decides, tasks/get
+	// carries questions and results inline, tasks/update the answers.
+	TaskDesignExtension TaskDesign = "extension"
+)
+
+// TaskStatus is a task's status as the server last said it.
+type TaskStatus string
+
+// The statuses, the same five in both designs. The zero value means the
+// server has not said yet (a resumed task before its first poll).
+const (
+	TaskWorking       TaskStatus = "working"
+	TaskInputRequired TaskStatus = "input_required"
+	TaskCompleted     TaskStatus = "completed"
+	TaskFailed        TaskStatus = "failed"
+	TaskCancelled     TaskStatus = "cancelled"
+)
+
+// Terminal reports whether the status never changes again.
+func (s TaskStatus) Terminal() bool {
+	return s == TaskCompleted || s == TaskFailed || s == TaskCancelled
+}
+
+func knownStatus(s TaskStatus) bool {
+	return s == TaskWorking || s == TaskInputRequired || s.Terminal()
+}
+
+// Task is a snapshot of one task a session follows (or, from ListTasks,
+// one the server listed). It is a value: later changes come as new
+// snapshots in TaskChanged events.
+type Task struct {
+	Server string
+	ID     string
+	// Tool is the tool whose call became the task ("" when unknown: a
+	// resumed task without a name, a listed task we did not start).
+	Tool   string
+	Design TaskDesign
+	// CallID is the id of our tools/call that created the task (invalid
+	// for a resumed or listed task).
+	CallID jsonrpc.ID
+
+	Status        TaskStatus
+	StatusMessage string
+	CreatedAt     time.Time
+	LastUpdatedAt time.Time
+	// TTL is how long the server keeps the task from CreatedAt; 0 when
+	// unlimited or not said.
+	TTL time.Duration
+	// PollInterval is the server's suggested poll interval; 0 when it
+	// suggested none (the engine then backs off from 1 s to 10 s).
+	PollInterval time.Duration
+	// Polls counts the tasks/get requests sent for this task.
+	Polls int
+	// CancelRequested is set once tasks/cancel was sent (by CancelTask or
+	// because the person cancelled the call). The task may still end
+	// otherwise: Status says what it really ended as.
+	CancelRequested bool
+	// ImmediateResponse is the 2025-11-25 CreateTaskResult's
+	// model-immediate-response text, if any (untrusted).
+	ImmediateResponse string
+
+	// Result is the final result (completed; also failed with an isError
+	// result in 2025-11-25).
+	Result *CallToolResult
+	// Err is why the task failed (wrapping the *jsonrpc.Error the server
+	// sent) or why it was lost; nil otherwise.
+	Err error
+	// OpenPrompts are the prompts of this task open right now.
+	OpenPrompts []PromptKey
+	// Lost is set when the engine stopped following the task without a
+	// terminal status: the server does not know the id (any more), the
+	// session ended, or polling kept failing. Err says why.
+	Lost bool
+	// Ended is set on the last snapshot: the task is terminal with its
+	// result known, or lost. No TaskChanged follows it.
+	Ended bool
+}
+
+// TTLLeft is how much of the task's TTL remains at now (never negative);
+// ok is false when the TTL is unlimited or unknown.
+func (t Task) TTLLeft(now time.Time) (left time.Duration, ok bool) {
+	if t.TTL <= 0 || t.CreatedAt.IsZero() {
+		return 0, false
+	}
+	return max(t.CreatedAt.Add(t.TTL).Sub(now), 0), true
+}
+
+// Errors of task calls, for errors.Is.
+var (
+	// ErrTaskCancelled: the task ended cancelled.
+	ErrTaskCancelled = errors.New("task cancelled")
+	// ErrTaskLost: the engine stopped following the task before it ended
+	// (see Task.Lost).
+	ErrTaskLost = errors.New("task lost")
+	// ErrNoTasks: the session's protocol has no tasks (before 2025-11-25),
+	// or has no such task method in its design.
+	ErrNoTasks = errors.New("tasks are not available")
+	// ErrTaskDetached, as the cause of a task call's context
+	// (context.WithCancelCause), stops the wait without cancelling the
+	// task: CallTool or ResumeTask returns it, and the session follows the
+	// task on (TaskChanged, its prompts) until it ends or the session
+	// closes. For a person leaving a long task to run, or quitting with
+	// its id kept for ResumeTask.
+	ErrTaskDetached = errors.New("stopped waiting for the task; it runs on")
+)
+
+// maxEndedTasks bounds the ended tasks a session remembers for Tasks.
+const maxEndedTasks = 256
+
+// taskTable is a session's tasks and what it knows of its tools' task
+// support. Guarded by Session.mu.
+type taskTable struct {
+	all   []*taskFollow          // in the order they were first followed
+	byID  map[string]*taskFollow // live (not ended) ones
+	tools map[string]string      // tool name -> execution.taskSupport, from ListTools
+	known bool                   // tools holds a complete tools/list
+}
+
+// addLocked starts tracking f, forgetting the oldest ended tasks beyond
+// maxEndedTasks.
+func (t *taskTable) addLocked(f *taskFollow) {
+	if t.byID == nil {
+		t.byID = map[string]*taskFollow{}
+	}
+	t.byID[f.id] = f
+	t.all = append(t.all, f)
+	ended := 0
+	for _, o := range t.all {
+		if o.snap.Ended {
+			ended++
+		}
+	}
+	if ended <= maxEndedTasks {
+		return
+	}
+	t.all = slices.DeleteFunc(t.all, func(o *taskFollow) bool {
+		if ended > maxEndedTasks && o.snap.Ended {
+			ended--
+			return true
+		}
+		return false
+	})
+}
+
+// Tasks returns a snapshot of every task this session follows or has
+// followed (the last maxEndedTasks ended ones), oldest first.
+func (s *Session) Tasks() []Task {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	out := make([]Task, 0, len(s.tasks.all))
+	for _, f := range s.tasks.all {
+		out = append(out, f.snapshotLocked())
+	}
+	return out
+}
+
+// Task returns the latest snapshot of the task with id, if this session
+// follows or followed it.
+func (s *Session) Task(id string) (Task, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if f := s.tasks.byID[id]; f != nil {
+		return f.snapshotLocked(), true
+	}
+	for _, f := range slices.Backward(s.tasks.all) {
+		if f.id == id {
+			return f.snapshotLocked(), true
+		}
+	}
+	return Task{}, false
+}
+
+// taskDesign is the design the session's protocol speaks, or ErrNoTasks.
+func (s *Session) taskDesign() (TaskDesign, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	switch {
+	case s.neg.kind == eraStateless:
+		return TaskDesignExtension, nil
+	case s.neg.protocol == Protocol2025_11_25:
+		return TaskDesignCore, nil
+	}
+	return "", fmt.Errorf("%w: %s speaks %s", ErrNoTasks, s.name, eraLabel(s.neg.kind, s.neg.protocol))
+}
+
+// CancelTask asks the server to cancel task id (tasks/cancel) and returns
+// once it answered. The task is not over then: a followed task is polled
+// on until the server says how it really ended (2025-11-25 moves it to
+// cancelled at once; in the extension cancel is only a request, and the
+// task may still complete or fail), and its open prompts end Abandoned.
+// An id this session does not follow is cancelled all the same.
+func (s *Session) CancelTask(ctx context.Context, id string) error {
+	design, err := s.taskDesign()
+	if err != nil {
+		return fmt.Errorf("tasks/cancel %s on %s: %w", id, s.name, err)
+	}
+	s.mu.Lock()
+	f := s.tasks.byID[id]
+	if f != nil {
+		f.requestCancelLocked()
+	}
+	s.mu.Unlock()
+	var raw json.RawMessage
+	c := &call{method: "tasks/cancel", name: id, taskOK: true}
+	if err := s.do(ctx, c, map[string]string{"taskId": id}, &raw); err != nil {
+		return err
+	}
+	if f != nil && design == TaskDesignCore {
+		// 2025-11-25 answers the Task itself, already cancelled.
+		f.observe(raw, false)
+	}
+	return nil
+}
+
+// ListTasks lists the server's tasks (2025-11-25 tasks/list, following
+// pagination). The extension has no tasks/list: there it fails wrapping
+// ErrNoTasks, and Tasks is what the session knows. Listed tasks carry what
+// the server said, plus the tool name when this session started them.
+func (s *Session) ListTasks(ctx context.Context) ([]Task, error) {
+	design, err := s.taskDesign()
+	if err == nil && design != TaskDesignCore {
+		err = fmt.Errorf("%w: the tasks extension has no tasks/list", ErrNoTasks)
+	}
+	if err == nil && !s.ServerCapabilities().TasksList {
+		err = fmt.Errorf("%w: the server did not declare tasks.list", ErrNoTasks)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("tasks/list on %s: %w", s.name, err)
+	}
+	wire, err := listAll[wireTask](ctx, s, "tasks/list", "tasks")
+	out := make([]Task, 0, len(wire))
+	for _, w := range wire {
+		t := Task{Server: s.name, ID: w.TaskID, Design: TaskDesignCore}
+		w.applyTo(&t)
+		if known, ok := s.Task(w.TaskID); ok {
+			t.Tool, t.CallID = known.Tool, known.CallID
+		}
+		out = append(out, t)
+	}
+	return out, err
+}
+
+// ResumeTask follows task id, for example one from a previous run (the
+// spec asks clients to persist task ids), as if CallTool of tool had just
+// created it: it polls tasks/get at once, serves the task's questions,
+// emits TaskChanged, and blocks until the task is terminal, returning what
+// CallTool would have. An id the server does not know (any more) ends the
+// task Lost, with the server's error, and fails wrapping ErrTaskLost. If
+// the session already follows id, ResumeTask waits for that.
+//
+// Cancelling ctx cancels the task (tasks/cancel), as for CallTool.
+// 2025-11-25 tasks belong to the session that created them, so they can
+// be resumed only on that same session; extension task ids work on any.
+func (s *Session) ResumeTask(ctx context.Context, id, tool string) (*CallToolResult, error) {
+	design, err := s.taskDesign()
+	if err != nil {
+		return nil, fmt.Errorf("resume task %s on %s: %w", id, s.name, err)
+	}
+	if id == "" {
+		return nil, fmt.Errorf("resume task on %s: empty task id", s.name)
+	}
+	s.mu.Lock()
+	f := s.tasks.byID[id]
+	s.mu.Unlock()
+	if f == nil {
+		f, err = s.follow(design, id, tool, nil, nil, "")
+		if err != nil {
+			return nil, err
+		}
+	}
+	return s.awaitTask(ctx, f)
+}
+
+// awaitTask blocks until f has ended and returns its outcome; when ctx ends
+// first, the task is cancelled on the server in the background (polling
+// goes on, bounded, so its real end is still reported) and awaitTask
+// returns ctx's cause, unless that cause is ErrTaskDetached.
+func (s *Session) awaitTask(ctx context.Context, f *taskFollow) (*CallToolResult, error) {
+	select {
+	case <-f.done:
+		return f.outcome()
+	case <-ctx.Done():
+	}
+	select {
+	case <-f.done: // ended meanwhile: that wins
+		return f.outcome()
+	default:
+	}
+	if !errors.Is(context.Cause(ctx), ErrTaskDetached) {
+		s.cancelInBackground(f)
+	}
+	return nil, fmt.Errorf("task %s of %s on %s: %w", f.id, f.describeTool(), s.name, context.Cause(ctx))
+}

@@ -1,0 +1,163 @@
+package client
+
+import (
+	"bytes"
+	"encoding/json"
+	"math"
+	"time"
+
+	"github.com/elicit-dev/elicit/transport/jsonrpc"
+)
+
+// The task shapes on the wire, both designs. Everything here is server
+// input: decoding never fails the session, odd numbers are clamped.
+
+// Wire names of the task designs.
+const (
+	// extTasks is the 2026-07-28 tasks extension's identifier.
+	extTasks = "io.modelcontextprotocol/tasks"
+	// metaImmediate is the 2025-11-25 CreateTaskResult's text for a model.
+	metaImmediate = "io.modelcontextprotocol/model-immediate-response"
+)
+
+// wireTask is a Task as either design sends it: 2025-11-25 (ttl,
+// pollInterval) or the extension (ttlMs, pollIntervalMs, and in a
+// DetailedTask the inputRequests, result or error).
+type wireTask struct {
+	TaskID         string                     `json:"taskId"`
+	Status         TaskStatus                 `json:"status"`
+	StatusMessage  string                     `json:"statusMessage"`
+	CreatedAt      string                     `json:"createdAt"`
+	LastUpdatedAt  string                     `json:"lastUpdatedAt"`
+	TTL            *float64                   `json:"ttl"`
+	PollInterval   *float64                   `json:"pollInterval"`
+	TTLMs          *float64                   `json:"ttlMs"`
+	PollIntervalMs *float64                   `json:"pollIntervalMs"`
+	InputRequests  map[string]json.RawMessage `json:"inputRequests"`
+	Result         json.RawMessage            `json:"result"`
+	Error          *jsonrpc.Error             `json:"error"`
+}
+
+// Bounds on what a server's numbers can make us do.
+const (
+	maxWirePoll = time.Hour
+	maxWireTTL  = 366 * 24 * time.Hour
+)
+
+// msDuration turns a millisecond count into a duration within [0, limit];
+// absent, null, negative or not a number is 0.
+func msDuration(v *float64, limit time.Duration) time.Duration {
+	if v == nil || math.IsNaN(*v) || *v <= 0 {
+		return 0
+	}
+	if *v >= float64(limit/time.Millisecond) {
+		return limit
+	}
+	return time.Duration(*v * float64(time.Millisecond))
+}
+
+// stamp parses an ISO 8601 time; anything else is the zero time.
+func stamp(s string) time.Time {
+	t, err := time.Parse(time.RFC3339Nano, s)
+	if err != nil {
+		return time.Time{}
+	}
+	return t
+}
+
+// applyTo copies what w says of the task's state into t (status, message,
+// times, ttl, poll interval). A status we do not know is left out.
+func (w *wireTask) applyTo(t *Task) {
+	if knownStatus(w.Status) {
+		t.Status = w.Status
+	}
+	t.StatusMessage = w.StatusMessage
+	if c := stamp(w.CreatedAt); !c.IsZero() {
+		t.CreatedAt = c
+	}
+	if u := stamp(w.LastUpdatedAt); !u.IsZero() {
+		t.LastUpdatedAt = u
+	}
+	ttl, poll := w.TTL, w.PollInterval
+	if t.Design == TaskDesignExtension {
+		ttl, poll = w.TTLMs, w.PollIntervalMs
+	}
+	t.TTL = msDuration(ttl, maxWireTTL)
+	t.PollInterval = msDuration(poll, maxWirePoll)
+}
+
+// decodeTask reads a flat Task (tasks/get, tasks/cancel in 2025-11-25, a
+// notification, the extension's CreateTaskResult). It returns nil when raw
+// is not an object naming a task.
+func decodeTask(raw json.RawMessage) *wireTask {
+	if t := bytes.TrimSpace(raw); len(t) == 0 || t[0] != '{' {
+		return nil
+	}
+	var w wireTask
+	if json.Unmarshal(raw, &w) != nil || w.TaskID == "" {
+		return nil
+	}
+	return &w
+}
+
+// coreCreated reads a 2025-11-25 CreateTaskResult ({"task": {...}}), and its
+// model-immediate-response; ok is false when raw is another result (the
+// server ran the call without a task).
+func coreCreated(raw json.RawMessage) (w *wireTask, immediate string, ok bool) {
+	var r struct {
+		Task json.RawMessage `json:"task"`
+		Meta struct {
+			Immediate string `json:"io.modelcontextprotocol/model-immediate-response"`
+		} `json:"_meta"`
+	}
+	if json.Unmarshal(raw, &r) != nil {
+		return nil, "", false
+	}
+	if w = decodeTask(r.Task); w == nil {
+		return nil, "", false
+	}
+	return w, r.Meta.Immediate, true
+}
+
+// extCreated reads the extension's CreateTaskResult (resultType "task",
+// the Task flat); ok is false for any other result, w nil for a task
+// result that names no task.
+func extCreated(raw json.RawMessage) (w *wireTask, ok bool) {
+	if resultType(raw) != "task" {
+		return nil, false
+	}
+	return decodeTask(raw), true
+}
+
+// toolResult decodes a tools/call result.
+func toolResult(raw json.RawMessage) (*CallToolResult, error) {
+	res := &CallToolResult{Raw: raw}
+	if err := json.Unmarshal(raw, res); err != nil {
+		return nil, err
+	}
+	return res, nil
+}
+
+// parseTaskCapabilities reads the task flags of the server's capabilities:
+// tasks (the raw capabilities' "tasks" member, 2025-11-25) and the
+// extension in raw's extensions (2026-07-28). Malformed parts set nothing.
+func parseTaskCapabilities(c *ServerCapabilities, tasks, raw json.RawMessage) {
+	var t struct {
+		List     json.RawMessage `json:"list"`
+		Cancel   json.RawMessage `json:"cancel"`
+		Requests struct {
+			Tools struct {
+				Call json.RawMessage `json:"call"`
+			} `json:"tools"`
+		} `json:"requests"`
+	}
+	if json.Unmarshal(tasks, &t) == nil {
+		c.TasksList, c.TasksCancel, c.TasksToolsCall = present(t.List), present(t.Cancel), present(t.Requests.Tools.Call)
+	}
+	var e struct {
+		Extensions map[string]json.RawMessage `json:"extensions"`
+	}
+	if json.Unmarshal(raw, &e) == nil {
+		_, c.TasksExtension = e.Extensions[extTasks]
+	}
+}

@@ -1,0 +1,125 @@
+package main
+
+import (
+	"context"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/elicit-dev/elicit/client"
+	"github.com/elicit-dev/elicit/cmd/elicit/demo"
+	"github.com/elicit-dev/elicit/transport"
+)
+
+// newTestEngine builds the TUI's engine (without the TUI) for one server,
+// with the task state file in play, the way runTUIWith does.
+func newTestEngine(t *testing.T, ctx context.Context, spec serverSpec, state *taskState, p client.Prompter) *engine {
+	t.Helper()
+	obs := client.ObserverFunc(func(e client.Event) {
+		if err := state.observe(e); err != nil {
+			t.Errorf("task state: %v", err)
+		}
+	})
+	mgr := client.NewManager(&client.ManagerOptions{Observer: obs})
+	e := &engine{ctx: ctx, m: mgr, state: state, specs: map[string]serverSpec{spec.Name: spec}, pending: map[string]error{},
+		sessionOpts: func(string) *client.Options { return &client.Options{Prompter: p} },
+		transports:  func(s serverSpec) (transport.Transport, error) { return s.transport(nil) },
+	}
+	e.connectAll(ctx, []string{spec.Name})
+	return e
+}
+
+func waitUntil(t *testing.T, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(20 * time.Second)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("timed out waiting for %s", what)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// TestTaskResumeAfterRestart: elicit quits while reflow_month waits for
+// its question; the task id stays in the state file (the task still runs
+// on the server); the next start resumes it, answers, and sees it complete,
+// after which the file forgets it.
+func TestTaskResumeAfterRestart(t *testing.T) {
+	srv := httptest.NewServer(demo.HTTPHandlerStateless(&demo.Options{TaskPollInterval: 20 * time.Millisecond, TaskStep: 5 * time.Millisecond}))
+	defer srv.Close()
+	path := filepath.Join(t.TempDir(), "elicit", "tasks.json")
+	spec := serverSpec{Name: "demo-http", URL: srv.URL + "/mcp"}
+
+	// First run: the person never answers, then quits.
+	state1, err := loadTaskState(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	asked := make(chan struct{}, 1)
+	never := client.PrompterFunc(func(ctx context.Context, p *client.Prompt) client.Outcome {
+		asked <- struct{}{}
+		<-ctx.Done()
+		return client.Outcome{Kind: client.Cancel}
+	})
+	ctx1, cancel1 := context.WithCancel(t.Context())
+	e1 := newTestEngine(t, ctx1, spec, state1, never)
+	callDone := make(chan error, 1)
+	go func() {
+		_, err := e1.CallTask(ctx1, spec.Name, "reflow_month", nil, nil)
+		callDone <- err
+	}()
+	<-asked
+	if got := state1.forServer(spec.Name); len(got) != 1 || got[0].Tool != "reflow_month" {
+		t.Fatalf("state while running = %+v, want the reflow_month task", got)
+	}
+	e1.m.Close() // quit: sessions close first, tasks are not cancelled
+	cancel1()
+	<-callDone
+	e1.bg.Wait()
+	b, err := os.ReadFile(path)
+	if err != nil || !strings.Contains(string(b), `"reflow_month"`) {
+		t.Fatalf("state file after quit: %s, %v", b, err)
+	}
+
+	// Second run: the task is resumed from the file and answered.
+	state2, err := loadTaskState(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx2, cancel2 := context.WithCancel(t.Context())
+	defer cancel2()
+	e2 := newTestEngine(t, ctx2, spec, state2, client.AcceptDefaults)
+	waitUntil(t, "the resumed task to complete", func() bool {
+		for _, tk := range e2.Tasks() {
+			if tk.Tool == "reflow_month" && tk.Status == client.TaskCompleted {
+				return true
+			}
+		}
+		return false
+	})
+	waitUntil(t, "the state file to forget the task", func() bool { return len(state2.forServer(spec.Name)) == 0 })
+	e2.m.Close()
+	cancel2()
+	e2.bg.Wait()
+	reloaded, err := loadTaskState(path)
+	if err != nil || len(reloaded.forServer(spec.Name)) != 0 {
+		t.Errorf("state file still lists tasks: %+v, %v", reloaded.forServer(spec.Name), err)
+	}
+}
+
+func TestTaskStateBadFile(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "tasks.json")
+	if err := os.WriteFile(path, []byte("not json"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	st, err := loadTaskState(path)
+	if err == nil || !strings.Contains(err.Error(), path) || st == nil {
+		t.Fatalf("a bad state file: %v (state %v); want a message naming it and an empty state", err, st)
+	}
+	if p := taskStatePath(func(k string) string { return map[string]string{"HOME": "/h"}[k] }); p != "/h/.local/state/elicit/tasks.json" {
+		t.Errorf("default path %s", p)
+	}
+}
