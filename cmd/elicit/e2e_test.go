@@ -29,7 +29,7 @@ func newTmux(t *testing.T, dir string, args ...string) *tmuxTerm {
 	}
 	tm := &tmuxTerm{t: t, socket: fmt.Sprintf("elicit-e2e-%d-%d", os.Getpid(), time.Now().UnixNano())}
 	cmd := append([]string{"new-session", "-d", "-x", "120", "-y", "40", "-c", dir, "--",
-		"env", "TERM=xterm-256color", binPath}, args...)
+		"env", "TERM=xterm-256color", "XDG_STATE_HOME=" + filepath.Join(dir, "state"), binPath}, args...)
 	tm.run(cmd...)
 	tm.run("set-option", "-s", "escape-time", "10")
 	t.Cleanup(func() { _ = exec.Command("tmux", "-L", tm.socket, "kill-server").Run() })
@@ -320,4 +320,42 @@ func readExport(t *testing.T, dir string) []exportedFrame {
 		out = append(out, fr)
 	}
 	return out
+}
+
+// TestTUITasks runs reflow_month from the TUI in both task designs: its
+// question is answered in a pane and the task completes with that answer;
+// run again and cancelled from the task view, it ends as what the server
+// says it ended as (cancelled).
+func TestTUITasks(t *testing.T) {
+	for _, era := range []string{"2025-11-25", "2026-07-28"} {
+		t.Run(era, func(t *testing.T) {
+			dir := t.TempDir()
+			tm := newTmux(t, dir, "demo", "--protocol", era)
+			tm.waitText("demo ready " + era)
+
+			tm.callTool("reflow_month")
+			tm.waitText("fits nowhere in the fortnight")
+			tm.press("Down", "Down")
+			tm.waitText("> Split across two rooms")
+			tm.press("Enter")
+			tm.press("F11")
+			tm.waitText("✓ completed")
+			tm.press("Enter")
+			tm.waitText("The Thursday 14:00 workshop: Split across two rooms")
+			tm.press("Escape")
+
+			tm.callTool("reflow_month")
+			tm.waitText("fits nowhere in the fortnight")
+			tm.press("F11")
+			tm.waitText("input required")
+			tm.press("Home")
+			tm.waitText("› ? input required")
+			tm.press("x")
+			s := tm.waitText("⊘ cancelled")
+			if !strings.Contains(s, "cancel requested") {
+				t.Errorf("the task view should say a cancel was requested:\n%s", s)
+			}
+			tm.press("C-c")
+		})
+	}
 }
