@@ -12,36 +12,54 @@ import (
 // a prompt.
 const schemaCacheSize = 128
 
+// compiledCacheSize bounds the compiled validators a session keeps, one per
+// distinct shape (schemas equal but for titles, descriptions and defaults
+// share one). A form's shape changes far less often than its bytes.
+const compiledCacheSize = 64
+
 // schemaCache maps (subset, raw schema bytes) to the parsed schema. A
 // *schema.Schema is read-only after Parse and safe for concurrent use, so
 // prompts may share one. Refused schemas are not cached.
+//
+// Behind it, compiled keeps the compiled JSON Schema by the document's
+// validation-relevant form, so a schema whose bytes are new but whose shape
+// is not (question i of a storm, with default i) skips the compile. Its
+// zero value is ready to use (a Session holds one by value).
 type schemaCache struct {
 	mu sync.Mutex
-	m  map[schemaCacheKey]*schema.Schema
-}
-
-type schemaCacheKey struct {
-	sub schema.Subset
-	raw string
+	// m is keyed by subset, then by the raw bytes (m[sub][string(raw)]
+	// looks up without copying raw).
+	m        map[schema.Subset]map[string]*schema.Schema
+	n        int // entries in m, all subsets
+	compiled *schema.Cache
 }
 
 func (c *schemaCache) parse(raw []byte, sub schema.Subset) (*schema.Schema, error) {
-	k := schemaCacheKey{sub, string(raw)}
 	c.mu.Lock()
-	s := c.m[k]
+	s := c.m[sub][string(raw)]
+	if c.compiled == nil {
+		c.compiled = schema.NewCache(compiledCacheSize)
+	}
+	compiled := c.compiled
 	c.mu.Unlock()
 	if s != nil {
 		return s, nil
 	}
-	s, err := schema.Parse(raw, sub)
+	s, err := schema.ParseWith(raw, sub, compiled)
 	if err != nil {
 		return nil, err
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if c.m == nil || len(c.m) >= schemaCacheSize {
-		c.m = make(map[schemaCacheKey]*schema.Schema, schemaCacheSize)
+	if c.m == nil || c.n >= schemaCacheSize {
+		c.m, c.n = map[schema.Subset]map[string]*schema.Schema{}, 0
 	}
-	c.m[k] = s
+	if c.m[sub] == nil {
+		c.m[sub] = map[string]*schema.Schema{}
+	}
+	if _, ok := c.m[sub][string(raw)]; !ok {
+		c.n++
+	}
+	c.m[sub][string(raw)] = s
 	return s, nil
 }

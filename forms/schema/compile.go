@@ -24,14 +24,23 @@ const docURL = "urn:elicit:schema"
 // first use, safe for concurrent use.
 type compiled struct {
 	once sync.Once
-	sch  *jsonschema.Schema
-	err  error
+	// cache, when set (ParseWith), supplies the validator of an
+	// already-compiled document of the same validation-relevant form.
+	cache *Cache
+	sch   *jsonschema.Schema
+	err   error
 }
 
 // get compiles raw on the first call and returns the cached result on every
 // call after it (raw is then ignored).
 func (c *compiled) get(raw json.RawMessage) (*jsonschema.Schema, error) {
-	c.once.Do(func() { c.sch, c.err = compileDoc(raw) })
+	c.once.Do(func() {
+		if c.cache != nil {
+			c.sch, c.err = c.cache.compile(raw)
+			return
+		}
+		c.sch, c.err = compileDoc(raw)
+	})
 	return c.sch, c.err
 }
 

@@ -68,9 +68,25 @@
 // local $refs resolved. Required arguments come first, each group in
 // document order.
 //
+// # Caching compiled schemas
+//
+// Compiling is most of what Parse costs (the compiler validates every
+// document against the draft meta-schema first). [ParseWith] takes a
+// [Cache], which the caller owns (the client keeps one per session), and
+// shares one compiled validator among documents that differ only in
+// annotations: title, description, default, examples, $comment, readOnly,
+// writeOnly, deprecated and enumNames at schema positions. Annotations
+// never change what JSON Schema accepts, so the shared validator accepts
+// and refuses exactly what each document's own would; annotations.go gives
+// the rules that keep this exact (property names are never stripped, nor
+// annotations of the wrong type, nor anything in a document with a $ref).
+// A server that asks the same form with a new default each time pays one
+// compile, not one per prompt.
+//
 // # Concurrency
 //
 // A Schema or ToolInput is immutable after parsing, and its methods are
 // safe for concurrent use; the compiled JSON Schema is built once and
-// cached. Nothing in the package keeps mutable global state.
+// cached. A Cache is safe for concurrent use. Nothing in the package keeps
+// mutable global state.
 package schema

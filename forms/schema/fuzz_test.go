@@ -43,6 +43,19 @@ func FuzzParse(f *testing.F) {
 			sub = schema.Subset2025_06_18
 		}
 		s, err := schema.Parse(raw, sub)
+		// The cached path must decide alike, with its cache holding the
+		// same document re-encoded (other key order and spacing).
+		cache := schema.NewCache(2)
+		var doc any
+		if json.Unmarshal(raw, &doc) == nil {
+			if b, merr := json.Marshal(doc); merr == nil {
+				_, _ = schema.ParseWith(b, sub, cache)
+			}
+		}
+		sc, cerr := schema.ParseWith(raw, sub, cache)
+		if (err == nil) != (cerr == nil) || err != nil && err.Error() != cerr.Error() {
+			t.Fatalf("Parse: %v; ParseWith a cache: %v", err, cerr)
+		}
 		if err != nil {
 			var se *schema.SchemaError
 			if !errors.As(err, &se) {
@@ -50,6 +63,12 @@ func FuzzParse(f *testing.F) {
 			}
 			_ = se.Error()
 			return
+		}
+		for _, content := range []map[string]any{s.Defaults(), {}, {"zz": 1}} {
+			a, b := s.Validate(content), sc.Validate(content)
+			if (a == nil) != (b == nil) || a != nil && a.Error() != b.Error() {
+				t.Fatalf("Validate(%v): fresh %v, cached %v", content, a, b)
+			}
 		}
 		missing := map[string]bool{}
 		for _, p := range s.Properties {

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
+	"unicode/utf8"
 )
 
 // object is one schema object, keyword by keyword, values still raw.
@@ -16,6 +17,14 @@ func decodeObject(raw json.RawMessage) (object, bool) {
 	raw = bytes.TrimSpace(raw)
 	if len(raw) == 0 || raw[0] != '{' {
 		return nil, false
+	}
+	if ms, _, ok := plainMembers(raw, 0); ok {
+		// As json.Unmarshal would: the last of a repeated name wins.
+		m := make(object, len(ms))
+		for _, x := range ms {
+			m[x.name] = x.raw
+		}
+		return m, true
 	}
 	var m object
 	if err := json.Unmarshal(raw, &m); err != nil {
@@ -42,6 +51,16 @@ func orderedMembers(raw json.RawMessage) (ms []member, dup string, hasDup, ok bo
 // once it has seen more than limit members (0: no limit), so that a
 // hostile schema millions of properties wide costs nothing more.
 func orderedMembersUpTo(raw json.RawMessage, limit int) (ms []member, dup string, hasDup, ok, over bool) {
+	if ms, over, ok := plainMembers(bytes.TrimSpace(raw), limit); ok {
+		seen := make(map[string]bool, len(ms))
+		for _, m := range ms {
+			if seen[m.name] && !hasDup {
+				dup, hasDup = m.name, true
+			}
+			seen[m.name] = true
+		}
+		return ms, dup, hasDup, true, over
+	}
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
 		return nil, "", false, false, false
@@ -86,11 +105,34 @@ func (o object) str(key string) (string, error) {
 	if !ok {
 		return "", nil
 	}
+	if s, ok := plainString(raw); ok {
+		return s, nil
+	}
 	var s string
 	if err := json.Unmarshal(raw, &s); err != nil {
 		return "", fmt.Errorf("%s must be a string", key)
 	}
 	return s, nil
+}
+
+// plainString reads a JSON string literal that has no escapes and is valid
+// UTF-8, whose text is then its bytes, without the decoder (titles and
+// descriptions, read for every prompt). ok is false for anything else,
+// which json.Unmarshal then reads as before.
+func plainString(raw json.RawMessage) (string, bool) {
+	if len(raw) < 2 || raw[0] != '"' || raw[len(raw)-1] != '"' {
+		return "", false
+	}
+	in := raw[1 : len(raw)-1]
+	for _, b := range in {
+		if b == '\\' || b == '"' || b < 0x20 {
+			return "", false
+		}
+	}
+	if !utf8.Valid(in) {
+		return "", false
+	}
+	return string(in), true
 }
 
 // strings reads an optional array-of-strings keyword.
@@ -112,10 +154,8 @@ func (o object) number(key string) (json.Number, bool, error) {
 	if !ok {
 		return "", false, nil
 	}
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.UseNumber()
-	var v any
-	if err := dec.Decode(&v); err != nil {
+	v, err := decodeExact(raw)
+	if err != nil {
 		return "", true, fmt.Errorf("%s must be a number", key)
 	}
 	n, isNum := v.(json.Number)
@@ -123,6 +163,21 @@ func (o object) number(key string) (json.Number, bool, error) {
 		return "", true, fmt.Errorf("%s must be a number", key)
 	}
 	return n, true, nil
+}
+
+// decodeExact decodes one JSON value with numbers as json.Number. A lone
+// number, the common case (bounds, counts, defaults), is read without a
+// json.Decoder, whose buffer dominated the allocations of Parse.
+func decodeExact(raw json.RawMessage) (any, error) {
+	t := bytes.TrimSpace(raw)
+	if len(t) > 0 && (t[0] == '-' || t[0] >= '0' && t[0] <= '9') && json.Valid(t) {
+		return json.Number(t), nil
+	}
+	var v any
+	if err := decodeJSONText(t, &v); err != nil {
+		return nil, err
+	}
+	return v, nil
 }
 
 // count reads an optional non-negative integer keyword (minLength,
@@ -176,10 +231,8 @@ func (o object) value(key string) (any, bool) {
 	if !ok {
 		return nil, false
 	}
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.UseNumber()
-	var v any
-	if err := dec.Decode(&v); err != nil {
+	v, err := decodeExact(raw)
+	if err != nil {
 		return nil, false
 	}
 	return v, true

@@ -22,15 +22,30 @@ var composition = []string{"$ref", "$dynamicRef", "$recursiveRef", "allOf", "any
 // be compiled is refused now rather than after the user filled the form,
 // and checks every default with ValidateValue.
 func Parse(raw json.RawMessage, sub Subset) (*Schema, error) {
+	return ParseWith(raw, sub, nil)
+}
+
+// ParseWith is Parse that takes the compiled JSON Schema from cache when a
+// document of the same validation-relevant form (equal but for titles,
+// descriptions, defaults and other annotations) was compiled before, and
+// adds it there otherwise. The result is the same as Parse's: the same
+// fields, and a Validate that accepts and refuses exactly the same content.
+// A nil cache compiles afresh, as Parse does.
+//
+// The eager compile stays: it refuses a document the compiler rejects
+// before a person fills the form, and with a cache it costs one compile per
+// distinct shape, not per prompt.
+func ParseWith(raw json.RawMessage, sub Subset, cache *Cache) (*Schema, error) {
 	trimmed := bytes.TrimSpace(raw)
 	if len(trimmed) == 0 || bytes.Equal(trimmed, []byte("null")) {
 		return nil, schemaErr("", "is missing")
 	}
-	if !json.Valid(trimmed) {
-		return nil, schemaErr("", "is not valid JSON")
-	}
 	root, ok := decodeObject(trimmed)
 	if !ok {
+		// Checked only now: decoding already scans the text once.
+		if !json.Valid(trimmed) {
+			return nil, schemaErr("", "is not valid JSON")
+		}
 		return nil, schemaErr("", "must be a JSON object")
 	}
 	if t, err := root.str("type"); err != nil || t != "object" {
@@ -64,6 +79,7 @@ func Parse(raw json.RawMessage, sub Subset) (*Schema, error) {
 	}
 
 	s := &Schema{Raw: raw, Properties: make([]*Property, 0, len(members))}
+	s.lib.cache = cache
 	for _, m := range members {
 		p, err := parseProperty(m.name, m.raw, sub)
 		if err != nil {
