@@ -142,7 +142,7 @@ func (s *Session) refuse(e *incoming, p *Prompt, msg string, data any) {
 		p.Mode = ModeForm
 	}
 	cause, reason := s.claim(e, e.ctx)
-	if cause == ErrWithdrawn || cause == ErrDisconnected {
+	if errors.Is(cause, ErrWithdrawn) || errors.Is(cause, ErrDisconnected) {
 		s.record(p, causeDecision(cause, reason).outcome, "")
 		return
 	}

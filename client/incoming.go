@@ -3,6 +3,7 @@ package client
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"time"
 
 	"github.com/elicit-dev/elicit/transport/jsonrpc"
@@ -155,7 +156,7 @@ func (s *Session) claim(e *incoming, ctx context.Context) (cause error, reason s
 // withdrawn or the transport is gone. It reports what went out.
 func (s *Session) answer(e *incoming, ctx context.Context, result json.RawMessage, rpcErr *jsonrpc.Error) (sent bool) {
 	cause, _ := s.claim(e, ctx)
-	if cause == ErrWithdrawn || cause == ErrDisconnected {
+	if errors.Is(cause, ErrWithdrawn) || errors.Is(cause, ErrDisconnected) {
 		return false
 	}
 	return s.reply(e.id, result, rpcErr) == nil

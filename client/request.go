@@ -64,7 +64,11 @@ func (c *call) origin() Origin {
 // (notifications/cancelled, or on 2026-07-28 HTTP by closing the request's
 // stream), Request returns at once with an error wrapping ctx's cause, and
 // a response arriving later is dropped with a Notice. A JSON-RPC error
-// answer comes back as an error wrapping *jsonrpc.Error. In 2026-07-28,
+// answer comes back as an error wrapping *jsonrpc.Error; a response that
+// arrived but could not be decoded, as one wrapping *jsonrpc.DecodeError
+// ("the server's response to <method> could not be decoded"); a request
+// that could not be written because the session ended meanwhile, as the
+// session's error (Err). In 2026-07-28,
 // params get our _meta, and an input_required result of tools/call,
 // prompts/get or resources/read is served round by round (see the package
 // doc) until the final result.
@@ -88,6 +92,10 @@ func (s *Session) do(ctx context.Context, c *call, params, result any) error {
 	if err == nil && m.Error != nil {
 		err = m.Error
 		switch {
+		case undecodable(m):
+			// The server did answer, in a frame we could not read: say
+			// so, not the transport's stand-in error.
+			err = fmt.Errorf("the server's response to %s could not be decoded: %w", c.method, m.LocalErr)
 		case m.LocalErr != nil:
 			// Made up by the transport (a lost stream): keep its cause.
 			err = fmt.Errorf("%w: %w", m.Error, m.LocalErr)
@@ -187,10 +195,15 @@ func (s *Session) roundTrip(ctx context.Context, c *call, params json.RawMessage
 			return nil, gen, fmt.Errorf("%w (%w)", cause, err)
 		}
 		s.forget(c)
-		return nil, gen, err
+		return nil, gen, s.writeFailure(err)
 	}
 	select {
 	case m := <-c.resp:
+		if m.LocalErr != nil && !undecodable(m) {
+			// The transport made this answer up: the stream the call's
+			// prompts came on is gone with it.
+			s.orphanPrompts(c, m.LocalErr)
+		}
 		return m, gen, nil
 	case <-ctx.Done():
 		cause := context.Cause(ctx)
@@ -212,6 +225,59 @@ func (s *Session) roundTrip(ctx context.Context, c *call, params json.RawMessage
 		}
 		return nil, gen, err
 	}
+}
+
+// writeFailGrace is how long a failed write waits for the session to die
+// of the same cause: a server that went away usually fails the write a
+// moment before the read loop sees the end.
+const writeFailGrace = 250 * time.Millisecond
+
+// writeFailure turns the error of a request that could not be written into
+// what its caller gets: the session's own error (wrapping ErrDisconnected,
+// or ErrClosed) when the session has ended or ends within writeFailGrace,
+// since then the write failed only because the server went away; else err.
+// A refusal by the server (an HTTP status) is final at once.
+func (s *Session) writeFailure(err error) error {
+	var se *transport.StatusError
+	if !errors.As(err, &se) {
+		t := time.NewTimer(writeFailGrace)
+		defer t.Stop()
+		select {
+		case <-s.quit:
+		case <-t.C:
+		}
+	}
+	s.mu.Lock()
+	serr := s.err
+	s.mu.Unlock()
+	if serr == nil {
+		return err
+	}
+	s.log.Debug("a request could not be written; the session has ended", "err", err)
+	return serr
+}
+
+// orphanPrompts ends, with a cause wrapping ErrDisconnected, the prompts
+// that came on c's own stream (Origin known from the transport, not
+// inferred; not a task's) once c failed on a response the transport made
+// up: the channel they came on is gone, so nothing is sent for them, as
+// when a stdio server dies.
+func (s *Session) orphanPrompts(c *call, why error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	cause := fmt.Errorf("%w: %s was lost: %w", ErrDisconnected, c.describe(), why)
+	for _, e := range s.in {
+		if (e.owner == c.id || e.owner == c.root) && !e.origin.Inferred && e.origin.Kind != OriginTask {
+			e.cancel(cause)
+		}
+	}
+}
+
+// undecodable reports whether m is the transport's stand-in for a
+// response frame that could not be decoded (see transport.Conn).
+func undecodable(m *jsonrpc.Message) bool {
+	var de *jsonrpc.DecodeError
+	return m.LocalErr != nil && errors.As(m.LocalErr, &de)
 }
 
 // forget drops c from the tables without telling the server.
@@ -300,6 +366,10 @@ func (s *Session) handleResponse(m *jsonrpc.Message) {
 	switch {
 	case c != nil:
 		c.resp <- m // buffered, and each call gets one response
+	case m.LocalErr != nil:
+		// A stand-in for a frame no call waits for: the transport has
+		// already reported the frame itself.
+		s.log.Debug("dropped a made-up response for an id no call waits for", "id", m.ID, "why", m.LocalErr)
 	case wasLate:
 		s.notice("dropped a late response to %s #%s (we had cancelled it)", lateMethod, m.ID.Raw())
 	default:

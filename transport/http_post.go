@@ -129,14 +129,17 @@ func (c *httpConn) readJSONBody(ctx context.Context, resp *http.Response, m *jso
 	}
 	msg, derr := jsonrpc.Decode(body)
 	c.frameIn(body, derr, info, "")
-	if derr == nil {
+	switch {
+	case derr == nil:
 		c.deliver(msg)
+	case isReq && c.forget(m.ID):
+		// The JSON reply to a request is its response, so one we cannot
+		// read ends the request at once (see Conn).
+		c.inbox.push(standInFor(m.ID, derr))
+		return nil, nil
 	}
 	if isReq && c.forget(m.ID) {
 		// Still pending: the body was not its response.
-		if derr != nil {
-			return nil, fmt.Errorf("transport: POST %s: bad JSON reply: %w", what, derr)
-		}
 		return nil, fmt.Errorf("transport: POST %s: JSON reply is not the response to it", what)
 	}
 	return nil, nil

@@ -207,10 +207,12 @@ func TestHTTPMalformedEvent(t *testing.T) {
 		t.Errorf("frame Err = %T %v, want a *jsonrpc.DecodeError", errs[0].Err, errs[0].Err)
 	}
 
-	// A malformed JSON body cannot be the response: Write says so.
-	err := conn.Write(t.Context(), httpReq(t, 2, "json", nil))
-	if err == nil {
-		t.Fatal("Write succeeded for a malformed JSON reply")
+	// A malformed JSON body is the request's response all the same: Read
+	// gets its stand-in at once, carrying the DecodeError.
+	httpWrite(t, conn, httpReq(t, 2, "json", nil))
+	m := httpRead(t, conn)
+	if m.ID != jsonrpc.IntID(2) || m.Error == nil || !errors.As(m.LocalErr, &de) {
+		t.Errorf("got %+v, want the stand-in response to 2 with a DecodeError", m)
 	}
 	errs = httpErrFrames(log.Frames())
 	if len(errs) != 3 || !bytes.Equal(errs[2].Raw, []byte(`{"jsonrpc":"2.0","id":`)) {

@@ -64,6 +64,14 @@ func (c *httpConn) consumeSSE(ctx context.Context, body io.Reader, info *HTTPInf
 		msg, derr := jsonrpc.Decode(ev.Data)
 		c.frameIn(ev.Data, derr, info, ev.ID)
 		if derr != nil {
+			// A response we cannot read still ends its request (Conn);
+			// only a pending one, since nothing else waits for it.
+			if si := standIn(derr); si != nil && c.forget(si.ID) {
+				c.inbox.push(si)
+				if si.ID == forID {
+					return httpEndAnswered, nil
+				}
+			}
 			continue
 		}
 		cur.msgs++

@@ -260,7 +260,8 @@ func (c *sseConn) readLoop(p *sseReader) {
 }
 
 // event decodes one message event and queues it for Read; a bad one is an
-// error frame and is skipped.
+// error frame and is skipped (an undecodable response is replaced by its
+// stand-in, see Conn).
 func (c *sseConn) event(ev sseEvent) {
 	if len(ev.Data) == 0 || ev.Type != "" && ev.Type != "message" {
 		return
@@ -270,7 +271,10 @@ func (c *sseConn) event(ev sseEvent) {
 	info.Header = c.info.Header.Clone()
 	info.EventID = ev.ID
 	c.obs.Frame(Frame{Time: time.Now(), Dir: In, Raw: ev.Data, Err: derr, HTTP: &info})
-	if derr == nil {
+	if derr != nil {
+		msg = standIn(derr) // an undecodable response still ends its call (Conn)
+	}
+	if msg != nil {
 		c.inbox.push(msg)
 	}
 }

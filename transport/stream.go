@@ -200,8 +200,9 @@ func (s *stream) readLoop(br *bufio.Reader, limit int) {
 	}
 }
 
-// deliver reports one line and, if it decodes, hands it to Read. It returns
-// false if the stream was closed while waiting for Read.
+// deliver reports one line and, if it decodes, hands it to Read (an
+// undecodable response, its stand-in: see Conn). It returns false if the
+// stream was closed while waiting for Read.
 func (s *stream) deliver(line []byte, size, limit int) bool {
 	now := time.Now()
 	if size > limit {
@@ -217,7 +218,9 @@ func (s *stream) deliver(line []byte, size, limit int) bool {
 	m, err := jsonrpc.Decode(line)
 	s.obs.Frame(Frame{Time: now, Dir: In, Raw: line, Err: err})
 	if err != nil {
-		return true
+		if m = standIn(err); m == nil {
+			return true
+		}
 	}
 	select {
 	case s.msgs <- m:

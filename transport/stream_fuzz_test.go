@@ -16,10 +16,12 @@ const fuzzLimit = 256
 
 // FuzzDecodeFrame feeds arbitrary bytes through NewStream: it must not
 // panic, and every non-blank line must yield exactly one frame, which is
-// either a decoded message handed to Read or a reported error.
+// either a decoded message handed to Read or a reported error; a reported
+// error meant as a response with an id also hands Read its stand-in.
 func FuzzDecodeFrame(f *testing.F) {
 	for _, s := range []string{
 		`{"jsonrpc":"2.0","id":1,"method":"ping"}` + "\n",
+		`{"jsonrpc":"2.0","id":7,"result":{"x":[[[` + "\n",
 		`{"jsonrpc":"2.0","id":"a","result":{}}` + "\r\n\r\n" + `{"jsonrpc":"2.0","method":"n"}`,
 		`{"jsonrpc":"2.0","id":1,"error":{"code":-32601,"message":"x"}}` + "\n",
 		"garbage\n{\n[]\n\n \t \n",
@@ -73,7 +75,7 @@ func FuzzDecodeFrame(f *testing.F) {
 		if len(frames) != len(want) {
 			t.Fatalf("%d frames for %d non-blank lines", len(frames), len(want))
 		}
-		ok := 0
+		ok, standIns := 0, 0
 		for i, fr := range frames {
 			if fr.Dir != transport.In {
 				t.Fatalf("frame %d has direction %v", i, fr.Dir)
@@ -91,12 +93,26 @@ func FuzzDecodeFrame(f *testing.F) {
 			if (derr == nil) != (fr.Err == nil) {
 				t.Fatalf("frame %d: reported err %v, but Decode says %v", i, fr.Err, derr)
 			}
-			if fr.Err == nil {
+			var de *jsonrpc.DecodeError
+			switch {
+			case fr.Err == nil:
 				ok++
+			case errors.As(fr.Err, &de) && de.Kind == jsonrpc.KindResponse && de.ID.IsValid():
+				standIns++
 			}
 		}
-		if ok != len(got) {
-			t.Fatalf("%d good frames but Read returned %d messages", ok, len(got))
+		made := 0
+		for _, m := range got {
+			if m.LocalErr != nil {
+				made++
+				var de *jsonrpc.DecodeError
+				if m.Kind() != jsonrpc.KindResponse || m.Error == nil || !errors.As(m.LocalErr, &de) || de.ID != m.ID {
+					t.Fatalf("stand-in %+v for an undecodable response", m)
+				}
+			}
+		}
+		if ok != len(got)-made || standIns != made {
+			t.Fatalf("%d good frames and %d undecodable responses, but Read returned %d messages (%d stand-ins)", ok, standIns, len(got), made)
 		}
 	})
 }

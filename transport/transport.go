@@ -25,7 +25,16 @@ type Transport interface {
 // an error wrapping ErrClosed (or the reason the peer went away).
 //
 // A frame that is not a valid JSON-RPC message is reported to the Observer
-// (Frame.Err set) and skipped; Read does not fail for it.
+// (Frame.Err set) and skipped; Read does not fail for it. A bad frame meant
+// as a response (jsonrpc.DecodeError.Kind is KindResponse) whose id could
+// be recovered is the server's answer all the same, so that its call does
+// not wait in vain: Read returns in its place a stand-in, a made-up -32603
+// error response for that id whose Message.LocalErr is the
+// *jsonrpc.DecodeError (no Frame is reported for the stand-in itself). The
+// stream transports (stdio, pipes) and legacy SSE do this for any such id;
+// Streamable HTTP only for a request still awaiting its response, and for
+// any undecodable JSON reply to a request's POST, which can only be its
+// response.
 type Conn interface {
 	Read(ctx context.Context) (*jsonrpc.Message, error)
 	Write(ctx context.Context, m *jsonrpc.Message) error

@@ -63,10 +63,11 @@ type Message struct {
 
 	// LocalErr is set by a transport on a response it made up itself
 	// because the real one can no longer arrive (the stream carrying it
-	// broke). It holds the reason, which errors.Is can match against the
-	// transport's sentinels (transport.ErrRequestLost: 2026-07-28, the
-	// request was lost and may be re-issued with a new id). A response
-	// from the server never has it. Never encoded.
+	// broke) or arrived but could not be decoded. It holds the reason,
+	// which errors.Is can match against the transport's sentinels
+	// (transport.ErrRequestLost: 2026-07-28, the request was lost and may
+	// be re-issued with a new id); for an undecodable response it is the
+	// *DecodeError. A response from the server never has it. Never encoded.
 	LocalErr error
 }
 
@@ -166,11 +167,18 @@ func Encode(m *Message) ([]byte, error) {
 }
 
 // DecodeError is returned by Decode for a frame that is not one valid
-// JSON-RPC 2.0 message. A session logs it and goes on.
+// JSON-RPC 2.0 message. A session logs it and goes on; when the frame was
+// meant as a response (Kind) and its ID could be recovered, the transports
+// also end the call it answers (see transport.Conn).
 type DecodeError struct {
 	Reason string
 	// ID is the request id if one could be recovered, so a reply can name it.
 	ID ID
+	// Kind is what the frame seems meant as, judged by its members (method:
+	// a request or notification; result or error without method: a
+	// response), KindInvalid when that cannot be told. For malformed JSON
+	// it is judged from the members read before the fault.
+	Kind Kind
 }
 
 func (e *DecodeError) Error() string { return "jsonrpc: " + e.Reason }
@@ -197,40 +205,118 @@ func Decode(b []byte) (*Message, error) {
 		Error   json.RawMessage `json:"error"`
 	}
 	if err := json.Unmarshal(b, &raw); err != nil {
-		return nil, &DecodeError{Reason: "malformed JSON: " + err.Error()}
+		id, kind := salvage(b)
+		return nil, &DecodeError{Reason: "malformed JSON: " + err.Error(), ID: id, Kind: kind}
 	}
 	m := &Message{Params: raw.Params, Result: raw.Result}
 	var idErr error
 	if raw.ID != nil {
 		idErr = m.ID.UnmarshalJSON(raw.ID)
 	}
+	kind := memberKind(raw.Method != nil, m.ID.IsValid(), raw.Result != nil || raw.Error != nil)
+	fail := func(reason string) (*Message, error) {
+		return nil, &DecodeError{Reason: reason, ID: m.ID, Kind: kind}
+	}
 	if raw.JSONRPC == nil || *raw.JSONRPC != Version {
-		return nil, &DecodeError{Reason: `missing or wrong "jsonrpc" member (want "2.0")`, ID: m.ID}
+		return fail(`missing or wrong "jsonrpc" member (want "2.0")`)
 	}
 	if idErr != nil {
-		return nil, &DecodeError{Reason: idErr.Error()}
+		return nil, &DecodeError{Reason: idErr.Error(), Kind: kind}
 	}
 	if raw.Method != nil {
 		if *raw.Method == "" {
-			return nil, &DecodeError{Reason: "empty method", ID: m.ID}
+			return fail("empty method")
 		}
 		m.Method = *raw.Method
 	}
 	if raw.Error != nil && !bytes.Equal(bytes.TrimSpace(raw.Error), []byte("null")) {
 		var e Error
 		if err := json.Unmarshal(raw.Error, &e); err != nil {
-			return nil, &DecodeError{Reason: "malformed error object: " + err.Error(), ID: m.ID}
+			return fail("malformed error object: " + err.Error())
 		}
 		m.Error = &e
 	}
 	if m.Method != "" && (m.Result != nil || m.Error != nil) {
-		return nil, &DecodeError{Reason: "message has both method and result/error", ID: m.ID}
+		return fail("message has both method and result/error")
 	}
 	if m.Method == "" && m.Result != nil && m.Error != nil {
-		return nil, &DecodeError{Reason: "response has both result and error", ID: m.ID}
+		return fail("response has both result and error")
 	}
 	if m.Kind() == KindInvalid {
-		return nil, &DecodeError{Reason: "message is neither request, notification nor response", ID: m.ID}
+		return fail("message is neither request, notification nor response")
 	}
 	return m, nil
+}
+
+// memberKind judges what a frame is meant as from which members it has.
+func memberKind(method, id, resultOrError bool) Kind {
+	switch {
+	case method && id:
+		return KindRequest
+	case method:
+		return KindNotification
+	case resultOrError:
+		return KindResponse
+	}
+	return KindInvalid
+}
+
+// salvage reads the top-level members of a frame that is not valid JSON
+// (or nests deeper than encoding/json allows) up to its first fault, for
+// its id and what it seems meant as. It stops as soon as both are known,
+// so that the usual order (jsonrpc, id, result) costs a few tokens
+// whatever follows; the tokenizer has no nesting limit.
+func salvage(b []byte) (ID, Kind) {
+	var id ID
+	var method, result bool
+	dec := json.NewDecoder(bytes.NewReader(b))
+	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+		return id, KindInvalid
+	}
+	for dec.More() {
+		t, err := dec.Token()
+		if err != nil {
+			break
+		}
+		switch key, _ := t.(string); key {
+		case "id":
+			var raw json.RawMessage
+			if dec.Decode(&raw) != nil {
+				return id, memberKind(method, false, result)
+			}
+			_ = id.UnmarshalJSON(raw) // an invalid id stays unset
+			continue
+		case "method":
+			method = true
+		case "result", "error":
+			result = true
+		}
+		if id.IsValid() && (method || result) {
+			break // known: the value need not be read
+		}
+		if skipValue(dec) != nil {
+			break
+		}
+	}
+	return id, memberKind(method, id.IsValid(), result)
+}
+
+// skipValue consumes one value of any depth from dec.
+func skipValue(dec *json.Decoder) error {
+	depth := 0
+	for {
+		t, err := dec.Token()
+		if err != nil {
+			return err
+		}
+		switch t {
+		case json.Delim('{'), json.Delim('['):
+			depth++
+		case json.Delim('}'), json.Delim(']'):
+			depth--
+		}
+		if depth == 0 {
+			return nil
+		}
+	}
 }
