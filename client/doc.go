@@ -41,11 +41,18 @@
 //	Decline       {"action":"decline"}
 //	Cancel        {"action":"cancel"}
 //	Withdrawn     nothing (the server cancelled the request)
-//	Disconnected  nothing (there is no one to send it to)
+//	Disconnected  nothing (there is no one to send it to); also for the
+//	              prompts that came on a call's HTTP stream when that stream
+//	              was lost (the transport's made-up response, ErrRequestLost)
 //	Abandoned     {"action":"cancel"}, so the server's wait ends too; this is
 //	              also how prompts end when the Session is closed by us
 //	Timeout       {"action":"cancel"}
 //	Invalid       JSON-RPC error -32602 naming the property
+//
+// A response the server sent that cannot be decoded, but whose id could be
+// recovered, fails its call at once ("could not be decoded"), wrapping the
+// *jsonrpc.DecodeError; the call's prompts stay open, since the server is
+// still there to answer or withdraw them.
 //
 // # Eras
 //
