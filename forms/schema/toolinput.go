@@ -343,43 +343,14 @@ func (ti *ToolInput) Property(name string) *Property {
 }
 
 // Defaults returns the typed defaults of every field that has one.
-func (ti *ToolInput) Defaults() map[string]any {
-	out := map[string]any{}
-	for _, p := range ti.Fields {
-		if p.Default != nil {
-			out[p.Name] = cloneValue(p.Default)
-		}
-	}
-	return out
-}
+func (ti *ToolInput) Defaults() map[string]any { return defaultsOf(ti.Fields) }
 
 // Validate checks tool arguments against the fields' rules and then the
 // whole inputSchema, like Schema.Validate.
 func (ti *ToolInput) Validate(args map[string]any) error {
-	doc := make(map[string]any, len(args))
-	for _, p := range ti.Fields {
-		v, ok := args[p.Name]
-		if !ok {
-			if p.Required {
-				return &ValidationError{Property: p.Name, Reason: "is required"}
-			}
-			continue
-		}
-		nv, reason := checkValue(p, v)
-		if reason != "" {
-			return &ValidationError{Property: p.Name, Reason: reason}
-		}
-		doc[p.Name] = jsonValue(nv)
-	}
-	for _, k := range slices.Sorted(maps.Keys(args)) {
-		if _, done := doc[k]; done || ti.Property(k) != nil {
-			continue
-		}
-		v, ok := plainJSON(args[k])
-		if !ok {
-			return &ValidationError{Property: k, Reason: "is not a JSON value"}
-		}
-		doc[k] = v
+	doc, err := checkFields(ti.Fields, args)
+	if err != nil {
+		return err
 	}
 	if len(bytes.TrimSpace(ti.Raw)) == 0 {
 		return nil

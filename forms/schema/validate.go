@@ -13,9 +13,12 @@ import (
 
 // Defaults returns the typed defaults of every property that has one. The
 // map and its slices are the caller's to change.
-func (s *Schema) Defaults() map[string]any {
+func (s *Schema) Defaults() map[string]any { return defaultsOf(s.Properties) }
+
+// defaultsOf returns the typed defaults of props, copied.
+func defaultsOf(props []*Property) map[string]any {
 	out := map[string]any{}
-	for _, p := range s.Properties {
+	for _, p := range props {
 		if p.Default != nil {
 			out[p.Name] = cloneValue(p.Default)
 		}
@@ -31,30 +34,9 @@ func (s *Schema) Defaults() map[string]any {
 // []any. The error is a *ValidationError naming the first offending
 // property.
 func (s *Schema) Validate(content map[string]any) error {
-	doc := make(map[string]any, len(content))
-	for _, p := range s.Properties {
-		v, ok := content[p.Name]
-		if !ok {
-			if p.Required {
-				return &ValidationError{Property: p.Name, Reason: "is required"}
-			}
-			continue
-		}
-		nv, reason := checkValue(p, v)
-		if reason != "" {
-			return &ValidationError{Property: p.Name, Reason: reason}
-		}
-		doc[p.Name] = jsonValue(nv)
-	}
-	for _, k := range slices.Sorted(maps.Keys(content)) {
-		if _, done := doc[k]; done || s.Property(k) != nil {
-			continue
-		}
-		v, ok := plainJSON(content[k])
-		if !ok {
-			return &ValidationError{Property: k, Reason: "is not a JSON value"}
-		}
-		doc[k] = v
+	doc, err := checkFields(s.Properties, content)
+	if err != nil {
+		return err
 	}
 	if len(s.Raw) == 0 {
 		return nil // built by hand without a document: the rules above are all
@@ -64,6 +46,41 @@ func (s *Schema) Validate(content map[string]any) error {
 		return fmt.Errorf("validating content: %w", err)
 	}
 	return libCheck(sch.Validate(doc), "")
+}
+
+// checkFields applies each property's own rules to values, in order, with
+// readable reasons, and returns the values as the JSON document the
+// library validates next; members no property names are passed on as
+// plain JSON for the library to judge.
+func checkFields(props []*Property, values map[string]any) (map[string]any, error) {
+	doc := make(map[string]any, len(values))
+	named := make(map[string]bool, len(props))
+	for _, p := range props {
+		named[p.Name] = true
+		v, ok := values[p.Name]
+		if !ok {
+			if p.Required {
+				return nil, &ValidationError{Property: p.Name, Reason: "is required"}
+			}
+			continue
+		}
+		nv, reason := checkValue(p, v)
+		if reason != "" {
+			return nil, &ValidationError{Property: p.Name, Reason: reason}
+		}
+		doc[p.Name] = jsonValue(nv)
+	}
+	for _, k := range slices.Sorted(maps.Keys(values)) {
+		if named[k] {
+			continue
+		}
+		v, ok := plainJSON(values[k])
+		if !ok {
+			return nil, &ValidationError{Property: k, Reason: "is not a JSON value"}
+		}
+		doc[k] = v
+	}
+	return doc, nil
 }
 
 // ValidateValue checks one value against one property with the same rules
