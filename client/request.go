@@ -354,6 +354,15 @@ func (s *Session) handleResponse(m *jsonrpc.Message) {
 	c := s.out[m.ID]
 	var lateMethod string
 	var wasLate bool
+	if c != nil && s.closing {
+		// Close has already failed every pending call (ErrClosed); a
+		// response that comes now, often provoked by the cancel answers
+		// Close sends for open prompts, must not win over that.
+		c = nil
+		s.mu.Unlock()
+		s.log.Debug("dropped a response that came after Close", "id", m.ID)
+		return
+	}
 	if c != nil {
 		delete(s.out, m.ID)
 		if c.token.IsValid() && s.progress[c.token] == c {
