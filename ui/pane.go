@@ -57,6 +57,10 @@ type pane struct {
 	endKind client.OutcomeKind
 	endedAt time.Time
 	note    string // transient line: "copied", validation error, opener error
+	// blinkParked: a cursor blink for this pane was dropped while it was
+	// out of sight, so its blink loop has stopped; armTicks restarts it
+	// when the pane is shown again.
+	blinkParked bool
 }
 
 func (p *pane) open() bool { return p.state == paneOpen }

@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"charm.land/bubbles/v2/cursor"
 	"time"
 
 	"charm.land/bubbles/v2/key"
@@ -185,7 +186,16 @@ func (m *Model) armTicks() tea.Cmd {
 		m.spin.gen++
 		cmds = append(cmds, m.spin.tick())
 	}
+	if pn := m.focused(); pn != nil && pn.blinkParked && m.onScreen(pn) && pn.open() && pn.form != nil {
+		pn.blinkParked = false
+		cmds = append(cmds, m.formUpdate(pn, cursor.Blink()))
+	}
 	return tea.Batch(cmds...)
+}
+
+// onScreen reports whether pn is the pane being shown.
+func (m *Model) onScreen(pn *pane) bool {
+	return m.view == viewPrompts && m.focused() == pn
 }
 
 func (m *Model) handleWaitTick() tea.Cmd {
@@ -255,6 +265,14 @@ func (m *Model) formUpdate(pn *pane, msg tea.Msg) tea.Cmd {
 func (m *Model) handleRouted(msg routedMsg) tea.Cmd {
 	if pn := m.byID[msg.id]; pn != nil {
 		if pn.form == nil || pn.state != paneOpen {
+			return nil
+		}
+		if _, blink := msg.msg.(cursor.BlinkMsg); blink && !m.onScreen(pn) {
+			// Every open form has a focused input whose cursor blinks
+			// twice a second; fifty hidden panes would redraw the screen
+			// a hundred times a second for nothing. Dropping the blink
+			// stops that pane's loop until it is shown again.
+			pn.blinkParked = true
 			return nil
 		}
 		return m.formUpdate(pn, msg.msg)

@@ -26,11 +26,13 @@ func (s *spinState) tick() tea.Cmd {
 
 func (s *spinState) view() string { return spinner.MiniDot.Frames[s.frame%len(spinner.MiniDot.Frames)] }
 
-// spinNeeded reports whether anything on screen spins: a running call,
-// or a working task while the task view is shown (tasks may work for
-// hours; no view but that one shows them).
+// spinNeeded reports whether anything on screen spins: a running call
+// while the tools view is shown, or a working task while the task view is
+// shown. Nothing else shows a spinner, so any other view (say, fifty open
+// prompts answered while a storm call runs) costs no redraws; armTicks runs
+// after every Update, so switching back starts the spinner again.
 func (m *Model) spinNeeded() bool {
-	return m.tools.running() > 0 || m.view == viewTasks && m.tasks.working() > 0
+	return m.view == viewTools && m.tools.running() > 0 || m.view == viewTasks && m.tasks.working() > 0
 }
 
 func (m *Model) handleSpinTick(msg spinTickMsg) tea.Cmd {
