@@ -28,12 +28,6 @@ type resourceReadMsg struct {
 	err      error
 }
 
-type resourceList struct {
-	items   []client.Resource
-	err     error
-	loading bool
-}
-
 // resourceRead is the resource being read or shown.
 type resourceRead struct {
 	seq      int
@@ -48,51 +42,20 @@ type resourceRead struct {
 
 // resourcesView lists a server's resources; Enter reads one.
 type resourcesView struct {
-	server string
-	lists  map[string]*resourceList
-	cursor int
-	read   *resourceRead // nil: the list is shown
-	seq    int
+	serverLists[client.Resource]
+	read *resourceRead // nil: the list is shown
+	seq  int
 }
 
-func (r *resourcesView) init() { r.lists = map[string]*resourceList{} }
-
-func (r *resourcesView) current() *resourceList { return r.lists[r.server] }
-
-// enter picks a server if none is selected and loads its list once.
-func (r *resourcesView) enter(m *Model) tea.Cmd {
-	r.server = firstServer(m.servers, r.server)
-	if r.server == "" || r.lists[r.server] != nil {
-		return nil
-	}
-	return r.load(m, r.server)
-}
-
-// changed drops a server's cached list (it reconnected or said its list
-// changed) and reloads it if it is on screen.
-func (r *resourcesView) changed(m *Model, server string) tea.Cmd {
-	delete(r.lists, server)
-	if m.view == viewResources && server == r.server {
-		return r.load(m, server)
-	}
-	return nil
-}
-
-func (r *resourcesView) load(m *Model, server string) tea.Cmd {
-	r.lists[server] = &resourceList{loading: true}
-	eng, ctx := m.engine, m.ctx
-	return func() tea.Msg {
+func (r *resourcesView) init() {
+	r.initLists(viewResources, func(eng Engine, ctx context.Context, server string) tea.Msg {
 		items, err := eng.ListResources(ctx, server)
 		return resourcesMsg{server: server, items: items, err: err}
-	}
+	})
 }
 
 func (m *Model) handleResources(msg resourcesMsg) {
-	r := &m.resources
-	r.lists[msg.server] = &resourceList{items: msg.items, err: msg.err}
-	if r.server == msg.server {
-		r.cursor = clamp(r.cursor, 0, max(len(msg.items)-1, 0))
-	}
+	m.resources.loaded(msg.server, msg.items, msg.err)
 }
 
 // open reads the selected resource in a Cmd with its own context, so

@@ -33,12 +33,6 @@ type templateGotMsg struct {
 	err error
 }
 
-type templateList struct {
-	items   []client.ServerPrompt
-	err     error
-	loading bool
-}
-
 // templateGet is the prompts/get being run or shown.
 type templateGet struct {
 	seq    int
@@ -56,51 +50,22 @@ type templateGet struct {
 // arguments (one field per argument, required ones marked) and shows
 // what prompts/get returns.
 type templatesView struct {
-	server string
-	lists  map[string]*templateList
-	cursor int
+	serverLists[client.ServerPrompt]
 	args   *argForm // the argument form, while open
 	argsOf *client.ServerPrompt
 	got    *templateGet // nil: the list (or the form) is shown
 	seq    int
 }
 
-func (t *templatesView) init() { t.lists = map[string]*templateList{} }
-
-func (t *templatesView) current() *templateList { return t.lists[t.server] }
-
-func (t *templatesView) enter(m *Model) tea.Cmd {
-	t.server = firstServer(m.servers, t.server)
-	if t.server == "" || t.lists[t.server] != nil {
-		return nil
-	}
-	return t.load(m, t.server)
-}
-
-// changed drops a server's cached list and reloads it if it is on screen.
-func (t *templatesView) changed(m *Model, server string) tea.Cmd {
-	delete(t.lists, server)
-	if m.view == viewTemplates && server == t.server {
-		return t.load(m, server)
-	}
-	return nil
-}
-
-func (t *templatesView) load(m *Model, server string) tea.Cmd {
-	t.lists[server] = &templateList{loading: true}
-	eng, ctx := m.engine, m.ctx
-	return func() tea.Msg {
+func (t *templatesView) init() {
+	t.initLists(viewTemplates, func(eng Engine, ctx context.Context, server string) tea.Msg {
 		items, err := eng.ListPrompts(ctx, server)
 		return templatesMsg{server: server, items: items, err: err}
-	}
+	})
 }
 
 func (m *Model) handleTemplates(msg templatesMsg) {
-	t := &m.templates
-	t.lists[msg.server] = &templateList{items: msg.items, err: msg.err}
-	if t.server == msg.server {
-		t.cursor = clamp(t.cursor, 0, max(len(msg.items)-1, 0))
-	}
+	m.templates.loaded(msg.server, msg.items, msg.err)
 }
 
 // argsSchema turns prompt arguments into a tool-style input schema of
