@@ -1,6 +1,7 @@
 package client
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -99,6 +100,9 @@ const relatedTaskKey = "io.modelcontextprotocol/related-task"
 // relatedTaskID reads _meta[related-task].taskId from params, "" if absent
 // or malformed.
 func relatedTaskID(params json.RawMessage) string {
+	if !bytes.Contains(params, []byte(relatedTaskKey)) {
+		return "" // the common case, without decoding params a second time
+	}
 	var p struct {
 		Meta map[string]json.RawMessage `json:"_meta"`
 	}

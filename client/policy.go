@@ -261,7 +261,17 @@ func (a *Answers) Prompt(_ context.Context, p *Prompt) Outcome {
 	return fill(p, merged)
 }
 
+// immediate marks a Prompter that answers without waiting for anything
+// (no person, no I/O), so the engine may call it on the prompt's own
+// goroutine; see settle.
+type immediate interface{ immediate() }
+
+func (Policy) immediate()   {}
+func (*Answers) immediate() {}
+
 var (
-	_ Prompter = AcceptDefaults
-	_ Prompter = (*Answers)(nil)
+	_ Prompter  = AcceptDefaults
+	_ Prompter  = (*Answers)(nil)
+	_ immediate = AcceptDefaults
+	_ immediate = (*Answers)(nil)
 )

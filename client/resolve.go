@@ -48,6 +48,15 @@ type claimFunc func(ctx context.Context) (cause error, reason string)
 // decided at once even if the Prompter is slow to notice.
 func (s *Session) settle(ctx context.Context, p *Prompt, claim claimFunc) decision {
 	s.emit(PromptOpened{Prompt: p})
+	if _, ok := s.prompter.(immediate); ok {
+		// A policy answers at once: a goroutine of its own would only add
+		// a hand-off, which under a burst of prompts is a wait for a P.
+		out := s.ask(ctx, p)
+		if cause, reason := claim(ctx); cause != nil {
+			return causeDecision(cause, reason)
+		}
+		return judge(p, out)
+	}
 	answer := make(chan Outcome, 1)
 	s.wg.Add(1) // legal at any time: our caller's own count keeps wg above zero
 	go func() {
