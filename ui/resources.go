@@ -7,7 +7,6 @@ import (
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
-	"github.com/charmbracelet/x/ansi"
 
 	"github.com/elicit-dev/elicit/client"
 	"github.com/elicit-dev/elicit/themes"
@@ -105,53 +104,22 @@ func (r *resourcesView) key(m *Model, k tea.KeyPressMsg) tea.Cmd {
 		}
 		return nil
 	}
-	n := 0
-	if l := r.current(); l != nil {
-		n = len(l.items)
+	if cmd, ok := r.listKey(m, k); ok {
+		return cmd
 	}
-	switch {
-	case moveCursor(km, k, &r.cursor, n, r.listRows(m)):
-	case key.Matches(k, km.NextServer):
-		r.server, r.cursor = cycleServer(m.servers, r.server), 0
-		return r.enter(m)
-	case key.Matches(k, km.ReadResource):
+	if key.Matches(k, km.ReadResource) {
 		return r.open(m)
 	}
 	return nil
 }
 
-func (r *resourcesView) listRows(m *Model) int { return max(m.bodyHeight()-1, 1) }
-func (r *resourcesView) textRows(m *Model) int { return max(m.bodyHeight()-2, 1) }
-
 func (r *resourcesView) render(m *Model) string {
-	st := m.st
 	if rd := r.read; rd != nil {
 		return r.renderRead(m, rd)
 	}
-	var b strings.Builder
-	b.WriteString(st.Title.Render("Resources of "+themes.SanitizeLine(orDash(r.server))) +
-		st.Muted.Render("   s next server · enter read · F9 prompt templates") + "\n")
-	l := r.current()
-	switch {
-	case l == nil:
-		b.WriteString(st.Muted.Render("no server selected"))
-		return b.String()
-	case l.loading:
-		b.WriteString(st.Muted.Render("loading resources…"))
-		return b.String()
-	case l.err != nil:
-		b.WriteString(st.Error.Render("resources/list failed: " + errText(l.err)))
-		return b.String()
-	case len(l.items) == 0:
-		b.WriteString(st.Muted.Render("this server lists no resources"))
-		return b.String()
-	}
-	rows := r.listRows(m)
-	lo := listTop(r.cursor, rows, len(l.items))
-	for i := lo; i < min(lo+rows, len(l.items)); i++ {
-		b.WriteString(resourceLine(m, &l.items[i], i == r.cursor) + "\n")
-	}
-	return strings.TrimRight(b.String(), "\n")
+	return r.renderList(m, listWords{title: "Resources of", hints: "s next server · enter read · F9 prompt templates",
+		noun: "resources", method: "resources/list", none: "this server lists no resources"},
+		func(res *client.Resource, selected bool) string { return resourceLine(m, res, selected) })
 }
 
 // resourceLine is one row: name (and title), URI, MIME type and size.
@@ -172,11 +140,7 @@ func resourceLine(m *Model, res *client.Resource, selected bool) string {
 	if res.Description != "" {
 		line += "  " + st.List.Desc.Render(san(res.Description))
 	}
-	line = ansi.Truncate(line, m.width-2, "…")
-	if selected {
-		return st.List.Selected.Render("› " + ansi.Strip(line))
-	}
-	return "  " + line
+	return listLine(m, line, selected)
 }
 
 func (r *resourcesView) renderRead(m *Model, rd *resourceRead) string {

@@ -2,8 +2,13 @@ package ui
 
 import (
 	"context"
+	"strings"
 
+	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/elicit-dev/elicit/themes"
 )
 
 // listOf is one server's list in a browse view.
@@ -68,4 +73,74 @@ func (s *serverLists[T]) loaded(server string, items []T, err error) bool {
 	}
 	s.cursor = clamp(s.cursor, 0, max(len(items)-1, 0))
 	return true
+}
+
+// listRows is how many list rows fit under the title line; textRows how
+// many lines of an opened item fit under its head and scroll hint.
+func (s *serverLists[T]) listRows(m *Model) int { return max(m.bodyHeight()-1, 1) }
+func (s *serverLists[T]) textRows(m *Model) int { return max(m.bodyHeight()-2, 1) }
+
+// listWords are what a browse view calls its list, in renderList.
+type listWords struct {
+	title  string // "Resources of"
+	hints  string // the keys, after the title
+	noun   string // "resources", in "loading resources…"
+	method string // "resources/list", in its failure
+	none   string // said when the server lists nothing
+}
+
+// renderList draws the shown server's list: a title line, then the rows
+// around the cursor, or why there are none.
+func (s *serverLists[T]) renderList(m *Model, w listWords, line func(item *T, selected bool) string) string {
+	st := m.st
+	var b strings.Builder
+	b.WriteString(st.Title.Render(w.title+" "+themes.SanitizeLine(orDash(s.server))) + st.Muted.Render("   "+w.hints) + "\n")
+	l := s.current()
+	switch {
+	case l == nil:
+		b.WriteString(st.Muted.Render("no server selected"))
+		return b.String()
+	case l.loading:
+		b.WriteString(st.Muted.Render("loading " + w.noun + "…"))
+		return b.String()
+	case l.err != nil:
+		b.WriteString(st.Error.Render(w.method + " failed: " + errText(l.err)))
+		return b.String()
+	case len(l.items) == 0:
+		b.WriteString(st.Muted.Render(w.none))
+		return b.String()
+	}
+	rows := s.listRows(m)
+	lo := listTop(s.cursor, rows, len(l.items))
+	for i := lo; i < min(lo+rows, len(l.items)); i++ {
+		b.WriteString(line(&l.items[i], i == s.cursor) + "\n")
+	}
+	return strings.TrimRight(b.String(), "\n")
+}
+
+// listKey handles the keys every list shares: moving the cursor, and the
+// next server. It reports whether k was one of them.
+func (s *serverLists[T]) listKey(m *Model, k tea.KeyPressMsg) (tea.Cmd, bool) {
+	n := 0
+	if l := s.current(); l != nil {
+		n = len(l.items)
+	}
+	switch {
+	case moveCursor(m.keys, k, &s.cursor, n, s.listRows(m)):
+		return nil, true
+	case key.Matches(k, m.keys.NextServer):
+		s.server, s.cursor = cycleServer(m.servers, s.server), 0
+		return s.enter(m), true
+	}
+	return nil, false
+}
+
+// listLine finishes a row: cut to the width, and marked when selected
+// (plain, so the selection style is not broken by the row's own).
+func listLine(m *Model, line string, selected bool) string {
+	line = ansi.Truncate(line, m.width-2, "…")
+	if selected {
+		return m.st.List.Selected.Render("› " + ansi.Strip(line))
+	}
+	return "  " + line
 }

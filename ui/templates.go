@@ -8,7 +8,6 @@ import (
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
-	"github.com/charmbracelet/x/ansi"
 
 	"github.com/elicit-dev/elicit/client"
 	"github.com/elicit-dev/elicit/forms/schema"
@@ -184,16 +183,10 @@ func (t *templatesView) key(m *Model, k tea.KeyPressMsg) tea.Cmd {
 		}
 		return nil
 	}
-	n := 0
-	if l := t.current(); l != nil {
-		n = len(l.items)
+	if cmd, ok := t.listKey(m, k); ok {
+		return cmd
 	}
-	switch {
-	case moveCursor(km, k, &t.cursor, n, t.listRows(m)):
-	case key.Matches(k, km.NextServer):
-		t.server, t.cursor = cycleServer(m.servers, t.server), 0
-		return t.enter(m)
-	case key.Matches(k, km.GetPrompt):
+	if key.Matches(k, km.GetPrompt) {
 		return t.open(m)
 	}
 	return nil
@@ -247,9 +240,6 @@ func (t *templatesView) resize(m *Model) tea.Cmd {
 	return tag(t.args.id, t.args.form.SetSize(m.width-2, max(m.bodyHeight()-4, 3)))
 }
 
-func (t *templatesView) listRows(m *Model) int { return max(m.bodyHeight()-1, 1) }
-func (t *templatesView) textRows(m *Model) int { return max(m.bodyHeight()-2, 1) }
-
 func (t *templatesView) render(m *Model) string {
 	st := m.st
 	if t.args != nil {
@@ -263,30 +253,9 @@ func (t *templatesView) render(m *Model) string {
 	if t.got != nil {
 		return t.renderGot(m, t.got)
 	}
-	var b strings.Builder
-	b.WriteString(st.Title.Render("Prompt templates of "+themes.SanitizeLine(orDash(t.server))) +
-		st.Muted.Render("   s next server · enter get") + "\n")
-	l := t.current()
-	switch {
-	case l == nil:
-		b.WriteString(st.Muted.Render("no server selected"))
-		return b.String()
-	case l.loading:
-		b.WriteString(st.Muted.Render("loading prompt templates…"))
-		return b.String()
-	case l.err != nil:
-		b.WriteString(st.Error.Render("prompts/list failed: " + errText(l.err)))
-		return b.String()
-	case len(l.items) == 0:
-		b.WriteString(st.Muted.Render("this server has no prompt templates"))
-		return b.String()
-	}
-	rows := t.listRows(m)
-	lo := listTop(t.cursor, rows, len(l.items))
-	for i := lo; i < min(lo+rows, len(l.items)); i++ {
-		b.WriteString(templateLine(m, &l.items[i], i == t.cursor) + "\n")
-	}
-	return strings.TrimRight(b.String(), "\n")
+	return t.renderList(m, listWords{title: "Prompt templates of", hints: "s next server · enter get",
+		noun: "prompt templates", method: "prompts/list", none: "this server has no prompt templates"},
+		func(tp *client.ServerPrompt, selected bool) string { return templateLine(m, tp, selected) })
 }
 
 // templateLine is one row: name (and title), its arguments, description.
@@ -311,11 +280,7 @@ func templateLine(m *Model, tp *client.ServerPrompt, selected bool) string {
 	if tp.Description != "" {
 		line += "  " + st.List.Desc.Render(san(tp.Description))
 	}
-	line = ansi.Truncate(line, m.width-2, "…")
-	if selected {
-		return st.List.Selected.Render("› " + ansi.Strip(line))
-	}
-	return "  " + line
+	return listLine(m, line, selected)
 }
 
 func (t *templatesView) renderGot(m *Model, g *templateGet) string {
