@@ -48,7 +48,11 @@ func (s *Session) handleRequest(m *jsonrpc.Message) {
 		return
 	}
 	ctx, cancel := context.WithCancelCause(s.base)
-	e := &incoming{id: m.ID, method: m.Method, arrived: time.Now(), ctx: ctx, cancel: cancel, gen: s.gen}
+	arrived := m.Received // off the wire, before any queue of ours
+	if arrived.IsZero() {
+		arrived = time.Now()
+	}
+	e := &incoming{id: m.ID, method: m.Method, arrived: arrived, ctx: ctx, cancel: cancel, gen: s.gen}
 	if m.Method == "elicitation/create" {
 		e.origin = s.originLocked(m, taskID)
 		e.owner = e.origin.CallID

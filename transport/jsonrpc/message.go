@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"time"
 )
 
 // Version is the only JSON-RPC version MCP uses.
@@ -69,6 +70,11 @@ type Message struct {
 	// be re-issued with a new id); for an undecodable response it is the
 	// *DecodeError. A response from the server never has it. Never encoded.
 	LocalErr error
+
+	// Received is when Decode read the message off the wire; zero for a
+	// message built in memory. Prompts count their wait from it, so time
+	// spent queued inside the client counts too. Never encoded.
+	Received time.Time
 }
 
 // Kind classifies the message.
@@ -186,6 +192,7 @@ func (e *DecodeError) Error() string { return "jsonrpc: " + e.Reason }
 // Decode parses one frame. It refuses batches, a wrong or missing
 // "jsonrpc" member, null ids, and messages that are none of the three kinds.
 func Decode(b []byte) (*Message, error) {
+	now := time.Now()
 	b = bytes.TrimSpace(b)
 	if len(b) == 0 {
 		return nil, &DecodeError{Reason: "empty frame"}
@@ -208,7 +215,7 @@ func Decode(b []byte) (*Message, error) {
 		id, kind := salvage(b)
 		return nil, &DecodeError{Reason: "malformed JSON: " + err.Error(), ID: id, Kind: kind}
 	}
-	m := &Message{Params: raw.Params, Result: raw.Result}
+	m := &Message{Params: raw.Params, Result: raw.Result, Received: now}
 	var idErr error
 	if raw.ID != nil {
 		idErr = m.ID.UnmarshalJSON(raw.ID)
