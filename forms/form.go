@@ -220,6 +220,18 @@ func (f *Form) Filtering() bool {
 	return ok && fl.GetFiltering()
 }
 
+// Blinking reports whether the focused field shows a blinking cursor (a
+// text input, or a select's open filter). While such a form is on screen
+// its blink redraws it twice a second, so a clock shown beside it needs
+// no timer of its own.
+func (f *Form) Blinking() bool {
+	switch f.form.GetFocusedField().(type) {
+	case *huh.Input, *huh.Text:
+		return true
+	}
+	return f.Filtering()
+}
+
 // Content returns the answer as typed JSON values (string, float64, int64,
 // bool, []string, []any, decoded JSON), leaving out optional fields that
 // are empty, and checks it against the schema the server sent. It can be

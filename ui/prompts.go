@@ -173,11 +173,12 @@ func (m *Model) markSeen() {
 	}
 }
 
-// armTicks starts the 1 s waiting-time tick while an open pane exists and
-// the spinner while a call runs. Neither runs when idle.
+// armTicks starts the 1 s waiting-time tick while a waiting time is on
+// screen and nothing else redraws it, and the spinner while a call runs.
+// Neither runs when idle.
 func (m *Model) armTicks() tea.Cmd {
 	var cmds []tea.Cmd
-	if !m.ticking && m.anyOpen() {
+	if !m.ticking && m.waitNeedsTick() {
 		m.ticking = true
 		cmds = append(cmds, tea.Tick(time.Second, func(time.Time) tea.Msg { return waitTickMsg{} }))
 	}
@@ -203,13 +204,17 @@ func (m *Model) handleWaitTick() tea.Cmd {
 	return nil
 }
 
-func (m *Model) anyOpen() bool {
-	for _, p := range m.panes {
-		if p.open() {
-			return true
-		}
+// waitNeedsTick reports whether the focused pane's "waiting Ns" is on
+// screen with nothing to refresh it: it is only drawn in the prompts view,
+// and a form whose cursor blinks there is redrawn twice a second already
+// (one wake-up fewer per second for an idle screen; BENCHMARKS.md).
+func (m *Model) waitNeedsTick() bool {
+	pn := m.focused()
+	if m.view != viewPrompts || pn == nil || !pn.open() {
+		return false
 	}
-	return false
+	b, ok := pn.form.(interface{ Blinking() bool })
+	return !ok || pn.blinkParked || !b.Blinking()
 }
 
 // paneKey handles a key in the prompts view.

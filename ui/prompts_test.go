@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	tea "charm.land/bubbletea/v2"
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/elicit-dev/elicit/client"
@@ -159,5 +160,32 @@ func TestHelpOverlayListsBindings(t *testing.T) {
 	d.keys(keyEnter)
 	if got := d.reply(p.Key); got.Content["name"] != "?" {
 		t.Fatalf("content = %v, want name=?", got.Content)
+	}
+}
+
+// TestWaitTickOnlyWhenNothingElseRedraws: the 1 s waiting-time tick runs
+// only while the waiting time is on screen and no blinking cursor redraws
+// it anyway (idle CPU, issue 7).
+func TestWaitTickOnlyWhenNothingElseRedraws(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name, schema string
+		view         tea.KeyPressMsg
+		want         bool
+	}{
+		{"text input on screen: the blink redraws", nameSchema, tea.KeyPressMsg{Code: tea.KeyF4}, false},
+		{"select on screen: no cursor, the tick redraws", pickSchema, tea.KeyPressMsg{Code: tea.KeyF4}, true},
+		{"another view: no waiting time on screen", pickSchema, tea.KeyPressMsg{Code: tea.KeyF6}, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			d := newDriver(t, Options{})
+			d.open(formPrompt(t, "demo", 1, "q", tc.schema))
+			d.send(tc.view)
+			d.m.ticking = false // as when the last tick has fired
+			d.m.armTicks()
+			if d.m.ticking != tc.want {
+				t.Errorf("ticking = %v, want %v", d.m.ticking, tc.want)
+			}
+		})
 	}
 }
