@@ -23,6 +23,27 @@ type elicitParams struct {
 	Meta            json.RawMessage `json:"_meta"`
 }
 
+// decode reads params by exact member names: a "RequestedSchema" is not
+// requestedSchema (see exactMembers).
+func (ep *elicitParams) decode(params json.RawMessage) error {
+	m, err := exactMembers(params)
+	if err != nil {
+		return err
+	}
+	for _, f := range []struct {
+		name string
+		dst  *string
+	}{{"mode", &ep.Mode}, {"message", &ep.Message}, {"url", &ep.URL}, {"elicitationId", &ep.ElicitationID}} {
+		v, _, err := exactString(m, f.name)
+		if err != nil {
+			return fmt.Errorf("%s: %w", f.name, err)
+		}
+		*f.dst = v
+	}
+	ep.RequestedSchema, ep.Meta = m["requestedSchema"], m["_meta"]
+	return nil
+}
+
 // serveElicit serves one elicitation/create request: check it, run the
 // prompt to its one outcome, answer, journal.
 func (s *Session) serveElicit(e *incoming, m *jsonrpc.Message) {
@@ -92,7 +113,7 @@ func (s *Session) parseElicit(p *Prompt, params json.RawMessage) *paramsError {
 	if t := bytes.TrimSpace(params); len(t) == 0 || t[0] != '{' {
 		return &paramsError{msg: "invalid params: elicitation/create needs an object"}
 	}
-	if err := json.Unmarshal(params, &ep); err != nil {
+	if err := ep.decode(params); err != nil {
 		return &paramsError{msg: "invalid params: " + err.Error()}
 	}
 	p.Message, p.Meta = ep.Message, ep.Meta

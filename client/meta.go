@@ -121,13 +121,15 @@ func withMeta(params json.RawMessage, fields map[string]json.RawMessage) (json.R
 // resultType reads a 2026-07-28 result's resultType; absent means
 // "complete" (an older server, or a result that predates the field).
 func resultType(result json.RawMessage) string {
-	var r struct {
-		ResultType *string `json:"resultType"`
-	}
-	if json.Unmarshal(result, &r) != nil || r.ResultType == nil {
+	m, err := exactMembers(result) // "ResultType" is not resultType
+	if err != nil {
 		return "complete"
 	}
-	return *r.ResultType
+	rt, ok, err := exactString(m, "resultType")
+	if !ok || err != nil {
+		return "complete"
+	}
+	return rt
 }
 
 // modernError words the 2026-07-28 error codes for people. The result

@@ -47,6 +47,25 @@ type inputRequired struct {
 	State    json.RawMessage            `json:"requestState"`
 }
 
+// UnmarshalJSON reads the members by their exact names. encoding/json
+// matches struct fields case-insensitively, which took a "requestStAte"
+// for requestState (echoed back under the real name, and overriding the
+// real one when both came); the spec wants requestState exactly as sent.
+// Found by FuzzInputRequired.
+func (ir *inputRequired) UnmarshalJSON(b []byte) error {
+	var m map[string]json.RawMessage
+	if err := json.Unmarshal(b, &m); err != nil {
+		return err
+	}
+	*ir = inputRequired{State: m["requestState"]}
+	if raw, ok := m["inputRequests"]; ok {
+		if err := json.Unmarshal(raw, &ir.Requests); err != nil {
+			return fmt.Errorf("inputRequests: %w", err)
+		}
+	}
+	return nil
+}
+
 // doStateless runs c in the 2026-07-28 era until its final response.
 func (s *Session) doStateless(ctx context.Context, c *call, base json.RawMessage) (*jsonrpc.Message, error) {
 	var (
@@ -190,6 +209,22 @@ func (s *Session) switchVersion(e *jsonrpc.Error) bool {
 type inputEntry struct {
 	Method string          `json:"method"`
 	Params json.RawMessage `json:"params"`
+}
+
+// UnmarshalJSON reads the members by their exact names, for the reason
+// inputRequired does: a "Params" is not params.
+func (e *inputEntry) UnmarshalJSON(b []byte) error {
+	var m map[string]json.RawMessage
+	if err := json.Unmarshal(b, &m); err != nil {
+		return err
+	}
+	*e = inputEntry{Params: m["params"]}
+	if raw, ok := m["method"]; ok {
+		if err := json.Unmarshal(raw, &e.Method); err != nil {
+			return fmt.Errorf("method: %w", err)
+		}
+	}
+	return nil
 }
 
 // roundItem is one answerable entry of a round.

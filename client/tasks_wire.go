@@ -3,7 +3,9 @@ package client
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"math"
+	"strconv"
 	"time"
 
 	"github.com/elicit-dev/elicit/transport/jsonrpc"
@@ -36,6 +38,49 @@ type wireTask struct {
 	InputRequests  map[string]json.RawMessage `json:"inputRequests"`
 	Result         json.RawMessage            `json:"result"`
 	Error          *jsonrpc.Error             `json:"error"`
+}
+
+// UnmarshalJSON reads a Task leniently, by exact member names: a member of
+// the wrong type (a ttl of "60000", a numeric statusMessage, an error that
+// is a string) counts as absent and a number beyond float64 (1e400) is
+// clamped, instead of failing the whole task. Failing it made a
+// 2025-11-25 CreateTaskResult read as a plain, empty tool result (the
+// task ran on unfollowed) and every tasks/get answer "not a task" until
+// the task was lost. Only a non-object fails. Found by FuzzTaskResult.
+func (w *wireTask) UnmarshalJSON(b []byte) error {
+	var m map[string]json.RawMessage
+	if err := json.Unmarshal(b, &m); err != nil {
+		return err
+	}
+	*w = wireTask{Result: m["result"]}
+	str := func(name string) string {
+		var v string
+		_ = json.Unmarshal(m[name], &v)
+		return v
+	}
+	num := func(name string) *float64 {
+		raw, ok := m[name]
+		if !ok {
+			return nil
+		}
+		// A JSON number parses; out of range it is ±Inf, which
+		// msDuration clamps. null, strings and the rest are absent.
+		v, err := strconv.ParseFloat(string(raw), 64)
+		if err != nil && !errors.Is(err, strconv.ErrRange) {
+			return nil
+		}
+		return &v
+	}
+	w.TaskID, w.Status, w.StatusMessage = str("taskId"), TaskStatus(str("status")), str("statusMessage")
+	w.CreatedAt, w.LastUpdatedAt = str("createdAt"), str("lastUpdatedAt")
+	w.TTL, w.PollInterval, w.TTLMs, w.PollIntervalMs = num("ttl"), num("pollInterval"), num("ttlMs"), num("pollIntervalMs")
+	if json.Unmarshal(m["inputRequests"], &w.InputRequests) != nil {
+		w.InputRequests = nil
+	}
+	if json.Unmarshal(m["error"], &w.Error) != nil {
+		w.Error = nil
+	}
+	return nil
 }
 
 // Bounds on what a server's numbers can make us do.
@@ -104,19 +149,20 @@ func decodeTask(raw json.RawMessage) *wireTask {
 // model-immediate-response; ok is false when raw is another result (the
 // server ran the call without a task).
 func coreCreated(raw json.RawMessage) (w *wireTask, immediate string, ok bool) {
-	var r struct {
-		Task json.RawMessage `json:"task"`
-		Meta struct {
-			Immediate string `json:"io.modelcontextprotocol/model-immediate-response"`
-		} `json:"_meta"`
-	}
+	// By exact names, and a malformed _meta costs only the text: failing
+	// on it made the CreateTaskResult read as a plain result.
+	var r map[string]json.RawMessage
 	if json.Unmarshal(raw, &r) != nil {
 		return nil, "", false
 	}
-	if w = decodeTask(r.Task); w == nil {
+	if w = decodeTask(r["task"]); w == nil {
 		return nil, "", false
 	}
-	return w, r.Meta.Immediate, true
+	var meta map[string]json.RawMessage
+	if json.Unmarshal(r["_meta"], &meta) == nil {
+		_ = json.Unmarshal(meta[metaImmediate], &immediate)
+	}
+	return w, immediate, true
 }
 
 // extCreated reads the extension's CreateTaskResult (resultType "task",
