@@ -40,7 +40,7 @@ func (ep *elicitParams) decode(params json.RawMessage) error {
 		}
 		*f.dst = v
 	}
-	ep.RequestedSchema, ep.Meta = m["requestedSchema"], m["_meta"]
+	ep.RequestedSchema, ep.Meta = json.RawMessage(m["requestedSchema"]), json.RawMessage(m["_meta"])
 	return nil
 }
 

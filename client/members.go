@@ -19,27 +19,23 @@ func (r *rawRef) UnmarshalJSON(b []byte) error {
 
 // exactMembers returns a JSON object's members by exact name (the last of
 // a repeated name wins, as with encoding/json). The values alias raw.
-func exactMembers(raw []byte) (map[string]json.RawMessage, error) {
-	var refs map[string]rawRef
-	if err := json.Unmarshal(raw, &refs); err != nil {
+func exactMembers(raw []byte) (map[string]rawRef, error) {
+	var m map[string]rawRef
+	if err := json.Unmarshal(raw, &m); err != nil {
 		return nil, err
-	}
-	m := make(map[string]json.RawMessage, len(refs))
-	for k, v := range refs {
-		m[k] = json.RawMessage(v)
 	}
 	return m, nil
 }
 
 // exactString decodes m[name] as a string; ok is false if it is absent,
 // and err is set if it is there but not a string (or null).
-func exactString(m map[string]json.RawMessage, name string) (s string, ok bool, err error) {
+func exactString(m map[string]rawRef, name string) (s string, ok bool, err error) {
 	raw, ok := m[name]
 	if !ok {
 		return "", false, nil
 	}
 	var p *string
-	if err := json.Unmarshal(raw, &p); err != nil {
+	if err := json.Unmarshal([]byte(raw), &p); err != nil {
 		return "", true, err
 	}
 	if p == nil {
