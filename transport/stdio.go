@@ -95,6 +95,8 @@ func (s *Stdio) Dial(ctx context.Context) (Conn, error) {
 		closeAll()
 		return nil, fmt.Errorf("start %q: %w", s.Command, err)
 	}
+	growPipe(inW)  // our answers
+	growPipe(outR) // the server's requests
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = inR, outW, errW
 	if err := cmd.Start(); err != nil {
 		closeAll()
