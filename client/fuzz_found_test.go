@@ -72,15 +72,13 @@ func TestFuzzFoundRequestStateCase(t *testing.T) {
 	}
 }
 
-// TestKnownBugStaleTerminalIgnored: observeTask (tasks_follow.go) drops a
-// snapshot whose lastUpdatedAt is older than one already seen, terminal
+// TestFuzzFoundStaleTerminalIgnored: observeTask (tasks_follow.go) dropped
+// a snapshot whose lastUpdatedAt is older than one already seen, terminal
 // ones included. A server whose clock stepped back (or that stamped one
-// snapshot in the future) thus has its completed status ignored on every
-// poll: the call never gets its result and polls on until the task is
-// lost or the caller gives up. A terminal status can never be stale (it
-// is final), so it should be taken whatever its stamp.
-func TestKnownBugStaleTerminalIgnored(t *testing.T) {
-	knownBug(t, "tasks_follow.go observeTask ignores a terminal status with an older lastUpdatedAt")
+// snapshot in the future) thus had its completed status ignored on every
+// poll: the call never got its result. A terminal status can never be
+// stale (it is final), so it is taken whatever its stamp.
+func TestFuzzFoundStaleTerminalIgnored(t *testing.T) {
 	t.Parallel()
 	text, err, _ := callScript(t, true,
 		`{"resultType":"task","taskId":"t","status":"working","lastUpdatedAt":"2099-01-01T00:00:00Z","pollIntervalMs":10}`,

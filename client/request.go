@@ -97,8 +97,9 @@ func (s *Session) do(ctx context.Context, c *call, params, result any) error {
 			// so, not the transport's stand-in error.
 			err = fmt.Errorf("the server's response to %s could not be decoded: %w", c.method, m.LocalErr)
 		case m.LocalErr != nil:
-			// Made up by the transport (a lost stream): keep its cause.
-			err = fmt.Errorf("%w: %w", m.Error, m.LocalErr)
+			// Made up by the transport (a lost stream): keep its cause,
+			// marked so that callers can tell it from the server's word.
+			err = fmt.Errorf("%w: %w", m.Error, lostResponse{m.LocalErr})
 		case isModernCode(m.Error.Code):
 			err = s.modernError(m.Error)
 		}
@@ -385,3 +386,10 @@ func (s *Session) handleResponse(m *jsonrpc.Message) {
 		s.notice("dropped a response for unknown request id %s", m.ID)
 	}
 }
+
+// lostResponse marks the cause of an error the transport made up for a
+// response that can no longer arrive (its stream broke): the server never
+// answered. See serverAnswered.
+type lostResponse struct{ error }
+
+func (e lostResponse) Unwrap() error { return e.error }

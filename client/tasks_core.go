@@ -71,8 +71,7 @@ func (f *taskFollow) startResult(final bool) {
 		err := s.do(f.ctx, &call{method: "tasks/result", name: f.id}, map[string]string{"taskId": f.id}, &raw)
 		s.mu.Lock()
 		f.core.busy = false
-		var rpcErr *jsonrpc.Error
-		answered := err == nil || (errors.As(err, &rpcErr) && !errors.Is(err, transport.ErrRequestLost))
+		answered := err == nil || serverAnswered(err)
 		switch {
 		case err == nil:
 			f.core.got, f.core.raw = true, raw
@@ -95,6 +94,18 @@ func (f *taskFollow) startResult(final bool) {
 // lost, for a tasks/result in flight to answer (it does at once once the
 // task is terminal), so that it is not cancelled on the wire needlessly.
 const resultSettle = 2 * time.Second
+
+// serverAnswered reports whether err is the server's own JSON-RPC answer,
+// not one the transport made up because the request's stream broke (in
+// 2026-07-28 that wraps transport.ErrRequestLost, in 2025-11-25 Session.do
+// marks it lostResponse). Before, such an error counted as tasks/result's
+// answer: the task's result was never fetched again, and CallTool returned
+// the lost stream's error even when the task completed.
+func serverAnswered(err error) bool {
+	var rpcErr *jsonrpc.Error
+	var lost lostResponse
+	return errors.As(err, &rpcErr) && !errors.Is(err, transport.ErrRequestLost) && !errors.As(err, &lost)
+}
 
 // settleResult waits, bounded, for the tasks/result in flight, if any.
 func (f *taskFollow) settleResult() {
@@ -169,9 +180,14 @@ func (f *taskFollow) coreDecode(status TaskStatus, raw json.RawMessage, rerr err
 // abandonCoreLocked ends the task's open elicitation requests Abandoned
 // (answered cancel, so the server's wait ends too).
 func (f *taskFollow) abandonCoreLocked() {
+	f.endCoreLocked(ErrAbandoned)
+}
+
+// endCoreLocked ends the task's open elicitation requests with cause.
+func (f *taskFollow) endCoreLocked(cause error) {
 	for _, e := range f.s.in {
 		if e.method == "elicitation/create" && e.origin.TaskID == f.id && e.ctx.Err() == nil {
-			e.cancel(ErrAbandoned)
+			e.cancel(cause)
 		}
 	}
 }

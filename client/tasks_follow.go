@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net"
 	"slices"
 	"time"
 
@@ -30,6 +31,14 @@ const (
 	pollTimeout = 30 * time.Second
 	// maxPollFailures consecutive failed polls lose the task.
 	maxPollFailures = 5
+	// maxUnreachable consecutive polls that cannot reach the server at all
+	// (no connection: over HTTP, a server that is gone looks like this)
+	// lose the task sooner, retried after unreachableRetry, doubling: its
+	// open questions cannot be answered and its call should say so within
+	// a second or two, not after minutes of backoff. The task is lost as
+	// disconnected, so it stays resumable (cmd/elicit keeps its id).
+	maxUnreachable   = 3
+	unreachableRetry = 200 * time.Millisecond
 	// cancelFollowLimit bounds how long a task is followed after we asked
 	// to cancel it; then it is given up as lost.
 	cancelFollowLimit = 2 * time.Minute
@@ -167,7 +176,7 @@ func (f *taskFollow) run(fresh bool) {
 	defer s.wg.Done()
 	defer f.stop()
 	backoff := fallbackPoll
-	fails := 0
+	fails, unreached := 0, 0
 	next := time.Now()
 	if fresh {
 		next = next.Add(f.interval(&backoff))
@@ -186,9 +195,16 @@ func (f *taskFollow) run(fresh bool) {
 		interval := f.interval(&backoff)
 		switch {
 		case err == nil:
-			fails = 0
+			fails, unreached = 0, 0
 		case s.Err() != nil:
 			f.lose(s.Err())
+		case unreachable(err):
+			unreached++
+			s.notice("task %s: tasks/get could not reach the server (%d of %d): %v", f.id, unreached, maxUnreachable, err)
+			if unreached >= maxUnreachable {
+				f.lose(fmt.Errorf("%w: tasks/get could not reach the server %d times in a row: %w", ErrDisconnected, unreached, err))
+			}
+			interval = unreachableRetry << (unreached - 1)
 		default:
 			fails++
 			s.notice("task %s: tasks/get failed (%d of %d): %v", f.id, fails, maxPollFailures, err)
@@ -200,6 +216,13 @@ func (f *taskFollow) run(fresh bool) {
 		next = answered.Add(interval)
 	}
 	f.finish()
+}
+
+// unreachable reports whether err means no connection to the server could
+// be made or kept (a network error), as opposed to an answer or a timeout.
+func unreachable(err error) bool {
+	var op *net.OpError
+	return errors.As(err, &op)
 }
 
 // over reports whether polling is over: terminal, or lost.
@@ -319,7 +342,9 @@ func (f *taskFollow) observe(raw json.RawMessage, poll bool) bool {
 
 // observeTask folds w in. Terminal statuses are final, and a snapshot older
 // than the one we hold (by lastUpdatedAt) is ignored, so that a poll
-// answered before a notification cannot undo it.
+// answered before a notification cannot undo it; a terminal one is never
+// stale, though (nothing can undo it, and a server whose clock stepped
+// back would otherwise never finish its task: found by fuzzing).
 func (f *taskFollow) observeTask(w *wireTask) {
 	s := f.s
 	if w.TaskID != f.id {
@@ -332,7 +357,7 @@ func (f *taskFollow) observeTask(w *wireTask) {
 	var act taskActions
 	s.mu.Lock()
 	stale := false
-	if u := stamp(w.LastUpdatedAt); !u.IsZero() && u.Before(f.snap.LastUpdatedAt) {
+	if u := stamp(w.LastUpdatedAt); !u.IsZero() && u.Before(f.snap.LastUpdatedAt) && !w.Status.Terminal() {
 		stale = true
 	}
 	if f.snap.Ended || f.snap.Status.Terminal() || stale {
@@ -479,6 +504,21 @@ func (f *taskFollow) outcome() (*CallToolResult, error) {
 func (f *taskFollow) closePromptsLocked(status TaskStatus) {
 	if f.byPerson {
 		f.abandonPromptsLocked()
+		return
+	}
+	if f.snap.Lost && !serverAnswered(f.snap.Err) {
+		// Lost without a word from the server (polls kept failing: over
+		// HTTP a server that is gone looks like this): nobody withdrew
+		// the questions, the way to the server is gone. Before this they
+		// ended Withdrawn, "the task ended input_required", and a
+		// 2025-11-25 question stayed open until the session closed.
+		cause := fmt.Errorf("%w: task %s was lost: %w", ErrDisconnected, f.id, f.snap.Err)
+		for _, in := range f.ext.inputs {
+			if !in.claimed && !in.done {
+				in.cancel(cause)
+			}
+		}
+		f.endCoreLocked(cause)
 		return
 	}
 	reason := "the task ended"
