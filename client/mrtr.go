@@ -1,6 +1,7 @@
 package client
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -53,13 +54,15 @@ type inputRequired struct {
 // real one when both came); the spec wants requestState exactly as sent.
 // Found by FuzzInputRequired.
 func (ir *inputRequired) UnmarshalJSON(b []byte) error {
-	var m map[string]json.RawMessage
-	if err := json.Unmarshal(b, &m); err != nil {
+	m, err := exactMembers(b)
+	if err != nil {
 		return err
 	}
-	*ir = inputRequired{State: m["requestState"]}
+	// b is the decoder's input, which it may reuse: keep a copy of the
+	// state (small), not a slice of b.
+	*ir = inputRequired{State: bytes.Clone(m["requestState"])}
 	if raw, ok := m["inputRequests"]; ok {
-		if err := json.Unmarshal(raw, &ir.Requests); err != nil {
+		if err := json.Unmarshal([]byte(raw), &ir.Requests); err != nil {
 			return fmt.Errorf("inputRequests: %w", err)
 		}
 	}
@@ -214,13 +217,13 @@ type inputEntry struct {
 // UnmarshalJSON reads the members by their exact names, for the reason
 // inputRequired does: a "Params" is not params.
 func (e *inputEntry) UnmarshalJSON(b []byte) error {
-	var m map[string]json.RawMessage
-	if err := json.Unmarshal(b, &m); err != nil {
+	m, err := exactMembers(b)
+	if err != nil {
 		return err
 	}
-	*e = inputEntry{Params: m["params"]}
+	*e = inputEntry{Params: bytes.Clone(m["params"])}
 	if raw, ok := m["method"]; ok {
-		if err := json.Unmarshal(raw, &e.Method); err != nil {
+		if err := json.Unmarshal([]byte(raw), &e.Method); err != nil {
 			return fmt.Errorf("method: %w", err)
 		}
 	}
