@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"runtime/pprof"
 	"syscall"
 )
 
@@ -17,9 +18,37 @@ var version = "dev"
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	stopProfile := startProfile(os.Getenv(profileEnv), os.Stderr)
 	code := run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
+	stopProfile()
 	stop()
 	os.Exit(code)
+}
+
+// profileEnv names a file to write a CPU profile of the whole run to: how
+// the idle-CPU and start-up figures of BENCHMARKS.md were taken apart.
+const profileEnv = "ELICIT_CPUPROFILE"
+
+// startProfile starts a CPU profile into path ("" does nothing) and
+// returns what stops it.
+func startProfile(path string, stderr io.Writer) func() {
+	if path == "" {
+		return func() {}
+	}
+	f, err := os.Create(path)
+	if err != nil {
+		fmt.Fprintf(stderr, "elicit: %s: %v\n", profileEnv, err)
+		return func() {}
+	}
+	if err := pprof.StartCPUProfile(f); err != nil {
+		fmt.Fprintf(stderr, "elicit: %s: %v\n", profileEnv, err)
+		f.Close()
+		return func() {}
+	}
+	return func() {
+		pprof.StopCPUProfile()
+		f.Close()
+	}
 }
 
 // run is main without the process: tests call it directly.

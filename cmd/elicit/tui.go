@@ -23,6 +23,13 @@ type tuiFlags struct {
 	theme  string
 }
 
+// renderFPS caps how often the screen is redrawn. bubbletea's renderer
+// wakes at this rate even when nothing changed; at its default 60 those
+// wake-ups were a quarter of the idle CPU with prompts open (1.0% → 0.7–0.8%
+// of a core at 30, BENCHMARKS.md), and a form is no less responsive at 33 ms
+// a frame.
+const renderFPS = 30
+
 func (f *tuiFlags) register(fs *flag.FlagSet) {
 	f.common.register(fs)
 	fs.StringVar(&f.config, "config", "", `servers file in the "mcpServers" JSON shape (Claude Desktop, Cursor, MCP Inspector) or VS Code's "servers"`)
@@ -132,7 +139,7 @@ func runTUIWith(ctx context.Context, f *tuiFlags, stdout, stderr io.Writer) erro
 	}
 
 	model := ui.New(eng, br, ui.Options{Theme: theme, Context: ctx})
-	p := tea.NewProgram(model, tea.WithContext(ctx), tea.WithOutput(stdout))
+	p := tea.NewProgram(model, tea.WithContext(ctx), tea.WithOutput(stdout), tea.WithFPS(renderFPS))
 	br.Attach(p.Send)
 	done := make(chan struct{})
 	go func() {
