@@ -133,13 +133,14 @@ func runFlood(tb testing.TB, fp *floodProgram, presses int) (lat []time.Duration
 	ctx, cancel := context.WithCancel(context.Background())
 	var wg sync.WaitGroup
 	var total atomic.Int64
+	start := fp.br.seqNow() // frames of earlier floods
 	wg.Go(func() { total.Store(int64(flood(ctx, fp.br))) })
 	// Let the flood get going, so that every key lands in it.
-	for fp.br.seqNow() < 1000 {
+	for fp.br.seqNow()-start < 1000 {
 		time.Sleep(time.Millisecond)
 	}
 	first := fp.br.seqNow()
-	for i := 0; i < presses || fp.br.seqNow() < floodLeast; i++ {
+	for i := 0; i < presses || fp.br.seqNow()-start < floodLeast; i++ {
 		k := floodKeys[i%len(floodKeys)]
 		lat = append(lat, fp.press(tb, k.key, k.view))
 	}
