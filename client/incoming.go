@@ -202,7 +202,7 @@ func (s *Session) handleNotification(m *jsonrpc.Message) {
 			Logger string          `json:"logger"`
 			Data   json.RawMessage `json:"data"`
 		}
-		if json.Unmarshal(m.Params, &p) != nil {
+		if decodeExact(m.Params, &p) != nil {
 			s.notice("skipped a malformed notifications/message")
 			return
 		}
@@ -229,7 +229,7 @@ func (s *Session) withdraw(params json.RawMessage) {
 		RequestID *jsonrpc.ID `json:"requestId"`
 		Reason    string      `json:"reason"`
 	}
-	if json.Unmarshal(params, &p) != nil || p.RequestID == nil {
+	if decodeExact(params, &p) != nil || p.RequestID == nil {
 		s.notice("ignored a malformed notifications/cancelled")
 		return
 	}
@@ -254,7 +254,7 @@ func (s *Session) onProgress(params json.RawMessage) {
 		Total    float64     `json:"total"`
 		Message  string      `json:"message"`
 	}
-	if json.Unmarshal(params, &p) != nil || p.Token == nil {
+	if decodeExact(params, &p) != nil || p.Token == nil {
 		s.notice("skipped a malformed notifications/progress")
 		return
 	}

@@ -261,7 +261,7 @@ func (s *Session) endListen(params json.RawMessage) {
 		RequestID *jsonrpc.ID `json:"requestId"`
 		Reason    string      `json:"reason"`
 	}
-	if json.Unmarshal(params, &p) != nil || p.RequestID == nil {
+	if decodeExact(params, &p) != nil || p.RequestID == nil {
 		s.notice("ignored a malformed notifications/cancelled")
 		return
 	}

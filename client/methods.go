@@ -106,8 +106,8 @@ func (s *Session) CallTool(ctx context.Context, name string, args any, opts *Cal
 	if res, ok, err := s.taskAnswer(ctx, c, design, raw); ok {
 		return res, err
 	}
-	res := &CallToolResult{Raw: raw}
-	if err := json.Unmarshal(raw, res); err != nil {
+	res, err := toolResult(raw)
+	if err != nil {
 		return nil, fmt.Errorf("tools/call %q on %s: malformed result: %w", name, s.name, err)
 	}
 	return res, nil

@@ -105,7 +105,8 @@ func (s *Session) do(ctx context.Context, c *call, params, result any) error {
 		}
 	}
 	if err == nil && result != nil {
-		if uerr := json.Unmarshal(m.Result, result); uerr != nil {
+		// Exact names: "IsError" is not isError (see decodeExact).
+		if uerr := decodeExact(m.Result, result); uerr != nil {
 			err = fmt.Errorf("malformed result: %w", uerr)
 		}
 	}

@@ -175,10 +175,11 @@ func extCreated(raw json.RawMessage) (w *wireTask, ok bool) {
 	return decodeTask(raw), true
 }
 
-// toolResult decodes a tools/call result.
+// toolResult decodes a tools/call result, by exact member names: an
+// "IsError" must not turn a result into a tool error.
 func toolResult(raw json.RawMessage) (*CallToolResult, error) {
 	res := &CallToolResult{Raw: raw}
-	if err := json.Unmarshal(raw, res); err != nil {
+	if err := decodeExact(raw, res); err != nil {
 		return nil, err
 	}
 	return res, nil

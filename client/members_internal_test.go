@@ -1,0 +1,59 @@
+package client
+
+import (
+	"encoding/json"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+type exactInner struct {
+	Depth int `json:"depth"`
+}
+
+type exactProbe struct {
+	exactInner
+	IsError bool            `json:"isError,omitempty"`
+	Content []string        `json:"content"`
+	Plain   string          // named by its Go name
+	Skipped string          `json:"-"`
+	Raw     json.RawMessage `json:"raw"`
+}
+
+// TestDecodeExact: members whose names match a field only without regard
+// to case are left out; exact ones, embedded fields' and untagged fields'
+// names included, decode as encoding/json would.
+func TestDecodeExact(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name, raw string
+		want      exactProbe
+	}{
+		{"exact names", `{"isError":true,"content":["a"],"Plain":"p","depth":2,"raw":{"x":1}}`,
+			exactProbe{exactInner{2}, true, []string{"a"}, "p", "", json.RawMessage(`{"x":1}`)}},
+		{"a case variant is not the member", `{"IsError":true,"CONTENT":["a"],"plain":"p","Depth":2}`, exactProbe{}},
+		{"the real member wins over a variant after it", `{"isError":false,"IsError":true,"content":["a"],"Content":["b"]}`,
+			exactProbe{Content: []string{"a"}}},
+		{"unknown members are ignored as before", `{"other":1,"Skipped":"s","-":"x"}`, exactProbe{}},
+	} {
+		var got exactProbe
+		if err := decodeExact([]byte(tc.raw), &got); err != nil {
+			t.Errorf("%s: %v", tc.name, err)
+			continue
+		}
+		var lenient exactProbe
+		_ = json.Unmarshal([]byte(tc.raw), &lenient)
+		if diff := cmp.Diff(tc.want, got, cmp.AllowUnexported(exactProbe{})); diff != "" {
+			t.Errorf("%s (-want +got):\n%s\nencoding/json alone gives %+v", tc.name, diff, lenient)
+		}
+	}
+	// Errors read as encoding/json's, and non-structs pass straight through.
+	var p exactProbe
+	if err, want := decodeExact([]byte(`[1]`), &p), json.Unmarshal([]byte(`[1]`), &p); err == nil || err.Error() != want.Error() {
+		t.Errorf("array into a struct: %v, want %v", err, want)
+	}
+	var m map[string]int
+	if err := decodeExact([]byte(`{"A":1,"a":2}`), &m); err != nil || m["A"] != 1 || m["a"] != 2 {
+		t.Errorf("map: %v %v", m, err)
+	}
+}
