@@ -202,7 +202,7 @@ func (f *taskFollow) run(fresh bool) {
 			unreached++
 			s.notice("task %s: tasks/get could not reach the server (%d of %d): %v", f.id, unreached, maxUnreachable, err)
 			if unreached >= maxUnreachable {
-				f.lose(fmt.Errorf("%w: tasks/get could not reach the server %d times in a row: %w", ErrDisconnected, unreached, err))
+				f.lose(fmt.Errorf("%w (tasks/get could not reach the server %d times in a row: %w)", ErrDisconnected, unreached, err))
 			}
 			interval = unreachableRetry << (unreached - 1)
 		default:
@@ -513,6 +513,9 @@ func (f *taskFollow) closePromptsLocked(status TaskStatus) {
 		// ended Withdrawn, "the task ended input_required", and a
 		// 2025-11-25 question stayed open until the session closed.
 		cause := fmt.Errorf("%w: task %s was lost: %w", ErrDisconnected, f.id, f.snap.Err)
+		if errors.Is(f.snap.Err, ErrDisconnected) {
+			cause = fmt.Errorf("task %s was lost: %w", f.id, f.snap.Err) // said once
+		}
 		for _, in := range f.ext.inputs {
 			if !in.claimed && !in.done {
 				in.cancel(cause)

@@ -198,7 +198,9 @@ func (p *pane) render(st *themes.Styles, km keyMap, width int, now time.Time) (b
 		if p.state == paneAnswered {
 			style = st.Muted
 		}
-		b.WriteString("\n" + style.Render(p.notice) + "\n")
+		// Wrapped: a disconnect's reason can be long, and the frame cuts
+		// what overflows.
+		b.WriteString("\n" + style.Width(max(width, 1)).Render(p.notice) + "\n")
 		if p.state == paneEnded {
 			footer = st.Pane.Footer.Render(keyHint(st, km.Dismiss))
 		}

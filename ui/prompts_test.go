@@ -122,6 +122,26 @@ func TestDisconnectedPaneSaysSo(t *testing.T) {
 	d.noReply(p.Key)
 }
 
+// TestLongEndReasonIsWrappedNotCut: a disconnect's reason (a lost task's,
+// with the transport's error) is longer than the pane; all of it shows.
+func TestLongEndReasonIsWrappedNotCut(t *testing.T) {
+	t.Parallel()
+	d := newDriver(t, Options{})
+	p := formPrompt(t, "demo", 8, "q", nameSchema)
+	d.open(p)
+	reason := "task T was lost: transport disconnected (tasks/get could not reach the server 3 times in a row: " +
+		"transport: POST tasks/get: dial tcp 127.0.0.1:18777: connect: connection refused, the end)"
+	d.send(eventMsg{e: client.PromptResolved{Key: p.Key, Entry: client.JournalEntry{Key: p.Key, Server: "demo", Kind: client.Disconnected, Reason: reason}}})
+	s := d.screen()
+	var joined strings.Builder
+	for _, line := range strings.Split(s, "\n") {
+		joined.WriteString(strings.Trim(line, "│┃ ") + " ")
+	}
+	if !strings.Contains(strings.Join(strings.Fields(joined.String()), " "), "connection refused, the end)); nothing was sent") {
+		t.Fatalf("the reason was cut:\n%s", s)
+	}
+}
+
 func TestHeaderShowsServerIDOriginAndWait(t *testing.T) {
 	t.Parallel()
 	d := newDriver(t, Options{})
