@@ -28,21 +28,7 @@ import (
 // tasks (over stateful HTTP).
 
 var taskStdioPipe = matrixTransport{name: stdioPipe.name, start: func(t *testing.T, ext bool, opts *client.Options, rec *recorder) *fixture {
-	conn, sr, sw := transport.PipeIO(rec)
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		ss, err := newMatrixTaskServer(ctx, ext).Connect(ctx, &mcp.IOTransport{Reader: sr, Writer: sw}, nil)
-		if err != nil {
-			return
-		}
-		go func() { <-ctx.Done(); _ = ss.Close() }()
-		_ = ss.Wait()
-	}()
-	t.Cleanup(func() { cancel(); _ = sr.Close(); _ = sw.Close(); <-done })
-	s := connectFixture(t, connTransport{conn}, opts, rec)
-	return &fixture{s: s, rec: rec, kill: func() { _ = sw.Close(); _ = sr.Close() }}
+	return pipeFixture(t, func(life context.Context) *mcp.Server { return newMatrixTaskServer(life, ext) }, opts, rec)
 }}
 
 var taskStdioProcess = matrixTransport{name: stdioProcess.name, start: func(t *testing.T, ext bool, opts *client.Options, rec *recorder) *fixture {

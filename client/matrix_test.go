@@ -141,12 +141,18 @@ func connectFixture(t *testing.T, tr transport.Transport, opts *client.Options, 
 
 // stdioPipe: stdio framing over in-memory pipes, go-sdk at the far end.
 var stdioPipe = matrixTransport{name: "stdio pipe", start: func(t *testing.T, mrtr bool, opts *client.Options, rec *recorder) *fixture {
+	return pipeFixture(t, func(life context.Context) *mcp.Server { return newMatrixServer(life, mrtr) }, opts, rec)
+}}
+
+// pipeFixture runs the server made by newServer at the far end of
+// in-memory stdio pipes.
+func pipeFixture(t *testing.T, newServer func(life context.Context) *mcp.Server, opts *client.Options, rec *recorder) *fixture {
 	conn, sr, sw := transport.PipeIO(rec)
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		ss, err := newMatrixServer(ctx, mrtr).Connect(ctx, &mcp.IOTransport{Reader: sr, Writer: sw}, nil)
+		ss, err := newServer(ctx).Connect(ctx, &mcp.IOTransport{Reader: sr, Writer: sw}, nil)
 		if err != nil {
 			return
 		}
@@ -158,7 +164,7 @@ var stdioPipe = matrixTransport{name: "stdio pipe", start: func(t *testing.T, mr
 	// Closing the server's ends is what a dying server process does to
 	// the pipes.
 	return &fixture{s: s, rec: rec, kill: func() { _ = sw.Close(); _ = sr.Close() }}
-}}
+}
 
 // processDialer keeps the Conn of a transport.Stdio, for its process.
 type processDialer struct {
