@@ -36,8 +36,15 @@ func newDispatcher(obs Observer) *dispatcher {
 	return d
 }
 
-// push queues e. After close it is dropped.
+// push queues e. After close it is dropped, and so is an event no one
+// would receive (no Observer, no progress hook): a headless session then
+// pays no hand-off per prompt.
 func (d *dispatcher) push(e Event, progress func(CallProgress)) {
+	if d.obs == nil {
+		if _, ok := e.(CallProgress); !ok || progress == nil {
+			return
+		}
+	}
 	d.mu.Lock()
 	if d.closed {
 		d.mu.Unlock()
