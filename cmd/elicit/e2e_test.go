@@ -27,18 +27,20 @@ func newTmux(t *testing.T, dir string, args ...string) *tmuxTerm {
 	if _, err := exec.LookPath("tmux"); err != nil {
 		t.Skip("tmux not installed (.ci/run installs it)")
 	}
-	tm := &tmuxTerm{t: t, socket: fmt.Sprintf("elicit-e2e-%d-%d", os.Getpid(), time.Now().UnixNano())}
+	// A socket path in the test's own directory (not -L NAME under
+	// /tmp/tmux-UID), so nothing is left behind when the test is done.
+	tm := &tmuxTerm{t: t, socket: filepath.Join(t.TempDir(), "tmux.sock")}
 	cmd := append([]string{"new-session", "-d", "-x", "120", "-y", "40", "-c", dir, "--",
 		"env", "TERM=xterm-256color", "XDG_STATE_HOME=" + filepath.Join(dir, "state"), binPath}, args...)
 	tm.run(cmd...)
 	tm.run("set-option", "-s", "escape-time", "10")
-	t.Cleanup(func() { _ = exec.Command("tmux", "-L", tm.socket, "kill-server").Run() })
+	t.Cleanup(func() { _ = exec.Command("tmux", "-S", tm.socket, "kill-server").Run() })
 	return tm
 }
 
 func (tm *tmuxTerm) run(args ...string) string {
 	tm.t.Helper()
-	out, err := exec.Command("tmux", append([]string{"-L", tm.socket}, args...)...).CombinedOutput()
+	out, err := exec.Command("tmux", append([]string{"-S", tm.socket}, args...)...).CombinedOutput()
 	if err != nil {
 		tm.t.Fatalf("tmux %v: %v\n%s", args, err, out)
 	}
