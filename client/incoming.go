@@ -30,29 +30,36 @@ func (s *Session) handleRequest(m *jsonrpc.Message) {
 	if m.Method == "elicitation/create" {
 		taskID = relatedTaskID(m.Params)
 	}
+	arrived := m.Received // off the wire, before any queue of ours
+	if arrived.IsZero() {
+		arrived = time.Now()
+	}
+	// Made before taking mu: an allocation can be drafted into a GC mark
+	// assist, and every prompt's claim waits on mu meanwhile (the load
+	// benchmark's slowest 1% showed such convoys).
+	ctx, cancel := context.WithCancelCause(s.base)
+	e := &incoming{id: m.ID, method: m.Method, arrived: arrived, ctx: ctx, cancel: cancel}
 	s.mu.Lock()
 	if s.isDead || s.closing {
 		s.mu.Unlock()
+		cancel(nil)
 		return
 	}
 	if s.neg.kind == eraStateless {
 		// 2026-07-28 servers send no requests and clients send no
 		// responses (stdio forbids them), so it goes unanswered.
 		s.mu.Unlock()
+		cancel(nil)
 		s.notice("ignored a %s request from the server: in 2026-07-28 servers send no requests", m.Method)
 		return
 	}
 	if _, dup := s.in[m.ID]; dup {
 		s.mu.Unlock()
+		cancel(nil)
 		s.notice("ignored a second %s with id %s while the first is still open", m.Method, m.ID)
 		return
 	}
-	ctx, cancel := context.WithCancelCause(s.base)
-	arrived := m.Received // off the wire, before any queue of ours
-	if arrived.IsZero() {
-		arrived = time.Now()
-	}
-	e := &incoming{id: m.ID, method: m.Method, arrived: arrived, ctx: ctx, cancel: cancel, gen: s.gen}
+	e.gen = s.gen
 	if m.Method == "elicitation/create" {
 		e.origin = s.originLocked(m, taskID)
 		e.owner = e.origin.CallID
@@ -139,9 +146,10 @@ func (s *Session) serve(e *incoming, m *jsonrpc.Message) {
 		// neither capability.
 		s.answer(e, e.ctx, nil, jsonrpc.NewError(jsonrpc.CodeMethodNotFound, "method not found: "+m.Method, nil))
 	}
-	s.mu.Lock()
-	e.cancel(nil) // release the context; a no-op if it already ended
-	s.mu.Unlock()
+	// Release the context (a no-op if it already ended). Not under mu: by
+	// now claim has taken e out of s.in, so nothing else looks at it, and
+	// cancelling takes s.base's own lock, which a thousand siblings share.
+	e.cancel(nil)
 }
 
 // claim closes e's delivery: from here on a notifications/cancelled for

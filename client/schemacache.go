@@ -49,6 +49,9 @@ func (c *schemaCache) parse(raw []byte, sub schema.Subset) (*schema.Schema, erro
 	if err != nil {
 		return nil, err
 	}
+	// The key is made before taking mu: an allocation under it can be
+	// drafted into a GC mark assist while every other prompt waits.
+	key := string(raw)
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.m == nil || c.n >= schemaCacheSize {
@@ -57,9 +60,9 @@ func (c *schemaCache) parse(raw []byte, sub schema.Subset) (*schema.Schema, erro
 	if c.m[sub] == nil {
 		c.m[sub] = map[string]*schema.Schema{}
 	}
-	if _, ok := c.m[sub][string(raw)]; !ok {
+	if _, ok := c.m[sub][key]; !ok {
 		c.n++
 	}
-	c.m[sub][string(raw)] = s
+	c.m[sub][key] = s
 	return s, nil
 }
