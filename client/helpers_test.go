@@ -345,15 +345,7 @@ func (p *peer) handshake(version string) {
 // runs concurrently with Connect.
 func pipePeer(t *testing.T, version string, opts *client.Options, rec *recorder) (*client.Session, *peer, transport.Conn) {
 	t.Helper()
-	var obs transport.Observer
-	if rec != nil {
-		obs = rec
-	}
-	cc, sc := transport.Pipe(obs)
-	p := &peer{t: t, conn: sc}
-	hs := make(chan struct{})
-	go func() {
-		defer close(hs)
+	return connectPeer(t, "peer", opts, rec, func(sc transport.Conn) {
 		m, err := readSkippingProbe(sc)
 		if err != nil || m.Method != "initialize" {
 			return
@@ -365,12 +357,30 @@ func pipePeer(t *testing.T, version string, opts *client.Options, rec *recorder)
 				return
 			}
 		}
+	})
+}
+
+// connectPeer connects a session named name (unless opts names it) to a
+// hand-driven peer over transport.Pipe, running handshake on the peer's
+// end while Connect runs.
+func connectPeer(t *testing.T, name string, opts *client.Options, rec *recorder, handshake func(sc transport.Conn)) (*client.Session, *peer, transport.Conn) {
+	t.Helper()
+	var obs transport.Observer
+	if rec != nil {
+		obs = rec
+	}
+	cc, sc := transport.Pipe(obs)
+	p := &peer{t: t, conn: sc}
+	hs := make(chan struct{})
+	go func() {
+		defer close(hs)
+		handshake(sc)
 	}()
 	if opts == nil {
 		opts = &client.Options{}
 	}
 	if opts.Name == "" {
-		opts.Name = "peer"
+		opts.Name = name
 	}
 	if rec != nil && opts.Observer == nil {
 		opts.Observer = rec

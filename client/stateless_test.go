@@ -20,39 +20,12 @@ const discoverResult = `{"resultType":"complete","supportedVersions":["2026-07-2
 // transport.Pipe (stdio framing); the peer answers server/discover.
 func modernPeer(t *testing.T, opts *client.Options, rec *recorder) (*client.Session, *peer) {
 	t.Helper()
-	var obs transport.Observer
-	if rec != nil {
-		obs = rec
-	}
-	cc, sc := transport.Pipe(obs)
-	p := &peer{t: t, conn: sc}
-	hs := make(chan struct{})
-	go func() {
-		defer close(hs)
+	s, p, _ := connectPeer(t, "modern", opts, rec, func(sc transport.Conn) {
 		m, err := sc.Read(context.Background())
 		if err != nil || m.Method != "server/discover" {
 			return
 		}
 		_ = sc.Write(context.Background(), &jsonrpc.Message{ID: m.ID, Result: json.RawMessage(discoverResult)})
-	}()
-	if opts == nil {
-		opts = &client.Options{}
-	}
-	if opts.Name == "" {
-		opts.Name = "modern"
-	}
-	if rec != nil && opts.Observer == nil {
-		opts.Observer = rec
-	}
-	s, err := client.Connect(context.Background(), connTransport{cc}, opts)
-	<-hs
-	if err != nil {
-		_ = sc.Close()
-		t.Fatalf("Connect: %v", err)
-	}
-	t.Cleanup(func() {
-		_ = s.Close()
-		_ = sc.Close()
 	})
 	return s, p
 }
