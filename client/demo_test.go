@@ -21,10 +21,17 @@ func connectDemo(t *testing.T, kind string, p client.Prompter, rec *recorder) *c
 	if kind == "http" {
 		return connectHTTP(t, demo.HTTPHandlerStateless(nil), opts, rec)
 	}
+	return demoOverPipe(t, nil, opts, rec)
+}
+
+// demoOverPipe runs the demo (demo.ServeIO, both eras) at the far end of
+// in-memory stdio pipes and connects a session to it with opts.
+func demoOverPipe(t *testing.T, dopts *demo.Options, opts *client.Options, rec *recorder) *client.Session {
+	t.Helper()
 	conn, sr, sw := transport.PipeIO(rec)
 	ctx, cancel := context.WithCancel(context.Background())
 	served := make(chan error, 1)
-	go func() { served <- demo.ServeIO(ctx, sr, sw, nil) }()
+	go func() { served <- demo.ServeIO(ctx, sr, sw, dopts) }()
 	s, err := client.Connect(t.Context(), connTransport{conn}, opts)
 	if err != nil {
 		cancel()

@@ -52,24 +52,7 @@ func connectTasks(t *testing.T, tp taskPeer, dopts *demo.Options, opts *client.O
 		return dialTasks(t, demoURL(t, demo.HTTPHandlerStateless(dopts)), tp.protocol, opts, rec)
 	}
 	opts.Protocol, opts.Observer = tp.protocol, rec
-	conn, sr, sw := transport.PipeIO(rec)
-	ctx, cancel := context.WithCancel(context.Background())
-	served := make(chan error, 1)
-	go func() { served <- demo.ServeIO(ctx, sr, sw, dopts) }()
-	s, err := client.Connect(t.Context(), connTransport{conn}, opts)
-	if err != nil {
-		cancel()
-		<-served
-		t.Fatalf("Connect: %v", err)
-	}
-	t.Cleanup(func() {
-		_ = s.Close()
-		cancel()
-		if err := <-served; err != nil {
-			t.Errorf("demo.ServeIO: %v", err)
-		}
-	})
-	return s
+	return demoOverPipe(t, dopts, opts, rec)
 }
 
 // demoURL serves h on a test server for the test's life.
