@@ -153,7 +153,7 @@ func answerable(raw json.RawMessage) bool {
 func checkRound(t *testing.T, s *Session, reqs map[string]json.RawMessage) map[string]json.RawMessage {
 	t.Helper()
 	c := &call{method: "tools/call", name: "fuzz", id: jsonrpc.IntID(1)}
-	responses, rec, err := s.serveRound(context.Background(), c, reqs)
+	responses, rec, err := s.serveRound(context.Background(), c, reqs, time.Time{})
 	want := 0
 	for _, raw := range reqs {
 		if answerable(raw) {

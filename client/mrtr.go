@@ -158,7 +158,7 @@ func (s *Session) doStateless(ctx context.Context, c *call, base json.RawMessage
 			continue
 		}
 		empty = 0
-		responses, rec, err = s.serveRound(ctx, c, ir.Requests)
+		responses, rec, err = s.serveRound(ctx, c, ir.Requests, m.Received)
 		if err != nil {
 			return nil, err
 		}
@@ -242,7 +242,10 @@ type roundItem struct {
 // Notice). If the call is cancelled or the session ends before every
 // prompt is settled, the round is abandoned: nothing is retried and every
 // prompt of the round ends with that cause.
-func (s *Session) serveRound(ctx context.Context, c *call, requests map[string]json.RawMessage) (map[string]json.RawMessage, *roundRecord, error) {
+//
+// arrived is when the input_required result was decoded (zero: now); every
+// prompt of the round counts its wait from it.
+func (s *Session) serveRound(ctx context.Context, c *call, requests map[string]json.RawMessage, arrived time.Time) (map[string]json.RawMessage, *roundRecord, error) {
 	s.mu.Lock()
 	if s.isDead || s.closing {
 		err := s.err
@@ -264,7 +267,10 @@ func (s *Session) serveRound(ctx context.Context, c *call, requests map[string]j
 	stop := context.AfterFunc(ctx, func() { rcancel(ErrAbandoned) })
 	defer stop()
 
-	now := time.Now()
+	now := arrived
+	if now.IsZero() {
+		now = time.Now()
+	}
 	var items []*roundItem
 	var refused []*roundItem
 	for _, key := range slices.Sorted(maps.Keys(requests)) {
