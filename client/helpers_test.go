@@ -92,7 +92,13 @@ func (r *recorder) responsesTo(id string) []wireMsg {
 // waitEvent waits until an event matching pred was recorded.
 func waitEvent[T client.Event](t *testing.T, r *recorder, pred func(T) bool) T {
 	t.Helper()
-	deadline := time.Now().Add(liveness)
+	return waitEventWithin(t, r, liveness, pred)
+}
+
+// waitEventWithin is waitEvent with its own bound.
+func waitEventWithin[T client.Event](t *testing.T, r *recorder, bound time.Duration, pred func(T) bool) T {
+	t.Helper()
+	deadline := time.Now().Add(bound)
 	for time.Now().Before(deadline) {
 		for _, e := range r.Events() {
 			if v, ok := e.(T); ok && (pred == nil || pred(v)) {
@@ -102,7 +108,7 @@ func waitEvent[T client.Event](t *testing.T, r *recorder, pred func(T) bool) T {
 		time.Sleep(2 * time.Millisecond)
 	}
 	var zero T
-	t.Fatalf("no %T event within %v; got %v", zero, liveness, r.Events())
+	t.Fatalf("no %T event within %v; got %v", zero, bound, r.Events())
 	return zero
 }
 

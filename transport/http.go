@@ -113,6 +113,7 @@ func (t *HTTP) Dial(ctx context.Context) (Conn, error) {
 		maxRetries: t.MaxRetries,
 		inbox:      newHTTPInbox(),
 		pending:    make(map[jsonrpc.ID]*httpCall),
+		gone:       make(chan struct{}),
 	}
 	if c.client == nil {
 		tr := http.DefaultTransport.(*http.Transport).Clone()
@@ -160,6 +161,23 @@ type httpConn struct {
 	standalone *httpStandalone          // the GET stream, nil if not running
 
 	closeOnce sync.Once
+
+	// gone is closed, with goneErr set first, when the standalone GET
+	// stream gives up because the server can no longer be reached: Read
+	// then reports the end, as a stdio transport does when its process
+	// dies, so the session ends (and prompts that came on that stream
+	// end Disconnected) instead of looking ready forever.
+	gone     chan struct{}
+	goneErr  error
+	goneOnce sync.Once
+}
+
+// markGone ends Read with err once what is queued has been read.
+func (c *httpConn) markGone(err error) {
+	c.goneOnce.Do(func() {
+		c.goneErr = err
+		close(c.gone)
+	})
 }
 
 // httpCall is one of our requests whose response has not arrived. Its POST
@@ -201,6 +219,11 @@ func (c *httpConn) Read(ctx context.Context) (*jsonrpc.Message, error) {
 		}
 		select {
 		case <-c.inbox.ready:
+		case <-c.gone:
+			if m, ok := c.inbox.pop(); ok {
+				return m, nil
+			}
+			return nil, c.goneErr
 		case <-ctx.Done():
 			return nil, fmt.Errorf("transport: http read: %w", context.Cause(ctx))
 		case <-c.ctx.Done():

@@ -18,7 +18,8 @@ import (
 //   - Any other failure is an error frame. If the stream never opened, that
 //     is the end; once it was open, failures are retried with backoff, up to
 //     MaxRetries in a row (a 404 ends it: the session is gone, and the next
-//     POST tells the session so).
+//     POST tells the session so). Giving up because the server could not be
+//     reached at all ends the Conn: Read reports it (markGone).
 //   - When an open stream drops, it is resumed with Last-Event-ID after the
 //     server's retry delay. Drops that delivered nothing double the delay
 //     (capped), so a server that closes idle streams at once is polled
@@ -59,6 +60,12 @@ func (c *httpConn) runStandalone(ctx context.Context, ready chan struct{}) {
 			fails++
 			if fails > c.maxRetries {
 				c.errFrame(info, nil, fmt.Errorf("transport: %s: gave up after %d failed reconnects", what, fails-1))
+				if !isStatus {
+					// Not an answer we dislike but no answer at all: the
+					// server is gone. (One that answers with errors is
+					// alive; its POSTs will say what is wrong.)
+					c.markGone(fmt.Errorf("transport: the server cannot be reached (%s, %d reconnects): %w", what, fails-1, err))
+				}
 				return
 			}
 			if httpSleep(ctx, httpBackoff(cur.retry, fails-1)) != nil {
