@@ -3,7 +3,9 @@ package schema
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io"
 	"slices"
 	"unicode/utf8"
 )
@@ -288,7 +290,9 @@ func decodeJSONText(raw []byte, v *any) error {
 	if err := dec.Decode(v); err != nil {
 		return fmt.Errorf("decoding JSON: %w", err)
 	}
-	if dec.More() {
+	// More would miss a stray closing bracket ("[1]]"): at the top level it
+	// reports no more elements. Only the end of the input may follow.
+	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
 		return fmt.Errorf("decoding JSON: unexpected data after the value")
 	}
 	return nil

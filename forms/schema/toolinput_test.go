@@ -127,6 +127,10 @@ func TestDecodeJSON(t *testing.T) {
 	tests := []struct{ text, want string }{
 		{`{"host":`, `"target": is not valid JSON: unexpected EOF`},
 		{`{"host":"https://x"} {}`, `"target": is not valid JSON: unexpected data after the value`},
+		// A stray closer once passed: Decoder.More is false before it.
+		{`{"host":"https://x","port":443}}`, `"target": is not valid JSON: unexpected data after the value`},
+		{`{"host":"https://x","port":443}]`, `"target": is not valid JSON: unexpected data after the value`},
+		{"{\"host\":\"https://x\",\"port\":443} \n\t", ""},
 		{`{"port":1}`, `"target": at /host: is required`},
 		{`[]`, `"target": got array, want object`},
 		{``, `"target": is required`},
