@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"reflect"
-	"slices"
 	"strings"
 )
 
@@ -50,56 +49,134 @@ func exactString(m map[string]rawRef, name string) (s string, ok bool, err error
 	return *p, true, nil
 }
 
-// decodeExact is json.Unmarshal into v, except that a top-level member
-// whose name matches one of v's fields only without regard to case
-// ("IsError" for isError) is left out instead of filling that field. v's
-// own nested structs still match leniently. A v that is not a pointer to a
-// struct, or that decodes itself, is handed to json.Unmarshal as is.
+// decodeExact is json.Unmarshal into v, except that a member whose name
+// matches one of a struct's fields only without regard to case ("IsError"
+// for isError) is left out instead of filling that field: at every depth
+// v's type describes (structs, and slices, arrays, maps and pointers of
+// them), down to exactDepth. Types that decode themselves are left to
+// their UnmarshalJSON.
 func decodeExact(raw []byte, v any) error {
-	rv := reflect.ValueOf(v)
-	if rv.Kind() != reflect.Pointer || rv.Elem().Kind() != reflect.Struct {
+	t := reflect.TypeOf(v)
+	if t == nil || t.Kind() != reflect.Pointer {
 		return json.Unmarshal(raw, v)
 	}
-	if _, custom := v.(json.Unmarshaler); custom {
-		return json.Unmarshal(raw, v)
+	if out, changed := stripVariants(raw, t.Elem(), 0); changed {
+		raw = out
 	}
-	names := map[string]bool{}
-	fieldNames(rv.Elem().Type(), names)
-	t := bytes.TrimSpace(raw)
-	if len(t) == 0 || t[0] != '{' {
-		return json.Unmarshal(raw, v)
-	}
-	m, err := exactMembers(t)
-	if err != nil {
-		return json.Unmarshal(raw, v) // its error, worded as usual
-	}
-	var drop []string
-	for k := range m {
-		if names[k] {
-			continue
-		}
-		for n := range names {
-			if strings.EqualFold(k, n) {
-				drop = append(drop, k)
-				break
-			}
-		}
-	}
-	if len(drop) == 0 {
-		return json.Unmarshal(raw, v)
-	}
-	kept := make(map[string]json.RawMessage, len(m))
-	for k, val := range m {
-		if !slices.Contains(drop, k) {
-			kept[k] = json.RawMessage(val)
-		}
-	}
-	return json.Unmarshal(object(kept), v)
+	return json.Unmarshal(raw, v)
 }
 
-// fieldNames adds the JSON member names of struct type t's fields,
-// embedded structs' included, as encoding/json names them.
-func fieldNames(t reflect.Type, names map[string]bool) {
+// exactDepth bounds how deep stripVariants follows a document: result
+// types are a few levels deep, and a hostile document may be thousands.
+const exactDepth = 32
+
+var jsonUnmarshaler = reflect.TypeFor[json.Unmarshaler]()
+
+// stripVariants returns raw without the case-variant members of t's struct
+// types (see decodeExact), and whether it left anything out. Anything it
+// cannot read is returned as is, for json.Unmarshal to judge.
+func stripVariants(raw []byte, t reflect.Type, depth int) ([]byte, bool) {
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	if depth > exactDepth || reflect.PointerTo(t).Implements(jsonUnmarshaler) || t.Implements(jsonUnmarshaler) {
+		return raw, false
+	}
+	trimmed := bytes.TrimSpace(raw)
+	if len(trimmed) == 0 {
+		return raw, false
+	}
+	switch t.Kind() {
+	case reflect.Struct:
+		if trimmed[0] != '{' {
+			return raw, false
+		}
+		m, err := exactMembers(trimmed)
+		if err != nil {
+			return raw, false
+		}
+		fields := map[string]reflect.Type{}
+		fieldTypes(t, fields)
+		changed := false
+		kept := make(map[string]json.RawMessage, len(m))
+		for k, val := range m {
+			ft, exact := fields[k]
+			if !exact {
+				if caseVariantOf(k, fields) {
+					changed = true // "IsError" is not isError
+					continue
+				}
+				kept[k] = json.RawMessage(val)
+				continue
+			}
+			out, c := stripVariants(val, ft, depth+1)
+			changed = changed || c
+			kept[k] = out
+		}
+		if !changed {
+			return raw, false
+		}
+		return object(kept), true
+	case reflect.Slice, reflect.Array:
+		if trimmed[0] != '[' || t.Elem().Kind() == reflect.Uint8 {
+			return raw, false
+		}
+		var items []rawRef
+		if json.Unmarshal(trimmed, &items) != nil {
+			return raw, false
+		}
+		changed := false
+		out := make([]json.RawMessage, len(items))
+		for i, it := range items {
+			o, c := stripVariants(it, t.Elem(), depth+1)
+			changed = changed || c
+			out[i] = o
+		}
+		if !changed {
+			return raw, false
+		}
+		b, err := json.Marshal(out)
+		if err != nil {
+			return raw, false
+		}
+		return b, true
+	case reflect.Map:
+		if trimmed[0] != '{' || t.Key().Kind() != reflect.String {
+			return raw, false
+		}
+		m, err := exactMembers(trimmed)
+		if err != nil {
+			return raw, false
+		}
+		changed := false
+		kept := make(map[string]json.RawMessage, len(m))
+		for k, val := range m {
+			o, c := stripVariants(val, t.Elem(), depth+1)
+			changed = changed || c
+			kept[k] = o
+		}
+		if !changed {
+			return raw, false
+		}
+		return object(kept), true
+	}
+	return raw, false
+}
+
+// caseVariantOf reports whether k spells one of the field names but for
+// case.
+func caseVariantOf(k string, fields map[string]reflect.Type) bool {
+	for n := range fields {
+		if strings.EqualFold(k, n) {
+			return true
+		}
+	}
+	return false
+}
+
+// fieldTypes adds the JSON member names of struct type t's fields, with
+// their types, embedded structs' included, as encoding/json names them.
+func fieldTypes(t reflect.Type, fields map[string]reflect.Type) {
 	for f := range t.Fields() {
 		tag := f.Tag.Get("json")
 		if tag == "-" {
@@ -112,7 +189,7 @@ func fieldNames(t reflect.Type, names map[string]bool) {
 				ft = ft.Elem()
 			}
 			if ft.Kind() == reflect.Struct {
-				fieldNames(ft, names)
+				fieldTypes(ft, fields)
 				continue
 			}
 		}
@@ -122,6 +199,6 @@ func fieldNames(t reflect.Type, names map[string]bool) {
 		if name == "" {
 			name = f.Name
 		}
-		names[name] = true
+		fields[name] = f.Type
 	}
 }

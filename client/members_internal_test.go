@@ -2,6 +2,7 @@ package client
 
 import (
 	"encoding/json"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -55,5 +56,46 @@ func TestDecodeExact(t *testing.T) {
 	var m map[string]int
 	if err := decodeExact([]byte(`{"A":1,"a":2}`), &m); err != nil || m["A"] != 1 || m["a"] != 2 {
 		t.Errorf("map: %v %v", m, err)
+	}
+}
+
+type exactOuter struct {
+	Items  []exactProbe          `json:"items"`
+	ByName map[string]exactInner `json:"byName"`
+	Ptr    *exactInner           `json:"ptr"`
+	Any    any                   `json:"any"`
+}
+
+type exactNode struct {
+	Kids []exactNode `json:"kids"`
+	Name string      `json:"name"`
+}
+
+// TestDecodeExactNested: the rule holds inside slices, maps and pointers
+// of structs, leaves untyped values alone, and stops at exactDepth.
+func TestDecodeExactNested(t *testing.T) {
+	t.Parallel()
+	raw := `{"items":[{"isError":false,"IsError":true,"content":["a"]}],"byName":{"a":{"depth":1,"Depth":3}},` +
+		`"ptr":{"depth":5,"DEPTH":4},"any":{"Kept":1}}`
+	var got exactOuter
+	if err := decodeExact([]byte(raw), &got); err != nil {
+		t.Fatal(err)
+	}
+	want := exactOuter{Items: []exactProbe{{Content: []string{"a"}}}, ByName: map[string]exactInner{"a": {1}},
+		Ptr: &exactInner{5}, Any: map[string]any{"Kept": float64(1)}}
+	if diff := cmp.Diff(want, got, cmp.AllowUnexported(exactProbe{})); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
+	}
+	// 1,000 levels: followed to exactDepth, decoded in full by encoding/json.
+	deep := strings.Repeat(`{"kids":[`, 1000) + `{"name":"leaf"}` + strings.Repeat(`]}`, 1000)
+	var n exactNode
+	if err := decodeExact([]byte(deep), &n); err != nil {
+		t.Fatalf("deep: %v", err)
+	}
+	for range 1000 {
+		n = n.Kids[0]
+	}
+	if n.Name != "leaf" {
+		t.Errorf("deep leaf %q", n.Name)
 	}
 }

@@ -15,6 +15,7 @@ func TestResultMembersByExactName(t *testing.T) {
 		{`{"resultType":"complete","IsError":true,"content":[{"type":"text","text":"fine"}]}`, "fine", false},
 		{`{"resultType":"complete","isError":true,"content":[{"type":"text","text":"broke"}]}`, "broke", true},
 		{`{"resultType":"complete","content":[],"Content":[{"type":"text","text":"decoy"}]}`, "", false},
+		{`{"resultType":"complete","content":[{"type":"text","text":"real","Text":"decoy"}]}`, "real", false},
 	} {
 		s, _ := connectScript(t, lines(tc.result), true, nil)
 		res, err := s.CallTool(t.Context(), "fuzz", nil, nil)

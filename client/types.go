@@ -83,11 +83,11 @@ type ContentBlock struct {
 func (b *ContentBlock) UnmarshalJSON(data []byte) error {
 	type plain ContentBlock
 	var p plain
-	if err := json.Unmarshal(data, &p); err != nil {
+	if err := decodeExact(data, &p); err != nil { // "Text" is not text
 		var t struct {
 			Type string `json:"type"`
 		}
-		if json.Unmarshal(data, &t) != nil {
+		if decodeExact(data, &t) != nil {
 			return fmt.Errorf("content block: %w", err)
 		}
 		p = plain{Type: t.Type}
