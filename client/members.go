@@ -79,7 +79,7 @@ func stripVariants(raw []byte, t reflect.Type, depth int) ([]byte, bool) {
 	for t.Kind() == reflect.Pointer {
 		t = t.Elem()
 	}
-	if depth > exactDepth || reflect.PointerTo(t).Implements(jsonUnmarshaler) || t.Implements(jsonUnmarshaler) {
+	if depth > exactDepth || !hasFields(t, depth) {
 		return raw, false
 	}
 	trimmed := bytes.TrimSpace(raw)
@@ -170,6 +170,26 @@ func caseVariantOf(k string, fields map[string]reflect.Type) bool {
 		if strings.EqualFold(k, n) {
 			return true
 		}
+	}
+	return false
+}
+
+// hasFields reports whether a value of type t can hold struct fields that
+// decode by name (a struct, or a pointer, slice, array or map leading to
+// one, not behind an UnmarshalJSON): only then is there anything for
+// stripVariants to do, and a map of raw values is not walked for nothing.
+func hasFields(t reflect.Type, depth int) bool {
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	if depth > exactDepth || reflect.PointerTo(t).Implements(jsonUnmarshaler) || t.Implements(jsonUnmarshaler) {
+		return false
+	}
+	switch t.Kind() {
+	case reflect.Struct:
+		return true
+	case reflect.Slice, reflect.Array, reflect.Map:
+		return hasFields(t.Elem(), depth+1)
 	}
 	return false
 }

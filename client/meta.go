@@ -121,15 +121,13 @@ func withMeta(params json.RawMessage, fields map[string]json.RawMessage) (json.R
 // resultType reads a 2026-07-28 result's resultType; absent means
 // "complete" (an older server, or a result that predates the field).
 func resultType(result json.RawMessage) string {
-	m, err := exactMembers(result) // "ResultType" is not resultType
-	if err != nil {
+	var r struct {
+		ResultType *string `json:"resultType"`
+	}
+	if decodeExact(result, &r) != nil || r.ResultType == nil { // "ResultType" is not resultType
 		return "complete"
 	}
-	rt, ok, err := exactString(m, "resultType")
-	if !ok || err != nil {
-		return "complete"
-	}
-	return rt
+	return *r.ResultType
 }
 
 // modernError words the 2026-07-28 error codes for people. The result

@@ -54,19 +54,9 @@ type inputRequired struct {
 // real one when both came); the spec wants requestState exactly as sent.
 // Found by FuzzInputRequired.
 func (ir *inputRequired) UnmarshalJSON(b []byte) error {
-	m, err := exactMembers(b)
-	if err != nil {
-		return err
-	}
-	// b is the decoder's input, which it may reuse: keep a copy of the
-	// state (small), not a slice of b.
-	*ir = inputRequired{State: bytes.Clone(m["requestState"])}
-	if raw, ok := m["inputRequests"]; ok {
-		if err := json.Unmarshal([]byte(raw), &ir.Requests); err != nil {
-			return fmt.Errorf("inputRequests: %w", err)
-		}
-	}
-	return nil
+	type plain inputRequired // without this method
+	*ir = inputRequired{}
+	return decodeExact(b, (*plain)(ir))
 }
 
 // doStateless runs c in the 2026-07-28 era until its final response.
