@@ -177,13 +177,8 @@ func (f *taskFollow) coreDecode(status TaskStatus, raw json.RawMessage, rerr err
 	return res, nil
 }
 
-// abandonCoreLocked ends the task's open elicitation requests Abandoned
-// (answered cancel, so the server's wait ends too).
-func (f *taskFollow) abandonCoreLocked() {
-	f.endCoreLocked(ErrAbandoned)
-}
-
-// endCoreLocked ends the task's open elicitation requests with cause.
+// endCoreLocked ends the task's open elicitation requests with cause
+// (ErrAbandoned answers them cancel, so the server's wait ends too).
 func (f *taskFollow) endCoreLocked(cause error) {
 	for _, e := range f.s.in {
 		if e.method == "elicitation/create" && e.origin.TaskID == f.id && e.ctx.Err() == nil {

@@ -96,7 +96,7 @@ func (f *taskFollow) inputKey(key string) PromptKey {
 	return PromptKey{Server: f.s.name, Delivery: TaskInput, TaskID: f.id, Input: key}
 }
 
-// withdrawInputsLocked and abandonInputsLocked end the open questions.
+// withdrawInputsLocked ends the open questions as no longer asked.
 func (f *taskFollow) withdrawInputsLocked(reason string) {
 	for _, in := range f.ext.inputs {
 		if !in.claimed && !in.done {
@@ -106,10 +106,11 @@ func (f *taskFollow) withdrawInputsLocked(reason string) {
 	}
 }
 
-func (f *taskFollow) abandonInputsLocked() {
+// endInputsLocked ends the extension questions still open with cause.
+func (f *taskFollow) endInputsLocked(cause error) {
 	for _, in := range f.ext.inputs {
 		if !in.claimed && !in.done {
-			in.cancel(ErrAbandoned)
+			in.cancel(cause)
 		}
 	}
 }

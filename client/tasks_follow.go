@@ -416,7 +416,7 @@ func (f *taskFollow) requestCancelLocked() {
 		f.cancelAt = time.Now()
 	}
 	f.snap.CancelRequested = true
-	f.abandonPromptsLocked()
+	f.endPromptsLocked(ErrAbandoned)
 	f.changedLocked()
 	f.poke()
 }
@@ -503,7 +503,7 @@ func (f *taskFollow) outcome() (*CallToolResult, error) {
 // (Abandoned).
 func (f *taskFollow) closePromptsLocked(status TaskStatus) {
 	if f.byPerson {
-		f.abandonPromptsLocked()
+		f.endPromptsLocked(ErrAbandoned)
 		return
 	}
 	if f.snap.Lost && !serverAnswered(f.snap.Err) {
@@ -516,12 +516,7 @@ func (f *taskFollow) closePromptsLocked(status TaskStatus) {
 		if errors.Is(f.snap.Err, ErrDisconnected) {
 			cause = fmt.Errorf("task %s was lost: %w", f.id, f.snap.Err) // said once
 		}
-		for _, in := range f.ext.inputs {
-			if !in.claimed && !in.done {
-				in.cancel(cause)
-			}
-		}
-		f.endCoreLocked(cause)
+		f.endPromptsLocked(cause)
 		return
 	}
 	reason := "the task ended"
@@ -533,10 +528,11 @@ func (f *taskFollow) closePromptsLocked(status TaskStatus) {
 	f.withdrawInputsLocked(reason)
 }
 
-// abandonPromptsLocked ends the task's open prompts with ErrAbandoned.
-func (f *taskFollow) abandonPromptsLocked() {
-	f.abandonInputsLocked()
-	f.abandonCoreLocked()
+// endPromptsLocked ends the task's open prompts, of either design, with
+// cause.
+func (f *taskFollow) endPromptsLocked(cause error) {
+	f.endInputsLocked(cause)
+	f.endCoreLocked(cause)
 }
 
 // taskFailure is the error of a failed task: the server's JSON-RPC error,
