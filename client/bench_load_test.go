@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/elicit-dev/elicit/client"
+	"github.com/elicit-dev/elicit/client/wire"
 	"github.com/elicit-dev/elicit/cmd/elicit/demo"
 	"github.com/elicit-dev/elicit/transport"
 )
@@ -43,7 +44,7 @@ const loadPrompts = 1000
 // loadEras are the two deliveries: "" detects 2026-07-28 (MRTR, one round
 // of 1,000 inputRequests), the pin gives 1,000 elicitation/create requests.
 var loadEras = []struct{ name, protocol string }{
-	{"requests-2025-11-25", client.Protocol2025_11_25},
+	{"requests-2025-11-25", wire.Protocol2025_11_25},
 	{"mrtr-2026-07-28", ""},
 }
 

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/elicit-dev/elicit/client"
+	"github.com/elicit-dev/elicit/client/wire"
 	"github.com/elicit-dev/elicit/transport"
 	"github.com/elicit-dev/elicit/transport/jsonrpc"
 )
@@ -98,7 +99,7 @@ func TestHostileResponses(t *testing.T) {
 		t.Parallel()
 		rec := &recorder{}
 		s, p := connectHostile(t, &client.Options{}, rec)
-		done := make(chan []client.Tool, 1)
+		done := make(chan []wire.Tool, 1)
 		go func() {
 			tools, err := s.ListTools(context.Background())
 			if err != nil {

@@ -3,8 +3,9 @@ package client
 import (
 	"encoding/json"
 	"log/slog"
-	"slices"
 	"time"
+
+	"github.com/elicit-dev/elicit/client/wire"
 )
 
 // ElicitModes says which elicitation modes the client declares and serves.
@@ -37,36 +38,6 @@ func (m ElicitModes) String() string {
 func (m ElicitModes) form() bool { return m == ElicitBoth || m == ElicitForm }
 func (m ElicitModes) url() bool  { return m == ElicitBoth || m == ElicitURL }
 
-// Implementation names a client or server, as in initialize.
-type Implementation struct {
-	Name    string `json:"name"`
-	Version string `json:"version"`
-	Title   string `json:"title,omitempty"`
-}
-
-// Protocol versions the session speaks. 2026-07-28 is the stateless era
-// (no handshake, MRTR); the others are the stateful era (initialize).
-const (
-	Protocol2026_07_28 = "2026-07-28"
-	Protocol2025_11_25 = "2025-11-25"
-	Protocol2025_06_18 = "2025-06-18"
-	Protocol2025_03_26 = "2025-03-26"
-	Protocol2024_11_05 = "2024-11-05"
-)
-
-// SupportedProtocols lists the versions a Session speaks, newest first.
-func SupportedProtocols() []string {
-	return []string{Protocol2026_07_28, Protocol2025_11_25, Protocol2025_06_18, Protocol2025_03_26, Protocol2024_11_05}
-}
-
-func supportedProtocol(v string) bool { return slices.Contains(SupportedProtocols(), v) }
-
-// statelessProtocol reports whether v is of the 2026-07-28 era.
-func statelessProtocol(v string) bool { return v >= Protocol2026_07_28 }
-
-// statefulProtocol reports whether v is a version initialize may settle.
-func statefulProtocol(v string) bool { return supportedProtocol(v) && !statelessProtocol(v) }
-
 // Options configures a Session. The zero value works: it detects the era,
 // declares form and URL elicitation, and cancels every prompt (no Prompter).
 type Options struct {
@@ -75,7 +46,7 @@ type Options struct {
 	Name string
 	// ClientInfo is sent in initialize, or in every request's _meta in
 	// 2026-07-28. Default {elicit, dev}.
-	ClientInfo Implementation
+	ClientInfo wire.Implementation
 	// Protocol pins the version and skips era detection: "2026-07-28"
 	// speaks the stateless era at once (server/discover, then requests with
 	// _meta); an older version runs initialize offering it and requires it

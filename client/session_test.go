@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/elicit-dev/elicit/client"
+	"github.com/elicit-dev/elicit/client/wire"
 	"github.com/elicit-dev/elicit/forms/schema"
 	"github.com/elicit-dev/elicit/transport"
 	"github.com/elicit-dev/elicit/transport/jsonrpc"
@@ -47,8 +48,8 @@ func TestConnectListCallAcceptDefaults(t *testing.T) {
 	rec := &recorder{}
 	s := servePipe(t, newFormServer(), &client.Options{Name: "demo", Prompter: client.AcceptDefaults}, rec)
 
-	if got := s.Protocol(); got != client.Protocol2025_11_25 {
-		t.Errorf("Protocol() = %q, want %q", got, client.Protocol2025_11_25)
+	if got := s.Protocol(); got != wire.Protocol2025_11_25 {
+		t.Errorf("Protocol() = %q, want %q", got, wire.Protocol2025_11_25)
 	}
 	if got := s.ServerInfo().Name; got != "form-server" {
 		t.Errorf("ServerInfo().Name = %q", got)
@@ -448,7 +449,7 @@ func TestContentBlocks(t *testing.T) {
 	t.Parallel()
 	s, p, _ := pipePeer(t, "2025-11-25", nil, nil)
 	type ret struct {
-		res *client.CallToolResult
+		res *wire.CallToolResult
 		err error
 	}
 	done := make(chan ret, 1)

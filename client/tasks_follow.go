@@ -9,6 +9,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/elicit-dev/elicit/client/wire"
 	"github.com/elicit-dev/elicit/transport/jsonrpc"
 )
 
@@ -66,7 +67,7 @@ type taskFollow struct {
 	open     []PromptKey // the task's open prompts, in arrival order
 	byPerson bool        // cancelled by us: its prompts end Abandoned
 	cancelAt time.Time   // when tasks/cancel was first asked for
-	res      *CallToolResult
+	res      *wire.CallToolResult
 	err      error
 
 	core coreState // 2025-11-25: tasks/result
@@ -304,7 +305,7 @@ func (f *taskFollow) poll() error {
 	ctx, cancel := context.WithTimeout(f.ctx, pollTimeout)
 	defer cancel()
 	var raw json.RawMessage
-	c := &call{method: "tasks/get", name: f.id, taskOK: true}
+	c := &call{method: wire.MethodTasksGet, name: f.id, taskOK: true}
 	err := s.do(ctx, c, map[string]string{"taskId": f.id}, &raw)
 	if err != nil {
 		var rpcErr *jsonrpc.Error
@@ -452,7 +453,7 @@ func (f *taskFollow) finish() {
 	if f.design == TaskDesignCore && (lost || status == TaskCancelled) {
 		f.settleResult()
 	}
-	var res *CallToolResult
+	var res *wire.CallToolResult
 	var err error
 	switch {
 	case lost:
@@ -492,7 +493,7 @@ func (f *taskFollow) finish() {
 }
 
 // outcome is what CallTool returns for the task; valid once done is closed.
-func (f *taskFollow) outcome() (*CallToolResult, error) {
+func (f *taskFollow) outcome() (*wire.CallToolResult, error) {
 	f.s.mu.Lock()
 	defer f.s.mu.Unlock()
 	return f.res, f.err

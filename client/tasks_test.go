@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/elicit-dev/elicit/client"
+	"github.com/elicit-dev/elicit/client/wire"
 	"github.com/elicit-dev/elicit/cmd/elicit/demo"
 	"github.com/elicit-dev/elicit/transport/jsonrpc"
 )
@@ -244,7 +245,7 @@ func TestTaskCancelTask(t *testing.T) {
 			dopts := &demo.Options{TaskPollInterval: taskPoll, TaskStep: 20 * time.Millisecond}
 			s := connectTasks(t, tp, dopts, &client.Options{}, rec)
 			type outcome struct {
-				res *client.CallToolResult
+				res *wire.CallToolResult
 				err error
 			}
 			done := make(chan outcome, 1)

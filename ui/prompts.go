@@ -1,8 +1,9 @@
 package ui
 
 import (
-	"charm.land/bubbles/v2/cursor"
 	"time"
+
+	"charm.land/bubbles/v2/cursor"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"

@@ -21,10 +21,12 @@ func TestLayers(t *testing.T) {
 		"transport/jsonrpc": {},
 		"forms/schema":      {},
 		"transport":         {ours: []string{"transport/jsonrpc"}},
-		"client":            {ours: []string{"transport", "transport/jsonrpc", "forms/schema"}},
+		"client/wire":       {ours: []string{"transport/jsonrpc"}},
+		"client/question":   {ours: []string{"client/wire", "transport/jsonrpc", "forms/schema"}},
+		"client":            {ours: []string{"client/wire", "client/question", "transport", "transport/jsonrpc", "forms/schema"}},
 		"themes":            {charm: true},
 		"forms":             {ours: []string{"forms/schema", "themes"}, charm: true},
-		"ui":                {ours: []string{"client", "forms", "forms/schema", "themes", "transport/jsonrpc"}, charm: true},
+		"ui":                {ours: []string{"client", "client/wire", "client/question", "forms", "forms/schema", "themes", "transport/jsonrpc"}, charm: true},
 		"cmd/elicit/demo":   {},
 	}
 	out, err := exec.Command("go", "list", "-json", "../../...").Output()

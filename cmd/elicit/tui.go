@@ -11,6 +11,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/elicit-dev/elicit/client"
+	"github.com/elicit-dev/elicit/client/wire"
 	"github.com/elicit-dev/elicit/themes"
 	"github.com/elicit-dev/elicit/transport"
 	"github.com/elicit-dev/elicit/ui"
@@ -123,7 +124,7 @@ func runTUIWith(ctx context.Context, f *tuiFlags, stdout, stderr io.Writer) erro
 	}
 	eng.sessionOpts = func(name string) *client.Options {
 		return &client.Options{
-			ClientInfo:    client.Implementation{Name: "elicit", Version: version},
+			ClientInfo:    wire.Implementation{Name: "elicit", Version: version},
 			Protocol:      f.protocol,
 			Elicit:        modes,
 			Prompter:      br,

@@ -1,9 +1,8 @@
-package client
+package wire
 
 import (
 	"encoding/json"
 	"fmt"
-	"time"
 )
 
 // Tool is one entry of tools/list.
@@ -83,11 +82,11 @@ type ContentBlock struct {
 func (b *ContentBlock) UnmarshalJSON(data []byte) error {
 	type plain ContentBlock
 	var p plain
-	if err := decodeExact(data, &p); err != nil { // "Text" is not text
+	if err := DecodeExact(data, &p); err != nil { // "Text" is not text
 		var t struct {
 			Type string `json:"type"`
 		}
-		if decodeExact(data, &t) != nil {
+		if DecodeExact(data, &t) != nil {
 			return fmt.Errorf("content block: %w", err)
 		}
 		p = plain{Type: t.Type}
@@ -117,16 +116,16 @@ type ResourceContents struct {
 	Blob     string `json:"blob,omitempty"`
 }
 
-// ServerPrompt is one entry of prompts/list (an MCP prompt template; not
-// to be confused with Prompt, a question for a person).
-type ServerPrompt struct {
+// Prompt is one entry of prompts/list: an MCP prompt template, not a
+// question for a person (those are client/question's).
+type Prompt struct {
 	Name        string           `json:"name"`
 	Title       string           `json:"title,omitempty"`
 	Description string           `json:"description,omitempty"`
 	Arguments   []PromptArgument `json:"arguments,omitempty"`
 }
 
-// PromptArgument is one argument of a ServerPrompt.
+// PromptArgument is one argument of a Prompt.
 type PromptArgument struct {
 	Name        string `json:"name"`
 	Title       string `json:"title,omitempty"`
@@ -144,27 +143,4 @@ type GetPromptResult struct {
 type PromptMessage struct {
 	Role    string       `json:"role"`
 	Content ContentBlock `json:"content"`
-}
-
-// CallOptions tunes one CallTool.
-type CallOptions struct {
-	// OnProgress is called for each notifications/progress of this call,
-	// in order, from the session's dispatcher goroutine (it must not
-	// block long). Under a flood some may be dropped (see Event).
-	OnProgress func(CallProgress)
-
-	// The task options (2025-11-25; the extension lets the server decide,
-	// and ignores them). See the package doc, Tasks.
-
-	// AsTask chooses whether a tool whose execution.taskSupport is
-	// "optional" runs as a task; nil runs it as one when the server
-	// declared tasks.requests.tools.call. "required" tools always run as
-	// tasks, "forbidden" ones never.
-	AsTask *bool
-	// TaskSupport is the tool's execution.taskSupport, when the caller
-	// knows it; "" takes it from the session's last ListTools (listing the
-	// tools once if it never did).
-	TaskSupport string
-	// TaskTTL is the ttl to ask for; 0 means DefaultTaskTTL.
-	TaskTTL time.Duration
 }

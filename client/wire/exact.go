@@ -1,4 +1,4 @@
-package client
+package wire
 
 import (
 	"bytes"
@@ -13,28 +13,28 @@ import (
 // spec names (fuzzing found each being taken for the real one). Objects
 // whose members decide what we do are therefore read by exact name.
 
-// rawRef is a member's value as a slice of the document, not a copy: the
+// RawRef is a member's value as a slice of the document, not a copy: the
 // document outlives the lookup, and a result may be megabytes.
-type rawRef []byte
+type RawRef []byte
 
-func (r *rawRef) UnmarshalJSON(b []byte) error {
+func (r *RawRef) UnmarshalJSON(b []byte) error {
 	*r = b
 	return nil
 }
 
-// exactMembers returns a JSON object's members by exact name (the last of
+// ExactMembers returns a JSON object's members by exact name (the last of
 // a repeated name wins, as with encoding/json). The values alias raw.
-func exactMembers(raw []byte) (map[string]rawRef, error) {
-	var m map[string]rawRef
+func ExactMembers(raw []byte) (map[string]RawRef, error) {
+	var m map[string]RawRef
 	if err := json.Unmarshal(raw, &m); err != nil {
 		return nil, err
 	}
 	return m, nil
 }
 
-// exactString decodes m[name] as a string; ok is false if it is absent,
+// ExactString decodes m[name] as a string; ok is false if it is absent,
 // and err is set if it is there but not a string (or null).
-func exactString(m map[string]rawRef, name string) (s string, ok bool, err error) {
+func ExactString(m map[string]RawRef, name string) (s string, ok bool, err error) {
 	raw, ok := m[name]
 	if !ok {
 		return "", false, nil
@@ -49,13 +49,13 @@ func exactString(m map[string]rawRef, name string) (s string, ok bool, err error
 	return *p, true, nil
 }
 
-// decodeExact is json.Unmarshal into v, except that a member whose name
+// DecodeExact is json.Unmarshal into v, except that a member whose name
 // matches one of a struct's fields only without regard to case ("IsError"
 // for isError) is left out instead of filling that field: at every depth
 // v's type describes (structs, and slices, arrays, maps and pointers of
 // them), down to exactDepth. Types that decode themselves are left to
 // their UnmarshalJSON.
-func decodeExact(raw []byte, v any) error {
+func DecodeExact(raw []byte, v any) error {
 	t := reflect.TypeOf(v)
 	if t == nil || t.Kind() != reflect.Pointer {
 		return json.Unmarshal(raw, v)
@@ -73,7 +73,7 @@ const exactDepth = 32
 var jsonUnmarshaler = reflect.TypeFor[json.Unmarshaler]()
 
 // stripVariants returns raw without the case-variant members of t's struct
-// types (see decodeExact), and whether it left anything out. Anything it
+// types (see DecodeExact), and whether it left anything out. Anything it
 // cannot read is returned as is, for json.Unmarshal to judge.
 func stripVariants(raw []byte, t reflect.Type, depth int) ([]byte, bool) {
 	for t.Kind() == reflect.Pointer {
@@ -91,7 +91,7 @@ func stripVariants(raw []byte, t reflect.Type, depth int) ([]byte, bool) {
 		if trimmed[0] != '{' {
 			return raw, false
 		}
-		m, err := exactMembers(trimmed)
+		m, err := ExactMembers(trimmed)
 		if err != nil {
 			return raw, false
 		}
@@ -116,12 +116,12 @@ func stripVariants(raw []byte, t reflect.Type, depth int) ([]byte, bool) {
 		if !changed {
 			return raw, false
 		}
-		return object(kept), true
+		return Object(kept), true
 	case reflect.Slice, reflect.Array:
 		if trimmed[0] != '[' || t.Elem().Kind() == reflect.Uint8 {
 			return raw, false
 		}
-		var items []rawRef
+		var items []RawRef
 		if json.Unmarshal(trimmed, &items) != nil {
 			return raw, false
 		}
@@ -144,7 +144,7 @@ func stripVariants(raw []byte, t reflect.Type, depth int) ([]byte, bool) {
 		if trimmed[0] != '{' || t.Key().Kind() != reflect.String {
 			return raw, false
 		}
-		m, err := exactMembers(trimmed)
+		m, err := ExactMembers(trimmed)
 		if err != nil {
 			return raw, false
 		}
@@ -158,7 +158,7 @@ func stripVariants(raw []byte, t reflect.Type, depth int) ([]byte, bool) {
 		if !changed {
 			return raw, false
 		}
-		return object(kept), true
+		return Object(kept), true
 	}
 	return raw, false
 }
