@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/elicit-dev/elicit/client"
+	"github.com/elicit-dev/elicit/client/question"
 	"github.com/elicit-dev/elicit/client/wire"
 	"github.com/elicit-dev/elicit/cmd/elicit/demo"
 	"github.com/elicit-dev/elicit/transport"
@@ -49,14 +50,14 @@ var loadEras = []struct{ name, protocol string }{
 }
 
 // startDemoProcess connects to the demo server in a subprocess.
-func startDemoProcess(tb testing.TB, protocol string, j *client.Journal) *client.Session {
+func startDemoProcess(tb testing.TB, protocol string, j *question.Journal) *client.Session {
 	tb.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), liveness)
 	defer cancel()
 	s, err := client.Connect(ctx, &transport.Stdio{
 		Command: os.Args[0], Args: []string{"-test.run=^$"}, Env: []string{demoEnv + "=1"},
 		ShutdownGrace: time.Second,
-	}, &client.Options{Name: "demo", Protocol: protocol, Prompter: client.AcceptDefaults, Journal: j})
+	}, &client.Options{Name: "demo", Protocol: protocol, Prompter: question.AcceptDefaults, Journal: j})
 	if err != nil {
 		tb.Fatalf("Connect: %v", err)
 	}
@@ -86,7 +87,7 @@ func storm(tb testing.TB, s *client.Session, n int) {
 }
 
 // latencies returns the sorted prompt latencies of the last n entries.
-func latencies(j *client.Journal, n int) []time.Duration {
+func latencies(j *question.Journal, n int) []time.Duration {
 	e := j.Entries()
 	e = e[max(0, len(e)-n):]
 	out := make([]time.Duration, len(e))
@@ -132,10 +133,10 @@ func TestLoadOneStdioSession(t *testing.T) {
 	for _, era := range loadEras {
 		t.Run(era.name, func(t *testing.T) {
 			t.Parallel()
-			j := client.NewJournal(loadPrompts)
+			j := question.NewJournal(loadPrompts)
 			s := startDemoProcess(t, era.protocol, j)
 			storm(t, s, loadPrompts)
-			waitFor(t, "the journal", func() bool { return j.Counts()[client.Accept] == loadPrompts })
+			waitFor(t, "the journal", func() bool { return j.Counts()[question.Accept] == loadPrompts })
 			if c := j.Counts(); c.Total() != loadPrompts {
 				t.Errorf("journal %v", c)
 			}
@@ -153,7 +154,7 @@ func TestLoadOneStdioSession(t *testing.T) {
 func BenchmarkLoad1000Prompts(b *testing.B) {
 	for _, era := range loadEras {
 		b.Run(era.name, func(b *testing.B) {
-			j := client.NewJournal(loadPrompts)
+			j := question.NewJournal(loadPrompts)
 			s := startDemoProcess(b, era.protocol, j)
 			storm(b, s, 10) // warm up: schemas cached, pipes primed
 			var all []time.Duration

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/elicit-dev/elicit/client"
+	"github.com/elicit-dev/elicit/client/question"
 	"github.com/elicit-dev/elicit/client/wire"
 	"github.com/elicit-dev/elicit/cmd/elicit/demo"
 	"github.com/elicit-dev/elicit/transport"
@@ -68,8 +69,8 @@ func BenchmarkTaskPolling(b *testing.B) {
 			rec := &recorder{}
 			ctx, cancel := context.WithTimeout(context.Background(), liveness)
 			defer cancel()
-			answer := client.PrompterFunc(func(context.Context, *client.Prompt) client.Outcome {
-				return client.Outcome{Kind: client.Accept, Content: map[string]any{"choice": "split_rooms"}}
+			answer := question.PrompterFunc(func(context.Context, *question.Question) question.Outcome {
+				return question.Outcome{Kind: question.Accept, Content: map[string]any{"choice": "split_rooms"}}
 			})
 			s, err := client.Connect(ctx, &transport.Stdio{
 				Command: os.Args[0], Args: []string{"-test.run=^$"}, Env: []string{taskDemoEnv + "=1"},

@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/elicit-dev/elicit/client"
+	"github.com/elicit-dev/elicit/client/question"
 	"github.com/elicit-dev/elicit/transport"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -33,7 +34,7 @@ func ExampleConnect() {
 	}()
 
 	ctx := context.Background()
-	s, err := client.Connect(ctx, connTransport{conn}, &client.Options{Name: "greeter", Prompter: client.AcceptDefaults})
+	s, err := client.Connect(ctx, connTransport{conn}, &client.Options{Name: "greeter", Prompter: question.AcceptDefaults})
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -46,7 +47,7 @@ func ExampleConnect() {
 	fmt.Println(s.Era(), res.Text())
 	_ = s.Close()
 	<-served
-	fmt.Println(s.Journal().Counts()[client.Accept], "accepted")
+	fmt.Println(s.Journal().Counts()[question.Accept], "accepted")
 	// Output:
 	// 2026-07-28 stateless hello, world
 	// 1 accepted

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/elicit-dev/elicit/client/question"
 	"github.com/elicit-dev/elicit/client/wire"
 	"github.com/elicit-dev/elicit/transport/jsonrpc"
 )
@@ -26,7 +27,7 @@ import (
 // fuzzSession is a Session with no connection, speaking version and
 // answering prompts with p: enough for the decoders, which read its
 // options, schema cache and journal. It is torn down when tb ends.
-func fuzzSession(tb testing.TB, version string, modes ElicitModes, p Prompter) *Session {
+func fuzzSession(tb testing.TB, version string, modes ElicitModes, p question.Prompter) *Session {
 	s := newSession(&Options{Name: "fuzz", Elicit: modes, Prompter: p})
 	s.neg.protocol = version
 	if wire.Stateless(version) {
@@ -129,9 +130,9 @@ func FuzzInputRequired(f *testing.F) {
 			}
 		}
 
-		p := Policy(DeclineAll)
+		p := question.Policy(question.DeclineAll)
 		if accept {
-			p = AcceptDefaults
+			p = question.AcceptDefaults
 		}
 		s := fuzzSession(t, wire.Protocol2026_07_28, ElicitBoth, p)
 		var responses map[string]json.RawMessage
@@ -201,14 +202,14 @@ func checkRound(t *testing.T, s *Session, reqs map[string]json.RawMessage) map[s
 	// Every key is journalled exactly once (answered ones once delivered).
 	seen := map[string]int{}
 	for _, e := range s.journal.Entries() {
-		if e.Key.Delivery != InputRequest || e.Key.CallID != c.id {
+		if e.Key.Delivery != question.InputRequest || e.Key.CallID != c.id {
 			t.Fatalf("journal entry %+v is not this round's", e.Key)
 		}
 		seen[e.Key.Input]++
-		if _, ok := responses[e.Key.Input]; !ok && e.Kind != Invalid {
+		if _, ok := responses[e.Key.Input]; !ok && e.Kind != question.Invalid {
 			t.Fatalf("unanswered key %q journalled %s, want Invalid", e.Key.Input, e.Kind)
 		}
-		if e.Kind == Invalid && e.Reason == "" {
+		if e.Kind == question.Invalid && e.Reason == "" {
 			t.Fatalf("key %q journalled Invalid without a reason", e.Key.Input)
 		}
 	}
@@ -297,7 +298,7 @@ func FuzzTaskResult(f *testing.F) {
 		if ext {
 			design = TaskDesignExtension
 		}
-		s := fuzzSession(t, wire.Protocol2026_07_28, ElicitBoth, DeclineAll)
+		s := fuzzSession(t, wire.Protocol2026_07_28, ElicitBoth, question.DeclineAll)
 
 		w := decodeTask(data)
 		if w != nil && w.TaskID == "" {
@@ -395,33 +396,33 @@ func checkTask(t *testing.T, s *Session, w *wireTask, design TaskDesign) {
 func checkEntry(t *testing.T, s *Session, key string, raw json.RawMessage) {
 	t.Helper()
 	var e inputEntry
-	if json.Unmarshal(raw, &e) != nil || e.Method != "elicitation/create" {
+	if json.Unmarshal(raw, &e) != nil || e.Method != wire.MethodElicit {
 		return // unanswerable: journalled Invalid with a Notice
 	}
-	p := &Prompt{Key: PromptKey{Server: s.name, Delivery: TaskInput, TaskID: "t", Input: key}}
+	p := &question.Question{Key: question.Key{Server: s.name, Delivery: question.TaskInput, TaskID: "t", Input: key}}
 	checkParsed(t, s, p, e.Params)
 }
 
-// checkParsed runs parseElicit and checks its verdict.
-func checkParsed(t *testing.T, s *Session, p *Prompt, params json.RawMessage) {
+// checkParsed runs question.Parse as the session does and checks its verdict.
+func checkParsed(t *testing.T, s *Session, p *question.Question, params json.RawMessage) {
 	t.Helper()
-	perr := s.parseElicit(p, params)
-	form, urlMode := s.modes()
+	perr := question.Parse(p, params, s.modes(), s.Subset(), &s.schemas)
+	form, urlMode := s.modes().Form, s.modes().URL
 	if perr != nil {
-		if !strings.HasPrefix(perr.msg, "invalid ") {
-			t.Fatalf("refusal %q does not say what is invalid", perr.msg)
+		if !strings.HasPrefix(perr.Msg, "invalid ") {
+			t.Fatalf("refusal %q does not say what is invalid", perr.Msg)
 		}
 		return
 	}
 	switch p.Mode {
-	case ModeForm:
+	case question.ModeForm:
 		if !form || p.Schema == nil {
 			t.Fatalf("form prompt taken (declared %v) with schema %v", form, p.Schema)
 		}
 		if raw, _ := exactMember(params, "requestedSchema"); !bytes.Equal(p.RawSchema, raw) {
 			t.Fatalf("RawSchema %q, the server sent %q", p.RawSchema, raw)
 		}
-	case ModeURL:
+	case question.ModeURL:
 		u, err := url.Parse(p.URL)
 		if !urlMode || err != nil || u.Scheme == "" || u.Host == "" {
 			t.Fatalf("url prompt taken (declared %v) for %q", urlMode, p.URL)
@@ -459,11 +460,20 @@ func FuzzElicitParams(f *testing.F) {
 	f.Add([]byte(elicitSeeds[0]), uint8(2), uint8(ElicitURL))
 	versions := []string{wire.Protocol2025_06_18, wire.Protocol2025_11_25, wire.Protocol2026_07_28}
 	f.Fuzz(func(t *testing.T, params []byte, version, modes uint8) {
-		s := fuzzSession(t, versions[int(version)%len(versions)], ElicitModes(modes%4), DeclineAll)
-		p := &Prompt{Key: PromptKey{Server: s.name, Delivery: ServerRequest, RequestID: jsonrpc.IntID(1)}}
+		s := fuzzSession(t, versions[int(version)%len(versions)], ElicitModes(modes%4), question.DeclineAll)
+		p := &question.Question{Key: question.Key{Server: s.name, Delivery: question.ServerRequest, RequestID: jsonrpc.IntID(1)}}
 		checkParsed(t, s, p, params)
-		_ = relatedTaskID(params)
-		if m := relatedTaskMeta(p.Meta); m != nil {
+		_ = question.RelatedTaskID(params)
+		// A reply echoes the related-task _meta only as valid JSON, and
+		// nothing else of the request's _meta.
+		r, _ := question.Decision{Outcome: question.Outcome{Kind: question.Decline}}.Reply(p)
+		var res struct {
+			Meta map[string]json.RawMessage `json:"_meta"`
+		}
+		if err := json.Unmarshal(r.Result, &res); err != nil {
+			t.Fatalf("reply %s: %v", r.Result, err)
+		}
+		if m := res.Meta; m != nil {
 			if len(m) != 1 || !json.Valid(m[wire.MetaRelatedTask]) {
 				t.Fatalf("related-task meta %v", m)
 			}

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/elicit-dev/elicit/client"
+	"github.com/elicit-dev/elicit/client/question"
 	"github.com/elicit-dev/elicit/client/wire"
 	"github.com/elicit-dev/elicit/transport"
 	"github.com/elicit-dev/elicit/transport/jsonrpc"
@@ -139,7 +140,7 @@ func (p *scriptPeer) raw(id []byte, member string) {
 
 // connectScript connects a session, of 2026-07-28 when modern or else
 // 2025-11-25, to a scriptPeer playing script. Both end when t does.
-func connectScript(t testing.TB, script [][]byte, modern bool, prompter client.Prompter) (*client.Session, *scriptPeer) {
+func connectScript(t testing.TB, script [][]byte, modern bool, prompter question.Prompter) (*client.Session, *scriptPeer) {
 	t.Helper()
 	p, conn := newScriptPeer(script)
 	t.Cleanup(p.close)
@@ -215,9 +216,9 @@ func FuzzCallToolPeer(f *testing.F) {
 		if len(steps) > fuzzMaxLines {
 			steps = steps[:fuzzMaxLines]
 		}
-		prompter := client.DeclineAll
+		prompter := question.DeclineAll
 		if accept {
-			prompter = client.AcceptDefaults
+			prompter = question.AcceptDefaults
 		}
 		s, p := connectScript(t, steps, modern, prompter)
 

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/elicit-dev/elicit/client"
+	"github.com/elicit-dev/elicit/client/question"
 	"github.com/elicit-dev/elicit/client/wire"
 	"github.com/elicit-dev/elicit/transport"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -59,7 +60,7 @@ func TestHTTPThreeElicitationsInReverse(t *testing.T) {
 	entries := waitJournal(t, s, 3)
 	calls := map[string]bool{}
 	for _, e := range entries {
-		if e.Origin.Kind != client.OriginToolCall || e.Origin.Name != "ask" || e.Origin.Inferred || !e.Origin.CallID.IsValid() {
+		if e.Origin.Kind != question.OriginToolCall || e.Origin.Name != "ask" || e.Origin.Inferred || !e.Origin.CallID.IsValid() {
 			t.Errorf("origin %+v", e.Origin)
 		}
 		calls[e.Origin.CallID.String()] = true
@@ -85,7 +86,7 @@ func TestHTTPSessionExpiredReinitializes(t *testing.T) {
 	t.Parallel()
 	rec := &recorder{}
 	const idle = 400 * time.Millisecond
-	s := serveHTTP(t, newAskServer(nil), &mcp.StreamableHTTPOptions{SessionTimeout: idle}, &client.Options{Prompter: client.DeclineAll}, rec)
+	s := serveHTTP(t, newAskServer(nil), &mcp.StreamableHTTPOptions{SessionTimeout: idle}, &client.Options{Prompter: question.DeclineAll}, rec)
 	if _, err := s.ListTools(t.Context()); err != nil {
 		t.Fatal(err)
 	}
@@ -136,7 +137,7 @@ func TestHTTPWithdrawn(t *testing.T) {
 	waitFor(t, "withdrawal", func() bool { return g.cause("question w") != nil })
 	<-done
 	e := waitJournal(t, s, 1)
-	if e[0].Kind != client.Withdrawn {
+	if e[0].Kind != question.Withdrawn {
 		t.Errorf("journal %+v", e)
 	}
 	if got := rec.responsesTo(e[0].Key.RequestID.String()); len(got) != 0 {

@@ -1,12 +1,12 @@
 package client
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"time"
 
+	"github.com/elicit-dev/elicit/client/question"
 	"github.com/elicit-dev/elicit/client/wire"
 	"github.com/elicit-dev/elicit/transport/jsonrpc"
 )
@@ -18,7 +18,7 @@ type incoming struct {
 	arrived time.Time
 	ctx     context.Context
 	cancel  context.CancelCauseFunc // always called under Session.mu
-	origin  Origin                  // elicitation/create only
+	origin  question.Origin         // elicitation/create only
 	owner   jsonrpc.ID              // our call it belongs to, for abandonment
 	reason  string                  // the server's reason, when withdrawn; under mu
 	gen     int                     // initialize generation it arrived under
@@ -29,7 +29,7 @@ type incoming struct {
 func (s *Session) handleRequest(m *jsonrpc.Message) {
 	var taskID string
 	if m.Method == wire.MethodElicit {
-		taskID = relatedTaskID(m.Params)
+		taskID = question.RelatedTaskID(m.Params)
 	}
 	arrived := m.Received // off the wire, before any queue of ours
 	if arrived.IsZero() {
@@ -66,8 +66,8 @@ func (s *Session) handleRequest(m *jsonrpc.Message) {
 		e.owner = e.origin.CallID
 	}
 	s.in[m.ID] = e
-	if e.origin.Kind == OriginTask && s.taskCancelledLocked(e.origin.TaskID) {
-		cancel(ErrAbandoned) // tasks: we cancelled its task (tasks_core.go)
+	if e.origin.Kind == question.OriginTask && s.taskCancelledLocked(e.origin.TaskID) {
+		cancel(question.ErrAbandoned) // tasks: we cancelled its task (tasks_core.go)
 	}
 	s.wg.Add(1)
 	s.mu.Unlock()
@@ -78,7 +78,7 @@ func (s *Session) handleRequest(m *jsonrpc.Message) {
 // the call whose HTTP stream carried it; else the task named in its
 // related-task meta; else, if exactly one tools/call of ours is
 // outstanding, that one (Origin.Inferred); else unknown.
-func (s *Session) originLocked(m *jsonrpc.Message, taskID string) Origin {
+func (s *Session) originLocked(m *jsonrpc.Message, taskID string) question.Origin {
 	// Tasks: a request naming its task, or on a tasks/result stream of
 	// ours, belongs to that task (tasks_core.go).
 	if o, ok := s.taskOriginLocked(m, taskID); ok {
@@ -88,7 +88,7 @@ func (s *Session) originLocked(m *jsonrpc.Message, taskID string) Origin {
 		if c := s.out[m.RelatedID]; c != nil {
 			return c.origin()
 		}
-		return Origin{CallID: m.RelatedID}
+		return question.Origin{CallID: m.RelatedID}
 	}
 	var sole *call
 	n := 0
@@ -103,28 +103,7 @@ func (s *Session) originLocked(m *jsonrpc.Message, taskID string) Origin {
 		o.Inferred = true
 		return o
 	}
-	return Origin{}
-}
-
-// relatedTaskID reads _meta[related-task].taskId from params, "" if absent
-// or malformed.
-func relatedTaskID(params json.RawMessage) string {
-	if !bytes.Contains(params, []byte(wire.MetaRelatedTask)) {
-		return "" // the common case, without decoding params a second time
-	}
-	var p struct {
-		Meta map[string]json.RawMessage `json:"_meta"`
-	}
-	if json.Unmarshal(params, &p) != nil {
-		return ""
-	}
-	var t struct {
-		TaskID string `json:"taskId"`
-	}
-	if json.Unmarshal(p.Meta[wire.MetaRelatedTask], &t) != nil {
-		return ""
-	}
-	return t.TaskID
+	return question.Origin{}
 }
 
 // serve answers one request from the server.
@@ -135,7 +114,7 @@ func (s *Session) serve(e *incoming, m *jsonrpc.Message) {
 		s.answer(e, e.ctx, json.RawMessage(`{}`), nil)
 	case wire.MethodElicit:
 		closed := s.taskPromptOpened(e) // a task's OpenPrompts (tasks_core.go)
-		s.serveElicit(e, m)
+		s.serveElicit(e, m.Params)
 		closed()
 	case wire.MethodTasksList, wire.MethodTasksGet, wire.MethodTasksResult, wire.MethodTasksCancel:
 		s.serveTaskRequest(e, m) // we declare tasks list/cancel (tasks_core.go)
@@ -154,23 +133,23 @@ func (s *Session) serve(e *incoming, m *jsonrpc.Message) {
 // it is "unknown". It returns the cause that ended ctx first, if any, and
 // the server's reason for a withdrawal. Because withdrawals cancel under
 // mu too, an answer and a withdrawal cannot both win.
-func (s *Session) claim(e *incoming, ctx context.Context) (cause error, reason string) {
+func (s *Session) claim(e *incoming, ctx context.Context) (reason string, cause error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.in[e.id] == e {
 		delete(s.in, e.id)
 	}
 	if ctx.Err() != nil {
-		return context.Cause(ctx), e.reason
+		return e.reason, context.Cause(ctx)
 	}
-	return nil, ""
+	return "", nil
 }
 
 // answer claims e and sends result or rpcErr, unless the request was
 // withdrawn or the transport is gone. It reports what went out.
 func (s *Session) answer(e *incoming, ctx context.Context, result json.RawMessage, rpcErr *jsonrpc.Error) (sent bool) {
-	cause, _ := s.claim(e, ctx)
-	if errors.Is(cause, ErrWithdrawn) || errors.Is(cause, ErrDisconnected) {
+	_, cause := s.claim(e, ctx)
+	if errors.Is(cause, question.ErrWithdrawn) || errors.Is(cause, question.ErrDisconnected) {
 		return false
 	}
 	return s.reply(e.id, result, rpcErr) == nil
@@ -243,7 +222,7 @@ func (s *Session) withdraw(params json.RawMessage) {
 	e := s.in[*p.RequestID]
 	if e != nil && e.ctx.Err() == nil {
 		e.reason = p.Reason
-		e.cancel(ErrWithdrawn)
+		e.cancel(question.ErrWithdrawn)
 	}
 	s.mu.Unlock()
 	if e == nil {

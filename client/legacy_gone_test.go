@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/elicit-dev/elicit/client"
+	"github.com/elicit-dev/elicit/client/question"
 	"github.com/elicit-dev/elicit/transport"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -56,7 +57,7 @@ func TestLegacySSEServerGoneDuringPOST(t *testing.T) {
 	ts.CloseClientConnections()
 	select {
 	case err := <-done:
-		if !errors.Is(err, client.ErrDisconnected) {
+		if !errors.Is(err, question.ErrDisconnected) {
 			t.Errorf("CallTool: %v; want an error wrapping ErrDisconnected", err)
 		}
 		if errors.Is(err, transport.ErrClosed) {

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 
+	"github.com/elicit-dev/elicit/client/question"
 	"github.com/elicit-dev/elicit/client/wire"
 	"github.com/elicit-dev/elicit/transport/jsonrpc"
 )
@@ -126,7 +127,7 @@ func (s *Session) reinitialize(ctx context.Context, gen int) error {
 	defer s.mu.Unlock()
 	for _, e := range s.in {
 		if e.gen <= gen {
-			e.cancel(ErrDisconnected)
+			e.cancel(question.ErrDisconnected)
 		}
 	}
 	return nil

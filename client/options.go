@@ -5,6 +5,7 @@ import (
 	"log/slog"
 	"time"
 
+	"github.com/elicit-dev/elicit/client/question"
 	"github.com/elicit-dev/elicit/client/wire"
 )
 
@@ -57,7 +58,7 @@ type Options struct {
 	// Elicit is which elicitation modes to declare (default both).
 	Elicit ElicitModes
 	// Prompter answers prompts. nil answers every prompt with cancel.
-	Prompter Prompter
+	Prompter question.Prompter
 	// Observer receives events; nil drops them.
 	Observer Observer
 	// PromptTimeout ends a prompt with Timeout after this long; 0 means no
@@ -65,7 +66,7 @@ type Options struct {
 	PromptTimeout time.Duration
 	// Journal records outcomes; share one across sessions. nil gives the
 	// session a private one (see Session.Journal).
-	Journal *Journal
+	Journal *question.Journal
 	// Logger receives debug logs; nil discards them.
 	Logger *slog.Logger
 	// ListenTasks makes each followed task of the 2026-07-28 tasks

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/elicit-dev/elicit/client/question"
 	"github.com/elicit-dev/elicit/client/wire"
 	"github.com/elicit-dev/elicit/transport"
 	"github.com/elicit-dev/elicit/transport/jsonrpc"
@@ -47,15 +48,15 @@ func (c *call) callID() jsonrpc.ID {
 }
 
 // origin says what prompts attributed to this call belong to.
-func (c *call) origin() Origin {
-	o := Origin{CallID: c.callID(), Name: c.name}
+func (c *call) origin() question.Origin {
+	o := question.Origin{CallID: c.callID(), Name: c.name}
 	switch c.method {
 	case wire.MethodToolsCall:
-		o.Kind = OriginToolCall
+		o.Kind = question.OriginToolCall
 	case wire.MethodPromptsGet:
-		o.Kind = OriginPrompt
+		o.Kind = question.OriginPrompt
 	case wire.MethodResourcesRead:
-		o.Kind = OriginResource
+		o.Kind = question.OriginResource
 	}
 	return o
 }
@@ -268,9 +269,9 @@ func (s *Session) writeFailure(err error) error {
 func (s *Session) orphanPrompts(c *call, why error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	cause := fmt.Errorf("%w: %s was lost: %w", ErrDisconnected, c.describe(), why)
+	cause := fmt.Errorf("%w: %s was lost: %w", question.ErrDisconnected, c.describe(), why)
 	for _, e := range s.in {
-		if (e.owner == c.id || e.owner == c.root) && !e.origin.Inferred && e.origin.Kind != OriginTask {
+		if (e.owner == c.id || e.owner == c.root) && !e.origin.Inferred && e.origin.Kind != question.OriginTask {
 			e.cancel(cause)
 		}
 	}
@@ -314,7 +315,7 @@ func (s *Session) cancelCall(c *call, cause error) {
 	}
 	for _, e := range s.in {
 		if e.owner == c.id || e.owner == c.root {
-			e.cancel(ErrAbandoned)
+			e.cancel(question.ErrAbandoned)
 		}
 	}
 	notify := pending && c.method != wire.MethodInitialize && !c.noCancel && !s.isDead && !s.closing

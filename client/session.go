@@ -9,6 +9,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/elicit-dev/elicit/client/question"
 	"github.com/elicit-dev/elicit/client/wire"
 	"github.com/elicit-dev/elicit/forms/schema"
 	"github.com/elicit-dev/elicit/transport"
@@ -32,13 +33,14 @@ type Session struct {
 	name     string
 	opts     Options
 	log      *slog.Logger
-	prompter Prompter
-	journal  *Journal
+	prompter question.Prompter
+	journal  *question.Journal
 	events   *dispatcher
 	conn     transport.Conn
-	schemas  schemaCache
-	headers  toolHeaders // x-mcp-header bindings from tools/list (headers.go)
-	tasks    taskTable   // the tasks we follow (tasks*.go); under mu
+	schemas  question.SchemaCache
+	asker    question.Asker // puts questions to prompter (deliver.go)
+	headers  toolHeaders    // x-mcp-header bindings from tools/list (headers.go)
+	tasks    taskTable      // the tasks we follow (tasks*.go); under mu
 
 	// base is the parent of every incoming request's context; cancelling
 	// it (always under mu) ends every open prompt with its cause.
@@ -152,11 +154,14 @@ func newSession(opts *Options) *Session {
 	s.log = s.log.With("server", s.name)
 	s.prompter = s.opts.Prompter
 	if s.prompter == nil {
-		s.prompter = CancelAll
+		s.prompter = question.CancelAll
 	}
+	s.asker = question.Asker{Prompter: s.prompter, WG: &s.wg, OnPanic: func(q *question.Question, r any) {
+		s.log.Error("prompter panicked", "prompt", q.Key.String(), "panic", r)
+	}}
 	s.journal = s.opts.Journal
 	if s.journal == nil {
-		s.journal = NewJournal(0)
+		s.journal = question.NewJournal(0)
 	}
 	s.events = newDispatcher(s.opts.Observer)
 	s.base, s.baseCancel = context.WithCancelCause(context.Background())
@@ -167,7 +172,7 @@ func newSession(opts *Options) *Session {
 func (s *Session) abort(err error) {
 	s.mu.Lock()
 	s.failErr, s.err, s.isDead = err, err, true
-	s.baseCancel(ErrDisconnected)
+	s.baseCancel(question.ErrDisconnected)
 	close(s.quit)
 	close(s.dead)
 	s.mu.Unlock()
@@ -232,15 +237,15 @@ func (s *Session) teardown(readErr error) {
 	var cause error
 	switch {
 	case s.failErr != nil:
-		state, cause, s.err = StateFailed, ErrDisconnected, s.failErr
+		state, cause, s.err = StateFailed, question.ErrDisconnected, s.failErr
 	case s.closing:
-		state, cause, s.err = StateClosed, ErrAbandoned, ErrClosed
+		state, cause, s.err = StateClosed, question.ErrAbandoned, ErrClosed
 	case !s.ready:
-		state, cause = StateFailed, ErrDisconnected
-		s.err = fmt.Errorf("%s: %w: %w", s.name, ErrDisconnected, readErr)
+		state, cause = StateFailed, question.ErrDisconnected
+		s.err = fmt.Errorf("%s: %w: %w", s.name, question.ErrDisconnected, readErr)
 	default:
-		state, cause = StateDisconnected, ErrDisconnected
-		s.err = fmt.Errorf("%s: %w: %w", s.name, ErrDisconnected, readErr)
+		state, cause = StateDisconnected, question.ErrDisconnected
+		s.err = fmt.Errorf("%s: %w: %w", s.name, question.ErrDisconnected, readErr)
 	}
 	s.isDead = true
 	s.baseCancel(cause)
@@ -282,7 +287,7 @@ func (s *Session) Close() error {
 			s.closing = true
 			s.err = ErrClosed
 			close(s.quit)
-			s.baseCancel(ErrAbandoned)
+			s.baseCancel(question.ErrAbandoned)
 		}
 		s.mu.Unlock()
 		if dead {
@@ -331,7 +336,7 @@ func (s *Session) Pending() (outgoing, incoming int) {
 }
 
 // Journal is where this session records prompt outcomes.
-func (s *Session) Journal() *Journal { return s.journal }
+func (s *Session) Journal() *question.Journal { return s.journal }
 
 // Protocol is the negotiated protocol version.
 func (s *Session) Protocol() string {
@@ -394,12 +399,12 @@ func (s *Session) Subset() schema.Subset {
 
 // modes reports which elicitation modes are in force: what we declared,
 // narrowed by the negotiated version (URL mode arrived in 2025-11-25).
-func (s *Session) modes() (form, url bool) {
-	form, url = s.opts.Elicit.form(), s.opts.Elicit.url()
+func (s *Session) modes() question.Modes {
+	m := question.Modes{Form: s.opts.Elicit.form(), URL: s.opts.Elicit.url()}
 	if v := s.Protocol(); v != wire.Protocol2025_11_25 && !wire.Stateless(v) {
-		url = false
+		m.URL = false
 	}
-	return form, url
+	return m
 }
 
 // emit queues a lossless event.

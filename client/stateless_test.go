@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/elicit-dev/elicit/client"
+	"github.com/elicit-dev/elicit/client/question"
 	"github.com/elicit-dev/elicit/client/wire"
 	"github.com/elicit-dev/elicit/transport"
 	"github.com/elicit-dev/elicit/transport/jsonrpc"
@@ -95,7 +96,7 @@ func TestStatelessMetaOnEveryRequest(t *testing.T) {
 func TestRequestStateEchoedByteForByte(t *testing.T) {
 	t.Parallel()
 	rec := &recorder{}
-	s, p := modernPeer(t, &client.Options{Prompter: client.AcceptDefaults}, rec)
+	s, p := modernPeer(t, &client.Options{Prompter: question.AcceptDefaults}, rec)
 	done := make(chan string, 1)
 	go func() {
 		res, err := s.CallTool(context.Background(), "wizard", map[string]any{"q": 1}, nil)
@@ -148,7 +149,7 @@ func TestRequestStateEchoedByteForByte(t *testing.T) {
 func TestUnsupportedInputKindsAreShownNotAnswered(t *testing.T) {
 	t.Parallel()
 	rec := &recorder{}
-	s, p := modernPeer(t, &client.Options{Prompter: client.DeclineAll}, rec)
+	s, p := modernPeer(t, &client.Options{Prompter: question.DeclineAll}, rec)
 	done := callAsync(context.Background(), s, "mixed")
 	req := p.expect("tools/call")
 	p.respond(req.ID, `{"resultType":"input_required","inputRequests":{
@@ -165,11 +166,11 @@ func TestUnsupportedInputKindsAreShownNotAnswered(t *testing.T) {
 		t.Fatalf("result %q", got)
 	}
 	waitJournal(t, s, 4)
-	kinds := map[string]client.OutcomeKind{}
+	kinds := map[string]question.OutcomeKind{}
 	for _, e := range s.Journal().Entries() {
 		kinds[e.Key.Input] = e.Kind
 	}
-	if kinds["llm"] != client.Invalid || kinds["fs"] != client.Invalid || kinds["bad"] != client.Invalid || kinds["ok"] != client.Decline {
+	if kinds["llm"] != question.Invalid || kinds["fs"] != question.Invalid || kinds["bad"] != question.Invalid || kinds["ok"] != question.Decline {
 		t.Errorf("journal %v", kinds)
 	}
 	waitEvent(t, rec, func(n client.Notice) bool { return strings.Contains(n.Text, "sampling/createMessage") })
@@ -252,7 +253,7 @@ func TestStatelessCancelOnStdio(t *testing.T) {
 func TestStatelessServerRequestIgnored(t *testing.T) {
 	t.Parallel()
 	rec := &recorder{}
-	s, p := modernPeer(t, &client.Options{Prompter: client.AcceptDefaults}, rec)
+	s, p := modernPeer(t, &client.Options{Prompter: question.AcceptDefaults}, rec)
 	p.sendRaw(jsonrpc.StringID("srv-1"), "elicitation/create", `{"message":"old style","requestedSchema":{"type":"object","properties":{}}}`)
 	waitEvent(t, rec, func(n client.Notice) bool { return strings.Contains(n.Text, "servers send no requests") })
 	// The session still works, and nothing answered the request.

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/elicit-dev/elicit/client/question"
 	"github.com/elicit-dev/elicit/client/wire"
 	"github.com/elicit-dev/elicit/transport/jsonrpc"
 )
@@ -95,7 +96,7 @@ type Task struct {
 	// sent) or why it was lost; nil otherwise.
 	Err error
 	// OpenPrompts are the prompts of this task open right now.
-	OpenPrompts []PromptKey
+	OpenPrompts []question.Key
 	// Lost is set when the engine stopped following the task without a
 	// terminal status: the server does not know the id (any more), the
 	// session ended, or polling kept failing. Err says why.

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/elicit-dev/elicit/client/question"
 	"github.com/elicit-dev/elicit/client/wire"
 	"github.com/elicit-dev/elicit/transport"
 	"github.com/elicit-dev/elicit/transport/jsonrpc"
@@ -192,19 +193,19 @@ func (f *taskFollow) endCoreLocked(cause error) {
 // names one in its related-task _meta, or it arrived on the HTTP stream of
 // a tasks/result of ours. The origin names the task's tool and call when
 // we follow it.
-func (s *Session) taskOriginLocked(m *jsonrpc.Message, taskID string) (Origin, bool) {
+func (s *Session) taskOriginLocked(m *jsonrpc.Message, taskID string) (question.Origin, bool) {
 	if taskID == "" && m.RelatedID.IsValid() {
 		if c := s.out[m.RelatedID]; c != nil && c.method == wire.MethodTasksResult {
 			taskID = c.name
 		}
 	}
 	if taskID == "" {
-		return Origin{}, false
+		return question.Origin{}, false
 	}
 	if f := s.tasks.byID[taskID]; f != nil {
 		return f.origin(), true
 	}
-	return Origin{Kind: OriginTask, TaskID: taskID}, true
+	return question.Origin{Kind: question.OriginTask, TaskID: taskID}, true
 }
 
 // taskCancelledLocked reports whether we cancelled task id, so that a
@@ -220,7 +221,7 @@ func (s *Session) taskPromptOpened(e *incoming) func() {
 	if e.method != wire.MethodElicit || e.origin.TaskID == "" {
 		return func() {}
 	}
-	key := PromptKey{Server: s.name, Delivery: ServerRequest, RequestID: e.id}
+	key := question.Key{Server: s.name, Delivery: question.ServerRequest, RequestID: e.id}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	f := s.tasks.byID[e.origin.TaskID]

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/elicit-dev/elicit/client"
+	"github.com/elicit-dev/elicit/client/question"
 	"github.com/elicit-dev/elicit/client/wire"
 	"github.com/elicit-dev/elicit/transport"
 )
@@ -31,8 +32,8 @@ func TestTaskEverythingResearch(t *testing.T) {
 	}
 	t.Parallel()
 	rec := &recorder{}
-	pr := newTaskPrompter(func(ctx context.Context, p *client.Prompt) client.Outcome {
-		return client.AcceptDefaults.Prompt(ctx, p)
+	pr := newTaskPrompter(func(ctx context.Context, p *question.Question) question.Outcome {
+		return question.AcceptDefaults.Prompt(ctx, p)
 	})
 	ctx, cancel := context.WithTimeout(t.Context(), time.Minute)
 	defer cancel()
@@ -67,7 +68,7 @@ func TestTaskEverythingResearch(t *testing.T) {
 		t.Errorf("%d tasks/result, want 1: the one called on input_required also brought the report", n)
 	}
 	prompts := pr.prompts()
-	if len(prompts) != 1 || prompts[0].Origin.Kind != client.OriginTask || prompts[0].Origin.TaskID != tk.ID {
+	if len(prompts) != 1 || prompts[0].Origin.Kind != question.OriginTask || prompts[0].Origin.TaskID != tk.ID {
 		t.Fatalf("prompts %+v, want one, of the task", prompts)
 	}
 	answers := rec.responsesTo(prompts[0].Key.RequestID.String())

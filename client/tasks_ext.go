@@ -9,6 +9,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/elicit-dev/elicit/client/question"
 	"github.com/elicit-dev/elicit/client/wire"
 	"github.com/elicit-dev/elicit/transport/jsonrpc"
 )
@@ -71,7 +72,7 @@ func (f *taskFollow) extObservedLocked(w *wireTask) []*taskInput {
 		in := &taskInput{key: key, raw: listed[key]}
 		in.ctx, in.cancel = context.WithCancelCause(s.base)
 		if f.byPerson {
-			in.cancel(ErrAbandoned) // we cancelled the task: it ends at once
+			in.cancel(question.ErrAbandoned) // we cancelled the task: it ends at once
 		}
 		f.ext.inputs[key] = in
 		f.addOpenLocked(f.inputKey(key))
@@ -81,7 +82,7 @@ func (f *taskFollow) extObservedLocked(w *wireTask) []*taskInput {
 	for key, in := range f.ext.inputs {
 		if _, still := listed[key]; !still && !in.claimed && !in.done {
 			in.reason = "the task no longer asks for it"
-			in.cancel(ErrWithdrawn)
+			in.cancel(question.ErrWithdrawn)
 		}
 	}
 	switch f.snap.Status {
@@ -93,8 +94,8 @@ func (f *taskFollow) extObservedLocked(w *wireTask) []*taskInput {
 	return fresh
 }
 
-func (f *taskFollow) inputKey(key string) PromptKey {
-	return PromptKey{Server: f.s.name, Delivery: TaskInput, TaskID: f.id, Input: key}
+func (f *taskFollow) inputKey(key string) question.Key {
+	return question.Key{Server: f.s.name, Delivery: question.TaskInput, TaskID: f.id, Input: key}
 }
 
 // withdrawInputsLocked ends the open questions as no longer asked.
@@ -102,7 +103,7 @@ func (f *taskFollow) withdrawInputsLocked(reason string) {
 	for _, in := range f.ext.inputs {
 		if !in.claimed && !in.done {
 			in.reason = reason
-			in.cancel(ErrWithdrawn)
+			in.cancel(question.ErrWithdrawn)
 		}
 	}
 }
@@ -116,8 +117,8 @@ func (f *taskFollow) endInputsLocked(cause error) {
 	}
 }
 
-// askInput shows one question through the Prompter and sends its answer;
-// the same settle, judge and record as every other prompt.
+// askInput shows one question through the one ask path (deliver.go): its
+// delivery is a tasks/update of its own.
 func (f *taskFollow) askInput(in *taskInput) {
 	s := f.s
 	defer s.wg.Done()
@@ -130,101 +131,56 @@ func (f *taskFollow) askInput(in *taskInput) {
 			f.changedLocked()
 		}
 	}()
-	p := &Prompt{Key: f.inputKey(in.key), Server: s.name, Origin: f.origin(), Arrived: time.Now()}
-	claim := func(ctx context.Context) (error, string) {
-		s.mu.Lock()
-		defer s.mu.Unlock()
-		in.claimed = true
-		if ctx.Err() != nil {
-			return context.Cause(ctx), in.reason
-		}
-		return nil, ""
-	}
-	var e inputEntry
-	if err := json.Unmarshal(in.raw, &e); err != nil {
-		f.unanswerable(p, "malformed input request: "+err.Error())
+	q := &question.Question{Key: f.inputKey(in.key), Server: s.name, Origin: f.origin(), Arrived: time.Now()}
+	params, why := inputParams(in.raw)
+	if why != "" {
+		s.unanswerable(q, "task "+f.id, why)
 		return
 	}
-	if e.Method != wire.MethodElicit {
-		f.unanswerable(p, fmt.Sprintf("input request of a kind elicit did not declare (%s); it gets no answer", e.Method))
-		return
-	}
-	var d decision
-	perr := s.parseElicit(p, e.Params)
-	if in.ctx.Err() != nil {
-		// Ended before it was shown (we had cancelled the task): journal
-		// it, never show it.
-		if p.Mode == "" {
-			p.Mode = ModeForm
-		}
-		cause, reason := claim(in.ctx)
-		s.record(p, causeDecision(cause, reason).outcome, "")
-		return
-	}
-	if perr != nil {
-		if p.Mode == "" {
-			p.Mode = ModeForm
-		}
-		d = decision{outcome: Outcome{Kind: Invalid, Reason: perr.msg}, reply: &elicitResult{Action: "cancel"}}
-		if cause, reason := claim(in.ctx); cause != nil {
-			d = causeDecision(cause, reason)
-		}
-	} else {
-		ctx := in.ctx
-		if t := s.opts.PromptTimeout; t > 0 {
-			var cancel context.CancelFunc
-			ctx, cancel = context.WithTimeoutCause(ctx, t, ErrTimeout)
-			defer cancel()
-		}
-		d = s.settle(ctx, p, claim)
-	}
-	if d.rpcErr != nil {
-		// No per-key error exists: content that failed the schema is
-		// answered cancel and journalled Invalid, as in MRTR.
-		d.reply = &elicitResult{Action: "cancel"}
-	}
-	if d.outcome.Kind == Abandoned {
-		d.reply = nil // tasks/cancel went out instead
-	}
-	if d.reply == nil {
-		s.record(p, d.outcome, "")
-		return
-	}
-	f.sendUpdate(p, d)
+	s.ask(in.ctx, q, params, taskInputDelivery{f, in})
 }
 
-// unanswerable journals a question we cannot serve and says so.
-func (f *taskFollow) unanswerable(p *Prompt, why string) {
-	if p.Mode == "" {
-		p.Mode = ModeForm
-	}
-	f.s.notice("task %s: input %q: %s", f.id, p.Key.Input, why)
-	f.s.record(p, Outcome{Kind: Invalid, Reason: why}, "")
+// taskInputDelivery answers one question of an extension task.
+type taskInputDelivery struct {
+	f  *taskFollow
+	in *taskInput
 }
 
-// sendUpdate sends one answer in tasks/update and journals the prompt once
-// it was written (or could not be).
-func (f *taskFollow) sendUpdate(p *Prompt, d decision) {
+func (d taskInputDelivery) claim(ctx context.Context) (string, error) {
+	s := d.f.s
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	d.in.claimed = true
+	if ctx.Err() != nil {
+		return d.in.reason, context.Cause(ctx)
+	}
+	return "", nil
+}
+
+func (d taskInputDelivery) send(q *question.Question, r question.Reply, out question.Outcome) {
+	if r.None() {
+		d.f.s.record(q, out, "")
+		return
+	}
+	d.f.sendUpdate(q, r, out)
+}
+
+// sendUpdate sends one answer in tasks/update and journals the question
+// once it was written (or could not be).
+func (f *taskFollow) sendUpdate(q *question.Question, r question.Reply, out question.Outcome) {
 	s := f.s
-	b, err := json.Marshal(d.reply)
-	if err != nil {
-		d.outcome = Outcome{Kind: Invalid, Reason: "answer could not be encoded: " + err.Error()}
-		d.reply = &elicitResult{Action: "cancel"}
-		b = json.RawMessage(`{"action":"cancel"}`)
-	}
-	params := map[string]any{"taskId": f.id, "inputResponses": map[string]json.RawMessage{p.Key.Input: b}}
+	params := map[string]any{"taskId": f.id, "inputResponses": map[string]json.RawMessage{q.Key.Input: r.Result}}
 	var once sync.Once
 	c := &call{method: wire.MethodTasksUpdate, name: f.id, taskOK: true}
-	c.sent = func() { once.Do(func() { s.record(p, d.outcome, d.reply.Action) }) }
+	c.sent = func() { once.Do(func() { s.record(q, out, r.Sent) }) }
 	ctx, cancel := context.WithTimeout(context.Background(), pollTimeout)
 	defer cancel()
 	if err := s.do(ctx, c, params, nil); err != nil {
 		once.Do(func() {
-			out := d.outcome
-			out.Reason = joinReason(out.Reason, "answer not delivered: "+err.Error())
-			s.record(p, out, "")
+			out.Reason = question.JoinReason(out.Reason, "answer not delivered: "+err.Error())
+			s.record(q, out, "")
 		})
-		s.notice("task %s: tasks/update for %q: %v", f.id, p.Key.Input, err)
+		s.notice("task %s: tasks/update for %q: %v", f.id, q.Key.Input, err)
 	}
 }
 

@@ -9,6 +9,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/elicit-dev/elicit/client/question"
 	"github.com/elicit-dev/elicit/client/wire"
 	"github.com/elicit-dev/elicit/transport/jsonrpc"
 )
@@ -64,9 +65,9 @@ type taskFollow struct {
 	done chan struct{} // closed once snap is final (Ended)
 
 	snap     Task
-	open     []PromptKey // the task's open prompts, in arrival order
-	byPerson bool        // cancelled by us: its prompts end Abandoned
-	cancelAt time.Time   // when tasks/cancel was first asked for
+	open     []question.Key // the task's open prompts, in arrival order
+	byPerson bool           // cancelled by us: its prompts end Abandoned
+	cancelAt time.Time      // when tasks/cancel was first asked for
 	res      *wire.CallToolResult
 	err      error
 
@@ -151,17 +152,17 @@ func (f *taskFollow) describeTool() string {
 }
 
 // origin is what the task's prompts belong to.
-func (f *taskFollow) origin() Origin {
-	return Origin{Kind: OriginTask, Name: f.tool, CallID: f.callID, TaskID: f.id}
+func (f *taskFollow) origin() question.Origin {
+	return question.Origin{Kind: question.OriginTask, Name: f.tool, CallID: f.callID, TaskID: f.id}
 }
 
 // addOpenLocked and removeOpenLocked keep OpenPrompts; the caller reports
 // the change.
-func (f *taskFollow) addOpenLocked(k PromptKey) {
+func (f *taskFollow) addOpenLocked(k question.Key) {
 	f.open = append(f.open, k)
 }
 
-func (f *taskFollow) removeOpenLocked(k PromptKey) bool {
+func (f *taskFollow) removeOpenLocked(k question.Key) bool {
 	i := slices.Index(f.open, k)
 	if i < 0 {
 		return false
@@ -203,7 +204,7 @@ func (f *taskFollow) run(fresh bool) {
 			unreached++
 			s.notice("task %s: tasks/get could not reach the server (%d of %d): %v", f.id, unreached, maxUnreachable, err)
 			if unreached >= maxUnreachable {
-				f.lose(fmt.Errorf("%w (tasks/get could not reach the server %d times in a row: %w)", ErrDisconnected, unreached, err))
+				f.lose(fmt.Errorf("%w (tasks/get could not reach the server %d times in a row: %w)", question.ErrDisconnected, unreached, err))
 			}
 			interval = unreachableRetry << (unreached - 1)
 		default:
@@ -417,7 +418,7 @@ func (f *taskFollow) requestCancelLocked() {
 		f.cancelAt = time.Now()
 	}
 	f.snap.CancelRequested = true
-	f.endPromptsLocked(ErrAbandoned)
+	f.endPromptsLocked(question.ErrAbandoned)
 	f.changedLocked()
 	f.poke()
 }
@@ -480,7 +481,7 @@ func (f *taskFollow) finish() {
 	f.closePromptsLocked(status)
 	// The task's own questions are ending with it; the server's requests
 	// (2025-11-25) end when the server or the person ends them.
-	f.open = slices.DeleteFunc(f.open, func(k PromptKey) bool { return k.Delivery == TaskInput })
+	f.open = slices.DeleteFunc(f.open, func(k question.Key) bool { return k.Delivery == question.TaskInput })
 	if s.tasks.byID[f.id] == f {
 		delete(s.tasks.byID, f.id)
 	}
@@ -504,7 +505,7 @@ func (f *taskFollow) outcome() (*wire.CallToolResult, error) {
 // (Abandoned).
 func (f *taskFollow) closePromptsLocked(status TaskStatus) {
 	if f.byPerson {
-		f.endPromptsLocked(ErrAbandoned)
+		f.endPromptsLocked(question.ErrAbandoned)
 		return
 	}
 	if f.snap.Lost && !serverAnswered(f.snap.Err) {
@@ -513,8 +514,8 @@ func (f *taskFollow) closePromptsLocked(status TaskStatus) {
 		// the questions, the way to the server is gone. Before this they
 		// ended Withdrawn, "the task ended input_required", and a
 		// 2025-11-25 question stayed open until the session closed.
-		cause := fmt.Errorf("%w: task %s was lost: %w", ErrDisconnected, f.id, f.snap.Err)
-		if errors.Is(f.snap.Err, ErrDisconnected) {
+		cause := fmt.Errorf("%w: task %s was lost: %w", question.ErrDisconnected, f.id, f.snap.Err)
+		if errors.Is(f.snap.Err, question.ErrDisconnected) {
 			cause = fmt.Errorf("task %s was lost: %w", f.id, f.snap.Err) // said once
 		}
 		f.endPromptsLocked(cause)

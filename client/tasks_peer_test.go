@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/elicit-dev/elicit/client"
+	"github.com/elicit-dev/elicit/client/question"
 	"github.com/elicit-dev/elicit/client/wire"
 	"github.com/elicit-dev/elicit/transport/jsonrpc"
 )
@@ -39,9 +40,9 @@ const twoQuestions = `"inputRequests":{` +
 func TestTaskInputsDedupedAndWithdrawn(t *testing.T) {
 	t.Parallel()
 	rec := &recorder{}
-	pr := newTaskPrompter(func(ctx context.Context, p *client.Prompt) client.Outcome {
+	pr := newTaskPrompter(func(ctx context.Context, p *question.Question) question.Outcome {
 		if p.Message == "question a" {
-			return client.Outcome{Kind: client.Accept, Content: map[string]any{"a": "A"}}
+			return question.Outcome{Kind: question.Accept, Content: map[string]any{"a": "A"}}
 		}
 		return holdPrompt(ctx, p)
 	})
@@ -83,14 +84,14 @@ func TestTaskInputsDedupedAndWithdrawn(t *testing.T) {
 	if n := len(pr.prompts()); n != 2 {
 		t.Errorf("%d prompts, want 2 (a and b, once each)", n)
 	}
-	if c := pr.cause(bKey(s)); !errors.Is(c, client.ErrWithdrawn) {
+	if c := pr.cause(bKey(s)); !errors.Is(c, question.ErrWithdrawn) {
 		t.Errorf("b ended with %v, want ErrWithdrawn", c)
 	}
-	byKey := map[string]client.JournalEntry{}
+	byKey := map[string]question.JournalEntry{}
 	for _, e := range waitJournal(t, s, 2) {
 		byKey[e.Key.Input] = e
 	}
-	if byKey["a"].Kind != client.Accept || byKey["b"].Kind != client.Withdrawn || !strings.Contains(byKey["b"].Reason, "no longer asks") {
+	if byKey["a"].Kind != question.Accept || byKey["b"].Kind != question.Withdrawn || !strings.Contains(byKey["b"].Reason, "no longer asks") {
 		t.Errorf("journal %+v", byKey)
 	}
 	resolved := waitEvent(t, rec, func(e client.PromptResolved) bool { return e.Key.Input == "b" })
@@ -99,8 +100,8 @@ func TestTaskInputsDedupedAndWithdrawn(t *testing.T) {
 	}
 }
 
-func bKey(s *client.Session) client.PromptKey {
-	return client.PromptKey{Server: s.Name(), Delivery: client.TaskInput, TaskID: "t1", Input: "b"}
+func bKey(s *client.Session) question.Key {
+	return question.Key{Server: s.Name(), Delivery: question.TaskInput, TaskID: "t1", Input: "b"}
 }
 
 // TestTaskListenPush: with Options.ListenTasks an extension task asks for

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/elicit-dev/elicit/client"
+	"github.com/elicit-dev/elicit/client/question"
 	"github.com/elicit-dev/elicit/client/wire"
 	"github.com/elicit-dev/elicit/cmd/elicit/demo"
 	"github.com/elicit-dev/elicit/transport/jsonrpc"
@@ -37,7 +38,7 @@ func TestTaskResumeExtension(t *testing.T) {
 	if n := len(recA.sentTask("tasks/cancel", id)) + len(recA.sentTask("tasks/update", id)); n != 0 {
 		t.Errorf("closing sent %d tasks/cancel or tasks/update; the task must live on", n)
 	}
-	if e := a.Journal().Entries(); len(e) != 1 || e[0].Kind != client.Abandoned {
+	if e := a.Journal().Entries(); len(e) != 1 || e[0].Kind != question.Abandoned {
 		t.Errorf("first run's journal %+v, want the question Abandoned", e)
 	}
 

@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/elicit-dev/elicit/client"
+	"github.com/elicit-dev/elicit/client/question"
 	"github.com/elicit-dev/elicit/client/wire"
 )
 
@@ -31,7 +32,7 @@ type Engine interface {
 	// Reconnect closes and reopens a server's session.
 	Reconnect(ctx context.Context, server string) error
 	// Journal is the record of every prompt's outcome.
-	Journal() *client.Journal
+	Journal() *question.Journal
 }
 
 // ServerStatus is one server's line on the status bar.

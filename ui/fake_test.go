@@ -14,6 +14,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/elicit-dev/elicit/client"
+	"github.com/elicit-dev/elicit/client/question"
 	"github.com/elicit-dev/elicit/client/wire"
 	"github.com/elicit-dev/elicit/forms/schema"
 	"github.com/elicit-dev/elicit/transport/jsonrpc"
@@ -25,7 +26,7 @@ type fakeEngine struct {
 	mu      sync.Mutex
 	servers []ServerStatus
 	tools   map[string][]wire.Tool
-	journal *client.Journal
+	journal *question.Journal
 	calls   []string
 	levels  []string
 	// levelErr is what SetLogLevel returns.
@@ -105,7 +106,7 @@ func newFakeEngine() *fakeEngine {
 		resources: map[string][]wire.Resource{},
 		contents:  map[string][]wire.ResourceContents{},
 		prompts:   map[string][]wire.Prompt{},
-		journal:   client.NewJournal(0),
+		journal:   question.NewJournal(0),
 	}
 }
 
@@ -168,7 +169,7 @@ func (f *fakeEngine) SetLogLevel(_ context.Context, server, level string) error 
 	return f.levelErr
 }
 func (f *fakeEngine) Reconnect(context.Context, string) error { return nil }
-func (f *fakeEngine) Journal() *client.Journal                { return f.journal }
+func (f *fakeEngine) Journal() *question.Journal              { return f.journal }
 
 // driver runs the model synchronously (charm-v2.md §7A): it calls Update,
 // runs the returned commands and feeds their messages back, in order.
@@ -177,7 +178,7 @@ type driver struct {
 	t       testing.TB
 	m       *Model
 	eng     *fakeEngine
-	replies map[client.PromptKey]chan client.Outcome
+	replies map[question.Key]chan question.Outcome
 	wg      sync.WaitGroup
 	inbox   chan tea.Msg // what the Bridge delivered
 
@@ -262,7 +263,7 @@ func newDriver(t testing.TB, opts Options, setup ...func(*fakeEngine)) *driver {
 		e = struct{ Engine }{eng}
 	}
 	m := New(e, br, opts)
-	d := &driver{t: t, m: m, eng: eng, replies: map[client.PromptKey]chan client.Outcome{},
+	d := &driver{t: t, m: m, eng: eng, replies: map[question.Key]chan question.Outcome{},
 		inbox: make(chan tea.Msg, 1024)}
 	br.Attach(func(msg tea.Msg) { d.inbox <- msg })
 	t.Cleanup(br.Close)
@@ -358,26 +359,26 @@ func (d *driver) typeText(s string) {
 
 // open delivers a prompt as Bridge.Prompt would, keeping its reply
 // channel so the test can read the answer.
-func (d *driver) open(p *client.Prompt) chan client.Outcome {
-	reply := make(chan client.Outcome, 1)
+func (d *driver) open(p *question.Question) chan question.Outcome {
+	reply := make(chan question.Outcome, 1)
 	d.replies[p.Key] = reply
 	d.send(promptOpenedMsg{p: p, reply: reply})
 	return reply
 }
 
 // reply returns the answer sent for a prompt, or fails.
-func (d *driver) reply(k client.PromptKey) client.Outcome {
+func (d *driver) reply(k question.Key) question.Outcome {
 	d.t.Helper()
 	select {
 	case o := <-d.replies[k]:
 		return o
 	default:
 		d.t.Fatalf("no answer sent for %s", k)
-		return client.Outcome{}
+		return question.Outcome{}
 	}
 }
 
-func (d *driver) noReply(k client.PromptKey) {
+func (d *driver) noReply(k question.Key) {
 	d.t.Helper()
 	select {
 	case o := <-d.replies[k]:
@@ -399,20 +400,20 @@ var (
 
 func key1(r rune) tea.KeyPressMsg { return tea.KeyPressMsg{Code: r, Text: string(r)} }
 
-func reqKey(server string, id int64) client.PromptKey {
-	return client.PromptKey{Server: server, Delivery: client.ServerRequest, RequestID: jsonrpc.IntID(id)}
+func reqKey(server string, id int64) question.Key {
+	return question.Key{Server: server, Delivery: question.ServerRequest, RequestID: jsonrpc.IntID(id)}
 }
 
 // formPrompt builds a form-mode prompt from a requestedSchema.
-func formPrompt(t testing.TB, server string, id int64, message, rawSchema string) *client.Prompt {
+func formPrompt(t testing.TB, server string, id int64, message, rawSchema string) *question.Question {
 	t.Helper()
 	s, err := schema.Parse(json.RawMessage(rawSchema), schema.Subset2025_11_25)
 	if err != nil {
 		t.Fatalf("schema: %v", err)
 	}
-	return &client.Prompt{Key: reqKey(server, id), Server: server, Mode: client.ModeForm, Message: message,
+	return &question.Question{Key: reqKey(server, id), Server: server, Mode: question.ModeForm, Message: message,
 		Schema: s, RawSchema: json.RawMessage(rawSchema), Arrived: time.Now(),
-		Origin: client.Origin{Kind: client.OriginToolCall, Name: "deploy", CallID: jsonrpc.IntID(3)}}
+		Origin: question.Origin{Kind: question.OriginToolCall, Name: "deploy", CallID: jsonrpc.IntID(3)}}
 }
 
 const nameSchema = `{"type":"object","properties":{"name":{"type":"string","title":"Name"}},"required":["name"]}`

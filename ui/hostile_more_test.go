@@ -15,6 +15,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/elicit-dev/elicit/client"
+	"github.com/elicit-dev/elicit/client/question"
 	"github.com/elicit-dev/elicit/client/wire"
 	"github.com/elicit-dev/elicit/forms/schema"
 	"github.com/elicit-dev/elicit/themes"
@@ -309,15 +310,15 @@ func evilTour(t *testing.T, width, height int, check bool) {
 	// found invalid; each notice is drawn on its pane.
 	d.keys(keyF2, keyF2) // the first URL prompt
 	u := d.m.focused().p.Key
-	d.send(promptClosedMsg{key: u, cause: client.ErrWithdrawn})
-	d.send(eventMsg{e: client.PromptResolved{Key: u, Entry: client.JournalEntry{Key: u, Server: srv, Kind: client.Withdrawn, Reason: ev("wr")}}})
+	d.send(promptClosedMsg{key: u, cause: question.ErrWithdrawn})
+	d.send(eventMsg{e: client.PromptResolved{Key: u, Entry: question.JournalEntry{Key: u, Server: srv, Kind: question.Withdrawn, Reason: ev("wr")}}})
 	look("withdrawn pane", shown("wr"))
 	d.keys(keyF2)
 	d.send(promptClosedMsg{key: d.m.focused().p.Key, cause: errors.New(ev("cause"))})
 	look("pane closed for an odd cause", shown("cause"))
 	d.keys(keyF2)
 	k := d.m.focused().p.Key
-	d.send(eventMsg{e: client.PromptResolved{Key: k, Entry: client.JournalEntry{Key: k, Server: srv, Kind: client.Invalid, Reason: ev("inv")}}})
+	d.send(eventMsg{e: client.PromptResolved{Key: k, Entry: question.JournalEntry{Key: k, Server: srv, Kind: question.Invalid, Reason: ev("inv")}}})
 	look("invalid pane", shown("inv"))
 
 	// The journal, as the engine recorded it (setup, before Init).
@@ -515,14 +516,14 @@ func evilEngine(t *testing.T, e *fakeEngine, srv, two string, release chan struc
 		}}, nil
 	}
 
-	jk := client.PromptKey{Server: srv, Delivery: client.ServerRequest, RequestID: jsonrpc.StringID(ev("jrid"))}
-	e.journal.Record(client.JournalEntry{Key: jk, Server: srv, Kind: client.Withdrawn, Reason: ev("jr"), At: t0,
-		Origin: client.Origin{Kind: client.OriginToolCall, Name: ev("jorigin"), CallID: jsonrpc.IntID(4)}})
-	e.journal.Record(client.JournalEntry{Key: reqKey(two, 9), Server: two, Kind: client.Decline, At: t0})
+	jk := question.Key{Server: srv, Delivery: question.ServerRequest, RequestID: jsonrpc.StringID(ev("jrid"))}
+	e.journal.Record(question.JournalEntry{Key: jk, Server: srv, Kind: question.Withdrawn, Reason: ev("jr"), At: t0,
+		Origin: question.Origin{Kind: question.OriginToolCall, Name: ev("jorigin"), CallID: jsonrpc.IntID(4)}})
+	e.journal.Record(question.JournalEntry{Key: reqKey(two, 9), Server: two, Kind: question.Decline, At: t0})
 }
 
 // evilPrompts are the prompts of the tour, in the order of paneWants.
-func evilPrompts(t *testing.T, srv string) []*client.Prompt {
+func evilPrompts(t *testing.T, srv string) []*question.Question {
 	t.Helper()
 	form1 := mustJSON(t, map[string]any{"type": "object", "properties": map[string]any{
 		"a": map[string]any{"type": "string", "title": ev("ptitle"), "description": ev("pdesc")},
@@ -544,19 +545,19 @@ func evilPrompts(t *testing.T, srv string) []*client.Prompt {
 	p1.Key.RequestID = jsonrpc.StringID(ev("rid"))
 	p1.Origin.Name = ev("origin")
 	p2 := formPrompt(t, srv, 2, ev("msg2"), form2)
-	url1 := &client.Prompt{Key: reqKey(srv, 3), Server: srv, Mode: client.ModeURL, Message: ev("umsg"),
+	url1 := &question.Question{Key: reqKey(srv, 3), Server: srv, Mode: question.ModeURL, Message: ev("umsg"),
 		URL: "https://ex.example/" + ev("url"), ElicitationID: ev("eid"), Arrived: t0}
 	// A URL that parses: its user name (percent-encoded RLO) and path are
 	// server text the warnings quote.
-	url2 := &client.Prompt{Key: reqKey(srv, 4), Server: srv, Mode: client.ModeURL, Message: ev("umsg2"),
+	url2 := &question.Question{Key: reqKey(srv, 4), Server: srv, Mode: question.ModeURL, Message: ev("umsg2"),
 		URL: "http://us%E2%80%AEer@xn--evl-abc.example/p\u202eath?q=\u2066", Arrived: t0}
 	task := formPrompt(t, srv, 5, ev("tmsg"), nameSchema)
-	task.Key = client.PromptKey{Server: srv, Delivery: client.TaskInput, TaskID: ev("tid"), Input: ev("tin")}
-	task.Origin = client.Origin{Kind: client.OriginTask, TaskID: ev("tid"), Name: ev("tname")}
+	task.Key = question.Key{Server: srv, Delivery: question.TaskInput, TaskID: ev("tid"), Input: ev("tin")}
+	task.Origin = question.Origin{Kind: question.OriginTask, TaskID: ev("tid"), Name: ev("tname")}
 	input := formPrompt(t, srv, 6, ev("imsg"), nameSchema)
-	input.Key = client.PromptKey{Server: srv, Delivery: client.InputRequest, CallID: jsonrpc.StringID(ev("cid")), Input: ev("cin")}
-	input.Origin = client.Origin{Kind: client.OriginResource, Name: ev("ruuri"), CallID: jsonrpc.StringID(ev("cid"))}
-	return []*client.Prompt{p1, p2, url1, url2, task, input}
+	input.Key = question.Key{Server: srv, Delivery: question.InputRequest, CallID: jsonrpc.StringID(ev("cid")), Input: ev("cin")}
+	input.Origin = question.Origin{Kind: question.OriginResource, Name: ev("ruuri"), CallID: jsonrpc.StringID(ev("cid"))}
+	return []*question.Question{p1, p2, url1, url2, task, input}
 }
 
 // evilTraffic records an HTTP exchange whose ids, method, params, URL,

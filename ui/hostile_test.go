@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/elicit-dev/elicit/client"
+	"github.com/elicit-dev/elicit/client/question"
 	"github.com/elicit-dev/elicit/client/wire"
 )
 
@@ -33,14 +34,14 @@ func TestServerTextNeverReachesViewRaw(t *testing.T) {
 	assertNoHostile(t, d.m.View().Content)
 
 	// URL prompt with a hostile message and URL.
-	u := &client.Prompt{Key: reqKey("demo", 2), Server: "demo", Mode: client.ModeURL, Message: hostile,
+	u := &question.Question{Key: reqKey("demo", 2), Server: "demo", Mode: question.ModeURL, Message: hostile,
 		URL: "https://ex.com/\x1b]52;c;eA==\x07", Arrived: time.Now()}
 	d.open(u)
 	d.keys(keyF2)
 	assertNoHostile(t, d.m.View().Content)
 
 	// Withdrawal reason, traffic, logs, tools and results.
-	d.send(eventMsg{e: client.PromptResolved{Key: u.Key, Entry: client.JournalEntry{Kind: client.Withdrawn, Reason: hostile}}})
+	d.send(eventMsg{e: client.PromptResolved{Key: u.Key, Entry: question.JournalEntry{Kind: question.Withdrawn, Reason: hostile}}})
 	assertNoHostile(t, d.m.View().Content)
 	d.m.bridge.Stderr("demo", hostile)
 	d.m.bridge.Frame("demo", client.Frame{Time: time.Now(), Dir: client.In,

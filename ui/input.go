@@ -7,8 +7,7 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
-
-	"github.com/elicit-dev/elicit/client"
+	"github.com/elicit-dev/elicit/client/question"
 )
 
 // handleKey applies global bindings first (they avoid every key a form
@@ -113,7 +112,7 @@ func (m *Model) handleClick(c tea.MouseClickMsg) tea.Cmd {
 	}
 	if c.Y != stripRow {
 		if m.declineAt(c.X, c.Y) {
-			m.focused().answer(client.Outcome{Kind: client.Decline})
+			m.focused().answer(question.Outcome{Kind: question.Decline})
 		}
 		return nil
 	}

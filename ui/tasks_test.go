@@ -13,6 +13,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/elicit-dev/elicit/client"
+	"github.com/elicit-dev/elicit/client/question"
 	"github.com/elicit-dev/elicit/client/wire"
 )
 
@@ -223,11 +224,11 @@ func TestTaskEnterShowsResult(t *testing.T) {
 
 // taskPrompt is a prompt of task id: keyed by the task (extension) when
 // taskKeyed, else a server request tied to it by _meta (2025-11-25).
-func taskPrompt(t *testing.T, id string, n int64, taskKeyed bool) *client.Prompt {
+func taskPrompt(t *testing.T, id string, n int64, taskKeyed bool) *question.Question {
 	p := formPrompt(t, "demo", n, "which month?", nameSchema)
-	p.Origin = client.Origin{Kind: client.OriginTask, TaskID: id}
+	p.Origin = question.Origin{Kind: question.OriginTask, TaskID: id}
 	if taskKeyed {
-		p.Key = client.PromptKey{Server: "demo", Delivery: client.TaskInput, TaskID: id, Input: fmt.Sprint("in", n)}
+		p.Key = question.Key{Server: "demo", Delivery: question.TaskInput, TaskID: id, Input: fmt.Sprint("in", n)}
 	}
 	return p
 }
@@ -241,7 +242,7 @@ func TestTaskInputRequiredJumpsToItsPrompt(t *testing.T) {
 	core := taskPrompt(t, "j-core", 3, false)
 	d.open(core)
 	d.keys(keyF11)
-	d.emit(mkTask("j-ext", client.TaskInputRequired, func(t *client.Task) { t.OpenPrompts = []client.PromptKey{ext.Key} }))
+	d.emit(mkTask("j-ext", client.TaskInputRequired, func(t *client.Task) { t.OpenPrompts = []question.Key{ext.Key} }))
 	d.emit(mkTask("j-core", client.TaskInputRequired, func(t *client.Task) { t.CreatedAt = t0 })) // no OpenPrompts: by origin
 	d.emit(mkTask("j-none", client.TaskInputRequired, func(t *client.Task) { t.CreatedAt = t0.Add(time.Second) }))
 

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/elicit-dev/elicit/client"
+	"github.com/elicit-dev/elicit/client/question"
 	"github.com/elicit-dev/elicit/client/wire"
 	"github.com/elicit-dev/elicit/transport"
 )
@@ -56,7 +57,7 @@ func runConformance(ctx context.Context, args []string, stdout, stderr io.Writer
 		Name:       "conformance",
 		ClientInfo: wire.Implementation{Name: "elicit", Version: version},
 		Elicit:     client.ElicitBoth,
-		Prompter:   client.AcceptDefaults,
+		Prompter:   question.AcceptDefaults,
 	})
 	if err != nil {
 		return fail(exitConnect, "connect to %s: %w", pos[0], err)

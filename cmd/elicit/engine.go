@@ -7,6 +7,7 @@ import (
 	"sync"
 
 	"github.com/elicit-dev/elicit/client"
+	"github.com/elicit-dev/elicit/client/question"
 	"github.com/elicit-dev/elicit/client/wire"
 	"github.com/elicit-dev/elicit/transport"
 	"github.com/elicit-dev/elicit/ui"
@@ -261,4 +262,4 @@ func (e *engine) Reconnect(ctx context.Context, server string) error {
 	return nil
 }
 
-func (e *engine) Journal() *client.Journal { return e.m.Journal() }
+func (e *engine) Journal() *question.Journal { return e.m.Journal() }

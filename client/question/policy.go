@@ -1,4 +1,4 @@
-package client
+package question
 
 import (
 	"bytes"
@@ -49,7 +49,7 @@ func (p Policy) String() string {
 }
 
 // Prompt implements Prompter.
-func (p Policy) Prompt(_ context.Context, pr *Prompt) Outcome {
+func (p Policy) Prompt(_ context.Context, pr *Question) Outcome {
 	switch p {
 	case AcceptDefaults:
 		return fill(pr, nil)
@@ -62,7 +62,7 @@ func (p Policy) Prompt(_ context.Context, pr *Prompt) Outcome {
 
 // fill answers a form with the schema defaults overlaid by answers;
 // required fields left empty get a placeholder (see AcceptDefaults).
-func fill(p *Prompt, answers map[string]any) Outcome {
+func fill(p *Question, answers map[string]any) Outcome {
 	if p.Mode == ModeURL {
 		return Outcome{Kind: Cancel, Reason: "URL mode needs a person"}
 	}
@@ -247,7 +247,7 @@ func structured(top map[string]json.RawMessage) bool {
 }
 
 // Prompt implements Prompter.
-func (a *Answers) Prompt(_ context.Context, p *Prompt) Outcome {
+func (a *Answers) Prompt(_ context.Context, p *Question) Outcome {
 	merged := map[string]any{}
 	maps.Copy(merged, a.fields)
 	if p.Origin.Kind == OriginToolCall {
@@ -261,10 +261,10 @@ func (a *Answers) Prompt(_ context.Context, p *Prompt) Outcome {
 	return fill(p, merged)
 }
 
-// immediate marks a Prompter that answers without waiting for anything
+// Immediate marks a Prompter that answers without waiting for anything
 // (no person, no I/O), so the engine may call it on the prompt's own
 // goroutine; see settle.
-type immediate interface{ immediate() }
+type Immediate interface{ immediate() }
 
 func (Policy) immediate()   {}
 func (*Answers) immediate() {}
@@ -272,6 +272,6 @@ func (*Answers) immediate() {}
 var (
 	_ Prompter  = AcceptDefaults
 	_ Prompter  = (*Answers)(nil)
-	_ immediate = AcceptDefaults
-	_ immediate = (*Answers)(nil)
+	_ Immediate = AcceptDefaults
+	_ Immediate = (*Answers)(nil)
 )

@@ -1,4 +1,4 @@
-package client
+package question
 
 import (
 	"errors"
@@ -75,7 +75,7 @@ var (
 
 // JournalEntry records one ended prompt.
 type JournalEntry struct {
-	Key     PromptKey
+	Key     Key
 	Server  string
 	Origin  Origin
 	Kind    OutcomeKind

@@ -1,4 +1,4 @@
-package client
+package question
 
 import (
 	"sync"
@@ -17,7 +17,7 @@ const schemaCacheSize = 128
 // share one). A form's shape changes far less often than its bytes.
 const compiledCacheSize = 64
 
-// schemaCache maps (subset, raw schema bytes) to the parsed schema. A
+// SchemaCache maps (subset, raw schema bytes) to the parsed schema. A
 // *schema.Schema is read-only after Parse and safe for concurrent use, so
 // prompts may share one. Refused schemas are not cached.
 //
@@ -25,7 +25,7 @@ const compiledCacheSize = 64
 // validation-relevant form, so a schema whose bytes are new but whose shape
 // is not (question i of a storm, with default i) skips the compile. Its
 // zero value is ready to use (a Session holds one by value).
-type schemaCache struct {
+type SchemaCache struct {
 	mu sync.Mutex
 	// m is keyed by subset, then by the raw bytes (m[sub][string(raw)]
 	// looks up without copying raw).
@@ -34,7 +34,7 @@ type schemaCache struct {
 	compiled *schema.Cache
 }
 
-func (c *schemaCache) parse(raw []byte, sub schema.Subset) (*schema.Schema, error) {
+func (c *SchemaCache) Parse(raw []byte, sub schema.Subset) (*schema.Schema, error) {
 	c.mu.Lock()
 	s := c.m[sub][string(raw)]
 	if c.compiled == nil {

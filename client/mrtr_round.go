@@ -1,0 +1,167 @@
+package client
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"maps"
+	"slices"
+	"sync"
+	"time"
+
+	"github.com/elicit-dev/elicit/client/question"
+)
+
+// One input_required round (2026-07-28 MRTR): its questions are shown all
+// at once through the one ask path, and their answers travel together in
+// the round's retry.
+
+// roundItem is one answerable entry of a round and how it ended.
+type roundItem struct {
+	q      *question.Question
+	params json.RawMessage
+	reply  question.Reply
+	out    question.Outcome
+}
+
+// roundDelivery keeps an item's answer for the round's retry: nothing goes
+// out, and nothing is journalled, until the retry does (roundRecord).
+type roundDelivery struct{ it *roundItem }
+
+func (roundDelivery) claim(ctx context.Context) (string, error) {
+	if ctx.Err() != nil {
+		return "", context.Cause(ctx)
+	}
+	return "", nil
+}
+
+func (d roundDelivery) send(_ *question.Question, r question.Reply, out question.Outcome) {
+	d.it.reply, d.it.out = r, out
+}
+
+// serveRound shows a round's questions through the Prompter, all at once,
+// and returns the answers by key. Entries of kinds we did not declare get
+// no answer (the spec leaves this open; they are journalled Invalid with a
+// Notice). If the call is cancelled or the session ends before every
+// question is settled, the round is abandoned: nothing is retried and
+// every question of the round ends with that cause.
+//
+// arrived is when the input_required result was decoded (zero: now); every
+// question of the round counts its wait from it.
+func (s *Session) serveRound(ctx context.Context, c *call, requests map[string]json.RawMessage, arrived time.Time) (map[string]json.RawMessage, *roundRecord, error) {
+	s.mu.Lock()
+	if s.isDead || s.closing {
+		err := s.err
+		s.mu.Unlock()
+		if err == nil {
+			err = ErrClosed
+		}
+		return nil, nil, err
+	}
+	s.wg.Add(1) // Close and teardown wait for the round's questions
+	origin := c.origin()
+	s.mu.Unlock()
+	defer s.wg.Done()
+
+	// The round ends early when the call is cancelled (Abandoned) or the
+	// session ends (s.base's cause).
+	rctx, rcancel := context.WithCancelCause(s.base)
+	defer rcancel(nil)
+	stop := context.AfterFunc(ctx, func() { rcancel(question.ErrAbandoned) })
+	defer stop()
+
+	if arrived.IsZero() {
+		arrived = time.Now()
+	}
+	var items []*roundItem
+	for _, key := range slices.Sorted(maps.Keys(requests)) {
+		q := &question.Question{
+			Key:     question.Key{Server: s.name, Delivery: question.InputRequest, CallID: origin.CallID, Input: key},
+			Server:  s.name,
+			Origin:  origin,
+			Arrived: arrived,
+		}
+		params, why := inputParams(requests[key])
+		if why != "" {
+			s.unanswerable(q, describeCall(origin), why)
+			continue
+		}
+		items = append(items, &roundItem{q: q, params: params})
+	}
+	if len(items) == 0 {
+		return nil, nil, fmt.Errorf("the server asked only for input elicit cannot give")
+	}
+
+	var wg sync.WaitGroup
+	for _, it := range items {
+		wg.Go(func() { s.ask(rctx, it.q, it.params, roundDelivery{it}) })
+	}
+	wg.Wait()
+
+	if rctx.Err() != nil {
+		cause := context.Cause(rctx)
+		for _, it := range items {
+			out := question.CauseDecision(cause, "").Outcome
+			if k := it.out.Kind; k == question.Accept || k == question.Decline || k == question.Cancel {
+				out.Reason = question.JoinReason(out.Reason, fmt.Sprintf("answered %s, but no retry was sent", k))
+			}
+			s.record(it.q, out, "")
+		}
+		s.mu.Lock()
+		sessErr := s.err
+		s.mu.Unlock()
+		switch {
+		case ctx.Err() != nil:
+			cause = context.Cause(ctx) // the caller's own reason
+		case sessErr != nil:
+			cause = sessErr // ErrClosed, or the disconnect
+		}
+		return nil, nil, cause
+	}
+
+	responses := map[string]json.RawMessage{}
+	for _, it := range items {
+		if it.reply.Result != nil {
+			responses[it.q.Key.Input] = it.reply.Result
+		}
+	}
+	return responses, &roundRecord{s: s, items: items}, nil
+}
+
+// describeCall names a call's origin for notices.
+func describeCall(o question.Origin) string {
+	if o.Name != "" {
+		return fmt.Sprintf("call %s (%s)", o.CallID.Raw(), o.Name)
+	}
+	return "call " + o.CallID.Raw()
+}
+
+// roundRecord journals a round's questions once their answers went out
+// (or could not): PromptResolved reaches the UI when the retry was
+// written, like a 2025 answer when its response was.
+type roundRecord struct {
+	s     *Session
+	once  sync.Once
+	items []*roundItem
+}
+
+// delivered records every question with what went out for it.
+func (r *roundRecord) delivered() {
+	r.once.Do(func() {
+		for _, it := range r.items {
+			r.s.record(it.q, it.out, it.reply.Sent)
+		}
+	})
+}
+
+// undelivered records every question with its decided outcome and why its
+// answer did not reach the server.
+func (r *roundRecord) undelivered(why string) {
+	r.once.Do(func() {
+		for _, it := range r.items {
+			out := it.out
+			out.Reason = question.JoinReason(out.Reason, why)
+			r.s.record(it.q, out, "")
+		}
+	})
+}

@@ -1,0 +1,125 @@
+package question
+
+import (
+	"fmt"
+
+	"github.com/elicit-dev/elicit/transport/jsonrpc"
+)
+
+// Delivery tells how a question reached us; it decides what a Key holds
+// and what answers the question on the wire (Decision.Reply).
+type Delivery int
+
+// The deliveries.
+const (
+	// ServerRequest: a request from the peer that a person answers: MCP's
+	// elicitation/create (2025-06-18, 2025-11-25), ACP's
+	// elicitation/create; keyed by the peer's request id.
+	ServerRequest Delivery = iota
+	// InputRequest: an entry of inputRequests in an input_required result
+	// (2026-07-28 MRTR); keyed by our originating call and the entry's key.
+	InputRequest
+	// TaskInput: an entry of a task's inputRequests (tasks extension);
+	// keyed by task id and key.
+	TaskInput
+	// PermissionRequest: ACP's session/request_permission; keyed by the
+	// agent's request id, with its session and tool call.
+	PermissionRequest
+)
+
+func (d Delivery) String() string {
+	switch d {
+	case ServerRequest:
+		return "request"
+	case InputRequest:
+		return "input"
+	case TaskInput:
+		return "task-input"
+	case PermissionRequest:
+		return "permission"
+	default:
+		return "unknown"
+	}
+}
+
+// Key identifies one question uniquely among everything elicit has open.
+// It is comparable and may be used as a map key.
+type Key struct {
+	// Server is the peer's name as configured: an MCP server or an ACP
+	// agent.
+	Server   string
+	Delivery Delivery
+	// RequestID is the peer's JSON-RPC id (ServerRequest,
+	// PermissionRequest).
+	RequestID jsonrpc.ID
+	// CallID is the id of our original request that got input_required
+	// (InputRequest only); it stays the same across retry rounds.
+	CallID jsonrpc.ID
+	// TaskID is the task's id (TaskInput only).
+	TaskID string
+	// Input is the inputRequests key (InputRequest, TaskInput).
+	Input string
+	// Session and ToolCall scope an ACP question: the agent's session id
+	// and, when the question is about one, its tool call id. Request ids
+	// alone are unique per connection; these say where it belongs.
+	Session  string
+	ToolCall string
+}
+
+// String renders the key for panes, logs and the journal: "demo#7",
+// "demo call 3/login", "demo task 7f3a/placement", "agent#4 (permission)".
+func (k Key) String() string {
+	switch k.Delivery {
+	case InputRequest:
+		return fmt.Sprintf("%s call %s/%s", k.Server, k.CallID.Raw(), k.Input)
+	case TaskInput:
+		return fmt.Sprintf("%s task %s/%s", k.Server, k.TaskID, k.Input)
+	case PermissionRequest:
+		return fmt.Sprintf("%s#%s (permission)", k.Server, k.RequestID.Raw())
+	default:
+		return fmt.Sprintf("%s#%s", k.Server, k.RequestID.Raw())
+	}
+}
+
+// Mode is the elicitation mode.
+type Mode string
+
+// The modes.
+const (
+	ModeForm Mode = "form"
+	ModeURL  Mode = "url"
+)
+
+// OriginKind says what a question belongs to.
+type OriginKind int
+
+// The origins.
+const (
+	OriginUnknown OriginKind = iota // a request not tied to anything we know
+	OriginToolCall
+	OriginTask
+	OriginPrompt   // prompts/get (MRTR)
+	OriginResource // resources/read (MRTR)
+	// OriginTurn: an ACP prompt turn (session/prompt); SessionID names
+	// the session, ToolCallID the agent's tool call when there is one.
+	OriginTurn
+)
+
+// Origin is what the question belongs to, for the pane header and for
+// ending it with its owner.
+type Origin struct {
+	Kind OriginKind
+	// Name is the tool or prompt name, or the resource uri (for a turn,
+	// the tool call's title when there is one).
+	Name string
+	// CallID is our request id of the owning call, when known.
+	CallID jsonrpc.ID
+	// TaskID is set for questions that belong to a task.
+	TaskID string
+	// SessionID and ToolCallID place an ACP question (OriginTurn).
+	SessionID  string
+	ToolCallID string
+	// Inferred is set when the engine guessed the owning call (the only
+	// tools/call outstanding when the request arrived) rather than knew it.
+	Inferred bool
+}

@@ -1,0 +1,95 @@
+package question
+
+import (
+	"encoding/json"
+	"fmt"
+
+	"github.com/elicit-dev/elicit/transport/jsonrpc"
+)
+
+// Reply is what answers one ended question on the wire.
+type Reply struct {
+	// Result is the ElicitResult to send; nil when nothing is sent, or
+	// Err is.
+	Result json.RawMessage
+	// Err is the JSON-RPC error to send instead (server requests only).
+	Err *jsonrpc.Error
+	// Sent is what the journal records as sent once it went out:
+	// "accept", "decline", "cancel", "error -32602"; "" for nothing.
+	Sent string
+}
+
+// None reports whether nothing goes out.
+func (r Reply) None() bool { return r.Result == nil && r.Err == nil }
+
+// elicitResult is ElicitResult on the wire.
+type elicitResult struct {
+	Action string `json:"action"`
+	// Content is set for a form-mode accept only; a non-nil empty map is
+	// still sent as {}.
+	Content any `json:"content,omitempty"`
+	Meta    any `json:"_meta,omitempty"`
+}
+
+// Reply is the one table of what goes on the wire for each outcome and
+// each delivery. It returns the outcome to journal, which differs from
+// d.Outcome only when the answer could not be encoded (then Invalid).
+//
+//	outcome       ServerRequest           InputRequest, TaskInput
+//	Accept        accept (+content)       accept (+content)
+//	Decline       decline                 decline
+//	Cancel        cancel                  cancel
+//	Timeout       cancel                  cancel
+//	Invalid       error -32602 + data     cancel (no per-key error exists)
+//	Abandoned     cancel (ends the wait)  nothing (no retry; tasks/cancel)
+//	Withdrawn     nothing                 nothing
+//	Disconnected  nothing                 nothing
+//
+// A server request's answer echoes the request's related-task _meta
+// (2025-11-25 tasks). URL-mode accepts carry no content.
+// PermissionRequest is answered by its own engine, not here.
+func (d Decision) Reply(q *Question) (Reply, Outcome) {
+	out := d.Outcome
+	request := q.Key.Delivery == ServerRequest
+	var action string
+	switch out.Kind {
+	case Accept, Decline, Cancel:
+		action = out.Kind.String()
+	case Timeout:
+		action = "cancel"
+	case Invalid:
+		if request {
+			e := jsonrpc.NewError(jsonrpc.CodeInvalidParams, out.Reason, d.Data)
+			return Reply{Err: e, Sent: fmt.Sprintf("error %d", e.Code)}, out
+		}
+		action = "cancel"
+	case Abandoned:
+		if !request {
+			return Reply{}, out
+		}
+		action = "cancel"
+	default: // Withdrawn, Disconnected
+		return Reply{}, out
+	}
+	r := elicitResult{Action: action}
+	if out.Kind == Accept && q.Mode != ModeURL {
+		r.Content = out.Content
+	}
+	if request {
+		if meta := relatedTaskMeta(q.Meta); meta != nil {
+			r.Meta = meta
+		}
+	}
+	b, err := json.Marshal(r)
+	if err != nil {
+		// Content came from our own Prompter: a bug, not the peer's
+		// doing, but it must not go out half-made.
+		out = Outcome{Kind: Invalid, Reason: "answer could not be encoded: " + err.Error()}
+		if request {
+			e := jsonrpc.NewError(jsonrpc.CodeInternalError, "client could not encode its answer", nil)
+			return Reply{Err: e, Sent: fmt.Sprintf("error %d", e.Code)}, out
+		}
+		return Reply{Result: json.RawMessage(`{"action":"cancel"}`), Sent: "cancel"}, out
+	}
+	return Reply{Result: b, Sent: action}, out
+}
