@@ -109,16 +109,9 @@ func (s *Session) originLocked(m *jsonrpc.Message, taskID string) question.Origi
 // serve answers one request from the server.
 func (s *Session) serve(e *incoming, m *jsonrpc.Message) {
 	defer s.wg.Done()
-	switch m.Method {
-	case wire.MethodPing:
-		s.answer(e, e.ctx, json.RawMessage(`{}`), nil)
-	case wire.MethodElicit:
-		closed := s.taskPromptOpened(e) // a task's OpenPrompts (tasks_core.go)
-		s.serveElicit(e, m.Params)
-		closed()
-	case wire.MethodTasksList, wire.MethodTasksGet, wire.MethodTasksResult, wire.MethodTasksCancel:
-		s.serveTaskRequest(e, m) // we declare tasks list/cancel (tasks_core.go)
-	default:
+	if serve := s.requests[m.Method]; serve != nil {
+		serve(s, e, m) // features.go
+	} else {
 		// Includes sampling/createMessage and roots/list: we declare
 		// neither capability.
 		s.answer(e, e.ctx, nil, jsonrpc.NewError(jsonrpc.CodeMethodNotFound, "method not found: "+m.Method, nil))
@@ -166,45 +159,6 @@ func (s *Session) reply(id jsonrpc.ID, result json.RawMessage, rpcErr *jsonrpc.E
 		s.log.Debug("writing a response failed", "id", id, "err", err)
 	}
 	return err
-}
-
-// handleNotification routes a notification from the server (read loop).
-func (s *Session) handleNotification(m *jsonrpc.Message) {
-	switch m.Method {
-	case wire.NotifyCancelled:
-		if s.stateless() {
-			s.endListen(m.Params)
-			return
-		}
-		s.withdraw(m.Params)
-	case wire.NotifySubscriptionsAcknowledged:
-		s.acknowledged(m.Params)
-	case wire.NotifyProgress:
-		s.onProgress(m.Params)
-	case wire.NotifyMessage:
-		var p struct {
-			Level  string          `json:"level"`
-			Logger string          `json:"logger"`
-			Data   json.RawMessage `json:"data"`
-		}
-		if wire.DecodeExact(m.Params, &p) != nil {
-			s.notice("skipped a malformed notifications/message")
-			return
-		}
-		s.events.push(LogMessage{Server: s.name, Level: p.Level, Logger: p.Logger, Data: p.Data, Time: time.Now()}, nil)
-	case wire.NotifyTaskStatus, wire.NotifyTasks:
-		s.taskNotification(m.Method, m.Params) // tasks_ext.go
-	case wire.NotifyToolsListChanged:
-		s.listChanged("tools", m.Params)
-	case wire.NotifyResourcesListChanged:
-		s.listChanged("resources", m.Params)
-	case wire.NotifyPromptsListChanged:
-		s.listChanged("prompts", m.Params)
-	default:
-		// resources/updated, elicitation/complete and anything newer:
-		// nothing consumes them yet.
-		s.log.Debug("notification ignored", "method", m.Method)
-	}
 }
 
 // withdraw handles notifications/cancelled: the request's context ends

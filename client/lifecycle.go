@@ -32,35 +32,6 @@ func (s *Session) offered() string {
 	return wire.Protocol2025_11_25
 }
 
-// capabilities declares only what the client can honour: elicitation in
-// the modes of Options.Elicit, in the shape of the offered version
-// (2025-06-18 knows only "elicitation":{}; earlier versions not at all).
-func (s *Session) capabilities() map[string]any {
-	caps := map[string]any{}
-	m := s.opts.Elicit
-	switch s.offered() {
-	case wire.Protocol2025_11_25:
-		el := map[string]any{}
-		if m.form() {
-			el["form"] = struct{}{}
-		}
-		if m.url() {
-			el["url"] = struct{}{}
-		}
-		if len(el) > 0 {
-			caps["elicitation"] = el
-		}
-		// Tasks (tasks*.go): we list and cancel tasks; no task-augmented
-		// requests of the server's, so never requests.elicitation.create.
-		caps["tasks"] = map[string]any{"list": struct{}{}, "cancel": struct{}{}}
-	case wire.Protocol2025_06_18:
-		if m.form() {
-			caps["elicitation"] = struct{}{}
-		}
-	}
-	return caps
-}
-
 // initialize runs the handshake: initialize, version check, the HTTP
 // version header, notifications/initialized. It is never cancelled on the
 // wire (the spec forbids cancelling initialize); when ctx ends, the caller
@@ -68,7 +39,7 @@ func (s *Session) capabilities() map[string]any {
 func (s *Session) initialize(ctx context.Context) error {
 	var res initializeResult
 	c := &call{method: wire.MethodInitialize}
-	params := initializeParams{ProtocolVersion: s.offered(), Capabilities: s.capabilities(), ClientInfo: s.opts.ClientInfo}
+	params := initializeParams{ProtocolVersion: s.offered(), Capabilities: s.clientCapabilities(s.offered()), ClientInfo: s.opts.ClientInfo}
 	if err := s.do(ctx, c, params, &res); err != nil {
 		return err
 	}

@@ -15,7 +15,7 @@ import (
 func (s *Session) metaFields(version string) map[string]json.RawMessage {
 	m := map[string]json.RawMessage{
 		wire.MetaProtocolVersion:    wire.MustJSON(version),
-		wire.MetaClientCapabilities: wire.MustJSON(s.modernCapabilities()),
+		wire.MetaClientCapabilities: wire.MustJSON(s.clientCapabilities(version)),
 		wire.MetaClientInfo:         wire.MustJSON(s.opts.ClientInfo),
 	}
 	s.mu.Lock()
@@ -25,26 +25,6 @@ func (s *Session) metaFields(version string) map[string]json.RawMessage {
 		m[wire.MetaLogLevel] = wire.MustJSON(level)
 	}
 	return m
-}
-
-// modernCapabilities is clientCapabilities for 2026-07-28: elicitation in
-// the modes of Options.Elicit and the tasks extension, nothing else (no
-// sampling, no roots).
-func (s *Session) modernCapabilities() map[string]any {
-	caps := map[string]any{}
-	el := map[string]any{}
-	if s.opts.Elicit.form() {
-		el["form"] = struct{}{}
-	}
-	if s.opts.Elicit.url() {
-		el["url"] = struct{}{}
-	}
-	if len(el) > 0 {
-		caps["elicitation"] = el
-	}
-	// The tasks extension (tasks*.go), on every request, tasks/* included.
-	caps["extensions"] = map[string]any{extTasks: struct{}{}}
-	return caps
 }
 
 // modernError words the 2026-07-28 error codes for people. The result

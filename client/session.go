@@ -39,8 +39,14 @@ type Session struct {
 	conn     transport.Conn
 	schemas  question.SchemaCache
 	asker    question.Asker // puts questions to prompter (deliver.go)
-	headers  toolHeaders    // x-mcp-header bindings from tools/list (headers.go)
-	tasks    taskTable      // the tasks we follow (tasks*.go); under mu
+	// features and requests are what we offer a server and the handler of
+	// each server request (features.go); read-only after newSession.
+	features []feature
+	requests map[string]func(*Session, *incoming, *jsonrpc.Message)
+	// notifications are the handlers of server notifications (notify.go).
+	notifications map[string]func(*Session, *jsonrpc.Message)
+	headers       toolHeaders // x-mcp-header bindings from tools/list (headers.go)
+	tasks         taskTable   // the tasks we follow (tasks*.go); under mu
 
 	// base is the parent of every incoming request's context; cancelling
 	// it (always under mu) ends every open prompt with its cause.
@@ -164,6 +170,9 @@ func newSession(opts *Options) *Session {
 		s.journal = question.NewJournal(0)
 	}
 	s.events = newDispatcher(s.opts.Observer)
+	s.features = features()
+	s.requests = requestTable(s.features)
+	s.notifications = notificationTable()
 	s.base, s.baseCancel = context.WithCancelCause(context.Background())
 	return s
 }
