@@ -27,27 +27,25 @@
 // server's incoming ids live in two separate tables: they are different id
 // spaces and may collide.
 //
-// # Prompts
+// # Questions
 //
-// Every prompt ends in exactly one Outcome, decided by the engine, never by
-// the Prompter alone: if the prompt's context ends first (the server
-// withdrew it, the transport died, the owning call was cancelled, the
-// prompt timed out), that cause wins and a late answer is discarded. What
-// goes on the wire per outcome for an elicitation/create request (the
-// stateful era; for 2026-07-28 see MRTR):
+// The question domain lives in client/question: a Question, its Key and
+// Origin, the Prompter, the policies, the Outcome buckets and the
+// Journal. Every question ends in exactly one Outcome, decided by the
+// engine, never by the Prompter alone: if the question's context ends
+// first (the server withdrew it, the transport died, the owning call was
+// cancelled, it timed out), that cause wins and a late answer is
+// discarded. The three deliveries (an elicitation/create request, an
+// MRTR input, a task input) share one path (deliver.go: parse, settle,
+// reply, send), and what goes on the wire for each outcome and delivery
+// is one table, question.Decision.Reply. When we close the Session, open
+// questions end Abandoned (a request is still answered cancel, so the
+// server's wait ends too); a question that came on a call's HTTP stream
+// ends Disconnected when that stream is lost (transport.ErrRequestLost).
 //
-//	Accept        {"action":"accept","content":{...}} (URL mode: no content),
-//	              after the content passed the schema; else -32602 and Invalid
-//	Decline       {"action":"decline"}
-//	Cancel        {"action":"cancel"}
-//	Withdrawn     nothing (the server cancelled the request)
-//	Disconnected  nothing (there is no one to send it to); also for the
-//	              prompts that came on a call's HTTP stream when that stream
-//	              was lost (the transport's made-up response, ErrRequestLost)
-//	Abandoned     {"action":"cancel"}, so the server's wait ends too; this is
-//	              also how prompts end when the Session is closed by us
-//	Timeout       {"action":"cancel"}
-//	Invalid       JSON-RPC error -32602 naming the property
+// What the client offers a server (the requests it serves and the
+// capabilities it declares, per version) is one table, features.go;
+// notifications dispatch through notify.go.
 //
 // A response the server sent that cannot be decoded, but whose id could be
 // recovered, fails its call at once ("could not be decoded"), wrapping the
@@ -108,19 +106,11 @@
 // {key: ElicitResult} and requestState echoed byte for byte (never parsed;
 // absent if it was absent). Rounds repeat until a final result (at most
 // 100; a round asking nothing, load shedding, is retried at once, at most
-// 10 in a row). Per key, on the wire:
-//
-//	Accept        {"action":"accept","content":{...}} (URL mode: no content)
-//	Decline       {"action":"decline"}
-//	Cancel        {"action":"cancel"}
-//	Timeout       {"action":"cancel"}
-//	Invalid       {"action":"cancel"}: MRTR has no per-key error, so content
-//	              failing the schema, or a malformed elicitation, is
-//	              answered cancel and journalled Invalid with the reason
-//	Abandoned     nothing: the person cancelled the call (or Close) while a
-//	              round was open, so no retry is sent at all, and every
-//	              prompt of that round ends Abandoned, answered or not
-//	Disconnected  nothing (the transport died during the round)
+// 10 in a row). Per key, what goes out is question.Decision.Reply's
+// table: MRTR has no per-key error, so content failing the schema, or a
+// malformed elicitation, is answered cancel and journalled Invalid; a
+// round the person abandoned (the call cancelled, or Close) sends no
+// retry at all, and every question of it ends Abandoned, answered or not.
 //
 // Entries of kinds we do not declare (sampling/createMessage, roots/list;
 // the spec leaves this open) get no inputResponses entry: they are shown
@@ -185,11 +175,10 @@
 //   - Extension: each inputRequests key is a prompt keyed PromptKey{
 //     Server, TaskInput, TaskID, Input: key}, shown once however many
 //     polls repeat it, and answered as soon as it is decided in a
-//     tasks/update of its own ({taskId, inputResponses: {key: answer}}).
-//     Per key: Accept/Decline/Cancel the answer, Timeout and Invalid
-//     {"action":"cancel"}, Withdrawn (the server stopped listing the key,
-//     or the task ended) and Disconnected nothing, Abandoned nothing
-//     (tasks/cancel went out instead).
+//     tasks/update of its own ({taskId, inputResponses: {key: answer}}),
+//     by question.Decision.Reply's table (Withdrawn: the server stopped
+//     listing the key, or the task ended; Abandoned: tasks/cancel went
+//     out instead, so nothing answers the key).
 //
 // Cancelling: Session.CancelTask sends tasks/cancel; so does cancelling
 // the context of a waiting CallTool or ResumeTask (never
