@@ -16,16 +16,16 @@ import (
 
 // callScript calls tool "fuzz" on a scripted server and returns its text
 // or error.
-func callScript(t *testing.T, modern bool, script ...string) (string, error, *scriptPeer) {
+func callScript(t *testing.T, modern bool, script ...string) (string, *scriptPeer, error) {
 	t.Helper()
 	s, p := connectScript(t, lines(script...), modern, question.AcceptDefaults)
 	ctx, cancel := context.WithTimeout(t.Context(), liveness)
 	defer cancel()
 	res, err := s.CallTool(ctx, "fuzz", nil, &client.CallOptions{TaskSupport: client.TaskSupportRequired})
 	if err != nil {
-		return "", err, p
+		return "", p, err
 	}
-	return res.Text(), nil, p
+	return res.Text(), p, nil
 }
 
 // TestFuzzFoundTaskOddMembers: a 2025-11-25 CreateTaskResult whose ttl is
@@ -39,7 +39,7 @@ func TestFuzzFoundTaskOddMembers(t *testing.T) {
 		`{"task":{"taskId":"c","status":"working","ttl":1e400,"pollInterval":10}}`,
 		`{"task":{"taskId":"c","status":"working","pollInterval":10},"_meta":{"io.modelcontextprotocol/model-immediate-response":5}}`,
 	} {
-		text, err, _ := callScript(t, false, created,
+		text, _, err := callScript(t, false, created,
 			`{"taskId":"c","status":"completed","statusMessage":5,"pollInterval":10}`,
 			`{"content":[{"type":"text","text":"core done"}]}`)
 		if err != nil || text != "core done" {
@@ -53,7 +53,7 @@ func TestFuzzFoundTaskOddMembers(t *testing.T) {
 // the member named requestState, exactly.
 func TestFuzzFoundRequestStateCase(t *testing.T) {
 	t.Parallel()
-	text, err, p := callScript(t, true,
+	text, p, err := callScript(t, true,
 		`{"resultType":"input_required","inputRequests":{"q":{"method":"elicitation/create","params":{"message":"q","requestedSchema":{"type":"object","properties":{}}}}},"requestState":"right","requestStAte":"wrong"}`,
 		`{"resultType":"complete","content":[{"type":"text","text":"ok"}]}`)
 	if err != nil || text != "ok" {
@@ -81,7 +81,7 @@ func TestFuzzFoundRequestStateCase(t *testing.T) {
 // stale (it is final), so it is taken whatever its stamp.
 func TestFuzzFoundStaleTerminalIgnored(t *testing.T) {
 	t.Parallel()
-	text, err, _ := callScript(t, true,
+	text, _, err := callScript(t, true,
 		`{"resultType":"task","taskId":"t","status":"working","lastUpdatedAt":"2099-01-01T00:00:00Z","pollIntervalMs":10}`,
 		`{"resultType":"complete","taskId":"t","status":"completed","lastUpdatedAt":"2026-07-28T10:00:00Z","result":{"content":[{"type":"text","text":"done"}]}}`)
 	if err != nil || text != "done" {
@@ -96,7 +96,7 @@ func TestFuzzFoundStaleTerminalIgnored(t *testing.T) {
 // complete.
 func TestFuzzFoundResultTypeMemberCase(t *testing.T) {
 	t.Parallel()
-	text, err, _ := callScript(t, true, `{"ResultType":"mystery","content":[{"type":"text","text":"plain"}]}`)
+	text, _, err := callScript(t, true, `{"ResultType":"mystery","content":[{"type":"text","text":"plain"}]}`)
 	if err != nil || text != "plain" {
 		t.Errorf("CallTool %q, %v; want the plain result", text, err)
 	}

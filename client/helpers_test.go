@@ -340,14 +340,6 @@ func readSkippingProbe(sc transport.Conn) (*jsonrpc.Message, error) {
 	}
 }
 
-// handshake answers initialize with version and eats initialized.
-func (p *peer) handshake(version string) {
-	p.t.Helper()
-	m := p.expect("initialize")
-	p.respond(m.ID, `{"protocolVersion":"`+version+`","capabilities":{"tools":{"listChanged":true},"logging":{}},"serverInfo":{"name":"peer","version":"0.1"},"instructions":"be nice"}`)
-	p.expect("notifications/initialized")
-}
-
 // pipePeer connects a session to a hand-driven peer. The peer's handshake
 // runs concurrently with Connect.
 func pipePeer(t *testing.T, version string, opts *client.Options, rec *recorder) (*client.Session, *peer, transport.Conn) {

@@ -13,7 +13,7 @@
 //
 //	s, err := schema.Parse(params.RequestedSchema, schema.Subset2025_11_25)
 //	if err != nil {
-//		return jsonrpc.InvalidParams(err.Error())
+//		return err // a *SchemaError: the engine answers -32602 with it
 //	}
 //	content := s.Defaults()        // pre-fill the form
 //	// … the user edits content …
