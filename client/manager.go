@@ -208,7 +208,8 @@ func (m *Manager) detach(s *managed) {
 	}
 }
 
-// Remove closes a server's session and forgets the server.
+// Remove closes a server's session and forgets the server. Library and
+// test API: cmd/elicit never removes a server while it runs.
 func (m *Manager) Remove(name string) error {
 	m.mu.Lock()
 	s := m.servers[name]

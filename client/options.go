@@ -73,6 +73,8 @@ type Options struct {
 	// extension also ask for its status notifications on a
 	// subscriptions/listen stream of its own (notifications.taskIds).
 	// Polling goes on regardless; the stream only brings news sooner.
+	// Library API: cmd/elicit does not set it (polling is enough for a
+	// person), the task tests do.
 	ListenTasks bool
 
 	// hint is the era a Manager remembered for this server from an earlier

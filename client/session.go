@@ -336,7 +336,9 @@ func (s *Session) Err() error {
 // Name is the server's name as given in Options.
 func (s *Session) Name() string { return s.name }
 
-// Pending reports the sizes of the two id tables: our requests awaiting a
+// Pending reports (for tests and diagnostics: the terminal-path matrix
+// checks that every ending releases what it held) the sizes of the two id
+// tables: our requests awaiting a
 // response, and the server's requests we are still serving.
 func (s *Session) Pending() (outgoing, incoming int) {
 	s.mu.Lock()

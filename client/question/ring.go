@@ -29,7 +29,8 @@ func (r *Ring[T]) Push(v T) {
 // Len is how many items the ring holds.
 func (r *Ring[T]) Len() int { return len(r.buf) }
 
-// Dropped is how many items were overwritten.
+// Dropped is how many items were overwritten (read by tests and
+// diagnostics).
 func (r *Ring[T]) Dropped() int { return r.dropped }
 
 // At returns item i, 0 being the oldest (0 <= i < Len), without copying
