@@ -18,7 +18,7 @@ import (
 	"github.com/elicit-dev/elicit/client/question"
 	"github.com/elicit-dev/elicit/client/wire"
 	"github.com/elicit-dev/elicit/forms/schema"
-	"github.com/elicit-dev/elicit/themes"
+	"github.com/elicit-dev/elicit/themes/untrusted"
 	"github.com/elicit-dev/elicit/transport/jsonrpc"
 )
 
@@ -195,10 +195,10 @@ func TestAssertInertCatches(t *testing.T) {
 		"plain text\nsecond line\n",
 		"\x1b[m\x1b[0m\x1b[1;3;4m\x1b[4:3m\x1b[38:2::1:2:3m\x1b[48;5;200m",
 		pre + "✓ ⏎ ␛ <U+202E> �",
-		themes.Sanitize(evil),
-		themes.SanitizeLine(evil),
-		themes.Sanitize(hostile),
-		"\x1b[31m" + themes.Sanitize(evil) + "\x1b[0m",
+		untrusted.Text(evil),
+		untrusted.Line(evil),
+		untrusted.Text(hostile),
+		"\x1b[31m" + untrusted.Text(evil) + "\x1b[0m",
 	}
 	for _, s := range good {
 		if probs := inertProblems(s); len(probs) > 0 {

@@ -13,6 +13,7 @@ import (
 
 	"github.com/elicit-dev/elicit/client/question"
 	"github.com/elicit-dev/elicit/themes"
+	"github.com/elicit-dev/elicit/themes/untrusted"
 )
 
 // journalMsg carries a snapshot of the engine's journal.
@@ -82,7 +83,7 @@ func (j *journalView) render(m *Model) string {
 	sort.Strings(servers)
 	for _, s := range servers {
 		c := j.byServer[s]
-		line := fmt.Sprintf("%-16s", themes.SanitizeLine(s))
+		line := fmt.Sprintf("%-16s", untrusted.Line(s))
 		for _, k := range question.OutcomeKinds {
 			if n := c[k]; n > 0 || k <= question.Cancel {
 				line += " " + j.kindStyle(st, k).Render(fmt.Sprintf("%s %d", k, n))
@@ -103,10 +104,10 @@ func (j *journalView) render(m *Model) string {
 		e := j.entries[i]
 		line := st.Muted.Render(e.At.Format("15:04:05")) + " " +
 			j.kindStyle(st, e.Kind).Render(fmt.Sprintf("%-12s", e.Kind)) + " " +
-			themes.SanitizeLine(e.Key.String()) + st.Muted.Render("  "+originText(e.Origin)+
+			untrusted.Line(e.Key.String()) + st.Muted.Render("  "+originText(e.Origin)+
 			"  after "+e.Latency.Round(time.Millisecond).String())
 		if e.Reason != "" {
-			line += st.Muted.Render("  " + themes.SanitizeLine(e.Reason))
+			line += st.Muted.Render("  " + untrusted.Line(e.Reason))
 		}
 		b.WriteString(ansi.Truncate(line, m.width, "…") + "\n")
 	}

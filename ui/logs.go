@@ -11,6 +11,7 @@ import (
 
 	"github.com/elicit-dev/elicit/client"
 	"github.com/elicit-dev/elicit/themes"
+	"github.com/elicit-dev/elicit/themes/untrusted"
 )
 
 // logLevels are the syslog levels of logging/setLevel, lowest first.
@@ -96,7 +97,7 @@ func (l *logView) render(m *Model) string {
 	var b strings.Builder
 	who := "all servers"
 	if l.server != "" {
-		who = themes.SanitizeLine(l.server)
+		who = untrusted.Line(l.server)
 	}
 	b.WriteString(st.Title.Render(fmt.Sprintf("Logs: %d lines", l.total)) +
 		st.Muted.Render(" ("+who+")  s server · l log level") + "\n")
@@ -115,9 +116,9 @@ func (l *logView) render(m *Model) string {
 		b.WriteString(st.Muted.Render("nothing logged yet"))
 	}
 	for _, e := range l.rows {
-		line := st.Muted.Render(e.Time.Format("15:04:05")) + " " + st.Muted.Render(themes.SanitizeLine(e.Server)) + " " +
-			l.style(st, e.Level).Render(fmt.Sprintf("%-7s", themes.SanitizeLine(e.Level))) + " " +
-			l.style(st, e.Level).Render(themes.SanitizeLine(e.Text))
+		line := st.Muted.Render(e.Time.Format("15:04:05")) + " " + st.Muted.Render(untrusted.Line(e.Server)) + " " +
+			l.style(st, e.Level).Render(fmt.Sprintf("%-7s", untrusted.Line(e.Level))) + " " +
+			l.style(st, e.Level).Render(untrusted.Line(e.Text))
 		if e.Dropped > 0 {
 			line += st.Warning.Render(fmt.Sprintf(" (+%d dropped)", e.Dropped))
 		}

@@ -13,6 +13,7 @@ import (
 
 	"github.com/elicit-dev/elicit/client/question"
 	"github.com/elicit-dev/elicit/themes"
+	"github.com/elicit-dev/elicit/themes/untrusted"
 )
 
 // Form is what a pane needs of a form; *forms.Form implements it. Update
@@ -95,8 +96,8 @@ func (p *pane) end(kind question.OutcomeKind, text string, now time.Time, final 
 
 // endText is the notice for an outcome the engine decided.
 func endText(p *question.Question, e question.JournalEntry, sent string) string {
-	server := themes.SanitizeLine(p.Server)
-	reason := themes.SanitizeLine(e.Reason)
+	server := untrusted.Line(p.Server)
+	reason := untrusted.Line(e.Reason)
 	switch e.Kind {
 	case question.Withdrawn:
 		if reason == "" {
@@ -124,7 +125,7 @@ func endText(p *question.Question, e question.JournalEntry, sent string) string 
 // causeText is the notice for a prompt whose context ended, before the
 // engine's verdict arrives.
 func causeText(server string, cause error) (question.OutcomeKind, string) {
-	server = themes.SanitizeLine(server)
+	server = untrusted.Line(server)
 	switch {
 	case cause == nil:
 		return question.Cancel, "closed"
@@ -137,21 +138,21 @@ func causeText(server string, cause error) (question.OutcomeKind, string) {
 	case errors.Is(cause, question.ErrTimeout):
 		return question.Timeout, "timed out"
 	}
-	return question.Cancel, "closed: " + themes.SanitizeLine(cause.Error())
+	return question.Cancel, "closed: " + untrusted.Line(cause.Error())
 }
 
 // originText says what the prompt belongs to.
 func originText(o question.Origin) string {
-	name := themes.SanitizeLine(o.Name)
+	name := untrusted.Line(o.Name)
 	call := ""
 	if o.CallID.IsValid() {
-		call = " (call " + themes.SanitizeLine(o.CallID.Raw()) + ")"
+		call = " (call " + untrusted.Line(o.CallID.Raw()) + ")"
 	}
 	switch o.Kind {
 	case question.OriginToolCall:
 		return "tool " + name + call
 	case question.OriginTask:
-		return "task " + themes.SanitizeLine(o.TaskID) + nameSuffix(name)
+		return "task " + untrusted.Line(o.TaskID) + nameSuffix(name)
 	case question.OriginPrompt:
 		return "prompt " + name + call
 	case question.OriginResource:
@@ -186,8 +187,8 @@ func waited(d time.Duration) string {
 // the body's height, so Decline stays visible and clickable.
 func (p *pane) render(st *themes.Styles, km keyMap, width int, now time.Time) (body, footer string) {
 	var b strings.Builder
-	header := st.Pane.Server.Render(themes.SanitizeLine(p.p.Server)) +
-		st.Pane.Meta.Render("  "+themes.SanitizeLine(p.p.Key.String())+"  ·  "+originText(p.p.Origin))
+	header := st.Pane.Server.Render(untrusted.Line(p.p.Server)) +
+		st.Pane.Meta.Render("  "+untrusted.Line(p.p.Key.String())+"  ·  "+originText(p.p.Origin))
 	if p.state == paneOpen {
 		header += st.Pane.Meta.Render("  ·  " + waited(now.Sub(p.p.Arrived)))
 	}
@@ -213,7 +214,7 @@ func (p *pane) render(st *themes.Styles, km keyMap, width int, now time.Time) (b
 		b.WriteString(p.renderURL(st, width))
 	}
 	if p.note != "" {
-		b.WriteString("\n" + st.Warning.Render(themes.SanitizeLine(p.note)))
+		b.WriteString("\n" + st.Warning.Render(untrusted.Line(p.note)))
 	}
 	b.WriteString("\n")
 	// Cut, never wrapped: the footer is one line.
@@ -223,19 +224,19 @@ func (p *pane) render(st *themes.Styles, km keyMap, width int, now time.Time) (b
 func (p *pane) renderURL(st *themes.Styles, width int) string {
 	var b strings.Builder
 	u := p.url
-	if msg := themes.Sanitize(p.p.Message); msg != "" {
+	if msg := untrusted.Text(p.p.Message); msg != "" {
 		b.WriteString(st.Pane.Message.Width(width).Render(msg) + "\n\n")
 	}
 	b.WriteString(st.Muted.Render("This server asks you to open a page in your browser. Nothing has been fetched.") + "\n")
-	line := st.Pane.URL.Render(themes.SanitizeLine(u.before)) +
-		st.Pane.Host.Render(themes.SanitizeLine(u.host)) +
-		st.Pane.URL.Render(themes.SanitizeLine(u.after))
+	line := st.Pane.URL.Render(untrusted.Line(u.before)) +
+		st.Pane.Host.Render(untrusted.Line(u.host)) +
+		st.Pane.URL.Render(untrusted.Line(u.after))
 	b.WriteString(lipgloss.NewStyle().Width(width).Render(line) + "\n")
 	if u.host != "" {
-		b.WriteString(st.Muted.Render("host: ") + st.Pane.Host.Render(themes.SanitizeLine(u.host)) + "\n")
+		b.WriteString(st.Muted.Render("host: ") + st.Pane.Host.Render(untrusted.Line(u.host)) + "\n")
 	}
 	for _, w := range u.warnings {
-		b.WriteString(st.Pane.Warn.Render("⚠ "+themes.SanitizeLine(w)) + "\n")
+		b.WriteString(st.Pane.Warn.Render("⚠ "+untrusted.Line(w)) + "\n")
 	}
 	b.WriteString(st.Muted.Render("Accepting gives consent only; the site finishes the task."))
 	return b.String()

@@ -9,7 +9,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/elicit-dev/elicit/client/wire"
-	"github.com/elicit-dev/elicit/themes"
+	"github.com/elicit-dev/elicit/themes/untrusted"
 )
 
 // resourcesMsg carries one server's resources/list.
@@ -125,7 +125,7 @@ func (r *resourcesView) render(m *Model) string {
 // resourceLine is one row: name (and title), URI, MIME type and size.
 func resourceLine(m *Model, res *wire.Resource, selected bool) string {
 	st := m.st
-	san := themes.SanitizeLine
+	san := untrusted.Line
 	line := san(orDash(res.Name))
 	if res.Title != "" {
 		line += " — " + san(res.Title)
@@ -145,8 +145,8 @@ func resourceLine(m *Model, res *wire.Resource, selected bool) string {
 
 func (r *resourcesView) renderRead(m *Model, rd *resourceRead) string {
 	st := m.st
-	head := st.Title.Render("resources/read ") + st.Pane.URL.Render(themes.SanitizeLine(rd.res.URI)) +
-		st.Muted.Render("  ("+themes.SanitizeLine(rd.server)+"; esc back)")
+	head := st.Title.Render("resources/read ") + st.Pane.URL.Render(untrusted.Line(rd.res.URI)) +
+		st.Muted.Render("  ("+untrusted.Line(rd.server)+"; esc back)")
 	switch {
 	case rd.loading:
 		return head + "\n" + st.Muted.Render("reading…")

@@ -10,6 +10,7 @@ import (
 
 	"github.com/elicit-dev/elicit/client/wire"
 	"github.com/elicit-dev/elicit/themes"
+	"github.com/elicit-dev/elicit/themes/untrusted"
 )
 
 // renderResult draws a tools/call result readably: text as text,
@@ -40,10 +41,10 @@ func renderResult(st *themes.Styles, res *wire.CallToolResult, width int) string
 }
 
 func renderBlock(st *themes.Styles, text interface{ Render(...string) string }, c wire.ContentBlock, width int) string {
-	san := themes.SanitizeLine
+	san := untrusted.Line
 	switch c.Type {
 	case "text":
-		return text.Render(themes.Sanitize(c.Text))
+		return text.Render(untrusted.Text(c.Text))
 	case "image", "audio":
 		return st.List.Badge.Render(fmt.Sprintf("[%s %s, %s]", c.Type, san(orDash(c.MimeType)), base64Size(c.Data)))
 	case "resource_link":
@@ -66,7 +67,7 @@ func renderBlock(st *themes.Styles, text interface{ Render(...string) string }, 
 
 // renderContents draws one resource contents item.
 func renderContents(st *themes.Styles, r wire.ResourceContents) string {
-	head := st.List.Badge.Render("[resource " + themes.SanitizeLine(r.URI) + " " + themes.SanitizeLine(orDash(r.MimeType)) + "]")
+	head := st.List.Badge.Render("[resource " + untrusted.Line(r.URI) + " " + untrusted.Line(orDash(r.MimeType)) + "]")
 	if r.Blob != "" {
 		return head + " " + st.Muted.Render("binary, "+base64Size(r.Blob))
 	}
@@ -74,7 +75,7 @@ func renderContents(st *themes.Styles, r wire.ResourceContents) string {
 	if strings.Contains(r.MimeType, "json") {
 		body = prettyJSON([]byte(body))
 	}
-	return head + "\n" + st.Text.Render(themes.Sanitize(body))
+	return head + "\n" + st.Text.Render(untrusted.Text(body))
 }
 
 // prettyJSON indents JSON for display, sanitized; invalid JSON is shown
@@ -82,9 +83,9 @@ func renderContents(st *themes.Styles, r wire.ResourceContents) string {
 func prettyJSON(raw []byte) string {
 	var buf bytes.Buffer
 	if err := json.Indent(&buf, raw, "", "  "); err != nil {
-		return themes.Sanitize(string(raw))
+		return untrusted.Text(string(raw))
 	}
-	return themes.Sanitize(buf.String())
+	return untrusted.Text(buf.String())
 }
 
 // base64Size is the decoded size of base64 data, for display.

@@ -7,8 +7,7 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
-
-	"github.com/elicit-dev/elicit/themes"
+	"github.com/elicit-dev/elicit/themes/untrusted"
 )
 
 // listOf is one server's list in a browse view.
@@ -94,7 +93,7 @@ type listWords struct {
 func (s *serverLists[T]) renderList(m *Model, w listWords, line func(item *T, selected bool) string) string {
 	st := m.st
 	var b strings.Builder
-	b.WriteString(st.Title.Render(w.title+" "+themes.SanitizeLine(orDash(s.server))) + st.Muted.Render("   "+w.hints) + "\n")
+	b.WriteString(st.Title.Render(w.title+" "+untrusted.Line(orDash(s.server))) + st.Muted.Render("   "+w.hints) + "\n")
 	l := s.current()
 	switch {
 	case l == nil:

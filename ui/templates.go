@@ -11,7 +11,7 @@ import (
 
 	"github.com/elicit-dev/elicit/client/wire"
 	"github.com/elicit-dev/elicit/forms/schema"
-	"github.com/elicit-dev/elicit/themes"
+	"github.com/elicit-dev/elicit/themes/untrusted"
 )
 
 // The server's prompt templates (prompts/list, prompts/get). They are
@@ -122,7 +122,7 @@ func (t *templatesView) open(m *Model) tea.Cmd {
 	}
 	ti, err := schema.ParseToolInput(argsSchema(tp.Arguments))
 	if err != nil {
-		m.notice = fmt.Sprintf("%s: cannot build its argument form: %v", themes.SanitizeLine(tp.Name), err)
+		m.notice = fmt.Sprintf("%s: cannot build its argument form: %v", untrusted.Line(tp.Name), err)
 		return nil
 	}
 	af := &argForm{id: m.newID(), server: t.server, tool: tp.Name, form: m.opts.NewToolForm(ti, m.theme.Form)}
@@ -244,9 +244,9 @@ func (t *templatesView) render(m *Model) string {
 	st := m.st
 	if t.args != nil {
 		tp := t.argsOf
-		head := st.Title.Render("arguments for "+themes.SanitizeLine(tp.Name)) + st.Muted.Render("  (* required; esc closes)")
+		head := st.Title.Render("arguments for "+untrusted.Line(tp.Name)) + st.Muted.Render("  (* required; esc closes)")
 		if tp.Description != "" {
-			head += "\n" + st.Muted.Render(themes.SanitizeLine(tp.Description))
+			head += "\n" + st.Muted.Render(untrusted.Line(tp.Description))
 		}
 		return head + "\n" + t.args.form.View()
 	}
@@ -261,7 +261,7 @@ func (t *templatesView) render(m *Model) string {
 // templateLine is one row: name (and title), its arguments, description.
 func templateLine(m *Model, tp *wire.Prompt, selected bool) string {
 	st := m.st
-	san := themes.SanitizeLine
+	san := untrusted.Line
 	line := san(tp.Name)
 	if tp.Title != "" {
 		line += " — " + san(tp.Title)
@@ -285,8 +285,8 @@ func templateLine(m *Model, tp *wire.Prompt, selected bool) string {
 
 func (t *templatesView) renderGot(m *Model, g *templateGet) string {
 	st := m.st
-	head := st.Title.Render("prompts/get "+themes.SanitizeLine(g.tp.Name)) +
-		st.Muted.Render("  ("+themes.SanitizeLine(g.server)+"; esc back)")
+	head := st.Title.Render("prompts/get "+untrusted.Line(g.tp.Name)) +
+		st.Muted.Render("  ("+untrusted.Line(g.server)+"; esc back)")
 	switch {
 	case g.busy:
 		return head + "\n" + st.Muted.Render("getting…")
@@ -300,7 +300,7 @@ func (t *templatesView) renderGot(m *Model, g *templateGet) string {
 	g.page.set(st, m.width-2, func() string {
 		var b strings.Builder
 		if res.Description != "" {
-			b.WriteString(st.Muted.Render(themes.Sanitize(res.Description)) + "\n\n")
+			b.WriteString(st.Muted.Render(untrusted.Text(res.Description)) + "\n\n")
 		}
 		if len(res.Messages) == 0 {
 			b.WriteString(st.Muted.Render("(no messages)"))
@@ -309,7 +309,7 @@ func (t *templatesView) renderGot(m *Model, g *templateGet) string {
 			if i > 0 {
 				b.WriteString("\n\n")
 			}
-			b.WriteString(st.List.Badge.Render("["+themes.SanitizeLine(orDash(msg.Role))+"]") + "\n")
+			b.WriteString(st.List.Badge.Render("["+untrusted.Line(orDash(msg.Role))+"]") + "\n")
 			b.WriteString(renderBlock(st, st.Text, msg.Content, m.width-2))
 		}
 		return b.String()

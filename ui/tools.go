@@ -14,6 +14,7 @@ import (
 	"github.com/elicit-dev/elicit/client/wire"
 	"github.com/elicit-dev/elicit/forms/schema"
 	"github.com/elicit-dev/elicit/themes"
+	"github.com/elicit-dev/elicit/themes/untrusted"
 )
 
 // toolsMsg carries one server's tool list.
@@ -109,7 +110,7 @@ func (t *toolsView) toggleTask(m *Model) {
 	}
 	tl := &l.tools[t.cursor]
 	if tl.Execution.TaskSupport != "optional" {
-		m.notice = themes.SanitizeLine(tl.Name) + ": only a tool whose taskSupport is optional can choose"
+		m.notice = untrusted.Line(tl.Name) + ": only a tool whose taskSupport is optional can choose"
 		return
 	}
 	t.asTask[[2]string{t.server, tl.Name}] = !t.runsAsTask(m, t.server, tl)
@@ -387,10 +388,10 @@ func (t *toolsView) resize(m *Model) tea.Cmd {
 func (t *toolsView) render(m *Model) string {
 	st := m.st
 	var b strings.Builder
-	b.WriteString(st.Title.Render("Tools of "+themes.SanitizeLine(orDash(t.server))) +
+	b.WriteString(st.Title.Render("Tools of "+untrusted.Line(orDash(t.server))) +
 		st.Muted.Render("   s next server · enter call · x cancel call · tab calls · r reconnect · t as a task") + "\n")
 	if t.args != nil {
-		head := "arguments for " + themes.SanitizeLine(t.args.tool) + " (esc closes)"
+		head := "arguments for " + untrusted.Line(t.args.tool) + " (esc closes)"
 		switch {
 		case t.args.optional && t.args.asTask:
 			head += " · runs as a task (ctrl+r: as a plain call)"
@@ -426,9 +427,9 @@ func (t *toolsView) renderList(m *Model, rows int) string {
 	var b strings.Builder
 	for i := lo; i < min(lo+rows, len(l.tools)); i++ {
 		tl := l.tools[i]
-		line := themes.SanitizeLine(tl.Name)
+		line := untrusted.Line(tl.Name)
 		if title := firstNonEmpty(tl.Title, tl.Annotations.Title); title != "" {
-			line += " — " + themes.SanitizeLine(title)
+			line += " — " + untrusted.Line(title)
 		}
 		switch ts := tl.Execution.TaskSupport; {
 		case ts == "optional" && t.runsAsTask(m, t.server, &tl):
@@ -436,9 +437,9 @@ func (t *toolsView) renderList(m *Model, rows int) string {
 		case ts == "optional":
 			line += " " + st.List.Badge.Render("[task optional: off]")
 		case ts != "" && ts != "forbidden":
-			line += " " + st.List.Badge.Render("[task "+themes.SanitizeLine(ts)+"]")
+			line += " " + st.List.Badge.Render("[task "+untrusted.Line(ts)+"]")
 		}
-		line += "  " + st.List.Desc.Render(themes.SanitizeLine(tl.Description))
+		line += "  " + st.List.Desc.Render(untrusted.Line(tl.Description))
 		line = ansi.Truncate(line, m.width-2, "…")
 		if i == t.cursor && !t.onCalls {
 			line = st.List.Selected.Render("› " + line)
@@ -484,7 +485,7 @@ func (t *toolsView) renderCalls(m *Model, rows int) string {
 
 func (t *toolsView) callLine(m *Model, c *call) string {
 	st := m.st
-	name := themes.SanitizeLine(c.server) + "/" + themes.SanitizeLine(c.tool)
+	name := untrusted.Line(c.server) + "/" + untrusted.Line(c.tool)
 	if c.asTask {
 		name += st.List.Badge.Render(" [task]")
 	}
@@ -499,7 +500,7 @@ func (t *toolsView) callLine(m *Model, c *call) string {
 			s += st.Muted.Render(fmt.Sprintf("  %g", c.prog.Progress))
 		}
 		if c.prog.Message != "" {
-			s += "  " + st.Muted.Render(themes.SanitizeLine(c.prog.Message))
+			s += "  " + st.Muted.Render(untrusted.Line(c.prog.Message))
 		}
 		return s
 	case c.cancelling:

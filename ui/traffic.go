@@ -13,8 +13,7 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
-
-	"github.com/elicit-dev/elicit/themes"
+	"github.com/elicit-dev/elicit/themes/untrusted"
 )
 
 // exportedMsg reports a traffic export.
@@ -232,7 +231,7 @@ func (t *trafficView) render(m *Model) string {
 	var b strings.Builder
 	filter := "all servers"
 	if t.filter.Server != "" {
-		filter = themes.SanitizeLine(t.filter.Server)
+		filter = untrusted.Line(t.filter.Server)
 		if era := serverEra(m, t.filter.Server); era != "" {
 			filter += " · " + era
 		}
@@ -242,7 +241,7 @@ func (t *trafficView) render(m *Model) string {
 		method += "▏"
 	}
 	if method != "" {
-		filter += ", method ~ " + themes.SanitizeLine(method)
+		filter += ", method ~ " + untrusted.Line(method)
 	}
 	state := "paused"
 	if t.follow {
@@ -254,16 +253,16 @@ func (t *trafficView) render(m *Model) string {
 		r := t.detailRow
 		b.WriteString(t.line(m, &r, false) + "\n")
 		if era := serverEra(m, r.Server); era != "" {
-			b.WriteString(st.Muted.Render("server "+themes.SanitizeLine(r.Server)+" speaks "+era) + "\n")
+			b.WriteString(st.Muted.Render("server "+untrusted.Line(r.Server)+" speaks "+era) + "\n")
 		}
 		switch {
 		case r.Err == "":
 		case r.Kind == "cancel":
-			b.WriteString(st.Warning.Render("cancelled: "+themes.SanitizeLine(r.Err)) + "\n")
+			b.WriteString(st.Warning.Render("cancelled: "+untrusted.Line(r.Err)) + "\n")
 		case r.Kind == "transport":
-			b.WriteString(st.Traffic.Error.Render("transport: "+themes.SanitizeLine(r.Err)) + "\n")
+			b.WriteString(st.Traffic.Error.Render("transport: "+untrusted.Line(r.Err)) + "\n")
 		default:
-			b.WriteString(st.Traffic.Error.Render("undecodable: "+themes.SanitizeLine(r.Err)) + "\n")
+			b.WriteString(st.Traffic.Error.Render("undecodable: "+untrusted.Line(r.Err)) + "\n")
 		}
 		b.WriteString(httpDetail(st, &r, t.detailPeer))
 		if len(r.Raw) > 0 {
@@ -290,7 +289,7 @@ func (t *trafficView) line(m *Model, r *TrafficEntry, selected bool) string {
 	if what == "" {
 		what = r.Kind
 	}
-	what = themes.SanitizeLine(what)
+	what = untrusted.Line(what)
 	switch {
 	case r.ServerRequest():
 		what = st.ServerRequest.Render("⚑ " + what)
@@ -303,15 +302,15 @@ func (t *trafficView) line(m *Model, r *TrafficEntry, selected bool) string {
 	}
 	id := ""
 	if r.ID != "" {
-		id = st.ID.Render(" #" + themes.SanitizeLine(r.ID))
+		id = st.ID.Render(" #" + untrusted.Line(r.ID))
 	}
 	s := st.Time.Render(r.Time.Format("15:04:05.000")) + " " + arrow + " " +
-		m.st.Muted.Render(themes.SanitizeLine(r.Server)) + " " + what + id
+		m.st.Muted.Render(untrusted.Line(r.Server)) + " " + what + id
 	if r.HTTP != nil {
 		s += "  " + httpBadge(m.st, r.HTTP)
 	}
 	if r.Kind == "cancel" || r.Kind == "transport" {
-		s += "  " + m.st.Muted.Render(themes.SanitizeLine(r.Err))
+		s += "  " + m.st.Muted.Render(untrusted.Line(r.Err))
 	}
 	s = ansi.Truncate(s, m.width-2, "…")
 	if selected {

@@ -10,6 +10,7 @@ import (
 	"github.com/elicit-dev/elicit/client"
 	"github.com/elicit-dev/elicit/client/question"
 	"github.com/elicit-dev/elicit/client/wire"
+	"github.com/elicit-dev/elicit/themes/untrusted"
 	"github.com/elicit-dev/elicit/transport"
 )
 
@@ -51,7 +52,7 @@ func runConformance(ctx context.Context, args []string, stdout, stderr io.Writer
 	ctx, cancel := context.WithTimeout(ctx, 25*time.Second)
 	defer cancel()
 	logFrame := transport.ObserverFuncs{OnFrame: func(f transport.Frame) {
-		fmt.Fprintf(stderr, "%s %s %s\n", f.Time.Format("15:04:05.000"), f.Dir, sanitizeLine(string(f.Raw)))
+		fmt.Fprintf(stderr, "%s %s %s\n", f.Time.Format("15:04:05.000"), f.Dir, untrusted.Line(string(f.Raw)))
 	}}
 	sess, err := client.Connect(ctx, &transport.HTTP{URL: pos[0], Observer: logFrame}, &client.Options{
 		Name:       "conformance",
@@ -71,7 +72,7 @@ func runConformance(ctx context.Context, args []string, stdout, stderr io.Writer
 		if err != nil {
 			return fail(exitToolError, "tools/call %s: %w", c.tool, err)
 		}
-		fmt.Fprintf(stdout, "%s: %s\n", c.tool, sanitizeLine(string(res.Raw)))
+		fmt.Fprintf(stdout, "%s: %s\n", c.tool, untrusted.Line(string(res.Raw)))
 	}
 	return nil
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/elicit-dev/elicit/client"
 	"github.com/elicit-dev/elicit/client/question"
 	"github.com/elicit-dev/elicit/client/wire"
+	"github.com/elicit-dev/elicit/themes/untrusted"
 	"github.com/elicit-dev/elicit/transport"
 )
 
@@ -174,7 +175,7 @@ func connectHeadless(ctx context.Context, c *common, prompter question.Prompter,
 		return nil, nil, err
 	}
 	obs := transport.ObserverFuncs{OnStderr: func(line string) {
-		fmt.Fprintf(stderr, "[%s] %s\n", spec.Name, sanitizeLine(line))
+		fmt.Fprintf(stderr, "[%s] %s\n", spec.Name, untrusted.Line(line))
 	}}
 	t, err := spec.transport(obs)
 	if err != nil {

@@ -25,8 +25,9 @@ func TestLayers(t *testing.T) {
 		"client/question":   {ours: []string{"client/wire", "transport/jsonrpc", "forms/schema"}},
 		"client":            {ours: []string{"client/wire", "client/question", "transport", "transport/jsonrpc", "forms/schema"}},
 		"themes":            {charm: true},
-		"forms":             {ours: []string{"forms/schema", "themes"}, charm: true},
-		"ui":                {ours: []string{"client", "client/wire", "client/question", "forms", "forms/schema", "themes", "transport/jsonrpc"}, charm: true},
+		"themes/untrusted":  {},
+		"forms":             {ours: []string{"forms/schema", "themes", "themes/untrusted"}, charm: true},
+		"ui":                {ours: []string{"client", "client/wire", "client/question", "forms", "forms/schema", "themes", "themes/untrusted", "transport/jsonrpc"}, charm: true},
 		"cmd/elicit/demo":   {},
 	}
 	out, err := exec.Command("go", "list", "-json", "../../...").Output()

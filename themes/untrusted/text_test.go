@@ -1,4 +1,4 @@
-package themes
+package untrusted
 
 import (
 	"strings"
@@ -51,8 +51,8 @@ func TestSanitize(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			if got := Sanitize(tt.in); got != tt.want {
-				t.Errorf("Sanitize(%q) = %q, want %q", tt.in, got, tt.want)
+			if got := Text(tt.in); got != tt.want {
+				t.Errorf("Text(%q) = %q, want %q", tt.in, got, tt.want)
 			}
 		})
 	}
@@ -73,8 +73,8 @@ func TestSanitizeLine(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			if got := SanitizeLine(tt.in); got != tt.want {
-				t.Errorf("SanitizeLine(%q) = %q, want %q", tt.in, got, tt.want)
+			if got := Line(tt.in); got != tt.want {
+				t.Errorf("Line(%q) = %q, want %q", tt.in, got, tt.want)
 			}
 		})
 	}
@@ -85,16 +85,16 @@ func TestSanitizeLine(t *testing.T) {
 func TestSanitizeCleanNoAlloc(t *testing.T) {
 	clean := "Please enter your details.\n\tGrüße 世界 — naïve café ✓"
 	allocs := testing.AllocsPerRun(100, func() {
-		if Sanitize(clean) != clean || SanitizeLine("one line ✓") != "one line ✓" {
+		if Text(clean) != clean || Line("one line ✓") != "one line ✓" {
 			t.Fatal("clean text changed")
 		}
 	})
 	if allocs != 0 {
-		t.Errorf("Sanitize of clean text allocated %v times per run", allocs)
+		t.Errorf("Text of clean text allocated %v times per run", allocs)
 	}
 	dirty := "a\x1b[31mb"
-	if allocs := testing.AllocsPerRun(100, func() { _ = Sanitize(dirty) }); allocs != 1 {
-		t.Errorf("Sanitize of dirty text allocated %v times per run, want 1", allocs)
+	if allocs := testing.AllocsPerRun(100, func() { _ = Text(dirty) }); allocs != 1 {
+		t.Errorf("Text of dirty text allocated %v times per run, want 1", allocs)
 	}
 }
 
@@ -128,15 +128,15 @@ func FuzzSanitize(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, in string) {
-		out := Sanitize(in)
+		out := Text(in)
 		checkSafe(t, in, out, false)
-		if again := Sanitize(out); again != out {
+		if again := Text(out); again != out {
 			t.Fatalf("not idempotent: %q → %q → %q", in, out, again)
 		}
-		line := SanitizeLine(in)
+		line := Line(in)
 		checkSafe(t, in, line, true)
-		if again := SanitizeLine(line); again != line {
-			t.Fatalf("SanitizeLine not idempotent: %q → %q → %q", in, line, again)
+		if again := Line(line); again != line {
+			t.Fatalf("Line not idempotent: %q → %q → %q", in, line, again)
 		}
 		// Text that was already safe must come back untouched.
 		if utf8.ValidString(in) && !strings.ContainsFunc(in, func(r rune) bool {
@@ -153,13 +153,13 @@ func BenchmarkSanitize(b *testing.B) {
 	b.Run("clean", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
-			_ = Sanitize(clean)
+			_ = Text(clean)
 		}
 	})
 	b.Run("dirty", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
-			_ = Sanitize(dirty)
+			_ = Text(dirty)
 		}
 	})
 }

@@ -1,11 +1,11 @@
-package themes
+package untrusted
 
 import (
 	"strings"
 	"unicode/utf8"
 )
 
-// Sanitize makes untrusted server text safe to print on a terminal while
+// Text makes untrusted server text safe to print on a terminal while
 // keeping it readable: line feeds and tabs survive, and everything a
 // terminal would act on instead of print is replaced by a visible stand-in,
 // so a person debugging a server sees that it sent something odd.
@@ -26,8 +26,8 @@ import (
 //   - Invalid UTF-8 becomes U+FFFD "�", one per bad byte.
 //
 // A string that needs none of this is returned as is, without allocating.
-// Sanitize is idempotent.
-func Sanitize(s string) string {
+// Text is idempotent.
+func Text(s string) string {
 	i := firstUnsafe(s, false)
 	if i < 0 {
 		return s
@@ -35,10 +35,10 @@ func Sanitize(s string) string {
 	return sanitizeFrom(s, i, false)
 }
 
-// SanitizeLine is Sanitize for one-line contexts (titles, labels, list
+// Line is Text for one-line contexts (titles, labels, list
 // rows): in addition, a line break becomes "⏎" and a tab a space, so the
 // text cannot break a layout that expects a single line.
-func SanitizeLine(s string) string {
+func Line(s string) string {
 	i := firstUnsafe(s, true)
 	if i < 0 {
 		return s
@@ -46,7 +46,7 @@ func SanitizeLine(s string) string {
 	return sanitizeFrom(s, i, true)
 }
 
-// firstUnsafe returns the index of the first byte Sanitize would change, or
+// firstUnsafe returns the index of the first byte Text would change, or
 // -1 when the string is clean.
 func firstUnsafe(s string, line bool) int {
 	for i := 0; i < len(s); {
