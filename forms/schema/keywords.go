@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"slices"
 	"unicode/utf8"
 )
 
@@ -274,13 +273,23 @@ func checkOptions(key string, opts []Option) error {
 	if len(opts) == 0 {
 		return fmt.Errorf("%s must not be empty", key)
 	}
-	for i, o := range opts {
-		if slices.ContainsFunc(opts[:i], func(p Option) bool { return p.Value == o.Value }) {
+	if len(opts) > MaxOptions {
+		return fmt.Errorf("%s lists %d options, more than the %d a person can choose from", key, len(opts), MaxOptions)
+	}
+	seen := make(map[string]struct{}, len(opts))
+	for _, o := range opts {
+		if _, dup := seen[o.Value]; dup {
 			return fmt.Errorf("%s lists %q twice", key, o.Value)
 		}
+		seen[o.Value] = struct{}{}
 	}
 	return nil
 }
+
+// MaxOptions bounds the options of one select: past it a question is no
+// longer something a person answers, and a server could make each one
+// cost us CPU and memory (a 100,000-option enum is a 1.1 MB frame).
+const MaxOptions = 10_000
 
 // decodeJSONText decodes one JSON value keeping numbers exact and refusing
 // trailing data.
