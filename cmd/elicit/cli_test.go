@@ -113,13 +113,18 @@ func TestExitCodes(t *testing.T) {
 		{"unreachable", []string{"tools", "--url", "http://127.0.0.1:1/mcp"}, exitConnect, "connect to http://127.0.0.1:1/mcp"},
 		{"no such command", []string{"tools", "--", "/nonexistent/elicit-server"}, exitConnect, "/nonexistent/elicit-server"},
 		{"tool error", []string{"call", "no_such_tool"}, exitToolError, "no_such_tool"},
+		{"call help", []string{"call", "-h"}, exitOK, "-answer"},
+		{"tools help", []string{"tools", "--help"}, exitOK, "-protocol"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			code, _, errs := runCLI(t, tc.args...)
 			if code != tc.code || !strings.Contains(errs, tc.msg) {
 				t.Errorf("exit %d (want %d), stderr %q (want %q)", code, tc.code, errs, tc.msg)
 			}
-			if strings.Count(strings.TrimSpace(errs), "\n") > 0 && tc.code != exitUsage {
+			if strings.Contains(errs, "help requested") {
+				t.Errorf("help is reported as an error: %q", errs)
+			}
+			if strings.Count(strings.TrimSpace(errs), "\n") > 0 && tc.code != exitUsage && tc.code != exitOK {
 				t.Errorf("error is not one line: %q", errs)
 			}
 		})

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -122,7 +123,9 @@ func splitDashDash(args []string) (before, after []string) {
 func parseInterleaved(fs *flag.FlagSet, args []string) ([]string, error) {
 	var pos []string
 	for {
-		if err := fs.Parse(args); err != nil {
+		if err := fs.Parse(args); errors.Is(err, flag.ErrHelp) {
+			return nil, errHelp // the usage is printed; asking for it is no error
+		} else if err != nil {
 			return nil, usageErr("%v", err)
 		}
 		rest := fs.Args()
