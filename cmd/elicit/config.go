@@ -95,7 +95,11 @@ func (cs configServer) spec(name, base string) (serverSpec, error) {
 			s.Dir = filepath.Join(base, s.Dir)
 		}
 		for k, v := range cs.Env {
-			s.Env = append(s.Env, k+"="+os.ExpandEnv(v))
+			ev, err := expandVars(v)
+			if err != nil {
+				return s, fmt.Errorf("env %s: %w", k, err)
+			}
+			s.Env = append(s.Env, k+"="+ev)
 		}
 		slices.Sort(s.Env)
 	case cs.URL != "":
@@ -109,12 +113,38 @@ func (cs configServer) spec(name, base string) (serverSpec, error) {
 		s.URL = cs.URL
 		s.Header = http.Header{}
 		for k, v := range cs.Headers {
-			s.Header.Set(k, os.ExpandEnv(v))
+			hv, err := expandVars(v)
+			if err != nil {
+				return s, fmt.Errorf("header %s: %w", k, err)
+			}
+			s.Header.Set(k, hv)
 		}
 	default:
 		return s, errors.New(`needs "command" (stdio) or "url" (HTTP)`)
 	}
 	return s, nil
+}
+
+// expandVars expands $VAR and ${VAR} from the environment. A variable
+// that is not set is an error naming it: silently expanding it to "" sent
+// "Authorization: Bearer " and empty API keys. A variable set to "" is
+// taken as it is.
+func expandVars(v string) (string, error) {
+	var missing []string
+	out := os.Expand(v, func(name string) string {
+		val, ok := os.LookupEnv(name)
+		if !ok {
+			missing = append(missing, name)
+		}
+		return val
+	})
+	switch {
+	case len(missing) == 0:
+		return out, nil
+	case strings.HasPrefix(missing[0], "input:"):
+		return "", fmt.Errorf("${%s} is a VS Code input variable, which elicit cannot ask for yet; put the value in an environment variable and write ${NAME}", missing[0])
+	}
+	return "", fmt.Errorf("${%s} is not set (set it, to \"\" if it should be empty)", missing[0])
 }
 
 // configCandidates lists where elicit looks for a config when none is

@@ -72,6 +72,9 @@ func TestLoadConfigErrors(t *testing.T) {
 		{`{"mcpServers": {"a": {"command": "x", "type": "http"}}}`, `does not go with a command`},
 		{`{"mcpServers": {"a": {"command": 5}}}`, `server "a"`},
 		{`{"mcpServers": {"a": {"command": "x", "disabled": true}}}`, "every server is disabled"},
+		{`{"mcpServers": {"a": {"url": "http://y", "headers": {"Authorization": "Bearer ${ELICIT_TEST_UNSET_TOKEN}"}}}}`, `server "a": header Authorization: ${ELICIT_TEST_UNSET_TOKEN} is not set`},
+		{`{"mcpServers": {"a": {"command": "x", "env": {"API_KEY": "$ELICIT_TEST_UNSET_TOKEN"}}}}`, `server "a": env API_KEY: ${ELICIT_TEST_UNSET_TOKEN} is not set`},
+		{`{"servers": {"a": {"url": "http://y", "headers": {"X-Key": "${input:api-key}"}}}}`, `VS Code input variable`},
 	} {
 		p := writeFile(t, dir, "c.json", tc.body)
 		_, err := loadConfig(p)
