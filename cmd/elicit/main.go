@@ -17,7 +17,10 @@ import (
 var version = "dev"
 
 func main() {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	// SIGHUP (the terminal closed) ends the run as SIGTERM does: the TUI
+	// restores the terminal and the servers' process groups are stopped,
+	// instead of the process dying where it stands.
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 	stopProfile := startProfile(os.Getenv(profileEnv), os.Stderr)
 	code := run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
 	stopProfile()
