@@ -15,6 +15,9 @@ import (
 var binPath string
 
 func TestMain(m *testing.M) {
+	if runTestServer() { // the binary is a test server (hostile_server_test.go)
+		os.Exit(0)
+	}
 	dir, err := os.MkdirTemp("", "elicit-bin-")
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)

@@ -24,6 +24,14 @@ import (
 //     bidirectional overrides and isolates (U+202A–U+202E, U+2066–U+2069,
 //     the "Trojan Source" characters) become "<U+009B>"-style text.
 //   - Invalid UTF-8 becomes U+FFFD "�", one per bad byte.
+//   - Emoji sequences whose width terminals disagree on are broken into
+//     parts everyone draws alike: a zero-width joiner (U+200D) is dropped,
+//     so 👨‍👩‍👧‍👦 is shown as 👨👩👧👦 (8 columns, where one terminal draws
+//     2 and another 8), and so are skin-tone modifiers (U+1F3FB–U+1F3FF,
+//     drawn 2 or 4 columns wide) and variation selectors (U+FE0E, U+FE0F,
+//     which make some terminals draw 1 column where a width table says
+//     2). Otherwise the layout's measure and the terminal's drawing part
+//     ways, and the end of a message can slide past the pane's edge.
 //
 // A string that needs none of this is returned as is, without allocating.
 // Text is idempotent.
@@ -67,11 +75,21 @@ func firstUnsafe(s string, line bool) int {
 	return -1
 }
 
-// unsafeRune reports whether a non-ASCII rune must be made visible.
+// unsafeRune reports whether a non-ASCII rune must be made visible or
+// dropped.
 func unsafeRune(r rune) bool {
 	return r >= 0x80 && r <= 0x9f || // C1 controls
 		r >= 0x202a && r <= 0x202e || // LRE RLE PDF LRO RLO
-		r >= 0x2066 && r <= 0x2069 // LRI RLI FSI PDI
+		r >= 0x2066 && r <= 0x2069 || // LRI RLI FSI PDI
+		widthAmbiguous(r)
+}
+
+// widthAmbiguous reports the runes that join or restyle emoji, which
+// terminals draw at different widths (see Text); they are dropped.
+func widthAmbiguous(r rune) bool {
+	return r == 0x200d || // zero-width joiner
+		r == 0xfe0e || r == 0xfe0f || // text and emoji presentation selectors
+		r >= 0x1f3fb && r <= 0x1f3ff // skin-tone modifiers
 }
 
 // sanitizeFrom builds the sanitized string; s[:start] is known clean.
@@ -103,6 +121,8 @@ func sanitizeFrom(s string, start int, line bool) string {
 		switch {
 		case r == utf8.RuneError && size == 1:
 			b.WriteRune(utf8.RuneError)
+		case widthAmbiguous(r):
+			// dropped: see Text
 		case unsafeRune(r):
 			writeCodePoint(&b, r)
 		default:

@@ -54,3 +54,32 @@ func alive(pid int) bool {
 	i := strings.LastIndexByte(s, ')')
 	return i >= 0 && i+2 < len(s) && s[i+2] != 'Z' && s[i+2] != 'X'
 }
+
+// TestTUIQuestionWithZWJIsWhole: a question whose message carries emoji
+// ZWJ sequences (measured 2 columns, drawn 2 or 8 depending on the
+// terminal) is shown whole, wrapped inside its pane: its last words are on
+// screen and every row of the pane keeps its right border.
+func TestTUIQuestionWithZWJIsWhole(t *testing.T) {
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	tm := newTmux(t, t.TempDir(), "--protocol", "2025-11-25", "--name", "hostile", "--", "env", testServerEnv+"=zwj", self)
+	tm.waitText("hostile ready")
+	tm.press("F5")
+	tm.waitText("zwj")
+	tm.press("Enter")
+	tm.waitText("1 open")
+	tm.press("F4") // the questions view, whether or not the question took it
+	scr := tm.waitFor("the question's pane", func(s string) bool {
+		return strings.Contains(s, "Deploy to staging?") && strings.Contains(s, "esc cancel")
+	})
+	if !strings.Contains(scr, "ALSO-DELETES-PROD-DB") {
+		t.Fatalf("the end of the message is not on screen:\n%s", scr)
+	}
+	for _, row := range strings.Split(scr, "\n") {
+		if strings.HasPrefix(row, "┃") && !strings.HasSuffix(strings.TrimRight(row, " "), "┃") {
+			t.Errorf("a pane row lost its right border: %q\n%s", row, scr)
+		}
+	}
+}
