@@ -110,7 +110,7 @@ func TestExitCodes(t *testing.T) {
 		{"bad elicit", []string{"tools", "--elicit", "maybe"}, exitUsage, "bad --elicit"},
 		{"two servers", []string{"tools", "--url", "http://127.0.0.1:1/mcp", "--", "true"}, exitUsage, "give one server"},
 		{"bad url", []string{"tools", "--url", "ftp://x"}, exitUsage, "bad --url"},
-		{"unreachable", []string{"tools", "--url", "http://127.0.0.1:1/mcp"}, exitConnect, "connect to http://127.0.0.1:1/mcp"},
+		{"unreachable", []string{"tools", "--url", "http://127.0.0.1:1/mcp"}, exitConnect, "http://127.0.0.1:1/mcp"},
 		{"no such command", []string{"tools", "--", "/nonexistent/elicit-server"}, exitConnect, "/nonexistent/elicit-server"},
 		{"tool error", []string{"call", "no_such_tool"}, exitToolError, "no_such_tool"},
 		{"call help", []string{"call", "-h"}, exitOK, "-answer"},
@@ -120,6 +120,9 @@ func TestExitCodes(t *testing.T) {
 			code, _, errs := runCLI(t, tc.args...)
 			if code != tc.code || !strings.Contains(errs, tc.msg) {
 				t.Errorf("exit %d (want %d), stderr %q (want %q)", code, tc.code, errs, tc.msg)
+			}
+			if strings.Count(errs, "connect to ") > 1 || strings.Count(errs, "tools/call") > 1 {
+				t.Errorf("the error repeats its prefix: %q", errs)
 			}
 			if strings.Contains(errs, "help requested") {
 				t.Errorf("help is reported as an error: %q", errs)

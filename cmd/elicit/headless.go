@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -55,13 +56,7 @@ func runTools(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err != nil {
 		return fail(exitToolError, "tools/list on %s: %w", sess.Name(), err)
 	}
-	out := struct {
-		Server   string      `json:"server"`
-		Protocol string      `json:"protocol"`
-		Era      string      `json:"era"`
-		Tools    []wire.Tool `json:"tools"`
-	}{sess.Name(), sess.Protocol(), sess.Era(), tools}
-	return writeJSON(stdout, out)
+	return writeJSON(stdout, &toolsOutput{Server: sess.Name(), Protocol: sess.Protocol(), Era: sess.Era(), Tools: tools})
 }
 
 func runCall(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -109,14 +104,14 @@ func runCall(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	}
 	if callErr != nil {
 		out.Error = callErr.Error()
-		if err := writeJSON(stdout, out); err != nil {
+		if err := writeJSON(stdout, &out); err != nil {
 			return err
 		}
-		return fail(exitToolError, "tools/call %q on %s: %w", tool, sess.Name(), callErr)
+		return fail(exitToolError, "%w", callErr) // it names the call and the server already
 	}
 	out.Result = res.Raw
 	out.IsError = res.IsError
-	if err := writeJSON(stdout, out); err != nil {
+	if err := writeJSON(stdout, &out); err != nil {
 		return err
 	}
 	if res.IsError {
@@ -140,7 +135,22 @@ type callOutput struct {
 	Error     string          `json:"error,omitempty"`
 	Prompts   []promptOutput  `json:"prompts"`
 	ElapsedMS int64           `json:"elapsedMs"`
+	// Repaired says the output had to replace bytes the server sent.
+	Repaired string `json:"repaired,omitempty"`
 }
+
+func (o *callOutput) setRepaired(note string) { o.Repaired = note }
+
+// toolsOutput is what elicit tools prints.
+type toolsOutput struct {
+	Server   string      `json:"server"`
+	Protocol string      `json:"protocol"`
+	Era      string      `json:"era"`
+	Tools    []wire.Tool `json:"tools"`
+	Repaired string      `json:"repaired,omitempty"`
+}
+
+func (o *toolsOutput) setRepaired(note string) { o.Repaired = note }
 
 type promptOutput struct {
 	Key       string `json:"key"`
@@ -191,17 +201,45 @@ func connectHeadless(ctx context.Context, c *common, prompter question.Prompter,
 		PromptTimeout: c.promptTimeout,
 	})
 	if err != nil {
-		return nil, nil, fail(exitConnect, "connect to %s: %w", spec.describe(), err)
+		return nil, nil, fail(exitConnect, "%w", err) // "connect to NAME: …", naming the command or URL where it failed
 	}
 	return sess, func() { sess.Close() }, nil
 }
 
+// repairable is output that can say its server text was repaired.
+type repairable interface{ setRepaired(note string) }
+
+const repairedNote = "the server sent invalid UTF-8; each bad byte is shown as U+FFFD"
+
+// writeJSON writes v as indented JSON through untrusted.JSON: valid UTF-8
+// with C1 and bidi controls escaped, whatever the server put in it. When
+// bytes had to be replaced, output that can say so does.
 func writeJSON(w io.Writer, v any) error {
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
+	b, err := encodeJSON(v)
+	if err != nil {
+		return err
+	}
+	safe, repaired := untrusted.JSON(b)
+	if r, ok := v.(repairable); ok && repaired {
+		r.setRepaired(repairedNote)
+		if b, err = encodeJSON(v); err != nil {
+			return err
+		}
+		safe, _ = untrusted.JSON(b)
+	}
+	if _, err := w.Write(safe); err != nil {
 		return fmt.Errorf("write output: %w", err)
 	}
 	return nil
+}
+
+func encodeJSON(v any) ([]byte, error) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, fmt.Errorf("write output: %w", err)
+	}
+	return buf.Bytes(), nil
 }

@@ -11,6 +11,8 @@ import (
 	"os/signal"
 	"runtime/pprof"
 	"syscall"
+
+	"github.com/elicit-dev/elicit/themes/untrusted"
 )
 
 // version is set at build time with -ldflags "-X main.version=…".
@@ -58,7 +60,7 @@ func startProfile(path string, stderr io.Writer) func() {
 func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	err := dispatch(ctx, args, stdin, stdout, stderr)
 	if err != nil && !errors.Is(err, errHelp) {
-		fmt.Fprintf(stderr, "elicit: %v\n", err)
+		printError(stderr, err)
 	}
 	if errors.Is(err, errHelp) {
 		return exitOK
@@ -67,6 +69,13 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 }
 
 var errHelp = errors.New("help shown")
+
+// printError writes the run's last line. Errors carry server text (a
+// JSON-RPC error message, a dying server's stderr), so it goes through
+// the sanitizer like everything else elicit prints.
+func printError(w io.Writer, err error) {
+	fmt.Fprintf(w, "elicit: %s\n", untrusted.Text(err.Error()))
+}
 
 const topUsage = `elicit — a terminal client for MCP servers that gets their questions right.
 

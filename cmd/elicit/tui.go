@@ -104,7 +104,7 @@ func runTUIWith(ctx context.Context, f *tuiFlags, stdout, stderr io.Writer) erro
 	defer br.Close()
 	state, stateErr := loadTaskState(taskStatePath(os.Getenv))
 	if stateErr != nil {
-		fmt.Fprintf(stderr, "elicit: %v\n", stateErr)
+		printError(stderr, stateErr)
 	}
 	obs := client.ObserverFunc(func(e client.Event) {
 		if err := state.observe(e); err != nil {
