@@ -16,7 +16,7 @@ type incoming struct {
 	method  string
 	arrived time.Time
 	ctx     context.Context
-	cancel  context.CancelCauseFunc // always called under Session.mu
+	cancel  context.CancelCauseFunc // under Session.mu, or its task's lock (tasks_core.go)
 	origin  Origin                  // elicitation/create only
 	owner   jsonrpc.ID              // our call it belongs to, for abandonment
 	reason  string                  // the server's reason, when withdrawn; under mu
@@ -65,9 +65,6 @@ func (s *Session) handleRequest(m *jsonrpc.Message) {
 		e.owner = e.origin.CallID
 	}
 	s.in[m.ID] = e
-	if e.origin.Kind == OriginTask && s.taskCancelledLocked(e.origin.TaskID) {
-		cancel(ErrAbandoned) // tasks: we cancelled its task (tasks_core.go)
-	}
 	s.wg.Add(1)
 	s.mu.Unlock()
 	go s.serve(e, m)
@@ -78,15 +75,19 @@ func (s *Session) handleRequest(m *jsonrpc.Message) {
 // related-task meta; else, if exactly one tools/call of ours is
 // outstanding, that one (Origin.Inferred); else unknown.
 func (s *Session) originLocked(m *jsonrpc.Message, taskID string) Origin {
+	var via *call // ours, whose HTTP stream carried m
+	if m.RelatedID.IsValid() {
+		via = s.out[m.RelatedID]
+	}
 	// Tasks: a request naming its task, or on a tasks/result stream of
 	// ours, belongs to that task (tasks_core.go).
-	if o, ok := s.taskOriginLocked(m, taskID); ok {
+	if o, ok := s.taskOriginLocked(taskID, via); ok {
 		return o
 	}
+	if via != nil {
+		return via.origin()
+	}
 	if m.RelatedID.IsValid() {
-		if c := s.out[m.RelatedID]; c != nil {
-			return c.origin()
-		}
 		return Origin{CallID: m.RelatedID}
 	}
 	var sole *call
@@ -136,7 +137,7 @@ func (s *Session) serve(e *incoming, m *jsonrpc.Message) {
 	case "ping":
 		s.answer(e, e.ctx, json.RawMessage(`{}`), nil)
 	case "elicitation/create":
-		closed := s.taskPromptOpened(e) // a task's OpenPrompts (tasks_core.go)
+		closed := s.taskPromptOpened(e) // a task's question is its task's (tasks_core.go)
 		s.serveElicit(e, m)
 		closed()
 	case "tasks/list", "tasks/get", "tasks/result", "tasks/cancel":

@@ -37,7 +37,7 @@ type Session struct {
 	conn     transport.Conn
 	schemas  schemaCache
 	headers  toolHeaders // x-mcp-header bindings from tools/list (headers.go)
-	tasks    taskTable   // the tasks we follow (tasks*.go); under mu
+	tasks    taskTable   // the tasks we follow (tasks*.go); under its own lock
 
 	// base is the parent of every incoming request's context; cancelling
 	// it (always under mu) ends every open prompt with its cause.

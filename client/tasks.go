@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"sync"
 	"time"
 
 	"github.com/elicit-dev/elicit/transport/jsonrpc"
@@ -136,16 +137,47 @@ var (
 const maxEndedTasks = 256
 
 // taskTable is a session's tasks and what it knows of its tools' task
-// support. Guarded by Session.mu.
+// support, under its own mu.
+//
+// Lock order: Session.mu, then taskTable.mu, then one taskFollow.mu (then
+// the dispatcher's, a leaf: events are queued under the task's lock so that
+// each task's snapshots keep their order). A goroutine holding one of these
+// takes only later ones, never an earlier one; so task code holding a task
+// lock never takes Session.mu, and the request path may look a task up
+// while it holds Session.mu. Under taskTable.mu every task in byID is live:
+// finish marks it Ended and drops it from byID in one step.
 type taskTable struct {
+	mu    sync.Mutex
 	all   []*taskFollow          // in the order they were first followed
 	byID  map[string]*taskFollow // live (not ended) ones
 	tools map[string]string      // tool name -> execution.taskSupport, from ListTools
 	known bool                   // tools holds a complete tools/list
 }
 
+// live is the task with id this session follows now, or nil.
+func (t *taskTable) live(id string) *taskFollow {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.byID[id]
+}
+
+// find is the task with id this session follows or followed last, or nil.
+func (t *taskTable) find(id string) *taskFollow {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if f := t.byID[id]; f != nil {
+		return f
+	}
+	for _, f := range slices.Backward(t.all) {
+		if f.id == id {
+			return f
+		}
+	}
+	return nil
+}
+
 // addLocked starts tracking f, forgetting the oldest ended tasks beyond
-// maxEndedTasks.
+// maxEndedTasks. The caller holds t.mu, not f.mu.
 func (t *taskTable) addLocked(f *taskFollow) {
 	if t.byID == nil {
 		t.byID = map[string]*taskFollow{}
@@ -154,7 +186,7 @@ func (t *taskTable) addLocked(f *taskFollow) {
 	t.all = append(t.all, f)
 	ended := 0
 	for _, o := range t.all {
-		if o.snap.Ended {
+		if o.ended() {
 			ended++
 		}
 	}
@@ -162,7 +194,7 @@ func (t *taskTable) addLocked(f *taskFollow) {
 		return
 	}
 	t.all = slices.DeleteFunc(t.all, func(o *taskFollow) bool {
-		if ended > maxEndedTasks && o.snap.Ended {
+		if ended > maxEndedTasks && o.ended() {
 			ended--
 			return true
 		}
@@ -173,11 +205,11 @@ func (t *taskTable) addLocked(f *taskFollow) {
 // Tasks returns a snapshot of every task this session follows or has
 // followed (the last maxEndedTasks ended ones), oldest first.
 func (s *Session) Tasks() []Task {
-	s.mu.Lock()
-	defer s.mu.Unlock()
+	s.tasks.mu.Lock()
+	defer s.tasks.mu.Unlock()
 	out := make([]Task, 0, len(s.tasks.all))
 	for _, f := range s.tasks.all {
-		out = append(out, f.snapshotLocked())
+		out = append(out, f.snapshot())
 	}
 	return out
 }
@@ -185,15 +217,8 @@ func (s *Session) Tasks() []Task {
 // Task returns the latest snapshot of the task with id, if this session
 // follows or followed it.
 func (s *Session) Task(id string) (Task, bool) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if f := s.tasks.byID[id]; f != nil {
-		return f.snapshotLocked(), true
-	}
-	for _, f := range slices.Backward(s.tasks.all) {
-		if f.id == id {
-			return f.snapshotLocked(), true
-		}
+	if f := s.tasks.find(id); f != nil {
+		return f.snapshot(), true
 	}
 	return Task{}, false
 }
@@ -222,12 +247,10 @@ func (s *Session) CancelTask(ctx context.Context, id string) error {
 	if err != nil {
 		return fmt.Errorf("tasks/cancel %s on %s: %w", id, s.name, err)
 	}
-	s.mu.Lock()
-	f := s.tasks.byID[id]
+	f := s.tasks.live(id)
 	if f != nil {
-		f.requestCancelLocked()
+		f.requestCancel()
 	}
-	s.mu.Unlock()
 	var raw json.RawMessage
 	c := &call{method: "tasks/cancel", name: id, taskOK: true}
 	if err := s.do(ctx, c, map[string]string{"taskId": id}, &raw); err != nil {
@@ -287,9 +310,7 @@ func (s *Session) ResumeTask(ctx context.Context, id, tool string) (*CallToolRes
 	if id == "" {
 		return nil, fmt.Errorf("resume task on %s: empty task id", s.name)
 	}
-	s.mu.Lock()
-	f := s.tasks.byID[id]
-	s.mu.Unlock()
+	f := s.tasks.live(id)
 	if f == nil {
 		f, err = s.follow(design, id, tool, nil, nil, "")
 		if err != nil {

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"testing"
 
 	"github.com/elicit-dev/elicit/client"
@@ -12,8 +13,8 @@ import (
 )
 
 // A 2025-11-25 task's questions (elicitation/create requests naming it in
-// related-task _meta) belong to the task: cancelling the task ends them
-// Abandoned, whenever they arrive.
+// related-task _meta) belong to the task: they are among its OpenPrompts,
+// and cancelling the task ends them Abandoned, whenever they arrive.
 
 const (
 	coreWorking   = `{"taskId":"c1","status":"working","createdAt":"2026-08-01T10:00:00Z","lastUpdatedAt":"2026-08-01T10:00:00Z","ttl":5000,"pollInterval":60000}`
@@ -101,8 +102,8 @@ func TestTaskQuestionsRaceCancel(t *testing.T) {
 }
 
 // TestTaskQuestionBeforeTask: a question naming a task that arrives before
-// the CreateTaskResult is the task's as soon as we follow it: ended
-// Abandoned when we cancel.
+// the CreateTaskResult is the task's as soon as we follow it: among its
+// OpenPrompts from the first snapshot, and ended Abandoned when we cancel.
 func TestTaskQuestionBeforeTask(t *testing.T) {
 	t.Parallel()
 	rec := &recorder{}
@@ -112,7 +113,10 @@ func TestTaskQuestionBeforeTask(t *testing.T) {
 	p.sendRaw(jsonrpc.IntID(100), "elicitation/create", coreQuestion(0))
 	q := recvWithin(t, pr.opened, "the question")
 	p.respond(call.ID, `{"task":`+coreWorking+`}`)
-	waitEvent(t, rec, func(e client.TaskChanged) bool { return e.Task.ID == "c1" })
+	first := waitEvent(t, rec, func(e client.TaskChanged) bool { return e.Task.ID == "c1" }).Task
+	if !slices.Equal(first.OpenPrompts, []client.PromptKey{q.Key}) {
+		t.Errorf("first snapshot's OpenPrompts %v, want [%v]", first.OpenPrompts, q.Key)
+	}
 
 	cancelled := make(chan error, 1)
 	go func() { cancelled <- s.CancelTask(t.Context(), "c1") }()

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"net"
 	"slices"
+	"sync"
 	"time"
 
 	"github.com/elicit-dev/elicit/transport/jsonrpc"
@@ -47,8 +48,9 @@ const (
 	cancelTimeout = 10 * time.Second
 )
 
-// taskFollow is one task being followed. id, tool, design and callID never
-// change; the rest is guarded by Session.mu unless said otherwise.
+// taskFollow is one task being followed. id, tool, design, callID and the
+// channels never change; the rest is guarded by mu (the lock order is at
+// taskTable).
 type taskFollow struct {
 	s      *Session
 	id     string
@@ -62,9 +64,10 @@ type taskFollow struct {
 	wake chan struct{} // one slot: "the snapshot changed"
 	done chan struct{} // closed once snap is final (Ended)
 
+	mu       sync.Mutex
 	snap     Task
 	open     []PromptKey // the task's open prompts, in arrival order
-	byPerson bool        // cancelled by us: its prompts end Abandoned
+	byPerson bool        // cancelled by us: its prompts end Abandoned, new ones at once
 	cancelAt time.Time   // when tasks/cancel was first asked for
 	res      *CallToolResult
 	err      error
@@ -81,40 +84,45 @@ func (s *Session) follow(design TaskDesign, id, tool string, creator *call, w *w
 		wake: make(chan struct{}, 1), done: make(chan struct{})}
 	f.ctx, f.stop = context.WithCancel(context.Background())
 	f.snap = Task{Server: s.name, ID: id, Tool: tool, Design: design, ImmediateResponse: immediate}
-	s.mu.Lock()
 	if creator != nil {
 		f.callID = creator.callID()
 		f.snap.CallID = f.callID
 	}
+	if w != nil {
+		w.applyTo(&f.snap)
+	}
+	// Session.mu: the session must not be ending (its WaitGroup counts the
+	// follower), and the task's questions that came before we knew it
+	// (in s.in) are its own from now on.
+	s.mu.Lock()
+	defer s.mu.Unlock()
 	if s.isDead || s.closing {
-		err := s.err
-		s.mu.Unlock()
 		f.stop()
+		err := s.err
 		if err == nil {
 			err = ErrClosed
 		}
 		return nil, fmt.Errorf("follow task %s on %s: %w", id, s.name, err)
 	}
+	s.tasks.mu.Lock()
 	if old := s.tasks.byID[id]; old != nil {
-		s.mu.Unlock()
+		s.tasks.mu.Unlock()
 		f.stop()
 		return old, nil
 	}
-	if w != nil {
-		w.applyTo(&f.snap)
-	}
+	f.adoptLocked()
+	f.changedLocked() // f is not shared yet: its first event goes first
+	s.tasks.addLocked(f)
+	s.tasks.mu.Unlock()
 	if creator != nil && creator.token.IsValid() {
 		// The call's progress token stays valid for the task's whole life.
 		s.progress[creator.token] = creator
 	}
-	s.tasks.addLocked(f)
 	listen := design == TaskDesignExtension && s.opts.ListenTasks
 	s.wg.Add(1)
 	if listen {
 		s.wg.Add(1)
 	}
-	f.changedLocked()
-	s.mu.Unlock()
 	go f.run(w != nil)
 	if listen {
 		go f.listen()
@@ -122,11 +130,24 @@ func (s *Session) follow(design TaskDesign, id, tool string, creator *call, w *w
 	return f, nil
 }
 
-// snapshotLocked is the task's current snapshot, a copy.
+// snapshot is the task's current snapshot, a copy.
+func (f *taskFollow) snapshot() Task {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.snapshotLocked()
+}
+
 func (f *taskFollow) snapshotLocked() Task {
 	t := f.snap
 	t.OpenPrompts = slices.Clone(f.open)
 	return t
+}
+
+// ended reports whether the snapshot is final.
+func (f *taskFollow) ended() bool {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.snap.Ended
 }
 
 // changedLocked reports the snapshot (under mu, so events keep their order).
@@ -227,17 +248,17 @@ func unreachable(err error) bool {
 
 // over reports whether polling is over: terminal, or lost.
 func (f *taskFollow) over() bool {
-	f.s.mu.Lock()
-	defer f.s.mu.Unlock()
+	f.mu.Lock()
+	defer f.mu.Unlock()
 	return f.snap.Status.Terminal() || f.snap.Lost
 }
 
 // interval is the wait before the next poll: the server's pollInterval
 // (clamped), or the fallback, backing off.
 func (f *taskFollow) interval(backoff *time.Duration) time.Duration {
-	f.s.mu.Lock()
+	f.mu.Lock()
 	p := f.snap.PollInterval
-	f.s.mu.Unlock()
+	f.mu.Unlock()
 	if p > 0 {
 		return min(max(p, minPoll), maxPoll)
 	}
@@ -253,9 +274,9 @@ func (f *taskFollow) interval(backoff *time.Duration) time.Duration {
 func (f *taskFollow) sleepUntil(t time.Time) bool {
 	s := f.s
 	for {
-		s.mu.Lock()
+		f.mu.Lock()
 		cancelAt := f.cancelAt
-		s.mu.Unlock()
+		f.mu.Unlock()
 		d := time.Until(t)
 		giveUp := false
 		if !cancelAt.IsZero() {
@@ -298,9 +319,9 @@ func (f *taskFollow) sleepUntil(t time.Time) bool {
 // server does not know the task loses it.
 func (f *taskFollow) poll() error {
 	s := f.s
-	s.mu.Lock()
+	f.mu.Lock()
 	f.snap.Polls++
-	s.mu.Unlock()
+	f.mu.Unlock()
 	ctx, cancel := context.WithTimeout(f.ctx, pollTimeout)
 	defer cancel()
 	var raw json.RawMessage
@@ -313,9 +334,9 @@ func (f *taskFollow) poll() error {
 			f.lose(err)
 			return nil
 		}
-		s.mu.Lock()
+		f.mu.Lock()
 		f.changedLocked() // Polls moved
-		s.mu.Unlock()
+		f.mu.Unlock()
 		return err
 	}
 	if !f.observe(raw, true) {
@@ -330,9 +351,9 @@ func (f *taskFollow) observe(raw json.RawMessage, poll bool) bool {
 	w := decodeTask(raw)
 	if w == nil {
 		if poll {
-			f.s.mu.Lock()
+			f.mu.Lock()
 			f.changedLocked()
-			f.s.mu.Unlock()
+			f.mu.Unlock()
 		}
 		return false
 	}
@@ -355,14 +376,14 @@ func (f *taskFollow) observeTask(w *wireTask) {
 		s.notice("task %s: ignored a status of %q, which is not a task status", f.id, w.Status)
 	}
 	var act taskActions
-	s.mu.Lock()
+	f.mu.Lock()
 	stale := false
 	if u := stamp(w.LastUpdatedAt); !u.IsZero() && u.Before(f.snap.LastUpdatedAt) && !w.Status.Terminal() {
 		stale = true
 	}
 	if f.snap.Ended || f.snap.Status.Terminal() || stale {
 		f.changedLocked() // Polls may have moved
-		s.mu.Unlock()
+		f.mu.Unlock()
 		return
 	}
 	prev := f.snap.Status
@@ -375,7 +396,7 @@ func (f *taskFollow) observeTask(w *wireTask) {
 	}
 	f.changedLocked()
 	terminal := f.snap.Status.Terminal()
-	s.mu.Unlock()
+	f.mu.Unlock()
 	if act.startResult {
 		f.startResult(false)
 	}
@@ -395,8 +416,8 @@ type taskActions struct {
 
 // lose ends the follow without a terminal status.
 func (f *taskFollow) lose(err error) {
-	f.s.mu.Lock()
-	defer f.s.mu.Unlock()
+	f.mu.Lock()
+	defer f.mu.Unlock()
 	if f.snap.Ended || f.snap.Lost || f.snap.Status.Terminal() {
 		return
 	}
@@ -405,8 +426,14 @@ func (f *taskFollow) lose(err error) {
 	f.poke()
 }
 
-// requestCancelLocked marks the task cancelled by us: its open prompts
-// end Abandoned, so do any that arrive later.
+// requestCancel marks the task cancelled by us: its open prompts end
+// Abandoned, so do any that arrive later.
+func (f *taskFollow) requestCancel() {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.requestCancelLocked()
+}
+
 func (f *taskFollow) requestCancelLocked() {
 	if f.snap.Ended {
 		return
@@ -424,14 +451,17 @@ func (f *taskFollow) requestCancelLocked() {
 // cancelInBackground sends tasks/cancel for f, bounded, in the background
 // (the person cancelled the call; CallTool has already returned).
 func (s *Session) cancelInBackground(f *taskFollow) {
-	s.mu.Lock()
-	if f.snap.Ended || s.isDead || s.closing {
-		s.mu.Unlock()
+	if s.Err() != nil {
+		return // the session is ending: nothing can go out
+	}
+	f.mu.Lock()
+	if f.snap.Ended {
+		f.mu.Unlock()
 		return
 	}
 	f.requestCancelLocked()
-	s.wg.Add(1)
-	s.mu.Unlock()
+	s.wg.Add(1) // the follower (not ended) holds the count above zero
+	f.mu.Unlock()
 	go func() {
 		defer s.wg.Done()
 		ctx, cancel := context.WithTimeout(context.Background(), cancelTimeout)
@@ -446,9 +476,9 @@ func (s *Session) cancelInBackground(f *taskFollow) {
 // still open, and reports the final snapshot.
 func (f *taskFollow) finish() {
 	s := f.s
-	s.mu.Lock()
+	f.mu.Lock()
 	status, lost, lostErr := f.snap.Status, f.snap.Lost, f.snap.Err
-	s.mu.Unlock()
+	f.mu.Unlock()
 	if f.design == TaskDesignCore && (lost || status == TaskCancelled) {
 		f.settleResult()
 	}
@@ -464,7 +494,16 @@ func (f *taskFollow) finish() {
 	default:
 		res, err = f.extOutcome(status)
 	}
-	s.mu.Lock()
+	if c := f.token; c != nil && c.token.IsValid() {
+		s.mu.Lock()
+		if s.progress[c.token] == c {
+			delete(s.progress, c.token)
+		}
+		s.mu.Unlock()
+	}
+	// Ended and out of byID in one step (taskTable.mu, then f.mu).
+	s.tasks.mu.Lock()
+	f.mu.Lock()
 	f.res, f.err = res, err
 	f.snap.Result = res
 	switch {
@@ -483,18 +522,16 @@ func (f *taskFollow) finish() {
 	if s.tasks.byID[f.id] == f {
 		delete(s.tasks.byID, f.id)
 	}
-	if c := f.token; c != nil && c.token.IsValid() && s.progress[c.token] == c {
-		delete(s.progress, c.token)
-	}
 	f.changedLocked()
-	s.mu.Unlock()
+	f.mu.Unlock()
+	s.tasks.mu.Unlock()
 	close(f.done)
 }
 
 // outcome is what CallTool returns for the task; valid once done is closed.
 func (f *taskFollow) outcome() (*CallToolResult, error) {
-	f.s.mu.Lock()
-	defer f.s.mu.Unlock()
+	f.mu.Lock()
+	defer f.mu.Unlock()
 	return f.res, f.err
 }
 
