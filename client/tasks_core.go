@@ -106,9 +106,8 @@ const resultSettle = 2 * time.Second
 // serverAnswered reports whether err is the server's own JSON-RPC answer,
 // not one the transport made up because the request's stream broke (in
 // 2026-07-28 that wraps transport.ErrRequestLost, in 2025-11-25 Session.do
-// marks it lostResponse). Before, such an error counted as tasks/result's
-// answer: the task's result was never fetched again, and CallTool returned
-// the lost stream's error even when the task completed.
+// marks it lostResponse). Only the server's answer settles tasks/result:
+// after a lost stream the result is fetched again.
 func serverAnswered(err error) bool {
 	var rpcErr *jsonrpc.Error
 	var lost lostResponse

@@ -546,9 +546,8 @@ func (f *taskFollow) closePromptsLocked(status TaskStatus) {
 	if f.snap.Lost && !serverAnswered(f.snap.Err) {
 		// Lost without a word from the server (polls kept failing: over
 		// HTTP a server that is gone looks like this): nobody withdrew
-		// the questions, the way to the server is gone. Before this they
-		// ended Withdrawn, "the task ended input_required", and a
-		// 2025-11-25 question stayed open until the session closed.
+		// the questions, the way to the server is gone: they end
+		// Disconnected, the server's requests (2025-11-25) too.
 		cause := fmt.Errorf("%w: task %s was lost: %w", ErrDisconnected, f.id, f.snap.Err)
 		if errors.Is(f.snap.Err, ErrDisconnected) {
 			cause = fmt.Errorf("task %s was lost: %w", f.id, f.snap.Err) // said once
