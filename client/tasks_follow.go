@@ -382,7 +382,9 @@ func (f *taskFollow) observeTask(w *wireTask) {
 		stale = true
 	}
 	if f.snap.Ended || f.snap.Status.Terminal() || stale {
-		f.changedLocked() // Polls may have moved
+		if !f.snap.Ended { // the last snapshot stays the last
+			f.changedLocked() // Polls may have moved
+		}
 		f.mu.Unlock()
 		return
 	}
