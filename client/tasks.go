@@ -14,8 +14,9 @@ import (
 
 // This file is the task API the UI and the CLI see: the Task snapshot, the
 // errors, and the Session methods. How a task is followed is in
-// tasks_follow.go; the two designs' own parts in tasks_core.go (2025-11-25)
-// and tasks_ext.go (the 2026-07-28 extension).
+// tasks_follow.go, how it ends in tasks_end.go; the two designs' own parts
+// in tasks_core.go (2025-11-25) and tasks_ext.go (the 2026-07-28
+// extension).
 
 // TaskDesign names which of the two wire-incompatible task designs a task
 // speaks.
