@@ -43,7 +43,7 @@ const loadPrompts = 1000
 // loadEras are the two deliveries: "" detects 2026-07-28 (MRTR, one round
 // of 1,000 inputRequests), the pin gives 1,000 elicitation/create requests.
 var loadEras = []struct{ name, protocol string }{
-	{"requests-2025-11-25", client.Protocol2025_11_25},
+	{"requests-2025-11-25", wire.Protocol2025_11_25},
 	{"mrtr-2026-07-28", ""},
 }
 

@@ -48,8 +48,8 @@ var benchTaskDesigns = []struct {
 	protocol string
 	design   client.TaskDesign
 }{
-	{"core-2025-11-25", client.Protocol2025_11_25, client.TaskDesignCore},
-	{"extension-2026-07-28", client.Protocol2026_07_28, client.TaskDesignExtension},
+	{"core-2025-11-25", wire.Protocol2025_11_25, client.TaskDesignCore},
+	{"extension-2026-07-28", wire.Protocol2026_07_28, client.TaskDesignExtension},
 }
 
 // BenchmarkTaskPolling runs one reflow_month task per op and reports, per

@@ -26,7 +26,7 @@ type elicitParams struct {
 // decode reads params by exact member names: a "RequestedSchema" is not
 // requestedSchema (see exactMembers).
 func (ep *elicitParams) decode(params json.RawMessage) error {
-	m, err := exactMembers(params)
+	m, err := wire.ExactMembers(params)
 	if err != nil {
 		return err
 	}
@@ -34,7 +34,7 @@ func (ep *elicitParams) decode(params json.RawMessage) error {
 		name string
 		dst  *string
 	}{{"mode", &ep.Mode}, {"message", &ep.Message}, {"url", &ep.URL}, {"elicitationId", &ep.ElicitationID}} {
-		v, _, err := exactString(m, f.name)
+		v, _, err := wire.ExactString(m, f.name)
 		if err != nil {
 			return fmt.Errorf("%s: %w", f.name, err)
 		}
@@ -183,9 +183,9 @@ func relatedTaskMeta(meta json.RawMessage) map[string]json.RawMessage {
 	if json.Unmarshal(meta, &m) != nil {
 		return nil
 	}
-	rt, ok := m[relatedTaskKey]
+	rt, ok := m[wire.MetaRelatedTask]
 	if !ok || !json.Valid(rt) {
 		return nil
 	}
-	return map[string]json.RawMessage{relatedTaskKey: rt}
+	return map[string]json.RawMessage{wire.MetaRelatedTask: rt}
 }

@@ -28,7 +28,7 @@ import (
 func fuzzSession(tb testing.TB, version string, modes ElicitModes, p Prompter) *Session {
 	s := newSession(&Options{Name: "fuzz", Elicit: modes, Prompter: p})
 	s.neg.protocol = version
-	if statelessProtocol(version) {
+	if wire.Stateless(version) {
 		s.neg.kind = eraStateless
 	}
 	tb.Cleanup(func() {
@@ -100,7 +100,7 @@ func FuzzInputRequired(f *testing.F) {
 		f.Add([]byte(s), false)
 	}
 	f.Fuzz(func(t *testing.T, data []byte, accept bool) {
-		_ = resultType(data) // server input: must not panic
+		_ = wire.ResultType(data) // server input: must not panic
 		var ir inputRequired
 		if err := json.Unmarshal(data, &ir); err != nil {
 			if err.Error() == "" {
@@ -132,7 +132,7 @@ func FuzzInputRequired(f *testing.F) {
 		if accept {
 			p = AcceptDefaults
 		}
-		s := fuzzSession(t, Protocol2026_07_28, ElicitBoth, p)
+		s := fuzzSession(t, wire.Protocol2026_07_28, ElicitBoth, p)
 		var responses map[string]json.RawMessage
 		if len(ir.Requests) > 0 {
 			responses = checkRound(t, s, ir.Requests)
@@ -246,7 +246,7 @@ func checkRoundParams(t *testing.T, s *Session, responses map[string]json.RawMes
 	switch {
 	case responses == nil && ok:
 		t.Fatalf("inputResponses %s sent with no answers", gotResp)
-	case responses != nil && !bytes.Equal(gotResp, object(responses)):
+	case responses != nil && !bytes.Equal(gotResp, wire.Object(responses)):
 		t.Fatalf("inputResponses sent as %s", gotResp)
 	}
 	meta, _ := exactMember(params, "_meta")
@@ -296,7 +296,7 @@ func FuzzTaskResult(f *testing.F) {
 		if ext {
 			design = TaskDesignExtension
 		}
-		s := fuzzSession(t, Protocol2026_07_28, ElicitBoth, DeclineAll)
+		s := fuzzSession(t, wire.Protocol2026_07_28, ElicitBoth, DeclineAll)
 
 		w := decodeTask(data)
 		if w != nil && w.TaskID == "" {
@@ -323,8 +323,8 @@ func FuzzTaskResult(f *testing.F) {
 		}
 
 		ew, ok := extCreated(data)
-		if ok != (resultType(data) == "task") {
-			t.Fatalf("extCreated ok=%v for resultType %q", ok, resultType(data))
+		if ok != (wire.ResultType(data) == "task") {
+			t.Fatalf("extCreated ok=%v for resultType %q", ok, wire.ResultType(data))
 		}
 		if ok && ew != nil {
 			checkTask(t, s, ew, TaskDesignExtension)
@@ -456,14 +456,14 @@ func FuzzElicitParams(f *testing.F) {
 	}
 	f.Add([]byte(elicitSeeds[2]), uint8(1), uint8(ElicitForm))
 	f.Add([]byte(elicitSeeds[0]), uint8(2), uint8(ElicitURL))
-	versions := []string{Protocol2025_06_18, Protocol2025_11_25, Protocol2026_07_28}
+	versions := []string{wire.Protocol2025_06_18, wire.Protocol2025_11_25, wire.Protocol2026_07_28}
 	f.Fuzz(func(t *testing.T, params []byte, version, modes uint8) {
 		s := fuzzSession(t, versions[int(version)%len(versions)], ElicitModes(modes%4), DeclineAll)
 		p := &Prompt{Key: PromptKey{Server: s.name, Delivery: ServerRequest, RequestID: jsonrpc.IntID(1)}}
 		checkParsed(t, s, p, params)
 		_ = relatedTaskID(params)
 		if m := relatedTaskMeta(p.Meta); m != nil {
-			if len(m) != 1 || !json.Valid(m[relatedTaskKey]) {
+			if len(m) != 1 || !json.Valid(m[wire.MetaRelatedTask]) {
 				t.Fatalf("related-task meta %v", m)
 			}
 		}

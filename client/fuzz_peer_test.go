@@ -142,9 +142,9 @@ func connectScript(t testing.TB, script [][]byte, modern bool, prompter client.P
 	t.Helper()
 	p, conn := newScriptPeer(script)
 	t.Cleanup(p.close)
-	opts := &client.Options{Name: "fuzz", Protocol: client.Protocol2025_11_25, Prompter: prompter}
+	opts := &client.Options{Name: "fuzz", Protocol: wire.Protocol2025_11_25, Prompter: prompter}
 	if modern {
-		opts.Protocol = client.Protocol2026_07_28
+		opts.Protocol = wire.Protocol2026_07_28
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), fuzzReturnBound)
 	defer cancel()
@@ -223,7 +223,7 @@ func FuzzCallToolPeer(f *testing.F) {
 		ctx, cancel := context.WithTimeout(context.Background(), fuzzCallBound)
 		defer cancel()
 		type outcome struct {
-			res *client.CallToolResult
+			res *wire.CallToolResult
 			err error
 		}
 		done := make(chan outcome, 1)

@@ -98,7 +98,7 @@ func TestHostileResponses(t *testing.T) {
 		t.Parallel()
 		rec := &recorder{}
 		s, p := connectHostile(t, &client.Options{}, rec)
-		done := make(chan []client.Tool, 1)
+		done := make(chan []wire.Tool, 1)
 		go func() {
 			tools, err := s.ListTools(context.Background())
 			if err != nil {

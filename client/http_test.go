@@ -41,7 +41,7 @@ func TestHTTPThreeElicitationsInReverse(t *testing.T) {
 	rec := &recorder{}
 	g := newGate(answerFromMessage)
 	s := serveHTTP(t, newAskServer(nil), nil, &client.Options{Prompter: g}, rec)
-	if s.Protocol() != client.Protocol2025_11_25 {
+	if s.Protocol() != wire.Protocol2025_11_25 {
 		t.Errorf("protocol %q", s.Protocol())
 	}
 	r := callAll(s, "a", "b", "c")

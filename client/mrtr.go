@@ -35,7 +35,7 @@ const (
 // mrtrMethod reports whether method may answer input_required.
 func mrtrMethod(method string) bool {
 	switch method {
-	case "tools/call", "prompts/get", "resources/read":
+	case wire.MethodToolsCall, wire.MethodPromptsGet, wire.MethodResourcesRead:
 		return true
 	}
 	return false
@@ -56,7 +56,7 @@ type inputRequired struct {
 func (ir *inputRequired) UnmarshalJSON(b []byte) error {
 	type plain inputRequired // without this method
 	*ir = inputRequired{}
-	return decodeExact(b, (*plain)(ir))
+	return wire.DecodeExact(b, (*plain)(ir))
 }
 
 // doStateless runs c in the 2026-07-28 era until its final response.
@@ -121,7 +121,7 @@ func (s *Session) doStateless(ctx context.Context, c *call, base json.RawMessage
 			}
 			return m, nil
 		}
-		switch rt := resultType(m.Result); {
+		switch rt := wire.ResultType(m.Result); {
 		case rt == "complete":
 			return m, nil
 		case rt == "task" && c.taskOK:
@@ -160,32 +160,32 @@ func (s *Session) doStateless(ctx context.Context, c *call, base json.RawMessage
 // the round's answers and requestState (exactly as the server sent it),
 // and our _meta.
 func (s *Session) roundParams(base json.RawMessage, responses map[string]json.RawMessage, state json.RawMessage, mrtr bool) (json.RawMessage, error) {
-	top, err := members(base)
+	top, err := wire.Members(base)
 	if err != nil {
 		return nil, err
 	}
 	if !mrtr {
 		// Not a round at all: tasks/update carries inputResponses of its
 		// own (tasks_ext.go), which must go out as they are.
-		return withMeta(object(top), s.metaFields(s.Protocol()))
+		return wire.WithMeta(wire.Object(top), s.metaFields(s.Protocol()))
 	}
 	delete(top, "inputResponses")
 	delete(top, "requestState")
 	if responses != nil {
-		top["inputResponses"] = object(responses)
+		top["inputResponses"] = wire.Object(responses)
 	}
 	if state != nil {
 		top["requestState"] = state
 	}
-	return withMeta(object(top), s.metaFields(s.Protocol()))
+	return wire.WithMeta(wire.Object(top), s.metaFields(s.Protocol()))
 }
 
 // switchVersion handles -32022 on a stateless session: if the server
 // speaks another stateless version we speak, the session moves to it and
 // the request is sent again once.
 func (s *Session) switchVersion(e *jsonrpc.Error) bool {
-	sup, _ := unsupportedVersion(e.Data)
-	v := best(sup, statelessProtocol)
+	sup, _ := wire.UnsupportedVersion(e.Data)
+	v := best(sup, wire.Stateless)
 	if v == "" || v == s.Protocol() {
 		return false
 	}
@@ -207,7 +207,7 @@ type inputEntry struct {
 // UnmarshalJSON reads the members by their exact names, for the reason
 // inputRequired does: a "Params" is not params.
 func (e *inputEntry) UnmarshalJSON(b []byte) error {
-	m, err := exactMembers(b)
+	m, err := wire.ExactMembers(b)
 	if err != nil {
 		return err
 	}
@@ -275,7 +275,7 @@ func (s *Session) serveRound(ctx context.Context, c *call, requests map[string]j
 			s.unanswerable(p, "malformed input request: "+err.Error())
 			continue
 		}
-		if e.Method != "elicitation/create" {
+		if e.Method != wire.MethodElicit {
 			s.unanswerable(p, fmt.Sprintf("input request of a kind elicit did not declare (%s); it gets no answer", e.Method))
 			continue
 		}
@@ -423,5 +423,5 @@ func lostStream(m *jsonrpc.Message) bool {
 // effects; not a first tools/call, which may have acted already, nor a
 // subscription, which its Listener reports ended.
 func resendable(c *call, round int) bool {
-	return round > 1 || (c.method != "tools/call" && c.method != "subscriptions/listen")
+	return round > 1 || (c.method != wire.MethodToolsCall && c.method != wire.MethodSubscriptionsListen)
 }

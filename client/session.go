@@ -74,7 +74,7 @@ type Session struct {
 type negotiated struct {
 	protocol     string
 	kind         eraKind
-	serverInfo   Implementation
+	serverInfo   wire.Implementation
 	caps         ServerCapabilities
 	instructions string
 }
@@ -85,9 +85,9 @@ type negotiated struct {
 // stopped.
 func Connect(ctx context.Context, t transport.Transport, opts *Options) (*Session, error) {
 	s := newSession(opts)
-	if s.opts.Protocol != "" && !supportedProtocol(s.opts.Protocol) {
+	if s.opts.Protocol != "" && !wire.IsSupported(s.opts.Protocol) {
 		err := fmt.Errorf("connect to %s: protocol version %q is not supported (want one of %v)",
-			s.name, s.opts.Protocol, SupportedProtocols())
+			s.name, s.opts.Protocol, wire.SupportedProtocols())
 		s.abort(err)
 		return nil, err
 	}
@@ -142,7 +142,7 @@ func newSession(opts *Options) *Session {
 		s.name = "server"
 	}
 	if s.opts.ClientInfo.Name == "" {
-		s.opts.ClientInfo = Implementation{Name: "elicit", Version: "dev"}
+		s.opts.ClientInfo = wire.Implementation{Name: "elicit", Version: "dev"}
 	}
 	s.log = s.opts.Logger
 	if s.log == nil {
@@ -363,7 +363,7 @@ func (s *Session) hint() eraKind {
 
 // ServerInfo is the server's serverInfo (from initialize, or from
 // server/discover's _meta in 2026-07-28).
-func (s *Session) ServerInfo() Implementation {
+func (s *Session) ServerInfo() wire.Implementation {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.neg.serverInfo
@@ -385,7 +385,7 @@ func (s *Session) Instructions() string {
 
 // Subset is the elicitation schema subset of the negotiated version.
 func (s *Session) Subset() schema.Subset {
-	if s.Protocol() == Protocol2025_06_18 {
+	if s.Protocol() == wire.Protocol2025_06_18 {
 		return schema.Subset2025_06_18
 	}
 	return schema.Subset2025_11_25
@@ -395,7 +395,7 @@ func (s *Session) Subset() schema.Subset {
 // narrowed by the negotiated version (URL mode arrived in 2025-11-25).
 func (s *Session) modes() (form, url bool) {
 	form, url = s.opts.Elicit.form(), s.opts.Elicit.url()
-	if v := s.Protocol(); v != Protocol2025_11_25 && !statelessProtocol(v) {
+	if v := s.Protocol(); v != wire.Protocol2025_11_25 && !wire.Stateless(v) {
 		url = false
 	}
 	return form, url

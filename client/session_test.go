@@ -47,8 +47,8 @@ func TestConnectListCallAcceptDefaults(t *testing.T) {
 	rec := &recorder{}
 	s := servePipe(t, newFormServer(), &client.Options{Name: "demo", Prompter: client.AcceptDefaults}, rec)
 
-	if got := s.Protocol(); got != client.Protocol2025_11_25 {
-		t.Errorf("Protocol() = %q, want %q", got, client.Protocol2025_11_25)
+	if got := s.Protocol(); got != wire.Protocol2025_11_25 {
+		t.Errorf("Protocol() = %q, want %q", got, wire.Protocol2025_11_25)
 	}
 	if got := s.ServerInfo().Name; got != "form-server" {
 		t.Errorf("ServerInfo().Name = %q", got)
@@ -448,7 +448,7 @@ func TestContentBlocks(t *testing.T) {
 	t.Parallel()
 	s, p, _ := pipePeer(t, "2025-11-25", nil, nil)
 	type ret struct {
-		res *client.CallToolResult
+		res *wire.CallToolResult
 		err error
 	}
 	done := make(chan ret, 1)

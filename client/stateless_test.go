@@ -57,7 +57,7 @@ func params(t *testing.T, m *jsonrpc.Message) map[string]json.RawMessage {
 func TestStatelessMetaOnEveryRequest(t *testing.T) {
 	t.Parallel()
 	rec := &recorder{}
-	s, p := modernPeer(t, &client.Options{Elicit: client.ElicitForm, ClientInfo: client.Implementation{Name: "elicit", Version: "9"}}, rec)
+	s, p := modernPeer(t, &client.Options{Elicit: client.ElicitForm, ClientInfo: wire.Implementation{Name: "elicit", Version: "9"}}, rec)
 	if s.Era() != "2026-07-28 stateless" || s.Protocol() != "2026-07-28" || s.ServerInfo().Name != "modern-peer" ||
 		s.Instructions() != "stateless" || !s.ServerCapabilities().ToolsListChanged {
 		t.Errorf("era %q protocol %q info %+v instructions %q caps %+v", s.Era(), s.Protocol(), s.ServerInfo(), s.Instructions(), s.ServerCapabilities())
@@ -267,9 +267,9 @@ func TestStatelessServerRequestIgnored(t *testing.T) {
 }
 
 // listTools runs ListTools against a hand-driven peer that has no tools.
-func listTools(s *client.Session, p *peer) ([]client.Tool, error) {
+func listTools(s *client.Session, p *peer) ([]wire.Tool, error) {
 	type ret struct {
-		tools []client.Tool
+		tools []wire.Tool
 		err   error
 	}
 	done := make(chan ret, 1)

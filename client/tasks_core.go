@@ -76,7 +76,7 @@ func (f *taskFollow) startResult(final bool) {
 	go func() {
 		defer s.wg.Done()
 		var raw json.RawMessage
-		err := s.do(f.ctx, &call{method: "tasks/result", name: f.id}, map[string]string{"taskId": f.id}, &raw)
+		err := s.do(f.ctx, &call{method: wire.MethodTasksResult, name: f.id}, map[string]string{"taskId": f.id}, &raw)
 		f.mu.Lock()
 		f.core.busy = false
 		answered := err == nil || serverAnswered(err)
@@ -134,7 +134,7 @@ func (f *taskFollow) settleResult() {
 
 // coreOutcome is the outcome of a completed or failed 2025-11-25 task:
 // what tasks/result answered, waiting for the one in flight or calling it.
-func (f *taskFollow) coreOutcome(status TaskStatus) (*CallToolResult, error) {
+func (f *taskFollow) coreOutcome(status TaskStatus) (*wire.CallToolResult, error) {
 	s := f.s
 	deadline := time.NewTimer(pollTimeout)
 	defer deadline.Stop()
@@ -169,7 +169,7 @@ func (f *taskFollow) coreOutcome(status TaskStatus) (*CallToolResult, error) {
 // coreDecode turns what tasks/result answered into CallTool's outcome: a
 // tool result (isError included: a tool failure is a result), or the
 // task's JSON-RPC error.
-func (f *taskFollow) coreDecode(status TaskStatus, raw json.RawMessage, rerr error) (*CallToolResult, error) {
+func (f *taskFollow) coreDecode(status TaskStatus, raw json.RawMessage, rerr error) (*wire.CallToolResult, error) {
 	if rerr != nil {
 		var rpcErr *jsonrpc.Error
 		if status == TaskFailed && errors.As(rerr, &rpcErr) {
@@ -216,7 +216,7 @@ func (f *taskFollow) addRequestLocked(e *incoming) bool {
 func (f *taskFollow) adoptLocked() {
 	var early []*incoming
 	for _, e := range f.s.in {
-		if e.method == "elicitation/create" && e.origin.TaskID == f.id && e.ctx.Err() == nil {
+		if e.method == wire.MethodElicit && e.origin.TaskID == f.id && e.ctx.Err() == nil {
 			early = append(early, e)
 		}
 	}
@@ -267,7 +267,7 @@ func (f *taskFollow) closeRequest(e *incoming) {
 // tool and call when we follow it. Called under Session.mu.
 func (s *Session) taskOriginLocked(taskID string, via *call) (Origin, bool) {
 	if taskID == "" {
-		if via == nil || via.method != "tasks/result" {
+		if via == nil || via.method != wire.MethodTasksResult {
 			return Origin{}, false
 		}
 		taskID = via.name
@@ -281,7 +281,7 @@ func (s *Session) taskOriginLocked(taskID string, via *call) (Origin, bool) {
 // taskPromptOpened hands an elicitation request of a task to the task while
 // it is served (see openRequest); the returned func takes it back.
 func (s *Session) taskPromptOpened(e *incoming) (closed func()) {
-	if e.method != "elicitation/create" || e.origin.TaskID == "" {
+	if e.method != wire.MethodElicit || e.origin.TaskID == "" {
 		return func() {}
 	}
 	id := e.origin.TaskID
@@ -305,7 +305,7 @@ func (s *Session) taskPromptOpened(e *incoming) (closed func()) {
 // requests, so the server can never have made a task on us: the list is
 // empty and every id is unknown.
 func (s *Session) serveTaskRequest(e *incoming, m *jsonrpc.Message) {
-	if m.Method == "tasks/list" {
+	if m.Method == wire.MethodTasksList {
 		s.answer(e, e.ctx, json.RawMessage(`{"tasks":[]}`), nil)
 		return
 	}

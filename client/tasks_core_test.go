@@ -48,7 +48,7 @@ func TestTaskQuestionsRaceCancel(t *testing.T) {
 	t.Parallel()
 	const n = 32
 	rec := &recorder{}
-	s, p, sc := pipePeer(t, client.Protocol2025_11_25, &client.Options{Prompter: newTaskPrompter(holdPrompt)}, rec)
+	s, p, sc := pipePeer(t, wire.Protocol2025_11_25, &client.Options{Prompter: newTaskPrompter(holdPrompt)}, rec)
 	call, done := startCoreTask(t, s, p)
 	p.respond(call.ID, `{"task":`+coreWorking+`}`)
 	waitEvent(t, rec, func(e client.TaskChanged) bool { return e.Task.ID == "c1" })
@@ -108,7 +108,7 @@ func TestTaskQuestionBeforeTask(t *testing.T) {
 	t.Parallel()
 	rec := &recorder{}
 	pr := newTaskPrompter(holdPrompt)
-	s, p, _ := pipePeer(t, client.Protocol2025_11_25, &client.Options{Prompter: pr}, rec)
+	s, p, _ := pipePeer(t, wire.Protocol2025_11_25, &client.Options{Prompter: pr}, rec)
 	call, done := startCoreTask(t, s, p)
 	p.sendRaw(jsonrpc.IntID(100), "elicitation/create", coreQuestion(0))
 	q := recvWithin(t, pr.opened, "the question")

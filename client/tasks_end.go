@@ -81,7 +81,7 @@ func (f *taskFollow) finish() {
 	if f.design == TaskDesignCore && (lost || status == TaskCancelled) {
 		f.settleResult()
 	}
-	var res *CallToolResult
+	var res *wire.CallToolResult
 	var err error
 	switch {
 	case lost:
@@ -128,7 +128,7 @@ func (f *taskFollow) finish() {
 }
 
 // outcome is what CallTool returns for the task; valid once done is closed.
-func (f *taskFollow) outcome() (*CallToolResult, error) {
+func (f *taskFollow) outcome() (*wire.CallToolResult, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	return f.res, f.err

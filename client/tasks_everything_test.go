@@ -36,7 +36,7 @@ func TestTaskEverythingResearch(t *testing.T) {
 	ctx, cancel := context.WithTimeout(t.Context(), time.Minute)
 	defer cancel()
 	s, err := client.Connect(ctx, &transport.Stdio{Command: "node", Args: []string{path, "stdio"}, Observer: rec},
-		&client.Options{Name: "everything", Protocol: client.Protocol2025_11_25, Prompter: pr, Observer: rec})
+		&client.Options{Name: "everything", Protocol: wire.Protocol2025_11_25, Prompter: pr, Observer: rec})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -145,7 +145,7 @@ func (f *taskFollow) askInput(in *taskInput) {
 		f.unanswerable(p, "malformed input request: "+err.Error())
 		return
 	}
-	if e.Method != "elicitation/create" {
+	if e.Method != wire.MethodElicit {
 		f.unanswerable(p, fmt.Sprintf("input request of a kind elicit did not declare (%s); it gets no answer", e.Method))
 		return
 	}
@@ -214,7 +214,7 @@ func (f *taskFollow) sendUpdate(p *Prompt, d decision) {
 	}
 	params := map[string]any{"taskId": f.id, "inputResponses": map[string]json.RawMessage{p.Key.Input: b}}
 	var once sync.Once
-	c := &call{method: "tasks/update", name: f.id, taskOK: true}
+	c := &call{method: wire.MethodTasksUpdate, name: f.id, taskOK: true}
 	c.sent = func() { once.Do(func() { s.record(p, d.outcome, d.reply.Action) }) }
 	ctx, cancel := context.WithTimeout(context.Background(), pollTimeout)
 	defer cancel()
@@ -230,7 +230,7 @@ func (f *taskFollow) sendUpdate(p *Prompt, d decision) {
 
 // extOutcome is the outcome of a completed or failed extension task: the
 // inline result (isError included: it counts as completed), or the error.
-func (f *taskFollow) extOutcome(status TaskStatus) (*CallToolResult, error) {
+func (f *taskFollow) extOutcome(status TaskStatus) (*wire.CallToolResult, error) {
 	s := f.s
 	f.mu.Lock()
 	raw, rpcErr, msg := f.ext.result, f.ext.err, f.snap.StatusMessage
@@ -278,7 +278,7 @@ func (s *Session) taskNotification(method string, params json.RawMessage) {
 		s.notice("ignored a malformed %s", method)
 		return
 	}
-	if method == "notifications/tasks" && !s.listenAgreed(params, w.TaskID) {
+	if method == wire.NotifyTasks && !s.listenAgreed(params, w.TaskID) {
 		s.notice("ignored notifications/tasks for task %q: no subscription of ours agreed to it", w.TaskID)
 		return
 	}

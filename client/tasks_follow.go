@@ -69,7 +69,7 @@ type taskFollow struct {
 	open     []PromptKey // the task's open prompts, in arrival order
 	byPerson bool        // cancelled by us: its prompts end Abandoned, new ones at once
 	cancelAt time.Time   // when tasks/cancel was first asked for
-	res      *CallToolResult
+	res      *wire.CallToolResult
 	err      error
 
 	core coreState // 2025-11-25: tasks/result
@@ -325,7 +325,7 @@ func (f *taskFollow) poll() error {
 	ctx, cancel := context.WithTimeout(f.ctx, pollTimeout)
 	defer cancel()
 	var raw json.RawMessage
-	c := &call{method: "tasks/get", name: f.id, taskOK: true}
+	c := &call{method: wire.MethodTasksGet, name: f.id, taskOK: true}
 	err := s.do(ctx, c, map[string]string{"taskId": f.id}, &raw)
 	if err != nil {
 		var rpcErr *jsonrpc.Error

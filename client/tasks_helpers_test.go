@@ -35,10 +35,10 @@ type taskPeer struct {
 }
 
 var taskPeers = []taskPeer{
-	{"stdio/2025-11-25", "stdio", client.Protocol2025_11_25, client.TaskDesignCore},
-	{"stdio/2026-07-28", "stdio", client.Protocol2026_07_28, client.TaskDesignExtension},
-	{"http/2025-11-25", "http", client.Protocol2025_11_25, client.TaskDesignCore},
-	{"http/2026-07-28", "http-stateless", client.Protocol2026_07_28, client.TaskDesignExtension},
+	{"stdio/2025-11-25", "stdio", wire.Protocol2025_11_25, client.TaskDesignCore},
+	{"stdio/2026-07-28", "stdio", wire.Protocol2026_07_28, client.TaskDesignExtension},
+	{"http/2025-11-25", "http", wire.Protocol2025_11_25, client.TaskDesignCore},
+	{"http/2026-07-28", "http-stateless", wire.Protocol2026_07_28, client.TaskDesignExtension},
 }
 
 // connectTasks connects a session to a fresh demo server reached as tp

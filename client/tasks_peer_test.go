@@ -162,7 +162,7 @@ func TestTaskListenPush(t *testing.T) {
 func TestTaskCoreStatusNotification(t *testing.T) {
 	t.Parallel()
 	rec := &recorder{}
-	s, p, _ := pipePeer(t, client.Protocol2025_11_25, &client.Options{}, rec)
+	s, p, _ := pipePeer(t, wire.Protocol2025_11_25, &client.Options{}, rec)
 	done := make(chan string, 1)
 	go func() {
 		res, err := s.CallTool(t.Context(), "job", nil, &client.CallOptions{TaskSupport: client.TaskSupportRequired, TaskTTL: 5 * time.Second})

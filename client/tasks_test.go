@@ -244,7 +244,7 @@ func TestTaskCancelTask(t *testing.T) {
 			dopts := &demo.Options{TaskPollInterval: taskPoll, TaskStep: 20 * time.Millisecond}
 			s := connectTasks(t, tp, dopts, &client.Options{}, rec)
 			type outcome struct {
-				res *client.CallToolResult
+				res *wire.CallToolResult
 				err error
 			}
 			done := make(chan outcome, 1)

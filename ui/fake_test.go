@@ -23,24 +23,24 @@ import (
 type fakeEngine struct {
 	mu      sync.Mutex
 	servers []ServerStatus
-	tools   map[string][]client.Tool
+	tools   map[string][]wire.Tool
 	journal *client.Journal
 	calls   []string
 	levels  []string
 	// levelErr is what SetLogLevel returns.
 	levelErr error
 	// Resources and prompt templates per server; contents per URI.
-	resources map[string][]client.Resource
-	contents  map[string][]client.ResourceContents
-	prompts   map[string][]client.ServerPrompt
+	resources map[string][]wire.Resource
+	contents  map[string][]wire.ResourceContents
+	prompts   map[string][]wire.Prompt
 	// readFn replaces contents when set; getFn answers prompts/get.
-	readFn func(ctx context.Context, uri string) ([]client.ResourceContents, error)
-	getFn  func(name string, args map[string]string) (*client.GetPromptResult, error)
+	readFn func(ctx context.Context, uri string) ([]wire.ResourceContents, error)
+	getFn  func(name string, args map[string]string) (*wire.GetPromptResult, error)
 	lists  []string // "resources demo", "prompts demo": list calls made
 	reads  []string // "server uri"
 	gets   []fakeGet
 	// callFn runs a call; nil returns an empty result.
-	callFn func(ctx context.Context, tool string, args map[string]any, onProgress func(client.CallProgress)) (*client.CallToolResult, error)
+	callFn func(ctx context.Context, tool string, args map[string]any, onProgress func(client.CallProgress)) (*wire.CallToolResult, error)
 
 	// Tasks (TaskEngine). noTasks hides the TaskEngine methods from the
 	// model, as an engine without tasks would.
@@ -79,7 +79,7 @@ func (f *fakeEngine) CancelTask(_ context.Context, server, id string) error {
 }
 
 // CallTask records the call with a "task " prefix and runs it like Call.
-func (f *fakeEngine) CallTask(ctx context.Context, server, tool string, args map[string]any, onProgress func(client.CallProgress)) (*client.CallToolResult, error) {
+func (f *fakeEngine) CallTask(ctx context.Context, server, tool string, args map[string]any, onProgress func(client.CallProgress)) (*wire.CallToolResult, error) {
 	f.mu.Lock()
 	f.calls = append(f.calls, fmt.Sprintf("task %s/%s %v", server, tool, args))
 	fn := f.callFn
@@ -87,7 +87,7 @@ func (f *fakeEngine) CallTask(ctx context.Context, server, tool string, args map
 	if fn != nil {
 		return fn(ctx, tool, args, onProgress)
 	}
-	return &client.CallToolResult{}, nil
+	return &wire.CallToolResult{}, nil
 }
 
 // called returns the calls made so far.
@@ -100,19 +100,19 @@ func (f *fakeEngine) called() []string {
 func newFakeEngine() *fakeEngine {
 	return &fakeEngine{
 		servers:   []ServerStatus{{Name: "demo", State: client.StateReady, Protocol: "2025-11-25", Era: "2025-11-25 stateful"}},
-		tools:     map[string][]client.Tool{},
-		resources: map[string][]client.Resource{},
-		contents:  map[string][]client.ResourceContents{},
-		prompts:   map[string][]client.ServerPrompt{},
+		tools:     map[string][]wire.Tool{},
+		resources: map[string][]wire.Resource{},
+		contents:  map[string][]wire.ResourceContents{},
+		prompts:   map[string][]wire.Prompt{},
 		journal:   client.NewJournal(0),
 	}
 }
 
 func (f *fakeEngine) Servers() []ServerStatus { return f.servers }
-func (f *fakeEngine) Tools(_ context.Context, server string) ([]client.Tool, error) {
+func (f *fakeEngine) Tools(_ context.Context, server string) ([]wire.Tool, error) {
 	return f.tools[server], nil
 }
-func (f *fakeEngine) Call(ctx context.Context, server, tool string, args map[string]any, onProgress func(client.CallProgress)) (*client.CallToolResult, error) {
+func (f *fakeEngine) Call(ctx context.Context, server, tool string, args map[string]any, onProgress func(client.CallProgress)) (*wire.CallToolResult, error) {
 	f.mu.Lock()
 	f.calls = append(f.calls, fmt.Sprintf("%s/%s %v", server, tool, args))
 	fn := f.callFn
@@ -120,15 +120,15 @@ func (f *fakeEngine) Call(ctx context.Context, server, tool string, args map[str
 	if fn != nil {
 		return fn(ctx, tool, args, onProgress)
 	}
-	return &client.CallToolResult{}, nil
+	return &wire.CallToolResult{}, nil
 }
-func (f *fakeEngine) ListResources(_ context.Context, server string) ([]client.Resource, error) {
+func (f *fakeEngine) ListResources(_ context.Context, server string) ([]wire.Resource, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.lists = append(f.lists, "resources "+server)
 	return f.resources[server], nil
 }
-func (f *fakeEngine) ReadResource(ctx context.Context, server, uri string) ([]client.ResourceContents, error) {
+func (f *fakeEngine) ReadResource(ctx context.Context, server, uri string) ([]wire.ResourceContents, error) {
 	f.mu.Lock()
 	f.reads = append(f.reads, server+" "+uri)
 	fn := f.readFn
@@ -138,20 +138,20 @@ func (f *fakeEngine) ReadResource(ctx context.Context, server, uri string) ([]cl
 	}
 	return f.contents[uri], nil
 }
-func (f *fakeEngine) ListPrompts(_ context.Context, server string) ([]client.ServerPrompt, error) {
+func (f *fakeEngine) ListPrompts(_ context.Context, server string) ([]wire.Prompt, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.lists = append(f.lists, "prompts "+server)
 	return f.prompts[server], nil
 }
-func (f *fakeEngine) GetPrompt(_ context.Context, server, name string, args map[string]string) (*client.GetPromptResult, error) {
+func (f *fakeEngine) GetPrompt(_ context.Context, server, name string, args map[string]string) (*wire.GetPromptResult, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.gets = append(f.gets, fakeGet{server, name, args})
 	if f.getFn != nil {
 		return f.getFn(name, args)
 	}
-	return &client.GetPromptResult{}, nil
+	return &wire.GetPromptResult{}, nil
 }
 
 // fakeGet records one prompts/get.

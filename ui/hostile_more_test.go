@@ -452,20 +452,20 @@ func evilEngine(t *testing.T, e *fakeEngine, srv, two string, release chan struc
 	e.cancelErr = errors.New(ev("tkcancel"))
 	e.listFn = func(string) ([]client.Task, error) { return nil, errors.New(ev("tklist")) }
 	size := int64(3)
-	e.tools[srv] = []client.Tool{
-		{Name: ev("tname"), Title: ev("ttitle"), Description: ev("tdesc"), Execution: client.ToolExecution{TaskSupport: ev("ts")},
+	e.tools[srv] = []wire.Tool{
+		{Name: ev("tname"), Title: ev("ttitle"), Description: ev("tdesc"), Execution: wire.ToolExecution{TaskSupport: ev("ts")},
 			InputSchema: json.RawMessage(mustJSON(t, map[string]any{"type": "object", "properties": map[string]any{
 				"a": map[string]any{"type": "string", "title": ev("atitle"), "description": ev("adesc"), "examples": []string{ev("aex")}}}}))},
-		{Name: ev("tname2"), Annotations: client.ToolAnnotations{Title: ev("tatitle")}},
+		{Name: ev("tname2"), Annotations: wire.ToolAnnotations{Title: ev("tatitle")}},
 		{Name: "fails"}, {Name: "errors"}, {Name: "progress"},
 	}
 	// Built here: the calls run in commands' goroutines, where t.Fatal must not.
 	rawType, structured := mustJSON(t, map[string]string{"type": ev("rtype")}), mustJSON(t, map[string]string{"k": ev("rsc")})
 	jsonText := mustJSON(t, []string{ev("rcjson")})
-	e.callFn = func(ctx context.Context, tool string, _ map[string]any, onProgress func(client.CallProgress)) (*client.CallToolResult, error) {
+	e.callFn = func(ctx context.Context, tool string, _ map[string]any, onProgress func(client.CallProgress)) (*wire.CallToolResult, error) {
 		switch tool {
 		case "fails":
-			return &client.CallToolResult{IsError: true, Content: []client.ContentBlock{{Type: "text", Text: ev("etext")}}}, nil
+			return &wire.CallToolResult{IsError: true, Content: []wire.ContentBlock{{Type: "text", Text: ev("etext")}}}, nil
 		case "errors":
 			return nil, errors.New(ev("cerr"))
 		case "progress":
@@ -475,42 +475,42 @@ func evilEngine(t *testing.T, e *fakeEngine, srv, two string, release chan struc
 			case <-ctx.Done():
 				return nil, ctx.Err()
 			}
-			return &client.CallToolResult{Content: []client.ContentBlock{{Type: "text", Text: ev("pdone")}}}, nil
+			return &wire.CallToolResult{Content: []wire.ContentBlock{{Type: "text", Text: ev("pdone")}}}, nil
 		}
-		return &client.CallToolResult{
-			Content: []client.ContentBlock{
+		return &wire.CallToolResult{
+			Content: []wire.ContentBlock{
 				{Type: "text", Text: ev("rtext")},
 				{Type: "resource_link", URI: ev("rluri"), Name: ev("rlink"), Description: ev("rldesc"), MimeType: ev("rmime"), Size: &size},
 				{Type: "image", MimeType: ev("imime"), Data: "AAAA"},
-				{Type: "resource", Resource: &client.ResourceContents{URI: ev("remb"), MimeType: "text/plain", Text: ev("rembt")}},
+				{Type: "resource", Resource: &wire.ResourceContents{URI: ev("remb"), MimeType: "text/plain", Text: ev("rembt")}},
 				{Type: ev("rtype"), Raw: json.RawMessage(rawType)},
 			},
 			StructuredContent: json.RawMessage(structured),
 		}, nil
 	}
 
-	e.resources[srv] = []client.Resource{
+	e.resources[srv] = []wire.Resource{
 		{URI: ev("ruuri"), Name: ev("runame"), Title: ev("rutitle"), Description: ev("rudesc"), MimeType: ev("rumime")},
 		{URI: "data://json", Name: "json", MimeType: "application/json"},
 		{URI: "data://broken", Name: "broken"},
 	}
-	e.readFn = func(_ context.Context, uri string) ([]client.ResourceContents, error) {
+	e.readFn = func(_ context.Context, uri string) ([]wire.ResourceContents, error) {
 		switch uri {
 		case "data://json":
-			return []client.ResourceContents{{URI: uri, MimeType: "application/json", Text: jsonText}}, nil
+			return []wire.ResourceContents{{URI: uri, MimeType: "application/json", Text: jsonText}}, nil
 		case "data://broken":
 			return nil, errors.New(ev("rerr"))
 		}
-		return []client.ResourceContents{{URI: ev("rcuri"), MimeType: ev("rcmime"), Text: ev("rctext")},
+		return []wire.ResourceContents{{URI: ev("rcuri"), MimeType: ev("rcmime"), Text: ev("rctext")},
 			{URI: ev("rcblob"), MimeType: "image/png", Blob: "AAAA"}}, nil
 	}
 
-	e.prompts[srv] = []client.ServerPrompt{{Name: ev("gname"), Title: ev("gtitle"), Description: ev("gdesc"),
-		Arguments: []client.PromptArgument{{Name: ev("gargname"), Title: ev("gargtitle"), Description: ev("gargdesc"), Required: true}}}}
-	e.getFn = func(string, map[string]string) (*client.GetPromptResult, error) {
-		return &client.GetPromptResult{Description: ev("gresdesc"), Messages: []client.PromptMessage{
-			{Role: ev("grole"), Content: client.ContentBlock{Type: "text", Text: ev("gmsg")}},
-			{Role: "user", Content: client.ContentBlock{Type: "resource_link", URI: ev("gluri"), Name: ev("glname")}},
+	e.prompts[srv] = []wire.Prompt{{Name: ev("gname"), Title: ev("gtitle"), Description: ev("gdesc"),
+		Arguments: []wire.PromptArgument{{Name: ev("gargname"), Title: ev("gargtitle"), Description: ev("gargdesc"), Required: true}}}}
+	e.getFn = func(string, map[string]string) (*wire.GetPromptResult, error) {
+		return &wire.GetPromptResult{Description: ev("gresdesc"), Messages: []wire.PromptMessage{
+			{Role: ev("grole"), Content: wire.ContentBlock{Type: "text", Text: ev("gmsg")}},
+			{Role: "user", Content: wire.ContentBlock{Type: "resource_link", URI: ev("gluri"), Name: ev("glname")}},
 		}}, nil
 	}
 
@@ -593,7 +593,7 @@ func evilTasks(t *testing.T, srv string) []client.Task {
 			StatusMessage: ev("tkmsg"), CreatedAt: at(-3), LastUpdatedAt: at(0), TTL: time.Minute, Polls: 1},
 		{Server: srv, ID: ev("tkid2"), Tool: "t", Design: client.TaskDesignCore, Status: client.TaskCompleted, Ended: true,
 			ImmediateResponse: ev("tkimm"), CreatedAt: at(-2), LastUpdatedAt: at(0), Polls: 2,
-			Result: &client.CallToolResult{Content: []client.ContentBlock{{Type: "text", Text: ev("tkres")}},
+			Result: &wire.CallToolResult{Content: []wire.ContentBlock{{Type: "text", Text: ev("tkres")}},
 				StructuredContent: json.RawMessage(mustJSON(t, map[string]string{"k": ev("tksc")}))}},
 		{Server: srv, ID: ev("tkid3"), Design: client.TaskDesignCore, Status: client.TaskFailed, Ended: true,
 			Err: errors.New(ev("tkerr")), CreatedAt: at(-1), LastUpdatedAt: at(0), Polls: 3},

@@ -53,7 +53,7 @@ func runConformance(ctx context.Context, args []string, stdout, stderr io.Writer
 	}}
 	sess, err := client.Connect(ctx, &transport.HTTP{URL: pos[0], Observer: logFrame}, &client.Options{
 		Name:       "conformance",
-		ClientInfo: client.Implementation{Name: "elicit", Version: version},
+		ClientInfo: wire.Implementation{Name: "elicit", Version: version},
 		Elicit:     client.ElicitBoth,
 		Prompter:   client.AcceptDefaults,
 	})

@@ -56,7 +56,7 @@ func runTools(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		Server   string        `json:"server"`
 		Protocol string        `json:"protocol"`
 		Era      string        `json:"era"`
-		Tools    []client.Tool `json:"tools"`
+		Tools    []wire.Tool `json:"tools"`
 	}{sess.Name(), sess.Protocol(), sess.Era(), tools}
 	return writeJSON(stdout, out)
 }
@@ -181,7 +181,7 @@ func connectHeadless(ctx context.Context, c *common, prompter client.Prompter, s
 	modes, _ := parseElicit(c.elicit)
 	sess, err := client.Connect(ctx, t, &client.Options{
 		Name:          spec.Name,
-		ClientInfo:    client.Implementation{Name: "elicit", Version: version},
+		ClientInfo:    wire.Implementation{Name: "elicit", Version: version},
 		Protocol:      c.protocol,
 		Elicit:        modes,
 		Prompter:      prompter,
