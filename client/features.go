@@ -114,7 +114,7 @@ func (s *Session) servePing(e *incoming, _ *jsonrpc.Message) {
 }
 
 func (s *Session) serveElicitRequest(e *incoming, m *jsonrpc.Message) {
-	closed := s.taskPromptOpened(e) // a task's OpenPrompts (tasks_core.go)
+	closed := s.taskPromptOpened(e) // a task's question is its task's (tasks_core.go)
 	s.serveElicit(e, m.Params)
 	closed()
 }

@@ -17,7 +17,7 @@ type incoming struct {
 	method  string
 	arrived time.Time
 	ctx     context.Context
-	cancel  context.CancelCauseFunc // always called under Session.mu
+	cancel  context.CancelCauseFunc // under Session.mu, or its task's lock (tasks_core.go)
 	origin  question.Origin         // elicitation/create only
 	owner   jsonrpc.ID              // our call it belongs to, for abandonment
 	reason  string                  // the server's reason, when withdrawn; under mu
@@ -66,9 +66,6 @@ func (s *Session) handleRequest(m *jsonrpc.Message) {
 		e.owner = e.origin.CallID
 	}
 	s.in[m.ID] = e
-	if e.origin.Kind == question.OriginTask && s.taskCancelledLocked(e.origin.TaskID) {
-		cancel(question.ErrAbandoned) // tasks: we cancelled its task (tasks_core.go)
-	}
 	s.wg.Add(1)
 	s.mu.Unlock()
 	go s.serve(e, m)
@@ -79,15 +76,19 @@ func (s *Session) handleRequest(m *jsonrpc.Message) {
 // related-task meta; else, if exactly one tools/call of ours is
 // outstanding, that one (Origin.Inferred); else unknown.
 func (s *Session) originLocked(m *jsonrpc.Message, taskID string) question.Origin {
+	var via *call // ours, whose HTTP stream carried m
+	if m.RelatedID.IsValid() {
+		via = s.out[m.RelatedID]
+	}
 	// Tasks: a request naming its task, or on a tasks/result stream of
 	// ours, belongs to that task (tasks_core.go).
-	if o, ok := s.taskOriginLocked(m, taskID); ok {
+	if o, ok := s.taskOriginLocked(taskID, via); ok {
 		return o
 	}
+	if via != nil {
+		return via.origin()
+	}
 	if m.RelatedID.IsValid() {
-		if c := s.out[m.RelatedID]; c != nil {
-			return c.origin()
-		}
 		return question.Origin{CallID: m.RelatedID}
 	}
 	var sole *call

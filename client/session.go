@@ -46,7 +46,7 @@ type Session struct {
 	// notifications are the handlers of server notifications (notify.go).
 	notifications map[string]func(*Session, *jsonrpc.Message)
 	headers       toolHeaders // x-mcp-header bindings from tools/list (headers.go)
-	tasks         taskTable   // the tasks we follow (tasks*.go); under mu
+	tasks         taskTable   // the tasks we follow (tasks*.go); under its own lock
 
 	// base is the parent of every incoming request's context; cancelling
 	// it (always under mu) ends every open prompt with its cause.

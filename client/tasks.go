@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"sync"
 	"time"
 
 	"github.com/elicit-dev/elicit/client/question"
@@ -15,8 +16,9 @@ import (
 
 // This file is the task API the UI and the CLI see: the Task snapshot, the
 // errors, and the Session methods. How a task is followed is in
-// tasks_follow.go; the two designs' own parts in tasks_core.go (2025-11-25)
-// and tasks_ext.go (the 2026-07-28 extension).
+// tasks_follow.go, how it ends in tasks_end.go; the two designs' own parts
+// in tasks_core.go (2025-11-25) and tasks_ext.go (the 2026-07-28
+// extension).
 
 // TaskDesign names which of the two wire-incompatible task designs a task
 // speaks.
@@ -138,16 +140,47 @@ var (
 const maxEndedTasks = 256
 
 // taskTable is a session's tasks and what it knows of its tools' task
-// support. Guarded by Session.mu.
+// support, under its own mu.
+//
+// Lock order: Session.mu, then taskTable.mu, then one taskFollow.mu (then
+// the dispatcher's, a leaf: events are queued under the task's lock so that
+// each task's snapshots keep their order). A goroutine holding one of these
+// takes only later ones, never an earlier one; so task code holding a task
+// lock never takes Session.mu, and the request path may look a task up
+// while it holds Session.mu. Under taskTable.mu every task in byID is live:
+// finish marks it Ended and drops it from byID in one step.
 type taskTable struct {
+	mu    sync.Mutex
 	all   []*taskFollow          // in the order they were first followed
 	byID  map[string]*taskFollow // live (not ended) ones
 	tools map[string]string      // tool name -> execution.taskSupport, from ListTools
 	known bool                   // tools holds a complete tools/list
 }
 
+// live is the task with id this session follows now, or nil.
+func (t *taskTable) live(id string) *taskFollow {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.byID[id]
+}
+
+// find is the task with id this session follows or followed last, or nil.
+func (t *taskTable) find(id string) *taskFollow {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if f := t.byID[id]; f != nil {
+		return f
+	}
+	for _, f := range slices.Backward(t.all) {
+		if f.id == id {
+			return f
+		}
+	}
+	return nil
+}
+
 // addLocked starts tracking f, forgetting the oldest ended tasks beyond
-// maxEndedTasks.
+// maxEndedTasks. The caller holds t.mu, not f.mu.
 func (t *taskTable) addLocked(f *taskFollow) {
 	if t.byID == nil {
 		t.byID = map[string]*taskFollow{}
@@ -156,7 +189,7 @@ func (t *taskTable) addLocked(f *taskFollow) {
 	t.all = append(t.all, f)
 	ended := 0
 	for _, o := range t.all {
-		if o.snap.Ended {
+		if o.ended() {
 			ended++
 		}
 	}
@@ -164,7 +197,7 @@ func (t *taskTable) addLocked(f *taskFollow) {
 		return
 	}
 	t.all = slices.DeleteFunc(t.all, func(o *taskFollow) bool {
-		if ended > maxEndedTasks && o.snap.Ended {
+		if ended > maxEndedTasks && o.ended() {
 			ended--
 			return true
 		}
@@ -175,11 +208,11 @@ func (t *taskTable) addLocked(f *taskFollow) {
 // Tasks returns a snapshot of every task this session follows or has
 // followed (the last maxEndedTasks ended ones), oldest first.
 func (s *Session) Tasks() []Task {
-	s.mu.Lock()
-	defer s.mu.Unlock()
+	s.tasks.mu.Lock()
+	defer s.tasks.mu.Unlock()
 	out := make([]Task, 0, len(s.tasks.all))
 	for _, f := range s.tasks.all {
-		out = append(out, f.snapshotLocked())
+		out = append(out, f.snapshot())
 	}
 	return out
 }
@@ -187,15 +220,8 @@ func (s *Session) Tasks() []Task {
 // Task returns the latest snapshot of the task with id, if this session
 // follows or followed it.
 func (s *Session) Task(id string) (Task, bool) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if f := s.tasks.byID[id]; f != nil {
-		return f.snapshotLocked(), true
-	}
-	for _, f := range slices.Backward(s.tasks.all) {
-		if f.id == id {
-			return f.snapshotLocked(), true
-		}
+	if f := s.tasks.find(id); f != nil {
+		return f.snapshot(), true
 	}
 	return Task{}, false
 }
@@ -224,12 +250,10 @@ func (s *Session) CancelTask(ctx context.Context, id string) error {
 	if err != nil {
 		return fmt.Errorf("tasks/cancel %s on %s: %w", id, s.name, err)
 	}
-	s.mu.Lock()
-	f := s.tasks.byID[id]
+	f := s.tasks.live(id)
 	if f != nil {
-		f.requestCancelLocked()
+		f.requestCancel()
 	}
-	s.mu.Unlock()
 	var raw json.RawMessage
 	c := &call{method: wire.MethodTasksCancel, name: id, taskOK: true}
 	if err := s.do(ctx, c, map[string]string{"taskId": id}, &raw); err != nil {
@@ -289,9 +313,7 @@ func (s *Session) ResumeTask(ctx context.Context, id, tool string) (*wire.CallTo
 	if id == "" {
 		return nil, fmt.Errorf("resume task on %s: empty task id", s.name)
 	}
-	s.mu.Lock()
-	f := s.tasks.byID[id]
-	s.mu.Unlock()
+	f := s.tasks.live(id)
 	if f == nil {
 		f, err = s.follow(design, id, tool, nil, nil, "")
 		if err != nil {

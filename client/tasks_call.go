@@ -31,8 +31,8 @@ func (s *Session) rememberTaskSupport(tools []wire.Tool) {
 	for _, t := range tools {
 		m[t.Name] = t.Execution.TaskSupport
 	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
+	s.tasks.mu.Lock()
+	defer s.tasks.mu.Unlock()
 	s.tasks.tools, s.tasks.known = m, true
 }
 
@@ -41,20 +41,19 @@ func (s *Session) rememberTaskSupport(tools []wire.Tool) {
 // once, when the server declared task-augmented tools/call (so that a
 // headless `elicit call` of a required-task tool just works).
 func (s *Session) toolTaskSupport(ctx context.Context, name string) string {
-	s.mu.Lock()
+	s.tasks.mu.Lock()
 	support, ok := s.tasks.tools[name]
 	known := s.tasks.known
-	caps := s.neg.caps
-	s.mu.Unlock()
-	if ok || known || !caps.TasksToolsCall {
+	s.tasks.mu.Unlock()
+	if ok || known || !s.ServerCapabilities().TasksToolsCall {
 		return support
 	}
 	if _, err := s.ListTools(ctx); err != nil {
 		s.notice("tools/list, to learn whether %q runs as a task, failed: %v; calling it without a task", name, err)
 		return ""
 	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
+	s.tasks.mu.Lock()
+	defer s.tasks.mu.Unlock()
 	return s.tasks.tools[name]
 }
 

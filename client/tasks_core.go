@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/elicit-dev/elicit/client/question"
@@ -28,8 +29,8 @@ import (
 // answer.
 const maxResultRetries = 3
 
-// coreState is a 2025-11-25 task's tasks/result state; guarded by
-// Session.mu.
+// coreState is a 2025-11-25 task's tasks/result state and its questions;
+// guarded by the task's mu.
 type coreState struct {
 	busy  bool            // a tasks/result is in flight
 	wait  chan struct{}   // closed when the one in flight returns
@@ -38,6 +39,10 @@ type coreState struct {
 	err   error           // the JSON-RPC error it answered
 	rearm bool            // the last one ended without an answer
 	fails int             // calls that ended without an answer
+	// asks are the task's elicitation/create requests being served: the
+	// task ends them (endCoreLocked) under the same lock under which a new
+	// one joins or, if we cancelled the task, ends at once (openRequest).
+	asks map[*incoming]struct{}
 }
 
 // coreObservedLocked reports whether an observation calls for tasks/result:
@@ -59,19 +64,22 @@ func (f *taskFollow) coreObservedLocked(prev TaskStatus) bool {
 // wanted whatever happened to the task's questions.
 func (f *taskFollow) startResult(final bool) {
 	s := f.s
-	s.mu.Lock()
-	if f.core.busy || f.core.got || s.isDead || s.closing || (!final && (f.byPerson || f.snap.Ended)) {
-		s.mu.Unlock()
+	if s.Err() != nil {
+		return // the session is ending
+	}
+	f.mu.Lock()
+	if f.core.busy || f.core.got || (!final && (f.byPerson || f.snap.Ended)) {
+		f.mu.Unlock()
 		return
 	}
 	f.core.busy, f.core.wait = true, make(chan struct{})
 	s.wg.Add(1) // the follower holds the count above zero
-	s.mu.Unlock()
+	f.mu.Unlock()
 	go func() {
 		defer s.wg.Done()
 		var raw json.RawMessage
 		err := s.do(f.ctx, &call{method: wire.MethodTasksResult, name: f.id}, map[string]string{"taskId": f.id}, &raw)
-		s.mu.Lock()
+		f.mu.Lock()
 		f.core.busy = false
 		answered := err == nil || serverAnswered(err)
 		switch {
@@ -84,7 +92,7 @@ func (f *taskFollow) startResult(final bool) {
 			f.core.rearm = f.core.fails < maxResultRetries
 		}
 		close(f.core.wait)
-		s.mu.Unlock()
+		f.mu.Unlock()
 		if !answered && f.ctx.Err() == nil {
 			s.notice("task %s: tasks/result ended without an answer: %v", f.id, err)
 		}
@@ -100,9 +108,8 @@ const resultSettle = 2 * time.Second
 // serverAnswered reports whether err is the server's own JSON-RPC answer,
 // not one the transport made up because the request's stream broke (in
 // 2026-07-28 that wraps transport.ErrRequestLost, in 2025-11-25 Session.do
-// marks it lostResponse). Before, such an error counted as tasks/result's
-// answer: the task's result was never fetched again, and CallTool returned
-// the lost stream's error even when the task completed.
+// marks it lostResponse). Only the server's answer settles tasks/result:
+// after a lost stream the result is fetched again.
 func serverAnswered(err error) bool {
 	var rpcErr *jsonrpc.Error
 	var lost lostResponse
@@ -112,9 +119,9 @@ func serverAnswered(err error) bool {
 // settleResult waits, bounded, for the tasks/result in flight, if any.
 func (f *taskFollow) settleResult() {
 	s := f.s
-	s.mu.Lock()
+	f.mu.Lock()
 	busy, wait := f.core.busy, f.core.wait
-	s.mu.Unlock()
+	f.mu.Unlock()
 	if !busy {
 		return
 	}
@@ -134,9 +141,9 @@ func (f *taskFollow) coreOutcome(status TaskStatus) (*wire.CallToolResult, error
 	deadline := time.NewTimer(pollTimeout)
 	defer deadline.Stop()
 	for attempt := 0; ; {
-		s.mu.Lock()
+		f.mu.Lock()
 		got, busy, wait, raw, rerr := f.core.got, f.core.busy, f.core.wait, f.core.raw, f.core.err
-		s.mu.Unlock()
+		f.mu.Unlock()
 		switch {
 		case got:
 			return f.coreDecode(status, raw, rerr)
@@ -179,62 +186,118 @@ func (f *taskFollow) coreDecode(status TaskStatus, raw json.RawMessage, rerr err
 	return res, nil
 }
 
-// endCoreLocked ends the task's open elicitation requests with cause
-// (ErrAbandoned answers them cancel, so the server's wait ends too).
+// endCoreLocked ends the task's elicitation requests with cause
+// (ErrAbandoned answers them cancel, so the server's wait ends too). One
+// already claimed has its outcome decided; the cause changes nothing then.
 func (f *taskFollow) endCoreLocked(cause error) {
-	for _, e := range f.s.in {
-		if e.method == wire.MethodElicit && e.origin.TaskID == f.id && e.ctx.Err() == nil {
-			e.cancel(cause)
-		}
+	for e := range f.core.asks {
+		e.cancel(cause)
 	}
 }
 
-// taskOriginLocked says whether a server request belongs to a task: it
-// names one in its related-task _meta, or it arrived on the HTTP stream of
-// a tasks/result of ours. The origin names the task's tool and call when
-// we follow it.
-func (s *Session) taskOriginLocked(m *jsonrpc.Message, taskID string) (question.Origin, bool) {
-	if taskID == "" && m.RelatedID.IsValid() {
-		if c := s.out[m.RelatedID]; c != nil && c.method == wire.MethodTasksResult {
-			taskID = c.name
+func (f *taskFollow) requestKey(id jsonrpc.ID) question.Key {
+	return question.Key{Server: f.s.name, Delivery: question.ServerRequest, RequestID: id}
+}
+
+// addRequestLocked makes e one of the task's questions, once.
+func (f *taskFollow) addRequestLocked(e *incoming) bool {
+	if _, ok := f.core.asks[e]; ok {
+		return false
+	}
+	if f.core.asks == nil {
+		f.core.asks = map[*incoming]struct{}{}
+	}
+	f.core.asks[e] = struct{}{}
+	f.addOpenLocked(f.requestKey(e.id))
+	return true
+}
+
+// adoptLocked makes the task's questions that came before we followed it
+// (naming it in related-task _meta) its own, in arrival order. Under
+// Session.mu, before f is shared: they stay in s.in until claimed.
+func (f *taskFollow) adoptLocked() {
+	var early []*incoming
+	for _, e := range f.s.in {
+		if e.method == wire.MethodElicit && e.origin.TaskID == f.id && e.ctx.Err() == nil {
+			early = append(early, e)
 		}
 	}
-	if taskID == "" {
-		return question.Origin{}, false
+	slices.SortFunc(early, func(a, b *incoming) int { return a.arrived.Compare(b.arrived) })
+	for _, e := range early {
+		f.addRequestLocked(e)
 	}
-	if f := s.tasks.byID[taskID]; f != nil {
+}
+
+// openRequest makes e one of the task's questions, for OpenPrompts and so
+// that ending the task's prompts ends it; if we cancelled the task, e ends
+// Abandoned at once instead. An ended task takes nothing: e is served as a
+// request of a task we do not follow.
+func (f *taskFollow) openRequest(e *incoming) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	switch {
+	case f.snap.Ended:
+	case f.byPerson:
+		e.cancel(question.ErrAbandoned)
+	case f.addRequestLocked(e):
+		f.changedLocked()
+	}
+}
+
+// closeRequest lets e go once it was served.
+func (f *taskFollow) closeRequest(e *incoming) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if _, ok := f.core.asks[e]; !ok {
+		return
+	}
+	delete(f.core.asks, e)
+	if f.removeOpenLocked(f.requestKey(e.id)) && !f.snap.Ended {
+		f.changedLocked()
+	}
+}
+
+// The request path reaches tasks through three hooks: taskOriginLocked
+// when a server request arrives, taskPromptOpened (and the func it
+// returns) while it is served, and taskNotification (tasks_ext.go) for
+// status notifications. A request of no task costs one comparison in each
+// of the first two and takes no task lock.
+
+// taskOriginLocked says whether a server request belongs to a task: the
+// one its related-task _meta names (taskID), or the one whose tasks/result
+// of ours carried it on its HTTP stream (via). The origin names the task's
+// tool and call when we follow it. Called under Session.mu.
+func (s *Session) taskOriginLocked(taskID string, via *call) (question.Origin, bool) {
+	if taskID == "" {
+		if via == nil || via.method != wire.MethodTasksResult {
+			return question.Origin{}, false
+		}
+		taskID = via.name
+	}
+	if f := s.tasks.live(taskID); f != nil {
 		return f.origin(), true
 	}
 	return question.Origin{Kind: question.OriginTask, TaskID: taskID}, true
 }
 
-// taskCancelledLocked reports whether we cancelled task id, so that a
-// question of it arriving now ends Abandoned at once.
-func (s *Session) taskCancelledLocked(id string) bool {
-	f := s.tasks.byID[id]
-	return f != nil && f.byPerson
-}
-
-// taskPromptOpened counts an elicitation request of a task among the
-// task's OpenPrompts while it is served; the returned func removes it.
-func (s *Session) taskPromptOpened(e *incoming) func() {
+// taskPromptOpened hands an elicitation request of a task to the task while
+// it is served (see openRequest); the returned func takes it back.
+func (s *Session) taskPromptOpened(e *incoming) (closed func()) {
 	if e.method != wire.MethodElicit || e.origin.TaskID == "" {
 		return func() {}
 	}
-	key := question.Key{Server: s.name, Delivery: question.ServerRequest, RequestID: e.id}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	f := s.tasks.byID[e.origin.TaskID]
-	if f == nil {
-		return func() {}
+	id := e.origin.TaskID
+	f := s.tasks.live(id)
+	if f != nil {
+		f.openRequest(e)
 	}
-	f.addOpenLocked(key)
-	f.changedLocked()
 	return func() {
-		s.mu.Lock()
-		defer s.mu.Unlock()
-		if f.removeOpenLocked(key) && !f.snap.Ended {
-			f.changedLocked()
+		if f != nil {
+			f.closeRequest(e)
+		}
+		// A task followed since took it in (adoptLocked).
+		if g := s.tasks.find(id); g != nil && g != f {
+			g.closeRequest(e)
 		}
 	}
 }

@@ -34,14 +34,15 @@ import (
 //	Withdrawn, Disconnected  nothing
 //	Abandoned                nothing: tasks/cancel went out instead
 
-// extState is an extension task's inline state; guarded by Session.mu.
+// extState is an extension task's inline state; guarded by the task's mu.
 type extState struct {
 	inputs map[string]*taskInput // every key ever listed
 	result json.RawMessage       // completed: the tool result
 	err    *jsonrpc.Error        // failed: the error
 }
 
-// taskInput is one question of an extension task. Guarded by Session.mu.
+// taskInput is one question of an extension task. Guarded by its task's
+// mu.
 type taskInput struct {
 	key     string
 	raw     json.RawMessage
@@ -123,8 +124,8 @@ func (f *taskFollow) askInput(in *taskInput) {
 	s := f.s
 	defer s.wg.Done()
 	defer func() {
-		s.mu.Lock()
-		defer s.mu.Unlock()
+		f.mu.Lock()
+		defer f.mu.Unlock()
 		in.done = true
 		in.cancel(nil)
 		if f.removeOpenLocked(f.inputKey(in.key)) && !f.snap.Ended {
@@ -147,9 +148,8 @@ type taskInputDelivery struct {
 }
 
 func (d taskInputDelivery) claim(ctx context.Context) (string, error) {
-	s := d.f.s
-	s.mu.Lock()
-	defer s.mu.Unlock()
+	d.f.mu.Lock()
+	defer d.f.mu.Unlock()
 	d.in.claimed = true
 	if ctx.Err() != nil {
 		return d.in.reason, context.Cause(ctx)
@@ -188,9 +188,9 @@ func (f *taskFollow) sendUpdate(q *question.Question, r question.Reply, out ques
 // inline result (isError included: it counts as completed), or the error.
 func (f *taskFollow) extOutcome(status TaskStatus) (*wire.CallToolResult, error) {
 	s := f.s
-	s.mu.Lock()
+	f.mu.Lock()
 	raw, rpcErr, msg := f.ext.result, f.ext.err, f.snap.StatusMessage
-	s.mu.Unlock()
+	f.mu.Unlock()
 	if status == TaskFailed {
 		return nil, f.taskFailure(rpcErr, msg)
 	}
@@ -234,25 +234,27 @@ func (s *Session) taskNotification(method string, params json.RawMessage) {
 		s.notice("ignored a malformed %s", method)
 		return
 	}
-	s.mu.Lock()
-	if method == wire.NotifyTasks {
-		agreed := false
-		if id, ok := subscriptionID(params); ok {
-			if c := s.out[id]; c != nil && c.listen != nil && c.listen.acked {
-				agreed = slices.Contains(c.listen.agreed.TaskIDs, w.TaskID)
-			}
-		}
-		if !agreed {
-			s.mu.Unlock()
-			s.notice("ignored notifications/tasks for task %q: no subscription of ours agreed to it", w.TaskID)
-			return
-		}
+	if method == wire.NotifyTasks && !s.listenAgreed(params, w.TaskID) {
+		s.notice("ignored notifications/tasks for task %q: no subscription of ours agreed to it", w.TaskID)
+		return
 	}
-	f := s.tasks.byID[w.TaskID]
-	s.mu.Unlock()
+	f := s.tasks.live(w.TaskID)
 	if f == nil {
 		s.log.Debug("status of a task we do not follow", "task", w.TaskID, "method", method)
 		return
 	}
 	f.observeTask(w)
+}
+
+// listenAgreed reports whether the subscription params names is ours,
+// acknowledged, and agreed to push task id.
+func (s *Session) listenAgreed(params json.RawMessage, id string) bool {
+	sub, ok := subscriptionID(params)
+	if !ok {
+		return false
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	c := s.out[sub]
+	return c != nil && c.listen != nil && c.listen.acked && slices.Contains(c.listen.agreed.TaskIDs, id)
 }

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"net"
 	"slices"
+	"sync"
 	"time"
 
 	"github.com/elicit-dev/elicit/client/question"
@@ -17,7 +18,7 @@ import (
 // Following a task to its end, both designs: one goroutine per task polls
 // tasks/get no faster than the server's pollInterval, folds every answer
 // (and every status notification) into the task's snapshot, and settles
-// the outcome when the task is terminal or lost.
+// the outcome when the task is terminal or lost (tasks_end.go).
 
 // Polling bounds.
 const (
@@ -49,8 +50,9 @@ const (
 	cancelTimeout = 10 * time.Second
 )
 
-// taskFollow is one task being followed. id, tool, design and callID never
-// change; the rest is guarded by Session.mu unless said otherwise.
+// taskFollow is one task being followed. id, tool, design, callID and the
+// channels never change; the rest is guarded by mu (the lock order is at
+// taskTable).
 type taskFollow struct {
 	s      *Session
 	id     string
@@ -64,9 +66,10 @@ type taskFollow struct {
 	wake chan struct{} // one slot: "the snapshot changed"
 	done chan struct{} // closed once snap is final (Ended)
 
+	mu       sync.Mutex
 	snap     Task
 	open     []question.Key // the task's open prompts, in arrival order
-	byPerson bool           // cancelled by us: its prompts end Abandoned
+	byPerson bool           // cancelled by us: its prompts end Abandoned, new ones at once
 	cancelAt time.Time      // when tasks/cancel was first asked for
 	res      *wire.CallToolResult
 	err      error
@@ -83,40 +86,45 @@ func (s *Session) follow(design TaskDesign, id, tool string, creator *call, w *w
 		wake: make(chan struct{}, 1), done: make(chan struct{})}
 	f.ctx, f.stop = context.WithCancel(context.Background())
 	f.snap = Task{Server: s.name, ID: id, Tool: tool, Design: design, ImmediateResponse: immediate}
-	s.mu.Lock()
 	if creator != nil {
 		f.callID = creator.callID()
 		f.snap.CallID = f.callID
 	}
+	if w != nil {
+		w.applyTo(&f.snap)
+	}
+	// Session.mu: the session must not be ending (its WaitGroup counts the
+	// follower), and the task's questions that came before we knew it
+	// (in s.in) are its own from now on.
+	s.mu.Lock()
+	defer s.mu.Unlock()
 	if s.isDead || s.closing {
-		err := s.err
-		s.mu.Unlock()
 		f.stop()
+		err := s.err
 		if err == nil {
 			err = ErrClosed
 		}
 		return nil, fmt.Errorf("follow task %s on %s: %w", id, s.name, err)
 	}
+	s.tasks.mu.Lock()
 	if old := s.tasks.byID[id]; old != nil {
-		s.mu.Unlock()
+		s.tasks.mu.Unlock()
 		f.stop()
 		return old, nil
 	}
-	if w != nil {
-		w.applyTo(&f.snap)
-	}
+	f.adoptLocked()
+	f.changedLocked() // f is not shared yet: its first event goes first
+	s.tasks.addLocked(f)
+	s.tasks.mu.Unlock()
 	if creator != nil && creator.token.IsValid() {
 		// The call's progress token stays valid for the task's whole life.
 		s.progress[creator.token] = creator
 	}
-	s.tasks.addLocked(f)
 	listen := design == TaskDesignExtension && s.opts.ListenTasks
 	s.wg.Add(1)
 	if listen {
 		s.wg.Add(1)
 	}
-	f.changedLocked()
-	s.mu.Unlock()
 	go f.run(w != nil)
 	if listen {
 		go f.listen()
@@ -124,11 +132,24 @@ func (s *Session) follow(design TaskDesign, id, tool string, creator *call, w *w
 	return f, nil
 }
 
-// snapshotLocked is the task's current snapshot, a copy.
+// snapshot is the task's current snapshot, a copy.
+func (f *taskFollow) snapshot() Task {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.snapshotLocked()
+}
+
 func (f *taskFollow) snapshotLocked() Task {
 	t := f.snap
 	t.OpenPrompts = slices.Clone(f.open)
 	return t
+}
+
+// ended reports whether the snapshot is final.
+func (f *taskFollow) ended() bool {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.snap.Ended
 }
 
 // changedLocked reports the snapshot (under mu, so events keep their order).
@@ -229,17 +250,17 @@ func unreachable(err error) bool {
 
 // over reports whether polling is over: terminal, or lost.
 func (f *taskFollow) over() bool {
-	f.s.mu.Lock()
-	defer f.s.mu.Unlock()
+	f.mu.Lock()
+	defer f.mu.Unlock()
 	return f.snap.Status.Terminal() || f.snap.Lost
 }
 
 // interval is the wait before the next poll: the server's pollInterval
 // (clamped), or the fallback, backing off.
 func (f *taskFollow) interval(backoff *time.Duration) time.Duration {
-	f.s.mu.Lock()
+	f.mu.Lock()
 	p := f.snap.PollInterval
-	f.s.mu.Unlock()
+	f.mu.Unlock()
 	if p > 0 {
 		return min(max(p, minPoll), maxPoll)
 	}
@@ -255,9 +276,9 @@ func (f *taskFollow) interval(backoff *time.Duration) time.Duration {
 func (f *taskFollow) sleepUntil(t time.Time) bool {
 	s := f.s
 	for {
-		s.mu.Lock()
+		f.mu.Lock()
 		cancelAt := f.cancelAt
-		s.mu.Unlock()
+		f.mu.Unlock()
 		d := time.Until(t)
 		giveUp := false
 		if !cancelAt.IsZero() {
@@ -300,9 +321,9 @@ func (f *taskFollow) sleepUntil(t time.Time) bool {
 // server does not know the task loses it.
 func (f *taskFollow) poll() error {
 	s := f.s
-	s.mu.Lock()
+	f.mu.Lock()
 	f.snap.Polls++
-	s.mu.Unlock()
+	f.mu.Unlock()
 	ctx, cancel := context.WithTimeout(f.ctx, pollTimeout)
 	defer cancel()
 	var raw json.RawMessage
@@ -315,9 +336,9 @@ func (f *taskFollow) poll() error {
 			f.lose(err)
 			return nil
 		}
-		s.mu.Lock()
+		f.mu.Lock()
 		f.changedLocked() // Polls moved
-		s.mu.Unlock()
+		f.mu.Unlock()
 		return err
 	}
 	if !f.observe(raw, true) {
@@ -332,9 +353,9 @@ func (f *taskFollow) observe(raw json.RawMessage, poll bool) bool {
 	w := decodeTask(raw)
 	if w == nil {
 		if poll {
-			f.s.mu.Lock()
+			f.mu.Lock()
 			f.changedLocked()
-			f.s.mu.Unlock()
+			f.mu.Unlock()
 		}
 		return false
 	}
@@ -357,14 +378,16 @@ func (f *taskFollow) observeTask(w *wireTask) {
 		s.notice("task %s: ignored a status of %q, which is not a task status", f.id, w.Status)
 	}
 	var act taskActions
-	s.mu.Lock()
+	f.mu.Lock()
 	stale := false
 	if u := stamp(w.LastUpdatedAt); !u.IsZero() && u.Before(f.snap.LastUpdatedAt) && !w.Status.Terminal() {
 		stale = true
 	}
 	if f.snap.Ended || f.snap.Status.Terminal() || stale {
-		f.changedLocked() // Polls may have moved
-		s.mu.Unlock()
+		if !f.snap.Ended { // the last snapshot stays the last
+			f.changedLocked() // Polls may have moved
+		}
+		f.mu.Unlock()
 		return
 	}
 	prev := f.snap.Status
@@ -377,7 +400,7 @@ func (f *taskFollow) observeTask(w *wireTask) {
 	}
 	f.changedLocked()
 	terminal := f.snap.Status.Terminal()
-	s.mu.Unlock()
+	f.mu.Unlock()
 	if act.startResult {
 		f.startResult(false)
 	}
@@ -393,159 +416,4 @@ func (f *taskFollow) observeTask(w *wireTask) {
 type taskActions struct {
 	startResult bool         // 2025-11-25: call tasks/result
 	inputs      []*taskInput // extension: new questions to show (wg counted)
-}
-
-// lose ends the follow without a terminal status.
-func (f *taskFollow) lose(err error) {
-	f.s.mu.Lock()
-	defer f.s.mu.Unlock()
-	if f.snap.Ended || f.snap.Lost || f.snap.Status.Terminal() {
-		return
-	}
-	f.snap.Lost, f.snap.Err = true, err
-	f.changedLocked()
-	f.poke()
-}
-
-// requestCancelLocked marks the task cancelled by us: its open prompts
-// end Abandoned, so do any that arrive later.
-func (f *taskFollow) requestCancelLocked() {
-	if f.snap.Ended {
-		return
-	}
-	f.byPerson = true
-	if f.cancelAt.IsZero() {
-		f.cancelAt = time.Now()
-	}
-	f.snap.CancelRequested = true
-	f.endPromptsLocked(question.ErrAbandoned)
-	f.changedLocked()
-	f.poke()
-}
-
-// cancelInBackground sends tasks/cancel for f, bounded, in the background
-// (the person cancelled the call; CallTool has already returned).
-func (s *Session) cancelInBackground(f *taskFollow) {
-	s.mu.Lock()
-	if f.snap.Ended || s.isDead || s.closing {
-		s.mu.Unlock()
-		return
-	}
-	f.requestCancelLocked()
-	s.wg.Add(1)
-	s.mu.Unlock()
-	go func() {
-		defer s.wg.Done()
-		ctx, cancel := context.WithTimeout(context.Background(), cancelTimeout)
-		defer cancel()
-		if err := s.CancelTask(ctx, f.id); err != nil {
-			s.notice("task %s: tasks/cancel failed: %v; following it on", f.id, err)
-		}
-	}()
-}
-
-// finish settles the task's outcome once polling is over, closes what is
-// still open, and reports the final snapshot.
-func (f *taskFollow) finish() {
-	s := f.s
-	s.mu.Lock()
-	status, lost, lostErr := f.snap.Status, f.snap.Lost, f.snap.Err
-	s.mu.Unlock()
-	if f.design == TaskDesignCore && (lost || status == TaskCancelled) {
-		f.settleResult()
-	}
-	var res *wire.CallToolResult
-	var err error
-	switch {
-	case lost:
-		err = fmt.Errorf("task %s of %s on %s: %w: %w", f.id, f.describeTool(), s.name, ErrTaskLost, lostErr)
-	case status == TaskCancelled:
-		err = fmt.Errorf("task %s of %s on %s: %w", f.id, f.describeTool(), s.name, ErrTaskCancelled)
-	case f.design == TaskDesignCore:
-		res, err = f.coreOutcome(status)
-	default:
-		res, err = f.extOutcome(status)
-	}
-	s.mu.Lock()
-	f.res, f.err = res, err
-	f.snap.Result = res
-	switch {
-	case lost:
-		// Err already says why.
-	case status == TaskCancelled:
-		f.snap.Err = nil
-	default:
-		f.snap.Err = err
-	}
-	f.snap.Ended = true
-	f.closePromptsLocked(status)
-	// The task's own questions are ending with it; the server's requests
-	// (2025-11-25) end when the server or the person ends them.
-	f.open = slices.DeleteFunc(f.open, func(k question.Key) bool { return k.Delivery == question.TaskInput })
-	if s.tasks.byID[f.id] == f {
-		delete(s.tasks.byID, f.id)
-	}
-	if c := f.token; c != nil && c.token.IsValid() && s.progress[c.token] == c {
-		delete(s.progress, c.token)
-	}
-	f.changedLocked()
-	s.mu.Unlock()
-	close(f.done)
-}
-
-// outcome is what CallTool returns for the task; valid once done is closed.
-func (f *taskFollow) outcome() (*wire.CallToolResult, error) {
-	f.s.mu.Lock()
-	defer f.s.mu.Unlock()
-	return f.res, f.err
-}
-
-// closePromptsLocked ends the prompts still open when the task ended: the
-// server no longer asks them (Withdrawn), unless we cancelled the task
-// (Abandoned).
-func (f *taskFollow) closePromptsLocked(status TaskStatus) {
-	if f.byPerson {
-		f.endPromptsLocked(question.ErrAbandoned)
-		return
-	}
-	if f.snap.Lost && !serverAnswered(f.snap.Err) {
-		// Lost without a word from the server (polls kept failing: over
-		// HTTP a server that is gone looks like this): nobody withdrew
-		// the questions, the way to the server is gone. Before this they
-		// ended Withdrawn, "the task ended input_required", and a
-		// 2025-11-25 question stayed open until the session closed.
-		cause := fmt.Errorf("%w: task %s was lost: %w", question.ErrDisconnected, f.id, f.snap.Err)
-		if errors.Is(f.snap.Err, question.ErrDisconnected) {
-			cause = fmt.Errorf("task %s was lost: %w", f.id, f.snap.Err) // said once
-		}
-		f.endPromptsLocked(cause)
-		return
-	}
-	reason := "the task ended"
-	if status != "" {
-		reason += " " + string(status)
-	}
-	// Only the extension's questions are ours to close: a 2025-11-25
-	// question is a request of the server's, which it withdraws itself.
-	f.withdrawInputsLocked(reason)
-}
-
-// endPromptsLocked ends the task's open prompts, of either design, with
-// cause.
-func (f *taskFollow) endPromptsLocked(cause error) {
-	f.endInputsLocked(cause)
-	f.endCoreLocked(cause)
-}
-
-// taskFailure is the error of a failed task: the server's JSON-RPC error,
-// or a stand-in naming its statusMessage.
-func (f *taskFollow) taskFailure(rpcErr *jsonrpc.Error, statusMessage string) error {
-	if rpcErr == nil {
-		msg := "the task failed"
-		if statusMessage != "" {
-			msg += ": " + statusMessage
-		}
-		rpcErr = jsonrpc.NewError(jsonrpc.CodeInternalError, msg, nil)
-	}
-	return fmt.Errorf("task %s of tools/call %s on %s failed: %w", f.id, f.describeTool(), f.s.name, rpcErr)
 }
