@@ -43,7 +43,7 @@
 //	Withdrawn     nothing (the server cancelled the request)
 //	Disconnected  nothing (there is no one to send it to); also for the
 //	              prompts that came on a call's HTTP stream when that stream
-//	              was lost (the transport's made-up response, ErrRequestLost)
+//	              was lost (the transport ends the call: transport.Inbound.Err)
 //	Abandoned     {"action":"cancel"}, so the server's wait ends too; this is
 //	              also how prompts end when the Session is closed by us
 //	Timeout       {"action":"cancel"}

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"time"
 
+	"github.com/elicit-dev/elicit/transport"
 	"github.com/elicit-dev/elicit/transport/jsonrpc"
 )
 
@@ -25,12 +26,13 @@ type incoming struct {
 
 // handleRequest registers a request from the server and serves it in its
 // own goroutine (read loop).
-func (s *Session) handleRequest(m *jsonrpc.Message) {
+func (s *Session) handleRequest(in transport.Inbound) {
+	m := in.Msg
 	var taskID string
 	if m.Method == "elicitation/create" {
 		taskID = relatedTaskID(m.Params)
 	}
-	arrived := m.Received // off the wire, before any queue of ours
+	arrived := in.Received // off the wire, before any queue of ours
 	if arrived.IsZero() {
 		arrived = time.Now()
 	}
@@ -61,7 +63,7 @@ func (s *Session) handleRequest(m *jsonrpc.Message) {
 	}
 	e.gen = s.gen
 	if m.Method == "elicitation/create" {
-		e.origin = s.originLocked(m, taskID)
+		e.origin = s.originLocked(in, taskID)
 		e.owner = e.origin.CallID
 	}
 	s.in[m.ID] = e
@@ -77,17 +79,17 @@ func (s *Session) handleRequest(m *jsonrpc.Message) {
 // the call whose HTTP stream carried it; else the task named in its
 // related-task meta; else, if exactly one tools/call of ours is
 // outstanding, that one (Origin.Inferred); else unknown.
-func (s *Session) originLocked(m *jsonrpc.Message, taskID string) Origin {
+func (s *Session) originLocked(in transport.Inbound, taskID string) Origin {
 	// Tasks: a request naming its task, or on a tasks/result stream of
 	// ours, belongs to that task (tasks_core.go).
-	if o, ok := s.taskOriginLocked(m, taskID); ok {
+	if o, ok := s.taskOriginLocked(in, taskID); ok {
 		return o
 	}
-	if m.RelatedID.IsValid() {
-		if c := s.out[m.RelatedID]; c != nil {
+	if in.RelatedID.IsValid() {
+		if c := s.out[in.RelatedID]; c != nil {
 			return c.origin()
 		}
-		return Origin{CallID: m.RelatedID}
+		return Origin{CallID: in.RelatedID}
 	}
 	var sole *call
 	n := 0
@@ -184,7 +186,7 @@ func (s *Session) reply(id jsonrpc.ID, result json.RawMessage, rpcErr *jsonrpc.E
 	if rpcErr != nil {
 		m.Result = nil
 	}
-	err := s.wire().Write(context.Background(), m)
+	err := s.wire().Write(context.Background(), m, nil)
 	if err != nil {
 		s.log.Debug("writing a response failed", "id", id, "err", err)
 	}

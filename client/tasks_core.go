@@ -95,16 +95,14 @@ func (f *taskFollow) startResult(final bool) {
 // task is terminal), so that it is not cancelled on the wire needlessly.
 const resultSettle = 2 * time.Second
 
-// serverAnswered reports whether err is the server's own JSON-RPC answer,
-// not one the transport made up because the request's stream broke (in
-// 2026-07-28 that wraps transport.ErrRequestLost, in 2025-11-25 Session.do
-// marks it lostResponse). Before, such an error counted as tasks/result's
-// answer: the task's result was never fetched again, and CallTool returned
-// the lost stream's error even when the task completed.
+// serverAnswered reports whether err is the server's own JSON-RPC answer.
+// A request the transport ended because its stream broke
+// (transport.Inbound.Err) carries no *jsonrpc.Error, so it does not count:
+// tasks/result is then called again, and CallTool does not return the
+// broken stream's error when the task completed.
 func serverAnswered(err error) bool {
 	var rpcErr *jsonrpc.Error
-	var lost lostResponse
-	return errors.As(err, &rpcErr) && !errors.Is(err, transport.ErrRequestLost) && !errors.As(err, &lost)
+	return errors.As(err, &rpcErr)
 }
 
 // settleResult waits, bounded, for the tasks/result in flight, if any.
@@ -191,9 +189,9 @@ func (f *taskFollow) endCoreLocked(cause error) {
 // names one in its related-task _meta, or it arrived on the HTTP stream of
 // a tasks/result of ours. The origin names the task's tool and call when
 // we follow it.
-func (s *Session) taskOriginLocked(m *jsonrpc.Message, taskID string) (Origin, bool) {
-	if taskID == "" && m.RelatedID.IsValid() {
-		if c := s.out[m.RelatedID]; c != nil && c.method == "tasks/result" {
+func (s *Session) taskOriginLocked(in transport.Inbound, taskID string) (Origin, bool) {
+	if taskID == "" && in.RelatedID.IsValid() {
+		if c := s.out[in.RelatedID]; c != nil && c.method == "tasks/result" {
 			taskID = c.name
 		}
 	}

@@ -27,12 +27,12 @@ import (
 //   - Headers: MCP-Protocol-Version (the _meta version when present, else
 //     the set one), Mcp-Method, and Mcp-Name (params.name for tools/call
 //     and prompts/get, params.uri for resources/read, params.taskId for
-//     tasks/get, tasks/update, tasks/cancel); jsonrpc.Message.Headers
+//     tasks/get, tasks/update, tasks/cancel); WriteOptions.Headers
 //     (Mcp-Param-{Name}) too. Mcp-Name and Headers values that are not
 //     plain header-safe ASCII go as =?base64?{base64 of UTF-8}?=.
 //   - A response stream that breaks before the response loses the request:
-//     Read gets a made-up -32603 error response with data {"lost":true}
-//     whose Message.LocalErr wraps ErrRequestLost; re-issue with a new id.
+//     Read gets Inbound{ID, Err} with Err wrapping ErrRequestLost;
+//     re-issue with a new id.
 //   - CancelRequest closes the request's response stream: that is the
 //     cancel, and nothing more is delivered for it.
 //   - Writing a response is refused (the server sends no requests).
@@ -208,26 +208,26 @@ var (
 )
 
 // Read returns the next message from any stream, in arrival order per
-// stream.
-func (c *httpConn) Read(ctx context.Context) (*jsonrpc.Message, error) {
+// stream, or the end of a request whose response cannot come (see Conn).
+func (c *httpConn) Read(ctx context.Context) (Inbound, error) {
 	for {
 		if c.ctx.Err() != nil {
-			return nil, fmt.Errorf("transport: http read: %w", ErrClosed)
+			return Inbound{}, fmt.Errorf("transport: http read: %w", ErrClosed)
 		}
-		if m, ok := c.inbox.pop(); ok {
-			return m, nil
+		if in, ok := c.inbox.pop(); ok {
+			return in, nil
 		}
 		select {
 		case <-c.inbox.ready:
 		case <-c.gone:
-			if m, ok := c.inbox.pop(); ok {
-				return m, nil
+			if in, ok := c.inbox.pop(); ok {
+				return in, nil
 			}
-			return nil, c.goneErr
+			return Inbound{}, c.goneErr
 		case <-ctx.Done():
-			return nil, fmt.Errorf("transport: http read: %w", context.Cause(ctx))
+			return Inbound{}, fmt.Errorf("transport: http read: %w", context.Cause(ctx))
 		case <-c.ctx.Done():
-			return nil, fmt.Errorf("transport: http read: %w", ErrClosed)
+			return Inbound{}, fmt.Errorf("transport: http read: %w", ErrClosed)
 		}
 	}
 }
@@ -245,7 +245,9 @@ func (c *httpConn) Read(ctx context.Context) (*jsonrpc.Message, error) {
 // ctx bounds only the wait: if it ends first, the POST still completes and
 // its replies still reach Read, because a disconnect is not a cancel (in
 // the 2026-07-28 era, CancelRequest is how to cancel).
-func (c *httpConn) Write(ctx context.Context, m *jsonrpc.Message) error {
+//
+// opts.Headers go out with the POST (see WriteOptions).
+func (c *httpConn) Write(ctx context.Context, m *jsonrpc.Message, opts *WriteOptions) error {
 	if err := ctx.Err(); err != nil {
 		return fmt.Errorf("transport: http write %s: %w", httpDescribe(m), context.Cause(ctx))
 	}
@@ -253,7 +255,7 @@ func (c *httpConn) Write(ctx context.Context, m *jsonrpc.Message) error {
 	if err != nil {
 		return fmt.Errorf("transport: http write: %w", err)
 	}
-	extra, err := httpMessageHeaders(m)
+	extra, err := httpMessageHeaders(opts)
 	if err != nil {
 		return fmt.Errorf("transport: http write %s: %w", httpDescribe(m), err)
 	}
@@ -504,31 +506,23 @@ func (c *httpConn) forget(id jsonrpc.ID) bool {
 
 // deliver queues a decoded message for Read. A response, from whatever
 // stream, settles its request.
-func (c *httpConn) deliver(m *jsonrpc.Message) {
-	if m.Kind() == jsonrpc.KindResponse {
-		c.forget(m.ID)
+func (c *httpConn) deliver(in Inbound) {
+	if in.Msg.Kind() == jsonrpc.KindResponse {
+		c.forget(in.Msg.ID)
 	}
-	c.inbox.push(m)
+	c.inbox.push(in)
 }
 
 // failCall settles a request whose response can no longer arrive (its stream
-// broke and could not be resumed). Nothing crossed the wire, so no frame is
-// faked: the observer gets an error frame, and Read gets a locally made
-// JSON-RPC error response (-32603, LocalErr set to err), so the waiting call
-// fails instead of hanging. When err wraps ErrRequestLost its data is
-// {"lost":true}.
+// broke and could not be resumed): the observer gets an error frame, and
+// Read gets Inbound{ID: id, Err: err}, so the waiting call fails instead of
+// hanging.
 func (c *httpConn) failCall(id jsonrpc.ID, info *HTTPInfo, err error) {
 	if !c.forget(id) {
 		return // answered meanwhile, or already failed
 	}
 	c.errFrame(info, nil, err)
-	var data any
-	if errors.Is(err, ErrRequestLost) {
-		data = map[string]bool{"lost": true}
-	}
-	m := jsonrpc.NewErrorResponse(id, jsonrpc.NewError(jsonrpc.CodeInternalError, err.Error(), data))
-	m.LocalErr = err
-	c.inbox.push(m)
+	c.inbox.push(Inbound{ID: id, Err: err, Received: time.Now()})
 }
 
 // frameIn reports an incoming message, or a body that failed to decode.

@@ -107,7 +107,7 @@ func TestHTTPSessionExpired(t *testing.T) {
 
 	httpWrite(t, conn, httpReq(t, 1, "initialize", map[string]any{}))
 	httpRead(t, conn)
-	err := conn.Write(t.Context(), httpReq(t, 2, "tools/list", nil))
+	err := conn.Write(t.Context(), httpReq(t, 2, "tools/list", nil), nil)
 	if !errors.Is(err, transport.ErrSessionExpired) {
 		t.Fatalf("Write = %v, want ErrSessionExpired", err)
 	}
@@ -173,7 +173,7 @@ func TestHTTPErrorStatus(t *testing.T) {
 		w.WriteHeader(http.StatusMethodNotAllowed)
 	})
 	conn, log, _ := httpStart(t, h, nil)
-	err := conn.Write(t.Context(), httpReq(t, 1, "tools/list", nil))
+	err := conn.Write(t.Context(), httpReq(t, 1, "tools/list", nil), nil)
 	var se *transport.StatusError
 	if !errors.As(err, &se) || se.StatusCode != http.StatusBadGateway || errors.Is(err, transport.ErrSessionExpired) {
 		t.Fatalf("Write = %v, want a 502 StatusError", err)
@@ -181,12 +181,12 @@ func TestHTTPErrorStatus(t *testing.T) {
 	if !strings.Contains(err.Error(), "502") || !strings.Contains(err.Error(), "upstream exploded") {
 		t.Errorf("error %q lacks the status or the body excerpt", err)
 	}
-	if err := conn.Write(t.Context(), httpNote(t, "notifications/initialized", nil)); err == nil {
+	if err := conn.Write(t.Context(), httpNote(t, "notifications/initialized", nil), nil); err == nil {
 		t.Error("a 502 for a notification did not fail the Write")
 	}
 	ctx, cancel := context.WithTimeout(t.Context(), 100*time.Millisecond)
 	defer cancel()
-	if m, err := conn.Read(ctx); err == nil {
+	if m, err := msgOf(conn.Read(ctx)); err == nil {
 		t.Errorf("Read returned %+v; nothing should have been delivered", m)
 	}
 	if n := len(httpErrFrames(log.Frames())); n != 2 {
@@ -200,7 +200,7 @@ func TestHTTPRequestAcceptedWithoutResponse(t *testing.T) {
 	conn, _, _ := httpStart(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.WriteHeader(http.StatusAccepted)
 	}), nil)
-	if err := conn.Write(t.Context(), httpReq(t, 1, "tools/list", nil)); err == nil {
+	if err := conn.Write(t.Context(), httpReq(t, 1, "tools/list", nil), nil); err == nil {
 		t.Fatal("Write succeeded for a request answered 202 with no body")
 	}
 }
@@ -317,7 +317,7 @@ func TestHTTPClose(t *testing.T) {
 	if _, err := conn.Read(t.Context()); !httpIsClosed(err) {
 		t.Errorf("Read after Close = %v", err)
 	}
-	if err := conn.Write(t.Context(), httpNote(t, "x", nil)); !httpIsClosed(err) {
+	if err := conn.Write(t.Context(), httpNote(t, "x", nil), nil); !httpIsClosed(err) {
 		t.Errorf("Write after Close = %v", err)
 	}
 	dels := log.SeenMethod(http.MethodDelete)

@@ -2,26 +2,19 @@ package transport
 
 import (
 	"errors"
+	"time"
 
 	"github.com/elicit-dev/elicit/transport/jsonrpc"
 )
 
-// standIn returns the response Read delivers in place of a frame that
-// failed to decode with derr, when that frame was meant as a response and
-// its id could be recovered (see Conn); nil otherwise.
-func standIn(derr error) *jsonrpc.Message {
+// undecodableReply returns what Read delivers for a frame received at t
+// that failed to decode with derr, when that frame was meant as a response
+// and its id could be recovered: the end of that request (see Conn). ok is
+// false otherwise.
+func undecodableReply(derr error, t time.Time) (in Inbound, ok bool) {
 	var de *jsonrpc.DecodeError
 	if !errors.As(derr, &de) || de.Kind != jsonrpc.KindResponse || !de.ID.IsValid() {
-		return nil
+		return Inbound{}, false
 	}
-	return standInFor(de.ID, de)
-}
-
-// standInFor makes the stand-in response for request id, whose response
-// arrived but could not be decoded (derr, a *jsonrpc.DecodeError).
-func standInFor(id jsonrpc.ID, derr error) *jsonrpc.Message {
-	m := jsonrpc.NewErrorResponse(id, jsonrpc.NewError(jsonrpc.CodeInternalError,
-		"the response could not be decoded: "+derr.Error(), nil))
-	m.LocalErr = derr
-	return m
+	return Inbound{ID: de.ID, Err: de, Received: t}, true
 }
