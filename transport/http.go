@@ -92,6 +92,12 @@ const (
 	httpDeleteTimeout     = 5 * time.Second
 )
 
+// Legacy implements LegacyFallback: the legacy HTTP+SSE transport for the
+// same URL, with the same headers, client and observer.
+func (t *HTTP) Legacy() Transport {
+	return &SSE{URL: t.URL, Header: t.Header, Client: t.Client, Observer: t.Observer}
+}
+
 // Dial checks the URL and returns a Conn. The Conn also implements
 // VersionSetter and RequestCanceler.
 func (t *HTTP) Dial(ctx context.Context) (Conn, error) {
@@ -202,6 +208,7 @@ const httpStandaloneWait = 2 * time.Second
 
 var (
 	_ Transport       = (*HTTP)(nil)
+	_ LegacyFallback  = (*HTTP)(nil)
 	_ Conn            = (*httpConn)(nil)
 	_ VersionSetter   = (*httpConn)(nil)
 	_ RequestCanceler = (*httpConn)(nil)

@@ -396,3 +396,17 @@ func TestHTTPDialRejectsBadURL(t *testing.T) {
 		}
 	}
 }
+
+// Legacy is the HTTP+SSE transport for the same server, configured alike.
+func TestHTTPLegacy(t *testing.T) {
+	t.Parallel()
+	h := &transport.HTTP{URL: "http://example.test/mcp", Header: http.Header{"Authorization": {"Bearer x"}},
+		Client: &http.Client{}, Observer: &recorder{}}
+	sse, ok := h.Legacy().(*transport.SSE)
+	if !ok {
+		t.Fatalf("Legacy() = %T, want *transport.SSE", h.Legacy())
+	}
+	if sse.URL != h.URL || sse.Header.Get("Authorization") != "Bearer x" || sse.Client != h.Client || sse.Observer != h.Observer {
+		t.Errorf("Legacy() = %+v, want the HTTP transport's URL, headers, client and observer", sse)
+	}
+}

@@ -25,7 +25,7 @@ import (
 // wrapping io.EOF (or the read error).
 //
 // Use it when a Streamable HTTP POST of initialize fails with 400, 404 or
-// 405 (see HTTP for the whole era probe).
+// 405 (see HTTP for the whole era probe); HTTP.Legacy builds it.
 type SSE struct {
 	// URL is the SSE endpoint (often .../sse).
 	URL string

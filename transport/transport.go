@@ -16,6 +16,13 @@ type Transport interface {
 	Dial(ctx context.Context) (Conn, error)
 }
 
+// LegacyFallback is implemented by transports with an older form on the
+// same server, to fall back to when the server refuses this one: HTTP's is
+// SSE, the 2024-11-05 HTTP+SSE transport (see HTTP for when).
+type LegacyFallback interface {
+	Legacy() Transport
+}
+
 // Conn carries framed JSON-RPC messages to and from one server.
 //
 // Read returns the next Inbound: a message from the server with what the
