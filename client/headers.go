@@ -78,14 +78,14 @@ func (h *toolHeaders) put(bindings map[string][]headerBinding, complete bool) {
 }
 
 // mirrorsHeaders reports whether this session's requests carry
-// Mcp-Param headers: 2026-07-28 over Streamable HTTP (the only connection
-// of that era that sets a protocol version; stdio has no headers).
+// Mcp-Param headers: 2026-07-28 on a connection that sends message headers
+// (Streamable HTTP; stdio has none).
 func (s *Session) mirrorsHeaders() bool {
 	if !s.stateless() {
 		return false
 	}
-	_, ok := s.wire().(transport.VersionSetter)
-	return ok
+	hs, ok := s.wire().(transport.HeaderSender)
+	return ok && hs.SendsHeaders()
 }
 
 // rememberTools is ListTools' hook: on a session that mirrors headers it

@@ -99,7 +99,7 @@ func (t *HTTP) Legacy() Transport {
 }
 
 // Dial checks the URL and returns a Conn. The Conn also implements
-// VersionSetter and RequestCanceler.
+// VersionSetter, RequestCanceler and HeaderSender.
 func (t *HTTP) Dial(ctx context.Context) (Conn, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, fmt.Errorf("transport: dial %s: %w", t.URL, err)
@@ -212,6 +212,7 @@ var (
 	_ Conn            = (*httpConn)(nil)
 	_ VersionSetter   = (*httpConn)(nil)
 	_ RequestCanceler = (*httpConn)(nil)
+	_ HeaderSender    = (*httpConn)(nil)
 )
 
 // Read returns the next message from any stream, in arrival order per
@@ -253,7 +254,7 @@ func (c *httpConn) Read(ctx context.Context) (Inbound, error) {
 // its replies still reach Read, because a disconnect is not a cancel (in
 // the 2026-07-28 era, CancelRequest is how to cancel).
 //
-// opts.Headers go out with the POST (see WriteOptions).
+// opts.Headers go out with the POST (see WriteOptions and SendsHeaders).
 func (c *httpConn) Write(ctx context.Context, m *jsonrpc.Message, opts *WriteOptions) error {
 	if err := ctx.Err(); err != nil {
 		return fmt.Errorf("transport: http write %s: %w", httpDescribe(m), context.Cause(ctx))
@@ -318,6 +319,10 @@ func (c *httpConn) Write(ctx context.Context, m *jsonrpc.Message, opts *WriteOpt
 		return fmt.Errorf("transport: http write %s: %w", httpDescribe(m), context.Cause(ctx))
 	}
 }
+
+// SendsHeaders implements HeaderSender: every POST carries the message's
+// WriteOptions.Headers, in either era.
+func (c *httpConn) SendsHeaders() bool { return true }
 
 // SetProtocolVersion records the negotiated version, sent from now on as
 // MCP-Protocol-Version. For a stateful version it opens the standalone GET

@@ -410,3 +410,19 @@ func TestHTTPLegacy(t *testing.T) {
 		t.Errorf("Legacy() = %+v, want the HTTP transport's URL, headers, client and observer", sse)
 	}
 }
+
+// Only Streamable HTTP sends message headers; the others say nothing of
+// them (they ignore WriteOptions.Headers).
+func TestHeaderSender(t *testing.T) {
+	t.Parallel()
+	conn, _, _ := httpStart(t, http.NotFoundHandler(), nil)
+	if hs, ok := conn.(transport.HeaderSender); !ok || !hs.SendsHeaders() {
+		t.Error("the HTTP Conn does not send message headers")
+	}
+	pipe, server := transport.Pipe(nil)
+	defer pipe.Close()
+	defer server.Close()
+	if _, ok := pipe.(transport.HeaderSender); ok {
+		t.Error("a stream Conn claims to send message headers")
+	}
+}

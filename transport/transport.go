@@ -91,6 +91,15 @@ type WriteOptions struct {
 	Headers map[string]string
 }
 
+// HeaderSender is implemented by connections that can put
+// WriteOptions.Headers on the wire (Streamable HTTP); the others ignore
+// them. SendsHeaders reports whether this one does, so that a caller
+// computes headers only where they go out (the 2026-07-28 Mcp-Param
+// mirroring).
+type HeaderSender interface {
+	SendsHeaders() bool
+}
+
 // VersionSetter is implemented by connections that must repeat the
 // negotiated protocol version on every later request (Streamable HTTP's
 // MCP-Protocol-Version header). The session calls it after initialize; in
