@@ -276,7 +276,7 @@ func collectBindings(props json.RawMessage, prefix []string, seen map[string]str
 			if json.Unmarshal(ann, &header) != nil || header == "" {
 				return fmt.Errorf("gives property %q an x-mcp-header that is not a non-empty string", where)
 			}
-			if !isToken(header) {
+			if !transport.ValidHeaderName(header) {
 				return fmt.Errorf("gives property %q x-mcp-header %q, which is not an HTTP header name", where, header)
 			}
 			lower := strings.ToLower(header)
@@ -307,22 +307,4 @@ func schemaExcerpt(raw json.RawMessage) string {
 	default:
 		return s
 	}
-}
-
-// isToken reports whether s is an HTTP field name (RFC 9110 token: 1*tchar),
-// as go-sdk's validateHeaderName requires.
-func isToken(s string) bool {
-	if s == "" {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		switch {
-		case c >= '0' && c <= '9', c >= 'a' && c <= 'z', c >= 'A' && c <= 'Z':
-		case strings.IndexByte("!#$%&'*+-.^_`|~", c) >= 0:
-		default:
-			return false
-		}
-	}
-	return true
 }

@@ -117,7 +117,7 @@ func httpMessageHeaders(opts *WriteOptions) (http.Header, error) {
 	}
 	h := make(http.Header, len(opts.Headers))
 	for k, v := range opts.Headers {
-		if !httpValidHeaderName(k) {
+		if !ValidHeaderName(k) {
 			return nil, fmt.Errorf("message header name %s is not an HTTP token", httpExcerpt([]byte(k), 60))
 		}
 		h.Set(k, httpHeaderValue(v))
