@@ -104,12 +104,9 @@ func (t *HTTP) Dial(ctx context.Context) (Conn, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, fmt.Errorf("transport: dial %s: %w", t.URL, err)
 	}
-	u, err := url.Parse(t.URL)
+	u, err := ParseHTTPURL(t.URL)
 	if err != nil {
-		return nil, fmt.Errorf("transport: dial: bad URL: %w", err)
-	}
-	if u.Scheme != "http" && u.Scheme != "https" || u.Host == "" {
-		return nil, fmt.Errorf("transport: dial %q: want an http or https URL", t.URL)
+		return nil, fmt.Errorf("transport: dial: %w", err)
 	}
 	c := &httpConn{
 		url:        u.String(),
@@ -138,6 +135,20 @@ func (t *HTTP) Dial(ctx context.Context) (Conn, error) {
 	// The root context outlives Dial's ctx, which bounds only the dial.
 	c.ctx, c.cancel = context.WithCancel(context.Background())
 	return c, nil
+}
+
+// ParseHTTPURL parses raw as the URL of an HTTP transport (HTTP, SSE): it
+// must be absolute, http or https, with a host. Dial checks its URL with
+// it; callers may check a URL early the same way.
+func ParseHTTPURL(raw string) (*url.URL, error) {
+	u, err := url.Parse(raw)
+	if err != nil {
+		return nil, fmt.Errorf("bad URL: %w", err)
+	}
+	if u.Scheme != "http" && u.Scheme != "https" || u.Host == "" {
+		return nil, fmt.Errorf("%q: want an http or https URL", raw)
+	}
+	return u, nil
 }
 
 // httpConn is the Conn of HTTP.

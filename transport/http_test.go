@@ -397,6 +397,20 @@ func TestHTTPDialRejectsBadURL(t *testing.T) {
 	}
 }
 
+// ParseHTTPURL is the one URL check of HTTP, SSE and the command line.
+func TestParseHTTPURL(t *testing.T) {
+	t.Parallel()
+	for raw, ok := range map[string]bool{
+		"http://localhost:3000/mcp": true, "https://h.example:8443/": true, "http://[::1]:3001/sse": true,
+		"": false, "::": false, "/mcp": false, "localhost:3000": false, "ftp://x/": false, "http://": false,
+		"http:///mcp": false, "mailto:a@b": false,
+	} {
+		if _, err := transport.ParseHTTPURL(raw); (err == nil) != ok {
+			t.Errorf("ParseHTTPURL(%q) = %v, want ok %v", raw, err, ok)
+		}
+	}
+}
+
 // Legacy is the HTTP+SSE transport for the same server, configured alike.
 func TestHTTPLegacy(t *testing.T) {
 	t.Parallel()

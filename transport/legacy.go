@@ -59,12 +59,9 @@ func (t *SSE) Dial(ctx context.Context) (Conn, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, fmt.Errorf("transport: dial %s: %w", t.URL, err)
 	}
-	u, err := url.Parse(t.URL)
+	u, err := ParseHTTPURL(t.URL)
 	if err != nil {
-		return nil, fmt.Errorf("transport: dial: bad URL: %w", err)
-	}
-	if u.Scheme != "http" && u.Scheme != "https" || u.Host == "" {
-		return nil, fmt.Errorf("transport: dial %q: want an http or https URL", t.URL)
+		return nil, fmt.Errorf("transport: dial: %w", err)
 	}
 	c := &sseConn{
 		base:   u,
