@@ -54,28 +54,6 @@ type Conn interface {
 	Close() error
 }
 
-// Inbound is one thing Read delivers: either Msg, or ID with Err.
-type Inbound struct {
-	// Msg is a message from the server.
-	Msg *jsonrpc.Message
-	// RelatedID is the request of ours that Msg belongs to, when the
-	// transport knows it: on Streamable HTTP, the request whose POST
-	// response stream carried it. Never set for a response.
-	RelatedID jsonrpc.ID
-	// Received is when the transport read Msg off the wire (or gave up on
-	// ID). Prompts count their wait from it, so that time spent queued
-	// inside the client counts too.
-	Received time.Time
-
-	// ID and Err end our request ID without a response. Either one came
-	// but could not be decoded (Err is the *jsonrpc.DecodeError: the server
-	// did answer), or the stream that was to carry it broke (Streamable
-	// HTTP: the server never answered; in 2026-07-28 Err wraps
-	// ErrRequestLost). Msg is nil then.
-	ID  jsonrpc.ID
-	Err error
-}
-
 // WriteOptions is what travels beside an outgoing message, not in it. A nil
 // *WriteOptions is the zero value.
 type WriteOptions struct {
