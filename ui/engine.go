@@ -13,24 +13,24 @@ type Engine interface {
 	// Servers lists the configured servers and where each stands.
 	Servers() []ServerStatus
 	// Tools lists a server's tools (tools/list, all pages).
-	Tools(ctx context.Context, server string) ([]client.Tool, error)
+	Tools(ctx context.Context, server string) ([]wire.Tool, error)
 	// Call runs tools/call. Cancelling ctx must send
 	// notifications/cancelled (or the transport's equivalent) and return
 	// promptly. onProgress receives notifications/progress for this call.
 	Call(ctx context.Context, server, tool string, args map[string]any,
-		onProgress func(client.CallProgress)) (*client.CallToolResult, error)
+		onProgress func(client.CallProgress)) (*wire.CallToolResult, error)
 	// ListResources, ReadResource, ListPrompts and GetPrompt browse a
 	// server's resources and prompt templates.
-	ListResources(ctx context.Context, server string) ([]client.Resource, error)
-	ReadResource(ctx context.Context, server, uri string) ([]client.ResourceContents, error)
-	ListPrompts(ctx context.Context, server string) ([]client.ServerPrompt, error)
-	GetPrompt(ctx context.Context, server, name string, args map[string]string) (*client.GetPromptResult, error)
+	ListResources(ctx context.Context, server string) ([]wire.Resource, error)
+	ReadResource(ctx context.Context, server, uri string) ([]wire.ResourceContents, error)
+	ListPrompts(ctx context.Context, server string) ([]wire.Prompt, error)
+	GetPrompt(ctx context.Context, server, name string, args map[string]string) (*wire.GetPromptResult, error)
 	// SetLogLevel sends logging/setLevel.
 	SetLogLevel(ctx context.Context, server, level string) error
 	// Reconnect closes and reopens a server's session.
 	Reconnect(ctx context.Context, server string) error
 	// Journal is the record of every prompt's outcome.
-	Journal() *client.Journal
+	Journal() *question.Journal
 }
 
 // ServerStatus is one server's line on the status bar.
@@ -69,5 +69,5 @@ type TaskEngine interface {
 	// ctx cancels the task. Engine.Call, in turn, must not make a task of
 	// a tool whose taskSupport is "optional": the person chose that.
 	CallTask(ctx context.Context, server, tool string, args map[string]any,
-		onProgress func(client.CallProgress)) (*client.CallToolResult, error)
+		onProgress func(client.CallProgress)) (*wire.CallToolResult, error)
 }

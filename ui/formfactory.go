@@ -9,13 +9,13 @@ import (
 )
 
 // FormFactory builds the form of a form-mode prompt.
-type FormFactory func(p *client.Prompt, theme huh.Theme) Form
+type FormFactory func(p *question.Question, theme huh.Theme) Form
 
 var _ Form = (*forms.Form)(nil)
 
 // newPromptForm is the default FormFactory: forms.New with the server's
 // message above the fields (forms sanitizes it).
-func newPromptForm(p *client.Prompt, theme huh.Theme) Form {
+func newPromptForm(p *question.Question, theme huh.Theme) Form {
 	return forms.New(p.Schema, forms.Options{Message: p.Message, Theme: theme})
 }
 

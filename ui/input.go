@@ -113,7 +113,7 @@ func (m *Model) handleClick(c tea.MouseClickMsg) tea.Cmd {
 	}
 	if c.Y != stripRow {
 		if m.declineAt(c.X, c.Y) {
-			m.focused().answer(client.Outcome{Kind: client.Decline})
+			m.focused().answer(question.Outcome{Kind: question.Decline})
 		}
 		return nil
 	}

@@ -17,16 +17,16 @@ import (
 
 // journalMsg carries a snapshot of the engine's journal.
 type journalMsg struct {
-	entries  []client.JournalEntry
-	byServer map[string]client.Counts
+	entries  []question.JournalEntry
+	byServer map[string]question.Counts
 }
 
 // journalView shows every prompt's outcome in its own bucket, newest
 // first, and the counts per server (a cancel is never folded into a
 // decline, so a climbing cancel rate shows).
 type journalView struct {
-	entries  []client.JournalEntry
-	byServer map[string]client.Counts
+	entries  []question.JournalEntry
+	byServer map[string]question.Counts
 	offset   int
 }
 
@@ -59,13 +59,13 @@ func (j *journalView) key(m *Model, k tea.KeyPressMsg) tea.Cmd {
 	return nil
 }
 
-func (j *journalView) kindStyle(st *themes.Styles, k client.OutcomeKind) lipgloss.Style {
+func (j *journalView) kindStyle(st *themes.Styles, k question.OutcomeKind) lipgloss.Style {
 	switch k {
-	case client.Accept:
+	case question.Accept:
 		return st.Journal.Accept
-	case client.Decline:
+	case question.Decline:
 		return st.Journal.Decline
-	case client.Cancel:
+	case question.Cancel:
 		return st.Journal.Cancel
 	}
 	return st.Journal.Other
@@ -83,13 +83,13 @@ func (j *journalView) render(m *Model) string {
 	for _, s := range servers {
 		c := j.byServer[s]
 		line := fmt.Sprintf("%-16s", themes.SanitizeLine(s))
-		for _, k := range client.OutcomeKinds {
-			if n := c[k]; n > 0 || k <= client.Cancel {
+		for _, k := range question.OutcomeKinds {
+			if n := c[k]; n > 0 || k <= question.Cancel {
 				line += " " + j.kindStyle(st, k).Render(fmt.Sprintf("%s %d", k, n))
 			}
 		}
 		if t := c.Total(); t > 0 {
-			line += st.Muted.Render(fmt.Sprintf("   cancel rate %d%%", c[client.Cancel]*100/t))
+			line += st.Muted.Render(fmt.Sprintf("   cancel rate %d%%", c[question.Cancel]*100/t))
 		}
 		b.WriteString(line + "\n")
 	}

@@ -70,7 +70,7 @@ type Model struct {
 	showHelp      bool
 
 	panes   []*pane // arrival order
-	byKey   map[client.PromptKey]*pane
+	byKey   map[question.Key]*pane
 	byID    map[int]*pane
 	focus   int // id of the pane with focus, 0 = none
 	nextID  int
@@ -116,7 +116,7 @@ func New(engine Engine, bridge *Bridge, opts Options) *Model {
 		opts:   opts,
 		ctx:    ctx,
 		keys:   newKeyMap(),
-		byKey:  map[client.PromptKey]*pane{},
+		byKey:  map[question.Key]*pane{},
 		byID:   map[int]*pane{},
 		isDark: true,
 	}

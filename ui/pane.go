@@ -45,16 +45,16 @@ const (
 // through its reply channel, used at most once.
 type pane struct {
 	id    int
-	p     *client.Prompt
-	reply chan<- client.Outcome
+	p     *question.Question
+	reply chan<- question.Outcome
 	form  Form    // nil in URL mode
 	url   urlInfo // URL mode
 
 	state   paneState
-	sent    client.OutcomeKind // what we answered (paneAnswered and later)
+	sent    question.OutcomeKind // what we answered (paneAnswered and later)
 	seen    bool               // has had focus: its answer may be sent
 	notice  string             // why it ended, or what was sent
-	endKind client.OutcomeKind
+	endKind question.OutcomeKind
 	endedAt time.Time
 	note    string // transient line: "copied", validation error, opener error
 	// blinkParked: a cursor blink for this pane was dropped while it was
@@ -67,7 +67,7 @@ func (p *pane) open() bool { return p.state == paneOpen }
 
 // answer sends the person's answer once. It reports whether it went out;
 // a pane that is not open, or was never shown, sends nothing.
-func (p *pane) answer(o client.Outcome) bool {
+func (p *pane) answer(o question.Outcome) bool {
 	if p.state != paneOpen || !p.seen {
 		return false
 	}
@@ -81,7 +81,7 @@ func (p *pane) answer(o client.Outcome) bool {
 // end turns the pane into a notice. It is idempotent: the engine's verdict
 // (PromptResolved) may come before or after the bridge's closed message,
 // and the verdict's text wins.
-func (p *pane) end(kind client.OutcomeKind, text string, now time.Time, final bool) {
+func (p *pane) end(kind question.OutcomeKind, text string, now time.Time, final bool) {
 	if p.state == paneEnded && !final {
 		return
 	}
@@ -94,25 +94,25 @@ func (p *pane) end(kind client.OutcomeKind, text string, now time.Time, final bo
 }
 
 // endText is the notice for an outcome the engine decided.
-func endText(p *client.Prompt, e client.JournalEntry, sent string) string {
+func endText(p *question.Question, e question.JournalEntry, sent string) string {
 	server := themes.SanitizeLine(p.Server)
 	reason := themes.SanitizeLine(e.Reason)
 	switch e.Kind {
-	case client.Withdrawn:
+	case question.Withdrawn:
 		if reason == "" {
 			reason = "no reason given"
 		}
 		return fmt.Sprintf("withdrawn by %s: %s", server, reason)
-	case client.Disconnected:
+	case question.Disconnected:
 		if reason == "" {
 			return fmt.Sprintf("%s disconnected; nothing was sent", server)
 		}
 		return fmt.Sprintf("%s disconnected (%s); nothing was sent", server, reason)
-	case client.Abandoned:
+	case question.Abandoned:
 		return "abandoned: the call it belonged to was cancelled"
-	case client.Timeout:
+	case question.Timeout:
 		return "timed out; the engine answered for you"
-	case client.Invalid:
+	case question.Invalid:
 		return "invalid: " + reason
 	}
 	if sent == "" {
@@ -123,38 +123,38 @@ func endText(p *client.Prompt, e client.JournalEntry, sent string) string {
 
 // causeText is the notice for a prompt whose context ended, before the
 // engine's verdict arrives.
-func causeText(server string, cause error) (client.OutcomeKind, string) {
+func causeText(server string, cause error) (question.OutcomeKind, string) {
 	server = themes.SanitizeLine(server)
 	switch {
 	case cause == nil:
-		return client.Cancel, "closed"
-	case errors.Is(cause, client.ErrWithdrawn):
-		return client.Withdrawn, "withdrawn by " + server
-	case errors.Is(cause, client.ErrDisconnected):
-		return client.Disconnected, server + " disconnected; nothing was sent"
-	case errors.Is(cause, client.ErrAbandoned):
-		return client.Abandoned, "abandoned: the call it belonged to was cancelled"
-	case errors.Is(cause, client.ErrTimeout):
-		return client.Timeout, "timed out"
+		return question.Cancel, "closed"
+	case errors.Is(cause, question.ErrWithdrawn):
+		return question.Withdrawn, "withdrawn by " + server
+	case errors.Is(cause, question.ErrDisconnected):
+		return question.Disconnected, server + " disconnected; nothing was sent"
+	case errors.Is(cause, question.ErrAbandoned):
+		return question.Abandoned, "abandoned: the call it belonged to was cancelled"
+	case errors.Is(cause, question.ErrTimeout):
+		return question.Timeout, "timed out"
 	}
-	return client.Cancel, "closed: " + themes.SanitizeLine(cause.Error())
+	return question.Cancel, "closed: " + themes.SanitizeLine(cause.Error())
 }
 
 // originText says what the prompt belongs to.
-func originText(o client.Origin) string {
+func originText(o question.Origin) string {
 	name := themes.SanitizeLine(o.Name)
 	call := ""
 	if o.CallID.IsValid() {
 		call = " (call " + themes.SanitizeLine(o.CallID.Raw()) + ")"
 	}
 	switch o.Kind {
-	case client.OriginToolCall:
+	case question.OriginToolCall:
 		return "tool " + name + call
-	case client.OriginTask:
+	case question.OriginTask:
 		return "task " + themes.SanitizeLine(o.TaskID) + nameSuffix(name)
-	case client.OriginPrompt:
+	case question.OriginPrompt:
 		return "prompt " + name + call
-	case client.OriginResource:
+	case question.OriginResource:
 		return "resource " + name + call
 	}
 	return "not tied to a call of ours"

@@ -24,12 +24,12 @@ func (m *Model) handlePromptOpened(msg promptOpenedMsg) tea.Cmd {
 	if _, dup := m.byKey[p.Key]; dup {
 		// The engine keeps keys unique; a duplicate is refused rather
 		// than allowed to shadow a pane.
-		msg.reply <- client.Outcome{Kind: client.Cancel, Reason: "duplicate prompt key in the UI"}
+		msg.reply <- question.Outcome{Kind: question.Cancel, Reason: "duplicate prompt key in the UI"}
 		return nil
 	}
 	pn := &pane{id: m.newID(), p: p, reply: msg.reply}
 	var cmd tea.Cmd
-	if p.Mode == client.ModeURL {
+	if p.Mode == question.ModeURL {
 		pn.url = inspectURL(p.URL, m.serverHost(p.Server))
 	} else {
 		pn.form = m.opts.NewForm(p, m.theme.Form)
@@ -239,10 +239,10 @@ func (m *Model) paneKey(k tea.KeyPressMsg) tea.Cmd {
 	}
 	switch {
 	case key.Matches(k, m.keys.Decline):
-		pn.answer(client.Outcome{Kind: client.Decline})
+		pn.answer(question.Outcome{Kind: question.Decline})
 		return nil
 	case key.Matches(k, m.keys.Cancel) && (pn.form == nil || !pn.form.Filtering()):
-		pn.answer(client.Outcome{Kind: client.Cancel})
+		pn.answer(question.Outcome{Kind: question.Cancel})
 		return nil
 	}
 	if pn.form == nil {
@@ -262,7 +262,7 @@ func (m *Model) formUpdate(pn *pane, msg tea.Msg) tea.Cmd {
 			return cmd
 		}
 		pn.note = ""
-		pn.answer(client.Outcome{Kind: client.Accept, Content: content})
+		pn.answer(question.Outcome{Kind: question.Accept, Content: content})
 	}
 	return cmd
 }

@@ -15,7 +15,7 @@ import (
 // resourcesMsg carries one server's resources/list.
 type resourcesMsg struct {
 	server string
-	items  []client.Resource
+	items  []wire.Resource
 	err    error
 }
 
@@ -23,7 +23,7 @@ type resourcesMsg struct {
 // of reads the person has left.
 type resourceReadMsg struct {
 	seq      int
-	contents []client.ResourceContents
+	contents []wire.ResourceContents
 	err      error
 }
 
@@ -31,17 +31,17 @@ type resourceReadMsg struct {
 type resourceRead struct {
 	seq      int
 	server   string
-	res      client.Resource
+	res      wire.Resource
 	cancel   context.CancelFunc
 	loading  bool
-	contents []client.ResourceContents
+	contents []wire.ResourceContents
 	err      error
 	page     pager
 }
 
 // resourcesView lists a server's resources; Enter reads one.
 type resourcesView struct {
-	serverLists[client.Resource]
+	serverLists[wire.Resource]
 	read *resourceRead // nil: the list is shown
 	seq  int
 }
@@ -119,11 +119,11 @@ func (r *resourcesView) render(m *Model) string {
 	}
 	return r.renderList(m, listWords{title: "Resources of", hints: "s next server · enter read · F9 prompt templates",
 		noun: "resources", method: "resources/list", none: "this server lists no resources"},
-		func(res *client.Resource, selected bool) string { return resourceLine(m, res, selected) })
+		func(res *wire.Resource, selected bool) string { return resourceLine(m, res, selected) })
 }
 
 // resourceLine is one row: name (and title), URI, MIME type and size.
-func resourceLine(m *Model, res *client.Resource, selected bool) string {
+func resourceLine(m *Model, res *wire.Resource, selected bool) string {
 	st := m.st
 	san := themes.SanitizeLine
 	line := san(orDash(res.Name))

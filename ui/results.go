@@ -16,7 +16,7 @@ import (
 // structuredContent as indented JSON, binary content as one line with its
 // type and size, links as links, and isError in the error style. Every
 // server string is sanitized.
-func renderResult(st *themes.Styles, res *client.CallToolResult, width int) string {
+func renderResult(st *themes.Styles, res *wire.CallToolResult, width int) string {
 	var b strings.Builder
 	if res.IsError {
 		b.WriteString(st.Error.Render("the tool reported an error (isError)") + "\n")
@@ -39,7 +39,7 @@ func renderResult(st *themes.Styles, res *client.CallToolResult, width int) stri
 	return strings.TrimRight(b.String(), "\n")
 }
 
-func renderBlock(st *themes.Styles, text interface{ Render(...string) string }, c client.ContentBlock, width int) string {
+func renderBlock(st *themes.Styles, text interface{ Render(...string) string }, c wire.ContentBlock, width int) string {
 	san := themes.SanitizeLine
 	switch c.Type {
 	case "text":
@@ -65,7 +65,7 @@ func renderBlock(st *themes.Styles, text interface{ Render(...string) string }, 
 }
 
 // renderContents draws one resource contents item.
-func renderContents(st *themes.Styles, r client.ResourceContents) string {
+func renderContents(st *themes.Styles, r wire.ResourceContents) string {
 	head := st.List.Badge.Render("[resource " + themes.SanitizeLine(r.URI) + " " + themes.SanitizeLine(orDash(r.MimeType)) + "]")
 	if r.Blob != "" {
 		return head + " " + st.Muted.Render("binary, "+base64Size(r.Blob))

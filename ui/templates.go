@@ -21,14 +21,14 @@ import (
 // templatesMsg carries one server's prompts/list.
 type templatesMsg struct {
 	server string
-	items  []client.ServerPrompt
+	items  []wire.Prompt
 	err    error
 }
 
 // templateGotMsg carries a prompts/get result; seq drops stale ones.
 type templateGotMsg struct {
 	seq int
-	res *client.GetPromptResult
+	res *wire.GetPromptResult
 	err error
 }
 
@@ -36,11 +36,11 @@ type templateGotMsg struct {
 type templateGet struct {
 	seq    int
 	server string
-	tp     client.ServerPrompt
+	tp     wire.Prompt
 	args   map[string]string
 	cancel context.CancelFunc
 	busy   bool
-	res    *client.GetPromptResult
+	res    *wire.GetPromptResult
 	err    error
 	page   pager
 }
@@ -49,9 +49,9 @@ type templateGet struct {
 // arguments (one field per argument, required ones marked) and shows
 // what prompts/get returns.
 type templatesView struct {
-	serverLists[client.ServerPrompt]
+	serverLists[wire.Prompt]
 	args   *argForm // the argument form, while open
-	argsOf *client.ServerPrompt
+	argsOf *wire.Prompt
 	got    *templateGet // nil: the list (or the form) is shown
 	seq    int
 }
@@ -70,7 +70,7 @@ func (m *Model) handleTemplates(msg templatesMsg) {
 // argsSchema turns prompt arguments into a tool-style input schema of
 // strings, so the argument form is the one tools use. Names and texts go
 // through encoding/json, so server text cannot change the schema's shape.
-func argsSchema(args []client.PromptArgument) json.RawMessage {
+func argsSchema(args []wire.PromptArgument) json.RawMessage {
 	type prop struct {
 		Type        string `json:"type"`
 		Title       string `json:"title,omitempty"`
@@ -136,7 +136,7 @@ func (t *templatesView) open(m *Model) tea.Cmd {
 }
 
 // get runs prompts/get in a Cmd with its own context.
-func (t *templatesView) get(m *Model, tp client.ServerPrompt, args map[string]string) tea.Cmd {
+func (t *templatesView) get(m *Model, tp wire.Prompt, args map[string]string) tea.Cmd {
 	t.seq++
 	ctx, cancel := context.WithCancel(m.ctx)
 	g := &templateGet{seq: t.seq, server: t.server, tp: tp, args: args, cancel: cancel, busy: true}
@@ -255,11 +255,11 @@ func (t *templatesView) render(m *Model) string {
 	}
 	return t.renderList(m, listWords{title: "Prompt templates of", hints: "s next server · enter get",
 		noun: "prompt templates", method: "prompts/list", none: "this server has no prompt templates"},
-		func(tp *client.ServerPrompt, selected bool) string { return templateLine(m, tp, selected) })
+		func(tp *wire.Prompt, selected bool) string { return templateLine(m, tp, selected) })
 }
 
 // templateLine is one row: name (and title), its arguments, description.
-func templateLine(m *Model, tp *client.ServerPrompt, selected bool) string {
+func templateLine(m *Model, tp *wire.Prompt, selected bool) string {
 	st := m.st
 	san := themes.SanitizeLine
 	line := san(tp.Name)

@@ -18,21 +18,21 @@ import (
 // toolsMsg carries one server's tool list.
 type toolsMsg struct {
 	server string
-	tools  []client.Tool
+	tools  []wire.Tool
 	err    error
 }
 
 // callDoneMsg carries a finished call.
 type callDoneMsg struct {
 	id      int
-	res     *client.CallToolResult
+	res     *wire.CallToolResult
 	err     error
 	elapsed time.Duration
 }
 
 // toolList is one server's tools as last loaded.
 type toolList struct {
-	tools   []client.Tool
+	tools   []wire.Tool
 	err     error
 	loading bool
 }
@@ -54,7 +54,7 @@ type call struct {
 	started      time.Time
 	done         bool
 	cancelling   bool
-	res          *client.CallToolResult
+	res          *wire.CallToolResult
 	err          error
 	elapsed      time.Duration
 	prog         client.CallProgress
@@ -83,7 +83,7 @@ func (t *toolsView) init() {
 // runsAsTask says whether a call of tl goes out as a task: always for
 // "required", never for "forbidden" (or none); for "optional" as the
 // person chose, by default when the server runs tools as tasks.
-func (t *toolsView) runsAsTask(m *Model, server string, tl *client.Tool) bool {
+func (t *toolsView) runsAsTask(m *Model, server string, tl *wire.Tool) bool {
 	switch tl.Execution.TaskSupport {
 	case "required":
 		return true
@@ -309,7 +309,7 @@ func (t *toolsView) start(m *Model, server, tool string, args map[string]any, as
 	return func() tea.Msg {
 		defer cancel()
 		onProgress := func(p client.CallProgress) { br.progress(id, p) }
-		var res *client.CallToolResult
+		var res *wire.CallToolResult
 		var err error
 		if asTask {
 			res, err = te.CallTask(ctx, server, tool, args, onProgress)

@@ -23,7 +23,7 @@ type urlOpenedMsg struct {
 func (m *Model) urlKey(pn *pane, k tea.KeyPressMsg) tea.Cmd {
 	switch {
 	case key.Matches(k, m.keys.Consent):
-		pn.answer(client.Outcome{Kind: client.Accept})
+		pn.answer(question.Outcome{Kind: question.Accept})
 	case key.Matches(k, m.keys.OpenURL) && pn.url.ok:
 		open, url, id := m.opts.OpenURL, pn.p.URL, pn.id
 		pn.note = "opening in the browser…"

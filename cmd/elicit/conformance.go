@@ -53,9 +53,9 @@ func runConformance(ctx context.Context, args []string, stdout, stderr io.Writer
 	}}
 	sess, err := client.Connect(ctx, &transport.HTTP{URL: pos[0], Observer: logFrame}, &client.Options{
 		Name:       "conformance",
-		ClientInfo: client.Implementation{Name: "elicit", Version: version},
+		ClientInfo: wire.Implementation{Name: "elicit", Version: version},
 		Elicit:     client.ElicitBoth,
-		Prompter:   client.AcceptDefaults,
+		Prompter:   question.AcceptDefaults,
 	})
 	if err != nil {
 		return fail(exitConnect, "connect to %s: %w", pos[0], err)

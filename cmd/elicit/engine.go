@@ -65,7 +65,7 @@ func (e *engine) connectAll(ctx context.Context, order []string) {
 // lives until ctx ends or the session does.
 func (e *engine) listen(ctx context.Context, name string) {
 	s := e.m.Session(name)
-	if s == nil || s.Protocol() < client.Protocol2026_07_28 {
+	if s == nil || s.Protocol() < wire.Protocol2026_07_28 {
 		return
 	}
 	lctx, cancel := context.WithCancel(ctx)
@@ -125,7 +125,7 @@ func (e *engine) host(name string) string {
 	return u.Hostname()
 }
 
-func (e *engine) Tools(ctx context.Context, server string) ([]client.Tool, error) {
+func (e *engine) Tools(ctx context.Context, server string) ([]wire.Tool, error) {
 	s, err := e.session(server)
 	if err != nil {
 		return nil, err
@@ -134,7 +134,7 @@ func (e *engine) Tools(ctx context.Context, server string) ([]client.Tool, error
 }
 
 func (e *engine) Call(ctx context.Context, server, tool string, args map[string]any,
-	onProgress func(client.CallProgress)) (*client.CallToolResult, error) {
+	onProgress func(client.CallProgress)) (*wire.CallToolResult, error) {
 	s, err := e.session(server)
 	if err != nil {
 		return nil, err
@@ -153,7 +153,7 @@ func (e *engine) Call(ctx context.Context, server, tool string, args map[string]
 // CallTask implements ui.TaskEngine: the call runs as a task when the tool
 // allows it.
 func (e *engine) CallTask(ctx context.Context, server, tool string, args map[string]any,
-	onProgress func(client.CallProgress)) (*client.CallToolResult, error) {
+	onProgress func(client.CallProgress)) (*wire.CallToolResult, error) {
 	s, err := e.session(server)
 	if err != nil {
 		return nil, err
@@ -211,7 +211,7 @@ func (e *engine) resumeTasks(name string) {
 	}
 }
 
-func (e *engine) ListResources(ctx context.Context, server string) ([]client.Resource, error) {
+func (e *engine) ListResources(ctx context.Context, server string) ([]wire.Resource, error) {
 	s, err := e.session(server)
 	if err != nil {
 		return nil, err
@@ -219,7 +219,7 @@ func (e *engine) ListResources(ctx context.Context, server string) ([]client.Res
 	return s.ListResources(ctx)
 }
 
-func (e *engine) ReadResource(ctx context.Context, server, uri string) ([]client.ResourceContents, error) {
+func (e *engine) ReadResource(ctx context.Context, server, uri string) ([]wire.ResourceContents, error) {
 	s, err := e.session(server)
 	if err != nil {
 		return nil, err
@@ -227,7 +227,7 @@ func (e *engine) ReadResource(ctx context.Context, server, uri string) ([]client
 	return s.ReadResource(ctx, uri)
 }
 
-func (e *engine) ListPrompts(ctx context.Context, server string) ([]client.ServerPrompt, error) {
+func (e *engine) ListPrompts(ctx context.Context, server string) ([]wire.Prompt, error) {
 	s, err := e.session(server)
 	if err != nil {
 		return nil, err
@@ -235,7 +235,7 @@ func (e *engine) ListPrompts(ctx context.Context, server string) ([]client.Serve
 	return s.ListPrompts(ctx)
 }
 
-func (e *engine) GetPrompt(ctx context.Context, server, name string, args map[string]string) (*client.GetPromptResult, error) {
+func (e *engine) GetPrompt(ctx context.Context, server, name string, args map[string]string) (*wire.GetPromptResult, error) {
 	s, err := e.session(server)
 	if err != nil {
 		return nil, err
@@ -260,4 +260,4 @@ func (e *engine) Reconnect(ctx context.Context, server string) error {
 	return nil
 }
 
-func (e *engine) Journal() *client.Journal { return e.m.Journal() }
+func (e *engine) Journal() *question.Journal { return e.m.Journal() }
