@@ -41,7 +41,8 @@
 // is one table, question.Decision.Reply. When we close the Session, open
 // questions end Abandoned (a request is still answered cancel, so the
 // server's wait ends too); a question that came on a call's HTTP stream
-// ends Disconnected when that stream is lost (transport.ErrRequestLost).
+// ends Disconnected when that stream is lost (the transport ends the call
+// with transport.Inbound.Err).
 //
 // What the client offers a server (the requests it serves and the
 // capabilities it declares, per version) is one table, features.go;

@@ -117,7 +117,7 @@ func TestEraDetectionWithHandDrivenPeers(t *testing.T) {
 			cc, sc := transport.Pipe(nil)
 			defer sc.Close()
 			go func() {
-				m, err := sc.Read(context.Background())
+				m, err := msgOf(sc.Read(context.Background()))
 				if err != nil || m.Method != "server/discover" {
 					return
 				}
@@ -128,11 +128,11 @@ func TestEraDetectionWithHandDrivenPeers(t *testing.T) {
 				} else {
 					reply.Result = json.RawMessage(tc.answer)
 				}
-				_ = sc.Write(context.Background(), reply)
-				if m, err = sc.Read(context.Background()); err != nil || m.Method != "initialize" {
+				_ = sc.Write(context.Background(), reply, nil)
+				if m, err = msgOf(sc.Read(context.Background())); err != nil || m.Method != "initialize" {
 					return
 				}
-				_ = sc.Write(context.Background(), &jsonrpc.Message{ID: m.ID, Result: json.RawMessage(`{"protocolVersion":"2025-11-25","capabilities":{},"serverInfo":{"name":"old","version":"1"}}`)})
+				_ = sc.Write(context.Background(), &jsonrpc.Message{ID: m.ID, Result: json.RawMessage(`{"protocolVersion":"2025-11-25","capabilities":{},"serverInfo":{"name":"old","version":"1"}}`)}, nil)
 			}()
 			s, err := client.Connect(t.Context(), connTransport{cc}, nil)
 			if tc.failure != "" {
@@ -162,13 +162,13 @@ func TestSilentProbeFallsBackAfterFiveSeconds(t *testing.T) {
 			// A server that ignores what it does not know before
 			// initialize, as some stateful servers do.
 			for {
-				m, err := sc.Read(context.Background())
+				m, err := msgOf(sc.Read(context.Background()))
 				if err != nil {
 					return
 				}
 				if m.Method == "initialize" {
 					fellBack = time.Since(start)
-					_ = sc.Write(context.Background(), &jsonrpc.Message{ID: m.ID, Result: json.RawMessage(`{"protocolVersion":"2025-06-18","capabilities":{},"serverInfo":{"name":"quiet","version":"1"}}`)})
+					_ = sc.Write(context.Background(), &jsonrpc.Message{ID: m.ID, Result: json.RawMessage(`{"protocolVersion":"2025-06-18","capabilities":{},"serverInfo":{"name":"quiet","version":"1"}}`)}, nil)
 				}
 			}
 		}()
@@ -190,7 +190,7 @@ func TestConnectCancelledDuringProbe(t *testing.T) {
 	ctx, cancel := context.WithCancelCause(t.Context())
 	why := errors.New("gave up")
 	go func() {
-		if m, err := sc.Read(context.Background()); err == nil && m.Method == "server/discover" {
+		if m, err := msgOf(sc.Read(context.Background())); err == nil && m.Method == "server/discover" {
 			cancel(why)
 		}
 	}()

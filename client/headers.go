@@ -79,14 +79,14 @@ func (h *toolHeaders) put(bindings map[string][]headerBinding, complete bool) {
 }
 
 // mirrorsHeaders reports whether this session's requests carry
-// Mcp-Param headers: 2026-07-28 over Streamable HTTP (the only connection
-// of that era that sets a protocol version; stdio has no headers).
+// Mcp-Param headers: 2026-07-28 on a connection that sends message headers
+// (Streamable HTTP; stdio has none).
 func (s *Session) mirrorsHeaders() bool {
 	if !s.stateless() {
 		return false
 	}
-	_, ok := s.wire().(transport.VersionSetter)
-	return ok
+	hs, ok := s.wire().(transport.HeaderSender)
+	return ok && hs.SendsHeaders()
 }
 
 // rememberTools is ListTools' hook: on a session that mirrors headers it
@@ -277,7 +277,7 @@ func collectBindings(props json.RawMessage, prefix []string, seen map[string]str
 			if json.Unmarshal(ann, &header) != nil || header == "" {
 				return fmt.Errorf("gives property %q an x-mcp-header that is not a non-empty string", where)
 			}
-			if !isToken(header) {
+			if !transport.ValidHeaderName(header) {
 				return fmt.Errorf("gives property %q x-mcp-header %q, which is not an HTTP header name", where, header)
 			}
 			lower := strings.ToLower(header)
@@ -308,22 +308,4 @@ func schemaExcerpt(raw json.RawMessage) string {
 	default:
 		return s
 	}
-}
-
-// isToken reports whether s is an HTTP field name (RFC 9110 token: 1*tchar),
-// as go-sdk's validateHeaderName requires.
-func isToken(s string) bool {
-	if s == "" {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		switch {
-		case c >= '0' && c <= '9', c >= 'a' && c <= 'z', c >= 'A' && c <= 'Z':
-		case strings.IndexByte("!#$%&'*+-.^_`|~", c) >= 0:
-		default:
-			return false
-		}
-	}
-	return true
 }

@@ -289,7 +289,7 @@ func (p *peer) read() *jsonrpc.Message {
 	p.t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), liveness)
 	defer cancel()
-	m, err := p.conn.Read(ctx)
+	m, err := msgOf(p.conn.Read(ctx))
 	if err != nil {
 		p.t.Fatalf("peer read: %v", err)
 	}
@@ -310,7 +310,7 @@ func (p *peer) expect(method string) *jsonrpc.Message {
 
 func (p *peer) send(m *jsonrpc.Message) {
 	p.t.Helper()
-	if err := p.conn.Write(context.Background(), m); err != nil {
+	if err := p.conn.Write(context.Background(), m, nil); err != nil {
 		p.t.Fatalf("peer write: %v", err)
 	}
 }
@@ -325,15 +325,25 @@ func (p *peer) respond(id jsonrpc.ID, result string) {
 	p.send(&jsonrpc.Message{ID: id, Result: json.RawMessage(result)})
 }
 
+// msgOf is what a peer's Read delivered, as a message: the client writes
+// nothing a peer's stream cannot decode, so an Inbound without one is an
+// error here.
+func msgOf(in transport.Inbound, err error) (*jsonrpc.Message, error) {
+	if err == nil && in.Msg == nil {
+		err = fmt.Errorf("request %s ended without a message: %w", in.ID, in.Err)
+	}
+	return in.Msg, err
+}
+
 // readSkippingProbe reads sc's next message, answering our era probe
 // (server/discover) the way a 2025 server does: method not found.
 func readSkippingProbe(sc transport.Conn) (*jsonrpc.Message, error) {
 	for {
-		m, err := sc.Read(context.Background())
+		m, err := msgOf(sc.Read(context.Background()))
 		if err != nil || m.Method != "server/discover" {
 			return m, err
 		}
-		err = sc.Write(context.Background(), jsonrpc.NewErrorResponse(m.ID, jsonrpc.NewError(jsonrpc.CodeMethodNotFound, "method not found: server/discover", nil)))
+		err = sc.Write(context.Background(), jsonrpc.NewErrorResponse(m.ID, jsonrpc.NewError(jsonrpc.CodeMethodNotFound, "method not found: server/discover", nil)), nil)
 		if err != nil {
 			return nil, err
 		}
@@ -349,9 +359,9 @@ func pipePeer(t *testing.T, version string, opts *client.Options, rec *recorder)
 		if err != nil || m.Method != "initialize" {
 			return
 		}
-		_ = sc.Write(context.Background(), &jsonrpc.Message{ID: m.ID, Result: json.RawMessage(`{"protocolVersion":"` + version + `","capabilities":{"tools":{"listChanged":true},"logging":{}},"serverInfo":{"name":"peer","version":"0.1"},"instructions":"be nice"}`)})
+		_ = sc.Write(context.Background(), &jsonrpc.Message{ID: m.ID, Result: json.RawMessage(`{"protocolVersion":"` + version + `","capabilities":{"tools":{"listChanged":true},"logging":{}},"serverInfo":{"name":"peer","version":"0.1"},"instructions":"be nice"}`)}, nil)
 		for {
-			m, err := sc.Read(context.Background())
+			m, err := msgOf(sc.Read(context.Background()))
 			if err != nil || m.Method == "notifications/initialized" {
 				return
 			}

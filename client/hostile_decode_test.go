@@ -44,7 +44,7 @@ func TestHostileUndecodableResponse(t *testing.T) {
 			if err == nil || !errors.As(err, &de) || !strings.Contains(err.Error(), "the server's response to tools/call could not be decoded") {
 				t.Fatalf("CallTool: %v", err)
 			}
-			// A stand-in, not the server's JSON-RPC error.
+			// The decode failure, not a JSON-RPC error the server never sent.
 			if rpc := (*jsonrpc.Error)(nil); errors.As(err, &rpc) {
 				t.Errorf("the error wraps a JSON-RPC error %v, as if the server had sent one", rpc)
 			}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/elicit-dev/elicit/client/question"
 	"github.com/elicit-dev/elicit/client/wire"
+	"github.com/elicit-dev/elicit/transport"
 	"github.com/elicit-dev/elicit/transport/jsonrpc"
 )
 
@@ -26,12 +27,13 @@ type incoming struct {
 
 // handleRequest registers a request from the server and serves it in its
 // own goroutine (read loop).
-func (s *Session) handleRequest(m *jsonrpc.Message) {
+func (s *Session) handleRequest(in transport.Inbound) {
+	m := in.Msg
 	var taskID string
 	if m.Method == wire.MethodElicit {
 		taskID = question.RelatedTaskID(m.Params)
 	}
-	arrived := m.Received // off the wire, before any queue of ours
+	arrived := in.Received // off the wire, before any queue of ours
 	if arrived.IsZero() {
 		arrived = time.Now()
 	}
@@ -62,7 +64,7 @@ func (s *Session) handleRequest(m *jsonrpc.Message) {
 	}
 	e.gen = s.gen
 	if m.Method == wire.MethodElicit {
-		e.origin = s.originLocked(m, taskID)
+		e.origin = s.originLocked(in, taskID)
 		e.owner = e.origin.CallID
 	}
 	s.in[m.ID] = e
@@ -75,10 +77,10 @@ func (s *Session) handleRequest(m *jsonrpc.Message) {
 // the call whose HTTP stream carried it; else the task named in its
 // related-task meta; else, if exactly one tools/call of ours is
 // outstanding, that one (Origin.Inferred); else unknown.
-func (s *Session) originLocked(m *jsonrpc.Message, taskID string) question.Origin {
-	var via *call // ours, whose HTTP stream carried m
-	if m.RelatedID.IsValid() {
-		via = s.out[m.RelatedID]
+func (s *Session) originLocked(in transport.Inbound, taskID string) question.Origin {
+	var via *call // ours, whose HTTP stream carried the request
+	if in.RelatedID.IsValid() {
+		via = s.out[in.RelatedID]
 	}
 	// Tasks: a request naming its task, or on a tasks/result stream of
 	// ours, belongs to that task (tasks_core.go).
@@ -88,8 +90,8 @@ func (s *Session) originLocked(m *jsonrpc.Message, taskID string) question.Origi
 	if via != nil {
 		return via.origin()
 	}
-	if m.RelatedID.IsValid() {
-		return question.Origin{CallID: m.RelatedID}
+	if in.RelatedID.IsValid() {
+		return question.Origin{CallID: in.RelatedID}
 	}
 	var sole *call
 	n := 0
@@ -155,7 +157,7 @@ func (s *Session) reply(id jsonrpc.ID, result json.RawMessage, rpcErr *jsonrpc.E
 	if rpcErr != nil {
 		m.Result = nil
 	}
-	err := s.wire().Write(context.Background(), m)
+	err := s.wire().Write(context.Background(), m, nil)
 	if err != nil {
 		s.log.Debug("writing a response failed", "id", id, "err", err)
 	}

@@ -69,7 +69,7 @@ func (s *Session) initialize(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("notifications/initialized: %w", err)
 	}
-	if err := s.wire().Write(ctx, n); err != nil {
+	if err := s.wire().Write(ctx, n, nil); err != nil {
 		return fmt.Errorf("notifications/initialized on %s: %w", s.name, err)
 	}
 	s.log.Info("initialized", "protocol", v, "serverName", res.ServerInfo.Name, "serverVersion", res.ServerInfo.Version)

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/elicit-dev/elicit/client/wire"
+	"github.com/elicit-dev/elicit/transport"
 	"github.com/elicit-dev/elicit/transport/jsonrpc"
 )
 
@@ -279,5 +280,5 @@ func (s *Session) endListen(params json.RawMessage) {
 	if p.Reason != "" {
 		msg += ": " + p.Reason
 	}
-	c.resp <- &jsonrpc.Message{ID: *p.RequestID, Error: jsonrpc.NewError(jsonrpc.CodeInternalError, msg, nil)}
+	c.resp <- transport.Inbound{Msg: &jsonrpc.Message{ID: *p.RequestID, Error: jsonrpc.NewError(jsonrpc.CodeInternalError, msg, nil)}}
 }

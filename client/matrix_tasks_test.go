@@ -227,10 +227,8 @@ var extTaskDelivery = matrixDelivery{
 // on) while the person looks at the task's question. The question stays
 // open: go-sdk keeps its elicitation/create pending, and the answer is
 // POSTed on its own, not on the lost stream. tasks/result is called again
-// at the next poll, and the call ends with the task's result. (Before the
-// fix in tasks_core.go, serverAnswered, the transport's made-up error
-// counted as tasks/result's answer: no second tasks/result, and the call
-// failed with the lost stream's error though the task completed.)
+// at the next poll, and the call ends with the task's result: the broken
+// stream is not tasks/result's answer (tasks_core.go, serverAnswered).
 func TestMatrixTaskResultStreamLost(t *testing.T) {
 	t.Parallel()
 	rec := &recorder{}

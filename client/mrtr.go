@@ -75,7 +75,7 @@ func (s *Session) doStateless(ctx context.Context, c *call, base json.RawMessage
 		if rec != nil {
 			c.sent = rec.delivered
 		}
-		m, _, err := s.roundTrip(ctx, c, params)
+		in, _, err := s.roundTrip(ctx, c, params)
 		c.sent = nil
 		if rec != nil {
 			why := "the retry was not sent"
@@ -87,20 +87,25 @@ func (s *Session) doStateless(ctx context.Context, c *call, base json.RawMessage
 		if err != nil {
 			return nil, err
 		}
+		if errors.Is(in.Err, transport.ErrRequestLost) && resendable(c, round) && resends < maxResends {
+			// 2026-07-28 HTTP has no resumption: the request is gone with
+			// its stream, and goes out again under a new id. A round's
+			// answers must not be lost that way.
+			resends++
+			if round > 1 {
+				s.notice("the connection dropped while %s was sending the answers of round %d; sending them again", c.describe(), round)
+			} else {
+				s.notice("the connection dropped during %s; sending it again", c.describe())
+			}
+			rec = nil
+			continue
+		}
+		if in.Err != nil {
+			return nil, c.unanswered(in.Err)
+		}
+		m := in.Msg
 		if m.Error != nil {
 			switch {
-			case lostStream(m) && resendable(c, round) && resends < maxResends:
-				// 2026-07-28 HTTP has no resumption: the request is gone
-				// with its stream, and goes out again under a new id. A
-				// round's answers must not be lost that way.
-				resends++
-				if round > 1 {
-					s.notice("the connection dropped while %s was sending the answers of round %d; sending them again", c.describe(), round)
-				} else {
-					s.notice("the connection dropped during %s; sending it again", c.describe())
-				}
-				rec = nil
-				continue
 			case m.Error.Code == jsonrpc.CodeUnsupportedProtocolVersion && !switched:
 				switched = true
 				if s.switchVersion(m.Error) {
@@ -144,7 +149,7 @@ func (s *Session) doStateless(ctx context.Context, c *call, base json.RawMessage
 			continue
 		}
 		empty = 0
-		responses, rec, err = s.serveRound(ctx, c, ir.Requests, m.Received)
+		responses, rec, err = s.serveRound(ctx, c, ir.Requests, in.Received)
 		if err != nil {
 			return nil, err
 		}
@@ -192,13 +197,6 @@ func (s *Session) switchVersion(e *jsonrpc.Error) bool {
 	s.setVersion(v)
 	s.notice("the server no longer speaks %s; switched to %s", old, v)
 	return true
-}
-
-// lostStream reports whether m is the transport's stand-in for a response
-// whose HTTP stream broke first (2026-07-28 has no resumption, so the
-// request is lost and may be sent again under a new id).
-func lostStream(m *jsonrpc.Message) bool {
-	return m.Error != nil && errors.Is(m.LocalErr, transport.ErrRequestLost)
 }
 
 // resendable reports whether a lost request is sent again by itself: a

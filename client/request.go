@@ -33,9 +33,9 @@ type call struct {
 	// invalid response (tools/call and the tasks/* methods; tasks*.go).
 	taskOK bool
 
-	id   jsonrpc.ID            // set when registered; guarded by Session.mu
-	root jsonrpc.ID            // the first id, kept across retries; under mu
-	resp chan *jsonrpc.Message // buffered: the read loop never waits
+	id   jsonrpc.ID             // set when registered; guarded by Session.mu
+	root jsonrpc.ID             // the first id, kept across retries; under mu
+	resp chan transport.Inbound // buffered: the read loop never waits
 }
 
 // callID is the id that names the call for its whole life: the first one
@@ -93,16 +93,7 @@ func (s *Session) do(ctx context.Context, c *call, params, result any) error {
 	}
 	if err == nil && m.Error != nil {
 		err = m.Error
-		switch {
-		case undecodable(m):
-			// The server did answer, in a frame we could not read: say
-			// so, not the transport's stand-in error.
-			err = fmt.Errorf("the server's response to %s could not be decoded: %w", c.method, m.LocalErr)
-		case m.LocalErr != nil:
-			// Made up by the transport (a lost stream): keep its cause,
-			// marked so that callers can tell it from the server's word.
-			err = fmt.Errorf("%w: %w", m.Error, lostResponse{m.LocalErr})
-		case wire.IsModernCode(m.Error.Code):
+		if wire.IsModernCode(m.Error.Code) {
 			err = s.modernError(m.Error)
 		}
 	}
@@ -126,7 +117,7 @@ func (s *Session) do(ctx context.Context, c *call, params, result any) error {
 // session.
 func (s *Session) doStateful(ctx context.Context, c *call, raw json.RawMessage) (*jsonrpc.Message, error) {
 	for attempt := 0; ; attempt++ {
-		m, gen, err := s.roundTrip(ctx, c, raw)
+		in, gen, err := s.roundTrip(ctx, c, raw)
 		if err != nil && attempt == 0 && c.method != wire.MethodInitialize && errors.Is(err, transport.ErrSessionExpired) {
 			s.log.Info("session expired; initializing again", "method", c.method)
 			rerr := s.reinitialize(ctx, gen)
@@ -135,8 +126,25 @@ func (s *Session) doStateful(ctx context.Context, c *call, raw json.RawMessage) 
 			}
 			err = fmt.Errorf("%w (and initializing again failed: %w)", err, rerr)
 		}
-		return m, err
+		if err != nil {
+			return nil, err
+		}
+		if in.Err != nil {
+			return nil, c.unanswered(in.Err)
+		}
+		return in.Msg, nil
 	}
+}
+
+// unanswered is the error that ends c when the transport delivered, instead
+// of its response, why none will come (transport.Inbound.Err).
+func (c *call) unanswered(why error) error {
+	var de *jsonrpc.DecodeError
+	if errors.As(why, &de) {
+		// The server did answer, in a frame we could not read.
+		return fmt.Errorf("the server's response to %s could not be decoded: %w", c.method, why)
+	}
+	return why // the stream broke first: the server never answered
 }
 
 func (c *call) describe() string {
@@ -161,9 +169,10 @@ func marshalParams(params any) (json.RawMessage, error) {
 	}
 }
 
-// roundTrip sends c once under a fresh id and waits for its response. gen
+// roundTrip sends c once under a fresh id and waits for what the transport
+// delivers for it: its response, or why none will come (Inbound.Err). gen
 // is the initialize generation it was sent under.
-func (s *Session) roundTrip(ctx context.Context, c *call, params json.RawMessage) (*jsonrpc.Message, int, error) {
+func (s *Session) roundTrip(ctx context.Context, c *call, params json.RawMessage) (transport.Inbound, int, error) {
 	s.mu.Lock()
 	if s.isDead || s.closing {
 		err := s.err
@@ -171,14 +180,14 @@ func (s *Session) roundTrip(ctx context.Context, c *call, params json.RawMessage
 			err = ErrClosed
 		}
 		s.mu.Unlock()
-		return nil, 0, err
+		return transport.Inbound{}, 0, err
 	}
 	s.nextID++
 	c.id = jsonrpc.IntID(s.nextID)
 	if !c.root.IsValid() {
 		c.root = c.id
 	}
-	c.resp = make(chan *jsonrpc.Message, 1)
+	c.resp = make(chan transport.Inbound, 1)
 	s.out[c.id] = c
 	if c.token.IsValid() {
 		s.progress[c.token] = c
@@ -186,7 +195,11 @@ func (s *Session) roundTrip(ctx context.Context, c *call, params json.RawMessage
 	gen, conn := s.gen, s.conn
 	s.mu.Unlock()
 
-	err := conn.Write(ctx, &jsonrpc.Message{ID: c.id, Method: c.method, Params: params, Headers: s.paramHeaders(c, params)})
+	var opts *transport.WriteOptions
+	if h := s.paramHeaders(c, params); h != nil {
+		opts = &transport.WriteOptions{Headers: h}
+	}
+	err := conn.Write(ctx, &jsonrpc.Message{ID: c.id, Method: c.method, Params: params}, opts)
 	if err == nil && c.sent != nil {
 		c.sent()
 	}
@@ -196,28 +209,29 @@ func (s *Session) roundTrip(ctx context.Context, c *call, params json.RawMessage
 			// wait was abandoned), so cancel it like any other.
 			cause := context.Cause(ctx)
 			s.cancelCall(c, cause)
-			return nil, gen, fmt.Errorf("%w (%w)", cause, err)
+			return transport.Inbound{}, gen, fmt.Errorf("%w (%w)", cause, err)
 		}
 		s.forget(c)
-		return nil, gen, s.writeFailure(err)
+		return transport.Inbound{}, gen, s.writeFailure(err)
 	}
 	select {
-	case m := <-c.resp:
-		if m.LocalErr != nil && !undecodable(m) {
-			// The transport made this answer up: the stream the call's
-			// prompts came on is gone with it.
-			s.orphanPrompts(c, m.LocalErr)
+	case in := <-c.resp:
+		var de *jsonrpc.DecodeError
+		if in.Err != nil && !errors.As(in.Err, &de) {
+			// The stream the call's prompts came on broke before its
+			// response: they are gone with it.
+			s.orphanPrompts(c, in.Err)
 		}
-		return m, gen, nil
+		return in, gen, nil
 	case <-ctx.Done():
 		cause := context.Cause(ctx)
 		s.cancelCall(c, cause)
-		return nil, gen, cause
+		return transport.Inbound{}, gen, cause
 	case <-s.quit:
 		// A response may have won the race with the end.
 		select {
-		case m := <-c.resp:
-			return m, gen, nil
+		case in := <-c.resp:
+			return in, gen, nil
 		default:
 		}
 		s.forget(c)
@@ -227,7 +241,7 @@ func (s *Session) roundTrip(ctx context.Context, c *call, params json.RawMessage
 		if err == nil {
 			err = ErrClosed
 		}
-		return nil, gen, err
+		return transport.Inbound{}, gen, err
 	}
 }
 
@@ -263,8 +277,8 @@ func (s *Session) writeFailure(err error) error {
 
 // orphanPrompts ends, with a cause wrapping ErrDisconnected, the prompts
 // that came on c's own stream (Origin known from the transport, not
-// inferred; not a task's) once c failed on a response the transport made
-// up: the channel they came on is gone, so nothing is sent for them, as
+// inferred; not a task's) once the transport ended c because that stream
+// broke: the channel they came on is gone, so nothing is sent for them, as
 // when a stdio server dies.
 func (s *Session) orphanPrompts(c *call, why error) {
 	s.mu.Lock()
@@ -275,13 +289,6 @@ func (s *Session) orphanPrompts(c *call, why error) {
 			e.cancel(cause)
 		}
 	}
-}
-
-// undecodable reports whether m is the transport's stand-in for a
-// response frame that could not be decoded (see transport.Conn).
-func undecodable(m *jsonrpc.Message) bool {
-	var de *jsonrpc.DecodeError
-	return m.LocalErr != nil && errors.As(m.LocalErr, &de)
 }
 
 // forget drops c from the tables without telling the server.
@@ -339,7 +346,7 @@ func (s *Session) cancelCall(c *call, cause error) {
 		}
 		n, err := jsonrpc.NewNotification(wire.NotifyCancelled, cancelledParams{RequestID: c.id, Reason: reason})
 		if err == nil {
-			err = conn.Write(context.Background(), n)
+			err = conn.Write(context.Background(), n, nil)
 		}
 		if err != nil {
 			s.log.Debug("sending notifications/cancelled failed", "id", c.id, "err", err)
@@ -352,10 +359,15 @@ type cancelledParams struct {
 	Reason    string     `json:"reason,omitempty"`
 }
 
-// handleResponse hands a response to its waiter (read loop).
-func (s *Session) handleResponse(m *jsonrpc.Message) {
+// handleResponse hands a response, or the transport's word that none will
+// come (in.Err), to its waiter (read loop).
+func (s *Session) handleResponse(in transport.Inbound) {
+	id := in.ID
+	if in.Msg != nil {
+		id = in.Msg.ID
+	}
 	s.mu.Lock()
-	c := s.out[m.ID]
+	c := s.out[id]
 	var lateMethod string
 	var wasLate bool
 	if c != nil && s.closing {
@@ -364,35 +376,28 @@ func (s *Session) handleResponse(m *jsonrpc.Message) {
 		// Close sends for open prompts, must not win over that.
 		c = nil
 		s.mu.Unlock()
-		s.log.Debug("dropped a response that came after Close", "id", m.ID)
+		s.log.Debug("dropped a response that came after Close", "id", id)
 		return
 	}
 	if c != nil {
-		delete(s.out, m.ID)
+		delete(s.out, id)
 		if c.token.IsValid() && s.progress[c.token] == c {
 			delete(s.progress, c.token)
 		}
-	} else if lateMethod, wasLate = s.late[m.ID]; wasLate {
-		delete(s.late, m.ID)
+	} else if lateMethod, wasLate = s.late[id]; wasLate {
+		delete(s.late, id)
 	}
 	s.mu.Unlock()
 	switch {
 	case c != nil:
-		c.resp <- m // buffered, and each call gets one response
-	case m.LocalErr != nil:
-		// A stand-in for a frame no call waits for: the transport has
-		// already reported the frame itself.
-		s.log.Debug("dropped a made-up response for an id no call waits for", "id", m.ID, "why", m.LocalErr)
+		c.resp <- in // buffered, and each call gets one response
+	case in.Err != nil:
+		// No call waits for it: the transport has already reported the
+		// bad frame or the broken stream itself.
+		s.log.Debug("dropped the end of a request no call waits for", "id", id, "why", in.Err)
 	case wasLate:
-		s.notice("dropped a late response to %s #%s (we had cancelled it)", lateMethod, m.ID.Raw())
+		s.notice("dropped a late response to %s #%s (we had cancelled it)", lateMethod, id.Raw())
 	default:
-		s.notice("dropped a response for unknown request id %s", m.ID)
+		s.notice("dropped a response for unknown request id %s", id)
 	}
 }
-
-// lostResponse marks the cause of an error the transport made up for a
-// response that can no longer arrive (its stream broke): the server never
-// answered. See serverAnswered.
-type lostResponse struct{ error }
-
-func (e lostResponse) Unwrap() error { return e.error }

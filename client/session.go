@@ -207,16 +207,20 @@ func (s *Session) readLoop(conn transport.Conn, done chan struct{}) {
 	defer close(done)
 	var err error
 	for {
-		m, rerr := conn.Read(context.Background())
+		in, rerr := conn.Read(context.Background())
 		if rerr != nil {
 			err = rerr
 			break
 		}
-		switch m.Kind() {
+		if in.Msg == nil {
+			s.handleResponse(in) // a request of ours ended without a response
+			continue
+		}
+		switch in.Msg.Kind() {
 		case jsonrpc.KindResponse:
-			s.handleResponse(m)
+			s.handleResponse(in)
 		case jsonrpc.KindRequest:
-			s.handleRequest(m)
+			s.handleRequest(in)
 			// Go runs a new goroutine next, and the reader, woken by the
 			// transport, next again: in a burst of requests the newest
 			// are served while the first wait in the run queue. Yielding
@@ -224,7 +228,7 @@ func (s *Session) readLoop(conn transport.Conn, done chan struct{}) {
 			// BENCHMARKS.md).
 			runtime.Gosched()
 		case jsonrpc.KindNotification:
-			s.handleNotification(m)
+			s.handleNotification(in.Msg)
 		default:
 			s.notice("skipped a message that is neither request, notification nor response")
 		}

@@ -145,7 +145,7 @@ func TestDeclaredCapabilities(t *testing.T) {
 				}
 				_ = json.Unmarshal(m.Params, &p)
 				got <- p.V + " " + string(p.Caps)
-				_ = sc.Write(context.Background(), &jsonrpc.Message{ID: m.ID, Result: json.RawMessage(`{"protocolVersion":"` + p.V + `","capabilities":{},"serverInfo":{"name":"x","version":"1"}}`)})
+				_ = sc.Write(context.Background(), &jsonrpc.Message{ID: m.ID, Result: json.RawMessage(`{"protocolVersion":"` + p.V + `","capabilities":{},"serverInfo":{"name":"x","version":"1"}}`)}, nil)
 			}()
 			s, err := client.Connect(t.Context(), connTransport{cc}, &client.Options{Protocol: tc.protocol, Elicit: tc.modes})
 			if err != nil {
@@ -186,7 +186,7 @@ func TestVersionNegotiation(t *testing.T) {
 				if err != nil {
 					return
 				}
-				_ = sc.Write(context.Background(), &jsonrpc.Message{ID: m.ID, Result: json.RawMessage(`{"protocolVersion":"` + v + `","capabilities":{},"serverInfo":{"name":"x","version":"1"}}`)})
+				_ = sc.Write(context.Background(), &jsonrpc.Message{ID: m.ID, Result: json.RawMessage(`{"protocolVersion":"` + v + `","capabilities":{},"serverInfo":{"name":"x","version":"1"}}`)}, nil)
 			}()
 			s, err := client.Connect(t.Context(), connTransport{cc}, &client.Options{Observer: rec})
 			if err == nil {
@@ -208,7 +208,7 @@ func TestVersionNegotiation(t *testing.T) {
 			if err != nil {
 				return
 			}
-			_ = sc.Write(context.Background(), &jsonrpc.Message{ID: m.ID, Result: json.RawMessage(`{"protocolVersion":"2025-11-25","capabilities":{},"serverInfo":{"name":"x","version":"1"}}`)})
+			_ = sc.Write(context.Background(), &jsonrpc.Message{ID: m.ID, Result: json.RawMessage(`{"protocolVersion":"2025-11-25","capabilities":{},"serverInfo":{"name":"x","version":"1"}}`)}, nil)
 		}()
 		_, err := client.Connect(t.Context(), connTransport{cc}, &client.Options{Protocol: "2025-06-18"})
 		if err == nil || !strings.Contains(err.Error(), "pinned") {
@@ -248,7 +248,7 @@ func TestMalformedLineSkipped(t *testing.T) {
 		if err != nil {
 			return
 		}
-		_ = sc.Write(context.Background(), &jsonrpc.Message{ID: m.ID, Result: json.RawMessage(`{"protocolVersion":"2025-11-25","capabilities":{},"serverInfo":{"name":"x","version":"1"}}`)})
+		_ = sc.Write(context.Background(), &jsonrpc.Message{ID: m.ID, Result: json.RawMessage(`{"protocolVersion":"2025-11-25","capabilities":{},"serverInfo":{"name":"x","version":"1"}}`)}, nil)
 	}()
 	s, err := client.Connect(t.Context(), connTransport{cc}, &client.Options{Observer: rec})
 	if err != nil {

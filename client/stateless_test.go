@@ -23,11 +23,11 @@ const discoverResult = `{"resultType":"complete","supportedVersions":["2026-07-2
 func modernPeer(t *testing.T, opts *client.Options, rec *recorder) (*client.Session, *peer) {
 	t.Helper()
 	s, p, _ := connectPeer(t, "modern", opts, rec, func(sc transport.Conn) {
-		m, err := sc.Read(context.Background())
+		m, err := msgOf(sc.Read(context.Background()))
 		if err != nil || m.Method != "server/discover" {
 			return
 		}
-		_ = sc.Write(context.Background(), &jsonrpc.Message{ID: m.ID, Result: json.RawMessage(discoverResult)})
+		_ = sc.Write(context.Background(), &jsonrpc.Message{ID: m.ID, Result: json.RawMessage(discoverResult)}, nil)
 	})
 	return s, p
 }

@@ -9,7 +9,6 @@ import (
 
 	"github.com/elicit-dev/elicit/client/question"
 	"github.com/elicit-dev/elicit/client/wire"
-	"github.com/elicit-dev/elicit/transport"
 	"github.com/elicit-dev/elicit/transport/jsonrpc"
 )
 
@@ -105,15 +104,14 @@ func (f *taskFollow) startResult(final bool) {
 // task is terminal), so that it is not cancelled on the wire needlessly.
 const resultSettle = 2 * time.Second
 
-// serverAnswered reports whether err is the server's own JSON-RPC answer,
-// not one the transport made up because the request's stream broke (in
-// 2026-07-28 that wraps transport.ErrRequestLost, in 2025-11-25 Session.do
-// marks it lostResponse). Only the server's answer settles tasks/result:
-// after a lost stream the result is fetched again.
+// serverAnswered reports whether err is the server's own JSON-RPC answer.
+// A request the transport ended because its stream broke
+// (transport.Inbound.Err) carries no *jsonrpc.Error, so it does not count:
+// tasks/result is then called again, and CallTool does not return the
+// broken stream's error when the task completed.
 func serverAnswered(err error) bool {
 	var rpcErr *jsonrpc.Error
-	var lost lostResponse
-	return errors.As(err, &rpcErr) && !errors.Is(err, transport.ErrRequestLost) && !errors.As(err, &lost)
+	return errors.As(err, &rpcErr)
 }
 
 // settleResult waits, bounded, for the tasks/result in flight, if any.

@@ -59,7 +59,7 @@ func TestTaskQuestionsRaceCancel(t *testing.T) {
 	go func() {
 		for i := range n {
 			m := &jsonrpc.Message{ID: jsonrpc.IntID(int64(100 + i)), Method: "elicitation/create", Params: json.RawMessage(coreQuestion(i))}
-			if err := sc.Write(context.Background(), m); err != nil {
+			if err := sc.Write(context.Background(), m, nil); err != nil {
 				sent <- err
 				return
 			}

@@ -24,7 +24,7 @@ func fakeTimePeer(t *testing.T, opts *client.Options) (*client.Session, *peer) {
 		if err != nil {
 			return
 		}
-		_ = sc.Write(context.Background(), &jsonrpc.Message{ID: m.ID, Result: json.RawMessage(`{"protocolVersion":"2025-11-25","capabilities":{},"serverInfo":{"name":"x","version":"1"}}`)})
+		_ = sc.Write(context.Background(), &jsonrpc.Message{ID: m.ID, Result: json.RawMessage(`{"protocolVersion":"2025-11-25","capabilities":{},"serverInfo":{"name":"x","version":"1"}}`)}, nil)
 	}()
 	s, err := client.Connect(t.Context(), connTransport{cc}, opts)
 	if err != nil {

@@ -27,12 +27,12 @@ import (
 //   - Headers: MCP-Protocol-Version (the _meta version when present, else
 //     the set one), Mcp-Method, and Mcp-Name (params.name for tools/call
 //     and prompts/get, params.uri for resources/read, params.taskId for
-//     tasks/get, tasks/update, tasks/cancel); jsonrpc.Message.Headers
+//     tasks/get, tasks/update, tasks/cancel); WriteOptions.Headers
 //     (Mcp-Param-{Name}) too. Mcp-Name and Headers values that are not
 //     plain header-safe ASCII go as =?base64?{base64 of UTF-8}?=.
 //   - A response stream that breaks before the response loses the request:
-//     Read gets a made-up -32603 error response with data {"lost":true}
-//     whose Message.LocalErr wraps ErrRequestLost; re-issue with a new id.
+//     Read gets Inbound{ID, Err} with Err wrapping ErrRequestLost;
+//     re-issue with a new id.
 //   - CancelRequest closes the request's response stream: that is the
 //     cancel, and nothing more is delivered for it.
 //   - Writing a response is refused (the server sends no requests).
@@ -92,18 +92,21 @@ const (
 	httpDeleteTimeout     = 5 * time.Second
 )
 
+// Legacy implements LegacyFallback: the legacy HTTP+SSE transport for the
+// same URL, with the same headers, client and observer.
+func (t *HTTP) Legacy() Transport {
+	return &SSE{URL: t.URL, Header: t.Header, Client: t.Client, Observer: t.Observer}
+}
+
 // Dial checks the URL and returns a Conn. The Conn also implements
-// VersionSetter and RequestCanceler.
+// VersionSetter, RequestCanceler and HeaderSender.
 func (t *HTTP) Dial(ctx context.Context) (Conn, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, fmt.Errorf("transport: dial %s: %w", t.URL, err)
 	}
-	u, err := url.Parse(t.URL)
+	u, err := ParseHTTPURL(t.URL)
 	if err != nil {
-		return nil, fmt.Errorf("transport: dial: bad URL: %w", err)
-	}
-	if u.Scheme != "http" && u.Scheme != "https" || u.Host == "" {
-		return nil, fmt.Errorf("transport: dial %q: want an http or https URL", t.URL)
+		return nil, fmt.Errorf("transport: dial: %w", err)
 	}
 	c := &httpConn{
 		url:        u.String(),
@@ -132,6 +135,20 @@ func (t *HTTP) Dial(ctx context.Context) (Conn, error) {
 	// The root context outlives Dial's ctx, which bounds only the dial.
 	c.ctx, c.cancel = context.WithCancel(context.Background())
 	return c, nil
+}
+
+// ParseHTTPURL parses raw as the URL of an HTTP transport (HTTP, SSE): it
+// must be absolute, http or https, with a host. Dial checks its URL with
+// it; callers may check a URL early the same way.
+func ParseHTTPURL(raw string) (*url.URL, error) {
+	u, err := url.Parse(raw)
+	if err != nil {
+		return nil, fmt.Errorf("bad URL: %w", err)
+	}
+	if u.Scheme != "http" && u.Scheme != "https" || u.Host == "" {
+		return nil, fmt.Errorf("%q: want an http or https URL", raw)
+	}
+	return u, nil
 }
 
 // httpConn is the Conn of HTTP.
@@ -202,32 +219,34 @@ const httpStandaloneWait = 2 * time.Second
 
 var (
 	_ Transport       = (*HTTP)(nil)
+	_ LegacyFallback  = (*HTTP)(nil)
 	_ Conn            = (*httpConn)(nil)
 	_ VersionSetter   = (*httpConn)(nil)
 	_ RequestCanceler = (*httpConn)(nil)
+	_ HeaderSender    = (*httpConn)(nil)
 )
 
 // Read returns the next message from any stream, in arrival order per
-// stream.
-func (c *httpConn) Read(ctx context.Context) (*jsonrpc.Message, error) {
+// stream, or the end of a request whose response cannot come (see Conn).
+func (c *httpConn) Read(ctx context.Context) (Inbound, error) {
 	for {
 		if c.ctx.Err() != nil {
-			return nil, fmt.Errorf("transport: http read: %w", ErrClosed)
+			return Inbound{}, fmt.Errorf("transport: http read: %w", ErrClosed)
 		}
-		if m, ok := c.inbox.pop(); ok {
-			return m, nil
+		if in, ok := c.inbox.pop(); ok {
+			return in, nil
 		}
 		select {
 		case <-c.inbox.ready:
 		case <-c.gone:
-			if m, ok := c.inbox.pop(); ok {
-				return m, nil
+			if in, ok := c.inbox.pop(); ok {
+				return in, nil
 			}
-			return nil, c.goneErr
+			return Inbound{}, c.goneErr
 		case <-ctx.Done():
-			return nil, fmt.Errorf("transport: http read: %w", context.Cause(ctx))
+			return Inbound{}, fmt.Errorf("transport: http read: %w", context.Cause(ctx))
 		case <-c.ctx.Done():
-			return nil, fmt.Errorf("transport: http read: %w", ErrClosed)
+			return Inbound{}, fmt.Errorf("transport: http read: %w", ErrClosed)
 		}
 	}
 }
@@ -245,7 +264,9 @@ func (c *httpConn) Read(ctx context.Context) (*jsonrpc.Message, error) {
 // ctx bounds only the wait: if it ends first, the POST still completes and
 // its replies still reach Read, because a disconnect is not a cancel (in
 // the 2026-07-28 era, CancelRequest is how to cancel).
-func (c *httpConn) Write(ctx context.Context, m *jsonrpc.Message) error {
+//
+// opts.Headers go out with the POST (see WriteOptions and SendsHeaders).
+func (c *httpConn) Write(ctx context.Context, m *jsonrpc.Message, opts *WriteOptions) error {
 	if err := ctx.Err(); err != nil {
 		return fmt.Errorf("transport: http write %s: %w", httpDescribe(m), context.Cause(ctx))
 	}
@@ -253,7 +274,7 @@ func (c *httpConn) Write(ctx context.Context, m *jsonrpc.Message) error {
 	if err != nil {
 		return fmt.Errorf("transport: http write: %w", err)
 	}
-	extra, err := httpMessageHeaders(m)
+	extra, err := httpMessageHeaders(opts)
 	if err != nil {
 		return fmt.Errorf("transport: http write %s: %w", httpDescribe(m), err)
 	}
@@ -309,6 +330,10 @@ func (c *httpConn) Write(ctx context.Context, m *jsonrpc.Message) error {
 		return fmt.Errorf("transport: http write %s: %w", httpDescribe(m), context.Cause(ctx))
 	}
 }
+
+// SendsHeaders implements HeaderSender: every POST carries the message's
+// WriteOptions.Headers, in either era.
+func (c *httpConn) SendsHeaders() bool { return true }
 
 // SetProtocolVersion records the negotiated version, sent from now on as
 // MCP-Protocol-Version. For a stateful version it opens the standalone GET
@@ -504,31 +529,23 @@ func (c *httpConn) forget(id jsonrpc.ID) bool {
 
 // deliver queues a decoded message for Read. A response, from whatever
 // stream, settles its request.
-func (c *httpConn) deliver(m *jsonrpc.Message) {
-	if m.Kind() == jsonrpc.KindResponse {
-		c.forget(m.ID)
+func (c *httpConn) deliver(in Inbound) {
+	if in.Msg.Kind() == jsonrpc.KindResponse {
+		c.forget(in.Msg.ID)
 	}
-	c.inbox.push(m)
+	c.inbox.push(in)
 }
 
 // failCall settles a request whose response can no longer arrive (its stream
-// broke and could not be resumed). Nothing crossed the wire, so no frame is
-// faked: the observer gets an error frame, and Read gets a locally made
-// JSON-RPC error response (-32603, LocalErr set to err), so the waiting call
-// fails instead of hanging. When err wraps ErrRequestLost its data is
-// {"lost":true}.
+// broke and could not be resumed): the observer gets an error frame, and
+// Read gets Inbound{ID: id, Err: err}, so the waiting call fails instead of
+// hanging.
 func (c *httpConn) failCall(id jsonrpc.ID, info *HTTPInfo, err error) {
 	if !c.forget(id) {
 		return // answered meanwhile, or already failed
 	}
 	c.errFrame(info, nil, err)
-	var data any
-	if errors.Is(err, ErrRequestLost) {
-		data = map[string]bool{"lost": true}
-	}
-	m := jsonrpc.NewErrorResponse(id, jsonrpc.NewError(jsonrpc.CodeInternalError, err.Error(), data))
-	m.LocalErr = err
-	c.inbox.push(m)
+	c.inbox.push(Inbound{ID: id, Err: err, Received: time.Now()})
 }
 
 // frameIn reports an incoming message, or a body that failed to decode.

@@ -94,9 +94,10 @@ func httpHeaderSafe(v string) bool {
 	return !(strings.HasPrefix(v, httpB64Prefix) && strings.HasSuffix(v, httpB64Suffix))
 }
 
-// httpValidHeaderName reports whether name is an HTTP field name (RFC 9110
-// token: 1*tchar), so a name from a message cannot smuggle header syntax.
-func httpValidHeaderName(name string) bool {
+// ValidHeaderName reports whether name is an HTTP field name (RFC 9110
+// token: 1*tchar), so that a name from a message or a schema cannot smuggle
+// header syntax. go-sdk's validateHeaderName is the same check.
+func ValidHeaderName(name string) bool {
 	if name == "" {
 		return false
 	}

@@ -171,19 +171,36 @@ func httpRead(t *testing.T, c transport.Conn) *jsonrpc.Message {
 // httpReadWithin reads one message, failing the test after d.
 func httpReadWithin(t *testing.T, c transport.Conn, d time.Duration) *jsonrpc.Message {
 	t.Helper()
+	in := httpReadInbound(t, c, d)
+	if in.Msg == nil {
+		t.Fatalf("Read: request %s ended without a message: %v", in.ID, in.Err)
+	}
+	return in.Msg
+}
+
+// httpReadInbound reads whatever Read delivers next, failing the test on
+// an error or after d.
+func httpReadInbound(t *testing.T, c transport.Conn, d time.Duration) transport.Inbound {
+	t.Helper()
 	ctx, cancel := context.WithTimeout(t.Context(), d)
 	defer cancel()
-	m, err := c.Read(ctx)
+	in, err := c.Read(ctx)
 	if err != nil {
 		t.Fatalf("Read: %v", err)
 	}
-	return m
+	return in
 }
 
 // httpWrite writes m, failing the test on error.
 func httpWrite(t *testing.T, c transport.Conn, m *jsonrpc.Message) {
 	t.Helper()
-	if err := c.Write(t.Context(), m); err != nil {
+	httpWriteWith(t, c, m, nil)
+}
+
+// httpWriteWith is httpWrite with write options.
+func httpWriteWith(t *testing.T, c transport.Conn, m *jsonrpc.Message, opts *transport.WriteOptions) {
+	t.Helper()
+	if err := c.Write(t.Context(), m, opts); err != nil {
 		t.Fatalf("Write %s: %v", m.Method, err)
 	}
 }

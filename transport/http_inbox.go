@@ -1,10 +1,6 @@
 package transport
 
-import (
-	"sync"
-
-	"github.com/elicit-dev/elicit/transport/jsonrpc"
-)
+import "sync"
 
 // httpInbox is the queue between the HTTP streams and Conn.Read. It is
 // unbounded on purpose: messages arrive from several streams at once (POST
@@ -14,7 +10,7 @@ import (
 // server to grow our memory beyond what it sends.
 type httpInbox struct {
 	mu    sync.Mutex
-	q     []*jsonrpc.Message
+	q     []Inbound
 	ready chan struct{} // holds a token while q may be non-empty
 }
 
@@ -22,9 +18,9 @@ func newHTTPInbox() *httpInbox {
 	return &httpInbox{ready: make(chan struct{}, 1)}
 }
 
-func (b *httpInbox) push(m *jsonrpc.Message) {
+func (b *httpInbox) push(in Inbound) {
 	b.mu.Lock()
-	b.q = append(b.q, m)
+	b.q = append(b.q, in)
 	b.mu.Unlock()
 	select {
 	case b.ready <- struct{}{}:
@@ -33,14 +29,14 @@ func (b *httpInbox) push(m *jsonrpc.Message) {
 }
 
 // pop takes the oldest message, if any.
-func (b *httpInbox) pop() (*jsonrpc.Message, bool) {
+func (b *httpInbox) pop() (Inbound, bool) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	if len(b.q) == 0 {
-		return nil, false
+		return Inbound{}, false
 	}
-	m := b.q[0]
-	b.q[0] = nil
+	in := b.q[0]
+	b.q[0] = Inbound{}
 	b.q = b.q[1:]
 	if len(b.q) > 0 {
 		// Keep the token so the next Read does not wait.
@@ -49,5 +45,5 @@ func (b *httpInbox) pop() (*jsonrpc.Message, bool) {
 		default:
 		}
 	}
-	return m, true
+	return in, true
 }

@@ -109,15 +109,15 @@ func (c *httpConn) planLocked(m *jsonrpc.Message) (httpPlan, error) {
 }
 
 // httpMessageHeaders checks and encodes a message's extra headers
-// (jsonrpc.Message.Headers). A bad name is the caller's bug or a hostile
+// (WriteOptions.Headers). A bad name is the caller's bug or a hostile
 // schema; it fails the Write rather than reaching the wire.
-func httpMessageHeaders(m *jsonrpc.Message) (http.Header, error) {
-	if len(m.Headers) == 0 {
+func httpMessageHeaders(opts *WriteOptions) (http.Header, error) {
+	if opts == nil || len(opts.Headers) == 0 {
 		return nil, nil
 	}
-	h := make(http.Header, len(m.Headers))
-	for k, v := range m.Headers {
-		if !httpValidHeaderName(k) {
+	h := make(http.Header, len(opts.Headers))
+	for k, v := range opts.Headers {
+		if !ValidHeaderName(k) {
 			return nil, fmt.Errorf("message header name %s is not an HTTP token", httpExcerpt([]byte(k), 60))
 		}
 		h.Set(k, httpHeaderValue(v))

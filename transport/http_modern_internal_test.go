@@ -29,13 +29,13 @@ func TestHTTPHeaderValue(t *testing.T) {
 	}
 }
 
-func TestHTTPValidHeaderName(t *testing.T) {
+func TestValidHeaderName(t *testing.T) {
 	for name, want := range map[string]bool{
 		"Mcp-Param-Region": true, "Mcp-Param-x_y.z~1": true, "": false,
 		"Bad Name": false, "Bad:Name": false, "Bad\r\nX": false, "Ünï": false,
 	} {
-		if got := httpValidHeaderName(name); got != want {
-			t.Errorf("httpValidHeaderName(%q) = %v", name, got)
+		if got := ValidHeaderName(name); got != want {
+			t.Errorf("ValidHeaderName(%q) = %v", name, got)
 		}
 	}
 }

@@ -78,7 +78,13 @@ func modernSDKServer(t *testing.T, started, cancelled chan<- struct{}) http.Hand
 // modernCall writes a modern request and reads its answer.
 func modernCall(t *testing.T, conn transport.Conn, m *jsonrpc.Message) *jsonrpc.Message {
 	t.Helper()
-	httpWrite(t, conn, m)
+	return modernCallWith(t, conn, m, nil)
+}
+
+// modernCallWith is modernCall with write options.
+func modernCallWith(t *testing.T, conn transport.Conn, m *jsonrpc.Message, opts *transport.WriteOptions) *jsonrpc.Message {
+	t.Helper()
+	httpWriteWith(t, conn, m, opts)
 	resp := httpRead(t, conn)
 	if resp.Kind() != jsonrpc.KindResponse || resp.ID != m.ID {
 		t.Fatalf("got %s %s (id %s), want the response to %s", resp.Kind(), resp.Method, resp.ID, m.ID)
@@ -124,8 +130,8 @@ func TestHTTPModernSDK(t *testing.T) {
 
 	deploy := httpReq(t, 3, "tools/call", modernParams(map[string]any{
 		"name": "deploy", "arguments": map[string]any{"region": "eu-west1", "service": "api"}}))
-	deploy.Headers = map[string]string{"Mcp-Param-Region": "eu-west1"}
-	if got := modernText(t, modernCall(t, conn, deploy)); got != "api@eu-west1" {
+	region := &transport.WriteOptions{Headers: map[string]string{"Mcp-Param-Region": "eu-west1"}}
+	if got := modernText(t, modernCallWith(t, conn, deploy, region)); got != "api@eu-west1" {
 		t.Errorf("deploy = %q", got)
 	}
 
@@ -201,7 +207,7 @@ func TestHTTPModernSDKCancel(t *testing.T) {
 
 	wrote := make(chan error, 1)
 	go func() {
-		wrote <- conn.Write(t.Context(), httpReq(t, 1, "tools/call", modernParams(map[string]any{"name": "wait", "arguments": map[string]any{}})))
+		wrote <- conn.Write(t.Context(), httpReq(t, 1, "tools/call", modernParams(map[string]any{"name": "wait", "arguments": map[string]any{}})), nil)
 	}()
 	select {
 	case <-started:

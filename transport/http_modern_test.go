@@ -80,7 +80,7 @@ func TestHTTPModernHeaders(t *testing.T) {
 		modernCall(t, conn, httpReq(t, int64(i+1), c.method, modernParams(c.params)))
 	}
 	m := httpReq(t, 100, "tools/call", modernParams(map[string]any{"name": "execute_sql"}))
-	m.Headers = map[string]string{
+	headers := map[string]string{
 		"Mcp-Param-Region":   "us-west1",
 		"Mcp-Param-Greeting": "Hello, 世界",
 		"Mcp-Param-Text":     " padded ",
@@ -88,7 +88,7 @@ func TestHTTPModernHeaders(t *testing.T) {
 		"Mcp-Method":         "evil/method", // the transport's own header wins
 		"X-Tenant":           "red",         // so does the configured one
 	}
-	modernCall(t, conn, m)
+	modernCallWith(t, conn, m, &transport.WriteOptions{Headers: headers})
 
 	seen := log.SeenMethod(http.MethodPost)
 	if len(seen) != len(cases)+1 {
@@ -138,8 +138,8 @@ func TestHTTPModernHeaders(t *testing.T) {
 
 	// A header name that is not an HTTP token fails the Write, unsent.
 	bad := httpReq(t, 101, "tools/call", modernParams(map[string]any{"name": "x"}))
-	bad.Headers = map[string]string{"Mcp-Param-Bad\r\nX-Injected": "1"}
-	if err := conn.Write(t.Context(), bad); err == nil {
+	badName := &transport.WriteOptions{Headers: map[string]string{"Mcp-Param-Bad\r\nX-Injected": "1"}}
+	if err := conn.Write(t.Context(), bad, badName); err == nil {
 		t.Error("Write with a bad header name succeeded")
 	}
 	if n := len(log.SeenMethod(http.MethodPost)); n != len(cases)+1 {
@@ -155,7 +155,7 @@ func TestHTTPModernStateless(t *testing.T) {
 	for i := range 3 {
 		modernCall(t, conn, httpReq(t, int64(i+1), "tools/list", modernParams(nil)))
 	}
-	if err := conn.Write(t.Context(), httpResp(t, jsonrpc.IntID(9), map[string]any{})); err == nil {
+	if err := conn.Write(t.Context(), httpResp(t, jsonrpc.IntID(9), map[string]any{}), nil); err == nil {
 		t.Error("Write of a response succeeded in the stateless era")
 	}
 	if err := conn.Close(); err != nil {
@@ -190,8 +190,8 @@ func TestHTTPModernKeepAlive(t *testing.T) {
 	})
 	conn, log := modernStart(t, h, nil)
 	httpWrite(t, conn, httpReq(t, 1, "tools/call", modernParams(map[string]any{"name": "slow"})))
-	if m := httpRead(t, conn); m.Method != "notifications/progress" || m.RelatedID != jsonrpc.IntID(1) {
-		t.Fatalf("first = %s %q (related %s), want the progress of request 1", m.Kind(), m.Method, m.RelatedID)
+	if in := httpReadInbound(t, conn, 10*time.Second); in.Msg == nil || in.Msg.Method != "notifications/progress" || in.RelatedID != jsonrpc.IntID(1) || in.Received.IsZero() {
+		t.Fatalf("first = %+v (related %s), want the progress of request 1", in.Msg, in.RelatedID)
 	}
 	if m := httpRead(t, conn); m.Kind() != jsonrpc.KindResponse || m.ID != jsonrpc.IntID(1) || m.Error != nil {
 		t.Fatalf("second = %+v, want the response", m)
@@ -211,8 +211,8 @@ func TestHTTPModernKeepAlive(t *testing.T) {
 }
 
 // A modern stream that breaks before its response is not resumed (even
-// with event ids on it): the request is lost, and Read gets a made-up
-// -32603 that says so, matchable with errors.Is.
+// with event ids on it): the request is lost, and Read ends it with an
+// error that says so, matchable with errors.Is.
 func TestHTTPModernLost(t *testing.T) {
 	t.Parallel()
 	h := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -228,19 +228,12 @@ func TestHTTPModernLost(t *testing.T) {
 	if m := httpRead(t, conn); m.Method != "notifications/progress" {
 		t.Fatalf("first = %+v", m)
 	}
-	m := httpRead(t, conn)
-	if m.ID != jsonrpc.IntID(7) || m.Error == nil || m.Error.Code != jsonrpc.CodeInternalError {
-		t.Fatalf("got %+v, want a -32603 for request 7", m)
+	in := httpReadInbound(t, conn, 10*time.Second)
+	if in.Msg != nil || in.ID != jsonrpc.IntID(7) || !errors.Is(in.Err, transport.ErrRequestLost) {
+		t.Fatalf("got %+v, want request 7 ended with ErrRequestLost", in)
 	}
-	if !errors.Is(m.LocalErr, transport.ErrRequestLost) {
-		t.Errorf("LocalErr = %v, want ErrRequestLost", m.LocalErr)
-	}
-	var data struct{ Lost bool }
-	if json.Unmarshal(m.Error.Data, &data) != nil || !data.Lost {
-		t.Errorf("error data = %s, want {\"lost\":true}", m.Error.Data)
-	}
-	if !strings.Contains(m.Error.Message, "re-issued") {
-		t.Errorf("error message %q does not say the request may be re-issued", m.Error.Message)
+	if !strings.Contains(in.Err.Error(), "re-issued") {
+		t.Errorf("error %q does not say the request may be re-issued", in.Err)
 	}
 	time.Sleep(50 * time.Millisecond) // past the retry the server asked for
 	if gets := log.SeenMethod(http.MethodGet); len(gets) != 0 {
@@ -351,7 +344,7 @@ func TestHTTPErrorBodies(t *testing.T) {
 		status int
 		ctype  string
 	}{{"text", 400, "text/plain"}, {"otherid", 400, "application/json"}, {"notrpc", 404, "text/html"}, {"forbidden", 403, "application/json"}} {
-		err := conn.Write(t.Context(), httpReq(t, int64(10+i), "tools/call", modernParams(map[string]any{"name": c.name})))
+		err := conn.Write(t.Context(), httpReq(t, int64(10+i), "tools/call", modernParams(map[string]any{"name": c.name})), nil)
 		var se *transport.StatusError
 		if !errors.As(err, &se) || se.StatusCode != c.status || se.ContentType != c.ctype || string(se.Body) != bodies[c.name].body {
 			t.Errorf("%s: Write = %v (%+v), want a %d StatusError with its %s body", c.name, err, se, c.status, c.ctype)
@@ -359,7 +352,7 @@ func TestHTTPErrorBodies(t *testing.T) {
 	}
 	ctx, cancel := context.WithTimeout(t.Context(), 100*time.Millisecond)
 	defer cancel()
-	if m, err := conn.Read(ctx); err == nil {
+	if m, err := msgOf(conn.Read(ctx)); err == nil {
 		t.Errorf("Read returned %+v after the StatusErrors; nothing should be queued", m)
 	}
 	for _, f := range log.Frames() {

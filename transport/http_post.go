@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"time"
 
 	"github.com/elicit-dev/elicit/transport/jsonrpc"
 )
@@ -48,7 +49,7 @@ func (c *httpConn) post(ctx context.Context, req *http.Request, m *jsonrpc.Messa
 			// any response, with its data, instead of an opaque status.
 			if jerr := httpBodyError(full, m.ID); jerr != nil {
 				c.frameIn(full, nil, info, "")
-				c.deliver(jsonrpc.NewErrorResponse(m.ID, jerr))
+				c.deliver(Inbound{Msg: jsonrpc.NewErrorResponse(m.ID, jerr), Received: time.Now()})
 				return nil, nil
 			}
 		}
@@ -127,15 +128,16 @@ func (c *httpConn) readJSONBody(ctx context.Context, resp *http.Response, m *jso
 	if len(bytes.TrimSpace(body)) == 0 && !isReq {
 		return nil, nil // an empty JSON body to a notification: nothing to say
 	}
+	now := time.Now()
 	msg, derr := jsonrpc.Decode(body)
 	c.frameIn(body, derr, info, "")
 	switch {
 	case derr == nil:
-		c.deliver(msg)
+		c.deliver(Inbound{Msg: msg, Received: now})
 	case isReq && c.forget(m.ID):
 		// The JSON reply to a request is its response, so one we cannot
 		// read ends the request at once (see Conn).
-		c.inbox.push(standInFor(m.ID, derr))
+		c.inbox.push(Inbound{ID: m.ID, Err: derr, Received: now})
 		return nil, nil
 	}
 	if isReq && c.forget(m.ID) {

@@ -94,7 +94,7 @@ func TestHTTPPOSTStreamResumes(t *testing.T) {
 }
 
 // When a stream ends before the response and cannot be resumed, the call
-// fails (Read gets an error response for it, and the log an error frame)
+// fails (Read ends the request with an error, and the log gets an error frame)
 // rather than hanging.
 func TestHTTPPOSTStreamLost(t *testing.T) {
 	t.Parallel()
@@ -126,9 +126,9 @@ func TestHTTPPOSTStreamLost(t *testing.T) {
 			})
 			conn, log, _ := httpStart(t, h, &transport.HTTP{MaxRetries: 2})
 			httpWrite(t, conn, httpReq(t, 7, "tools/call", nil))
-			m := httpRead(t, conn)
-			if m.ID != jsonrpc.IntID(7) || m.Error == nil || m.Error.Code != jsonrpc.CodeInternalError || !strings.Contains(m.Error.Message, tt.wantErr) {
-				t.Fatalf("got %+v (error %v), want an error response for 7 mentioning %q", m, m.Error, tt.wantErr)
+			in := httpReadInbound(t, conn, 10*time.Second)
+			if in.Msg != nil || in.ID != jsonrpc.IntID(7) || in.Err == nil || !strings.Contains(in.Err.Error(), tt.wantErr) {
+				t.Fatalf("got %+v, want request 7 ended with an error mentioning %q", in, tt.wantErr)
 			}
 			if n := len(log.SeenMethod(http.MethodGet)); n != tt.wantGETs {
 				t.Errorf("%d GETs, want %d", n, tt.wantGETs)
@@ -208,11 +208,11 @@ func TestHTTPMalformedEvent(t *testing.T) {
 	}
 
 	// A malformed JSON body is the request's response all the same: Read
-	// gets its stand-in at once, carrying the DecodeError.
+	// ends the request at once, with the DecodeError.
 	httpWrite(t, conn, httpReq(t, 2, "json", nil))
-	m := httpRead(t, conn)
-	if m.ID != jsonrpc.IntID(2) || m.Error == nil || !errors.As(m.LocalErr, &de) {
-		t.Errorf("got %+v, want the stand-in response to 2 with a DecodeError", m)
+	in := httpReadInbound(t, conn, 10*time.Second)
+	if in.Msg != nil || in.ID != jsonrpc.IntID(2) || !errors.As(in.Err, &de) {
+		t.Errorf("got %+v, want request 2 ended with a DecodeError", in)
 	}
 	errs = httpErrFrames(log.Frames())
 	if len(errs) != 3 || !bytes.Equal(errs[2].Raw, []byte(`{"jsonrpc":"2.0","id":`)) {
@@ -237,7 +237,7 @@ func TestHTTPConcurrentStreams(t *testing.T) {
 	conn, _, _ := httpStart(t, h, nil)
 	errc := make(chan error, calls)
 	for i := range calls {
-		go func() { errc <- conn.Write(t.Context(), httpReq(t, int64(i), "x", nil)) }()
+		go func() { errc <- conn.Write(t.Context(), httpReq(t, int64(i), "x", nil), nil) }()
 	}
 	for range calls {
 		if err := <-errc; err != nil {

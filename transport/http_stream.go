@@ -61,27 +61,29 @@ func (c *httpConn) consumeSSE(ctx context.Context, body io.Reader, info *HTTPInf
 		if len(ev.Data) == 0 || ev.Type != "" && ev.Type != "message" {
 			continue
 		}
+		now := time.Now()
 		msg, derr := jsonrpc.Decode(ev.Data)
 		c.frameIn(ev.Data, derr, info, ev.ID)
 		if derr != nil {
 			// A response we cannot read still ends its request (Conn);
 			// only a pending one, since nothing else waits for it.
-			if si := standIn(derr); si != nil && c.forget(si.ID) {
-				c.inbox.push(si)
-				if si.ID == forID {
+			if in, ok := undecodableReply(derr, now); ok && c.forget(in.ID) {
+				c.inbox.push(in)
+				if in.ID == forID {
 					return httpEndAnswered, nil
 				}
 			}
 			continue
 		}
 		cur.msgs++
+		in := Inbound{Msg: msg, Received: now}
 		if forID.IsValid() && msg.Kind() != jsonrpc.KindResponse {
 			// A server request or notification on a request's stream
 			// belongs to that request (the spec says it should relate to
 			// it); the engine uses this to key and attribute prompts.
-			msg.RelatedID = forID
+			in.RelatedID = forID
 		}
-		c.deliver(msg)
+		c.deliver(in)
 		if forID.IsValid() && msg.Kind() == jsonrpc.KindResponse && msg.ID == forID {
 			return httpEndAnswered, nil
 		}

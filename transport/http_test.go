@@ -107,7 +107,7 @@ func TestHTTPSessionExpired(t *testing.T) {
 
 	httpWrite(t, conn, httpReq(t, 1, "initialize", map[string]any{}))
 	httpRead(t, conn)
-	err := conn.Write(t.Context(), httpReq(t, 2, "tools/list", nil))
+	err := conn.Write(t.Context(), httpReq(t, 2, "tools/list", nil), nil)
 	if !errors.Is(err, transport.ErrSessionExpired) {
 		t.Fatalf("Write = %v, want ErrSessionExpired", err)
 	}
@@ -173,7 +173,7 @@ func TestHTTPErrorStatus(t *testing.T) {
 		w.WriteHeader(http.StatusMethodNotAllowed)
 	})
 	conn, log, _ := httpStart(t, h, nil)
-	err := conn.Write(t.Context(), httpReq(t, 1, "tools/list", nil))
+	err := conn.Write(t.Context(), httpReq(t, 1, "tools/list", nil), nil)
 	var se *transport.StatusError
 	if !errors.As(err, &se) || se.StatusCode != http.StatusBadGateway || errors.Is(err, transport.ErrSessionExpired) {
 		t.Fatalf("Write = %v, want a 502 StatusError", err)
@@ -181,12 +181,12 @@ func TestHTTPErrorStatus(t *testing.T) {
 	if !strings.Contains(err.Error(), "502") || !strings.Contains(err.Error(), "upstream exploded") {
 		t.Errorf("error %q lacks the status or the body excerpt", err)
 	}
-	if err := conn.Write(t.Context(), httpNote(t, "notifications/initialized", nil)); err == nil {
+	if err := conn.Write(t.Context(), httpNote(t, "notifications/initialized", nil), nil); err == nil {
 		t.Error("a 502 for a notification did not fail the Write")
 	}
 	ctx, cancel := context.WithTimeout(t.Context(), 100*time.Millisecond)
 	defer cancel()
-	if m, err := conn.Read(ctx); err == nil {
+	if m, err := msgOf(conn.Read(ctx)); err == nil {
 		t.Errorf("Read returned %+v; nothing should have been delivered", m)
 	}
 	if n := len(httpErrFrames(log.Frames())); n != 2 {
@@ -200,7 +200,7 @@ func TestHTTPRequestAcceptedWithoutResponse(t *testing.T) {
 	conn, _, _ := httpStart(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.WriteHeader(http.StatusAccepted)
 	}), nil)
-	if err := conn.Write(t.Context(), httpReq(t, 1, "tools/list", nil)); err == nil {
+	if err := conn.Write(t.Context(), httpReq(t, 1, "tools/list", nil), nil); err == nil {
 		t.Fatal("Write succeeded for a request answered 202 with no body")
 	}
 }
@@ -317,7 +317,7 @@ func TestHTTPClose(t *testing.T) {
 	if _, err := conn.Read(t.Context()); !httpIsClosed(err) {
 		t.Errorf("Read after Close = %v", err)
 	}
-	if err := conn.Write(t.Context(), httpNote(t, "x", nil)); !httpIsClosed(err) {
+	if err := conn.Write(t.Context(), httpNote(t, "x", nil), nil); !httpIsClosed(err) {
 		t.Errorf("Write after Close = %v", err)
 	}
 	dels := log.SeenMethod(http.MethodDelete)
@@ -394,5 +394,49 @@ func TestHTTPDialRejectsBadURL(t *testing.T) {
 			_ = c.Close()
 			t.Errorf("Dial(%q) succeeded", u)
 		}
+	}
+}
+
+// ParseHTTPURL is the one URL check of HTTP, SSE and the command line.
+func TestParseHTTPURL(t *testing.T) {
+	t.Parallel()
+	for raw, ok := range map[string]bool{
+		"http://localhost:3000/mcp": true, "https://h.example:8443/": true, "http://[::1]:3001/sse": true,
+		"": false, "::": false, "/mcp": false, "localhost:3000": false, "ftp://x/": false, "http://": false,
+		"http:///mcp": false, "mailto:a@b": false,
+	} {
+		if _, err := transport.ParseHTTPURL(raw); (err == nil) != ok {
+			t.Errorf("ParseHTTPURL(%q) = %v, want ok %v", raw, err, ok)
+		}
+	}
+}
+
+// Legacy is the HTTP+SSE transport for the same server, configured alike.
+func TestHTTPLegacy(t *testing.T) {
+	t.Parallel()
+	h := &transport.HTTP{URL: "http://example.test/mcp", Header: http.Header{"Authorization": {"Bearer x"}},
+		Client: &http.Client{}, Observer: &recorder{}}
+	sse, ok := h.Legacy().(*transport.SSE)
+	if !ok {
+		t.Fatalf("Legacy() = %T, want *transport.SSE", h.Legacy())
+	}
+	if sse.URL != h.URL || sse.Header.Get("Authorization") != "Bearer x" || sse.Client != h.Client || sse.Observer != h.Observer {
+		t.Errorf("Legacy() = %+v, want the HTTP transport's URL, headers, client and observer", sse)
+	}
+}
+
+// Only Streamable HTTP sends message headers; the others say nothing of
+// them (they ignore WriteOptions.Headers).
+func TestHeaderSender(t *testing.T) {
+	t.Parallel()
+	conn, _, _ := httpStart(t, http.NotFoundHandler(), nil)
+	if hs, ok := conn.(transport.HeaderSender); !ok || !hs.SendsHeaders() {
+		t.Error("the HTTP Conn does not send message headers")
+	}
+	pipe, server := transport.Pipe(nil)
+	defer pipe.Close()
+	defer server.Close()
+	if _, ok := pipe.(transport.HeaderSender); ok {
+		t.Error("a stream Conn claims to send message headers")
 	}
 }

@@ -25,7 +25,7 @@ import (
 // wrapping io.EOF (or the read error).
 //
 // Use it when a Streamable HTTP POST of initialize fails with 400, 404 or
-// 405 (see HTTP for the whole era probe).
+// 405 (see HTTP for the whole era probe); HTTP.Legacy builds it.
 type SSE struct {
 	// URL is the SSE endpoint (often .../sse).
 	URL string
@@ -59,12 +59,9 @@ func (t *SSE) Dial(ctx context.Context) (Conn, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, fmt.Errorf("transport: dial %s: %w", t.URL, err)
 	}
-	u, err := url.Parse(t.URL)
+	u, err := ParseHTTPURL(t.URL)
 	if err != nil {
-		return nil, fmt.Errorf("transport: dial: bad URL: %w", err)
-	}
-	if u.Scheme != "http" && u.Scheme != "https" || u.Host == "" {
-		return nil, fmt.Errorf("transport: dial %q: want an http or https URL", t.URL)
+		return nil, fmt.Errorf("transport: dial: %w", err)
 	}
 	c := &sseConn{
 		base:   u,
@@ -260,59 +257,60 @@ func (c *sseConn) readLoop(p *sseReader) {
 }
 
 // event decodes one message event and queues it for Read; a bad one is an
-// error frame and is skipped (an undecodable response is replaced by its
-// stand-in, see Conn).
+// error frame and is skipped (an undecodable response still ends its
+// request, see Conn).
 func (c *sseConn) event(ev sseEvent) {
 	if len(ev.Data) == 0 || ev.Type != "" && ev.Type != "message" {
 		return
 	}
+	now := time.Now()
 	msg, derr := jsonrpc.Decode(ev.Data)
 	info := *c.info
 	info.Header = c.info.Header.Clone()
 	info.EventID = ev.ID
-	c.obs.Frame(Frame{Time: time.Now(), Dir: In, Raw: ev.Data, Err: derr, HTTP: &info})
-	if derr != nil {
-		msg = standIn(derr) // an undecodable response still ends its call (Conn)
-	}
-	if msg != nil {
-		c.inbox.push(msg)
+	c.obs.Frame(Frame{Time: now, Dir: In, Raw: ev.Data, Err: derr, HTTP: &info})
+	if derr == nil {
+		c.inbox.push(Inbound{Msg: msg, Received: now})
+	} else if in, ok := undecodableReply(derr, now); ok {
+		c.inbox.push(in)
 	}
 }
 
 // Read returns the next message from the stream. Once the stream ended and
 // everything before that was read, it returns why: ErrClosed after Close, an
 // error wrapping io.EOF when the server ended it.
-func (c *sseConn) Read(ctx context.Context) (*jsonrpc.Message, error) {
+func (c *sseConn) Read(ctx context.Context) (Inbound, error) {
 	for {
 		if c.ctx.Err() != nil {
-			return nil, fmt.Errorf("transport: legacy SSE read: %w", ErrClosed)
+			return Inbound{}, fmt.Errorf("transport: legacy SSE read: %w", ErrClosed)
 		}
-		if m, ok := c.inbox.pop(); ok {
-			return m, nil
+		if in, ok := c.inbox.pop(); ok {
+			return in, nil
 		}
 		select {
 		case <-c.ended:
 			// Messages queued just before the end still come first.
-			if m, ok := c.inbox.pop(); ok {
-				return m, nil
+			if in, ok := c.inbox.pop(); ok {
+				return in, nil
 			}
 			if errors.Is(c.endErr, ErrClosed) {
-				return nil, fmt.Errorf("transport: legacy SSE read: %w", ErrClosed)
+				return Inbound{}, fmt.Errorf("transport: legacy SSE read: %w", ErrClosed)
 			}
-			return nil, c.endErr
+			return Inbound{}, c.endErr
 		case <-c.inbox.ready:
 		case <-ctx.Done():
-			return nil, fmt.Errorf("transport: legacy SSE read: %w", context.Cause(ctx))
+			return Inbound{}, fmt.Errorf("transport: legacy SSE read: %w", context.Cause(ctx))
 		case <-c.ctx.Done():
-			return nil, fmt.Errorf("transport: legacy SSE read: %w", ErrClosed)
+			return Inbound{}, fmt.Errorf("transport: legacy SSE read: %w", ErrClosed)
 		}
 	}
 }
 
 // Write POSTs m to the endpoint and returns when the server accepted it
 // (any 2xx; the reply body is ignored, since answers come on the stream).
-// A non-2xx answer is a *StatusError. ctx and Close abort the POST.
-func (c *sseConn) Write(ctx context.Context, m *jsonrpc.Message) error {
+// A non-2xx answer is a *StatusError. ctx and Close abort the POST. This
+// protocol has no per-message headers: opts.Headers are ignored.
+func (c *sseConn) Write(ctx context.Context, m *jsonrpc.Message, _ *WriteOptions) error {
 	if c.ctx.Err() != nil {
 		return fmt.Errorf("transport: legacy SSE write: %w", ErrClosed)
 	}

@@ -180,7 +180,7 @@ func TestHTTPProbeServerEverything(t *testing.T) {
 	}
 	defer conn.Close()
 
-	err = conn.Write(t.Context(), httpReq(t, 1, "server/discover", modernParams(nil)))
+	err = conn.Write(t.Context(), httpReq(t, 1, "server/discover", modernParams(nil)), nil)
 	var se *transport.StatusError
 	switch {
 	case errors.As(err, &se):

@@ -188,7 +188,7 @@ func TestSSEStreamDropped(t *testing.T) {
 	if !errors.Is(err, io.EOF) || errors.Is(err, transport.ErrClosed) || !strings.Contains(err.Error(), "lost") {
 		t.Fatalf("Read after the drop = %v, want connection lost (io.EOF)", err)
 	}
-	if err := conn.Write(t.Context(), httpNote(t, "x", nil)); !errors.Is(err, io.EOF) {
+	if err := conn.Write(t.Context(), httpNote(t, "x", nil), nil); !errors.Is(err, io.EOF) {
 		t.Errorf("Write after the drop = %v", err)
 	}
 	if gets := log.SeenMethod(http.MethodGet); len(gets) != 1 {
@@ -241,7 +241,7 @@ func TestSSEFailures(t *testing.T) {
 	s := newLegacyServer("/messages")
 	s.postStatus = http.StatusNotFound
 	conn, log, _ := sseStart(t, s, "/sse")
-	err = conn.Write(t.Context(), httpReq(t, 1, "tools/list", nil))
+	err = conn.Write(t.Context(), httpReq(t, 1, "tools/list", nil), nil)
 	if !errors.As(err, &se) || se.StatusCode != http.StatusNotFound || !strings.Contains(string(se.Body), "no such session") {
 		t.Errorf("POST 404: Write = %v, want a StatusError with the body", err)
 	}
@@ -274,7 +274,7 @@ func TestSSEClose(t *testing.T) {
 	if err := conn.Close(); err != nil {
 		t.Errorf("second Close: %v", err)
 	}
-	if err := conn.Write(t.Context(), httpNote(t, "x", nil)); !httpIsClosed(err) {
+	if err := conn.Write(t.Context(), httpNote(t, "x", nil), nil); !httpIsClosed(err) {
 		t.Errorf("Write after Close = %v", err)
 	}
 	if _, err := conn.Read(t.Context()); !httpIsClosed(err) {

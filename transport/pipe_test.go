@@ -39,10 +39,10 @@ func TestPipeIOWithSDKServer(t *testing.T) {
 	call := func(id int64, method string, params string) json.RawMessage {
 		t.Helper()
 		req := &jsonrpc.Message{ID: jsonrpc.IntID(id), Method: method, Params: json.RawMessage(params)}
-		if err := conn.Write(ctx, req); err != nil {
+		if err := conn.Write(ctx, req, nil); err != nil {
 			t.Fatalf("%s: %v", method, err)
 		}
-		m, err := conn.Read(ctx)
+		m, err := msgOf(conn.Read(ctx))
 		if err != nil {
 			t.Fatalf("%s: %v", method, err)
 		}
@@ -63,7 +63,7 @@ func TestPipeIOWithSDKServer(t *testing.T) {
 	if init.ProtocolVersion != "2025-11-25" || init.ServerInfo.Name != "pipe-test" {
 		t.Errorf("initialize result = %s", res)
 	}
-	if err := conn.Write(ctx, &jsonrpc.Message{Method: "notifications/initialized", Params: json.RawMessage(`{}`)}); err != nil {
+	if err := conn.Write(ctx, &jsonrpc.Message{Method: "notifications/initialized", Params: json.RawMessage(`{}`)}, nil); err != nil {
 		t.Fatal(err)
 	}
 

@@ -38,7 +38,7 @@ func TestStdioWritesDoNotWaitForTheServer(t *testing.T) {
 	wrote := make(chan error, 1)
 	go func() {
 		for i := range n {
-			if err := c.Write(ctx, &jsonrpc.Message{Method: "notifications/message", Params: json.RawMessage(`{"data":` + string(pad) + `}`)}); err != nil {
+			if err := c.Write(ctx, &jsonrpc.Message{Method: "notifications/message", Params: json.RawMessage(`{"data":` + string(pad) + `}`)}, nil); err != nil {
 				wrote <- fmt.Errorf("write %d of %d: %w", i+1, n, err)
 				return
 			}

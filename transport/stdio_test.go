@@ -189,10 +189,10 @@ func TestStdioEcho(t *testing.T) {
 	defer c.Close()
 	ctx := t.Context()
 	req := mustRequest(t, 1, "ping", map[string]string{"x": "y\nz"})
-	if err := c.Write(ctx, req); err != nil {
+	if err := c.Write(ctx, req, nil); err != nil {
 		t.Fatal(err)
 	}
-	m, err := c.Read(ctx)
+	m, err := msgOf(c.Read(ctx))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -219,8 +219,8 @@ func TestStdioLargeMessages(t *testing.T) {
 	defer c.Close()
 	big := strings.Repeat("abcdefghijklmnop", 1<<20) // 16 MiB
 	errc := make(chan error, 1)
-	go func() { errc <- c.Write(t.Context(), mustRequest(t, 1, "big", map[string]string{"data": big})) }()
-	m, err := c.Read(t.Context())
+	go func() { errc <- c.Write(t.Context(), mustRequest(t, 1, "big", map[string]string{"data": big}), nil) }()
+	m, err := msgOf(c.Read(t.Context()))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -245,7 +245,7 @@ func TestStdioConcurrentWrites(t *testing.T) {
 			for i := range each {
 				id := int64(w*each + i)
 				pad := strings.Repeat("q", int(id*7919)%(100<<10)) // past PIPE_BUF, so writes are not atomic
-				if err := c.Write(t.Context(), mustRequest(t, id, "m", map[string]string{"pad": pad})); err != nil {
+				if err := c.Write(t.Context(), mustRequest(t, id, "m", map[string]string{"pad": pad}), nil); err != nil {
 					t.Errorf("Write %d: %v", id, err)
 				}
 			}
@@ -253,7 +253,7 @@ func TestStdioConcurrentWrites(t *testing.T) {
 	}
 	seen := map[int64]bool{}
 	for range writers * each {
-		m, err := c.Read(t.Context())
+		m, err := msgOf(c.Read(t.Context()))
 		if err != nil {
 			t.Fatalf("after %d messages: %v", len(seen), err)
 		}
@@ -278,17 +278,17 @@ func TestStdioGarbageBeforeReady(t *testing.T) {
 	rec := &recorder{}
 	c := dial(t, "garbage", rec, time.Second)
 	defer c.Close()
-	m, err := c.Read(t.Context())
+	m, err := msgOf(c.Read(t.Context()))
 	if err != nil {
 		t.Fatal(err)
 	}
 	if m.Method != "ready" {
 		t.Fatalf("first message = %+v, want the ready notification", m)
 	}
-	if err := c.Write(t.Context(), mustRequest(t, 4, "ping", nil)); err != nil {
+	if err := c.Write(t.Context(), mustRequest(t, 4, "ping", nil), nil); err != nil {
 		t.Fatal(err)
 	}
-	if m, err := c.Read(t.Context()); err != nil || m.ID != jsonrpc.IntID(4) {
+	if m, err := msgOf(c.Read(t.Context())); err != nil || m.ID != jsonrpc.IntID(4) {
 		t.Fatalf("Read after garbage = %+v, %v", m, err)
 	}
 	var bad []string
@@ -306,7 +306,7 @@ func TestStdioStderr(t *testing.T) {
 	t.Parallel()
 	rec := &recorder{}
 	c := dial(t, "stderr", rec, time.Second)
-	if m, err := c.Read(t.Context()); err != nil || m.Method != "ready" {
+	if m, err := msgOf(c.Read(t.Context())); err != nil || m.Method != "ready" {
 		t.Fatalf("Read = %+v, %v", m, err)
 	}
 	// Close waits for stderr to be read to the end.
@@ -376,7 +376,7 @@ func TestStdioShutdown(t *testing.T) {
 			rec := &recorder{}
 			c := dial(t, tt.server, rec, tt.grace)
 			// Make sure the server is up and its signal handler installed.
-			if err := c.Write(t.Context(), mustRequest(t, 1, "ping", nil)); err != nil {
+			if err := c.Write(t.Context(), mustRequest(t, 1, "ping", nil), nil); err != nil {
 				t.Fatal(err)
 			}
 			if _, err := c.Read(t.Context()); err != nil {
@@ -405,7 +405,7 @@ func TestStdioGrandchild(t *testing.T) {
 	t.Parallel()
 	rec := &recorder{}
 	c := dial(t, "grandchild", rec, 300*time.Millisecond)
-	m, err := c.Read(t.Context())
+	m, err := msgOf(c.Read(t.Context()))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -498,7 +498,7 @@ func TestStdioDialContextBoundsOnlyStart(t *testing.T) {
 	}
 	defer c.Close()
 	cancel()
-	if err := c.Write(t.Context(), mustRequest(t, 1, "ping", nil)); err != nil {
+	if err := c.Write(t.Context(), mustRequest(t, 1, "ping", nil), nil); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := c.Read(t.Context()); err != nil {
@@ -517,13 +517,13 @@ func TestStdioLineLimit(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer c.Close()
-	if err := c.Write(t.Context(), mustRequest(t, 1, "big", map[string]string{"pad": strings.Repeat("p", 2000)})); err != nil {
+	if err := c.Write(t.Context(), mustRequest(t, 1, "big", map[string]string{"pad": strings.Repeat("p", 2000)}), nil); err != nil {
 		t.Fatal(err)
 	}
-	if err := c.Write(t.Context(), mustRequest(t, 2, "small", nil)); err != nil {
+	if err := c.Write(t.Context(), mustRequest(t, 2, "small", nil), nil); err != nil {
 		t.Fatal(err)
 	}
-	m, err := c.Read(t.Context())
+	m, err := msgOf(c.Read(t.Context()))
 	if err != nil {
 		t.Fatal(err)
 	}

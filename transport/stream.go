@@ -68,9 +68,9 @@ type stream struct {
 	// than a mutex so that waiting for it honours ctx and Close.
 	wsem chan struct{}
 
-	msgs       chan *jsonrpc.Message // unbuffered: every message sent is received before readerDone
-	readerDone chan struct{}         // closed when the reader goroutine ends
-	termErr    error                 // why the reader ended; written before readerDone is closed
+	msgs       chan Inbound  // unbuffered: every message sent is received before readerDone
+	readerDone chan struct{} // closed when the reader goroutine ends
+	termErr    error         // why the reader ended; written before readerDone is closed
 
 	done      chan struct{} // closed by Close
 	closeOnce sync.Once
@@ -91,7 +91,7 @@ func newStream(r io.Reader, w io.Writer, c io.Closer, obs Observer, opts streamO
 		obs:        obs,
 		onEOF:      opts.onEOF,
 		wsem:       make(chan struct{}, 1),
-		msgs:       make(chan *jsonrpc.Message),
+		msgs:       make(chan Inbound),
 		readerDone: make(chan struct{}),
 		done:       make(chan struct{}),
 	}
@@ -103,30 +103,31 @@ func newStream(r io.Reader, w io.Writer, c io.Closer, obs Observer, opts streamO
 func errClosed(op string) error { return fmt.Errorf("transport: %s: %w", op, ErrClosed) }
 
 // Read returns the next message from the peer. See Conn.
-func (s *stream) Read(ctx context.Context) (*jsonrpc.Message, error) {
+func (s *stream) Read(ctx context.Context) (Inbound, error) {
 	// Checked first so that Read after Close never hands out a message that
 	// happened to be ready.
 	select {
 	case <-s.done:
-		return nil, errClosed("read")
+		return Inbound{}, errClosed("read")
 	default:
 	}
 	select {
-	case m := <-s.msgs:
-		return m, nil
+	case in := <-s.msgs:
+		return in, nil
 	case <-s.readerDone:
-		return nil, s.termErr
+		return Inbound{}, s.termErr
 	case <-s.done:
-		return nil, errClosed("read")
+		return Inbound{}, errClosed("read")
 	case <-ctx.Done():
-		return nil, fmt.Errorf("transport: read: %w", ctx.Err())
+		return Inbound{}, fmt.Errorf("transport: read: %w", ctx.Err())
 	}
 }
 
 // Write sends m as one line. Concurrent Writes are serialised; waiting for
 // the turn honours ctx, but once the bytes start going out they are written
-// whole (a half-written line would corrupt the stream).
-func (s *stream) Write(ctx context.Context, m *jsonrpc.Message) error {
+// whole (a half-written line would corrupt the stream). A stream has no
+// headers: opts.Headers are ignored.
+func (s *stream) Write(ctx context.Context, m *jsonrpc.Message, _ *WriteOptions) error {
 	b, err := jsonrpc.Encode(m)
 	if err != nil {
 		return fmt.Errorf("transport: write: %w", err)
@@ -201,8 +202,8 @@ func (s *stream) readLoop(br *bufio.Reader, limit int) {
 }
 
 // deliver reports one line and, if it decodes, hands it to Read (an
-// undecodable response, its stand-in: see Conn). It returns false if the
-// stream was closed while waiting for Read.
+// undecodable response, as the end of its request: see Conn). It returns
+// false if the stream was closed while waiting for Read.
 func (s *stream) deliver(line []byte, size, limit int) bool {
 	now := time.Now()
 	if size > limit {
@@ -217,13 +218,15 @@ func (s *stream) deliver(line []byte, size, limit int) bool {
 	}
 	m, err := jsonrpc.Decode(line)
 	s.obs.Frame(Frame{Time: now, Dir: In, Raw: line, Err: err})
+	in := Inbound{Msg: m, Received: now}
 	if err != nil {
-		if m = standIn(err); m == nil {
+		var ok bool
+		if in, ok = undecodableReply(err, now); !ok {
 			return true
 		}
 	}
 	select {
-	case s.msgs <- m:
+	case s.msgs <- in:
 		return true
 	case <-s.done:
 		return false

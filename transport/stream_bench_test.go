@@ -26,11 +26,11 @@ func BenchmarkRoundTrip(b *testing.B) {
 			defer server.Close()
 			go func() { // the peer echoes until closed
 				for {
-					m, err := server.Read(b.Context())
+					m, err := msgOf(server.Read(b.Context()))
 					if err != nil {
 						return
 					}
-					if server.Write(b.Context(), m) != nil {
+					if server.Write(b.Context(), m, nil) != nil {
 						return
 					}
 				}
@@ -58,7 +58,7 @@ func benchRoundTrip(b *testing.B, c transport.Conn, m *jsonrpc.Message) {
 	b.SetBytes(int64(2 * (len(raw) + 1)))
 	b.ReportAllocs()
 	for b.Loop() {
-		if err := c.Write(b.Context(), m); err != nil {
+		if err := c.Write(b.Context(), m, nil); err != nil {
 			b.Fatal(err)
 		}
 		if _, err := c.Read(b.Context()); err != nil {

@@ -17,7 +17,7 @@ const fuzzLimit = 256
 // FuzzDecodeFrame feeds arbitrary bytes through NewStream: it must not
 // panic, and every non-blank line must yield exactly one frame, which is
 // either a decoded message handed to Read or a reported error; a reported
-// error meant as a response with an id also hands Read its stand-in.
+// error meant as a response with an id also makes Read end that request.
 func FuzzDecodeFrame(f *testing.F) {
 	for _, s := range []string{
 		`{"jsonrpc":"2.0","id":1,"method":"ping"}` + "\n",
@@ -36,19 +36,21 @@ func FuzzDecodeFrame(f *testing.F) {
 		rec := &recorder{}
 		c := transport.NewStreamLimit(bytes.NewReader(data), io.Discard, nopCloser{}, rec, fuzzLimit)
 		defer c.Close()
-		var got []*jsonrpc.Message
+		var got []transport.Inbound
 		for {
-			m, err := c.Read(t.Context())
+			in, err := c.Read(t.Context())
 			if err != nil {
 				if !errors.Is(err, io.EOF) {
 					t.Fatalf("Read ended with %v, want io.EOF", err)
 				}
 				break
 			}
-			if _, err := jsonrpc.Encode(m); err != nil {
-				t.Fatalf("Read returned a message that does not encode: %v", err)
+			if in.Msg != nil {
+				if _, err := jsonrpc.Encode(in.Msg); err != nil {
+					t.Fatalf("Read returned a message that does not encode: %v", err)
+				}
 			}
-			got = append(got, m)
+			got = append(got, in)
 		}
 
 		// What the frames should be, worked out independently of readLine.
@@ -75,7 +77,7 @@ func FuzzDecodeFrame(f *testing.F) {
 		if len(frames) != len(want) {
 			t.Fatalf("%d frames for %d non-blank lines", len(frames), len(want))
 		}
-		ok, standIns := 0, 0
+		ok, undecodable := 0, 0
 		for i, fr := range frames {
 			if fr.Dir != transport.In {
 				t.Fatalf("frame %d has direction %v", i, fr.Dir)
@@ -98,21 +100,21 @@ func FuzzDecodeFrame(f *testing.F) {
 			case fr.Err == nil:
 				ok++
 			case errors.As(fr.Err, &de) && de.Kind == jsonrpc.KindResponse && de.ID.IsValid():
-				standIns++
+				undecodable++
 			}
 		}
-		made := 0
-		for _, m := range got {
-			if m.LocalErr != nil {
-				made++
+		ended := 0
+		for _, in := range got {
+			if in.Msg == nil {
+				ended++
 				var de *jsonrpc.DecodeError
-				if m.Kind() != jsonrpc.KindResponse || m.Error == nil || !errors.As(m.LocalErr, &de) || de.ID != m.ID {
-					t.Fatalf("stand-in %+v for an undecodable response", m)
+				if !errors.As(in.Err, &de) || de.ID != in.ID || !in.ID.IsValid() {
+					t.Fatalf("Read ended request %s with %v for an undecodable response", in.ID, in.Err)
 				}
 			}
 		}
-		if ok != len(got)-made || standIns != made {
-			t.Fatalf("%d good frames and %d undecodable responses, but Read returned %d messages (%d stand-ins)", ok, standIns, len(got), made)
+		if ok != len(got)-ended || undecodable != ended {
+			t.Fatalf("%d good frames and %d undecodable responses, but Read returned %d messages and ended %d requests", ok, undecodable, len(got)-ended, ended)
 		}
 	})
 }

@@ -66,6 +66,15 @@ func mustRequest(t testing.TB, id int64, method string, params any) *jsonrpc.Mes
 	return m
 }
 
+// msgOf is a Read's message, for tests that expect one: a request ended
+// without its response (Inbound.Err) is an error here.
+func msgOf(in transport.Inbound, err error) (*jsonrpc.Message, error) {
+	if err == nil && in.Msg == nil {
+		err = fmt.Errorf("request %s ended without a message: %w", in.ID, in.Err)
+	}
+	return in.Msg, err
+}
+
 func TestStreamFraming(t *testing.T) {
 	t.Parallel()
 	const (
@@ -82,7 +91,7 @@ func TestStreamFraming(t *testing.T) {
 
 	var got []string
 	for {
-		m, err := c.Read(t.Context())
+		m, err := msgOf(c.Read(t.Context()))
 		if err != nil {
 			if !errors.Is(err, io.EOF) {
 				t.Fatalf("Read ended with %v, want an error wrapping io.EOF", err)
@@ -136,11 +145,11 @@ func TestStreamRoundTripReportsFrames(t *testing.T) {
 
 	req := mustRequest(t, 7, "tools/call", map[string]any{"name": "x", "text": "line1\nline2"})
 	go func() {
-		if err := client.Write(ctx, req); err != nil {
+		if err := client.Write(ctx, req, nil); err != nil {
 			t.Errorf("client Write: %v", err)
 		}
 	}()
-	m, err := server.Read(ctx)
+	m, err := msgOf(server.Read(ctx))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -152,11 +161,11 @@ func TestStreamRoundTripReportsFrames(t *testing.T) {
 		t.Fatal(err)
 	}
 	go func() {
-		if err := server.Write(ctx, resp); err != nil {
+		if err := server.Write(ctx, resp, nil); err != nil {
 			t.Errorf("server Write: %v", err)
 		}
 	}()
-	r, err := client.Read(ctx)
+	r, err := msgOf(client.Read(ctx))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -189,11 +198,11 @@ func TestStreamLargeMessages(t *testing.T) {
 
 	big := strings.Repeat("0123456789abcdef", 1<<20) // 16 MiB
 	go func() {
-		if err := client.Write(ctx, mustRequest(t, 1, "big", map[string]string{"data": big})); err != nil {
+		if err := client.Write(ctx, mustRequest(t, 1, "big", map[string]string{"data": big}), nil); err != nil {
 			t.Errorf("client Write: %v", err)
 		}
 	}()
-	m, err := server.Read(ctx)
+	m, err := msgOf(server.Read(ctx))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -206,11 +215,11 @@ func TestStreamLargeMessages(t *testing.T) {
 		t.Fatal(err)
 	}
 	go func() {
-		if err := server.Write(ctx, resp); err != nil {
+		if err := server.Write(ctx, resp, nil); err != nil {
 			t.Errorf("server Write: %v", err)
 		}
 	}()
-	r, err := client.Read(ctx)
+	r, err := msgOf(client.Read(ctx))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -230,7 +239,7 @@ func TestStreamOversizedLine(t *testing.T) {
 	rec := &recorder{}
 	c := transport.NewStreamLimit(input, io.Discard, nopCloser{}, rec, limit)
 	defer c.Close()
-	m, err := c.Read(t.Context())
+	m, err := msgOf(c.Read(t.Context()))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -264,7 +273,7 @@ func TestStreamConcurrentWrites(t *testing.T) {
 				// Sizes up to 32 KiB, so that one message takes several
 				// reads of the peer's 4 KiB buffer and could interleave.
 				pad := strings.Repeat("y", int(id*7919)%(32<<10))
-				if err := client.Write(t.Context(), mustRequest(t, id, "m", map[string]string{"pad": pad})); err != nil {
+				if err := client.Write(t.Context(), mustRequest(t, id, "m", map[string]string{"pad": pad}), nil); err != nil {
 					t.Errorf("Write %d: %v", id, err)
 				}
 			}
@@ -320,7 +329,7 @@ func TestStreamCloseUnblocksRead(t *testing.T) {
 	if _, err := client.Read(t.Context()); !errors.Is(err, transport.ErrClosed) {
 		t.Errorf("second Read after Close: %v, want ErrClosed", err)
 	}
-	if err := client.Write(t.Context(), mustRequest(t, 1, "ping", nil)); !errors.Is(err, transport.ErrClosed) {
+	if err := client.Write(t.Context(), mustRequest(t, 1, "ping", nil), nil); !errors.Is(err, transport.ErrClosed) {
 		t.Errorf("Write after Close: %v, want ErrClosed", err)
 	}
 	// The other side sees the peer go away, not a close of its own.
@@ -344,13 +353,13 @@ func TestStreamCloseUnblocksWrite(t *testing.T) {
 	// write turn, and the second waits for the turn.
 	errc := make(chan error, 2)
 	for i := range 2 {
-		go func() { errc <- client.Write(context.Background(), mustRequest(t, int64(i), "ping", nil)) }()
+		go func() { errc <- client.Write(context.Background(), mustRequest(t, int64(i), "ping", nil), nil) }()
 	}
 	<-writing
 	// A Write with a deadline gives up waiting for its turn.
 	ctx, cancel := context.WithTimeout(t.Context(), 50*time.Millisecond)
 	defer cancel()
-	if err := client.Write(ctx, mustRequest(t, 9, "ping", nil)); !errors.Is(err, context.DeadlineExceeded) {
+	if err := client.Write(ctx, mustRequest(t, 9, "ping", nil), nil); !errors.Is(err, context.DeadlineExceeded) {
 		t.Errorf("Write with expiring ctx: %v, want DeadlineExceeded", err)
 	}
 	if err := client.Close(); err != nil {
@@ -382,7 +391,7 @@ func TestStreamReadContext(t *testing.T) {
 		t.Fatalf("Read with cancelled ctx: %v", err)
 	}
 	go func() {
-		if err := server.Write(t.Context(), mustRequest(t, 5, "ping", nil)); err != nil {
+		if err := server.Write(t.Context(), mustRequest(t, 5, "ping", nil), nil); err != nil {
 			t.Errorf("Write: %v", err)
 		}
 	}()
@@ -390,7 +399,7 @@ func TestStreamReadContext(t *testing.T) {
 	var got *jsonrpc.Message
 	for range 3 {
 		short, cancel := context.WithTimeout(t.Context(), 10*time.Millisecond)
-		m, err := client.Read(short)
+		m, err := msgOf(client.Read(short))
 		cancel()
 		if err == nil {
 			got = m
@@ -401,7 +410,7 @@ func TestStreamReadContext(t *testing.T) {
 		}
 	}
 	if got == nil {
-		m, err := client.Read(t.Context())
+		m, err := msgOf(client.Read(t.Context()))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -418,13 +427,13 @@ func TestStreamWriteInvalidMessage(t *testing.T) {
 	var out bytes.Buffer
 	c := transport.NewStream(strings.NewReader(""), &out, nopCloser{}, rec)
 	defer c.Close()
-	if err := c.Write(t.Context(), &jsonrpc.Message{}); err == nil {
+	if err := c.Write(t.Context(), &jsonrpc.Message{}, nil); err == nil {
 		t.Fatal("Write of an empty message succeeded")
 	}
 	if out.Len() != 0 || len(rec.Frames()) != 0 {
 		t.Errorf("invalid message left %q on the wire and %d frames", out.String(), len(rec.Frames()))
 	}
-	if err := c.Write(t.Context(), mustRequest(t, 1, "ping", nil)); err != nil {
+	if err := c.Write(t.Context(), mustRequest(t, 1, "ping", nil), nil); err != nil {
 		t.Fatal(err)
 	}
 	if got, want := out.String(), `{"jsonrpc":"2.0","id":1,"method":"ping"}`+"\n"; got != want {

@@ -16,7 +16,20 @@ type Transport interface {
 	Dial(ctx context.Context) (Conn, error)
 }
 
+// LegacyFallback is implemented by transports with an older form on the
+// same server, to fall back to when the server refuses this one: HTTP's is
+// SSE, the 2024-11-05 HTTP+SSE transport (see HTTP for when).
+type LegacyFallback interface {
+	Legacy() Transport
+}
+
 // Conn carries framed JSON-RPC messages to and from one server.
+//
+// Read returns the next Inbound: a message from the server with what the
+// transport knows of it (RelatedID, Received), or the end of one of our
+// requests whose response will not come (ID and Err). Write sends one
+// message; opts carries what travels beside it (headers) and may be nil.
+// jsonrpc.Message holds only what is on the wire.
 //
 // Concurrency: Read is called from one goroutine at a time (the session's
 // read loop); Write may be called from many goroutines at once and each
@@ -28,17 +41,41 @@ type Transport interface {
 // (Frame.Err set) and skipped; Read does not fail for it. A bad frame meant
 // as a response (jsonrpc.DecodeError.Kind is KindResponse) whose id could
 // be recovered is the server's answer all the same, so that its call does
-// not wait in vain: Read returns in its place a stand-in, a made-up -32603
-// error response for that id whose Message.LocalErr is the
-// *jsonrpc.DecodeError (no Frame is reported for the stand-in itself). The
-// stream transports (stdio, pipes) and legacy SSE do this for any such id;
-// Streamable HTTP only for a request still awaiting its response, and for
-// any undecodable JSON reply to a request's POST, which can only be its
-// response.
+// not wait in vain: Read returns Inbound{ID: that id, Err: the
+// *jsonrpc.DecodeError}. The stream transports (stdio, pipes) and legacy
+// SSE do this for any such id; Streamable HTTP only for a request still
+// awaiting its response, and for any undecodable JSON reply to a request's
+// POST, which can only be its response. Streamable HTTP also ends a request
+// that way when its response stream broke and could not be resumed (see
+// HTTP).
 type Conn interface {
-	Read(ctx context.Context) (*jsonrpc.Message, error)
-	Write(ctx context.Context, m *jsonrpc.Message) error
+	Read(ctx context.Context) (Inbound, error)
+	Write(ctx context.Context, m *jsonrpc.Message, opts *WriteOptions) error
 	Close() error
+}
+
+// WriteOptions is what travels beside an outgoing message, not in it. A nil
+// *WriteOptions is the zero value.
+type WriteOptions struct {
+	// Headers are extra HTTP headers, full name to value, sent with the
+	// message (MCP 2026-07-28: the Mcp-Param-{Name} headers mirroring the
+	// tool arguments whose input schema marks them x-mcp-header; only the
+	// caller knows schemas). Values are plain strings (integers in
+	// decimal, booleans as true/false); the transport applies the spec's
+	// =?base64?...?= encoding where needed (a name that is not an HTTP
+	// token fails the Write). The transport's own headers and its
+	// configured ones win over these. Connections without headers (stdio,
+	// legacy HTTP+SSE) ignore them.
+	Headers map[string]string
+}
+
+// HeaderSender is implemented by connections that can put
+// WriteOptions.Headers on the wire (Streamable HTTP); the others ignore
+// them. SendsHeaders reports whether this one does, so that a caller
+// computes headers only where they go out (the 2026-07-28 Mcp-Param
+// mirroring).
+type HeaderSender interface {
+	SendsHeaders() bool
 }
 
 // VersionSetter is implemented by connections that must repeat the
@@ -69,8 +106,8 @@ var (
 	// ErrRequestLost: MCP 2026-07-28 over HTTP, the response stream of a
 	// request broke before its response. There is no resumption in that
 	// era and the server treats the disconnect as a cancel, so the request
-	// is gone; it may be re-issued with a new id. The transport delivers a
-	// made-up -32603 error response whose jsonrpc.Message.LocalErr wraps it.
+	// is gone; it may be re-issued with a new id. Read delivers
+	// Inbound{ID, Err} for it, Err wrapping this.
 	ErrRequestLost = errors.New("transport: request lost: its response stream broke; it may be re-issued with a new id")
 )
 

@@ -8,59 +8,86 @@ import (
 	"testing"
 )
 
-// TestLayers enforces the dependency rule (AGENTS.md): each package may
-// import only the packages of ours listed here, and only ui, forms and
-// themes may touch charm.
+// TestLayers enforces the dependency rule (AGENTS.md) on each package's
+// imports and on its tests' (in-package and external): a package may
+// import only the packages of ours listed for it; its tests may import the
+// same, the package itself, and what is listed for them (a real peer to
+// test against, the ids client's data types carry). go-sdk is a test peer
+// of the engine and what the demo is built on, nothing more; only ui, forms
+// and themes may touch charm.
 func TestLayers(t *testing.T) {
-	const mod = "github.com/elicit-dev/elicit/"
+	const (
+		mod = "github.com/elicit-dev/elicit/"
+		sdk = "github.com/modelcontextprotocol/go-sdk/"
+	)
 	type rule struct {
-		ours  []string // packages of ours it may import
-		charm bool
+		ours     []string // packages of ours it may import
+		testOurs []string // packages of ours its tests may import besides
+		sdk      bool     // it may import go-sdk
+		testSDK  bool     // its tests may import go-sdk
+		charm    bool     // it and its tests may import charm
 	}
 	rules := map[string]rule{
 		"transport/jsonrpc": {},
 		"forms/schema":      {},
-		"transport":         {ours: []string{"transport/jsonrpc"}},
+		"themes/untrusted":  {},
 		"client/wire":       {ours: []string{"transport/jsonrpc"}},
 		"client/question":   {ours: []string{"client/wire", "transport/jsonrpc", "forms/schema"}},
-		"client":            {ours: []string{"client/wire", "client/question", "transport", "transport/jsonrpc", "forms/schema"}},
+		"transport":         {ours: []string{"transport/jsonrpc"}, testSDK: true},
+		"client":            {ours: []string{"client/wire", "client/question", "transport", "transport/jsonrpc", "forms/schema"}, testOurs: []string{"cmd/elicit/demo"}, testSDK: true},
 		"themes":            {charm: true},
-		"themes/untrusted":  {},
 		"forms":             {ours: []string{"forms/schema", "themes", "themes/untrusted"}, charm: true},
-		"ui":                {ours: []string{"client", "client/wire", "client/question", "forms", "forms/schema", "themes", "themes/untrusted", "transport/jsonrpc"}, charm: true},
-		"cmd/elicit/demo":   {},
+		"ui":                {ours: []string{"client", "client/wire", "client/question", "forms", "forms/schema", "themes", "themes/untrusted"}, testOurs: []string{"transport/jsonrpc"}, charm: true},
+		"cmd/elicit/demo":   {sdk: true, testSDK: true},
 	}
 	out, err := exec.Command("go", "list", "-json", "../../...").Output()
 	if err != nil {
 		t.Fatalf("go list: %v", err)
 	}
 	dec := json.NewDecoder(strings.NewReader(string(out)))
-	seen := 0
+	seen := map[string]bool{}
 	for {
 		var p struct {
-			ImportPath string
-			Imports    []string
+			ImportPath   string
+			Imports      []string
+			TestImports  []string
+			XTestImports []string
 		}
 		if err := dec.Decode(&p); err == io.EOF {
 			break
 		} else if err != nil {
 			t.Fatalf("decode go list: %v", err)
 		}
-		r, ok := rules[strings.TrimPrefix(p.ImportPath, mod)]
+		name := strings.TrimPrefix(p.ImportPath, mod)
+		r, ok := rules[name]
 		if !ok {
 			continue
 		}
-		seen++
-		for _, imp := range p.Imports {
-			switch {
-			case strings.HasPrefix(imp, mod) && !contains(r.ours, strings.TrimPrefix(imp, mod)):
-				t.Errorf("%s imports %s, which the layering rule forbids", p.ImportPath, imp)
-			case strings.HasPrefix(imp, "charm.land/") && !r.charm:
-				t.Errorf("%s imports %s: only ui, forms and themes may use charm", p.ImportPath, imp)
+		seen[name] = true
+		check := func(imports []string, test bool) {
+			what := p.ImportPath
+			if test {
+				what += " (tests)"
+			}
+			for _, imp := range imports {
+				rel, isOurs := strings.CutPrefix(imp, mod)
+				switch {
+				case isOurs && !contains(r.ours, rel) && !(test && (rel == name || contains(r.testOurs, rel))):
+					t.Errorf("%s imports %s, which the layering rule forbids", what, imp)
+				case strings.HasPrefix(imp, sdk) && !r.sdk && !(test && r.testSDK):
+					t.Errorf("%s imports %s: go-sdk is a test peer of the engine and the demo's base only", what, imp)
+				case (strings.HasPrefix(imp, "charm.land/") || strings.HasPrefix(imp, "github.com/charmbracelet/")) && !r.charm:
+					t.Errorf("%s imports %s: only ui, forms and themes may use charm", what, imp)
+				}
 			}
 		}
+		check(p.Imports, false)
+		check(p.TestImports, true)
+		check(p.XTestImports, true)
 	}
-	if seen < 4 {
-		t.Fatalf("go list matched only %d of our packages; is the pattern right?", seen)
+	for name := range rules {
+		if !seen[name] {
+			t.Errorf("go list did not list %s%s; is the pattern right?", mod, name)
+		}
 	}
 }

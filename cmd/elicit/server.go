@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"net/url"
 	"strings"
 	"sync"
 
@@ -45,8 +44,7 @@ func (s serverSpec) transport(obs transport.Observer) (transport.Transport, erro
 	case s.Demo:
 		return &inProcessDemo{obs: obs}, nil
 	case s.URL != "":
-		u, err := url.Parse(s.URL)
-		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		if _, err := transport.ParseHTTPURL(s.URL); err != nil {
 			return nil, usageErr("bad --url %q: want http://host[:port]/path or https://…", s.URL)
 		}
 		if s.LegacySSE {

@@ -22,6 +22,11 @@ import (
 type taskState struct {
 	path string
 
+	// wmu orders the writes: each one snapshots entries while holding it,
+	// so the last rename holds the newest list. Sessions observe from
+	// their own dispatchers, at the same time. Taken before mu.
+	wmu sync.Mutex
+
 	mu      sync.Mutex
 	entries map[taskKey]taskEntry
 }
@@ -113,6 +118,15 @@ func (st *taskState) observe(e client.Event) error {
 		st.mu.Unlock()
 		return nil
 	}
+	st.mu.Unlock()
+	return st.save()
+}
+
+// save writes the entries as they are now (see wmu).
+func (st *taskState) save() error {
+	st.wmu.Lock()
+	defer st.wmu.Unlock()
+	st.mu.Lock()
 	list := make([]taskEntry, 0, len(st.entries))
 	for _, e := range st.entries {
 		list = append(list, e)

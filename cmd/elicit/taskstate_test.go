@@ -2,10 +2,13 @@ package main
 
 import (
 	"context"
+	"fmt"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -122,5 +125,62 @@ func TestTaskStateBadFile(t *testing.T) {
 	}
 	if p := taskStatePath(func(k string) string { return map[string]string{"HOME": "/h"}[k] }); p != "/h/.local/state/elicit/tasks.json" {
 		t.Errorf("default path %s", p)
+	}
+}
+
+// TestTaskStateConcurrentObserve: sessions' dispatchers call observe at the
+// same time. A write must never land a snapshot older than another's, or
+// the file loses a running task. Each round starts one task per session at
+// once (and ends the one before, so that removals race too), then checks the
+// file: only the last rename of a round decides what it holds.
+func TestTaskStateConcurrentObserve(t *testing.T) {
+	t.Parallel()
+	path := filepath.Join(t.TempDir(), "tasks.json")
+	st, err := loadTaskState(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const sessions, rounds = 8, 40
+	task := func(s, round int, status client.TaskStatus) client.TaskChanged {
+		return client.TaskChanged{Task: client.Task{Server: fmt.Sprintf("server-%d", s), ID: fmt.Sprintf("t%02d", round), Tool: "slow", Status: status}}
+	}
+	for round := range rounds {
+		start := make(chan struct{})
+		var wg sync.WaitGroup
+		for s := range sessions {
+			wg.Go(func() {
+				<-start
+				if err := st.observe(task(s, round, client.TaskWorking)); err != nil {
+					t.Error(err)
+				}
+				if round%2 == 1 {
+					if err := st.observe(task(s, round-1, client.TaskCompleted)); err != nil {
+						t.Error(err)
+					}
+				}
+			})
+		}
+		close(start)
+		wg.Wait()
+		reloaded, err := loadTaskState(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var want []string
+		for r := 0; r <= round; r++ {
+			if r%2 == 1 || r == round {
+				want = append(want, fmt.Sprintf("t%02d", r))
+			}
+		}
+		for s := range sessions {
+			server := fmt.Sprintf("server-%d", s)
+			var got []string
+			for _, e := range reloaded.forServer(server) {
+				got = append(got, e.ID)
+			}
+			if !slices.Equal(got, want) {
+				t.Fatalf("round %d, %s: the file lists %v, want the running tasks %v", round, server, got, want)
+			}
+		}
 	}
 }

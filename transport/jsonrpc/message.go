@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"time"
 )
 
 // Version is the only JSON-RPC version MCP uses.
@@ -39,42 +38,14 @@ func (k Kind) String() string {
 // Kind: Method with ID is a request, Method without ID a notification, and
 // Result or Error with ID a response. Params and Result are kept as raw
 // bytes so that what we forward or log is exactly what crossed the wire.
+// It holds only what is on the wire; what a transport knows beside it
+// travels in transport.Inbound and transport.WriteOptions.
 type Message struct {
 	ID     ID
 	Method string
 	Params json.RawMessage
 	Result json.RawMessage
 	Error  *Error
-
-	// RelatedID is set by transports that know which of our requests a
-	// server message belongs to (on Streamable HTTP, the request whose POST
-	// response stream carried it). It is never encoded.
-	RelatedID ID
-
-	// Headers are extra HTTP headers, full name to value, that the
-	// Streamable HTTP transport sends with this message (MCP 2026-07-28: the
-	// Mcp-Param-{Name} headers mirroring the tool arguments whose input
-	// schema marks them x-mcp-header; only the caller knows schemas). Values
-	// are plain strings (integers in decimal, booleans as true/false); the
-	// transport applies the spec's =?base64?...?= encoding where needed (a
-	// name that is not an HTTP token fails the Write). The transport's own
-	// headers and its configured ones win over these. Never encoded; stdio
-	// and legacy HTTP+SSE ignore them.
-	Headers map[string]string
-
-	// LocalErr is set by a transport on a response it made up itself
-	// because the real one can no longer arrive (the stream carrying it
-	// broke) or arrived but could not be decoded. It holds the reason,
-	// which errors.Is can match against the transport's sentinels
-	// (transport.ErrRequestLost: 2026-07-28, the request was lost and may
-	// be re-issued with a new id); for an undecodable response it is the
-	// *DecodeError. A response from the server never has it. Never encoded.
-	LocalErr error
-
-	// Received is when Decode read the message off the wire; zero for a
-	// message built in memory. Prompts count their wait from it, so time
-	// spent queued inside the client counts too. Never encoded.
-	Received time.Time
 }
 
 // Kind classifies the message.
@@ -192,7 +163,6 @@ func (e *DecodeError) Error() string { return "jsonrpc: " + e.Reason }
 // Decode parses one frame. It refuses batches, a wrong or missing
 // "jsonrpc" member, null ids, and messages that are none of the three kinds.
 func Decode(b []byte) (*Message, error) {
-	now := time.Now()
 	b = bytes.TrimSpace(b)
 	if len(b) == 0 {
 		return nil, &DecodeError{Reason: "empty frame"}
@@ -215,7 +185,7 @@ func Decode(b []byte) (*Message, error) {
 		id, kind := salvage(b)
 		return nil, &DecodeError{Reason: "malformed JSON: " + err.Error(), ID: id, Kind: kind}
 	}
-	m := &Message{Params: raw.Params, Result: raw.Result, Received: now}
+	m := &Message{Params: raw.Params, Result: raw.Result}
 	var idErr error
 	if raw.ID != nil {
 		idErr = m.ID.UnmarshalJSON(raw.ID)

@@ -14,18 +14,17 @@ import (
 	"github.com/elicit-dev/elicit/transport/jsonrpc"
 )
 
-// An undecodable frame meant as a response, with an id, reaches Read as a
-// stand-in (see transport.Conn): a made-up error response for that id whose
-// LocalErr is the *jsonrpc.DecodeError, so that the call it answers ends at
-// once instead of waiting for a response that has come and gone.
+// An undecodable frame meant as a response, with an id, makes Read end that
+// request (see transport.Conn): Inbound{ID, Err} with Err the
+// *jsonrpc.DecodeError, so that the call it answers ends at once instead of
+// waiting for a response that has come and gone.
 
-// wantStandIn checks m is the stand-in for id.
-func wantStandIn(t *testing.T, m *jsonrpc.Message, id int64) {
+// wantUndecodable checks in ends request id with its DecodeError.
+func wantUndecodable(t *testing.T, in transport.Inbound, id int64) {
 	t.Helper()
 	var de *jsonrpc.DecodeError
-	if m.ID != jsonrpc.IntID(id) || m.Kind() != jsonrpc.KindResponse || m.Error == nil ||
-		!errors.As(m.LocalErr, &de) || de.ID != m.ID {
-		t.Fatalf("got %+v (LocalErr %v), want the stand-in response to %d", m, m.LocalErr, id)
+	if in.Msg != nil || in.ID != jsonrpc.IntID(id) || !errors.As(in.Err, &de) || de.ID != in.ID || in.Received.IsZero() {
+		t.Fatalf("got %+v, want request %d ended with its DecodeError", in, id)
 	}
 }
 
@@ -45,20 +44,20 @@ func TestStreamUndecodableResponse(t *testing.T) {
 	c := transport.NewStream(strings.NewReader(strings.Join(lines, "\n")+"\n"), io.Discard, nopCloser{}, rec)
 	defer c.Close()
 	for _, id := range []int64{3, 5, 6, 7} {
-		m, err := c.Read(t.Context())
+		in, err := c.Read(t.Context())
 		if err != nil {
 			t.Fatal(err)
 		}
-		wantStandIn(t, m, id)
+		wantUndecodable(t, in, id)
 	}
-	if m, err := c.Read(t.Context()); err != nil || m.Method != "ping" {
+	if m, err := msgOf(c.Read(t.Context())); err != nil || m.Method != "ping" {
 		t.Fatalf("Read = %+v, %v; want the ping", m, err)
 	}
 	if _, err := c.Read(t.Context()); !errors.Is(err, io.EOF) {
 		t.Fatalf("Read after the last line: %v, want EOF", err)
 	}
-	// Every bad line is still an error frame, and the stand-ins are not
-	// frames at all: nothing like them crossed the wire.
+	// Every bad line is an error frame, and nothing else is: ending a
+	// request puts nothing on the wire.
 	frames := rec.Frames()
 	if len(frames) != len(lines) {
 		t.Fatalf("%d frames for %d lines", len(frames), len(lines))
@@ -90,11 +89,11 @@ func TestHTTPUndecodableResponse(t *testing.T) {
 	if m := httpRead(t, conn); m.Method != "notifications/message" {
 		t.Fatalf("first = %+v, want the notification", m)
 	}
-	wantStandIn(t, httpRead(t, conn), 1)
+	wantUndecodable(t, httpReadInbound(t, conn, 10*time.Second), 1)
 	ctx, cancel := context.WithTimeout(t.Context(), 100*time.Millisecond)
 	defer cancel()
-	if m, err := conn.Read(ctx); err == nil {
-		t.Errorf("Read after the stand-in: %+v, want nothing more", m)
+	if m, err := msgOf(conn.Read(ctx)); err == nil {
+		t.Errorf("Read after the end of request 1: %+v, want nothing more", m)
 	}
 	// Two error frames, the bad events; none saying the stream ended
 	// before its response.
@@ -116,7 +115,7 @@ func TestSSEUndecodableResponse(t *testing.T) {
 	t.Cleanup(func() { _ = conn.Close() })
 	s.events <- "event: message\ndata: {\"jsonrpc\":\"2.0\",\"id\":4,\"method\":\"x\",\"params\":[[[\n\n" // a request: skipped
 	s.events <- "event: message\ndata: {\"jsonrpc\":\"2.0\",\"id\":3,\"result\":{\"a\":[[[\n\n"
-	wantStandIn(t, httpRead(t, conn), 3)
+	wantUndecodable(t, httpReadInbound(t, conn, 10*time.Second), 3)
 	if errs := httpErrFrames(log.Frames()); len(errs) != 2 {
 		t.Errorf("error frames %+v, want the two bad events", errs)
 	}
