@@ -34,7 +34,8 @@ type Bridge struct {
 	stopped bool
 }
 
-// BridgeOptions tune a Bridge; the zero value is fine.
+// BridgeOptions tune a Bridge; the zero value is what cmd/elicit uses, and
+// tests shrink the sizes.
 type BridgeOptions struct {
 	// TrafficSize is how many frames the traffic ring keeps (10,000).
 	TrafficSize int

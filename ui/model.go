@@ -35,14 +35,13 @@ type Options struct {
 	// Context is the parent of every call the UI starts; cmd cancels it on
 	// quit. nil means context.Background().
 	Context context.Context
-	// NewForm builds the form of a form-mode prompt; nil uses forms.New.
-	NewForm FormFactory
-	// NewToolForm builds a tool's argument form; nil uses forms.NewToolArgs.
-	NewToolForm ToolFormFactory
+
+	// The rest are seams for tests; cmd/elicit leaves them zero.
+
 	// OpenURL opens a URL-mode link in the system browser; nil uses
 	// xdg-open (open on macOS). Tests inject a recorder.
 	OpenURL func(url string) error
-	// Now is the clock; nil means time.Now.
+	// Now is the clock; nil means time.Now. Tests fix it.
 	Now func() time.Time
 	// EndedLinger is how long an ended prompt's notice stays (5 s).
 	EndedLinger time.Duration
@@ -99,12 +98,6 @@ func New(engine Engine, bridge *Bridge, opts Options) *Model {
 	}
 	if opts.OpenURL == nil {
 		opts.OpenURL = openInBrowser
-	}
-	if opts.NewForm == nil {
-		opts.NewForm = newPromptForm
-	}
-	if opts.NewToolForm == nil {
-		opts.NewToolForm = newToolForm
 	}
 	ctx := opts.Context
 	if ctx == nil {

@@ -1,13 +1,15 @@
 package ui
 
 import (
-	"charm.land/bubbles/v2/cursor"
 	"time"
+
+	"charm.land/bubbles/v2/cursor"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/elicit-dev/elicit/client"
+	"github.com/elicit-dev/elicit/forms"
 )
 
 // paneExpireMsg clears an ended pane after its notice has been shown.
@@ -32,7 +34,8 @@ func (m *Model) handlePromptOpened(msg promptOpenedMsg) tea.Cmd {
 	if p.Mode == client.ModeURL {
 		pn.url = inspectURL(p.URL, m.serverHost(p.Server))
 	} else {
-		pn.form = m.opts.NewForm(p, m.theme.Form)
+		// The form shows the server's message above its fields, sanitized.
+		pn.form = forms.New(p.Schema, forms.Options{Message: p.Message, Theme: m.theme.Form})
 		cmd = tag(pn.id, pn.form.Init())
 		if m.bg != nil {
 			cmd = tea.Batch(cmd, tag(pn.id, pn.form.Update(m.bg)))
@@ -213,8 +216,7 @@ func (m *Model) waitNeedsTick() bool {
 	if m.view != viewPrompts || pn == nil || !pn.open() {
 		return false
 	}
-	b, ok := pn.form.(interface{ Blinking() bool })
-	return !ok || pn.blinkParked || !b.Blinking()
+	return pn.form == nil || pn.blinkParked || !pn.form.Blinking()
 }
 
 // paneKey handles a key in the prompts view.

@@ -10,6 +10,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/elicit-dev/elicit/client"
+	"github.com/elicit-dev/elicit/forms"
 	"github.com/elicit-dev/elicit/forms/schema"
 	"github.com/elicit-dev/elicit/themes"
 )
@@ -125,7 +126,7 @@ func (t *templatesView) open(m *Model) tea.Cmd {
 		m.notice = fmt.Sprintf("%s: cannot build its argument form: %v", themes.SanitizeLine(tp.Name), err)
 		return nil
 	}
-	af := &argForm{id: m.newID(), server: t.server, tool: tp.Name, form: m.opts.NewToolForm(ti, m.theme.Form)}
+	af := &argForm{id: m.newID(), server: t.server, tool: tp.Name, form: forms.NewToolArgs(ti, forms.Options{Theme: m.theme.Form})}
 	t.args, t.argsOf = af, &tp
 	cmds := []tea.Cmd{tag(af.id, af.form.Init())}
 	if m.bg != nil {

@@ -11,6 +11,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/elicit-dev/elicit/client"
+	"github.com/elicit-dev/elicit/forms"
 	"github.com/elicit-dev/elicit/forms/schema"
 	"github.com/elicit-dev/elicit/themes"
 )
@@ -41,7 +42,7 @@ type toolList struct {
 type argForm struct {
 	id           int
 	server, tool string
-	form         Form
+	form         *forms.Form
 	// optional: the tool may run as a task or not; asTask is the choice.
 	optional, asTask bool
 }
@@ -285,7 +286,7 @@ func (t *toolsView) open(m *Model) tea.Cmd {
 	if len(ti.Fields) == 0 {
 		return t.start(m, t.server, tl.Name, nil, asTask)
 	}
-	af := &argForm{id: m.newID(), server: t.server, tool: tl.Name, form: m.opts.NewToolForm(ti, m.theme.Form),
+	af := &argForm{id: m.newID(), server: t.server, tool: tl.Name, form: forms.NewToolArgs(ti, forms.Options{Theme: m.theme.Form}),
 		optional: tl.Execution.TaskSupport == "optional", asTask: asTask}
 	t.args = af
 	cmds := []tea.Cmd{tag(af.id, af.form.Init())}
