@@ -176,9 +176,10 @@ func TestKeystrokeDuringFlood(t *testing.T) {
 	// Bounded by the rings, not by the flood.
 	var traffic, logs int
 	fp.probe(t, func(m *Model) {
-		m.bridge.mu.Lock()
-		traffic, logs = m.bridge.traffic.len(), m.bridge.logs.len()
-		m.bridge.mu.Unlock()
+		st := m.bridge.streams
+		st.mu.Lock()
+		traffic, logs = st.traffic.len(), st.logs.len()
+		st.mu.Unlock()
 	})
 	if traffic > 10000 || logs > 5000 {
 		t.Errorf("after %d notifications the rings hold %d frames and %d log lines; want at most 10,000 and 5,000", sent, traffic, logs)
@@ -221,7 +222,7 @@ func BenchmarkKeystrokeDuringFlood(b *testing.B) {
 
 // seqNow is how many frames the bridge has taken so far.
 func (b *Bridge) seqNow() uint64 {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.seq
+	b.streams.mu.Lock()
+	defer b.streams.mu.Unlock()
+	return b.streams.seq
 }

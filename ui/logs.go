@@ -28,12 +28,12 @@ type logView struct {
 }
 
 func (l *logView) refresh(m *Model) {
-	l.rows, l.total = m.bridge.logWindow(l.server, 0, max(m.bodyHeight()-2, 1))
+	l.rows, l.total = m.bridge.streams.logWindow(l.server, 0, max(m.bodyHeight()-2, 1))
 }
 
 // notice records an engine notice as a log line (lane 2 → the log ring).
 func (l *logView) notice(m *Model, n client.Notice) {
-	m.bridge.pushLog(LogEntry{Time: n.Time, Server: n.Server, Level: "notice", Logger: "elicit", Text: n.Text})
+	m.bridge.streams.pushLog(LogEntry{Time: n.Time, Server: n.Server, Level: "notice", Logger: "elicit", Text: n.Text})
 }
 
 func (l *logView) key(m *Model, k tea.KeyPressMsg) tea.Cmd {

@@ -309,7 +309,7 @@ func (t *toolsView) start(m *Model, server, tool string, args map[string]any, as
 	eng, br, id, now := m.engine, m.bridge, c.id, m.opts.Now
 	return func() tea.Msg {
 		defer cancel()
-		onProgress := func(p client.CallProgress) { br.progress(id, p) }
+		onProgress := func(p client.CallProgress) { br.streams.progress(id, p) }
 		var res *client.CallToolResult
 		var err error
 		if asTask {
@@ -334,7 +334,7 @@ func (t *toolsView) applyProgress(m *Model) {
 	if t.running() == 0 {
 		return
 	}
-	latest := m.bridge.takeProgress()
+	latest := m.bridge.streams.takeProgress()
 	for _, c := range t.calls {
 		if p, ok := latest[c.id]; ok {
 			c.prog = p

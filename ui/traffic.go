@@ -48,7 +48,7 @@ func (t *trafficView) refresh(m *Model) {
 		t.skip = 0
 	}
 	n := t.rowsOnScreen(m)
-	t.rows, t.total = m.bridge.trafficWindow(t.filter, t.skip, n)
+	t.rows, t.total = m.bridge.streams.trafficWindow(t.filter, t.skip, n)
 	if t.follow || t.cursor >= len(t.rows) {
 		t.cursor = max(len(t.rows)-1, 0)
 	}
@@ -93,7 +93,7 @@ func (t *trafficView) key(m *Model, k tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(k, km.Select):
 		if t.cursor < len(t.rows) {
 			t.detail, t.detailRow = true, t.rows[t.cursor]
-			t.detailPeer = m.bridge.trafficPeer(&t.detailRow)
+			t.detailPeer = m.bridge.streams.trafficPeer(&t.detailRow)
 		}
 	case key.Matches(k, km.Filter):
 		t.editing = true
@@ -148,7 +148,7 @@ func nextServerName(m *Model, cur string) string {
 func (t *trafficView) export(m *Model) tea.Cmd {
 	br, f, dir, now := m.bridge, t.filter, m.opts.ExportDir, m.now()
 	return func() tea.Msg {
-		rows := br.trafficAll(f)
+		rows := br.streams.trafficAll(f)
 		base := filepath.Join(dir, "elicit-traffic-"+now.Format("20060102-150405"))
 		if abs, err := filepath.Abs(base); err == nil {
 			base = abs

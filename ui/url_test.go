@@ -127,7 +127,7 @@ func TestBridgeCoalescesStreams(t *testing.T) {
 	if n := len(got); n > 10 {
 		t.Errorf("%d extra messages for one burst", n)
 	}
-	rows, total := br.trafficWindow(TrafficFilter{}, 0, 5)
+	rows, total := br.streams.trafficWindow(TrafficFilter{}, 0, 5)
 	if total != 100 || len(rows) != 5 || rows[4].ID != "999" || rows[0].ID != "995" || rows[4].Kind != "request" {
 		t.Fatalf("window = %d rows (total %d), last %+v", len(rows), total, rows[len(rows)-1])
 	}
