@@ -19,7 +19,7 @@ func (m *Model) handleEvent(msg eventMsg) tea.Cmd {
 		m.setServer(e)
 		if e.State == client.StateReady {
 			// A new session may list other things: drop what was cached.
-			// The status (its Tasks flag) comes again from the engine.
+			// The status (its capabilities) comes again from the engine.
 			return tea.Batch(m.tools.serverReady(m, e.Server),
 				m.resources.changed(m, e.Server), m.templates.changed(m, e.Server), m.loadServers())
 		}
@@ -46,7 +46,7 @@ func (m *Model) setServer(e client.ServerStateChanged) {
 	st := ServerStatus{Name: e.Server, State: e.State, Protocol: e.Protocol, Era: e.Era, Err: e.Err}
 	for i := range m.servers {
 		if m.servers[i].Name == e.Server {
-			st.Host, st.Tasks = m.servers[i].Host, m.servers[i].Tasks
+			st.Host, st.Caps = m.servers[i].Host, m.servers[i].Caps
 			m.servers[i] = st
 			return
 		}

@@ -445,7 +445,7 @@ func evilTour(t *testing.T, width, height int, check bool) {
 // the errors of setLevel, tasks/cancel and tasks/list.
 func evilEngine(t *testing.T, e *fakeEngine, srv, two string, release chan struct{}) {
 	e.servers = []ServerStatus{
-		{Name: srv, State: client.StateReady, Protocol: ev("proto"), Tasks: true},
+		{Name: srv, State: client.StateReady, Protocol: ev("proto"), Caps: tasksCaps},
 		{Name: two, State: client.StateFailed, Err: errors.New(ev("sfail0"))},
 	}
 	e.levelErr = errors.New(ev("lerr"))

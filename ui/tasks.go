@@ -152,27 +152,15 @@ func (v *tasksView) putAll(ts []client.Task) {
 	}
 }
 
-func (m *Model) taskEngine() TaskEngine {
-	te, _ := m.engine.(TaskEngine)
-	return te
-}
-
 // load reads every task the engine follows.
 func (v *tasksView) load(m *Model) tea.Cmd {
-	te := m.taskEngine()
-	if te == nil {
-		return nil
-	}
-	return func() tea.Msg { return tasksMsg{tasks: te.Tasks()} }
+	eng := m.engine
+	return func() tea.Msg { return tasksMsg{tasks: eng.Tasks()} }
 }
 
 // listAll asks every ready server for its tasks (tasks/list).
 func (v *tasksView) listAll(m *Model) tea.Cmd {
-	te, ctx := m.taskEngine(), m.ctx
-	if te == nil {
-		m.notice = "this engine does not run tasks"
-		return nil
-	}
+	eng, ctx := m.engine, m.ctx
 	var cmds []tea.Cmd
 	for _, s := range m.servers {
 		if s.State != client.StateReady {
@@ -180,7 +168,7 @@ func (v *tasksView) listAll(m *Model) tea.Cmd {
 		}
 		name := s.Name
 		cmds = append(cmds, func() tea.Msg {
-			ts, err := te.ListTasks(ctx, name)
+			ts, err := eng.ListTasks(ctx, name)
 			return tasksMsg{server: name, tasks: ts, err: err}
 		})
 	}
@@ -262,19 +250,16 @@ func (v *tasksView) cancel(m *Model, k taskKey) tea.Cmd {
 		return nil
 	}
 	t := &v.list[i]
-	te, ctx := m.taskEngine(), m.ctx
+	eng, ctx := m.engine, m.ctx
 	switch {
 	case !live(t):
 		m.notice = "task " + k.id + " is over already"
-		return nil
-	case te == nil:
-		m.notice = "this engine does not run tasks"
 		return nil
 	case v.cancelling[k] || t.CancelRequested:
 		return nil
 	}
 	v.cancelling[k] = true
-	return func() tea.Msg { return taskCancelledMsg{key: k, err: te.CancelTask(ctx, k.server, k.id)} }
+	return func() tea.Msg { return taskCancelledMsg{key: k, err: eng.CancelTask(ctx, k.server, k.id)} }
 }
 
 // taskPane is the first open prompt pane of a task: those the engine
@@ -324,11 +309,7 @@ func (v *tasksView) render(m *Model) string {
 	b.WriteString(st.Title.Render(fmt.Sprintf("Tasks: %d, %d not over", len(v.list), v.waiting())) +
 		st.Muted.Render("   enter details · x cancel · p its prompt · r tasks/list") + "\n")
 	if len(v.list) == 0 {
-		msg := "no tasks yet: a tool marked [task …] in F5 runs as one"
-		if m.taskEngine() == nil {
-			msg = "this engine does not run tasks"
-		}
-		b.WriteString(st.Muted.Render(msg))
+		b.WriteString(st.Muted.Render("no tasks yet: a tool marked [task …] in F5 runs as one"))
 		return b.String()
 	}
 	rows := v.listRows(m)

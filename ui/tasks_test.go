@@ -373,7 +373,7 @@ func TestToolsRunAsTask(t *testing.T) {
 		client.Tool{Name: "req", Execution: client.ToolExecution{TaskSupport: "required"}},
 		client.Tool{Name: "plain"},
 		client.Tool{Name: "optargs", InputSchema: json.RawMessage(echoSchema), Execution: client.ToolExecution{TaskSupport: "optional"}},
-	), func(e *fakeEngine) { e.servers[0].Tasks = true })
+	), func(e *fakeEngine) { e.servers[0].Caps = tasksCaps })
 	d.keys(keyF5)
 	mustShow(t, d, "opt [task optional: on]", "req [task required]", "optargs [task optional: on]")
 	d.keys(keyEnter)                     // opt: a task, by default
@@ -403,25 +403,28 @@ func TestToolsRunAsTask(t *testing.T) {
 	mustShow(t, d, "demo/optargs [task]")
 }
 
-func TestToolsTaskDefaultsAndNoTaskEngine(t *testing.T) {
+func TestToolsTaskDefaultsWithoutTasks(t *testing.T) {
 	t.Parallel()
-	tools := withTools(client.Tool{Name: "opt", Execution: client.ToolExecution{TaskSupport: "optional"}},
-		client.Tool{Name: "req", Execution: client.ToolExecution{TaskSupport: "required"}})
-	// A server without tasks: optional tools default to plain calls.
-	d := taskDriver(t, tools)
+	// A server that declared no tasks: optional tools are plain calls and
+	// cannot choose; a required one still asks for a task (the engine does
+	// so anyway); tasks/list says it is not available.
+	d := taskDriver(t, withTools(client.Tool{Name: "opt", Execution: client.ToolExecution{TaskSupport: "optional"}},
+		client.Tool{Name: "req", Execution: client.ToolExecution{TaskSupport: "required"}}))
 	d.keys(keyF5)
+	mustShow(t, d, "opt [task optional: off]", "req [task required]")
+	d.keys(key1('t'))
+	if !strings.Contains(d.m.notice, "demo does not run tools as tasks") {
+		t.Errorf("t on an optional tool of a server without tasks: notice %q", d.m.notice)
+	}
 	mustShow(t, d, "opt [task optional: off]")
-
-	// An engine without tasks: every call is plain and the view says why.
-	d = taskDriver(t, tools, func(e *fakeEngine) { e.noTasks, e.servers[0].Tasks = true, true })
-	d.keys(keyF5, keyDown, keyEnter)
-	if got := d.eng.called(); !slices.Equal(got, []string{"demo/req map[]"}) {
+	d.keys(keyEnter, keyDown, keyEnter)
+	if got := d.eng.called(); !slices.Equal(got, []string{"demo/opt map[]", "task demo/req map[]"}) {
 		t.Errorf("calls = %q", got)
 	}
 	d.keys(keyF11)
-	mustShow(t, d, "this engine does not run tasks")
+	mustShow(t, d, "no tasks yet")
 	d.keys(key1('r'))
-	if !strings.Contains(d.m.notice, "does not run tasks") {
+	if !strings.Contains(d.m.notice, "tasks/list on demo: not available") {
 		t.Errorf("notice %q", d.m.notice)
 	}
 }

@@ -81,35 +81,37 @@ func (t *toolsView) init() {
 	t.asTask = map[[2]string]bool{}
 }
 
-// runsAsTask says whether a call of tl goes out as a task: always for
-// "required", never for "forbidden" (or none); for "optional" as the
-// person chose, by default when the server runs tools as tasks.
-func (t *toolsView) runsAsTask(m *Model, server string, tl *client.Tool) bool {
-	switch tl.Execution.TaskSupport {
-	case "required":
-		return true
-	case "optional":
-		if v, ok := t.asTask[[2]string{server, tl.Name}]; ok {
-			return v
-		}
-		for _, s := range m.servers {
-			if s.Name == server {
-				return s.Tasks
-			}
-		}
-	}
-	return false
+// taskChoice says, by client's rule, whether a call of tl on server may
+// or must run as a task.
+func (t *toolsView) taskChoice(m *Model, server string, tl *client.Tool) (can, must bool) {
+	return client.TaskChoice(tl.Execution.TaskSupport, serverCaps(m.servers, server))
 }
 
-// toggleTask flips the selected optional tool's choice.
+// runsAsTask says whether a call of tl goes out as a task: when it must;
+// when it may, as the person chose, by default yes.
+func (t *toolsView) runsAsTask(m *Model, server string, tl *client.Tool) bool {
+	can, must := t.taskChoice(m, server, tl)
+	if must || !can {
+		return must
+	}
+	if v, ok := t.asTask[[2]string{server, tl.Name}]; ok {
+		return v
+	}
+	return true
+}
+
+// toggleTask flips the selected tool's choice, where it has one.
 func (t *toolsView) toggleTask(m *Model) {
 	l := t.current()
 	if l == nil || t.cursor >= len(l.tools) {
 		return
 	}
 	tl := &l.tools[t.cursor]
-	if tl.Execution.TaskSupport != "optional" {
+	if can, must := t.taskChoice(m, t.server, tl); !can || must {
 		m.notice = themes.SanitizeLine(tl.Name) + ": only a tool whose taskSupport is optional can choose"
+		if tl.Execution.TaskSupport == client.TaskSupportOptional {
+			m.notice = themes.SanitizeLine(tl.Name) + ": " + themes.SanitizeLine(t.server) + " does not run tools as tasks"
+		}
 		return
 	}
 	t.asTask[[2]string{t.server, tl.Name}] = !t.runsAsTask(m, t.server, tl)
@@ -286,8 +288,9 @@ func (t *toolsView) open(m *Model) tea.Cmd {
 	if len(ti.Fields) == 0 {
 		return t.start(m, t.server, tl.Name, nil, asTask)
 	}
+	can, must := t.taskChoice(m, t.server, &tl)
 	af := &argForm{id: m.newID(), server: t.server, tool: tl.Name, form: forms.NewToolArgs(ti, forms.Options{Theme: m.theme.Form}),
-		optional: tl.Execution.TaskSupport == "optional", asTask: asTask}
+		optional: can && !must, asTask: asTask}
 	t.args = af
 	cmds := []tea.Cmd{tag(af.id, af.form.Init())}
 	if m.bg != nil {
@@ -297,26 +300,17 @@ func (t *toolsView) open(m *Model) tea.Cmd {
 	return tea.Batch(cmds...)
 }
 
-// start runs tools/call in a Cmd with its own cancellable context; as a
-// task through the TaskEngine when asked and the engine has one.
+// start runs tools/call in a Cmd with its own cancellable context.
 func (t *toolsView) start(m *Model, server, tool string, args map[string]any, asTask bool) tea.Cmd {
 	ctx, cancel := context.WithCancel(m.ctx)
-	te := m.taskEngine()
-	asTask = asTask && te != nil
 	c := &call{id: m.newID(), server: server, tool: tool, cancel: cancel, started: m.now(), asTask: asTask}
 	t.calls = append(t.calls, c)
 	t.callSel = len(t.calls) - 1
-	eng, br, id, now := m.engine, m.bridge, c.id, m.opts.Now
+	eng, streams, id, now := m.engine, m.bridge.streams, c.id, m.opts.Now
+	opts := CallOptions{AsTask: &asTask, OnProgress: func(p client.CallProgress) { streams.progress(id, p) }}
 	return func() tea.Msg {
 		defer cancel()
-		onProgress := func(p client.CallProgress) { br.streams.progress(id, p) }
-		var res *client.CallToolResult
-		var err error
-		if asTask {
-			res, err = te.CallTask(ctx, server, tool, args, onProgress)
-		} else {
-			res, err = eng.Call(ctx, server, tool, args, onProgress)
-		}
+		res, err := eng.Call(ctx, server, tool, args, opts)
 		return callDoneMsg{id: id, res: res, err: err, elapsed: now().Sub(c.started)}
 	}
 }
@@ -430,12 +424,14 @@ func (t *toolsView) renderList(m *Model, rows int) string {
 		if title := firstNonEmpty(tl.Title, tl.Annotations.Title); title != "" {
 			line += " — " + themes.SanitizeLine(title)
 		}
+		can, must := t.taskChoice(m, t.server, &tl)
 		switch ts := tl.Execution.TaskSupport; {
-		case ts == "optional" && t.runsAsTask(m, t.server, &tl):
+		case can && !must && t.runsAsTask(m, t.server, &tl):
 			line += " " + st.List.Badge.Render("[task optional: on]")
-		case ts == "optional":
+		case can && !must || ts == client.TaskSupportOptional:
 			line += " " + st.List.Badge.Render("[task optional: off]")
-		case ts != "" && ts != "forbidden":
+		case ts != "" && ts != client.TaskSupportForbidden:
+			// Required, or a value this client does not know, as sent.
 			line += " " + st.List.Badge.Render("[task "+themes.SanitizeLine(ts)+"]")
 		}
 		line += "  " + st.List.Desc.Render(themes.SanitizeLine(tl.Description))
