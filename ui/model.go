@@ -153,9 +153,9 @@ func (m *Model) typing() bool {
 		p := m.focused()
 		return p != nil && p.open() && p.form != nil
 	case viewTools:
-		return m.tools.args != nil
+		return m.tools.typing()
 	case viewTemplates:
-		return m.templates.args != nil
+		return m.templates.typing()
 	}
 	return false
 }

@@ -284,10 +284,11 @@ func (m *Model) handleRouted(msg routedMsg) tea.Cmd {
 		}
 		return m.formUpdate(pn, msg.msg)
 	}
-	if m.templates.args != nil && m.templates.args.id == msg.id {
-		return m.templates.routed(m, msg)
+	if cmd, ok := m.templates.routed(m, msg); ok {
+		return cmd
 	}
-	return m.tools.routed(m, msg)
+	cmd, _ := m.tools.routed(m, msg)
+	return cmd
 }
 
 func (m *Model) handlePaste(msg tea.PasteMsg) tea.Cmd {
@@ -297,9 +298,9 @@ func (m *Model) handlePaste(msg tea.PasteMsg) tea.Cmd {
 			return m.formUpdate(pn, msg)
 		}
 	case viewTools:
-		return m.tools.forward(m, msg)
+		return m.tools.paste(m, msg)
 	case viewTemplates:
-		return m.templates.forward(m, msg)
+		return m.templates.paste(m, msg)
 	}
 	return nil
 }
@@ -316,7 +317,7 @@ func (m *Model) handleBackground(msg tea.BackgroundColorMsg) tea.Cmd {
 			cmds = append(cmds, tag(pn.id, pn.form.Update(msg)))
 		}
 	}
-	cmds = append(cmds, m.tools.forwardAll(m, msg), m.templates.forwardAll(msg))
+	cmds = append(cmds, m.tools.background(msg), m.templates.background(msg))
 	return tea.Batch(cmds...)
 }
 

@@ -10,7 +10,6 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/elicit-dev/elicit/client"
-	"github.com/elicit-dev/elicit/forms"
 	"github.com/elicit-dev/elicit/forms/schema"
 	"github.com/elicit-dev/elicit/themes"
 )
@@ -51,10 +50,9 @@ type templateGet struct {
 // what prompts/get returns.
 type templatesView struct {
 	serverLists[client.ServerPrompt]
-	args   *argForm // the argument form, while open
-	argsOf *client.ServerPrompt
-	got    *templateGet // nil: the list (or the form) is shown
-	seq    int
+	argHost[client.ServerPrompt]
+	got *templateGet // nil: the list (or the form) is shown
+	seq int
 }
 
 func (t *templatesView) init() {
@@ -62,6 +60,16 @@ func (t *templatesView) init() {
 		items, err := eng.ListPrompts(ctx, server)
 		return templatesMsg{server: server, items: items, err: err}
 	})
+	t.submit = func(m *Model, tp client.ServerPrompt, content map[string]any) tea.Cmd {
+		// Every field is a string: argsSchema makes them so.
+		args := make(map[string]string, len(content))
+		for k, v := range content {
+			if s, ok := v.(string); ok {
+				args[k] = s
+			}
+		}
+		return t.get(m, tp, args)
+	}
 }
 
 func (m *Model) handleTemplates(msg templatesMsg) {
@@ -126,14 +134,7 @@ func (t *templatesView) open(m *Model) tea.Cmd {
 		m.notice = fmt.Sprintf("%s: cannot build its argument form: %v", themes.SanitizeLine(tp.Name), err)
 		return nil
 	}
-	af := &argForm{id: m.newID(), server: t.server, tool: tp.Name, form: forms.NewToolArgs(ti, forms.Options{Theme: m.theme.Form})}
-	t.args, t.argsOf = af, &tp
-	cmds := []tea.Cmd{tag(af.id, af.form.Init())}
-	if m.bg != nil {
-		cmds = append(cmds, tag(af.id, af.form.Update(m.bg)))
-	}
-	cmds = append(cmds, t.resize(m))
-	return tea.Batch(cmds...)
+	return t.openArgs(m, ti, tp)
 }
 
 // get runs prompts/get in a Cmd with its own context.
@@ -164,17 +165,13 @@ func (t *templatesView) close() {
 	if t.got != nil && t.got.busy {
 		t.got.cancel()
 	}
-	t.got, t.args, t.argsOf = nil, nil, nil
+	t.got, t.args = nil, nil
 }
 
 func (t *templatesView) key(m *Model, k tea.KeyPressMsg) tea.Cmd {
 	km := m.keys
-	if t.args != nil {
-		if key.Matches(k, km.Back) && !t.args.form.Filtering() {
-			t.close()
-			return nil
-		}
-		return t.forward(m, k)
+	if cmd, open := t.argsKey(m, k); open {
+		return cmd
 	}
 	if t.got != nil {
 		if key.Matches(k, km.Back, km.Select) {
@@ -193,58 +190,10 @@ func (t *templatesView) key(m *Model, k tea.KeyPressMsg) tea.Cmd {
 	return nil
 }
 
-// forward passes a message to the argument form and runs prompts/get once
-// it is submitted.
-func (t *templatesView) forward(m *Model, msg tea.Msg) tea.Cmd {
-	af := t.args
-	if af == nil {
-		return nil
-	}
-	cmd := tag(af.id, af.form.Update(msg))
-	if !af.form.Submitted() {
-		return cmd
-	}
-	content, err := af.form.Content()
-	if err != nil {
-		m.notice = "arguments refused: " + err.Error()
-		return cmd
-	}
-	args := make(map[string]string, len(content))
-	for k, v := range content {
-		if s, ok := v.(string); ok {
-			args[k] = s
-		}
-	}
-	tp := *t.argsOf
-	t.args, t.argsOf = nil, nil
-	return tea.Batch(cmd, t.get(m, tp, args))
-}
-
-func (t *templatesView) routed(m *Model, msg routedMsg) tea.Cmd {
-	if t.args == nil || t.args.id != msg.id {
-		return nil
-	}
-	return t.forward(m, msg.msg)
-}
-
-func (t *templatesView) forwardAll(msg tea.Msg) tea.Cmd {
-	if t.args == nil {
-		return nil
-	}
-	return tag(t.args.id, t.args.form.Update(msg))
-}
-
-func (t *templatesView) resize(m *Model) tea.Cmd {
-	if t.args == nil || m.width == 0 {
-		return nil
-	}
-	return tag(t.args.id, t.args.form.SetSize(m.width-2, max(m.bodyHeight()-4, 3)))
-}
-
 func (t *templatesView) render(m *Model) string {
 	st := m.st
 	if t.args != nil {
-		tp := t.argsOf
+		tp := t.args.of
 		head := st.Title.Render("arguments for "+themes.SanitizeLine(tp.Name)) + st.Muted.Render("  (* required; esc closes)")
 		if tp.Description != "" {
 			head += "\n" + st.Muted.Render(themes.SanitizeLine(tp.Description))

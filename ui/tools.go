@@ -11,7 +11,6 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/elicit-dev/elicit/client"
-	"github.com/elicit-dev/elicit/forms"
 	"github.com/elicit-dev/elicit/forms/schema"
 	"github.com/elicit-dev/elicit/themes"
 )
@@ -38,11 +37,9 @@ type toolList struct {
 	loading bool
 }
 
-// argForm is an open argument form of a tool.
-type argForm struct {
-	id           int
+// toolArgs is the call an argument form is for.
+type toolArgs struct {
 	server, tool string
-	form         *forms.Form
 	// optional: the tool may run as a task or not; asTask is the choice.
 	optional, asTask bool
 }
@@ -68,7 +65,7 @@ type toolsView struct {
 	lists   map[string]*toolList
 	cursor  int
 	onCalls bool // selection is in the calls list
-	args    *argForm
+	argHost[*toolArgs]
 	calls   []*call
 	callSel int
 	// asTask holds the person's choice, per server and tool, whether a
@@ -79,6 +76,9 @@ type toolsView struct {
 func (t *toolsView) init() {
 	t.lists = map[string]*toolList{}
 	t.asTask = map[[2]string]bool{}
+	t.submit = func(m *Model, a *toolArgs, args map[string]any) tea.Cmd {
+		return t.start(m, a.server, a.tool, args, a.asTask)
+	}
 }
 
 // taskChoice says, by client's rule, whether a call of tl on server may
@@ -175,18 +175,14 @@ func (t *toolsView) current() *toolList { return t.lists[t.server] }
 
 // key handles a key in the tools view.
 func (t *toolsView) key(m *Model, k tea.KeyPressMsg) tea.Cmd {
-	if t.args != nil {
-		if key.Matches(k, m.keys.Back) && !t.args.form.Filtering() {
-			t.args = nil
-			return nil
-		}
-		if k.String() == "ctrl+r" && t.args.optional {
-			// Not "t": that is text in a field.
-			t.args.asTask = !t.args.asTask
-			t.asTask[[2]string{t.args.server, t.args.tool}] = t.args.asTask
-			return nil
-		}
-		return t.forward(m, k)
+	if a := t.args; a != nil && k.String() == "ctrl+r" && a.of.optional {
+		// Not "t": that is text in a field.
+		a.of.asTask = !a.of.asTask
+		t.asTask[[2]string{a.of.server, a.of.tool}] = a.of.asTask
+		return nil
+	}
+	if cmd, open := t.argsKey(m, k); open {
+		return cmd
 	}
 	km := m.keys
 	switch {
@@ -289,15 +285,7 @@ func (t *toolsView) open(m *Model) tea.Cmd {
 		return t.start(m, t.server, tl.Name, nil, asTask)
 	}
 	can, must := t.taskChoice(m, t.server, &tl)
-	af := &argForm{id: m.newID(), server: t.server, tool: tl.Name, form: forms.NewToolArgs(ti, forms.Options{Theme: m.theme.Form}),
-		optional: can && !must, asTask: asTask}
-	t.args = af
-	cmds := []tea.Cmd{tag(af.id, af.form.Init())}
-	if m.bg != nil {
-		cmds = append(cmds, tag(af.id, af.form.Update(m.bg)))
-	}
-	cmds = append(cmds, t.resize(m))
-	return tea.Batch(cmds...)
+	return t.openArgs(m, ti, &toolArgs{server: t.server, tool: tl.Name, optional: can && !must, asTask: asTask})
 }
 
 // start runs tools/call in a Cmd with its own cancellable context.
@@ -336,47 +324,6 @@ func (t *toolsView) applyProgress(m *Model) {
 	}
 }
 
-// forward passes a message to the open argument form and starts the call
-// once the form is submitted.
-func (t *toolsView) forward(m *Model, msg tea.Msg) tea.Cmd {
-	af := t.args
-	if af == nil {
-		return nil
-	}
-	cmd := tag(af.id, af.form.Update(msg))
-	if af.form.Submitted() {
-		args, err := af.form.Content()
-		if err != nil {
-			m.notice = "arguments refused: " + err.Error()
-			return cmd
-		}
-		t.args = nil
-		return tea.Batch(cmd, t.start(m, af.server, af.tool, args, af.asTask))
-	}
-	return cmd
-}
-
-func (t *toolsView) routed(m *Model, msg routedMsg) tea.Cmd {
-	if t.args == nil || t.args.id != msg.id {
-		return nil // a form that is gone
-	}
-	return t.forward(m, msg.msg)
-}
-
-func (t *toolsView) forwardAll(m *Model, msg tea.Msg) tea.Cmd {
-	if t.args == nil {
-		return nil
-	}
-	return tag(t.args.id, t.args.form.Update(msg))
-}
-
-func (t *toolsView) resize(m *Model) tea.Cmd {
-	if t.args == nil || m.width == 0 {
-		return nil
-	}
-	return tag(t.args.id, t.args.form.SetSize(m.width-2, max(m.bodyHeight()-4, 3)))
-}
-
 // render draws the tool list (or the argument form) and the calls.
 func (t *toolsView) render(m *Model) string {
 	st := m.st
@@ -384,13 +331,14 @@ func (t *toolsView) render(m *Model) string {
 	b.WriteString(st.Title.Render("Tools of "+themes.SanitizeLine(orDash(t.server))) +
 		st.Muted.Render("   s next server · enter call · x cancel call · tab calls · r reconnect · t as a task") + "\n")
 	if t.args != nil {
-		head := "arguments for " + themes.SanitizeLine(t.args.tool) + " (esc closes)"
+		a := t.args.of
+		head := "arguments for " + themes.SanitizeLine(a.tool) + " (esc closes)"
 		switch {
-		case t.args.optional && t.args.asTask:
+		case a.optional && a.asTask:
 			head += " · runs as a task (ctrl+r: as a plain call)"
-		case t.args.optional:
+		case a.optional:
 			head += " · runs as a plain call (ctrl+r: as a task)"
-		case t.args.asTask:
+		case a.asTask:
 			head += " · runs as a task"
 		}
 		b.WriteString(st.Muted.Render(head) + "\n")
