@@ -20,7 +20,7 @@ func (m *Model) handleEvent(msg eventMsg) tea.Cmd {
 		if e.State == client.StateReady {
 			// A new session may list other things: drop what was cached.
 			// The status (its capabilities) comes again from the engine.
-			return tea.Batch(m.tools.serverReady(m, e.Server),
+			return tea.Batch(m.tools.changed(m, e.Server),
 				m.resources.changed(m, e.Server), m.templates.changed(m, e.Server), m.loadServers())
 		}
 	case client.PromptResolved:
@@ -28,7 +28,7 @@ func (m *Model) handleEvent(msg eventMsg) tea.Cmd {
 	case client.ListChanged:
 		switch e.What {
 		case "tools":
-			return m.tools.serverReady(m, e.Server)
+			return m.tools.changed(m, e.Server)
 		case "resources":
 			return m.resources.changed(m, e.Server)
 		case "prompts":

@@ -22,15 +22,18 @@ type listOf[T any] struct {
 // the view's message.
 type listFetch func(eng Engine, ctx context.Context, server string) tea.Msg
 
-// serverLists is what the browse views (resources, prompt templates) share:
-// one list per server, loaded the first time the view shows that server
-// and dropped, then reloaded if on screen, when the server says its list
-// changed or reconnects.
+// serverLists is what the per-server list views (tools, resources, prompt
+// templates) share: one list per server, loaded the first time the view
+// shows that server and dropped, then reloaded if on screen, when the
+// server says its list changed or reconnects. An eager one (tools, from
+// which calls start) keeps the selected server's list loaded even off
+// screen, and picks the first server to (re)connect.
 type serverLists[T any] struct {
 	server string
 	lists  map[string]*listOf[T]
 	cursor int
 	view   viewID
+	eager  bool
 	fetch  listFetch
 }
 
@@ -49,10 +52,14 @@ func (s *serverLists[T]) enter(m *Model) tea.Cmd {
 	return s.load(m, s.server)
 }
 
-// changed drops a server's cached list and reloads it if it is on screen.
+// changed drops a server's cached list and reloads it if it is on screen
+// (or, eager, selected).
 func (s *serverLists[T]) changed(m *Model, server string) tea.Cmd {
 	delete(s.lists, server)
-	if m.view == s.view && server == s.server {
+	if s.eager && s.server == "" {
+		s.server = server
+	}
+	if server == s.server && (s.eager || m.view == s.view) {
 		return s.load(m, server)
 	}
 	return nil
@@ -89,28 +96,34 @@ type listWords struct {
 	none   string // said when the server lists nothing
 }
 
-// renderList draws the shown server's list: a title line, then the rows
-// around the cursor, or why there are none.
+// renderList draws the shown server's list: a title line, then as many
+// rows as fit.
 func (s *serverLists[T]) renderList(m *Model, w listWords, line func(item *T, selected bool) string) string {
+	return s.renderTitle(m, w) + "\n" + s.renderRows(m, w, s.listRows(m), line)
+}
+
+// renderTitle is the list's title line: what it lists, of which server,
+// and the keys.
+func (s *serverLists[T]) renderTitle(m *Model, w listWords) string {
+	return m.st.Title.Render(w.title+" "+themes.SanitizeLine(orDash(s.server))) + m.st.Muted.Render("   "+w.hints)
+}
+
+// renderRows draws up to rows rows around the cursor, or why there are
+// none.
+func (s *serverLists[T]) renderRows(m *Model, w listWords, rows int, line func(item *T, selected bool) string) string {
 	st := m.st
-	var b strings.Builder
-	b.WriteString(st.Title.Render(w.title+" "+themes.SanitizeLine(orDash(s.server))) + st.Muted.Render("   "+w.hints) + "\n")
 	l := s.current()
 	switch {
 	case l == nil:
-		b.WriteString(st.Muted.Render("no server selected"))
-		return b.String()
+		return st.Muted.Render("no server selected")
 	case l.loading:
-		b.WriteString(st.Muted.Render("loading " + w.noun + "…"))
-		return b.String()
+		return st.Muted.Render("loading " + w.noun + "…")
 	case l.err != nil:
-		b.WriteString(st.Error.Render(w.method + " failed: " + errText(l.err)))
-		return b.String()
+		return st.Error.Render(w.method + " failed: " + errText(l.err))
 	case len(l.items) == 0:
-		b.WriteString(st.Muted.Render(w.none))
-		return b.String()
+		return st.Muted.Render(w.none)
 	}
-	rows := s.listRows(m)
+	var b strings.Builder
 	lo := listTop(s.cursor, rows, len(l.items))
 	for i := lo; i < min(lo+rows, len(l.items)); i++ {
 		b.WriteString(line(&l.items[i], i == s.cursor) + "\n")
@@ -129,10 +142,15 @@ func (s *serverLists[T]) listKey(m *Model, k tea.KeyPressMsg) (tea.Cmd, bool) {
 	case moveCursor(m.keys, k, &s.cursor, n, s.listRows(m)):
 		return nil, true
 	case key.Matches(k, m.keys.NextServer):
-		s.server, s.cursor = cycleServer(m.servers, s.server), 0
-		return s.enter(m), true
+		return s.nextServer(m), true
 	}
 	return nil, false
+}
+
+// nextServer shows the next server's list.
+func (s *serverLists[T]) nextServer(m *Model) tea.Cmd {
+	s.server, s.cursor = cycleServer(m.servers, s.server), 0
+	return s.enter(m)
 }
 
 // listLine finishes a row: cut to the width, and marked when selected

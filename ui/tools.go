@@ -30,13 +30,6 @@ type callDoneMsg struct {
 	elapsed time.Duration
 }
 
-// toolList is one server's tools as last loaded.
-type toolList struct {
-	tools   []client.Tool
-	err     error
-	loading bool
-}
-
 // toolArgs is the call an argument form is for.
 type toolArgs struct {
 	server, tool string
@@ -61,9 +54,7 @@ type call struct {
 
 // toolsView lists a server's tools and the calls made from it.
 type toolsView struct {
-	server  string // selected server
-	lists   map[string]*toolList
-	cursor  int
+	serverLists[client.Tool]
 	onCalls bool // selection is in the calls list
 	argHost[*toolArgs]
 	calls   []*call
@@ -74,7 +65,11 @@ type toolsView struct {
 }
 
 func (t *toolsView) init() {
-	t.lists = map[string]*toolList{}
+	t.initLists(viewTools, func(eng Engine, ctx context.Context, server string) tea.Msg {
+		tools, err := eng.Tools(ctx, server)
+		return toolsMsg{server: server, tools: tools, err: err}
+	})
+	t.eager = true
 	t.asTask = map[[2]string]bool{}
 	t.submit = func(m *Model, a *toolArgs, args map[string]any) tea.Cmd {
 		return t.start(m, a.server, a.tool, args, a.asTask)
@@ -103,10 +98,10 @@ func (t *toolsView) runsAsTask(m *Model, server string, tl *client.Tool) bool {
 // toggleTask flips the selected tool's choice, where it has one.
 func (t *toolsView) toggleTask(m *Model) {
 	l := t.current()
-	if l == nil || t.cursor >= len(l.tools) {
+	if l == nil || t.cursor >= len(l.items) {
 		return
 	}
-	tl := &l.tools[t.cursor]
+	tl := &l.items[t.cursor]
 	if can, must := t.taskChoice(m, t.server, tl); !can || must {
 		m.notice = themes.SanitizeLine(tl.Name) + ": only a tool whose taskSupport is optional can choose"
 		if tl.Execution.TaskSupport == client.TaskSupportOptional {
@@ -127,51 +122,10 @@ func (t *toolsView) running() int {
 	return n
 }
 
-// enter picks a server if none is selected and loads its tools once.
-func (t *toolsView) enter(m *Model) tea.Cmd {
-	if t.server == "" && len(m.servers) > 0 {
-		t.server = m.servers[0].Name
-	}
-	if t.server == "" {
-		return nil
-	}
-	if l := t.lists[t.server]; l != nil {
-		return nil
-	}
-	return t.load(m, t.server)
-}
-
-// serverReady reloads a server's tools when it (re)connects or says its
-// list changed.
-func (t *toolsView) serverReady(m *Model, server string) tea.Cmd {
-	delete(t.lists, server)
-	if t.server == "" {
-		t.server = server
-	}
-	if m.view == viewTools || server == t.server {
-		return t.load(m, server)
-	}
-	return nil
-}
-
-func (t *toolsView) load(m *Model, server string) tea.Cmd {
-	t.lists[server] = &toolList{loading: true}
-	eng, ctx := m.engine, m.ctx
-	return func() tea.Msg {
-		tools, err := eng.Tools(ctx, server)
-		return toolsMsg{server: server, tools: tools, err: err}
-	}
-}
-
 func (m *Model) handleTools(msg toolsMsg) tea.Cmd {
-	m.tools.lists[msg.server] = &toolList{tools: msg.tools, err: msg.err}
-	if m.tools.server == msg.server {
-		m.tools.cursor = min(m.tools.cursor, max(len(msg.tools)-1, 0))
-	}
+	m.tools.loaded(msg.server, msg.tools, msg.err)
 	return nil
 }
-
-func (t *toolsView) current() *toolList { return t.lists[t.server] }
 
 // key handles a key in the tools view.
 func (t *toolsView) key(m *Model, k tea.KeyPressMsg) tea.Cmd {
@@ -185,14 +139,22 @@ func (t *toolsView) key(m *Model, k tea.KeyPressMsg) tea.Cmd {
 		return cmd
 	}
 	km := m.keys
+	if t.onCalls {
+		if key.Matches(k, km.Up, km.Down) {
+			d := 1
+			if key.Matches(k, km.Up) {
+				d = -1
+			}
+			t.callSel = clamp(t.callSel+d, 0, len(t.calls)-1)
+			return nil
+		}
+	} else if cmd, ok := t.listKey(m, k); ok {
+		return cmd
+	}
 	switch {
-	case key.Matches(k, km.Up):
-		t.move(-1)
-	case key.Matches(k, km.Down):
-		t.move(+1)
 	case k.String() == "tab":
 		t.onCalls = !t.onCalls && len(t.calls) > 0
-	case key.Matches(k, km.NextServer):
+	case key.Matches(k, km.NextServer): // on the calls list; listKey takes it on the tools
 		return t.nextServer(m)
 	case key.Matches(k, km.Reconnect):
 		return t.reconnect(m)
@@ -206,31 +168,7 @@ func (t *toolsView) key(m *Model, k tea.KeyPressMsg) tea.Cmd {
 	return nil
 }
 
-func (t *toolsView) move(d int) {
-	if t.onCalls {
-		t.callSel = clamp(t.callSel+d, 0, len(t.calls)-1)
-		return
-	}
-	if l := t.current(); l != nil {
-		t.cursor = clamp(t.cursor+d, 0, len(l.tools)-1)
-	}
-}
-
 func clamp(v, lo, hi int) int { return max(lo, min(v, hi)) }
-
-func (t *toolsView) nextServer(m *Model) tea.Cmd {
-	if len(m.servers) == 0 {
-		return nil
-	}
-	i := 0
-	for j, s := range m.servers {
-		if s.Name == t.server {
-			i = (j + 1) % len(m.servers)
-		}
-	}
-	t.server, t.cursor = m.servers[i].Name, 0
-	return t.enter(m)
-}
 
 func (t *toolsView) reconnect(m *Model) tea.Cmd {
 	server, eng, ctx := t.server, m.engine, m.ctx
@@ -271,10 +209,10 @@ func (t *toolsView) cancelSelected() {
 // arguments, else at once.
 func (t *toolsView) open(m *Model) tea.Cmd {
 	l := t.current()
-	if l == nil || t.cursor >= len(l.tools) {
+	if l == nil || t.cursor >= len(l.items) {
 		return nil
 	}
-	tl := l.tools[t.cursor]
+	tl := l.items[t.cursor]
 	ti, err := schema.ParseToolInput(tl.InputSchema)
 	if err != nil {
 		m.notice = fmt.Sprintf("%s: bad inputSchema: %v", tl.Name, err)
@@ -325,11 +263,15 @@ func (t *toolsView) applyProgress(m *Model) {
 }
 
 // render draws the tool list (or the argument form) and the calls.
+// toolWords are what the tools view calls its list.
+var toolWords = listWords{title: "Tools of",
+	hints: "s next server · enter call · x cancel call · tab calls · r reconnect · t as a task",
+	noun:  "tools", method: "tools/list", none: "this server has no tools"}
+
 func (t *toolsView) render(m *Model) string {
 	st := m.st
 	var b strings.Builder
-	b.WriteString(st.Title.Render("Tools of "+themes.SanitizeLine(orDash(t.server))) +
-		st.Muted.Render("   s next server · enter call · x cancel call · tab calls · r reconnect · t as a task") + "\n")
+	b.WriteString(t.renderTitle(m, toolWords) + "\n")
 	if t.args != nil {
 		a := t.args.of
 		head := "arguments for " + themes.SanitizeLine(a.tool) + " (esc closes)"
@@ -346,52 +288,33 @@ func (t *toolsView) render(m *Model) string {
 		return b.String()
 	}
 	half := max(m.bodyHeight()/2-1, 3)
-	b.WriteString(t.renderList(m, half))
+	b.WriteString(t.renderRows(m, toolWords, half, func(tl *client.Tool, selected bool) string {
+		return t.toolLine(m, tl, selected && !t.onCalls)
+	}))
 	b.WriteString("\n" + t.renderCalls(m, m.bodyHeight()-half-2))
 	return b.String()
 }
 
-func (t *toolsView) renderList(m *Model, rows int) string {
+// toolLine is one row: name (and title), how it runs as a task, and its
+// description.
+func (t *toolsView) toolLine(m *Model, tl *client.Tool, selected bool) string {
 	st := m.st
-	l := t.current()
-	switch {
-	case l == nil:
-		return st.Muted.Render("no server selected")
-	case l.loading:
-		return st.Muted.Render("loading tools…")
-	case l.err != nil:
-		return st.Error.Render("tools/list failed: " + errText(l.err))
-	case len(l.tools) == 0:
-		return st.Muted.Render("this server has no tools")
+	line := themes.SanitizeLine(tl.Name)
+	if title := firstNonEmpty(tl.Title, tl.Annotations.Title); title != "" {
+		line += " — " + themes.SanitizeLine(title)
 	}
-	lo := clamp(t.cursor-rows/2, 0, max(len(l.tools)-rows, 0))
-	var b strings.Builder
-	for i := lo; i < min(lo+rows, len(l.tools)); i++ {
-		tl := l.tools[i]
-		line := themes.SanitizeLine(tl.Name)
-		if title := firstNonEmpty(tl.Title, tl.Annotations.Title); title != "" {
-			line += " — " + themes.SanitizeLine(title)
-		}
-		can, must := t.taskChoice(m, t.server, &tl)
-		switch ts := tl.Execution.TaskSupport; {
-		case can && !must && t.runsAsTask(m, t.server, &tl):
-			line += " " + st.List.Badge.Render("[task optional: on]")
-		case can && !must || ts == client.TaskSupportOptional:
-			line += " " + st.List.Badge.Render("[task optional: off]")
-		case ts != "" && ts != client.TaskSupportForbidden:
-			// Required, or a value this client does not know, as sent.
-			line += " " + st.List.Badge.Render("[task "+themes.SanitizeLine(ts)+"]")
-		}
-		line += "  " + st.List.Desc.Render(themes.SanitizeLine(tl.Description))
-		line = ansi.Truncate(line, m.width-2, "…")
-		if i == t.cursor && !t.onCalls {
-			line = st.List.Selected.Render("› " + line)
-		} else {
-			line = "  " + line
-		}
-		b.WriteString(line + "\n")
+	can, must := t.taskChoice(m, t.server, tl)
+	switch ts := tl.Execution.TaskSupport; {
+	case can && !must && t.runsAsTask(m, t.server, tl):
+		line += " " + st.List.Badge.Render("[task optional: on]")
+	case can && !must || ts == client.TaskSupportOptional:
+		line += " " + st.List.Badge.Render("[task optional: off]")
+	case ts != "" && ts != client.TaskSupportForbidden:
+		// Required, or a value this client does not know, as sent.
+		line += " " + st.List.Badge.Render("[task "+themes.SanitizeLine(ts)+"]")
 	}
-	return strings.TrimRight(b.String(), "\n")
+	line += "  " + st.List.Desc.Render(themes.SanitizeLine(tl.Description))
+	return listLine(m, line, selected)
 }
 
 func (t *toolsView) renderCalls(m *Model, rows int) string {
