@@ -24,18 +24,18 @@ type argForm[T any] struct {
 // both forms behave alike.
 type argHost[T any] struct {
 	args   *argForm[T] // nil: no form is open
-	submit func(m *Model, of T, args map[string]any) tea.Cmd
+	submit func(c *viewCtx, of T, args map[string]any) tea.Cmd
 }
 
 // openArgs opens the form of ti for of.
-func (h *argHost[T]) openArgs(m *Model, ti *schema.ToolInput, of T) tea.Cmd {
-	af := &argForm[T]{id: m.newID(), form: forms.NewToolArgs(ti, forms.Options{Theme: m.theme.Form}), of: of}
+func (h *argHost[T]) openArgs(c *viewCtx, ti *schema.ToolInput, of T) tea.Cmd {
+	af := &argForm[T]{id: c.newID(), form: forms.NewToolArgs(ti, forms.Options{Theme: c.theme.Form}), of: of}
 	h.args = af
 	cmds := []tea.Cmd{tag(af.id, af.form.Init())}
-	if m.bg != nil {
-		cmds = append(cmds, tag(af.id, af.form.Update(m.bg)))
+	if c.bg != nil {
+		cmds = append(cmds, tag(af.id, af.form.Update(c.bg)))
 	}
-	cmds = append(cmds, h.resize(m))
+	cmds = append(cmds, h.resize(c))
 	return tea.Batch(cmds...)
 }
 
@@ -45,20 +45,20 @@ func (h *argHost[T]) typing() bool { return h.args != nil }
 // argsKey handles a key while the form is open: esc closes it unless a
 // select's filter is open, anything else goes to the form. It reports
 // whether the form was open.
-func (h *argHost[T]) argsKey(m *Model, k tea.KeyPressMsg) (tea.Cmd, bool) {
+func (h *argHost[T]) argsKey(c *viewCtx, k tea.KeyPressMsg) (tea.Cmd, bool) {
 	if h.args == nil {
 		return nil, false
 	}
-	if key.Matches(k, m.keys.Back) && !h.args.form.Filtering() {
+	if key.Matches(k, c.keys.Back) && !h.args.form.Filtering() {
 		h.args = nil
 		return nil, true
 	}
-	return h.forward(m, k), true
+	return h.forward(c, k), true
 }
 
 // forward passes msg to the open form and runs submit once the form is
 // submitted with valid content.
-func (h *argHost[T]) forward(m *Model, msg tea.Msg) tea.Cmd {
+func (h *argHost[T]) forward(c *viewCtx, msg tea.Msg) tea.Cmd {
 	af := h.args
 	if af == nil {
 		return nil
@@ -69,34 +69,33 @@ func (h *argHost[T]) forward(m *Model, msg tea.Msg) tea.Cmd {
 	}
 	args, err := af.form.Content()
 	if err != nil {
-		m.notice = "arguments refused: " + err.Error()
-		return cmd
+		return tea.Batch(cmd, notice("arguments refused: "+err.Error()))
 	}
 	h.args = nil
-	return tea.Batch(cmd, h.submit(m, af.of, args))
+	return tea.Batch(cmd, h.submit(c, af.of, args))
 }
 
 // routed delivers a message one of the form's commands produced; it
 // reports whether the form is the one it is for.
-func (h *argHost[T]) routed(m *Model, msg routedMsg) (tea.Cmd, bool) {
+func (h *argHost[T]) routed(c *viewCtx, msg routedMsg) (tea.Cmd, bool) {
 	if h.args == nil || h.args.id != msg.id {
 		return nil, false
 	}
-	return h.forward(m, msg.msg), true
+	return h.forward(c, msg.msg), true
 }
 
-func (h *argHost[T]) paste(m *Model, msg tea.PasteMsg) tea.Cmd { return h.forward(m, msg) }
+func (h *argHost[T]) paste(c *viewCtx, msg tea.PasteMsg) tea.Cmd { return h.forward(c, msg) }
 
-func (h *argHost[T]) background(msg tea.BackgroundColorMsg) tea.Cmd {
+func (h *argHost[T]) background(c *viewCtx, msg tea.BackgroundColorMsg) tea.Cmd {
 	if h.args == nil {
 		return nil
 	}
 	return tag(h.args.id, h.args.form.Update(msg))
 }
 
-func (h *argHost[T]) resize(m *Model) tea.Cmd {
-	if h.args == nil || m.width == 0 {
+func (h *argHost[T]) resize(c *viewCtx) tea.Cmd {
+	if h.args == nil || c.width == 0 {
 		return nil
 	}
-	return tag(h.args.id, h.args.form.SetSize(m.width-2, max(m.bodyHeight()-4, 3)))
+	return tag(h.args.id, h.args.form.SetSize(c.width-2, max(c.bodyHeight()-4, 3)))
 }

@@ -341,6 +341,25 @@ func (d *driver) collect(cmd tea.Cmd) []tea.Msg {
 
 func (d *driver) screen() string { return ansi.Strip(d.m.View().Content) }
 
+// viewName is the name of the tab on show.
+func (m *Model) viewName() string { return m.tabs[m.view].name }
+
+// screenOf returns m's screen of type S, from the registry.
+func screenOf[S screen](m *Model) S {
+	for _, t := range m.tabs {
+		if s, ok := t.screen.(S); ok {
+			return s
+		}
+	}
+	panic(fmt.Sprintf("no %T in the registry", *new(S)))
+}
+
+func (d *driver) tools() *toolsView         { return screenOf[*toolsView](d.m) }
+func (d *driver) tasks() *tasksView         { return screenOf[*tasksView](d.m) }
+func (d *driver) logs() *logView            { return screenOf[*logView](d.m) }
+func (d *driver) traffic() *trafficView     { return screenOf[*trafficView](d.m) }
+func (d *driver) templates() *templatesView { return screenOf[*templatesView](d.m) }
+
 func (d *driver) keys(ks ...tea.KeyPressMsg) {
 	for _, k := range ks {
 		d.send(k)

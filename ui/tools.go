@@ -55,8 +55,8 @@ type call struct {
 // toolsView lists a server's tools and the calls made from it.
 type toolsView struct {
 	serverLists[client.Tool]
-	onCalls bool // selection is in the calls list
 	argHost[*toolArgs]
+	onCalls bool // selection is in the calls list
 	calls   []*call
 	callSel int
 	// asTask holds the person's choice, per server and tool, whether a
@@ -64,28 +64,64 @@ type toolsView struct {
 	asTask map[[2]string]bool
 }
 
-func (t *toolsView) init() {
-	t.initLists(viewTools, func(eng Engine, ctx context.Context, server string) tea.Msg {
+func (toolsMsg) screenMsg()    {}
+func (callDoneMsg) screenMsg() {}
+
+// The parts of a screen the tools view has.
+var _ interface {
+	screen
+	typist
+	router
+	paster
+	backgrounder
+	resizer
+	updater
+	spins
+} = (*toolsView)(nil)
+
+func newToolsView() *toolsView {
+	t := &toolsView{asTask: map[[2]string]bool{}}
+	t.initLists(func(eng Engine, ctx context.Context, server string) tea.Msg {
 		tools, err := eng.Tools(ctx, server)
 		return toolsMsg{server: server, tools: tools, err: err}
 	})
 	t.eager = true
-	t.asTask = map[[2]string]bool{}
-	t.submit = func(m *Model, a *toolArgs, args map[string]any) tea.Cmd {
-		return t.start(m, a.server, a.tool, args, a.asTask)
+	t.submit = func(c *viewCtx, a *toolArgs, args map[string]any) tea.Cmd {
+		return t.start(c, a.server, a.tool, args, a.asTask)
 	}
+	return t
 }
+
+func (t *toolsView) update(c *viewCtx, msg tea.Msg) tea.Cmd {
+	switch msg := msg.(type) {
+	case toolsMsg:
+		t.loaded(msg.server, msg.tools, msg.err)
+	case callDoneMsg:
+		t.callDone(msg)
+	case serversMsg:
+		// The list is kept loaded: calls start from it.
+		return t.enter(c)
+	case eventMsg:
+		return t.listEvent(c, msg, "tools", c.onScreen(t))
+	case streamsChangedMsg:
+		t.applyProgress(c)
+	}
+	return nil
+}
+
+// spinning: the spinner turns while a call runs.
+func (t *toolsView) spinning() bool { return t.running() > 0 }
 
 // taskChoice says, by client's rule, whether a call of tl on server may
 // or must run as a task.
-func (t *toolsView) taskChoice(m *Model, server string, tl *client.Tool) (can, must bool) {
-	return client.TaskChoice(tl.Execution.TaskSupport, serverCaps(m.servers, server))
+func (t *toolsView) taskChoice(c *viewCtx, server string, tl *client.Tool) (can, must bool) {
+	return client.TaskChoice(tl.Execution.TaskSupport, serverCaps(c.servers, server))
 }
 
 // runsAsTask says whether a call of tl goes out as a task: when it must;
 // when it may, as the person chose, by default yes.
-func (t *toolsView) runsAsTask(m *Model, server string, tl *client.Tool) bool {
-	can, must := t.taskChoice(m, server, tl)
+func (t *toolsView) runsAsTask(c *viewCtx, server string, tl *client.Tool) bool {
+	can, must := t.taskChoice(c, server, tl)
 	if must || !can {
 		return must
 	}
@@ -96,49 +132,44 @@ func (t *toolsView) runsAsTask(m *Model, server string, tl *client.Tool) bool {
 }
 
 // toggleTask flips the selected tool's choice, where it has one.
-func (t *toolsView) toggleTask(m *Model) {
+func (t *toolsView) toggleTask(c *viewCtx) tea.Cmd {
 	l := t.current()
 	if l == nil || t.cursor >= len(l.items) {
-		return
+		return nil
 	}
 	tl := &l.items[t.cursor]
-	if can, must := t.taskChoice(m, t.server, tl); !can || must {
-		m.notice = themes.SanitizeLine(tl.Name) + ": only a tool whose taskSupport is optional can choose"
+	if can, must := t.taskChoice(c, t.server, tl); !can || must {
 		if tl.Execution.TaskSupport == client.TaskSupportOptional {
-			m.notice = themes.SanitizeLine(tl.Name) + ": " + themes.SanitizeLine(t.server) + " does not run tools as tasks"
+			return notice(themes.SanitizeLine(tl.Name) + ": " + themes.SanitizeLine(t.server) + " does not run tools as tasks")
 		}
-		return
+		return notice(themes.SanitizeLine(tl.Name) + ": only a tool whose taskSupport is optional can choose")
 	}
-	t.asTask[[2]string{t.server, tl.Name}] = !t.runsAsTask(m, t.server, tl)
+	t.asTask[[2]string{t.server, tl.Name}] = !t.runsAsTask(c, t.server, tl)
+	return nil
 }
 
 func (t *toolsView) running() int {
 	n := 0
-	for _, c := range t.calls {
-		if !c.done {
+	for _, cl := range t.calls {
+		if !cl.done {
 			n++
 		}
 	}
 	return n
 }
 
-func (m *Model) handleTools(msg toolsMsg) tea.Cmd {
-	m.tools.loaded(msg.server, msg.tools, msg.err)
-	return nil
-}
-
 // key handles a key in the tools view.
-func (t *toolsView) key(m *Model, k tea.KeyPressMsg) tea.Cmd {
+func (t *toolsView) key(c *viewCtx, k tea.KeyPressMsg) tea.Cmd {
 	if a := t.args; a != nil && k.String() == "ctrl+r" && a.of.optional {
 		// Not "t": that is text in a field.
 		a.of.asTask = !a.of.asTask
 		t.asTask[[2]string{a.of.server, a.of.tool}] = a.of.asTask
 		return nil
 	}
-	if cmd, open := t.argsKey(m, k); open {
+	if cmd, open := t.argsKey(c, k); open {
 		return cmd
 	}
-	km := m.keys
+	km := c.keys
 	if t.onCalls {
 		if key.Matches(k, km.Up, km.Down) {
 			d := 1
@@ -148,30 +179,30 @@ func (t *toolsView) key(m *Model, k tea.KeyPressMsg) tea.Cmd {
 			t.callSel = clamp(t.callSel+d, 0, len(t.calls)-1)
 			return nil
 		}
-	} else if cmd, ok := t.listKey(m, k); ok {
+	} else if cmd, ok := t.listKey(c, k); ok {
 		return cmd
 	}
 	switch {
 	case k.String() == "tab":
 		t.onCalls = !t.onCalls && len(t.calls) > 0
 	case key.Matches(k, km.NextServer): // on the calls list; listKey takes it on the tools
-		return t.nextServer(m)
+		return t.nextServer(c)
 	case key.Matches(k, km.Reconnect):
-		return t.reconnect(m)
+		return t.reconnect(c)
 	case key.Matches(k, km.CancelCall):
 		t.cancelSelected()
 	case key.Matches(k, km.Select) && !t.onCalls:
-		return t.open(m)
+		return t.open(c)
 	case key.Matches(k, km.TaskToggle) && !t.onCalls:
-		t.toggleTask(m)
+		return t.toggleTask(c)
 	}
 	return nil
 }
 
 func clamp(v, lo, hi int) int { return max(lo, min(v, hi)) }
 
-func (t *toolsView) reconnect(m *Model) tea.Cmd {
-	server, eng, ctx := t.server, m.engine, m.ctx
+func (t *toolsView) reconnect(c *viewCtx) tea.Cmd {
+	server, eng, ctx := t.server, c.engine, c.ctx
 	if server == "" {
 		return nil
 	}
@@ -189,25 +220,25 @@ func (t *toolsView) cancelSelected() {
 	if len(t.calls) == 0 {
 		return
 	}
-	c := t.calls[clamp(t.callSel, 0, len(t.calls)-1)]
+	cl := t.calls[clamp(t.callSel, 0, len(t.calls)-1)]
 	if !t.onCalls {
 		// From the tool list, x cancels the newest running call.
 		for i := len(t.calls) - 1; i >= 0; i-- {
 			if !t.calls[i].done {
-				c = t.calls[i]
+				cl = t.calls[i]
 				break
 			}
 		}
 	}
-	if !c.done && !c.cancelling {
-		c.cancelling = true
-		c.cancel()
+	if !cl.done && !cl.cancelling {
+		cl.cancelling = true
+		cl.cancel()
 	}
 }
 
 // open starts the selected tool: with an argument form when it takes
 // arguments, else at once.
-func (t *toolsView) open(m *Model) tea.Cmd {
+func (t *toolsView) open(c *viewCtx) tea.Cmd {
 	l := t.current()
 	if l == nil || t.cursor >= len(l.items) {
 		return nil
@@ -215,49 +246,47 @@ func (t *toolsView) open(m *Model) tea.Cmd {
 	tl := l.items[t.cursor]
 	ti, err := schema.ParseToolInput(tl.InputSchema)
 	if err != nil {
-		m.notice = fmt.Sprintf("%s: bad inputSchema: %v", tl.Name, err)
-		return nil
+		return notice(fmt.Sprintf("%s: bad inputSchema: %v", tl.Name, err))
 	}
-	asTask := t.runsAsTask(m, t.server, &tl)
+	asTask := t.runsAsTask(c, t.server, &tl)
 	if len(ti.Fields) == 0 {
-		return t.start(m, t.server, tl.Name, nil, asTask)
+		return t.start(c, t.server, tl.Name, nil, asTask)
 	}
-	can, must := t.taskChoice(m, t.server, &tl)
-	return t.openArgs(m, ti, &toolArgs{server: t.server, tool: tl.Name, optional: can && !must, asTask: asTask})
+	can, must := t.taskChoice(c, t.server, &tl)
+	return t.openArgs(c, ti, &toolArgs{server: t.server, tool: tl.Name, optional: can && !must, asTask: asTask})
 }
 
 // start runs tools/call in a Cmd with its own cancellable context.
-func (t *toolsView) start(m *Model, server, tool string, args map[string]any, asTask bool) tea.Cmd {
-	ctx, cancel := context.WithCancel(m.ctx)
-	c := &call{id: m.newID(), server: server, tool: tool, cancel: cancel, started: m.now(), asTask: asTask}
-	t.calls = append(t.calls, c)
+func (t *toolsView) start(c *viewCtx, server, tool string, args map[string]any, asTask bool) tea.Cmd {
+	ctx, cancel := context.WithCancel(c.ctx)
+	cl := &call{id: c.newID(), server: server, tool: tool, cancel: cancel, started: c.now(), asTask: asTask}
+	t.calls = append(t.calls, cl)
 	t.callSel = len(t.calls) - 1
-	eng, streams, id, now := m.engine, m.bridge.streams, c.id, m.opts.Now
+	eng, streams, id, now := c.engine, c.streams, cl.id, c.opts.Now
 	opts := CallOptions{AsTask: &asTask, OnProgress: func(p client.CallProgress) { streams.progress(id, p) }}
 	return func() tea.Msg {
 		defer cancel()
 		res, err := eng.Call(ctx, server, tool, args, opts)
-		return callDoneMsg{id: id, res: res, err: err, elapsed: now().Sub(c.started)}
+		return callDoneMsg{id: id, res: res, err: err, elapsed: now().Sub(cl.started)}
 	}
 }
 
-func (m *Model) handleCallDone(msg callDoneMsg) tea.Cmd {
-	for _, c := range m.tools.calls {
-		if c.id == msg.id {
-			c.done, c.res, c.err, c.elapsed = true, msg.res, msg.err, msg.elapsed
+func (t *toolsView) callDone(msg callDoneMsg) {
+	for _, cl := range t.calls {
+		if cl.id == msg.id {
+			cl.done, cl.res, cl.err, cl.elapsed = true, msg.res, msg.err, msg.elapsed
 		}
 	}
-	return nil
 }
 
-func (t *toolsView) applyProgress(m *Model) {
+func (t *toolsView) applyProgress(c *viewCtx) {
 	if t.running() == 0 {
 		return
 	}
-	latest := m.bridge.streams.takeProgress()
-	for _, c := range t.calls {
-		if p, ok := latest[c.id]; ok {
-			c.prog = p
+	latest := c.streams.takeProgress()
+	for _, cl := range t.calls {
+		if p, ok := latest[cl.id]; ok {
+			cl.prog = p
 		}
 	}
 }
@@ -268,10 +297,10 @@ var toolWords = listWords{title: "Tools of",
 	hints: "s next server · enter call · x cancel call · tab calls · r reconnect · t as a task",
 	noun:  "tools", method: "tools/list", none: "this server has no tools"}
 
-func (t *toolsView) render(m *Model) string {
-	st := m.st
+func (t *toolsView) render(c *viewCtx) string {
+	st := c.st
 	var b strings.Builder
-	b.WriteString(t.renderTitle(m, toolWords) + "\n")
+	b.WriteString(t.renderTitle(c, toolWords) + "\n")
 	if t.args != nil {
 		a := t.args.of
 		head := "arguments for " + themes.SanitizeLine(a.tool) + " (esc closes)"
@@ -287,25 +316,25 @@ func (t *toolsView) render(m *Model) string {
 		b.WriteString(t.args.form.View())
 		return b.String()
 	}
-	half := max(m.bodyHeight()/2-1, 3)
-	b.WriteString(t.renderRows(m, toolWords, half, func(tl *client.Tool, selected bool) string {
-		return t.toolLine(m, tl, selected && !t.onCalls)
+	half := max(c.bodyHeight()/2-1, 3)
+	b.WriteString(t.renderRows(c, toolWords, half, func(tl *client.Tool, selected bool) string {
+		return t.toolLine(c, tl, selected && !t.onCalls)
 	}))
-	b.WriteString("\n" + t.renderCalls(m, m.bodyHeight()-half-2))
+	b.WriteString("\n" + t.renderCalls(c, c.bodyHeight()-half-2))
 	return b.String()
 }
 
 // toolLine is one row: name (and title), how it runs as a task, and its
 // description.
-func (t *toolsView) toolLine(m *Model, tl *client.Tool, selected bool) string {
-	st := m.st
+func (t *toolsView) toolLine(c *viewCtx, tl *client.Tool, selected bool) string {
+	st := c.st
 	line := themes.SanitizeLine(tl.Name)
 	if title := firstNonEmpty(tl.Title, tl.Annotations.Title); title != "" {
 		line += " — " + themes.SanitizeLine(title)
 	}
-	can, must := t.taskChoice(m, t.server, tl)
+	can, must := t.taskChoice(c, t.server, tl)
 	switch ts := tl.Execution.TaskSupport; {
-	case can && !must && t.runsAsTask(m, t.server, tl):
+	case can && !must && t.runsAsTask(c, t.server, tl):
 		line += " " + st.List.Badge.Render("[task optional: on]")
 	case can && !must || ts == client.TaskSupportOptional:
 		line += " " + st.List.Badge.Render("[task optional: off]")
@@ -314,11 +343,11 @@ func (t *toolsView) toolLine(m *Model, tl *client.Tool, selected bool) string {
 		line += " " + st.List.Badge.Render("[task "+themes.SanitizeLine(ts)+"]")
 	}
 	line += "  " + st.List.Desc.Render(themes.SanitizeLine(tl.Description))
-	return listLine(m, line, selected)
+	return listLine(c, line, selected)
 }
 
-func (t *toolsView) renderCalls(m *Model, rows int) string {
-	st := m.st
+func (t *toolsView) renderCalls(c *viewCtx, rows int) string {
+	st := c.st
 	if len(t.calls) == 0 {
 		return st.Muted.Render("no calls yet")
 	}
@@ -327,8 +356,8 @@ func (t *toolsView) renderCalls(m *Model, rows int) string {
 	// The newest few calls, then the selected call's result.
 	lo := max(len(t.calls)-4, 0)
 	for i := lo; i < len(t.calls); i++ {
-		c := t.calls[i]
-		line := t.callLine(m, c)
+		cl := t.calls[i]
+		line := t.callLine(c, cl)
 		if i == t.callSel && t.onCalls {
 			line = st.List.Selected.Render("› " + ansi.Strip(line))
 		} else {
@@ -342,41 +371,41 @@ func (t *toolsView) renderCalls(m *Model, rows int) string {
 		case sel.err != nil:
 			out = st.Error.Render(errText(sel.err))
 		case sel.res != nil:
-			out = renderResult(st, sel.res, m.width)
+			out = renderResult(st, sel.res, c.width)
 		}
 		b.WriteString(clipLines(out, max(rows-len(t.calls[lo:])-1, 2)))
 	}
 	return b.String()
 }
 
-func (t *toolsView) callLine(m *Model, c *call) string {
-	st := m.st
-	name := themes.SanitizeLine(c.server) + "/" + themes.SanitizeLine(c.tool)
-	if c.asTask {
+func (t *toolsView) callLine(c *viewCtx, cl *call) string {
+	st := c.st
+	name := themes.SanitizeLine(cl.server) + "/" + themes.SanitizeLine(cl.tool)
+	if cl.asTask {
 		name += st.List.Badge.Render(" [task]")
 	}
 	switch {
-	case !c.done && c.cancelling:
-		return m.spin.view() + " " + name + st.Warning.Render("  cancellation requested…")
-	case !c.done:
-		s := m.spin.view() + " " + name + st.Muted.Render(fmt.Sprintf("  %s", m.now().Sub(c.started).Truncate(time.Second)))
-		if c.prog.Total > 0 {
-			s += "  " + progressBar(st, c.prog.Progress/c.prog.Total, 24)
-		} else if c.prog.Progress > 0 {
-			s += st.Muted.Render(fmt.Sprintf("  %g", c.prog.Progress))
+	case !cl.done && cl.cancelling:
+		return c.spin.view() + " " + name + st.Warning.Render("  cancellation requested…")
+	case !cl.done:
+		s := c.spin.view() + " " + name + st.Muted.Render(fmt.Sprintf("  %s", c.now().Sub(cl.started).Truncate(time.Second)))
+		if cl.prog.Total > 0 {
+			s += "  " + progressBar(st, cl.prog.Progress/cl.prog.Total, 24)
+		} else if cl.prog.Progress > 0 {
+			s += st.Muted.Render(fmt.Sprintf("  %g", cl.prog.Progress))
 		}
-		if c.prog.Message != "" {
-			s += "  " + st.Muted.Render(themes.SanitizeLine(c.prog.Message))
+		if cl.prog.Message != "" {
+			s += "  " + st.Muted.Render(themes.SanitizeLine(cl.prog.Message))
 		}
 		return s
-	case c.cancelling:
+	case cl.cancelling:
 		return st.Warning.Render("⊘ ") + name + st.Warning.Render("  cancelled")
-	case c.err != nil:
-		return st.Error.Render("✗ ") + name + st.Error.Render("  "+ansi.Truncate(errText(c.err), 60, "…"))
-	case c.res != nil && c.res.IsError:
-		return st.Error.Render("✗ ") + name + st.Error.Render("  isError") + st.Muted.Render("  "+c.elapsed.Truncate(time.Millisecond).String())
+	case cl.err != nil:
+		return st.Error.Render("✗ ") + name + st.Error.Render("  "+ansi.Truncate(errText(cl.err), 60, "…"))
+	case cl.res != nil && cl.res.IsError:
+		return st.Error.Render("✗ ") + name + st.Error.Render("  isError") + st.Muted.Render("  "+cl.elapsed.Truncate(time.Millisecond).String())
 	}
-	return st.Success.Render("✓ ") + name + st.Muted.Render("  "+c.elapsed.Truncate(time.Millisecond).String())
+	return st.Success.Render("✓ ") + name + st.Muted.Render("  "+cl.elapsed.Truncate(time.Millisecond).String())
 }
 
 // progressBar draws a static bar (no animation: it redraws only when

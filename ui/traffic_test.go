@@ -169,7 +169,7 @@ func TestTrafficDetailPrettyAndSanitized(t *testing.T) {
 	}
 	assertNoHostile(t, d.m.View().Content)
 	d.keys(keyEsc)
-	if d.m.traffic.detail {
+	if d.traffic().detail {
 		t.Fatal("Esc did not close the detail")
 	}
 

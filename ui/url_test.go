@@ -94,8 +94,8 @@ func TestBridgePromptLifecycle(t *testing.T) {
 	done := make(chan client.Outcome, 1)
 	go func() { done <- br.Prompt(ctx, p) }()
 	d.waitInbox() // promptOpenedMsg
-	if len(d.m.panes) != 1 {
-		t.Fatalf("panes = %d, want 1", len(d.m.panes))
+	if len(d.m.prompts.panes) != 1 {
+		t.Fatalf("panes = %d, want 1", len(d.m.prompts.panes))
 	}
 	cancel(client.ErrWithdrawn)
 	<-done
