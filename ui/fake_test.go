@@ -171,8 +171,9 @@ func (f *fakeEngine) SetLogLevel(_ context.Context, server, level string) error 
 func (f *fakeEngine) Reconnect(context.Context, string) error { return nil }
 func (f *fakeEngine) Journal() *client.Journal                { return f.journal }
 
-// driver runs the model synchronously (charm-v2.md §7A): it calls Update,
-// runs the returned commands and feeds their messages back, in order.
+// driver runs the model synchronously (AGENTS.md, charm v2 facts: update
+// driver): it calls Update, runs the returned commands and feeds their
+// messages back, in order.
 // Commands that do not finish within 30 ms (blink, ticks) are dropped.
 type driver struct {
 	t       testing.TB

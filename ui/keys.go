@@ -7,7 +7,8 @@ import "charm.land/bubbles/v2/key"
 //
 // Global keys work while a form field has focus, so they avoid everything
 // huh, textinput and textarea use (tab, enter, ctrl+n/p/k/j/u/d/a/e/w/b/f/
-// h/v/t/g): F-keys, ctrl+o, ctrl+x, alt+digits and ctrl+c (charm-v2.md §3).
+// h/v/t/g): F-keys, ctrl+o, ctrl+x, alt+digits and ctrl+c (AGENTS.md, charm
+// v2 facts: free keys).
 type keyMap struct {
 	// Global; the F-keys of the views come from the registry (tabs.go).
 	Quit, Help, NextPane, PrevPane, JumpPane key.Binding
