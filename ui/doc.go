@@ -10,6 +10,10 @@
 // received. Whether a tool's call runs as a task is client.TaskChoice's
 // answer; where it leaves the choice, the person makes it.
 //
+// Each view is a screen in its own file, listed once in the registry
+// (tabs.go), which gives its tab, F-key and help line; screens share a
+// viewCtx and never see the Model (AGENTS.md, Screens).
+//
 // It uses client's data types but calls the engine only through [Engine],
 // from tea.Cmds; it must not import transport (client re-exports Frame).
 // Server text reaches the screen only through themes.Sanitize and
