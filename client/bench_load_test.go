@@ -43,19 +43,19 @@ const loadPrompts = 1000
 // loadEras are the two deliveries: "" detects 2026-07-28 (MRTR, one round
 // of 1,000 inputRequests), the pin gives 1,000 elicitation/create requests.
 var loadEras = []struct{ name, protocol string }{
-	{"requests-2025-11-25", client.Protocol2025_11_25},
+	{"requests-2025-11-25", wire.Protocol2025_11_25},
 	{"mrtr-2026-07-28", ""},
 }
 
 // startDemoProcess connects to the demo server in a subprocess.
-func startDemoProcess(tb testing.TB, protocol string, j *client.Journal) *client.Session {
+func startDemoProcess(tb testing.TB, protocol string, j *question.Journal) *client.Session {
 	tb.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), liveness)
 	defer cancel()
 	s, err := client.Connect(ctx, &transport.Stdio{
 		Command: os.Args[0], Args: []string{"-test.run=^$"}, Env: []string{demoEnv + "=1"},
 		ShutdownGrace: time.Second,
-	}, &client.Options{Name: "demo", Protocol: protocol, Prompter: client.AcceptDefaults, Journal: j})
+	}, &client.Options{Name: "demo", Protocol: protocol, Prompter: question.AcceptDefaults, Journal: j})
 	if err != nil {
 		tb.Fatalf("Connect: %v", err)
 	}
@@ -85,7 +85,7 @@ func storm(tb testing.TB, s *client.Session, n int) {
 }
 
 // latencies returns the sorted prompt latencies of the last n entries.
-func latencies(j *client.Journal, n int) []time.Duration {
+func latencies(j *question.Journal, n int) []time.Duration {
 	e := j.Entries()
 	e = e[max(0, len(e)-n):]
 	out := make([]time.Duration, len(e))
@@ -131,10 +131,10 @@ func TestLoadOneStdioSession(t *testing.T) {
 	for _, era := range loadEras {
 		t.Run(era.name, func(t *testing.T) {
 			t.Parallel()
-			j := client.NewJournal(loadPrompts)
+			j := question.NewJournal(loadPrompts)
 			s := startDemoProcess(t, era.protocol, j)
 			storm(t, s, loadPrompts)
-			waitFor(t, "the journal", func() bool { return j.Counts()[client.Accept] == loadPrompts })
+			waitFor(t, "the journal", func() bool { return j.Counts()[question.Accept] == loadPrompts })
 			if c := j.Counts(); c.Total() != loadPrompts {
 				t.Errorf("journal %v", c)
 			}
@@ -152,7 +152,7 @@ func TestLoadOneStdioSession(t *testing.T) {
 func BenchmarkLoad1000Prompts(b *testing.B) {
 	for _, era := range loadEras {
 		b.Run(era.name, func(b *testing.B) {
-			j := client.NewJournal(loadPrompts)
+			j := question.NewJournal(loadPrompts)
 			s := startDemoProcess(b, era.protocol, j)
 			storm(b, s, 10) // warm up: schemas cached, pipes primed
 			var all []time.Duration

@@ -48,8 +48,8 @@ var benchTaskDesigns = []struct {
 	protocol string
 	design   client.TaskDesign
 }{
-	{"core-2025-11-25", client.Protocol2025_11_25, client.TaskDesignCore},
-	{"extension-2026-07-28", client.Protocol2026_07_28, client.TaskDesignExtension},
+	{"core-2025-11-25", wire.Protocol2025_11_25, client.TaskDesignCore},
+	{"extension-2026-07-28", wire.Protocol2026_07_28, client.TaskDesignExtension},
 }
 
 // BenchmarkTaskPolling runs one reflow_month task per op and reports, per
@@ -67,8 +67,8 @@ func BenchmarkTaskPolling(b *testing.B) {
 			rec := &recorder{}
 			ctx, cancel := context.WithTimeout(context.Background(), liveness)
 			defer cancel()
-			answer := client.PrompterFunc(func(context.Context, *client.Prompt) client.Outcome {
-				return client.Outcome{Kind: client.Accept, Content: map[string]any{"choice": "split_rooms"}}
+			answer := question.PrompterFunc(func(context.Context, *question.Question) question.Outcome {
+				return question.Outcome{Kind: question.Accept, Content: map[string]any{"choice": "split_rooms"}}
 			})
 			s, err := client.Connect(ctx, &transport.Stdio{
 				Command: os.Args[0], Args: []string{"-test.run=^$"}, Env: []string{taskDemoEnv + "=1"},

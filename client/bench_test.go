@@ -60,8 +60,8 @@ func newStormServer() *mcp.Server {
 
 // shuffler answers "storm <i>" with token t<i> after a random delay, so
 // answers go out in random order.
-func shuffler(maxDelay time.Duration) client.Prompter {
-	return client.PrompterFunc(func(ctx context.Context, p *client.Prompt) client.Outcome {
+func shuffler(maxDelay time.Duration) question.Prompter {
+	return question.PrompterFunc(func(ctx context.Context, p *question.Question) question.Outcome {
 		if maxDelay > 0 {
 			t := time.NewTimer(rand.N(maxDelay))
 			select {
@@ -70,7 +70,7 @@ func shuffler(maxDelay time.Duration) client.Prompter {
 				t.Stop()
 			}
 		}
-		return client.Outcome{Kind: client.Accept, Content: map[string]any{"token": "t" + strings.TrimPrefix(p.Message, "storm ")}}
+		return question.Outcome{Kind: question.Accept, Content: map[string]any{"token": "t" + strings.TrimPrefix(p.Message, "storm ")}}
 	})
 }
 
@@ -85,7 +85,7 @@ func TestStormEveryAnswerFindsItsQuestion(t *testing.T) {
 		t.Fatalf("storm: %s", res.Text())
 	}
 	waitJournal(t, s, 200)
-	if c := s.Journal().Counts(); c[client.Accept] != 200 {
+	if c := s.Journal().Counts(); c[question.Accept] != 200 {
 		t.Errorf("journal %v", c)
 	}
 	if out, in := s.Pending(); out != 0 || in != 0 {
@@ -103,7 +103,7 @@ func TestDemoStorm(t *testing.T) {
 	done := make(chan error, 1)
 	go func() { done <- demo.ServeIO(ctx, sr, sw, nil) }()
 	defer func() { cancel(); <-done }()
-	s, err := client.Connect(t.Context(), connTransport{conn}, &client.Options{Name: "demo", Prompter: client.AcceptDefaults})
+	s, err := client.Connect(t.Context(), connTransport{conn}, &client.Options{Name: "demo", Prompter: question.AcceptDefaults})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -130,7 +130,7 @@ func TestDemoStorm(t *testing.T) {
 // its own request.
 func BenchmarkConcurrentElicitations(b *testing.B) {
 	const n = 1000
-	s := servePipe(b, newStormServer(), &client.Options{Prompter: shuffler(time.Millisecond), Journal: client.NewJournal(n)}, nil)
+	s := servePipe(b, newStormServer(), &client.Options{Prompter: shuffler(time.Millisecond), Journal: question.NewJournal(n)}, nil)
 	b.ReportAllocs()
 	iters := 0
 	for b.Loop() {

@@ -15,7 +15,7 @@ import (
 // connectDemo connects a session to the demo server in the 2026-07-28 era:
 // over its stateless HTTP handler, or over in-memory stdio (demo.ServeIO,
 // which speaks both eras; the probe picks 2026-07-28).
-func connectDemo(t *testing.T, kind string, p client.Prompter, rec *recorder) *client.Session {
+func connectDemo(t *testing.T, kind string, p question.Prompter, rec *recorder) *client.Session {
 	t.Helper()
 	opts := &client.Options{Prompter: p, Observer: rec}
 	if kind == "http" {
@@ -53,24 +53,24 @@ func demoOverPipe(t *testing.T, dopts *demo.Options, opts *client.Options, rec *
 type script struct {
 	mu      sync.Mutex
 	answers map[string]map[string]any // message -> accepted content
-	asked   []*client.Prompt
+	asked   []*question.Question
 }
 
-func (sc *script) Prompt(_ context.Context, p *client.Prompt) client.Outcome {
+func (sc *script) Prompt(_ context.Context, p *question.Question) question.Outcome {
 	sc.mu.Lock()
 	defer sc.mu.Unlock()
 	sc.asked = append(sc.asked, p)
 	content, ok := sc.answers[p.Message]
 	if !ok {
-		return client.Outcome{Kind: client.Decline}
+		return question.Outcome{Kind: question.Decline}
 	}
-	return client.Outcome{Kind: client.Accept, Content: content}
+	return question.Outcome{Kind: question.Accept, Content: content}
 }
 
-func (sc *script) prompts() []*client.Prompt {
+func (sc *script) prompts() []*question.Question {
 	sc.mu.Lock()
 	defer sc.mu.Unlock()
-	return append([]*client.Prompt(nil), sc.asked...)
+	return append([]*question.Question(nil), sc.asked...)
 }
 
 // echoedStates checks that every input_required result's requestState went
@@ -132,7 +132,7 @@ func TestDemoWizard(t *testing.T) {
 			}
 			for i, want := range []string{"environment", "slot"} {
 				p := asked[i]
-				if p.Key.Delivery != client.InputRequest || p.Key.Input != want || p.Origin.Name != "wizard" {
+				if p.Key.Delivery != question.InputRequest || p.Key.Input != want || p.Origin.Name != "wizard" {
 					t.Errorf("prompt %d: key %v, origin %+v; want input %q of wizard", i+1, p.Key, p.Origin, want)
 				}
 			}

@@ -26,7 +26,7 @@ type elicitParams struct {
 // decode reads params by exact member names: a "RequestedSchema" is not
 // requestedSchema (see exactMembers).
 func (ep *elicitParams) decode(params json.RawMessage) error {
-	m, err := exactMembers(params)
+	m, err := wire.ExactMembers(params)
 	if err != nil {
 		return err
 	}
@@ -34,7 +34,7 @@ func (ep *elicitParams) decode(params json.RawMessage) error {
 		name string
 		dst  *string
 	}{{"mode", &ep.Mode}, {"message", &ep.Message}, {"url", &ep.URL}, {"elicitationId", &ep.ElicitationID}} {
-		v, _, err := exactString(m, f.name)
+		v, _, err := wire.ExactString(m, f.name)
 		if err != nil {
 			return fmt.Errorf("%s: %w", f.name, err)
 		}
@@ -47,8 +47,8 @@ func (ep *elicitParams) decode(params json.RawMessage) error {
 // serveElicit serves one elicitation/create request: check it, run the
 // prompt to its one outcome, answer, journal.
 func (s *Session) serveElicit(e *incoming, m *jsonrpc.Message) {
-	p := &Prompt{
-		Key:     PromptKey{Server: s.name, Delivery: ServerRequest, RequestID: e.id},
+	p := &question.Question{
+		Key:     question.Key{Server: s.name, Delivery: question.ServerRequest, RequestID: e.id},
 		Server:  s.name,
 		Origin:  e.origin,
 		Arrived: e.arrived,
@@ -60,7 +60,7 @@ func (s *Session) serveElicit(e *incoming, m *jsonrpc.Message) {
 	ctx := e.ctx
 	if d := s.opts.PromptTimeout; d > 0 {
 		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeoutCause(ctx, d, ErrTimeout)
+		ctx, cancel = context.WithTimeoutCause(ctx, d, question.ErrTimeout)
 		defer cancel()
 	}
 	d := s.settle(ctx, p, func(ctx context.Context) (error, string) { return s.claim(e, ctx) })
@@ -78,7 +78,7 @@ func (s *Session) serveElicit(e *incoming, m *jsonrpc.Message) {
 		if err != nil {
 			// Content came from our own Prompter; it is a bug, not the
 			// server's doing, but it must not go out half-made.
-			d = decision{outcome: Outcome{Kind: Invalid, Reason: "answer could not be encoded: " + err.Error()},
+			d = decision{outcome: question.Outcome{Kind: question.Invalid, Reason: "answer could not be encoded: " + err.Error()},
 				rpcErr: jsonrpc.NewError(jsonrpc.CodeInternalError, "client could not encode its answer", nil)}
 			if s.reply(e.id, nil, d.rpcErr) == nil {
 				sent = fmt.Sprintf("error %d", d.rpcErr.Code)
@@ -108,7 +108,7 @@ type paramsError struct {
 }
 
 // parseElicit fills p from params, or says why they are unacceptable.
-func (s *Session) parseElicit(p *Prompt, params json.RawMessage) *paramsError {
+func (s *Session) parseElicit(p *question.Question, params json.RawMessage) *paramsError {
 	var ep elicitParams
 	if t := bytes.TrimSpace(params); len(t) == 0 || t[0] != '{' {
 		return &paramsError{msg: "invalid params: elicitation/create needs an object"}
@@ -120,7 +120,7 @@ func (s *Session) parseElicit(p *Prompt, params json.RawMessage) *paramsError {
 	form, urlMode := s.modes()
 	switch ep.Mode {
 	case "", "form":
-		p.Mode = ModeForm
+		p.Mode = question.ModeForm
 		if !form {
 			return &paramsError{msg: `invalid params: elicitation mode "form" was not declared by the client`}
 		}
@@ -140,7 +140,7 @@ func (s *Session) parseElicit(p *Prompt, params json.RawMessage) *paramsError {
 		}
 		p.Schema, p.RawSchema = sch, ep.RequestedSchema
 	case "url":
-		p.Mode = ModeURL
+		p.Mode = question.ModeURL
 		if !urlMode {
 			return &paramsError{msg: `invalid params: elicitation mode "url" was not declared by the client`}
 		}
@@ -158,12 +158,12 @@ func (s *Session) parseElicit(p *Prompt, params json.RawMessage) *paramsError {
 // refuse answers a malformed elicitation with -32602 and journals it
 // Invalid; the Prompter never sees it. A refusal that lost the race with a
 // withdrawal sends nothing and is journalled as that.
-func (s *Session) refuse(e *incoming, p *Prompt, msg string, data any) {
+func (s *Session) refuse(e *incoming, p *question.Question, msg string, data any) {
 	if p.Mode == "" {
-		p.Mode = ModeForm
+		p.Mode = question.ModeForm
 	}
 	cause, reason := s.claim(e, e.ctx)
-	if errors.Is(cause, ErrWithdrawn) || errors.Is(cause, ErrDisconnected) {
+	if errors.Is(cause, question.ErrWithdrawn) || errors.Is(cause, question.ErrDisconnected) {
 		s.record(p, causeDecision(cause, reason).outcome, "")
 		return
 	}
@@ -173,7 +173,7 @@ func (s *Session) refuse(e *incoming, p *Prompt, msg string, data any) {
 		sent = fmt.Sprintf("error %d", rpcErr.Code)
 	}
 	s.log.Info("refused an elicitation", "id", e.id, "why", msg)
-	s.record(p, Outcome{Kind: Invalid, Reason: msg}, sent)
+	s.record(p, question.Outcome{Kind: question.Invalid, Reason: msg}, sent)
 }
 
 // relatedTaskMeta returns {related-task: <as sent>} when the request's
@@ -183,9 +183,9 @@ func relatedTaskMeta(meta json.RawMessage) map[string]json.RawMessage {
 	if json.Unmarshal(meta, &m) != nil {
 		return nil
 	}
-	rt, ok := m[relatedTaskKey]
+	rt, ok := m[wire.MetaRelatedTask]
 	if !ok || !json.Valid(rt) {
 		return nil
 	}
-	return map[string]json.RawMessage{relatedTaskKey: rt}
+	return map[string]json.RawMessage{wire.MetaRelatedTask: rt}
 }

@@ -16,8 +16,8 @@ import (
 )
 
 // answerFromMessage accepts with answer "answer-<name>" for "question <name>".
-func answerFromMessage(p *client.Prompt) client.Outcome {
-	return client.Outcome{Kind: client.Accept, Content: map[string]any{"answer": "answer-" + strings.TrimPrefix(p.Message, "question ")}}
+func answerFromMessage(p *question.Question) question.Outcome {
+	return question.Outcome{Kind: question.Accept, Content: map[string]any{"answer": "answer-" + strings.TrimPrefix(p.Message, "question ")}}
 }
 
 // callAll calls ask(name) for each name concurrently.
@@ -59,10 +59,10 @@ func TestThreeElicitationsAnsweredInReverse(t *testing.T) {
 	if len(entries) != 3 {
 		t.Fatalf("journal %+v", entries)
 	}
-	keys := map[client.PromptKey]bool{}
+	keys := map[question.Key]bool{}
 	for _, e := range entries {
 		keys[e.Key] = true
-		if e.Kind != client.Accept || e.Key.Delivery != client.ServerRequest || e.Key.Server != "test" {
+		if e.Kind != question.Accept || e.Key.Delivery != question.ServerRequest || e.Key.Server != "test" {
 			t.Errorf("entry %+v", e)
 		}
 	}
@@ -118,10 +118,10 @@ func TestServerWithdrawsElicitation(t *testing.T) {
 	if got := <-done; !strings.HasPrefix(got, "withdrawn") {
 		t.Errorf("tool result %q", got)
 	}
-	if !errors.Is(g.cause("question w"), client.ErrWithdrawn) {
+	if !errors.Is(g.cause("question w"), question.ErrWithdrawn) {
 		t.Errorf("prompter ctx cause %v, want ErrWithdrawn", g.cause("question w"))
 	}
-	if resolved.Entry.Kind != client.Withdrawn || resolved.Sent != "" {
+	if resolved.Entry.Kind != question.Withdrawn || resolved.Sent != "" {
 		t.Errorf("resolved %+v", resolved)
 	}
 	// Nothing at all went out for the withdrawn request's id.
@@ -131,7 +131,7 @@ func TestServerWithdrawsElicitation(t *testing.T) {
 	if _, in := s.Pending(); in != 0 {
 		t.Errorf("incoming table holds %d", in)
 	}
-	if c := s.Journal().Counts(); c[client.Withdrawn] != 1 || c.Total() != 1 {
+	if c := s.Journal().Counts(); c[question.Withdrawn] != 1 || c.Total() != 1 {
 		t.Errorf("journal %v", c)
 	}
 }
@@ -189,7 +189,7 @@ func TestInvalidSchemaRefused(t *testing.T) {
 		t.Fatalf("errors sent %+v", errs)
 	}
 	e := waitJournal(t, s, 1)
-	if len(e) != 1 || e[0].Kind != client.Invalid || !strings.Contains(e[0].Reason, "address") {
+	if len(e) != 1 || e[0].Kind != question.Invalid || !strings.Contains(e[0].Reason, "address") {
 		t.Errorf("journal %+v", e)
 	}
 }
@@ -200,8 +200,8 @@ func TestInvalidContentRefused(t *testing.T) {
 	s := servePipe(t, newElicitServer(&mcp.ElicitParams{
 		Message:         "how old",
 		RequestedSchema: json.RawMessage(`{"type":"object","properties":{"age":{"type":"integer","minimum":0}},"required":["age"]}`),
-	}), &client.Options{Prompter: client.PrompterFunc(func(context.Context, *client.Prompt) client.Outcome {
-		return client.Outcome{Kind: client.Accept, Content: map[string]any{"age": -1}}
+	}), &client.Options{Prompter: question.PrompterFunc(func(context.Context, *question.Question) question.Outcome {
+		return question.Outcome{Kind: question.Accept, Content: map[string]any{"age": -1}}
 	})}, rec)
 	got := callOne(t, s)
 	if !strings.HasPrefix(got, "error") {
@@ -222,7 +222,7 @@ func TestInvalidContentRefused(t *testing.T) {
 		t.Fatalf("errors sent %+v", errs)
 	}
 	e := waitJournal(t, s, 1)
-	if len(e) != 1 || e[0].Kind != client.Invalid || !strings.Contains(e[0].Reason, "age") {
+	if len(e) != 1 || e[0].Kind != question.Invalid || !strings.Contains(e[0].Reason, "age") {
 		t.Errorf("journal %+v", e)
 	}
 }
@@ -230,11 +230,11 @@ func TestInvalidContentRefused(t *testing.T) {
 func TestDeclineAndCancelAreDistinct(t *testing.T) {
 	t.Parallel()
 	rec := &recorder{}
-	s := servePipe(t, newAskServer(nil), &client.Options{Prompter: client.PrompterFunc(func(_ context.Context, p *client.Prompt) client.Outcome {
+	s := servePipe(t, newAskServer(nil), &client.Options{Prompter: question.PrompterFunc(func(_ context.Context, p *question.Question) question.Outcome {
 		if p.Message == "question d" {
-			return client.Outcome{Kind: client.Decline}
+			return question.Outcome{Kind: question.Decline}
 		}
-		return client.Outcome{Kind: client.Cancel}
+		return question.Outcome{Kind: question.Cancel}
 	})}, rec)
 	r := callAll(s, "d", "c")
 	if got := <-r["d"]; got != "d: decline <nil>" {
@@ -255,7 +255,7 @@ func TestDeclineAndCancelAreDistinct(t *testing.T) {
 	}
 	waitJournal(t, s, 2)
 	c := s.Journal().Counts()
-	if c[client.Decline] != 1 || c[client.Cancel] != 1 || c.Total() != 2 {
+	if c[question.Decline] != 1 || c[question.Cancel] != 1 || c.Total() != 2 {
 		t.Errorf("journal %v", c)
 	}
 }
@@ -271,10 +271,10 @@ func TestPromptTimeout(t *testing.T) {
 	// The engine answers as soon as the timeout fires; the Prompter sees
 	// its ctx end independently, so wait for it.
 	waitFor(t, "prompter ctx to end with ErrTimeout", func() bool {
-		return errors.Is(g.cause("question t"), client.ErrTimeout)
+		return errors.Is(g.cause("question t"), question.ErrTimeout)
 	})
 	waitJournal(t, s, 1)
-	if c := s.Journal().Counts(); c[client.Timeout] != 1 || c.Total() != 1 {
+	if c := s.Journal().Counts(); c[question.Timeout] != 1 || c.Total() != 1 {
 		t.Errorf("journal %v", c)
 	}
 }
@@ -289,7 +289,7 @@ func TestCancelledCallAbandonsItsPrompt(t *testing.T) {
 	go func() { _, err := s.CallTool(ctx, "ask", askArgs{Name: "x"}, nil); done <- err }()
 	g.waitOpen(t, "question x")
 	opened := waitEvent(t, rec, func(e client.PromptOpened) bool { return true })
-	if o := opened.Prompt.Origin; o.Kind != client.OriginToolCall || o.Name != "ask" || !o.Inferred || !o.CallID.IsValid() {
+	if o := opened.Prompt.Origin; o.Kind != question.OriginToolCall || o.Name != "ask" || !o.Inferred || !o.CallID.IsValid() {
 		t.Errorf("origin %+v", o)
 	}
 	cancel()
@@ -297,10 +297,10 @@ func TestCancelledCallAbandonsItsPrompt(t *testing.T) {
 		t.Errorf("CallTool: %v", err)
 	}
 	res := waitEvent(t, rec, func(e client.PromptResolved) bool { return true })
-	if res.Entry.Kind != client.Abandoned || res.Sent != "cancel" {
+	if res.Entry.Kind != question.Abandoned || res.Sent != "cancel" {
 		t.Errorf("resolved %+v", res)
 	}
-	if !errors.Is(g.cause("question x"), client.ErrAbandoned) {
+	if !errors.Is(g.cause("question x"), question.ErrAbandoned) {
 		t.Errorf("cause %v", g.cause("question x"))
 	}
 }
@@ -318,11 +318,11 @@ func TestCloseAbandonsOpenPrompts(t *testing.T) {
 	if got := <-r["q"]; !strings.Contains(got, "session closed") {
 		t.Errorf("call: %q", got)
 	}
-	if !errors.Is(g.cause("question q"), client.ErrAbandoned) {
+	if !errors.Is(g.cause("question q"), question.ErrAbandoned) {
 		t.Errorf("cause %v", g.cause("question q"))
 	}
 	e := s.Journal().Entries()
-	if len(e) != 1 || e[0].Kind != client.Abandoned {
+	if len(e) != 1 || e[0].Kind != question.Abandoned {
 		t.Errorf("journal %+v", e)
 	}
 	if got := rec.responsesTo(e[0].Key.RequestID.String()); len(got) != 1 || string(got[0].Result) != `{"action":"cancel"}` {
@@ -336,15 +336,15 @@ func TestURLMode(t *testing.T) {
 	t.Run("accept is consent, no content", func(t *testing.T) {
 		t.Parallel()
 		rec := &recorder{}
-		var got *client.Prompt
-		s := servePipe(t, newElicitServer(params), &client.Options{Prompter: client.PrompterFunc(func(_ context.Context, p *client.Prompt) client.Outcome {
+		var got *question.Question
+		s := servePipe(t, newElicitServer(params), &client.Options{Prompter: question.PrompterFunc(func(_ context.Context, p *question.Question) question.Outcome {
 			got = p
-			return client.Outcome{Kind: client.Accept, Content: map[string]any{"ignored": true}}
+			return question.Outcome{Kind: question.Accept, Content: map[string]any{"ignored": true}}
 		})}, rec)
 		if r := callOne(t, s); r != "accept null" {
 			t.Errorf("result %q", r)
 		}
-		if got.Mode != client.ModeURL || got.URL != params.URL || got.ElicitationID != "e-1" || got.Schema != nil {
+		if got.Mode != question.ModeURL || got.URL != params.URL || got.ElicitationID != "e-1" || got.Schema != nil {
 			t.Errorf("prompt %+v", got)
 		}
 		if r := rec.responsesTo(got.Key.RequestID.String()); len(r) != 1 || string(r[0].Result) != `{"action":"accept"}` {
@@ -353,17 +353,17 @@ func TestURLMode(t *testing.T) {
 	})
 	t.Run("accept-defaults cancels", func(t *testing.T) {
 		t.Parallel()
-		s := servePipe(t, newElicitServer(params), &client.Options{Prompter: client.AcceptDefaults}, nil)
+		s := servePipe(t, newElicitServer(params), &client.Options{Prompter: question.AcceptDefaults}, nil)
 		if r := callOne(t, s); r != "cancel null" {
 			t.Errorf("result %q", r)
 		}
-		if e := waitJournal(t, s, 1); len(e) != 1 || e[0].Kind != client.Cancel || e[0].Reason != "URL mode needs a person" {
+		if e := waitJournal(t, s, 1); len(e) != 1 || e[0].Kind != question.Cancel || e[0].Reason != "URL mode needs a person" {
 			t.Errorf("journal %+v", e)
 		}
 	})
 	t.Run("undeclared mode refused", func(t *testing.T) {
 		t.Parallel()
-		_, p, _ := pipePeer(t, "2025-11-25", &client.Options{Elicit: client.ElicitForm, Prompter: client.AcceptDefaults}, nil)
+		_, p, _ := pipePeer(t, "2025-11-25", &client.Options{Elicit: client.ElicitForm, Prompter: question.AcceptDefaults}, nil)
 		p.sendRaw(jsonrpc.IntID(1), "elicitation/create", `{"mode":"url","message":"m","url":"https://x.example","elicitationId":"1"}`)
 		m := p.read()
 		if m.Error == nil || m.Error.Code != jsonrpc.CodeInvalidParams || !strings.Contains(m.Error.Message, `"url"`) {
@@ -374,13 +374,13 @@ func TestURLMode(t *testing.T) {
 
 func TestRelatedTaskEchoed(t *testing.T) {
 	t.Parallel()
-	var got *client.Prompt
+	var got *question.Question
 	var mu sync.Mutex
-	_, p, _ := pipePeer(t, "2025-11-25", &client.Options{Prompter: client.PrompterFunc(func(_ context.Context, pr *client.Prompt) client.Outcome {
+	_, p, _ := pipePeer(t, "2025-11-25", &client.Options{Prompter: question.PrompterFunc(func(_ context.Context, pr *question.Question) question.Outcome {
 		mu.Lock()
 		got = pr
 		mu.Unlock()
-		return client.Outcome{Kind: client.Decline}
+		return question.Outcome{Kind: question.Decline}
 	})}, nil)
 	p.sendRaw(jsonrpc.StringID("t-1"), "elicitation/create",
 		`{"message":"m","requestedSchema":{"type":"object","properties":{}},"_meta":{"io.modelcontextprotocol/related-task":{"taskId":"7f3a"}}}`)
@@ -390,7 +390,7 @@ func TestRelatedTaskEchoed(t *testing.T) {
 	}
 	mu.Lock()
 	defer mu.Unlock()
-	if got.Origin.Kind != client.OriginTask || got.Origin.TaskID != "7f3a" || got.Key.RequestID != jsonrpc.StringID("t-1") {
+	if got.Origin.Kind != question.OriginTask || got.Origin.TaskID != "7f3a" || got.Key.RequestID != jsonrpc.StringID("t-1") {
 		t.Errorf("prompt %+v", got)
 	}
 }
@@ -398,8 +398,8 @@ func TestRelatedTaskEchoed(t *testing.T) {
 func TestIDSpacesAndDuplicates(t *testing.T) {
 	t.Parallel()
 	rec := &recorder{}
-	g := newGate(func(*client.Prompt) client.Outcome {
-		return client.Outcome{Kind: client.Accept, Content: map[string]any{}}
+	g := newGate(func(*question.Question) question.Outcome {
+		return question.Outcome{Kind: question.Accept, Content: map[string]any{}}
 	})
 	s, p, _ := pipePeer(t, "2025-11-25", &client.Options{Prompter: g}, rec)
 	// Our request 2 is pending while the server's request 2 arrives: they
@@ -432,7 +432,7 @@ func TestIDSpacesAndDuplicates(t *testing.T) {
 
 func TestMalformedElicitations(t *testing.T) {
 	t.Parallel()
-	_, p, _ := pipePeer(t, "2025-11-25", &client.Options{Prompter: client.AcceptDefaults}, nil)
+	_, p, _ := pipePeer(t, "2025-11-25", &client.Options{Prompter: question.AcceptDefaults}, nil)
 	for i, params := range []string{
 		``,
 		`[]`,

@@ -60,7 +60,7 @@ const (
 func (s *Session) establish(ctx context.Context, t transport.Transport) error {
 	pin := s.opts.Protocol
 	switch {
-	case pin != "" && statelessProtocol(pin):
+	case pin != "" && wire.Stateless(pin):
 		s.setVersion(pin)
 		v, err := s.discover(ctx, pin)
 		if err != nil {
@@ -107,9 +107,9 @@ func (s *Session) setVersion(v string) {
 func (s *Session) probe(ctx context.Context) (probeVerdict, error) {
 	pctx, cancel := context.WithTimeoutCause(ctx, probeTimeout, errProbeTimeout)
 	defer cancel()
-	v, err := s.discover(pctx, Protocol2026_07_28)
+	v, err := s.discover(pctx, wire.Protocol2026_07_28)
 	switch {
-	case err == nil && statelessProtocol(v):
+	case err == nil && wire.Stateless(v):
 		return probeModern, nil
 	case err == nil:
 		return probeFallback, fmt.Errorf("server/discover lists only stateful versions")
@@ -123,14 +123,14 @@ func (s *Session) probe(ctx context.Context) (probeVerdict, error) {
 		return probeFatal, err
 	}
 	rpcErr := probeError(err)
-	if rpcErr == nil || !isModernCode(rpcErr.Code) {
+	if rpcErr == nil || !wire.IsModernCode(rpcErr.Code) {
 		return probeFallback, err
 	}
 	if rpcErr.Code == jsonrpc.CodeUnsupportedProtocolVersion {
 		// A server of this era that does not speak our version: if what
 		// it speaks is stateful, initialize negotiates one of those.
-		sup, _ := unsupportedVersion(rpcErr.Data)
-		if best(sup, statefulProtocol) != "" {
+		sup, _ := wire.UnsupportedVersion(rpcErr.Data)
+		if best(sup, wire.Stateful) != "" {
 			return probeFallback, err
 		}
 	}
@@ -155,7 +155,7 @@ func probeError(err error) *jsonrpc.Error {
 
 // best is the newest version of ours in theirs that ok accepts, "" if none.
 func best(theirs []string, ok func(string) bool) string {
-	for _, v := range SupportedProtocols() {
+	for _, v := range wire.SupportedProtocols() {
 		if !ok(v) {
 			continue
 		}
@@ -185,14 +185,14 @@ func (s *Session) discover(ctx context.Context, version string) (string, error) 
 		var res discoverResult
 		// Never cancelled on the wire: the era, and so how to cancel, is
 		// not known yet; a late answer is just dropped.
-		c := &call{method: "server/discover", noCancel: true}
-		params := object(map[string]json.RawMessage{"_meta": object(s.metaFields(version))})
+		c := &call{method: wire.MethodDiscover, noCancel: true}
+		params := wire.Object(map[string]json.RawMessage{"_meta": wire.Object(s.metaFields(version))})
 		err := s.do(ctx, c, params, &res)
 		if err != nil {
 			var rpcErr *jsonrpc.Error
 			if attempt == 0 && errors.As(err, &rpcErr) && rpcErr.Code == jsonrpc.CodeUnsupportedProtocolVersion {
-				sup, _ := unsupportedVersion(rpcErr.Data)
-				if v := best(sup, statelessProtocol); v != "" && v != version {
+				sup, _ := wire.UnsupportedVersion(rpcErr.Data)
+				if v := best(sup, wire.Stateless); v != "" && v != version {
 					s.notice("the server does not speak %s; trying %s", version, v)
 					version = v
 					continue
@@ -208,16 +208,16 @@ func (s *Session) discover(ctx context.Context, version string) (string, error) 
 		}
 		v := best(res.SupportedVersions, func(string) bool { return true })
 		if v == "" {
-			return "", fmt.Errorf("server/discover: the server speaks %v, elicit speaks %v", res.SupportedVersions, SupportedProtocols())
+			return "", fmt.Errorf("server/discover: the server speaks %v, elicit speaks %v", res.SupportedVersions, wire.SupportedProtocols())
 		}
-		if !statelessProtocol(v) {
+		if !wire.Stateless(v) {
 			return v, nil
 		}
 		// Right after the era is known, before anything else goes out:
 		// it makes HTTP POST-only and stateless.
 		s.setVersion(v)
-		var info Implementation
-		if raw, ok := res.Meta[metaServerInfo]; ok {
+		var info wire.Implementation
+		if raw, ok := res.Meta[wire.MetaServerInfo]; ok {
 			_ = json.Unmarshal(raw, &info)
 		}
 		s.mu.Lock()

@@ -34,21 +34,21 @@ func TestEraDetectionWithGoSDK(t *testing.T) {
 		pin      string
 		era      string
 		first    []string // our first methods
-		delivery client.Delivery
+		delivery question.Delivery
 	}{
 		{"2026 server", newBookServer(nil), "", "2026-07-28 stateless",
-			[]string{"server/discover", "tools/call"}, client.InputRequest},
+			[]string{"server/discover", "tools/call"}, question.InputRequest},
 		{"2025-only server", newBookServer(legacyOpts(nil)), "", "2025-11-25 stateful",
-			[]string{"server/discover", "initialize", "notifications/initialized", "tools/call"}, client.ServerRequest},
+			[]string{"server/discover", "initialize", "notifications/initialized", "tools/call"}, question.ServerRequest},
 		{"2026 server, 2025-11-25 pinned", newBookServer(nil), "2025-11-25", "2025-11-25 stateful",
-			[]string{"initialize", "notifications/initialized", "tools/call"}, client.ServerRequest},
+			[]string{"initialize", "notifications/initialized", "tools/call"}, question.ServerRequest},
 		{"2026 server, 2026-07-28 pinned", newBookServer(nil), "2026-07-28", "2026-07-28 stateless",
-			[]string{"server/discover", "tools/call"}, client.InputRequest},
+			[]string{"server/discover", "tools/call"}, question.InputRequest},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			rec := &recorder{}
-			s := servePipe(t, tc.srv, &client.Options{Protocol: tc.pin, Prompter: client.PrompterFunc(func(_ context.Context, p *client.Prompt) client.Outcome {
+			s := servePipe(t, tc.srv, &client.Options{Protocol: tc.pin, Prompter: question.PrompterFunc(func(_ context.Context, p *question.Question) question.Outcome {
 				return answerField(p)
 			})}, rec)
 			if s.Era() != tc.era {
@@ -67,7 +67,7 @@ func TestEraDetectionWithGoSDK(t *testing.T) {
 				t.Errorf("methods %v, want them to start with %v", got, tc.first)
 			}
 			for _, e := range waitJournal(t, s, 2) {
-				if e.Key.Delivery != tc.delivery || e.Kind != client.Accept {
+				if e.Key.Delivery != tc.delivery || e.Kind != question.Accept {
 					t.Errorf("entry %+v", e)
 				}
 			}

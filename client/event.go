@@ -60,14 +60,14 @@ type ServerStateChanged struct {
 
 // PromptOpened reports that a prompt was handed to the Prompter.
 type PromptOpened struct {
-	Prompt *Prompt
+	Prompt *question.Question
 }
 
 // PromptResolved reports how a prompt ended, as the engine decided and
 // journalled it (the UI never decides this itself).
 type PromptResolved struct {
-	Key   PromptKey
-	Entry JournalEntry
+	Key   question.Key
+	Entry question.JournalEntry
 	// Sent says what went on the wire for it: "accept", "decline", "cancel",
 	// "error -32602", or "" when nothing was sent (withdrawn, disconnected).
 	Sent string

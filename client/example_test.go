@@ -33,7 +33,7 @@ func ExampleConnect() {
 	}()
 
 	ctx := context.Background()
-	s, err := client.Connect(ctx, connTransport{conn}, &client.Options{Name: "greeter", Prompter: client.AcceptDefaults})
+	s, err := client.Connect(ctx, connTransport{conn}, &client.Options{Name: "greeter", Prompter: question.AcceptDefaults})
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -46,7 +46,7 @@ func ExampleConnect() {
 	fmt.Println(s.Era(), res.Text())
 	_ = s.Close()
 	<-served
-	fmt.Println(s.Journal().Counts()[client.Accept], "accepted")
+	fmt.Println(s.Journal().Counts()[question.Accept], "accepted")
 	// Output:
 	// 2026-07-28 stateless hello, world
 	// 1 accepted

@@ -17,7 +17,7 @@ import (
 // or error.
 func callScript(t *testing.T, modern bool, script ...string) (string, error, *scriptPeer) {
 	t.Helper()
-	s, p := connectScript(t, lines(script...), modern, client.AcceptDefaults)
+	s, p := connectScript(t, lines(script...), modern, question.AcceptDefaults)
 	ctx, cancel := context.WithTimeout(t.Context(), liveness)
 	defer cancel()
 	res, err := s.CallTool(ctx, "fuzz", nil, &client.CallOptions{TaskSupport: client.TaskSupportRequired})
@@ -108,7 +108,7 @@ func TestFuzzFoundResultTypeMemberCase(t *testing.T) {
 // one. It is refused (-32602) as a form without a schema is.
 func TestFuzzFoundElicitParamsMemberCase(t *testing.T) {
 	t.Parallel()
-	_, p := connectHostile(t, &client.Options{Prompter: client.AcceptDefaults}, nil)
+	_, p := connectHostile(t, &client.Options{Prompter: question.AcceptDefaults}, nil)
 	want := elicitAnswer(t, p, 1, `{"message":"m"}`)
 	got := elicitAnswer(t, p, 2, `{"message":"m","RequestedSchema":{"type":"object","properties":{"x":{"type":"string","default":"d"}}}}`)
 	if (got.Error == nil) != (want.Error == nil) || strings.Contains(string(got.Result), `"x"`) {

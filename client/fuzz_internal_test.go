@@ -25,10 +25,10 @@ import (
 // fuzzSession is a Session with no connection, speaking version and
 // answering prompts with p: enough for the decoders, which read its
 // options, schema cache and journal. It is torn down when tb ends.
-func fuzzSession(tb testing.TB, version string, modes ElicitModes, p Prompter) *Session {
+func fuzzSession(tb testing.TB, version string, modes ElicitModes, p question.Prompter) *Session {
 	s := newSession(&Options{Name: "fuzz", Elicit: modes, Prompter: p})
 	s.neg.protocol = version
-	if statelessProtocol(version) {
+	if wire.Stateless(version) {
 		s.neg.kind = eraStateless
 	}
 	tb.Cleanup(func() {
@@ -100,7 +100,7 @@ func FuzzInputRequired(f *testing.F) {
 		f.Add([]byte(s), false)
 	}
 	f.Fuzz(func(t *testing.T, data []byte, accept bool) {
-		_ = resultType(data) // server input: must not panic
+		_ = wire.ResultType(data) // server input: must not panic
 		var ir inputRequired
 		if err := json.Unmarshal(data, &ir); err != nil {
 			if err.Error() == "" {
@@ -128,11 +128,11 @@ func FuzzInputRequired(f *testing.F) {
 			}
 		}
 
-		p := Policy(DeclineAll)
+		p := question.Policy(question.DeclineAll)
 		if accept {
-			p = AcceptDefaults
+			p = question.AcceptDefaults
 		}
-		s := fuzzSession(t, Protocol2026_07_28, ElicitBoth, p)
+		s := fuzzSession(t, wire.Protocol2026_07_28, ElicitBoth, p)
 		var responses map[string]json.RawMessage
 		if len(ir.Requests) > 0 {
 			responses = checkRound(t, s, ir.Requests)
@@ -200,14 +200,14 @@ func checkRound(t *testing.T, s *Session, reqs map[string]json.RawMessage) map[s
 	// Every key is journalled exactly once (answered ones once delivered).
 	seen := map[string]int{}
 	for _, e := range s.journal.Entries() {
-		if e.Key.Delivery != InputRequest || e.Key.CallID != c.id {
+		if e.Key.Delivery != question.InputRequest || e.Key.CallID != c.id {
 			t.Fatalf("journal entry %+v is not this round's", e.Key)
 		}
 		seen[e.Key.Input]++
-		if _, ok := responses[e.Key.Input]; !ok && e.Kind != Invalid {
+		if _, ok := responses[e.Key.Input]; !ok && e.Kind != question.Invalid {
 			t.Fatalf("unanswered key %q journalled %s, want Invalid", e.Key.Input, e.Kind)
 		}
-		if e.Kind == Invalid && e.Reason == "" {
+		if e.Kind == question.Invalid && e.Reason == "" {
 			t.Fatalf("key %q journalled Invalid without a reason", e.Key.Input)
 		}
 	}
@@ -246,7 +246,7 @@ func checkRoundParams(t *testing.T, s *Session, responses map[string]json.RawMes
 	switch {
 	case responses == nil && ok:
 		t.Fatalf("inputResponses %s sent with no answers", gotResp)
-	case responses != nil && !bytes.Equal(gotResp, object(responses)):
+	case responses != nil && !bytes.Equal(gotResp, wire.Object(responses)):
 		t.Fatalf("inputResponses sent as %s", gotResp)
 	}
 	meta, _ := exactMember(params, "_meta")
@@ -296,7 +296,7 @@ func FuzzTaskResult(f *testing.F) {
 		if ext {
 			design = TaskDesignExtension
 		}
-		s := fuzzSession(t, Protocol2026_07_28, ElicitBoth, DeclineAll)
+		s := fuzzSession(t, wire.Protocol2026_07_28, ElicitBoth, question.DeclineAll)
 
 		w := decodeTask(data)
 		if w != nil && w.TaskID == "" {
@@ -323,8 +323,8 @@ func FuzzTaskResult(f *testing.F) {
 		}
 
 		ew, ok := extCreated(data)
-		if ok != (resultType(data) == "task") {
-			t.Fatalf("extCreated ok=%v for resultType %q", ok, resultType(data))
+		if ok != (wire.ResultType(data) == "task") {
+			t.Fatalf("extCreated ok=%v for resultType %q", ok, wire.ResultType(data))
 		}
 		if ok && ew != nil {
 			checkTask(t, s, ew, TaskDesignExtension)
@@ -397,12 +397,12 @@ func checkEntry(t *testing.T, s *Session, key string, raw json.RawMessage) {
 	if json.Unmarshal(raw, &e) != nil || e.Method != "elicitation/create" {
 		return // unanswerable: journalled Invalid with a Notice
 	}
-	p := &Prompt{Key: PromptKey{Server: s.name, Delivery: TaskInput, TaskID: "t", Input: key}}
+	p := &question.Question{Key: question.Key{Server: s.name, Delivery: question.TaskInput, TaskID: "t", Input: key}}
 	checkParsed(t, s, p, e.Params)
 }
 
 // checkParsed runs parseElicit and checks its verdict.
-func checkParsed(t *testing.T, s *Session, p *Prompt, params json.RawMessage) {
+func checkParsed(t *testing.T, s *Session, p *question.Question, params json.RawMessage) {
 	t.Helper()
 	perr := s.parseElicit(p, params)
 	form, urlMode := s.modes()
@@ -413,14 +413,14 @@ func checkParsed(t *testing.T, s *Session, p *Prompt, params json.RawMessage) {
 		return
 	}
 	switch p.Mode {
-	case ModeForm:
+	case question.ModeForm:
 		if !form || p.Schema == nil {
 			t.Fatalf("form prompt taken (declared %v) with schema %v", form, p.Schema)
 		}
 		if raw, _ := exactMember(params, "requestedSchema"); !bytes.Equal(p.RawSchema, raw) {
 			t.Fatalf("RawSchema %q, the server sent %q", p.RawSchema, raw)
 		}
-	case ModeURL:
+	case question.ModeURL:
 		u, err := url.Parse(p.URL)
 		if !urlMode || err != nil || u.Scheme == "" || u.Host == "" {
 			t.Fatalf("url prompt taken (declared %v) for %q", urlMode, p.URL)
@@ -456,14 +456,14 @@ func FuzzElicitParams(f *testing.F) {
 	}
 	f.Add([]byte(elicitSeeds[2]), uint8(1), uint8(ElicitForm))
 	f.Add([]byte(elicitSeeds[0]), uint8(2), uint8(ElicitURL))
-	versions := []string{Protocol2025_06_18, Protocol2025_11_25, Protocol2026_07_28}
+	versions := []string{wire.Protocol2025_06_18, wire.Protocol2025_11_25, wire.Protocol2026_07_28}
 	f.Fuzz(func(t *testing.T, params []byte, version, modes uint8) {
-		s := fuzzSession(t, versions[int(version)%len(versions)], ElicitModes(modes%4), DeclineAll)
-		p := &Prompt{Key: PromptKey{Server: s.name, Delivery: ServerRequest, RequestID: jsonrpc.IntID(1)}}
+		s := fuzzSession(t, versions[int(version)%len(versions)], ElicitModes(modes%4), question.DeclineAll)
+		p := &question.Question{Key: question.Key{Server: s.name, Delivery: question.ServerRequest, RequestID: jsonrpc.IntID(1)}}
 		checkParsed(t, s, p, params)
 		_ = relatedTaskID(params)
 		if m := relatedTaskMeta(p.Meta); m != nil {
-			if len(m) != 1 || !json.Valid(m[relatedTaskKey]) {
+			if len(m) != 1 || !json.Valid(m[wire.MetaRelatedTask]) {
 				t.Fatalf("related-task meta %v", m)
 			}
 		}

@@ -138,13 +138,13 @@ func (p *scriptPeer) raw(id []byte, member string) {
 
 // connectScript connects a session, of 2026-07-28 when modern or else
 // 2025-11-25, to a scriptPeer playing script. Both end when t does.
-func connectScript(t testing.TB, script [][]byte, modern bool, prompter client.Prompter) (*client.Session, *scriptPeer) {
+func connectScript(t testing.TB, script [][]byte, modern bool, prompter question.Prompter) (*client.Session, *scriptPeer) {
 	t.Helper()
 	p, conn := newScriptPeer(script)
 	t.Cleanup(p.close)
-	opts := &client.Options{Name: "fuzz", Protocol: client.Protocol2025_11_25, Prompter: prompter}
+	opts := &client.Options{Name: "fuzz", Protocol: wire.Protocol2025_11_25, Prompter: prompter}
 	if modern {
-		opts.Protocol = client.Protocol2026_07_28
+		opts.Protocol = wire.Protocol2026_07_28
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), fuzzReturnBound)
 	defer cancel()
@@ -214,16 +214,16 @@ func FuzzCallToolPeer(f *testing.F) {
 		if len(steps) > fuzzMaxLines {
 			steps = steps[:fuzzMaxLines]
 		}
-		prompter := client.DeclineAll
+		prompter := question.DeclineAll
 		if accept {
-			prompter = client.AcceptDefaults
+			prompter = question.AcceptDefaults
 		}
 		s, p := connectScript(t, steps, modern, prompter)
 
 		ctx, cancel := context.WithTimeout(context.Background(), fuzzCallBound)
 		defer cancel()
 		type outcome struct {
-			res *client.CallToolResult
+			res *wire.CallToolResult
 			err error
 		}
 		done := make(chan outcome, 1)

@@ -94,7 +94,7 @@ func (s *Session) mirrorsHeaders() bool {
 // reject such tool definitions, and go-sdk's client leaves them out of
 // tools/list (filterValidTools); a call to one could never carry the right
 // headers. Other sessions get tools back unchanged.
-func (s *Session) rememberTools(tools []Tool, complete bool) []Tool {
+func (s *Session) rememberTools(tools []wire.Tool, complete bool) []wire.Tool {
 	if !s.mirrorsHeaders() {
 		return tools
 	}
@@ -120,7 +120,7 @@ func (s *Session) rememberTools(tools []Tool, complete bool) []Tool {
 // read from the params as sent (name and arguments, so Session.Request
 // gets them too), like go-sdk's generateParamHeaders.
 func (s *Session) paramHeaders(c *call, params json.RawMessage) map[string]string {
-	if c.method != "tools/call" || s.headers.none() || !s.mirrorsHeaders() {
+	if c.method != wire.MethodToolsCall || s.headers.none() || !s.mirrorsHeaders() {
 		return nil
 	}
 	var p struct {
@@ -143,7 +143,7 @@ func (s *Session) paramHeaders(c *call, params json.RawMessage) map[string]strin
 // sending once more. The server refuses a mismatch before running the tool,
 // so the retry repeats nothing.
 func (s *Session) relistForHeaders(ctx context.Context, c *call, params json.RawMessage) bool {
-	if c.method != "tools/call" || !s.mirrorsHeaders() {
+	if c.method != wire.MethodToolsCall || !s.mirrorsHeaders() {
 		return false
 	}
 	before := s.paramHeaders(c, params)

@@ -219,15 +219,15 @@ type gate struct {
 	mu      sync.Mutex
 	open    map[string]chan struct{} // by message
 	calls   int
-	answer  func(p *client.Prompt) client.Outcome
+	answer  func(p *question.Question) question.Outcome
 	ctxEnds map[string]error // by message: context.Cause when ctx ended first
 }
 
-func newGate(answer func(p *client.Prompt) client.Outcome) *gate {
+func newGate(answer func(p *question.Question) question.Outcome) *gate {
 	return &gate{open: map[string]chan struct{}{}, ctxEnds: map[string]error{}, answer: answer}
 }
 
-func (g *gate) Prompt(ctx context.Context, p *client.Prompt) client.Outcome {
+func (g *gate) Prompt(ctx context.Context, p *question.Question) question.Outcome {
 	ch := make(chan struct{})
 	g.mu.Lock()
 	g.open[p.Message] = ch
@@ -241,7 +241,7 @@ func (g *gate) Prompt(ctx context.Context, p *client.Prompt) client.Outcome {
 		g.ctxEnds[p.Message] = context.Cause(ctx)
 		g.mu.Unlock()
 		// A late answer, which the engine must discard.
-		return client.Outcome{Kind: client.Accept, Content: map[string]any{"answer": "too late"}}
+		return question.Outcome{Kind: question.Accept, Content: map[string]any{"answer": "too late"}}
 	}
 }
 
@@ -407,7 +407,7 @@ func connectPeer(t *testing.T, name string, opts *client.Options, rec *recorder,
 // waitJournal waits until the session's journal holds n entries (an
 // answer goes out before it is journalled, so the server's reply to the
 // call can overtake the entry).
-func waitJournal(t *testing.T, s *client.Session, n int) []client.JournalEntry {
+func waitJournal(t *testing.T, s *client.Session, n int) []question.JournalEntry {
 	t.Helper()
 	waitFor(t, fmt.Sprintf("%d journal entries", n), func() bool { return s.Journal().Counts().Total() >= n })
 	return s.Journal().Entries()

@@ -98,7 +98,7 @@ func TestHostileResponses(t *testing.T) {
 		t.Parallel()
 		rec := &recorder{}
 		s, p := connectHostile(t, &client.Options{}, rec)
-		done := make(chan []client.Tool, 1)
+		done := make(chan []wire.Tool, 1)
 		go func() {
 			tools, err := s.ListTools(context.Background())
 			if err != nil {
@@ -147,7 +147,7 @@ func TestHostileResponses(t *testing.T) {
 	t.Run("request id reused while pending", func(t *testing.T) {
 		t.Parallel()
 		rec := &recorder{}
-		g := newGate(func(*client.Prompt) client.Outcome { return client.Outcome{Kind: client.Decline} })
+		g := newGate(func(*question.Question) question.Outcome { return question.Outcome{Kind: question.Decline} })
 		s, p := connectHostile(t, &client.Options{Prompter: g}, rec)
 		p.writeMsg(&jsonrpc.Message{ID: jsonrpc.IntID(7), Method: "elicitation/create", Params: json.RawMessage(`{"message":"first","requestedSchema":{"type":"object","properties":{}}}`)})
 		g.waitOpen(t, "first")
@@ -363,9 +363,9 @@ func wideSchema(n int) string {
 func TestHostileWideSchema(t *testing.T) {
 	t.Parallel()
 	var opened atomic.Int64
-	s, p := connectHostile(t, &client.Options{Prompter: client.PrompterFunc(func(ctx context.Context, pr *client.Prompt) client.Outcome {
+	s, p := connectHostile(t, &client.Options{Prompter: question.PrompterFunc(func(ctx context.Context, pr *question.Question) question.Outcome {
 		opened.Add(1)
-		return client.AcceptDefaults.Prompt(ctx, pr)
+		return question.AcceptDefaults.Prompt(ctx, pr)
 	})}, nil)
 	m := elicitAnswerWithin(t, p, 1, wideSchema(10_000), 6*liveness)
 	switch {
@@ -388,7 +388,7 @@ func TestHostileWideSchema(t *testing.T) {
 // schema.MaxProperties are refused with -32602 at once.
 func TestHostileWiderSchemaBounded(t *testing.T) {
 	t.Parallel()
-	s, p := connectHostile(t, &client.Options{Prompter: client.AcceptDefaults}, nil)
+	s, p := connectHostile(t, &client.Options{Prompter: question.AcceptDefaults}, nil)
 	// A liveness bound, generous for -race on a loaded 2-core machine (the
 	// 3 MB frame alone takes a while to decode there); unbounded parsing
 	// took minutes under -race.
@@ -402,7 +402,7 @@ func TestHostileWiderSchemaBounded(t *testing.T) {
 func TestHostileDeepNesting(t *testing.T) {
 	t.Parallel()
 	rec := &recorder{}
-	s, p := connectHostile(t, &client.Options{Prompter: client.AcceptDefaults}, rec)
+	s, p := connectHostile(t, &client.Options{Prompter: question.AcceptDefaults}, rec)
 	deep := strings.Repeat("[", 100_000)
 
 	// A notification 100,000 levels deep, unterminated: refused, no
@@ -476,7 +476,7 @@ func TestHostileNeverAnswersInitialize(t *testing.T) {
 func TestHostileExitsMidPrompt(t *testing.T) {
 	t.Parallel()
 	rec := &recorder{}
-	g := newGate(func(*client.Prompt) client.Outcome { return client.Outcome{Kind: client.Decline} })
+	g := newGate(func(*question.Question) question.Outcome { return question.Outcome{Kind: question.Decline} })
 	s, p := connectHostile(t, &client.Options{Prompter: g}, rec)
 	p.writeMsg(&jsonrpc.Message{ID: jsonrpc.IntID(1), Method: "elicitation/create", Params: json.RawMessage(`{"message":"q","requestedSchema":{"type":"object","properties":{}}}`)})
 	g.waitOpen(t, "q")
@@ -486,15 +486,15 @@ func TestHostileExitsMidPrompt(t *testing.T) {
 	case <-time.After(hostileBound):
 		t.Fatal("the session outlived its server")
 	}
-	if !errors.Is(g.cause("q"), client.ErrDisconnected) {
+	if !errors.Is(g.cause("q"), question.ErrDisconnected) {
 		t.Errorf("prompt cause %v", g.cause("q"))
 	}
 	e := s.Journal().Entries()
-	if len(e) != 1 || e[0].Kind != client.Disconnected {
+	if len(e) != 1 || e[0].Kind != question.Disconnected {
 		t.Errorf("journal %+v", e)
 	}
 	ev := waitEvent(t, rec, func(e client.ServerStateChanged) bool { return e.State == client.StateDisconnected })
-	if !errors.Is(ev.Err, client.ErrDisconnected) {
+	if !errors.Is(ev.Err, question.ErrDisconnected) {
 		t.Errorf("state %+v", ev)
 	}
 	if got := rec.responsesTo("1"); len(got) != 0 {
@@ -516,10 +516,10 @@ func TestHostileStdoutNoiseBeforeReady(t *testing.T) {
 		Observer: rec, ShutdownGrace: 500 * time.Millisecond,
 	}
 	var mu sync.Mutex
-	s := connectFixture(t, tr, &client.Options{Name: "noisy", Prompter: client.PrompterFunc(func(context.Context, *client.Prompt) client.Outcome {
+	s := connectFixture(t, tr, &client.Options{Name: "noisy", Prompter: question.PrompterFunc(func(context.Context, *question.Question) question.Outcome {
 		mu.Lock()
 		defer mu.Unlock()
-		return client.Outcome{Kind: client.Accept, Content: map[string]any{"answer": "ok"}}
+		return question.Outcome{Kind: question.Accept, Content: map[string]any{"answer": "ok"}}
 	})}, rec)
 	res, err := s.CallTool(t.Context(), "ask", nil, nil)
 	if err != nil {

@@ -119,7 +119,7 @@ func TestHTTPStatefulServerFallsBack(t *testing.T) {
 	// older versions only.
 	srv := newBookServer(nil)
 	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, nil)
-	s := connectHTTP(t, h, &client.Options{Prompter: client.PrompterFunc(func(_ context.Context, p *client.Prompt) client.Outcome { return answerField(p) })}, rec)
+	s := connectHTTP(t, h, &client.Options{Prompter: question.PrompterFunc(func(_ context.Context, p *question.Question) question.Outcome { return answerField(p) })}, rec)
 	if s.Era() != "2025-11-25 stateful" {
 		t.Fatalf("Era %q", s.Era())
 	}
@@ -130,7 +130,7 @@ func TestHTTPStatefulServerFallsBack(t *testing.T) {
 		t.Errorf("methods %v", m)
 	}
 	for _, e := range waitJournal(t, s, 2) {
-		if e.Key.Delivery != client.ServerRequest {
+		if e.Key.Delivery != question.ServerRequest {
 			t.Errorf("entry %+v", e)
 		}
 	}
@@ -141,7 +141,7 @@ func TestHTTPFallsBackToLegacySSE(t *testing.T) {
 	rec := &recorder{}
 	srv := newAskServer(nil)
 	h := mcp.NewSSEHandler(func(*http.Request) *mcp.Server { return srv }, nil)
-	s := connectHTTP(t, h, &client.Options{Prompter: client.PrompterFunc(func(_ context.Context, p *client.Prompt) client.Outcome { return answerFromMessage(p) })}, rec)
+	s := connectHTTP(t, h, &client.Options{Prompter: question.PrompterFunc(func(_ context.Context, p *question.Question) question.Outcome { return answerFromMessage(p) })}, rec)
 	if !strings.HasSuffix(s.Era(), " legacy SSE") {
 		t.Fatalf("Era %q", s.Era())
 	}

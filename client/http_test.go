@@ -41,7 +41,7 @@ func TestHTTPThreeElicitationsInReverse(t *testing.T) {
 	rec := &recorder{}
 	g := newGate(answerFromMessage)
 	s := serveHTTP(t, newAskServer(nil), nil, &client.Options{Prompter: g}, rec)
-	if s.Protocol() != client.Protocol2025_11_25 {
+	if s.Protocol() != wire.Protocol2025_11_25 {
 		t.Errorf("protocol %q", s.Protocol())
 	}
 	r := callAll(s, "a", "b", "c")
@@ -58,7 +58,7 @@ func TestHTTPThreeElicitationsInReverse(t *testing.T) {
 	entries := waitJournal(t, s, 3)
 	calls := map[string]bool{}
 	for _, e := range entries {
-		if e.Origin.Kind != client.OriginToolCall || e.Origin.Name != "ask" || e.Origin.Inferred || !e.Origin.CallID.IsValid() {
+		if e.Origin.Kind != question.OriginToolCall || e.Origin.Name != "ask" || e.Origin.Inferred || !e.Origin.CallID.IsValid() {
 			t.Errorf("origin %+v", e.Origin)
 		}
 		calls[e.Origin.CallID.String()] = true
@@ -84,7 +84,7 @@ func TestHTTPSessionExpiredReinitializes(t *testing.T) {
 	t.Parallel()
 	rec := &recorder{}
 	const idle = 400 * time.Millisecond
-	s := serveHTTP(t, newAskServer(nil), &mcp.StreamableHTTPOptions{SessionTimeout: idle}, &client.Options{Prompter: client.DeclineAll}, rec)
+	s := serveHTTP(t, newAskServer(nil), &mcp.StreamableHTTPOptions{SessionTimeout: idle}, &client.Options{Prompter: question.DeclineAll}, rec)
 	if _, err := s.ListTools(t.Context()); err != nil {
 		t.Fatal(err)
 	}
@@ -135,7 +135,7 @@ func TestHTTPWithdrawn(t *testing.T) {
 	waitFor(t, "withdrawal", func() bool { return g.cause("question w") != nil })
 	<-done
 	e := waitJournal(t, s, 1)
-	if e[0].Kind != client.Withdrawn {
+	if e[0].Kind != question.Withdrawn {
 		t.Errorf("journal %+v", e)
 	}
 	if got := rec.responsesTo(e[0].Key.RequestID.String()); len(got) != 0 {

@@ -17,7 +17,7 @@ type incoming struct {
 	arrived time.Time
 	ctx     context.Context
 	cancel  context.CancelCauseFunc // always called under Session.mu
-	origin  Origin                  // elicitation/create only
+	origin  question.Origin                  // elicitation/create only
 	owner   jsonrpc.ID              // our call it belongs to, for abandonment
 	reason  string                  // the server's reason, when withdrawn; under mu
 	gen     int                     // initialize generation it arrived under
@@ -27,7 +27,7 @@ type incoming struct {
 // own goroutine (read loop).
 func (s *Session) handleRequest(m *jsonrpc.Message) {
 	var taskID string
-	if m.Method == "elicitation/create" {
+	if m.Method == wire.MethodElicit {
 		taskID = relatedTaskID(m.Params)
 	}
 	arrived := m.Received // off the wire, before any queue of ours
@@ -60,13 +60,13 @@ func (s *Session) handleRequest(m *jsonrpc.Message) {
 		return
 	}
 	e.gen = s.gen
-	if m.Method == "elicitation/create" {
+	if m.Method == wire.MethodElicit {
 		e.origin = s.originLocked(m, taskID)
 		e.owner = e.origin.CallID
 	}
 	s.in[m.ID] = e
-	if e.origin.Kind == OriginTask && s.taskCancelledLocked(e.origin.TaskID) {
-		cancel(ErrAbandoned) // tasks: we cancelled its task (tasks_core.go)
+	if e.origin.Kind == question.OriginTask && s.taskCancelledLocked(e.origin.TaskID) {
+		cancel(question.ErrAbandoned) // tasks: we cancelled its task (tasks_core.go)
 	}
 	s.wg.Add(1)
 	s.mu.Unlock()
@@ -77,7 +77,7 @@ func (s *Session) handleRequest(m *jsonrpc.Message) {
 // the call whose HTTP stream carried it; else the task named in its
 // related-task meta; else, if exactly one tools/call of ours is
 // outstanding, that one (Origin.Inferred); else unknown.
-func (s *Session) originLocked(m *jsonrpc.Message, taskID string) Origin {
+func (s *Session) originLocked(m *jsonrpc.Message, taskID string) question.Origin {
 	// Tasks: a request naming its task, or on a tasks/result stream of
 	// ours, belongs to that task (tasks_core.go).
 	if o, ok := s.taskOriginLocked(m, taskID); ok {
@@ -87,12 +87,12 @@ func (s *Session) originLocked(m *jsonrpc.Message, taskID string) Origin {
 		if c := s.out[m.RelatedID]; c != nil {
 			return c.origin()
 		}
-		return Origin{CallID: m.RelatedID}
+		return question.Origin{CallID: m.RelatedID}
 	}
 	var sole *call
 	n := 0
 	for _, c := range s.out {
-		if c.method == "tools/call" {
+		if c.method == wire.MethodToolsCall {
 			n++
 			sole = c
 		}
@@ -102,7 +102,7 @@ func (s *Session) originLocked(m *jsonrpc.Message, taskID string) Origin {
 		o.Inferred = true
 		return o
 	}
-	return Origin{}
+	return question.Origin{}
 }
 
 // relatedTaskKey is the _meta key tying a message to a task (2025-11-25).
@@ -111,7 +111,7 @@ const relatedTaskKey = "io.modelcontextprotocol/related-task"
 // relatedTaskID reads _meta[related-task].taskId from params, "" if absent
 // or malformed.
 func relatedTaskID(params json.RawMessage) string {
-	if !bytes.Contains(params, []byte(relatedTaskKey)) {
+	if !bytes.Contains(params, []byte(wire.MetaRelatedTask)) {
 		return "" // the common case, without decoding params a second time
 	}
 	var p struct {
@@ -123,7 +123,7 @@ func relatedTaskID(params json.RawMessage) string {
 	var t struct {
 		TaskID string `json:"taskId"`
 	}
-	if json.Unmarshal(p.Meta[relatedTaskKey], &t) != nil {
+	if json.Unmarshal(p.Meta[wire.MetaRelatedTask], &t) != nil {
 		return ""
 	}
 	return t.TaskID
@@ -133,13 +133,13 @@ func relatedTaskID(params json.RawMessage) string {
 func (s *Session) serve(e *incoming, m *jsonrpc.Message) {
 	defer s.wg.Done()
 	switch m.Method {
-	case "ping":
+	case wire.MethodPing:
 		s.answer(e, e.ctx, json.RawMessage(`{}`), nil)
-	case "elicitation/create":
+	case wire.MethodElicit:
 		closed := s.taskPromptOpened(e) // a task's OpenPrompts (tasks_core.go)
 		s.serveElicit(e, m)
 		closed()
-	case "tasks/list", "tasks/get", "tasks/result", "tasks/cancel":
+	case wire.MethodTasksList, wire.MethodTasksGet, wire.MethodTasksResult, wire.MethodTasksCancel:
 		s.serveTaskRequest(e, m) // we declare tasks list/cancel (tasks_core.go)
 	default:
 		// Includes sampling/createMessage and roots/list: we declare
@@ -172,7 +172,7 @@ func (s *Session) claim(e *incoming, ctx context.Context) (cause error, reason s
 // withdrawn or the transport is gone. It reports what went out.
 func (s *Session) answer(e *incoming, ctx context.Context, result json.RawMessage, rpcErr *jsonrpc.Error) (sent bool) {
 	cause, _ := s.claim(e, ctx)
-	if errors.Is(cause, ErrWithdrawn) || errors.Is(cause, ErrDisconnected) {
+	if errors.Is(cause, question.ErrWithdrawn) || errors.Is(cause, question.ErrDisconnected) {
 		return false
 	}
 	return s.reply(e.id, result, rpcErr) == nil
@@ -194,34 +194,34 @@ func (s *Session) reply(id jsonrpc.ID, result json.RawMessage, rpcErr *jsonrpc.E
 // handleNotification routes a notification from the server (read loop).
 func (s *Session) handleNotification(m *jsonrpc.Message) {
 	switch m.Method {
-	case "notifications/cancelled":
+	case wire.NotifyCancelled:
 		if s.stateless() {
 			s.endListen(m.Params)
 			return
 		}
 		s.withdraw(m.Params)
-	case "notifications/subscriptions/acknowledged":
+	case wire.NotifySubscriptionsAcknowledged:
 		s.acknowledged(m.Params)
-	case "notifications/progress":
+	case wire.NotifyProgress:
 		s.onProgress(m.Params)
-	case "notifications/message":
+	case wire.NotifyMessage:
 		var p struct {
 			Level  string          `json:"level"`
 			Logger string          `json:"logger"`
 			Data   json.RawMessage `json:"data"`
 		}
-		if decodeExact(m.Params, &p) != nil {
+		if wire.DecodeExact(m.Params, &p) != nil {
 			s.notice("skipped a malformed notifications/message")
 			return
 		}
 		s.events.push(LogMessage{Server: s.name, Level: p.Level, Logger: p.Logger, Data: p.Data, Time: time.Now()}, nil)
-	case "notifications/tasks/status", "notifications/tasks":
+	case wire.NotifyTaskStatus, wire.NotifyTasks:
 		s.taskNotification(m.Method, m.Params) // tasks_ext.go
-	case "notifications/tools/list_changed":
+	case wire.NotifyToolsListChanged:
 		s.listChanged("tools", m.Params)
-	case "notifications/resources/list_changed":
+	case wire.NotifyResourcesListChanged:
 		s.listChanged("resources", m.Params)
-	case "notifications/prompts/list_changed":
+	case wire.NotifyPromptsListChanged:
 		s.listChanged("prompts", m.Params)
 	default:
 		// resources/updated, elicitation/complete and anything newer:
@@ -237,7 +237,7 @@ func (s *Session) withdraw(params json.RawMessage) {
 		RequestID *jsonrpc.ID `json:"requestId"`
 		Reason    string      `json:"reason"`
 	}
-	if decodeExact(params, &p) != nil || p.RequestID == nil {
+	if wire.DecodeExact(params, &p) != nil || p.RequestID == nil {
 		s.notice("ignored a malformed notifications/cancelled")
 		return
 	}
@@ -245,7 +245,7 @@ func (s *Session) withdraw(params json.RawMessage) {
 	e := s.in[*p.RequestID]
 	if e != nil && e.ctx.Err() == nil {
 		e.reason = p.Reason
-		e.cancel(ErrWithdrawn)
+		e.cancel(question.ErrWithdrawn)
 	}
 	s.mu.Unlock()
 	if e == nil {
@@ -262,7 +262,7 @@ func (s *Session) onProgress(params json.RawMessage) {
 		Total    float64     `json:"total"`
 		Message  string      `json:"message"`
 	}
-	if decodeExact(params, &p) != nil || p.Token == nil {
+	if wire.DecodeExact(params, &p) != nil || p.Token == nil {
 		s.notice("skipped a malformed notifications/progress")
 		return
 	}

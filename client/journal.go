@@ -6,10 +6,10 @@ import "sync"
 const DefaultJournalSize = 10_000
 
 // Counts holds how many prompts ended in each way.
-type Counts map[OutcomeKind]int
+type Counts map[question.OutcomeKind]int
 
 // Total is the sum over all kinds.
-func (c Counts) Total() int {
+func (c question.Counts) Total() int {
 	n := 0
 	for _, v := range c {
 		n += v
@@ -22,46 +22,46 @@ func (c Counts) Total() int {
 // for concurrent use and may be shared by many sessions.
 type Journal struct {
 	mu       sync.Mutex
-	ring     *Ring[JournalEntry]
-	counts   Counts
-	byServer map[string]Counts
+	ring     *question.Ring[question.JournalEntry]
+	counts   question.Counts
+	byServer map[string]question.Counts
 }
 
 // NewJournal returns a Journal keeping the last size entries (size <= 0
 // means DefaultJournalSize).
-func NewJournal(size int) *Journal {
+func NewJournal(size int) *question.Journal {
 	if size <= 0 {
-		size = DefaultJournalSize
+		size = question.DefaultJournalSize
 	}
-	return &Journal{ring: NewRing[JournalEntry](size), counts: Counts{}, byServer: map[string]Counts{}}
+	return &question.Journal{ring: question.NewRing[question.JournalEntry](size), counts: question.Counts{}, byServer: map[string]question.Counts{}}
 }
 
 // Record adds one entry.
-func (j *Journal) Record(e JournalEntry) {
+func (j *question.Journal) Record(e question.JournalEntry) {
 	j.mu.Lock()
 	defer j.mu.Unlock()
 	j.ring.Push(e)
 	j.counts[e.Kind]++
 	c := j.byServer[e.Server]
 	if c == nil {
-		c = Counts{}
+		c = question.Counts{}
 		j.byServer[e.Server] = c
 	}
 	c[e.Kind]++
 }
 
 // Entries returns the kept entries, oldest first.
-func (j *Journal) Entries() []JournalEntry {
+func (j *question.Journal) Entries() []question.JournalEntry {
 	j.mu.Lock()
 	defer j.mu.Unlock()
 	return j.ring.Items()
 }
 
 // Counts returns a copy of the counts of everything recorded.
-func (j *Journal) Counts() Counts {
+func (j *question.Journal) Counts() question.Counts {
 	j.mu.Lock()
 	defer j.mu.Unlock()
-	out := make(Counts, len(j.counts))
+	out := make(question.Counts, len(j.counts))
 	for k, v := range j.counts {
 		out[k] = v
 	}
@@ -69,12 +69,12 @@ func (j *Journal) Counts() Counts {
 }
 
 // CountsByServer returns a copy of the counts per server name.
-func (j *Journal) CountsByServer() map[string]Counts {
+func (j *question.Journal) CountsByServer() map[string]question.Counts {
 	j.mu.Lock()
 	defer j.mu.Unlock()
-	out := make(map[string]Counts, len(j.byServer))
+	out := make(map[string]question.Counts, len(j.byServer))
 	for s, c := range j.byServer {
-		cc := make(Counts, len(c))
+		cc := make(question.Counts, len(c))
 		for k, v := range c {
 			cc[k] = v
 		}
@@ -94,12 +94,12 @@ type Ring[T any] struct {
 }
 
 // NewRing returns a ring holding up to size items (at least 1).
-func NewRing[T any](size int) *Ring[T] {
-	return &Ring[T]{size: max(size, 1)}
+func NewRing[T any](size int) *question.Ring[T] {
+	return &question.Ring[T]{size: max(size, 1)}
 }
 
 // Push appends v, dropping the oldest item if the ring is full.
-func (r *Ring[T]) Push(v T) {
+func (r *question.Ring[T]) Push(v T) {
 	if len(r.buf) < r.size {
 		r.buf = append(r.buf, v)
 		return
@@ -110,13 +110,13 @@ func (r *Ring[T]) Push(v T) {
 }
 
 // Len is how many items the ring holds.
-func (r *Ring[T]) Len() int { return len(r.buf) }
+func (r *question.Ring[T]) Len() int { return len(r.buf) }
 
 // Dropped is how many items were overwritten.
-func (r *Ring[T]) Dropped() int { return r.dropped }
+func (r *question.Ring[T]) Dropped() int { return r.dropped }
 
 // Items returns a copy of the items, oldest first.
-func (r *Ring[T]) Items() []T {
+func (r *question.Ring[T]) Items() []T {
 	out := make([]T, 0, len(r.buf))
 	out = append(out, r.buf[r.start:]...)
 	return append(out, r.buf[:r.start]...)

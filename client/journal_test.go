@@ -11,7 +11,7 @@ import (
 
 func TestJournalBoundedWithExactCounts(t *testing.T) {
 	t.Parallel()
-	j := client.NewJournal(10)
+	j := question.NewJournal(10)
 	var wg sync.WaitGroup
 	for w := range 4 {
 		wg.Go(func() {
@@ -20,10 +20,10 @@ func TestJournalBoundedWithExactCounts(t *testing.T) {
 				if w%2 == 1 {
 					server = "b"
 				}
-				j.Record(client.JournalEntry{
-					Key:    client.PromptKey{Server: server, RequestID: jsonrpc.IntID(int64(w*1000 + i))},
+				j.Record(question.JournalEntry{
+					Key:    question.Key{Server: server, RequestID: jsonrpc.IntID(int64(w*1000 + i))},
 					Server: server,
-					Kind:   client.OutcomeKinds[i%len(client.OutcomeKinds)],
+					Kind:   question.OutcomeKinds[i%len(question.OutcomeKinds)],
 				})
 			}
 		})
@@ -37,7 +37,7 @@ func TestJournalBoundedWithExactCounts(t *testing.T) {
 		t.Errorf("total %d", c.Total())
 	}
 	// 250 per worker over 8 kinds: 32 of the first 2 kinds, 31 of the rest.
-	for i, k := range client.OutcomeKinds {
+	for i, k := range question.OutcomeKinds {
 		want := 4 * 31
 		if i < 250%8 {
 			want = 4 * 32
@@ -54,7 +54,7 @@ func TestJournalBoundedWithExactCounts(t *testing.T) {
 
 func TestRing(t *testing.T) {
 	t.Parallel()
-	r := client.NewRing[int](3)
+	r := question.NewRing[int](3)
 	for i := range 5 {
 		r.Push(i)
 	}

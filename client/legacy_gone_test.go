@@ -56,7 +56,7 @@ func TestLegacySSEServerGoneDuringPOST(t *testing.T) {
 	ts.CloseClientConnections()
 	select {
 	case err := <-done:
-		if !errors.Is(err, client.ErrDisconnected) {
+		if !errors.Is(err, question.ErrDisconnected) {
 			t.Errorf("CallTool: %v; want an error wrapping ErrDisconnected", err)
 		}
 		if errors.Is(err, transport.ErrClosed) {

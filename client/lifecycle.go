@@ -12,13 +12,13 @@ import (
 type initializeParams struct {
 	ProtocolVersion string         `json:"protocolVersion"`
 	Capabilities    map[string]any `json:"capabilities"`
-	ClientInfo      Implementation `json:"clientInfo"`
+	ClientInfo      wire.Implementation `json:"clientInfo"`
 }
 
 type initializeResult struct {
 	ProtocolVersion string          `json:"protocolVersion"`
 	Capabilities    json.RawMessage `json:"capabilities"`
-	ServerInfo      Implementation  `json:"serverInfo"`
+	ServerInfo      wire.Implementation  `json:"serverInfo"`
 	Instructions    string          `json:"instructions"`
 }
 
@@ -27,7 +27,7 @@ func (s *Session) offered() string {
 	if s.opts.Protocol != "" {
 		return s.opts.Protocol
 	}
-	return Protocol2025_11_25
+	return wire.Protocol2025_11_25
 }
 
 // capabilities declares only what the client can honour: elicitation in
@@ -37,7 +37,7 @@ func (s *Session) capabilities() map[string]any {
 	caps := map[string]any{}
 	m := s.opts.Elicit
 	switch s.offered() {
-	case Protocol2025_11_25:
+	case wire.Protocol2025_11_25:
 		el := map[string]any{}
 		if m.form() {
 			el["form"] = struct{}{}
@@ -51,7 +51,7 @@ func (s *Session) capabilities() map[string]any {
 		// Tasks (tasks*.go): we list and cancel tasks; no task-augmented
 		// requests of the server's, so never requests.elicitation.create.
 		caps["tasks"] = map[string]any{"list": struct{}{}, "cancel": struct{}{}}
-	case Protocol2025_06_18:
+	case wire.Protocol2025_06_18:
 		if m.form() {
 			caps["elicitation"] = struct{}{}
 		}
@@ -65,7 +65,7 @@ func (s *Session) capabilities() map[string]any {
 // gives up on the connection instead.
 func (s *Session) initialize(ctx context.Context) error {
 	var res initializeResult
-	c := &call{method: "initialize"}
+	c := &call{method: wire.MethodInitialize}
 	params := initializeParams{ProtocolVersion: s.offered(), Capabilities: s.capabilities(), ClientInfo: s.opts.ClientInfo}
 	if err := s.do(ctx, c, params, &res); err != nil {
 		return err
@@ -74,8 +74,8 @@ func (s *Session) initialize(ctx context.Context) error {
 	switch {
 	case s.opts.Protocol != "" && v != s.opts.Protocol:
 		return fmt.Errorf("server answered protocol version %q, but %q was pinned", v, s.opts.Protocol)
-	case !statefulProtocol(v):
-		return fmt.Errorf("server answered protocol version %q, which elicit does not speak over initialize (it speaks %v)", v, SupportedProtocols()[1:])
+	case !wire.Stateful(v):
+		return fmt.Errorf("server answered protocol version %q, which elicit does not speak over initialize (it speaks %v)", v, wire.SupportedProtocols()[1:])
 	}
 	s.setVersion(v)
 	s.mu.Lock()
@@ -92,7 +92,7 @@ func (s *Session) initialize(ctx context.Context) error {
 	}
 	s.gen++
 	s.mu.Unlock()
-	n, err := jsonrpc.NewNotification("notifications/initialized", nil)
+	n, err := jsonrpc.NewNotification(wire.NotifyInitialized, nil)
 	if err != nil {
 		return fmt.Errorf("notifications/initialized: %w", err)
 	}
@@ -125,7 +125,7 @@ func (s *Session) reinitialize(ctx context.Context, gen int) error {
 	defer s.mu.Unlock()
 	for _, e := range s.in {
 		if e.gen <= gen {
-			e.cancel(ErrDisconnected)
+			e.cancel(question.ErrDisconnected)
 		}
 	}
 	return nil

@@ -111,7 +111,7 @@ func (s *Session) Listen(ctx context.Context, opts ListenOptions) (*Listener, er
 	go func() {
 		defer s.wg.Done()
 		defer cancel(nil)
-		err := s.do(lctx, &call{method: "subscriptions/listen", listen: l}, map[string]any{"notifications": opts}, nil)
+		err := s.do(lctx, &call{method: wire.MethodSubscriptionsListen, listen: l}, map[string]any{"notifications": opts}, nil)
 		switch {
 		case lctx.Err() != nil:
 			if cause := context.Cause(lctx); errors.Is(cause, errBadAck) {
@@ -157,7 +157,7 @@ func subscriptionID(params json.RawMessage) (jsonrpc.ID, bool) {
 	if json.Unmarshal(params, &p) != nil {
 		return jsonrpc.ID{}, false
 	}
-	raw, ok := p.Meta[metaSubscriptionID]
+	raw, ok := p.Meta[wire.MetaSubscriptionID]
 	if !ok {
 		return jsonrpc.ID{}, false
 	}
@@ -261,7 +261,7 @@ func (s *Session) endListen(params json.RawMessage) {
 		RequestID *jsonrpc.ID `json:"requestId"`
 		Reason    string      `json:"reason"`
 	}
-	if decodeExact(params, &p) != nil || p.RequestID == nil {
+	if wire.DecodeExact(params, &p) != nil || p.RequestID == nil {
 		s.notice("ignored a malformed notifications/cancelled")
 		return
 	}

@@ -12,7 +12,7 @@ import (
 // ManagerOptions configures a Manager.
 type ManagerOptions struct {
 	// Journal is shared by every server's session; nil makes one.
-	Journal *Journal
+	Journal *question.Journal
 	// Observer receives the events of every server whose Options have no
 	// Observer of their own. It is called from one dispatcher goroutine
 	// per session, so from several goroutines at once.
@@ -31,7 +31,7 @@ type ServerStatus struct {
 // Manager keeps the sessions of several servers: connect, status,
 // reconnect, close. It is safe for concurrent use.
 type Manager struct {
-	journal  *Journal
+	journal  *question.Journal
 	observer Observer
 
 	mu      sync.Mutex
@@ -66,13 +66,13 @@ func NewManager(opts *ManagerOptions) *Manager {
 		m.journal, m.observer = opts.Journal, opts.Observer
 	}
 	if m.journal == nil {
-		m.journal = NewJournal(0)
+		m.journal = question.NewJournal(0)
 	}
 	return m
 }
 
 // Journal is the journal all managed sessions share.
-func (m *Manager) Journal() *Journal { return m.journal }
+func (m *Manager) Journal() *question.Journal { return m.journal }
 
 // Add registers a server under name and connects to it. The server stays
 // registered even if connecting fails (its status says why), so Reconnect

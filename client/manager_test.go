@@ -46,10 +46,10 @@ func TestManager(t *testing.T) {
 	defer flaky.wg.Wait()
 	defer m.Close()
 
-	if err := m.Add(t.Context(), "good", good, &client.Options{Prompter: client.DeclineAll}); err != nil {
+	if err := m.Add(t.Context(), "good", good, &client.Options{Prompter: question.DeclineAll}); err != nil {
 		t.Fatal(err)
 	}
-	if err := m.Add(t.Context(), "flaky", flaky, &client.Options{Prompter: client.AcceptDefaults}); err == nil {
+	if err := m.Add(t.Context(), "flaky", flaky, &client.Options{Prompter: question.AcceptDefaults}); err == nil {
 		t.Fatal("first dial of flaky succeeded")
 	}
 	if err := m.Add(t.Context(), "good", good, nil); err == nil {
@@ -73,7 +73,7 @@ func TestManager(t *testing.T) {
 	}
 	waitFor(t, "two journal entries", func() bool { return m.Journal().Counts().Total() == 2 })
 	bs := m.Journal().CountsByServer()
-	if bs["good"][client.Decline] != 1 || bs["flaky"][client.Accept] != 1 {
+	if bs["good"][question.Decline] != 1 || bs["flaky"][question.Accept] != 1 {
 		t.Errorf("journal by server %v", bs)
 	}
 	// Reconnect a live server: a new session replaces the old.

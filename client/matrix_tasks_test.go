@@ -65,16 +65,16 @@ var taskStreamableHTTP = matrixTransport{name: streamableHTTP.name, start: func(
 // the task's last snapshot, since a task is followed past the call (the
 // person cancelled it), and then checks that nothing is held, that the
 // prompt belongs to the task, and how tools/call asked for it.
-func taskWire(ext bool) func(t *testing.T, f *fixture, e client.JournalEntry) string {
-	return func(t *testing.T, f *fixture, e client.JournalEntry) string {
+func taskWire(ext bool) func(t *testing.T, f *fixture, e question.JournalEntry) string {
+	return func(t *testing.T, f *fixture, e question.JournalEntry) string {
 		t.Helper()
 		tk := waitEvent(t, f.rec, func(ev client.TaskChanged) bool { return ev.Task.Ended }).Task
 		waitFor(t, "Pending to empty after the task ended", func() bool { o, i := f.s.Pending(); return o == 0 && i == 0 })
-		if e.Origin.Kind != client.OriginTask || e.Origin.TaskID != tk.ID || e.Origin.Name != "ask" {
+		if e.Origin.Kind != question.OriginTask || e.Origin.TaskID != tk.ID || e.Origin.Name != "ask" {
 			t.Errorf("journal origin %+v, want task %s of ask", e.Origin, tk.ID)
 		}
-		if want := client.ServerRequest; ext {
-			if e.Key.Delivery != client.TaskInput || e.Key.TaskID != tk.ID || e.Key.Input != "q" {
+		if want := question.ServerRequest; ext {
+			if e.Key.Delivery != question.TaskInput || e.Key.TaskID != tk.ID || e.Key.Input != "q" {
 				t.Errorf("prompt key %+v, want task %s input q", e.Key, tk.ID)
 			}
 		} else if e.Key.Delivery != want {
@@ -158,30 +158,30 @@ var coreTaskDelivery = matrixDelivery{
 	want: func(tr, end string) cellWant {
 		switch end {
 		case "accept":
-			return cellWant{kind: client.Accept, wire: coreAnswer(wireAccept) + " | task completed", sent: "accept", result: "accept yes"}
+			return cellWant{kind: question.Accept, wire: coreAnswer(wireAccept) + " | task completed", sent: "accept", result: "accept yes"}
 		case "decline":
-			return cellWant{kind: client.Decline, wire: coreAnswer(wireDecline) + " | task completed", sent: "decline", result: "decline <nil>"}
+			return cellWant{kind: question.Decline, wire: coreAnswer(wireDecline) + " | task completed", sent: "decline", result: "decline <nil>"}
 		case "cancel":
-			return cellWant{kind: client.Cancel, wire: coreAnswer(wireCancel) + " | task completed", sent: "cancel", result: "cancel <nil>"}
+			return cellWant{kind: question.Cancel, wire: coreAnswer(wireCancel) + " | task completed", sent: "cancel", result: "cancel <nil>"}
 		case "withdrawn":
 			// The server cancels its own elicitation/create.
-			return cellWant{kind: client.Withdrawn, wire: "task completed", result: "withdrawn"}
+			return cellWant{kind: question.Withdrawn, wire: "task completed", result: "withdrawn"}
 		case "transport closed":
 			if tr == streamableHTTP.name {
 				// The question, which came on the tasks/result stream,
 				// ends Disconnected at once (TestMatrixTaskResultStreamLost).
-				return cellWant{kind: client.Disconnected, wire: "task lost", result: "error: " + client.ErrTaskLost.Error()}
+				return cellWant{kind: question.Disconnected, wire: "task lost", result: "error: " + client.ErrTaskLost.Error()}
 			}
-			return cellWant{kind: client.Disconnected, wire: "task lost", result: "error: " + client.ErrDisconnected.Error()}
+			return cellWant{kind: question.Disconnected, wire: "task lost", result: "error: " + question.ErrDisconnected.Error()}
 		case "invalid content":
-			return cellWant{kind: client.Invalid, wire: "error -32602 | task completed", sent: "error -32602", result: "error "}
+			return cellWant{kind: question.Invalid, wire: "error -32602 | task completed", sent: "error -32602", result: "error "}
 		case "call cancelled":
 			// The question is answered cancel, tasks/cancel replaces
 			// notifications/cancelled, and the task is followed on until
 			// the server says it is cancelled.
-			return cellWant{kind: client.Abandoned, wire: coreAnswer(wireCancel) + " | tasks/cancel | task cancelled", sent: "cancel", result: "error: " + errPersonCancelled.Error()}
+			return cellWant{kind: question.Abandoned, wire: coreAnswer(wireCancel) + " | tasks/cancel | task cancelled", sent: "cancel", result: "error: " + errPersonCancelled.Error()}
 		case "prompt timeout":
-			return cellWant{kind: client.Timeout, wire: coreAnswer(wireCancel) + " | task completed", sent: "cancel", result: "cancel <nil>"}
+			return cellWant{kind: question.Timeout, wire: coreAnswer(wireCancel) + " | task completed", sent: "cancel", result: "cancel <nil>"}
 		}
 		panic("unknown end " + end)
 	},
@@ -195,27 +195,27 @@ var extTaskDelivery = matrixDelivery{
 	want: func(tr, end string) cellWant {
 		switch end {
 		case "accept":
-			return cellWant{kind: client.Accept, wire: wireAccept + " | task completed", sent: "accept", result: "accept yes"}
+			return cellWant{kind: question.Accept, wire: wireAccept + " | task completed", sent: "accept", result: "accept yes"}
 		case "decline":
-			return cellWant{kind: client.Decline, wire: wireDecline + " | task completed", sent: "decline", result: "decline <nil>"}
+			return cellWant{kind: question.Decline, wire: wireDecline + " | task completed", sent: "decline", result: "decline <nil>"}
 		case "cancel":
-			return cellWant{kind: client.Cancel, wire: wireCancel + " | task completed", sent: "cancel", result: "cancel <nil>"}
+			return cellWant{kind: question.Cancel, wire: wireCancel + " | task completed", sent: "cancel", result: "cancel <nil>"}
 		case "withdrawn":
 			// The server stops listing q (the task goes back to working).
-			return cellWant{kind: client.Withdrawn, wire: "task completed", result: "withdrawn"}
+			return cellWant{kind: question.Withdrawn, wire: "task completed", result: "withdrawn"}
 		case "transport closed":
 			if tr == streamableHTTP.name {
-				return cellWant{kind: client.Disconnected, wire: "task lost", result: "error: " + client.ErrTaskLost.Error()}
+				return cellWant{kind: question.Disconnected, wire: "task lost", result: "error: " + client.ErrTaskLost.Error()}
 			}
-			return cellWant{kind: client.Disconnected, wire: "task lost", result: "error: " + client.ErrDisconnected.Error()}
+			return cellWant{kind: question.Disconnected, wire: "task lost", result: "error: " + question.ErrDisconnected.Error()}
 		case "invalid content":
 			// No per-key error exists: the key is answered cancel.
-			return cellWant{kind: client.Invalid, wire: wireCancel + " | task completed", sent: "cancel", result: "cancel <nil>"}
+			return cellWant{kind: question.Invalid, wire: wireCancel + " | task completed", sent: "cancel", result: "cancel <nil>"}
 		case "call cancelled":
 			// Nothing for the key; tasks/cancel instead, then followed on.
-			return cellWant{kind: client.Abandoned, wire: "tasks/cancel | task cancelled", result: "error: " + errPersonCancelled.Error()}
+			return cellWant{kind: question.Abandoned, wire: "tasks/cancel | task cancelled", result: "error: " + errPersonCancelled.Error()}
 		case "prompt timeout":
-			return cellWant{kind: client.Timeout, wire: wireCancel + " | task completed", sent: "cancel", result: "cancel <nil>"}
+			return cellWant{kind: question.Timeout, wire: wireCancel + " | task completed", sent: "cancel", result: "cancel <nil>"}
 		}
 		panic("unknown end " + end)
 	},
@@ -234,12 +234,12 @@ func TestMatrixTaskResultStreamLost(t *testing.T) {
 	t.Parallel()
 	rec := &recorder{}
 	release := make(chan struct{})
-	pr := newTaskPrompter(func(ctx context.Context, p *client.Prompt) client.Outcome {
+	pr := newTaskPrompter(func(ctx context.Context, p *question.Question) question.Outcome {
 		select {
 		case <-release:
 		case <-ctx.Done():
 		}
-		return client.Outcome{Kind: client.Accept, Content: map[string]any{"answer": "yes"}}
+		return question.Outcome{Kind: question.Accept, Content: map[string]any{"answer": "yes"}}
 	})
 	life, stop := context.WithCancel(context.Background())
 	srv := newMatrixTaskServer(life, false)
@@ -277,7 +277,7 @@ func TestMatrixTaskResultStreamLost(t *testing.T) {
 	if n := len(pr.prompts()); n != 1 {
 		t.Errorf("%d prompts, want 1", n)
 	}
-	if e := waitJournal(t, s, 1); len(e) != 1 || e[0].Kind != client.Accept || e[0].Key != p.Key {
+	if e := waitJournal(t, s, 1); len(e) != 1 || e[0].Kind != question.Accept || e[0].Key != p.Key {
 		t.Errorf("journal %+v", e)
 	}
 	if got := rec.responsesTo(p.Key.RequestID.String()); len(got) != 1 || compactJSON(t, got[0].Result) != coreAnswer(wireAccept) {

@@ -238,7 +238,7 @@ type matrixEnd struct {
 	name string
 	// answer is the Prompter's answer; nil blocks until the prompt's ctx
 	// ends (and then answers late, which must be discarded).
-	answer *client.Outcome
+	answer *question.Outcome
 	// timeout is Options.PromptTimeout.
 	timeout time.Duration
 	// withdrawMS asks the server to withdraw its question.
@@ -251,12 +251,12 @@ type matrixEnd struct {
 var errPersonCancelled = errors.New("the person cancelled the call")
 
 var matrixEnds = []matrixEnd{
-	{name: "accept", answer: &client.Outcome{Kind: client.Accept, Content: map[string]any{"answer": "yes"}}},
-	{name: "decline", answer: &client.Outcome{Kind: client.Decline}},
-	{name: "cancel", answer: &client.Outcome{Kind: client.Cancel}},
+	{name: "accept", answer: &question.Outcome{Kind: question.Accept, Content: map[string]any{"answer": "yes"}}},
+	{name: "decline", answer: &question.Outcome{Kind: question.Decline}},
+	{name: "cancel", answer: &question.Outcome{Kind: question.Cancel}},
 	{name: "withdrawn", withdrawMS: 50},
 	{name: "transport closed", trigger: func(f *fixture, _ context.CancelCauseFunc) { f.kill() }},
-	{name: "invalid content", answer: &client.Outcome{Kind: client.Accept, Content: map[string]any{"answer": 5}}},
+	{name: "invalid content", answer: &question.Outcome{Kind: question.Accept, Content: map[string]any{"answer": 5}}},
 	{name: "call cancelled", trigger: func(_ *fixture, cancel context.CancelCauseFunc) { cancel(errPersonCancelled) }},
 	{name: "prompt timeout", timeout: 100 * time.Millisecond},
 }
@@ -264,7 +264,7 @@ var matrixEnds = []matrixEnd{
 // cellWant is what one cell must show.
 type cellWant struct {
 	na     string // why the cell does not apply; the rest is unused
-	kind   client.OutcomeKind
+	kind   question.OutcomeKind
 	wire   string // what went out for the prompt; "" is nothing at all
 	sent   string // PromptResolved.Sent
 	result string // the call's result text, or "error: <substring of the error>"
@@ -297,7 +297,7 @@ type matrixDelivery struct {
 	// call is CallTool's options (the core task rows ask for a task).
 	call *client.CallOptions
 	// wire renders what went out for the prompt.
-	wire func(t *testing.T, f *fixture, e client.JournalEntry) string
+	wire func(t *testing.T, f *fixture, e question.JournalEntry) string
 	want func(tr string, end string) cellWant
 }
 
@@ -310,7 +310,7 @@ var (
 var serverRequestDelivery = matrixDelivery{
 	name:       "server request (2025-11-25)",
 	transports: []matrixTransport{stdioPipe, stdioProcess, streamableHTTP, legacySSE},
-	wire: func(t *testing.T, f *fixture, e client.JournalEntry) string {
+	wire: func(t *testing.T, f *fixture, e question.JournalEntry) string {
 		var parts []string
 		for _, m := range f.rec.responsesTo(e.Key.RequestID.String()) {
 			if m.Error != nil {
@@ -324,30 +324,30 @@ var serverRequestDelivery = matrixDelivery{
 	want: func(tr, end string) cellWant {
 		switch end {
 		case "accept":
-			return cellWant{kind: client.Accept, wire: wireAccept, sent: "accept", result: "accept yes"}
+			return cellWant{kind: question.Accept, wire: wireAccept, sent: "accept", result: "accept yes"}
 		case "decline":
-			return cellWant{kind: client.Decline, wire: wireDecline, sent: "decline", result: "decline <nil>"}
+			return cellWant{kind: question.Decline, wire: wireDecline, sent: "decline", result: "decline <nil>"}
 		case "cancel":
-			return cellWant{kind: client.Cancel, wire: wireCancel, sent: "cancel", result: "cancel <nil>"}
+			return cellWant{kind: question.Cancel, wire: wireCancel, sent: "cancel", result: "cancel <nil>"}
 		case "withdrawn":
-			return cellWant{kind: client.Withdrawn, result: "withdrawn"}
+			return cellWant{kind: question.Withdrawn, result: "withdrawn"}
 		case "transport closed":
 			if tr == streamableHTTP.name {
 				// HTTP has no connection to lose: the call fails when its
 				// stream breaks and cannot be resumed, and the prompt that
 				// came on that stream ends with it.
-				return cellWant{kind: client.Disconnected, result: "error: stream ended before the response"}
+				return cellWant{kind: question.Disconnected, result: "error: stream ended before the response"}
 			}
 			// On legacy SSE the call's own POST may still be in flight
 			// when the server goes: its write fails, and the call still
 			// reports the session's end.
-			return cellWant{kind: client.Disconnected, result: "error: " + client.ErrDisconnected.Error()}
+			return cellWant{kind: question.Disconnected, result: "error: " + question.ErrDisconnected.Error()}
 		case "invalid content":
-			return cellWant{kind: client.Invalid, wire: "error -32602", sent: "error -32602", result: "error "}
+			return cellWant{kind: question.Invalid, wire: "error -32602", sent: "error -32602", result: "error "}
 		case "call cancelled":
-			return cellWant{kind: client.Abandoned, wire: wireCancel, sent: "cancel", result: "error: " + errPersonCancelled.Error(), cancelled: true}
+			return cellWant{kind: question.Abandoned, wire: wireCancel, sent: "cancel", result: "error: " + errPersonCancelled.Error(), cancelled: true}
 		case "prompt timeout":
-			return cellWant{kind: client.Timeout, wire: wireCancel, sent: "cancel", result: "cancel <nil>"}
+			return cellWant{kind: question.Timeout, wire: wireCancel, sent: "cancel", result: "cancel <nil>"}
 		}
 		panic("unknown end " + end)
 	},
@@ -357,7 +357,7 @@ var mrtrDelivery = matrixDelivery{
 	name:       "MRTR (2026-07-28)",
 	mrtr:       true,
 	transports: []matrixTransport{stdioPipe, stdioProcess, streamableHTTP},
-	wire: func(t *testing.T, f *fixture, _ client.JournalEntry) string {
+	wire: func(t *testing.T, f *fixture, _ question.JournalEntry) string {
 		// The answer travels in the retry's inputResponses["q"].
 		var parts []string
 		for i, m := range f.rec.toolCalls() {
@@ -377,26 +377,26 @@ var mrtrDelivery = matrixDelivery{
 	want: func(tr, end string) cellWant {
 		switch end {
 		case "accept":
-			return cellWant{kind: client.Accept, wire: wireAccept, sent: "accept", result: "accept yes"}
+			return cellWant{kind: question.Accept, wire: wireAccept, sent: "accept", result: "accept yes"}
 		case "decline":
-			return cellWant{kind: client.Decline, wire: wireDecline, sent: "decline", result: "decline <nil>"}
+			return cellWant{kind: question.Decline, wire: wireDecline, sent: "decline", result: "decline <nil>"}
 		case "cancel":
-			return cellWant{kind: client.Cancel, wire: wireCancel, sent: "cancel", result: "cancel <nil>"}
+			return cellWant{kind: question.Cancel, wire: wireCancel, sent: "cancel", result: "cancel <nil>"}
 		case "withdrawn":
 			return cellWant{na: "a 2026-07-28 server sends no requests, so it has none to withdraw (notifications/cancelled from a server only ends subscriptions/listen)"}
 		case "transport closed":
 			if tr == streamableHTTP.name {
 				return cellWant{na: "stateless HTTP holds no connection while a round is open: a dead server shows only when the retry is POSTed (see TestMatrixStatelessHTTPServerGoneDuringRound)"}
 			}
-			return cellWant{kind: client.Disconnected, result: "error: " + client.ErrDisconnected.Error()}
+			return cellWant{kind: question.Disconnected, result: "error: " + question.ErrDisconnected.Error()}
 		case "invalid content":
 			// MRTR has no per-key error: the key is answered cancel.
-			return cellWant{kind: client.Invalid, wire: wireCancel, sent: "cancel", result: "cancel <nil>"}
+			return cellWant{kind: question.Invalid, wire: wireCancel, sent: "cancel", result: "cancel <nil>"}
 		case "call cancelled":
 			// No retry at all; there is no request in flight to cancel.
-			return cellWant{kind: client.Abandoned, result: "error: " + errPersonCancelled.Error()}
+			return cellWant{kind: question.Abandoned, result: "error: " + errPersonCancelled.Error()}
 		case "prompt timeout":
-			return cellWant{kind: client.Timeout, wire: wireCancel, sent: "cancel", result: "cancel <nil>"}
+			return cellWant{kind: question.Timeout, wire: wireCancel, sent: "cancel", result: "cancel <nil>"}
 		}
 		panic("unknown end " + end)
 	},
@@ -449,8 +449,8 @@ type callResult struct {
 
 func runCell(t *testing.T, d matrixDelivery, tr matrixTransport, end matrixEnd, want cellWant) {
 	rec := &recorder{}
-	opened := make(chan *client.Prompt, 1)
-	pr := client.PrompterFunc(func(ctx context.Context, p *client.Prompt) client.Outcome {
+	opened := make(chan *question.Question, 1)
+	pr := question.PrompterFunc(func(ctx context.Context, p *question.Question) question.Outcome {
 		select {
 		case opened <- p:
 		default:
@@ -459,7 +459,7 @@ func runCell(t *testing.T, d matrixDelivery, tr matrixTransport, end matrixEnd, 
 			return *end.answer
 		}
 		<-ctx.Done()
-		return client.Outcome{Kind: client.Accept, Content: map[string]any{"answer": "too late"}}
+		return question.Outcome{Kind: question.Accept, Content: map[string]any{"answer": "too late"}}
 	})
 	f := tr.start(t, d.mrtr, &client.Options{Name: "matrix", Prompter: pr, PromptTimeout: end.timeout}, rec)
 
@@ -474,7 +474,7 @@ func runCell(t *testing.T, d matrixDelivery, tr matrixTransport, end matrixEnd, 
 		}
 		done <- callResult{text: res.Text()}
 	}()
-	var p *client.Prompt
+	var p *question.Question
 	select {
 	case p = <-opened:
 	case <-time.After(liveness):
@@ -567,12 +567,12 @@ func TestMatrixStatelessHTTPServerGoneDuringRound(t *testing.T) {
 	t.Parallel()
 	rec := &recorder{}
 	release := make(chan struct{})
-	pr := client.PrompterFunc(func(ctx context.Context, p *client.Prompt) client.Outcome {
+	pr := question.PrompterFunc(func(ctx context.Context, p *question.Question) question.Outcome {
 		select {
 		case <-release:
 		case <-ctx.Done():
 		}
-		return client.Outcome{Kind: client.Accept, Content: map[string]any{"answer": "yes"}}
+		return question.Outcome{Kind: question.Accept, Content: map[string]any{"answer": "yes"}}
 	})
 	f := streamableHTTP.start(t, true, &client.Options{Name: "matrix", Prompter: pr}, rec)
 	done := make(chan callResult, 1)
@@ -592,7 +592,7 @@ func TestMatrixStatelessHTTPServerGoneDuringRound(t *testing.T) {
 		t.Fatalf("the call did not end within %v of the answer", matrixBound)
 	}
 	e := waitJournal(t, f.s, 1)
-	if len(e) != 1 || e[0].Kind != client.Accept || !strings.Contains(e[0].Reason, "not delivered") {
+	if len(e) != 1 || e[0].Kind != question.Accept || !strings.Contains(e[0].Reason, "not delivered") {
 		t.Errorf("journal %+v", e)
 	}
 	res := waitEvent(t, rec, func(e client.PromptResolved) bool { return true })

@@ -17,15 +17,15 @@ import (
 // document outlives the lookup, and a result may be megabytes.
 type rawRef []byte
 
-func (r *rawRef) UnmarshalJSON(b []byte) error {
+func (r *wire.RawRef) UnmarshalJSON(b []byte) error {
 	*r = b
 	return nil
 }
 
 // exactMembers returns a JSON object's members by exact name (the last of
 // a repeated name wins, as with encoding/json). The values alias raw.
-func exactMembers(raw []byte) (map[string]rawRef, error) {
-	var m map[string]rawRef
+func exactMembers(raw []byte) (map[string]wire.RawRef, error) {
+	var m map[string]wire.RawRef
 	if err := json.Unmarshal(raw, &m); err != nil {
 		return nil, err
 	}
@@ -34,7 +34,7 @@ func exactMembers(raw []byte) (map[string]rawRef, error) {
 
 // exactString decodes m[name] as a string; ok is false if it is absent,
 // and err is set if it is there but not a string (or null).
-func exactString(m map[string]rawRef, name string) (s string, ok bool, err error) {
+func exactString(m map[string]wire.RawRef, name string) (s string, ok bool, err error) {
 	raw, ok := m[name]
 	if !ok {
 		return "", false, nil
@@ -91,7 +91,7 @@ func stripVariants(raw []byte, t reflect.Type, depth int) ([]byte, bool) {
 		if trimmed[0] != '{' {
 			return raw, false
 		}
-		m, err := exactMembers(trimmed)
+		m, err := wire.ExactMembers(trimmed)
 		if err != nil {
 			return raw, false
 		}
@@ -116,12 +116,12 @@ func stripVariants(raw []byte, t reflect.Type, depth int) ([]byte, bool) {
 		if !changed {
 			return raw, false
 		}
-		return object(kept), true
+		return wire.Object(kept), true
 	case reflect.Slice, reflect.Array:
 		if trimmed[0] != '[' || t.Elem().Kind() == reflect.Uint8 {
 			return raw, false
 		}
-		var items []rawRef
+		var items []wire.RawRef
 		if json.Unmarshal(trimmed, &items) != nil {
 			return raw, false
 		}
@@ -144,7 +144,7 @@ func stripVariants(raw []byte, t reflect.Type, depth int) ([]byte, bool) {
 		if trimmed[0] != '{' || t.Key().Kind() != reflect.String {
 			return raw, false
 		}
-		m, err := exactMembers(trimmed)
+		m, err := wire.ExactMembers(trimmed)
 		if err != nil {
 			return raw, false
 		}
@@ -158,7 +158,7 @@ func stripVariants(raw []byte, t reflect.Type, depth int) ([]byte, bool) {
 		if !changed {
 			return raw, false
 		}
-		return object(kept), true
+		return wire.Object(kept), true
 	}
 	return raw, false
 }

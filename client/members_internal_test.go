@@ -38,7 +38,7 @@ func TestDecodeExact(t *testing.T) {
 		{"unknown members are ignored as before", `{"other":1,"Skipped":"s","-":"x"}`, exactProbe{}},
 	} {
 		var got exactProbe
-		if err := decodeExact([]byte(tc.raw), &got); err != nil {
+		if err := wire.DecodeExact([]byte(tc.raw), &got); err != nil {
 			t.Errorf("%s: %v", tc.name, err)
 			continue
 		}
@@ -50,11 +50,11 @@ func TestDecodeExact(t *testing.T) {
 	}
 	// Errors read as encoding/json's, and non-structs pass straight through.
 	var p exactProbe
-	if err, want := decodeExact([]byte(`[1]`), &p), json.Unmarshal([]byte(`[1]`), &p); err == nil || err.Error() != want.Error() {
+	if err, want := wire.DecodeExact([]byte(`[1]`), &p), json.Unmarshal([]byte(`[1]`), &p); err == nil || err.Error() != want.Error() {
 		t.Errorf("array into a struct: %v, want %v", err, want)
 	}
 	var m map[string]int
-	if err := decodeExact([]byte(`{"A":1,"a":2}`), &m); err != nil || m["A"] != 1 || m["a"] != 2 {
+	if err := wire.DecodeExact([]byte(`{"A":1,"a":2}`), &m); err != nil || m["A"] != 1 || m["a"] != 2 {
 		t.Errorf("map: %v %v", m, err)
 	}
 }
@@ -78,7 +78,7 @@ func TestDecodeExactNested(t *testing.T) {
 	raw := `{"items":[{"isError":false,"IsError":true,"content":["a"]}],"byName":{"a":{"depth":1,"Depth":3}},` +
 		`"ptr":{"depth":5,"DEPTH":4},"any":{"Kept":1}}`
 	var got exactOuter
-	if err := decodeExact([]byte(raw), &got); err != nil {
+	if err := wire.DecodeExact([]byte(raw), &got); err != nil {
 		t.Fatal(err)
 	}
 	want := exactOuter{Items: []exactProbe{{Content: []string{"a"}}}, ByName: map[string]exactInner{"a": {1}},
@@ -89,7 +89,7 @@ func TestDecodeExactNested(t *testing.T) {
 	// 1,000 levels: followed to exactDepth, decoded in full by encoding/json.
 	deep := strings.Repeat(`{"kids":[`, 1000) + `{"name":"leaf"}` + strings.Repeat(`]}`, 1000)
 	var n exactNode
-	if err := decodeExact([]byte(deep), &n); err != nil {
+	if err := wire.DecodeExact([]byte(deep), &n); err != nil {
 		t.Fatalf("deep: %v", err)
 	}
 	for range 1000 {

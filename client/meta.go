@@ -26,15 +26,15 @@ const (
 // not remember them) and who we are.
 func (s *Session) metaFields(version string) map[string]json.RawMessage {
 	m := map[string]json.RawMessage{
-		metaProtocolVersion:    mustJSON(version),
-		metaClientCapabilities: mustJSON(s.modernCapabilities()),
-		metaClientInfo:         mustJSON(s.opts.ClientInfo),
+		wire.MetaProtocolVersion:    wire.MustJSON(version),
+		wire.MetaClientCapabilities: wire.MustJSON(s.modernCapabilities()),
+		wire.MetaClientInfo:         wire.MustJSON(s.opts.ClientInfo),
 	}
 	s.mu.Lock()
 	level := s.logLevel
 	s.mu.Unlock()
 	if level != "" {
-		m[metaLogLevel] = mustJSON(level)
+		m[wire.MetaLogLevel] = wire.MustJSON(level)
 	}
 	return m
 }
@@ -94,7 +94,7 @@ func object(m map[string]json.RawMessage) json.RawMessage {
 		if i > 0 {
 			b.WriteByte(',')
 		}
-		b.Write(mustJSON(k))
+		b.Write(wire.MustJSON(k))
 		b.WriteByte(':')
 		b.Write(m[k])
 	}
@@ -105,17 +105,17 @@ func object(m map[string]json.RawMessage) json.RawMessage {
 // withMeta returns params with our _meta fields merged into the caller's
 // _meta (progressToken and the like survive; our keys win).
 func withMeta(params json.RawMessage, fields map[string]json.RawMessage) (json.RawMessage, error) {
-	top, err := members(params)
+	top, err := wire.Members(params)
 	if err != nil {
 		return nil, err
 	}
-	meta, err := members(top["_meta"])
+	meta, err := wire.Members(top["_meta"])
 	if err != nil {
 		return nil, fmt.Errorf("_meta: %w", err)
 	}
 	maps.Copy(meta, fields)
-	top["_meta"] = object(meta)
-	return object(top), nil
+	top["_meta"] = wire.Object(meta)
+	return wire.Object(top), nil
 }
 
 // resultType reads a 2026-07-28 result's resultType; absent means
@@ -124,7 +124,7 @@ func resultType(result json.RawMessage) string {
 	var r struct {
 		ResultType *string `json:"resultType"`
 	}
-	if decodeExact(result, &r) != nil || r.ResultType == nil { // "ResultType" is not resultType
+	if wire.DecodeExact(result, &r) != nil || r.ResultType == nil { // "ResultType" is not resultType
 		return "complete"
 	}
 	return *r.ResultType
@@ -137,7 +137,7 @@ func (s *Session) modernError(e *jsonrpc.Error) error {
 	case jsonrpc.CodeHeaderMismatch:
 		return fmt.Errorf("the server says our HTTP headers do not match the request body (a proxy may have rewritten them): %w", e)
 	case jsonrpc.CodeMissingRequiredClientCapability:
-		caps := requiredCapabilities(e.Data)
+		caps := wire.RequiredCapabilities(e.Data)
 		what := "a capability"
 		if len(caps) > 0 {
 			what = strings.Join(caps, ", ")
@@ -145,9 +145,9 @@ func (s *Session) modernError(e *jsonrpc.Error) error {
 		return fmt.Errorf("the server requires client capability %s, which elicit did not declare (elicitation modes: %s): %w",
 			what, s.opts.Elicit, e)
 	case jsonrpc.CodeUnsupportedProtocolVersion:
-		sup, req := unsupportedVersion(e.Data)
+		sup, req := wire.UnsupportedVersion(e.Data)
 		return fmt.Errorf("the server does not speak protocol %s (it speaks %v; elicit speaks %v): %w",
-			req, sup, SupportedProtocols(), e)
+			req, sup, wire.SupportedProtocols(), e)
 	}
 	return e
 }

@@ -58,8 +58,8 @@ func listAll[T any](ctx context.Context, s *Session, method, key string) ([]T, e
 // ListTools returns every tool, following pagination to the end. In
 // 2026-07-28 over HTTP it also caches the tools' x-mcp-header bindings and
 // leaves out the tools whose bindings are invalid (see headers.go).
-func (s *Session) ListTools(ctx context.Context) ([]Tool, error) {
-	tools, err := listAll[Tool](ctx, s, "tools/list", "tools")
+func (s *Session) ListTools(ctx context.Context) ([]wire.Tool, error) {
+	tools, err := listAll[wire.Tool](ctx, s, wire.MethodToolsList, "tools")
 	if err == nil {
 		s.rememberTaskSupport(tools) // execution.taskSupport, for CallTool (tasks_call.go)
 	}
@@ -67,13 +67,13 @@ func (s *Session) ListTools(ctx context.Context) ([]Tool, error) {
 }
 
 // ListResources returns every resource, following pagination to the end.
-func (s *Session) ListResources(ctx context.Context) ([]Resource, error) {
-	return listAll[Resource](ctx, s, "resources/list", "resources")
+func (s *Session) ListResources(ctx context.Context) ([]wire.Resource, error) {
+	return listAll[wire.Resource](ctx, s, wire.MethodResourcesList, "resources")
 }
 
 // ListPrompts returns every prompt template, following pagination.
-func (s *Session) ListPrompts(ctx context.Context) ([]ServerPrompt, error) {
-	return listAll[ServerPrompt](ctx, s, "prompts/list", "prompts")
+func (s *Session) ListPrompts(ctx context.Context) ([]wire.Prompt, error) {
+	return listAll[wire.Prompt](ctx, s, wire.MethodPromptsList, "prompts")
 }
 
 // CallTool calls a tool. Each call carries a progress token of its own;
@@ -84,8 +84,8 @@ func (s *Session) ListPrompts(ctx context.Context) ([]ServerPrompt, error) {
 // A call that becomes a task (see the package doc, Tasks) blocks until the
 // task is terminal and returns its final result, emitting TaskChanged on
 // the way; cancelling ctx then sends tasks/cancel instead.
-func (s *Session) CallTool(ctx context.Context, name string, args any, opts *CallOptions) (*CallToolResult, error) {
-	c := &call{method: "tools/call", name: name, token: s.newToken()}
+func (s *Session) CallTool(ctx context.Context, name string, args any, opts *CallOptions) (*wire.CallToolResult, error) {
+	c := &call{method: wire.MethodToolsCall, name: name, token: s.newToken()}
 	if opts != nil {
 		c.onProgress = opts.OnProgress
 	}
@@ -122,11 +122,11 @@ func (s *Session) newToken() jsonrpc.ID {
 }
 
 // ReadResource reads a resource.
-func (s *Session) ReadResource(ctx context.Context, uri string) ([]ResourceContents, error) {
+func (s *Session) ReadResource(ctx context.Context, uri string) ([]wire.ResourceContents, error) {
 	var res struct {
-		Contents []ResourceContents `json:"contents"`
+		Contents []wire.ResourceContents `json:"contents"`
 	}
-	c := &call{method: "resources/read", name: uri}
+	c := &call{method: wire.MethodResourcesRead, name: uri}
 	if err := s.do(ctx, c, map[string]string{"uri": uri}, &res); err != nil {
 		return nil, err
 	}
@@ -134,13 +134,13 @@ func (s *Session) ReadResource(ctx context.Context, uri string) ([]ResourceConte
 }
 
 // GetPrompt renders a prompt template with args.
-func (s *Session) GetPrompt(ctx context.Context, name string, args map[string]string) (*GetPromptResult, error) {
+func (s *Session) GetPrompt(ctx context.Context, name string, args map[string]string) (*wire.GetPromptResult, error) {
 	params := map[string]any{"name": name}
 	if args != nil {
 		params["arguments"] = args
 	}
-	var res GetPromptResult
-	if err := s.do(ctx, &call{method: "prompts/get", name: name}, params, &res); err != nil {
+	var res wire.GetPromptResult
+	if err := s.do(ctx, &call{method: wire.MethodPromptsGet, name: name}, params, &res); err != nil {
 		return nil, err
 	}
 	return &res, nil
@@ -157,7 +157,7 @@ func (s *Session) SetLogLevel(ctx context.Context, level string) error {
 		s.mu.Unlock()
 		return nil
 	}
-	return s.Request(ctx, "logging/setLevel", map[string]string{"level": level}, nil)
+	return s.Request(ctx, wire.MethodLoggingSetLevel, map[string]string{"level": level}, nil)
 }
 
 // ErrNoPing is returned by Ping in 2026-07-28, which has no ping.
@@ -168,5 +168,5 @@ func (s *Session) Ping(ctx context.Context) error {
 	if s.stateless() {
 		return fmt.Errorf("ping %s: %w", s.name, ErrNoPing)
 	}
-	return s.Request(ctx, "ping", nil, nil)
+	return s.Request(ctx, wire.MethodPing, nil, nil)
 }

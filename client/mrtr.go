@@ -35,7 +35,7 @@ const (
 // mrtrMethod reports whether method may answer input_required.
 func mrtrMethod(method string) bool {
 	switch method {
-	case "tools/call", "prompts/get", "resources/read":
+	case wire.MethodToolsCall, wire.MethodPromptsGet, wire.MethodResourcesRead:
 		return true
 	}
 	return false
@@ -56,7 +56,7 @@ type inputRequired struct {
 func (ir *inputRequired) UnmarshalJSON(b []byte) error {
 	type plain inputRequired // without this method
 	*ir = inputRequired{}
-	return decodeExact(b, (*plain)(ir))
+	return wire.DecodeExact(b, (*plain)(ir))
 }
 
 // doStateless runs c in the 2026-07-28 era until its final response.
@@ -121,7 +121,7 @@ func (s *Session) doStateless(ctx context.Context, c *call, base json.RawMessage
 			}
 			return m, nil
 		}
-		switch rt := resultType(m.Result); {
+		switch rt := wire.ResultType(m.Result); {
 		case rt == "complete":
 			return m, nil
 		case rt == "task" && c.taskOK:
@@ -160,32 +160,32 @@ func (s *Session) doStateless(ctx context.Context, c *call, base json.RawMessage
 // the round's answers and requestState (exactly as the server sent it),
 // and our _meta.
 func (s *Session) roundParams(base json.RawMessage, responses map[string]json.RawMessage, state json.RawMessage, mrtr bool) (json.RawMessage, error) {
-	top, err := members(base)
+	top, err := wire.Members(base)
 	if err != nil {
 		return nil, err
 	}
 	if !mrtr {
 		// Not a round at all: tasks/update carries inputResponses of its
 		// own (tasks_ext.go), which must go out as they are.
-		return withMeta(object(top), s.metaFields(s.Protocol()))
+		return wire.WithMeta(wire.Object(top), s.metaFields(s.Protocol()))
 	}
 	delete(top, "inputResponses")
 	delete(top, "requestState")
 	if responses != nil {
-		top["inputResponses"] = object(responses)
+		top["inputResponses"] = wire.Object(responses)
 	}
 	if state != nil {
 		top["requestState"] = state
 	}
-	return withMeta(object(top), s.metaFields(s.Protocol()))
+	return wire.WithMeta(wire.Object(top), s.metaFields(s.Protocol()))
 }
 
 // switchVersion handles -32022 on a stateless session: if the server
 // speaks another stateless version we speak, the session moves to it and
 // the request is sent again once.
 func (s *Session) switchVersion(e *jsonrpc.Error) bool {
-	sup, _ := unsupportedVersion(e.Data)
-	v := best(sup, statelessProtocol)
+	sup, _ := wire.UnsupportedVersion(e.Data)
+	v := best(sup, wire.Stateless)
 	if v == "" || v == s.Protocol() {
 		return false
 	}
@@ -207,7 +207,7 @@ type inputEntry struct {
 // UnmarshalJSON reads the members by their exact names, for the reason
 // inputRequired does: a "Params" is not params.
 func (e *inputEntry) UnmarshalJSON(b []byte) error {
-	m, err := exactMembers(b)
+	m, err := wire.ExactMembers(b)
 	if err != nil {
 		return err
 	}
@@ -222,7 +222,7 @@ func (e *inputEntry) UnmarshalJSON(b []byte) error {
 
 // roundItem is one answerable entry of a round.
 type roundItem struct {
-	p *Prompt
+	p *question.Question
 	d decision
 }
 
@@ -254,7 +254,7 @@ func (s *Session) serveRound(ctx context.Context, c *call, requests map[string]j
 	// session ends (s.base's cause).
 	rctx, rcancel := context.WithCancelCause(s.base)
 	defer rcancel(nil)
-	stop := context.AfterFunc(ctx, func() { rcancel(ErrAbandoned) })
+	stop := context.AfterFunc(ctx, func() { rcancel(question.ErrAbandoned) })
 	defer stop()
 
 	now := arrived
@@ -264,8 +264,8 @@ func (s *Session) serveRound(ctx context.Context, c *call, requests map[string]j
 	var items []*roundItem
 	var refused []*roundItem
 	for _, key := range slices.Sorted(maps.Keys(requests)) {
-		p := &Prompt{
-			Key:     PromptKey{Server: s.name, Delivery: InputRequest, CallID: origin.CallID, Input: key},
+		p := &question.Question{
+			Key:     question.Key{Server: s.name, Delivery: question.InputRequest, CallID: origin.CallID, Input: key},
 			Server:  s.name,
 			Origin:  origin,
 			Arrived: now,
@@ -275,17 +275,17 @@ func (s *Session) serveRound(ctx context.Context, c *call, requests map[string]j
 			s.unanswerable(p, "malformed input request: "+err.Error())
 			continue
 		}
-		if e.Method != "elicitation/create" {
+		if e.Method != wire.MethodElicit {
 			s.unanswerable(p, fmt.Sprintf("input request of a kind elicit did not declare (%s); it gets no answer", e.Method))
 			continue
 		}
 		if perr := s.parseElicit(p, e.Params); perr != nil {
 			if p.Mode == "" {
-				p.Mode = ModeForm
+				p.Mode = question.ModeForm
 			}
 			// No per-key error exists in MRTR: refused with cancel.
 			refused = append(refused, &roundItem{p: p, d: decision{
-				outcome: Outcome{Kind: Invalid, Reason: perr.msg},
+				outcome: question.Outcome{Kind: question.Invalid, Reason: perr.msg},
 				reply:   &elicitResult{Action: "cancel"},
 			}})
 			continue
@@ -302,7 +302,7 @@ func (s *Session) serveRound(ctx context.Context, c *call, requests map[string]j
 			pctx := context.Context(rctx)
 			if d := s.opts.PromptTimeout; d > 0 {
 				var cancel context.CancelFunc
-				pctx, cancel = context.WithTimeoutCause(rctx, d, ErrTimeout)
+				pctx, cancel = context.WithTimeoutCause(rctx, d, question.ErrTimeout)
 				defer cancel()
 			}
 			it.d = s.settle(pctx, it.p, func(ctx context.Context) (error, string) {
@@ -320,7 +320,7 @@ func (s *Session) serveRound(ctx context.Context, c *call, requests map[string]j
 		cause := context.Cause(rctx)
 		for _, it := range all {
 			out := causeDecision(cause, "").outcome
-			if it.d.outcome.Kind == Accept || it.d.outcome.Kind == Decline || it.d.outcome.Kind == Cancel {
+			if it.d.outcome.Kind == question.Accept || it.d.outcome.Kind == question.Decline || it.d.outcome.Kind == question.Cancel {
 				out.Reason = joinReason(out.Reason, fmt.Sprintf("answered %s, but no retry was sent", it.d.outcome.Kind))
 			}
 			s.record(it.p, out, "")
@@ -349,7 +349,7 @@ func (s *Session) serveRound(ctx context.Context, c *call, requests map[string]j
 		if it.d.reply != nil {
 			var err error
 			if b, err = json.Marshal(it.d.reply); err != nil {
-				it.d.outcome = Outcome{Kind: Invalid, Reason: "answer could not be encoded: " + err.Error()}
+				it.d.outcome = question.Outcome{Kind: question.Invalid, Reason: "answer could not be encoded: " + err.Error()}
 				it.d.reply = &elicitResult{Action: "cancel"}
 				b = json.RawMessage(`{"action":"cancel"}`)
 			}
@@ -361,16 +361,16 @@ func (s *Session) serveRound(ctx context.Context, c *call, requests map[string]j
 }
 
 // unanswerable journals an input request we cannot serve and says so.
-func (s *Session) unanswerable(p *Prompt, why string) {
+func (s *Session) unanswerable(p *question.Question, why string) {
 	if p.Mode == "" {
-		p.Mode = ModeForm
+		p.Mode = question.ModeForm
 	}
 	s.notice("%s: input %q: %s", p.Origin.describe(), p.Key.Input, why)
-	s.record(p, Outcome{Kind: Invalid, Reason: why}, "")
+	s.record(p, question.Outcome{Kind: question.Invalid, Reason: why}, "")
 }
 
 // describe names an origin for notices.
-func (o Origin) describe() string {
+func (o question.Origin) describe() string {
 	if o.Name != "" {
 		return fmt.Sprintf("call %s (%s)", o.CallID.Raw(), o.Name)
 	}
@@ -423,5 +423,5 @@ func lostStream(m *jsonrpc.Message) bool {
 // effects; not a first tools/call, which may have acted already, nor a
 // subscription, which its Listener reports ended.
 func resendable(c *call, round int) bool {
-	return round > 1 || (c.method != "tools/call" && c.method != "subscriptions/listen")
+	return round > 1 || (c.method != wire.MethodToolsCall && c.method != wire.MethodSubscriptionsListen)
 }

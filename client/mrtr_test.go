@@ -87,9 +87,9 @@ func newBookServer(opts *mcp.ServerOptions) *mcp.Server {
 }
 
 // answerField accepts "question <x> ..." with {<x>: "answer-<x>"}.
-func answerField(p *client.Prompt) client.Outcome {
+func answerField(p *question.Question) question.Outcome {
 	f := strings.Fields(p.Message)[1]
-	return client.Outcome{Kind: client.Accept, Content: map[string]any{f: "answer-" + f}}
+	return question.Outcome{Kind: question.Accept, Content: map[string]any{f: "answer-" + f}}
 }
 
 // toolCalls returns our tools/call frames, in order.
@@ -209,8 +209,8 @@ func TestMRTRTwoKeysThenASecondRound(t *testing.T) {
 	}
 	var inputs []string
 	for _, e := range entries {
-		if e.Kind != client.Accept || e.Key.Delivery != client.InputRequest || e.Key.CallID != first ||
-			e.Origin.Kind != client.OriginToolCall || e.Origin.Name != "book" || e.Origin.CallID != first {
+		if e.Kind != question.Accept || e.Key.Delivery != question.InputRequest || e.Key.CallID != first ||
+			e.Origin.Kind != question.OriginToolCall || e.Origin.Name != "book" || e.Origin.CallID != first {
 			t.Errorf("entry %+v", e)
 		}
 		inputs = append(inputs, e.Key.Input)
@@ -226,11 +226,11 @@ func TestMRTRTwoKeysThenASecondRound(t *testing.T) {
 func TestMRTRDeclineAndCancelPerKey(t *testing.T) {
 	t.Parallel()
 	rec := &recorder{}
-	s := servePipe(t, newBookServer(nil), &client.Options{Prompter: client.PrompterFunc(func(_ context.Context, p *client.Prompt) client.Outcome {
+	s := servePipe(t, newBookServer(nil), &client.Options{Prompter: question.PrompterFunc(func(_ context.Context, p *question.Question) question.Outcome {
 		if p.Key.Input == "a" {
-			return client.Outcome{Kind: client.Decline}
+			return question.Outcome{Kind: question.Decline}
 		}
-		return client.Outcome{Kind: client.Cancel}
+		return question.Outcome{Kind: question.Cancel}
 	})}, rec)
 	res, err := s.CallTool(t.Context(), "pair", nil, nil)
 	if err != nil {
@@ -243,7 +243,7 @@ func TestMRTRDeclineAndCancelPerKey(t *testing.T) {
 		t.Errorf("inputResponses %s", got)
 	}
 	waitJournal(t, s, 2)
-	if c := s.Journal().Counts(); c[client.Decline] != 1 || c[client.Cancel] != 1 {
+	if c := s.Journal().Counts(); c[question.Decline] != 1 || c[question.Cancel] != 1 {
 		t.Errorf("journal %v", c)
 	}
 }
@@ -251,9 +251,9 @@ func TestMRTRDeclineAndCancelPerKey(t *testing.T) {
 func TestMRTRInvalidContentAnswersCancel(t *testing.T) {
 	t.Parallel()
 	rec := &recorder{}
-	s := servePipe(t, newBookServer(nil), &client.Options{Prompter: client.PrompterFunc(func(_ context.Context, p *client.Prompt) client.Outcome {
+	s := servePipe(t, newBookServer(nil), &client.Options{Prompter: question.PrompterFunc(func(_ context.Context, p *question.Question) question.Outcome {
 		if p.Key.Input == "a" {
-			return client.Outcome{Kind: client.Accept, Content: map[string]any{"a": 42}} // not a string
+			return question.Outcome{Kind: question.Accept, Content: map[string]any{"a": 42}} // not a string
 		}
 		return answerField(p)
 	})}, rec)
@@ -266,7 +266,7 @@ func TestMRTRInvalidContentAnswersCancel(t *testing.T) {
 	}
 	waitJournal(t, s, 2)
 	for _, e := range s.Journal().Entries() {
-		if e.Key.Input == "a" && (e.Kind != client.Invalid || !strings.Contains(e.Reason, `"a"`)) {
+		if e.Key.Input == "a" && (e.Kind != question.Invalid || !strings.Contains(e.Reason, `"a"`)) {
 			t.Errorf("entry a %+v", e)
 		}
 	}
@@ -290,12 +290,12 @@ func TestMRTRPersonCancelsMidRound(t *testing.T) {
 		t.Fatalf("CallTool error %v", err)
 	}
 	waitFor(t, "prompt b to end", func() bool { return g.cause("question b") != nil })
-	if !errors.Is(g.cause("question b"), client.ErrAbandoned) {
+	if !errors.Is(g.cause("question b"), question.ErrAbandoned) {
 		t.Errorf("prompt b cause %v", g.cause("question b"))
 	}
 	entries := waitJournal(t, s, 2)
 	for _, e := range entries {
-		if e.Kind != client.Abandoned {
+		if e.Kind != question.Abandoned {
 			t.Errorf("entry %+v", e)
 		}
 	}
@@ -331,7 +331,7 @@ func TestMRTRWithGoSDKPromptGetAndResourceRead(t *testing.T) {
 		}
 		return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: "test://r", Text: got(req.Params.InputResponses)}}}, nil
 	})
-	s := servePipe(t, srv, &client.Options{Prompter: client.PrompterFunc(func(_ context.Context, p *client.Prompt) client.Outcome { return answerField(p) })}, nil)
+	s := servePipe(t, srv, &client.Options{Prompter: question.PrompterFunc(func(_ context.Context, p *question.Question) question.Outcome { return answerField(p) })}, nil)
 	pr, err := s.GetPrompt(t.Context(), "p", nil)
 	if err != nil {
 		t.Fatal(err)
@@ -347,11 +347,11 @@ func TestMRTRWithGoSDKPromptGetAndResourceRead(t *testing.T) {
 		t.Errorf("resource %+v", rc)
 	}
 	entries := waitJournal(t, s, 2)
-	kinds := map[client.OriginKind]string{}
+	kinds := map[question.OriginKind]string{}
 	for _, e := range entries {
 		kinds[e.Origin.Kind] = e.Origin.Name
 	}
-	if kinds[client.OriginPrompt] != "p" || kinds[client.OriginResource] != "test://r" {
+	if kinds[question.OriginPrompt] != "p" || kinds[question.OriginResource] != "test://r" {
 		t.Errorf("origins %v", kinds)
 	}
 }
@@ -370,7 +370,7 @@ func TestMRTRCloseAbandonsTheRound(t *testing.T) {
 		t.Errorf("CallTool error %v, want ErrClosed", err)
 	}
 	for _, e := range waitJournal(t, s, 2) {
-		if e.Kind != client.Abandoned {
+		if e.Kind != question.Abandoned {
 			t.Errorf("entry %+v", e)
 		}
 	}

@@ -56,16 +56,16 @@ const (
 
 // SupportedProtocols lists the versions a Session speaks, newest first.
 func SupportedProtocols() []string {
-	return []string{Protocol2026_07_28, Protocol2025_11_25, Protocol2025_06_18, Protocol2025_03_26, Protocol2024_11_05}
+	return []string{wire.Protocol2026_07_28, wire.Protocol2025_11_25, wire.Protocol2025_06_18, wire.Protocol2025_03_26, wire.Protocol2024_11_05}
 }
 
-func supportedProtocol(v string) bool { return slices.Contains(SupportedProtocols(), v) }
+func supportedProtocol(v string) bool { return slices.Contains(wire.SupportedProtocols(), v) }
 
 // statelessProtocol reports whether v is of the 2026-07-28 era.
-func statelessProtocol(v string) bool { return v >= Protocol2026_07_28 }
+func statelessProtocol(v string) bool { return v >= wire.Protocol2026_07_28 }
 
 // statefulProtocol reports whether v is a version initialize may settle.
-func statefulProtocol(v string) bool { return supportedProtocol(v) && !statelessProtocol(v) }
+func statefulProtocol(v string) bool { return wire.IsSupported(v) && !wire.Stateless(v) }
 
 // Options configures a Session. The zero value works: it detects the era,
 // declares form and URL elicitation, and cancels every prompt (no Prompter).
@@ -75,7 +75,7 @@ type Options struct {
 	Name string
 	// ClientInfo is sent in initialize, or in every request's _meta in
 	// 2026-07-28. Default {elicit, dev}.
-	ClientInfo Implementation
+	ClientInfo wire.Implementation
 	// Protocol pins the version and skips era detection: "2026-07-28"
 	// speaks the stateless era at once (server/discover, then requests with
 	// _meta); an older version runs initialize offering it and requires it
@@ -86,7 +86,7 @@ type Options struct {
 	// Elicit is which elicitation modes to declare (default both).
 	Elicit ElicitModes
 	// Prompter answers prompts. nil answers every prompt with cancel.
-	Prompter Prompter
+	Prompter question.Prompter
 	// Observer receives events; nil drops them.
 	Observer Observer
 	// PromptTimeout ends a prompt with Timeout after this long; 0 means no
@@ -94,7 +94,7 @@ type Options struct {
 	PromptTimeout time.Duration
 	// Journal records outcomes; share one across sessions. nil gives the
 	// session a private one (see Session.Journal).
-	Journal *Journal
+	Journal *question.Journal
 	// Logger receives debug logs; nil discards them.
 	Logger *slog.Logger
 	// ListenTasks makes each followed task of the 2026-07-28 tasks

@@ -12,7 +12,7 @@ type OutcomeKind int
 // The outcomes.
 const (
 	// Accept: the person submitted valid content (action "accept").
-	Accept OutcomeKind = iota
+	Accept question.OutcomeKind = iota
 	// Decline: the person explicitly said no (action "decline").
 	Decline
 	// Cancel: the person dismissed the prompt without deciding (action "cancel").
@@ -30,25 +30,25 @@ const (
 )
 
 // OutcomeKinds lists every kind in display order.
-var OutcomeKinds = [...]OutcomeKind{Accept, Decline, Cancel, Withdrawn, Disconnected, Invalid, Abandoned, Timeout}
+var OutcomeKinds = [...]question.OutcomeKind{question.Accept, question.Decline, question.Cancel, question.Withdrawn, question.Disconnected, question.Invalid, question.Abandoned, question.Timeout}
 
-func (k OutcomeKind) String() string {
+func (k question.OutcomeKind) String() string {
 	switch k {
-	case Accept:
+	case question.Accept:
 		return "accept"
-	case Decline:
+	case question.Decline:
 		return "decline"
-	case Cancel:
+	case question.Cancel:
 		return "cancel"
-	case Withdrawn:
+	case question.Withdrawn:
 		return "withdrawn"
-	case Disconnected:
+	case question.Disconnected:
 		return "disconnected"
-	case Invalid:
+	case question.Invalid:
 		return "invalid"
-	case Abandoned:
+	case question.Abandoned:
 		return "abandoned"
-	case Timeout:
+	case question.Timeout:
 		return "timeout"
 	default:
 		return "unknown"
@@ -57,7 +57,7 @@ func (k OutcomeKind) String() string {
 
 // Outcome is how one prompt ended.
 type Outcome struct {
-	Kind OutcomeKind
+	Kind question.OutcomeKind
 	// Content is the answer (Accept in form mode only).
 	Content map[string]any
 	// Reason is free text: the server's reason for a withdrawal, the
@@ -75,10 +75,10 @@ var (
 
 // JournalEntry records one ended prompt.
 type JournalEntry struct {
-	Key     PromptKey
+	Key     question.Key
 	Server  string
-	Origin  Origin
-	Kind    OutcomeKind
+	Origin  question.Origin
+	Kind    question.OutcomeKind
 	Latency time.Duration
 	Reason  string
 	At      time.Time

@@ -28,20 +28,20 @@ const (
 	// Reason names those fields. If no simple value fits (a pattern, say),
 	// the form is declined with a reason. URL mode needs a person, so it is
 	// cancelled.
-	AcceptDefaults Policy = iota
+	AcceptDefaults question.Policy = iota
 	// DeclineAll declines every prompt.
 	DeclineAll
 	// CancelAll cancels every prompt.
 	CancelAll
 )
 
-func (p Policy) String() string {
+func (p question.Policy) String() string {
 	switch p {
-	case AcceptDefaults:
+	case question.AcceptDefaults:
 		return "accept-defaults"
-	case DeclineAll:
+	case question.DeclineAll:
 		return "decline"
-	case CancelAll:
+	case question.CancelAll:
 		return "cancel"
 	default:
 		return "unknown"
@@ -49,22 +49,22 @@ func (p Policy) String() string {
 }
 
 // Prompt implements Prompter.
-func (p Policy) Prompt(_ context.Context, pr *Prompt) Outcome {
+func (p question.Policy) Prompt(_ context.Context, pr *question.Question) question.Outcome {
 	switch p {
-	case AcceptDefaults:
+	case question.AcceptDefaults:
 		return fill(pr, nil)
-	case DeclineAll:
-		return Outcome{Kind: Decline, Reason: "policy: decline all"}
+	case question.DeclineAll:
+		return question.Outcome{Kind: question.Decline, Reason: "policy: decline all"}
 	default:
-		return Outcome{Kind: Cancel, Reason: "policy: cancel all"}
+		return question.Outcome{Kind: question.Cancel, Reason: "policy: cancel all"}
 	}
 }
 
 // fill answers a form with the schema defaults overlaid by answers;
 // required fields left empty get a placeholder (see AcceptDefaults).
-func fill(p *Prompt, answers map[string]any) Outcome {
-	if p.Mode == ModeURL {
-		return Outcome{Kind: Cancel, Reason: "URL mode needs a person"}
+func fill(p *question.Question, answers map[string]any) question.Outcome {
+	if p.Mode == question.ModeURL {
+		return question.Outcome{Kind: question.Cancel, Reason: "URL mode needs a person"}
 	}
 	content := map[string]any{}
 	if p.Schema != nil {
@@ -81,17 +81,17 @@ func fill(p *Prompt, answers map[string]any) Outcome {
 			}
 			v := placeholder(prop)
 			if schema.ValidateValue(prop, v) != nil {
-				return Outcome{Kind: Decline, Reason: fmt.Sprintf("required field %s has no default and no simple valid value", prop.Name)}
+				return question.Outcome{Kind: question.Decline, Reason: fmt.Sprintf("required field %s has no default and no simple valid value", prop.Name)}
 			}
 			content[prop.Name] = v
 			filled = append(filled, prop.Name)
 		}
 		if len(filled) > 0 {
-			return Outcome{Kind: Accept, Content: content,
+			return question.Outcome{Kind: question.Accept, Content: content,
 				Reason: "required without default, placeholder sent: " + strings.Join(filled, ", ")}
 		}
 	}
-	return Outcome{Kind: Accept, Content: content}
+	return question.Outcome{Kind: question.Accept, Content: content}
 }
 
 // placeholder is the simplest value a required field without a default
@@ -172,12 +172,12 @@ type Answers struct {
 // required field still empty gets a placeholder, as with AcceptDefaults.
 // URL mode is cancelled. A file that cannot be read or is not such JSON
 // is an error here, not at the first prompt.
-func AnswerFile(path string) (*Answers, error) {
+func AnswerFile(path string) (*question.Answers, error) {
 	b, err := os.ReadFile(path)
 	if err != nil {
 		return nil, fmt.Errorf("answer file: %w", err)
 	}
-	a, err := ParseAnswers(b)
+	a, err := question.ParseAnswers(b)
 	if err != nil {
 		return nil, fmt.Errorf("answer file %s: %w", path, err)
 	}
@@ -185,7 +185,7 @@ func AnswerFile(path string) (*Answers, error) {
 }
 
 // ParseAnswers parses the contents of an answer file (see AnswerFile).
-func ParseAnswers(data []byte) (*Answers, error) {
+func ParseAnswers(data []byte) (*question.Answers, error) {
 	var top map[string]json.RawMessage
 	if t := bytes.TrimSpace(data); len(t) == 0 || t[0] != '{' {
 		return nil, fmt.Errorf("must be a JSON object")
@@ -193,7 +193,7 @@ func ParseAnswers(data []byte) (*Answers, error) {
 	if err := json.Unmarshal(data, &top); err != nil {
 		return nil, fmt.Errorf("invalid JSON: %w", err)
 	}
-	a := &Answers{}
+	a := &question.Answers{}
 	if !structured(top) {
 		if err := json.Unmarshal(data, &a.fields); err != nil {
 			return nil, fmt.Errorf("invalid JSON: %w", err)
@@ -247,10 +247,10 @@ func structured(top map[string]json.RawMessage) bool {
 }
 
 // Prompt implements Prompter.
-func (a *Answers) Prompt(_ context.Context, p *Prompt) Outcome {
+func (a *question.Answers) Prompt(_ context.Context, p *question.Question) question.Outcome {
 	merged := map[string]any{}
 	maps.Copy(merged, a.fields)
-	if p.Origin.Kind == OriginToolCall {
+	if p.Origin.Kind == question.OriginToolCall {
 		maps.Copy(merged, a.tools[p.Origin.Name])
 	}
 	for _, k := range slices.Sorted(maps.Keys(a.messages)) {
@@ -266,12 +266,12 @@ func (a *Answers) Prompt(_ context.Context, p *Prompt) Outcome {
 // goroutine; see settle.
 type immediate interface{ immediate() }
 
-func (Policy) immediate()   {}
-func (*Answers) immediate() {}
+func (question.Policy) immediate()   {}
+func (*question.Answers) immediate() {}
 
 var (
-	_ Prompter  = AcceptDefaults
-	_ Prompter  = (*Answers)(nil)
-	_ immediate = AcceptDefaults
-	_ immediate = (*Answers)(nil)
+	_ question.Prompter  = question.AcceptDefaults
+	_ question.Prompter  = (*question.Answers)(nil)
+	_ question.Immediate = question.AcceptDefaults
+	_ question.Immediate = (*question.Answers)(nil)
 )

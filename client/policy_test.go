@@ -12,15 +12,15 @@ import (
 	"github.com/google/go-cmp/cmp"
 )
 
-func formPrompt(t *testing.T, message, tool, raw string) *client.Prompt {
+func formPrompt(t *testing.T, message, tool, raw string) *question.Question {
 	t.Helper()
 	s, err := schema.Parse(json.RawMessage(raw), schema.Subset2025_11_25)
 	if err != nil {
 		t.Fatalf("Parse: %v", err)
 	}
-	p := &client.Prompt{Mode: client.ModeForm, Message: message, Schema: s, RawSchema: json.RawMessage(raw)}
+	p := &question.Question{Mode: question.ModeForm, Message: message, Schema: s, RawSchema: json.RawMessage(raw)}
 	if tool != "" {
-		p.Origin = client.Origin{Kind: client.OriginToolCall, Name: tool}
+		p.Origin = question.Origin{Kind: question.OriginToolCall, Name: tool}
 	}
 	return p
 }
@@ -35,12 +35,12 @@ func TestPolicies(t *testing.T) {
 	t.Parallel()
 	ctx := t.Context()
 	p := formPrompt(t, "Deploy?", "deploy", deploySchema)
-	got := client.AcceptDefaults.Prompt(ctx, p)
-	if want := (client.Outcome{Kind: client.Accept, Content: map[string]any{"env": "staging", "replicas": int64(2)}}); !cmp.Equal(got, want) {
+	got := question.AcceptDefaults.Prompt(ctx, p)
+	if want := (question.Outcome{Kind: question.Accept, Content: map[string]any{"env": "staging", "replicas": int64(2)}}); !cmp.Equal(got, want) {
 		t.Errorf("AcceptDefaults = %+v, want %+v", got, want)
 	}
 	req := formPrompt(t, "Name?", "", `{"type":"object","properties":{"name":{"type":"string"}},"required":["name"]}`)
-	if got := client.AcceptDefaults.Prompt(ctx, req); got.Kind != client.Accept || got.Content["name"] != "x" ||
+	if got := question.AcceptDefaults.Prompt(ctx, req); got.Kind != question.Accept || got.Content["name"] != "x" ||
 		got.Reason != "required without default, placeholder sent: name" {
 		t.Errorf("AcceptDefaults on a required field = %+v", got)
 	}
@@ -52,29 +52,29 @@ func TestPolicies(t *testing.T) {
 		"i":{"type":"integer","minimum":3,"maximum":9},"n":{"type":"number","maximum":-1},"b":{"type":"boolean"},
 		"one":{"type":"string","enum":["a","b"]},"many":{"type":"array","minItems":2,"items":{"type":"string","enum":["a","b","c"]}}},
 		"required":["s","e","u","d","dt","i","n","b","one","many"]}`)
-	got = client.AcceptDefaults.Prompt(ctx, all)
-	if got.Kind != client.Accept {
+	got = question.AcceptDefaults.Prompt(ctx, all)
+	if got.Kind != question.Accept {
 		t.Fatalf("AcceptDefaults on every kind = %+v", got)
 	}
 	if err := all.Schema.Validate(got.Content); err != nil {
 		t.Errorf("placeholders do not validate: %v (%v)", err, got.Content)
 	}
 	pat := formPrompt(t, "Code?", "", `{"type":"object","properties":{"code":{"type":"string","pattern":"^[0-9]{4}$"}},"required":["code"]}`)
-	if got := client.AcceptDefaults.Prompt(ctx, pat); got.Kind != client.Decline || !strings.Contains(got.Reason, "code") {
+	if got := question.AcceptDefaults.Prompt(ctx, pat); got.Kind != question.Decline || !strings.Contains(got.Reason, "code") {
 		t.Errorf("AcceptDefaults with an unsatisfiable placeholder = %+v", got)
 	}
-	url := &client.Prompt{Mode: client.ModeURL, URL: "https://example.com"}
-	if got := client.AcceptDefaults.Prompt(ctx, url); got.Kind != client.Cancel || got.Reason != "URL mode needs a person" {
+	url := &question.Question{Mode: question.ModeURL, URL: "https://example.com"}
+	if got := question.AcceptDefaults.Prompt(ctx, url); got.Kind != question.Cancel || got.Reason != "URL mode needs a person" {
 		t.Errorf("AcceptDefaults on URL mode = %+v", got)
 	}
-	if got := client.DeclineAll.Prompt(ctx, p); got.Kind != client.Decline {
+	if got := question.DeclineAll.Prompt(ctx, p); got.Kind != question.Decline {
 		t.Errorf("DeclineAll = %+v", got)
 	}
-	if got := client.CancelAll.Prompt(ctx, p); got.Kind != client.Cancel {
+	if got := question.CancelAll.Prompt(ctx, p); got.Kind != question.Cancel {
 		t.Errorf("CancelAll = %+v", got)
 	}
-	if client.AcceptDefaults.String() != "accept-defaults" {
-		t.Errorf("String %q", client.AcceptDefaults.String())
+	if question.AcceptDefaults.String() != "accept-defaults" {
+		t.Errorf("String %q", question.AcceptDefaults.String())
 	}
 }
 
@@ -107,12 +107,12 @@ func TestAnswerFile(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			a, err := client.AnswerFile(writeFile(t, tc.file))
+			a, err := question.AnswerFile(writeFile(t, tc.file))
 			if err != nil {
 				t.Fatal(err)
 			}
 			got := a.Prompt(ctx, formPrompt(t, tc.message, tc.tool, deploySchema))
-			if got.Kind != client.Accept || !cmp.Equal(got.Content, tc.want) {
+			if got.Kind != question.Accept || !cmp.Equal(got.Content, tc.want) {
 				t.Errorf("got %+v, want accept %v", got, tc.want)
 			}
 			p := formPrompt(t, tc.message, tc.tool, deploySchema)
@@ -123,22 +123,22 @@ func TestAnswerFile(t *testing.T) {
 	}
 	t.Run("required without answer gets a placeholder", func(t *testing.T) {
 		t.Parallel()
-		a, err := client.ParseAnswers([]byte(`{"other":1}`))
+		a, err := question.ParseAnswers([]byte(`{"other":1}`))
 		if err != nil {
 			t.Fatal(err)
 		}
 		got := a.Prompt(ctx, formPrompt(t, "Name?", "", `{"type":"object","properties":{"name":{"type":"string"}},"required":["name"]}`))
-		if got.Kind != client.Accept || got.Content["name"] != "x" || !strings.Contains(got.Reason, "name") {
+		if got.Kind != question.Accept || got.Content["name"] != "x" || !strings.Contains(got.Reason, "name") {
 			t.Errorf("got %+v", got)
 		}
 	})
 	t.Run("bad files", func(t *testing.T) {
 		t.Parallel()
-		if _, err := client.AnswerFile(filepath.Join(t.TempDir(), "missing.json")); err == nil {
+		if _, err := question.AnswerFile(filepath.Join(t.TempDir(), "missing.json")); err == nil {
 			t.Error("missing file accepted")
 		}
 		for _, body := range []string{``, `[1]`, `{"a":`, `"x"`, `{"tools":{"deploy":3}}`, `{"fields":{"a":1},"messages":{"m":[1]}}`} {
-			if _, err := client.AnswerFile(writeFile(t, body)); err == nil {
+			if _, err := question.AnswerFile(writeFile(t, body)); err == nil {
 				t.Errorf("accepted %q", body)
 			}
 		}

@@ -17,7 +17,7 @@ type Delivery int
 const (
 	// ServerRequest: an elicitation/create request from the server
 	// (2025-06-18, 2025-11-25); keyed by the server's request id.
-	ServerRequest Delivery = iota
+	ServerRequest question.Delivery = iota
 	// InputRequest: an entry of inputRequests in an input_required result
 	// (2026-07-28 MRTR); keyed by our originating call and the entry's key.
 	InputRequest
@@ -26,13 +26,13 @@ const (
 	TaskInput
 )
 
-func (d Delivery) String() string {
+func (d question.Delivery) String() string {
 	switch d {
-	case ServerRequest:
+	case question.ServerRequest:
 		return "request"
-	case InputRequest:
+	case question.InputRequest:
 		return "input"
-	case TaskInput:
+	case question.TaskInput:
 		return "task-input"
 	default:
 		return "unknown"
@@ -43,7 +43,7 @@ func (d Delivery) String() string {
 // It is comparable and may be used as a map key.
 type PromptKey struct {
 	Server   string
-	Delivery Delivery
+	Delivery question.Delivery
 	// RequestID is the server's JSON-RPC id (ServerRequest only).
 	RequestID jsonrpc.ID
 	// CallID is the id of our original request that got input_required
@@ -57,11 +57,11 @@ type PromptKey struct {
 
 // String renders the key for panes, logs and the journal: "demo#7",
 // "demo call 3/login", "demo task 7f3a/placement".
-func (k PromptKey) String() string {
+func (k question.Key) String() string {
 	switch k.Delivery {
-	case InputRequest:
+	case question.InputRequest:
 		return fmt.Sprintf("%s call %s/%s", k.Server, k.CallID.Raw(), k.Input)
-	case TaskInput:
+	case question.TaskInput:
 		return fmt.Sprintf("%s task %s/%s", k.Server, k.TaskID, k.Input)
 	default:
 		return fmt.Sprintf("%s#%s", k.Server, k.RequestID.Raw())
@@ -73,8 +73,8 @@ type Mode string
 
 // The modes.
 const (
-	ModeForm Mode = "form"
-	ModeURL  Mode = "url"
+	ModeForm question.Mode = "form"
+	ModeURL  question.Mode = "url"
 )
 
 // OriginKind says what a prompt belongs to.
@@ -82,7 +82,7 @@ type OriginKind int
 
 // The origins.
 const (
-	OriginUnknown OriginKind = iota // a request not tied to anything we know
+	OriginUnknown question.OriginKind = iota // a request not tied to anything we know
 	OriginToolCall
 	OriginTask
 	OriginPrompt   // prompts/get (MRTR)
@@ -91,7 +91,7 @@ const (
 
 // Origin is what the prompt belongs to, for the pane header.
 type Origin struct {
-	Kind OriginKind
+	Kind question.OriginKind
 	// Name is the tool or prompt name, or the resource uri.
 	Name string
 	// CallID is our request id of the owning call, when known.
@@ -105,9 +105,9 @@ type Origin struct {
 
 // Prompt is one question for a person, however it arrived.
 type Prompt struct {
-	Key     PromptKey
+	Key     question.Key
 	Server  string
-	Mode    Mode
+	Mode    question.Mode
 	Message string
 	// Schema is the parsed requestedSchema (form mode); nil in URL mode.
 	Schema *schema.Schema
@@ -117,7 +117,7 @@ type Prompt struct {
 	// 2026-07-28).
 	URL           string
 	ElicitationID string
-	Origin        Origin
+	Origin        question.Origin
 	Arrived       time.Time
 	// Meta is the request's _meta, as sent (it may carry related-task).
 	Meta json.RawMessage
@@ -134,11 +134,11 @@ type Prompt struct {
 // checked against the schema by the engine, which records Invalid if it
 // fails.
 type Prompter interface {
-	Prompt(ctx context.Context, p *Prompt) Outcome
+	Prompt(ctx context.Context, p *question.Question) question.Outcome
 }
 
 // PrompterFunc adapts a function to Prompter.
-type PrompterFunc func(ctx context.Context, p *Prompt) Outcome
+type PrompterFunc func(ctx context.Context, p *question.Question) question.Outcome
 
 // Prompt implements Prompter.
-func (f PrompterFunc) Prompt(ctx context.Context, p *Prompt) Outcome { return f(ctx, p) }
+func (f question.PrompterFunc) Prompt(ctx context.Context, p *question.Question) question.Outcome { return f(ctx, p) }

@@ -46,15 +46,15 @@ func (c *call) callID() jsonrpc.ID {
 }
 
 // origin says what prompts attributed to this call belong to.
-func (c *call) origin() Origin {
-	o := Origin{CallID: c.callID(), Name: c.name}
+func (c *call) origin() question.Origin {
+	o := question.Origin{CallID: c.callID(), Name: c.name}
 	switch c.method {
-	case "tools/call":
-		o.Kind = OriginToolCall
-	case "prompts/get":
-		o.Kind = OriginPrompt
-	case "resources/read":
-		o.Kind = OriginResource
+	case wire.MethodToolsCall:
+		o.Kind = question.OriginToolCall
+	case wire.MethodPromptsGet:
+		o.Kind = question.OriginPrompt
+	case wire.MethodResourcesRead:
+		o.Kind = question.OriginResource
 	}
 	return o
 }
@@ -100,13 +100,13 @@ func (s *Session) do(ctx context.Context, c *call, params, result any) error {
 			// Made up by the transport (a lost stream): keep its cause,
 			// marked so that callers can tell it from the server's word.
 			err = fmt.Errorf("%w: %w", m.Error, lostResponse{m.LocalErr})
-		case isModernCode(m.Error.Code):
+		case wire.IsModernCode(m.Error.Code):
 			err = s.modernError(m.Error)
 		}
 	}
 	if err == nil && result != nil {
 		// Exact names: "IsError" is not isError (see decodeExact).
-		if uerr := decodeExact(m.Result, result); uerr != nil {
+		if uerr := wire.DecodeExact(m.Result, result); uerr != nil {
 			err = fmt.Errorf("malformed result: %w", uerr)
 		}
 	}
@@ -125,7 +125,7 @@ func (s *Session) do(ctx context.Context, c *call, params, result any) error {
 func (s *Session) doStateful(ctx context.Context, c *call, raw json.RawMessage) (*jsonrpc.Message, error) {
 	for attempt := 0; ; attempt++ {
 		m, gen, err := s.roundTrip(ctx, c, raw)
-		if err != nil && attempt == 0 && c.method != "initialize" && errors.Is(err, transport.ErrSessionExpired) {
+		if err != nil && attempt == 0 && c.method != wire.MethodInitialize && errors.Is(err, transport.ErrSessionExpired) {
 			s.log.Info("session expired; initializing again", "method", c.method)
 			rerr := s.reinitialize(ctx, gen)
 			if rerr == nil {
@@ -267,9 +267,9 @@ func (s *Session) writeFailure(err error) error {
 func (s *Session) orphanPrompts(c *call, why error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	cause := fmt.Errorf("%w: %s was lost: %w", ErrDisconnected, c.describe(), why)
+	cause := fmt.Errorf("%w: %s was lost: %w", question.ErrDisconnected, c.describe(), why)
 	for _, e := range s.in {
-		if (e.owner == c.id || e.owner == c.root) && !e.origin.Inferred && e.origin.Kind != OriginTask {
+		if (e.owner == c.id || e.owner == c.root) && !e.origin.Inferred && e.origin.Kind != question.OriginTask {
 			e.cancel(cause)
 		}
 	}
@@ -313,10 +313,10 @@ func (s *Session) cancelCall(c *call, cause error) {
 	}
 	for _, e := range s.in {
 		if e.owner == c.id || e.owner == c.root {
-			e.cancel(ErrAbandoned)
+			e.cancel(question.ErrAbandoned)
 		}
 	}
-	notify := pending && c.method != "initialize" && !c.noCancel && !s.isDead && !s.closing
+	notify := pending && c.method != wire.MethodInitialize && !c.noCancel && !s.isDead && !s.closing
 	if notify {
 		s.wg.Add(1)
 	}
@@ -335,7 +335,7 @@ func (s *Session) cancelCall(c *call, cause error) {
 		if rc, ok := conn.(transport.RequestCanceler); ok && rc.CancelRequest(c.id) {
 			return
 		}
-		n, err := jsonrpc.NewNotification("notifications/cancelled", cancelledParams{RequestID: c.id, Reason: reason})
+		n, err := jsonrpc.NewNotification(wire.NotifyCancelled, cancelledParams{RequestID: c.id, Reason: reason})
 		if err == nil {
 			err = conn.Write(context.Background(), n)
 		}

@@ -26,7 +26,7 @@ type elicitResult struct {
 
 // decision is how one prompt ended and what, if anything, answers it.
 type decision struct {
-	outcome Outcome
+	outcome question.Outcome
 	// reply is the ElicitResult to send; nil when nothing is sent or an
 	// error is.
 	reply *elicitResult
@@ -46,9 +46,9 @@ type claimFunc func(ctx context.Context) (cause error, reason string)
 //
 // The Prompter runs in a goroutine of its own so that an early end is
 // decided at once even if the Prompter is slow to notice.
-func (s *Session) settle(ctx context.Context, p *Prompt, claim claimFunc) decision {
+func (s *Session) settle(ctx context.Context, p *question.Question, claim claimFunc) decision {
 	s.emit(PromptOpened{Prompt: p})
-	if _, ok := s.prompter.(immediate); ok {
+	if _, ok := s.prompter.(question.Immediate); ok {
 		// A policy answers at once: a goroutine of its own would only add
 		// a hand-off, which under a burst of prompts is a wait for a P.
 		out := s.ask(ctx, p)
@@ -57,13 +57,13 @@ func (s *Session) settle(ctx context.Context, p *Prompt, claim claimFunc) decisi
 		}
 		return judge(p, out)
 	}
-	answer := make(chan Outcome, 1)
+	answer := make(chan question.Outcome, 1)
 	s.wg.Add(1) // legal at any time: our caller's own count keeps wg above zero
 	go func() {
 		defer s.wg.Done()
 		answer <- s.ask(ctx, p)
 	}()
-	var out Outcome
+	var out question.Outcome
 	select {
 	case out = <-answer:
 	case <-ctx.Done():
@@ -76,11 +76,11 @@ func (s *Session) settle(ctx context.Context, p *Prompt, claim claimFunc) decisi
 
 // ask calls the Prompter, turning a panic into a Cancel so that a broken
 // Prompter cannot take the session down.
-func (s *Session) ask(ctx context.Context, p *Prompt) (out Outcome) {
+func (s *Session) ask(ctx context.Context, p *question.Question) (out question.Outcome) {
 	defer func() {
 		if r := recover(); r != nil {
 			s.log.Error("prompter panicked", "prompt", p.Key.String(), "panic", r)
-			out = Outcome{Kind: Cancel, Reason: fmt.Sprintf("prompter failed: %v", r)}
+			out = question.Outcome{Kind: question.Cancel, Reason: fmt.Sprintf("prompter failed: %v", r)}
 		}
 	}()
 	return s.prompter.Prompt(ctx, p)
@@ -89,31 +89,31 @@ func (s *Session) ask(ctx context.Context, p *Prompt) (out Outcome) {
 // causeDecision maps the cause that ended a prompt early to its outcome.
 func causeDecision(cause error, reason string) decision {
 	switch {
-	case errors.Is(cause, ErrWithdrawn):
+	case errors.Is(cause, question.ErrWithdrawn):
 		if reason == "" {
 			reason = "withdrawn by the server"
 		}
-		return decision{outcome: Outcome{Kind: Withdrawn, Reason: reason}}
-	case errors.Is(cause, ErrDisconnected):
-		return decision{outcome: Outcome{Kind: Disconnected, Reason: cause.Error()}}
-	case errors.Is(cause, ErrTimeout):
-		return decision{outcome: Outcome{Kind: Timeout, Reason: "prompt timeout ran out"}, reply: &elicitResult{Action: "cancel"}}
+		return decision{outcome: question.Outcome{Kind: question.Withdrawn, Reason: reason}}
+	case errors.Is(cause, question.ErrDisconnected):
+		return decision{outcome: question.Outcome{Kind: question.Disconnected, Reason: cause.Error()}}
+	case errors.Is(cause, question.ErrTimeout):
+		return decision{outcome: question.Outcome{Kind: question.Timeout, Reason: "prompt timeout ran out"}, reply: &elicitResult{Action: "cancel"}}
 	default:
 		// ErrAbandoned, or anything unexpected: answer cancel so that the
 		// server's wait ends too.
-		return decision{outcome: Outcome{Kind: Abandoned, Reason: cause.Error()}, reply: &elicitResult{Action: "cancel"}}
+		return decision{outcome: question.Outcome{Kind: question.Abandoned, Reason: cause.Error()}, reply: &elicitResult{Action: "cancel"}}
 	}
 }
 
 // judge turns the Prompter's answer into the decision: accept content
 // must pass the schema, and a Prompter may only say accept, decline or
 // cancel.
-func judge(p *Prompt, out Outcome) decision {
+func judge(p *question.Question, out question.Outcome) decision {
 	switch out.Kind {
-	case Accept:
-		if p.Mode == ModeURL {
+	case question.Accept:
+		if p.Mode == question.ModeURL {
 			// Accept in URL mode is consent only: no content goes out.
-			return decision{outcome: Outcome{Kind: Accept, Reason: out.Reason}, reply: &elicitResult{Action: "accept"}}
+			return decision{outcome: question.Outcome{Kind: question.Accept, Reason: out.Reason}, reply: &elicitResult{Action: "accept"}}
 		}
 		content := out.Content
 		if content == nil {
@@ -123,19 +123,19 @@ func judge(p *Prompt, out Outcome) decision {
 			if err := p.Schema.Validate(content); err != nil {
 				msg, data := contentError(err)
 				return decision{
-					outcome: Outcome{Kind: Invalid, Content: content, Reason: msg},
+					outcome: question.Outcome{Kind: question.Invalid, Content: content, Reason: msg},
 					rpcErr:  jsonrpc.NewError(jsonrpc.CodeInvalidParams, msg, data),
 				}
 			}
 		}
-		return decision{outcome: Outcome{Kind: Accept, Content: content, Reason: out.Reason}, reply: &elicitResult{Action: "accept", Content: content}}
-	case Decline:
-		return decision{outcome: Outcome{Kind: Decline, Reason: out.Reason}, reply: &elicitResult{Action: "decline"}}
-	case Cancel:
-		return decision{outcome: Outcome{Kind: Cancel, Reason: out.Reason}, reply: &elicitResult{Action: "cancel"}}
+		return decision{outcome: question.Outcome{Kind: question.Accept, Content: content, Reason: out.Reason}, reply: &elicitResult{Action: "accept", Content: content}}
+	case question.Decline:
+		return decision{outcome: question.Outcome{Kind: question.Decline, Reason: out.Reason}, reply: &elicitResult{Action: "decline"}}
+	case question.Cancel:
+		return decision{outcome: question.Outcome{Kind: question.Cancel, Reason: out.Reason}, reply: &elicitResult{Action: "cancel"}}
 	default:
 		reason := fmt.Sprintf("the prompter answered %q, which is not an answer; sent cancel", out.Kind)
-		return decision{outcome: Outcome{Kind: Cancel, Reason: reason}, reply: &elicitResult{Action: "cancel"}}
+		return decision{outcome: question.Outcome{Kind: question.Cancel, Reason: reason}, reply: &elicitResult{Action: "cancel"}}
 	}
 }
 
@@ -151,9 +151,9 @@ func contentError(err error) (string, any) {
 
 // record journals a prompt's outcome and reports it; sent is what went on
 // the wire ("accept", "decline", "cancel", "error -32602", or "").
-func (s *Session) record(p *Prompt, out Outcome, sent string) {
+func (s *Session) record(p *question.Question, out question.Outcome, sent string) {
 	now := time.Now()
-	e := JournalEntry{
+	e := question.JournalEntry{
 		Key:     p.Key,
 		Server:  s.name,
 		Origin:  p.Origin,

@@ -34,7 +34,7 @@ type schemaCache struct {
 	compiled *schema.Cache
 }
 
-func (c *schemaCache) parse(raw []byte, sub schema.Subset) (*schema.Schema, error) {
+func (c *question.SchemaCache) parse(raw []byte, sub schema.Subset) (*schema.Schema, error) {
 	c.mu.Lock()
 	s := c.m[sub][string(raw)]
 	if c.compiled == nil {

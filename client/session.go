@@ -31,11 +31,11 @@ type Session struct {
 	name     string
 	opts     Options
 	log      *slog.Logger
-	prompter Prompter
-	journal  *Journal
+	prompter question.Prompter
+	journal  *question.Journal
 	events   *dispatcher
 	conn     transport.Conn
-	schemas  schemaCache
+	schemas  question.SchemaCache
 	headers  toolHeaders // x-mcp-header bindings from tools/list (headers.go)
 	tasks    taskTable   // the tasks we follow (tasks*.go); under mu
 
@@ -74,7 +74,7 @@ type Session struct {
 type negotiated struct {
 	protocol     string
 	kind         eraKind
-	serverInfo   Implementation
+	serverInfo   wire.Implementation
 	caps         ServerCapabilities
 	instructions string
 }
@@ -85,9 +85,9 @@ type negotiated struct {
 // stopped.
 func Connect(ctx context.Context, t transport.Transport, opts *Options) (*Session, error) {
 	s := newSession(opts)
-	if s.opts.Protocol != "" && !supportedProtocol(s.opts.Protocol) {
+	if s.opts.Protocol != "" && !wire.IsSupported(s.opts.Protocol) {
 		err := fmt.Errorf("connect to %s: protocol version %q is not supported (want one of %v)",
-			s.name, s.opts.Protocol, SupportedProtocols())
+			s.name, s.opts.Protocol, wire.SupportedProtocols())
 		s.abort(err)
 		return nil, err
 	}
@@ -142,7 +142,7 @@ func newSession(opts *Options) *Session {
 		s.name = "server"
 	}
 	if s.opts.ClientInfo.Name == "" {
-		s.opts.ClientInfo = Implementation{Name: "elicit", Version: "dev"}
+		s.opts.ClientInfo = wire.Implementation{Name: "elicit", Version: "dev"}
 	}
 	s.log = s.opts.Logger
 	if s.log == nil {
@@ -151,11 +151,11 @@ func newSession(opts *Options) *Session {
 	s.log = s.log.With("server", s.name)
 	s.prompter = s.opts.Prompter
 	if s.prompter == nil {
-		s.prompter = CancelAll
+		s.prompter = question.CancelAll
 	}
 	s.journal = s.opts.Journal
 	if s.journal == nil {
-		s.journal = NewJournal(0)
+		s.journal = question.NewJournal(0)
 	}
 	s.events = newDispatcher(s.opts.Observer)
 	s.base, s.baseCancel = context.WithCancelCause(context.Background())
@@ -166,7 +166,7 @@ func newSession(opts *Options) *Session {
 func (s *Session) abort(err error) {
 	s.mu.Lock()
 	s.failErr, s.err, s.isDead = err, err, true
-	s.baseCancel(ErrDisconnected)
+	s.baseCancel(question.ErrDisconnected)
 	close(s.quit)
 	close(s.dead)
 	s.mu.Unlock()
@@ -231,15 +231,15 @@ func (s *Session) teardown(readErr error) {
 	var cause error
 	switch {
 	case s.failErr != nil:
-		state, cause, s.err = StateFailed, ErrDisconnected, s.failErr
+		state, cause, s.err = StateFailed, question.ErrDisconnected, s.failErr
 	case s.closing:
-		state, cause, s.err = StateClosed, ErrAbandoned, ErrClosed
+		state, cause, s.err = StateClosed, question.ErrAbandoned, ErrClosed
 	case !s.ready:
-		state, cause = StateFailed, ErrDisconnected
-		s.err = fmt.Errorf("%s: %w: %w", s.name, ErrDisconnected, readErr)
+		state, cause = StateFailed, question.ErrDisconnected
+		s.err = fmt.Errorf("%s: %w: %w", s.name, question.ErrDisconnected, readErr)
 	default:
-		state, cause = StateDisconnected, ErrDisconnected
-		s.err = fmt.Errorf("%s: %w: %w", s.name, ErrDisconnected, readErr)
+		state, cause = StateDisconnected, question.ErrDisconnected
+		s.err = fmt.Errorf("%s: %w: %w", s.name, question.ErrDisconnected, readErr)
 	}
 	s.isDead = true
 	s.baseCancel(cause)
@@ -281,7 +281,7 @@ func (s *Session) Close() error {
 			s.closing = true
 			s.err = ErrClosed
 			close(s.quit)
-			s.baseCancel(ErrAbandoned)
+			s.baseCancel(question.ErrAbandoned)
 		}
 		s.mu.Unlock()
 		if dead {
@@ -330,7 +330,7 @@ func (s *Session) Pending() (outgoing, incoming int) {
 }
 
 // Journal is where this session records prompt outcomes.
-func (s *Session) Journal() *Journal { return s.journal }
+func (s *Session) Journal() *question.Journal { return s.journal }
 
 // Protocol is the negotiated protocol version.
 func (s *Session) Protocol() string {
@@ -363,7 +363,7 @@ func (s *Session) hint() eraKind {
 
 // ServerInfo is the server's serverInfo (from initialize, or from
 // server/discover's _meta in 2026-07-28).
-func (s *Session) ServerInfo() Implementation {
+func (s *Session) ServerInfo() wire.Implementation {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.neg.serverInfo
@@ -385,7 +385,7 @@ func (s *Session) Instructions() string {
 
 // Subset is the elicitation schema subset of the negotiated version.
 func (s *Session) Subset() schema.Subset {
-	if s.Protocol() == Protocol2025_06_18 {
+	if s.Protocol() == wire.Protocol2025_06_18 {
 		return schema.Subset2025_06_18
 	}
 	return schema.Subset2025_11_25
@@ -395,7 +395,7 @@ func (s *Session) Subset() schema.Subset {
 // narrowed by the negotiated version (URL mode arrived in 2025-11-25).
 func (s *Session) modes() (form, url bool) {
 	form, url = s.opts.Elicit.form(), s.opts.Elicit.url()
-	if v := s.Protocol(); v != Protocol2025_11_25 && !statelessProtocol(v) {
+	if v := s.Protocol(); v != wire.Protocol2025_11_25 && !wire.Stateless(v) {
 		url = false
 	}
 	return form, url

@@ -45,10 +45,10 @@ func newFormServer() *mcp.Server {
 func TestConnectListCallAcceptDefaults(t *testing.T) {
 	t.Parallel()
 	rec := &recorder{}
-	s := servePipe(t, newFormServer(), &client.Options{Name: "demo", Prompter: client.AcceptDefaults}, rec)
+	s := servePipe(t, newFormServer(), &client.Options{Name: "demo", Prompter: question.AcceptDefaults}, rec)
 
-	if got := s.Protocol(); got != client.Protocol2025_11_25 {
-		t.Errorf("Protocol() = %q, want %q", got, client.Protocol2025_11_25)
+	if got := s.Protocol(); got != wire.Protocol2025_11_25 {
+		t.Errorf("Protocol() = %q, want %q", got, wire.Protocol2025_11_25)
 	}
 	if got := s.ServerInfo().Name; got != "form-server" {
 		t.Errorf("ServerInfo().Name = %q", got)
@@ -102,7 +102,7 @@ func TestConnectListCallAcceptDefaults(t *testing.T) {
 	}
 	waitJournal(t, s, 1)
 	c := s.Journal().Counts()
-	if c[client.Accept] != 1 || c.Total() != 1 {
+	if c[question.Accept] != 1 || c.Total() != 1 {
 		t.Errorf("journal counts %v", c)
 	}
 	waitEvent(t, rec, func(e client.ServerStateChanged) bool {
@@ -448,7 +448,7 @@ func TestContentBlocks(t *testing.T) {
 	t.Parallel()
 	s, p, _ := pipePeer(t, "2025-11-25", nil, nil)
 	type ret struct {
-		res *client.CallToolResult
+		res *wire.CallToolResult
 		err error
 	}
 	done := make(chan ret, 1)
@@ -526,14 +526,14 @@ func TestPeerGoneDisconnects(t *testing.T) {
 	go func() { _, err := s.ListTools(context.Background()); done <- err }()
 	p.expect("tools/list")
 	_ = sc.Close()
-	if err := <-done; !errors.Is(err, client.ErrDisconnected) {
+	if err := <-done; !errors.Is(err, question.ErrDisconnected) {
 		t.Errorf("pending call error %v, want ErrDisconnected", err)
 	}
 	<-s.Done()
-	if !errors.Is(s.Err(), client.ErrDisconnected) {
+	if !errors.Is(s.Err(), question.ErrDisconnected) {
 		t.Errorf("Err() = %v", s.Err())
 	}
 	waitEvent(t, rec, func(e client.ServerStateChanged) bool {
-		return e.State == client.StateDisconnected && errors.Is(e.Err, client.ErrDisconnected)
+		return e.State == client.StateDisconnected && errors.Is(e.Err, question.ErrDisconnected)
 	})
 }

@@ -57,7 +57,7 @@ func params(t *testing.T, m *jsonrpc.Message) map[string]json.RawMessage {
 func TestStatelessMetaOnEveryRequest(t *testing.T) {
 	t.Parallel()
 	rec := &recorder{}
-	s, p := modernPeer(t, &client.Options{Elicit: client.ElicitForm, ClientInfo: client.Implementation{Name: "elicit", Version: "9"}}, rec)
+	s, p := modernPeer(t, &client.Options{Elicit: client.ElicitForm, ClientInfo: wire.Implementation{Name: "elicit", Version: "9"}}, rec)
 	if s.Era() != "2026-07-28 stateless" || s.Protocol() != "2026-07-28" || s.ServerInfo().Name != "modern-peer" ||
 		s.Instructions() != "stateless" || !s.ServerCapabilities().ToolsListChanged {
 		t.Errorf("era %q protocol %q info %+v instructions %q caps %+v", s.Era(), s.Protocol(), s.ServerInfo(), s.Instructions(), s.ServerCapabilities())
@@ -94,7 +94,7 @@ func TestStatelessMetaOnEveryRequest(t *testing.T) {
 func TestRequestStateEchoedByteForByte(t *testing.T) {
 	t.Parallel()
 	rec := &recorder{}
-	s, p := modernPeer(t, &client.Options{Prompter: client.AcceptDefaults}, rec)
+	s, p := modernPeer(t, &client.Options{Prompter: question.AcceptDefaults}, rec)
 	done := make(chan string, 1)
 	go func() {
 		res, err := s.CallTool(context.Background(), "wizard", map[string]any{"q": 1}, nil)
@@ -147,7 +147,7 @@ func TestRequestStateEchoedByteForByte(t *testing.T) {
 func TestUnsupportedInputKindsAreShownNotAnswered(t *testing.T) {
 	t.Parallel()
 	rec := &recorder{}
-	s, p := modernPeer(t, &client.Options{Prompter: client.DeclineAll}, rec)
+	s, p := modernPeer(t, &client.Options{Prompter: question.DeclineAll}, rec)
 	done := callAsync(context.Background(), s, "mixed")
 	req := p.expect("tools/call")
 	p.respond(req.ID, `{"resultType":"input_required","inputRequests":{
@@ -164,11 +164,11 @@ func TestUnsupportedInputKindsAreShownNotAnswered(t *testing.T) {
 		t.Fatalf("result %q", got)
 	}
 	waitJournal(t, s, 4)
-	kinds := map[string]client.OutcomeKind{}
+	kinds := map[string]question.OutcomeKind{}
 	for _, e := range s.Journal().Entries() {
 		kinds[e.Key.Input] = e.Kind
 	}
-	if kinds["llm"] != client.Invalid || kinds["fs"] != client.Invalid || kinds["bad"] != client.Invalid || kinds["ok"] != client.Decline {
+	if kinds["llm"] != question.Invalid || kinds["fs"] != question.Invalid || kinds["bad"] != question.Invalid || kinds["ok"] != question.Decline {
 		t.Errorf("journal %v", kinds)
 	}
 	waitEvent(t, rec, func(n client.Notice) bool { return strings.Contains(n.Text, "sampling/createMessage") })
@@ -251,7 +251,7 @@ func TestStatelessCancelOnStdio(t *testing.T) {
 func TestStatelessServerRequestIgnored(t *testing.T) {
 	t.Parallel()
 	rec := &recorder{}
-	s, p := modernPeer(t, &client.Options{Prompter: client.AcceptDefaults}, rec)
+	s, p := modernPeer(t, &client.Options{Prompter: question.AcceptDefaults}, rec)
 	p.sendRaw(jsonrpc.StringID("srv-1"), "elicitation/create", `{"message":"old style","requestedSchema":{"type":"object","properties":{}}}`)
 	waitEvent(t, rec, func(n client.Notice) bool { return strings.Contains(n.Text, "servers send no requests") })
 	// The session still works, and nothing answered the request.
@@ -267,9 +267,9 @@ func TestStatelessServerRequestIgnored(t *testing.T) {
 }
 
 // listTools runs ListTools against a hand-driven peer that has no tools.
-func listTools(s *client.Session, p *peer) ([]client.Tool, error) {
+func listTools(s *client.Session, p *peer) ([]wire.Tool, error) {
 	type ret struct {
-		tools []client.Tool
+		tools []wire.Tool
 		err   error
 	}
 	done := make(chan ret, 1)

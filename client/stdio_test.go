@@ -72,7 +72,7 @@ func startServer(t *testing.T, kind string, opts *client.Options, rec *recorder)
 func TestStdioSubprocess(t *testing.T) {
 	t.Parallel()
 	rec := &recorder{}
-	s, _ := startSubprocess(t, &client.Options{Name: "sub", Prompter: client.PrompterFunc(func(_ context.Context, p *client.Prompt) client.Outcome {
+	s, _ := startSubprocess(t, &client.Options{Name: "sub", Prompter: question.PrompterFunc(func(_ context.Context, p *question.Question) question.Outcome {
 		return answerFromMessage(p)
 	})}, rec)
 	if s.ServerInfo().Name != "ask-server" {
@@ -102,17 +102,17 @@ func TestKilledServerDisconnects(t *testing.T) {
 		t.Errorf("prompts ended %v after the kill; want within 1s", d)
 	}
 	for _, m := range []string{"question a", "question b"} {
-		if !errors.Is(g.cause(m), client.ErrDisconnected) {
+		if !errors.Is(g.cause(m), question.ErrDisconnected) {
 			t.Errorf("%s: cause %v", m, g.cause(m))
 		}
 	}
 	for n, ch := range r {
-		if got := <-ch; !strings.HasPrefix(got, "error") || !strings.Contains(got, client.ErrDisconnected.Error()) {
+		if got := <-ch; !strings.HasPrefix(got, "error") || !strings.Contains(got, question.ErrDisconnected.Error()) {
 			t.Errorf("call %s: %q", n, got)
 		}
 	}
 	<-s.Done()
-	if c := s.Journal().Counts(); c[client.Disconnected] != 2 || c.Total() != 2 {
+	if c := s.Journal().Counts(); c[question.Disconnected] != 2 || c.Total() != 2 {
 		t.Errorf("journal %v", c)
 	}
 	for _, e := range s.Journal().Entries() {
@@ -124,7 +124,7 @@ func TestKilledServerDisconnects(t *testing.T) {
 		t.Errorf("Pending = %d, %d", out, in)
 	}
 	ev := waitEvent(t, rec, func(e client.ServerStateChanged) bool { return e.State == client.StateDisconnected })
-	if !errors.Is(ev.Err, client.ErrDisconnected) || !errors.Is(s.Err(), client.ErrDisconnected) {
+	if !errors.Is(ev.Err, question.ErrDisconnected) || !errors.Is(s.Err(), question.ErrDisconnected) {
 		t.Errorf("state %+v, Err %v", ev, s.Err())
 	}
 }
@@ -132,7 +132,7 @@ func TestKilledServerDisconnects(t *testing.T) {
 func TestStdioSubprocessStateless(t *testing.T) {
 	t.Parallel()
 	rec := &recorder{}
-	s, _ := startServer(t, "book", &client.Options{Name: "sub", Prompter: client.PrompterFunc(func(_ context.Context, p *client.Prompt) client.Outcome {
+	s, _ := startServer(t, "book", &client.Options{Name: "sub", Prompter: question.PrompterFunc(func(_ context.Context, p *question.Question) question.Outcome {
 		return answerField(p)
 	})}, rec)
 	if s.Era() != "2026-07-28 stateless" || s.ServerInfo().Name != "book-server" {

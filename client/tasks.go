@@ -89,12 +89,12 @@ type Task struct {
 
 	// Result is the final result (completed; also failed with an isError
 	// result in 2025-11-25).
-	Result *CallToolResult
+	Result *wire.CallToolResult
 	// Err is why the task failed (wrapping the *jsonrpc.Error the server
 	// sent) or why it was lost; nil otherwise.
 	Err error
 	// OpenPrompts are the prompts of this task open right now.
-	OpenPrompts []PromptKey
+	OpenPrompts []question.Key
 	// Lost is set when the engine stopped following the task without a
 	// terminal status: the server does not know the id (any more), the
 	// session ended, or polling kept failing. Err says why.
@@ -205,7 +205,7 @@ func (s *Session) taskDesign() (TaskDesign, error) {
 	switch {
 	case s.neg.kind == eraStateless:
 		return TaskDesignExtension, nil
-	case s.neg.protocol == Protocol2025_11_25:
+	case s.neg.protocol == wire.Protocol2025_11_25:
 		return TaskDesignCore, nil
 	}
 	return "", fmt.Errorf("%w: %s speaks %s", ErrNoTasks, s.name, eraLabel(s.neg.kind, s.neg.protocol))
@@ -229,7 +229,7 @@ func (s *Session) CancelTask(ctx context.Context, id string) error {
 	}
 	s.mu.Unlock()
 	var raw json.RawMessage
-	c := &call{method: "tasks/cancel", name: id, taskOK: true}
+	c := &call{method: wire.MethodTasksCancel, name: id, taskOK: true}
 	if err := s.do(ctx, c, map[string]string{"taskId": id}, &raw); err != nil {
 		return err
 	}
@@ -255,7 +255,7 @@ func (s *Session) ListTasks(ctx context.Context) ([]Task, error) {
 	if err != nil {
 		return nil, fmt.Errorf("tasks/list on %s: %w", s.name, err)
 	}
-	wire, err := listAll[wireTask](ctx, s, "tasks/list", "tasks")
+	wire, err := listAll[wireTask](ctx, s, wire.MethodTasksList, "tasks")
 	out := make([]Task, 0, len(wire))
 	for _, w := range wire {
 		t := Task{Server: s.name, ID: w.TaskID, Design: TaskDesignCore}
@@ -279,7 +279,7 @@ func (s *Session) ListTasks(ctx context.Context) ([]Task, error) {
 // Cancelling ctx cancels the task (tasks/cancel), as for CallTool.
 // 2025-11-25 tasks belong to the session that created them, so they can
 // be resumed only on that same session; extension task ids work on any.
-func (s *Session) ResumeTask(ctx context.Context, id, tool string) (*CallToolResult, error) {
+func (s *Session) ResumeTask(ctx context.Context, id, tool string) (*wire.CallToolResult, error) {
 	design, err := s.taskDesign()
 	if err != nil {
 		return nil, fmt.Errorf("resume task %s on %s: %w", id, s.name, err)
@@ -303,7 +303,7 @@ func (s *Session) ResumeTask(ctx context.Context, id, tool string) (*CallToolRes
 // first, the task is cancelled on the server in the background (polling
 // goes on, bounded, so its real end is still reported) and awaitTask
 // returns ctx's cause, unless that cause is ErrTaskDetached.
-func (s *Session) awaitTask(ctx context.Context, f *taskFollow) (*CallToolResult, error) {
+func (s *Session) awaitTask(ctx context.Context, f *taskFollow) (*wire.CallToolResult, error) {
 	select {
 	case <-f.done:
 		return f.outcome()

@@ -24,7 +24,7 @@ const (
 
 // rememberTaskSupport keeps each tool's execution.taskSupport from a complete
 // tools/list, for CallTool.
-func (s *Session) rememberTaskSupport(tools []Tool) {
+func (s *Session) rememberTaskSupport(tools []wire.Tool) {
 	m := make(map[string]string, len(tools))
 	for _, t := range tools {
 		m[t.Name] = t.Execution.TaskSupport
@@ -108,7 +108,7 @@ func (s *Session) prepareTask(ctx context.Context, c *call, name string, opts *C
 
 // taskAnswer follows a tools/call answered with a task to its end and
 // returns its outcome; ok is false when raw is a plain result.
-func (s *Session) taskAnswer(ctx context.Context, c *call, design TaskDesign, raw json.RawMessage) (res *CallToolResult, ok bool, err error) {
+func (s *Session) taskAnswer(ctx context.Context, c *call, design TaskDesign, raw json.RawMessage) (res *wire.CallToolResult, ok bool, err error) {
 	var w *wireTask
 	var immediate string
 	switch design {

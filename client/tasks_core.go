@@ -68,7 +68,7 @@ func (f *taskFollow) startResult(final bool) {
 	go func() {
 		defer s.wg.Done()
 		var raw json.RawMessage
-		err := s.do(f.ctx, &call{method: "tasks/result", name: f.id}, map[string]string{"taskId": f.id}, &raw)
+		err := s.do(f.ctx, &call{method: wire.MethodTasksResult, name: f.id}, map[string]string{"taskId": f.id}, &raw)
 		s.mu.Lock()
 		f.core.busy = false
 		answered := err == nil || serverAnswered(err)
@@ -127,7 +127,7 @@ func (f *taskFollow) settleResult() {
 
 // coreOutcome is the outcome of a completed or failed 2025-11-25 task:
 // what tasks/result answered, waiting for the one in flight or calling it.
-func (f *taskFollow) coreOutcome(status TaskStatus) (*CallToolResult, error) {
+func (f *taskFollow) coreOutcome(status TaskStatus) (*wire.CallToolResult, error) {
 	s := f.s
 	deadline := time.NewTimer(pollTimeout)
 	defer deadline.Stop()
@@ -162,7 +162,7 @@ func (f *taskFollow) coreOutcome(status TaskStatus) (*CallToolResult, error) {
 // coreDecode turns what tasks/result answered into CallTool's outcome: a
 // tool result (isError included: a tool failure is a result), or the
 // task's JSON-RPC error.
-func (f *taskFollow) coreDecode(status TaskStatus, raw json.RawMessage, rerr error) (*CallToolResult, error) {
+func (f *taskFollow) coreDecode(status TaskStatus, raw json.RawMessage, rerr error) (*wire.CallToolResult, error) {
 	if rerr != nil {
 		var rpcErr *jsonrpc.Error
 		if status == TaskFailed && errors.As(rerr, &rpcErr) {
@@ -181,7 +181,7 @@ func (f *taskFollow) coreDecode(status TaskStatus, raw json.RawMessage, rerr err
 // (ErrAbandoned answers them cancel, so the server's wait ends too).
 func (f *taskFollow) endCoreLocked(cause error) {
 	for _, e := range f.s.in {
-		if e.method == "elicitation/create" && e.origin.TaskID == f.id && e.ctx.Err() == nil {
+		if e.method == wire.MethodElicit && e.origin.TaskID == f.id && e.ctx.Err() == nil {
 			e.cancel(cause)
 		}
 	}
@@ -191,19 +191,19 @@ func (f *taskFollow) endCoreLocked(cause error) {
 // names one in its related-task _meta, or it arrived on the HTTP stream of
 // a tasks/result of ours. The origin names the task's tool and call when
 // we follow it.
-func (s *Session) taskOriginLocked(m *jsonrpc.Message, taskID string) (Origin, bool) {
+func (s *Session) taskOriginLocked(m *jsonrpc.Message, taskID string) (question.Origin, bool) {
 	if taskID == "" && m.RelatedID.IsValid() {
-		if c := s.out[m.RelatedID]; c != nil && c.method == "tasks/result" {
+		if c := s.out[m.RelatedID]; c != nil && c.method == wire.MethodTasksResult {
 			taskID = c.name
 		}
 	}
 	if taskID == "" {
-		return Origin{}, false
+		return question.Origin{}, false
 	}
 	if f := s.tasks.byID[taskID]; f != nil {
 		return f.origin(), true
 	}
-	return Origin{Kind: OriginTask, TaskID: taskID}, true
+	return question.Origin{Kind: question.OriginTask, TaskID: taskID}, true
 }
 
 // taskCancelledLocked reports whether we cancelled task id, so that a
@@ -216,10 +216,10 @@ func (s *Session) taskCancelledLocked(id string) bool {
 // taskPromptOpened counts an elicitation request of a task among the
 // task's OpenPrompts while it is served; the returned func removes it.
 func (s *Session) taskPromptOpened(e *incoming) func() {
-	if e.method != "elicitation/create" || e.origin.TaskID == "" {
+	if e.method != wire.MethodElicit || e.origin.TaskID == "" {
 		return func() {}
 	}
-	key := PromptKey{Server: s.name, Delivery: ServerRequest, RequestID: e.id}
+	key := question.Key{Server: s.name, Delivery: question.ServerRequest, RequestID: e.id}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	f := s.tasks.byID[e.origin.TaskID]
@@ -242,7 +242,7 @@ func (s *Session) taskPromptOpened(e *incoming) func() {
 // requests, so the server can never have made a task on us: the list is
 // empty and every id is unknown.
 func (s *Session) serveTaskRequest(e *incoming, m *jsonrpc.Message) {
-	if m.Method == "tasks/list" {
+	if m.Method == wire.MethodTasksList {
 		s.answer(e, e.ctx, json.RawMessage(`{"tasks":[]}`), nil)
 		return
 	}

@@ -30,13 +30,13 @@ func TestTaskEverythingResearch(t *testing.T) {
 	}
 	t.Parallel()
 	rec := &recorder{}
-	pr := newTaskPrompter(func(ctx context.Context, p *client.Prompt) client.Outcome {
-		return client.AcceptDefaults.Prompt(ctx, p)
+	pr := newTaskPrompter(func(ctx context.Context, p *question.Question) question.Outcome {
+		return question.AcceptDefaults.Prompt(ctx, p)
 	})
 	ctx, cancel := context.WithTimeout(t.Context(), time.Minute)
 	defer cancel()
 	s, err := client.Connect(ctx, &transport.Stdio{Command: "node", Args: []string{path, "stdio"}, Observer: rec},
-		&client.Options{Name: "everything", Protocol: client.Protocol2025_11_25, Prompter: pr, Observer: rec})
+		&client.Options{Name: "everything", Protocol: wire.Protocol2025_11_25, Prompter: pr, Observer: rec})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -66,7 +66,7 @@ func TestTaskEverythingResearch(t *testing.T) {
 		t.Errorf("%d tasks/result, want 1: the one called on input_required also brought the report", n)
 	}
 	prompts := pr.prompts()
-	if len(prompts) != 1 || prompts[0].Origin.Kind != client.OriginTask || prompts[0].Origin.TaskID != tk.ID {
+	if len(prompts) != 1 || prompts[0].Origin.Kind != question.OriginTask || prompts[0].Origin.TaskID != tk.ID {
 		t.Fatalf("prompts %+v, want one, of the task", prompts)
 	}
 	answers := rec.responsesTo(prompts[0].Key.RequestID.String())

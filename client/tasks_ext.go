@@ -70,7 +70,7 @@ func (f *taskFollow) extObservedLocked(w *wireTask) []*taskInput {
 		in := &taskInput{key: key, raw: listed[key]}
 		in.ctx, in.cancel = context.WithCancelCause(s.base)
 		if f.byPerson {
-			in.cancel(ErrAbandoned) // we cancelled the task: it ends at once
+			in.cancel(question.ErrAbandoned) // we cancelled the task: it ends at once
 		}
 		f.ext.inputs[key] = in
 		f.addOpenLocked(f.inputKey(key))
@@ -80,7 +80,7 @@ func (f *taskFollow) extObservedLocked(w *wireTask) []*taskInput {
 	for key, in := range f.ext.inputs {
 		if _, still := listed[key]; !still && !in.claimed && !in.done {
 			in.reason = "the task no longer asks for it"
-			in.cancel(ErrWithdrawn)
+			in.cancel(question.ErrWithdrawn)
 		}
 	}
 	switch f.snap.Status {
@@ -92,8 +92,8 @@ func (f *taskFollow) extObservedLocked(w *wireTask) []*taskInput {
 	return fresh
 }
 
-func (f *taskFollow) inputKey(key string) PromptKey {
-	return PromptKey{Server: f.s.name, Delivery: TaskInput, TaskID: f.id, Input: key}
+func (f *taskFollow) inputKey(key string) question.Key {
+	return question.Key{Server: f.s.name, Delivery: question.TaskInput, TaskID: f.id, Input: key}
 }
 
 // withdrawInputsLocked ends the open questions as no longer asked.
@@ -101,7 +101,7 @@ func (f *taskFollow) withdrawInputsLocked(reason string) {
 	for _, in := range f.ext.inputs {
 		if !in.claimed && !in.done {
 			in.reason = reason
-			in.cancel(ErrWithdrawn)
+			in.cancel(question.ErrWithdrawn)
 		}
 	}
 }
@@ -129,7 +129,7 @@ func (f *taskFollow) askInput(in *taskInput) {
 			f.changedLocked()
 		}
 	}()
-	p := &Prompt{Key: f.inputKey(in.key), Server: s.name, Origin: f.origin(), Arrived: time.Now()}
+	p := &question.Question{Key: f.inputKey(in.key), Server: s.name, Origin: f.origin(), Arrived: time.Now()}
 	claim := func(ctx context.Context) (error, string) {
 		s.mu.Lock()
 		defer s.mu.Unlock()
@@ -144,7 +144,7 @@ func (f *taskFollow) askInput(in *taskInput) {
 		f.unanswerable(p, "malformed input request: "+err.Error())
 		return
 	}
-	if e.Method != "elicitation/create" {
+	if e.Method != wire.MethodElicit {
 		f.unanswerable(p, fmt.Sprintf("input request of a kind elicit did not declare (%s); it gets no answer", e.Method))
 		return
 	}
@@ -154,7 +154,7 @@ func (f *taskFollow) askInput(in *taskInput) {
 		// Ended before it was shown (we had cancelled the task): journal
 		// it, never show it.
 		if p.Mode == "" {
-			p.Mode = ModeForm
+			p.Mode = question.ModeForm
 		}
 		cause, reason := claim(in.ctx)
 		s.record(p, causeDecision(cause, reason).outcome, "")
@@ -162,9 +162,9 @@ func (f *taskFollow) askInput(in *taskInput) {
 	}
 	if perr != nil {
 		if p.Mode == "" {
-			p.Mode = ModeForm
+			p.Mode = question.ModeForm
 		}
-		d = decision{outcome: Outcome{Kind: Invalid, Reason: perr.msg}, reply: &elicitResult{Action: "cancel"}}
+		d = decision{outcome: question.Outcome{Kind: question.Invalid, Reason: perr.msg}, reply: &elicitResult{Action: "cancel"}}
 		if cause, reason := claim(in.ctx); cause != nil {
 			d = causeDecision(cause, reason)
 		}
@@ -172,7 +172,7 @@ func (f *taskFollow) askInput(in *taskInput) {
 		ctx := in.ctx
 		if t := s.opts.PromptTimeout; t > 0 {
 			var cancel context.CancelFunc
-			ctx, cancel = context.WithTimeoutCause(ctx, t, ErrTimeout)
+			ctx, cancel = context.WithTimeoutCause(ctx, t, question.ErrTimeout)
 			defer cancel()
 		}
 		d = s.settle(ctx, p, claim)
@@ -182,7 +182,7 @@ func (f *taskFollow) askInput(in *taskInput) {
 		// answered cancel and journalled Invalid, as in MRTR.
 		d.reply = &elicitResult{Action: "cancel"}
 	}
-	if d.outcome.Kind == Abandoned {
+	if d.outcome.Kind == question.Abandoned {
 		d.reply = nil // tasks/cancel went out instead
 	}
 	if d.reply == nil {
@@ -193,27 +193,27 @@ func (f *taskFollow) askInput(in *taskInput) {
 }
 
 // unanswerable journals a question we cannot serve and says so.
-func (f *taskFollow) unanswerable(p *Prompt, why string) {
+func (f *taskFollow) unanswerable(p *question.Question, why string) {
 	if p.Mode == "" {
-		p.Mode = ModeForm
+		p.Mode = question.ModeForm
 	}
 	f.s.notice("task %s: input %q: %s", f.id, p.Key.Input, why)
-	f.s.record(p, Outcome{Kind: Invalid, Reason: why}, "")
+	f.s.record(p, question.Outcome{Kind: question.Invalid, Reason: why}, "")
 }
 
 // sendUpdate sends one answer in tasks/update and journals the prompt once
 // it was written (or could not be).
-func (f *taskFollow) sendUpdate(p *Prompt, d decision) {
+func (f *taskFollow) sendUpdate(p *question.Question, d decision) {
 	s := f.s
 	b, err := json.Marshal(d.reply)
 	if err != nil {
-		d.outcome = Outcome{Kind: Invalid, Reason: "answer could not be encoded: " + err.Error()}
+		d.outcome = question.Outcome{Kind: question.Invalid, Reason: "answer could not be encoded: " + err.Error()}
 		d.reply = &elicitResult{Action: "cancel"}
 		b = json.RawMessage(`{"action":"cancel"}`)
 	}
 	params := map[string]any{"taskId": f.id, "inputResponses": map[string]json.RawMessage{p.Key.Input: b}}
 	var once sync.Once
-	c := &call{method: "tasks/update", name: f.id, taskOK: true}
+	c := &call{method: wire.MethodTasksUpdate, name: f.id, taskOK: true}
 	c.sent = func() { once.Do(func() { s.record(p, d.outcome, d.reply.Action) }) }
 	ctx, cancel := context.WithTimeout(context.Background(), pollTimeout)
 	defer cancel()
@@ -229,7 +229,7 @@ func (f *taskFollow) sendUpdate(p *Prompt, d decision) {
 
 // extOutcome is the outcome of a completed or failed extension task: the
 // inline result (isError included: it counts as completed), or the error.
-func (f *taskFollow) extOutcome(status TaskStatus) (*CallToolResult, error) {
+func (f *taskFollow) extOutcome(status TaskStatus) (*wire.CallToolResult, error) {
 	s := f.s
 	s.mu.Lock()
 	raw, rpcErr, msg := f.ext.result, f.ext.err, f.snap.StatusMessage
@@ -278,7 +278,7 @@ func (s *Session) taskNotification(method string, params json.RawMessage) {
 		return
 	}
 	s.mu.Lock()
-	if method == "notifications/tasks" {
+	if method == wire.NotifyTasks {
 		agreed := false
 		if id, ok := subscriptionID(params); ok {
 			if c := s.out[id]; c != nil && c.listen != nil && c.listen.acked {

@@ -63,10 +63,10 @@ type taskFollow struct {
 	done chan struct{} // closed once snap is final (Ended)
 
 	snap     Task
-	open     []PromptKey // the task's open prompts, in arrival order
+	open     []question.Key // the task's open prompts, in arrival order
 	byPerson bool        // cancelled by us: its prompts end Abandoned
 	cancelAt time.Time   // when tasks/cancel was first asked for
-	res      *CallToolResult
+	res      *wire.CallToolResult
 	err      error
 
 	core coreState // 2025-11-25: tasks/result
@@ -150,17 +150,17 @@ func (f *taskFollow) describeTool() string {
 }
 
 // origin is what the task's prompts belong to.
-func (f *taskFollow) origin() Origin {
-	return Origin{Kind: OriginTask, Name: f.tool, CallID: f.callID, TaskID: f.id}
+func (f *taskFollow) origin() question.Origin {
+	return question.Origin{Kind: question.OriginTask, Name: f.tool, CallID: f.callID, TaskID: f.id}
 }
 
 // addOpenLocked and removeOpenLocked keep OpenPrompts; the caller reports
 // the change.
-func (f *taskFollow) addOpenLocked(k PromptKey) {
+func (f *taskFollow) addOpenLocked(k question.Key) {
 	f.open = append(f.open, k)
 }
 
-func (f *taskFollow) removeOpenLocked(k PromptKey) bool {
+func (f *taskFollow) removeOpenLocked(k question.Key) bool {
 	i := slices.Index(f.open, k)
 	if i < 0 {
 		return false
@@ -202,7 +202,7 @@ func (f *taskFollow) run(fresh bool) {
 			unreached++
 			s.notice("task %s: tasks/get could not reach the server (%d of %d): %v", f.id, unreached, maxUnreachable, err)
 			if unreached >= maxUnreachable {
-				f.lose(fmt.Errorf("%w (tasks/get could not reach the server %d times in a row: %w)", ErrDisconnected, unreached, err))
+				f.lose(fmt.Errorf("%w (tasks/get could not reach the server %d times in a row: %w)", question.ErrDisconnected, unreached, err))
 			}
 			interval = unreachableRetry << (unreached - 1)
 		default:
@@ -304,7 +304,7 @@ func (f *taskFollow) poll() error {
 	ctx, cancel := context.WithTimeout(f.ctx, pollTimeout)
 	defer cancel()
 	var raw json.RawMessage
-	c := &call{method: "tasks/get", name: f.id, taskOK: true}
+	c := &call{method: wire.MethodTasksGet, name: f.id, taskOK: true}
 	err := s.do(ctx, c, map[string]string{"taskId": f.id}, &raw)
 	if err != nil {
 		var rpcErr *jsonrpc.Error
@@ -416,7 +416,7 @@ func (f *taskFollow) requestCancelLocked() {
 		f.cancelAt = time.Now()
 	}
 	f.snap.CancelRequested = true
-	f.endPromptsLocked(ErrAbandoned)
+	f.endPromptsLocked(question.ErrAbandoned)
 	f.changedLocked()
 	f.poke()
 }
@@ -452,7 +452,7 @@ func (f *taskFollow) finish() {
 	if f.design == TaskDesignCore && (lost || status == TaskCancelled) {
 		f.settleResult()
 	}
-	var res *CallToolResult
+	var res *wire.CallToolResult
 	var err error
 	switch {
 	case lost:
@@ -479,7 +479,7 @@ func (f *taskFollow) finish() {
 	f.closePromptsLocked(status)
 	// The task's own questions are ending with it; the server's requests
 	// (2025-11-25) end when the server or the person ends them.
-	f.open = slices.DeleteFunc(f.open, func(k PromptKey) bool { return k.Delivery == TaskInput })
+	f.open = slices.DeleteFunc(f.open, func(k question.Key) bool { return k.Delivery == question.TaskInput })
 	if s.tasks.byID[f.id] == f {
 		delete(s.tasks.byID, f.id)
 	}
@@ -492,7 +492,7 @@ func (f *taskFollow) finish() {
 }
 
 // outcome is what CallTool returns for the task; valid once done is closed.
-func (f *taskFollow) outcome() (*CallToolResult, error) {
+func (f *taskFollow) outcome() (*wire.CallToolResult, error) {
 	f.s.mu.Lock()
 	defer f.s.mu.Unlock()
 	return f.res, f.err
@@ -503,7 +503,7 @@ func (f *taskFollow) outcome() (*CallToolResult, error) {
 // (Abandoned).
 func (f *taskFollow) closePromptsLocked(status TaskStatus) {
 	if f.byPerson {
-		f.endPromptsLocked(ErrAbandoned)
+		f.endPromptsLocked(question.ErrAbandoned)
 		return
 	}
 	if f.snap.Lost && !serverAnswered(f.snap.Err) {
@@ -512,8 +512,8 @@ func (f *taskFollow) closePromptsLocked(status TaskStatus) {
 		// the questions, the way to the server is gone. Before this they
 		// ended Withdrawn, "the task ended input_required", and a
 		// 2025-11-25 question stayed open until the session closed.
-		cause := fmt.Errorf("%w: task %s was lost: %w", ErrDisconnected, f.id, f.snap.Err)
-		if errors.Is(f.snap.Err, ErrDisconnected) {
+		cause := fmt.Errorf("%w: task %s was lost: %w", question.ErrDisconnected, f.id, f.snap.Err)
+		if errors.Is(f.snap.Err, question.ErrDisconnected) {
 			cause = fmt.Errorf("task %s was lost: %w", f.id, f.snap.Err) // said once
 		}
 		f.endPromptsLocked(cause)

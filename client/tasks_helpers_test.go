@@ -35,10 +35,10 @@ type taskPeer struct {
 }
 
 var taskPeers = []taskPeer{
-	{"stdio/2025-11-25", "stdio", client.Protocol2025_11_25, client.TaskDesignCore},
-	{"stdio/2026-07-28", "stdio", client.Protocol2026_07_28, client.TaskDesignExtension},
-	{"http/2025-11-25", "http", client.Protocol2025_11_25, client.TaskDesignCore},
-	{"http/2026-07-28", "http-stateless", client.Protocol2026_07_28, client.TaskDesignExtension},
+	{"stdio/2025-11-25", "stdio", wire.Protocol2025_11_25, client.TaskDesignCore},
+	{"stdio/2026-07-28", "stdio", wire.Protocol2026_07_28, client.TaskDesignExtension},
+	{"http/2025-11-25", "http", wire.Protocol2025_11_25, client.TaskDesignCore},
+	{"http/2026-07-28", "http-stateless", wire.Protocol2026_07_28, client.TaskDesignExtension},
 }
 
 // connectTasks connects a session to a fresh demo server reached as tp
@@ -126,19 +126,19 @@ func checkPolls(t *testing.T, polls []timedMsg, interval time.Duration, bound in
 // taskPrompter answers every prompt with answer and records the prompts
 // and, for those whose context ended first, the cause.
 type taskPrompter struct {
-	answer func(ctx context.Context, p *client.Prompt) client.Outcome
+	answer func(ctx context.Context, p *question.Question) question.Outcome
 
 	mu     sync.Mutex
-	asked  []*client.Prompt
-	causes map[client.PromptKey]error
-	opened chan *client.Prompt // each prompt, as it opens (buffered)
+	asked  []*question.Question
+	causes map[question.Key]error
+	opened chan *question.Question // each prompt, as it opens (buffered)
 }
 
-func newTaskPrompter(answer func(ctx context.Context, p *client.Prompt) client.Outcome) *taskPrompter {
-	return &taskPrompter{answer: answer, causes: map[client.PromptKey]error{}, opened: make(chan *client.Prompt, 64)}
+func newTaskPrompter(answer func(ctx context.Context, p *question.Question) question.Outcome) *taskPrompter {
+	return &taskPrompter{answer: answer, causes: map[question.Key]error{}, opened: make(chan *question.Question, 64)}
 }
 
-func (tp *taskPrompter) Prompt(ctx context.Context, p *client.Prompt) client.Outcome {
+func (tp *taskPrompter) Prompt(ctx context.Context, p *question.Question) question.Outcome {
 	tp.mu.Lock()
 	tp.asked = append(tp.asked, p)
 	tp.mu.Unlock()
@@ -152,29 +152,29 @@ func (tp *taskPrompter) Prompt(ctx context.Context, p *client.Prompt) client.Out
 	return out
 }
 
-func (tp *taskPrompter) prompts() []*client.Prompt {
+func (tp *taskPrompter) prompts() []*question.Question {
 	tp.mu.Lock()
 	defer tp.mu.Unlock()
-	return append([]*client.Prompt(nil), tp.asked...)
+	return append([]*question.Question(nil), tp.asked...)
 }
 
-func (tp *taskPrompter) cause(k client.PromptKey) error {
+func (tp *taskPrompter) cause(k question.Key) error {
 	tp.mu.Lock()
 	defer tp.mu.Unlock()
 	return tp.causes[k]
 }
 
 // chooseReflow accepts reflow_month's question with choice.
-func chooseReflow(choice string) func(context.Context, *client.Prompt) client.Outcome {
-	return func(context.Context, *client.Prompt) client.Outcome {
-		return client.Outcome{Kind: client.Accept, Content: map[string]any{"choice": choice}}
+func chooseReflow(choice string) func(context.Context, *question.Question) question.Outcome {
+	return func(context.Context, *question.Question) question.Outcome {
+		return question.Outcome{Kind: question.Accept, Content: map[string]any{"choice": choice}}
 	}
 }
 
 // holdPrompt keeps every prompt open until its context ends.
-func holdPrompt(ctx context.Context, _ *client.Prompt) client.Outcome {
+func holdPrompt(ctx context.Context, _ *question.Question) question.Outcome {
 	<-ctx.Done()
-	return client.Outcome{Kind: client.Cancel}
+	return question.Outcome{Kind: question.Cancel}
 }
 
 // recvWithin waits for a value from ch, failing the test after liveness.

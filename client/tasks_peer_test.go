@@ -38,9 +38,9 @@ const twoQuestions = `"inputRequests":{` +
 func TestTaskInputsDedupedAndWithdrawn(t *testing.T) {
 	t.Parallel()
 	rec := &recorder{}
-	pr := newTaskPrompter(func(ctx context.Context, p *client.Prompt) client.Outcome {
+	pr := newTaskPrompter(func(ctx context.Context, p *question.Question) question.Outcome {
 		if p.Message == "question a" {
-			return client.Outcome{Kind: client.Accept, Content: map[string]any{"a": "A"}}
+			return question.Outcome{Kind: question.Accept, Content: map[string]any{"a": "A"}}
 		}
 		return holdPrompt(ctx, p)
 	})
@@ -82,14 +82,14 @@ func TestTaskInputsDedupedAndWithdrawn(t *testing.T) {
 	if n := len(pr.prompts()); n != 2 {
 		t.Errorf("%d prompts, want 2 (a and b, once each)", n)
 	}
-	if c := pr.cause(bKey(s)); !errors.Is(c, client.ErrWithdrawn) {
+	if c := pr.cause(bKey(s)); !errors.Is(c, question.ErrWithdrawn) {
 		t.Errorf("b ended with %v, want ErrWithdrawn", c)
 	}
-	byKey := map[string]client.JournalEntry{}
+	byKey := map[string]question.JournalEntry{}
 	for _, e := range waitJournal(t, s, 2) {
 		byKey[e.Key.Input] = e
 	}
-	if byKey["a"].Kind != client.Accept || byKey["b"].Kind != client.Withdrawn || !strings.Contains(byKey["b"].Reason, "no longer asks") {
+	if byKey["a"].Kind != question.Accept || byKey["b"].Kind != question.Withdrawn || !strings.Contains(byKey["b"].Reason, "no longer asks") {
 		t.Errorf("journal %+v", byKey)
 	}
 	resolved := waitEvent(t, rec, func(e client.PromptResolved) bool { return e.Key.Input == "b" })
@@ -98,8 +98,8 @@ func TestTaskInputsDedupedAndWithdrawn(t *testing.T) {
 	}
 }
 
-func bKey(s *client.Session) client.PromptKey {
-	return client.PromptKey{Server: s.Name(), Delivery: client.TaskInput, TaskID: "t1", Input: "b"}
+func bKey(s *client.Session) question.Key {
+	return question.Key{Server: s.Name(), Delivery: question.TaskInput, TaskID: "t1", Input: "b"}
 }
 
 // TestTaskListenPush: with Options.ListenTasks an extension task asks for
@@ -162,7 +162,7 @@ func TestTaskListenPush(t *testing.T) {
 func TestTaskCoreStatusNotification(t *testing.T) {
 	t.Parallel()
 	rec := &recorder{}
-	s, p, _ := pipePeer(t, client.Protocol2025_11_25, &client.Options{}, rec)
+	s, p, _ := pipePeer(t, wire.Protocol2025_11_25, &client.Options{}, rec)
 	done := make(chan string, 1)
 	go func() {
 		res, err := s.CallTool(t.Context(), "job", nil, &client.CallOptions{TaskSupport: client.TaskSupportRequired, TaskTTL: 5 * time.Second})

@@ -21,7 +21,7 @@ func TestTaskResumeExtension(t *testing.T) {
 
 	recA := &recorder{}
 	prA := newTaskPrompter(holdPrompt)
-	a := dialTasks(t, url, client.Protocol2026_07_28, &client.Options{Prompter: prA}, recA)
+	a := dialTasks(t, url, wire.Protocol2026_07_28, &client.Options{Prompter: prA}, recA)
 	done := make(chan error, 1)
 	go func() {
 		_, err := a.CallTool(t.Context(), "reflow_month", nil, nil)
@@ -36,13 +36,13 @@ func TestTaskResumeExtension(t *testing.T) {
 	if n := len(recA.sentTask("tasks/cancel", id)) + len(recA.sentTask("tasks/update", id)); n != 0 {
 		t.Errorf("closing sent %d tasks/cancel or tasks/update; the task must live on", n)
 	}
-	if e := a.Journal().Entries(); len(e) != 1 || e[0].Kind != client.Abandoned {
+	if e := a.Journal().Entries(); len(e) != 1 || e[0].Kind != question.Abandoned {
 		t.Errorf("first run's journal %+v, want the question Abandoned", e)
 	}
 
 	recB := &recorder{}
 	prB := newTaskPrompter(chooseReflow("move_atrium"))
-	b := dialTasks(t, url, client.Protocol2026_07_28, &client.Options{Prompter: prB}, recB)
+	b := dialTasks(t, url, wire.Protocol2026_07_28, &client.Options{Prompter: prB}, recB)
 	res, err := b.ResumeTask(t.Context(), id, "reflow_month")
 	if err != nil || !strings.Contains(res.Text(), "Move to the atrium") {
 		t.Fatalf("ResumeTask: %v, %v", res, err)
@@ -71,7 +71,7 @@ func TestTaskResumeCore(t *testing.T) {
 	url := demoURL(t, demo.HTTPHandler(fastTasks()))
 	recA := &recorder{}
 	prA := newTaskPrompter(holdPrompt)
-	a := dialTasks(t, url, client.Protocol2025_11_25, &client.Options{Prompter: prA}, recA)
+	a := dialTasks(t, url, wire.Protocol2025_11_25, &client.Options{Prompter: prA}, recA)
 	done := make(chan error, 1)
 	go func() {
 		_, err := a.CallTool(t.Context(), "reflow_month", nil, nil)
@@ -87,7 +87,7 @@ func TestTaskResumeCore(t *testing.T) {
 	_ = a.Close()
 	<-done
 
-	b := dialTasks(t, url, client.Protocol2025_11_25, &client.Options{}, &recorder{})
+	b := dialTasks(t, url, wire.Protocol2025_11_25, &client.Options{}, &recorder{})
 	_, err := b.ResumeTask(t.Context(), first[0].ID, "reflow_month")
 	tk, _ := b.Task(first[0].ID)
 	var rpcErr *jsonrpc.Error

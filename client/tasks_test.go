@@ -69,12 +69,12 @@ func TestTaskReflowMonth(t *testing.T) {
 				t.Fatalf("%d prompts, want 1", len(prompts))
 			}
 			p := prompts[0]
-			want := client.Origin{Kind: client.OriginTask, Name: "reflow_month", CallID: tk.CallID, TaskID: tk.ID}
+			want := question.Origin{Kind: question.OriginTask, Name: "reflow_month", CallID: tk.CallID, TaskID: tk.ID}
 			if p.Origin != want {
 				t.Errorf("origin %+v, want %+v", p.Origin, want)
 			}
 			entries := waitJournal(t, s, 1)
-			if len(entries) != 1 || entries[0].Kind != client.Accept || entries[0].Origin != want || entries[0].Key != p.Key {
+			if len(entries) != 1 || entries[0].Kind != question.Accept || entries[0].Origin != want || entries[0].Key != p.Key {
 				t.Errorf("journal %+v", entries)
 			}
 
@@ -108,7 +108,7 @@ func TestTaskReflowMonth(t *testing.T) {
 				if call.Task == nil || call.Task.TTL != client.DefaultTaskTTL.Milliseconds() {
 					t.Errorf("tools/call params.task = %+v, want ttl %d", call.Task, client.DefaultTaskTTL.Milliseconds())
 				}
-				if p.Key.Delivery != client.ServerRequest {
+				if p.Key.Delivery != question.ServerRequest {
 					t.Errorf("key %v: want the server's request id", p.Key)
 				}
 				if n := len(rec.sentTask("tasks/result", tk.ID)); n != 1 {
@@ -134,7 +134,7 @@ func TestTaskReflowMonth(t *testing.T) {
 			if call.Task != nil {
 				t.Errorf("2026-07-28 tools/call carries params.task")
 			}
-			wantKey := client.PromptKey{Server: s.Name(), Delivery: client.TaskInput, TaskID: tk.ID, Input: "placement"}
+			wantKey := question.Key{Server: s.Name(), Delivery: question.TaskInput, TaskID: tk.ID, Input: "placement"}
 			if p.Key != wantKey {
 				t.Errorf("key %+v, want %+v", p.Key, wantKey)
 			}
@@ -204,10 +204,10 @@ func TestTaskCallCancelled(t *testing.T) {
 				t.Errorf("final %+v", final)
 			}
 			waitJournal(t, s, 1)
-			if e := s.Journal().Entries()[0]; e.Kind != client.Abandoned || e.Key != p.Key {
+			if e := s.Journal().Entries()[0]; e.Kind != question.Abandoned || e.Key != p.Key {
 				t.Errorf("journal %+v, want the prompt Abandoned", e)
 			}
-			if c := pr.cause(p.Key); !errors.Is(c, client.ErrAbandoned) {
+			if c := pr.cause(p.Key); !errors.Is(c, question.ErrAbandoned) {
 				t.Errorf("prompt ended with %v, want ErrAbandoned", c)
 			}
 			if n := len(rec.sentTask("tasks/cancel", final.ID)); n != 1 {
@@ -244,7 +244,7 @@ func TestTaskCancelTask(t *testing.T) {
 			dopts := &demo.Options{TaskPollInterval: taskPoll, TaskStep: 20 * time.Millisecond}
 			s := connectTasks(t, tp, dopts, &client.Options{}, rec)
 			type outcome struct {
-				res *client.CallToolResult
+				res *wire.CallToolResult
 				err error
 			}
 			done := make(chan outcome, 1)
@@ -348,12 +348,12 @@ func TestTaskDetached(t *testing.T) {
 			t.Parallel()
 			rec := &recorder{}
 			release := make(chan struct{})
-			pr := newTaskPrompter(func(ctx context.Context, p *client.Prompt) client.Outcome {
+			pr := newTaskPrompter(func(ctx context.Context, p *question.Question) question.Outcome {
 				select {
 				case <-release:
 					return chooseReflow("cancel_notify")(ctx, p)
 				case <-ctx.Done():
-					return client.Outcome{Kind: client.Cancel}
+					return question.Outcome{Kind: question.Cancel}
 				}
 			})
 			s := connectTasks(t, tp, fastTasks(), &client.Options{Prompter: pr}, rec)

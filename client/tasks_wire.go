@@ -169,7 +169,7 @@ func coreCreated(raw json.RawMessage) (w *wireTask, immediate string, ok bool) {
 // the Task flat); ok is false for any other result, w nil for a task
 // result that names no task.
 func extCreated(raw json.RawMessage) (w *wireTask, ok bool) {
-	if resultType(raw) != "task" {
+	if wire.ResultType(raw) != "task" {
 		return nil, false
 	}
 	return decodeTask(raw), true
@@ -177,9 +177,9 @@ func extCreated(raw json.RawMessage) (w *wireTask, ok bool) {
 
 // toolResult decodes a tools/call result, by exact member names: an
 // "IsError" must not turn a result into a tool error.
-func toolResult(raw json.RawMessage) (*CallToolResult, error) {
-	res := &CallToolResult{Raw: raw}
-	if err := decodeExact(raw, res); err != nil {
+func toolResult(raw json.RawMessage) (*wire.CallToolResult, error) {
+	res := &wire.CallToolResult{Raw: raw}
+	if err := wire.DecodeExact(raw, res); err != nil {
 		return nil, err
 	}
 	return res, nil

@@ -38,7 +38,7 @@ func fakeTimePeer(t *testing.T, opts *client.Options) (*client.Session, *peer) {
 
 func TestNoHiddenTimeout(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		g := newGate(func(*client.Prompt) client.Outcome { return client.Outcome{Kind: client.Decline} })
+		g := newGate(func(*question.Question) question.Outcome { return question.Outcome{Kind: question.Decline} })
 		s, p := fakeTimePeer(t, &client.Options{Prompter: g})
 		time.Sleep(72 * time.Hour) // the person went away for a long weekend
 		synctest.Wait()
@@ -57,7 +57,7 @@ func TestNoHiddenTimeout(t *testing.T) {
 
 func TestPromptTimeoutExact(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		g := newGate(func(*client.Prompt) client.Outcome { return client.Outcome{Kind: client.Decline} })
+		g := newGate(func(*question.Question) question.Outcome { return question.Outcome{Kind: question.Decline} })
 		start := time.Now()
 		_, p := fakeTimePeer(t, &client.Options{Prompter: g, PromptTimeout: time.Hour})
 		time.Sleep(time.Hour - time.Nanosecond)
@@ -70,7 +70,7 @@ func TestPromptTimeoutExact(t *testing.T) {
 		if d := time.Since(start); d != time.Hour {
 			t.Errorf("answered after %v, want exactly 1h", d)
 		}
-		if string(m.Result) != `{"action":"cancel"}` || !errors.Is(g.cause("slow person"), client.ErrTimeout) {
+		if string(m.Result) != `{"action":"cancel"}` || !errors.Is(g.cause("slow person"), question.ErrTimeout) {
 			t.Errorf("answer %s, cause %v", m.Result, g.cause("slow person"))
 		}
 	})

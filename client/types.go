@@ -13,8 +13,8 @@ type Tool struct {
 	Description  string          `json:"description,omitempty"`
 	InputSchema  json.RawMessage `json:"inputSchema,omitempty"`
 	OutputSchema json.RawMessage `json:"outputSchema,omitempty"`
-	Annotations  ToolAnnotations `json:"annotations,omitzero"`
-	Execution    ToolExecution   `json:"execution,omitzero"`
+	Annotations  wire.ToolAnnotations `json:"annotations,omitzero"`
+	Execution    wire.ToolExecution   `json:"execution,omitzero"`
 }
 
 // ToolAnnotations are the server's hints about a tool (untrusted).
@@ -34,7 +34,7 @@ type ToolExecution struct {
 
 // CallToolResult is a tools/call result.
 type CallToolResult struct {
-	Content           []ContentBlock  `json:"content"`
+	Content           []wire.ContentBlock  `json:"content"`
 	StructuredContent json.RawMessage `json:"structuredContent,omitempty"`
 	IsError           bool            `json:"isError,omitempty"`
 	// Raw is the whole result exactly as sent.
@@ -42,7 +42,7 @@ type CallToolResult struct {
 }
 
 // Text joins the text blocks of the result, one per line.
-func (r *CallToolResult) Text() string {
+func (r *wire.CallToolResult) Text() string {
 	var out string
 	for _, b := range r.Content {
 		if b.Type == "text" {
@@ -73,26 +73,26 @@ type ContentBlock struct {
 	Description string `json:"description,omitempty"`
 	Size        *int64 `json:"size,omitempty"`
 	// Resource is set for "resource" (an embedded resource).
-	Resource    *ResourceContents `json:"resource,omitempty"`
+	Resource    *wire.ResourceContents `json:"resource,omitempty"`
 	Annotations json.RawMessage   `json:"annotations,omitempty"`
 	Raw         json.RawMessage   `json:"-"`
 }
 
 // UnmarshalJSON keeps the raw block beside the typed fields. A block whose
 // known fields have unexpected types still decodes: Type and Raw are kept.
-func (b *ContentBlock) UnmarshalJSON(data []byte) error {
-	type plain ContentBlock
+func (b *wire.ContentBlock) UnmarshalJSON(data []byte) error {
+	type plain wire.ContentBlock
 	var p plain
-	if err := decodeExact(data, &p); err != nil { // "Text" is not text
+	if err := wire.DecodeExact(data, &p); err != nil { // "Text" is not text
 		var t struct {
 			Type string `json:"type"`
 		}
-		if decodeExact(data, &t) != nil {
+		if wire.DecodeExact(data, &t) != nil {
 			return fmt.Errorf("content block: %w", err)
 		}
 		p = plain{Type: t.Type}
 	}
-	*b = ContentBlock(p)
+	*b = wire.ContentBlock(p)
 	b.Raw = append(json.RawMessage(nil), data...)
 	return nil
 }
@@ -123,7 +123,7 @@ type ServerPrompt struct {
 	Name        string           `json:"name"`
 	Title       string           `json:"title,omitempty"`
 	Description string           `json:"description,omitempty"`
-	Arguments   []PromptArgument `json:"arguments,omitempty"`
+	Arguments   []wire.PromptArgument `json:"arguments,omitempty"`
 }
 
 // PromptArgument is one argument of a ServerPrompt.
@@ -137,13 +137,13 @@ type PromptArgument struct {
 // GetPromptResult is a prompts/get result.
 type GetPromptResult struct {
 	Description string          `json:"description,omitempty"`
-	Messages    []PromptMessage `json:"messages"`
+	Messages    []wire.PromptMessage `json:"messages"`
 }
 
 // PromptMessage is one message of a GetPromptResult.
 type PromptMessage struct {
 	Role    string       `json:"role"`
-	Content ContentBlock `json:"content"`
+	Content wire.ContentBlock `json:"content"`
 }
 
 // CallOptions tunes one CallTool.

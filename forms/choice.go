@@ -7,7 +7,6 @@ import (
 	"charm.land/lipgloss/v2"
 
 	"github.com/elicit-dev/elicit/forms/schema"
-	"github.com/elicit-dev/elicit/themes"
 )
 
 // none is the index of the "(none)" choice, the answer "leave it out".
@@ -96,9 +95,9 @@ func optionIndex(opts []schema.Option, v string) int {
 // optionLabel is what a choice shows: its title, else its value.
 func optionLabel(o schema.Option) string {
 	if o.Label != "" {
-		return themes.SanitizeLine(o.Label)
+		return untrusted.Line(o.Label)
 	}
-	return themes.SanitizeLine(o.Value)
+	return untrusted.Line(o.Value)
 }
 
 func (f *enumField) property() *schema.Property { return f.p }

@@ -47,7 +47,7 @@
 // Titles of required fields end in " *"; descriptions are followed by the
 // constraints a person needs (range, length, format, how many to choose).
 // Every string from the server (message, titles, descriptions, labels,
-// examples) goes through [themes.Sanitize] or [themes.SanitizeLine].
+// examples) goes through [untrusted.Text] or [untrusted.Line].
 //
 // # Content
 //

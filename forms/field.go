@@ -7,7 +7,6 @@ import (
 	"charm.land/huh/v2"
 
 	"github.com/elicit-dev/elicit/forms/schema"
-	"github.com/elicit-dev/elicit/themes"
 )
 
 // field binds one property to the huh field that edits it. The field owns
@@ -68,7 +67,7 @@ func title(p *schema.Property) string {
 	if strings.TrimSpace(t) == "" {
 		t = p.Name
 	}
-	t = themes.SanitizeLine(t)
+	t = untrusted.Line(t)
 	if p.Required {
 		t += " *"
 	}
@@ -78,15 +77,15 @@ func title(p *schema.Property) string {
 // label is how messages name the field.
 func label(p *schema.Property) string {
 	if strings.TrimSpace(p.Title) != "" {
-		return themes.SanitizeLine(p.Title)
+		return untrusted.Line(p.Title)
 	}
-	return themes.SanitizeLine(p.Name)
+	return untrusted.Line(p.Name)
 }
 
 // description is the server's description followed by the constraints a
 // person needs to answer (range, length, format, how many to pick).
 func description(p *schema.Property) string {
-	d := strings.TrimSpace(themes.Sanitize(p.Description))
+	d := strings.TrimSpace(untrusted.Text(p.Description))
 	h := hint(p)
 	switch {
 	case d == "":
@@ -114,9 +113,9 @@ func humanize(p *schema.Property, err error) error {
 		if ve.Reason == "is required" {
 			return errors.New(label(p) + " is required")
 		}
-		return errors.New(label(p) + ": " + themes.SanitizeLine(ve.Reason))
+		return errors.New(label(p) + ": " + untrusted.Line(ve.Reason))
 	}
-	return errors.New(label(p) + ": " + themes.SanitizeLine(err.Error()))
+	return errors.New(label(p) + ": " + untrusted.Line(err.Error()))
 }
 
 // fieldErr names the field in an error of our own making.

@@ -8,7 +8,6 @@ import (
 	"charm.land/huh/v2"
 
 	"github.com/elicit-dev/elicit/forms/schema"
-	"github.com/elicit-dev/elicit/themes"
 )
 
 // Options configures a Form.
@@ -84,7 +83,7 @@ func newForm(fields []field, validate func(map[string]any) error, opts Options) 
 		opts:     opts,
 		theme:    &themeSwitch{cur: opts.Theme},
 		fields:   fields,
-		message:  strings.TrimSpace(themes.Sanitize(opts.Message)),
+		message:  strings.TrimSpace(untrusted.Text(opts.Message)),
 		validate: validate,
 	}
 	if opts.Theme == nil {
@@ -178,7 +177,7 @@ func (f *Form) Update(msg tea.Msg) tea.Cmd {
 		return cmd
 	}
 	if _, err := f.Content(); err != nil {
-		f.refused = themes.SanitizeLine(err.Error())
+		f.refused = untrusted.Line(err.Error())
 		return tea.Batch(cmd, f.rebuild())
 	}
 	f.submitted = true

@@ -5,7 +5,6 @@ import (
 	"strings"
 
 	"github.com/elicit-dev/elicit/forms/schema"
-	"github.com/elicit-dev/elicit/themes"
 )
 
 // filterAbove is the option count from which a select says it filters and
@@ -25,7 +24,7 @@ func hint(p *schema.Property) string {
 		add(formatHint(p.Format))
 		add(lengthHint(p.MinLength, p.MaxLength))
 		if p.Pattern != "" {
-			add("must match " + themes.SanitizeLine(p.Pattern))
+			add("must match " + untrusted.Line(p.Pattern))
 		}
 	case schema.Number:
 		add(rangeHint("a number", p.Minimum, p.Maximum))
@@ -70,7 +69,7 @@ func formatHint(format string) string {
 	case "":
 		return ""
 	}
-	return "format " + themes.SanitizeLine(format)
+	return "format " + untrusted.Line(format)
 }
 
 // examplePlaceholder shows an example in an empty field. It is marked as

@@ -10,7 +10,6 @@ import (
 	"charm.land/huh/v2"
 
 	"github.com/elicit-dev/elicit/forms/schema"
-	"github.com/elicit-dev/elicit/themes"
 )
 
 // listField edits a tool argument that is an array of primitives as text
@@ -92,7 +91,7 @@ func (f *listField) build(theme huh.Theme) huh.Field {
 		Key(f.p.Name).
 		Title(title(f.p)).
 		Description(description(f.p)).
-		Placeholder(themes.Sanitize(f.placeholder)).
+		Placeholder(untrusted.Text(f.placeholder)).
 		Lines(4).
 		EditorExtension("txt").
 		Value(&f.text).
@@ -222,7 +221,7 @@ func (f *jsonField) build(theme huh.Theme) huh.Field {
 		Key(f.p.Name).
 		Title(title(f.p)).
 		Description(description(f.p)).
-		Placeholder(themes.Sanitize(f.placeholder)).
+		Placeholder(untrusted.Text(f.placeholder)).
 		Lines(6).
 		EditorExtension("json").
 		Value(&f.text).

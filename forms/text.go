@@ -7,7 +7,6 @@ import (
 	"charm.land/huh/v2"
 
 	"github.com/elicit-dev/elicit/forms/schema"
-	"github.com/elicit-dev/elicit/themes"
 )
 
 // textField edits a string property in a one-line Input. The text is sent
@@ -25,7 +24,7 @@ func newTextField(p *schema.Property, tool bool) *textField {
 		f.text = s
 	}
 	if s, ok := example.(string); ok {
-		f.placeholder = examplePlaceholder(themes.SanitizeLine(s))
+		f.placeholder = examplePlaceholder(untrusted.Line(s))
 	}
 	return f
 }

@@ -72,7 +72,7 @@ var arrivalPanes = []int{1, 200}
 // arrivalPrompt is the i-th measured prompt: ids far above the set-up
 // panes', so its strip label is unique to the iteration. The schema is
 // parsed once: parsing is the engine's work, before Bridge.Prompt.
-func arrivalPrompt(proto *client.Prompt, i int) *client.Prompt {
+func arrivalPrompt(proto *question.Question, i int) *question.Question {
 	p := *proto
 	p.Key = reqKey("demo", int64(1_000_000+i))
 	p.Arrived = time.Now()
@@ -81,7 +81,7 @@ func arrivalPrompt(proto *client.Prompt, i int) *client.Prompt {
 
 // arrivalWant is what the View must show once prompt p arrives as pane
 // number n+1.
-func arrivalWant(n int, p *client.Prompt) []string {
+func arrivalWant(n int, p *question.Question) []string {
 	return []string{fmt.Sprintf("%d %s", n+1, p.Key), fmt.Sprintf("%d open", n+1)}
 }
 
@@ -138,7 +138,7 @@ func benchArrivalDirect(b *testing.B, n int) {
 	b.ReportAllocs()
 	for i := 0; b.Loop(); i++ {
 		p := arrivalPrompt(proto, i)
-		reply := make(chan client.Outcome, 1)
+		reply := make(chan question.Outcome, 1)
 		t0 := time.Now()
 		_, _ = d.m.Update(promptOpenedMsg{p: p, reply: reply})
 		content := d.m.View().Content
@@ -269,7 +269,7 @@ func benchArrivalProgram(b *testing.B, n int) {
 		// Answer and drop the pane, so the next prompt arrives to n again.
 		probe(b, prog, func(m *Model) {
 			if pn := m.prompts.byKey[p.Key]; pn != nil {
-				pn.reply <- client.Outcome{Kind: client.Cancel}
+				pn.reply <- question.Outcome{Kind: question.Cancel}
 				m.prompts.removePane(&m.viewCtx, pn)
 			}
 		})

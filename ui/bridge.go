@@ -63,7 +63,7 @@ func NewBridge(opts BridgeOptions) *Bridge {
 }
 
 var (
-	_ client.Prompter = (*Bridge)(nil)
+	_ question.Prompter = (*Bridge)(nil)
 	_ client.Observer = (*Bridge)(nil)
 )
 
@@ -114,20 +114,20 @@ func (b *Bridge) deliver(ctx context.Context, msg tea.Msg) bool {
 // opens a pane and waits for the person's answer or for ctx to end. When
 // ctx ends first, whatever is returned is ignored by the engine, which
 // records the cause; the pane is told to stop taking input.
-func (b *Bridge) Prompt(ctx context.Context, p *client.Prompt) client.Outcome {
-	reply := make(chan client.Outcome, 1)
+func (b *Bridge) Prompt(ctx context.Context, p *question.Question) question.Outcome {
+	reply := make(chan question.Outcome, 1)
 	if !b.deliver(ctx, promptOpenedMsg{p: p, reply: reply}) {
 		// Never shown: the engine records the context's cause, not this.
-		return client.Outcome{Kind: client.Cancel, Reason: "prompt never shown"}
+		return question.Outcome{Kind: question.Cancel, Reason: "prompt never shown"}
 	}
 	select {
 	case o := <-reply:
 		return o
 	case <-ctx.Done():
 		b.deliver(context.Background(), promptClosedMsg{key: p.Key, cause: context.Cause(ctx)})
-		return client.Outcome{Kind: client.Cancel, Reason: "prompt context ended"}
+		return question.Outcome{Kind: question.Cancel, Reason: "prompt context ended"}
 	case <-b.closed:
-		return client.Outcome{Kind: client.Cancel, Reason: "UI closed"}
+		return question.Outcome{Kind: question.Cancel, Reason: "UI closed"}
 	}
 }
 

@@ -25,18 +25,18 @@ func twoServers(e *fakeEngine) {
 
 func withResources(e *fakeEngine) {
 	size := int64(8)
-	e.resources["demo"] = []client.Resource{
+	e.resources["demo"] = []wire.Resource{
 		{URI: "file:///notes.txt", Name: "notes", Title: "Notes", MimeType: "text/plain"},
 		{URI: "mem://logo", Name: "logo", MimeType: "image/png", Size: &size},
 		{URI: "data://cfg", Name: "cfg", MimeType: "application/json"},
 		{URI: "file:///long.txt", Name: "long", MimeType: "text/plain"},
 	}
-	e.resources["two"] = []client.Resource{{URI: "two://only", Name: "only-on-two"}}
+	e.resources["two"] = []wire.Resource{{URI: "two://only", Name: "only-on-two"}}
 	long := make([]string, 100)
 	for i := range long {
 		long[i] = fmt.Sprintf("row %03d", i+1)
 	}
-	e.contents = map[string][]client.ResourceContents{
+	e.contents = map[string][]wire.ResourceContents{
 		"file:///notes.txt": {{URI: "file:///notes.txt", MimeType: "text/plain", Text: "line one\n" + hostile}},
 		"mem://logo":        {{URI: "mem://logo", MimeType: "image/png", Blob: "iVBORw0KGgo="}},
 		"data://cfg":        {{URI: "data://cfg", MimeType: "application/json", Text: `{"a":1,"b":[true]}`}},
@@ -99,7 +99,7 @@ func TestResourcesReloadOnListChanged(t *testing.T) {
 	d := newDriver(t, Options{}, withResources)
 	d.keys(keyF9)
 	d.eng.mu.Lock()
-	d.eng.resources["demo"] = []client.Resource{{URI: "new://one", Name: "fresh"}}
+	d.eng.resources["demo"] = []wire.Resource{{URI: "new://one", Name: "fresh"}}
 	d.eng.mu.Unlock()
 	d.send(eventMsg{e: client.ListChanged{Server: "demo", What: "resources"}})
 	mustShow(t, d, "fresh", "new://one")
@@ -114,10 +114,10 @@ func TestResourceReadCancelledOnBack(t *testing.T) {
 	t.Parallel()
 	cancelled := make(chan string, 1)
 	d := newDriver(t, Options{}, withResources, func(e *fakeEngine) {
-		e.readFn = func(ctx context.Context, uri string) ([]client.ResourceContents, error) {
+		e.readFn = func(ctx context.Context, uri string) ([]wire.ResourceContents, error) {
 			<-ctx.Done()
 			cancelled <- uri
-			return []client.ResourceContents{{URI: uri, Text: "too late"}}, nil
+			return []wire.ResourceContents{{URI: uri, Text: "too late"}}, nil
 		}
 	})
 	d.keys(keyF9, keyEnter)
@@ -133,17 +133,17 @@ func TestResourceReadCancelledOnBack(t *testing.T) {
 }
 
 func withTemplates(e *fakeEngine) {
-	e.prompts["demo"] = []client.ServerPrompt{
-		{Name: "greet", Description: "Say hello", Arguments: []client.PromptArgument{
+	e.prompts["demo"] = []wire.Prompt{
+		{Name: "greet", Description: "Say hello", Arguments: []wire.PromptArgument{
 			{Name: "name", Title: "Your name", Required: true},
 			{Name: "style", Description: "formal or casual"},
 		}},
 		{Name: "plain", Title: "No arguments"},
 	}
-	e.getFn = func(name string, args map[string]string) (*client.GetPromptResult, error) {
-		return &client.GetPromptResult{Description: "greeting " + hostile, Messages: []client.PromptMessage{
-			{Role: "user", Content: client.ContentBlock{Type: "text", Text: "Hello, " + args["name"] + "!"}},
-			{Role: "assistant", Content: client.ContentBlock{Type: "image", MimeType: "image/png", Data: "AAAA"}},
+	e.getFn = func(name string, args map[string]string) (*wire.GetPromptResult, error) {
+		return &wire.GetPromptResult{Description: "greeting " + hostile, Messages: []wire.PromptMessage{
+			{Role: "user", Content: wire.ContentBlock{Type: "text", Text: "Hello, " + args["name"] + "!"}},
+			{Role: "assistant", Content: wire.ContentBlock{Type: "image", MimeType: "image/png", Data: "AAAA"}},
 		}}, nil
 	}
 }

@@ -49,7 +49,7 @@ func TestDeclineButtonClick(t *testing.T) {
 	d.send(tea.MouseClickMsg{X: btn[0] + 2, Y: btn[1], Button: tea.MouseRight})
 	d.noReply(p.Key)                // right button
 	d.send(click(btn[0]-1, btn[1])) // its left padding is part of it
-	if got := d.reply(p.Key); got.Kind != client.Decline || got.Content != nil {
+	if got := d.reply(p.Key); got.Kind != question.Decline || got.Content != nil {
 		t.Fatalf("reply = %+v, want decline", got)
 	}
 	d.send(click(btn[0]+2, btn[1]))
@@ -62,7 +62,7 @@ func TestDeclineButtonClickNarrowAndURL(t *testing.T) {
 	t.Parallel()
 	d := newDriver(t, Options{})
 	d.send(tea.WindowSizeMsg{Width: 50, Height: 12})
-	u := &client.Prompt{Key: reqKey("demo", 2), Server: "demo", Mode: client.ModeURL,
+	u := &question.Question{Key: reqKey("demo", 2), Server: "demo", Mode: question.ModeURL,
 		Message: strings.Repeat("a long message that wraps ", 20), URL: "https://example.com/x", Arrived: time.Now()}
 	d.open(u)
 	at := cellsOf(d.screen(), declineLabel)
@@ -70,7 +70,7 @@ func TestDeclineButtonClickNarrowAndURL(t *testing.T) {
 		t.Fatalf("button not on a 50×12 screen:\n%s", d.screen())
 	}
 	d.send(click(at[0][0]+3, at[0][1]))
-	if got := d.reply(u.Key); got.Kind != client.Decline {
+	if got := d.reply(u.Key); got.Kind != question.Decline {
 		t.Fatalf("reply = %v, want decline", got.Kind)
 	}
 }

@@ -16,8 +16,8 @@
 //
 // It uses client's data types but calls the engine only through [Engine],
 // from tea.Cmds; it must not import transport (client re-exports Frame).
-// Server text reaches the screen only through themes.Sanitize and
-// themes.SanitizeLine.
+// Server text reaches the screen only through untrusted.Text and
+// untrusted.Line.
 //
 // # Usage
 //

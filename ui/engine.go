@@ -13,18 +13,18 @@ type Engine interface {
 	// Servers lists the configured servers and where each stands.
 	Servers() []ServerStatus
 	// Tools lists a server's tools (tools/list, all pages).
-	Tools(ctx context.Context, server string) ([]client.Tool, error)
+	Tools(ctx context.Context, server string) ([]wire.Tool, error)
 	// Call runs tools/call and returns when it has ended, also when it
 	// ran as a task. Cancelling ctx must send notifications/cancelled (or
 	// the transport's equivalent; tasks/cancel for a task) and return
 	// promptly.
-	Call(ctx context.Context, server, tool string, args map[string]any, opts CallOptions) (*client.CallToolResult, error)
+	Call(ctx context.Context, server, tool string, args map[string]any, opts CallOptions) (*wire.CallToolResult, error)
 	// ListResources, ReadResource, ListPrompts and GetPrompt browse a
 	// server's resources and prompt templates.
-	ListResources(ctx context.Context, server string) ([]client.Resource, error)
-	ReadResource(ctx context.Context, server, uri string) ([]client.ResourceContents, error)
-	ListPrompts(ctx context.Context, server string) ([]client.ServerPrompt, error)
-	GetPrompt(ctx context.Context, server, name string, args map[string]string) (*client.GetPromptResult, error)
+	ListResources(ctx context.Context, server string) ([]wire.Resource, error)
+	ReadResource(ctx context.Context, server, uri string) ([]wire.ResourceContents, error)
+	ListPrompts(ctx context.Context, server string) ([]wire.Prompt, error)
+	GetPrompt(ctx context.Context, server, name string, args map[string]string) (*wire.GetPromptResult, error)
 	// Tasks returns a snapshot of every task of every server (what each
 	// session follows or has followed).
 	Tasks() []client.Task
@@ -39,7 +39,7 @@ type Engine interface {
 	// Reconnect closes and reopens a server's session.
 	Reconnect(ctx context.Context, server string) error
 	// Journal is the record of every prompt's outcome.
-	Journal() *client.Journal
+	Journal() *question.Journal
 }
 
 // CallOptions are what the person chose for one Call.

@@ -23,24 +23,24 @@ import (
 type fakeEngine struct {
 	mu      sync.Mutex
 	servers []ServerStatus
-	tools   map[string][]client.Tool
-	journal *client.Journal
+	tools   map[string][]wire.Tool
+	journal *question.Journal
 	calls   []string
 	levels  []string
 	// levelErr is what SetLogLevel returns.
 	levelErr error
 	// Resources and prompt templates per server; contents per URI.
-	resources map[string][]client.Resource
-	contents  map[string][]client.ResourceContents
-	prompts   map[string][]client.ServerPrompt
+	resources map[string][]wire.Resource
+	contents  map[string][]wire.ResourceContents
+	prompts   map[string][]wire.Prompt
 	// readFn replaces contents when set; getFn answers prompts/get.
-	readFn func(ctx context.Context, uri string) ([]client.ResourceContents, error)
-	getFn  func(name string, args map[string]string) (*client.GetPromptResult, error)
+	readFn func(ctx context.Context, uri string) ([]wire.ResourceContents, error)
+	getFn  func(name string, args map[string]string) (*wire.GetPromptResult, error)
 	lists  []string // "resources demo", "prompts demo": list calls made
 	reads  []string // "server uri"
 	gets   []fakeGet
 	// callFn runs a call; nil returns an empty result.
-	callFn func(ctx context.Context, tool string, args map[string]any, onProgress func(client.CallProgress)) (*client.CallToolResult, error)
+	callFn func(ctx context.Context, tool string, args map[string]any, onProgress func(client.CallProgress)) (*wire.CallToolResult, error)
 
 	// Tasks. A server whose Caps declare none answers tasks/list with
 	// client.ErrNoTasks unless listFn says otherwise.
@@ -95,22 +95,22 @@ func (f *fakeEngine) called() []string {
 func newFakeEngine() *fakeEngine {
 	return &fakeEngine{
 		servers:   []ServerStatus{{Name: "demo", State: client.StateReady, Protocol: "2025-11-25", Era: "2025-11-25 stateful"}},
-		tools:     map[string][]client.Tool{},
-		resources: map[string][]client.Resource{},
-		contents:  map[string][]client.ResourceContents{},
-		prompts:   map[string][]client.ServerPrompt{},
-		journal:   client.NewJournal(0),
+		tools:     map[string][]wire.Tool{},
+		resources: map[string][]wire.Resource{},
+		contents:  map[string][]wire.ResourceContents{},
+		prompts:   map[string][]wire.Prompt{},
+		journal:   question.NewJournal(0),
 	}
 }
 
 func (f *fakeEngine) Servers() []ServerStatus { return f.servers }
-func (f *fakeEngine) Tools(_ context.Context, server string) ([]client.Tool, error) {
+func (f *fakeEngine) Tools(_ context.Context, server string) ([]wire.Tool, error) {
 	return f.tools[server], nil
 }
 
 // Call records the call, with a "task " prefix when it was asked to run
 // as one.
-func (f *fakeEngine) Call(ctx context.Context, server, tool string, args map[string]any, opts CallOptions) (*client.CallToolResult, error) {
+func (f *fakeEngine) Call(ctx context.Context, server, tool string, args map[string]any, opts CallOptions) (*wire.CallToolResult, error) {
 	f.mu.Lock()
 	call := fmt.Sprintf("%s/%s %v", server, tool, args)
 	if opts.AsTask != nil && *opts.AsTask {
@@ -122,15 +122,15 @@ func (f *fakeEngine) Call(ctx context.Context, server, tool string, args map[str
 	if fn != nil {
 		return fn(ctx, tool, args, opts.OnProgress)
 	}
-	return &client.CallToolResult{}, nil
+	return &wire.CallToolResult{}, nil
 }
-func (f *fakeEngine) ListResources(_ context.Context, server string) ([]client.Resource, error) {
+func (f *fakeEngine) ListResources(_ context.Context, server string) ([]wire.Resource, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.lists = append(f.lists, "resources "+server)
 	return f.resources[server], nil
 }
-func (f *fakeEngine) ReadResource(ctx context.Context, server, uri string) ([]client.ResourceContents, error) {
+func (f *fakeEngine) ReadResource(ctx context.Context, server, uri string) ([]wire.ResourceContents, error) {
 	f.mu.Lock()
 	f.reads = append(f.reads, server+" "+uri)
 	fn := f.readFn
@@ -140,20 +140,20 @@ func (f *fakeEngine) ReadResource(ctx context.Context, server, uri string) ([]cl
 	}
 	return f.contents[uri], nil
 }
-func (f *fakeEngine) ListPrompts(_ context.Context, server string) ([]client.ServerPrompt, error) {
+func (f *fakeEngine) ListPrompts(_ context.Context, server string) ([]wire.Prompt, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.lists = append(f.lists, "prompts "+server)
 	return f.prompts[server], nil
 }
-func (f *fakeEngine) GetPrompt(_ context.Context, server, name string, args map[string]string) (*client.GetPromptResult, error) {
+func (f *fakeEngine) GetPrompt(_ context.Context, server, name string, args map[string]string) (*wire.GetPromptResult, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.gets = append(f.gets, fakeGet{server, name, args})
 	if f.getFn != nil {
 		return f.getFn(name, args)
 	}
-	return &client.GetPromptResult{}, nil
+	return &wire.GetPromptResult{}, nil
 }
 
 // fakeGet records one prompts/get.
@@ -169,7 +169,7 @@ func (f *fakeEngine) SetLogLevel(_ context.Context, server, level string) error 
 	return f.levelErr
 }
 func (f *fakeEngine) Reconnect(context.Context, string) error { return nil }
-func (f *fakeEngine) Journal() *client.Journal                { return f.journal }
+func (f *fakeEngine) Journal() *question.Journal                { return f.journal }
 
 // driver runs the model synchronously (AGENTS.md, charm v2 facts: update
 // driver): it calls Update, runs the returned commands and feeds their
@@ -179,7 +179,7 @@ type driver struct {
 	t       testing.TB
 	m       *Model
 	eng     *fakeEngine
-	replies map[client.PromptKey]chan client.Outcome
+	replies map[question.Key]chan question.Outcome
 	wg      sync.WaitGroup
 	inbox   chan tea.Msg // what the Bridge delivered
 
@@ -260,7 +260,7 @@ func newDriver(t testing.TB, opts Options, setup ...func(*fakeEngine)) *driver {
 	}
 	br := NewBridge(BridgeOptions{})
 	m := New(eng, br, opts)
-	d := &driver{t: t, m: m, eng: eng, replies: map[client.PromptKey]chan client.Outcome{},
+	d := &driver{t: t, m: m, eng: eng, replies: map[question.Key]chan question.Outcome{},
 		inbox: make(chan tea.Msg, 1024)}
 	br.Attach(func(msg tea.Msg) { d.inbox <- msg })
 	t.Cleanup(br.Close)
@@ -375,26 +375,26 @@ func (d *driver) typeText(s string) {
 
 // open delivers a prompt as Bridge.Prompt would, keeping its reply
 // channel so the test can read the answer.
-func (d *driver) open(p *client.Prompt) chan client.Outcome {
-	reply := make(chan client.Outcome, 1)
+func (d *driver) open(p *question.Question) chan question.Outcome {
+	reply := make(chan question.Outcome, 1)
 	d.replies[p.Key] = reply
 	d.send(promptOpenedMsg{p: p, reply: reply})
 	return reply
 }
 
 // reply returns the answer sent for a prompt, or fails.
-func (d *driver) reply(k client.PromptKey) client.Outcome {
+func (d *driver) reply(k question.Key) question.Outcome {
 	d.t.Helper()
 	select {
 	case o := <-d.replies[k]:
 		return o
 	default:
 		d.t.Fatalf("no answer sent for %s", k)
-		return client.Outcome{}
+		return question.Outcome{}
 	}
 }
 
-func (d *driver) noReply(k client.PromptKey) {
+func (d *driver) noReply(k question.Key) {
 	d.t.Helper()
 	select {
 	case o := <-d.replies[k]:
@@ -416,20 +416,20 @@ var (
 
 func key1(r rune) tea.KeyPressMsg { return tea.KeyPressMsg{Code: r, Text: string(r)} }
 
-func reqKey(server string, id int64) client.PromptKey {
-	return client.PromptKey{Server: server, Delivery: client.ServerRequest, RequestID: jsonrpc.IntID(id)}
+func reqKey(server string, id int64) question.Key {
+	return question.Key{Server: server, Delivery: question.ServerRequest, RequestID: jsonrpc.IntID(id)}
 }
 
 // formPrompt builds a form-mode prompt from a requestedSchema.
-func formPrompt(t testing.TB, server string, id int64, message, rawSchema string) *client.Prompt {
+func formPrompt(t testing.TB, server string, id int64, message, rawSchema string) *question.Question {
 	t.Helper()
 	s, err := schema.Parse(json.RawMessage(rawSchema), schema.Subset2025_11_25)
 	if err != nil {
 		t.Fatalf("schema: %v", err)
 	}
-	return &client.Prompt{Key: reqKey(server, id), Server: server, Mode: client.ModeForm, Message: message,
+	return &question.Question{Key: reqKey(server, id), Server: server, Mode: question.ModeForm, Message: message,
 		Schema: s, RawSchema: json.RawMessage(rawSchema), Arrived: time.Now(),
-		Origin: client.Origin{Kind: client.OriginToolCall, Name: "deploy", CallID: jsonrpc.IntID(3)}}
+		Origin: question.Origin{Kind: question.OriginToolCall, Name: "deploy", CallID: jsonrpc.IntID(3)}}
 }
 
 const nameSchema = `{"type":"object","properties":{"name":{"type":"string","title":"Name"}},"required":["name"]}`

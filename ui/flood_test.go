@@ -161,7 +161,7 @@ func TestKeystrokeDuringFlood(t *testing.T) {
 	p := formPrompt(t, "evil", 1, "still here?", nameSchema)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	answered := make(chan client.Outcome, 1)
+	answered := make(chan question.Outcome, 1)
 	go func() { answered <- fp.br.Prompt(ctx, p) }()
 	for ok := false; !ok; {
 		fp.probe(t, func(m *Model) { ok = len(m.prompts.panes) == 1 })
@@ -189,7 +189,7 @@ func TestKeystrokeDuringFlood(t *testing.T) {
 	fp.prog.Send(tea.KeyPressMsg{Code: 'x', Mod: tea.ModCtrl})
 	select {
 	case o := <-answered:
-		if o.Kind != client.Decline {
+		if o.Kind != question.Decline {
 			t.Errorf("the prompt ended %v, want decline", o.Kind)
 		}
 	case <-time.After(5 * time.Second):

@@ -16,7 +16,6 @@ import (
 
 	"github.com/elicit-dev/elicit/client"
 	"github.com/elicit-dev/elicit/forms/schema"
-	"github.com/elicit-dev/elicit/themes"
 	"github.com/elicit-dev/elicit/transport/jsonrpc"
 )
 
@@ -193,10 +192,10 @@ func TestAssertInertCatches(t *testing.T) {
 		"plain text\nsecond line\n",
 		"\x1b[m\x1b[0m\x1b[1;3;4m\x1b[4:3m\x1b[38:2::1:2:3m\x1b[48;5;200m",
 		pre + "✓ ⏎ ␛ <U+202E> �",
-		themes.Sanitize(evil),
-		themes.SanitizeLine(evil),
-		themes.Sanitize(hostile),
-		"\x1b[31m" + themes.Sanitize(evil) + "\x1b[0m",
+		untrusted.Text(evil),
+		untrusted.Line(evil),
+		untrusted.Text(hostile),
+		"\x1b[31m" + untrusted.Text(evil) + "\x1b[0m",
 	}
 	for _, s := range good {
 		if probs := inertProblems(s); len(probs) > 0 {
@@ -308,15 +307,15 @@ func evilTour(t *testing.T, width, height int, check bool) {
 	// found invalid; each notice is drawn on its pane.
 	d.keys(keyF2, keyF2) // the first URL prompt
 	u := d.m.prompts.focused().p.Key
-	d.send(promptClosedMsg{key: u, cause: client.ErrWithdrawn})
-	d.send(eventMsg{e: client.PromptResolved{Key: u, Entry: client.JournalEntry{Key: u, Server: srv, Kind: client.Withdrawn, Reason: ev("wr")}}})
+	d.send(promptClosedMsg{key: u, cause: question.ErrWithdrawn})
+	d.send(eventMsg{e: client.PromptResolved{Key: u, Entry: question.JournalEntry{Key: u, Server: srv, Kind: question.Withdrawn, Reason: ev("wr")}}})
 	look("withdrawn pane", shown("wr"))
 	d.keys(keyF2)
 	d.send(promptClosedMsg{key: d.m.prompts.focused().p.Key, cause: errors.New(ev("cause"))})
 	look("pane closed for an odd cause", shown("cause"))
 	d.keys(keyF2)
 	k := d.m.prompts.focused().p.Key
-	d.send(eventMsg{e: client.PromptResolved{Key: k, Entry: client.JournalEntry{Key: k, Server: srv, Kind: client.Invalid, Reason: ev("inv")}}})
+	d.send(eventMsg{e: client.PromptResolved{Key: k, Entry: question.JournalEntry{Key: k, Server: srv, Kind: question.Invalid, Reason: ev("inv")}}})
 	look("invalid pane", shown("inv"))
 
 	// The journal, as the engine recorded it (setup, before Init).
@@ -452,20 +451,20 @@ func evilEngine(t *testing.T, e *fakeEngine, srv, two string, release chan struc
 	e.cancelErr = errors.New(ev("tkcancel"))
 	e.listFn = func(string) ([]client.Task, error) { return nil, errors.New(ev("tklist")) }
 	size := int64(3)
-	e.tools[srv] = []client.Tool{
-		{Name: ev("tname"), Title: ev("ttitle"), Description: ev("tdesc"), Execution: client.ToolExecution{TaskSupport: ev("ts")},
+	e.tools[srv] = []wire.Tool{
+		{Name: ev("tname"), Title: ev("ttitle"), Description: ev("tdesc"), Execution: wire.ToolExecution{TaskSupport: ev("ts")},
 			InputSchema: json.RawMessage(mustJSON(t, map[string]any{"type": "object", "properties": map[string]any{
 				"a": map[string]any{"type": "string", "title": ev("atitle"), "description": ev("adesc"), "examples": []string{ev("aex")}}}}))},
-		{Name: ev("tname2"), Annotations: client.ToolAnnotations{Title: ev("tatitle")}},
+		{Name: ev("tname2"), Annotations: wire.ToolAnnotations{Title: ev("tatitle")}},
 		{Name: "fails"}, {Name: "errors"}, {Name: "progress"},
 	}
 	// Built here: the calls run in commands' goroutines, where t.Fatal must not.
 	rawType, structured := mustJSON(t, map[string]string{"type": ev("rtype")}), mustJSON(t, map[string]string{"k": ev("rsc")})
 	jsonText := mustJSON(t, []string{ev("rcjson")})
-	e.callFn = func(ctx context.Context, tool string, _ map[string]any, onProgress func(client.CallProgress)) (*client.CallToolResult, error) {
+	e.callFn = func(ctx context.Context, tool string, _ map[string]any, onProgress func(client.CallProgress)) (*wire.CallToolResult, error) {
 		switch tool {
 		case "fails":
-			return &client.CallToolResult{IsError: true, Content: []client.ContentBlock{{Type: "text", Text: ev("etext")}}}, nil
+			return &wire.CallToolResult{IsError: true, Content: []wire.ContentBlock{{Type: "text", Text: ev("etext")}}}, nil
 		case "errors":
 			return nil, errors.New(ev("cerr"))
 		case "progress":
@@ -475,53 +474,53 @@ func evilEngine(t *testing.T, e *fakeEngine, srv, two string, release chan struc
 			case <-ctx.Done():
 				return nil, ctx.Err()
 			}
-			return &client.CallToolResult{Content: []client.ContentBlock{{Type: "text", Text: ev("pdone")}}}, nil
+			return &wire.CallToolResult{Content: []wire.ContentBlock{{Type: "text", Text: ev("pdone")}}}, nil
 		}
-		return &client.CallToolResult{
-			Content: []client.ContentBlock{
+		return &wire.CallToolResult{
+			Content: []wire.ContentBlock{
 				{Type: "text", Text: ev("rtext")},
 				{Type: "resource_link", URI: ev("rluri"), Name: ev("rlink"), Description: ev("rldesc"), MimeType: ev("rmime"), Size: &size},
 				{Type: "image", MimeType: ev("imime"), Data: "AAAA"},
-				{Type: "resource", Resource: &client.ResourceContents{URI: ev("remb"), MimeType: "text/plain", Text: ev("rembt")}},
+				{Type: "resource", Resource: &wire.ResourceContents{URI: ev("remb"), MimeType: "text/plain", Text: ev("rembt")}},
 				{Type: ev("rtype"), Raw: json.RawMessage(rawType)},
 			},
 			StructuredContent: json.RawMessage(structured),
 		}, nil
 	}
 
-	e.resources[srv] = []client.Resource{
+	e.resources[srv] = []wire.Resource{
 		{URI: ev("ruuri"), Name: ev("runame"), Title: ev("rutitle"), Description: ev("rudesc"), MimeType: ev("rumime")},
 		{URI: "data://json", Name: "json", MimeType: "application/json"},
 		{URI: "data://broken", Name: "broken"},
 	}
-	e.readFn = func(_ context.Context, uri string) ([]client.ResourceContents, error) {
+	e.readFn = func(_ context.Context, uri string) ([]wire.ResourceContents, error) {
 		switch uri {
 		case "data://json":
-			return []client.ResourceContents{{URI: uri, MimeType: "application/json", Text: jsonText}}, nil
+			return []wire.ResourceContents{{URI: uri, MimeType: "application/json", Text: jsonText}}, nil
 		case "data://broken":
 			return nil, errors.New(ev("rerr"))
 		}
-		return []client.ResourceContents{{URI: ev("rcuri"), MimeType: ev("rcmime"), Text: ev("rctext")},
+		return []wire.ResourceContents{{URI: ev("rcuri"), MimeType: ev("rcmime"), Text: ev("rctext")},
 			{URI: ev("rcblob"), MimeType: "image/png", Blob: "AAAA"}}, nil
 	}
 
-	e.prompts[srv] = []client.ServerPrompt{{Name: ev("gname"), Title: ev("gtitle"), Description: ev("gdesc"),
-		Arguments: []client.PromptArgument{{Name: ev("gargname"), Title: ev("gargtitle"), Description: ev("gargdesc"), Required: true}}}}
-	e.getFn = func(string, map[string]string) (*client.GetPromptResult, error) {
-		return &client.GetPromptResult{Description: ev("gresdesc"), Messages: []client.PromptMessage{
-			{Role: ev("grole"), Content: client.ContentBlock{Type: "text", Text: ev("gmsg")}},
-			{Role: "user", Content: client.ContentBlock{Type: "resource_link", URI: ev("gluri"), Name: ev("glname")}},
+	e.prompts[srv] = []wire.Prompt{{Name: ev("gname"), Title: ev("gtitle"), Description: ev("gdesc"),
+		Arguments: []wire.PromptArgument{{Name: ev("gargname"), Title: ev("gargtitle"), Description: ev("gargdesc"), Required: true}}}}
+	e.getFn = func(string, map[string]string) (*wire.GetPromptResult, error) {
+		return &wire.GetPromptResult{Description: ev("gresdesc"), Messages: []wire.PromptMessage{
+			{Role: ev("grole"), Content: wire.ContentBlock{Type: "text", Text: ev("gmsg")}},
+			{Role: "user", Content: wire.ContentBlock{Type: "resource_link", URI: ev("gluri"), Name: ev("glname")}},
 		}}, nil
 	}
 
-	jk := client.PromptKey{Server: srv, Delivery: client.ServerRequest, RequestID: jsonrpc.StringID(ev("jrid"))}
-	e.journal.Record(client.JournalEntry{Key: jk, Server: srv, Kind: client.Withdrawn, Reason: ev("jr"), At: t0,
-		Origin: client.Origin{Kind: client.OriginToolCall, Name: ev("jorigin"), CallID: jsonrpc.IntID(4)}})
-	e.journal.Record(client.JournalEntry{Key: reqKey(two, 9), Server: two, Kind: client.Decline, At: t0})
+	jk := question.Key{Server: srv, Delivery: question.ServerRequest, RequestID: jsonrpc.StringID(ev("jrid"))}
+	e.journal.Record(question.JournalEntry{Key: jk, Server: srv, Kind: question.Withdrawn, Reason: ev("jr"), At: t0,
+		Origin: question.Origin{Kind: question.OriginToolCall, Name: ev("jorigin"), CallID: jsonrpc.IntID(4)}})
+	e.journal.Record(question.JournalEntry{Key: reqKey(two, 9), Server: two, Kind: question.Decline, At: t0})
 }
 
 // evilPrompts are the prompts of the tour, in the order of paneWants.
-func evilPrompts(t *testing.T, srv string) []*client.Prompt {
+func evilPrompts(t *testing.T, srv string) []*question.Question {
 	t.Helper()
 	form1 := mustJSON(t, map[string]any{"type": "object", "properties": map[string]any{
 		"a": map[string]any{"type": "string", "title": ev("ptitle"), "description": ev("pdesc")},
@@ -543,19 +542,19 @@ func evilPrompts(t *testing.T, srv string) []*client.Prompt {
 	p1.Key.RequestID = jsonrpc.StringID(ev("rid"))
 	p1.Origin.Name = ev("origin")
 	p2 := formPrompt(t, srv, 2, ev("msg2"), form2)
-	url1 := &client.Prompt{Key: reqKey(srv, 3), Server: srv, Mode: client.ModeURL, Message: ev("umsg"),
+	url1 := &question.Question{Key: reqKey(srv, 3), Server: srv, Mode: question.ModeURL, Message: ev("umsg"),
 		URL: "https://ex.example/" + ev("url"), ElicitationID: ev("eid"), Arrived: t0}
 	// A URL that parses: its user name (percent-encoded RLO) and path are
 	// server text the warnings quote.
-	url2 := &client.Prompt{Key: reqKey(srv, 4), Server: srv, Mode: client.ModeURL, Message: ev("umsg2"),
+	url2 := &question.Question{Key: reqKey(srv, 4), Server: srv, Mode: question.ModeURL, Message: ev("umsg2"),
 		URL: "http://us%E2%80%AEer@xn--evl-abc.example/p\u202eath?q=\u2066", Arrived: t0}
 	task := formPrompt(t, srv, 5, ev("tmsg"), nameSchema)
-	task.Key = client.PromptKey{Server: srv, Delivery: client.TaskInput, TaskID: ev("tid"), Input: ev("tin")}
-	task.Origin = client.Origin{Kind: client.OriginTask, TaskID: ev("tid"), Name: ev("tname")}
+	task.Key = question.Key{Server: srv, Delivery: question.TaskInput, TaskID: ev("tid"), Input: ev("tin")}
+	task.Origin = question.Origin{Kind: question.OriginTask, TaskID: ev("tid"), Name: ev("tname")}
 	input := formPrompt(t, srv, 6, ev("imsg"), nameSchema)
-	input.Key = client.PromptKey{Server: srv, Delivery: client.InputRequest, CallID: jsonrpc.StringID(ev("cid")), Input: ev("cin")}
-	input.Origin = client.Origin{Kind: client.OriginResource, Name: ev("ruuri"), CallID: jsonrpc.StringID(ev("cid"))}
-	return []*client.Prompt{p1, p2, url1, url2, task, input}
+	input.Key = question.Key{Server: srv, Delivery: question.InputRequest, CallID: jsonrpc.StringID(ev("cid")), Input: ev("cin")}
+	input.Origin = question.Origin{Kind: question.OriginResource, Name: ev("ruuri"), CallID: jsonrpc.StringID(ev("cid"))}
+	return []*question.Question{p1, p2, url1, url2, task, input}
 }
 
 // evilTraffic records an HTTP exchange whose ids, method, params, URL,
@@ -593,7 +592,7 @@ func evilTasks(t *testing.T, srv string) []client.Task {
 			StatusMessage: ev("tkmsg"), CreatedAt: at(-3), LastUpdatedAt: at(0), TTL: time.Minute, Polls: 1},
 		{Server: srv, ID: ev("tkid2"), Tool: "t", Design: client.TaskDesignCore, Status: client.TaskCompleted, Ended: true,
 			ImmediateResponse: ev("tkimm"), CreatedAt: at(-2), LastUpdatedAt: at(0), Polls: 2,
-			Result: &client.CallToolResult{Content: []client.ContentBlock{{Type: "text", Text: ev("tkres")}},
+			Result: &wire.CallToolResult{Content: []wire.ContentBlock{{Type: "text", Text: ev("tkres")}},
 				StructuredContent: json.RawMessage(mustJSON(t, map[string]string{"k": ev("tksc")}))}},
 		{Server: srv, ID: ev("tkid3"), Design: client.TaskDesignCore, Status: client.TaskFailed, Ended: true,
 			Err: errors.New(ev("tkerr")), CreatedAt: at(-1), LastUpdatedAt: at(0), Polls: 3},

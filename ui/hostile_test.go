@@ -32,14 +32,14 @@ func TestServerTextNeverReachesViewRaw(t *testing.T) {
 	assertNoHostile(t, d.m.View().Content)
 
 	// URL prompt with a hostile message and URL.
-	u := &client.Prompt{Key: reqKey("demo", 2), Server: "demo", Mode: client.ModeURL, Message: hostile,
+	u := &question.Question{Key: reqKey("demo", 2), Server: "demo", Mode: question.ModeURL, Message: hostile,
 		URL: "https://ex.com/\x1b]52;c;eA==\x07", Arrived: time.Now()}
 	d.open(u)
 	d.keys(keyF2)
 	assertNoHostile(t, d.m.View().Content)
 
 	// Withdrawal reason, traffic, logs, tools and results.
-	d.send(eventMsg{e: client.PromptResolved{Key: u.Key, Entry: client.JournalEntry{Kind: client.Withdrawn, Reason: hostile}}})
+	d.send(eventMsg{e: client.PromptResolved{Key: u.Key, Entry: question.JournalEntry{Kind: question.Withdrawn, Reason: hostile}}})
 	assertNoHostile(t, d.m.View().Content)
 	d.m.bridge.Stderr("demo", hostile)
 	d.m.bridge.Frame("demo", client.Frame{Time: time.Now(), Dir: client.In,
@@ -53,7 +53,7 @@ func TestServerTextNeverReachesViewRaw(t *testing.T) {
 	assertNoHostile(t, d.m.View().Content)
 	d.send(eventMsg{e: client.ServerStateChanged{Server: "demo", State: client.StateFailed, Err: errString(hostile)}})
 	assertNoHostile(t, d.m.View().Content)
-	res := &client.CallToolResult{IsError: true, Content: []client.ContentBlock{{Type: "text", Text: hostile},
+	res := &wire.CallToolResult{IsError: true, Content: []wire.ContentBlock{{Type: "text", Text: hostile},
 		{Type: "resource_link", URI: hostile, Name: hostile}}, StructuredContent: []byte(`{"k":"\u001b]52;c;eA==\u0007"}`)}
 	assertNoHostile(t, renderResult(d.m.st, res, 80))
 }

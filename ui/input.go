@@ -53,7 +53,7 @@ func (m *Model) handleClick(c tea.MouseClickMsg) tea.Cmd {
 	}
 	if c.Y != stripRow {
 		if m.declineAt(c.X, c.Y) {
-			m.prompts.focused().answer(client.Outcome{Kind: client.Decline})
+			m.prompts.focused().answer(question.Outcome{Kind: question.Decline})
 		}
 		return nil
 	}

@@ -17,16 +17,16 @@ import (
 
 // journalMsg carries a snapshot of the engine's journal.
 type journalMsg struct {
-	entries  []client.JournalEntry
-	byServer map[string]client.Counts
+	entries  []question.JournalEntry
+	byServer map[string]question.Counts
 }
 
 // journalView shows every prompt's outcome in its own bucket, newest
 // first, and the counts per server (a cancel is never folded into a
 // decline, so a climbing cancel rate shows).
 type journalView struct {
-	entries  []client.JournalEntry
-	byServer map[string]client.Counts
+	entries  []question.JournalEntry
+	byServer map[string]question.Counts
 	offset   int
 }
 
@@ -83,13 +83,13 @@ func (j *journalView) key(c *viewCtx, k tea.KeyPressMsg) tea.Cmd {
 	return nil
 }
 
-func (j *journalView) kindStyle(st *themes.Styles, k client.OutcomeKind) lipgloss.Style {
+func (j *journalView) kindStyle(st *themes.Styles, k question.OutcomeKind) lipgloss.Style {
 	switch k {
-	case client.Accept:
+	case question.Accept:
 		return st.Journal.Accept
-	case client.Decline:
+	case question.Decline:
 		return st.Journal.Decline
-	case client.Cancel:
+	case question.Cancel:
 		return st.Journal.Cancel
 	}
 	return st.Journal.Other
@@ -106,14 +106,14 @@ func (j *journalView) render(c *viewCtx) string {
 	sort.Strings(servers)
 	for _, s := range servers {
 		n := j.byServer[s]
-		line := fmt.Sprintf("%-16s", themes.SanitizeLine(s))
-		for _, k := range client.OutcomeKinds {
-			if v := n[k]; v > 0 || k <= client.Cancel {
+		line := fmt.Sprintf("%-16s", untrusted.Line(s))
+		for _, k := range question.OutcomeKinds {
+			if v := n[k]; v > 0 || k <= question.Cancel {
 				line += " " + j.kindStyle(st, k).Render(fmt.Sprintf("%s %d", k, v))
 			}
 		}
 		if t := n.Total(); t > 0 {
-			line += st.Muted.Render(fmt.Sprintf("   cancel rate %d%%", n[client.Cancel]*100/t))
+			line += st.Muted.Render(fmt.Sprintf("   cancel rate %d%%", n[question.Cancel]*100/t))
 		}
 		b.WriteString(line + "\n")
 	}
@@ -127,10 +127,10 @@ func (j *journalView) render(c *viewCtx) string {
 		e := j.entries[i]
 		line := st.Muted.Render(e.At.Format("15:04:05")) + " " +
 			j.kindStyle(st, e.Kind).Render(fmt.Sprintf("%-12s", e.Kind)) + " " +
-			themes.SanitizeLine(e.Key.String()) + st.Muted.Render("  "+originText(e.Origin)+
+			untrusted.Line(e.Key.String()) + st.Muted.Render("  "+originText(e.Origin)+
 			"  after "+e.Latency.Round(time.Millisecond).String())
 		if e.Reason != "" {
-			line += st.Muted.Render("  " + themes.SanitizeLine(e.Reason))
+			line += st.Muted.Render("  " + untrusted.Line(e.Reason))
 		}
 		b.WriteString(ansi.Truncate(line, c.width, "…") + "\n")
 	}

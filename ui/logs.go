@@ -117,7 +117,7 @@ func (l *logView) render(c *viewCtx) string {
 	var b strings.Builder
 	who := "all servers"
 	if l.server != "" {
-		who = themes.SanitizeLine(l.server)
+		who = untrusted.Line(l.server)
 	}
 	b.WriteString(st.Title.Render(fmt.Sprintf("Logs: %d lines", l.total)) +
 		st.Muted.Render(" ("+who+")  s server · l log level") + "\n")
@@ -136,9 +136,9 @@ func (l *logView) render(c *viewCtx) string {
 		b.WriteString(st.Muted.Render("nothing logged yet"))
 	}
 	for _, e := range l.rows {
-		line := st.Muted.Render(e.Time.Format("15:04:05")) + " " + st.Muted.Render(themes.SanitizeLine(e.Server)) + " " +
-			l.style(st, e.Level).Render(fmt.Sprintf("%-7s", themes.SanitizeLine(e.Level))) + " " +
-			l.style(st, e.Level).Render(themes.SanitizeLine(e.Text))
+		line := st.Muted.Render(e.Time.Format("15:04:05")) + " " + st.Muted.Render(untrusted.Line(e.Server)) + " " +
+			l.style(st, e.Level).Render(fmt.Sprintf("%-7s", untrusted.Line(e.Level))) + " " +
+			l.style(st, e.Level).Render(untrusted.Line(e.Text))
 		if e.Dropped > 0 {
 			line += st.Warning.Render(fmt.Sprintf(" (+%d dropped)", e.Dropped))
 		}

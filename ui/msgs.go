@@ -5,15 +5,15 @@ import "github.com/elicit-dev/elicit/client"
 // promptOpenedMsg carries a new prompt from Bridge.Prompt (lane 1). reply
 // has room for one Outcome, so answering never blocks Update.
 type promptOpenedMsg struct {
-	p     *client.Prompt
-	reply chan<- client.Outcome
+	p     *question.Question
+	reply chan<- question.Outcome
 }
 
 // promptClosedMsg says the prompt's context ended before or after an
 // answer: the pane must stop taking input. The engine's PromptResolved
 // event (lane 2) tells the final outcome.
 type promptClosedMsg struct {
-	key   client.PromptKey
+	key   question.Key
 	cause error
 }
 

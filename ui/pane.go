@@ -10,7 +10,6 @@ import (
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
 
-	"github.com/elicit-dev/elicit/client"
 	"github.com/elicit-dev/elicit/forms"
 	"github.com/elicit-dev/elicit/themes"
 )
@@ -33,16 +32,16 @@ const (
 // through its reply channel, used at most once.
 type pane struct {
 	id    int
-	p     *client.Prompt
-	reply chan<- client.Outcome
+	p     *question.Question
+	reply chan<- question.Outcome
 	form  *forms.Form // nil in URL mode
 	url   urlInfo     // URL mode
 
 	state   paneState
-	sent    client.OutcomeKind // what we answered (paneAnswered and later)
-	seen    bool               // has had focus: its answer may be sent
-	notice  string             // why it ended, or what was sent
-	endKind client.OutcomeKind
+	sent    question.OutcomeKind // what we answered (paneAnswered and later)
+	seen    bool                 // has had focus: its answer may be sent
+	notice  string               // why it ended, or what was sent
+	endKind question.OutcomeKind
 	endedAt time.Time
 	note    string // transient line: "copied", validation error, opener error
 	// blinkParked: a cursor blink for this pane was dropped while it was
@@ -55,7 +54,7 @@ func (p *pane) open() bool { return p.state == paneOpen }
 
 // answer sends the person's answer once. It reports whether it went out;
 // a pane that is not open, or was never shown, sends nothing.
-func (p *pane) answer(o client.Outcome) bool {
+func (p *pane) answer(o question.Outcome) bool {
 	if p.state != paneOpen || !p.seen {
 		return false
 	}
@@ -69,7 +68,7 @@ func (p *pane) answer(o client.Outcome) bool {
 // end turns the pane into a notice. It is idempotent: the engine's verdict
 // (PromptResolved) may come before or after the bridge's closed message,
 // and the verdict's text wins.
-func (p *pane) end(kind client.OutcomeKind, text string, now time.Time, final bool) {
+func (p *pane) end(kind question.OutcomeKind, text string, now time.Time, final bool) {
 	if p.state == paneEnded && !final {
 		return
 	}
@@ -82,25 +81,25 @@ func (p *pane) end(kind client.OutcomeKind, text string, now time.Time, final bo
 }
 
 // endText is the notice for an outcome the engine decided.
-func endText(p *client.Prompt, e client.JournalEntry, sent string) string {
-	server := themes.SanitizeLine(p.Server)
-	reason := themes.SanitizeLine(e.Reason)
+func endText(p *question.Question, e question.JournalEntry, sent string) string {
+	server := untrusted.Line(p.Server)
+	reason := untrusted.Line(e.Reason)
 	switch e.Kind {
-	case client.Withdrawn:
+	case question.Withdrawn:
 		if reason == "" {
 			reason = "no reason given"
 		}
 		return fmt.Sprintf("withdrawn by %s: %s", server, reason)
-	case client.Disconnected:
+	case question.Disconnected:
 		if reason == "" {
 			return fmt.Sprintf("%s disconnected; nothing was sent", server)
 		}
 		return fmt.Sprintf("%s disconnected (%s); nothing was sent", server, reason)
-	case client.Abandoned:
+	case question.Abandoned:
 		return "abandoned: the call it belonged to was cancelled"
-	case client.Timeout:
+	case question.Timeout:
 		return "timed out; the engine answered for you"
-	case client.Invalid:
+	case question.Invalid:
 		return "invalid: " + reason
 	}
 	if sent == "" {
@@ -111,38 +110,38 @@ func endText(p *client.Prompt, e client.JournalEntry, sent string) string {
 
 // causeText is the notice for a prompt whose context ended, before the
 // engine's verdict arrives.
-func causeText(server string, cause error) (client.OutcomeKind, string) {
-	server = themes.SanitizeLine(server)
+func causeText(server string, cause error) (question.OutcomeKind, string) {
+	server = untrusted.Line(server)
 	switch {
 	case cause == nil:
-		return client.Cancel, "closed"
-	case errors.Is(cause, client.ErrWithdrawn):
-		return client.Withdrawn, "withdrawn by " + server
-	case errors.Is(cause, client.ErrDisconnected):
-		return client.Disconnected, server + " disconnected; nothing was sent"
-	case errors.Is(cause, client.ErrAbandoned):
-		return client.Abandoned, "abandoned: the call it belonged to was cancelled"
-	case errors.Is(cause, client.ErrTimeout):
-		return client.Timeout, "timed out"
+		return question.Cancel, "closed"
+	case errors.Is(cause, question.ErrWithdrawn):
+		return question.Withdrawn, "withdrawn by " + server
+	case errors.Is(cause, question.ErrDisconnected):
+		return question.Disconnected, server + " disconnected; nothing was sent"
+	case errors.Is(cause, question.ErrAbandoned):
+		return question.Abandoned, "abandoned: the call it belonged to was cancelled"
+	case errors.Is(cause, question.ErrTimeout):
+		return question.Timeout, "timed out"
 	}
-	return client.Cancel, "closed: " + themes.SanitizeLine(cause.Error())
+	return question.Cancel, "closed: " + untrusted.Line(cause.Error())
 }
 
 // originText says what the prompt belongs to.
-func originText(o client.Origin) string {
-	name := themes.SanitizeLine(o.Name)
+func originText(o question.Origin) string {
+	name := untrusted.Line(o.Name)
 	call := ""
 	if o.CallID.IsValid() {
-		call = " (call " + themes.SanitizeLine(o.CallID.Raw()) + ")"
+		call = " (call " + untrusted.Line(o.CallID.Raw()) + ")"
 	}
 	switch o.Kind {
-	case client.OriginToolCall:
+	case question.OriginToolCall:
 		return "tool " + name + call
-	case client.OriginTask:
-		return "task " + themes.SanitizeLine(o.TaskID) + nameSuffix(name)
-	case client.OriginPrompt:
+	case question.OriginTask:
+		return "task " + untrusted.Line(o.TaskID) + nameSuffix(name)
+	case question.OriginPrompt:
 		return "prompt " + name + call
-	case client.OriginResource:
+	case question.OriginResource:
 		return "resource " + name + call
 	}
 	return "not tied to a call of ours"
@@ -174,8 +173,8 @@ func waited(d time.Duration) string {
 // the body's height, so Decline stays visible and clickable.
 func (p *pane) render(st *themes.Styles, km keyMap, width int, now time.Time) (body, footer string) {
 	var b strings.Builder
-	header := st.Pane.Server.Render(themes.SanitizeLine(p.p.Server)) +
-		st.Pane.Meta.Render("  "+themes.SanitizeLine(p.p.Key.String())+"  ·  "+originText(p.p.Origin))
+	header := st.Pane.Server.Render(untrusted.Line(p.p.Server)) +
+		st.Pane.Meta.Render("  "+untrusted.Line(p.p.Key.String())+"  ·  "+originText(p.p.Origin))
 	if p.state == paneOpen {
 		header += st.Pane.Meta.Render("  ·  " + waited(now.Sub(p.p.Arrived)))
 	}
@@ -201,7 +200,7 @@ func (p *pane) render(st *themes.Styles, km keyMap, width int, now time.Time) (b
 		b.WriteString(p.renderURL(st, width))
 	}
 	if p.note != "" {
-		b.WriteString("\n" + st.Warning.Render(themes.SanitizeLine(p.note)))
+		b.WriteString("\n" + st.Warning.Render(untrusted.Line(p.note)))
 	}
 	b.WriteString("\n")
 	// Cut, never wrapped: the footer is one line.
@@ -211,19 +210,19 @@ func (p *pane) render(st *themes.Styles, km keyMap, width int, now time.Time) (b
 func (p *pane) renderURL(st *themes.Styles, width int) string {
 	var b strings.Builder
 	u := p.url
-	if msg := themes.Sanitize(p.p.Message); msg != "" {
+	if msg := untrusted.Text(p.p.Message); msg != "" {
 		b.WriteString(st.Pane.Message.Width(width).Render(msg) + "\n\n")
 	}
 	b.WriteString(st.Muted.Render("This server asks you to open a page in your browser. Nothing has been fetched.") + "\n")
-	line := st.Pane.URL.Render(themes.SanitizeLine(u.before)) +
-		st.Pane.Host.Render(themes.SanitizeLine(u.host)) +
-		st.Pane.URL.Render(themes.SanitizeLine(u.after))
+	line := st.Pane.URL.Render(untrusted.Line(u.before)) +
+		st.Pane.Host.Render(untrusted.Line(u.host)) +
+		st.Pane.URL.Render(untrusted.Line(u.after))
 	b.WriteString(lipgloss.NewStyle().Width(width).Render(line) + "\n")
 	if u.host != "" {
-		b.WriteString(st.Muted.Render("host: ") + st.Pane.Host.Render(themes.SanitizeLine(u.host)) + "\n")
+		b.WriteString(st.Muted.Render("host: ") + st.Pane.Host.Render(untrusted.Line(u.host)) + "\n")
 	}
 	for _, w := range u.warnings {
-		b.WriteString(st.Pane.Warn.Render("⚠ "+themes.SanitizeLine(w)) + "\n")
+		b.WriteString(st.Pane.Warn.Render("⚠ "+untrusted.Line(w)) + "\n")
 	}
 	b.WriteString(st.Muted.Render("Accepting gives consent only; the site finishes the task."))
 	return b.String()

@@ -31,12 +31,12 @@ func (m *Model) handlePromptOpened(msg promptOpenedMsg) tea.Cmd {
 	if _, dup := ps.byKey[p.Key]; dup {
 		// The engine keeps keys unique; a duplicate is refused rather
 		// than allowed to shadow a pane.
-		msg.reply <- client.Outcome{Kind: client.Cancel, Reason: "duplicate prompt key in the UI"}
+		msg.reply <- question.Outcome{Kind: question.Cancel, Reason: "duplicate prompt key in the UI"}
 		return nil
 	}
 	pn := &pane{id: m.newID(), p: p, reply: msg.reply}
 	var cmd tea.Cmd
-	if p.Mode == client.ModeURL {
+	if p.Mode == question.ModeURL {
 		pn.url = inspectURL(p.URL, m.serverHost(p.Server))
 	} else {
 		// The form shows the server's message above its fields, sanitized.

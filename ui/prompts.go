@@ -14,7 +14,7 @@ import (
 // focused pane and gives it the keys, pastes and its form's messages.
 type promptsView struct {
 	panes []*pane // arrival order
-	byKey map[client.PromptKey]*pane
+	byKey map[question.Key]*pane
 	byID  map[int]*pane
 	focus int // id of the pane with focus, 0 = none
 }
@@ -32,7 +32,7 @@ var _ interface {
 } = (*promptsView)(nil)
 
 func newPromptsView() *promptsView {
-	return &promptsView{byKey: map[client.PromptKey]*pane{}, byID: map[int]*pane{}}
+	return &promptsView{byKey: map[question.Key]*pane{}, byID: map[int]*pane{}}
 }
 
 func (p *promptsView) focused() *pane { return p.byID[p.focus] }
@@ -135,10 +135,10 @@ func (p *promptsView) key(c *viewCtx, k tea.KeyPressMsg) tea.Cmd {
 	}
 	switch {
 	case key.Matches(k, c.keys.Decline):
-		pn.answer(client.Outcome{Kind: client.Decline})
+		pn.answer(question.Outcome{Kind: question.Decline})
 		return nil
 	case key.Matches(k, c.keys.Cancel) && (pn.form == nil || !pn.form.Filtering()):
-		pn.answer(client.Outcome{Kind: client.Cancel})
+		pn.answer(question.Outcome{Kind: question.Cancel})
 		return nil
 	}
 	if pn.form == nil {
@@ -158,7 +158,7 @@ func formUpdate(pn *pane, msg tea.Msg) tea.Cmd {
 			return cmd
 		}
 		pn.note = ""
-		pn.answer(client.Outcome{Kind: client.Accept, Content: content})
+		pn.answer(question.Outcome{Kind: question.Accept, Content: content})
 	}
 	return cmd
 }

@@ -27,14 +27,14 @@ func TestTwoPanesAnsweredInReverseOrder(t *testing.T) {
 	d.keys(keyF2)
 	d.typeText("Bob")
 	d.keys(keyEnter)
-	if got := d.reply(b.Key); got.Kind != client.Accept || !cmp.Equal(got.Content, map[string]any{"name": "Bob"}) {
+	if got := d.reply(b.Key); got.Kind != question.Accept || !cmp.Equal(got.Content, map[string]any{"name": "Bob"}) {
 		t.Fatalf("second prompt reply = %+v, want accept name=Bob", got)
 	}
 	d.noReply(a.Key)
 	d.keys(keyF2)
 	d.typeText("Al")
 	d.keys(keyEnter)
-	if got := d.reply(a.Key); got.Kind != client.Accept || !cmp.Equal(got.Content, map[string]any{"name": "Al"}) {
+	if got := d.reply(a.Key); got.Kind != question.Accept || !cmp.Equal(got.Content, map[string]any{"name": "Al"}) {
 		t.Fatalf("first prompt reply = %+v, want accept name=Al", got)
 	}
 	// Nothing more is sent, whatever is pressed.
@@ -52,7 +52,7 @@ func TestEscCancelsAndCtrlXDeclines(t *testing.T) {
 	d.open(b)
 	d.typeText("half typed")
 	d.keys(keyEsc)
-	if got := d.reply(a.Key); got.Kind != client.Cancel || got.Content != nil {
+	if got := d.reply(a.Key); got.Kind != question.Cancel || got.Content != nil {
 		t.Fatalf("Esc reply = %+v, want cancel without content", got)
 	}
 	d.keys(keyF2)
@@ -60,7 +60,7 @@ func TestEscCancelsAndCtrlXDeclines(t *testing.T) {
 		t.Errorf("no visible Decline button:\n%s", s)
 	}
 	d.keys(keyCtrlX)
-	if got := d.reply(b.Key); got.Kind != client.Decline || got.Content != nil {
+	if got := d.reply(b.Key); got.Kind != question.Decline || got.Content != nil {
 		t.Fatalf("ctrl+x reply = %+v, want decline without content", got)
 	}
 }
@@ -80,7 +80,7 @@ func TestEscWhileFilteringOnlyClosesTheFilter(t *testing.T) {
 		t.Fatal("Esc did not close the filter")
 	}
 	d.keys(keyEsc)
-	if got := d.reply(p.Key); got.Kind != client.Cancel {
+	if got := d.reply(p.Key); got.Kind != question.Cancel {
 		t.Fatalf("second Esc reply = %v, want cancel", got.Kind)
 	}
 }
@@ -91,9 +91,9 @@ func TestWithdrawnPaneTurnsIntoNotice(t *testing.T) {
 	p := formPrompt(t, "demo", 7, "will be withdrawn", nameSchema)
 	d.open(p)
 	d.typeText("abc")
-	d.send(promptClosedMsg{key: p.Key, cause: client.ErrWithdrawn})
+	d.send(promptClosedMsg{key: p.Key, cause: question.ErrWithdrawn})
 	d.send(eventMsg{e: client.PromptResolved{Key: p.Key,
-		Entry: client.JournalEntry{Key: p.Key, Server: "demo", Kind: client.Withdrawn, Reason: "user left"}}})
+		Entry: question.JournalEntry{Key: p.Key, Server: "demo", Kind: question.Withdrawn, Reason: "user left"}}})
 	s := d.screen()
 	if !strings.Contains(s, "withdrawn by demo: user left") {
 		t.Fatalf("no withdrawal notice:\n%s", s)
@@ -115,7 +115,7 @@ func TestDisconnectedPaneSaysSo(t *testing.T) {
 	d := newDriver(t, Options{})
 	p := formPrompt(t, "demo", 8, "q", nameSchema)
 	d.open(p)
-	d.send(promptClosedMsg{key: p.Key, cause: client.ErrDisconnected})
+	d.send(promptClosedMsg{key: p.Key, cause: question.ErrDisconnected})
 	if s := d.screen(); !strings.Contains(s, "demo disconnected; nothing was sent") {
 		t.Fatalf("no disconnect notice:\n%s", s)
 	}
@@ -131,7 +131,7 @@ func TestLongEndReasonIsWrappedNotCut(t *testing.T) {
 	d.open(p)
 	reason := "task T was lost: transport disconnected (tasks/get could not reach the server 3 times in a row: " +
 		"transport: POST tasks/get: dial tcp 127.0.0.1:18777: connect: connection refused, the end)"
-	d.send(eventMsg{e: client.PromptResolved{Key: p.Key, Entry: client.JournalEntry{Key: p.Key, Server: "demo", Kind: client.Disconnected, Reason: reason}}})
+	d.send(eventMsg{e: client.PromptResolved{Key: p.Key, Entry: question.JournalEntry{Key: p.Key, Server: "demo", Kind: question.Disconnected, Reason: reason}}})
 	s := d.screen()
 	var joined strings.Builder
 	for _, line := range strings.Split(s, "\n") {

@@ -34,7 +34,7 @@ func TestEnterThenSwitchIsDeterministic(t *testing.T) {
 	_, cmd := d.m.Update(keyEnter) // A's nextField is now pending in cmd
 	d.send(keyF2)                  // focus moves to B
 	d.run(cmd)                     // A's messages arrive after the switch
-	if got := d.reply(a.Key); got.Kind != client.Accept || got.Content["name"] != "dfltx" {
+	if got := d.reply(a.Key); got.Kind != question.Accept || got.Content["name"] != "dfltx" {
 		t.Fatalf("A reply = %+v, want accept name=dfltx", got)
 	}
 	d.noReply(b.Key)
@@ -65,8 +65,8 @@ func runSwitchRace(t *testing.T, run int) {
 	defer cancel()
 	a := formPrompt(t, "demo", 1, "A", defaultSchema)
 	b := formPrompt(t, "demo", 2, "B", defaultSchema)
-	outs := map[client.PromptKey]chan client.Outcome{a.Key: make(chan client.Outcome, 1), b.Key: make(chan client.Outcome, 1)}
-	for i, p := range []*client.Prompt{a, b} {
+	outs := map[question.Key]chan question.Outcome{a.Key: make(chan question.Outcome, 1), b.Key: make(chan question.Outcome, 1)}
+	for i, p := range []*question.Question{a, b} {
 		go func() { outs[p.Key] <- br.Prompt(ctx, p) }()
 		waitProbe(t, tm, func(m *Model) bool { return len(m.prompts.panes) == i+1 })
 	}
@@ -75,7 +75,7 @@ func runSwitchRace(t *testing.T, run int) {
 	tm.Send(tea.KeyPressMsg{Code: tea.KeyF2})
 	select {
 	case o := <-outs[a.Key]:
-		if o.Kind != client.Accept || o.Content["name"] != "dflt" {
+		if o.Kind != question.Accept || o.Content["name"] != "dflt" {
 			t.Fatalf("run %d: A = %+v, want accept dflt", run, o)
 		}
 	case <-time.After(5 * time.Second):
@@ -125,11 +125,11 @@ func TestScreenReplay(t *testing.T) {
 	br.Attach(tm.Send)
 	ctx, cancel := context.WithCancel(context.Background())
 	p := formPrompt(t, "demo", 9, "Deploy to which place?", nameSchema)
-	done := make(chan client.Outcome, 1)
+	done := make(chan question.Outcome, 1)
 	go func() { done <- br.Prompt(ctx, p) }()
 	waitProbe(t, tm, func(m *Model) bool { return len(m.prompts.panes) == 1 })
 	tm.Send(tea.KeyPressMsg{Code: 'x', Mod: tea.ModCtrl})
-	if o := <-done; o.Kind != client.Decline {
+	if o := <-done; o.Kind != question.Decline {
 		t.Fatalf("reply %v, want decline", o.Kind)
 	}
 	cancel()

@@ -7,15 +7,12 @@ import (
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
-
-	"github.com/elicit-dev/elicit/client"
-	"github.com/elicit-dev/elicit/themes"
 )
 
 // resourcesMsg carries one server's resources/list.
 type resourcesMsg struct {
 	server string
-	items  []client.Resource
+	items  []wire.Resource
 	err    error
 }
 
@@ -23,7 +20,7 @@ type resourcesMsg struct {
 // of reads the person has left.
 type resourceReadMsg struct {
 	seq      int
-	contents []client.ResourceContents
+	contents []wire.ResourceContents
 	err      error
 }
 
@@ -31,17 +28,17 @@ type resourceReadMsg struct {
 type resourceRead struct {
 	seq      int
 	server   string
-	res      client.Resource
+	res      wire.Resource
 	cancel   context.CancelFunc
 	loading  bool
-	contents []client.ResourceContents
+	contents []wire.ResourceContents
 	err      error
 	page     pager
 }
 
 // resourcesView lists a server's resources; Enter reads one.
 type resourcesView struct {
-	serverLists[client.Resource]
+	serverLists[wire.Resource]
 	read *resourceRead // nil: the list is shown
 	seq  int
 }
@@ -138,13 +135,13 @@ func (r *resourcesView) render(c *viewCtx) string {
 	}
 	return r.renderList(c, listWords{title: "Resources of", hints: "s next server · enter read · F9 prompt templates",
 		noun: "resources", method: "resources/list", none: "this server lists no resources"},
-		func(res *client.Resource, selected bool) string { return resourceLine(c, res, selected) })
+		func(res *wire.Resource, selected bool) string { return resourceLine(c, res, selected) })
 }
 
 // resourceLine is one row: name (and title), URI, MIME type and size.
-func resourceLine(c *viewCtx, res *client.Resource, selected bool) string {
+func resourceLine(c *viewCtx, res *wire.Resource, selected bool) string {
 	st := c.st
-	san := themes.SanitizeLine
+	san := untrusted.Line
 	line := san(orDash(res.Name))
 	if res.Title != "" {
 		line += " — " + san(res.Title)
@@ -164,8 +161,8 @@ func resourceLine(c *viewCtx, res *client.Resource, selected bool) string {
 
 func (r *resourcesView) renderRead(c *viewCtx, rd *resourceRead) string {
 	st := c.st
-	head := st.Title.Render("resources/read ") + st.Pane.URL.Render(themes.SanitizeLine(rd.res.URI)) +
-		st.Muted.Render("  ("+themes.SanitizeLine(rd.server)+"; esc back)")
+	head := st.Title.Render("resources/read ") + st.Pane.URL.Render(untrusted.Line(rd.res.URI)) +
+		st.Muted.Render("  ("+untrusted.Line(rd.server)+"; esc back)")
 	switch {
 	case rd.loading:
 		return head + "\n" + st.Muted.Render("reading…")

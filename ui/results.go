@@ -8,7 +8,6 @@ import (
 
 	"github.com/dustin/go-humanize"
 
-	"github.com/elicit-dev/elicit/client"
 	"github.com/elicit-dev/elicit/themes"
 )
 
@@ -16,7 +15,7 @@ import (
 // structuredContent as indented JSON, binary content as one line with its
 // type and size, links as links, and isError in the error style. Every
 // server string is sanitized.
-func renderResult(st *themes.Styles, res *client.CallToolResult, width int) string {
+func renderResult(st *themes.Styles, res *wire.CallToolResult, width int) string {
 	var b strings.Builder
 	if res.IsError {
 		b.WriteString(st.Error.Render("the tool reported an error (isError)") + "\n")
@@ -39,11 +38,11 @@ func renderResult(st *themes.Styles, res *client.CallToolResult, width int) stri
 	return strings.TrimRight(b.String(), "\n")
 }
 
-func renderBlock(st *themes.Styles, text interface{ Render(...string) string }, c client.ContentBlock, width int) string {
-	san := themes.SanitizeLine
+func renderBlock(st *themes.Styles, text interface{ Render(...string) string }, c wire.ContentBlock, width int) string {
+	san := untrusted.Line
 	switch c.Type {
 	case "text":
-		return text.Render(themes.Sanitize(c.Text))
+		return text.Render(untrusted.Text(c.Text))
 	case "image", "audio":
 		return st.List.Badge.Render(fmt.Sprintf("[%s %s, %s]", c.Type, san(orDash(c.MimeType)), base64Size(c.Data)))
 	case "resource_link":
@@ -65,8 +64,8 @@ func renderBlock(st *themes.Styles, text interface{ Render(...string) string }, 
 }
 
 // renderContents draws one resource contents item.
-func renderContents(st *themes.Styles, r client.ResourceContents) string {
-	head := st.List.Badge.Render("[resource " + themes.SanitizeLine(r.URI) + " " + themes.SanitizeLine(orDash(r.MimeType)) + "]")
+func renderContents(st *themes.Styles, r wire.ResourceContents) string {
+	head := st.List.Badge.Render("[resource " + untrusted.Line(r.URI) + " " + untrusted.Line(orDash(r.MimeType)) + "]")
 	if r.Blob != "" {
 		return head + " " + st.Muted.Render("binary, "+base64Size(r.Blob))
 	}
@@ -74,7 +73,7 @@ func renderContents(st *themes.Styles, r client.ResourceContents) string {
 	if strings.Contains(r.MimeType, "json") {
 		body = prettyJSON([]byte(body))
 	}
-	return head + "\n" + st.Text.Render(themes.Sanitize(body))
+	return head + "\n" + st.Text.Render(untrusted.Text(body))
 }
 
 // prettyJSON indents JSON for display, sanitized; invalid JSON is shown
@@ -82,9 +81,9 @@ func renderContents(st *themes.Styles, r client.ResourceContents) string {
 func prettyJSON(raw []byte) string {
 	var buf bytes.Buffer
 	if err := json.Indent(&buf, raw, "", "  "); err != nil {
-		return themes.Sanitize(string(raw))
+		return untrusted.Text(string(raw))
 	}
-	return themes.Sanitize(buf.String())
+	return untrusted.Text(buf.String())
 }
 
 // base64Size is the decoded size of base64 data, for display.

@@ -9,7 +9,6 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/elicit-dev/elicit/client"
-	"github.com/elicit-dev/elicit/themes"
 )
 
 // listOf is one server's list in a browse view.
@@ -123,7 +122,7 @@ func (s *serverLists[T]) renderList(c *viewCtx, w listWords, line func(item *T, 
 // renderTitle is the list's title line: what it lists, of which server,
 // and the keys.
 func (s *serverLists[T]) renderTitle(c *viewCtx, w listWords) string {
-	return c.st.Title.Render(w.title+" "+themes.SanitizeLine(orDash(s.server))) + c.st.Muted.Render("   "+w.hints)
+	return c.st.Title.Render(w.title+" "+untrusted.Line(orDash(s.server))) + c.st.Muted.Render("   "+w.hints)
 }
 
 // renderRows draws up to rows rows around the cursor, or why there are

@@ -5,8 +5,6 @@ import (
 	"strings"
 
 	"github.com/charmbracelet/x/ansi"
-
-	"github.com/elicit-dev/elicit/themes"
 )
 
 // stripItem is one pane's entry on the strip, with its columns for mouse
@@ -49,7 +47,7 @@ func (m *Model) stripLayout() []stripItem {
 	f := max(m.prompts.indexOf(m.prompts.focus), 0)
 	label := func(i int) string {
 		p := m.prompts.panes[i]
-		l := fmt.Sprintf("%d %s", i+1, themes.SanitizeLine(p.p.Key.String()))
+		l := fmt.Sprintf("%d %s", i+1, untrusted.Line(p.p.Key.String()))
 		if !p.seen && p.open() {
 			l += " ●"
 		}

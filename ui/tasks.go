@@ -14,7 +14,6 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/elicit-dev/elicit/client"
-	"github.com/elicit-dev/elicit/themes"
 )
 
 // tasksMsg carries task snapshots: every task the engine follows (server
@@ -391,7 +390,7 @@ func taskStatusText(t *client.Task) string {
 // TTL left, polling, and the server's status message.
 func (v *tasksView) line(c *viewCtx, t *client.Task, now time.Time) string {
 	st := c.st
-	san := themes.SanitizeLine
+	san := untrusted.Line
 	glyph, style := taskGlyph(c, t)
 	s := style.Render(glyph+" "+fmt.Sprintf("%-14s", taskStatusText(t))) + " " +
 		st.Muted.Render(san(t.Server)+" ") + san(t.ID) + "  " + st.Text.Render(san(cmp.Or(t.Tool, "?")))
@@ -445,7 +444,7 @@ func shortDur(d time.Duration) string {
 // failed, and its result through the results renderer.
 func (v *tasksView) renderDetail(c *viewCtx, t *client.Task) string {
 	st := c.st
-	san := themes.SanitizeLine
+	san := untrusted.Line
 	now := c.now()
 	var b strings.Builder
 	b.WriteString(st.Title.Render("Task "+san(t.ID)) + st.Muted.Render(" of "+san(t.Server)+
@@ -461,7 +460,7 @@ func (v *tasksView) renderDetail(c *viewCtx, t *client.Task) string {
 	b.WriteString(st.Muted.Render(meta) + "\n")
 	if t.StatusMessage != "" {
 		// In full: the row cuts it.
-		b.WriteString(st.Muted.Render("status message: ") + st.Text.Render(themes.Sanitize(t.StatusMessage)) + "\n")
+		b.WriteString(st.Muted.Render("status message: ") + st.Text.Render(untrusted.Text(t.StatusMessage)) + "\n")
 	}
 	if t.ImmediateResponse != "" {
 		b.WriteString(st.Muted.Render("immediate response: ") + st.Text.Render(san(t.ImmediateResponse)) + "\n")

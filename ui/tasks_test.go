@@ -88,7 +88,7 @@ func TestTasksAppearUpdateAndFinish(t *testing.T) {
 
 	d.emit(mkTask("t-1", client.TaskCompleted, func(t *client.Task) {
 		t.Polls, t.Ended, t.StatusMessage = 4, true, "done"
-		t.Result = &client.CallToolResult{Content: []client.ContentBlock{{Type: "text", Text: "March reflowed"}}}
+		t.Result = &wire.CallToolResult{Content: []wire.ContentBlock{{Type: "text", Text: "March reflowed"}}}
 	}))
 	if row := taskRow(t, d, "t-1"); !strings.Contains(row, "✓ completed") || !strings.Contains(row, "×4") {
 		t.Errorf("completed row = %q", row)
@@ -193,7 +193,7 @@ func TestTaskEnterShowsResult(t *testing.T) {
 	d.keys(keyF11)
 	d.emit(mkTask("r-1", client.TaskCompleted, func(t *client.Task) {
 		t.Ended = true
-		t.Result = &client.CallToolResult{Content: []client.ContentBlock{{Type: "text", Text: "all " + hostile + " done"}},
+		t.Result = &wire.CallToolResult{Content: []wire.ContentBlock{{Type: "text", Text: "all " + hostile + " done"}},
 			StructuredContent: json.RawMessage(`{"months":3}`)}
 	}))
 	d.keys(keyEnter)
@@ -215,18 +215,18 @@ func TestTaskEnterShowsResult(t *testing.T) {
 	// The result arrives while the detail is open.
 	d.emit(mkTask("r-3", client.TaskCompleted, func(t *client.Task) {
 		t.Polls, t.Ended = 3, true
-		t.Result = &client.CallToolResult{Content: []client.ContentBlock{{Type: "text", Text: "late but here"}}}
+		t.Result = &wire.CallToolResult{Content: []wire.ContentBlock{{Type: "text", Text: "late but here"}}}
 	}))
 	mustShow(t, d, "late but here")
 }
 
 // taskPrompt is a prompt of task id: keyed by the task (extension) when
 // taskKeyed, else a server request tied to it by _meta (2025-11-25).
-func taskPrompt(t *testing.T, id string, n int64, taskKeyed bool) *client.Prompt {
+func taskPrompt(t *testing.T, id string, n int64, taskKeyed bool) *question.Question {
 	p := formPrompt(t, "demo", n, "which month?", nameSchema)
-	p.Origin = client.Origin{Kind: client.OriginTask, TaskID: id}
+	p.Origin = question.Origin{Kind: question.OriginTask, TaskID: id}
 	if taskKeyed {
-		p.Key = client.PromptKey{Server: "demo", Delivery: client.TaskInput, TaskID: id, Input: fmt.Sprint("in", n)}
+		p.Key = question.Key{Server: "demo", Delivery: question.TaskInput, TaskID: id, Input: fmt.Sprint("in", n)}
 	}
 	return p
 }
@@ -240,7 +240,7 @@ func TestTaskInputRequiredJumpsToItsPrompt(t *testing.T) {
 	core := taskPrompt(t, "j-core", 3, false)
 	d.open(core)
 	d.keys(keyF11)
-	d.emit(mkTask("j-ext", client.TaskInputRequired, func(t *client.Task) { t.OpenPrompts = []client.PromptKey{ext.Key} }))
+	d.emit(mkTask("j-ext", client.TaskInputRequired, func(t *client.Task) { t.OpenPrompts = []question.Key{ext.Key} }))
 	d.emit(mkTask("j-core", client.TaskInputRequired, func(t *client.Task) { t.CreatedAt = t0 })) // no OpenPrompts: by origin
 	d.emit(mkTask("j-none", client.TaskInputRequired, func(t *client.Task) { t.CreatedAt = t0.Add(time.Second) }))
 
@@ -369,10 +369,10 @@ func TestTasksLoadListAndStaleSnapshots(t *testing.T) {
 func TestToolsRunAsTask(t *testing.T) {
 	t.Parallel()
 	d := taskDriver(t, withTools(
-		client.Tool{Name: "opt", Execution: client.ToolExecution{TaskSupport: "optional"}},
-		client.Tool{Name: "req", Execution: client.ToolExecution{TaskSupport: "required"}},
-		client.Tool{Name: "plain"},
-		client.Tool{Name: "optargs", InputSchema: json.RawMessage(echoSchema), Execution: client.ToolExecution{TaskSupport: "optional"}},
+		wire.Tool{Name: "opt", Execution: wire.ToolExecution{TaskSupport: "optional"}},
+		wire.Tool{Name: "req", Execution: wire.ToolExecution{TaskSupport: "required"}},
+		wire.Tool{Name: "plain"},
+		wire.Tool{Name: "optargs", InputSchema: json.RawMessage(echoSchema), Execution: wire.ToolExecution{TaskSupport: "optional"}},
 	), func(e *fakeEngine) { e.servers[0].Caps = tasksCaps })
 	d.keys(keyF5)
 	mustShow(t, d, "opt [task optional: on]", "req [task required]", "optargs [task optional: on]")
@@ -408,8 +408,8 @@ func TestToolsTaskDefaultsWithoutTasks(t *testing.T) {
 	// A server that declared no tasks: optional tools are plain calls and
 	// cannot choose; a required one still asks for a task (the engine does
 	// so anyway); tasks/list says it is not available.
-	d := taskDriver(t, withTools(client.Tool{Name: "opt", Execution: client.ToolExecution{TaskSupport: "optional"}},
-		client.Tool{Name: "req", Execution: client.ToolExecution{TaskSupport: "required"}}))
+	d := taskDriver(t, withTools(wire.Tool{Name: "opt", Execution: wire.ToolExecution{TaskSupport: "optional"}},
+		wire.Tool{Name: "req", Execution: wire.ToolExecution{TaskSupport: "required"}}))
 	d.keys(keyF5)
 	mustShow(t, d, "opt [task optional: off]", "req [task required]")
 	d.keys(key1('t'))
@@ -434,7 +434,7 @@ func TestToolsTaskDefaultsWithoutTasks(t *testing.T) {
 func TestTaskCallCancelledFromTools(t *testing.T) {
 	t.Parallel()
 	bc := newBlockingCall()
-	d := taskDriver(t, withTools(client.Tool{Name: "slow", Execution: client.ToolExecution{TaskSupport: "required"}}),
+	d := taskDriver(t, withTools(wire.Tool{Name: "slow", Execution: wire.ToolExecution{TaskSupport: "required"}}),
 		func(e *fakeEngine) { e.callFn = bc.call })
 	d.keys(keyF5, keyEnter)
 	recv(t, bc.started, "task call")

@@ -9,9 +9,7 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
-	"github.com/elicit-dev/elicit/client"
 	"github.com/elicit-dev/elicit/forms/schema"
-	"github.com/elicit-dev/elicit/themes"
 )
 
 // The server's prompt templates (prompts/list, prompts/get). They are
@@ -21,14 +19,14 @@ import (
 // templatesMsg carries one server's prompts/list.
 type templatesMsg struct {
 	server string
-	items  []client.ServerPrompt
+	items  []wire.Prompt
 	err    error
 }
 
 // templateGotMsg carries a prompts/get result; seq drops stale ones.
 type templateGotMsg struct {
 	seq int
-	res *client.GetPromptResult
+	res *wire.GetPromptResult
 	err error
 }
 
@@ -36,11 +34,11 @@ type templateGotMsg struct {
 type templateGet struct {
 	seq    int
 	server string
-	tp     client.ServerPrompt
+	tp     wire.Prompt
 	args   map[string]string
 	cancel context.CancelFunc
 	busy   bool
-	res    *client.GetPromptResult
+	res    *wire.GetPromptResult
 	err    error
 	page   pager
 }
@@ -49,8 +47,8 @@ type templateGet struct {
 // arguments (one field per argument, required ones marked) and shows
 // what prompts/get returns.
 type templatesView struct {
-	serverLists[client.ServerPrompt]
-	argHost[client.ServerPrompt]
+	serverLists[wire.Prompt]
+	argHost[wire.Prompt]
 	got *templateGet // nil: the list (or the form) is shown
 	seq int
 }
@@ -75,7 +73,7 @@ func newTemplatesView() *templatesView {
 		items, err := eng.ListPrompts(ctx, server)
 		return templatesMsg{server: server, items: items, err: err}
 	})
-	t.submit = func(c *viewCtx, tp client.ServerPrompt, content map[string]any) tea.Cmd {
+	t.submit = func(c *viewCtx, tp wire.Prompt, content map[string]any) tea.Cmd {
 		// Every field is a string: argsSchema makes them so.
 		args := make(map[string]string, len(content))
 		for k, v := range content {
@@ -108,7 +106,7 @@ func (t *templatesView) update(c *viewCtx, msg tea.Msg) tea.Cmd {
 // argsSchema turns prompt arguments into a tool-style input schema of
 // strings, so the argument form is the one tools use. Names and texts go
 // through encoding/json, so server text cannot change the schema's shape.
-func argsSchema(args []client.PromptArgument) json.RawMessage {
+func argsSchema(args []wire.PromptArgument) json.RawMessage {
 	type prop struct {
 		Type        string `json:"type"`
 		Title       string `json:"title,omitempty"`
@@ -160,13 +158,13 @@ func (t *templatesView) open(c *viewCtx) tea.Cmd {
 	}
 	ti, err := schema.ParseToolInput(argsSchema(tp.Arguments))
 	if err != nil {
-		return notice(fmt.Sprintf("%s: cannot build its argument form: %v", themes.SanitizeLine(tp.Name), err))
+		return notice(fmt.Sprintf("%s: cannot build its argument form: %v", untrusted.Line(tp.Name), err))
 	}
 	return t.openArgs(c, ti, tp)
 }
 
 // get runs prompts/get in a Cmd with its own context.
-func (t *templatesView) get(c *viewCtx, tp client.ServerPrompt, args map[string]string) tea.Cmd {
+func (t *templatesView) get(c *viewCtx, tp wire.Prompt, args map[string]string) tea.Cmd {
 	t.seq++
 	ctx, cancel := context.WithCancel(c.ctx)
 	g := &templateGet{seq: t.seq, server: t.server, tp: tp, args: args, cancel: cancel, busy: true}
@@ -222,9 +220,9 @@ func (t *templatesView) render(c *viewCtx) string {
 	st := c.st
 	if t.args != nil {
 		tp := t.args.of
-		head := st.Title.Render("arguments for "+themes.SanitizeLine(tp.Name)) + st.Muted.Render("  (* required; esc closes)")
+		head := st.Title.Render("arguments for "+untrusted.Line(tp.Name)) + st.Muted.Render("  (* required; esc closes)")
 		if tp.Description != "" {
-			head += "\n" + st.Muted.Render(themes.SanitizeLine(tp.Description))
+			head += "\n" + st.Muted.Render(untrusted.Line(tp.Description))
 		}
 		return head + "\n" + t.args.form.View()
 	}
@@ -233,13 +231,13 @@ func (t *templatesView) render(c *viewCtx) string {
 	}
 	return t.renderList(c, listWords{title: "Prompt templates of", hints: "s next server · enter get",
 		noun: "prompt templates", method: "prompts/list", none: "this server has no prompt templates"},
-		func(tp *client.ServerPrompt, selected bool) string { return templateLine(c, tp, selected) })
+		func(tp *wire.Prompt, selected bool) string { return templateLine(c, tp, selected) })
 }
 
 // templateLine is one row: name (and title), its arguments, description.
-func templateLine(c *viewCtx, tp *client.ServerPrompt, selected bool) string {
+func templateLine(c *viewCtx, tp *wire.Prompt, selected bool) string {
 	st := c.st
-	san := themes.SanitizeLine
+	san := untrusted.Line
 	line := san(tp.Name)
 	if tp.Title != "" {
 		line += " — " + san(tp.Title)
@@ -263,8 +261,8 @@ func templateLine(c *viewCtx, tp *client.ServerPrompt, selected bool) string {
 
 func (t *templatesView) renderGot(c *viewCtx, g *templateGet) string {
 	st := c.st
-	head := st.Title.Render("prompts/get "+themes.SanitizeLine(g.tp.Name)) +
-		st.Muted.Render("  ("+themes.SanitizeLine(g.server)+"; esc back)")
+	head := st.Title.Render("prompts/get "+untrusted.Line(g.tp.Name)) +
+		st.Muted.Render("  ("+untrusted.Line(g.server)+"; esc back)")
 	switch {
 	case g.busy:
 		return head + "\n" + st.Muted.Render("getting…")
@@ -278,7 +276,7 @@ func (t *templatesView) renderGot(c *viewCtx, g *templateGet) string {
 	g.page.set(st, c.width-2, func() string {
 		var b strings.Builder
 		if res.Description != "" {
-			b.WriteString(st.Muted.Render(themes.Sanitize(res.Description)) + "\n\n")
+			b.WriteString(st.Muted.Render(untrusted.Text(res.Description)) + "\n\n")
 		}
 		if len(res.Messages) == 0 {
 			b.WriteString(st.Muted.Render("(no messages)"))
@@ -287,7 +285,7 @@ func (t *templatesView) renderGot(c *viewCtx, g *templateGet) string {
 			if i > 0 {
 				b.WriteString("\n\n")
 			}
-			b.WriteString(st.List.Badge.Render("["+themes.SanitizeLine(orDash(msg.Role))+"]") + "\n")
+			b.WriteString(st.List.Badge.Render("["+untrusted.Line(orDash(msg.Role))+"]") + "\n")
 			b.WriteString(renderBlock(st, st.Text, msg.Content, c.width-2))
 		}
 		return b.String()

@@ -18,14 +18,14 @@ import (
 // toolsMsg carries one server's tool list.
 type toolsMsg struct {
 	server string
-	tools  []client.Tool
+	tools  []wire.Tool
 	err    error
 }
 
 // callDoneMsg carries a finished call.
 type callDoneMsg struct {
 	id      int
-	res     *client.CallToolResult
+	res     *wire.CallToolResult
 	err     error
 	elapsed time.Duration
 }
@@ -45,7 +45,7 @@ type call struct {
 	started      time.Time
 	done         bool
 	cancelling   bool
-	res          *client.CallToolResult
+	res          *wire.CallToolResult
 	err          error
 	elapsed      time.Duration
 	prog         client.CallProgress
@@ -54,7 +54,7 @@ type call struct {
 
 // toolsView lists a server's tools and the calls made from it.
 type toolsView struct {
-	serverLists[client.Tool]
+	serverLists[wire.Tool]
 	argHost[*toolArgs]
 	onCalls bool // selection is in the calls list
 	calls   []*call
@@ -114,13 +114,13 @@ func (t *toolsView) spinning() bool { return t.running() > 0 }
 
 // taskChoice says, by client's rule, whether a call of tl on server may
 // or must run as a task.
-func (t *toolsView) taskChoice(c *viewCtx, server string, tl *client.Tool) (can, must bool) {
+func (t *toolsView) taskChoice(c *viewCtx, server string, tl *wire.Tool) (can, must bool) {
 	return client.TaskChoice(tl.Execution.TaskSupport, serverCaps(c.servers, server))
 }
 
 // runsAsTask says whether a call of tl goes out as a task: when it must;
 // when it may, as the person chose, by default yes.
-func (t *toolsView) runsAsTask(c *viewCtx, server string, tl *client.Tool) bool {
+func (t *toolsView) runsAsTask(c *viewCtx, server string, tl *wire.Tool) bool {
 	can, must := t.taskChoice(c, server, tl)
 	if must || !can {
 		return must
@@ -140,9 +140,9 @@ func (t *toolsView) toggleTask(c *viewCtx) tea.Cmd {
 	tl := &l.items[t.cursor]
 	if can, must := t.taskChoice(c, t.server, tl); !can || must {
 		if tl.Execution.TaskSupport == client.TaskSupportOptional {
-			return notice(themes.SanitizeLine(tl.Name) + ": " + themes.SanitizeLine(t.server) + " does not run tools as tasks")
+			return notice(untrusted.Line(tl.Name) + ": " + untrusted.Line(t.server) + " does not run tools as tasks")
 		}
-		return notice(themes.SanitizeLine(tl.Name) + ": only a tool whose taskSupport is optional can choose")
+		return notice(untrusted.Line(tl.Name) + ": only a tool whose taskSupport is optional can choose")
 	}
 	t.asTask[[2]string{t.server, tl.Name}] = !t.runsAsTask(c, t.server, tl)
 	return nil
@@ -303,7 +303,7 @@ func (t *toolsView) render(c *viewCtx) string {
 	b.WriteString(t.renderTitle(c, toolWords) + "\n")
 	if t.args != nil {
 		a := t.args.of
-		head := "arguments for " + themes.SanitizeLine(a.tool) + " (esc closes)"
+		head := "arguments for " + untrusted.Line(a.tool) + " (esc closes)"
 		switch {
 		case a.optional && a.asTask:
 			head += " · runs as a task (ctrl+r: as a plain call)"
@@ -317,7 +317,7 @@ func (t *toolsView) render(c *viewCtx) string {
 		return b.String()
 	}
 	half := max(c.bodyHeight()/2-1, 3)
-	b.WriteString(t.renderRows(c, toolWords, half, func(tl *client.Tool, selected bool) string {
+	b.WriteString(t.renderRows(c, toolWords, half, func(tl *wire.Tool, selected bool) string {
 		return t.toolLine(c, tl, selected && !t.onCalls)
 	}))
 	b.WriteString("\n" + t.renderCalls(c, c.bodyHeight()-half-2))
@@ -326,11 +326,11 @@ func (t *toolsView) render(c *viewCtx) string {
 
 // toolLine is one row: name (and title), how it runs as a task, and its
 // description.
-func (t *toolsView) toolLine(c *viewCtx, tl *client.Tool, selected bool) string {
+func (t *toolsView) toolLine(c *viewCtx, tl *wire.Tool, selected bool) string {
 	st := c.st
-	line := themes.SanitizeLine(tl.Name)
+	line := untrusted.Line(tl.Name)
 	if title := firstNonEmpty(tl.Title, tl.Annotations.Title); title != "" {
-		line += " — " + themes.SanitizeLine(title)
+		line += " — " + untrusted.Line(title)
 	}
 	can, must := t.taskChoice(c, t.server, tl)
 	switch ts := tl.Execution.TaskSupport; {
@@ -340,9 +340,9 @@ func (t *toolsView) toolLine(c *viewCtx, tl *client.Tool, selected bool) string 
 		line += " " + st.List.Badge.Render("[task optional: off]")
 	case ts != "" && ts != client.TaskSupportForbidden:
 		// Required, or a value this client does not know, as sent.
-		line += " " + st.List.Badge.Render("[task "+themes.SanitizeLine(ts)+"]")
+		line += " " + st.List.Badge.Render("[task "+untrusted.Line(ts)+"]")
 	}
-	line += "  " + st.List.Desc.Render(themes.SanitizeLine(tl.Description))
+	line += "  " + st.List.Desc.Render(untrusted.Line(tl.Description))
 	return listLine(c, line, selected)
 }
 
@@ -380,7 +380,7 @@ func (t *toolsView) renderCalls(c *viewCtx, rows int) string {
 
 func (t *toolsView) callLine(c *viewCtx, cl *call) string {
 	st := c.st
-	name := themes.SanitizeLine(cl.server) + "/" + themes.SanitizeLine(cl.tool)
+	name := untrusted.Line(cl.server) + "/" + untrusted.Line(cl.tool)
 	if cl.asTask {
 		name += st.List.Badge.Render(" [task]")
 	}
@@ -395,7 +395,7 @@ func (t *toolsView) callLine(c *viewCtx, cl *call) string {
 			s += st.Muted.Render(fmt.Sprintf("  %g", cl.prog.Progress))
 		}
 		if cl.prog.Message != "" {
-			s += "  " + st.Muted.Render(themes.SanitizeLine(cl.prog.Message))
+			s += "  " + st.Muted.Render(untrusted.Line(cl.prog.Message))
 		}
 		return s
 	case cl.cancelling:

@@ -26,7 +26,7 @@ const echoSchema = `{"type":"object","properties":{
 	"n":{"type":"integer","minimum":1}},"required":["msg"]}`
 
 // withTools gives the fake engine's demo server these tools.
-func withTools(tools ...client.Tool) func(*fakeEngine) {
+func withTools(tools ...wire.Tool) func(*fakeEngine) {
 	return func(e *fakeEngine) { e.tools["demo"] = tools }
 }
 
@@ -42,7 +42,7 @@ func newBlockingCall() *blockingCall {
 	return &blockingCall{started: make(chan string, 8), cancelled: make(chan string, 8), release: make(chan struct{})}
 }
 
-func (b *blockingCall) call(ctx context.Context, tool string, _ map[string]any, onProgress func(client.CallProgress)) (*client.CallToolResult, error) {
+func (b *blockingCall) call(ctx context.Context, tool string, _ map[string]any, onProgress func(client.CallProgress)) (*wire.CallToolResult, error) {
 	b.started <- tool
 	if tool == "progress" {
 		onProgress(client.CallProgress{Progress: 5, Total: 10, Message: "halfway there"})
@@ -52,7 +52,7 @@ func (b *blockingCall) call(ctx context.Context, tool string, _ map[string]any, 
 		b.cancelled <- tool
 		return nil, ctx.Err()
 	case <-b.release:
-		return &client.CallToolResult{Content: []client.ContentBlock{{Type: "text", Text: tool + " finished"}}}, nil
+		return &wire.CallToolResult{Content: []wire.ContentBlock{{Type: "text", Text: tool + " finished"}}}, nil
 	}
 }
 
@@ -72,11 +72,11 @@ func isCallDone(msg tea.Msg) bool { _, ok := msg.(callDoneMsg); return ok }
 func TestToolCallThroughArgumentForm(t *testing.T) {
 	t.Parallel()
 	got := make(chan map[string]any, 1)
-	d := newDriver(t, Options{}, withTools(client.Tool{Name: "echo", Description: "says it back",
+	d := newDriver(t, Options{}, withTools(wire.Tool{Name: "echo", Description: "says it back",
 		InputSchema: json.RawMessage(echoSchema)}), func(e *fakeEngine) {
-		e.callFn = func(_ context.Context, tool string, args map[string]any, _ func(client.CallProgress)) (*client.CallToolResult, error) {
+		e.callFn = func(_ context.Context, tool string, args map[string]any, _ func(client.CallProgress)) (*wire.CallToolResult, error) {
 			got <- args
-			return &client.CallToolResult{Content: []client.ContentBlock{{Type: "text", Text: "echo: " + args["msg"].(string)}}}, nil
+			return &wire.CallToolResult{Content: []wire.ContentBlock{{Type: "text", Text: "echo: " + args["msg"].(string)}}}, nil
 		}
 	})
 	d.keys(keyF5)
@@ -124,7 +124,7 @@ func TestToolCallThroughArgumentForm(t *testing.T) {
 
 func TestToolArgumentFormEscCloses(t *testing.T) {
 	t.Parallel()
-	d := newDriver(t, Options{}, withTools(client.Tool{Name: "echo", InputSchema: json.RawMessage(echoSchema)}))
+	d := newDriver(t, Options{}, withTools(wire.Tool{Name: "echo", InputSchema: json.RawMessage(echoSchema)}))
 	d.keys(keyF5, keyEnter)
 	d.typeText("abc")
 	d.keys(keyEsc)
@@ -138,19 +138,19 @@ func TestToolArgumentFormEscCloses(t *testing.T) {
 
 func TestToolResultRendering(t *testing.T) {
 	t.Parallel()
-	results := map[string]*client.CallToolResult{
+	results := map[string]*wire.CallToolResult{
 		"rich": {
-			Content: []client.ContentBlock{
+			Content: []wire.ContentBlock{
 				{Type: "text", Text: "hello world"},
 				{Type: "image", MimeType: "image/png", Data: "iVBORw0KGgo="}, // 8 bytes
 				{Type: "resource_link", URI: "file:///r.txt", Name: "r", Title: "Report", MimeType: "text/plain"},
 			},
 			StructuredContent: json.RawMessage(`{"a":1,"b":["x"]}`),
 		},
-		"broken": {IsError: true, Content: []client.ContentBlock{{Type: "text", Text: "boom happened"}}},
+		"broken": {IsError: true, Content: []wire.ContentBlock{{Type: "text", Text: "boom happened"}}},
 	}
-	d := newDriver(t, Options{}, withTools(client.Tool{Name: "rich"}, client.Tool{Name: "broken"}), func(e *fakeEngine) {
-		e.callFn = func(_ context.Context, tool string, _ map[string]any, _ func(client.CallProgress)) (*client.CallToolResult, error) {
+	d := newDriver(t, Options{}, withTools(wire.Tool{Name: "rich"}, wire.Tool{Name: "broken"}), func(e *fakeEngine) {
+		e.callFn = func(_ context.Context, tool string, _ map[string]any, _ func(client.CallProgress)) (*wire.CallToolResult, error) {
 			return results[tool], nil
 		}
 	})
@@ -189,7 +189,7 @@ func TestToolResultRendering(t *testing.T) {
 func TestCancelRunningCall(t *testing.T) {
 	t.Parallel()
 	bc := newBlockingCall()
-	d := newDriver(t, Options{}, withTools(client.Tool{Name: "slow"}), func(e *fakeEngine) { e.callFn = bc.call })
+	d := newDriver(t, Options{}, withTools(wire.Tool{Name: "slow"}), func(e *fakeEngine) { e.callFn = bc.call })
 	d.keys(keyF5, keyEnter)
 	recv(t, bc.started, "call start")
 	if s := d.screen(); !strings.Contains(s, "Calls (1 running)") || !strings.Contains(s, "demo/slow") {
@@ -214,7 +214,7 @@ func TestCancelRunningCall(t *testing.T) {
 func TestConcurrentCallsProgressAndSpinner(t *testing.T) {
 	t.Parallel()
 	bc := newBlockingCall()
-	d := newDriver(t, Options{}, withTools(client.Tool{Name: "progress"}, client.Tool{Name: "other"}),
+	d := newDriver(t, Options{}, withTools(wire.Tool{Name: "progress"}, wire.Tool{Name: "other"}),
 		func(e *fakeEngine) { e.callFn = bc.call })
 	d.keys(keyF5, keyEnter)
 	recv(t, bc.started, "first call")

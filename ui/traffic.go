@@ -13,8 +13,6 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
-
-	"github.com/elicit-dev/elicit/themes"
 )
 
 // exportedMsg reports a traffic export.
@@ -256,7 +254,7 @@ func (t *trafficView) render(c *viewCtx) string {
 	var b strings.Builder
 	filter := "all servers"
 	if t.filter.Server != "" {
-		filter = themes.SanitizeLine(t.filter.Server)
+		filter = untrusted.Line(t.filter.Server)
 		if era := serverEra(c, t.filter.Server); era != "" {
 			filter += " · " + era
 		}
@@ -266,7 +264,7 @@ func (t *trafficView) render(c *viewCtx) string {
 		method += "▏"
 	}
 	if method != "" {
-		filter += ", method ~ " + themes.SanitizeLine(method)
+		filter += ", method ~ " + untrusted.Line(method)
 	}
 	state := "paused"
 	if t.follow {
@@ -278,16 +276,16 @@ func (t *trafficView) render(c *viewCtx) string {
 		r := t.detailRow
 		b.WriteString(t.line(c, &r, false) + "\n")
 		if era := serverEra(c, r.Server); era != "" {
-			b.WriteString(st.Muted.Render("server "+themes.SanitizeLine(r.Server)+" speaks "+era) + "\n")
+			b.WriteString(st.Muted.Render("server "+untrusted.Line(r.Server)+" speaks "+era) + "\n")
 		}
 		switch {
 		case r.Err == "":
 		case r.Kind == "cancel":
-			b.WriteString(st.Warning.Render("cancelled: "+themes.SanitizeLine(r.Err)) + "\n")
+			b.WriteString(st.Warning.Render("cancelled: "+untrusted.Line(r.Err)) + "\n")
 		case r.Kind == "transport":
-			b.WriteString(st.Traffic.Error.Render("transport: "+themes.SanitizeLine(r.Err)) + "\n")
+			b.WriteString(st.Traffic.Error.Render("transport: "+untrusted.Line(r.Err)) + "\n")
 		default:
-			b.WriteString(st.Traffic.Error.Render("undecodable: "+themes.SanitizeLine(r.Err)) + "\n")
+			b.WriteString(st.Traffic.Error.Render("undecodable: "+untrusted.Line(r.Err)) + "\n")
 		}
 		b.WriteString(httpDetail(st, &r, t.detailPeer))
 		if len(r.Raw) > 0 {
@@ -314,7 +312,7 @@ func (t *trafficView) line(c *viewCtx, r *TrafficEntry, selected bool) string {
 	if what == "" {
 		what = r.Kind
 	}
-	what = themes.SanitizeLine(what)
+	what = untrusted.Line(what)
 	switch {
 	case r.ServerRequest():
 		what = st.ServerRequest.Render("⚑ " + what)
@@ -327,15 +325,15 @@ func (t *trafficView) line(c *viewCtx, r *TrafficEntry, selected bool) string {
 	}
 	id := ""
 	if r.ID != "" {
-		id = st.ID.Render(" #" + themes.SanitizeLine(r.ID))
+		id = st.ID.Render(" #" + untrusted.Line(r.ID))
 	}
 	s := st.Time.Render(r.Time.Format("15:04:05.000")) + " " + arrow + " " +
-		c.st.Muted.Render(themes.SanitizeLine(r.Server)) + " " + what + id
+		c.st.Muted.Render(untrusted.Line(r.Server)) + " " + what + id
 	if r.HTTP != nil {
 		s += "  " + httpBadge(c.st, r.HTTP)
 	}
 	if r.Kind == "cancel" || r.Kind == "transport" {
-		s += "  " + c.st.Muted.Render(themes.SanitizeLine(r.Err))
+		s += "  " + c.st.Muted.Render(untrusted.Line(r.Err))
 	}
 	s = ansi.Truncate(s, c.width-2, "…")
 	if selected {

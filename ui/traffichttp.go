@@ -35,7 +35,7 @@ func isSSE(h *client.HTTPInfo) bool {
 // httpBadge is the row's compact account of the exchange: "POST",
 // "POST 202", "POST 200 SSE ev 12", "GET 200 SSE ev 3".
 func httpBadge(st *themes.Styles, h *client.HTTPInfo) string {
-	parts := []string{themes.SanitizeLine(h.Method)}
+	parts := []string{untrusted.Line(h.Method)}
 	if h.Status != 0 {
 		parts = append(parts, strconv.Itoa(h.Status))
 	}
@@ -43,7 +43,7 @@ func httpBadge(st *themes.Styles, h *client.HTTPInfo) string {
 		parts = append(parts, "SSE")
 	}
 	if h.EventID != "" {
-		parts = append(parts, "ev "+themes.SanitizeLine(h.EventID))
+		parts = append(parts, "ev "+untrusted.Line(h.EventID))
 	}
 	s := strings.Join(parts, " ")
 	if h.Status >= 400 {
@@ -60,7 +60,7 @@ func httpDetail(st *themes.Styles, r, peer *TrafficEntry) string {
 	if r.HTTP == nil {
 		return ""
 	}
-	san := themes.SanitizeLine
+	san := untrusted.Line
 	// sent and received are the HTTP sides of the exchange: the request
 	// carried our headers, the response the server's.
 	var sent, received *client.HTTPInfo
@@ -114,8 +114,8 @@ func headerBlock(st *themes.Styles, label string, h *client.HTTPInfo) string {
 	b.WriteString(head)
 	for _, k := range names {
 		for _, v := range h.Header[k] {
-			b.WriteString("    " + st.Traffic.Method.Render(themes.SanitizeLine(k)+":") + " " +
-				st.Text.Render(themes.SanitizeLine(v)) + "\n")
+			b.WriteString("    " + st.Traffic.Method.Render(untrusted.Line(k)+":") + " " +
+				st.Text.Render(untrusted.Line(v)) + "\n")
 		}
 	}
 	return b.String()
@@ -147,11 +147,11 @@ func serverEra(c *viewCtx, name string) string {
 		}
 		switch {
 		case s.Era != "" && s.Protocol != "" && !strings.Contains(s.Era, s.Protocol):
-			return themes.SanitizeLine(s.Era) + ", protocol " + themes.SanitizeLine(s.Protocol)
+			return untrusted.Line(s.Era) + ", protocol " + untrusted.Line(s.Protocol)
 		case s.Era != "":
-			return themes.SanitizeLine(s.Era)
+			return untrusted.Line(s.Era)
 		case s.Protocol != "":
-			return "protocol " + themes.SanitizeLine(s.Protocol)
+			return "protocol " + untrusted.Line(s.Protocol)
 		}
 	}
 	return ""

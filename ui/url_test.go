@@ -54,7 +54,7 @@ func TestURLPromptOpensOnlyOnKeyAndAcceptIsConsent(t *testing.T) {
 		opened = append(opened, u)
 		return nil
 	}})
-	p := &client.Prompt{Key: reqKey("demo", 5), Server: "demo", Mode: client.ModeURL,
+	p := &question.Question{Key: reqKey("demo", 5), Server: "demo", Mode: question.ModeURL,
 		Message: "Sign in", URL: "http://xn--e1afmkfd.example/login?x=1", Arrived: time.Now()}
 	d.open(p)
 	s := d.screen()
@@ -80,7 +80,7 @@ func TestURLPromptOpensOnlyOnKeyAndAcceptIsConsent(t *testing.T) {
 	mu.Unlock()
 	d.noReply(p.Key)
 	d.keys(keyEnter)
-	if got := d.reply(p.Key); got.Kind != client.Accept || got.Content != nil {
+	if got := d.reply(p.Key); got.Kind != question.Accept || got.Content != nil {
 		t.Fatalf("reply %+v, want accept without content", got)
 	}
 }
@@ -91,13 +91,13 @@ func TestBridgePromptLifecycle(t *testing.T) {
 	br := d.m.bridge
 	p := formPrompt(t, "demo", 3, "q", nameSchema)
 	ctx, cancel := contextWithCause()
-	done := make(chan client.Outcome, 1)
+	done := make(chan question.Outcome, 1)
 	go func() { done <- br.Prompt(ctx, p) }()
 	d.waitInbox() // promptOpenedMsg
 	if len(d.m.prompts.panes) != 1 {
 		t.Fatalf("panes = %d, want 1", len(d.m.prompts.panes))
 	}
-	cancel(client.ErrWithdrawn)
+	cancel(question.ErrWithdrawn)
 	<-done
 	d.waitInbox() // promptClosedMsg
 	if s := d.screen(); !strings.Contains(s, "withdrawn by demo") {

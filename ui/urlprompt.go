@@ -23,7 +23,7 @@ type urlOpenedMsg struct {
 func urlKey(c *viewCtx, pn *pane, k tea.KeyPressMsg) tea.Cmd {
 	switch {
 	case key.Matches(k, c.keys.Consent):
-		pn.answer(client.Outcome{Kind: client.Accept})
+		pn.answer(question.Outcome{Kind: question.Accept})
 	case key.Matches(k, c.keys.OpenURL) && pn.url.ok:
 		open, url, id := c.opts.OpenURL, pn.p.URL, pn.id
 		pn.note = "opening in the browser…"

@@ -8,7 +8,6 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/elicit-dev/elicit/client"
-	"github.com/elicit-dev/elicit/themes"
 )
 
 // Screen rows: tabs, the prompt strip, the body, and the status bar.
@@ -73,7 +72,7 @@ func (m *Model) renderStatus() string {
 		parts = append(parts, m.serverBadge(s))
 	}
 	if m.notice != "" {
-		parts = append(parts, m.st.Warning.Render(themes.SanitizeLine(m.notice)))
+		parts = append(parts, m.st.Warning.Render(untrusted.Line(m.notice)))
 	}
 	if len(parts) == 0 {
 		parts = append(parts, m.st.Muted.Render("no servers"))
@@ -82,13 +81,13 @@ func (m *Model) renderStatus() string {
 }
 
 func (m *Model) serverBadge(s ServerStatus) string {
-	name := themes.SanitizeLine(s.Name)
+	name := untrusted.Line(s.Name)
 	st := m.st.Status
 	switch s.State {
 	case client.StateReady:
-		detail := themes.SanitizeLine(s.Protocol)
+		detail := untrusted.Line(s.Protocol)
 		if s.Era != "" {
-			detail = themes.SanitizeLine(s.Era)
+			detail = untrusted.Line(s.Era)
 		}
 		return st.Ready.Render("● "+name) + m.st.Muted.Render(" ready "+detail)
 	case client.StateConnecting:
@@ -107,7 +106,7 @@ func errText(err error) string {
 	if err == nil {
 		return "no reason given"
 	}
-	return themes.SanitizeLine(err.Error())
+	return untrusted.Line(err.Error())
 }
 
 // renderHelp draws every binding from the key map, in two columns. Lines

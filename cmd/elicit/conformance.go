@@ -49,13 +49,13 @@ func runConformance(ctx context.Context, args []string, stdout, stderr io.Writer
 	ctx, cancel := context.WithTimeout(ctx, 25*time.Second)
 	defer cancel()
 	logFrame := transport.ObserverFuncs{OnFrame: func(f transport.Frame) {
-		fmt.Fprintf(stderr, "%s %s %s\n", f.Time.Format("15:04:05.000"), f.Dir, sanitizeLine(string(f.Raw)))
+		fmt.Fprintf(stderr, "%s %s %s\n", f.Time.Format("15:04:05.000"), f.Dir, untrusted.Line(string(f.Raw)))
 	}}
 	sess, err := client.Connect(ctx, &transport.HTTP{URL: pos[0], Observer: logFrame}, &client.Options{
 		Name:       "conformance",
-		ClientInfo: client.Implementation{Name: "elicit", Version: version},
+		ClientInfo: wire.Implementation{Name: "elicit", Version: version},
 		Elicit:     client.ElicitBoth,
-		Prompter:   client.AcceptDefaults,
+		Prompter:   question.AcceptDefaults,
 	})
 	if err != nil {
 		return fail(exitConnect, "connect to %s: %w", pos[0], err)
@@ -69,7 +69,7 @@ func runConformance(ctx context.Context, args []string, stdout, stderr io.Writer
 		if err != nil {
 			return fail(exitToolError, "tools/call %s: %w", c.tool, err)
 		}
-		fmt.Fprintf(stdout, "%s: %s\n", c.tool, sanitizeLine(string(res.Raw)))
+		fmt.Fprintf(stdout, "%s: %s\n", c.tool, untrusted.Line(string(res.Raw)))
 	}
 	return nil
 }

@@ -62,7 +62,7 @@ func (e *engine) connectAll(ctx context.Context, order []string) {
 // lives until ctx ends or the session does.
 func (e *engine) listen(ctx context.Context, name string) {
 	s := e.m.Session(name)
-	if s == nil || s.Protocol() < client.Protocol2026_07_28 {
+	if s == nil || s.Protocol() < wire.Protocol2026_07_28 {
 		return
 	}
 	lctx, cancel := context.WithCancel(ctx)
@@ -121,7 +121,7 @@ func (e *engine) host(name string) string {
 	return u.Hostname()
 }
 
-func (e *engine) Tools(ctx context.Context, server string) ([]client.Tool, error) {
+func (e *engine) Tools(ctx context.Context, server string) ([]wire.Tool, error) {
 	s, err := e.session(server)
 	if err != nil {
 		return nil, err
@@ -133,7 +133,7 @@ func (e *engine) Tools(ctx context.Context, server string) ([]client.Tool, error
 // person's choice (opts.AsTask) where the tool allows one; a call that
 // becomes a task returns when the task has ended.
 func (e *engine) Call(ctx context.Context, server, tool string, args map[string]any,
-	opts ui.CallOptions) (*client.CallToolResult, error) {
+	opts ui.CallOptions) (*wire.CallToolResult, error) {
 	s, err := e.session(server)
 	if err != nil {
 		return nil, err
@@ -192,7 +192,7 @@ func (e *engine) resumeTasks(name string) {
 	}
 }
 
-func (e *engine) ListResources(ctx context.Context, server string) ([]client.Resource, error) {
+func (e *engine) ListResources(ctx context.Context, server string) ([]wire.Resource, error) {
 	s, err := e.session(server)
 	if err != nil {
 		return nil, err
@@ -200,7 +200,7 @@ func (e *engine) ListResources(ctx context.Context, server string) ([]client.Res
 	return s.ListResources(ctx)
 }
 
-func (e *engine) ReadResource(ctx context.Context, server, uri string) ([]client.ResourceContents, error) {
+func (e *engine) ReadResource(ctx context.Context, server, uri string) ([]wire.ResourceContents, error) {
 	s, err := e.session(server)
 	if err != nil {
 		return nil, err
@@ -208,7 +208,7 @@ func (e *engine) ReadResource(ctx context.Context, server, uri string) ([]client
 	return s.ReadResource(ctx, uri)
 }
 
-func (e *engine) ListPrompts(ctx context.Context, server string) ([]client.ServerPrompt, error) {
+func (e *engine) ListPrompts(ctx context.Context, server string) ([]wire.Prompt, error) {
 	s, err := e.session(server)
 	if err != nil {
 		return nil, err
@@ -216,7 +216,7 @@ func (e *engine) ListPrompts(ctx context.Context, server string) ([]client.Serve
 	return s.ListPrompts(ctx)
 }
 
-func (e *engine) GetPrompt(ctx context.Context, server, name string, args map[string]string) (*client.GetPromptResult, error) {
+func (e *engine) GetPrompt(ctx context.Context, server, name string, args map[string]string) (*wire.GetPromptResult, error) {
 	s, err := e.session(server)
 	if err != nil {
 		return nil, err
@@ -241,4 +241,4 @@ func (e *engine) Reconnect(ctx context.Context, server string) error {
 	return nil
 }
 
-func (e *engine) Journal() *client.Journal { return e.m.Journal() }
+func (e *engine) Journal() *question.Journal { return e.m.Journal() }

@@ -27,7 +27,7 @@ func TestEngineCallWithoutArguments(t *testing.T) {
 	spec := serverSpec{Name: "demo", Demo: true}
 	e := &engine{ctx: t.Context(), m: mgr, specs: map[string]serverSpec{"demo": spec}, pending: map[string]error{},
 		sessionOpts: func(string) *client.Options {
-			return &client.Options{Prompter: client.AcceptDefaults, Protocol: "2025-11-25"}
+			return &client.Options{Prompter: question.AcceptDefaults, Protocol: "2025-11-25"}
 		},
 		transports: func(s serverSpec) (transport.Transport, error) { return s.transport(obs) },
 	}

@@ -43,7 +43,7 @@ func runTools(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if len(pos) > 0 {
 		return usageErr("tools takes no arguments, got %q", pos[0])
 	}
-	sess, cleanup, err := connectHeadless(ctx, &c, client.CancelAll, stderr)
+	sess, cleanup, err := connectHeadless(ctx, &c, question.CancelAll, stderr)
 	if err != nil {
 		return err
 	}
@@ -53,10 +53,10 @@ func runTools(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return fail(exitToolError, "tools/list on %s: %w", sess.Name(), err)
 	}
 	out := struct {
-		Server   string        `json:"server"`
-		Protocol string        `json:"protocol"`
-		Era      string        `json:"era"`
-		Tools    []client.Tool `json:"tools"`
+		Server   string      `json:"server"`
+		Protocol string      `json:"protocol"`
+		Era      string      `json:"era"`
+		Tools    []wire.Tool `json:"tools"`
 	}{sess.Name(), sess.Protocol(), sess.Era(), tools}
 	return writeJSON(stdout, out)
 }
@@ -120,7 +120,7 @@ func runCall(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		return fail(exitToolError, "tool %q returned isError", tool)
 	}
 	for _, p := range out.Prompts {
-		if p.Outcome != client.Accept.String() {
+		if p.Outcome != question.Accept.String() {
 			return fail(exitNotAccepted, "prompt %s ended as %s", p.Key, p.Outcome)
 		}
 	}
@@ -147,16 +147,16 @@ type promptOutput struct {
 }
 
 // policy picks the headless Prompter named by --answer.
-func policy(answer string) (client.Prompter, error) {
+func policy(answer string) (question.Prompter, error) {
 	switch answer {
 	case "accept-defaults", "":
-		return client.AcceptDefaults, nil
+		return question.AcceptDefaults, nil
 	case "decline":
-		return client.DeclineAll, nil
+		return question.DeclineAll, nil
 	case "cancel":
-		return client.CancelAll, nil
+		return question.CancelAll, nil
 	}
-	p, err := client.AnswerFile(answer)
+	p, err := question.AnswerFile(answer)
 	if err != nil {
 		return nil, usageErr("--answer %s: %v", answer, err)
 	}
@@ -166,13 +166,13 @@ func policy(answer string) (client.Prompter, error) {
 // connectHeadless starts the server named by the flags and connects.
 // Server stderr is passed through to ours, so a failing server explains
 // itself.
-func connectHeadless(ctx context.Context, c *common, prompter client.Prompter, stderr io.Writer) (*client.Session, func(), error) {
+func connectHeadless(ctx context.Context, c *common, prompter question.Prompter, stderr io.Writer) (*client.Session, func(), error) {
 	spec, err := c.spec(true)
 	if err != nil {
 		return nil, nil, err
 	}
 	obs := transport.ObserverFuncs{OnStderr: func(line string) {
-		fmt.Fprintf(stderr, "[%s] %s\n", spec.Name, sanitizeLine(line))
+		fmt.Fprintf(stderr, "[%s] %s\n", spec.Name, untrusted.Line(line))
 	}}
 	t, err := spec.transport(obs)
 	if err != nil {
@@ -181,7 +181,7 @@ func connectHeadless(ctx context.Context, c *common, prompter client.Prompter, s
 	modes, _ := parseElicit(c.elicit)
 	sess, err := client.Connect(ctx, t, &client.Options{
 		Name:          spec.Name,
-		ClientInfo:    client.Implementation{Name: "elicit", Version: version},
+		ClientInfo:    wire.Implementation{Name: "elicit", Version: version},
 		Protocol:      c.protocol,
 		Elicit:        modes,
 		Prompter:      prompter,

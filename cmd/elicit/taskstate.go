@@ -101,7 +101,7 @@ func (st *taskState) observe(e client.Event) error {
 	// A task we merely stopped following (we quit, or the connection
 	// died) is still running on the server: keep it for the next start.
 	// Lost for any other reason means the server does not know it.
-	stopped := errors.Is(t.Err, client.ErrClosed) || errors.Is(t.Err, client.ErrDisconnected)
+	stopped := errors.Is(t.Err, client.ErrClosed) || errors.Is(t.Err, question.ErrDisconnected)
 	done := t.Status.Terminal() || t.Lost && !stopped
 	switch {
 	case done && had:

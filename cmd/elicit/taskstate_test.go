@@ -17,7 +17,7 @@ import (
 
 // newTestEngine builds the TUI's engine (without the TUI) for one server,
 // with the task state file in play, the way runTUIWith does.
-func newTestEngine(t *testing.T, ctx context.Context, spec serverSpec, state *taskState, p client.Prompter) *engine {
+func newTestEngine(t *testing.T, ctx context.Context, spec serverSpec, state *taskState, p question.Prompter) *engine {
 	t.Helper()
 	obs := client.ObserverFunc(func(e client.Event) {
 		if err := state.observe(e); err != nil {
@@ -60,10 +60,10 @@ func TestTaskResumeAfterRestart(t *testing.T) {
 		t.Fatal(err)
 	}
 	asked := make(chan struct{}, 1)
-	never := client.PrompterFunc(func(ctx context.Context, p *client.Prompt) client.Outcome {
+	never := question.PrompterFunc(func(ctx context.Context, p *question.Question) question.Outcome {
 		asked <- struct{}{}
 		<-ctx.Done()
-		return client.Outcome{Kind: client.Cancel}
+		return question.Outcome{Kind: question.Cancel}
 	})
 	ctx1, cancel1 := context.WithCancel(t.Context())
 	e1 := newTestEngine(t, ctx1, spec, state1, never)
@@ -93,7 +93,7 @@ func TestTaskResumeAfterRestart(t *testing.T) {
 	}
 	ctx2, cancel2 := context.WithCancel(t.Context())
 	defer cancel2()
-	e2 := newTestEngine(t, ctx2, spec, state2, client.AcceptDefaults)
+	e2 := newTestEngine(t, ctx2, spec, state2, question.AcceptDefaults)
 	waitUntil(t, "the resumed task to complete", func() bool {
 		for _, tk := range e2.Tasks() {
 			if tk.Tool == "reflow_month" && tk.Status == client.TaskCompleted {

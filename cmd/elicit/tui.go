@@ -123,7 +123,7 @@ func runTUIWith(ctx context.Context, f *tuiFlags, stdout, stderr io.Writer) erro
 	}
 	eng.sessionOpts = func(name string) *client.Options {
 		return &client.Options{
-			ClientInfo:    client.Implementation{Name: "elicit", Version: version},
+			ClientInfo:    wire.Implementation{Name: "elicit", Version: version},
 			Protocol:      f.protocol,
 			Elicit:        modes,
 			Prompter:      br,

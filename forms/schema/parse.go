@@ -132,7 +132,7 @@ const MaxProperties = 1000
 // not see in the field they are about to accept: C0 controls other than
 // tab and newline, DEL, C1 controls, and bidi embeddings, overrides and
 // isolates (U+202A–U+202E, U+2066–U+2069). The terminal never gets them
-// raw anyway (themes.Sanitize); refusing them keeps what is shown and what
+// raw anyway (untrusted.Text); refusing them keeps what is shown and what
 // is sent the same.
 func hiddenChars(v any) bool {
 	check := func(s string) bool {
