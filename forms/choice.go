@@ -175,7 +175,8 @@ func (f *multiField) build(theme huh.Theme) huh.Field {
 		opts[i] = huh.NewOption(optionLabel(o), i)
 	}
 	// Value before Options: the other way round the cursor stays on row 0
-	// instead of the first picked option (charm-v2.md §2).
+	// instead of the first picked option (ui/AGENTS.md, charm v2 facts:
+	// select).
 	m := themed(huh.NewMultiSelect[int](), theme).
 		Key(f.p.Name).
 		Title(title(f.p)).

@@ -15,10 +15,10 @@ import (
 )
 
 // driver feeds a Form the way a bubbletea program would, synchronously
-// (charm-v2.md §7A): every command is run and its messages are fed back in
-// order, until the form is quiet. Cursor blinks (which sleep and re-arm
-// forever) are dropped unrun; any other command that does not return
-// within cmdTimeout is dropped too. The timeout is generous because a
+// (ui/AGENTS.md, charm v2 facts: update driver): every command is run and
+// its messages are fed back in order, until the form is quiet. Cursor
+// blinks (which sleep and re-arm forever) are dropped unrun; any other
+// command that does not return within cmdTimeout is dropped too. The timeout is generous because a
 // loaded machine under -race can take a while to run even NextField.
 type driver struct {
 	t       testing.TB

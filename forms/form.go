@@ -30,7 +30,8 @@ type Options struct {
 // Form is one huh form built from a schema, with a typed reader per field.
 // It is a bubbletea component, not a tea.Model: the parent calls Update
 // and View, and runs the commands it returns (tagged per pane when several
-// forms are open, see charm-v2.md §3). A Form is used from one goroutine.
+// forms are open; ui/AGENTS.md, charm v2 facts: tagging). A Form is used
+// from one goroutine.
 type Form struct {
 	opts     Options
 	theme    *themeSwitch

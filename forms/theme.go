@@ -5,7 +5,7 @@ import "charm.land/huh/v2"
 // cachedTheme builds huh's styles once per background instead of on every
 // style lookup: huh v2 calls Theme(isDark) for each field it renders, and
 // the built-in themes rebuild every style on each call (a third of the CPU
-// of a frame, see charm-v2.md §5).
+// of a frame; ui/AGENTS.md, charm v2 facts: theme cost).
 //
 // It is owned by one Form and used only from that form's Update and View,
 // which the bubbletea event loop never runs concurrently.

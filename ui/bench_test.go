@@ -129,8 +129,8 @@ func benchArrivalDirect(b *testing.B, n int) {
 	if n > 1 {
 		d.send(keyF3) // from the first pane back round to the last
 	}
-	if last := d.m.panes[n-1]; d.m.focus != last.id {
-		b.Fatalf("focus on pane %d, want the last (%d)", d.m.focus, last.id)
+	if last := d.m.prompts.panes[n-1]; d.m.prompts.focus != last.id {
+		b.Fatalf("focus on pane %d, want the last (%d)", d.m.prompts.focus, last.id)
 	}
 	proto := formPrompt(b, "demo", 999, "question", nameSchema)
 	lat := make([]time.Duration, 0, 1024)
@@ -145,14 +145,14 @@ func benchArrivalDirect(b *testing.B, n int) {
 		if screen := ansi.Strip(content); !containsAll(screen, arrivalWant(n, p)) {
 			b.Fatalf("the View lacks %q:\n%s", arrivalWant(n, p), screen)
 		}
-		pn := d.m.byKey[p.Key]
-		if pn == nil || d.m.focused() == pn {
+		pn := d.m.prompts.byKey[p.Key]
+		if pn == nil || d.m.prompts.focused() == pn {
 			b.Fatal("the new pane is missing or took focus")
 		}
-		d.m.removePane(pn)
+		d.m.prompts.removePane(&d.m.viewCtx, pn)
 	}
-	if len(d.m.panes) != n {
-		b.Fatalf("%d panes left, want %d", len(d.m.panes), n)
+	if len(d.m.prompts.panes) != n {
+		b.Fatalf("%d panes left, want %d", len(d.m.prompts.panes), n)
 	}
 	reportLatencies(b, lat)
 }
@@ -230,7 +230,7 @@ func benchArrivalProgram(b *testing.B, n int) {
 		prompts.Go(func() { br.Prompt(ctx, p) })
 		// One at a time, so that the first has focus.
 		for ok := false; !ok; {
-			probe(b, prog, func(m *Model) { ok = len(m.panes) == i+1 })
+			probe(b, prog, func(m *Model) { ok = len(m.prompts.panes) == i+1 })
 		}
 	}
 	if n > 1 {
@@ -240,7 +240,7 @@ func benchArrivalProgram(b *testing.B, n int) {
 		if tries == 1000 {
 			b.Fatal("focus never reached the last pane")
 		}
-		probe(b, prog, func(m *Model) { ok = m.focused() == m.panes[n-1] && m.width == 120 })
+		probe(b, prog, func(m *Model) { ok = m.prompts.focused() == m.prompts.panes[n-1] && m.width == 120 })
 	}
 
 	proto := formPrompt(b, "demo", 999, "question", nameSchema)
@@ -267,9 +267,9 @@ func benchArrivalProgram(b *testing.B, n int) {
 		}
 		// Answer and drop the pane, so the next prompt arrives to n again.
 		probe(b, prog, func(m *Model) {
-			if pn := m.byKey[p.Key]; pn != nil {
+			if pn := m.prompts.byKey[p.Key]; pn != nil {
 				pn.reply <- question.Outcome{Kind: question.Cancel}
-				m.removePane(pn)
+				m.prompts.removePane(&m.viewCtx, pn)
 			}
 		})
 		<-answered
@@ -281,8 +281,8 @@ func benchArrivalProgram(b *testing.B, n int) {
 		b.StartTimer()
 	}
 	probe(b, prog, func(m *Model) {
-		if len(m.panes) != n {
-			b.Errorf("%d panes left, want %d", len(m.panes), n)
+		if len(m.prompts.panes) != n {
+			b.Errorf("%d panes left, want %d", len(m.prompts.panes), n)
 		}
 	})
 	reportLatencies(b, lat)

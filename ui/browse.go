@@ -8,6 +8,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/elicit-dev/elicit/client"
 	"github.com/elicit-dev/elicit/themes"
 )
 
@@ -23,6 +24,16 @@ func cycleServer(servers []ServerStatus, cur string) string {
 		}
 	}
 	return servers[0].Name
+}
+
+// serverCaps is what server declared, as the status bar last heard.
+func serverCaps(servers []ServerStatus, name string) client.ServerCapabilities {
+	for _, s := range servers {
+		if s.Name == name {
+			return s.Caps
+		}
+	}
+	return client.ServerCapabilities{}
 }
 
 // firstServer is the server a browsing view starts on.

@@ -185,19 +185,19 @@ func TestTemplatesFormEscAndF9Cycle(t *testing.T) {
 	t.Parallel()
 	d := newDriver(t, Options{}, withTemplates, withResources)
 	d.keys(keyF9, keyF9) // F9 twice reaches the templates, for terminals that keep F10
-	if d.m.view != viewTemplates {
-		t.Fatalf("view = %v after F9 F9", d.m.view)
+	if d.m.viewName() != "Templates" {
+		t.Fatalf("view = %v after F9 F9", d.m.viewName())
 	}
 	d.keys(keyEnter)
 	d.typeText("x")
 	// A prompt arriving meanwhile does not take the keyboard away.
 	p := formPrompt(t, "demo", 1, "q", nameSchema)
 	d.open(p)
-	if d.m.view != viewTemplates {
+	if d.m.viewName() != "Templates" {
 		t.Fatal("a new prompt switched views while an argument form was being typed in")
 	}
 	d.keys(keyEsc)
-	if d.m.templates.args != nil || len(d.eng.gets) != 0 {
+	if d.templates().args != nil || len(d.eng.gets) != 0 {
 		t.Fatalf("Esc did not close the form (gets %+v)", d.eng.gets)
 	}
 	d.noReply(p.Key)
@@ -210,7 +210,7 @@ func TestHelpFitsAndListsNewViews(t *testing.T) {
 	d := newDriver(t, Options{})
 	d.keys(keyF1)
 	s := d.screen()
-	for _, sec := range d.m.keys.helpSections() {
+	for _, sec := range d.m.keys.helpSections(d.m.tabBindings()) {
 		if !strings.Contains(s, sec.title) {
 			t.Errorf("help lacks section %q", sec.title)
 		}

@@ -7,8 +7,12 @@
 //
 // Traffic rows of HTTP transports show the HTTP method, status and SSE
 // event id; a row's detail shows the URL and every MCP header sent and
-// received. The task view needs the engine to implement [TaskEngine] as
-// well; without it the view says so and every call is a plain one.
+// received. Whether a tool's call runs as a task is client.TaskChoice's
+// answer; where it leaves the choice, the person makes it.
+//
+// Each view is a screen in its own file, listed once in the registry
+// (tabs.go), which gives its tab, F-key and help line; screens share a
+// viewCtx and never see the Model (AGENTS.md, Screens).
 //
 // It uses client's data types but calls the engine only through [Engine],
 // from tea.Cmds; it must not import transport (client re-exports Frame).

@@ -16,23 +16,41 @@ type Engine interface {
 	Servers() []ServerStatus
 	// Tools lists a server's tools (tools/list, all pages).
 	Tools(ctx context.Context, server string) ([]wire.Tool, error)
-	// Call runs tools/call. Cancelling ctx must send
-	// notifications/cancelled (or the transport's equivalent) and return
-	// promptly. onProgress receives notifications/progress for this call.
-	Call(ctx context.Context, server, tool string, args map[string]any,
-		onProgress func(client.CallProgress)) (*wire.CallToolResult, error)
+	// Call runs tools/call and returns when it has ended, also when it
+	// ran as a task. Cancelling ctx must send notifications/cancelled (or
+	// the transport's equivalent; tasks/cancel for a task) and return
+	// promptly.
+	Call(ctx context.Context, server, tool string, args map[string]any, opts CallOptions) (*wire.CallToolResult, error)
 	// ListResources, ReadResource, ListPrompts and GetPrompt browse a
 	// server's resources and prompt templates.
 	ListResources(ctx context.Context, server string) ([]wire.Resource, error)
 	ReadResource(ctx context.Context, server, uri string) ([]wire.ResourceContents, error)
 	ListPrompts(ctx context.Context, server string) ([]wire.Prompt, error)
 	GetPrompt(ctx context.Context, server, name string, args map[string]string) (*wire.GetPromptResult, error)
+	// Tasks returns a snapshot of every task of every server (what each
+	// session follows or has followed).
+	Tasks() []client.Task
+	// ListTasks asks a server for its tasks (2025-11-25 tasks/list); an
+	// error wrapping client.ErrNoTasks means it cannot say.
+	ListTasks(ctx context.Context, server string) ([]client.Task, error)
+	// CancelTask sends tasks/cancel for task id of server; the task's
+	// real end comes later as a client.TaskChanged event.
+	CancelTask(ctx context.Context, server, id string) error
 	// SetLogLevel sends logging/setLevel.
 	SetLogLevel(ctx context.Context, server, level string) error
 	// Reconnect closes and reopens a server's session.
 	Reconnect(ctx context.Context, server string) error
 	// Journal is the record of every prompt's outcome.
 	Journal() *question.Journal
+}
+
+// CallOptions are what the person chose for one Call.
+type CallOptions struct {
+	// AsTask says whether a tool that may run as a task (client.TaskChoice)
+	// does; nil leaves it to the engine. A tool that must, does anyway.
+	AsTask *bool
+	// OnProgress receives the call's notifications/progress.
+	OnProgress func(client.CallProgress)
 }
 
 // ServerStatus is one server's line on the status bar.
@@ -45,31 +63,7 @@ type ServerStatus struct {
 	// Host is the host of the server's HTTP endpoint, "" for stdio; URL
 	// prompts whose host differs are flagged.
 	Host string
-	// Tasks says the server runs tools/call as tasks (2025-11-25
-	// capabilities.tasks.requests.tools.call, or the 2026-07-28 tasks
-	// extension): a tool whose taskSupport is "optional" then runs as a
-	// task unless the person says otherwise.
-	Tasks bool
-}
-
-// TaskEngine is what the task view asks of the engine. It is apart from
-// Engine so that an engine without tasks still builds; the Model finds it
-// with a type assertion on the Engine it was given, and without it the
-// task view says tasks are not available and every call is a plain one.
-type TaskEngine interface {
-	// Tasks returns a snapshot of every task of every server (what each
-	// session follows or has followed).
-	Tasks() []client.Task
-	// ListTasks asks a server for its tasks (2025-11-25 tasks/list); an
-	// error wrapping client.ErrNoTasks means it cannot say.
-	ListTasks(ctx context.Context, server string) ([]client.Task, error)
-	// CancelTask sends tasks/cancel for task id of server; the task's
-	// real end comes later as a client.TaskChanged event.
-	CancelTask(ctx context.Context, server, id string) error
-	// CallTask runs tools/call as a task (task-augmented in 2025-11-25)
-	// and returns when the task has ended, like Engine.Call; cancelling
-	// ctx cancels the task. Engine.Call, in turn, must not make a task of
-	// a tool whose taskSupport is "optional": the person chose that.
-	CallTask(ctx context.Context, server, tool string, args map[string]any,
-		onProgress func(client.CallProgress)) (*wire.CallToolResult, error)
+	// Caps are the capabilities the server declared, zero while it is not
+	// connected; client.TaskChoice reads which tools run as tasks there.
+	Caps client.ServerCapabilities
 }

@@ -12,41 +12,28 @@ type serversMsg []ServerStatus
 // noticeMsg is a one-line message for the status bar.
 type noticeMsg string
 
-// handleEvent applies a lane-2 event.
+// handleEvent applies a lane-2 event: the Model's part (the server list,
+// the panes), then every screen's.
 func (m *Model) handleEvent(msg eventMsg) tea.Cmd {
+	var cmd tea.Cmd
 	switch e := msg.e.(type) {
 	case client.ServerStateChanged:
 		m.setServer(e)
 		if e.State == client.StateReady {
-			// A new session may list other things: drop what was cached.
-			// The status (its Tasks flag) comes again from the engine.
-			return tea.Batch(m.tools.serverReady(m, e.Server),
-				m.resources.changed(m, e.Server), m.templates.changed(m, e.Server), m.loadServers())
+			// The status (its capabilities) comes again from the engine.
+			cmd = m.loadServers()
 		}
 	case client.PromptResolved:
-		return m.handleResolved(e)
-	case client.ListChanged:
-		switch e.What {
-		case "tools":
-			return m.tools.serverReady(m, e.Server)
-		case "resources":
-			return m.resources.changed(m, e.Server)
-		case "prompts":
-			return m.templates.changed(m, e.Server)
-		}
-	case client.Notice:
-		m.logs.notice(m, e)
-	case client.TaskChanged:
-		m.tasks.put(e.Task)
+		cmd = m.handleResolved(e)
 	}
-	return nil
+	return tea.Batch(cmd, m.toScreens(msg))
 }
 
 func (m *Model) setServer(e client.ServerStateChanged) {
 	st := ServerStatus{Name: e.Server, State: e.State, Protocol: e.Protocol, Era: e.Era, Err: e.Err}
 	for i := range m.servers {
 		if m.servers[i].Name == e.Server {
-			st.Host, st.Tasks = m.servers[i].Host, m.servers[i].Tasks
+			st.Host, st.Caps = m.servers[i].Host, m.servers[i].Caps
 			m.servers[i] = st
 			return
 		}
@@ -63,17 +50,10 @@ func (m *Model) loadServers() tea.Cmd {
 
 func (m *Model) handleServers(msg serversMsg) tea.Cmd {
 	m.servers = append(m.servers[:0], msg...)
-	return m.tools.enter(m)
+	return m.toScreens(msg)
 }
 
-// handleStreams pulls the visible window of the rings (lane 3).
-func (m *Model) handleStreams() tea.Cmd {
-	switch m.view {
-	case viewTraffic:
-		m.traffic.refresh(m)
-	case viewLogs:
-		m.logs.refresh(m)
-	}
-	m.tools.applyProgress(m)
-	return nil
-}
+// handleStreams lets the screens pull what they show of lane 3.
+func (m *Model) handleStreams(msg streamsChangedMsg) tea.Cmd { return m.toScreens(msg) }
+
+func (m *Model) handleNotice(msg noticeMsg) { m.notice = string(msg) }

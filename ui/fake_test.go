@@ -44,9 +44,8 @@ type fakeEngine struct {
 	// callFn runs a call; nil returns an empty result.
 	callFn func(ctx context.Context, tool string, args map[string]any, onProgress func(client.CallProgress)) (*wire.CallToolResult, error)
 
-	// Tasks (TaskEngine). noTasks hides the TaskEngine methods from the
-	// model, as an engine without tasks would.
-	noTasks   bool
+	// Tasks. A server whose Caps declare none answers tasks/list with
+	// client.ErrNoTasks unless listFn says otherwise.
 	tasks     []client.Task
 	cancels   []string // "server id"
 	cancelErr error
@@ -54,7 +53,11 @@ type fakeEngine struct {
 	listFn    func(server string) ([]client.Task, error)
 }
 
-var _ TaskEngine = (*fakeEngine)(nil)
+var _ Engine = (*fakeEngine)(nil)
+
+// tasksCaps are the capabilities of a 2025-11-25 server that runs tools
+// as tasks.
+var tasksCaps = client.ServerCapabilities{Tasks: true, TasksList: true, TasksCancel: true, TasksToolsCall: true}
 
 func (f *fakeEngine) Tasks() []client.Task {
 	f.mu.Lock()
@@ -66,11 +69,15 @@ func (f *fakeEngine) ListTasks(_ context.Context, server string) ([]client.Task,
 	f.mu.Lock()
 	f.listed = append(f.listed, server)
 	fn := f.listFn
+	caps := serverCaps(f.servers, server)
 	f.mu.Unlock()
-	if fn == nil {
-		return nil, nil
+	switch {
+	case fn != nil:
+		return fn(server)
+	case !caps.Tasks && !caps.TasksExtension:
+		return nil, fmt.Errorf("tasks/list on %s: %w: it declared no tasks", server, client.ErrNoTasks)
 	}
-	return fn(server)
+	return nil, nil
 }
 
 func (f *fakeEngine) CancelTask(_ context.Context, server, id string) error {
@@ -78,18 +85,6 @@ func (f *fakeEngine) CancelTask(_ context.Context, server, id string) error {
 	defer f.mu.Unlock()
 	f.cancels = append(f.cancels, server+" "+id)
 	return f.cancelErr
-}
-
-// CallTask records the call with a "task " prefix and runs it like Call.
-func (f *fakeEngine) CallTask(ctx context.Context, server, tool string, args map[string]any, onProgress func(client.CallProgress)) (*wire.CallToolResult, error) {
-	f.mu.Lock()
-	f.calls = append(f.calls, fmt.Sprintf("task %s/%s %v", server, tool, args))
-	fn := f.callFn
-	f.mu.Unlock()
-	if fn != nil {
-		return fn(ctx, tool, args, onProgress)
-	}
-	return &wire.CallToolResult{}, nil
 }
 
 // called returns the calls made so far.
@@ -114,13 +109,20 @@ func (f *fakeEngine) Servers() []ServerStatus { return f.servers }
 func (f *fakeEngine) Tools(_ context.Context, server string) ([]wire.Tool, error) {
 	return f.tools[server], nil
 }
-func (f *fakeEngine) Call(ctx context.Context, server, tool string, args map[string]any, onProgress func(client.CallProgress)) (*wire.CallToolResult, error) {
+
+// Call records the call, with a "task " prefix when it was asked to run
+// as one.
+func (f *fakeEngine) Call(ctx context.Context, server, tool string, args map[string]any, opts CallOptions) (*wire.CallToolResult, error) {
 	f.mu.Lock()
-	f.calls = append(f.calls, fmt.Sprintf("%s/%s %v", server, tool, args))
+	call := fmt.Sprintf("%s/%s %v", server, tool, args)
+	if opts.AsTask != nil && *opts.AsTask {
+		call = "task " + call
+	}
+	f.calls = append(f.calls, call)
 	fn := f.callFn
 	f.mu.Unlock()
 	if fn != nil {
-		return fn(ctx, tool, args, onProgress)
+		return fn(ctx, tool, args, opts.OnProgress)
 	}
 	return &wire.CallToolResult{}, nil
 }
@@ -171,8 +173,9 @@ func (f *fakeEngine) SetLogLevel(_ context.Context, server, level string) error 
 func (f *fakeEngine) Reconnect(context.Context, string) error { return nil }
 func (f *fakeEngine) Journal() *question.Journal              { return f.journal }
 
-// driver runs the model synchronously (charm-v2.md §7A): it calls Update,
-// runs the returned commands and feeds their messages back, in order.
+// driver runs the model synchronously (AGENTS.md, charm v2 facts: update
+// driver): it calls Update, runs the returned commands and feeds their
+// messages back, in order.
 // Commands that do not finish within 30 ms (blink, ticks) are dropped.
 type driver struct {
 	t       testing.TB
@@ -258,11 +261,7 @@ func newDriver(t testing.TB, opts Options, setup ...func(*fakeEngine)) *driver {
 		opts.Context, cancel = context.WithCancel(context.Background())
 	}
 	br := NewBridge(BridgeOptions{})
-	var e Engine = eng
-	if eng.noTasks {
-		e = struct{ Engine }{eng}
-	}
-	m := New(e, br, opts)
+	m := New(eng, br, opts)
 	d := &driver{t: t, m: m, eng: eng, replies: map[question.Key]chan question.Outcome{},
 		inbox: make(chan tea.Msg, 1024)}
 	br.Attach(func(msg tea.Msg) { d.inbox <- msg })
@@ -344,6 +343,25 @@ func (d *driver) collect(cmd tea.Cmd) []tea.Msg {
 }
 
 func (d *driver) screen() string { return ansi.Strip(d.m.View().Content) }
+
+// viewName is the name of the tab on show.
+func (m *Model) viewName() string { return m.tabs[m.view].name }
+
+// screenOf returns m's screen of type S, from the registry.
+func screenOf[S screen](m *Model) S {
+	for _, t := range m.tabs {
+		if s, ok := t.screen.(S); ok {
+			return s
+		}
+	}
+	panic(fmt.Sprintf("no %T in the registry", *new(S)))
+}
+
+func (d *driver) tools() *toolsView         { return screenOf[*toolsView](d.m) }
+func (d *driver) tasks() *tasksView         { return screenOf[*tasksView](d.m) }
+func (d *driver) logs() *logView            { return screenOf[*logView](d.m) }
+func (d *driver) traffic() *trafficView     { return screenOf[*trafficView](d.m) }
+func (d *driver) templates() *templatesView { return screenOf[*templatesView](d.m) }
 
 func (d *driver) keys(ks ...tea.KeyPressMsg) {
 	for _, k := range ks {

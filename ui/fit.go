@@ -7,9 +7,8 @@ import (
 	"github.com/charmbracelet/x/ansi"
 )
 
-// clipLines keeps the first h lines of s. It replaces a lipgloss
-// MaxHeight style, which also measures and pads every line: on the
-// prompts view that doubled the cost of a frame.
+// clipLines keeps the first h lines of s. A lipgloss MaxHeight style would
+// also measure and pad every line, doubling the cost of a prompts frame.
 func clipLines(s string, h int) string {
 	if h <= 0 {
 		return ""

@@ -31,11 +31,11 @@ import (
 // must bring up: the two views the flood feeds, and the prompts.
 var floodKeys = []struct {
 	key  tea.KeyPressMsg
-	view viewID
+	view string
 }{
-	{tea.KeyPressMsg{Code: tea.KeyF6}, viewTraffic},
-	{tea.KeyPressMsg{Code: tea.KeyF8}, viewLogs},
-	{tea.KeyPressMsg{Code: tea.KeyF4}, viewPrompts},
+	{tea.KeyPressMsg{Code: tea.KeyF6}, "Traffic"},
+	{tea.KeyPressMsg{Code: tea.KeyF8}, "Logs"},
+	{tea.KeyPressMsg{Code: tea.KeyF4}, "Prompts"},
 }
 
 // floodProgram is a real tea.Program around a Model, fed by a Bridge, with
@@ -87,15 +87,15 @@ func (fp *floodProgram) probe(tb testing.TB, f func(*Model)) {
 // press sends k and returns how long until Update has handled it and the
 // model shows want (measured on the event loop, by the probe queued right
 // behind the key).
-func (fp *floodProgram) press(tb testing.TB, k tea.KeyPressMsg, want viewID) time.Duration {
+func (fp *floodProgram) press(tb testing.TB, k tea.KeyPressMsg, want string) time.Duration {
 	tb.Helper()
 	t0 := time.Now()
 	fp.prog.Send(k)
 	var at time.Time
-	var got viewID
-	fp.probe(tb, func(m *Model) { at, got = time.Now(), m.view })
+	var got string
+	fp.probe(tb, func(m *Model) { at, got = time.Now(), m.viewName() })
 	if got != want {
-		tb.Fatalf("after %s the view is %s, want %s", k, viewNames[got], viewNames[want])
+		tb.Fatalf("after %s the view is %s, want %s", k, got, want)
 	}
 	return at.Sub(t0)
 }
@@ -165,7 +165,7 @@ func TestKeystrokeDuringFlood(t *testing.T) {
 	answered := make(chan question.Outcome, 1)
 	go func() { answered <- fp.br.Prompt(ctx, p) }()
 	for ok := false; !ok; {
-		fp.probe(t, func(m *Model) { ok = len(m.panes) == 1 })
+		fp.probe(t, func(m *Model) { ok = len(m.prompts.panes) == 1 })
 	}
 
 	lat, sent := runFlood(t, fp, 30)
@@ -177,15 +177,16 @@ func TestKeystrokeDuringFlood(t *testing.T) {
 	// Bounded by the rings, not by the flood.
 	var traffic, logs int
 	fp.probe(t, func(m *Model) {
-		m.bridge.mu.Lock()
-		traffic, logs = m.bridge.traffic.len(), m.bridge.logs.len()
-		m.bridge.mu.Unlock()
+		st := m.bridge.streams
+		st.mu.Lock()
+		traffic, logs = st.traffic.len(), st.logs.len()
+		st.mu.Unlock()
 	})
 	if traffic > 10000 || logs > 5000 {
 		t.Errorf("after %d notifications the rings hold %d frames and %d log lines; want at most 10,000 and 5,000", sent, traffic, logs)
 	}
 	// The pane still takes its answer.
-	fp.press(t, tea.KeyPressMsg{Code: tea.KeyF4}, viewPrompts)
+	fp.press(t, tea.KeyPressMsg{Code: tea.KeyF4}, "Prompts")
 	fp.prog.Send(tea.KeyPressMsg{Code: 'x', Mod: tea.ModCtrl})
 	select {
 	case o := <-answered:
@@ -222,7 +223,7 @@ func BenchmarkKeystrokeDuringFlood(b *testing.B) {
 
 // seqNow is how many frames the bridge has taken so far.
 func (b *Bridge) seqNow() uint64 {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.seq
+	b.streams.mu.Lock()
+	defer b.streams.mu.Unlock()
+	return b.streams.seq
 }

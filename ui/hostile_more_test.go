@@ -309,15 +309,15 @@ func evilTour(t *testing.T, width, height int, check bool) {
 	// How prompts end: withdrawn with a reason, closed for an odd cause,
 	// found invalid; each notice is drawn on its pane.
 	d.keys(keyF2, keyF2) // the first URL prompt
-	u := d.m.focused().p.Key
+	u := d.m.prompts.focused().p.Key
 	d.send(promptClosedMsg{key: u, cause: question.ErrWithdrawn})
 	d.send(eventMsg{e: client.PromptResolved{Key: u, Entry: question.JournalEntry{Key: u, Server: srv, Kind: question.Withdrawn, Reason: ev("wr")}}})
 	look("withdrawn pane", shown("wr"))
 	d.keys(keyF2)
-	d.send(promptClosedMsg{key: d.m.focused().p.Key, cause: errors.New(ev("cause"))})
+	d.send(promptClosedMsg{key: d.m.prompts.focused().p.Key, cause: errors.New(ev("cause"))})
 	look("pane closed for an odd cause", shown("cause"))
 	d.keys(keyF2)
-	k := d.m.focused().p.Key
+	k := d.m.prompts.focused().p.Key
 	d.send(eventMsg{e: client.PromptResolved{Key: k, Entry: question.JournalEntry{Key: k, Server: srv, Kind: question.Invalid, Reason: ev("inv")}}})
 	look("invalid pane", shown("inv"))
 
@@ -352,7 +352,7 @@ func evilTour(t *testing.T, width, height int, check bool) {
 	d.pump()
 	d.keys(keyF6)
 	look("traffic list", shown("fmeth"), shown("fid"), shown("fcancel"), shown("fevid"), shown("ftrans"), shown("hmeth"))
-	if n := len(d.m.traffic.rows); n != 7 {
+	if n := len(d.traffic().rows); n != 7 {
 		t.Fatalf("%d traffic rows, want 7", n)
 	}
 	rowWants := [][]string{ // newest first
@@ -447,7 +447,7 @@ func evilTour(t *testing.T, width, height int, check bool) {
 // the errors of setLevel, tasks/cancel and tasks/list.
 func evilEngine(t *testing.T, e *fakeEngine, srv, two string, release chan struct{}) {
 	e.servers = []ServerStatus{
-		{Name: srv, State: client.StateReady, Protocol: ev("proto"), Tasks: true},
+		{Name: srv, State: client.StateReady, Protocol: ev("proto"), Caps: tasksCaps},
 		{Name: two, State: client.StateFailed, Err: errors.New(ev("sfail0"))},
 	}
 	e.levelErr = errors.New(ev("lerr"))

@@ -11,6 +11,7 @@ import (
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/elicit-dev/elicit/client"
 	"github.com/elicit-dev/elicit/client/question"
 	"github.com/elicit-dev/elicit/themes"
 	"github.com/elicit-dev/elicit/themes/untrusted"
@@ -31,9 +32,18 @@ type journalView struct {
 	offset   int
 }
 
-// loadJournal snapshots the journal in a Cmd.
-func (m *Model) loadJournal() tea.Cmd {
-	eng := m.engine
+func (journalMsg) screenMsg() {}
+
+// The parts of a screen the journal view has.
+var _ interface {
+	screen
+	updater
+	loader
+} = (*journalView)(nil)
+
+// load snapshots the journal in a Cmd.
+func (j *journalView) load(c *viewCtx) tea.Cmd {
+	eng := c.engine
 	return func() tea.Msg {
 		j := eng.Journal()
 		if j == nil {
@@ -43,18 +53,33 @@ func (m *Model) loadJournal() tea.Cmd {
 	}
 }
 
+func (j *journalView) enter(c *viewCtx) tea.Cmd { return j.load(c) }
+
+// update takes a snapshot, and asks for a new one whenever a prompt ends.
+func (j *journalView) update(c *viewCtx, msg tea.Msg) tea.Cmd {
+	switch msg := msg.(type) {
+	case journalMsg:
+		j.set(msg)
+	case eventMsg:
+		if _, ok := msg.e.(client.PromptResolved); ok {
+			return j.load(c)
+		}
+	}
+	return nil
+}
+
 func (j *journalView) set(msg journalMsg) {
 	j.entries, j.byServer = msg.entries, msg.byServer
 	j.offset = min(j.offset, max(len(j.entries)-1, 0))
 }
 
-func (j *journalView) key(m *Model, k tea.KeyPressMsg) tea.Cmd {
+func (j *journalView) key(c *viewCtx, k tea.KeyPressMsg) tea.Cmd {
 	switch {
-	case key.Matches(k, m.keys.Down):
+	case key.Matches(k, c.keys.Down):
 		j.offset = min(j.offset+1, max(len(j.entries)-1, 0))
-	case key.Matches(k, m.keys.Up):
+	case key.Matches(k, c.keys.Up):
 		j.offset = max(j.offset-1, 0)
-	case key.Matches(k, m.keys.Top):
+	case key.Matches(k, c.keys.Top):
 		j.offset = 0
 	}
 	return nil
@@ -72,8 +97,8 @@ func (j *journalView) kindStyle(st *themes.Styles, k question.OutcomeKind) lipgl
 	return st.Journal.Other
 }
 
-func (j *journalView) render(m *Model) string {
-	st := m.st
+func (j *journalView) render(c *viewCtx) string {
+	st := c.st
 	var b strings.Builder
 	b.WriteString(st.Title.Render("Journal") + st.Muted.Render("  every prompt's outcome; counts per server") + "\n")
 	servers := make([]string, 0, len(j.byServer))
@@ -82,15 +107,15 @@ func (j *journalView) render(m *Model) string {
 	}
 	sort.Strings(servers)
 	for _, s := range servers {
-		c := j.byServer[s]
+		n := j.byServer[s]
 		line := fmt.Sprintf("%-16s", untrusted.Line(s))
 		for _, k := range question.OutcomeKinds {
-			if n := c[k]; n > 0 || k <= question.Cancel {
-				line += " " + j.kindStyle(st, k).Render(fmt.Sprintf("%s %d", k, n))
+			if v := n[k]; v > 0 || k <= question.Cancel {
+				line += " " + j.kindStyle(st, k).Render(fmt.Sprintf("%s %d", k, v))
 			}
 		}
-		if t := c.Total(); t > 0 {
-			line += st.Muted.Render(fmt.Sprintf("   cancel rate %d%%", c[question.Cancel]*100/t))
+		if t := n.Total(); t > 0 {
+			line += st.Muted.Render(fmt.Sprintf("   cancel rate %d%%", n[question.Cancel]*100/t))
 		}
 		b.WriteString(line + "\n")
 	}
@@ -99,7 +124,7 @@ func (j *journalView) render(m *Model) string {
 		return b.String()
 	}
 	b.WriteString("\n")
-	rows := m.bodyHeight() - len(servers) - 3
+	rows := c.bodyHeight() - len(servers) - 3
 	for i := len(j.entries) - 1 - j.offset; i >= 0 && rows > 0; i, rows = i-1, rows-1 {
 		e := j.entries[i]
 		line := st.Muted.Render(e.At.Format("15:04:05")) + " " +
@@ -109,7 +134,7 @@ func (j *journalView) render(m *Model) string {
 		if e.Reason != "" {
 			line += st.Muted.Render("  " + untrusted.Line(e.Reason))
 		}
-		b.WriteString(ansi.Truncate(line, m.width, "…") + "\n")
+		b.WriteString(ansi.Truncate(line, c.width, "…") + "\n")
 	}
 	return strings.TrimRight(b.String(), "\n")
 }

@@ -7,12 +7,11 @@ import "charm.land/bubbles/v2/key"
 //
 // Global keys work while a form field has focus, so they avoid everything
 // huh, textinput and textarea use (tab, enter, ctrl+n/p/k/j/u/d/a/e/w/b/f/
-// h/v/t/g): F-keys, ctrl+o, ctrl+x, alt+digits and ctrl+c (charm-v2.md §3).
+// h/v/t/g): F-keys, ctrl+o, ctrl+x, alt+digits and ctrl+c (AGENTS.md, charm
+// v2 facts: free keys).
 type keyMap struct {
-	// Global.
+	// Global; the F-keys of the views come from the registry (tabs.go).
 	Quit, Help, NextPane, PrevPane, JumpPane key.Binding
-	Prompts, Tools, Traffic, Journal, Logs   key.Binding
-	Resources, Templates, Tasks              key.Binding
 
 	// A form prompt.
 	Submit, Decline, Cancel, Dismiss key.Binding
@@ -47,17 +46,6 @@ func newKeyMap() keyMap {
 		PrevPane: b("F3", "previous prompt", "f3"),
 		JumpPane: b("alt+1…9", "jump to prompt n (or click the strip)",
 			"alt+1", "alt+2", "alt+3", "alt+4", "alt+5", "alt+6", "alt+7", "alt+8", "alt+9"),
-		Prompts: b("F4", "prompts view", "f4"),
-		Tools:   b("F5", "tools view", "f5"),
-		Traffic: b("F6", "traffic view", "f6"),
-		Journal: b("F7", "journal view", "f7"),
-		Logs:    b("F8", "log view", "f8"),
-		// F9 again switches to templates: some terminals keep F10 for
-		// their menu.
-		Resources: b("F9", "resources view (again: templates)", "f9"),
-		Templates: b("F10", "server prompt templates view", "f10"),
-		// alt+t too: some terminals keep F11 for full screen.
-		Tasks: b("F11 / alt+t", "tasks view", "f11", "alt+t"),
 
 		Submit:  b("enter", "next field / accept on the last one", "enter"),
 		Decline: b("ctrl+x", "decline (say no)", "ctrl+x"),
@@ -103,11 +91,11 @@ func newKeyMap() keyMap {
 	}
 }
 
-// helpSections groups the bindings for the help overlay.
-func (k keyMap) helpSections() []helpSection {
+// helpSections groups the bindings for the help overlay; tabs are the
+// views' F-keys.
+func (k keyMap) helpSections(tabs []key.Binding) []helpSection {
 	return []helpSection{
-		{"Everywhere", []key.Binding{k.Quit, k.Help, k.NextPane, k.PrevPane, k.JumpPane,
-			k.Prompts, k.Tools, k.Traffic, k.Journal, k.Logs, k.Resources, k.Templates, k.Tasks}},
+		{"Everywhere", append([]key.Binding{k.Quit, k.Help, k.NextPane, k.PrevPane, k.JumpPane}, tabs...)},
 		{"Form prompt", []key.Binding{k.Submit, k.Decline, k.Cancel, k.Dismiss}},
 		{"URL prompt", []key.Binding{k.OpenURL, k.CopyURL, k.Consent, k.Decline, k.Cancel}},
 		{"Lists", []key.Binding{k.helpMove, k.helpPage, k.helpEnds, k.Select, k.Back, k.HelpQ}},

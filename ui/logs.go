@@ -28,17 +28,39 @@ type logView struct {
 	level   int  // picker cursor
 }
 
-func (l *logView) refresh(m *Model) {
-	l.rows, l.total = m.bridge.logWindow(l.server, 0, max(m.bodyHeight()-2, 1))
+func (l *logView) refresh(c *viewCtx) {
+	l.rows, l.total = c.streams.logWindow(l.server, 0, max(c.bodyHeight()-2, 1))
 }
 
-// notice records an engine notice as a log line (lane 2 → the log ring).
-func (l *logView) notice(m *Model, n client.Notice) {
-	m.bridge.pushLog(LogEntry{Time: n.Time, Server: n.Server, Level: "notice", Logger: "elicit", Text: n.Text})
+// The parts of a screen the log view has.
+var _ interface {
+	screen
+	updater
+} = (*logView)(nil)
+
+func (l *logView) enter(c *viewCtx) tea.Cmd {
+	l.refresh(c)
+	return nil
 }
 
-func (l *logView) key(m *Model, k tea.KeyPressMsg) tea.Cmd {
-	km := m.keys
+// update refreshes the window when the ring grew, and records an engine
+// notice as a log line (lane 2 → the log ring), shown or not.
+func (l *logView) update(c *viewCtx, msg tea.Msg) tea.Cmd {
+	switch msg := msg.(type) {
+	case streamsChangedMsg:
+		if c.onScreen(l) {
+			l.refresh(c)
+		}
+	case eventMsg:
+		if n, ok := msg.e.(client.Notice); ok {
+			c.streams.pushLog(LogEntry{Time: n.Time, Server: n.Server, Level: "notice", Logger: "elicit", Text: n.Text})
+		}
+	}
+	return nil
+}
+
+func (l *logView) key(c *viewCtx, k tea.KeyPressMsg) tea.Cmd {
+	km := c.keys
 	if l.picking {
 		levels := logLevels()
 		switch {
@@ -50,26 +72,25 @@ func (l *logView) key(m *Model, k tea.KeyPressMsg) tea.Cmd {
 			l.picking = false
 		case key.Matches(k, km.Select):
 			l.picking = false
-			return l.setLevel(m, levels[l.level])
+			return l.setLevel(c, levels[l.level])
 		}
 		return nil
 	}
 	switch {
 	case key.Matches(k, km.NextServer):
-		l.server = nextServerName(m, l.server)
-		l.refresh(m)
+		l.server = nextServerName(c.servers, l.server)
+		l.refresh(c)
 	case key.Matches(k, km.LogLevel):
 		if l.server == "" {
-			m.notice = "pick a server first (s), then l to set its log level"
-			return nil
+			return notice("pick a server first (s), then l to set its log level")
 		}
 		l.picking = true
 	}
 	return nil
 }
 
-func (l *logView) setLevel(m *Model, level string) tea.Cmd {
-	eng, ctx, server := m.engine, m.ctx, l.server
+func (l *logView) setLevel(c *viewCtx, level string) tea.Cmd {
+	eng, ctx, server := c.engine, c.ctx, l.server
 	return func() tea.Msg {
 		if err := eng.SetLogLevel(ctx, server, level); err != nil {
 			return noticeMsg(fmt.Sprintf("logging/setLevel %s on %s: %v", level, server, err))
@@ -92,8 +113,8 @@ func (l *logView) style(st *themes.Styles, level string) lipgloss.Style {
 	return st.Log.Info
 }
 
-func (l *logView) render(m *Model) string {
-	st := m.st
+func (l *logView) render(c *viewCtx) string {
+	st := c.st
 	var b strings.Builder
 	who := "all servers"
 	if l.server != "" {
@@ -122,7 +143,7 @@ func (l *logView) render(m *Model) string {
 		if e.Dropped > 0 {
 			line += st.Warning.Render(fmt.Sprintf(" (+%d dropped)", e.Dropped))
 		}
-		b.WriteString(ansi.Truncate(line, m.width, "…") + "\n")
+		b.WriteString(ansi.Truncate(line, c.width, "…") + "\n")
 	}
 	return strings.TrimRight(b.String(), "\n")
 }

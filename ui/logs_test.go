@@ -16,16 +16,16 @@ func TestLogLevelPickerSendsSetLevel(t *testing.T) {
 	t.Parallel()
 	d := newDriver(t, Options{}, twoServers)
 	d.keys(keyF8, key1('l'))
-	if d.m.logs.picking || !strings.Contains(d.m.notice, "pick a server first") {
-		t.Fatalf("l with all servers shown: picking %v, notice %q", d.m.logs.picking, d.m.notice)
+	if d.logs().picking || !strings.Contains(d.m.notice, "pick a server first") {
+		t.Fatalf("l with all servers shown: picking %v, notice %q", d.logs().picking, d.m.notice)
 	}
 	d.keys(key1('s'), key1('s'), key1('l')) // server two
 	mustShow(t, d, "log level for two", "› debug", "emergency")
 
 	// Esc closes the picker without sending anything.
 	d.keys(keyEsc)
-	if d.m.logs.picking || len(d.eng.levels) != 0 {
-		t.Fatalf("Esc: picking %v, levels %v", d.m.logs.picking, d.eng.levels)
+	if d.logs().picking || len(d.eng.levels) != 0 {
+		t.Fatalf("Esc: picking %v, levels %v", d.logs().picking, d.eng.levels)
 	}
 
 	d.keys(key1('l'), keyDown, keyDown, key1('j'), keyEnter) // debug → info → notice → warning

@@ -6,26 +6,8 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
-	"github.com/elicit-dev/elicit/client/question"
 	"github.com/elicit-dev/elicit/themes"
 )
-
-// viewID names the main views.
-type viewID int
-
-const (
-	viewPrompts viewID = iota
-	viewTools
-	viewTraffic
-	viewJournal
-	viewLogs
-	viewResources
-	viewTemplates
-	viewTasks
-)
-
-// viewNames label the tabs; tab i is key F(i+4).
-var viewNames = [...]string{"Prompts", "Tools", "Traffic", "Journal", "Logs", "Resources", "Templates", "Tasks"}
 
 // Options configure the Model; the zero value works.
 type Options struct {
@@ -35,14 +17,13 @@ type Options struct {
 	// Context is the parent of every call the UI starts; cmd cancels it on
 	// quit. nil means context.Background().
 	Context context.Context
-	// NewForm builds the form of a form-mode prompt; nil uses forms.New.
-	NewForm FormFactory
-	// NewToolForm builds a tool's argument form; nil uses forms.NewToolArgs.
-	NewToolForm ToolFormFactory
+
+	// The rest are seams for tests; cmd/elicit leaves them zero.
+
 	// OpenURL opens a URL-mode link in the system browser; nil uses
 	// xdg-open (open on macOS). Tests inject a recorder.
 	OpenURL func(url string) error
-	// Now is the clock; nil means time.Now.
+	// Now is the clock; nil means time.Now. Tests fix it.
 	Now func() time.Time
 	// EndedLinger is how long an ended prompt's notice stays (5 s).
 	EndedLinger time.Duration
@@ -50,42 +31,21 @@ type Options struct {
 	ExportDir string
 }
 
-// Model is the TUI's only tea.Model. Its children (panes, views) are plain
-// structs with methods; Update routes every message to a named handler.
+// Model is the TUI's only tea.Model. It owns the viewCtx its screens
+// share, the registry of screens (tabs) and the prompt panes; Update
+// routes every message to a named handler.
 type Model struct {
-	engine Engine
+	viewCtx
 	bridge *Bridge
-	opts   Options
-	ctx    context.Context
-	keys   keyMap
+	tabs   []tab
+	// prompts is tabs[viewPrompts]; the Model opens and ends its panes.
+	prompts *promptsView
+	view    viewID // the tab on show
 
-	theme  *themes.Theme
-	st     *themes.Styles
-	isDark bool
-	bg     tea.Msg // the last BackgroundColorMsg, for forms created later
-	notice string  // one-line message on the status bar
-
-	width, height int
-	view          viewID
-	showHelp      bool
-
-	panes   []*pane // arrival order
-	byKey   map[question.Key]*pane
-	byID    map[int]*pane
-	focus   int // id of the pane with focus, 0 = none
-	nextID  int
-	ticking bool // the 1 s waiting-time tick is armed
-
-	servers []ServerStatus
-	tools   toolsView
-	traffic trafficView
-	journal journalView
-	logs    logView
-	spin    spinState
-
-	resources resourcesView
-	templates templatesView
-	tasks     tasksView
+	isDark   bool
+	notice   string // one-line message on the status bar
+	showHelp bool
+	ticking  bool // the 1 s waiting-time tick is armed
 }
 
 // New builds the model. bridge must be the Bridge the engine prompts and
@@ -100,26 +60,12 @@ func New(engine Engine, bridge *Bridge, opts Options) *Model {
 	if opts.OpenURL == nil {
 		opts.OpenURL = openInBrowser
 	}
-	if opts.NewForm == nil {
-		opts.NewForm = newPromptForm
-	}
-	if opts.NewToolForm == nil {
-		opts.NewToolForm = newToolForm
-	}
 	ctx := opts.Context
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	m := &Model{
-		engine: engine,
-		bridge: bridge,
-		opts:   opts,
-		ctx:    ctx,
-		keys:   newKeyMap(),
-		byKey:  map[question.Key]*pane{},
-		byID:   map[int]*pane{},
-		isDark: true,
-	}
+	m := &Model{bridge: bridge, isDark: true}
+	m.viewCtx = viewCtx{engine: engine, ctx: ctx, opts: opts, streams: bridge.streams, keys: newKeyMap()}
 	th, err := themes.Lookup(opts.Theme)
 	if err != nil {
 		th, _ = themes.Lookup("")
@@ -127,42 +73,38 @@ func New(engine Engine, bridge *Bridge, opts Options) *Model {
 	}
 	m.theme = th
 	m.st = th.Styles(m.isDark)
-	m.tools.init()
-	m.resources.init()
-	m.templates.init()
-	m.tasks.init()
-	m.traffic.follow = true
+	m.prompts = newPromptsView()
+	m.tabs = newTabs(m.prompts)
+	m.setView(viewPrompts)
 	return m
 }
 
 // Init asks the terminal for its background (huh starts out assuming a
-// light one) and loads the server list and journal.
+// light one), loads the server list and what the screens show first.
 func (m *Model) Init() tea.Cmd {
-	return tea.Batch(tea.RequestBackgroundColor, m.loadServers(), m.loadJournal(), m.tasks.load(m))
+	cmds := []tea.Cmd{tea.RequestBackgroundColor, m.loadServers()}
+	for _, t := range m.tabs {
+		if l, ok := t.screen.(loader); ok {
+			cmds = append(cmds, l.load(&m.viewCtx))
+		}
+	}
+	return tea.Batch(cmds...)
 }
 
-func (m *Model) now() time.Time { return m.opts.Now() }
-
-// newID returns a fresh id for a pane or a tool-argument form; the two
-// share one space so tag() routing never confuses them.
-func (m *Model) newID() int {
-	m.nextID++
-	return m.nextID
+// setView puts tab v on show without entering it.
+func (m *Model) setView(v viewID) {
+	m.view, m.shown = v, m.tabs[v].screen
 }
 
-func (m *Model) focused() *pane { return m.byID[m.focus] }
+// showView shows tab v and lets its screen refresh what it shows.
+func (m *Model) showView(v viewID) tea.Cmd {
+	m.setView(v)
+	return m.shown.enter(&m.viewCtx)
+}
 
 // typing reports whether keys go to a form field, in which case plain
 // letters (like ?) are text, not commands.
 func (m *Model) typing() bool {
-	switch m.view {
-	case viewPrompts:
-		p := m.focused()
-		return p != nil && p.open() && p.form != nil
-	case viewTools:
-		return m.tools.args != nil
-	case viewTemplates:
-		return m.templates.args != nil
-	}
-	return false
+	t, ok := m.shown.(typist)
+	return ok && t.typing()
 }

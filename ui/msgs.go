@@ -35,5 +35,6 @@ type routedMsg struct {
 }
 
 // Probe runs f on the model inside Update, on the event loop, so tests can
-// read state without races (charm-v2.md §7B).
+// read state without races (AGENTS.md, charm v2 facts: teatest). It is
+// test-only, exported for teatest, which drives the real program.
 type Probe func(*Model)

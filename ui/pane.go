@@ -7,26 +7,14 @@ import (
 	"time"
 
 	"charm.land/bubbles/v2/key"
-	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/elicit-dev/elicit/client/question"
+	"github.com/elicit-dev/elicit/forms"
 	"github.com/elicit-dev/elicit/themes"
 	"github.com/elicit-dev/elicit/themes/untrusted"
 )
-
-// Form is what a pane needs of a form; *forms.Form implements it. Update
-// changes the form in place.
-type Form interface {
-	Init() tea.Cmd
-	Update(msg tea.Msg) tea.Cmd
-	View() string
-	Submitted() bool
-	Filtering() bool
-	Content() (map[string]any, error)
-	SetSize(w, h int) tea.Cmd
-}
 
 // paneState is where a prompt pane stands.
 type paneState int
@@ -48,8 +36,8 @@ type pane struct {
 	id    int
 	p     *question.Question
 	reply chan<- question.Outcome
-	form  Form    // nil in URL mode
-	url   urlInfo // URL mode
+	form  *forms.Form // nil in URL mode
+	url   urlInfo     // URL mode
 
 	state   paneState
 	sent    question.OutcomeKind // what we answered (paneAnswered and later)

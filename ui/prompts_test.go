@@ -18,7 +18,7 @@ func TestTwoPanesAnsweredInReverseOrder(t *testing.T) {
 	b := formPrompt(t, "demo", 2, "Second question", nameSchema)
 	d.open(a)
 	d.open(b)
-	if d.m.focus != d.m.byKey[a.Key].id {
+	if d.m.prompts.focus != d.m.prompts.byKey[a.Key].id {
 		t.Fatal("the second prompt took focus from the first")
 	}
 	if s := d.screen(); !strings.Contains(s, "2 open, 1 new") {
@@ -72,12 +72,12 @@ func TestEscWhileFilteringOnlyClosesTheFilter(t *testing.T) {
 	p := formPrompt(t, "demo", 1, "pick", pickSchema)
 	d.open(p)
 	d.keys(keySlash)
-	if !d.m.focused().form.Filtering() {
+	if !d.m.prompts.focused().form.Filtering() {
 		t.Fatal("/ did not open the select filter")
 	}
 	d.keys(keyEsc)
 	d.noReply(p.Key)
-	if d.m.focused().form.Filtering() {
+	if d.m.prompts.focused().form.Filtering() {
 		t.Fatal("Esc did not close the filter")
 	}
 	d.keys(keyEsc)
@@ -106,8 +106,8 @@ func TestWithdrawnPaneTurnsIntoNotice(t *testing.T) {
 	d.noReply(p.Key)
 	// Enter clears the ended pane.
 	d.keys(keyEnter)
-	if len(d.m.panes) != 0 {
-		t.Fatalf("ended pane not cleared: %d panes", len(d.m.panes))
+	if len(d.m.prompts.panes) != 0 {
+		t.Fatalf("ended pane not cleared: %d panes", len(d.m.prompts.panes))
 	}
 }
 

@@ -37,7 +37,7 @@ func TestEnterThenSwitchIsDeterministic(t *testing.T) {
 		t.Fatalf("A reply = %+v, want accept name=dfltx", got)
 	}
 	d.noReply(b.Key)
-	if d.m.focus != d.m.byKey[b.Key].id {
+	if d.m.prompts.focus != d.m.prompts.byKey[b.Key].id {
 		t.Fatal("focus left B")
 	}
 }
@@ -67,9 +67,9 @@ func runSwitchRace(t *testing.T, run int) {
 	outs := map[question.Key]chan question.Outcome{a.Key: make(chan question.Outcome, 1), b.Key: make(chan question.Outcome, 1)}
 	for i, p := range []*question.Question{a, b} {
 		go func() { outs[p.Key] <- br.Prompt(ctx, p) }()
-		waitProbe(t, tm, func(m *Model) bool { return len(m.panes) == i+1 })
+		waitProbe(t, tm, func(m *Model) bool { return len(m.prompts.panes) == i+1 })
 	}
-	waitProbe(t, tm, func(m *Model) bool { return m.focused() != nil && m.focused().p.Key == a.Key })
+	waitProbe(t, tm, func(m *Model) bool { return m.prompts.focused() != nil && m.prompts.focused().p.Key == a.Key })
 	tm.Send(tea.KeyPressMsg{Code: tea.KeyEnter})
 	tm.Send(tea.KeyPressMsg{Code: tea.KeyF2})
 	select {
@@ -80,7 +80,7 @@ func runSwitchRace(t *testing.T, run int) {
 	case <-time.After(5 * time.Second):
 		t.Fatalf("run %d: A was never answered", run)
 	}
-	waitProbe(t, tm, func(m *Model) bool { return m.focused() != nil && m.focused().p.Key == b.Key })
+	waitProbe(t, tm, func(m *Model) bool { return m.prompts.focused() != nil && m.prompts.focused().p.Key == b.Key })
 	select {
 	case o := <-outs[b.Key]:
 		t.Fatalf("run %d: B answered %+v by A's Enter", run, o)
@@ -126,13 +126,13 @@ func TestScreenReplay(t *testing.T) {
 	p := formPrompt(t, "demo", 9, "Deploy to which place?", nameSchema)
 	done := make(chan question.Outcome, 1)
 	go func() { done <- br.Prompt(ctx, p) }()
-	waitProbe(t, tm, func(m *Model) bool { return len(m.panes) == 1 })
+	waitProbe(t, tm, func(m *Model) bool { return len(m.prompts.panes) == 1 })
 	tm.Send(tea.KeyPressMsg{Code: 'x', Mod: tea.ModCtrl})
 	if o := <-done; o.Kind != question.Decline {
 		t.Fatalf("reply %v, want decline", o.Kind)
 	}
 	cancel()
-	waitProbe(t, tm, func(m *Model) bool { return m.focused() != nil && !m.focused().open() })
+	waitProbe(t, tm, func(m *Model) bool { return m.prompts.focused() != nil && !m.prompts.focused().open() })
 	// Replay the output into a virtual terminal until the frame shows (the
 	// renderer draws asynchronously), then check it.
 	emu, stopEmu := newEmulator(100, 30)

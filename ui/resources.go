@@ -7,7 +7,6 @@ import (
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
-
 	"github.com/elicit-dev/elicit/client/wire"
 	"github.com/elicit-dev/elicit/themes/untrusted"
 )
@@ -46,29 +45,48 @@ type resourcesView struct {
 	seq  int
 }
 
-func (r *resourcesView) init() {
-	r.initLists(viewResources, func(eng Engine, ctx context.Context, server string) tea.Msg {
+func (resourcesMsg) screenMsg()    {}
+func (resourceReadMsg) screenMsg() {}
+
+// The parts of a screen the resources view has.
+var _ interface {
+	screen
+	updater
+} = (*resourcesView)(nil)
+
+func newResourcesView() *resourcesView {
+	r := &resourcesView{}
+	r.initLists(func(eng Engine, ctx context.Context, server string) tea.Msg {
 		items, err := eng.ListResources(ctx, server)
 		return resourcesMsg{server: server, items: items, err: err}
 	})
+	return r
 }
 
-func (m *Model) handleResources(msg resourcesMsg) {
-	m.resources.loaded(msg.server, msg.items, msg.err)
+func (r *resourcesView) update(c *viewCtx, msg tea.Msg) tea.Cmd {
+	switch msg := msg.(type) {
+	case resourcesMsg:
+		r.loaded(msg.server, msg.items, msg.err)
+	case resourceReadMsg:
+		r.readDone(msg)
+	case eventMsg:
+		return r.listEvent(c, msg, "resources", c.onScreen(r))
+	}
+	return nil
 }
 
 // open reads the selected resource in a Cmd with its own context, so
 // leaving the view cancels the read.
-func (r *resourcesView) open(m *Model) tea.Cmd {
+func (r *resourcesView) open(c *viewCtx) tea.Cmd {
 	l := r.current()
 	if l == nil || r.cursor >= len(l.items) {
 		return nil
 	}
 	r.seq++
-	ctx, cancel := context.WithCancel(m.ctx)
+	ctx, cancel := context.WithCancel(c.ctx)
 	rd := &resourceRead{seq: r.seq, server: r.server, res: l.items[r.cursor], cancel: cancel, loading: true}
 	r.read = rd
-	eng, seq, server, uri := m.engine, rd.seq, rd.server, rd.res.URI
+	eng, seq, server, uri := c.engine, rd.seq, rd.server, rd.res.URI
 	return func() tea.Msg {
 		defer cancel()
 		contents, err := eng.ReadResource(ctx, server, uri)
@@ -76,8 +94,8 @@ func (r *resourcesView) open(m *Model) tea.Cmd {
 	}
 }
 
-func (m *Model) handleResourceRead(msg resourceReadMsg) {
-	rd := m.resources.read
+func (r *resourcesView) readDone(msg resourceReadMsg) {
+	rd := r.read
 	if rd == nil || rd.seq != msg.seq {
 		return // the person went back before it arrived
 	}
@@ -93,38 +111,38 @@ func (r *resourcesView) close() {
 	r.read = nil
 }
 
-func (r *resourcesView) key(m *Model, k tea.KeyPressMsg) tea.Cmd {
-	km := m.keys
+func (r *resourcesView) key(c *viewCtx, k tea.KeyPressMsg) tea.Cmd {
+	km := c.keys
 	if r.read != nil {
 		switch {
 		case key.Matches(k, km.Back, km.Select):
 			r.close()
 		default:
-			r.read.page.key(km, k, r.textRows(m))
+			r.read.page.key(km, k, r.textRows(c))
 		}
 		return nil
 	}
-	if cmd, ok := r.listKey(m, k); ok {
+	if cmd, ok := r.listKey(c, k); ok {
 		return cmd
 	}
 	if key.Matches(k, km.ReadResource) {
-		return r.open(m)
+		return r.open(c)
 	}
 	return nil
 }
 
-func (r *resourcesView) render(m *Model) string {
+func (r *resourcesView) render(c *viewCtx) string {
 	if rd := r.read; rd != nil {
-		return r.renderRead(m, rd)
+		return r.renderRead(c, rd)
 	}
-	return r.renderList(m, listWords{title: "Resources of", hints: "s next server · enter read · F9 prompt templates",
+	return r.renderList(c, listWords{title: "Resources of", hints: "s next server · enter read · F9 prompt templates",
 		noun: "resources", method: "resources/list", none: "this server lists no resources"},
-		func(res *wire.Resource, selected bool) string { return resourceLine(m, res, selected) })
+		func(res *wire.Resource, selected bool) string { return resourceLine(c, res, selected) })
 }
 
 // resourceLine is one row: name (and title), URI, MIME type and size.
-func resourceLine(m *Model, res *wire.Resource, selected bool) string {
-	st := m.st
+func resourceLine(c *viewCtx, res *wire.Resource, selected bool) string {
+	st := c.st
 	san := untrusted.Line
 	line := san(orDash(res.Name))
 	if res.Title != "" {
@@ -140,11 +158,11 @@ func resourceLine(m *Model, res *wire.Resource, selected bool) string {
 	if res.Description != "" {
 		line += "  " + st.List.Desc.Render(san(res.Description))
 	}
-	return listLine(m, line, selected)
+	return listLine(c, line, selected)
 }
 
-func (r *resourcesView) renderRead(m *Model, rd *resourceRead) string {
-	st := m.st
+func (r *resourcesView) renderRead(c *viewCtx, rd *resourceRead) string {
+	st := c.st
 	head := st.Title.Render("resources/read ") + st.Pane.URL.Render(untrusted.Line(rd.res.URI)) +
 		st.Muted.Render("  ("+untrusted.Line(rd.server)+"; esc back)")
 	switch {
@@ -155,11 +173,11 @@ func (r *resourcesView) renderRead(m *Model, rd *resourceRead) string {
 	case len(rd.contents) == 0:
 		return head + "\n" + st.Muted.Render("(no contents)")
 	}
-	rows := r.textRows(m)
-	rd.page.set(st, m.width-2, func() string {
+	rows := r.textRows(c)
+	rd.page.set(st, c.width-2, func() string {
 		parts := make([]string, 0, len(rd.contents))
-		for _, c := range rd.contents {
-			parts = append(parts, renderContents(st, c))
+		for _, rc := range rd.contents {
+			parts = append(parts, renderContents(st, rc))
 		}
 		return strings.Join(parts, "\n\n")
 	})

@@ -3,7 +3,7 @@ package ui
 // ring is a bounded FIFO that overwrites its oldest item when full, like
 // client.Ring, but with indexed access: a redraw walks only the rows it
 // shows instead of copying the whole ring (10,000 frames) each time. It
-// is not safe for concurrent use; the Bridge guards it with its mutex.
+// is not safe for concurrent use; streamStore guards it with its mutex.
 type ring[T any] struct {
 	buf   []T
 	size  int

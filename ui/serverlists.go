@@ -7,6 +7,8 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
+
+	"github.com/elicit-dev/elicit/client"
 	"github.com/elicit-dev/elicit/themes/untrusted"
 )
 
@@ -21,45 +23,69 @@ type listOf[T any] struct {
 // the view's message.
 type listFetch func(eng Engine, ctx context.Context, server string) tea.Msg
 
-// serverLists is what the browse views (resources, prompt templates) share:
-// one list per server, loaded the first time the view shows that server
-// and dropped, then reloaded if on screen, when the server says its list
-// changed or reconnects.
+// serverLists is what the per-server list views (tools, resources, prompt
+// templates) share: one list per server, loaded the first time the view
+// shows that server and dropped, then reloaded if on screen, when the
+// server says its list changed or reconnects. An eager one (tools, from
+// which calls start) keeps the selected server's list loaded even off
+// screen, and picks the first server to (re)connect.
 type serverLists[T any] struct {
 	server string
 	lists  map[string]*listOf[T]
 	cursor int
-	view   viewID
+	eager  bool
 	fetch  listFetch
 }
 
-func (s *serverLists[T]) initLists(v viewID, fetch listFetch) {
-	s.lists, s.view, s.fetch = map[string]*listOf[T]{}, v, fetch
+func (s *serverLists[T]) initLists(fetch listFetch) {
+	s.lists, s.fetch = map[string]*listOf[T]{}, fetch
 }
 
 func (s *serverLists[T]) current() *listOf[T] { return s.lists[s.server] }
 
 // enter picks a server if none is selected and loads its list once.
-func (s *serverLists[T]) enter(m *Model) tea.Cmd {
-	s.server = firstServer(m.servers, s.server)
+func (s *serverLists[T]) enter(c *viewCtx) tea.Cmd {
+	s.server = firstServer(c.servers, s.server)
 	if s.server == "" || s.lists[s.server] != nil {
 		return nil
 	}
-	return s.load(m, s.server)
+	return s.load(c, s.server)
 }
 
-// changed drops a server's cached list and reloads it if it is on screen.
-func (s *serverLists[T]) changed(m *Model, server string) tea.Cmd {
-	delete(s.lists, server)
-	if m.view == s.view && server == s.server {
-		return s.load(m, server)
+// listEvent handles the lane-2 events that may change a server's list of
+// what ("tools", "resources", "prompts"): the server (re)connected, or
+// said that list changed. shown says the owning screen is on show.
+func (s *serverLists[T]) listEvent(c *viewCtx, msg eventMsg, what string, shown bool) tea.Cmd {
+	switch e := msg.e.(type) {
+	case client.ServerStateChanged:
+		if e.State == client.StateReady {
+			// A new session may list other things: drop what was cached.
+			return s.changed(c, e.Server, shown)
+		}
+	case client.ListChanged:
+		if e.What == what {
+			return s.changed(c, e.Server, shown)
+		}
 	}
 	return nil
 }
 
-func (s *serverLists[T]) load(m *Model, server string) tea.Cmd {
+// changed drops a server's cached list and reloads it if it is on screen
+// (or, eager, selected).
+func (s *serverLists[T]) changed(c *viewCtx, server string, shown bool) tea.Cmd {
+	delete(s.lists, server)
+	if s.eager && s.server == "" {
+		s.server = server
+	}
+	if server == s.server && (s.eager || shown) {
+		return s.load(c, server)
+	}
+	return nil
+}
+
+func (s *serverLists[T]) load(c *viewCtx, server string) tea.Cmd {
 	s.lists[server] = &listOf[T]{loading: true}
-	eng, ctx, fetch := m.engine, m.ctx, s.fetch
+	eng, ctx, fetch := c.engine, c.ctx, s.fetch
 	return func() tea.Msg { return fetch(eng, ctx, server) }
 }
 
@@ -76,8 +102,8 @@ func (s *serverLists[T]) loaded(server string, items []T, err error) bool {
 
 // listRows is how many list rows fit under the title line; textRows how
 // many lines of an opened item fit under its head and scroll hint.
-func (s *serverLists[T]) listRows(m *Model) int { return max(m.bodyHeight()-1, 1) }
-func (s *serverLists[T]) textRows(m *Model) int { return max(m.bodyHeight()-2, 1) }
+func (s *serverLists[T]) listRows(c *viewCtx) int { return max(c.bodyHeight()-1, 1) }
+func (s *serverLists[T]) textRows(c *viewCtx) int { return max(c.bodyHeight()-2, 1) }
 
 // listWords are what a browse view calls its list, in renderList.
 type listWords struct {
@@ -88,28 +114,34 @@ type listWords struct {
 	none   string // said when the server lists nothing
 }
 
-// renderList draws the shown server's list: a title line, then the rows
-// around the cursor, or why there are none.
-func (s *serverLists[T]) renderList(m *Model, w listWords, line func(item *T, selected bool) string) string {
-	st := m.st
-	var b strings.Builder
-	b.WriteString(st.Title.Render(w.title+" "+untrusted.Line(orDash(s.server))) + st.Muted.Render("   "+w.hints) + "\n")
+// renderList draws the shown server's list: a title line, then as many
+// rows as fit.
+func (s *serverLists[T]) renderList(c *viewCtx, w listWords, line func(item *T, selected bool) string) string {
+	return s.renderTitle(c, w) + "\n" + s.renderRows(c, w, s.listRows(c), line)
+}
+
+// renderTitle is the list's title line: what it lists, of which server,
+// and the keys.
+func (s *serverLists[T]) renderTitle(c *viewCtx, w listWords) string {
+	return c.st.Title.Render(w.title+" "+untrusted.Line(orDash(s.server))) + c.st.Muted.Render("   "+w.hints)
+}
+
+// renderRows draws up to rows rows around the cursor, or why there are
+// none.
+func (s *serverLists[T]) renderRows(c *viewCtx, w listWords, rows int, line func(item *T, selected bool) string) string {
+	st := c.st
 	l := s.current()
 	switch {
 	case l == nil:
-		b.WriteString(st.Muted.Render("no server selected"))
-		return b.String()
+		return st.Muted.Render("no server selected")
 	case l.loading:
-		b.WriteString(st.Muted.Render("loading " + w.noun + "…"))
-		return b.String()
+		return st.Muted.Render("loading " + w.noun + "…")
 	case l.err != nil:
-		b.WriteString(st.Error.Render(w.method + " failed: " + errText(l.err)))
-		return b.String()
+		return st.Error.Render(w.method + " failed: " + errText(l.err))
 	case len(l.items) == 0:
-		b.WriteString(st.Muted.Render(w.none))
-		return b.String()
+		return st.Muted.Render(w.none)
 	}
-	rows := s.listRows(m)
+	var b strings.Builder
 	lo := listTop(s.cursor, rows, len(l.items))
 	for i := lo; i < min(lo+rows, len(l.items)); i++ {
 		b.WriteString(line(&l.items[i], i == s.cursor) + "\n")
@@ -119,27 +151,32 @@ func (s *serverLists[T]) renderList(m *Model, w listWords, line func(item *T, se
 
 // listKey handles the keys every list shares: moving the cursor, and the
 // next server. It reports whether k was one of them.
-func (s *serverLists[T]) listKey(m *Model, k tea.KeyPressMsg) (tea.Cmd, bool) {
+func (s *serverLists[T]) listKey(c *viewCtx, k tea.KeyPressMsg) (tea.Cmd, bool) {
 	n := 0
 	if l := s.current(); l != nil {
 		n = len(l.items)
 	}
 	switch {
-	case moveCursor(m.keys, k, &s.cursor, n, s.listRows(m)):
+	case moveCursor(c.keys, k, &s.cursor, n, s.listRows(c)):
 		return nil, true
-	case key.Matches(k, m.keys.NextServer):
-		s.server, s.cursor = cycleServer(m.servers, s.server), 0
-		return s.enter(m), true
+	case key.Matches(k, c.keys.NextServer):
+		return s.nextServer(c), true
 	}
 	return nil, false
 }
 
+// nextServer shows the next server's list.
+func (s *serverLists[T]) nextServer(c *viewCtx) tea.Cmd {
+	s.server, s.cursor = cycleServer(c.servers, s.server), 0
+	return s.enter(c)
+}
+
 // listLine finishes a row: cut to the width, and marked when selected
 // (plain, so the selection style is not broken by the row's own).
-func listLine(m *Model, line string, selected bool) string {
-	line = ansi.Truncate(line, m.width-2, "…")
+func listLine(c *viewCtx, line string, selected bool) string {
+	line = ansi.Truncate(line, c.width-2, "…")
 	if selected {
-		return m.st.List.Selected.Render("› " + ansi.Strip(line))
+		return c.st.List.Selected.Render("› " + ansi.Strip(line))
 	}
 	return "  " + line
 }

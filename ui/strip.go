@@ -21,7 +21,7 @@ const stripLabelMax = 24
 // stripHead is the count at the start of the strip.
 func (m *Model) stripHead() string {
 	open, fresh := 0, 0
-	for _, p := range m.panes {
+	for _, p := range m.prompts.panes {
 		if p.open() {
 			open++
 			if !p.seen {
@@ -40,14 +40,14 @@ func (m *Model) stripHead() string {
 // the focused pane, so its cost is the window's, not the number of panes.
 // View and the click handler share it.
 func (m *Model) stripLayout() []stripItem {
-	if len(m.panes) == 0 {
+	if len(m.prompts.panes) == 0 {
 		return nil
 	}
 	head := ansi.StringWidth(m.stripHead())
 	avail := m.width - head - 12 // room for "‹ 123 " and " 123 ›"
-	f := max(m.indexOf(m.focus), 0)
+	f := max(m.prompts.indexOf(m.prompts.focus), 0)
 	label := func(i int) string {
-		p := m.panes[i]
+		p := m.prompts.panes[i]
 		l := fmt.Sprintf("%d %s", i+1, untrusted.Line(p.p.Key.String()))
 		if !p.seen && p.open() {
 			l += " ●"
@@ -59,7 +59,7 @@ func (m *Model) stripLayout() []stripItem {
 	used := width(f)
 	for grew := true; grew; {
 		grew = false
-		if hi < len(m.panes) && used+width(hi) <= avail {
+		if hi < len(m.prompts.panes) && used+width(hi) <= avail {
 			used += width(hi)
 			hi++
 			grew = true
@@ -77,28 +77,28 @@ func (m *Model) stripLayout() []stripItem {
 	items := make([]stripItem, 0, hi-lo)
 	for i := lo; i < hi; i++ {
 		w := width(i)
-		items = append(items, stripItem{id: m.panes[i].id, label: label(i), x0: x, x1: x + w})
+		items = append(items, stripItem{id: m.prompts.panes[i].id, label: label(i), x0: x, x1: x + w})
 		x += w
 	}
 	return items
 }
 
 func (m *Model) renderStrip() string {
-	if len(m.panes) == 0 {
+	if len(m.prompts.panes) == 0 {
 		return m.st.Muted.Render("no prompts")
 	}
 	items := m.stripLayout()
 	var b strings.Builder
 	b.WriteString(m.st.Strip.Count.Render(m.stripHead()))
-	first := m.indexOf(items[0].id)
+	first := m.prompts.indexOf(items[0].id)
 	if first > 0 {
 		b.WriteString(m.st.Muted.Render(fmt.Sprintf("‹ %d ", first)))
 	}
 	for _, it := range items {
-		p := m.byID[it.id]
+		p := m.prompts.byID[it.id]
 		st := m.st.Strip.Item
 		switch {
-		case it.id == m.focus:
+		case it.id == m.prompts.focus:
 			st = m.st.Strip.Active
 		case !p.open():
 			st = m.st.Strip.Ended
@@ -107,7 +107,7 @@ func (m *Model) renderStrip() string {
 		}
 		b.WriteString(st.Render(it.label))
 	}
-	if rest := len(m.panes) - 1 - m.indexOf(items[len(items)-1].id); rest > 0 {
+	if rest := len(m.prompts.panes) - 1 - m.prompts.indexOf(items[len(items)-1].id); rest > 0 {
 		b.WriteString(m.st.Muted.Render(fmt.Sprintf(" %d ›", rest)))
 	}
 	return ansi.Truncate(b.String(), m.width, "…")

@@ -15,10 +15,10 @@ var cmdType = reflect.TypeFor[tea.Cmd]()
 // tag wraps a form's command so that its result comes back as a routedMsg
 // for form id. huh moves focus with untagged messages (nextFieldMsg…), so
 // without tags a result produced for pane A would be applied to whichever
-// pane has focus when it arrives (charm-v2.md §3). Batches are tagged
-// element by element; tea.Sequence's unexported sequenceMsg is found by
-// reflection (a slice of tea.Cmd) and rebuilt with tagged elements so its
-// order is kept.
+// pane has focus when it arrives (AGENTS.md, charm v2 facts: tagging).
+// Batches are tagged element by element; tea.Sequence's unexported
+// sequenceMsg is found by reflection (a slice of tea.Cmd) and rebuilt with
+// tagged elements so its order is kept.
 func tag(id int, cmd tea.Cmd) tea.Cmd {
 	if cmd == nil {
 		return nil

@@ -49,7 +49,54 @@ type tasksView struct {
 	page       pager
 }
 
-func (v *tasksView) init() { v.cancelling = map[taskKey]bool{} }
+// taskDetailMsg shows a task's details (when it has no open prompt to
+// show instead).
+type taskDetailMsg struct{ key taskKey }
+
+func (tasksMsg) screenMsg()         {}
+func (taskCancelledMsg) screenMsg() {}
+func (taskDetailMsg) screenMsg()    {}
+
+// The parts of a screen the task view has.
+var _ interface {
+	screen
+	updater
+	loader
+	spins
+	badger
+} = (*tasksView)(nil)
+
+func newTasksView() *tasksView { return &tasksView{cancelling: map[taskKey]bool{}} }
+
+func (v *tasksView) enter(c *viewCtx) tea.Cmd { return v.load(c) }
+
+func (v *tasksView) update(c *viewCtx, msg tea.Msg) tea.Cmd {
+	switch msg := msg.(type) {
+	case tasksMsg:
+		return v.loaded(msg)
+	case taskCancelledMsg:
+		return v.cancelled(msg)
+	case taskDetailMsg:
+		v.showDetail(msg.key)
+	case eventMsg:
+		if e, ok := msg.e.(client.TaskChanged); ok {
+			v.put(e.Task)
+		}
+	}
+	return nil
+}
+
+// spinning: the spinner turns while the server works on a task.
+func (v *tasksView) spinning() bool { return v.working() > 0 }
+
+// badge counts the tasks not over yet.
+func (v *tasksView) badge() int { return v.waiting() }
+
+func (v *tasksView) showDetail(k taskKey) {
+	if v.find(k) >= 0 {
+		v.detail, v.page = &k, pager{}
+	}
+}
 
 // live reports whether a task may still change: it is not over and the
 // engine still follows it.
@@ -152,59 +199,48 @@ func (v *tasksView) putAll(ts []client.Task) {
 	}
 }
 
-func (m *Model) taskEngine() TaskEngine {
-	te, _ := m.engine.(TaskEngine)
-	return te
-}
-
 // load reads every task the engine follows.
-func (v *tasksView) load(m *Model) tea.Cmd {
-	te := m.taskEngine()
-	if te == nil {
-		return nil
-	}
-	return func() tea.Msg { return tasksMsg{tasks: te.Tasks()} }
+func (v *tasksView) load(c *viewCtx) tea.Cmd {
+	eng := c.engine
+	return func() tea.Msg { return tasksMsg{tasks: eng.Tasks()} }
 }
 
 // listAll asks every ready server for its tasks (tasks/list).
-func (v *tasksView) listAll(m *Model) tea.Cmd {
-	te, ctx := m.taskEngine(), m.ctx
-	if te == nil {
-		m.notice = "this engine does not run tasks"
-		return nil
-	}
+func (v *tasksView) listAll(c *viewCtx) tea.Cmd {
+	eng, ctx := c.engine, c.ctx
 	var cmds []tea.Cmd
-	for _, s := range m.servers {
+	for _, s := range c.servers {
 		if s.State != client.StateReady {
 			continue
 		}
 		name := s.Name
 		cmds = append(cmds, func() tea.Msg {
-			ts, err := te.ListTasks(ctx, name)
+			ts, err := eng.ListTasks(ctx, name)
 			return tasksMsg{server: name, tasks: ts, err: err}
 		})
 	}
 	return tea.Batch(cmds...)
 }
 
-func (m *Model) handleTasks(msg tasksMsg) {
+func (v *tasksView) loaded(msg tasksMsg) tea.Cmd {
+	v.putAll(msg.tasks)
 	switch {
 	case errors.Is(msg.err, client.ErrNoTasks):
-		m.notice = "tasks/list on " + msg.server + ": not available (" + msg.err.Error() + ")"
+		return notice("tasks/list on " + msg.server + ": not available (" + msg.err.Error() + ")")
 	case msg.err != nil:
-		m.notice = "tasks/list on " + msg.server + ": " + msg.err.Error()
+		return notice("tasks/list on " + msg.server + ": " + msg.err.Error())
 	case msg.server != "":
-		m.notice = fmt.Sprintf("%s lists %d tasks", msg.server, len(msg.tasks))
+		return notice(fmt.Sprintf("%s lists %d tasks", msg.server, len(msg.tasks)))
 	}
-	m.tasks.putAll(msg.tasks)
+	return nil
 }
 
-func (m *Model) handleTaskCancelled(msg taskCancelledMsg) {
+func (v *tasksView) cancelled(msg taskCancelledMsg) tea.Cmd {
 	if msg.err == nil {
-		return // the task's next snapshot tells
+		return nil // the task's next snapshot tells
 	}
-	delete(m.tasks.cancelling, msg.key)
-	m.notice = fmt.Sprintf("tasks/cancel %s on %s: %v", msg.key.id, msg.key.server, msg.err)
+	delete(v.cancelling, msg.key)
+	return notice(fmt.Sprintf("tasks/cancel %s on %s: %v", msg.key.id, msg.key.server, msg.err))
 }
 
 func (v *tasksView) selected() *client.Task {
@@ -214,109 +250,86 @@ func (v *tasksView) selected() *client.Task {
 	return &v.list[v.cursor]
 }
 
-func (v *tasksView) key(m *Model, k tea.KeyPressMsg) tea.Cmd {
-	km := m.keys
+func (v *tasksView) key(c *viewCtx, k tea.KeyPressMsg) tea.Cmd {
+	km := c.keys
 	if v.detail != nil {
 		switch {
 		case key.Matches(k, km.Back, km.Select):
 			v.detail = nil
 		case key.Matches(k, km.CancelTask):
-			return v.cancel(m, *v.detail)
+			return v.cancel(c, *v.detail)
 		case key.Matches(k, km.TaskPrompt):
-			return v.jump(m, *v.detail)
+			return v.jump(c, *v.detail)
 		default:
-			v.page.key(km, k, v.textRows(m))
+			v.page.key(km, k, v.textRows(c))
 		}
 		return nil
 	}
 	switch {
-	case moveCursor(km, k, &v.cursor, len(v.list), v.listRows(m)):
+	case moveCursor(km, k, &v.cursor, len(v.list), v.listRows(c)):
 	case key.Matches(k, km.Select):
 		t := v.selected()
 		if t == nil {
 			return nil
 		}
-		if t.Status == client.TaskInputRequired && m.taskPane(t) != nil {
-			return v.jump(m, keyOf(t))
+		if t.Status == client.TaskInputRequired {
+			// Its prompt if it has one open, else its details.
+			return showTaskPrompt(*t, true)
 		}
-		k := keyOf(t)
-		v.detail, v.page = &k, pager{}
+		v.showDetail(keyOf(t))
 	case key.Matches(k, km.CancelTask):
 		if t := v.selected(); t != nil {
-			return v.cancel(m, keyOf(t))
+			return v.cancel(c, keyOf(t))
 		}
 	case key.Matches(k, km.TaskPrompt):
 		if t := v.selected(); t != nil {
-			return v.jump(m, keyOf(t))
+			return v.jump(c, keyOf(t))
 		}
 	case key.Matches(k, km.ListTasks):
-		return v.listAll(m)
+		return v.listAll(c)
 	}
 	return nil
 }
 
 // cancel sends tasks/cancel for a task that is not over.
-func (v *tasksView) cancel(m *Model, k taskKey) tea.Cmd {
+func (v *tasksView) cancel(c *viewCtx, k taskKey) tea.Cmd {
 	i := v.find(k)
 	if i < 0 {
 		return nil
 	}
 	t := &v.list[i]
-	te, ctx := m.taskEngine(), m.ctx
+	eng, ctx := c.engine, c.ctx
 	switch {
 	case !live(t):
-		m.notice = "task " + k.id + " is over already"
-		return nil
-	case te == nil:
-		m.notice = "this engine does not run tasks"
-		return nil
+		return notice("task " + k.id + " is over already")
 	case v.cancelling[k] || t.CancelRequested:
 		return nil
 	}
 	v.cancelling[k] = true
-	return func() tea.Msg { return taskCancelledMsg{key: k, err: te.CancelTask(ctx, k.server, k.id)} }
+	return func() tea.Msg { return taskCancelledMsg{key: k, err: eng.CancelTask(ctx, k.server, k.id)} }
 }
 
-// taskPane is the first open prompt pane of a task: those the engine
-// names first, then any whose key or origin names the task.
-func (m *Model) taskPane(t *client.Task) *pane {
-	for _, k := range t.OpenPrompts {
-		if pn := m.byKey[k]; pn != nil && pn.open() {
-			return pn
-		}
-	}
-	for _, pn := range m.panes {
-		p := pn.p
-		if pn.open() && p.Server == t.Server && (p.Key.TaskID == t.ID || p.Origin.TaskID == t.ID) {
-			return pn
-		}
-	}
-	return nil
-}
-
-// jump shows a task's first open prompt.
-func (v *tasksView) jump(m *Model, k taskKey) tea.Cmd {
+// jump shows a task's first open prompt: the Model has the panes.
+func (v *tasksView) jump(c *viewCtx, k taskKey) tea.Cmd {
 	i := v.find(k)
 	if i < 0 {
 		return nil
 	}
-	pn := m.taskPane(&v.list[i])
-	if pn == nil {
-		m.notice = "task " + k.id + " has no open prompt"
-		return nil
-	}
-	m.view = viewPrompts
-	return m.focusPane(pn.id)
+	return showTaskPrompt(v.list[i], false)
 }
 
-func (v *tasksView) listRows(m *Model) int { return max(m.bodyHeight()-1, 1) }
-func (v *tasksView) textRows(m *Model) int { return max(m.bodyHeight()-6, 1) }
+func showTaskPrompt(t client.Task, detail bool) tea.Cmd {
+	return func() tea.Msg { return showTaskPromptMsg{task: t, detail: detail} }
+}
 
-func (v *tasksView) render(m *Model) string {
-	st := m.st
+func (v *tasksView) listRows(c *viewCtx) int { return max(c.bodyHeight()-1, 1) }
+func (v *tasksView) textRows(c *viewCtx) int { return max(c.bodyHeight()-6, 1) }
+
+func (v *tasksView) render(c *viewCtx) string {
+	st := c.st
 	if v.detail != nil {
 		if i := v.find(*v.detail); i >= 0 {
-			return v.renderDetail(m, &v.list[i])
+			return v.renderDetail(c, &v.list[i])
 		}
 		v.detail = nil
 	}
@@ -324,18 +337,14 @@ func (v *tasksView) render(m *Model) string {
 	b.WriteString(st.Title.Render(fmt.Sprintf("Tasks: %d, %d not over", len(v.list), v.waiting())) +
 		st.Muted.Render("   enter details · x cancel · p its prompt · r tasks/list") + "\n")
 	if len(v.list) == 0 {
-		msg := "no tasks yet: a tool marked [task …] in F5 runs as one"
-		if m.taskEngine() == nil {
-			msg = "this engine does not run tasks"
-		}
-		b.WriteString(st.Muted.Render(msg))
+		b.WriteString(st.Muted.Render("no tasks yet: a tool marked [task …] in F5 runs as one"))
 		return b.String()
 	}
-	rows := v.listRows(m)
+	rows := v.listRows(c)
 	lo := listTop(v.cursor, rows, len(v.list))
-	now := m.now()
+	now := c.now()
 	for i := lo; i < min(lo+rows, len(v.list)); i++ {
-		line := ansi.Truncate(v.line(m, &v.list[i], now), m.width-2, "…")
+		line := ansi.Truncate(v.line(c, &v.list[i], now), c.width-2, "…")
 		if i == v.cursor {
 			line = st.List.Selected.Render("› " + ansi.Strip(line))
 		} else {
@@ -349,8 +358,8 @@ func (v *tasksView) render(m *Model) string {
 // taskGlyph is a task's status mark and colour. The spinner shows only
 // while it runs (the view is on screen and something works); otherwise
 // a working task shows a still ⠿.
-func (m *Model) taskGlyph(t *client.Task) (string, lipgloss.Style) {
-	st := m.st
+func taskGlyph(c *viewCtx, t *client.Task) (string, lipgloss.Style) {
+	st := c.st
 	switch {
 	case t.Lost:
 		return "⚠", st.Error
@@ -362,8 +371,8 @@ func (m *Model) taskGlyph(t *client.Task) (string, lipgloss.Style) {
 		return "⊘", st.Warning
 	case t.Status == client.TaskInputRequired:
 		return "?", st.Warning
-	case m.spin.running:
-		return m.spin.view(), st.Info
+	case c.spin.running:
+		return c.spin.view(), st.Info
 	}
 	return "⠿", st.Info
 }
@@ -380,10 +389,10 @@ func taskStatusText(t *client.Task) string {
 
 // line is one task: mark, server, id, tool, status, cancel state, age,
 // TTL left, polling, and the server's status message.
-func (v *tasksView) line(m *Model, t *client.Task, now time.Time) string {
-	st := m.st
+func (v *tasksView) line(c *viewCtx, t *client.Task, now time.Time) string {
+	st := c.st
 	san := untrusted.Line
-	glyph, style := m.taskGlyph(t)
+	glyph, style := taskGlyph(c, t)
 	s := style.Render(glyph+" "+fmt.Sprintf("%-14s", taskStatusText(t))) + " " +
 		st.Muted.Render(san(t.Server)+" ") + san(t.ID) + "  " + st.Text.Render(san(cmp.Or(t.Tool, "?")))
 	switch {
@@ -434,14 +443,14 @@ func shortDur(d time.Duration) string {
 
 // renderDetail shows one task: its line, design and times, why it
 // failed, and its result through the results renderer.
-func (v *tasksView) renderDetail(m *Model, t *client.Task) string {
-	st := m.st
+func (v *tasksView) renderDetail(c *viewCtx, t *client.Task) string {
+	st := c.st
 	san := untrusted.Line
-	now := m.now()
+	now := c.now()
 	var b strings.Builder
 	b.WriteString(st.Title.Render("Task "+san(t.ID)) + st.Muted.Render(" of "+san(t.Server)+
 		"  (esc back · x cancel · p its prompt)") + "\n")
-	b.WriteString(v.line(m, t, now) + "\n")
+	b.WriteString(v.line(c, t, now) + "\n")
 	meta := "design " + san(cmp.Or(string(t.Design), "?"))
 	if !t.LastUpdatedAt.IsZero() {
 		meta += " · updated " + shortDur(now.Sub(t.LastUpdatedAt)) + " ago"
@@ -462,9 +471,9 @@ func (v *tasksView) renderDetail(m *Model, t *client.Task) string {
 	}
 	switch {
 	case t.Result != nil:
-		rows := v.textRows(m)
+		rows := v.textRows(c)
 		res := t.Result
-		v.page.set(st, m.width-2, func() string { return renderResult(st, res, m.width-2) })
+		v.page.set(st, c.width-2, func() string { return renderResult(st, res, c.width-2) })
 		b.WriteString(st.Title.Render("result") + v.page.scrollHint(st, rows) + "\n" + v.page.view(rows))
 	case live(t):
 		b.WriteString(st.Muted.Render("no result yet: the task is " + taskStatusText(t)))

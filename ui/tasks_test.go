@@ -78,7 +78,7 @@ func TestTasksAppearUpdateAndFinish(t *testing.T) {
 	if s := d.screen(); strings.Index(s, "demo t-2") > strings.Index(s, "demo t-1") {
 		t.Errorf("the newer task is not on top:\n%s", s)
 	}
-	if sel := d.m.tasks.selected(); sel == nil || sel.ID != "t-1" {
+	if sel := d.tasks().selected(); sel == nil || sel.ID != "t-1" {
 		t.Errorf("selection moved to %+v", sel)
 	}
 
@@ -96,7 +96,7 @@ func TestTasksAppearUpdateAndFinish(t *testing.T) {
 		t.Errorf("completed row = %q", row)
 	}
 	mustShow(t, d, "Tasks: 2, 1 not over", "F11 Tasks (1)")
-	if got := len(d.m.tasks.list); got != 2 {
+	if got := len(d.tasks().list); got != 2 {
 		t.Errorf("%d tasks listed, want 2 (updates replace)", got)
 	}
 }
@@ -105,7 +105,7 @@ func TestTaskGlyphsAndColours(t *testing.T) {
 	t.Parallel()
 	d := taskDriver(t)
 	d.keys(keyAltT) // the other key for the view
-	if d.m.view != viewTasks {
+	if d.m.viewName() != "Tasks" {
 		t.Fatal("alt+t did not open the task view")
 	}
 	lost := mkTask("g-lost", client.TaskWorking, func(t *client.Task) {
@@ -184,8 +184,8 @@ func TestTaskCancelKey(t *testing.T) {
 	d.eng.mu.Unlock()
 	d.emit(mkTask("c-3", client.TaskWorking, func(t *client.Task) { t.CreatedAt = t0.Add(time.Second) }))
 	d.keys(keyUp, key1('x'))
-	if !strings.Contains(d.m.notice, "tasks/cancel c-3 on demo: boom") || d.m.tasks.cancelling[taskKey{"demo", "c-3"}] {
-		t.Errorf("notice %q, still cancelling %v", d.m.notice, d.m.tasks.cancelling)
+	if !strings.Contains(d.m.notice, "tasks/cancel c-3 on demo: boom") || d.tasks().cancelling[taskKey{"demo", "c-3"}] {
+		t.Errorf("notice %q, still cancelling %v", d.m.notice, d.tasks().cancelling)
 	}
 }
 
@@ -248,20 +248,20 @@ func TestTaskInputRequiredJumpsToItsPrompt(t *testing.T) {
 
 	// The newest, j-none, has no open prompt: p says so, Enter shows details.
 	d.keys(keyUp, keyUp, key1('p'))
-	if d.m.view != viewTasks || !strings.Contains(d.m.notice, "j-none has no open prompt") {
-		t.Fatalf("view %v, notice %q", d.m.view, d.m.notice)
+	if d.m.viewName() != "Tasks" || !strings.Contains(d.m.notice, "j-none has no open prompt") {
+		t.Fatalf("view %v, notice %q", d.m.viewName(), d.m.notice)
 	}
 	d.keys(keyEnter)
 	mustShow(t, d, "Task j-none", "no result yet: the task is input required")
 	d.keys(keyEsc)
 
 	d.keys(keyDown, keyEnter) // j-core: its prompt found by origin
-	if d.m.view != viewPrompts || d.m.focused() != d.m.byKey[core.Key] {
-		t.Fatalf("Enter on j-core: view %v, focus %v", d.m.view, d.m.focused().p.Key)
+	if d.m.viewName() != "Prompts" || d.m.prompts.focused() != d.m.prompts.byKey[core.Key] {
+		t.Fatalf("Enter on j-core: view %v, focus %v", d.m.viewName(), d.m.prompts.focused().p.Key)
 	}
 	d.keys(keyF11, keyDown, key1('p')) // j-ext: by the task's OpenPrompts
-	if d.m.view != viewPrompts || d.m.focused() != d.m.byKey[ext.Key] {
-		t.Fatalf("p on j-ext: view %v, focus %v", d.m.view, d.m.focused().p.Key)
+	if d.m.viewName() != "Prompts" || d.m.prompts.focused() != d.m.prompts.byKey[ext.Key] {
+		t.Fatalf("p on j-ext: view %v, focus %v", d.m.viewName(), d.m.prompts.focused().p.Key)
 	}
 	mustShow(t, d, "which month?")
 }
@@ -306,12 +306,12 @@ func TestTasksBounded(t *testing.T) {
 	d := taskDriver(t)
 	d.emit(mkTask("live", client.TaskWorking, func(t *client.Task) { t.CreatedAt = t0.Add(-time.Hour) }))
 	for i := range maxTasks + 5 {
-		d.m.tasks.put(mkTask(fmt.Sprint("done-", i), client.TaskCompleted, func(t *client.Task) { t.Ended = true }))
+		d.tasks().put(mkTask(fmt.Sprint("done-", i), client.TaskCompleted, func(t *client.Task) { t.Ended = true }))
 	}
-	if n := len(d.m.tasks.list); n != maxTasks {
+	if n := len(d.tasks().list); n != maxTasks {
 		t.Fatalf("%d tasks kept, want %d", n, maxTasks)
 	}
-	if d.m.tasks.find(taskKey{"demo", "live"}) < 0 || d.m.tasks.find(taskKey{"demo", "done-0"}) >= 0 {
+	if d.tasks().find(taskKey{"demo", "live"}) < 0 || d.tasks().find(taskKey{"demo", "done-0"}) >= 0 {
 		t.Error("trimmed a task that is not over, or kept the oldest ended one")
 	}
 }
@@ -375,7 +375,7 @@ func TestToolsRunAsTask(t *testing.T) {
 		wire.Tool{Name: "req", Execution: wire.ToolExecution{TaskSupport: "required"}},
 		wire.Tool{Name: "plain"},
 		wire.Tool{Name: "optargs", InputSchema: json.RawMessage(echoSchema), Execution: wire.ToolExecution{TaskSupport: "optional"}},
-	), func(e *fakeEngine) { e.servers[0].Tasks = true })
+	), func(e *fakeEngine) { e.servers[0].Caps = tasksCaps })
 	d.keys(keyF5)
 	mustShow(t, d, "opt [task optional: on]", "req [task required]", "optargs [task optional: on]")
 	d.keys(keyEnter)                     // opt: a task, by default
@@ -405,25 +405,28 @@ func TestToolsRunAsTask(t *testing.T) {
 	mustShow(t, d, "demo/optargs [task]")
 }
 
-func TestToolsTaskDefaultsAndNoTaskEngine(t *testing.T) {
+func TestToolsTaskDefaultsWithoutTasks(t *testing.T) {
 	t.Parallel()
-	tools := withTools(wire.Tool{Name: "opt", Execution: wire.ToolExecution{TaskSupport: "optional"}},
-		wire.Tool{Name: "req", Execution: wire.ToolExecution{TaskSupport: "required"}})
-	// A server without tasks: optional tools default to plain calls.
-	d := taskDriver(t, tools)
+	// A server that declared no tasks: optional tools are plain calls and
+	// cannot choose; a required one still asks for a task (the engine does
+	// so anyway); tasks/list says it is not available.
+	d := taskDriver(t, withTools(wire.Tool{Name: "opt", Execution: wire.ToolExecution{TaskSupport: "optional"}},
+		wire.Tool{Name: "req", Execution: wire.ToolExecution{TaskSupport: "required"}}))
 	d.keys(keyF5)
+	mustShow(t, d, "opt [task optional: off]", "req [task required]")
+	d.keys(key1('t'))
+	if !strings.Contains(d.m.notice, "demo does not run tools as tasks") {
+		t.Errorf("t on an optional tool of a server without tasks: notice %q", d.m.notice)
+	}
 	mustShow(t, d, "opt [task optional: off]")
-
-	// An engine without tasks: every call is plain and the view says why.
-	d = taskDriver(t, tools, func(e *fakeEngine) { e.noTasks, e.servers[0].Tasks = true, true })
-	d.keys(keyF5, keyDown, keyEnter)
-	if got := d.eng.called(); !slices.Equal(got, []string{"demo/req map[]"}) {
+	d.keys(keyEnter, keyDown, keyEnter)
+	if got := d.eng.called(); !slices.Equal(got, []string{"demo/opt map[]", "task demo/req map[]"}) {
 		t.Errorf("calls = %q", got)
 	}
 	d.keys(keyF11)
-	mustShow(t, d, "this engine does not run tasks")
+	mustShow(t, d, "no tasks yet")
 	d.keys(key1('r'))
-	if !strings.Contains(d.m.notice, "does not run tasks") {
+	if !strings.Contains(d.m.notice, "tasks/list on demo: not available") {
 		t.Errorf("notice %q", d.m.notice)
 	}
 }

@@ -50,21 +50,59 @@ type templateGet struct {
 // what prompts/get returns.
 type templatesView struct {
 	serverLists[wire.Prompt]
-	args   *argForm // the argument form, while open
-	argsOf *wire.Prompt
-	got    *templateGet // nil: the list (or the form) is shown
-	seq    int
+	argHost[wire.Prompt]
+	got *templateGet // nil: the list (or the form) is shown
+	seq int
 }
 
-func (t *templatesView) init() {
-	t.initLists(viewTemplates, func(eng Engine, ctx context.Context, server string) tea.Msg {
+func (templatesMsg) screenMsg()   {}
+func (templateGotMsg) screenMsg() {}
+
+// The parts of a screen the templates view has.
+var _ interface {
+	screen
+	typist
+	router
+	paster
+	backgrounder
+	resizer
+	updater
+} = (*templatesView)(nil)
+
+func newTemplatesView() *templatesView {
+	t := &templatesView{}
+	t.initLists(func(eng Engine, ctx context.Context, server string) tea.Msg {
 		items, err := eng.ListPrompts(ctx, server)
 		return templatesMsg{server: server, items: items, err: err}
 	})
+	t.submit = func(c *viewCtx, tp wire.Prompt, content map[string]any) tea.Cmd {
+		// Every field is a string: argsSchema makes them so.
+		args := make(map[string]string, len(content))
+		for k, v := range content {
+			if s, ok := v.(string); ok {
+				args[k] = s
+			}
+		}
+		return t.get(c, tp, args)
+	}
+	return t
 }
 
-func (m *Model) handleTemplates(msg templatesMsg) {
-	m.templates.loaded(msg.server, msg.items, msg.err)
+// enter loads the shown server's list and sizes a form left open.
+func (t *templatesView) enter(c *viewCtx) tea.Cmd {
+	return tea.Batch(t.serverLists.enter(c), t.resize(c))
+}
+
+func (t *templatesView) update(c *viewCtx, msg tea.Msg) tea.Cmd {
+	switch msg := msg.(type) {
+	case templatesMsg:
+		t.loaded(msg.server, msg.items, msg.err)
+	case templateGotMsg:
+		t.gotDone(msg)
+	case eventMsg:
+		return t.listEvent(c, msg, "prompts", c.onScreen(t))
+	}
+	return nil
 }
 
 // argsSchema turns prompt arguments into a tool-style input schema of
@@ -111,37 +149,29 @@ func argsSchema(args []wire.PromptArgument) json.RawMessage {
 
 // open starts the selected template: with an argument form when it takes
 // arguments, else at once.
-func (t *templatesView) open(m *Model) tea.Cmd {
+func (t *templatesView) open(c *viewCtx) tea.Cmd {
 	l := t.current()
 	if l == nil || t.cursor >= len(l.items) {
 		return nil
 	}
 	tp := l.items[t.cursor]
 	if len(tp.Arguments) == 0 {
-		return t.get(m, tp, nil)
+		return t.get(c, tp, nil)
 	}
 	ti, err := schema.ParseToolInput(argsSchema(tp.Arguments))
 	if err != nil {
-		m.notice = fmt.Sprintf("%s: cannot build its argument form: %v", untrusted.Line(tp.Name), err)
-		return nil
+		return notice(fmt.Sprintf("%s: cannot build its argument form: %v", untrusted.Line(tp.Name), err))
 	}
-	af := &argForm{id: m.newID(), server: t.server, tool: tp.Name, form: m.opts.NewToolForm(ti, m.theme.Form)}
-	t.args, t.argsOf = af, &tp
-	cmds := []tea.Cmd{tag(af.id, af.form.Init())}
-	if m.bg != nil {
-		cmds = append(cmds, tag(af.id, af.form.Update(m.bg)))
-	}
-	cmds = append(cmds, t.resize(m))
-	return tea.Batch(cmds...)
+	return t.openArgs(c, ti, tp)
 }
 
 // get runs prompts/get in a Cmd with its own context.
-func (t *templatesView) get(m *Model, tp wire.Prompt, args map[string]string) tea.Cmd {
+func (t *templatesView) get(c *viewCtx, tp wire.Prompt, args map[string]string) tea.Cmd {
 	t.seq++
-	ctx, cancel := context.WithCancel(m.ctx)
+	ctx, cancel := context.WithCancel(c.ctx)
 	g := &templateGet{seq: t.seq, server: t.server, tp: tp, args: args, cancel: cancel, busy: true}
 	t.got = g
-	eng, seq, server, name := m.engine, g.seq, g.server, tp.Name
+	eng, seq, server, name := c.engine, g.seq, g.server, tp.Name
 	return func() tea.Msg {
 		defer cancel()
 		res, err := eng.GetPrompt(ctx, server, name, args)
@@ -149,8 +179,8 @@ func (t *templatesView) get(m *Model, tp wire.Prompt, args map[string]string) te
 	}
 }
 
-func (m *Model) handleTemplateGot(msg templateGotMsg) {
-	g := m.templates.got
+func (t *templatesView) gotDone(msg templateGotMsg) {
+	g := t.got
 	if g == nil || g.seq != msg.seq {
 		return
 	}
@@ -163,87 +193,35 @@ func (t *templatesView) close() {
 	if t.got != nil && t.got.busy {
 		t.got.cancel()
 	}
-	t.got, t.args, t.argsOf = nil, nil, nil
+	t.got, t.args = nil, nil
 }
 
-func (t *templatesView) key(m *Model, k tea.KeyPressMsg) tea.Cmd {
-	km := m.keys
-	if t.args != nil {
-		if key.Matches(k, km.Back) && !t.args.form.Filtering() {
-			t.close()
-			return nil
-		}
-		return t.forward(m, k)
+func (t *templatesView) key(c *viewCtx, k tea.KeyPressMsg) tea.Cmd {
+	km := c.keys
+	if cmd, open := t.argsKey(c, k); open {
+		return cmd
 	}
 	if t.got != nil {
 		if key.Matches(k, km.Back, km.Select) {
 			t.close()
 		} else {
-			t.got.page.key(km, k, t.textRows(m))
+			t.got.page.key(km, k, t.textRows(c))
 		}
 		return nil
 	}
-	if cmd, ok := t.listKey(m, k); ok {
+	if cmd, ok := t.listKey(c, k); ok {
 		return cmd
 	}
 	if key.Matches(k, km.GetPrompt) {
-		return t.open(m)
+		return t.open(c)
 	}
 	return nil
 }
 
-// forward passes a message to the argument form and runs prompts/get once
-// it is submitted.
-func (t *templatesView) forward(m *Model, msg tea.Msg) tea.Cmd {
-	af := t.args
-	if af == nil {
-		return nil
-	}
-	cmd := tag(af.id, af.form.Update(msg))
-	if !af.form.Submitted() {
-		return cmd
-	}
-	content, err := af.form.Content()
-	if err != nil {
-		m.notice = "arguments refused: " + err.Error()
-		return cmd
-	}
-	args := make(map[string]string, len(content))
-	for k, v := range content {
-		if s, ok := v.(string); ok {
-			args[k] = s
-		}
-	}
-	tp := *t.argsOf
-	t.args, t.argsOf = nil, nil
-	return tea.Batch(cmd, t.get(m, tp, args))
-}
-
-func (t *templatesView) routed(m *Model, msg routedMsg) tea.Cmd {
-	if t.args == nil || t.args.id != msg.id {
-		return nil
-	}
-	return t.forward(m, msg.msg)
-}
-
-func (t *templatesView) forwardAll(msg tea.Msg) tea.Cmd {
-	if t.args == nil {
-		return nil
-	}
-	return tag(t.args.id, t.args.form.Update(msg))
-}
-
-func (t *templatesView) resize(m *Model) tea.Cmd {
-	if t.args == nil || m.width == 0 {
-		return nil
-	}
-	return tag(t.args.id, t.args.form.SetSize(m.width-2, max(m.bodyHeight()-4, 3)))
-}
-
-func (t *templatesView) render(m *Model) string {
-	st := m.st
+func (t *templatesView) render(c *viewCtx) string {
+	st := c.st
 	if t.args != nil {
-		tp := t.argsOf
+		tp := t.args.of
 		head := st.Title.Render("arguments for "+untrusted.Line(tp.Name)) + st.Muted.Render("  (* required; esc closes)")
 		if tp.Description != "" {
 			head += "\n" + st.Muted.Render(untrusted.Line(tp.Description))
@@ -251,16 +229,16 @@ func (t *templatesView) render(m *Model) string {
 		return head + "\n" + t.args.form.View()
 	}
 	if t.got != nil {
-		return t.renderGot(m, t.got)
+		return t.renderGot(c, t.got)
 	}
-	return t.renderList(m, listWords{title: "Prompt templates of", hints: "s next server · enter get",
+	return t.renderList(c, listWords{title: "Prompt templates of", hints: "s next server · enter get",
 		noun: "prompt templates", method: "prompts/list", none: "this server has no prompt templates"},
-		func(tp *wire.Prompt, selected bool) string { return templateLine(m, tp, selected) })
+		func(tp *wire.Prompt, selected bool) string { return templateLine(c, tp, selected) })
 }
 
 // templateLine is one row: name (and title), its arguments, description.
-func templateLine(m *Model, tp *wire.Prompt, selected bool) string {
-	st := m.st
+func templateLine(c *viewCtx, tp *wire.Prompt, selected bool) string {
+	st := c.st
 	san := untrusted.Line
 	line := san(tp.Name)
 	if tp.Title != "" {
@@ -280,11 +258,11 @@ func templateLine(m *Model, tp *wire.Prompt, selected bool) string {
 	if tp.Description != "" {
 		line += "  " + st.List.Desc.Render(san(tp.Description))
 	}
-	return listLine(m, line, selected)
+	return listLine(c, line, selected)
 }
 
-func (t *templatesView) renderGot(m *Model, g *templateGet) string {
-	st := m.st
+func (t *templatesView) renderGot(c *viewCtx, g *templateGet) string {
+	st := c.st
 	head := st.Title.Render("prompts/get "+untrusted.Line(g.tp.Name)) +
 		st.Muted.Render("  ("+untrusted.Line(g.server)+"; esc back)")
 	switch {
@@ -295,9 +273,9 @@ func (t *templatesView) renderGot(m *Model, g *templateGet) string {
 	case g.res == nil:
 		return head + "\n" + st.Muted.Render("(empty result)")
 	}
-	rows := t.textRows(m)
+	rows := t.textRows(c)
 	res := g.res
-	g.page.set(st, m.width-2, func() string {
+	g.page.set(st, c.width-2, func() string {
 		var b strings.Builder
 		if res.Description != "" {
 			b.WriteString(st.Muted.Render(untrusted.Text(res.Description)) + "\n\n")
@@ -310,7 +288,7 @@ func (t *templatesView) renderGot(m *Model, g *templateGet) string {
 				b.WriteString("\n\n")
 			}
 			b.WriteString(st.List.Badge.Render("["+untrusted.Line(orDash(msg.Role))+"]") + "\n")
-			b.WriteString(renderBlock(st, st.Text, msg.Content, m.width-2))
+			b.WriteString(renderBlock(st, st.Text, msg.Content, c.width-2))
 		}
 		return b.String()
 	})

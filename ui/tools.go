@@ -32,18 +32,9 @@ type callDoneMsg struct {
 	elapsed time.Duration
 }
 
-// toolList is one server's tools as last loaded.
-type toolList struct {
-	tools   []wire.Tool
-	err     error
-	loading bool
-}
-
-// argForm is an open argument form of a tool.
-type argForm struct {
-	id           int
+// toolArgs is the call an argument form is for.
+type toolArgs struct {
 	server, tool string
-	form         Form
 	// optional: the tool may run as a task or not; asTask is the choice.
 	optional, asTask bool
 }
@@ -65,11 +56,9 @@ type call struct {
 
 // toolsView lists a server's tools and the calls made from it.
 type toolsView struct {
-	server  string // selected server
-	lists   map[string]*toolList
-	cursor  int
+	serverLists[wire.Tool]
+	argHost[*toolArgs]
 	onCalls bool // selection is in the calls list
-	args    *argForm
 	calls   []*call
 	callSel int
 	// asTask holds the person's choice, per server and tool, whether a
@@ -77,166 +66,145 @@ type toolsView struct {
 	asTask map[[2]string]bool
 }
 
-func (t *toolsView) init() {
-	t.lists = map[string]*toolList{}
-	t.asTask = map[[2]string]bool{}
-}
+func (toolsMsg) screenMsg()    {}
+func (callDoneMsg) screenMsg() {}
 
-// runsAsTask says whether a call of tl goes out as a task: always for
-// "required", never for "forbidden" (or none); for "optional" as the
-// person chose, by default when the server runs tools as tasks.
-func (t *toolsView) runsAsTask(m *Model, server string, tl *wire.Tool) bool {
-	switch tl.Execution.TaskSupport {
-	case "required":
-		return true
-	case "optional":
-		if v, ok := t.asTask[[2]string{server, tl.Name}]; ok {
-			return v
-		}
-		for _, s := range m.servers {
-			if s.Name == server {
-				return s.Tasks
-			}
-		}
+// The parts of a screen the tools view has.
+var _ interface {
+	screen
+	typist
+	router
+	paster
+	backgrounder
+	resizer
+	updater
+	spins
+} = (*toolsView)(nil)
+
+func newToolsView() *toolsView {
+	t := &toolsView{asTask: map[[2]string]bool{}}
+	t.initLists(func(eng Engine, ctx context.Context, server string) tea.Msg {
+		tools, err := eng.Tools(ctx, server)
+		return toolsMsg{server: server, tools: tools, err: err}
+	})
+	t.eager = true
+	t.submit = func(c *viewCtx, a *toolArgs, args map[string]any) tea.Cmd {
+		return t.start(c, a.server, a.tool, args, a.asTask)
 	}
-	return false
+	return t
 }
 
-// toggleTask flips the selected optional tool's choice.
-func (t *toolsView) toggleTask(m *Model) {
+func (t *toolsView) update(c *viewCtx, msg tea.Msg) tea.Cmd {
+	switch msg := msg.(type) {
+	case toolsMsg:
+		t.loaded(msg.server, msg.tools, msg.err)
+	case callDoneMsg:
+		t.callDone(msg)
+	case serversMsg:
+		// The list is kept loaded: calls start from it.
+		return t.enter(c)
+	case eventMsg:
+		return t.listEvent(c, msg, "tools", c.onScreen(t))
+	case streamsChangedMsg:
+		t.applyProgress(c)
+	}
+	return nil
+}
+
+// spinning: the spinner turns while a call runs.
+func (t *toolsView) spinning() bool { return t.running() > 0 }
+
+// taskChoice says, by client's rule, whether a call of tl on server may
+// or must run as a task.
+func (t *toolsView) taskChoice(c *viewCtx, server string, tl *wire.Tool) (can, must bool) {
+	return client.TaskChoice(tl.Execution.TaskSupport, serverCaps(c.servers, server))
+}
+
+// runsAsTask says whether a call of tl goes out as a task: when it must;
+// when it may, as the person chose, by default yes.
+func (t *toolsView) runsAsTask(c *viewCtx, server string, tl *wire.Tool) bool {
+	can, must := t.taskChoice(c, server, tl)
+	if must || !can {
+		return must
+	}
+	if v, ok := t.asTask[[2]string{server, tl.Name}]; ok {
+		return v
+	}
+	return true
+}
+
+// toggleTask flips the selected tool's choice, where it has one.
+func (t *toolsView) toggleTask(c *viewCtx) tea.Cmd {
 	l := t.current()
-	if l == nil || t.cursor >= len(l.tools) {
-		return
+	if l == nil || t.cursor >= len(l.items) {
+		return nil
 	}
-	tl := &l.tools[t.cursor]
-	if tl.Execution.TaskSupport != "optional" {
-		m.notice = untrusted.Line(tl.Name) + ": only a tool whose taskSupport is optional can choose"
-		return
+	tl := &l.items[t.cursor]
+	if can, must := t.taskChoice(c, t.server, tl); !can || must {
+		if tl.Execution.TaskSupport == client.TaskSupportOptional {
+			return notice(untrusted.Line(tl.Name) + ": " + untrusted.Line(t.server) + " does not run tools as tasks")
+		}
+		return notice(untrusted.Line(tl.Name) + ": only a tool whose taskSupport is optional can choose")
 	}
-	t.asTask[[2]string{t.server, tl.Name}] = !t.runsAsTask(m, t.server, tl)
+	t.asTask[[2]string{t.server, tl.Name}] = !t.runsAsTask(c, t.server, tl)
+	return nil
 }
 
 func (t *toolsView) running() int {
 	n := 0
-	for _, c := range t.calls {
-		if !c.done {
+	for _, cl := range t.calls {
+		if !cl.done {
 			n++
 		}
 	}
 	return n
 }
 
-// enter picks a server if none is selected and loads its tools once.
-func (t *toolsView) enter(m *Model) tea.Cmd {
-	if t.server == "" && len(m.servers) > 0 {
-		t.server = m.servers[0].Name
-	}
-	if t.server == "" {
-		return nil
-	}
-	if l := t.lists[t.server]; l != nil {
-		return nil
-	}
-	return t.load(m, t.server)
-}
-
-// serverReady reloads a server's tools when it (re)connects or says its
-// list changed.
-func (t *toolsView) serverReady(m *Model, server string) tea.Cmd {
-	delete(t.lists, server)
-	if t.server == "" {
-		t.server = server
-	}
-	if m.view == viewTools || server == t.server {
-		return t.load(m, server)
-	}
-	return nil
-}
-
-func (t *toolsView) load(m *Model, server string) tea.Cmd {
-	t.lists[server] = &toolList{loading: true}
-	eng, ctx := m.engine, m.ctx
-	return func() tea.Msg {
-		tools, err := eng.Tools(ctx, server)
-		return toolsMsg{server: server, tools: tools, err: err}
-	}
-}
-
-func (m *Model) handleTools(msg toolsMsg) tea.Cmd {
-	m.tools.lists[msg.server] = &toolList{tools: msg.tools, err: msg.err}
-	if m.tools.server == msg.server {
-		m.tools.cursor = min(m.tools.cursor, max(len(msg.tools)-1, 0))
-	}
-	return nil
-}
-
-func (t *toolsView) current() *toolList { return t.lists[t.server] }
-
 // key handles a key in the tools view.
-func (t *toolsView) key(m *Model, k tea.KeyPressMsg) tea.Cmd {
-	if t.args != nil {
-		if key.Matches(k, m.keys.Back) && !t.args.form.Filtering() {
-			t.args = nil
-			return nil
-		}
-		if k.String() == "ctrl+r" && t.args.optional {
-			// Not "t": that is text in a field.
-			t.args.asTask = !t.args.asTask
-			t.asTask[[2]string{t.args.server, t.args.tool}] = t.args.asTask
-			return nil
-		}
-		return t.forward(m, k)
+func (t *toolsView) key(c *viewCtx, k tea.KeyPressMsg) tea.Cmd {
+	if a := t.args; a != nil && k.String() == "ctrl+r" && a.of.optional {
+		// Not "t": that is text in a field.
+		a.of.asTask = !a.of.asTask
+		t.asTask[[2]string{a.of.server, a.of.tool}] = a.of.asTask
+		return nil
 	}
-	km := m.keys
+	if cmd, open := t.argsKey(c, k); open {
+		return cmd
+	}
+	km := c.keys
+	if t.onCalls {
+		if key.Matches(k, km.Up, km.Down) {
+			d := 1
+			if key.Matches(k, km.Up) {
+				d = -1
+			}
+			t.callSel = clamp(t.callSel+d, 0, len(t.calls)-1)
+			return nil
+		}
+	} else if cmd, ok := t.listKey(c, k); ok {
+		return cmd
+	}
 	switch {
-	case key.Matches(k, km.Up):
-		t.move(-1)
-	case key.Matches(k, km.Down):
-		t.move(+1)
 	case k.String() == "tab":
 		t.onCalls = !t.onCalls && len(t.calls) > 0
-	case key.Matches(k, km.NextServer):
-		return t.nextServer(m)
+	case key.Matches(k, km.NextServer): // on the calls list; listKey takes it on the tools
+		return t.nextServer(c)
 	case key.Matches(k, km.Reconnect):
-		return t.reconnect(m)
+		return t.reconnect(c)
 	case key.Matches(k, km.CancelCall):
 		t.cancelSelected()
 	case key.Matches(k, km.Select) && !t.onCalls:
-		return t.open(m)
+		return t.open(c)
 	case key.Matches(k, km.TaskToggle) && !t.onCalls:
-		t.toggleTask(m)
+		return t.toggleTask(c)
 	}
 	return nil
-}
-
-func (t *toolsView) move(d int) {
-	if t.onCalls {
-		t.callSel = clamp(t.callSel+d, 0, len(t.calls)-1)
-		return
-	}
-	if l := t.current(); l != nil {
-		t.cursor = clamp(t.cursor+d, 0, len(l.tools)-1)
-	}
 }
 
 func clamp(v, lo, hi int) int { return max(lo, min(v, hi)) }
 
-func (t *toolsView) nextServer(m *Model) tea.Cmd {
-	if len(m.servers) == 0 {
-		return nil
-	}
-	i := 0
-	for j, s := range m.servers {
-		if s.Name == t.server {
-			i = (j + 1) % len(m.servers)
-		}
-	}
-	t.server, t.cursor = m.servers[i].Name, 0
-	return t.enter(m)
-}
-
-func (t *toolsView) reconnect(m *Model) tea.Cmd {
-	server, eng, ctx := t.server, m.engine, m.ctx
+func (t *toolsView) reconnect(c *viewCtx) tea.Cmd {
+	server, eng, ctx := t.server, c.engine, c.ctx
 	if server == "" {
 		return nil
 	}
@@ -254,205 +222,134 @@ func (t *toolsView) cancelSelected() {
 	if len(t.calls) == 0 {
 		return
 	}
-	c := t.calls[clamp(t.callSel, 0, len(t.calls)-1)]
+	cl := t.calls[clamp(t.callSel, 0, len(t.calls)-1)]
 	if !t.onCalls {
 		// From the tool list, x cancels the newest running call.
 		for i := len(t.calls) - 1; i >= 0; i-- {
 			if !t.calls[i].done {
-				c = t.calls[i]
+				cl = t.calls[i]
 				break
 			}
 		}
 	}
-	if !c.done && !c.cancelling {
-		c.cancelling = true
-		c.cancel()
+	if !cl.done && !cl.cancelling {
+		cl.cancelling = true
+		cl.cancel()
 	}
 }
 
 // open starts the selected tool: with an argument form when it takes
 // arguments, else at once.
-func (t *toolsView) open(m *Model) tea.Cmd {
+func (t *toolsView) open(c *viewCtx) tea.Cmd {
 	l := t.current()
-	if l == nil || t.cursor >= len(l.tools) {
+	if l == nil || t.cursor >= len(l.items) {
 		return nil
 	}
-	tl := l.tools[t.cursor]
+	tl := l.items[t.cursor]
 	ti, err := schema.ParseToolInput(tl.InputSchema)
 	if err != nil {
-		m.notice = fmt.Sprintf("%s: bad inputSchema: %v", tl.Name, err)
-		return nil
+		return notice(fmt.Sprintf("%s: bad inputSchema: %v", tl.Name, err))
 	}
-	asTask := t.runsAsTask(m, t.server, &tl)
+	asTask := t.runsAsTask(c, t.server, &tl)
 	if len(ti.Fields) == 0 {
-		return t.start(m, t.server, tl.Name, nil, asTask)
+		return t.start(c, t.server, tl.Name, nil, asTask)
 	}
-	af := &argForm{id: m.newID(), server: t.server, tool: tl.Name, form: m.opts.NewToolForm(ti, m.theme.Form),
-		optional: tl.Execution.TaskSupport == "optional", asTask: asTask}
-	t.args = af
-	cmds := []tea.Cmd{tag(af.id, af.form.Init())}
-	if m.bg != nil {
-		cmds = append(cmds, tag(af.id, af.form.Update(m.bg)))
-	}
-	cmds = append(cmds, t.resize(m))
-	return tea.Batch(cmds...)
+	can, must := t.taskChoice(c, t.server, &tl)
+	return t.openArgs(c, ti, &toolArgs{server: t.server, tool: tl.Name, optional: can && !must, asTask: asTask})
 }
 
-// start runs tools/call in a Cmd with its own cancellable context; as a
-// task through the TaskEngine when asked and the engine has one.
-func (t *toolsView) start(m *Model, server, tool string, args map[string]any, asTask bool) tea.Cmd {
-	ctx, cancel := context.WithCancel(m.ctx)
-	te := m.taskEngine()
-	asTask = asTask && te != nil
-	c := &call{id: m.newID(), server: server, tool: tool, cancel: cancel, started: m.now(), asTask: asTask}
-	t.calls = append(t.calls, c)
+// start runs tools/call in a Cmd with its own cancellable context.
+func (t *toolsView) start(c *viewCtx, server, tool string, args map[string]any, asTask bool) tea.Cmd {
+	ctx, cancel := context.WithCancel(c.ctx)
+	cl := &call{id: c.newID(), server: server, tool: tool, cancel: cancel, started: c.now(), asTask: asTask}
+	t.calls = append(t.calls, cl)
 	t.callSel = len(t.calls) - 1
-	eng, br, id, now := m.engine, m.bridge, c.id, m.opts.Now
+	eng, streams, id, now := c.engine, c.streams, cl.id, c.opts.Now
+	opts := CallOptions{AsTask: &asTask, OnProgress: func(p client.CallProgress) { streams.progress(id, p) }}
 	return func() tea.Msg {
 		defer cancel()
-		onProgress := func(p client.CallProgress) { br.progress(id, p) }
-		var res *wire.CallToolResult
-		var err error
-		if asTask {
-			res, err = te.CallTask(ctx, server, tool, args, onProgress)
-		} else {
-			res, err = eng.Call(ctx, server, tool, args, onProgress)
-		}
-		return callDoneMsg{id: id, res: res, err: err, elapsed: now().Sub(c.started)}
+		res, err := eng.Call(ctx, server, tool, args, opts)
+		return callDoneMsg{id: id, res: res, err: err, elapsed: now().Sub(cl.started)}
 	}
 }
 
-func (m *Model) handleCallDone(msg callDoneMsg) tea.Cmd {
-	for _, c := range m.tools.calls {
-		if c.id == msg.id {
-			c.done, c.res, c.err, c.elapsed = true, msg.res, msg.err, msg.elapsed
+func (t *toolsView) callDone(msg callDoneMsg) {
+	for _, cl := range t.calls {
+		if cl.id == msg.id {
+			cl.done, cl.res, cl.err, cl.elapsed = true, msg.res, msg.err, msg.elapsed
 		}
 	}
-	return nil
 }
 
-func (t *toolsView) applyProgress(m *Model) {
+func (t *toolsView) applyProgress(c *viewCtx) {
 	if t.running() == 0 {
 		return
 	}
-	latest := m.bridge.takeProgress()
-	for _, c := range t.calls {
-		if p, ok := latest[c.id]; ok {
-			c.prog = p
+	latest := c.streams.takeProgress()
+	for _, cl := range t.calls {
+		if p, ok := latest[cl.id]; ok {
+			cl.prog = p
 		}
 	}
-}
-
-// forward passes a message to the open argument form and starts the call
-// once the form is submitted.
-func (t *toolsView) forward(m *Model, msg tea.Msg) tea.Cmd {
-	af := t.args
-	if af == nil {
-		return nil
-	}
-	cmd := tag(af.id, af.form.Update(msg))
-	if af.form.Submitted() {
-		args, err := af.form.Content()
-		if err != nil {
-			m.notice = "arguments refused: " + err.Error()
-			return cmd
-		}
-		t.args = nil
-		return tea.Batch(cmd, t.start(m, af.server, af.tool, args, af.asTask))
-	}
-	return cmd
-}
-
-func (t *toolsView) routed(m *Model, msg routedMsg) tea.Cmd {
-	if t.args == nil || t.args.id != msg.id {
-		return nil // a form that is gone
-	}
-	return t.forward(m, msg.msg)
-}
-
-func (t *toolsView) forwardAll(m *Model, msg tea.Msg) tea.Cmd {
-	if t.args == nil {
-		return nil
-	}
-	return tag(t.args.id, t.args.form.Update(msg))
-}
-
-func (t *toolsView) resize(m *Model) tea.Cmd {
-	if t.args == nil || m.width == 0 {
-		return nil
-	}
-	return tag(t.args.id, t.args.form.SetSize(m.width-2, max(m.bodyHeight()-4, 3)))
 }
 
 // render draws the tool list (or the argument form) and the calls.
-func (t *toolsView) render(m *Model) string {
-	st := m.st
+// toolWords are what the tools view calls its list.
+var toolWords = listWords{title: "Tools of",
+	hints: "s next server · enter call · x cancel call · tab calls · r reconnect · t as a task",
+	noun:  "tools", method: "tools/list", none: "this server has no tools"}
+
+func (t *toolsView) render(c *viewCtx) string {
+	st := c.st
 	var b strings.Builder
-	b.WriteString(st.Title.Render("Tools of "+untrusted.Line(orDash(t.server))) +
-		st.Muted.Render("   s next server · enter call · x cancel call · tab calls · r reconnect · t as a task") + "\n")
+	b.WriteString(t.renderTitle(c, toolWords) + "\n")
 	if t.args != nil {
-		head := "arguments for " + untrusted.Line(t.args.tool) + " (esc closes)"
+		a := t.args.of
+		head := "arguments for " + untrusted.Line(a.tool) + " (esc closes)"
 		switch {
-		case t.args.optional && t.args.asTask:
+		case a.optional && a.asTask:
 			head += " · runs as a task (ctrl+r: as a plain call)"
-		case t.args.optional:
+		case a.optional:
 			head += " · runs as a plain call (ctrl+r: as a task)"
-		case t.args.asTask:
+		case a.asTask:
 			head += " · runs as a task"
 		}
 		b.WriteString(st.Muted.Render(head) + "\n")
 		b.WriteString(t.args.form.View())
 		return b.String()
 	}
-	half := max(m.bodyHeight()/2-1, 3)
-	b.WriteString(t.renderList(m, half))
-	b.WriteString("\n" + t.renderCalls(m, m.bodyHeight()-half-2))
+	half := max(c.bodyHeight()/2-1, 3)
+	b.WriteString(t.renderRows(c, toolWords, half, func(tl *wire.Tool, selected bool) string {
+		return t.toolLine(c, tl, selected && !t.onCalls)
+	}))
+	b.WriteString("\n" + t.renderCalls(c, c.bodyHeight()-half-2))
 	return b.String()
 }
 
-func (t *toolsView) renderList(m *Model, rows int) string {
-	st := m.st
-	l := t.current()
-	switch {
-	case l == nil:
-		return st.Muted.Render("no server selected")
-	case l.loading:
-		return st.Muted.Render("loading tools…")
-	case l.err != nil:
-		return st.Error.Render("tools/list failed: " + errText(l.err))
-	case len(l.tools) == 0:
-		return st.Muted.Render("this server has no tools")
+// toolLine is one row: name (and title), how it runs as a task, and its
+// description.
+func (t *toolsView) toolLine(c *viewCtx, tl *wire.Tool, selected bool) string {
+	st := c.st
+	line := untrusted.Line(tl.Name)
+	if title := firstNonEmpty(tl.Title, tl.Annotations.Title); title != "" {
+		line += " — " + untrusted.Line(title)
 	}
-	lo := clamp(t.cursor-rows/2, 0, max(len(l.tools)-rows, 0))
-	var b strings.Builder
-	for i := lo; i < min(lo+rows, len(l.tools)); i++ {
-		tl := l.tools[i]
-		line := untrusted.Line(tl.Name)
-		if title := firstNonEmpty(tl.Title, tl.Annotations.Title); title != "" {
-			line += " — " + untrusted.Line(title)
-		}
-		switch ts := tl.Execution.TaskSupport; {
-		case ts == "optional" && t.runsAsTask(m, t.server, &tl):
-			line += " " + st.List.Badge.Render("[task optional: on]")
-		case ts == "optional":
-			line += " " + st.List.Badge.Render("[task optional: off]")
-		case ts != "" && ts != "forbidden":
-			line += " " + st.List.Badge.Render("[task "+untrusted.Line(ts)+"]")
-		}
-		line += "  " + st.List.Desc.Render(untrusted.Line(tl.Description))
-		line = ansi.Truncate(line, m.width-2, "…")
-		if i == t.cursor && !t.onCalls {
-			line = st.List.Selected.Render("› " + line)
-		} else {
-			line = "  " + line
-		}
-		b.WriteString(line + "\n")
+	can, must := t.taskChoice(c, t.server, tl)
+	switch ts := tl.Execution.TaskSupport; {
+	case can && !must && t.runsAsTask(c, t.server, tl):
+		line += " " + st.List.Badge.Render("[task optional: on]")
+	case can && !must || ts == client.TaskSupportOptional:
+		line += " " + st.List.Badge.Render("[task optional: off]")
+	case ts != "" && ts != client.TaskSupportForbidden:
+		// Required, or a value this client does not know, as sent.
+		line += " " + st.List.Badge.Render("[task "+untrusted.Line(ts)+"]")
 	}
-	return strings.TrimRight(b.String(), "\n")
+	line += "  " + st.List.Desc.Render(untrusted.Line(tl.Description))
+	return listLine(c, line, selected)
 }
 
-func (t *toolsView) renderCalls(m *Model, rows int) string {
-	st := m.st
+func (t *toolsView) renderCalls(c *viewCtx, rows int) string {
+	st := c.st
 	if len(t.calls) == 0 {
 		return st.Muted.Render("no calls yet")
 	}
@@ -461,8 +358,8 @@ func (t *toolsView) renderCalls(m *Model, rows int) string {
 	// The newest few calls, then the selected call's result.
 	lo := max(len(t.calls)-4, 0)
 	for i := lo; i < len(t.calls); i++ {
-		c := t.calls[i]
-		line := t.callLine(m, c)
+		cl := t.calls[i]
+		line := t.callLine(c, cl)
 		if i == t.callSel && t.onCalls {
 			line = st.List.Selected.Render("› " + ansi.Strip(line))
 		} else {
@@ -476,41 +373,41 @@ func (t *toolsView) renderCalls(m *Model, rows int) string {
 		case sel.err != nil:
 			out = st.Error.Render(errText(sel.err))
 		case sel.res != nil:
-			out = renderResult(st, sel.res, m.width)
+			out = renderResult(st, sel.res, c.width)
 		}
 		b.WriteString(clipLines(out, max(rows-len(t.calls[lo:])-1, 2)))
 	}
 	return b.String()
 }
 
-func (t *toolsView) callLine(m *Model, c *call) string {
-	st := m.st
-	name := untrusted.Line(c.server) + "/" + untrusted.Line(c.tool)
-	if c.asTask {
+func (t *toolsView) callLine(c *viewCtx, cl *call) string {
+	st := c.st
+	name := untrusted.Line(cl.server) + "/" + untrusted.Line(cl.tool)
+	if cl.asTask {
 		name += st.List.Badge.Render(" [task]")
 	}
 	switch {
-	case !c.done && c.cancelling:
-		return m.spin.view() + " " + name + st.Warning.Render("  cancellation requested…")
-	case !c.done:
-		s := m.spin.view() + " " + name + st.Muted.Render(fmt.Sprintf("  %s", m.now().Sub(c.started).Truncate(time.Second)))
-		if c.prog.Total > 0 {
-			s += "  " + progressBar(st, c.prog.Progress/c.prog.Total, 24)
-		} else if c.prog.Progress > 0 {
-			s += st.Muted.Render(fmt.Sprintf("  %g", c.prog.Progress))
+	case !cl.done && cl.cancelling:
+		return c.spin.view() + " " + name + st.Warning.Render("  cancellation requested…")
+	case !cl.done:
+		s := c.spin.view() + " " + name + st.Muted.Render(fmt.Sprintf("  %s", c.now().Sub(cl.started).Truncate(time.Second)))
+		if cl.prog.Total > 0 {
+			s += "  " + progressBar(st, cl.prog.Progress/cl.prog.Total, 24)
+		} else if cl.prog.Progress > 0 {
+			s += st.Muted.Render(fmt.Sprintf("  %g", cl.prog.Progress))
 		}
-		if c.prog.Message != "" {
-			s += "  " + st.Muted.Render(untrusted.Line(c.prog.Message))
+		if cl.prog.Message != "" {
+			s += "  " + st.Muted.Render(untrusted.Line(cl.prog.Message))
 		}
 		return s
-	case c.cancelling:
+	case cl.cancelling:
 		return st.Warning.Render("⊘ ") + name + st.Warning.Render("  cancelled")
-	case c.err != nil:
-		return st.Error.Render("✗ ") + name + st.Error.Render("  "+ansi.Truncate(errText(c.err), 60, "…"))
-	case c.res != nil && c.res.IsError:
-		return st.Error.Render("✗ ") + name + st.Error.Render("  isError") + st.Muted.Render("  "+c.elapsed.Truncate(time.Millisecond).String())
+	case cl.err != nil:
+		return st.Error.Render("✗ ") + name + st.Error.Render("  "+ansi.Truncate(errText(cl.err), 60, "…"))
+	case cl.res != nil && cl.res.IsError:
+		return st.Error.Render("✗ ") + name + st.Error.Render("  isError") + st.Muted.Render("  "+cl.elapsed.Truncate(time.Millisecond).String())
 	}
-	return st.Success.Render("✓ ") + name + st.Muted.Render("  "+c.elapsed.Truncate(time.Millisecond).String())
+	return st.Success.Render("✓ ") + name + st.Muted.Render("  "+cl.elapsed.Truncate(time.Millisecond).String())
 }
 
 // progressBar draws a static bar (no animation: it redraws only when

@@ -129,8 +129,8 @@ func TestToolArgumentFormEscCloses(t *testing.T) {
 	d.keys(keyF5, keyEnter)
 	d.typeText("abc")
 	d.keys(keyEsc)
-	if d.m.tools.args != nil || len(d.m.tools.calls) != 0 {
-		t.Fatalf("Esc left the form open (%v) or started a call (%d)", d.m.tools.args != nil, len(d.m.tools.calls))
+	if d.tools().args != nil || len(d.tools().calls) != 0 {
+		t.Fatalf("Esc left the form open (%v) or started a call (%d)", d.tools().args != nil, len(d.tools().calls))
 	}
 	if len(d.eng.calls) != 0 {
 		t.Fatalf("engine calls = %v, want none", d.eng.calls)

@@ -23,6 +23,8 @@ type exportedMsg struct {
 	err  error
 }
 
+func (exportedMsg) screenMsg() {}
+
 // trafficView shows frames both ways. It holds only the window on screen;
 // the frames live in the Bridge's ring.
 type trafficView struct {
@@ -40,21 +42,34 @@ type trafficView struct {
 	detailPeer *TrafficEntry
 }
 
-func (t *trafficView) rowsOnScreen(m *Model) int { return max(m.bodyHeight()-2, 1) }
+// The parts of a screen the traffic view has.
+var _ interface {
+	screen
+	updater
+} = (*trafficView)(nil)
 
-func (t *trafficView) refresh(m *Model) {
+func newTrafficView() *trafficView { return &trafficView{follow: true} }
+
+func (t *trafficView) enter(c *viewCtx) tea.Cmd {
+	t.refresh(c)
+	return nil
+}
+
+func (t *trafficView) rowsOnScreen(c *viewCtx) int { return max(c.bodyHeight()-2, 1) }
+
+func (t *trafficView) refresh(c *viewCtx) {
 	if t.follow {
 		t.skip = 0
 	}
-	n := t.rowsOnScreen(m)
-	t.rows, t.total = m.bridge.trafficWindow(t.filter, t.skip, n)
+	n := t.rowsOnScreen(c)
+	t.rows, t.total = c.streams.trafficWindow(t.filter, t.skip, n)
 	if t.follow || t.cursor >= len(t.rows) {
 		t.cursor = max(len(t.rows)-1, 0)
 	}
 }
 
-func (t *trafficView) key(m *Model, k tea.KeyPressMsg) tea.Cmd {
-	km := m.keys
+func (t *trafficView) key(c *viewCtx, k tea.KeyPressMsg) tea.Cmd {
+	km := c.keys
 	if t.editing {
 		switch k.String() {
 		case "enter", "esc":
@@ -68,7 +83,7 @@ func (t *trafficView) key(m *Model, k tea.KeyPressMsg) tea.Cmd {
 				t.filter.Method += k.Text
 			}
 		}
-		t.refresh(m)
+		t.refresh(c)
 		return nil
 	}
 	if t.detail {
@@ -79,40 +94,40 @@ func (t *trafficView) key(m *Model, k tea.KeyPressMsg) tea.Cmd {
 	}
 	switch {
 	case key.Matches(k, km.Up):
-		t.scroll(m, -1)
+		t.scroll(c, -1)
 	case key.Matches(k, km.Down):
-		t.scroll(m, +1)
+		t.scroll(c, +1)
 	case key.Matches(k, km.PageUp):
-		t.scroll(m, -t.rowsOnScreen(m))
+		t.scroll(c, -t.rowsOnScreen(c))
 	case key.Matches(k, km.PageDown):
-		t.scroll(m, t.rowsOnScreen(m))
+		t.scroll(c, t.rowsOnScreen(c))
 	case key.Matches(k, km.Bottom, km.Follow):
 		t.follow = true
-		t.refresh(m)
+		t.refresh(c)
 	case key.Matches(k, km.Select):
 		if t.cursor < len(t.rows) {
 			t.detail, t.detailRow = true, t.rows[t.cursor]
-			t.detailPeer = m.bridge.trafficPeer(&t.detailRow)
+			t.detailPeer = c.streams.trafficPeer(&t.detailRow)
 		}
 	case key.Matches(k, km.Filter):
 		t.editing = true
 	case key.Matches(k, km.NextServer):
-		t.filter.Server = nextServerName(m, t.filter.Server)
-		t.refresh(m)
+		t.filter.Server = nextServerName(c.servers, t.filter.Server)
+		t.refresh(c)
 	case key.Matches(k, km.Export):
-		return t.export(m)
+		return t.export(c)
 	}
 	return nil
 }
 
 // scroll moves the cursor, paging the window through the ring when it
 // leaves the screen; leaving the bottom stops following.
-func (t *trafficView) scroll(m *Model, d int) {
+func (t *trafficView) scroll(c *viewCtx, d int) {
 	t.cursor += d
 	switch {
 	case t.cursor < 0:
 		t.follow = false
-		t.skip = min(t.skip-t.cursor, max(t.total-t.rowsOnScreen(m), 0))
+		t.skip = min(t.skip-t.cursor, max(t.total-t.rowsOnScreen(c), 0))
 		t.cursor = 0
 	case t.cursor >= len(t.rows):
 		t.skip = max(t.skip-(t.cursor-len(t.rows)+1), 0)
@@ -120,23 +135,23 @@ func (t *trafficView) scroll(m *Model, d int) {
 		t.cursor = len(t.rows) - 1
 	default:
 		t.follow = false
-		t.refresh(m)
+		t.refresh(c)
 		return
 	}
-	t.refresh(m)
+	t.refresh(c)
 }
 
 // nextServerName cycles "" (all) → each server → "".
-func nextServerName(m *Model, cur string) string {
+func nextServerName(servers []ServerStatus, cur string) string {
 	if cur == "" {
-		if len(m.servers) == 0 {
+		if len(servers) == 0 {
 			return ""
 		}
-		return m.servers[0].Name
+		return servers[0].Name
 	}
-	for i, s := range m.servers {
-		if s.Name == cur && i+1 < len(m.servers) {
-			return m.servers[i+1].Name
+	for i, s := range servers {
+		if s.Name == cur && i+1 < len(servers) {
+			return servers[i+1].Name
 		}
 	}
 	return ""
@@ -144,10 +159,10 @@ func nextServerName(m *Model, cur string) string {
 
 // export writes the filtered traffic as JSONL (one object per frame, the
 // frame itself under "frame") in a Cmd, and says where.
-func (t *trafficView) export(m *Model) tea.Cmd {
-	br, f, dir, now := m.bridge, t.filter, m.opts.ExportDir, m.now()
+func (t *trafficView) export(c *viewCtx) tea.Cmd {
+	streams, f, dir, now := c.streams, t.filter, c.opts.ExportDir, c.now()
 	return func() tea.Msg {
-		rows := br.trafficAll(f)
+		rows := streams.trafficAll(f)
 		base := filepath.Join(dir, "elicit-traffic-"+now.Format("20060102-150405"))
 		if abs, err := filepath.Abs(base); err == nil {
 			base = abs
@@ -218,21 +233,30 @@ func dirName(in bool) string {
 	return "out"
 }
 
-func (m *Model) handleExported(msg exportedMsg) {
-	if msg.err != nil {
-		m.notice = msg.err.Error()
-		return
+// update refreshes the window when the ring grew, and says how an export
+// went.
+func (t *trafficView) update(c *viewCtx, msg tea.Msg) tea.Cmd {
+	switch msg := msg.(type) {
+	case streamsChangedMsg:
+		if c.onScreen(t) {
+			t.refresh(c)
+		}
+	case exportedMsg:
+		if msg.err != nil {
+			return notice(msg.err.Error())
+		}
+		return notice(fmt.Sprintf("exported %d frames to %s", msg.n, msg.path))
 	}
-	m.notice = fmt.Sprintf("exported %d frames to %s", msg.n, msg.path)
+	return nil
 }
 
-func (t *trafficView) render(m *Model) string {
-	st := m.st
+func (t *trafficView) render(c *viewCtx) string {
+	st := c.st
 	var b strings.Builder
 	filter := "all servers"
 	if t.filter.Server != "" {
 		filter = untrusted.Line(t.filter.Server)
-		if era := serverEra(m, t.filter.Server); era != "" {
+		if era := serverEra(c, t.filter.Server); era != "" {
 			filter += " · " + era
 		}
 	}
@@ -251,8 +275,8 @@ func (t *trafficView) render(m *Model) string {
 		st.Muted.Render(" ("+filter+", "+state+")  / filter · s server · enter show · e export · f follow") + "\n")
 	if t.detail {
 		r := t.detailRow
-		b.WriteString(t.line(m, &r, false) + "\n")
-		if era := serverEra(m, r.Server); era != "" {
+		b.WriteString(t.line(c, &r, false) + "\n")
+		if era := serverEra(c, r.Server); era != "" {
 			b.WriteString(st.Muted.Render("server "+untrusted.Line(r.Server)+" speaks "+era) + "\n")
 		}
 		switch {
@@ -274,13 +298,13 @@ func (t *trafficView) render(m *Model) string {
 		b.WriteString(st.Muted.Render("no frames yet"))
 	}
 	for i := range t.rows {
-		b.WriteString(t.line(m, &t.rows[i], i == t.cursor) + "\n")
+		b.WriteString(t.line(c, &t.rows[i], i == t.cursor) + "\n")
 	}
 	return strings.TrimRight(b.String(), "\n")
 }
 
-func (t *trafficView) line(m *Model, r *TrafficEntry, selected bool) string {
-	st := m.st.Traffic
+func (t *trafficView) line(c *viewCtx, r *TrafficEntry, selected bool) string {
+	st := c.st.Traffic
 	arrow := st.Out.Render("→")
 	if r.In {
 		arrow = st.In.Render("←")
@@ -294,7 +318,7 @@ func (t *trafficView) line(m *Model, r *TrafficEntry, selected bool) string {
 	case r.ServerRequest():
 		what = st.ServerRequest.Render("⚑ " + what)
 	case r.Kind == "cancel":
-		what = m.st.Warning.Render("⊘ cancel")
+		what = c.st.Warning.Render("⊘ cancel")
 	case r.Kind == "error" || r.Kind == "invalid" || r.Kind == "transport":
 		what = st.Error.Render(what)
 	default:
@@ -305,16 +329,16 @@ func (t *trafficView) line(m *Model, r *TrafficEntry, selected bool) string {
 		id = st.ID.Render(" #" + untrusted.Line(r.ID))
 	}
 	s := st.Time.Render(r.Time.Format("15:04:05.000")) + " " + arrow + " " +
-		m.st.Muted.Render(untrusted.Line(r.Server)) + " " + what + id
+		c.st.Muted.Render(untrusted.Line(r.Server)) + " " + what + id
 	if r.HTTP != nil {
-		s += "  " + httpBadge(m.st, r.HTTP)
+		s += "  " + httpBadge(c.st, r.HTTP)
 	}
 	if r.Kind == "cancel" || r.Kind == "transport" {
-		s += "  " + m.st.Muted.Render(untrusted.Line(r.Err))
+		s += "  " + c.st.Muted.Render(untrusted.Line(r.Err))
 	}
-	s = ansi.Truncate(s, m.width-2, "…")
+	s = ansi.Truncate(s, c.width-2, "…")
 	if selected {
-		return m.st.List.Selected.Render("› " + ansi.Strip(s))
+		return c.st.List.Selected.Render("› " + ansi.Strip(s))
 	}
 	return "  " + s
 }

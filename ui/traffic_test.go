@@ -169,7 +169,7 @@ func TestTrafficDetailPrettyAndSanitized(t *testing.T) {
 	}
 	assertNoHostile(t, d.m.View().Content)
 	d.keys(keyEsc)
-	if d.m.traffic.detail {
+	if d.traffic().detail {
 		t.Fatal("Esc did not close the detail")
 	}
 
@@ -199,13 +199,13 @@ func TestRingWrapsAndWindows(t *testing.T) {
 		}
 		return strings.Join(out, ",")
 	}
-	if rows, total := br.trafficWindow(TrafficFilter{}, 0, 10); ids(rows) != "2,3,4" || total != 3 {
+	if rows, total := br.streams.trafficWindow(TrafficFilter{}, 0, 10); ids(rows) != "2,3,4" || total != 3 {
 		t.Fatalf("window = %s (total %d), want 2,3,4 of 3", ids(rows), total)
 	}
-	if rows, _ := br.trafficWindow(TrafficFilter{}, 1, 1); ids(rows) != "3" {
+	if rows, _ := br.streams.trafficWindow(TrafficFilter{}, 1, 1); ids(rows) != "3" {
 		t.Fatalf("skip 1 keep 1 = %s, want 3", ids(rows))
 	}
-	if got := ids(br.trafficAll(TrafficFilter{})); got != "2,3,4" {
+	if got := ids(br.streams.trafficAll(TrafficFilter{})); got != "2,3,4" {
 		t.Fatalf("all = %s", got)
 	}
 }

@@ -141,8 +141,8 @@ func toExportHTTP(h *client.HTTPInfo) *exportHTTP {
 
 // serverEra is how a server speaks, for the traffic view: its era
 // ("2026-07-28 stateless") and protocol version, "" when not known yet.
-func serverEra(m *Model, name string) string {
-	for _, s := range m.servers {
+func serverEra(c *viewCtx, name string) string {
+	for _, s := range c.servers {
 		if s.Name != name {
 			continue
 		}

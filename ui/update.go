@@ -28,7 +28,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case eventMsg:
 		cmd = m.handleEvent(msg)
 	case streamsChangedMsg:
-		cmd = m.handleStreams()
+		cmd = m.handleStreams(msg)
 	case paneExpireMsg:
 		cmd = m.handlePaneExpire(msg)
 	case waitTickMsg:
@@ -37,33 +37,20 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		cmd = m.handleSpinTick(msg)
 	case serversMsg:
 		cmd = m.handleServers(msg)
-	case journalMsg:
-		m.journal.set(msg)
-	case toolsMsg:
-		cmd = m.handleTools(msg)
-	case callDoneMsg:
-		cmd = m.handleCallDone(msg)
-	case resourcesMsg:
-		m.handleResources(msg)
-	case resourceReadMsg:
-		m.handleResourceRead(msg)
-	case templatesMsg:
-		m.handleTemplates(msg)
-	case templateGotMsg:
-		m.handleTemplateGot(msg)
-	case tasksMsg:
-		m.handleTasks(msg)
-	case taskCancelledMsg:
-		m.handleTaskCancelled(msg)
+	case showTaskPromptMsg:
+		cmd = m.handleShowTaskPrompt(msg)
 	case urlOpenedMsg:
 		m.handleURLOpened(msg)
-	case exportedMsg:
-		m.handleExported(msg)
 	case noticeMsg:
-		m.notice = string(msg)
+		m.handleNotice(msg)
+	case screenMsg:
+		cmd = m.handleScreenMsg(msg)
 	case Probe:
-		msg(m)
+		m.handleProbe(msg)
 	}
 	m.markSeen()
 	return m, tea.Batch(cmd, m.armTicks())
 }
+
+// handleProbe runs a test's probe on the event loop.
+func (m *Model) handleProbe(p Probe) { p(m) }

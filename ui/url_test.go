@@ -95,8 +95,8 @@ func TestBridgePromptLifecycle(t *testing.T) {
 	done := make(chan question.Outcome, 1)
 	go func() { done <- br.Prompt(ctx, p) }()
 	d.waitInbox() // promptOpenedMsg
-	if len(d.m.panes) != 1 {
-		t.Fatalf("panes = %d, want 1", len(d.m.panes))
+	if len(d.m.prompts.panes) != 1 {
+		t.Fatalf("panes = %d, want 1", len(d.m.prompts.panes))
 	}
 	cancel(question.ErrWithdrawn)
 	<-done
@@ -128,7 +128,7 @@ func TestBridgeCoalescesStreams(t *testing.T) {
 	if n := len(got); n > 10 {
 		t.Errorf("%d extra messages for one burst", n)
 	}
-	rows, total := br.trafficWindow(TrafficFilter{}, 0, 5)
+	rows, total := br.streams.trafficWindow(TrafficFilter{}, 0, 5)
 	if total != 100 || len(rows) != 5 || rows[4].ID != "999" || rows[0].ID != "995" || rows[4].Kind != "request" {
 		t.Fatalf("window = %d rows (total %d), last %+v", len(rows), total, rows[len(rows)-1])
 	}

@@ -7,8 +7,8 @@ import (
 )
 
 // urlInfo is what a URL-mode pane shows about its link before consent. The
-// URL is never fetched (protocol.md §1.3): everything here comes from
-// parsing the string.
+// URL is never fetched (the MCP spec: not without the person's consent):
+// everything here comes from parsing the string.
 type urlInfo struct {
 	raw string
 	// before, host and after split raw so the host can be highlighted.

@@ -19,33 +19,19 @@ type urlOpenedMsg struct {
 
 // urlKey handles keys of an open URL-mode pane. The link is opened only on
 // an explicit key and never fetched; accepting gives consent.
-func (m *Model) urlKey(pn *pane, k tea.KeyPressMsg) tea.Cmd {
+func urlKey(c *viewCtx, pn *pane, k tea.KeyPressMsg) tea.Cmd {
 	switch {
-	case key.Matches(k, m.keys.Consent):
+	case key.Matches(k, c.keys.Consent):
 		pn.answer(question.Outcome{Kind: question.Accept})
-	case key.Matches(k, m.keys.OpenURL) && pn.url.ok:
-		open, url, id := m.opts.OpenURL, pn.p.URL, pn.id
+	case key.Matches(k, c.keys.OpenURL) && pn.url.ok:
+		open, url, id := c.opts.OpenURL, pn.p.URL, pn.id
 		pn.note = "opening in the browser…"
 		return func() tea.Msg { return urlOpenedMsg{id: id, err: open(url)} }
-	case key.Matches(k, m.keys.CopyURL) && pn.url.ok:
+	case key.Matches(k, c.keys.CopyURL) && pn.url.ok:
 		pn.note = "copied to the clipboard (OSC 52; the terminal must allow it)"
 		return tea.SetClipboard(pn.p.URL)
-	case key.Matches(k, m.keys.HelpQ):
-		m.showHelp = true
 	}
 	return nil
-}
-
-func (m *Model) handleURLOpened(msg urlOpenedMsg) {
-	pn := m.byID[msg.id]
-	if pn == nil || !pn.open() {
-		return
-	}
-	if msg.err != nil {
-		pn.note = "could not open the browser: " + msg.err.Error()
-		return
-	}
-	pn.note = "opened in the browser; accept (enter) when done, or decline"
 }
 
 // openInBrowser hands url to the system browser. The URL is passed as one

@@ -34,24 +34,9 @@ func (m *Model) View() tea.View {
 	if m.showHelp {
 		body = m.renderHelp()
 	} else {
-		switch m.view {
-		case viewPrompts:
-			// A framed pane is drawn at exactly the body's size.
-			body, exact = m.renderPrompts(), m.focused() != nil
-		case viewTools:
-			body = m.tools.render(m)
-		case viewTraffic:
-			body = m.traffic.render(m)
-		case viewJournal:
-			body = m.journal.render(m)
-		case viewLogs:
-			body = m.logs.render(m)
-		case viewResources:
-			body = m.resources.render(m)
-		case viewTemplates:
-			body = m.templates.render(m)
-		case viewTasks:
-			body = m.tasks.render(m)
+		body = m.shown.render(&m.viewCtx)
+		if f, ok := m.shown.(fitted); ok {
+			exact = f.fitted()
 		}
 	}
 	if !exact {
@@ -61,26 +46,16 @@ func (m *Model) View() tea.View {
 	return v
 }
 
-func (m *Model) bodyHeight() int { return max(m.height-chrome, 1) }
-
-// paneInner is the space inside a pane's frame (border and padding).
-func (m *Model) paneInner() (w, h int) {
-	return max(m.width-4, 10), max(m.bodyHeight()-2, 3)
-}
-
+// renderTabs draws the registry's tabs: F-key, name and the screen's
+// count.
 func (m *Model) renderTabs() string {
-	parts := make([]string, 0, len(viewNames)+1)
-	for i, name := range viewNames {
-		label := fmt.Sprintf("F%d %s", i+4, name)
-		n := 0
-		switch viewID(i) {
-		case viewPrompts:
-			n = m.openCount()
-		case viewTasks:
-			n = m.tasks.waiting()
-		}
-		if n > 0 {
-			label += fmt.Sprintf(" (%d)", n)
+	parts := make([]string, 0, len(m.tabs)+1)
+	for i, t := range m.tabs {
+		label := fmt.Sprintf("F%d %s", t.fkey, t.name)
+		if b, ok := t.screen.(badger); ok {
+			if n := b.badge(); n > 0 {
+				label += fmt.Sprintf(" (%d)", n)
+			}
 		}
 		if viewID(i) == m.view {
 			parts = append(parts, m.st.Tabs.Active.Render(label))
@@ -90,35 +65,6 @@ func (m *Model) renderTabs() string {
 	}
 	parts = append(parts, m.st.Muted.Render("  F1 help"))
 	return ansi.Truncate(strings.Join(parts, ""), m.width, "…")
-}
-
-func (m *Model) openCount() int {
-	n := 0
-	for _, p := range m.panes {
-		if p.open() {
-			n++
-		}
-	}
-	return n
-}
-
-func (m *Model) renderPrompts() string {
-	pn := m.focused()
-	if pn == nil {
-		return m.st.Muted.Render("\n  No prompts. When a server asks you something, it appears here.\n" +
-			"  F5 lists tools to call; F1 shows every key.")
-	}
-	w, h := m.paneInner()
-	frame := m.st.Pane.Frame
-	if pn.open() {
-		frame = m.st.Pane.Focused
-	}
-	body, footer := pn.render(m.st, m.keys, w, m.now())
-	inner := clipLines(body, h)
-	if footer != "" {
-		inner = clipLines(body, h-1) + "\n" + footer
-	}
-	return drawFrame(frame, inner, m.width, m.bodyHeight())
 }
 
 func (m *Model) renderStatus() string {
@@ -168,7 +114,7 @@ func errText(err error) string {
 // are cut, never wrapped, so the columns stay aligned and the overlay
 // keeps the height balance computed.
 func (m *Model) renderHelp() string {
-	secs := m.keys.helpSections()
+	secs := m.keys.helpSections(m.tabBindings())
 	col := func(secs []helpSection) []string {
 		var out []string
 		for _, sec := range secs {

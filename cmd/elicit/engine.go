@@ -34,10 +34,7 @@ type engine struct {
 	pending map[string]error // servers whose transport could not be built
 }
 
-var (
-	_ ui.Engine     = (*engine)(nil)
-	_ ui.TaskEngine = (*engine)(nil)
-)
+var _ ui.Engine = (*engine)(nil)
 
 // connectAll connects every server concurrently; each one's status is
 // visible as it goes (connecting, ready, failed with the reason).
@@ -100,8 +97,7 @@ func (e *engine) Servers() []ui.ServerStatus {
 		st := ui.ServerStatus{Name: s.Name, State: s.State, Protocol: s.Protocol, Era: s.Era,
 			Err: s.Err, Host: e.host(s.Name)}
 		if sess := e.m.Session(s.Name); sess != nil {
-			caps := sess.ServerCapabilities()
-			st.Tasks = caps.TasksToolsCall || caps.TasksExtension
+			st.Caps = sess.ServerCapabilities()
 		}
 		out = append(out, st)
 	}
@@ -135,8 +131,11 @@ func (e *engine) Tools(ctx context.Context, server string) ([]wire.Tool, error) 
 	return s.ListTools(ctx)
 }
 
+// Call implements ui.Engine. Whether the call runs as a task is the
+// person's choice (opts.AsTask) where the tool allows one; a call that
+// becomes a task returns when the task has ended.
 func (e *engine) Call(ctx context.Context, server, tool string, args map[string]any,
-	onProgress func(client.CallProgress)) (*wire.CallToolResult, error) {
+	opts ui.CallOptions) (*wire.CallToolResult, error) {
 	s, err := e.session(server)
 	if err != nil {
 		return nil, err
@@ -146,28 +145,10 @@ func (e *engine) Call(ctx context.Context, server, tool string, args map[string]
 		// refuse (the TypeScript SDK wants an object).
 		args = map[string]any{}
 	}
-	// The person chose in the call form whether an optional tool runs as a
-	// task (CallTask); here it does not. Required tools always do.
-	asTask := false
-	return s.CallTool(ctx, tool, args, &client.CallOptions{OnProgress: onProgress, AsTask: &asTask})
+	return s.CallTool(ctx, tool, args, &client.CallOptions{OnProgress: opts.OnProgress, AsTask: opts.AsTask})
 }
 
-// CallTask implements ui.TaskEngine: the call runs as a task when the tool
-// allows it.
-func (e *engine) CallTask(ctx context.Context, server, tool string, args map[string]any,
-	onProgress func(client.CallProgress)) (*wire.CallToolResult, error) {
-	s, err := e.session(server)
-	if err != nil {
-		return nil, err
-	}
-	if args == nil {
-		args = map[string]any{}
-	}
-	asTask := true
-	return s.CallTool(ctx, tool, args, &client.CallOptions{OnProgress: onProgress, AsTask: &asTask})
-}
-
-// Tasks implements ui.TaskEngine: every task every live session follows.
+// Tasks implements ui.Engine: every task every live session follows.
 func (e *engine) Tasks() []client.Task {
 	var out []client.Task
 	for _, st := range e.m.Status() {
@@ -178,7 +159,7 @@ func (e *engine) Tasks() []client.Task {
 	return out
 }
 
-// ListTasks implements ui.TaskEngine (2025-11-25 tasks/list).
+// ListTasks implements ui.Engine (2025-11-25 tasks/list).
 func (e *engine) ListTasks(ctx context.Context, server string) ([]client.Task, error) {
 	s, err := e.session(server)
 	if err != nil {
@@ -187,7 +168,7 @@ func (e *engine) ListTasks(ctx context.Context, server string) ([]client.Task, e
 	return s.ListTasks(ctx)
 }
 
-// CancelTask implements ui.TaskEngine.
+// CancelTask implements ui.Engine.
 func (e *engine) CancelTask(ctx context.Context, server, id string) error {
 	s, err := e.session(server)
 	if err != nil {

@@ -8,6 +8,7 @@ import (
 	"github.com/elicit-dev/elicit/client"
 	"github.com/elicit-dev/elicit/client/question"
 	"github.com/elicit-dev/elicit/transport"
+	"github.com/elicit-dev/elicit/ui"
 )
 
 // TestEngineCallWithoutArguments: the TUI calls argument-less tools with a
@@ -32,7 +33,7 @@ func TestEngineCallWithoutArguments(t *testing.T) {
 		transports: func(s serverSpec) (transport.Transport, error) { return s.transport(obs) },
 	}
 	e.connectAll(t.Context(), []string{"demo"})
-	if _, err := e.Call(t.Context(), "demo", "showcase", nil, nil); err != nil {
+	if _, err := e.Call(t.Context(), "demo", "showcase", nil, ui.CallOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	mu.Lock()

@@ -16,6 +16,7 @@ import (
 	"github.com/elicit-dev/elicit/client/question"
 	"github.com/elicit-dev/elicit/cmd/elicit/demo"
 	"github.com/elicit-dev/elicit/transport"
+	"github.com/elicit-dev/elicit/ui"
 )
 
 // newTestEngine builds the TUI's engine (without the TUI) for one server,
@@ -72,7 +73,8 @@ func TestTaskResumeAfterRestart(t *testing.T) {
 	e1 := newTestEngine(t, ctx1, spec, state1, never)
 	callDone := make(chan error, 1)
 	go func() {
-		_, err := e1.CallTask(ctx1, spec.Name, "reflow_month", nil, nil)
+		asTask := true
+		_, err := e1.Call(ctx1, spec.Name, "reflow_month", nil, ui.CallOptions{AsTask: &asTask})
 		callDone <- err
 	}()
 	<-asked

@@ -1,0 +1,167 @@
+package ui
+
+import (
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/elicit-dev/elicit/client"
+	"github.com/elicit-dev/elicit/client/question"
+	"github.com/elicit-dev/elicit/forms"
+)
+
+// How panes come and go. The Model does this, not the prompts screen: a
+// prompt opens, ends and may take the screen on the engine's word (lanes
+// 1 and 2), whatever is on show.
+
+// paneExpireMsg clears an ended pane after its notice has been shown.
+type paneExpireMsg struct{ id int }
+
+// showTaskPromptMsg asks for a task's open prompt to be shown; with
+// detail, the task's details are shown instead when it has none.
+type showTaskPromptMsg struct {
+	task   client.Task
+	detail bool
+}
+
+// handlePromptOpened makes a pane for a new prompt. It takes focus only if
+// no open pane has it: a new prompt never steals focus from a pane being
+// typed in; the strip announces it instead.
+func (m *Model) handlePromptOpened(msg promptOpenedMsg) tea.Cmd {
+	ps, p := m.prompts, msg.p
+	if _, dup := ps.byKey[p.Key]; dup {
+		// The engine keeps keys unique; a duplicate is refused rather
+		// than allowed to shadow a pane.
+		msg.reply <- question.Outcome{Kind: question.Cancel, Reason: "duplicate prompt key in the UI"}
+		return nil
+	}
+	pn := &pane{id: m.newID(), p: p, reply: msg.reply}
+	var cmd tea.Cmd
+	if p.Mode == question.ModeURL {
+		pn.url = inspectURL(p.URL, m.serverHost(p.Server))
+	} else {
+		// The form shows the server's message above its fields, sanitized.
+		pn.form = forms.New(p.Schema, forms.Options{Message: p.Message, Theme: m.theme.Form})
+		cmd = tag(pn.id, pn.form.Init())
+		if m.bg != nil {
+			cmd = tea.Batch(cmd, tag(pn.id, pn.form.Update(m.bg)))
+		}
+	}
+	ps.panes = append(ps.panes, pn)
+	ps.byKey[p.Key] = pn
+	ps.byID[pn.id] = pn
+	if f := ps.focused(); f == nil || !f.open() {
+		if m.view != viewPrompts && !m.typing() {
+			m.setView(viewPrompts)
+		}
+		return tea.Batch(cmd, ps.focusPane(&m.viewCtx, pn.id))
+	}
+	return cmd
+}
+
+// handlePromptClosed stops a pane whose prompt context ended.
+func (m *Model) handlePromptClosed(msg promptClosedMsg) tea.Cmd {
+	pn := m.prompts.byKey[msg.key]
+	if pn == nil || !pn.open() {
+		// Answered panes wait for the engine's verdict instead.
+		return nil
+	}
+	kind, text := causeText(pn.p.Server, msg.cause)
+	pn.end(kind, text, m.now(), false)
+	return m.expireLater(pn.id)
+}
+
+// handleResolved shows the engine's verdict on a prompt.
+func (m *Model) handleResolved(e client.PromptResolved) tea.Cmd {
+	pn := m.prompts.byKey[e.Key]
+	if pn == nil {
+		return nil
+	}
+	pn.end(e.Entry.Kind, endText(pn.p, e.Entry, e.Sent), m.now(), true)
+	return m.expireLater(pn.id)
+}
+
+func (m *Model) expireLater(id int) tea.Cmd {
+	return tea.Tick(m.opts.EndedLinger, func(time.Time) tea.Msg { return paneExpireMsg{id: id} })
+}
+
+func (m *Model) handlePaneExpire(msg paneExpireMsg) tea.Cmd {
+	pn := m.prompts.byID[msg.id]
+	if pn == nil || pn.state != paneEnded {
+		return nil
+	}
+	return m.prompts.removePane(&m.viewCtx, pn)
+}
+
+// cyclePane moves focus by delta through the panes in strip order.
+func (m *Model) cyclePane(delta int) tea.Cmd {
+	ps := m.prompts
+	if len(ps.panes) == 0 {
+		return nil
+	}
+	m.setView(viewPrompts)
+	i := ps.indexOf(ps.focus)
+	if i < 0 {
+		i = 0
+	} else {
+		i = (i + delta + len(ps.panes)) % len(ps.panes)
+	}
+	return ps.focusPane(&m.viewCtx, ps.panes[i].id)
+}
+
+func (m *Model) jumpPane(n int) tea.Cmd {
+	ps := m.prompts
+	if n < 1 || n > len(ps.panes) {
+		return nil
+	}
+	m.setView(viewPrompts)
+	return ps.focusPane(&m.viewCtx, ps.panes[n-1].id)
+}
+
+// handleShowTaskPrompt shows a task's first open prompt.
+func (m *Model) handleShowTaskPrompt(msg showTaskPromptMsg) tea.Cmd {
+	t := &msg.task
+	if pn := m.prompts.taskPane(t); pn != nil {
+		m.setView(viewPrompts)
+		return m.prompts.focusPane(&m.viewCtx, pn.id)
+	}
+	if msg.detail {
+		k := keyOf(t)
+		return func() tea.Msg { return taskDetailMsg{key: k} }
+	}
+	m.notice = "task " + t.ID + " has no open prompt"
+	return nil
+}
+
+// markSeen records that the focused pane is on screen: only a pane a
+// person has seen may send an answer.
+func (m *Model) markSeen() {
+	if m.view != viewPrompts {
+		return
+	}
+	if p := m.prompts.focused(); p != nil {
+		p.seen = true
+	}
+}
+
+func (m *Model) serverHost(name string) string {
+	for _, s := range m.servers {
+		if s.Name == name {
+			return s.Host
+		}
+	}
+	return ""
+}
+
+// handleURLOpened reports a URL pane's browser launch on the pane.
+func (m *Model) handleURLOpened(msg urlOpenedMsg) {
+	pn := m.prompts.byID[msg.id]
+	if pn == nil || !pn.open() {
+		return
+	}
+	if msg.err != nil {
+		pn.note = "could not open the browser: " + msg.err.Error()
+		return
+	}
+	pn.note = "opened in the browser; accept (enter) when done, or decline"
+}

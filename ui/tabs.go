@@ -1,0 +1,80 @@
+package ui
+
+import (
+	"fmt"
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+)
+
+// viewID is a screen's place in the registry, which is also its tab's.
+type viewID int
+
+// viewPrompts is the registry's first entry: the prompt panes, which the
+// Model also manages (they open and end on the engine's word).
+const viewPrompts viewID = 0
+
+// tab is one registry entry: a screen, the F-key that shows it, and what
+// its tab and its help line say.
+type tab struct {
+	name  string   // the tab's label
+	fkey  int      // the F-key that shows it: fkey 5 is F5
+	alt   []string // other keys that show it
+	help  string   // its line in the help overlay
+	again string   // the tab its key shows when this one is shown already
+	screen
+	bind key.Binding // built by newTabs from fkey, alt and help
+}
+
+// newTabs is the registry: one line per screen, in tab order. Adding a
+// view is its file and one line here; its tab, F-key and help line follow.
+func newTabs(prompts *promptsView) []tab {
+	tabs := []tab{
+		{name: "Prompts", fkey: 4, help: "prompts view", screen: prompts},
+		{name: "Tools", fkey: 5, help: "tools view", screen: newToolsView()},
+		{name: "Traffic", fkey: 6, help: "traffic view", screen: newTrafficView()},
+		{name: "Journal", fkey: 7, help: "journal view", screen: &journalView{}},
+		{name: "Logs", fkey: 8, help: "log view", screen: &logView{}},
+		// F9 again shows templates: some terminals keep F10 for their menu.
+		{name: "Resources", fkey: 9, help: "resources view (again: templates)", again: "Templates", screen: newResourcesView()},
+		{name: "Templates", fkey: 10, help: "server prompt templates view", screen: newTemplatesView()},
+		// alt+t too: some terminals keep F11 for full screen.
+		{name: "Tasks", fkey: 11, alt: []string{"alt+t"}, help: "tasks view", screen: newTasksView()},
+	}
+	for i := range tabs {
+		t := &tabs[i]
+		keys := append([]string{fmt.Sprintf("f%d", t.fkey)}, t.alt...)
+		label := strings.Join(append([]string{fmt.Sprintf("F%d", t.fkey)}, t.alt...), " / ")
+		t.bind = key.NewBinding(key.WithKeys(keys...), key.WithHelp(label, t.help))
+	}
+	return tabs
+}
+
+// tabFor returns the tab whose key k is; when that tab is shown already,
+// its again.
+func (m *Model) tabFor(k tea.KeyPressMsg) (viewID, bool) {
+	for i, t := range m.tabs {
+		if !key.Matches(k, t.bind) {
+			continue
+		}
+		if viewID(i) == m.view && t.again != "" {
+			for j, u := range m.tabs {
+				if u.name == t.again {
+					return viewID(j), true
+				}
+			}
+		}
+		return viewID(i), true
+	}
+	return 0, false
+}
+
+// tabBindings are the F-keys of every tab, for the help overlay.
+func (m *Model) tabBindings() []key.Binding {
+	out := make([]key.Binding, len(m.tabs))
+	for i, t := range m.tabs {
+		out[i] = t.bind
+	}
+	return out
+}

@@ -1,0 +1,42 @@
+package ui
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	tea "charm.land/bubbletea/v2"
+)
+
+// TestTabsComeFromTheRegistry: every registry entry has its tab, its
+// F-key and its help line, so a view added there needs nothing else.
+func TestTabsComeFromTheRegistry(t *testing.T) {
+	t.Parallel()
+	d := newDriver(t, Options{})
+	seen := map[string]string{}
+	for i, tb := range d.m.tabs {
+		for _, k := range tb.bind.Keys() {
+			if other, dup := seen[k]; dup {
+				t.Errorf("%s and %s both take %s", other, tb.name, k)
+			}
+			seen[k] = tb.name
+		}
+		// Leave the tab first, so that its key does not show its again.
+		d.m.setView(viewID((i + 1) % len(d.m.tabs)))
+		d.send(tea.KeyPressMsg{Code: tea.KeyF1 + rune(tb.fkey-1)})
+		if got := d.m.viewName(); got != tb.name {
+			t.Errorf("F%d shows %s, want %s", tb.fkey, got, tb.name)
+		}
+		tabs := strings.SplitN(d.screen(), "\n", 2)[0]
+		if label := fmt.Sprintf("F%d %s", tb.fkey, tb.name); !strings.Contains(tabs, label) {
+			t.Errorf("tab bar %q lacks %q", tabs, label)
+		}
+	}
+	d.keys(keyF1)
+	help := d.screen()
+	for _, tb := range d.m.tabs {
+		if h := tb.bind.Help(); !strings.Contains(help, h.Key) || !strings.Contains(help, h.Desc) {
+			t.Errorf("help lacks %q %q", h.Key, h.Desc)
+		}
+	}
+}

@@ -1,0 +1,241 @@
+package ui
+
+import (
+	"encoding/json"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/elicit-dev/elicit/client"
+)
+
+// streamStore holds lane 3: the traffic and log rings and the latest
+// progress of each call. Writers are the engine's goroutines (through the
+// Bridge) and the calls' commands; readers are the views, which copy only
+// the window they show. changed is called after every write, outside the
+// lock: the Bridge arms its coalescing timer there.
+type streamStore struct {
+	changed func()
+
+	mu      sync.Mutex
+	traffic *ring[TrafficEntry]
+	logs    *ring[LogEntry]
+	prog    map[int]client.CallProgress // latest progress per UI call id
+	seq     uint64                      // the last frame's TrafficEntry.Seq
+}
+
+func newStreamStore(trafficSize, logSize int, changed func()) *streamStore {
+	return &streamStore{changed: changed, traffic: newRing[TrafficEntry](trafficSize), logs: newRing[LogEntry](logSize)}
+}
+
+// pushFrame numbers a summarised frame and keeps it.
+func (s *streamStore) pushFrame(e TrafficEntry) {
+	s.mu.Lock()
+	s.seq++
+	e.Seq = s.seq
+	s.traffic.push(e)
+	s.mu.Unlock()
+	s.changed()
+}
+
+func (s *streamStore) pushLog(e LogEntry) {
+	s.mu.Lock()
+	s.logs.push(e)
+	s.mu.Unlock()
+	s.changed()
+}
+
+// progress records the latest progress of a UI call: only the newest
+// value per call is kept until the next redraw.
+func (s *streamStore) progress(id int, p client.CallProgress) {
+	s.mu.Lock()
+	if s.prog == nil {
+		s.prog = map[int]client.CallProgress{}
+	}
+	s.prog[id] = p
+	s.mu.Unlock()
+	s.changed()
+}
+
+// takeProgress hands over the progress gathered since the last call.
+func (s *streamStore) takeProgress() map[int]client.CallProgress {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	p := s.prog
+	s.prog = nil
+	return p
+}
+
+// TrafficEntry is one frame as the traffic view keeps it.
+type TrafficEntry struct {
+	Time   time.Time
+	Server string
+	In     bool // server to client
+	Raw    []byte
+	Err    string // set when the frame could not be decoded, or carries none
+	// HTTP is the exchange that carried the frame (HTTP transports only);
+	// the Bridge's own copy.
+	HTTP *client.HTTPInfo
+	// Seq numbers frames in arrival order, from 1.
+	Seq uint64
+	// Summary, filled from Raw.
+	Method string
+	ID     string // raw id, "" for notifications
+	// Kind is "request", "notification", "response", "error", "invalid"
+	// (undecodable), "cancel" (an outgoing frame without a message: the
+	// 2026-07-28 HTTP cancel, closing a request's stream), "transport" (an
+	// incoming one: the exchange failed) or "http" (an exchange without a
+	// message or an error).
+	Kind string
+}
+
+// ServerRequest reports whether the frame is a request from the server
+// (elicitation, sampling, roots): these stand out in the view.
+func (e *TrafficEntry) ServerRequest() bool { return e.In && e.Kind == "request" }
+
+func (e *TrafficEntry) summarise() {
+	var m struct {
+		ID     json.RawMessage `json:"id"`
+		Method string          `json:"method"`
+		Error  json.RawMessage `json:"error"`
+	}
+	switch {
+	case len(e.Raw) == 0 && e.Err != "" && !e.In:
+		e.Kind = "cancel"
+		return
+	case len(e.Raw) == 0 && e.Err != "":
+		e.Kind = "transport"
+		return
+	case len(e.Raw) == 0 && e.HTTP != nil:
+		e.Kind = "http"
+		return
+	case e.Err != "" || json.Unmarshal(e.Raw, &m) != nil:
+		e.Kind = "invalid"
+		return
+	}
+	e.Method = m.Method
+	if len(m.ID) > 0 && string(m.ID) != "null" {
+		var s string
+		if json.Unmarshal(m.ID, &s) == nil {
+			e.ID = s
+		} else {
+			e.ID = string(m.ID)
+		}
+	}
+	switch {
+	case m.Method != "" && e.ID != "":
+		e.Kind = "request"
+	case m.Method != "":
+		e.Kind = "notification"
+	case len(m.Error) > 0 && string(m.Error) != "null":
+		e.Kind = "error"
+	default:
+		e.Kind = "response"
+	}
+}
+
+// LogEntry is one stderr line or notifications/message.
+type LogEntry struct {
+	Time    time.Time
+	Server  string
+	Level   string // "stderr" for stderr lines
+	Logger  string
+	Text    string
+	Dropped int
+}
+
+// TrafficFilter selects traffic rows; empty fields match everything.
+type TrafficFilter struct {
+	Server string
+	Method string // substring of the method
+}
+
+func (f TrafficFilter) match(e *TrafficEntry) bool {
+	return (f.Server == "" || e.Server == f.Server) &&
+		(f.Method == "" || strings.Contains(strings.ToLower(e.Method), strings.ToLower(f.Method)))
+}
+
+// trafficWindow returns up to n entries matching f, skipping the newest
+// skip matches, oldest first, and the number of matches. Only the rows
+// returned are copied (entries share their Raw bytes, never written).
+func (s *streamStore) trafficWindow(f TrafficFilter, skip, n int) (rows []TrafficEntry, total int) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return window(s.traffic, f.match, skip, n)
+}
+
+// trafficPeer returns the other half of e's exchange: the response (or
+// error) to a request, or the request of a response, going the other way
+// with the same id on the same server; nil if the ring has none. It runs
+// only when a detail opens, so a scan of the ring is fine.
+func (s *streamStore) trafficPeer(e *TrafficEntry) *TrafficEntry {
+	reply := e.Kind == "response" || e.Kind == "error"
+	if e.ID == "" || !reply && e.Kind != "request" {
+		return nil
+	}
+	peer := func(o *TrafficEntry) bool {
+		if o.Server != e.Server || o.In == e.In || o.ID != e.ID {
+			return false
+		}
+		if reply {
+			return o.Kind == "request" && o.Seq < e.Seq
+		}
+		return (o.Kind == "response" || o.Kind == "error") && o.Seq > e.Seq
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	n := s.traffic.len()
+	for i := range n {
+		// A reply looks back for the latest request, a request forward
+		// for the first reply.
+		j := i
+		if reply {
+			j = n - 1 - i
+		}
+		if o := s.traffic.at(j); peer(o) {
+			p := *o
+			return &p
+		}
+	}
+	return nil
+}
+
+// trafficAll returns every entry matching f, oldest first (for export).
+func (s *streamStore) trafficAll(f TrafficFilter) []TrafficEntry {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var out []TrafficEntry
+	for i := range s.traffic.len() {
+		if e := s.traffic.at(i); f.match(e) {
+			out = append(out, *e)
+		}
+	}
+	return out
+}
+
+// logWindow is trafficWindow for the log ring; server "" matches all.
+func (s *streamStore) logWindow(server string, skip, n int) (rows []LogEntry, total int) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return window(s.logs, func(e *LogEntry) bool { return server == "" || e.Server == server }, skip, n)
+}
+
+// window picks the matches of r, newest first, skipping skip and keeping
+// n, and returns them oldest first with the number of matches. The caller
+// holds the store's lock.
+func window[T any](r *ring[T], match func(*T) bool, skip, n int) (rows []T, total int) {
+	rows = make([]T, 0, n)
+	for i := r.len() - 1; i >= 0; i-- {
+		e := r.at(i)
+		if !match(e) {
+			continue
+		}
+		if total >= skip && len(rows) < n {
+			rows = append(rows, *e)
+		}
+		total++
+	}
+	slices.Reverse(rows)
+	return rows, total
+}
