@@ -33,11 +33,6 @@ func (r *Ring[T]) Len() int { return len(r.buf) }
 // diagnostics).
 func (r *Ring[T]) Dropped() int { return r.dropped }
 
-// At returns item i, 0 being the oldest (0 <= i < Len), without copying
-// the ring: a redraw walks only the rows it shows. It stays valid only
-// until the next Push.
-func (r *Ring[T]) At(i int) *T { return &r.buf[(r.start+i)%len(r.buf)] }
-
 // Items returns a copy of the items, oldest first.
 func (r *Ring[T]) Items() []T {
 	out := make([]T, 0, len(r.buf))
