@@ -43,7 +43,9 @@ func (d Delivery) String() string {
 }
 
 // Key identifies one question uniquely among everything elicit has open.
-// It is comparable and may be used as a map key.
+// It is comparable and may be used as a map key. An ACP question is keyed
+// by its agent and request id, which are unique per connection; its
+// session and tool call say where it belongs (Origin), not which it is.
 type Key struct {
 	// Server is the peer's name as configured: an MCP server or an ACP
 	// agent.
@@ -59,11 +61,6 @@ type Key struct {
 	TaskID string
 	// Input is the inputRequests key (InputRequest, TaskInput).
 	Input string
-	// Session and ToolCall scope an ACP question: the agent's session id
-	// and, when the question is about one, its tool call id. Request ids
-	// alone are unique per connection; these say where it belongs.
-	Session  string
-	ToolCall string
 }
 
 // String renders the key for panes, logs and the journal: "demo#7",
