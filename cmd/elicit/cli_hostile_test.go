@@ -87,3 +87,30 @@ func TestHeadlessResultFromHostileServer(t *testing.T) {
 		t.Errorf("stdout is not valid JSON: %s", stdout)
 	}
 }
+
+// TestHeadlessHugeEnumRefused: a question of 100,000 options is refused
+// with -32602 naming the property, at once, and journalled invalid.
+func TestHeadlessHugeEnumRefused(t *testing.T) {
+	t.Parallel()
+	code, stdout, stderr := runHostile(t, "huge-enum", "call", "huge-enum")
+	if code != exitNotAccepted {
+		t.Errorf("exit %d, want %d; stderr %q", code, exitNotAccepted, stderr)
+	}
+	var out callOutput
+	if err := json.Unmarshal(stdout, &out); err != nil {
+		t.Fatalf("stdout: %v\n%s", err, stdout)
+	}
+	var res struct {
+		Content []struct{ Text string } `json:"content"`
+	}
+	if err := json.Unmarshal(out.Result, &res); err != nil || len(res.Content) != 1 {
+		t.Fatalf("result %s: %v", out.Result, err)
+	}
+	answer := res.Content[0].Text
+	if !strings.Contains(answer, `"code":-32602`) || !strings.Contains(answer, `\"pick\"`) || !strings.Contains(answer, "100000 options") {
+		t.Errorf("the server got %s, want -32602 naming pick and the count", answer)
+	}
+	if len(out.Prompts) != 1 || out.Prompts[0].Outcome != "invalid" {
+		t.Errorf("prompts %+v, want one invalid", out.Prompts)
+	}
+}

@@ -29,6 +29,20 @@ var testServers = map[string]func(in *bufio.Scanner, out *json.Encoder){
 			}}
 		})
 	},
+	// huge-enum: a question with 100,000 options (a 1.1 MB frame), once
+	// 21 s of CPU for the duplicate check alone.
+	"huge-enum": func(in *bufio.Scanner, out *json.Encoder) {
+		opts := make([]string, 100_000)
+		for i := range opts {
+			opts[i] = fmt.Sprintf("o%d", i)
+		}
+		serveScripted(in, out, func(id json.RawMessage) any {
+			return map[string]any{"jsonrpc": "2.0", "id": "q1", "method": "elicitation/create", "params": map[string]any{
+				"message": "pick one", "requestedSchema": map[string]any{"type": "object", "properties": map[string]any{
+					"pick": map[string]any{"type": "string", "enum": opts}}},
+			}}
+		})
+	},
 	// evil-error: tools/call fails with an error message that would set
 	// the window title, write the clipboard, ask the terminal to report
 	// its cursor (into our input), and more.
@@ -82,6 +96,7 @@ func serveScripted(in *bufio.Scanner, out *json.Encoder, onCall func(id json.Raw
 			Method string          `json:"method"`
 			Params json.RawMessage `json:"params"`
 			Result json.RawMessage `json:"result"`
+			Error  json.RawMessage `json:"error"`
 		}
 		if json.Unmarshal(in.Bytes(), &m) != nil {
 			continue
@@ -100,8 +115,12 @@ func serveScripted(in *bufio.Scanner, out *json.Encoder, onCall func(id json.Raw
 			callID = m.ID
 			_ = out.Encode(onCall(m.ID))
 		case m.Method == "" && m.ID != nil && callID != nil:
+			reply := string(m.Result) // what the client answered, for the test to read
+			if m.Error != nil {
+				reply = "error " + string(m.Error)
+			}
 			_ = out.Encode(map[string]any{"jsonrpc": "2.0", "id": callID, "result": map[string]any{
-				"content": []any{map[string]any{"type": "text", "text": string(m.Result)}},
+				"content": []any{map[string]any{"type": "text", "text": reply}},
 			}})
 		case m.Method != "" && m.ID != nil:
 			_ = out.Encode(map[string]any{"jsonrpc": "2.0", "id": m.ID, "error": map[string]any{"code": -32601, "message": "method not found"}})
