@@ -205,7 +205,7 @@ func probe(b *testing.B, prog *tea.Program, f func(*Model)) {
 
 func benchArrivalProgram(b *testing.B, n int) {
 	br := NewBridge(BridgeOptions{})
-	w := &viewWatch{Model: New(newFakeEngine(), br, Options{OpenURL: func(string) error { return nil }}),
+	w := &viewWatch{Model: New(newFakeEngine(), br, Options{OpenURL: func(string) error { return nil }, ArmDelay: -1}),
 		hit: make(chan time.Time, 1)}
 	ctx, cancel := context.WithCancel(context.Background())
 	prog := tea.NewProgram(w, tea.WithContext(ctx), tea.WithInput(nil), tea.WithOutput(io.Discard),

@@ -256,6 +256,9 @@ func newDriver(t testing.TB, opts Options, setup ...func(*fakeEngine)) *driver {
 	if opts.OpenURL == nil {
 		opts.OpenURL = func(string) error { return nil }
 	}
+	if opts.ArmDelay == 0 {
+		opts.ArmDelay = -1 // answer at once; TestPaneArmDelay tests the delay
+	}
 	cancel := func() {}
 	if opts.Context == nil {
 		opts.Context, cancel = context.WithCancel(context.Background())

@@ -50,7 +50,7 @@ type floodProgram struct {
 func startFloodProgram(tb testing.TB) *floodProgram {
 	tb.Helper()
 	br := NewBridge(BridgeOptions{})
-	m := New(newFakeEngine(), br, Options{OpenURL: func(string) error { return nil }})
+	m := New(newFakeEngine(), br, Options{OpenURL: func(string) error { return nil }, ArmDelay: -1})
 	ctx, cancel := context.WithCancel(context.Background())
 	prog := tea.NewProgram(m, tea.WithContext(ctx), tea.WithInput(nil), tea.WithOutput(io.Discard),
 		tea.WithWindowSize(120, 40), tea.WithColorProfile(colorprofile.TrueColor),

@@ -51,8 +51,8 @@ func (m *Model) handleClick(c tea.MouseClickMsg) tea.Cmd {
 		return nil
 	}
 	if c.Y != stripRow {
-		if m.declineAt(c.X, c.Y) {
-			m.prompts.focused().answer(question.Outcome{Kind: question.Decline})
+		if pn := m.prompts.focused(); m.declineAt(c.X, c.Y) && pn.armed(m.now(), m.opts.ArmDelay) {
+			pn.answer(question.Outcome{Kind: question.Decline})
 		}
 		return nil
 	}

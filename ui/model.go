@@ -27,6 +27,10 @@ type Options struct {
 	Now func() time.Time
 	// EndedLinger is how long an ended prompt's notice stays (5 s).
 	EndedLinger time.Duration
+	// ArmDelay is how long a prompt must have been on screen before a key
+	// may answer it (Enter, Esc, ctrl+x, a click on Decline): 0 means
+	// 300 ms; negative, none (tests that answer at once).
+	ArmDelay time.Duration
 	// ExportDir is where traffic exports go ("" = the working directory).
 	ExportDir string
 }
@@ -56,6 +60,9 @@ func New(engine Engine, bridge *Bridge, opts Options) *Model {
 	}
 	if opts.EndedLinger <= 0 {
 		opts.EndedLinger = 5 * time.Second
+	}
+	if opts.ArmDelay == 0 {
+		opts.ArmDelay = defaultArmDelay
 	}
 	if opts.OpenURL == nil {
 		opts.OpenURL = openInBrowser

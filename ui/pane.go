@@ -42,6 +42,7 @@ type pane struct {
 	state   paneState
 	sent    question.OutcomeKind // what we answered (paneAnswered and later)
 	seen    bool                 // has had focus: its answer may be sent
+	shownAt time.Time            // when it was first on screen (armed)
 	notice  string               // why it ended, or what was sent
 	endKind question.OutcomeKind
 	endedAt time.Time
@@ -53,6 +54,16 @@ type pane struct {
 }
 
 func (p *pane) open() bool { return p.state == paneOpen }
+
+// defaultArmDelay is Options.ArmDelay's default: a key pressed for what
+// was on screen a moment before must not answer a question nobody read.
+const defaultArmDelay = 300 * time.Millisecond
+
+// armed reports whether the pane may take an answering key at now, delay
+// after it was first shown. Typing into its fields is never held back.
+func (p *pane) armed(now time.Time, delay time.Duration) bool {
+	return p.seen && (delay < 0 || now.Sub(p.shownAt) >= delay)
+}
 
 // answer sends the person's answer once. It reports whether it went out;
 // a pane that is not open, or was never shown, sends nothing.

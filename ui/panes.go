@@ -24,9 +24,12 @@ type showTaskPromptMsg struct {
 	detail bool
 }
 
-// handlePromptOpened makes a pane for a new prompt. It takes focus only if
-// no open pane has it: a new prompt never steals focus from a pane being
-// typed in; the strip announces it instead.
+// handlePromptOpened makes a pane for a new prompt. Focus belongs to the
+// person: a new prompt never switches the view (the tab counter and the
+// strip announce it) and never takes focus from an open pane. It becomes
+// the pane the prompts view shows only when that view has no open pane in
+// focus, and even then answers no key until it has been on screen a
+// moment (Options.ArmDelay).
 func (m *Model) handlePromptOpened(msg promptOpenedMsg) tea.Cmd {
 	ps, p := m.prompts, msg.p
 	if _, dup := ps.byKey[p.Key]; dup {
@@ -51,9 +54,6 @@ func (m *Model) handlePromptOpened(msg promptOpenedMsg) tea.Cmd {
 	ps.byKey[p.Key] = pn
 	ps.byID[pn.id] = pn
 	if f := ps.focused(); f == nil || !f.open() {
-		if m.view != viewPrompts && !m.typing() {
-			m.setView(viewPrompts)
-		}
 		return tea.Batch(cmd, ps.focusPane(&m.viewCtx, pn.id))
 	}
 	return cmd
@@ -139,8 +139,8 @@ func (m *Model) markSeen() {
 	if m.view != viewPrompts {
 		return
 	}
-	if p := m.prompts.focused(); p != nil {
-		p.seen = true
+	if p := m.prompts.focused(); p != nil && !p.seen {
+		p.seen, p.shownAt = true, m.now()
 	}
 }
 

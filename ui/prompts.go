@@ -134,6 +134,11 @@ func (p *promptsView) key(c *viewCtx, k tea.KeyPressMsg) tea.Cmd {
 		}
 		return nil
 	}
+	answering := key.Matches(k, c.keys.Decline) || key.Matches(k, c.keys.Cancel) || k.Code == tea.KeyEnter
+	if answering && !pn.armed(c.now(), c.opts.ArmDelay) {
+		pn.note = "just arrived: read it first (keys that answer it are taken after a moment)"
+		return nil
+	}
 	switch {
 	case key.Matches(k, c.keys.Decline):
 		pn.answer(question.Outcome{Kind: question.Decline})

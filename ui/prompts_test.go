@@ -3,6 +3,7 @@ package ui
 import (
 	"strings"
 	"testing"
+	"time"
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/google/go-cmp/cmp"
@@ -208,5 +209,52 @@ func TestWaitTickOnlyWhenNothingElseRedraws(t *testing.T) {
 				t.Errorf("ticking = %v, want %v", d.m.ticking, tc.want)
 			}
 		})
+	}
+}
+
+// TestNewPromptKeepsTheView: a prompt that arrives while the person is in
+// another view is announced (tab counter, strip) and waits there; the view
+// stays, and keys meant for it never reach the prompt.
+func TestNewPromptKeepsTheView(t *testing.T) {
+	t.Parallel()
+	d := newDriver(t, Options{})
+	d.keys(keyF6) // traffic
+	p := formPrompt(t, "demo", 1, "Who are you?", nameSchema)
+	d.open(p)
+	if d.m.shown != screen(d.traffic()) {
+		t.Fatalf("a new prompt switched the view to %v", d.m.view)
+	}
+	if s := d.screen(); !strings.Contains(s, "Prompts (1)") {
+		t.Errorf("the tab bar does not announce the prompt:\n%s", s)
+	}
+	d.keys(keyEnter, keyEsc, keyCtrlX)
+	d.noReply(p.Key)
+	d.keys(tea.KeyPressMsg{Code: tea.KeyF4})
+	d.typeText("Ada")
+	d.keys(keyEnter)
+	if got := d.reply(p.Key); got.Kind != question.Accept || !cmp.Equal(got.Content, map[string]any{"name": "Ada"}) {
+		t.Fatalf("reply %+v, want accept name=Ada", got)
+	}
+}
+
+// TestPaneArmDelay: a pane takes no answering key (Enter, Esc, ctrl+x)
+// until it has been on screen for ArmDelay; typing into it is never held
+// back, and after the delay the same keys answer.
+func TestPaneArmDelay(t *testing.T) {
+	t.Parallel()
+	now := time.Unix(1_000_000, 0)
+	d := newDriver(t, Options{ArmDelay: 300 * time.Millisecond, Now: func() time.Time { return now }})
+	p := formPrompt(t, "demo", 1, "Who are you?", nameSchema)
+	d.open(p)
+	d.typeText("Ada")
+	d.keys(keyEsc, keyCtrlX, keyEnter)
+	d.noReply(p.Key)
+	if s := d.screen(); !strings.Contains(s, "just arrived") {
+		t.Errorf("the held-back key is not explained:\n%s", s)
+	}
+	now = now.Add(300 * time.Millisecond)
+	d.keys(keyEnter)
+	if got := d.reply(p.Key); got.Kind != question.Accept || !cmp.Equal(got.Content, map[string]any{"name": "Ada"}) {
+		t.Fatalf("reply %+v, want accept name=Ada (the typing before the delay kept)", got)
 	}
 }

@@ -113,6 +113,22 @@ func (tm *tmuxTerm) callTool(name string) {
 	tm.press("Enter")
 }
 
+// question waits for a new question to be announced, switches to it as a
+// person does (a new question never takes the screen by itself), and
+// gives it the moment a person needs to read it: ui holds back the keys
+// that answer a pane for its first 300 ms on screen (Options.ArmDelay).
+func (tm *tmuxTerm) question(text string) string {
+	tm.t.Helper()
+	tm.waitFor("the question to be announced", func(s string) bool { return strings.Contains(s, "Prompts (") })
+	tm.press("F4")
+	s := tm.waitText(text)
+	tm.read()
+	return s
+}
+
+// read waits as long as a person reading a freshly shown question does.
+func (tm *tmuxTerm) read() { time.Sleep(400 * time.Millisecond) }
+
 // TestTUI drives `elicit demo` in tmux, in both eras: two parallel
 // create_ticket calls answered in reverse order, Esc and ctrl+x on the wire
 // as cancel and decline, and (2025-11-25, where servers can withdraw) a
@@ -133,7 +149,7 @@ func testTUI(t *testing.T, era string) {
 	tm.waitText("arguments for create_ticket")
 	tm.typeText("first ticket")
 	tm.press("Enter")
-	tm.waitText("Priority for ticket 'first ticket'?")
+	tm.waitText("1 open")
 	tm.callTool("create_ticket")
 	tm.waitText("arguments for create_ticket")
 	tm.typeText("second ticket")
@@ -144,6 +160,7 @@ func testTUI(t *testing.T, era string) {
 	// Answer the second first: P1; then the first: P4.
 	tm.press("F2")
 	tm.waitText("Priority for ticket 'second ticket'?")
+	tm.read()
 	tm.press("Up", "Up")
 	tm.waitText("> P1")
 	tm.press("Enter")
@@ -161,13 +178,13 @@ func testTUI(t *testing.T, era string) {
 	tm.callTool("deploy")
 	tm.waitText("arguments for deploy")
 	tm.press("Enter")
-	tm.waitText("Which branch should be deployed")
+	tm.question("Which branch should be deployed")
 	tm.press("Escape")
 	tm.waitText("cancel (sent cancel)")
 	tm.callTool("deploy")
 	tm.waitText("arguments for deploy")
 	tm.press("Enter")
-	tm.waitText("Which branch should be deployed")
+	tm.question("Which branch should be deployed")
 	tm.press("C-x")
 	tm.waitText("decline (sent decline)")
 
@@ -175,7 +192,7 @@ func testTUI(t *testing.T, era string) {
 		// The server withdraws its question after 4 s; the pane says so,
 		// sends nothing, and then goes away.
 		tm.callTool("withdrawn")
-		tm.waitText("The server will withdraw this question")
+		tm.question("The server will withdraw this question")
 		tm.waitText("withdrawn by demo")
 		tm.waitFor("the withdrawn pane to clear", func(s string) bool { return !strings.Contains(s, "withdrawn by demo") })
 	}
@@ -336,7 +353,7 @@ func TestTUITasks(t *testing.T) {
 			tm.waitText("demo ready " + era)
 
 			tm.callTool("reflow_month")
-			tm.waitText("fits nowhere in the fortnight")
+			tm.question("fits nowhere in the fortnight")
 			tm.press("Down", "Down")
 			tm.waitText("> Split across two rooms")
 			tm.press("Enter")
@@ -347,7 +364,7 @@ func TestTUITasks(t *testing.T) {
 			tm.press("Escape")
 
 			tm.callTool("reflow_month")
-			tm.waitText("fits nowhere in the fortnight")
+			tm.waitText("Prompts (1)")
 			tm.press("F11")
 			tm.waitText("input required")
 			tm.press("Home")
@@ -360,4 +377,38 @@ func TestTUITasks(t *testing.T) {
 			tm.press("C-c")
 		})
 	}
+}
+
+// TestTUIFocusStaysWithThePerson: a question that arrives while the person
+// reads a resource (F9) never takes the screen, and the Esc meant as
+// "back" goes back instead of cancelling a question nobody read; the same
+// in the traffic view (F6), where its keys stay the view's.
+func TestTUIFocusStaysWithThePerson(t *testing.T) {
+	dir := t.TempDir()
+	tm := newTmux(t, dir, "demo")
+	tm.waitText("demo ready")
+	tm.callTool("reflow_month") // a task whose question comes a few seconds in
+	tm.press("F9")
+	tm.waitText("demo://readme")
+	tm.press("Enter")
+	tm.waitText("esc back")
+	s := tm.waitFor("the task's question to be announced", func(s string) bool { return strings.Contains(s, "Prompts (1)") })
+	if !strings.Contains(s, "esc back") {
+		t.Fatalf("the question took the screen from the resource:\n%s", s)
+	}
+	tm.press("Escape")
+	tm.waitFor("the resources list", func(s string) bool { return !strings.Contains(s, "esc back") && strings.Contains(s, "demo://readme") })
+	tm.press("F6")
+	tm.waitText("Traffic:")
+	tm.press("Up", "Up", "Enter", "Escape")
+	tm.press("F7")
+	s = tm.waitText("Journal")
+	if strings.Contains(s, "cancel ") && strings.Contains(s, "task") {
+		t.Errorf("a key meant for a view answered the question:\n%s", s)
+	}
+	s = tm.question("fits nowhere in the fortnight")
+	if !strings.Contains(s, "Prompts (1)") {
+		t.Errorf("the question is not open any more:\n%s", s)
+	}
+	tm.press("C-c")
 }
