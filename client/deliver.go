@@ -106,6 +106,10 @@ func (s *Session) record(q *question.Question, out question.Outcome, sent string
 		Latency: now.Sub(q.Arrived),
 		Reason:  out.Reason,
 		At:      now,
+		Sent:    sent,
+	}
+	if sent == "accept" {
+		e.Content = out.Content
 	}
 	s.journal.Record(e)
 	s.emit(PromptResolved{Key: q.Key, Entry: e, Sent: sent})

@@ -82,4 +82,9 @@ type JournalEntry struct {
 	Latency time.Duration
 	Reason  string
 	At      time.Time
+	// Sent is what went on the wire for it ("accept", "decline",
+	// "cancel", "error -32602", "" for nothing), and Content the content
+	// an accept carried (form mode; nil otherwise).
+	Sent    string
+	Content map[string]any
 }

@@ -10,6 +10,7 @@ import (
 	"os"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/elicit-dev/elicit/forms/schema"
 )
@@ -154,6 +155,10 @@ type Answers struct {
 	fields   map[string]any
 	tools    map[string]map[string]any
 	messages map[string]map[string]any
+	flat     bool // the file was flat: its keys are field names alone
+
+	mu   sync.Mutex
+	used map[string]bool // entries (see entryName) that filled a field
 }
 
 // AnswerFile loads answers from a JSON file, in one of two shapes:
@@ -198,6 +203,7 @@ func ParseAnswers(data []byte) (*Answers, error) {
 		if err := json.Unmarshal(data, &a.fields); err != nil {
 			return nil, fmt.Errorf("invalid JSON: %w", err)
 		}
+		a.flat = true
 		return a, nil
 	}
 	if raw, ok := top["fields"]; ok {
@@ -249,16 +255,74 @@ func structured(top map[string]json.RawMessage) bool {
 // Prompt implements Prompter.
 func (a *Answers) Prompt(_ context.Context, p *Question) Outcome {
 	merged := map[string]any{}
-	maps.Copy(merged, a.fields)
+	var applied []string // entries whose field the form asks for
+	take := func(group, sub string, m map[string]any) {
+		for k, v := range m {
+			merged[k] = v
+			if p.Schema != nil && p.Schema.Property(k) != nil {
+				applied = append(applied, a.entryName(group, sub, k))
+			}
+		}
+	}
+	take("fields", "", a.fields)
 	if p.Origin.Kind == OriginToolCall {
-		maps.Copy(merged, a.tools[p.Origin.Name])
+		take("tools", p.Origin.Name, a.tools[p.Origin.Name])
 	}
 	for _, k := range slices.Sorted(maps.Keys(a.messages)) {
 		if strings.Contains(p.Message, k) {
-			maps.Copy(merged, a.messages[k])
+			take("messages", k, a.messages[k])
 		}
 	}
+	a.mu.Lock()
+	if a.used == nil {
+		a.used = map[string]bool{}
+	}
+	for _, e := range applied {
+		a.used[e] = true
+	}
+	a.mu.Unlock()
 	return fill(p, merged)
+}
+
+// entryName names one entry of the file as a person finds it there:
+// "priority" (flat), "fields.priority", "tools.deploy.replicas",
+// `messages["Priority"].priority`.
+func (a *Answers) entryName(group, sub, field string) string {
+	switch {
+	case a.flat:
+		return field
+	case group == "fields":
+		return "fields." + field
+	case group == "tools":
+		return "tools." + sub + "." + field
+	default:
+		return fmt.Sprintf("messages[%q].%s", sub, field)
+	}
+}
+
+// Unused lists, sorted, the file's entries that filled no field of any
+// question answered so far: a misspelt key ("priorty") would otherwise
+// leave the default in place without a word.
+func (a *Answers) Unused() []string {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	var out []string
+	note := func(group, sub string, m map[string]any) {
+		for k := range m {
+			if e := a.entryName(group, sub, k); !a.used[e] {
+				out = append(out, e)
+			}
+		}
+	}
+	note("fields", "", a.fields)
+	for name, m := range a.tools {
+		note("tools", name, m)
+	}
+	for sub, m := range a.messages {
+		note("messages", sub, m)
+	}
+	slices.Sort(out)
+	return out
 }
 
 // Immediate marks a Prompter that answers without waiting for anything

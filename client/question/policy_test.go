@@ -144,3 +144,37 @@ func TestAnswerFile(t *testing.T) {
 		}
 	})
 }
+
+// TestAnswersUnused: entries of an answer file that filled no field of any
+// question are named as a person finds them in the file, flat or
+// structured.
+func TestAnswersUnused(t *testing.T) {
+	t.Parallel()
+	var cache question.SchemaCache
+	q := &question.Question{Message: "Priority for ticket 'x'?", Origin: question.Origin{Kind: question.OriginToolCall, Name: "create_ticket"}}
+	perr := question.Parse(q, []byte(`{"message":"m","requestedSchema":{"type":"object","properties":{"priority":{"type":"string","enum":["P1","P2","P3"]}}}}`),
+		question.Modes{Form: true}, schema.Subset2025_11_25, &cache)
+	if perr != nil {
+		t.Fatal(perr)
+	}
+	q.Message = "Priority for ticket 'x'?"
+	for _, tc := range []struct {
+		file string
+		want []string
+	}{
+		{`{"priorty":"P1","priority":"P2"}`, []string{"priorty"}},
+		{`{"fields":{"priority":"P1"},"tools":{"create_ticket":{"prio":"P1"},"deploy":{"env":"x"}},"messages":{"Priority":{"priority":"P2"},"Branch":{"branch":"main"}}}`,
+			[]string{`messages["Branch"].branch`, "tools.create_ticket.prio", "tools.deploy.env"}},
+	} {
+		a, err := question.ParseAnswers([]byte(tc.file))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := a.Prompt(t.Context(), q); got.Kind != question.Accept {
+			t.Fatalf("%s: %+v", tc.file, got)
+		}
+		if got := a.Unused(); !cmp.Equal(got, tc.want) {
+			t.Errorf("%s: unused %q, want %q", tc.file, got, tc.want)
+		}
+	}
+}

@@ -133,3 +133,66 @@ func TestExitCodes(t *testing.T) {
 		})
 	}
 }
+
+// TestCallAnswerFileMisspelt: an answer-file entry that fills no field of
+// any question fails the run (exit 5) naming it; it used to leave the
+// default in place (a P3 ticket) and exit 0. The JSON says so too.
+func TestCallAnswerFileMisspelt(t *testing.T) {
+	f := filepath.Join(t.TempDir(), "answers.json")
+	if err := os.WriteFile(f, []byte(`{"priorty":"P1"}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errs := runCLI(t, "call", "create_ticket", "--args", `{"title":"login broken"}`, "--answer", f)
+	if code != exitNotAccepted || !strings.Contains(errs, `priorty filled no field`) {
+		t.Fatalf("exit %d, stderr %q; want %d naming priorty", code, errs, exitNotAccepted)
+	}
+	var got callOutput
+	if err := json.Unmarshal([]byte(out), &got); err != nil {
+		t.Fatalf("output: %v\n%s", err, out)
+	}
+	if got.Failure == nil || got.Failure.Exit != exitNotAccepted || got.Failure.Kind != "not-accepted" || !strings.Contains(got.Failure.Message, "priorty") {
+		t.Errorf("failure %+v", got.Failure)
+	}
+}
+
+// TestCallOutputListsWhatWasSent: each question in the JSON says what
+// went on the wire and the content an accept carried; prompts is an
+// array even when the call asked nothing.
+func TestCallOutputListsWhatWasSent(t *testing.T) {
+	code, out, errs := runCLI(t, "call", "create_ticket", "--args", `{"title":"x"}`)
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	var got callOutput
+	if err := json.Unmarshal([]byte(out), &got); err != nil {
+		t.Fatalf("output: %v\n%s", err, out)
+	}
+	if len(got.Prompts) != 1 || got.Prompts[0].Sent != "accept" || got.Prompts[0].Content["priority"] == nil {
+		t.Errorf("prompts %+v: want one, sent accept, with its priority", got.Prompts)
+	}
+	code, out, _ = runCLI(t, "call", "echo", "--args", `{"text":"hi"}`)
+	if code != exitOK || !strings.Contains(out, `"prompts": []`) {
+		t.Errorf("exit %d; a call that asked nothing must list \"prompts\": []:\n%s", code, out)
+	}
+}
+
+// TestFailureJSON: a headless command that fails before it has a result
+// still prints a JSON object on stdout saying why.
+func TestFailureJSON(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		code int
+		kind string
+	}{
+		{[]string{"tools", "--url", "http://127.0.0.1:1/mcp"}, exitConnect, "connect"},
+		{[]string{"call"}, exitUsage, "usage"},
+		{[]string{"call", "no_such_tool"}, exitToolError, "tool-error"},
+	} {
+		code, out, _ := runCLI(t, tc.args...)
+		var got struct{ Failure *failure }
+		if err := json.Unmarshal([]byte(out), &got); err != nil || code != tc.code || got.Failure == nil ||
+			got.Failure.Exit != tc.code || got.Failure.Kind != tc.kind || got.Failure.Message == "" {
+			t.Errorf("%v: exit %d, stdout %q (%v); want a failure object with exit %d, kind %s", tc.args, code, out, err, tc.code, tc.kind)
+		}
+	}
+}

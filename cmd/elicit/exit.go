@@ -42,3 +42,35 @@ func codeOf(err error) int {
 	}
 	return exitInternal
 }
+
+// failure is the JSON a headless command prints for a non-zero exit, so a
+// CI step can read why without parsing stderr.
+type failure struct {
+	Exit    int    `json:"exit"`
+	Kind    string `json:"kind"`
+	Message string `json:"message"`
+}
+
+// failureOf is err as a failure object; nil for nil.
+func failureOf(err error) *failure {
+	if err == nil {
+		return nil
+	}
+	code := codeOf(err)
+	return &failure{Exit: code, Kind: exitKind(code), Message: err.Error()}
+}
+
+// exitKind names an exit code in the failure object.
+func exitKind(code int) string {
+	switch code {
+	case exitUsage:
+		return "usage"
+	case exitConnect:
+		return "connect"
+	case exitToolError:
+		return "tool-error"
+	case exitNotAccepted:
+		return "not-accepted"
+	}
+	return "internal"
+}

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"strings"
 	"time"
 
 	"github.com/elicit-dev/elicit/client"
@@ -98,28 +99,43 @@ func runCall(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	// written; closing the session waits for every prompt to settle, so
 	// the journal read below is complete.
 	cleanup()
+	out.Prompts = []promptOutput{} // an array, also when nothing was asked
 	for _, e := range sess.Journal().Entries() {
 		out.Prompts = append(out.Prompts, promptOutput{Key: e.Key.String(), Outcome: e.Kind.String(),
-			Reason: e.Reason, LatencyMS: e.Latency.Milliseconds()})
+			Sent: e.Sent, Content: e.Content, Reason: e.Reason, LatencyMS: e.Latency.Milliseconds()})
 	}
+	if callErr == nil {
+		out.Result, out.IsError = res.Raw, res.IsError
+	}
+	err = callVerdict(tool, callErr, res, out.Prompts, prompter, answer)
 	if callErr != nil {
 		out.Error = callErr.Error()
-		if err := writeJSON(stdout, &out); err != nil {
-			return err
-		}
+	}
+	out.Failure = failureOf(err)
+	if werr := writeJSON(stdout, &out); werr != nil {
+		return werr
+	}
+	return err
+}
+
+// callVerdict is how a finished call exits: the call's error, a tool
+// error, a question that did not end in accept, or answer-file entries
+// that filled nothing (a misspelt field name left its default in place).
+func callVerdict(tool string, callErr error, res *wire.CallToolResult, prompts []promptOutput, prompter question.Prompter, answer string) error {
+	switch {
+	case callErr != nil:
 		return fail(exitToolError, "%w", callErr) // it names the call and the server already
-	}
-	out.Result = res.Raw
-	out.IsError = res.IsError
-	if err := writeJSON(stdout, &out); err != nil {
-		return err
-	}
-	if res.IsError {
+	case res.IsError:
 		return fail(exitToolError, "tool %q returned isError", tool)
 	}
-	for _, p := range out.Prompts {
+	for _, p := range prompts {
 		if p.Outcome != question.Accept.String() {
 			return fail(exitNotAccepted, "prompt %s ended as %s", p.Key, p.Outcome)
+		}
+	}
+	if a, ok := prompter.(*question.Answers); ok {
+		if unused := a.Unused(); len(unused) > 0 {
+			return fail(exitNotAccepted, "--answer %s: %s filled no field of any question (a misspelt name?)", answer, strings.Join(unused, ", "))
 		}
 	}
 	return nil
@@ -135,6 +151,8 @@ type callOutput struct {
 	Error     string          `json:"error,omitempty"`
 	Prompts   []promptOutput  `json:"prompts"`
 	ElapsedMS int64           `json:"elapsedMs"`
+	// Failure is set whenever the command exits non-zero.
+	Failure *failure `json:"failure,omitempty"`
 	// Repaired says the output had to replace bytes the server sent.
 	Repaired string `json:"repaired,omitempty"`
 }
@@ -153,10 +171,14 @@ type toolsOutput struct {
 func (o *toolsOutput) setRepaired(note string) { o.Repaired = note }
 
 type promptOutput struct {
-	Key       string `json:"key"`
-	Outcome   string `json:"outcome"`
-	Reason    string `json:"reason,omitempty"`
-	LatencyMS int64  `json:"latencyMs"`
+	Key     string `json:"key"`
+	Outcome string `json:"outcome"`
+	// Sent is what went on the wire ("" for nothing), and Content what an
+	// accept carried.
+	Sent      string         `json:"sent"`
+	Content   map[string]any `json:"content,omitempty"`
+	Reason    string         `json:"reason,omitempty"`
+	LatencyMS int64          `json:"latencyMs"`
 }
 
 // policy picks the headless Prompter named by --answer.

@@ -70,6 +70,34 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 
 var errHelp = errors.New("help shown")
 
+// withFailureJSON runs a headless command; when it fails before writing
+// its JSON (bad flags, no server, a list that failed), it prints a JSON
+// object saying why, so a script always has JSON to read on stdout.
+func withFailureJSON(stdout io.Writer, run func(io.Writer) error) error {
+	w := &countingWriter{w: stdout}
+	err := run(w)
+	if err != nil && !errors.Is(err, errHelp) && w.n == 0 {
+		if werr := writeJSON(stdout, struct {
+			Failure *failure `json:"failure"`
+		}{failureOf(err)}); werr != nil {
+			return errors.Join(err, werr)
+		}
+	}
+	return err
+}
+
+// countingWriter counts what went through it.
+type countingWriter struct {
+	w io.Writer
+	n int
+}
+
+func (c *countingWriter) Write(p []byte) (int, error) {
+	n, err := c.w.Write(p)
+	c.n += n
+	return n, err
+}
+
 // printError writes the run's last line. Errors carry server text (a
 // JSON-RPC error message, a dying server's stderr), so it goes through
 // the sanitizer like everything else elicit prints.
@@ -107,9 +135,9 @@ func dispatch(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		fmt.Fprintf(stdout, "elicit %s\n", version)
 		return nil
 	case "tools":
-		return runTools(ctx, args[1:], stdout, stderr)
+		return withFailureJSON(stdout, func(w io.Writer) error { return runTools(ctx, args[1:], w, stderr) })
 	case "call":
-		return runCall(ctx, args[1:], stdout, stderr)
+		return withFailureJSON(stdout, func(w io.Writer) error { return runCall(ctx, args[1:], w, stderr) })
 	case "conformance":
 		return runConformance(ctx, args[1:], stdout, stderr)
 	case "demo":
