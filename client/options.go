@@ -70,6 +70,10 @@ type Options struct {
 	// that never answers must not hang Connect. Connect's ctx may end it
 	// sooner.
 	ConnectTimeout time.Duration
+	// RequestTimeout bounds each request of ours while it waits on the
+	// server and on no person (see the package doc, Timeouts). Zero or
+	// negative means DefaultRequestTimeout.
+	RequestTimeout time.Duration
 	// Journal records outcomes; share one across sessions. nil gives the
 	// session a private one (see Session.Journal).
 	Journal *question.Journal

@@ -160,6 +160,9 @@ func newSession(opts *Options) *Session {
 	if s.opts.ConnectTimeout <= 0 {
 		s.opts.ConnectTimeout = DefaultConnectTimeout
 	}
+	if s.opts.RequestTimeout <= 0 {
+		s.opts.RequestTimeout = DefaultRequestTimeout
+	}
 	if s.opts.ClientInfo.Name == "" {
 		s.opts.ClientInfo = wire.Implementation{Name: "elicit", Version: "dev"}
 	}

@@ -77,7 +77,10 @@ func (f *taskFollow) startResult(final bool) {
 	go func() {
 		defer s.wg.Done()
 		var raw json.RawMessage
-		err := s.do(f.ctx, &call{method: wire.MethodTasksResult, name: f.id}, map[string]string{"taskId": f.id}, &raw)
+		// Before the end it answers only when the task ends: no timeout
+		// then. At the end it answers at once, and is bounded.
+		c := &call{method: wire.MethodTasksResult, name: f.id, noTimeout: !final}
+		err := s.do(f.ctx, c, map[string]string{"taskId": f.id}, &raw)
 		f.mu.Lock()
 		f.core.busy = false
 		answered := err == nil || serverAnswered(err)
