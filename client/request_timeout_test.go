@@ -296,3 +296,24 @@ func TestRequestTimeoutNotDuringRound(t *testing.T) {
 		}
 	})
 }
+
+// TestRequestTimeoutTaskPolls: a task is bounded per poll, never overall:
+// tasks/get polls that are never answered each time out, and five in a row
+// lose the task; the call says why.
+func TestRequestTimeoutTaskPolls(t *testing.T) {
+	const timeout = time.Second
+	synctest.Test(t, func(t *testing.T) {
+		s, p := modernPeer(t, &client.Options{RequestTimeout: timeout}, nil)
+		done := errAsync(func() error { _, err := s.CallTool(context.Background(), "job", nil, nil); return err })
+		req := awaitMethod(t, p.conn, "tools/call")
+		answer(t, p.conn, req.ID, `{"resultType":"task","taskId":"t1","status":"working","pollIntervalMs":10}`)
+		for range 5 {
+			awaitMethod(t, p.conn, "tasks/get") // and never answered
+		}
+		err := <-done
+		if !errors.Is(err, client.ErrTaskLost) {
+			t.Fatalf("call %v, want the task lost", err)
+		}
+		checkTimedOut(t, err, "tasks/get")
+	})
+}

@@ -139,7 +139,9 @@ func (f *taskFollow) settleResult() {
 // what tasks/result answered, waiting for the one in flight or calling it.
 func (f *taskFollow) coreOutcome(status TaskStatus) (*wire.CallToolResult, error) {
 	s := f.s
-	deadline := time.NewTimer(pollTimeout)
+	// The wait for one in flight from before the end, which has no clock
+	// of its own (startResult), is bounded as a request is.
+	deadline := time.NewTimer(s.opts.RequestTimeout)
 	defer deadline.Stop()
 	for attempt := 0; ; {
 		f.mu.Lock()
@@ -154,7 +156,7 @@ func (f *taskFollow) coreOutcome(status TaskStatus) (*wire.CallToolResult, error
 				continue
 			case <-deadline.C:
 				return nil, fmt.Errorf("task %s of %s on %s ended %s, but tasks/result did not answer within %v",
-					f.id, f.describeTool(), s.name, status, pollTimeout)
+					f.id, f.describeTool(), s.name, status, s.opts.RequestTimeout)
 			case <-s.quit:
 			}
 		}
