@@ -317,3 +317,28 @@ func TestRequestTimeoutTaskPolls(t *testing.T) {
 		checkTimedOut(t, err, "tasks/get")
 	})
 }
+
+// TestListenAckTimeout: a subscriptions/listen the server never
+// acknowledges fails Listen at the request timeout, and the stream is
+// cancelled; the stream itself, once acknowledged, has no timeout.
+func TestListenAckTimeout(t *testing.T) {
+	const timeout = time.Second
+	synctest.Test(t, func(t *testing.T) {
+		s, p := modernPeer(t, &client.Options{RequestTimeout: timeout}, nil)
+		start := time.Now()
+		done := errAsync(func() error {
+			_, err := s.Listen(context.Background(), client.ListenOptions{ToolsListChanged: true})
+			return err
+		})
+		req := awaitMethod(t, p.conn, "subscriptions/listen")
+		n := awaitMethod(t, p.conn, "notifications/cancelled")
+		err := <-done
+		if d := time.Since(start); d != timeout {
+			t.Errorf("Listen failed after %v, want %v", d, timeout)
+		}
+		checkTimedOut(t, err, "subscriptions/listen on modern", "acknowledged", "1s")
+		if !strings.Contains(string(n.Params), req.ID.String()) {
+			t.Errorf("cancelled %s, want %s", n.Params, req.ID)
+		}
+	})
+}
