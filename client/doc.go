@@ -193,6 +193,40 @@
 // extension task by id (2025-11-25 tasks belong to the session that made
 // them). ListTasks is 2025-11-25's tasks/list.
 //
+// # Timeouts
+//
+// Nothing the engine waits for from a server waits for ever, and nothing
+// a person is doing is timed out behind their back (timeout.go).
+//
+//   - Connect is bounded by Options.ConnectTimeout (default 30 s): the
+//     dial, the era probe, and initialize or server/discover. Its error
+//     wraps ErrTimeout and names the request left unanswered.
+//   - Every request of ours is bounded by Options.RequestTimeout (default
+//     60 s) while it waits on the server: its clock runs in quiet periods,
+//     and a quiet period of RequestTimeout (no answer, and no
+//     notifications/progress for it) times it out. Each progress starts a
+//     new quiet period, as the spec allows, but the clock runs for at most
+//     10 × RequestTimeout in all.
+//   - The clock stands still while a question that may be the request's
+//     is open: the prompts of its MRTR round; an elicitation/create that
+//     came on its HTTP stream; one that nothing ties to a request (stdio,
+//     a GET stream) holds every request outstanding when it came, since a
+//     guessed Origin may be wrong. When the last such question closes, a
+//     new quiet period starts. So a tools/call, prompts/get or
+//     resources/read that waits on a person is never timed out however
+//     long they take, and is bounded again once they have answered.
+//   - A request that timed out is cancelled as one whose ctx ended is
+//     (initialize and the probe never are), and its error wraps ErrTimeout
+//     and says after how long.
+//   - Unbounded by design: a subscriptions/listen stream (Listen bounds
+//     its acknowledgement only), and a 2025-11-25 tasks/result sent while
+//     its task runs, which answers when the task ends. A task is bounded
+//     per request (each tasks/get, tasks/update, tasks/cancel, and
+//     tasks/result once it has ended), never as a whole.
+//   - The era probe keeps its own 5 s (see Eras): that is how a stateful
+//     server that ignores server/discover is recognised, not a failure.
+//   - A prompt has no timeout unless Options.PromptTimeout sets one.
+//
 // # Session expiry
 //
 // When a stateful request fails with an error wrapping

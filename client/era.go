@@ -115,7 +115,7 @@ func (s *Session) probe(ctx context.Context) (probeVerdict, error) {
 	case err == nil:
 		return probeFallback, fmt.Errorf("server/discover lists only stateful versions")
 	case ctx.Err() != nil:
-		return probeFatal, context.Cause(ctx)
+		return probeFatal, err // it names server/discover, and wraps the cause
 	}
 	s.mu.Lock()
 	dead := s.isDead

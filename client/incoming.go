@@ -21,6 +21,7 @@ type incoming struct {
 	cancel  context.CancelCauseFunc // under Session.mu, or its task's lock (tasks_core.go)
 	origin  question.Origin         // elicitation/create only
 	owner   jsonrpc.ID              // our call it belongs to, for abandonment
+	holds   []*call                 // whose clocks stand still while it is served
 	reason  string                  // the server's reason, when withdrawn; under mu
 	gen     int                     // initialize generation it arrived under
 }
@@ -66,6 +67,7 @@ func (s *Session) handleRequest(in transport.Inbound) {
 	if m.Method == wire.MethodElicit {
 		e.origin = s.originLocked(in, taskID)
 		e.owner = e.origin.CallID
+		e.holds = s.holdLocked(in, e.origin)
 	}
 	s.in[m.ID] = e
 	s.wg.Add(1)
@@ -109,9 +111,44 @@ func (s *Session) originLocked(in transport.Inbound, taskID string) question.Ori
 	return question.Origin{}
 }
 
+// holdLocked stops the clocks (timeout.go) of the requests of ours that
+// a question arriving now may belong to, until it has been served: a
+// person, not the server, is the one they wait on meanwhile. That is the
+// request whose HTTP stream carried it; when nothing ties it to one
+// (stdio, a GET stream), every request outstanding, since an inferred
+// Origin is a guess, and a request timed out behind a person's back
+// loses their answer, while one held in vain only waits longer. A task's
+// question is its task's: no request waits on it.
+func (s *Session) holdLocked(in transport.Inbound, o question.Origin) []*call {
+	if o.Kind == question.OriginTask {
+		return nil
+	}
+	var held []*call
+	if in.RelatedID.IsValid() {
+		if c := s.out[in.RelatedID]; c != nil {
+			held = append(held, c)
+		}
+	} else {
+		for _, c := range s.out {
+			if c.clock != nil {
+				held = append(held, c)
+			}
+		}
+	}
+	for _, c := range held {
+		c.clock.hold()
+	}
+	return held
+}
+
 // serve answers one request from the server.
 func (s *Session) serve(e *incoming, m *jsonrpc.Message) {
 	defer s.wg.Done()
+	defer func() {
+		for _, c := range e.holds {
+			c.clock.release()
+		}
+	}()
 	if serve := s.requests[m.Method]; serve != nil {
 		serve(s, e, m) // features.go
 	} else {
@@ -205,6 +242,7 @@ func (s *Session) onProgress(params json.RawMessage) {
 	var id jsonrpc.ID
 	if c != nil {
 		id = c.id
+		c.clock.kick() // progress resets the request's timeout (timeout.go)
 	}
 	s.mu.Unlock()
 	if c == nil {

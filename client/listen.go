@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/elicit-dev/elicit/client/wire"
 	"github.com/elicit-dev/elicit/transport"
@@ -88,10 +89,13 @@ var errBadAck = errors.New("the server acknowledged notifications we did not ask
 // Listen opens a subscriptions/listen stream (2026-07-28 only; in older
 // eras list changes arrive unasked). It returns once the server has
 // acknowledged it: with a Notice if it agreed to less than was asked, and
-// with an error if it acknowledged kinds we did not ask for. Until ctx
-// ends, the subscription's list-changed notifications become ListChanged
-// events; when ctx ends the stream is closed (HTTP) or cancelled with
-// notifications/cancelled (stdio) and the Listener ends cleanly.
+// with an error if it acknowledged kinds we did not ask for, or had not
+// acknowledged it within Options.RequestTimeout (wrapping ErrTimeout; the
+// stream is cancelled then). Until ctx ends, the subscription's
+// list-changed notifications become ListChanged events; when ctx ends the
+// stream is closed (HTTP) or cancelled with notifications/cancelled
+// (stdio) and the Listener ends cleanly. The stream itself has no
+// timeout: it is meant to stay open.
 func (s *Session) Listen(ctx context.Context, opts ListenOptions) (*Listener, error) {
 	if !s.stateless() {
 		return nil, fmt.Errorf("subscriptions/listen on %s: needs 2026-07-28, but the session speaks %s (list changes arrive without asking)", s.name, s.Era())
@@ -126,7 +130,14 @@ func (s *Session) Listen(ctx context.Context, opts ListenOptions) (*Listener, er
 		}
 		close(l.done)
 	}()
+	acked := time.NewTimer(s.opts.RequestTimeout)
+	defer acked.Stop()
 	select {
+	case <-acked.C:
+		cause := fmt.Errorf("%w: not acknowledged within %v", ErrTimeout, s.opts.RequestTimeout)
+		cancel(cause)
+		<-l.done
+		return nil, fmt.Errorf("subscriptions/listen on %s: %w", s.name, cause)
 	case err := <-l.ack:
 		if err != nil {
 			cancel(fmt.Errorf("%w: %w", errBadAck, err))

@@ -62,6 +62,10 @@ func (s *Session) serveRound(ctx context.Context, c *call, requests map[string]j
 	origin := c.origin()
 	s.mu.Unlock()
 	defer s.wg.Done()
+	// The round's questions wait on a person: the call's clock stands
+	// still until they are settled (timeout.go).
+	c.clock.hold()
+	defer c.clock.release()
 
 	// The round ends early when the call is cancelled (Abandoned) or the
 	// session ends (s.base's cause).

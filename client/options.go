@@ -64,6 +64,16 @@ type Options struct {
 	// PromptTimeout ends a prompt with Timeout after this long; 0 means no
 	// timeout at all (a person may take as long as they like).
 	PromptTimeout time.Duration
+	// ConnectTimeout bounds Connect as a whole: the dial, the era probe
+	// and the handshake (initialize, or server/discover). Zero or negative
+	// means DefaultConnectTimeout: there is no "no limit", since a server
+	// that never answers must not hang Connect. Connect's ctx may end it
+	// sooner.
+	ConnectTimeout time.Duration
+	// RequestTimeout bounds each request of ours while it waits on the
+	// server and on no person (see the package doc, Timeouts). Zero or
+	// negative means DefaultRequestTimeout.
+	RequestTimeout time.Duration
 	// Journal records outcomes; share one across sessions. nil gives the
 	// session a private one (see Session.Journal).
 	Journal *question.Journal

@@ -32,6 +32,15 @@ type call struct {
 	// taskOK: a 2026-07-28 result of resultType "task" is an answer, not an
 	// invalid response (tools/call and the tasks/* methods; tasks*.go).
 	taskOK bool
+	// noTimeout: the request waits on something else than the server's
+	// answer, so no clock bounds it: tasks/result of a task still running
+	// (it answers when the task ends; the task's polls are bounded). A
+	// subscriptions/listen (listen) has none either: it lives until its
+	// ctx ends, and Listen bounds its acknowledgement.
+	noTimeout bool
+	// clock bounds the wait (timeout.go); nil without one. Set before the
+	// call is registered, never changed after.
+	clock *clock
 
 	id   jsonrpc.ID             // set when registered; guarded by Session.mu
 	root jsonrpc.ID             // the first id, kept across retries; under mu
@@ -73,7 +82,9 @@ func (c *call) origin() question.Origin {
 // session's error (Err). In 2026-07-28,
 // params get our _meta, and an input_required result of tools/call,
 // prompts/get or resources/read is served round by round (see the package
-// doc) until the final result.
+// doc) until the final result. The request is bounded by
+// Options.RequestTimeout as the package doc (Timeouts) says; when that
+// runs out it is cancelled as above and the error wraps ErrTimeout.
 func (s *Session) Request(ctx context.Context, method string, params, result any) error {
 	return s.do(ctx, &call{method: method}, params, result)
 }
@@ -83,6 +94,10 @@ func (s *Session) do(ctx context.Context, c *call, params, result any) error {
 	raw, err := marshalParams(params)
 	if err != nil {
 		return fmt.Errorf("%s on %s: %w", c.describe(), s.name, err)
+	}
+	if !c.noTimeout && c.listen == nil {
+		ctx, c.clock = startClock(ctx, s.opts.RequestTimeout)
+		defer c.clock.stop()
 	}
 	start := time.Now()
 	var m *jsonrpc.Message

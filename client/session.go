@@ -90,10 +90,13 @@ type negotiated struct {
 
 // Connect dials t, settles the protocol era (see the package doc) and
 // returns a ready Session. ctx bounds the dial, the probe and the handshake
-// only. On failure the Observer sees StateFailed and everything started is
-// stopped.
+// only, and so does Options.ConnectTimeout: when it runs out first, the
+// error wraps ErrTimeout and names the request left unanswered. On failure
+// the Observer sees StateFailed and everything started is stopped.
 func Connect(ctx context.Context, t transport.Transport, opts *Options) (*Session, error) {
 	s := newSession(opts)
+	ctx, cancel := context.WithTimeoutCause(ctx, s.opts.ConnectTimeout, connectTimeout(s.opts.ConnectTimeout))
+	defer cancel()
 	if s.opts.Protocol != "" && !wire.IsSupported(s.opts.Protocol) {
 		err := fmt.Errorf("connect to %s: protocol version %q is not supported (want one of %v)",
 			s.name, s.opts.Protocol, wire.SupportedProtocols())
@@ -103,6 +106,9 @@ func Connect(ctx context.Context, t transport.Transport, opts *Options) (*Sessio
 	s.emit(ServerStateChanged{Server: s.name, State: StateConnecting})
 	conn, err := t.Dial(ctx)
 	if err != nil {
+		if cause := context.Cause(ctx); cause != nil && !errors.Is(err, cause) {
+			err = fmt.Errorf("%w: %w", cause, err) // the dial says only "deadline exceeded"
+		}
 		err = fmt.Errorf("connect to %s: %w", s.name, err)
 		s.abort(err)
 		return nil, err
@@ -149,6 +155,13 @@ func newSession(opts *Options) *Session {
 	s.name = s.opts.Name
 	if s.name == "" {
 		s.name = "server"
+	}
+	// A bound always exists: zero (or less) is the default, not "never".
+	if s.opts.ConnectTimeout <= 0 {
+		s.opts.ConnectTimeout = DefaultConnectTimeout
+	}
+	if s.opts.RequestTimeout <= 0 {
+		s.opts.RequestTimeout = DefaultRequestTimeout
 	}
 	if s.opts.ClientInfo.Name == "" {
 		s.opts.ClientInfo = wire.Implementation{Name: "elicit", Version: "dev"}

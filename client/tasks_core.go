@@ -77,7 +77,10 @@ func (f *taskFollow) startResult(final bool) {
 	go func() {
 		defer s.wg.Done()
 		var raw json.RawMessage
-		err := s.do(f.ctx, &call{method: wire.MethodTasksResult, name: f.id}, map[string]string{"taskId": f.id}, &raw)
+		// Before the end it answers only when the task ends: no timeout
+		// then. At the end it answers at once, and is bounded.
+		c := &call{method: wire.MethodTasksResult, name: f.id, noTimeout: !final}
+		err := s.do(f.ctx, c, map[string]string{"taskId": f.id}, &raw)
 		f.mu.Lock()
 		f.core.busy = false
 		answered := err == nil || serverAnswered(err)
@@ -136,7 +139,9 @@ func (f *taskFollow) settleResult() {
 // what tasks/result answered, waiting for the one in flight or calling it.
 func (f *taskFollow) coreOutcome(status TaskStatus) (*wire.CallToolResult, error) {
 	s := f.s
-	deadline := time.NewTimer(pollTimeout)
+	// The wait for one in flight from before the end, which has no clock
+	// of its own (startResult), is bounded as a request is.
+	deadline := time.NewTimer(s.opts.RequestTimeout)
 	defer deadline.Stop()
 	for attempt := 0; ; {
 		f.mu.Lock()
@@ -151,7 +156,7 @@ func (f *taskFollow) coreOutcome(status TaskStatus) (*wire.CallToolResult, error
 				continue
 			case <-deadline.C:
 				return nil, fmt.Errorf("task %s of %s on %s ended %s, but tasks/result did not answer within %v",
-					f.id, f.describeTool(), s.name, status, pollTimeout)
+					f.id, f.describeTool(), s.name, status, s.opts.RequestTimeout)
 			case <-s.quit:
 			}
 		}

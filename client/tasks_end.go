@@ -65,9 +65,7 @@ func (s *Session) cancelInBackground(f *taskFollow) {
 	f.mu.Unlock()
 	go func() {
 		defer s.wg.Done()
-		ctx, cancel := context.WithTimeout(context.Background(), cancelTimeout)
-		defer cancel()
-		if err := s.CancelTask(ctx, f.id); err != nil {
+		if err := s.CancelTask(context.Background(), f.id); err != nil {
 			s.notice("task %s: tasks/cancel failed: %v; following it on", f.id, err)
 		}
 	}()

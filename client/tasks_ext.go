@@ -173,9 +173,7 @@ func (f *taskFollow) sendUpdate(q *question.Question, r question.Reply, out ques
 	var once sync.Once
 	c := &call{method: wire.MethodTasksUpdate, name: f.id, taskOK: true}
 	c.sent = func() { once.Do(func() { s.record(q, out, r.Sent) }) }
-	ctx, cancel := context.WithTimeout(context.Background(), pollTimeout)
-	defer cancel()
-	if err := s.do(ctx, c, params, nil); err != nil {
+	if err := s.do(context.Background(), c, params, nil); err != nil {
 		once.Do(func() {
 			out.Reason = question.JoinReason(out.Reason, "answer not delivered: "+err.Error())
 			s.record(q, out, "")

@@ -30,8 +30,6 @@ const (
 	// pollInterval 0 or 1, no stall on a pollInterval of a day.
 	minPoll = 10 * time.Millisecond
 	maxPoll = 5 * time.Minute
-	// pollTimeout bounds one tasks/get (and the final tasks/result wait).
-	pollTimeout = 30 * time.Second
 	// maxPollFailures consecutive failed polls lose the task.
 	maxPollFailures = 5
 	// maxUnreachable consecutive polls that cannot reach the server at all
@@ -45,10 +43,11 @@ const (
 	// cancelFollowLimit bounds how long a task is followed after we asked
 	// to cancel it; then it is given up as lost.
 	cancelFollowLimit = 2 * time.Minute
-	// cancelTimeout bounds the tasks/cancel sent when a person cancels a
-	// task call.
-	cancelTimeout = 10 * time.Second
 )
+
+// Each tasks/get, tasks/update, tasks/cancel, and tasks/result of a task
+// that has ended, is bounded by Options.RequestTimeout like any request
+// (timeout.go); a task as a whole is not: it is bounded per poll.
 
 // taskFollow is one task being followed. id, tool, design, callID and the
 // channels never change; the rest is guarded by mu (the lock order is at
@@ -324,11 +323,9 @@ func (f *taskFollow) poll() error {
 	f.mu.Lock()
 	f.snap.Polls++
 	f.mu.Unlock()
-	ctx, cancel := context.WithTimeout(f.ctx, pollTimeout)
-	defer cancel()
 	var raw json.RawMessage
 	c := &call{method: wire.MethodTasksGet, name: f.id, taskOK: true}
-	err := s.do(ctx, c, map[string]string{"taskId": f.id}, &raw)
+	err := s.do(f.ctx, c, map[string]string{"taskId": f.id}, &raw)
 	if err != nil {
 		var rpcErr *jsonrpc.Error
 		if errors.As(err, &rpcErr) && rpcErr.Code == jsonrpc.CodeInvalidParams {

@@ -41,6 +41,12 @@ type fakeEngine struct {
 	lists  []string // "resources demo", "prompts demo": list calls made
 	reads  []string // "server uri"
 	gets   []fakeGet
+
+	// listHook, when set, runs first in Tools, ListResources and
+	// ListPrompts (what is "tools", "resources" or "prompts"), outside
+	// the lock: it may block, as a slow server does.
+	listHook func(ctx context.Context, what, server string)
+
 	// callFn runs a call; nil returns an empty result.
 	callFn func(ctx context.Context, tool string, args map[string]any, onProgress func(client.CallProgress)) (*wire.CallToolResult, error)
 
@@ -106,8 +112,18 @@ func newFakeEngine() *fakeEngine {
 }
 
 func (f *fakeEngine) Servers() []ServerStatus { return f.servers }
-func (f *fakeEngine) Tools(_ context.Context, server string) ([]wire.Tool, error) {
+func (f *fakeEngine) Tools(ctx context.Context, server string) ([]wire.Tool, error) {
+	f.hookList(ctx, "tools", server)
 	return f.tools[server], nil
+}
+
+func (f *fakeEngine) hookList(ctx context.Context, what, server string) {
+	f.mu.Lock()
+	hook := f.listHook
+	f.mu.Unlock()
+	if hook != nil {
+		hook(ctx, what, server)
+	}
 }
 
 // Call records the call, with a "task " prefix when it was asked to run
@@ -126,7 +142,8 @@ func (f *fakeEngine) Call(ctx context.Context, server, tool string, args map[str
 	}
 	return &wire.CallToolResult{}, nil
 }
-func (f *fakeEngine) ListResources(_ context.Context, server string) ([]wire.Resource, error) {
+func (f *fakeEngine) ListResources(ctx context.Context, server string) ([]wire.Resource, error) {
+	f.hookList(ctx, "resources", server)
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.lists = append(f.lists, "resources "+server)
@@ -142,7 +159,8 @@ func (f *fakeEngine) ReadResource(ctx context.Context, server, uri string) ([]wi
 	}
 	return f.contents[uri], nil
 }
-func (f *fakeEngine) ListPrompts(_ context.Context, server string) ([]wire.Prompt, error) {
+func (f *fakeEngine) ListPrompts(ctx context.Context, server string) ([]wire.Prompt, error) {
+	f.hookList(ctx, "prompts", server)
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.lists = append(f.lists, "prompts "+server)

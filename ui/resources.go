@@ -66,7 +66,7 @@ func newResourcesView() *resourcesView {
 func (r *resourcesView) update(c *viewCtx, msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
 	case resourcesMsg:
-		r.loaded(msg.server, msg.items, msg.err)
+		return r.loaded(c, msg.server, msg.items, msg.err)
 	case resourceReadMsg:
 		r.readDone(msg)
 	case eventMsg:

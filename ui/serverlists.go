@@ -29,16 +29,24 @@ type listFetch func(eng Engine, ctx context.Context, server string) tea.Msg
 // server says its list changed or reconnects. An eager one (tools, from
 // which calls start) keeps the selected server's list loaded even off
 // screen, and picks the first server to (re)connect.
+//
+// At most one request per server is in flight (inFlight); a change that
+// comes meanwhile marks the list stale (again) and, when the answer
+// comes, costs one request more, however many changes came: a server
+// sending 10,000 list_changed gets two requests, not 10,000.
 type serverLists[T any] struct {
-	server string
-	lists  map[string]*listOf[T]
-	cursor int
-	eager  bool
-	fetch  listFetch
+	server   string
+	lists    map[string]*listOf[T]
+	cursor   int
+	eager    bool
+	fetch    listFetch
+	inFlight map[string]bool
+	again    map[string]bool
 }
 
 func (s *serverLists[T]) initLists(fetch listFetch) {
 	s.lists, s.fetch = map[string]*listOf[T]{}, fetch
+	s.inFlight, s.again = map[string]bool{}, map[string]bool{}
 }
 
 func (s *serverLists[T]) current() *listOf[T] { return s.lists[s.server] }
@@ -71,9 +79,13 @@ func (s *serverLists[T]) listEvent(c *viewCtx, msg eventMsg, what string, shown 
 }
 
 // changed drops a server's cached list and reloads it if it is on screen
-// (or, eager, selected).
+// (or, eager, selected). A request in flight answers for the list before
+// the change: it is asked once more when that answer comes.
 func (s *serverLists[T]) changed(c *viewCtx, server string, shown bool) tea.Cmd {
 	delete(s.lists, server)
+	if s.inFlight[server] {
+		s.again[server] = true
+	}
 	if s.eager && s.server == "" {
 		s.server = server
 	}
@@ -83,21 +95,32 @@ func (s *serverLists[T]) changed(c *viewCtx, server string, shown bool) tea.Cmd 
 	return nil
 }
 
+// load asks for a server's list, unless a request for it is in flight
+// already (then that one's answer asks again, see loaded).
 func (s *serverLists[T]) load(c *viewCtx, server string) tea.Cmd {
 	s.lists[server] = &listOf[T]{loading: true}
+	if s.inFlight[server] {
+		s.again[server] = true
+		return nil
+	}
+	s.inFlight[server] = true
 	eng, ctx, fetch := c.engine, c.ctx, s.fetch
 	return func() tea.Msg { return fetch(eng, ctx, server) }
 }
 
-// loaded stores a server's answer; it reports whether that server is the
-// one shown (the cursor is then kept within the new list).
-func (s *serverLists[T]) loaded(server string, items []T, err error) bool {
-	s.lists[server] = &listOf[T]{items: items, err: err}
-	if s.server != server {
-		return false
+// loaded stores a server's answer, or, when the list changed while it was
+// asked for, drops it and asks once more.
+func (s *serverLists[T]) loaded(c *viewCtx, server string, items []T, err error) tea.Cmd {
+	delete(s.inFlight, server)
+	if s.again[server] {
+		delete(s.again, server)
+		return s.load(c, server)
 	}
-	s.cursor = clamp(s.cursor, 0, max(len(items)-1, 0))
-	return true
+	s.lists[server] = &listOf[T]{items: items, err: err}
+	if s.server == server {
+		s.cursor = clamp(s.cursor, 0, max(len(items)-1, 0))
+	}
+	return nil
 }
 
 // listRows is how many list rows fit under the title line; textRows how

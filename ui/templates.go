@@ -96,7 +96,7 @@ func (t *templatesView) enter(c *viewCtx) tea.Cmd {
 func (t *templatesView) update(c *viewCtx, msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
 	case templatesMsg:
-		t.loaded(msg.server, msg.items, msg.err)
+		return t.loaded(c, msg.server, msg.items, msg.err)
 	case templateGotMsg:
 		t.gotDone(msg)
 	case eventMsg:

@@ -97,7 +97,7 @@ func newToolsView() *toolsView {
 func (t *toolsView) update(c *viewCtx, msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
 	case toolsMsg:
-		t.loaded(msg.server, msg.tools, msg.err)
+		return t.loaded(c, msg.server, msg.tools, msg.err)
 	case callDoneMsg:
 		t.callDone(msg)
 	case serversMsg:

@@ -21,7 +21,12 @@ type common struct {
 	protocol      string
 	elicit        string
 	promptTimeout time.Duration
-	command       []string // after "--"
+	// connectTimeout and requestTimeout always hold a bound: zero is
+	// refused, not taken for "no limit" (client.Options would read it as
+	// the default, which would surprise whoever typed 0).
+	connectTimeout time.Duration
+	requestTimeout time.Duration
+	command        []string // after "--"
 }
 
 type headerList []string
@@ -37,6 +42,20 @@ func (c *common) register(fs *flag.FlagSet) {
 	fs.StringVar(&c.protocol, "protocol", "", "pin the MCP protocol version (2026-07-28, 2025-11-25, 2025-06-18, 2025-03-26, 2024-11-05); default: detect (server/discover, then initialize)")
 	fs.StringVar(&c.elicit, "elicit", "both", "elicitation modes to declare: off, form, url or both")
 	fs.DurationVar(&c.promptTimeout, "prompt-timeout", 0, "end an unanswered prompt after this long (default: never)")
+	fs.DurationVar(&c.connectTimeout, "connect-timeout", client.DefaultConnectTimeout, "give up connecting when the server has not finished the handshake within this long")
+	fs.DurationVar(&c.requestTimeout, "request-timeout", client.DefaultRequestTimeout,
+		"fail a request the server has not answered within this long; progress extends it (up to 10 times), and a call waiting on an open prompt never times out")
+}
+
+// checkTimeouts refuses timeouts that are no bound.
+func (c *common) checkTimeouts() error {
+	if c.connectTimeout <= 0 {
+		return usageErr("--connect-timeout must be positive, got %v (a bound always exists; the default is %v)", c.connectTimeout, client.DefaultConnectTimeout)
+	}
+	if c.requestTimeout <= 0 {
+		return usageErr("--request-timeout must be positive, got %v (a bound always exists; the default is %v)", c.requestTimeout, client.DefaultRequestTimeout)
+	}
+	return nil
 }
 
 var knownProtocols = []string{"2026-07-28", "2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"}
@@ -65,6 +84,9 @@ func (c *common) spec(defaultDemo bool) (serverSpec, error) {
 	}
 	if c.promptTimeout < 0 {
 		return s, usageErr("--prompt-timeout must not be negative")
+	}
+	if err := c.checkTimeouts(); err != nil {
+		return s, err
 	}
 	s.Header = http.Header{}
 	for _, h := range c.headers {

@@ -215,12 +215,14 @@ func connectHeadless(ctx context.Context, c *common, prompter question.Prompter,
 	}
 	modes, _ := parseElicit(c.elicit)
 	sess, err := client.Connect(ctx, t, &client.Options{
-		Name:          spec.Name,
-		ClientInfo:    wire.Implementation{Name: "elicit", Version: version},
-		Protocol:      c.protocol,
-		Elicit:        modes,
-		Prompter:      prompter,
-		PromptTimeout: c.promptTimeout,
+		Name:           spec.Name,
+		ClientInfo:     wire.Implementation{Name: "elicit", Version: version},
+		Protocol:       c.protocol,
+		Elicit:         modes,
+		Prompter:       prompter,
+		PromptTimeout:  c.promptTimeout,
+		ConnectTimeout: c.connectTimeout,
+		RequestTimeout: c.requestTimeout,
 	})
 	if err != nil {
 		return nil, nil, fail(exitConnect, "%w", err) // "connect to NAME: …", naming the command or URL where it failed

@@ -58,6 +58,9 @@ func runTUI(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 // line, or those of a config file (given, or found in the usual places).
 func (f *tuiFlags) servers() ([]serverSpec, string, error) {
 	theme := f.theme
+	if err := f.checkTimeouts(); err != nil {
+		return nil, "", err
+	}
 	if f.url != "" || len(f.command) > 0 || f.demo {
 		if f.config != "" {
 			return nil, "", usageErr("give either a server or --config, not both")
@@ -124,11 +127,13 @@ func runTUIWith(ctx context.Context, f *tuiFlags, stdout, stderr io.Writer) erro
 	}
 	eng.sessionOpts = func(name string) *client.Options {
 		return &client.Options{
-			ClientInfo:    wire.Implementation{Name: "elicit", Version: version},
-			Protocol:      f.protocol,
-			Elicit:        modes,
-			Prompter:      br,
-			PromptTimeout: f.promptTimeout,
+			ClientInfo:     wire.Implementation{Name: "elicit", Version: version},
+			Protocol:       f.protocol,
+			Elicit:         modes,
+			Prompter:       br,
+			PromptTimeout:  f.promptTimeout,
+			ConnectTimeout: f.connectTimeout,
+			RequestTimeout: f.requestTimeout,
 		}
 	}
 	eng.transports = func(spec serverSpec) (transport.Transport, error) {
