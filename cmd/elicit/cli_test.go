@@ -196,3 +196,19 @@ func TestFailureJSON(t *testing.T) {
 		}
 	}
 }
+
+// TestFlagsBeforeTheCommand: flags may come before the subcommand; a slip
+// in the command's name gets the nearest one suggested; -h lists the
+// TUI's flags and exits 0.
+func TestFlagsBeforeTheCommand(t *testing.T) {
+	code, out, errs := runCLI(t, "--protocol", "2025-11-25", "tools")
+	if code != exitOK || !strings.Contains(out, `"protocol": "2025-11-25"`) {
+		t.Errorf("--protocol before tools: exit %d, stderr %q, stdout %.200q", code, errs, out)
+	}
+	if code, _, errs := runCLI(t, "tols"); code != exitUsage || !strings.Contains(errs, `did you mean "tools"?`) {
+		t.Errorf("tols: exit %d, stderr %q", code, errs)
+	}
+	if code, out, _ := runCLI(t, "-h"); code != exitOK || !strings.Contains(out, "-theme") || !strings.Contains(out, "-config") {
+		t.Errorf("-h: exit %d, the TUI's flags missing:\n%s", code, out)
+	}
+}

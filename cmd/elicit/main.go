@@ -5,11 +5,14 @@ package main
 import (
 	"context"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"os"
 	"os/signal"
 	"runtime/pprof"
+	"slices"
+	"strings"
 	"syscall"
 
 	"github.com/elicit-dev/elicit/themes/untrusted"
@@ -69,6 +72,65 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 }
 
 var errHelp = errors.New("help shown")
+
+// commands are the subcommands, for hoistCommand and suggestions.
+func commands() []string { return []string{"demo", "tools", "call", "conformance", "version", "help"} }
+
+// hoistCommand lets flags come before the subcommand: "elicit --theme
+// dracula demo" runs as "elicit demo --theme dracula". Only flags the TUI
+// knows are looked past; anything else is left for the usual error.
+func hoistCommand(args []string) []string {
+	if len(args) == 0 || !strings.HasPrefix(args[0], "-") {
+		return args
+	}
+	fs := flag.NewFlagSet("elicit", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	(&tuiFlags{}).register(fs)
+	before, _ := splitDashDash(args)
+	if fs.Parse(before) != nil {
+		return args
+	}
+	rest := fs.Args()
+	if len(rest) == 0 || !slices.Contains(commands(), rest[0]) {
+		return args
+	}
+	i := len(before) - len(rest) // where the command stands
+	out := append([]string{args[i]}, args[:i]...)
+	return append(out, args[i+1:]...)
+}
+
+// nearestCommand is the subcommand closest to word by edit distance, if
+// it is close enough to be a slip ("" otherwise).
+func nearestCommand(word string) string {
+	best, bestD := "", 3
+	for _, c := range commands() {
+		if d := editDistance(word, c); d < bestD {
+			best, bestD = c, d
+		}
+	}
+	return best
+}
+
+// editDistance is the Levenshtein distance between a and b.
+func editDistance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur := make([]int, len(b)+1)
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev = cur
+	}
+	return prev[len(b)]
+}
 
 // withFailureJSON runs a headless command; when it fails before writing
 // its JSON (bad flags, no server, a list that failed), it prints a JSON
@@ -130,7 +192,15 @@ func dispatch(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	switch args[0] {
 	case "help", "-h", "--help", "-help":
 		fmt.Fprint(stdout, topUsage)
+		fmt.Fprintln(stdout, "\nFlags of the TUI (and demo); each command's own with elicit COMMAND -h:")
+		fs := flag.NewFlagSet("elicit", flag.ContinueOnError)
+		fs.SetOutput(stdout)
+		(&tuiFlags{}).register(fs)
+		fs.PrintDefaults()
 		return errHelp
+	}
+	args = hoistCommand(args)
+	switch args[0] {
 	case "version", "--version":
 		fmt.Fprintf(stdout, "elicit %s\n", version)
 		return nil

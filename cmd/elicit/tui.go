@@ -49,6 +49,9 @@ func runTUI(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		return err
 	}
 	if len(pos) > 0 {
+		if near := nearestCommand(pos[0]); near != "" {
+			return usageErr("unknown command %q: did you mean %q? (see elicit help)", pos[0], near)
+		}
 		return usageErr("unknown command %q (see elicit help)", pos[0])
 	}
 	return runTUIWith(ctx, &f, stdout, stderr)
