@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"fmt"
 	"strings"
 	"unicode"
 
@@ -13,17 +14,21 @@ import (
 // handleKey applies global bindings first (they avoid every key a form
 // field uses), then hands the key to the current view.
 func (m *Model) handleKey(k tea.KeyPressMsg) tea.Cmd {
+	quit := key.Matches(k, m.keys.Quit)
+	if !quit {
+		m.quitAsked = false // any other key withdraws the question
+	}
 	if m.showHelp {
 		// Any key closes the overlay, except quit.
-		if key.Matches(k, m.keys.Quit) {
-			return tea.Quit
+		if quit {
+			return m.quit()
 		}
 		m.showHelp = false
 		return nil
 	}
 	switch {
-	case key.Matches(k, m.keys.Quit):
-		return tea.Quit
+	case quit:
+		return m.quit()
 	case key.Matches(k, m.keys.Help):
 		m.showHelp = true
 		return nil
@@ -42,6 +47,28 @@ func (m *Model) handleKey(k tea.KeyPressMsg) tea.Cmd {
 		return nil
 	}
 	return m.shown.key(&m.viewCtx, k)
+}
+
+// quit quits, asking once first when questions are open: quitting ends
+// them abandoned (each answered cancel), which a stray ctrl+c should not
+// do to a question someone was about to answer.
+func (m *Model) quit() tea.Cmd {
+	n := 0
+	for _, pn := range m.prompts.panes {
+		if pn.open() {
+			n++
+		}
+	}
+	if n == 0 || m.quitAsked {
+		return tea.Quit
+	}
+	m.quitAsked = true
+	q := "1 question is"
+	if n > 1 {
+		q = fmt.Sprintf("%d questions are", n)
+	}
+	m.notice = q + " open: ctrl+c again quits, and they end abandoned (answered cancel); any other key stays"
+	return nil
 }
 
 // handleClick focuses the pane whose strip entry was clicked, or declines

@@ -50,6 +50,9 @@ type Model struct {
 	notice   string // one-line message on the status bar
 	showHelp bool
 	ticking  bool // the 1 s waiting-time tick is armed
+	// quitAsked: ctrl+c was pressed once with questions open; the next
+	// one quits (quit in input.go).
+	quitAsked bool
 }
 
 // New builds the model. bridge must be the Bridge the engine prompts and

@@ -258,3 +258,32 @@ func TestPaneArmDelay(t *testing.T) {
 		t.Fatalf("reply %+v, want accept name=Ada (the typing before the delay kept)", got)
 	}
 }
+
+// TestCtrlCAsksOnceWithQuestionsOpen: ctrl+c with a question open asks
+// first (the question stays open, nothing is sent); a second ctrl+c
+// quits; any other key in between withdraws the question.
+func TestCtrlCAsksOnceWithQuestionsOpen(t *testing.T) {
+	t.Parallel()
+	d := newDriver(t, Options{})
+	p := formPrompt(t, "demo", 1, "Who are you?", nameSchema)
+	d.open(p)
+	ctrlC := tea.KeyPressMsg{Code: 'c', Mod: tea.ModCtrl}
+	if cmd := d.m.handleKey(ctrlC); cmd != nil {
+		t.Fatal("the first ctrl+c with a question open quit")
+	}
+	if s := d.screen(); !strings.Contains(s, "ctrl+c again quits") {
+		t.Errorf("no question asked:\n%s", s)
+	}
+	d.noReply(p.Key)
+	d.m.handleKey(tea.KeyPressMsg{Code: 'x', Text: "x"})
+	if cmd := d.m.handleKey(ctrlC); cmd != nil {
+		t.Fatal("ctrl+c after another key quit without asking again")
+	}
+	cmd := d.m.handleKey(ctrlC)
+	if cmd == nil {
+		t.Fatal("the second ctrl+c did not quit")
+	}
+	if _, ok := cmd().(tea.QuitMsg); !ok {
+		t.Fatal("the second ctrl+c's command is not quit")
+	}
+}
