@@ -40,7 +40,7 @@ func newKeyMap() keyMap {
 		return key.NewBinding(key.WithKeys(keys...), key.WithHelp(help, desc))
 	}
 	return keyMap{
-		Quit:     b("ctrl+c", "quit (asks first when prompts are open: they end abandoned)", "ctrl+c"),
+		Quit:     b("ctrl+c", "quit (asks first if prompts are open)", "ctrl+c"),
 		Help:     b("F1 / ?", "this help (? only outside fields)", "f1"),
 		NextPane: b("F2 / ctrl+o", "next prompt", "f2", "ctrl+o"),
 		PrevPane: b("F3", "previous prompt", "f3"),
