@@ -153,7 +153,7 @@ func TestTemplatesArgumentFormAndGet(t *testing.T) {
 	t.Parallel()
 	d := newDriver(t, Options{}, withTemplates)
 	d.keys(keyF10)
-	mustShow(t, d, "F10 Templates", "Prompt templates of demo", "greet", "(name*, style)", "Say hello",
+	mustShow(t, d, "F10 Prompts", "Prompts of demo", "greet", "(name*, style)", "Say hello",
 		"plain — No arguments")
 
 	d.keys(keyEnter)
@@ -185,7 +185,7 @@ func TestTemplatesFormEscAndF9Cycle(t *testing.T) {
 	t.Parallel()
 	d := newDriver(t, Options{}, withTemplates, withResources)
 	d.keys(keyF9, keyF9) // F9 twice reaches the templates, for terminals that keep F10
-	if d.m.viewName() != "Templates" {
+	if d.m.viewName() != "Prompts" {
 		t.Fatalf("view = %v after F9 F9", d.m.viewName())
 	}
 	d.keys(keyEnter)
@@ -193,7 +193,7 @@ func TestTemplatesFormEscAndF9Cycle(t *testing.T) {
 	// A prompt arriving meanwhile does not take the keyboard away.
 	p := formPrompt(t, "demo", 1, "q", nameSchema)
 	d.open(p)
-	if d.m.viewName() != "Templates" {
+	if d.m.viewName() != "Prompts" {
 		t.Fatal("a new prompt switched views while an argument form was being typed in")
 	}
 	d.keys(keyEsc)

@@ -35,7 +35,7 @@ var floodKeys = []struct {
 }{
 	{tea.KeyPressMsg{Code: tea.KeyF6}, "Traffic"},
 	{tea.KeyPressMsg{Code: tea.KeyF8}, "Logs"},
-	{tea.KeyPressMsg{Code: tea.KeyF4}, "Prompts"},
+	{tea.KeyPressMsg{Code: tea.KeyF4}, "Questions"},
 }
 
 // floodProgram is a real tea.Program around a Model, fed by a Bridge, with
@@ -186,7 +186,7 @@ func TestKeystrokeDuringFlood(t *testing.T) {
 		t.Errorf("after %d notifications the rings hold %d frames and %d log lines; want at most 10,000 and 5,000", sent, traffic, logs)
 	}
 	// The pane still takes its answer.
-	fp.press(t, tea.KeyPressMsg{Code: tea.KeyF4}, "Prompts")
+	fp.press(t, tea.KeyPressMsg{Code: tea.KeyF4}, "Questions")
 	fp.prog.Send(tea.KeyPressMsg{Code: 'x', Mod: tea.ModCtrl})
 	select {
 	case o := <-answered:

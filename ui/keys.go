@@ -103,7 +103,7 @@ func (k keyMap) helpSections(tabs []key.Binding) []helpSection {
 		{"Traffic", []key.Binding{k.Filter, k.Export, k.Follow, k.NextServer}},
 		{"Logs", []key.Binding{k.LogLevel, k.NextServer}},
 		{"Resources", []key.Binding{k.ReadResource, k.Back, k.NextServer}},
-		{"Prompt templates", []key.Binding{k.GetPrompt, k.Back, k.NextServer}},
+		{"Prompts (MCP prompts/list)", []key.Binding{k.GetPrompt, k.Back, k.NextServer}},
 		{"Tasks", []key.Binding{k.Select, k.CancelTask, k.TaskPrompt, k.ListTasks}},
 	}
 }

@@ -224,7 +224,7 @@ func TestNewPromptKeepsTheView(t *testing.T) {
 	if d.m.shown != screen(d.traffic()) {
 		t.Fatalf("a new prompt switched the view to %v", d.m.view)
 	}
-	if s := d.screen(); !strings.Contains(s, "Prompts (1)") {
+	if s := d.screen(); !strings.Contains(s, "Questions (1)") {
 		t.Errorf("the tab bar does not announce the prompt:\n%s", s)
 	}
 	d.keys(keyEnter, keyEsc, keyCtrlX)

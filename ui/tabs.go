@@ -19,6 +19,7 @@ const viewPrompts viewID = 0
 // its tab and its help line say.
 type tab struct {
 	name  string   // the tab's label
+	short string   // its label when the full ones do not fit the width
 	fkey  int      // the F-key that shows it: fkey 5 is F5
 	alt   []string // other keys that show it
 	help  string   // its line in the help overlay
@@ -31,16 +32,16 @@ type tab struct {
 // view is its file and one line here; its tab, F-key and help line follow.
 func newTabs(prompts *promptsView) []tab {
 	tabs := []tab{
-		{name: "Prompts", fkey: 4, help: "prompts view", screen: prompts},
-		{name: "Tools", fkey: 5, help: "tools view", screen: newToolsView()},
-		{name: "Traffic", fkey: 6, help: "traffic view", screen: newTrafficView()},
-		{name: "Journal", fkey: 7, help: "journal view", screen: &journalView{}},
-		{name: "Logs", fkey: 8, help: "log view", screen: &logView{}},
-		// F9 again shows templates: some terminals keep F10 for their menu.
-		{name: "Resources", fkey: 9, help: "resources view (again: templates)", again: "Templates", screen: newResourcesView()},
-		{name: "Templates", fkey: 10, help: "server prompt templates view", screen: newTemplatesView()},
+		{name: "Questions", short: "Qs", fkey: 4, help: "questions the servers ask you", screen: prompts},
+		{name: "Tools", short: "Tls", fkey: 5, help: "tools view", screen: newToolsView()},
+		{name: "Traffic", short: "Trf", fkey: 6, help: "traffic view", screen: newTrafficView()},
+		{name: "Journal", short: "Jnl", fkey: 7, help: "journal view", screen: &journalView{}},
+		{name: "Logs", short: "Log", fkey: 8, help: "log view", screen: &logView{}},
+		// F9 again shows prompts: some terminals keep F10 for their menu.
+		{name: "Resources", short: "Res", fkey: 9, help: "resources view (again: prompts)", again: "Prompts", screen: newResourcesView()},
+		{name: "Prompts", short: "Prm", fkey: 10, help: "MCP prompts view (prompts/list, prompts/get)", screen: newTemplatesView()},
 		// alt+t too: some terminals keep F11 for full screen.
-		{name: "Tasks", fkey: 11, alt: []string{"alt+t"}, help: "tasks view", screen: newTasksView()},
+		{name: "Tasks", short: "Tsk", fkey: 11, alt: []string{"alt+t"}, help: "tasks view", screen: newTasksView()},
 	}
 	for i := range tabs {
 		t := &tabs[i]

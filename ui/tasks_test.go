@@ -256,11 +256,11 @@ func TestTaskInputRequiredJumpsToItsPrompt(t *testing.T) {
 	d.keys(keyEsc)
 
 	d.keys(keyDown, keyEnter) // j-core: its prompt found by origin
-	if d.m.viewName() != "Prompts" || d.m.prompts.focused() != d.m.prompts.byKey[core.Key] {
+	if d.m.viewName() != "Questions" || d.m.prompts.focused() != d.m.prompts.byKey[core.Key] {
 		t.Fatalf("Enter on j-core: view %v, focus %v", d.m.viewName(), d.m.prompts.focused().p.Key)
 	}
 	d.keys(keyF11, keyDown, key1('p')) // j-ext: by the task's OpenPrompts
-	if d.m.viewName() != "Prompts" || d.m.prompts.focused() != d.m.prompts.byKey[ext.Key] {
+	if d.m.viewName() != "Questions" || d.m.prompts.focused() != d.m.prompts.byKey[ext.Key] {
 		t.Fatalf("p on j-ext: view %v, focus %v", d.m.viewName(), d.m.prompts.focused().p.Key)
 	}
 	mustShow(t, d, "which month?")

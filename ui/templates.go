@@ -231,7 +231,7 @@ func (t *templatesView) render(c *viewCtx) string {
 	if t.got != nil {
 		return t.renderGot(c, t.got)
 	}
-	return t.renderList(c, listWords{title: "Prompt templates of", hints: "s next server · enter get",
+	return t.renderList(c, listWords{title: "Prompts of", hints: "s next server · enter get",
 		noun: "prompt templates", method: "prompts/list", none: "this server has no prompt templates"},
 		func(tp *wire.Prompt, selected bool) string { return templateLine(c, tp, selected) })
 }

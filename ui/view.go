@@ -47,24 +47,47 @@ func (m *Model) View() tea.View {
 }
 
 // renderTabs draws the registry's tabs: F-key, name and the screen's
-// count.
+// count. When they do not fit the width, they tighten, then the others
+// shorten (the tab on show keeps its name), then show their F-key alone,
+// so every F-key and F1 stay on screen (80 columns hold them all).
 func (m *Model) renderTabs() string {
-	parts := make([]string, 0, len(m.tabs)+1)
-	for i, t := range m.tabs {
-		label := fmt.Sprintf("F%d %s", t.fkey, t.name)
-		if b, ok := t.screen.(badger); ok {
-			if n := b.badge(); n > 0 {
-				label += fmt.Sprintf(" (%d)", n)
+	full := func(t tab) string { return t.name }
+	short := func(t tab) string { return t.short }
+	none := func(tab) string { return "" }
+	var out string
+	for _, level := range []struct {
+		name  func(tab) string
+		tight bool
+	}{{full, false}, {full, true}, {short, true}, {none, true}} {
+		inactive, help := m.st.Tabs.Inactive, "  F1 help"
+		if level.tight {
+			inactive, help = inactive.PaddingLeft(0), " F1 help"
+		}
+		parts := make([]string, 0, len(m.tabs)+1)
+		for i, t := range m.tabs {
+			name := level.name(t)
+			if viewID(i) == m.view {
+				name = t.name
+			}
+			label := strings.TrimSpace(fmt.Sprintf("F%d %s", t.fkey, name))
+			if b, ok := t.screen.(badger); ok {
+				if n := b.badge(); n > 0 {
+					label += fmt.Sprintf(" (%d)", n)
+				}
+			}
+			if viewID(i) == m.view {
+				parts = append(parts, m.st.Tabs.Active.Render(label))
+			} else {
+				parts = append(parts, inactive.Render(label))
 			}
 		}
-		if viewID(i) == m.view {
-			parts = append(parts, m.st.Tabs.Active.Render(label))
-		} else {
-			parts = append(parts, m.st.Tabs.Inactive.Render(label))
+		parts = append(parts, m.st.Muted.Render(help))
+		out = strings.Join(parts, "")
+		if m.width == 0 || ansi.StringWidth(out) <= m.width {
+			return out
 		}
 	}
-	parts = append(parts, m.st.Muted.Render("  F1 help"))
-	return ansi.Truncate(strings.Join(parts, ""), m.width, "…")
+	return ansi.Truncate(out, m.width, "…")
 }
 
 func (m *Model) renderStatus() string {

@@ -39,3 +39,25 @@ func TestViewFitsScreen(t *testing.T) {
 		d.keys(keyEsc)
 	}
 }
+
+// TestTabBarFitsEveryFKey: at 80 columns (and 60) every tab's F-key and
+// F1 help are on the bar; at 120 the names are whole.
+func TestTabBarFitsEveryFKey(t *testing.T) {
+	t.Parallel()
+	for _, w := range []int{60, 80, 120} {
+		d := newDriver(t, Options{})
+		d.send(tea.WindowSizeMsg{Width: w, Height: 24})
+		bar := strings.SplitN(d.screen(), "\n", 2)[0]
+		for _, k := range []string{"F4", "F5", "F6", "F7", "F8", "F9", "F10", "F11", "F1 help"} {
+			if !strings.Contains(bar, k) {
+				t.Errorf("width %d: the tab bar lacks %s: %q", w, k, bar)
+			}
+		}
+		if ansi.StringWidth(bar) > w {
+			t.Errorf("width %d: the bar is %d wide", w, ansi.StringWidth(bar))
+		}
+		if w == 120 && (!strings.Contains(bar, "F4 Questions") || !strings.Contains(bar, "F10 Prompts")) {
+			t.Errorf("width 120: names not whole: %q", bar)
+		}
+	}
+}

@@ -119,7 +119,7 @@ func (tm *tmuxTerm) callTool(name string) {
 // that answer a pane for its first 300 ms on screen (Options.ArmDelay).
 func (tm *tmuxTerm) question(text string) string {
 	tm.t.Helper()
-	tm.waitFor("the question to be announced", func(s string) bool { return strings.Contains(s, "Prompts (") })
+	tm.waitFor("the question to be announced", func(s string) bool { return strings.Contains(s, "Questions (") })
 	tm.press("F4")
 	s := tm.waitText(text)
 	tm.read()
@@ -364,7 +364,7 @@ func TestTUITasks(t *testing.T) {
 			tm.press("Escape")
 
 			tm.callTool("reflow_month")
-			tm.waitText("Prompts (1)")
+			tm.waitText("Questions (1)")
 			tm.press("F11")
 			tm.waitText("input required")
 			tm.press("Home")
@@ -392,7 +392,7 @@ func TestTUIFocusStaysWithThePerson(t *testing.T) {
 	tm.waitText("demo://readme")
 	tm.press("Enter")
 	tm.waitText("esc back")
-	s := tm.waitFor("the task's question to be announced", func(s string) bool { return strings.Contains(s, "Prompts (1)") })
+	s := tm.waitFor("the task's question to be announced", func(s string) bool { return strings.Contains(s, "Questions (1)") })
 	if !strings.Contains(s, "esc back") {
 		t.Fatalf("the question took the screen from the resource:\n%s", s)
 	}
@@ -407,7 +407,7 @@ func TestTUIFocusStaysWithThePerson(t *testing.T) {
 		t.Errorf("a key meant for a view answered the question:\n%s", s)
 	}
 	s = tm.question("fits nowhere in the fortnight")
-	if !strings.Contains(s, "Prompts (1)") {
+	if !strings.Contains(s, "Questions (1)") {
 		t.Errorf("the question is not open any more:\n%s", s)
 	}
 	tm.press("C-c")
