@@ -19,6 +19,10 @@ func hostName(raw string) string {
 // as npx, uvx, node and python so "npx -y @scope/server-everything" becomes
 // "server-everything".
 func baseName(cmd []string) string {
+	cmd = skipWrappers(cmd)
+	if len(cmd) == 0 {
+		return "server"
+	}
 	launchers := map[string]bool{"npx": true, "uvx": true, "node": true, "python": true, "python3": true,
 		"go": true, "deno": true, "bun": true, "bunx": true, "pipx": true, "docker": true}
 	for i, a := range cmd {
@@ -40,6 +44,38 @@ func baseName(cmd []string) string {
 		}
 	}
 	return filepath.Base(cmd[0])
+}
+
+// skipWrappers drops the commands that only run another one: env (with
+// its VAR=value and -flags), sh -c's shell is kept as it is (its script
+// names nothing), and exec-style prefixes such as nice, nohup, timeout.
+// "env FOO=1 node server.js" is named after server.js, not "env".
+func skipWrappers(cmd []string) []string {
+	for len(cmd) > 0 {
+		switch filepath.Base(cmd[0]) {
+		case "env":
+			cmd = cmd[1:]
+			for len(cmd) > 0 && (strings.Contains(cmd[0], "=") || strings.HasPrefix(cmd[0], "-")) {
+				cmd = cmd[1:]
+			}
+		case "nice", "nohup", "stdbuf", "time":
+			cmd = cmd[1:]
+			for len(cmd) > 0 && strings.HasPrefix(cmd[0], "-") {
+				cmd = cmd[1:]
+			}
+		case "timeout":
+			cmd = cmd[1:]
+			for len(cmd) > 0 && strings.HasPrefix(cmd[0], "-") {
+				cmd = cmd[1:]
+			}
+			if len(cmd) > 0 {
+				cmd = cmd[1:] // the duration
+			}
+		default:
+			return cmd
+		}
+	}
+	return cmd
 }
 
 // packageName returns the npm package a path inside node_modules belongs

@@ -14,6 +14,10 @@ func TestServerNames(t *testing.T) {
 		{[]string{"uvx", "mcp-server-git"}, "mcp-server-git"},
 		{[]string{"go", "run", "./cmd/weather"}, "weather"},
 		{[]string{"/usr/local/bin/my-server", "--port", "1"}, "my-server"},
+		{[]string{"env", "FOO=1", "node", "server.js"}, "server"},
+		{[]string{"/usr/bin/env", "-i", "A=b", "npx", "-y", "@scope/server-memory"}, "server-memory"},
+		{[]string{"timeout", "5m", "my-server"}, "my-server"},
+		{[]string{"env", "X=1"}, "server"},
 	} {
 		if got := baseName(tc.cmd); got != tc.want {
 			t.Errorf("baseName(%q) = %q, want %q", tc.cmd, got, tc.want)
