@@ -66,4 +66,7 @@ type ServerStatus struct {
 	// Caps are the capabilities the server declared, zero while it is not
 	// connected; client.TaskChoice reads which tools run as tasks there.
 	Caps client.ServerCapabilities
+	// Info is the serverInfo the server gave (name, title, version);
+	// zero while it is not connected. Untrusted text.
+	Info wire.Implementation
 }

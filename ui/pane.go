@@ -184,10 +184,16 @@ func waited(d time.Duration) string {
 // render draws the pane's inside (the frame is drawn by the caller): the
 // body, and the footer, which the caller keeps on the last line whatever
 // the body's height, so Decline stays visible and clickable.
-func (p *pane) render(st *themes.Styles, km keyMap, width int, now time.Time) (body, footer string) {
+//
+// self is how the server names itself (serverInfo title, else name), shown
+// beside the configured name when it says something more.
+func (p *pane) render(st *themes.Styles, km keyMap, width int, now time.Time, self string) (body, footer string) {
 	var b strings.Builder
-	header := st.Pane.Server.Render(untrusted.Line(p.p.Server)) +
-		st.Pane.Meta.Render("  "+untrusted.Line(p.p.Key.String())+"  ·  "+originText(p.p.Origin))
+	header := st.Pane.Server.Render(untrusted.Line(p.p.Server))
+	if self != "" && self != p.p.Server {
+		header += st.Muted.Render(" (" + untrusted.Line(self) + ")")
+	}
+	header += st.Pane.Meta.Render("  " + untrusted.Line(p.p.Key.String()) + "  ·  " + originText(p.p.Origin))
 	if p.state == paneOpen {
 		header += st.Pane.Meta.Render("  ·  " + waited(now.Sub(p.p.Arrived)))
 	}

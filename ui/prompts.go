@@ -181,7 +181,7 @@ func (p *promptsView) render(c *viewCtx) string {
 	if pn.open() {
 		frame = c.st.Pane.Focused
 	}
-	body, footer := pn.render(c.st, c.keys, w, c.now())
+	body, footer := pn.render(c.st, c.keys, w, c.now(), c.selfName(pn.p.Server))
 	inner := clipLines(body, h)
 	if footer != "" {
 		inner = clipLines(body, h-1) + "\n" + footer

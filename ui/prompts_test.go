@@ -10,6 +10,7 @@ import (
 
 	"github.com/elicit-dev/elicit/client"
 	"github.com/elicit-dev/elicit/client/question"
+	"github.com/elicit-dev/elicit/client/wire"
 )
 
 func TestTwoPanesAnsweredInReverseOrder(t *testing.T) {
@@ -286,4 +287,15 @@ func TestCtrlCAsksOnceWithQuestionsOpen(t *testing.T) {
 	if _, ok := cmd().(tea.QuitMsg); !ok {
 		t.Fatal("the second ctrl+c's command is not quit")
 	}
+}
+
+// TestPaneNamesTheServerAsItNamesItself: the pane header shows the
+// server's own title beside its configured name, sanitized.
+func TestPaneNamesTheServerAsItNamesItself(t *testing.T) {
+	t.Parallel()
+	d := newDriver(t, Options{}, func(e *fakeEngine) {
+		e.servers[0].Info = wire.Implementation{Name: "elicit-demo", Title: "Elicit \x1b[31mDemo"}
+	})
+	d.open(formPrompt(t, "demo", 1, "Who are you?", nameSchema))
+	mustShow(t, d, "demo (Elicit ␛[31mDemo)  demo#1")
 }

@@ -104,6 +104,20 @@ func (c *viewCtx) newID() int {
 	return c.nextID
 }
 
+// selfName is how server name names itself: its serverInfo title, else
+// its name; "" when it is not connected or said nothing.
+func (c *viewCtx) selfName(name string) string {
+	for _, s := range c.servers {
+		if s.Name == name {
+			if s.Info.Title != "" {
+				return s.Info.Title
+			}
+			return s.Info.Name
+		}
+	}
+	return ""
+}
+
 // onScreen reports whether s is the screen on show.
 func (c *viewCtx) onScreen(s screen) bool { return c.shown == s }
 

@@ -97,7 +97,7 @@ func (e *engine) Servers() []ui.ServerStatus {
 		st := ui.ServerStatus{Name: s.Name, State: s.State, Protocol: s.Protocol, Era: s.Era,
 			Err: s.Err, Host: e.host(s.Name)}
 		if sess := e.m.Session(s.Name); sess != nil {
-			st.Caps = sess.ServerCapabilities()
+			st.Caps, st.Info = sess.ServerCapabilities(), sess.ServerInfo()
 		}
 		out = append(out, st)
 	}
