@@ -63,6 +63,7 @@ func (m *Message) Kind() Kind {
 }
 
 // NewRequest builds a request; params are marshalled unless already raw.
+// Test and library API: the engine builds its requests itself.
 func NewRequest(id ID, method string, params any) (*Message, error) {
 	p, err := marshalParams(params)
 	if err != nil {
@@ -80,7 +81,8 @@ func NewNotification(method string, params any) (*Message, error) {
 	return &Message{Method: method, Params: p}, nil
 }
 
-// NewResponse builds a successful response.
+// NewResponse builds a successful response. Test and library API: the
+// engine writes its responses itself.
 func NewResponse(id ID, result any) (*Message, error) {
 	var r json.RawMessage
 	switch v := result.(type) {
