@@ -3,6 +3,7 @@ package wire
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"reflect"
 	"strings"
 	"testing"
@@ -122,6 +123,45 @@ func oldCaseVariantOf(k string, fields map[string]reflect.Type) bool {
 	return false
 }
 
+// oldBlock is ContentBlock as it was: every field decoded, Raw copied.
+type oldBlock struct {
+	Type        string            `json:"type"`
+	Text        string            `json:"text,omitempty"`
+	Data        string            `json:"data,omitempty"`
+	MimeType    string            `json:"mimeType,omitempty"`
+	URI         string            `json:"uri,omitempty"`
+	Name        string            `json:"name,omitempty"`
+	Title       string            `json:"title,omitempty"`
+	Description string            `json:"description,omitempty"`
+	Size        *int64            `json:"size,omitempty"`
+	Resource    *ResourceContents `json:"resource,omitempty"`
+	Annotations json.RawMessage   `json:"annotations,omitempty"`
+	Raw         json.RawMessage   `json:"-"`
+}
+
+func (b *oldBlock) UnmarshalJSON(data []byte) error {
+	type plain oldBlock
+	var p plain
+	if err := oldDecodeExact(data, &p); err != nil {
+		var t struct {
+			Type string `json:"type"`
+		}
+		if oldDecodeExact(data, &t) != nil {
+			return fmt.Errorf("content block: %w", err)
+		}
+		p = plain{Type: t.Type}
+	}
+	*b = oldBlock(p)
+	b.Raw = append(json.RawMessage(nil), data...)
+	return nil
+}
+
+type oldToolResult struct {
+	Content           []oldBlock      `json:"content"`
+	StructuredContent json.RawMessage `json:"structuredContent,omitempty"`
+	IsError           bool            `json:"isError,omitempty"`
+}
+
 // hasDuplicateKeys reports whether some object in data names a member
 // twice: the old decoding kept only the last of them when it rebuilt an
 // object, and all of them (as encoding/json does) when it did not, so
@@ -197,6 +237,8 @@ func hasVariant(data []byte) bool {
 	for _, target := range exactTargets() {
 		collect(reflect.TypeOf(target()))
 	}
+	collect(reflect.TypeFor[blockFields]())
+	collect(reflect.TypeFor[oldToolResult]())
 	dec := json.NewDecoder(bytes.NewReader(data))
 	for {
 		tok, err := dec.Token()
@@ -244,8 +286,9 @@ var oracleSeeds = []string{
 	`{"content":[{"type":"resource","resource":{"uri":"a"},"resource":{"text":"t"}},{"type":"x","size":1,"size":null}]}`,
 }
 
-// FuzzDecodeExactMatchesOld: DecodeExact decodes every document as the
-// map-rebuilding decoding did (where that is defined), error or not.
+// FuzzDecodeExactMatchesOld: DecodeExact, ContentBlock and
+// DecodeToolResult decode every document as the map-rebuilding decoding
+// did (where that is defined: no repeated names), error or not.
 //
 //	go test -run '^$' -fuzz FuzzDecodeExactMatchesOld -fuzztime 2m ./client/wire
 func FuzzDecodeExactMatchesOld(f *testing.F) {
@@ -266,6 +309,32 @@ func FuzzDecodeExactMatchesOld(f *testing.F) {
 			}
 			if gerr == nil && !cmp.Equal(got, want, cmp.AllowUnexported(exactProbe{})) {
 				t.Fatalf("%T:\n%s", got, cmp.Diff(want, got, cmp.AllowUnexported(exactProbe{})))
+			}
+		}
+		got, gerr := DecodeToolResult(data)
+		var want oldToolResult
+		werr := oldDecodeExact(data, &want)
+		if (gerr == nil) != (werr == nil) {
+			t.Fatalf("tool result: error %v, the old decoding %v", gerr, werr)
+		}
+		if gerr != nil {
+			return
+		}
+		if !bytes.Equal(got.Raw, data) || got.IsError != want.IsError || !bytes.Equal(got.StructuredContent, want.StructuredContent) ||
+			len(got.Content) != len(want.Content) || (got.Content == nil) != (want.Content == nil) {
+			t.Fatalf("tool result %+v, the old decoding %+v", got, want)
+		}
+		for i, b := range got.Content {
+			w := want.Content[i]
+			d := b.Details()
+			old := BlockDetails{Data: w.Data, MimeType: w.MimeType, URI: w.URI, Name: w.Name, Title: w.Title,
+				Description: w.Description, Size: w.Size, Resource: w.Resource, Annotations: w.Annotations}
+			if b.Type != w.Type || b.Text != w.Text || !bytes.Equal(b.Raw, w.Raw) || !cmp.Equal(d, old) {
+				t.Fatalf("block %d: %+v %+v, the old decoding %+v", i, b, d, w)
+			}
+			var one ContentBlock
+			if err := json.Unmarshal(b.Raw, &one); err != nil || one.Type != b.Type || one.Text != b.Text {
+				t.Fatalf("block %d alone: %+v, %v", i, one, err)
 			}
 		}
 	})
