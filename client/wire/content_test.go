@@ -128,3 +128,27 @@ func TestDecodeToolResultRefuses(t *testing.T) {
 		t.Errorf("null: %+v, %v", res, err)
 	}
 }
+
+// TestEachMember: members come in order with names unescaped and values
+// as slices of the object; what is not one object says so.
+func TestEachMember(t *testing.T) {
+	t.Parallel()
+	var got []string
+	ok := EachMember([]byte(` {"a":1, "\u0062" : {"c":[1,"]"]},"a":"x"} `), func(name, v []byte) bool {
+		got = append(got, string(name)+"="+string(v))
+		return true
+	})
+	if want := []string{"a=1", `b={"c":[1,"]"]}`, `a="x"`}; !ok || !cmp.Equal(got, want) {
+		t.Errorf("%v %v, want %v", ok, got, want)
+	}
+	for _, bad := range []string{``, `[]`, `{"a":1`, `{"a" 1}`, `{"a":1} x`, `{"a":1,}`} {
+		if EachMember([]byte(bad), func(_, _ []byte) bool { return true }) {
+			t.Errorf("%q read as an object", bad)
+		}
+	}
+	n := 0
+	EachMember([]byte(`{"a":1,"b":2}`), func(_, _ []byte) bool { n++; return false })
+	if n != 1 {
+		t.Errorf("yield false did not stop: %d calls", n)
+	}
+}

@@ -231,3 +231,26 @@ func stringValue(v []byte) (string, error) {
 	err := json.Unmarshal(v, &s)
 	return s, err
 }
+
+// EachMember calls yield with the name (unescaped) and the value of each
+// member of the JSON object obj, in order, until yield returns false, and
+// reports whether obj read as an object. It walks the object's structure
+// without checking that every value is valid JSON, and copies nothing: a
+// reader that needs a few members of a megabyte-sized frame pays one
+// pass over it, not encoding/json's two.
+func EachMember(obj []byte, yield func(name, value []byte) bool) bool {
+	i := skipSpace(obj, 0)
+	if i >= len(obj) || obj[i] != '{' {
+		return false
+	}
+	o := scanObject(obj, i)
+	for {
+		m, ok := o.next()
+		if !ok {
+			return !o.bad && skipSpace(obj, o.i+1) == len(obj)
+		}
+		if !yield(memberName(obj, m), obj[m.valStart:m.valEnd:m.valEnd]) {
+			return true
+		}
+	}
+}
