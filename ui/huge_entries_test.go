@@ -2,6 +2,7 @@ package ui
 
 import (
 	"encoding/json"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -10,7 +11,11 @@ import (
 )
 
 // A hostile server sends a few huge log notifications instead of many
-// small ones: twenty 16 MB lines (each a traffic frame and a log line).
+// small ones: twenty 16 MB lines once kept 1.1 GB in the rings (each a
+// traffic frame and a log line, counted but not weighed), and opening the
+// log view froze the UI for 15 s (every frame sanitized and measured each
+// whole line). The rings are bounded by bytes too, a huge entry keeps a
+// bounded prefix, and a frame's work is what it shows.
 
 // hugeEntry is the size of each huge log line.
 const hugeEntry = 16 << 20
@@ -29,6 +34,74 @@ func feedHuge(br *Bridge, n, size int) {
 		now := time.Now()
 		br.Frame("huge", client.Frame{Time: now, Dir: client.In, Raw: raw})
 		br.Event(client.LogMessage{Server: "huge", Level: "info", Logger: strings.Repeat("l", i), Data: data, Time: now})
+	}
+}
+
+// liveHeap is the heap in use after a full collection.
+func liveHeap() uint64 {
+	runtime.GC()
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	return ms.HeapAlloc
+}
+
+// TestBridgeHugeLogsBounded: twenty 16 MB log notifications leave the
+// rings under their byte bounds, by the store's own account and by the
+// heap (a generous bound: the 640 MB of before is what it catches), each
+// entry cut to its prefix with what was cut counted.
+func TestBridgeHugeLogsBounded(t *testing.T) {
+	// Not parallel: it weighs the heap.
+	d := newDriver(t, Options{})
+	br := d.m.bridge
+	before := liveHeap()
+	feedHuge(br, 20, hugeEntry)
+	grew := int64(liveHeap()) - int64(before)
+	st := br.streams
+	st.mu.Lock()
+	tb, lb, tn, ln := st.traffic.bytes, st.logs.bytes, st.traffic.len(), st.logs.len()
+	cut := st.logs.at(ln - 1).Cut
+	st.mu.Unlock()
+	t.Logf("traffic %d entries, %d B; logs %d entries, %d B; heap grew %d MB", tn, tb, ln, lb, grew>>20)
+	if tb > trafficBytes || lb > logBytes || tn != 20 || ln != 20 {
+		t.Errorf("traffic %d entries in %d B, logs %d in %d B; want 20 each within %d and %d B", tn, tb, ln, lb, trafficBytes, logBytes)
+	}
+	if tb > 20*(entryKeep+4<<10) || lb > 20*(entryKeep+4<<10) {
+		t.Errorf("traffic %d B, logs %d B: more than a prefix of each entry kept", tb, lb)
+	}
+	if cut < hugeEntry-entryKeep-64 {
+		t.Errorf("the last log line says %d bytes were cut, want about %d", cut, hugeEntry-entryKeep)
+	}
+	if grew > 64<<20 {
+		t.Errorf("the heap grew by %d MB for twenty 16 MB lines, want < 64 MB", grew>>20)
+	}
+
+}
+
+// TestRingByteBound: the oldest entries go as soon as the bytes would
+// exceed the bound, the count bound still holds, the newest is kept even
+// alone over the bound, and what goes is released.
+func TestRingByteBound(t *testing.T) {
+	t.Parallel()
+	r := newRing[string](4, 10, func(s *string) int { return len(*s) })
+	for _, s := range []string{"aaaa", "bbbb", "cc", "d"} {
+		r.push(s)
+	}
+	if r.len() != 3 || *r.at(0) != "bbbb" || r.bytes != 7 {
+		t.Fatalf("len %d bytes %d oldest %q", r.len(), r.bytes, *r.at(0))
+	}
+	r.push("e")
+	r.push("f") // the count bound: bbbb goes
+	if r.len() != 4 || *r.at(0) != "cc" || *r.at(3) != "f" || r.bytes != 5 {
+		t.Fatalf("len %d bytes %d oldest %q", r.len(), r.bytes, *r.at(0))
+	}
+	r.push(strings.Repeat("z", 20)) // over the bound alone: kept alone
+	if r.len() != 1 || r.bytes != 20 {
+		t.Fatalf("len %d bytes %d", r.len(), r.bytes)
+	}
+	for i := range len(r.buf) {
+		if i != r.start && r.buf[i] != "" {
+			t.Errorf("slot %d still holds %q after it left the ring", i, r.buf[i])
+		}
 	}
 }
 
