@@ -2,6 +2,8 @@ package ui
 
 import (
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"runtime"
 	"strings"
 	"testing"
@@ -11,11 +13,11 @@ import (
 )
 
 // A hostile server sends a few huge log notifications instead of many
-// small ones: twenty 16 MB lines once kept 1.1 GB in the rings (each a
-// traffic frame and a log line, counted but not weighed), and opening the
-// log view froze the UI for 15 s (every frame sanitized and measured each
-// whole line). The rings are bounded by bytes too, a huge entry keeps a
-// bounded prefix, and a frame's work is what it shows.
+// small ones: twenty 16 MB lines, each a traffic frame and a log line,
+// are 640 MB in rings bounded by count alone, and seconds a frame for a
+// view that sanitizes and measures whole lines. The rings are bounded by
+// bytes too, a huge entry keeps a bounded prefix, and a frame's work is
+// what it shows.
 
 // hugeEntry is the size of each huge log line.
 const hugeEntry = 16 << 20
@@ -47,8 +49,9 @@ func liveHeap() uint64 {
 
 // TestBridgeHugeLogsBounded: twenty 16 MB log notifications leave the
 // rings under their byte bounds, by the store's own account and by the
-// heap (a generous bound: the 640 MB of before is what it catches), each
-// entry cut to its prefix with what was cut counted.
+// heap (a generous bound: 640 MB is what it catches), each
+// entry cut to its prefix with what was cut counted; the log and traffic
+// views show them and say how much more there was.
 func TestBridgeHugeLogsBounded(t *testing.T) {
 	// Not parallel: it weighs the heap.
 	d := newDriver(t, Options{})
@@ -75,6 +78,52 @@ func TestBridgeHugeLogsBounded(t *testing.T) {
 		t.Errorf("the heap grew by %d MB for twenty 16 MB lines, want < 64 MB", grew>>20)
 	}
 
+	d.waitInbox()
+	d.keys(keyF8)
+	mustShow(t, d, "Logs: 20 lines", "<U+009B>2J", "(16.7 MB more)")
+	assertInertHuge(t, d.m.View().Content)
+	d.keys(keyF6)
+	mustShow(t, d, "Traffic: 20 frames", "(16.7 MB more)")
+	d.keys(keyEnter)
+	mustShow(t, d, "notifications/message", "<U+009B>2J", "16.7 MB more")
+	assertInertHuge(t, d.m.View().Content)
+}
+
+// assertInertHuge fails if a view holds hugeEvil's controls raw.
+func assertInertHuge(t *testing.T, view string) {
+	t.Helper()
+	for _, r := range "\u009b\u009d\u009c\u202e" {
+		if strings.ContainsRune(view, r) {
+			t.Errorf("the view holds %U raw", r)
+		}
+	}
+}
+
+// TestExportOfCutFrame: the export writes what the ring holds of a frame
+// too big to keep whole, and says how much is missing.
+func TestExportOfCutFrame(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	d := newDriver(t, Options{ExportDir: dir, Now: func() time.Time { return t0 }})
+	feedHuge(d.m.bridge, 1, 3*entryKeep)
+	d.waitInbox()
+	d.keys(keyF6, key1('e'))
+	var line struct {
+		Frame json.RawMessage `json:"frame"`
+		Raw   string          `json:"raw"`
+		Cut   int             `json:"cut"`
+	}
+	data, err := os.ReadFile(filepath.Join(dir, "elicit-traffic-20260102-150405.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(data, &line); err != nil {
+		t.Fatal(err)
+	}
+	if line.Frame != nil || len(line.Raw) != entryKeep || line.Cut < 2*entryKeep ||
+		!strings.HasPrefix(line.Raw, `{"jsonrpc":"2.0","method":"notifications/message"`) {
+		t.Errorf("exported frame %d bytes of raw, cut %d, starting %.60q", len(line.Raw), line.Cut, line.Raw)
+	}
 }
 
 // TestRingByteBound: the oldest entries go as soon as the bytes would
