@@ -112,7 +112,11 @@ func (s *Session) do(ctx context.Context, c *call, params, result any) error {
 			err = s.modernError(m.Error)
 		}
 	}
-	if err == nil && result != nil {
+	if raw, ok := result.(*json.RawMessage); ok && err == nil && m.Result != nil {
+		// Decoded from the frame already, and ours alone: a copy would be
+		// one more of a result that may be megabytes.
+		*raw = m.Result
+	} else if err == nil && result != nil {
 		// Exact names: "IsError" is not isError (see decodeExact).
 		if uerr := wire.DecodeExact(m.Result, result); uerr != nil {
 			err = fmt.Errorf("malformed result: %w", uerr)

@@ -472,8 +472,8 @@ func TestContentBlocks(t *testing.T) {
 	if want := []string{"text", "image", "resource_link", "resource", "future", "text"}; !cmp.Equal(types, want) {
 		t.Errorf("types %v", types)
 	}
-	if res.Content[0].Text != "done" || res.Content[1].MimeType != "image/png" || res.Content[2].URI != "file:///x" ||
-		res.Content[3].Resource == nil || res.Content[3].Resource.Text != "y" || string(res.Content[4].Raw) != `{"type":"future","what":1}` {
+	if res.Content[0].Text != "done" || res.Content[1].Details().MimeType != "image/png" || res.Content[2].Details().URI != "file:///x" ||
+		res.Content[3].Details().Resource == nil || res.Content[3].Details().Resource.Text != "y" || string(res.Content[4].Raw) != `{"type":"future","what":1}` {
 		t.Errorf("content %+v", res.Content)
 	}
 	if !res.IsError || string(res.StructuredContent) != `{"ok":true}` || len(res.Raw) == 0 {

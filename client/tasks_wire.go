@@ -179,11 +179,7 @@ func extCreated(raw json.RawMessage) (w *wireTask, ok bool) {
 // toolResult decodes a tools/call result, by exact member names: an
 // "IsError" must not turn a result into a tool error.
 func toolResult(raw json.RawMessage) (*wire.CallToolResult, error) {
-	res := &wire.CallToolResult{Raw: raw}
-	if err := wire.DecodeExact(raw, res); err != nil {
-		return nil, err
-	}
-	return res, nil
+	return wire.DecodeToolResult(raw)
 }
 
 // parseTaskCapabilities reads the task flags of the server's capabilities:

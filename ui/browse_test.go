@@ -144,7 +144,7 @@ func withTemplates(e *fakeEngine) {
 	e.getFn = func(name string, args map[string]string) (*wire.GetPromptResult, error) {
 		return &wire.GetPromptResult{Description: "greeting " + hostile, Messages: []wire.PromptMessage{
 			{Role: "user", Content: wire.ContentBlock{Type: "text", Text: "Hello, " + args["name"] + "!"}},
-			{Role: "assistant", Content: wire.ContentBlock{Type: "image", MimeType: "image/png", Data: "AAAA"}},
+			{Role: "assistant", Content: wire.NewBlock("image", wire.BlockDetails{MimeType: "image/png", Data: "AAAA"})},
 		}}, nil
 	}
 }

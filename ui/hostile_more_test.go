@@ -482,9 +482,9 @@ func evilEngine(t *testing.T, e *fakeEngine, srv, two string, release chan struc
 		return &wire.CallToolResult{
 			Content: []wire.ContentBlock{
 				{Type: "text", Text: ev("rtext")},
-				{Type: "resource_link", URI: ev("rluri"), Name: ev("rlink"), Description: ev("rldesc"), MimeType: ev("rmime"), Size: &size},
-				{Type: "image", MimeType: ev("imime"), Data: "AAAA"},
-				{Type: "resource", Resource: &wire.ResourceContents{URI: ev("remb"), MimeType: "text/plain", Text: ev("rembt")}},
+				wire.NewBlock("resource_link", wire.BlockDetails{URI: ev("rluri"), Name: ev("rlink"), Description: ev("rldesc"), MimeType: ev("rmime"), Size: &size}),
+				wire.NewBlock("image", wire.BlockDetails{MimeType: ev("imime"), Data: "AAAA"}),
+				wire.NewBlock("resource", wire.BlockDetails{Resource: &wire.ResourceContents{URI: ev("remb"), MimeType: "text/plain", Text: ev("rembt")}}),
 				{Type: ev("rtype"), Raw: json.RawMessage(rawType)},
 			},
 			StructuredContent: json.RawMessage(structured),
@@ -512,7 +512,7 @@ func evilEngine(t *testing.T, e *fakeEngine, srv, two string, release chan struc
 	e.getFn = func(string, map[string]string) (*wire.GetPromptResult, error) {
 		return &wire.GetPromptResult{Description: ev("gresdesc"), Messages: []wire.PromptMessage{
 			{Role: ev("grole"), Content: wire.ContentBlock{Type: "text", Text: ev("gmsg")}},
-			{Role: "user", Content: wire.ContentBlock{Type: "resource_link", URI: ev("gluri"), Name: ev("glname")}},
+			{Role: "user", Content: wire.NewBlock("resource_link", wire.BlockDetails{URI: ev("gluri"), Name: ev("glname")})},
 		}}, nil
 	}
 

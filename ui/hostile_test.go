@@ -56,7 +56,7 @@ func TestServerTextNeverReachesViewRaw(t *testing.T) {
 	d.send(eventMsg{e: client.ServerStateChanged{Server: "demo", State: client.StateFailed, Err: errString(hostile)}})
 	assertNoHostile(t, d.m.View().Content)
 	res := &wire.CallToolResult{IsError: true, Content: []wire.ContentBlock{{Type: "text", Text: hostile},
-		{Type: "resource_link", URI: hostile, Name: hostile}}, StructuredContent: []byte(`{"k":"\u001b]52;c;eA==\u0007"}`)}
+		wire.NewBlock("resource_link", wire.BlockDetails{URI: hostile, Name: hostile})}, StructuredContent: []byte(`{"k":"\u001b]52;c;eA==\u0007"}`)}
 	assertNoHostile(t, renderResult(d.m.st, res, 80))
 }
 

@@ -136,14 +136,22 @@ func (l *logView) render(c *viewCtx) string {
 	if len(l.rows) == 0 {
 		b.WriteString(st.Muted.Render("nothing logged yet"))
 	}
+	w := c.width
 	for _, e := range l.rows {
-		line := st.Muted.Render(e.Time.Format("15:04:05")) + " " + st.Muted.Render(untrusted.Line(e.Server)) + " " +
-			l.style(st, e.Level).Render(fmt.Sprintf("%-7s", untrusted.Line(e.Level))) + " " +
-			l.style(st, e.Level).Render(untrusted.Line(e.Text))
+		// Only what the row can show is sanitized and measured: a line
+		// may be a 64 KiB prefix of megabytes.
+		line := st.Muted.Render(e.Time.Format("15:04:05")) + " " + st.Muted.Render(untrusted.Line(rowText(e.Server, w))) + " " +
+			l.style(st, e.Level).Render(fmt.Sprintf("%-7s", untrusted.Line(rowText(e.Level, w)))) + " " +
+			l.style(st, e.Level).Render(untrusted.Line(rowText(e.Text, w)))
 		if e.Dropped > 0 {
 			line += st.Warning.Render(fmt.Sprintf(" (+%d dropped)", e.Dropped))
 		}
-		b.WriteString(ansi.Truncate(line, c.width, "…") + "\n")
+		if e.Cut == 0 {
+			b.WriteString(ansi.Truncate(line, w, "…") + "\n")
+			continue
+		}
+		more := " " + moreNote(e.Cut)
+		b.WriteString(ansi.Truncate(line, max(w-ansi.StringWidth(more), 0), "") + st.Warning.Render(more) + "\n")
 	}
 	return strings.TrimRight(b.String(), "\n")
 }

@@ -46,21 +46,24 @@ func renderBlock(st *themes.Styles, text interface{ Render(...string) string }, 
 	case "text":
 		return text.Render(untrusted.Text(c.Text))
 	case "image", "audio":
-		return st.List.Badge.Render(fmt.Sprintf("[%s %s, %s]", c.Type, san(orDash(c.MimeType)), base64Size(c.Data)))
+		d := c.Details()
+		return st.List.Badge.Render(fmt.Sprintf("[%s %s, %s]", c.Type, san(orDash(d.MimeType)), base64Size(d.Data)))
 	case "resource_link":
-		s := "→ link " + san(firstNonEmpty(c.Title, c.Name)) + " " + st.Pane.URL.Render(san(c.URI))
-		if c.MimeType != "" {
-			s += st.Muted.Render(" (" + san(c.MimeType) + ")")
+		d := c.Details()
+		s := "→ link " + san(firstNonEmpty(d.Title, d.Name)) + " " + st.Pane.URL.Render(san(d.URI))
+		if d.MimeType != "" {
+			s += st.Muted.Render(" (" + san(d.MimeType) + ")")
 		}
-		if c.Description != "" {
-			s += "\n  " + st.Muted.Render(san(c.Description))
+		if d.Description != "" {
+			s += "\n  " + st.Muted.Render(san(d.Description))
 		}
 		return s
 	case "resource":
-		if c.Resource == nil {
+		d := c.Details()
+		if d.Resource == nil {
 			return st.Muted.Render("[resource without contents]")
 		}
-		return renderContents(st, *c.Resource)
+		return renderContents(st, *d.Resource)
 	}
 	return st.Muted.Render("[" + san(c.Type) + "] " + san(string(c.Raw)))
 }

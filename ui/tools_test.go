@@ -143,8 +143,8 @@ func TestToolResultRendering(t *testing.T) {
 		"rich": {
 			Content: []wire.ContentBlock{
 				{Type: "text", Text: "hello world"},
-				{Type: "image", MimeType: "image/png", Data: "iVBORw0KGgo="}, // 8 bytes
-				{Type: "resource_link", URI: "file:///r.txt", Name: "r", Title: "Report", MimeType: "text/plain"},
+				wire.NewBlock("image", wire.BlockDetails{MimeType: "image/png", Data: "iVBORw0KGgo="}), // 8 bytes
+				wire.NewBlock("resource_link", wire.BlockDetails{URI: "file:///r.txt", Name: "r", Title: "Report", MimeType: "text/plain"}),
 			},
 			StructuredContent: json.RawMessage(`{"a":1,"b":["x"]}`),
 		},

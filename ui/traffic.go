@@ -13,6 +13,8 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
+
+	"github.com/elicit-dev/elicit/themes"
 	"github.com/elicit-dev/elicit/themes/untrusted"
 )
 
@@ -40,6 +42,17 @@ type trafficView struct {
 	// detailPeer is the other half of the shown frame's exchange (its
 	// request or reply), for the HTTP headers that went the other way.
 	detailPeer *TrafficEntry
+	// detailBody is the detail's HTTP part and frame, drawn once per
+	// frame shown, styles and screen size (detailFor), never per redraw.
+	detailBody string
+	detailFor  detailKey
+}
+
+// detailKey is what the drawn detail depends on.
+type detailKey struct {
+	seq           uint64
+	width, height int
+	st            *themes.Styles
 }
 
 // The parts of a screen the traffic view has.
@@ -88,7 +101,7 @@ func (t *trafficView) key(c *viewCtx, k tea.KeyPressMsg) tea.Cmd {
 	}
 	if t.detail {
 		if key.Matches(k, km.Back, km.Select) {
-			t.detail = false
+			t.detail, t.detailBody, t.detailFor = false, "", detailKey{}
 		}
 		return nil
 	}
@@ -108,6 +121,7 @@ func (t *trafficView) key(c *viewCtx, k tea.KeyPressMsg) tea.Cmd {
 		if t.cursor < len(t.rows) {
 			t.detail, t.detailRow = true, t.rows[t.cursor]
 			t.detailPeer = c.streams.trafficPeer(&t.detailRow)
+			t.detailBody, t.detailFor = "", detailKey{}
 		}
 	case key.Matches(k, km.Filter):
 		t.editing = true
@@ -205,9 +219,12 @@ func writeJSONL(f *os.File, path string, rows []TrafficEntry) (int, error) {
 			Dir    string          `json:"dir"`
 			Frame  json.RawMessage `json:"frame,omitempty"`
 			Raw    string          `json:"raw,omitempty"`
-			Err    string          `json:"error,omitempty"`
-			HTTP   *exportHTTP     `json:"http,omitempty"`
-		}{Time: r.Time, Server: r.Server, Dir: dirName(r.In), Err: r.Err, HTTP: toExportHTTP(r.HTTP)}
+			// Cut is how many bytes of the frame the traffic log did not
+			// keep: Raw is then its first part.
+			Cut  int         `json:"cut,omitempty"`
+			Err  string      `json:"error,omitempty"`
+			HTTP *exportHTTP `json:"http,omitempty"`
+		}{Time: r.Time, Server: r.Server, Dir: dirName(r.In), Cut: r.Cut, Err: r.Err, HTTP: toExportHTTP(r.HTTP)}
 		switch {
 		case len(r.Raw) == 0:
 		case json.Valid(r.Raw):
@@ -275,23 +292,29 @@ func (t *trafficView) render(c *viewCtx) string {
 		st.Muted.Render(" ("+filter+", "+state+")  / filter · s server · enter show · e export · f follow") + "\n")
 	if t.detail {
 		r := t.detailRow
+		w := c.width
 		b.WriteString(t.line(c, &r, false) + "\n")
 		if era := serverEra(c, r.Server); era != "" {
-			b.WriteString(st.Muted.Render("server "+untrusted.Line(r.Server)+" speaks "+era) + "\n")
+			b.WriteString(st.Muted.Render("server "+untrusted.Line(rowText(r.Server, w))+" speaks "+era) + "\n")
 		}
+		errText := untrusted.Line(rowText(r.Err, w))
 		switch {
 		case r.Err == "":
 		case r.Kind == "cancel":
-			b.WriteString(st.Warning.Render("cancelled: "+untrusted.Line(r.Err)) + "\n")
+			b.WriteString(st.Warning.Render("cancelled: "+errText) + "\n")
 		case r.Kind == "transport":
-			b.WriteString(st.Traffic.Error.Render("transport: "+untrusted.Line(r.Err)) + "\n")
+			b.WriteString(st.Traffic.Error.Render("transport: "+errText) + "\n")
 		default:
-			b.WriteString(st.Traffic.Error.Render("undecodable: "+untrusted.Line(r.Err)) + "\n")
+			b.WriteString(st.Traffic.Error.Render("undecodable: "+errText) + "\n")
 		}
-		b.WriteString(httpDetail(st, &r, t.detailPeer))
-		if len(r.Raw) > 0 {
-			b.WriteString(prettyJSON(r.Raw))
+		if r.Cut > 0 {
+			b.WriteString(st.Warning.Render(fmt.Sprintf("the traffic log keeps the first %d KiB of a frame %s",
+				entryKeep>>10, moreNote(r.Cut))) + "\n")
 		}
+		if key := (detailKey{r.Seq, w, c.bodyHeight(), st}); t.detailFor != key {
+			t.detailBody, t.detailFor = frameDetail(st, &r, t.detailPeer, w, c.bodyHeight()), key
+		}
+		b.WriteString(t.detailBody)
 		return strings.TrimRight(b.String(), "\n")
 	}
 	if len(t.rows) == 0 {
@@ -309,11 +332,12 @@ func (t *trafficView) line(c *viewCtx, r *TrafficEntry, selected bool) string {
 	if r.In {
 		arrow = st.In.Render("←")
 	}
+	w := c.width
 	what := r.Method
 	if what == "" {
 		what = r.Kind
 	}
-	what = untrusted.Line(what)
+	what = untrusted.Line(rowText(what, w))
 	switch {
 	case r.ServerRequest():
 		what = st.ServerRequest.Render("⚑ " + what)
@@ -326,7 +350,7 @@ func (t *trafficView) line(c *viewCtx, r *TrafficEntry, selected bool) string {
 	}
 	id := ""
 	if r.ID != "" {
-		id = st.ID.Render(" #" + untrusted.Line(r.ID))
+		id = st.ID.Render(" #" + untrusted.Line(rowText(r.ID, w)))
 	}
 	s := st.Time.Render(r.Time.Format("15:04:05.000")) + " " + arrow + " " +
 		c.st.Muted.Render(untrusted.Line(r.Server)) + " " + what + id
@@ -334,9 +358,13 @@ func (t *trafficView) line(c *viewCtx, r *TrafficEntry, selected bool) string {
 		s += "  " + httpBadge(c.st, r.HTTP)
 	}
 	if r.Kind == "cancel" || r.Kind == "transport" {
-		s += "  " + c.st.Muted.Render(untrusted.Line(r.Err))
+		s += "  " + c.st.Muted.Render(untrusted.Line(rowText(r.Err, w)))
 	}
-	s = ansi.Truncate(s, c.width-2, "…")
+	if r.Cut > 0 {
+		more := " " + moreNote(r.Cut)
+		s = ansi.Truncate(s, max(w-2-ansi.StringWidth(more), 0), "") + c.st.Warning.Render(more)
+	}
+	s = ansi.Truncate(s, w-2, "…")
 	if selected {
 		return c.st.List.Selected.Render("› " + ansi.Strip(s))
 	}

@@ -1,13 +1,16 @@
 package ui
 
 import (
+	"bytes"
 	"encoding/json"
 	"slices"
 	"strings"
 	"sync"
 	"time"
+	"unicode/utf8"
 
 	"github.com/elicit-dev/elicit/client"
+	"github.com/elicit-dev/elicit/client/wire"
 )
 
 // streamStore holds lane 3: the traffic and log rings and the latest
@@ -25,12 +28,31 @@ type streamStore struct {
 	seq     uint64                      // the last frame's TrafficEntry.Seq
 }
 
+// What the rings keep, beside their count bounds: a server's few huge
+// messages must not hold the memory its many small ones cannot.
+const (
+	trafficBytes = 64 << 20 // the traffic ring's bytes
+	logBytes     = 64 << 20 // the log ring's
+	// entryKeep is how much of a frame's bytes or a log line's text is
+	// kept: far more than a screen shows, and what the export writes.
+	entryKeep = 64 << 10
+	// fieldKeep bounds the other strings of an entry (a method, an id,
+	// an error, a header value): names, not payloads.
+	fieldKeep = 1 << 10
+	// entryOverhead is what an entry weighs beside its strings.
+	entryOverhead = 256
+)
+
 func newStreamStore(trafficSize, logSize int, changed func()) *streamStore {
-	return &streamStore{changed: changed, traffic: newRing[TrafficEntry](trafficSize), logs: newRing[LogEntry](logSize)}
+	return &streamStore{changed: changed,
+		traffic: newRing(trafficSize, trafficBytes, (*TrafficEntry).weight),
+		logs:    newRing(logSize, logBytes, (*LogEntry).weight)}
 }
 
-// pushFrame numbers a summarised frame and keeps it.
+// pushFrame numbers a summarised frame and keeps it, cut to what the
+// traffic view may show.
 func (s *streamStore) pushFrame(e TrafficEntry) {
+	e.clip()
 	s.mu.Lock()
 	s.seq++
 	e.Seq = s.seq
@@ -40,6 +62,7 @@ func (s *streamStore) pushFrame(e TrafficEntry) {
 }
 
 func (s *streamStore) pushLog(e LogEntry) {
+	e.clip()
 	s.mu.Lock()
 	s.logs.push(e)
 	s.mu.Unlock()
@@ -77,6 +100,9 @@ type TrafficEntry struct {
 	// HTTP is the exchange that carried the frame (HTTP transports only);
 	// the Bridge's own copy.
 	HTTP *client.HTTPInfo
+	// Cut is how many bytes of the frame were not kept (Raw holds the
+	// first entryKeep).
+	Cut int
 	// Seq numbers frames in arrival order, from 1.
 	Seq uint64
 	// Summary, filled from Raw.
@@ -94,12 +120,44 @@ type TrafficEntry struct {
 // (elicitation, sampling, roots): these stand out in the view.
 func (e *TrafficEntry) ServerRequest() bool { return e.In && e.Kind == "request" }
 
-func (e *TrafficEntry) summarise() {
-	var m struct {
-		ID     json.RawMessage `json:"id"`
-		Method string          `json:"method"`
-		Error  json.RawMessage `json:"error"`
+// clip cuts the frame to entryKeep bytes and its other strings to
+// fieldKeep, copying what it keeps so the rest is released.
+func (e *TrafficEntry) clip() {
+	if len(e.Raw) > entryKeep {
+		keep := entryKeep
+		for keep > 0 && !utf8.RuneStart(e.Raw[keep]) {
+			keep--
+		}
+		e.Cut += len(e.Raw) - keep
+		e.Raw = bytes.Clone(e.Raw[:keep])
 	}
+	e.Method, e.ID, e.Err = clipField(e.Method), clipField(e.ID), clipField(e.Err)
+	if h := e.HTTP; h != nil {
+		h.Method, h.URL, h.EventID = clipField(h.Method), clipField(h.URL), clipField(h.EventID)
+		for _, vs := range h.Header {
+			for i, v := range vs {
+				vs[i] = clipField(v)
+			}
+		}
+	}
+}
+
+// weight is what the entry costs the traffic ring.
+func (e *TrafficEntry) weight() int {
+	n := entryOverhead + len(e.Raw) + len(e.Server) + len(e.Method) + len(e.ID) + len(e.Err) + len(e.Kind)
+	if h := e.HTTP; h != nil {
+		n += entryOverhead + len(h.Method) + len(h.URL) + len(h.EventID)
+		for k, vs := range h.Header {
+			n += len(k)
+			for _, v := range vs {
+				n += len(v)
+			}
+		}
+	}
+	return n
+}
+
+func (e *TrafficEntry) summarise() {
 	switch {
 	case len(e.Raw) == 0 && e.Err != "" && !e.In:
 		e.Kind = "cancel"
@@ -110,25 +168,43 @@ func (e *TrafficEntry) summarise() {
 	case len(e.Raw) == 0 && e.HTTP != nil:
 		e.Kind = "http"
 		return
-	case e.Err != "" || json.Unmarshal(e.Raw, &m) != nil:
+	}
+	// The members as encoding/json (and so jsonrpc.Decode) reads them:
+	// names folded, the last one winning. One pass over the frame, which
+	// Bridge.Frame makes on the transport's read loop.
+	var id, method []byte
+	isErr := false
+	ok := e.Err == "" && wire.EachMember(e.Raw, func(name, v []byte) bool {
+		switch {
+		case bytes.EqualFold(name, []byte("id")):
+			id = v
+		case bytes.EqualFold(name, []byte("method")):
+			method = v
+		case bytes.EqualFold(name, []byte("error")):
+			isErr = string(v) != "null"
+		}
+		return true
+	})
+	var m string
+	if !ok || method != nil && json.Unmarshal(method, &m) != nil {
 		e.Kind = "invalid"
 		return
 	}
-	e.Method = m.Method
-	if len(m.ID) > 0 && string(m.ID) != "null" {
+	e.Method = m
+	if len(id) > 0 && string(id) != "null" {
 		var s string
-		if json.Unmarshal(m.ID, &s) == nil {
+		if json.Unmarshal(id, &s) == nil {
 			e.ID = s
 		} else {
-			e.ID = string(m.ID)
+			e.ID = string(id)
 		}
 	}
 	switch {
-	case m.Method != "" && e.ID != "":
+	case m != "" && e.ID != "":
 		e.Kind = "request"
-	case m.Method != "":
+	case m != "":
 		e.Kind = "notification"
-	case len(m.Error) > 0 && string(m.Error) != "null":
+	case isErr:
 		e.Kind = "error"
 	default:
 		e.Kind = "response"
@@ -143,6 +219,44 @@ type LogEntry struct {
 	Logger  string
 	Text    string
 	Dropped int
+	// Cut is how many bytes of Text were not kept (Text holds the first
+	// entryKeep).
+	Cut int
+}
+
+// clip cuts the line to entryKeep bytes and its other strings to
+// fieldKeep, copying what it keeps so the rest is released.
+func (e *LogEntry) clip() {
+	if len(e.Text) > entryKeep {
+		keep := head(e.Text, entryKeep)
+		e.Cut += len(e.Text) - len(keep)
+		e.Text = strings.Clone(keep)
+	}
+	e.Server, e.Level, e.Logger = clipField(e.Server), clipField(e.Level), clipField(e.Logger)
+}
+
+// weight is what the line costs the log ring.
+func (e *LogEntry) weight() int {
+	return entryOverhead + len(e.Text) + len(e.Server) + len(e.Level) + len(e.Logger)
+}
+
+// clipField cuts a name-like string to fieldKeep bytes, marked as cut.
+func clipField(s string) string {
+	if len(s) <= fieldKeep {
+		return s
+	}
+	return strings.Clone(head(s, fieldKeep-len("…"))) + "…"
+}
+
+// head is s cut to at most n bytes, at a rune boundary.
+func head(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n]
 }
 
 // TrafficFilter selects traffic rows; empty fields match everything.

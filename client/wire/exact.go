@@ -55,119 +55,160 @@ func ExactString(m map[string]RawRef, name string) (s string, ok bool, err error
 // v's type describes (structs, and slices, arrays, maps and pointers of
 // them), down to exactDepth. Types that decode themselves are left to
 // their UnmarshalJSON.
+//
+// The document is walked in place; only when it holds such members is a
+// copy made, without them, for json.Unmarshal. So the pass costs no more
+// than the document whatever its shape.
 func DecodeExact(raw []byte, v any) error {
 	t := reflect.TypeOf(v)
-	if t == nil || t.Kind() != reflect.Pointer {
+	if t == nil || t.Kind() != reflect.Pointer || !hasFields(t.Elem(), 0) {
 		return json.Unmarshal(raw, v)
 	}
-	if out, changed := stripVariants(raw, t.Elem(), 0); changed {
-		raw = out
+	w := exactWalk{types: map[reflect.Type]*exactType{}}
+	w.walk(raw, 0, t.Elem(), 0)
+	if len(w.cuts) > 0 && json.Valid(raw) {
+		raw = w.apply(raw)
 	}
 	return json.Unmarshal(raw, v)
 }
 
-// exactDepth bounds how deep stripVariants follows a document: result
+// exactDepth bounds how deep DecodeExact follows a document: result
 // types are a few levels deep, and a hostile document may be thousands.
 const exactDepth = 32
 
 var jsonUnmarshaler = reflect.TypeFor[json.Unmarshaler]()
 
-// stripVariants returns raw without the case-variant members of t's struct
-// types (see DecodeExact), and whether it left anything out. Anything it
-// cannot read is returned as is, for json.Unmarshal to judge.
-func stripVariants(raw []byte, t reflect.Type, depth int) ([]byte, bool) {
+// exactWalk is one DecodeExact pass: what it learnt of the types it met
+// (once per type, not per object: a result may hold a million), and the
+// spans of the document to leave out, in document order.
+type exactWalk struct {
+	types map[reflect.Type]*exactType
+	cuts  []span
+}
+
+type span struct{ start, end int }
+
+// exactType is what the walk needs of a type.
+type exactType struct {
+	walk   bool                    // it can hold struct fields (hasFields)
+	fields map[string]reflect.Type // a struct's members by JSON name
+	names  [][]byte                // the same names, for case-folded comparison
+}
+
+func (w *exactWalk) info(t reflect.Type) *exactType {
+	if ti, ok := w.types[t]; ok {
+		return ti
+	}
+	ti := &exactType{walk: hasFields(t, 0)}
+	if ti.walk && t.Kind() == reflect.Struct {
+		ti.fields = map[string]reflect.Type{}
+		fieldTypes(t, ti.fields)
+		for n := range ti.fields {
+			ti.names = append(ti.names, []byte(n))
+		}
+	}
+	w.types[t] = ti
+	return ti
+}
+
+// walk notes the case-variant members of the value at b[i] read as type
+// t. What it cannot read it leaves alone, for json.Unmarshal to judge.
+func (w *exactWalk) walk(b []byte, i int, t reflect.Type, depth int) {
 	for t.Kind() == reflect.Pointer {
 		t = t.Elem()
 	}
-	if depth > exactDepth || !hasFields(t, depth) {
-		return raw, false
+	if depth > exactDepth || !w.info(t).walk {
+		return
 	}
-	trimmed := bytes.TrimSpace(raw)
-	if len(trimmed) == 0 {
-		return raw, false
+	if i = skipSpace(b, i); i >= len(b) {
+		return
 	}
 	switch t.Kind() {
 	case reflect.Struct:
-		if trimmed[0] != '{' {
-			return raw, false
+		if b[i] == '{' {
+			w.object(b, i, t, depth)
 		}
-		m, err := ExactMembers(trimmed)
-		if err != nil {
-			return raw, false
-		}
-		fields := map[string]reflect.Type{}
-		fieldTypes(t, fields)
-		changed := false
-		kept := make(map[string]json.RawMessage, len(m))
-		for k, val := range m {
-			ft, exact := fields[k]
-			if !exact {
-				if caseVariantOf(k, fields) {
-					changed = true // "IsError" is not isError
-					continue
-				}
-				kept[k] = json.RawMessage(val)
-				continue
-			}
-			out, c := stripVariants(val, ft, depth+1)
-			changed = changed || c
-			kept[k] = out
-		}
-		if !changed {
-			return raw, false
-		}
-		return Object(kept), true
 	case reflect.Slice, reflect.Array:
-		if trimmed[0] != '[' || t.Elem().Kind() == reflect.Uint8 {
-			return raw, false
+		if b[i] != '[' || t.Elem().Kind() == reflect.Uint8 {
+			return
 		}
-		var items []RawRef
-		if json.Unmarshal(trimmed, &items) != nil {
-			return raw, false
+		for a := scanArray(b, i); ; {
+			start, _, ok := a.next()
+			if !ok {
+				return
+			}
+			w.walk(b, start, t.Elem(), depth+1)
 		}
-		changed := false
-		out := make([]json.RawMessage, len(items))
-		for i, it := range items {
-			o, c := stripVariants(it, t.Elem(), depth+1)
-			changed = changed || c
-			out[i] = o
-		}
-		if !changed {
-			return raw, false
-		}
-		b, err := json.Marshal(out)
-		if err != nil {
-			return raw, false
-		}
-		return b, true
 	case reflect.Map:
-		if trimmed[0] != '{' || t.Key().Kind() != reflect.String {
-			return raw, false
+		if b[i] != '{' || t.Key().Kind() != reflect.String {
+			return
 		}
-		m, err := ExactMembers(trimmed)
-		if err != nil {
-			return raw, false
+		for o := scanObject(b, i); ; {
+			m, ok := o.next()
+			if !ok {
+				return
+			}
+			w.walk(b, m.valStart, t.Elem(), depth+1)
 		}
-		changed := false
-		kept := make(map[string]json.RawMessage, len(m))
-		for k, val := range m {
-			o, c := stripVariants(val, t.Elem(), depth+1)
-			changed = changed || c
-			kept[k] = o
-		}
-		if !changed {
-			return raw, false
-		}
-		return Object(kept), true
 	}
-	return raw, false
 }
 
-// caseVariantOf reports whether k spells one of the field names but for
-// case.
-func caseVariantOf(k string, fields map[string]reflect.Type) bool {
-	for n := range fields {
-		if strings.EqualFold(k, n) {
+// object walks the members of a struct's object at b[i]: exact names are
+// followed, case variants cut with one of their commas, so that what is
+// left is the same object without them.
+func (w *exactWalk) object(b []byte, i int, t reflect.Type, depth int) {
+	ti := w.info(t)
+	kept := false // a member before this one stays
+	prevEnd := i + 1
+	for o := scanObject(b, i); ; {
+		m, ok := o.next()
+		if !ok {
+			return
+		}
+		name := memberName(b, m)
+		ft, exact := ti.fields[string(name)]
+		switch {
+		case exact:
+			w.walk(b, m.valStart, ft, depth+1)
+			kept = true
+		case variantOf(name, ti.names):
+			// "IsError" is not isError. After a kept member the comma
+			// before goes; before any, the comma after.
+			switch {
+			case kept:
+				w.cuts = append(w.cuts, span{prevEnd, m.valEnd})
+			case m.comma:
+				w.cuts = append(w.cuts, span{m.keyStart, m.next})
+			default:
+				w.cuts = append(w.cuts, span{m.keyStart, m.valEnd})
+			}
+		default:
+			kept = true
+		}
+		prevEnd = m.valEnd
+	}
+}
+
+// apply returns a copy of b without the cuts.
+func (w *exactWalk) apply(b []byte) []byte {
+	n := len(b)
+	for _, c := range w.cuts {
+		n -= c.end - c.start
+	}
+	out := make([]byte, 0, n)
+	at := 0
+	for _, c := range w.cuts {
+		out = append(out, b[at:c.start]...)
+		at = c.end
+	}
+	return append(out, b[at:]...)
+}
+
+// variantOf reports whether name spells one of names but for case, as
+// encoding/json folds them (bytes.EqualFold).
+func variantOf(name []byte, names [][]byte) bool {
+	for _, n := range names {
+		if bytes.EqualFold(name, n) {
 			return true
 		}
 	}

@@ -51,6 +51,10 @@ var testServers = map[string]func(in *bufio.Scanner, out *json.Encoder){
 			return map[string]any{"jsonrpc": "2.0", "id": id, "error": map[string]any{"code": -32000, "message": evilText}}
 		})
 	},
+	// huge-result: a result of hugeItems tiny text blocks (writeHugeResult).
+	"huge-result": func(in *bufio.Scanner, out *json.Encoder) {
+		serveScripted(in, out, writeHugeResult)
+	},
 	// evil-result: a result whose text carries the same, plus invalid
 	// UTF-8, written raw (encoding/json would have escaped it).
 	"evil-result": func(in *bufio.Scanner, out *json.Encoder) {
@@ -87,7 +91,8 @@ func runTestServer() bool {
 // serveScripted speaks just enough 2025-11-25 over stdio: initialize,
 // tools/list (one tool per scene), and a tools/call answered by onCall's
 // message: the call's response, or a request of ours, after whose answer
-// the call is answered with what the client replied.
+// the call is answered with what the client replied (or nothing, when
+// onCall wrote the answer to stdout itself).
 func serveScripted(in *bufio.Scanner, out *json.Encoder, onCall func(id json.RawMessage) any) {
 	var callID json.RawMessage
 	for in.Scan() {
@@ -113,7 +118,9 @@ func serveScripted(in *bufio.Scanner, out *json.Encoder, onCall func(id json.Raw
 			}})
 		case m.Method == "tools/call":
 			callID = m.ID
-			_ = out.Encode(onCall(m.ID))
+			if v := onCall(m.ID); v != nil { // nil: onCall wrote the answer itself
+				_ = out.Encode(v)
+			}
 		case m.Method == "" && m.ID != nil && callID != nil:
 			reply := string(m.Result) // what the client answered, for the test to read
 			if m.Error != nil {
