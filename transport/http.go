@@ -72,7 +72,10 @@ type HTTP struct {
 	Header http.Header
 	// Client makes the requests. Nil means a private client with no overall
 	// timeout (SSE streams live long); the Conn closes its idle connections
-	// on Close.
+	// on Close. Either way redirects are followed only within the URL's
+	// origin (a redirect elsewhere fails the request, wrapping
+	// ErrOtherOrigin) and never get a Referer; a caller's client is copied
+	// for that, not changed.
 	Client *http.Client
 	// Observer receives every frame; nil drops them.
 	Observer Observer
@@ -111,18 +114,13 @@ func (t *HTTP) Dial(ctx context.Context) (Conn, error) {
 	c := &httpConn{
 		url:        u.String(),
 		header:     t.Header.Clone(),
-		client:     t.Client,
 		obs:        t.Observer,
 		maxRetries: t.MaxRetries,
 		inbox:      newHTTPInbox(),
 		pending:    make(map[jsonrpc.ID]*httpCall),
 		gone:       make(chan struct{}),
 	}
-	if c.client == nil {
-		tr := http.DefaultTransport.(*http.Transport).Clone()
-		c.client = &http.Client{Transport: tr}
-		c.ownClient = true
-	}
+	c.client, c.ownClient = originClient(t.Client)
 	if c.obs == nil {
 		c.obs = ObserverFuncs{}
 	}

@@ -34,7 +34,7 @@ type SSE struct {
 	Header http.Header
 	// Client makes the requests. Nil means a private client with no overall
 	// timeout (the stream lives long); the Conn closes its idle connections
-	// on Close.
+	// on Close. Redirects stay on the origin, as for HTTP.Client.
 	Client *http.Client
 	// Observer receives every frame; nil drops them.
 	Observer Observer
@@ -67,16 +67,11 @@ func (t *SSE) Dial(ctx context.Context) (Conn, error) {
 		base:   u,
 		url:    u.String(),
 		header: t.Header.Clone(),
-		client: t.Client,
 		obs:    t.Observer,
 		inbox:  newHTTPInbox(),
 		ended:  make(chan struct{}),
 	}
-	if c.client == nil {
-		tr := http.DefaultTransport.(*http.Transport).Clone()
-		c.client = &http.Client{Transport: tr}
-		c.ownClient = true
-	}
+	c.client, c.ownClient = originClient(t.Client)
 	if c.obs == nil {
 		c.obs = ObserverFuncs{}
 	}
@@ -205,23 +200,6 @@ func (c *sseConn) resolveEndpoint(data string) (string, error) {
 	}
 	ep.Fragment, ep.RawFragment = "", ""
 	return ep.String(), nil
-}
-
-// sameOrigin compares scheme, host and port, with the scheme's default port
-// filled in, as browsers do.
-func sameOrigin(a, b *url.URL) bool {
-	port := func(u *url.URL) string {
-		if p := u.Port(); p != "" {
-			return p
-		}
-		if strings.EqualFold(u.Scheme, "https") {
-			return "443"
-		}
-		return "80"
-	}
-	return strings.EqualFold(a.Scheme, b.Scheme) &&
-		strings.EqualFold(a.Hostname(), b.Hostname()) &&
-		port(a) == port(b)
 }
 
 // readLoop delivers the stream's messages until it ends, then records why
