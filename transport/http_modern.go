@@ -186,7 +186,10 @@ func httpBodyError(body []byte, id jsonrpc.ID) *jsonrpc.Error {
 	}
 	if len(w.ID) > 0 && !bytes.Equal(w.ID, []byte("null")) {
 		var got jsonrpc.ID
-		if got.UnmarshalJSON(w.ID) != nil || got != id {
+		if got.UnmarshalJSON(w.ID) != nil {
+			return nil
+		}
+		if got, ok := got.Canonical(); !ok || got != id {
 			return nil
 		}
 	}

@@ -162,6 +162,8 @@ func (e *DecodeError) Error() string { return "jsonrpc: " + e.Reason }
 
 // Decode parses one frame. It refuses batches, a wrong or missing
 // "jsonrpc" member, null ids, and messages that are none of the three kinds.
+// A request's id is kept exactly (see ID); a response's is read by value
+// (ID.Canonical), and refused if it is a number that is no int64.
 func Decode(b []byte) (*Message, error) {
 	b = bytes.TrimSpace(b)
 	if len(b) == 0 {
@@ -190,7 +192,11 @@ func Decode(b []byte) (*Message, error) {
 	if raw.ID != nil {
 		idErr = m.ID.UnmarshalJSON(raw.ID)
 	}
-	kind := memberKind(raw.Method != nil, m.ID.IsValid(), raw.Result != nil || raw.Error != nil)
+	hasResult := raw.Result != nil || raw.Error != nil
+	if idErr == nil && raw.Method == nil && hasResult {
+		m.ID, idErr = responseID(m.ID)
+	}
+	kind := memberKind(raw.Method != nil, m.ID.IsValid(), hasResult)
 	fail := func(reason string) (*Message, error) {
 		return nil, &DecodeError{Reason: reason, ID: m.ID, Kind: kind}
 	}
@@ -223,6 +229,16 @@ func Decode(b []byte) (*Message, error) {
 		return fail("message is neither request, notification nor response")
 	}
 	return m, nil
+}
+
+// responseID reads a response's id by value (see ID.Canonical): it answers
+// one of our requests, so a number that is no int64 is refused.
+func responseID(id ID) (ID, error) {
+	c, ok := id.Canonical()
+	if !ok {
+		return ID{}, fmt.Errorf("jsonrpc: response id %s is not an integer, so it answers no request of ours", truncate([]byte(id.String()), 40))
+	}
+	return c, nil
 }
 
 // memberKind judges what a frame is meant as from which members it has.
@@ -274,6 +290,9 @@ func salvage(b []byte) (ID, Kind) {
 		if skipValue(dec) != nil {
 			break
 		}
+	}
+	if !method && result {
+		id, _ = responseID(id) // an id no request of ours had stays unset
 	}
 	return id, memberKind(method, id.IsValid(), result)
 }
