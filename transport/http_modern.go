@@ -170,7 +170,7 @@ func (c *httpConn) CancelRequest(id jsonrpc.ID) bool {
 // request id: its id is id, or absent or null (the spec lets a server omit
 // it). Anything else returns nil, and the caller reports a StatusError.
 func httpBodyError(body []byte, id jsonrpc.ID) *jsonrpc.Error {
-	body = bytes.TrimSpace(body)
+	body = bytes.TrimPrefix(bytes.TrimSpace(body), []byte(utf8BOM))
 	if len(body) == 0 || body[0] != '{' {
 		return nil
 	}

@@ -162,10 +162,11 @@ func (e *DecodeError) Error() string { return "jsonrpc: " + e.Reason }
 
 // Decode parses one frame. It refuses batches, a wrong or missing
 // "jsonrpc" member, null ids, and messages that are none of the three kinds.
-// A request's id is kept exactly (see ID); a response's is read by value
+// Space around the frame and a leading UTF-8 BOM are ignored. A request's
+// id is kept exactly (see ID); a response's is read by value
 // (ID.Canonical), and refused if it is a number that is no int64.
 func Decode(b []byte) (*Message, error) {
-	b = bytes.TrimSpace(b)
+	b = trimFrame(b)
 	if len(b) == 0 {
 		return nil, &DecodeError{Reason: "empty frame"}
 	}
@@ -239,6 +240,20 @@ func responseID(id ID) (ID, error) {
 		return ID{}, fmt.Errorf("jsonrpc: response id %s is not an integer, so it answers no request of ours", truncate([]byte(id.String()), 40))
 	}
 	return c, nil
+}
+
+// utf8BOM is the byte order mark some writers (PowerShell, .NET) put
+// before what they print; JSON forbids it, but RFC 8259 lets a parser
+// ignore it, and a frame refused for it would leave its call waiting.
+const utf8BOM = "\xEF\xBB\xBF"
+
+// trimFrame drops the space around a frame and one leading BOM.
+func trimFrame(b []byte) []byte {
+	b = bytes.TrimSpace(b)
+	if bytes.HasPrefix(b, []byte(utf8BOM)) {
+		b = bytes.TrimSpace(b[len(utf8BOM):])
+	}
+	return b
 }
 
 // memberKind judges what a frame is meant as from which members it has.
