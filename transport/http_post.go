@@ -100,7 +100,8 @@ func (c *httpConn) post(ctx context.Context, req *http.Request, m *jsonrpc.Messa
 	}
 }
 
-// readJSONBody handles an application/json reply: one message. For a
+// readJSONBody handles an application/json reply: one message, or a batch
+// of them (2025-03-26). For a
 // request, the body must be its response (or Write fails, since none will
 // come); a body that is not JSON-RPC is reported as an error frame.
 func (c *httpConn) readJSONBody(ctx context.Context, resp *http.Response, m *jsonrpc.Message, info *HTTPInfo) (func(), error) {
@@ -129,16 +130,24 @@ func (c *httpConn) readJSONBody(ctx context.Context, resp *http.Response, m *jso
 		return nil, nil // an empty JSON body to a notification: nothing to say
 	}
 	now := time.Now()
-	msg, derr := jsonrpc.Decode(body)
-	c.frameIn(body, derr, info, "")
-	switch {
-	case derr == nil:
-		c.deliver(Inbound{Msg: msg, Received: now})
-	case isReq && c.forget(m.ID):
-		// The JSON reply to a request is its response, so one we cannot
-		// read ends the request at once (see Conn).
-		c.inbox.push(Inbound{ID: m.ID, Err: derr, Received: now})
-		return nil, nil
+	parts := jsonrpc.DecodeFrame(body)
+	for _, p := range parts {
+		c.frameIn(p.Raw, p.Err, info, "")
+		switch {
+		case p.Err == nil:
+			c.deliver(Inbound{Msg: p.Msg, Received: now})
+		case len(parts) == 1 && isReq && c.forget(m.ID):
+			// The JSON reply to a request is its response, so one we
+			// cannot read ends the request at once (see Conn).
+			c.inbox.push(Inbound{ID: m.ID, Err: p.Err, Received: now})
+			return nil, nil
+		default:
+			// In a batch, only a response whose id we can read says
+			// which request it ends.
+			if in, ok := undecodableReply(p.Err, now); ok && c.forget(in.ID) {
+				c.inbox.push(in)
+			}
+		}
 	}
 	if isReq && c.forget(m.ID) {
 		// Still pending: the body was not its response.

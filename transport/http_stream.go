@@ -61,20 +61,28 @@ func (c *httpConn) consumeSSE(ctx context.Context, body io.Reader, info *HTTPInf
 		if len(ev.Data) == 0 || ev.Type != "" && ev.Type != "message" {
 			continue
 		}
-		now := time.Now()
-		msg, derr := jsonrpc.Decode(ev.Data)
-		c.frameIn(ev.Data, derr, info, ev.ID)
-		if derr != nil {
+		if c.deliverEvent(ev, info, cur, forID) {
+			return httpEndAnswered, nil
+		}
+	}
+}
+
+// deliverEvent queues the messages of one event (one, or a batch's) for
+// Read and reports whether forID's response was among them.
+func (c *httpConn) deliverEvent(ev sseEvent, info *HTTPInfo, cur *httpCursor, forID jsonrpc.ID) (answered bool) {
+	now := time.Now()
+	for _, p := range jsonrpc.DecodeFrame(ev.Data) {
+		c.frameIn(p.Raw, p.Err, info, ev.ID)
+		if p.Err != nil {
 			// A response we cannot read still ends its request (Conn);
 			// only a pending one, since nothing else waits for it.
-			if in, ok := undecodableReply(derr, now); ok && c.forget(in.ID) {
+			if in, ok := undecodableReply(p.Err, now); ok && c.forget(in.ID) {
 				c.inbox.push(in)
-				if in.ID == forID {
-					return httpEndAnswered, nil
-				}
+				answered = answered || forID.IsValid() && in.ID == forID
 			}
 			continue
 		}
+		msg := p.Msg
 		cur.msgs++
 		in := Inbound{Msg: msg, Received: now}
 		if forID.IsValid() && msg.Kind() != jsonrpc.KindResponse {
@@ -84,10 +92,9 @@ func (c *httpConn) consumeSSE(ctx context.Context, body io.Reader, info *HTTPInf
 			in.RelatedID = forID
 		}
 		c.deliver(in)
-		if forID.IsValid() && msg.Kind() == jsonrpc.KindResponse && msg.ID == forID {
-			return httpEndAnswered, nil
-		}
+		answered = answered || forID.IsValid() && msg.Kind() == jsonrpc.KindResponse && msg.ID == forID
 	}
+	return answered
 }
 
 // readPOSTStream reads the SSE reply of a POST. If it ends before the

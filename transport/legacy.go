@@ -234,23 +234,24 @@ func (c *sseConn) readLoop(p *sseReader) {
 	}
 }
 
-// event decodes one message event and queues it for Read; a bad one is an
-// error frame and is skipped (an undecodable response still ends its
+// event decodes one message event (one message, or a batch) and queues
+// each message for Read; a bad one is an error frame and is skipped (an undecodable response still ends its
 // request, see Conn).
 func (c *sseConn) event(ev sseEvent) {
 	if len(ev.Data) == 0 || ev.Type != "" && ev.Type != "message" {
 		return
 	}
 	now := time.Now()
-	msg, derr := jsonrpc.Decode(ev.Data)
-	info := *c.info
-	info.Header = c.info.Header.Clone()
-	info.EventID = ev.ID
-	c.obs.Frame(Frame{Time: now, Dir: In, Raw: ev.Data, Err: derr, HTTP: &info})
-	if derr == nil {
-		c.inbox.push(Inbound{Msg: msg, Received: now})
-	} else if in, ok := undecodableReply(derr, now); ok {
-		c.inbox.push(in)
+	for _, p := range jsonrpc.DecodeFrame(ev.Data) {
+		info := *c.info
+		info.Header = c.info.Header.Clone()
+		info.EventID = ev.ID
+		c.obs.Frame(Frame{Time: now, Dir: In, Raw: p.Raw, Err: p.Err, HTTP: &info})
+		if p.Err == nil {
+			c.inbox.push(Inbound{Msg: p.Msg, Received: now})
+		} else if in, ok := undecodableReply(p.Err, now); ok {
+			c.inbox.push(in)
+		}
 	}
 }
 

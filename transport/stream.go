@@ -201,9 +201,10 @@ func (s *stream) readLoop(br *bufio.Reader, limit int) {
 	}
 }
 
-// deliver reports one line and, if it decodes, hands it to Read (an
-// undecodable response, as the end of its request: see Conn). It returns
-// false if the stream was closed while waiting for Read.
+// deliver reports one line and hands each message in it (one, or a
+// batch's) to Read; an undecodable response, as the end of its request
+// (see Conn). It returns false if the stream was closed while waiting for
+// Read.
 func (s *stream) deliver(line []byte, size, limit int) bool {
 	now := time.Now()
 	if size > limit {
@@ -216,21 +217,22 @@ func (s *stream) deliver(line []byte, size, limit int) bool {
 	if len(bytes.TrimSpace(line)) == 0 {
 		return true // blank lines are not frames
 	}
-	m, err := jsonrpc.Decode(line)
-	s.obs.Frame(Frame{Time: now, Dir: In, Raw: line, Err: err})
-	in := Inbound{Msg: m, Received: now}
-	if err != nil {
-		var ok bool
-		if in, ok = undecodableReply(err, now); !ok {
-			return true
+	for _, p := range jsonrpc.DecodeFrame(line) {
+		s.obs.Frame(Frame{Time: now, Dir: In, Raw: p.Raw, Err: p.Err})
+		in := Inbound{Msg: p.Msg, Received: now}
+		if p.Err != nil {
+			var ok bool
+			if in, ok = undecodableReply(p.Err, now); !ok {
+				continue
+			}
+		}
+		select {
+		case s.msgs <- in:
+		case <-s.done:
+			return false
 		}
 	}
-	select {
-	case s.msgs <- in:
-		return true
-	case <-s.done:
-		return false
-	}
+	return true
 }
 
 // endError turns the error that ended reading into the one Read returns.

@@ -37,8 +37,11 @@ type LegacyFallback interface {
 // goroutine, more than once, and unblocks a pending Read, which then returns
 // an error wrapping ErrClosed (or the reason the peer went away).
 //
-// A frame that is not a valid JSON-RPC message is reported to the Observer
-// (Frame.Err set) and skipped; Read does not fail for it. A bad frame meant
+// A frame that is a batch (a JSON array of messages, allowed in 2025-03-26)
+// is served as its messages, each reported and delivered as if it had come
+// alone; a leading UTF-8 BOM is ignored. A frame that is not a valid
+// JSON-RPC message is reported to the Observer (Frame.Err set) and
+// skipped; Read does not fail for it. A bad frame meant
 // as a response (jsonrpc.DecodeError.Kind is KindResponse) whose id could
 // be recovered is the server's answer all the same, so that its call does
 // not wait in vain: Read returns Inbound{ID: that id, Err: the
@@ -131,8 +134,9 @@ func (d Direction) String() string {
 type Frame struct {
 	Time time.Time
 	Dir  Direction
-	// Raw is the exact bytes of the message (no framing newline). It must not
-	// be modified by the observer.
+	// Raw is the exact bytes of the message (no framing newline); for a
+	// message that came in a batch, its element's. It must not be modified
+	// by the observer.
 	Raw []byte
 	// Err is set when Raw could not be decoded; the frame was skipped.
 	Err error

@@ -160,7 +160,7 @@ type DecodeError struct {
 
 func (e *DecodeError) Error() string { return "jsonrpc: " + e.Reason }
 
-// Decode parses one frame. It refuses batches, a wrong or missing
+// Decode parses one message. It refuses batches (DecodeFrame splits them), a wrong or missing
 // "jsonrpc" member, null ids, and messages that are none of the three kinds.
 // Space around the frame and a leading UTF-8 BOM are ignored. A request's
 // id is kept exactly (see ID); a response's is read by value
@@ -171,7 +171,7 @@ func Decode(b []byte) (*Message, error) {
 		return nil, &DecodeError{Reason: "empty frame"}
 	}
 	if b[0] == '[' {
-		return nil, &DecodeError{Reason: "batches are not supported (removed in MCP 2025-06-18)"}
+		return nil, &DecodeError{Reason: "a batch where one message was expected"}
 	}
 	if b[0] != '{' {
 		return nil, &DecodeError{Reason: "frame is not a JSON object"}
