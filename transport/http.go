@@ -83,6 +83,11 @@ type HTTP struct {
 	// reconnected without progress (a new event id) before giving up. Zero
 	// means 5; a negative value disables reconnection.
 	MaxRetries int
+	// MessageLimit bounds one incoming message (an SSE event's data, a
+	// JSON reply body); zero means DefaultLineLimit. A larger one is
+	// skipped, and if it was an answer whose id shows in its start, its
+	// call ends (see Conn).
+	MessageLimit int
 }
 
 // Timings of the transport. The default retry is the WHATWG suggestion; the
@@ -98,7 +103,7 @@ const (
 // Legacy implements LegacyFallback: the legacy HTTP+SSE transport for the
 // same URL, with the same headers, client and observer.
 func (t *HTTP) Legacy() Transport {
-	return &SSE{URL: t.URL, Header: t.Header, Client: t.Client, Observer: t.Observer}
+	return &SSE{URL: t.URL, Header: t.Header, Client: t.Client, Observer: t.Observer, MessageLimit: t.MessageLimit}
 }
 
 // Dial checks the URL and returns a Conn. The Conn also implements
@@ -116,6 +121,7 @@ func (t *HTTP) Dial(ctx context.Context) (Conn, error) {
 		header:     t.Header.Clone(),
 		obs:        t.Observer,
 		maxRetries: t.MaxRetries,
+		maxMsg:     messageLimit(t.MessageLimit),
 		inbox:      newHTTPInbox(),
 		pending:    make(map[jsonrpc.ID]*httpCall),
 		gone:       make(chan struct{}),
@@ -162,6 +168,7 @@ type httpConn struct {
 	ownClient  bool
 	obs        Observer
 	maxRetries int
+	maxMsg     int // MessageLimit, defaulted
 
 	ctx    context.Context // cancelled by Close
 	cancel context.CancelFunc

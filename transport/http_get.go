@@ -80,9 +80,6 @@ func (c *httpConn) runStandalone(ctx context.Context, ready chan struct{}) {
 		switch {
 		case end == httpEndStopped:
 			return
-		case end == httpEndBroken:
-			c.errFrame(info, nil, fmt.Errorf("transport: %s: %w", what, err))
-			return
 		case c.maxRetries == 0:
 			return // reconnection disabled
 		}

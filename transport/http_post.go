@@ -107,7 +107,7 @@ func (c *httpConn) post(ctx context.Context, req *http.Request, m *jsonrpc.Messa
 func (c *httpConn) readJSONBody(ctx context.Context, resp *http.Response, m *jsonrpc.Message, info *HTTPInfo) (func(), error) {
 	what := httpDescribe(m)
 	isReq := m.Kind() == jsonrpc.KindRequest
-	body, err := io.ReadAll(io.LimitReader(resp.Body, sseMaxEvent+1))
+	body, err := io.ReadAll(io.LimitReader(resp.Body, int64(c.maxMsg)+1))
 	if err != nil {
 		err = c.closedErr(fmt.Errorf("transport: POST %s: read reply: %w", what, err))
 		if isReq {
@@ -118,8 +118,8 @@ func (c *httpConn) readJSONBody(ctx context.Context, resp *http.Response, m *jso
 		}
 		return nil, err
 	}
-	if len(body) > sseMaxEvent {
-		err := fmt.Errorf("transport: POST %s: reply larger than %d bytes", what, sseMaxEvent)
+	if len(body) > c.maxMsg {
+		err := fmt.Errorf("transport: POST %s: reply larger than %d bytes", what, c.maxMsg)
 		if isReq {
 			c.forget(m.ID)
 		}

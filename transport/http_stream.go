@@ -32,16 +32,16 @@ const (
 	httpEndDropped  httpStreamEnd = iota // EOF or read error: resumable
 	httpEndAnswered                      // the awaited response arrived
 	httpEndStopped                       // our context ended
-	httpEndBroken                        // unparseable stream: do not resume
 )
 
 // consumeSSE reads one SSE reply body, delivering each message to Read in
 // order, until the body ends or, if forID is set, its response arrives.
 // Events with empty data (SEP-1699 priming events) only move the cursor;
 // events of a type other than "message" are not MCP messages and are
-// skipped; malformed ones become error frames.
+// skipped; malformed ones become error frames, and so do ones past the
+// limit (an answer among those still ends its request).
 func (c *httpConn) consumeSSE(ctx context.Context, body io.Reader, info *HTTPInfo, cur *httpCursor, forID jsonrpc.ID) (httpStreamEnd, error) {
-	p := newSSEReader(body, 0)
+	p := newSSEReader(body, c.maxMsg)
 	// WHATWG keeps the last event id across reconnections.
 	p.lastID = cur.lastID
 	for {
@@ -53,18 +53,40 @@ func (c *httpConn) consumeSSE(ctx context.Context, body io.Reader, info *HTTPInf
 		switch {
 		case ctx.Err() != nil:
 			return httpEndStopped, ctx.Err()
-		case errors.Is(err, errSSETooLarge):
-			return httpEndBroken, err
 		case err != nil:
 			return httpEndDropped, err // io.EOF included: the server closed it
 		}
-		if len(ev.Data) == 0 || ev.Type != "" && ev.Type != "message" {
+		if ev.Type != "" && ev.Type != "message" {
+			continue
+		}
+		if ev.TooLarge {
+			if c.skipTooLarge(ev, info, forID) {
+				return httpEndAnswered, nil
+			}
+			continue
+		}
+		if len(ev.Data) == 0 {
 			continue
 		}
 		if c.deliverEvent(ev, info, cur, forID) {
 			return httpEndAnswered, nil
 		}
 	}
+}
+
+// skipTooLarge reports an event past the limit and ends the pending
+// requests it shows an answer to (see Conn); it reports whether forID's
+// was among them.
+func (c *httpConn) skipTooLarge(ev sseEvent, info *HTTPInfo, forID jsonrpc.ID) (answered bool) {
+	c.frameIn(ev.Data, fmt.Errorf("%w: %d bytes exceed the limit of %d; skipped (first %d bytes shown)",
+		errSSETooLarge, ev.Size, c.maxMsg, len(ev.Data)), info, ev.ID)
+	for _, in := range tooLargeReplies(ev.Data, ev.Size, c.maxMsg, time.Now()) {
+		if c.forget(in.ID) {
+			c.inbox.push(in)
+			answered = answered || forID.IsValid() && in.ID == forID
+		}
+	}
+	return answered
 }
 
 // deliverEvent queues the messages of one event (one, or a batch's) for
@@ -119,14 +141,6 @@ func (c *httpConn) readPOSTStream(ctx context.Context, resp *http.Response, forI
 		pending := forID.IsValid() && c.isPending(forID)
 		switch {
 		case end == httpEndAnswered, end == httpEndStopped:
-			return
-		case end == httpEndBroken:
-			err = fmt.Errorf("transport: %s: %w", what, err)
-			if pending {
-				c.failCall(forID, info, err)
-			} else {
-				c.errFrame(info, nil, err)
-			}
 			return
 		case !pending:
 			// A POST of a notification or response has nothing to wait

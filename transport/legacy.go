@@ -38,6 +38,10 @@ type SSE struct {
 	Client *http.Client
 	// Observer receives every frame; nil drops them.
 	Observer Observer
+	// MessageLimit bounds one incoming message (an event's data); zero
+	// means DefaultLineLimit. A larger one is skipped, and if it was an
+	// answer whose id shows in its start, its call ends (see Conn).
+	MessageLimit int
 }
 
 // legacyPostBodyMax bounds how much of a POST reply is read: the body means
@@ -68,6 +72,7 @@ func (t *SSE) Dial(ctx context.Context) (Conn, error) {
 		url:    u.String(),
 		header: t.Header.Clone(),
 		obs:    t.Observer,
+		maxMsg: messageLimit(t.MessageLimit),
 		inbox:  newHTTPInbox(),
 		ended:  make(chan struct{}),
 	}
@@ -115,6 +120,7 @@ type sseConn struct {
 	client    *http.Client
 	ownClient bool
 	obs       Observer
+	maxMsg    int // MessageLimit, defaulted
 
 	ctx    context.Context // cancelled by Close (or a failed Dial)
 	cancel context.CancelFunc
@@ -161,7 +167,7 @@ func (c *sseConn) open() (*sseReader, error) {
 		return nil, fmt.Errorf("GET: reply is %s, not an event stream", httpExcerpt([]byte(mt), 60))
 	}
 	c.info.Header = httpLogHeader(resp.Header)
-	p := newSSEReader(resp.Body, 0)
+	p := newSSEReader(resp.Body, c.maxMsg)
 	for {
 		ev, err := p.Next()
 		if err != nil {
@@ -235,13 +241,25 @@ func (c *sseConn) readLoop(p *sseReader) {
 }
 
 // event decodes one message event (one message, or a batch) and queues
-// each message for Read; a bad one is an error frame and is skipped (an undecodable response still ends its
+// each message for Read; a bad one, or one past the limit, is an error
+// frame and is skipped (an undecodable response still ends its
 // request, see Conn).
 func (c *sseConn) event(ev sseEvent) {
-	if len(ev.Data) == 0 || ev.Type != "" && ev.Type != "message" {
+	if ev.Type != "" && ev.Type != "message" {
 		return
 	}
 	now := time.Now()
+	if ev.TooLarge {
+		c.errFrame(ev.Data, fmt.Errorf("%w: %d bytes exceed the limit of %d; skipped (first %d bytes shown)",
+			errSSETooLarge, ev.Size, c.maxMsg, len(ev.Data)))
+		for _, in := range tooLargeReplies(ev.Data, ev.Size, c.maxMsg, now) {
+			c.inbox.push(in)
+		}
+		return
+	}
+	if len(ev.Data) == 0 {
+		return
+	}
 	for _, p := range jsonrpc.DecodeFrame(ev.Data) {
 		info := *c.info
 		info.Header = c.info.Header.Clone()

@@ -30,6 +30,7 @@ func FuzzDecodeFrame(f *testing.F) {
 		`[{"jsonrpc":"2.0","method":"n"}, [], 1, {"jsonrpc":"2.0","id":2,"result":{}}] x` + "\n" + `[{"jsonrpc":"2.0","id":3,"result":[`,
 		`{"jsonrpc":"1.0","id":null,"method":""}`,
 		`{"jsonrpc":"2.0","id":1.5,"method":"x"}` + "\n" + strings.Repeat("x", fuzzLimit+1) + "\nok",
+		`{"jsonrpc":"2.0","id":8,"result":"` + strings.Repeat("x", fuzzLimit) + `"}` + "\n",
 		"\xff\xfe\x00\n\r",
 	} {
 		f.Add([]byte(s))
@@ -91,6 +92,15 @@ func FuzzDecodeFrame(f *testing.F) {
 			if want[i].long {
 				if fr.Err == nil || len(fr.Raw) > 4096 {
 					t.Fatalf("oversized line %d: err %v, %d raw bytes", i, fr.Err, len(fr.Raw))
+				}
+				// An answer whose id shows in the start still ends its
+				// request.
+				for _, p := range jsonrpc.DecodeFrame(fr.Raw) {
+					var de *jsonrpc.DecodeError
+					if p.Msg != nil && p.Msg.Kind() == jsonrpc.KindResponse ||
+						errors.As(p.Err, &de) && de.Kind == jsonrpc.KindResponse && de.ID.IsValid() {
+						undecodable++
+					}
 				}
 				continue
 			}

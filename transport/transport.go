@@ -45,8 +45,10 @@ type LegacyFallback interface {
 // as a response (jsonrpc.DecodeError.Kind is KindResponse) whose id could
 // be recovered is the server's answer all the same, so that its call does
 // not wait in vain: Read returns Inbound{ID: that id, Err: the
-// *jsonrpc.DecodeError}. The stream transports (stdio, pipes) and legacy
-// SSE do this for any such id; Streamable HTTP only for a request still
+// *jsonrpc.DecodeError}. So is a frame over the size limit (which is
+// skipped, and the stream goes on) whose start shows a response's id: its
+// DecodeError says it was too large. The stream transports (stdio, pipes)
+// and legacy SSE do this for any such id; Streamable HTTP only for a request still
 // awaiting its response, and for any undecodable JSON reply to a request's
 // POST, which can only be its response. Streamable HTTP also ends a request
 // that way when its response stream broke and could not be resumed (see
