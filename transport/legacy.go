@@ -38,11 +38,19 @@ type SSE struct {
 	Client *http.Client
 	// Observer receives every frame; nil drops them.
 	Observer Observer
+	// EndpointTimeout bounds the wait for the endpoint event when Dial's
+	// ctx has no deadline of its own; zero means DefaultEndpointTimeout.
+	EndpointTimeout time.Duration
 	// MessageLimit bounds one incoming message (an event's data); zero
 	// means DefaultLineLimit. A larger one is skipped, and if it was an
 	// answer whose id shows in its start, its call ends (see Conn).
 	MessageLimit int
 }
+
+// DefaultEndpointTimeout bounds the wait for the endpoint event when Dial's
+// ctx has no deadline: a server that opens the stream and then sends only
+// keep-alives must not hold Dial for ever.
+const DefaultEndpointTimeout = 30 * time.Second
 
 // legacyPostBodyMax bounds how much of a POST reply is read: the body means
 // nothing in this protocol (answers come on the stream).
@@ -55,9 +63,11 @@ var (
 )
 
 // Dial opens the event stream and waits for its endpoint event; ctx bounds
-// both. A non-2xx answer to the GET fails with a *StatusError. An endpoint
-// on another origin (scheme, host and port) than the SSE URL is refused, so
-// a server cannot make us POST our traffic, and the custom headers with it,
+// both, and so does EndpointTimeout if ctx has no deadline (the error then
+// wraps context.DeadlineExceeded and says no endpoint came). A non-2xx
+// answer to the GET fails with a *StatusError. An endpoint on another
+// origin (scheme, host and port) than the SSE URL is refused, so a server
+// cannot make us POST our traffic, and the custom headers with it,
 // elsewhere.
 func (t *SSE) Dial(ctx context.Context) (Conn, error) {
 	if err := ctx.Err(); err != nil {
@@ -80,6 +90,16 @@ func (t *SSE) Dial(ctx context.Context) (Conn, error) {
 	if c.obs == nil {
 		c.obs = ObserverFuncs{}
 	}
+	if _, ok := ctx.Deadline(); !ok {
+		wait := t.EndpointTimeout
+		if wait <= 0 {
+			wait = DefaultEndpointTimeout
+		}
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeoutCause(ctx, wait, fmt.Errorf(
+			"no endpoint event within %v (the server must name where to POST first): %w", wait, context.DeadlineExceeded))
+		defer cancel()
+	}
 	// The root context outlives Dial's ctx, which bounds only the dial:
 	// until the endpoint arrives, ctx ending cancels the stream too.
 	c.ctx, c.cancel = context.WithCancel(context.Background())
@@ -90,9 +110,13 @@ func (t *SSE) Dial(ctx context.Context) (Conn, error) {
 		err = context.Cause(ctx) // ctx ended just as the endpoint came
 	}
 	if err != nil {
-		// A cancelled GET says only "context canceled": tell why.
+		// A cancelled GET says only "context canceled": tell why instead.
 		if cause := context.Cause(ctx); cause != nil && !errors.Is(err, cause) {
-			err = fmt.Errorf("%w: %w", cause, err)
+			if errors.Is(err, context.Canceled) {
+				err = cause
+			} else {
+				err = fmt.Errorf("%w: %w", cause, err)
+			}
 		}
 		c.cancel()
 		if c.resp != nil {
