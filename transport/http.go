@@ -17,7 +17,8 @@ import (
 // Stateful (2025-03-26 to 2025-11-25): one endpoint, every message POSTed,
 // replies as a JSON body or an SSE stream, a standalone GET stream for
 // server-initiated messages, Mcp-Session-Id sessions, Last-Event-ID
-// resumption (SEP-1699), DELETE on Close.
+// resumption (SEP-1699), DELETE on Close. Writing notifications/cancelled
+// for a pending request also closes that request's stream.
 //
 // Stateless (2026-07-28 and later), chosen by SetProtocolVersion, which the
 // session calls right after Dial in that era, or per request when params
@@ -271,7 +272,12 @@ func (c *httpConn) Read(ctx context.Context) (Inbound, error) {
 // the 2026-07-28 era, CancelRequest is how to cancel).
 //
 // opts.Headers go out with the POST (see WriteOptions and SendsHeaders).
+// Once a notifications/cancelled for one of our pending requests has been
+// sent (or has failed), that request's stream is closed (closeCancelled).
 func (c *httpConn) Write(ctx context.Context, m *jsonrpc.Message, opts *WriteOptions) error {
+	if id, ok := cancelledRequest(m); ok {
+		defer c.closeCancelled(id)
+	}
 	if err := ctx.Err(); err != nil {
 		return fmt.Errorf("transport: http write %s: %w", httpDescribe(m), context.Cause(ctx))
 	}
