@@ -91,13 +91,9 @@ type HTTP struct {
 	MessageLimit int
 }
 
-// Timings of the transport. The default retry is the WHATWG suggestion; the
-// spec lets the server set its own with the SSE retry field.
+// Limits of the transport (the reconnection timing is in http_backoff.go).
 const (
-	httpDefaultRetry      = time.Second
 	httpDefaultMaxRetries = 5
-	httpMinBackoff        = 100 * time.Millisecond
-	httpMaxBackoff        = 30 * time.Second
 	httpDeleteTimeout     = 5 * time.Second
 )
 

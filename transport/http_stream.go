@@ -16,11 +16,14 @@ import (
 var errHTTPNoResume = errors.New("stream ended before the response, with no event id to resume from")
 
 // httpCursor is where one logical SSE stream stands across reconnects: the
-// id to resume from and the reconnection delay the server asked for.
+// id to resume from, the reconnection delay the server asked for, and how
+// far the backoff from it has gone (see wait).
 type httpCursor struct {
-	lastID string
-	retry  time.Duration
-	msgs   int // messages delivered from this stream, over all connections
+	lastID  string
+	retry   time.Duration
+	msgs    int  // messages delivered from this stream, over all connections
+	quiet   int  // connections and attempts in a row that brought no message
+	failing bool // the last attempt got no stream at all
 }
 
 func newHTTPCursor() *httpCursor { return &httpCursor{retry: httpDefaultRetry} }
@@ -135,9 +138,10 @@ func (c *httpConn) readPOSTStream(ctx context.Context, resp *http.Response, forI
 	body := resp.Body
 	tries := 0 // reconnects since the cursor last moved
 	for {
-		before := cur.lastID
+		before, msgs := cur.lastID, cur.msgs
 		end, err := c.consumeSSE(ctx, body, info, cur, forID)
 		_ = body.Close()
+		cur.ended(msgs)
 		pending := forID.IsValid() && c.isPending(forID)
 		switch {
 		case end == httpEndAnswered, end == httpEndStopped:
@@ -167,13 +171,14 @@ func (c *httpConn) readPOSTStream(ctx context.Context, resp *http.Response, forI
 	}
 }
 
-// resume reconnects a stream with GET and Last-Event-ID. It waits the
-// server's retry delay first (a MUST in SEP-1699), and backs off from it after
-// each failed attempt. tries counts attempts without progress; past maxRetries it
-// gives up. 405 (no GET support) and 404 (session gone) end it at once.
+// resume reconnects a stream with GET and Last-Event-ID. It waits at least
+// the server's retry delay first (a MUST in SEP-1699), backing off from it
+// after each attempt that brought no message (cur.wait). tries counts
+// attempts without progress (a new event id); past maxRetries it gives up.
+// 405 (no GET support) and 404 (session gone) end it at once.
 func (c *httpConn) resume(ctx context.Context, cur *httpCursor, tries *int, what string) (*http.Response, *HTTPInfo, error) {
 	var last error
-	for failed := 0; ; failed++ {
+	for {
 		if *tries >= c.maxRetries {
 			if last == nil {
 				last = errors.New("the stream kept ending without progress")
@@ -181,7 +186,7 @@ func (c *httpConn) resume(ctx context.Context, cur *httpCursor, tries *int, what
 			return nil, c.getInfo(nil), fmt.Errorf("transport: %s: gave up after %d reconnects: %w", what, *tries, last)
 		}
 		*tries++
-		if err := httpSleep(ctx, httpBackoff(cur.retry, failed)); err != nil {
+		if err := httpSleep(ctx, cur.wait()); err != nil {
 			return nil, c.getInfo(nil), err
 		}
 		resp, info, err := c.openGET(ctx, cur.lastID)
@@ -196,6 +201,7 @@ func (c *httpConn) resume(ctx context.Context, cur *httpCursor, tries *int, what
 			return nil, info, fmt.Errorf("transport: %s: resume: %w", what, err)
 		}
 		c.errFrame(info, nil, fmt.Errorf("transport: %s: resume: %w", what, err))
+		cur.failed()
 		last = err
 	}
 }
@@ -246,16 +252,4 @@ func (c *httpConn) getInfo(h http.Header) *HTTPInfo {
 		info.Header = httpLogHeader(h)
 	}
 	return info
-}
-
-// httpSleep waits d or until ctx ends.
-func httpSleep(ctx context.Context, d time.Duration) error {
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-t.C:
-		return nil
-	case <-ctx.Done():
-		return ctx.Err()
-	}
 }
