@@ -48,7 +48,7 @@ func TestHostileMalformedFrames(t *testing.T) {
 		`not json at all`,
 		`{`,
 		`{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info"`,
-		`[{"jsonrpc":"2.0","method":"notifications/message","params":{}}]`,
+		`[]`,
 		`{"jsonrpc":"1.0","id":1,"result":{}}`,
 		`{"id":1,"result":{}}`,
 		`{"jsonrpc":"2.0","id":{"obj":1},"result":{}}`,

@@ -15,5 +15,13 @@
 // SIGKILL. When a server exits by itself, Read fails with an *ExitError
 // (wrapping io.EOF) carrying its exit status and last stderr lines.
 //
+// A server is not trusted to be well-behaved. HTTP and SSE follow a
+// redirect only within the origin of their URL, so the configured headers
+// go nowhere else (ErrOtherOrigin); every message has a size limit past
+// which it is skipped; SSE reconnects are floored and backed off whatever
+// retry the server asks for; and an answer the transport cannot deliver
+// (too large, undecodable) still ends the call it answers, so no call waits
+// for what has come and gone.
+//
 // The concurrency contract is on Conn.
 package transport

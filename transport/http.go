@@ -17,7 +17,8 @@ import (
 // Stateful (2025-03-26 to 2025-11-25): one endpoint, every message POSTed,
 // replies as a JSON body or an SSE stream, a standalone GET stream for
 // server-initiated messages, Mcp-Session-Id sessions, Last-Event-ID
-// resumption (SEP-1699), DELETE on Close.
+// resumption (SEP-1699), DELETE on Close. Writing notifications/cancelled
+// for a pending request also closes that request's stream.
 //
 // Stateless (2026-07-28 and later), chosen by SetProtocolVersion, which the
 // session calls right after Dial in that era, or per request when params
@@ -72,7 +73,10 @@ type HTTP struct {
 	Header http.Header
 	// Client makes the requests. Nil means a private client with no overall
 	// timeout (SSE streams live long); the Conn closes its idle connections
-	// on Close.
+	// on Close. Either way redirects are followed only within the URL's
+	// origin (a redirect elsewhere fails the request, wrapping
+	// ErrOtherOrigin) and never get a Referer; a caller's client is copied
+	// for that, not changed.
 	Client *http.Client
 	// Observer receives every frame; nil drops them.
 	Observer Observer
@@ -80,22 +84,23 @@ type HTTP struct {
 	// reconnected without progress (a new event id) before giving up. Zero
 	// means 5; a negative value disables reconnection.
 	MaxRetries int
+	// MessageLimit bounds one incoming message (an SSE event's data, a
+	// JSON reply body); zero means DefaultLineLimit. A larger one is
+	// skipped, and if it was an answer whose id shows in its start, its
+	// call ends (see Conn).
+	MessageLimit int
 }
 
-// Timings of the transport. The default retry is the WHATWG suggestion; the
-// spec lets the server set its own with the SSE retry field.
+// Limits of the transport (the reconnection timing is in http_backoff.go).
 const (
-	httpDefaultRetry      = time.Second
 	httpDefaultMaxRetries = 5
-	httpMinBackoff        = 100 * time.Millisecond
-	httpMaxBackoff        = 30 * time.Second
 	httpDeleteTimeout     = 5 * time.Second
 )
 
 // Legacy implements LegacyFallback: the legacy HTTP+SSE transport for the
 // same URL, with the same headers, client and observer.
 func (t *HTTP) Legacy() Transport {
-	return &SSE{URL: t.URL, Header: t.Header, Client: t.Client, Observer: t.Observer}
+	return &SSE{URL: t.URL, Header: t.Header, Client: t.Client, Observer: t.Observer, MessageLimit: t.MessageLimit}
 }
 
 // Dial checks the URL and returns a Conn. The Conn also implements
@@ -111,18 +116,14 @@ func (t *HTTP) Dial(ctx context.Context) (Conn, error) {
 	c := &httpConn{
 		url:        u.String(),
 		header:     t.Header.Clone(),
-		client:     t.Client,
 		obs:        t.Observer,
 		maxRetries: t.MaxRetries,
+		maxMsg:     messageLimit(t.MessageLimit),
 		inbox:      newHTTPInbox(),
 		pending:    make(map[jsonrpc.ID]*httpCall),
 		gone:       make(chan struct{}),
 	}
-	if c.client == nil {
-		tr := http.DefaultTransport.(*http.Transport).Clone()
-		c.client = &http.Client{Transport: tr}
-		c.ownClient = true
-	}
+	c.client, c.ownClient = originClient(t.Client)
 	if c.obs == nil {
 		c.obs = ObserverFuncs{}
 	}
@@ -164,6 +165,7 @@ type httpConn struct {
 	ownClient  bool
 	obs        Observer
 	maxRetries int
+	maxMsg     int // MessageLimit, defaulted
 
 	ctx    context.Context // cancelled by Close
 	cancel context.CancelFunc
@@ -266,7 +268,12 @@ func (c *httpConn) Read(ctx context.Context) (Inbound, error) {
 // the 2026-07-28 era, CancelRequest is how to cancel).
 //
 // opts.Headers go out with the POST (see WriteOptions and SendsHeaders).
+// Once a notifications/cancelled for one of our pending requests has been
+// sent (or has failed), that request's stream is closed (closeCancelled).
 func (c *httpConn) Write(ctx context.Context, m *jsonrpc.Message, opts *WriteOptions) error {
+	if id, ok := cancelledRequest(m); ok {
+		defer c.closeCancelled(id)
+	}
 	if err := ctx.Err(); err != nil {
 		return fmt.Errorf("transport: http write %s: %w", httpDescribe(m), context.Cause(ctx))
 	}
@@ -413,32 +420,6 @@ func (c *httpConn) Close() error {
 	return nil
 }
 
-// deleteSession sends DELETE with a fresh, bounded context: the root one is
-// already cancelled, and a hung server must not hang Close.
-func (c *httpConn) deleteSession(sid, ver string) {
-	ctx, cancel := context.WithTimeout(context.Background(), httpDeleteTimeout)
-	defer cancel()
-	req, err := c.newRequest(ctx, http.MethodDelete, nil, sid, ver, "", nil)
-	if err != nil {
-		return
-	}
-	info := &HTTPInfo{Method: http.MethodDelete, URL: c.url, Header: httpLogHeader(req.Header)}
-	resp, err := c.client.Do(req)
-	if err != nil {
-		c.errFrame(info, nil, fmt.Errorf("transport: DELETE session: %w", err))
-		return
-	}
-	defer httpDiscard(resp)
-	info.Status = resp.StatusCode
-	switch {
-	case resp.StatusCode < 300, resp.StatusCode == http.StatusMethodNotAllowed,
-		resp.StatusCode == http.StatusNotFound: // already gone
-	default:
-		se := httpStatusError(http.MethodDelete, resp, nil)
-		c.errFrame(info, se.Body, fmt.Errorf("transport: DELETE session: %w", se))
-	}
-}
-
 // newRequest builds a request with the message's extra headers first, the
 // custom headers over them, and the transport's own on top. lastEventID is
 // set only to resume a stream.
@@ -470,41 +451,6 @@ func (c *httpConn) newRequest(ctx context.Context, method string, body []byte, s
 		req.Header.Set(hdrLastEventID, lastEventID)
 	}
 	return req, nil
-}
-
-// session returns the current session id and protocol version.
-func (c *httpConn) session() (sid, ver string) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.sessionID, c.version
-}
-
-// adoptSession takes the session id from an initialize response. An id
-// that is not visible ASCII is refused (it could smuggle header bytes).
-func (c *httpConn) adoptSession(h http.Header, info *HTTPInfo) {
-	sid := h.Get(hdrSessionID)
-	if sid != "" && !httpValidSessionID(sid) {
-		c.errFrame(info, nil, fmt.Errorf("transport: ignoring %s %s: not visible ASCII", hdrSessionID, httpExcerpt([]byte(sid), 40)))
-		sid = ""
-	}
-	c.mu.Lock()
-	c.sessionID = sid
-	c.mu.Unlock()
-}
-
-// dropSession forgets sid after the server said it expired (404), and stops
-// the GET stream that belonged to it. A newer session id is left alone.
-func (c *httpConn) dropSession(sid string) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if sid == "" || c.sessionID != sid {
-		return
-	}
-	c.sessionID = ""
-	if c.standalone != nil {
-		c.standalone.cancel()
-		c.standalone = nil
-	}
 }
 
 // isPending reports whether request id still awaits its response.

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"net/http"
 	"sync"
-	"time"
 
 	"github.com/elicit-dev/elicit/transport/jsonrpc"
 )
@@ -21,16 +20,17 @@ import (
 //     POST tells the session so). Giving up because the server could not be
 //     reached at all ends the Conn: Read reports it (markGone).
 //   - When an open stream drops, it is resumed with Last-Event-ID after the
-//     server's retry delay. Drops that delivered nothing double the delay
-//     (capped), so a server that closes idle streams at once is polled
-//     slowly rather than hammered.
+//     server's retry delay, at least httpMinRetry. Drops that delivered no
+//     message double the delay (capped; see http_backoff.go), whatever
+//     event ids and retry they carried, so a server that closes streams at
+//     once is polled slowly rather than hammered.
 //
 // ready is closed once the first GET has been answered, whatever the answer.
 func (c *httpConn) runStandalone(ctx context.Context, ready chan struct{}) {
 	const what = "standalone GET stream"
 	cur := newHTTPCursor()
 	opened := false
-	fails, idle := 0, 0
+	fails := 0
 	var once sync.Once
 	answered := func() { once.Do(func() { close(ready) }) }
 	defer answered()
@@ -68,47 +68,25 @@ func (c *httpConn) runStandalone(ctx context.Context, ready chan struct{}) {
 				}
 				return
 			}
-			if httpSleep(ctx, httpBackoff(cur.retry, fails-1)) != nil {
+			cur.failed()
+			if httpSleep(ctx, cur.wait()) != nil {
 				return
 			}
 			continue
 		}
 		opened, fails = true, 0
-		msgs, lastID := cur.msgs, cur.lastID
-		end, err := c.consumeSSE(ctx, resp.Body, info, cur, jsonrpc.ID{})
+		msgs := cur.msgs
+		end, _ := c.consumeSSE(ctx, resp.Body, info, cur, jsonrpc.ID{})
 		_ = resp.Body.Close()
+		cur.ended(msgs)
 		switch {
 		case end == httpEndStopped:
-			return
-		case end == httpEndBroken:
-			c.errFrame(info, nil, fmt.Errorf("transport: %s: %w", what, err))
 			return
 		case c.maxRetries == 0:
 			return // reconnection disabled
 		}
-		if cur.msgs == msgs && cur.lastID == lastID {
-			idle++
-		} else {
-			idle = 0
-		}
-		if httpSleep(ctx, httpBackoff(cur.retry, idle)) != nil {
+		if httpSleep(ctx, cur.wait()) != nil {
 			return
 		}
 	}
-}
-
-// httpBackoff is base doubled n times, capped at httpMaxBackoff (or at base,
-// if the server asked for more: its retry is a floor, never shortened). A
-// zero base ("retry: 0") is honoured once; repeats start from a small floor
-// so that a failing server is not hammered in a loop.
-func httpBackoff(base time.Duration, n int) time.Duration {
-	if n == 0 {
-		return base
-	}
-	limit := max(httpMaxBackoff, base)
-	d := max(base, httpMinBackoff)
-	for i := 1; i < n && d < limit; i++ {
-		d *= 2
-	}
-	return min(d, limit)
 }

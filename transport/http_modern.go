@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
-	"time"
 
 	"github.com/elicit-dev/elicit/transport/jsonrpc"
 )
@@ -137,40 +136,11 @@ func setModernHeaders(req *http.Request, m *jsonrpc.Message, p httpPlan) {
 	}
 }
 
-// CancelRequest implements RequestCanceler. A request sent by the
-// 2026-07-28 rules is cancelled by closing its response stream, which the
-// server must treat as the cancel: the stream's context is cancelled, the
-// call is forgotten (nothing is delivered for it), and it returns true. In
-// that era it also returns true for a request that is no longer pending,
-// since there is nothing to send either. In the stateful eras closing a
-// stream is not a cancel (the session sends notifications/cancelled), so it
-// returns false.
-func (c *httpConn) CancelRequest(id jsonrpc.ID) bool {
-	c.mu.Lock()
-	call, ok := c.pending[id]
-	stateless := httpIsStateless(c.version)
-	if ok && call.modern {
-		delete(c.pending, id)
-	}
-	c.mu.Unlock()
-	switch {
-	case ok && call.modern:
-		call.cancel()
-		c.obs.Frame(Frame{Time: time.Now(), Dir: Out, HTTP: &HTTPInfo{Method: http.MethodPost, URL: c.url},
-			Err: fmt.Errorf("transport: request %s cancelled: closed its response stream (the 2026-07-28 cancel)", id)})
-		return true
-	case ok:
-		return false
-	default:
-		return stateless
-	}
-}
-
 // httpBodyError reads a 4xx body that is a JSON-RPC error response to
 // request id: its id is id, or absent or null (the spec lets a server omit
 // it). Anything else returns nil, and the caller reports a StatusError.
 func httpBodyError(body []byte, id jsonrpc.ID) *jsonrpc.Error {
-	body = bytes.TrimSpace(body)
+	body = bytes.TrimPrefix(bytes.TrimSpace(body), []byte(utf8BOM))
 	if len(body) == 0 || body[0] != '{' {
 		return nil
 	}
@@ -186,7 +156,10 @@ func httpBodyError(body []byte, id jsonrpc.ID) *jsonrpc.Error {
 	}
 	if len(w.ID) > 0 && !bytes.Equal(w.ID, []byte("null")) {
 		var got jsonrpc.ID
-		if got.UnmarshalJSON(w.ID) != nil || got != id {
+		if got.UnmarshalJSON(w.ID) != nil {
+			return nil
+		}
+		if got, ok := got.Canonical(); !ok || got != id {
 			return nil
 		}
 	}

@@ -69,16 +69,17 @@ func TestHTTPPeekParams(t *testing.T) {
 func TestHTTPBodyError(t *testing.T) {
 	id := jsonrpc.IntID(3)
 	for body, want := range map[string]int64{
-		`{"jsonrpc":"2.0","id":3,"error":{"code":-32020,"message":"m"}}`:        -32020,
-		`{"jsonrpc":"2.0","id":null,"error":{"code":-32022,"message":"m"}}`:     -32022,
-		`{"jsonrpc":"2.0","error":{"code":-32601,"message":"m"}}`:               -32601,
-		`{"jsonrpc":"2.0","id":"3","error":{"code":-32020,"message":"m"}}`:      0, // another id
-		`{"jsonrpc":"2.0","id":4,"error":{"code":-32020,"message":"m"}}`:        0,
-		`{"jsonrpc":"1.0","id":3,"error":{"code":-32020,"message":"m"}}`:        0,
-		`{"jsonrpc":"2.0","id":3,"result":{}}`:                                  0,
-		`{"jsonrpc":"2.0","id":3,"error":{"code":1.5,"message":"m"}}`:           0,
-		`{"jsonrpc":"2.0","id":3,"error":null}`:                                 0,
-		`{"jsonrpc":"2.0","id":3,"method":"x","error":{"code":1,"message":""}}`: 0,
+		`{"jsonrpc":"2.0","id":3,"error":{"code":-32020,"message":"m"}}`:                    -32020,
+		`{"jsonrpc":"2.0","id":null,"error":{"code":-32022,"message":"m"}}`:                 -32022,
+		`{"jsonrpc":"2.0","error":{"code":-32601,"message":"m"}}`:                           -32601,
+		"\xEF\xBB\xBF" + `{"jsonrpc":"2.0","id":3.0,"error":{"code":-32021,"message":"m"}}`: -32021,
+		`{"jsonrpc":"2.0","id":"3","error":{"code":-32020,"message":"m"}}`:                  0, // another id
+		`{"jsonrpc":"2.0","id":4,"error":{"code":-32020,"message":"m"}}`:                    0,
+		`{"jsonrpc":"1.0","id":3,"error":{"code":-32020,"message":"m"}}`:                    0,
+		`{"jsonrpc":"2.0","id":3,"result":{}}`:                                              0,
+		`{"jsonrpc":"2.0","id":3,"error":{"code":1.5,"message":"m"}}`:                       0,
+		`{"jsonrpc":"2.0","id":3,"error":null}`:                                             0,
+		`{"jsonrpc":"2.0","id":3,"method":"x","error":{"code":1,"message":""}}`:             0,
 		`Bad Request`: 0,
 		``:            0,
 	} {

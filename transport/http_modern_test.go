@@ -253,7 +253,11 @@ func TestHTTPModernCancelClosesStream(t *testing.T) {
 	gone := make(chan struct{})
 	h := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		m, _ := jsonrpc.Decode(httpReqBody(r))
-		if m.Method != "tools/call" {
+		switch {
+		case m == nil: // the stateful Conn's standalone GET
+			w.WriteHeader(http.StatusMethodNotAllowed)
+			return
+		case m.Method != "tools/call":
 			httpJSON(w, httpEncode(t, httpResp(t, m.ID, map[string]any{})))
 			return
 		}

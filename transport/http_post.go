@@ -100,13 +100,14 @@ func (c *httpConn) post(ctx context.Context, req *http.Request, m *jsonrpc.Messa
 	}
 }
 
-// readJSONBody handles an application/json reply: one message. For a
+// readJSONBody handles an application/json reply: one message, or a batch
+// of them (2025-03-26). For a
 // request, the body must be its response (or Write fails, since none will
 // come); a body that is not JSON-RPC is reported as an error frame.
 func (c *httpConn) readJSONBody(ctx context.Context, resp *http.Response, m *jsonrpc.Message, info *HTTPInfo) (func(), error) {
 	what := httpDescribe(m)
 	isReq := m.Kind() == jsonrpc.KindRequest
-	body, err := io.ReadAll(io.LimitReader(resp.Body, sseMaxEvent+1))
+	body, err := io.ReadAll(io.LimitReader(resp.Body, int64(c.maxMsg)+1))
 	if err != nil {
 		err = c.closedErr(fmt.Errorf("transport: POST %s: read reply: %w", what, err))
 		if isReq {
@@ -117,8 +118,8 @@ func (c *httpConn) readJSONBody(ctx context.Context, resp *http.Response, m *jso
 		}
 		return nil, err
 	}
-	if len(body) > sseMaxEvent {
-		err := fmt.Errorf("transport: POST %s: reply larger than %d bytes", what, sseMaxEvent)
+	if len(body) > c.maxMsg {
+		err := fmt.Errorf("transport: POST %s: reply larger than %d bytes", what, c.maxMsg)
 		if isReq {
 			c.forget(m.ID)
 		}
@@ -129,16 +130,24 @@ func (c *httpConn) readJSONBody(ctx context.Context, resp *http.Response, m *jso
 		return nil, nil // an empty JSON body to a notification: nothing to say
 	}
 	now := time.Now()
-	msg, derr := jsonrpc.Decode(body)
-	c.frameIn(body, derr, info, "")
-	switch {
-	case derr == nil:
-		c.deliver(Inbound{Msg: msg, Received: now})
-	case isReq && c.forget(m.ID):
-		// The JSON reply to a request is its response, so one we cannot
-		// read ends the request at once (see Conn).
-		c.inbox.push(Inbound{ID: m.ID, Err: derr, Received: now})
-		return nil, nil
+	parts := jsonrpc.DecodeFrame(body)
+	for _, p := range parts {
+		c.frameIn(p.Raw, p.Err, info, "")
+		switch {
+		case p.Err == nil:
+			c.deliver(Inbound{Msg: p.Msg, Received: now})
+		case len(parts) == 1 && isReq && c.forget(m.ID):
+			// The JSON reply to a request is its response, so one we
+			// cannot read ends the request at once (see Conn).
+			c.inbox.push(Inbound{ID: m.ID, Err: p.Err, Received: now})
+			return nil, nil
+		default:
+			// In a batch, only a response whose id we can read says
+			// which request it ends.
+			if in, ok := undecodableReply(p.Err, now); ok && c.forget(in.ID) {
+				c.inbox.push(in)
+			}
+		}
 	}
 	if isReq && c.forget(m.ID) {
 		// Still pending: the body was not its response.

@@ -199,8 +199,10 @@ func TestHTTPMalformedEvent(t *testing.T) {
 		t.Fatalf("got %s %q, want the response (bad events skipped)", m.Kind(), m.Method)
 	}
 	errs := httpErrFrames(log.Frames())
-	if len(errs) != 2 || string(errs[0].Raw) != "{not json" || errs[0].HTTP.EventID != "1" || errs[1].HTTP.EventID != "2" {
-		t.Fatalf("error frames = %+v, want the two bad events", errs)
+	// The batch [1,2] is two bad messages.
+	if len(errs) != 3 || string(errs[0].Raw) != "{not json" || errs[0].HTTP.EventID != "1" ||
+		errs[1].HTTP.EventID != "2" || string(errs[2].Raw) != "2" || errs[2].HTTP.EventID != "2" {
+		t.Fatalf("error frames = %+v, want the bad events' three", errs)
 	}
 	var de *jsonrpc.DecodeError
 	if !errors.As(errs[0].Err, &de) {
@@ -215,7 +217,7 @@ func TestHTTPMalformedEvent(t *testing.T) {
 		t.Errorf("got %+v, want request 2 ended with a DecodeError", in)
 	}
 	errs = httpErrFrames(log.Frames())
-	if len(errs) != 3 || !bytes.Equal(errs[2].Raw, []byte(`{"jsonrpc":"2.0","id":`)) {
+	if len(errs) != 4 || !bytes.Equal(errs[3].Raw, []byte(`{"jsonrpc":"2.0","id":`)) {
 		t.Errorf("no error frame for the malformed body: %+v", errs)
 	}
 }

@@ -16,11 +16,14 @@ import (
 var errHTTPNoResume = errors.New("stream ended before the response, with no event id to resume from")
 
 // httpCursor is where one logical SSE stream stands across reconnects: the
-// id to resume from and the reconnection delay the server asked for.
+// id to resume from, the reconnection delay the server asked for, and how
+// far the backoff from it has gone (see wait).
 type httpCursor struct {
-	lastID string
-	retry  time.Duration
-	msgs   int // messages delivered from this stream, over all connections
+	lastID  string
+	retry   time.Duration
+	msgs    int  // messages delivered from this stream, over all connections
+	quiet   int  // connections and attempts in a row that brought no message
+	failing bool // the last attempt got no stream at all
 }
 
 func newHTTPCursor() *httpCursor { return &httpCursor{retry: httpDefaultRetry} }
@@ -32,16 +35,16 @@ const (
 	httpEndDropped  httpStreamEnd = iota // EOF or read error: resumable
 	httpEndAnswered                      // the awaited response arrived
 	httpEndStopped                       // our context ended
-	httpEndBroken                        // unparseable stream: do not resume
 )
 
 // consumeSSE reads one SSE reply body, delivering each message to Read in
 // order, until the body ends or, if forID is set, its response arrives.
 // Events with empty data (SEP-1699 priming events) only move the cursor;
 // events of a type other than "message" are not MCP messages and are
-// skipped; malformed ones become error frames.
+// skipped; malformed ones become error frames, and so do ones past the
+// limit (an answer among those still ends its request).
 func (c *httpConn) consumeSSE(ctx context.Context, body io.Reader, info *HTTPInfo, cur *httpCursor, forID jsonrpc.ID) (httpStreamEnd, error) {
-	p := newSSEReader(body, 0)
+	p := newSSEReader(body, c.maxMsg)
 	// WHATWG keeps the last event id across reconnections.
 	p.lastID = cur.lastID
 	for {
@@ -53,28 +56,58 @@ func (c *httpConn) consumeSSE(ctx context.Context, body io.Reader, info *HTTPInf
 		switch {
 		case ctx.Err() != nil:
 			return httpEndStopped, ctx.Err()
-		case errors.Is(err, errSSETooLarge):
-			return httpEndBroken, err
 		case err != nil:
 			return httpEndDropped, err // io.EOF included: the server closed it
 		}
-		if len(ev.Data) == 0 || ev.Type != "" && ev.Type != "message" {
+		if ev.Type != "" && ev.Type != "message" {
 			continue
 		}
-		now := time.Now()
-		msg, derr := jsonrpc.Decode(ev.Data)
-		c.frameIn(ev.Data, derr, info, ev.ID)
-		if derr != nil {
-			// A response we cannot read still ends its request (Conn);
-			// only a pending one, since nothing else waits for it.
-			if in, ok := undecodableReply(derr, now); ok && c.forget(in.ID) {
-				c.inbox.push(in)
-				if in.ID == forID {
-					return httpEndAnswered, nil
-				}
+		if ev.TooLarge {
+			if c.skipTooLarge(ev, info, forID) {
+				return httpEndAnswered, nil
 			}
 			continue
 		}
+		if len(ev.Data) == 0 {
+			continue
+		}
+		if c.deliverEvent(ev, info, cur, forID) {
+			return httpEndAnswered, nil
+		}
+	}
+}
+
+// skipTooLarge reports an event past the limit and ends the pending
+// requests it shows an answer to (see Conn); it reports whether forID's
+// was among them.
+func (c *httpConn) skipTooLarge(ev sseEvent, info *HTTPInfo, forID jsonrpc.ID) (answered bool) {
+	c.frameIn(ev.Data, fmt.Errorf("%w: %d bytes exceed the limit of %d; skipped (first %d bytes shown)",
+		errSSETooLarge, ev.Size, c.maxMsg, len(ev.Data)), info, ev.ID)
+	for _, in := range tooLargeReplies(ev.Data, ev.Size, c.maxMsg, time.Now()) {
+		if c.forget(in.ID) {
+			c.inbox.push(in)
+			answered = answered || forID.IsValid() && in.ID == forID
+		}
+	}
+	return answered
+}
+
+// deliverEvent queues the messages of one event (one, or a batch's) for
+// Read and reports whether forID's response was among them.
+func (c *httpConn) deliverEvent(ev sseEvent, info *HTTPInfo, cur *httpCursor, forID jsonrpc.ID) (answered bool) {
+	now := time.Now()
+	for _, p := range jsonrpc.DecodeFrame(ev.Data) {
+		c.frameIn(p.Raw, p.Err, info, ev.ID)
+		if p.Err != nil {
+			// A response we cannot read still ends its request (Conn);
+			// only a pending one, since nothing else waits for it.
+			if in, ok := undecodableReply(p.Err, now); ok && c.forget(in.ID) {
+				c.inbox.push(in)
+				answered = answered || forID.IsValid() && in.ID == forID
+			}
+			continue
+		}
+		msg := p.Msg
 		cur.msgs++
 		in := Inbound{Msg: msg, Received: now}
 		if forID.IsValid() && msg.Kind() != jsonrpc.KindResponse {
@@ -84,10 +117,9 @@ func (c *httpConn) consumeSSE(ctx context.Context, body io.Reader, info *HTTPInf
 			in.RelatedID = forID
 		}
 		c.deliver(in)
-		if forID.IsValid() && msg.Kind() == jsonrpc.KindResponse && msg.ID == forID {
-			return httpEndAnswered, nil
-		}
+		answered = answered || forID.IsValid() && msg.Kind() == jsonrpc.KindResponse && msg.ID == forID
 	}
+	return answered
 }
 
 // readPOSTStream reads the SSE reply of a POST. If it ends before the
@@ -106,20 +138,13 @@ func (c *httpConn) readPOSTStream(ctx context.Context, resp *http.Response, forI
 	body := resp.Body
 	tries := 0 // reconnects since the cursor last moved
 	for {
-		before := cur.lastID
+		before, msgs := cur.lastID, cur.msgs
 		end, err := c.consumeSSE(ctx, body, info, cur, forID)
 		_ = body.Close()
+		cur.ended(msgs)
 		pending := forID.IsValid() && c.isPending(forID)
 		switch {
 		case end == httpEndAnswered, end == httpEndStopped:
-			return
-		case end == httpEndBroken:
-			err = fmt.Errorf("transport: %s: %w", what, err)
-			if pending {
-				c.failCall(forID, info, err)
-			} else {
-				c.errFrame(info, nil, err)
-			}
 			return
 		case !pending:
 			// A POST of a notification or response has nothing to wait
@@ -146,13 +171,14 @@ func (c *httpConn) readPOSTStream(ctx context.Context, resp *http.Response, forI
 	}
 }
 
-// resume reconnects a stream with GET and Last-Event-ID. It waits the
-// server's retry delay first (a MUST in SEP-1699), and backs off from it after
-// each failed attempt. tries counts attempts without progress; past maxRetries it
-// gives up. 405 (no GET support) and 404 (session gone) end it at once.
+// resume reconnects a stream with GET and Last-Event-ID. It waits at least
+// the server's retry delay first (a MUST in SEP-1699), backing off from it
+// after each attempt that brought no message (cur.wait). tries counts
+// attempts without progress (a new event id); past maxRetries it gives up.
+// 405 (no GET support) and 404 (session gone) end it at once.
 func (c *httpConn) resume(ctx context.Context, cur *httpCursor, tries *int, what string) (*http.Response, *HTTPInfo, error) {
 	var last error
-	for failed := 0; ; failed++ {
+	for {
 		if *tries >= c.maxRetries {
 			if last == nil {
 				last = errors.New("the stream kept ending without progress")
@@ -160,7 +186,7 @@ func (c *httpConn) resume(ctx context.Context, cur *httpCursor, tries *int, what
 			return nil, c.getInfo(nil), fmt.Errorf("transport: %s: gave up after %d reconnects: %w", what, *tries, last)
 		}
 		*tries++
-		if err := httpSleep(ctx, httpBackoff(cur.retry, failed)); err != nil {
+		if err := httpSleep(ctx, cur.wait()); err != nil {
 			return nil, c.getInfo(nil), err
 		}
 		resp, info, err := c.openGET(ctx, cur.lastID)
@@ -175,6 +201,7 @@ func (c *httpConn) resume(ctx context.Context, cur *httpCursor, tries *int, what
 			return nil, info, fmt.Errorf("transport: %s: resume: %w", what, err)
 		}
 		c.errFrame(info, nil, fmt.Errorf("transport: %s: resume: %w", what, err))
+		cur.failed()
 		last = err
 	}
 }
@@ -225,16 +252,4 @@ func (c *httpConn) getInfo(h http.Header) *HTTPInfo {
 		info.Header = httpLogHeader(h)
 	}
 	return info
-}
-
-// httpSleep waits d or until ctx ends.
-func httpSleep(ctx context.Context, d time.Duration) error {
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-t.C:
-		return nil
-	case <-ctx.Done():
-		return ctx.Err()
-	}
 }

@@ -2,6 +2,7 @@ package transport
 
 import (
 	"errors"
+	"fmt"
 	"time"
 
 	"github.com/elicit-dev/elicit/transport/jsonrpc"
@@ -39,4 +40,38 @@ func undecodableReply(derr error, t time.Time) (in Inbound, ok bool) {
 		return Inbound{}, false
 	}
 	return Inbound{ID: de.ID, Err: de, Received: t}, true
+}
+
+// tooLargeReplies returns what Read delivers for a frame of size bytes,
+// over limit, of which prefix is the start: the end of each request that
+// prefix shows an answer to (its id comes first in most servers' output).
+// Err is a *jsonrpc.DecodeError: the server did answer, in a frame we
+// refuse, so the call ends at once, as for an undecodable reply.
+func tooLargeReplies(prefix []byte, size, limit int, t time.Time) []Inbound {
+	var out []Inbound
+	for _, p := range jsonrpc.DecodeFrame(prefix) {
+		id, ok := answerID(p)
+		if !ok {
+			continue
+		}
+		err := &jsonrpc.DecodeError{
+			Reason: fmt.Sprintf("the answer's frame of %d bytes exceeds the limit of %d", size, limit),
+			ID:     id, Kind: jsonrpc.KindResponse,
+		}
+		out = append(out, Inbound{ID: id, Err: err, Received: t})
+	}
+	return out
+}
+
+// answerID is the id of the request p answers, if p is a response whose
+// id could be read.
+func answerID(p jsonrpc.Part) (jsonrpc.ID, bool) {
+	if p.Msg != nil {
+		return p.Msg.ID, p.Msg.Kind() == jsonrpc.KindResponse
+	}
+	var de *jsonrpc.DecodeError
+	if errors.As(p.Err, &de) && de.Kind == jsonrpc.KindResponse && de.ID.IsValid() {
+		return de.ID, true
+	}
+	return jsonrpc.ID{}, false
 }

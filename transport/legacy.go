@@ -34,11 +34,23 @@ type SSE struct {
 	Header http.Header
 	// Client makes the requests. Nil means a private client with no overall
 	// timeout (the stream lives long); the Conn closes its idle connections
-	// on Close.
+	// on Close. Redirects stay on the origin, as for HTTP.Client.
 	Client *http.Client
 	// Observer receives every frame; nil drops them.
 	Observer Observer
+	// EndpointTimeout bounds the wait for the endpoint event when Dial's
+	// ctx has no deadline of its own; zero means DefaultEndpointTimeout.
+	EndpointTimeout time.Duration
+	// MessageLimit bounds one incoming message (an event's data); zero
+	// means DefaultLineLimit. A larger one is skipped, and if it was an
+	// answer whose id shows in its start, its call ends (see Conn).
+	MessageLimit int
 }
+
+// DefaultEndpointTimeout bounds the wait for the endpoint event when Dial's
+// ctx has no deadline: a server that opens the stream and then sends only
+// keep-alives must not hold Dial for ever.
+const DefaultEndpointTimeout = 30 * time.Second
 
 // legacyPostBodyMax bounds how much of a POST reply is read: the body means
 // nothing in this protocol (answers come on the stream).
@@ -51,9 +63,11 @@ var (
 )
 
 // Dial opens the event stream and waits for its endpoint event; ctx bounds
-// both. A non-2xx answer to the GET fails with a *StatusError. An endpoint
-// on another origin (scheme, host and port) than the SSE URL is refused, so
-// a server cannot make us POST our traffic, and the custom headers with it,
+// both, and so does EndpointTimeout if ctx has no deadline (the error then
+// wraps context.DeadlineExceeded and says no endpoint came). A non-2xx
+// answer to the GET fails with a *StatusError. An endpoint on another
+// origin (scheme, host and port) than the SSE URL is refused, so a server
+// cannot make us POST our traffic, and the custom headers with it,
 // elsewhere.
 func (t *SSE) Dial(ctx context.Context) (Conn, error) {
 	if err := ctx.Err(); err != nil {
@@ -67,18 +81,24 @@ func (t *SSE) Dial(ctx context.Context) (Conn, error) {
 		base:   u,
 		url:    u.String(),
 		header: t.Header.Clone(),
-		client: t.Client,
 		obs:    t.Observer,
+		maxMsg: messageLimit(t.MessageLimit),
 		inbox:  newHTTPInbox(),
 		ended:  make(chan struct{}),
 	}
-	if c.client == nil {
-		tr := http.DefaultTransport.(*http.Transport).Clone()
-		c.client = &http.Client{Transport: tr}
-		c.ownClient = true
-	}
+	c.client, c.ownClient = originClient(t.Client)
 	if c.obs == nil {
 		c.obs = ObserverFuncs{}
+	}
+	if _, ok := ctx.Deadline(); !ok {
+		wait := t.EndpointTimeout
+		if wait <= 0 {
+			wait = DefaultEndpointTimeout
+		}
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeoutCause(ctx, wait, fmt.Errorf(
+			"no endpoint event within %v (the server must name where to POST first): %w", wait, context.DeadlineExceeded))
+		defer cancel()
 	}
 	// The root context outlives Dial's ctx, which bounds only the dial:
 	// until the endpoint arrives, ctx ending cancels the stream too.
@@ -90,9 +110,13 @@ func (t *SSE) Dial(ctx context.Context) (Conn, error) {
 		err = context.Cause(ctx) // ctx ended just as the endpoint came
 	}
 	if err != nil {
-		// A cancelled GET says only "context canceled": tell why.
+		// A cancelled GET says only "context canceled": tell why instead.
 		if cause := context.Cause(ctx); cause != nil && !errors.Is(err, cause) {
-			err = fmt.Errorf("%w: %w", cause, err)
+			if errors.Is(err, context.Canceled) {
+				err = cause
+			} else {
+				err = fmt.Errorf("%w: %w", cause, err)
+			}
 		}
 		c.cancel()
 		if c.resp != nil {
@@ -120,6 +144,7 @@ type sseConn struct {
 	client    *http.Client
 	ownClient bool
 	obs       Observer
+	maxMsg    int // MessageLimit, defaulted
 
 	ctx    context.Context // cancelled by Close (or a failed Dial)
 	cancel context.CancelFunc
@@ -166,7 +191,7 @@ func (c *sseConn) open() (*sseReader, error) {
 		return nil, fmt.Errorf("GET: reply is %s, not an event stream", httpExcerpt([]byte(mt), 60))
 	}
 	c.info.Header = httpLogHeader(resp.Header)
-	p := newSSEReader(resp.Body, 0)
+	p := newSSEReader(resp.Body, c.maxMsg)
 	for {
 		ev, err := p.Next()
 		if err != nil {
@@ -207,23 +232,6 @@ func (c *sseConn) resolveEndpoint(data string) (string, error) {
 	return ep.String(), nil
 }
 
-// sameOrigin compares scheme, host and port, with the scheme's default port
-// filled in, as browsers do.
-func sameOrigin(a, b *url.URL) bool {
-	port := func(u *url.URL) string {
-		if p := u.Port(); p != "" {
-			return p
-		}
-		if strings.EqualFold(u.Scheme, "https") {
-			return "443"
-		}
-		return "80"
-	}
-	return strings.EqualFold(a.Scheme, b.Scheme) &&
-		strings.EqualFold(a.Hostname(), b.Hostname()) &&
-		port(a) == port(b)
-}
-
 // readLoop delivers the stream's messages until it ends, then records why
 // and wakes Read.
 func (c *sseConn) readLoop(p *sseReader) {
@@ -256,23 +264,36 @@ func (c *sseConn) readLoop(p *sseReader) {
 	}
 }
 
-// event decodes one message event and queues it for Read; a bad one is an
-// error frame and is skipped (an undecodable response still ends its
+// event decodes one message event (one message, or a batch) and queues
+// each message for Read; a bad one, or one past the limit, is an error
+// frame and is skipped (an undecodable response still ends its
 // request, see Conn).
 func (c *sseConn) event(ev sseEvent) {
-	if len(ev.Data) == 0 || ev.Type != "" && ev.Type != "message" {
+	if ev.Type != "" && ev.Type != "message" {
 		return
 	}
 	now := time.Now()
-	msg, derr := jsonrpc.Decode(ev.Data)
-	info := *c.info
-	info.Header = c.info.Header.Clone()
-	info.EventID = ev.ID
-	c.obs.Frame(Frame{Time: now, Dir: In, Raw: ev.Data, Err: derr, HTTP: &info})
-	if derr == nil {
-		c.inbox.push(Inbound{Msg: msg, Received: now})
-	} else if in, ok := undecodableReply(derr, now); ok {
-		c.inbox.push(in)
+	if ev.TooLarge {
+		c.errFrame(ev.Data, fmt.Errorf("%w: %d bytes exceed the limit of %d; skipped (first %d bytes shown)",
+			errSSETooLarge, ev.Size, c.maxMsg, len(ev.Data)))
+		for _, in := range tooLargeReplies(ev.Data, ev.Size, c.maxMsg, now) {
+			c.inbox.push(in)
+		}
+		return
+	}
+	if len(ev.Data) == 0 {
+		return
+	}
+	for _, p := range jsonrpc.DecodeFrame(ev.Data) {
+		info := *c.info
+		info.Header = c.info.Header.Clone()
+		info.EventID = ev.ID
+		c.obs.Frame(Frame{Time: now, Dir: In, Raw: p.Raw, Err: p.Err, HTTP: &info})
+		if p.Err == nil {
+			c.inbox.push(Inbound{Msg: p.Msg, Received: now})
+		} else if in, ok := undecodableReply(p.Err, now); ok {
+			c.inbox.push(in)
+		}
 	}
 }
 

@@ -284,3 +284,41 @@ func TestSSEClose(t *testing.T) {
 		t.Errorf("Close produced error frames: %+v", errs)
 	}
 }
+
+// A server that opens the stream and sends only keep-alives, never the
+// endpoint event: Dial given a ctx without deadline still ends, after
+// EndpointTimeout, with an error that says what was missing.
+func TestSSEDialNoEndpoint(t *testing.T) {
+	t.Parallel()
+	h := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		httpSSEStart(w)
+		for {
+			select {
+			case <-r.Context().Done():
+				return
+			case <-time.After(10 * time.Millisecond):
+				httpSSE(w, ": keep-alive\n\n")
+			}
+		}
+	})
+	srv := httptest.NewServer(h)
+	t.Cleanup(srv.Close)
+	// Run first: a Dial still waiting would keep Close waiting too.
+	t.Cleanup(srv.CloseClientConnections)
+	done := make(chan error, 1)
+	go func() {
+		c, err := (&transport.SSE{URL: srv.URL + "/sse", EndpointTimeout: 200 * time.Millisecond}).Dial(context.Background())
+		if err == nil {
+			_ = c.Close()
+		}
+		done <- err
+	}()
+	select {
+	case err := <-done:
+		if err == nil || !errors.Is(err, context.DeadlineExceeded) || !strings.Contains(err.Error(), "no endpoint event within 200ms") {
+			t.Fatalf("Dial = %v, want the endpoint wait to have run out", err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("Dial without a deadline waited for ever for the endpoint event")
+	}
+}

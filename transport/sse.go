@@ -4,19 +4,18 @@ import (
 	"bufio"
 	"bytes"
 	"errors"
-	"fmt"
 	"io"
 	"strconv"
 	"time"
 )
 
-// sseMaxEvent bounds one SSE line and one event's data. MCP messages of
-// 16 MiB must pass (a server may inline a large resource); the bound only
-// stops a hostile or broken server from growing our memory without limit.
-const sseMaxEvent = 64 << 20
+// sseMaxEvent bounds one SSE line and one event's data by default. MCP
+// messages of 16 MiB must pass (a server may inline a large resource); the
+// bound only stops a hostile or broken server from growing our memory
+// without limit.
+const sseMaxEvent = DefaultLineLimit
 
-// errSSETooLarge is returned by sseReader.Next for a line or event past the
-// limit. The stream cannot be resynchronised after it, so it is fatal.
+// errSSETooLarge is reported (wrapped) for an event past the limit.
 var errSSETooLarge = errors.New("sse: event larger than the limit")
 
 // utf8BOM is stripped once at the start of a stream, as UTF-8 decode does.
@@ -33,6 +32,12 @@ type sseEvent struct {
 	// WHATWG "lastEventId" of the event, which may come from an earlier
 	// event).
 	ID string
+	// TooLarge is set for an event whose data (or one of whose lines) went
+	// past the limit: Data then holds only its first rawPrefix bytes, for
+	// the traffic view and to read the id of an answer from, and Size the
+	// data's full length. Its type may be lost.
+	TooLarge bool
+	Size     int
 }
 
 // sseReader parses a text/event-stream body by the WHATWG HTML rules
@@ -43,16 +48,24 @@ type sseEvent struct {
 // event with no data field is not dispatched; an unfinished event at EOF is
 // dropped. It also serves the legacy HTTP+SSE transport, whose events carry a
 // type ("endpoint").
+//
+// A line or event past the limit does not end the stream: the rest of it is
+// read and dropped as it comes, so memory stays bounded and the events
+// after it are read as usual (see sseEvent.TooLarge).
 type sseReader struct {
 	r   *bufio.Reader
 	max int
 
-	started bool // the BOM check has run
-	skipLF  bool // the last line ended in CR, so a leading LF belongs to it
-	line    []byte
+	started  bool // the BOM check has run
+	skipLF   bool // the last line ended in CR, so a leading LF belongs to it
+	line     []byte
+	lineCut  bool // the line went past max: line holds its start only
+	lineSize int  // the line's full length
 
-	data []byte // data lines, each followed by \n
-	typ  string
+	data     []byte // data lines, each followed by \n
+	typ      string
+	tooLarge bool // the event went past max: data holds its start only
+	size     int  // the event's data length, counted past max too
 
 	lastID   string
 	retry    time.Duration
@@ -76,8 +89,7 @@ func (p *sseReader) LastEventID() string { return p.lastID }
 func (p *sseReader) Retry() (time.Duration, bool) { return p.retry, p.retrySet }
 
 // Next returns the next dispatched event. At the end of the body it returns
-// io.EOF (a partial event is discarded); other errors come from the reader
-// or are errSSETooLarge.
+// io.EOF (a partial event is discarded); other errors come from the reader.
 func (p *sseReader) Next() (sseEvent, error) {
 	for {
 		line, err := p.readLine()
@@ -101,13 +113,34 @@ func (p *sseReader) Next() (sseEvent, error) {
 // reset. An event with a bare "data:" line is dispatched with empty Data;
 // MCP priming events (SEP-1699) look like that, and the caller skips them.
 func (p *sseReader) dispatch() (sseEvent, bool) {
-	data, typ := p.data, p.typ
-	p.data, p.typ = nil, ""
+	data, typ, tooLarge, size := p.data, p.typ, p.tooLarge, p.size
+	p.data, p.typ, p.tooLarge, p.size = nil, "", false, 0
+	if tooLarge {
+		if size == 0 {
+			return sseEvent{}, false // no data field: nothing to dispatch
+		}
+		return sseEvent{Data: data, ID: p.lastID, TooLarge: true, Size: max(size-1, 0)}, true
+	}
 	if len(data) == 0 {
 		return sseEvent{}, false
 	}
 	// Every data line appended a \n; WHATWG drops the last one.
 	return sseEvent{Type: typ, Data: data[:len(data)-1], ID: p.lastID}, true
+}
+
+// keep is how much of an oversized line or event is kept.
+func (p *sseReader) keep() int { return min(rawPrefix, p.max) }
+
+// overflow makes the event too large: it keeps the start of its data, with
+// value (of full length n) after what came before, and counts the rest.
+func (p *sseReader) overflow(value []byte, n int) {
+	if !p.tooLarge {
+		// A fresh array: the large one behind p.data is let go.
+		start := bytes.Clone(p.data[:min(len(p.data), p.keep())])
+		p.data = append(start, value[:min(len(value), p.keep()-len(start))]...)
+		p.tooLarge = true
+	}
+	p.size += n + 1
 }
 
 func (p *sseReader) field(line []byte) error {
@@ -121,11 +154,25 @@ func (p *sseReader) field(line []byte) error {
 			value = value[1:]
 		}
 	}
+	if p.lineCut {
+		// Only the start of the line is here: a cut data value makes the
+		// event too large, a cut type leaves it unknown, and a cut id or
+		// retry is ignored rather than taken half.
+		switch string(name) {
+		case "data":
+			p.overflow(value, p.lineSize-(len(line)-len(value)))
+		case "event":
+			p.tooLarge = true
+		}
+		return nil
+	}
 	switch string(name) {
 	case "data":
-		if len(p.data)+len(value)+1 > p.max {
-			return fmt.Errorf("%w (%d bytes)", errSSETooLarge, p.max)
+		if p.tooLarge || len(p.data)+len(value)+1 > p.max {
+			p.overflow(value, len(value))
+			return nil
 		}
+		p.size += len(value) + 1
 		if p.data == nil {
 			// Size the first allocation to the line: most MCP events are
 			// one data line, so this avoids regrowing 16 MiB buffers.
@@ -167,9 +214,10 @@ func parseRetry(v []byte) (time.Duration, bool) {
 }
 
 // readLine returns the next line without its terminator. The slice is only
-// valid until the next call.
+// valid until the next call. A line past max comes back cut to its start
+// (lineCut, with its full length in lineSize); the rest is read and dropped.
 func (p *sseReader) readLine() ([]byte, error) {
-	p.line = p.line[:0]
+	p.line, p.lineCut, p.lineSize = p.line[:0], false, 0
 	for {
 		buf, err := p.fill()
 		if err != nil {
@@ -208,10 +256,16 @@ func (p *sseReader) readLine() ([]byte, error) {
 		if cr := bytes.IndexByte(buf[:end], '\r'); cr >= 0 {
 			end = cr
 		}
-		if len(p.line)+end > p.max {
-			return nil, fmt.Errorf("%w (%d bytes)", errSSETooLarge, p.max)
+		p.lineSize += end
+		switch {
+		case p.lineCut:
+		case len(p.line)+end > p.max:
+			keep := p.line[:min(len(p.line), p.keep())]
+			p.line = append(bytes.Clone(keep), buf[:min(end, p.keep()-len(keep))]...)
+			p.lineCut = true
+		default:
+			p.line = append(p.line, buf[:end]...)
 		}
-		p.line = append(p.line, buf[:end]...)
 		if end == len(buf) {
 			p.discard(end)
 			continue

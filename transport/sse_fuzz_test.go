@@ -119,5 +119,18 @@ func FuzzSSEReader(f *testing.F) {
 		if r, set := p.Retry(); r != wantRetry || set != wantSet {
 			t.Fatalf("Retry = %v, %v, want %v, %v", r, set, wantRetry, wantSet)
 		}
+
+		// With a small limit, nothing kept is larger than it, and the whole
+		// input is still read.
+		const small = 16
+		got, _, err = sseAll(sseChunked{bytes.NewReader(in), int(chunk) + 1}, small)
+		if !errors.Is(err, io.EOF) {
+			t.Fatalf("limit %d: err = %v, want io.EOF", small, err)
+		}
+		for _, ev := range got {
+			if len(ev.Data) > small || !ev.TooLarge && ev.Size != 0 {
+				t.Fatalf("limit %d: event %+v", small, ev)
+			}
+		}
 	})
 }

@@ -115,17 +115,42 @@ func TestSSEReaderCRDoesNotWait(t *testing.T) {
 	_ = pw.Close()
 }
 
+// An event past the limit comes as TooLarge with the start of its data and
+// its full size, and the stream goes on: the rest is read and dropped.
 func TestSSEReaderLimit(t *testing.T) {
 	t.Parallel()
-	for _, in := range []string{
-		"data: " + strings.Repeat("x", 100) + "\n\n",    // one long line
-		strings.Repeat("data: xxxxxxxxxx\n", 20) + "\n", // many short lines
-		": " + strings.Repeat("c", 100) + "\n",          // even a comment
+	long := strings.Repeat("x", 100)
+	for _, tt := range []struct {
+		name, in string
+		size     int
+	}{
+		{"one long line", "data: " + long + "\n\n", 100},
+		{"many short lines", strings.Repeat("data: xxxxxxxxxx\n", 20) + "\n", 20*11 - 1},
+		{"long line after short ones", "data: a\ndata: " + long + "\n\n", 2 + 100},
+		{"long line split by CR", "data: " + long + "\r\n\r\n", 100},
 	} {
-		_, _, err := sseAll(strings.NewReader(in), 64)
-		if !errors.Is(err, errSSETooLarge) {
-			t.Errorf("err = %v, want errSSETooLarge", err)
+		for _, r := range []io.Reader{strings.NewReader(tt.in + "id: 9\ndata: next\n\n"), iotest.OneByteReader(strings.NewReader(tt.in + "id: 9\ndata: next\n\n"))} {
+			evs, p, err := sseAll(r, 64)
+			if !errors.Is(err, io.EOF) {
+				t.Fatalf("%s: err = %v, want io.EOF", tt.name, err)
+			}
+			if len(evs) != 2 || !evs[0].TooLarge || evs[0].Size != tt.size || len(evs[0].Data) > 64 ||
+				!bytes.HasPrefix([]byte(strings.ReplaceAll(strings.ReplaceAll(tt.in, "data: ", ""), "\n", "")), bytes.ReplaceAll(evs[0].Data, []byte("\n"), nil)) {
+				t.Fatalf("%s: events %+v, want one too large (size %d) with its start", tt.name, evs, tt.size)
+			}
+			if evs[1].TooLarge || string(evs[1].Data) != "next" || p.LastEventID() != "9" {
+				t.Errorf("%s: next event %+v, id %q", tt.name, evs[1], p.LastEventID())
+			}
 		}
+	}
+	// Long lines that are no data: a comment is nothing, a cut id or retry
+	// is ignored, and a cut type makes the event too large.
+	evs, p, err := sseAll(strings.NewReader(": "+long+"\nid: "+long+"\nretry: 1"+strings.Repeat("0", 100)+"\ndata: a\n\nevent: "+long+"\ndata: b\n\n"), 64)
+	if !errors.Is(err, io.EOF) || len(evs) != 2 || evs[0].TooLarge || string(evs[0].Data) != "a" || !evs[1].TooLarge {
+		t.Fatalf("events %+v, err %v", evs, err)
+	}
+	if _, set := p.Retry(); set || p.LastEventID() != "" {
+		t.Errorf("a cut id or retry was taken: %q", p.LastEventID())
 	}
 }
 

@@ -34,6 +34,7 @@ func testServer(name string) (func(), bool) {
 		"ignore-term": serveIgnoreTerm,
 		"grandchild":  serveGrandchild,
 		"sleeper":     serveSleeper,
+		"ids":         serveIDs,
 	}
 	f, ok := servers[name]
 	return f, ok

@@ -19,6 +19,14 @@ import (
 // make us buffer without end.
 const DefaultLineLimit = 64 << 20
 
+// messageLimit is limit, or DefaultLineLimit if it is not positive.
+func messageLimit(limit int) int {
+	if limit <= 0 {
+		return DefaultLineLimit
+	}
+	return limit
+}
+
 // errLineTooLong is reported (wrapped) on the Frame of an oversized line.
 var errLineTooLong = errors.New("transport: line too long")
 
@@ -28,7 +36,8 @@ const rawPrefix = 4 << 10
 // NewStream returns a Conn that speaks newline-delimited JSON-RPC over r and
 // w, as the stdio transport does: one message per line, CRLF tolerated,
 // blank lines skipped. Lines up to DefaultLineLimit are accepted; a longer
-// one is reported to obs as a Frame with Err set and skipped.
+// one is reported to obs as a Frame with Err set and skipped (an answer
+// whose id shows in its start still ends its call, see Conn).
 //
 // Close closes c, which must make a pending Read of r return (closing the
 // read end of a pipe does). c may be nil, in which case Close cannot
@@ -201,30 +210,45 @@ func (s *stream) readLoop(br *bufio.Reader, limit int) {
 	}
 }
 
-// deliver reports one line and, if it decodes, hands it to Read (an
-// undecodable response, as the end of its request: see Conn). It returns
-// false if the stream was closed while waiting for Read.
+// deliver reports one line and hands each message in it (one, or a
+// batch's) to Read; an undecodable response, or one too large, as the end
+// of its request (see Conn). It returns false if the stream was closed
+// while waiting for Read.
 func (s *stream) deliver(line []byte, size, limit int) bool {
 	now := time.Now()
 	if size > limit {
 		s.obs.Frame(Frame{Time: now, Dir: In, Raw: line,
 			Err: fmt.Errorf("%w: %d bytes exceed the limit of %d; skipped (first %d bytes shown)",
 				errLineTooLong, size, limit, len(line))})
+		for _, in := range tooLargeReplies(line, size, limit, now) {
+			if !s.send(in) {
+				return false
+			}
+		}
 		return true
 	}
 	line = bytes.TrimSuffix(line, []byte{'\r'})
 	if len(bytes.TrimSpace(line)) == 0 {
 		return true // blank lines are not frames
 	}
-	m, err := jsonrpc.Decode(line)
-	s.obs.Frame(Frame{Time: now, Dir: In, Raw: line, Err: err})
-	in := Inbound{Msg: m, Received: now}
-	if err != nil {
-		var ok bool
-		if in, ok = undecodableReply(err, now); !ok {
-			return true
+	for _, p := range jsonrpc.DecodeFrame(line) {
+		s.obs.Frame(Frame{Time: now, Dir: In, Raw: p.Raw, Err: p.Err})
+		in := Inbound{Msg: p.Msg, Received: now}
+		if p.Err != nil {
+			var ok bool
+			if in, ok = undecodableReply(p.Err, now); !ok {
+				continue
+			}
+		}
+		if !s.send(in) {
+			return false
 		}
 	}
+	return true
+}
+
+// send hands in to Read; false if the stream was closed meanwhile.
+func (s *stream) send(in Inbound) bool {
 	select {
 	case s.msgs <- in:
 		return true

@@ -15,8 +15,9 @@ import (
 const fuzzLimit = 256
 
 // FuzzDecodeFrame feeds arbitrary bytes through NewStream: it must not
-// panic, and every non-blank line must yield exactly one frame, which is
-// either a decoded message handed to Read or a reported error; a reported
+// panic, and every non-blank line must yield one frame per message in it
+// (one, or a batch's), each either a decoded message handed to Read or a
+// reported error; a reported
 // error meant as a response with an id also makes Read end that request.
 func FuzzDecodeFrame(f *testing.F) {
 	for _, s := range []string{
@@ -26,8 +27,10 @@ func FuzzDecodeFrame(f *testing.F) {
 		`{"jsonrpc":"2.0","id":1,"error":{"code":-32601,"message":"x"}}` + "\n",
 		"garbage\n{\n[]\n\n \t \n",
 		`[{"jsonrpc":"2.0","id":1,"method":"ping"}]`,
+		`[{"jsonrpc":"2.0","method":"n"}, [], 1, {"jsonrpc":"2.0","id":2,"result":{}}] x` + "\n" + `[{"jsonrpc":"2.0","id":3,"result":[`,
 		`{"jsonrpc":"1.0","id":null,"method":""}`,
 		`{"jsonrpc":"2.0","id":1.5,"method":"x"}` + "\n" + strings.Repeat("x", fuzzLimit+1) + "\nok",
+		`{"jsonrpc":"2.0","id":8,"result":"` + strings.Repeat("x", fuzzLimit) + `"}` + "\n",
 		"\xff\xfe\x00\n\r",
 	} {
 		f.Add([]byte(s))
@@ -53,9 +56,11 @@ func FuzzDecodeFrame(f *testing.F) {
 			got = append(got, in)
 		}
 
-		// What the frames should be, worked out independently of readLine.
+		// What the frames should be, worked out independently of readLine:
+		// one per message of each line (DecodeFrame splits batches).
 		type line struct {
 			raw  string
+			err  bool
 			long bool
 		}
 		var want []line
@@ -70,7 +75,9 @@ func FuzzDecodeFrame(f *testing.F) {
 			}
 			seg = bytes.TrimSuffix(seg, []byte("\r"))
 			if len(bytes.TrimSpace(seg)) > 0 {
-				want = append(want, line{raw: string(seg)})
+				for _, p := range jsonrpc.DecodeFrame(seg) {
+					want = append(want, line{raw: string(p.Raw), err: p.Err != nil})
+				}
 			}
 		}
 		frames := rec.Frames()
@@ -86,14 +93,22 @@ func FuzzDecodeFrame(f *testing.F) {
 				if fr.Err == nil || len(fr.Raw) > 4096 {
 					t.Fatalf("oversized line %d: err %v, %d raw bytes", i, fr.Err, len(fr.Raw))
 				}
+				// An answer whose id shows in the start still ends its
+				// request.
+				for _, p := range jsonrpc.DecodeFrame(fr.Raw) {
+					var de *jsonrpc.DecodeError
+					if p.Msg != nil && p.Msg.Kind() == jsonrpc.KindResponse ||
+						errors.As(p.Err, &de) && de.Kind == jsonrpc.KindResponse && de.ID.IsValid() {
+						undecodable++
+					}
+				}
 				continue
 			}
 			if string(fr.Raw) != want[i].raw {
 				t.Fatalf("frame %d raw = %q, want %q", i, fr.Raw, want[i].raw)
 			}
-			_, derr := jsonrpc.Decode(fr.Raw)
-			if (derr == nil) != (fr.Err == nil) {
-				t.Fatalf("frame %d: reported err %v, but Decode says %v", i, fr.Err, derr)
+			if want[i].err != (fr.Err != nil) {
+				t.Fatalf("frame %d: reported err %v, but DecodeFrame says otherwise", i, fr.Err)
 			}
 			var de *jsonrpc.DecodeError
 			switch {

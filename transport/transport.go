@@ -37,13 +37,18 @@ type LegacyFallback interface {
 // goroutine, more than once, and unblocks a pending Read, which then returns
 // an error wrapping ErrClosed (or the reason the peer went away).
 //
-// A frame that is not a valid JSON-RPC message is reported to the Observer
-// (Frame.Err set) and skipped; Read does not fail for it. A bad frame meant
+// A frame that is a batch (a JSON array of messages, allowed in 2025-03-26)
+// is served as its messages, each reported and delivered as if it had come
+// alone; a leading UTF-8 BOM is ignored. A frame that is not a valid
+// JSON-RPC message is reported to the Observer (Frame.Err set) and
+// skipped; Read does not fail for it. A bad frame meant
 // as a response (jsonrpc.DecodeError.Kind is KindResponse) whose id could
 // be recovered is the server's answer all the same, so that its call does
 // not wait in vain: Read returns Inbound{ID: that id, Err: the
-// *jsonrpc.DecodeError}. The stream transports (stdio, pipes) and legacy
-// SSE do this for any such id; Streamable HTTP only for a request still
+// *jsonrpc.DecodeError}. So is a frame over the size limit (which is
+// skipped, and the stream goes on) whose start shows a response's id: its
+// DecodeError says it was too large. The stream transports (stdio, pipes)
+// and legacy SSE do this for any such id; Streamable HTTP only for a request still
 // awaiting its response, and for any undecodable JSON reply to a request's
 // POST, which can only be its response. Streamable HTTP also ends a request
 // that way when its response stream broke and could not be resumed (see
@@ -131,8 +136,9 @@ func (d Direction) String() string {
 type Frame struct {
 	Time time.Time
 	Dir  Direction
-	// Raw is the exact bytes of the message (no framing newline). It must not
-	// be modified by the observer.
+	// Raw is the exact bytes of the message (no framing newline); for a
+	// message that came in a batch, its element's. It must not be modified
+	// by the observer.
 	Raw []byte
 	// Err is set when Raw could not be decoded; the frame was skipped.
 	Err error

@@ -47,3 +47,20 @@ func TestDecodeErrorKindAndID(t *testing.T) {
 		}
 	}
 }
+
+// One leading UTF-8 BOM, with space on either side, is not part of the
+// frame; a BOM anywhere else is.
+func TestDecodeLeadingBOM(t *testing.T) {
+	t.Parallel()
+	const msg = `{"jsonrpc":"2.0","id":1,"result":{}}`
+	for _, frame := range []string{"\xEF\xBB\xBF" + msg, " \xEF\xBB\xBF " + msg + "\r"} {
+		if m, err := jsonrpc.Decode([]byte(frame)); err != nil || m.ID != jsonrpc.IntID(1) {
+			t.Errorf("%q: %v, %v", frame, m, err)
+		}
+	}
+	for _, frame := range []string{"\xEF\xBB\xBF\xEF\xBB\xBF" + msg, msg[:1] + "\xEF\xBB\xBF" + msg[1:]} {
+		if _, err := jsonrpc.Decode([]byte(frame)); err == nil {
+			t.Errorf("%q: accepted", frame)
+		}
+	}
+}

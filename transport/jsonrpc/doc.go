@@ -6,5 +6,6 @@
 // transport (which needs the envelope for HTTP headers and per-request SSE
 // streams) and client (which needs the types) can depend on it.
 //
-// Batches were removed from MCP in 2025-06-18 and are refused by Decode.
+// Batches were removed from MCP in 2025-06-18; DecodeFrame still splits
+// one into its messages, Decode refuses them.
 package jsonrpc

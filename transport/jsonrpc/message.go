@@ -162,15 +162,18 @@ type DecodeError struct {
 
 func (e *DecodeError) Error() string { return "jsonrpc: " + e.Reason }
 
-// Decode parses one frame. It refuses batches, a wrong or missing
+// Decode parses one message. It refuses batches (DecodeFrame splits them), a wrong or missing
 // "jsonrpc" member, null ids, and messages that are none of the three kinds.
+// Space around the frame and a leading UTF-8 BOM are ignored. A request's
+// id is kept exactly (see ID); a response's is read by value
+// (ID.Canonical), and refused if it is a number that is no int64.
 func Decode(b []byte) (*Message, error) {
-	b = bytes.TrimSpace(b)
+	b = trimFrame(b)
 	if len(b) == 0 {
 		return nil, &DecodeError{Reason: "empty frame"}
 	}
 	if b[0] == '[' {
-		return nil, &DecodeError{Reason: "batches are not supported (removed in MCP 2025-06-18)"}
+		return nil, &DecodeError{Reason: "a batch where one message was expected"}
 	}
 	if b[0] != '{' {
 		return nil, &DecodeError{Reason: "frame is not a JSON object"}
@@ -192,7 +195,11 @@ func Decode(b []byte) (*Message, error) {
 	if raw.ID != nil {
 		idErr = m.ID.UnmarshalJSON(raw.ID)
 	}
-	kind := memberKind(raw.Method != nil, m.ID.IsValid(), raw.Result != nil || raw.Error != nil)
+	hasResult := raw.Result != nil || raw.Error != nil
+	if idErr == nil && raw.Method == nil && hasResult {
+		m.ID, idErr = responseID(m.ID)
+	}
+	kind := memberKind(raw.Method != nil, m.ID.IsValid(), hasResult)
 	fail := func(reason string) (*Message, error) {
 		return nil, &DecodeError{Reason: reason, ID: m.ID, Kind: kind}
 	}
@@ -225,6 +232,30 @@ func Decode(b []byte) (*Message, error) {
 		return fail("message is neither request, notification nor response")
 	}
 	return m, nil
+}
+
+// responseID reads a response's id by value (see ID.Canonical): it answers
+// one of our requests, so a number that is no int64 is refused.
+func responseID(id ID) (ID, error) {
+	c, ok := id.Canonical()
+	if !ok {
+		return ID{}, fmt.Errorf("jsonrpc: response id %s is not an integer, so it answers no request of ours", truncate([]byte(id.String()), 40))
+	}
+	return c, nil
+}
+
+// utf8BOM is the byte order mark some writers (PowerShell, .NET) put
+// before what they print; JSON forbids it, but RFC 8259 lets a parser
+// ignore it, and a frame refused for it would leave its call waiting.
+const utf8BOM = "\xEF\xBB\xBF"
+
+// trimFrame drops the space around a frame and one leading BOM.
+func trimFrame(b []byte) []byte {
+	b = bytes.TrimSpace(b)
+	if bytes.HasPrefix(b, []byte(utf8BOM)) {
+		b = bytes.TrimSpace(b[len(utf8BOM):])
+	}
+	return b
 }
 
 // memberKind judges what a frame is meant as from which members it has.
@@ -276,6 +307,9 @@ func salvage(b []byte) (ID, Kind) {
 		if skipValue(dec) != nil {
 			break
 		}
+	}
+	if !method && result {
+		id, _ = responseID(id) // an id no request of ours had stays unset
 	}
 	return id, memberKind(method, id.IsValid(), result)
 }
