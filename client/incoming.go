@@ -238,7 +238,12 @@ func (s *Session) onProgress(params json.RawMessage) {
 		return
 	}
 	s.mu.Lock()
-	c := s.progress[*p.Token]
+	// The token is ours: read it by value, as a response's id is, in case
+	// the server wrote our 3 as 3.0.
+	var c *call
+	if tok, ok := p.Token.Canonical(); ok {
+		c = s.progress[tok]
+	}
 	var id jsonrpc.ID
 	if c != nil {
 		id = c.id

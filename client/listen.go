@@ -178,6 +178,11 @@ func subscriptionID(params json.RawMessage) (jsonrpc.ID, bool) {
 	if id.UnmarshalJSON(raw) != nil || !id.IsValid() {
 		return jsonrpc.ID{}, false
 	}
+	// The id is our request's: read it by value (a 3 written 3.0 is 3).
+	id, ok = id.Canonical()
+	if !ok {
+		return jsonrpc.ID{}, false
+	}
 	return id, true
 }
 
