@@ -120,7 +120,7 @@ func (j *journalView) render(c *viewCtx) string {
 		b.WriteString(line + "\n")
 	}
 	if len(j.entries) == 0 {
-		b.WriteString(st.Muted.Render("\nno prompts have ended yet"))
+		b.WriteString(st.Muted.Render("\nno questions have ended yet"))
 		return b.String()
 	}
 	b.WriteString("\n")

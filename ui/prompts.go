@@ -173,7 +173,7 @@ func formUpdate(pn *pane, msg tea.Msg) tea.Cmd {
 func (p *promptsView) render(c *viewCtx) string {
 	pn := p.focused()
 	if pn == nil {
-		return c.st.Muted.Render("\n  No prompts. When a server asks you something, it appears here.\n" +
+		return c.st.Muted.Render("\n  No questions. When a server asks you something, it appears here.\n" +
 			"  F5 lists tools to call; F1 shows every key.")
 	}
 	w, h := c.paneInner()

@@ -85,7 +85,7 @@ func (m *Model) stripLayout() []stripItem {
 
 func (m *Model) renderStrip() string {
 	if len(m.prompts.panes) == 0 {
-		return m.st.Muted.Render("no prompts")
+		return m.st.Muted.Render("no questions")
 	}
 	items := m.stripLayout()
 	var b strings.Builder
