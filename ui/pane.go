@@ -223,7 +223,7 @@ func (p *pane) render(st *themes.Styles, km keyMap, width int, now time.Time, se
 	}
 	b.WriteString("\n")
 	// Cut, never wrapped: the footer is one line.
-	return b.String(), ansi.Truncate(p.footer(st, km), width, "…")
+	return b.String(), ansi.Truncate(p.footer(st, km, width), width, "…")
 }
 
 func (p *pane) renderURL(st *themes.Styles, width int) string {
@@ -248,8 +248,10 @@ func (p *pane) renderURL(st *themes.Styles, width int) string {
 }
 
 // footer lists the keys of the pane, with Decline drawn as a button so it
-// is visible without reading the help.
-func (p *pane) footer(st *themes.Styles, km keyMap) string {
+// is visible without reading the help. When the full line does not fit
+// width, the ways out come first, in short words (esc cancel, F2 next),
+// so Decline, Esc and F2 stay on screen down to 60 columns.
+func (p *pane) footer(st *themes.Styles, km keyMap, width int) string {
 	var parts []string
 	if p.form != nil {
 		parts = append(parts, keyHint(st, km.Submit))
@@ -260,6 +262,28 @@ func (p *pane) footer(st *themes.Styles, km keyMap) string {
 		parts = append(parts, keyHint(st, km.Consent))
 	}
 	parts = append(parts, keyHint(st, km.Cancel), keyHint(st, km.NextPane), keyHint(st, km.Help))
+	line := st.Pane.Button.Render(declineLabel) + "  " + st.Pane.Footer.Render(strings.Join(parts, "  "))
+	if width <= 0 || ansi.StringWidth(line) <= width {
+		return line
+	}
+	short := func(k, desc string) string { return st.Pane.Key.Render(k) + " " + st.Pane.KeyDesc.Render(desc) }
+	parts = []string{short("esc", "cancel"), short("F2", "next")}
+	if p.form != nil {
+		parts = append(parts, short("enter", "next/accept"))
+	} else {
+		if p.url.ok {
+			parts = append(parts, short(km.OpenURL.Help().Key, "open"), short(km.CopyURL.Help().Key, "copy"))
+		}
+		parts = append(parts, short("enter", "accept"))
+	}
+	parts = append(parts, short("F1", "help"))
+	for len(parts) > 2 {
+		line = st.Pane.Button.Render(declineLabel) + "  " + st.Pane.Footer.Render(strings.Join(parts, "  "))
+		if ansi.StringWidth(line) <= width {
+			return line
+		}
+		parts = parts[:len(parts)-1]
+	}
 	return st.Pane.Button.Render(declineLabel) + "  " + st.Pane.Footer.Render(strings.Join(parts, "  "))
 }
 

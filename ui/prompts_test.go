@@ -299,3 +299,13 @@ func TestPaneNamesTheServerAsItNamesItself(t *testing.T) {
 	d.open(formPrompt(t, "demo", 1, "Who are you?", nameSchema))
 	mustShow(t, d, "demo (Elicit ␛[31mDemo)  demo#1")
 }
+
+// TestFooterKeepsTheWaysOutNarrow: at 60 columns the question's footer
+// still shows Decline, Esc and F2.
+func TestFooterKeepsTheWaysOutNarrow(t *testing.T) {
+	t.Parallel()
+	d := newDriver(t, Options{})
+	d.send(tea.WindowSizeMsg{Width: 60, Height: 24})
+	d.open(formPrompt(t, "demo", 1, "Who are you?", nameSchema))
+	mustShow(t, d, "Decline ctrl+x", "esc cancel", "F2 next")
+}
