@@ -360,6 +360,13 @@ func (t *trafficView) line(c *viewCtx, r *TrafficEntry, selected bool) string {
 	if r.Kind == "cancel" || r.Kind == "transport" {
 		s += "  " + c.st.Muted.Render(untrusted.Line(rowText(r.Err, w)))
 	}
+	if r.Probe {
+		note := "  era probe"
+		if r.In && r.Kind == "error" {
+			note = "  era probe: not a 2026-07-28 server, initialize follows"
+		}
+		s += c.st.Muted.Render(note)
+	}
 	if r.Cut > 0 {
 		more := " " + moreNote(r.Cut)
 		s = ansi.Truncate(s, max(w-2-ansi.StringWidth(more), 0), "") + c.st.Warning.Render(more)

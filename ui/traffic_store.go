@@ -26,6 +26,9 @@ type streamStore struct {
 	logs    *ring[LogEntry]
 	prog    map[int]client.CallProgress // latest progress per UI call id
 	seq     uint64                      // the last frame's TrafficEntry.Seq
+	// probes are our server/discover requests not yet answered, by
+	// server and id: their answer is the era probe's (TrafficEntry.Probe).
+	probes map[[2]string]bool
 }
 
 // What the rings keep, beside their count bounds: a server's few huge
@@ -49,11 +52,35 @@ func newStreamStore(trafficSize, logSize int, changed func()) *streamStore {
 		logs:    newRing(logSize, logBytes, (*LogEntry).weight)}
 }
 
+// markProbe notes our server/discover requests and marks their answers:
+// the first frames of every session that detects its era are the probe,
+// and on a pre-2026 server its answer is an error that is no failure.
+func (s *streamStore) markProbe(e *TrafficEntry) {
+	if e.ID == "" {
+		return
+	}
+	k := [2]string{e.Server, e.ID}
+	switch {
+	case !e.In && e.Method == "server/discover":
+		if s.probes == nil {
+			s.probes = map[[2]string]bool{}
+		}
+		if len(s.probes) < 64 { // one or two per session; a bound all the same
+			s.probes[k] = true
+		}
+		e.Probe = true
+	case e.In && s.probes[k] && (e.Kind == "response" || e.Kind == "error"):
+		delete(s.probes, k)
+		e.Probe = true
+	}
+}
+
 // pushFrame numbers a summarised frame and keeps it, cut to what the
 // traffic view may show.
 func (s *streamStore) pushFrame(e TrafficEntry) {
 	e.clip()
 	s.mu.Lock()
+	s.markProbe(&e)
 	s.seq++
 	e.Seq = s.seq
 	s.traffic.push(e)
@@ -108,6 +135,9 @@ type TrafficEntry struct {
 	// Summary, filled from Raw.
 	Method string
 	ID     string // raw id, "" for notifications
+	// Probe marks the era probe: our server/discover and its answer (an
+	// error from a server of an older era, which then gets initialize).
+	Probe bool
 	// Kind is "request", "notification", "response", "error", "invalid"
 	// (undecodable), "cancel" (an outgoing frame without a message: the
 	// 2026-07-28 HTTP cancel, closing a request's stream), "transport" (an

@@ -209,3 +209,25 @@ func TestRingWrapsAndWindows(t *testing.T) {
 		t.Fatalf("all = %s", got)
 	}
 }
+
+// TestTrafficMarksTheEraProbe: our server/discover and the error a
+// pre-2026 server answers it with are marked as the era probe, not shown
+// as a bare failure; other errors are not marked.
+func TestTrafficMarksTheEraProbe(t *testing.T) {
+	t.Parallel()
+	d := newDriver(t, Options{Now: func() time.Time { return t0 }})
+	br := d.m.bridge
+	br.Frame("demo", client.Frame{Time: t0, Dir: client.Out, Raw: []byte(`{"jsonrpc":"2.0","id":1,"method":"server/discover","params":{}}`)})
+	br.Frame("demo", client.Frame{Time: t0, Dir: client.In, Raw: []byte(`{"jsonrpc":"2.0","id":1,"error":{"code":-32601,"message":"Method not found"}}`)})
+	br.Frame("demo", client.Frame{Time: t0, Dir: client.Out, Raw: []byte(`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{}}`)})
+	br.Frame("demo", client.Frame{Time: t0, Dir: client.In, Raw: []byte(`{"jsonrpc":"2.0","id":2,"error":{"code":-32602,"message":"bad"}}`)})
+	d.waitInbox()
+	d.keys(keyF6)
+	s := d.screen()
+	if !strings.Contains(s, "server/discover #1  era probe") || !strings.Contains(s, "#1  era probe: not a 2026-07-28 server, initialize follows") {
+		t.Errorf("the probe is not marked:\n%s", s)
+	}
+	if strings.Count(s, "era probe") != 2 {
+		t.Errorf("want exactly the probe's two rows marked:\n%s", s)
+	}
+}
