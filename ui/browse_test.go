@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/elicit-dev/elicit/client"
@@ -223,5 +224,43 @@ func TestHelpFitsAndListsNewViews(t *testing.T) {
 		if !strings.Contains(s, want) {
 			t.Errorf("help lacks %q", want)
 		}
+	}
+}
+
+// TestHelpScrollsAt80x24: at 80×24 the help is one column that fits the
+// screen and scrolls to its end; any other key closes it.
+func TestHelpScrollsAt80x24(t *testing.T) {
+	t.Parallel()
+	d := newDriver(t, Options{})
+	d.send(tea.WindowSizeMsg{Width: 80, Height: 24})
+	d.keys(keyF1)
+	s := d.screen()
+	if n := strings.Count(s, "\n") + 1; n > 24 {
+		t.Fatalf("the help is %d rows at 80×24:\n%s", n, s)
+	}
+	for _, l := range strings.Split(s, "\n") {
+		if ansi.StringWidth(l) > 80 {
+			t.Fatalf("a help row is %d wide: %q", ansi.StringWidth(l), l)
+		}
+	}
+	if !strings.Contains(s, "scroll") {
+		t.Fatalf("the help does not say it scrolls:\n%s", s)
+	}
+	secs := d.m.keys.helpSections(d.m.tabBindings())
+	last := secs[len(secs)-1].bindings[len(secs[len(secs)-1].bindings)-1].Help().Desc
+	seen := strings.Contains(s, last)
+	for range 40 {
+		d.keys(tea.KeyPressMsg{Code: tea.KeyPgDown})
+		seen = seen || strings.Contains(d.screen(), last)
+	}
+	if !seen {
+		t.Errorf("scrolling never reached the help's last line %q:\n%s", last, d.screen())
+	}
+	if !d.m.showHelp {
+		t.Fatal("scrolling closed the help")
+	}
+	d.keys(key1('x'))
+	if d.m.showHelp {
+		t.Error("another key did not close the help")
 	}
 }

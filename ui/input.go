@@ -19,11 +19,22 @@ func (m *Model) handleKey(k tea.KeyPressMsg) tea.Cmd {
 		m.quitAsked = false // any other key withdraws the question
 	}
 	if m.showHelp {
-		// Any key closes the overlay, except quit.
-		if quit {
+		// Any key closes the overlay, except quit and the ones that
+		// scroll it.
+		switch {
+		case quit:
 			return m.quit()
+		case k.Code == tea.KeyUp:
+			m.scrollHelp(-1)
+		case k.Code == tea.KeyDown:
+			m.scrollHelp(+1)
+		case k.Code == tea.KeyPgUp:
+			m.scrollHelp(-max(m.bodyHeight()-4, 1))
+		case k.Code == tea.KeyPgDown:
+			m.scrollHelp(max(m.bodyHeight()-4, 1))
+		default:
+			m.showHelp, m.helpScroll = false, 0
 		}
-		m.showHelp = false
 		return nil
 	}
 	switch {

@@ -49,6 +49,9 @@ type Model struct {
 	isDark   bool
 	notice   string // one-line message on the status bar
 	showHelp bool
+	// helpScroll is the help overlay's first line shown (renderHelp keeps
+	// it in range).
+	helpScroll int
 	ticking  bool // the 1 s waiting-time tick is armed
 	// quitAsked: ctrl+c was pressed once with questions open; the next
 	// one quits (quit in input.go).

@@ -137,6 +137,26 @@ func errText(err error) string {
 // are cut, never wrapped, so the columns stay aligned and the overlay
 // keeps the height balance computed.
 func (m *Model) renderHelp() string {
+	lines, inner, rows := m.helpLines()
+	scroll := min(max(m.helpScroll, 0), max(len(lines)-rows, 0))
+	title := m.st.Help.Section.Render("Keys") + m.st.Muted.Render("  (any key closes)")
+	if len(lines) > rows {
+		title = m.st.Help.Section.Render("Keys") + m.st.Muted.Render(fmt.Sprintf("  lines %d–%d of %d · ↑↓ pgup pgdn scroll · any other key closes",
+			scroll+1, min(scroll+rows, len(lines)), len(lines)))
+		lines = lines[scroll:min(scroll+rows, len(lines))]
+	}
+	var b strings.Builder
+	b.WriteString(ansi.Truncate(title, inner, "…") + "\n")
+	for _, line := range lines {
+		b.WriteString("\n" + ansi.Truncate(line, inner, "…"))
+	}
+	return m.st.Help.Box.Width(m.width).Render(b.String())
+}
+
+// helpLines lays out the help: two columns side by side where they fit
+// the width, else one. It returns the lines, the box's inner width and
+// how many lines the body shows at once.
+func (m *Model) helpLines() (lines []string, inner, rows int) {
 	secs := m.keys.helpSections(m.tabBindings())
 	col := func(secs []helpSection) []string {
 		var out []string
@@ -152,13 +172,22 @@ func (m *Model) renderHelp() string {
 	}
 	half := balance(secs)
 	left, right := col(secs[:half]), col(secs[half:])
-	lw := 0
+	lw, rw := 0, 0
 	for _, l := range left {
 		lw = max(lw, ansi.StringWidth(l))
 	}
-	inner := max(m.width-4, 10) // the box's border and padding
-	var b strings.Builder
-	b.WriteString(m.st.Help.Section.Render("Keys") + m.st.Muted.Render("  (any key closes)") + "\n")
+	for _, r := range right {
+		rw = max(rw, ansi.StringWidth(r))
+	}
+	inner = max(m.width-4, 10) // the box's border and padding
+	// The box's border, its title and the blank line under it take four
+	// rows of the body.
+	rows = max(m.bodyHeight()-4, 3)
+	// Side by side while the second column keeps 40 columns (a long
+	// description may be cut there with "…"), else one column, scrolled.
+	if lw+2+min(rw, 40) > inner {
+		return append(append(left, ""), right...), inner, rows
+	}
 	for i := range max(len(left), len(right)) {
 		l, r := "", ""
 		if i < len(left) {
@@ -167,10 +196,15 @@ func (m *Model) renderHelp() string {
 		if i < len(right) {
 			r = right[i]
 		}
-		line := l + strings.Repeat(" ", lw-ansi.StringWidth(l)+2) + r
-		b.WriteString("\n" + ansi.Truncate(line, inner, "…"))
+		lines = append(lines, l+strings.Repeat(" ", lw-ansi.StringWidth(l)+2)+r)
 	}
-	return m.st.Help.Box.Width(m.width).Render(b.String())
+	return lines, inner, rows
+}
+
+// scrollHelp moves the help overlay by delta lines, within its length.
+func (m *Model) scrollHelp(delta int) {
+	lines, _, rows := m.helpLines()
+	m.helpScroll = min(max(m.helpScroll+delta, 0), max(len(lines)-rows, 0))
 }
 
 // balance picks where the help's second column starts so that the taller
