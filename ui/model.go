@@ -52,7 +52,7 @@ type Model struct {
 	// helpScroll is the help overlay's first line shown (renderHelp keeps
 	// it in range).
 	helpScroll int
-	ticking  bool // the 1 s waiting-time tick is armed
+	ticking    bool // the 1 s waiting-time tick is armed
 	// quitAsked: ctrl+c was pressed once with questions open; the next
 	// one quits (quit in input.go).
 	quitAsked bool
