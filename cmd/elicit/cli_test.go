@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -210,5 +211,55 @@ func TestFlagsBeforeTheCommand(t *testing.T) {
 	}
 	if code, out, _ := runCLI(t, "-h"); code != exitOK || !strings.Contains(out, "-theme") || !strings.Contains(out, "-config") {
 		t.Errorf("-h: exit %d, the TUI's flags missing:\n%s", code, out)
+	}
+}
+
+// TestReadCommands: resources, read, prompts and get print the demo's
+// answers as JSON, and a bad call of one is a usage error with JSON too.
+func TestReadCommands(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"resources"}, `"uri": "demo://readme"`},
+		{[]string{"read", "demo://readme"}, `"contents": [`},
+		{[]string{"prompts"}, `"name": "greet"`},
+		{[]string{"get", "greet", "--args", `{"name":"Ada"}`}, `Ada`},
+	} {
+		code, out, errs := runCLI(t, tc.args...)
+		if code != exitOK || !strings.Contains(out, tc.want) || !json.Valid([]byte(out)) {
+			t.Errorf("%v: exit %d, stderr %q, stdout lacks %s:\n%.300s", tc.args, code, errs, tc.want, out)
+		}
+	}
+	if code, out, _ := runCLI(t, "get", "greet", "--args", `[1]`); code != exitUsage || !strings.Contains(out, `"kind": "usage"`) {
+		t.Errorf("bad --args: exit %d, stdout %q", code, out)
+	}
+	if code, _, _ := runCLI(t, "read", "demo://nope"); code != exitToolError {
+		t.Errorf("read of an unknown resource: exit %d, want %d", code, exitToolError)
+	}
+}
+
+// TestHeadlessConfigServer: --config FILE --server NAME picks one server
+// of a servers file, for every headless command; a file of several
+// without --server, or an unknown name, is a usage error naming them.
+func TestHeadlessConfigServer(t *testing.T) {
+	dir := t.TempDir()
+	srv := func(p string) string {
+		return `{"command":` + strconv.Quote(binPath) + `,"args":["demo","--serve","stdio","--protocol","` + p + `"]}`
+	}
+	cfg := writeFile(t, dir, "mcp.json", `{"mcpServers":{"old":`+srv("2025-11-25")+`,"new":`+srv("2026-07-28")+`}}`)
+	code, out, errs := runCLI(t, "tools", "--config", cfg, "--server", "old")
+	if code != exitOK || !strings.Contains(out, `"server": "old"`) || !strings.Contains(out, `"protocol": "2025-11-25"`) {
+		t.Errorf("--server old: exit %d, stderr %q, stdout %.200q", code, errs, out)
+	}
+	code, out, _ = runCLI(t, "call", "echo", "--args", `{"text":"hi"}`, "--config", cfg, "--server", "new")
+	if code != exitOK || !strings.Contains(out, `"protocol": "2026-07-28"`) {
+		t.Errorf("call --server new: exit %d, stdout %.200q", code, out)
+	}
+	if code, _, errs := runCLI(t, "tools", "--config", cfg); code != exitUsage || !strings.Contains(errs, "lists 2 servers (new, old)") {
+		t.Errorf("no --server: exit %d, stderr %q", code, errs)
+	}
+	if code, _, errs := runCLI(t, "resources", "--config", cfg, "--server", "nope"); code != exitUsage || !strings.Contains(errs, `no server "nope"`) {
+		t.Errorf("unknown --server: exit %d, stderr %q", code, errs)
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"os"
 	"strings"
 	"time"
 
@@ -27,6 +28,15 @@ type common struct {
 	connectTimeout time.Duration
 	requestTimeout time.Duration
 	command        []string // after "--"
+	// config and server pick one server of a servers file (headless
+	// commands; the TUI takes every server of its --config).
+	config, server string
+}
+
+// registerConfig adds --config and --server, for the headless commands.
+func (c *common) registerConfig(fs *flag.FlagSet) {
+	fs.StringVar(&c.config, "config", "", `servers file ("mcpServers" or VS Code's "servers" shape); default: the first of the usual places, when --server is given`)
+	fs.StringVar(&c.server, "server", "", "which server of the --config file to use (needed when it lists several)")
 }
 
 type headerList []string
@@ -73,8 +83,11 @@ func (c *common) spec(defaultDemo bool) (serverSpec, error) {
 	if c.demo {
 		n++
 	}
+	if c.config != "" || c.server != "" {
+		n++
+	}
 	if n > 1 {
-		return s, usageErr("give one server: -- CMD ARGS..., --url URL or --demo")
+		return s, usageErr("give one server: -- CMD ARGS..., --url URL, --demo or --config FILE --server NAME")
 	}
 	if c.protocol != "" && !contains(knownProtocols, c.protocol) {
 		return s, usageErr("unknown --protocol %q (known: %s)", c.protocol, strings.Join(knownProtocols, ", "))
@@ -97,6 +110,9 @@ func (c *common) spec(defaultDemo bool) (serverSpec, error) {
 	if len(s.Header) > 0 && c.url == "" {
 		return s, usageErr("--header only applies with --url")
 	}
+	if c.config != "" || c.server != "" {
+		return c.configSpec()
+	}
 	switch {
 	case c.url != "":
 		s.URL = c.url
@@ -114,6 +130,33 @@ func (c *common) spec(defaultDemo bool) (serverSpec, error) {
 		s.Name = c.name
 	}
 	return s, nil
+}
+
+// configSpec is the server --config and --server name.
+func (c *common) configSpec() (serverSpec, error) {
+	path := c.config
+	if path == "" {
+		p, err := findConfig(os.Getenv)
+		if err != nil {
+			return serverSpec{}, usageErr("--server %s: %v", c.server, err)
+		}
+		path = p
+	}
+	cfg, err := loadConfig(path)
+	if err != nil {
+		return serverSpec{}, usageErr("%v", err)
+	}
+	var names []string
+	for _, s := range cfg.Servers {
+		if s.Name == c.server || c.server == "" && len(cfg.Servers) == 1 {
+			return s, nil
+		}
+		names = append(names, s.Name)
+	}
+	if c.server == "" {
+		return serverSpec{}, usageErr("config %s lists %d servers (%s): say which with --server NAME", path, len(names), strings.Join(names, ", "))
+	}
+	return serverSpec{}, usageErr("config %s has no server %q (it has %s)", path, c.server, strings.Join(names, ", "))
 }
 
 func parseElicit(v string) (client.ElicitModes, error) {

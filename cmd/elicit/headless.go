@@ -39,6 +39,7 @@ func runTools(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	var c common
 	fs := newFlagSet("tools", stderr, toolsUsage)
 	c.register(fs)
+	c.registerConfig(fs)
 	before, after := splitDashDash(args)
 	c.command = after
 	pos, err := parseInterleaved(fs, before)
@@ -65,6 +66,7 @@ func runCall(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	var argsJSON, answer string
 	fs := newFlagSet("call", stderr, callUsage)
 	c.register(fs)
+	c.registerConfig(fs)
 	fs.StringVar(&argsJSON, "args", "{}", "tool arguments as a JSON object")
 	fs.StringVar(&answer, "answer", "accept-defaults", "how to answer prompts: accept-defaults, decline, cancel or FILE.json")
 	before, after := splitDashDash(args)

@@ -74,7 +74,9 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 var errHelp = errors.New("help shown")
 
 // commands are the subcommands, for hoistCommand and suggestions.
-func commands() []string { return []string{"demo", "tools", "call", "conformance", "version", "help"} }
+func commands() []string {
+	return []string{"demo", "tools", "call", "resources", "read", "prompts", "get", "conformance", "version", "help"}
+}
 
 // hoistCommand lets flags come before the subcommand: "elicit --theme
 // dracula demo" runs as "elicit demo --theme dracula". Only flags the TUI
@@ -176,6 +178,10 @@ Usage:
   elicit tools [flags] [-- CMD ARGS...]    list a server's tools as JSON
   elicit call TOOL [--args JSON] [--answer POLICY] [flags] [-- CMD ARGS...]
                                            call a tool headless; prints JSON
+  elicit resources | read URI | prompts | get NAME [--args JSON] [flags] [-- CMD ARGS...]
+                                           list or read resources, list or get MCP prompts; JSON
+  Headless commands take the server as -- CMD ARGS..., --url URL, --demo,
+  or --config FILE --server NAME.
   elicit demo --serve stdio|http [--addr ADDR]
                                            run the demo server for other clients
   elicit conformance URL                   entry point for the MCP conformance suite
@@ -208,6 +214,14 @@ func dispatch(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		return withFailureJSON(stdout, func(w io.Writer) error { return runTools(ctx, args[1:], w, stderr) })
 	case "call":
 		return withFailureJSON(stdout, func(w io.Writer) error { return runCall(ctx, args[1:], w, stderr) })
+	case "resources":
+		return withFailureJSON(stdout, func(w io.Writer) error { return runResources(ctx, args[1:], w, stderr) })
+	case "read":
+		return withFailureJSON(stdout, func(w io.Writer) error { return runReadResource(ctx, args[1:], w, stderr) })
+	case "prompts":
+		return withFailureJSON(stdout, func(w io.Writer) error { return runPrompts(ctx, args[1:], w, stderr) })
+	case "get":
+		return withFailureJSON(stdout, func(w io.Writer) error { return runGetPrompt(ctx, args[1:], w, stderr) })
 	case "conformance":
 		return runConformance(ctx, args[1:], stdout, stderr)
 	case "demo":

@@ -1,0 +1,139 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"io"
+
+	"github.com/elicit-dev/elicit/client"
+	"github.com/elicit-dev/elicit/client/question"
+	"github.com/elicit-dev/elicit/client/wire"
+)
+
+// The headless commands that read a server without calling a tool:
+// resources, read URI, prompts, get NAME. Same server flags and JSON
+// shape as tools; what they print passes untrusted.JSON like the rest.
+
+const resourcesUsage = `Usage: elicit resources [flags] [-- CMD ARGS...]
+
+Lists the server's resources (all pages) as JSON on stdout.
+`
+
+const readUsage = `Usage: elicit read URI [flags] [-- CMD ARGS...]
+
+Reads the resource URI and prints its contents as JSON on stdout.
+`
+
+const promptsUsage = `Usage: elicit prompts [flags] [-- CMD ARGS...]
+
+Lists the server's MCP prompts (prompts/list, all pages) as JSON on stdout.
+`
+
+const getUsage = `Usage: elicit get NAME [--args JSON] [flags] [-- CMD ARGS...]
+
+Gets the MCP prompt NAME (prompts/get) with --args, a JSON object of
+string arguments, and prints the result as JSON on stdout.
+`
+
+// readOutput is what the read-only commands print: the session's facts and
+// the one member the command is about.
+type readOutput struct {
+	Server   string `json:"server"`
+	Protocol string `json:"protocol"`
+	Era      string `json:"era"`
+	// Exactly one of these is set.
+	Resources []wire.Resource         `json:"resources,omitempty"`
+	URI       string                  `json:"uri,omitempty"`
+	Contents  []wire.ResourceContents `json:"contents,omitempty"`
+	Prompts   []wire.Prompt           `json:"prompts,omitempty"`
+	Prompt    string                  `json:"prompt,omitempty"`
+	Result    *wire.GetPromptResult   `json:"result,omitempty"`
+	Repaired  string                  `json:"repaired,omitempty"`
+}
+
+func (o *readOutput) setRepaired(note string) { o.Repaired = note }
+
+// runRead runs one read-only command: parse its flags and positionals
+// (exactly npos of them), connect (questions are cancelled: nobody is
+// there to answer), run do, print.
+func runRead(ctx context.Context, name, usage string, npos int, args []string, stdout, stderr io.Writer,
+	extra func(*flag.FlagSet), do func(context.Context, *client.Session, []string, *readOutput) error) error {
+	var c common
+	fs := newFlagSet(name, stderr, usage)
+	c.register(fs)
+	c.registerConfig(fs)
+	if extra != nil {
+		extra(fs)
+	}
+	before, after := splitDashDash(args)
+	c.command = after
+	pos, err := parseInterleaved(fs, before)
+	if err != nil {
+		return err
+	}
+	if len(pos) != npos {
+		return usageErr("%s takes %d argument(s), got %d (see elicit %s -h)", name, npos, len(pos), name)
+	}
+	sess, cleanup, err := connectHeadless(ctx, &c, question.CancelAll, stderr)
+	if err != nil {
+		return err
+	}
+	defer cleanup()
+	out := &readOutput{Server: sess.Name(), Protocol: sess.Protocol(), Era: sess.Era()}
+	if err := do(ctx, sess, pos, out); err != nil {
+		if codeOf(err) != exitInternal {
+			return err // already says how to exit (a bad --args)
+		}
+		return fail(exitToolError, "%w", err) // the engine's error names the method and server
+	}
+	return writeJSON(stdout, out)
+}
+
+func runResources(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	return runRead(ctx, "resources", resourcesUsage, 0, args, stdout, stderr, nil,
+		func(ctx context.Context, s *client.Session, _ []string, out *readOutput) (err error) {
+			out.Resources, err = s.ListResources(ctx)
+			if out.Resources == nil {
+				out.Resources = []wire.Resource{}
+			}
+			return err
+		})
+}
+
+func runReadResource(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	return runRead(ctx, "read", readUsage, 1, args, stdout, stderr, nil,
+		func(ctx context.Context, s *client.Session, pos []string, out *readOutput) (err error) {
+			out.URI = pos[0]
+			out.Contents, err = s.ReadResource(ctx, pos[0])
+			return err
+		})
+}
+
+func runPrompts(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	return runRead(ctx, "prompts", promptsUsage, 0, args, stdout, stderr, nil,
+		func(ctx context.Context, s *client.Session, _ []string, out *readOutput) (err error) {
+			out.Prompts, err = s.ListPrompts(ctx)
+			if out.Prompts == nil {
+				out.Prompts = []wire.Prompt{}
+			}
+			return err
+		})
+}
+
+func runGetPrompt(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	var argsJSON string
+	return runRead(ctx, "get", getUsage, 1, args, stdout, stderr,
+		func(fs *flag.FlagSet) {
+			fs.StringVar(&argsJSON, "args", "{}", "prompt arguments as a JSON object of strings")
+		},
+		func(ctx context.Context, s *client.Session, pos []string, out *readOutput) (err error) {
+			var pargs map[string]string
+			if json.Unmarshal([]byte(argsJSON), &pargs) != nil || pargs == nil {
+				return usageErr(`--args must be a JSON object of strings, e.g. --args '{"name":"Ada"}'`)
+			}
+			out.Prompt = pos[0]
+			out.Result, err = s.GetPrompt(ctx, pos[0], pargs)
+			return err
+		})
+}
