@@ -132,7 +132,11 @@ func (cs configServer) spec(name, base string) (serverSpec, error) {
 func expandVars(v string) (string, error) {
 	var missing []string
 	out := os.Expand(v, func(name string) string {
-		val, ok := os.LookupEnv(name)
+		env := name
+		if input, ok := strings.CutPrefix(name, "input:"); ok {
+			env = inputEnv(input)
+		}
+		val, ok := os.LookupEnv(env)
 		if !ok {
 			missing = append(missing, name)
 		}
@@ -142,9 +146,25 @@ func expandVars(v string) (string, error) {
 	case len(missing) == 0:
 		return out, nil
 	case strings.HasPrefix(missing[0], "input:"):
-		return "", fmt.Errorf("${%s} is a VS Code input variable, which elicit cannot ask for yet; put the value in an environment variable and write ${NAME}", missing[0])
+		input := strings.TrimPrefix(missing[0], "input:")
+		return "", fmt.Errorf("${%s} is a VS Code input: set %s to its value", missing[0], inputEnv(input))
 	}
 	return "", fmt.Errorf("${%s} is not set (set it, to \"\" if it should be empty)", missing[0])
+}
+
+// inputEnv is the environment variable that gives VS Code input NAME its
+// value: ELICIT_INPUT_ and the name in capitals, other than letters and
+// digits made "_" ("api-key" is ELICIT_INPUT_API_KEY).
+func inputEnv(name string) string {
+	b := []byte("ELICIT_INPUT_")
+	for _, r := range strings.ToUpper(name) {
+		if r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' {
+			b = append(b, byte(r))
+		} else {
+			b = append(b, '_')
+		}
+	}
+	return string(b)
 }
 
 // configCandidates lists where elicit looks for a config when none is

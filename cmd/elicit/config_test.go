@@ -74,7 +74,7 @@ func TestLoadConfigErrors(t *testing.T) {
 		{`{"mcpServers": {"a": {"command": "x", "disabled": true}}}`, "every server is disabled"},
 		{`{"mcpServers": {"a": {"url": "http://y", "headers": {"Authorization": "Bearer ${ELICIT_TEST_UNSET_TOKEN}"}}}}`, `server "a": header Authorization: ${ELICIT_TEST_UNSET_TOKEN} is not set`},
 		{`{"mcpServers": {"a": {"command": "x", "env": {"API_KEY": "$ELICIT_TEST_UNSET_TOKEN"}}}}`, `server "a": env API_KEY: ${ELICIT_TEST_UNSET_TOKEN} is not set`},
-		{`{"servers": {"a": {"url": "http://y", "headers": {"X-Key": "${input:api-key}"}}}}`, `VS Code input variable`},
+		{`{"servers": {"a": {"url": "http://y", "headers": {"X-Key": "${input:api-key}"}}}}`, `set ELICIT_INPUT_API_KEY`},
 	} {
 		p := writeFile(t, dir, "c.json", tc.body)
 		_, err := loadConfig(p)
@@ -104,5 +104,19 @@ func TestFindConfigSaysWhereItLooked(t *testing.T) {
 	got, err := findConfig(func(k string) string { return env[k] })
 	if err != nil || got != p {
 		t.Errorf("findConfig = %q, %v; want %q", got, err, p)
+	}
+}
+
+// TestConfigInputVariable: a VS Code ${input:NAME} takes its value from
+// ELICIT_INPUT_NAME.
+func TestConfigInputVariable(t *testing.T) {
+	t.Setenv("ELICIT_INPUT_API_KEY", "k-123")
+	p := writeFile(t, t.TempDir(), "mcp.json", `{"servers": {"a": {"url": "http://y", "headers": {"X-Key": "${input:api-key}"}}}}`)
+	cfg, err := loadConfig(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := cfg.Servers[0].Header.Get("X-Key"); got != "k-123" {
+		t.Errorf("X-Key = %q, want k-123", got)
 	}
 }
