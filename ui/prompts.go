@@ -1,12 +1,16 @@
 package ui
 
 import (
+	"strings"
+
 	"charm.land/bubbles/v2/cursor"
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/charmbracelet/x/ansi"
 	"github.com/elicit-dev/elicit/client"
 	"github.com/elicit-dev/elicit/client/question"
+	"github.com/elicit-dev/elicit/themes/untrusted"
 )
 
 // promptsView is the prompt panes: every prompt a server puts to the
@@ -169,11 +173,37 @@ func formUpdate(pn *pane, msg tea.Msg) tea.Cmd {
 	return cmd
 }
 
+// failedServers says, on the empty questions screen, which servers failed
+// to start and why: the error and the last lines the server wrote on
+// stderr, where the reason usually is (a missing module, a bad flag).
+func failedServers(c *viewCtx) string {
+	var b strings.Builder
+	for _, s := range c.servers {
+		if s.State != client.StateFailed {
+			continue
+		}
+		line := "\n  ✗ " + untrusted.Line(s.Name) + " failed: " + errText(s.Err)
+		b.WriteString(c.st.Error.Render(ansi.Truncate(line, max(c.width, 20), "…")) + "\n")
+		tail, _ := c.streams.stderrTail(s.Name, stderrTailLines)
+		for _, e := range tail {
+			b.WriteString(c.st.Muted.Render(ansi.Truncate("    "+untrusted.Line(e.Text), max(c.width, 20), "…")) + "\n")
+		}
+		if len(tail) > 0 {
+			b.WriteString(c.st.Muted.Render("    (its stderr; F8 shows all of it, r in F5 retries)") + "\n")
+		}
+	}
+	return b.String()
+}
+
+// stderrTailLines is how much of a failed server's stderr the empty
+// questions screen shows.
+const stderrTailLines = 6
+
 // render draws the focused pane in its frame, at exactly the body's size.
 func (p *promptsView) render(c *viewCtx) string {
 	pn := p.focused()
 	if pn == nil {
-		return c.st.Muted.Render("\n  No questions. When a server asks you something, it appears here.\n" +
+		return failedServers(c) + c.st.Muted.Render("\n  No questions. When a server asks you something, it appears here.\n"+
 			"  F5 lists tools to call; F1 shows every key.")
 	}
 	w, h := c.paneInner()

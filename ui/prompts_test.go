@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"errors"
 	"strings"
 	"testing"
 	"time"
@@ -308,4 +309,23 @@ func TestFooterKeepsTheWaysOutNarrow(t *testing.T) {
 	d.send(tea.WindowSizeMsg{Width: 60, Height: 24})
 	d.open(formPrompt(t, "demo", 1, "Who are you?", nameSchema))
 	mustShow(t, d, "Decline ctrl+x", "esc cancel", "F2 next")
+}
+
+// TestFailedServerShowsWhy: a server that failed to start is named on the
+// empty questions screen with its error and the tail of its stderr,
+// sanitized.
+func TestFailedServerShowsWhy(t *testing.T) {
+	t.Parallel()
+	d := newDriver(t, Options{}, func(e *fakeEngine) {
+		e.servers = append(e.servers, ServerStatus{Name: "broken", State: client.StateFailed, Err: errors.New("connect to broken: initialize: EOF")})
+	})
+	d.m.bridge.Stderr("broken", "node:internal/modules/cjs/loader:1228")
+	d.m.bridge.Stderr("broken", "Error: Cannot find module '\x1b[31m/x/server.js'")
+	d.m.bridge.Stderr("demo", "a line of another server")
+	d.waitInbox()
+	d.send(tea.WindowSizeMsg{Width: 120, Height: 30})
+	mustShow(t, d, "✗ broken failed: connect to broken: initialize: EOF", "Error: Cannot find module '␛[31m/x/server.js'", "F8 shows all of it")
+	if strings.Contains(d.screen(), "a line of another server") {
+		t.Error("another server's stderr is shown as the failed one's")
+	}
 }

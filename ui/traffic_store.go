@@ -365,6 +365,13 @@ func (s *streamStore) logWindow(server string, skip, n int) (rows []LogEntry, to
 	return window(s.logs, func(e *LogEntry) bool { return server == "" || e.Server == server }, skip, n)
 }
 
+// stderrTail is the last n stderr lines of server, oldest first.
+func (s *streamStore) stderrTail(server string, n int) ([]LogEntry, int) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return window(s.logs, func(e *LogEntry) bool { return e.Server == server && e.Level == "stderr" }, 0, n)
+}
+
 // window picks the matches of r, newest first, skipping skip and keeping
 // n, and returns them oldest first with the number of matches. The caller
 // holds the store's lock.
