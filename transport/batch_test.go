@@ -66,14 +66,22 @@ func TestStdioBatch(t *testing.T) {
 
 func TestHTTPBatch(t *testing.T) {
 	t.Parallel()
+	httpAnswerBothWays(t, batchFrame, wantBatchServed)
+}
+
+// httpAnswerBothWays has a Streamable HTTP server answer initialize with
+// frame, once as an SSE event and once as a JSON body, and hands each
+// connection to check with which way it was ("SSE data", "JSON body").
+func httpAnswerBothWays(t *testing.T, frame string, check func(t *testing.T, what string, conn transport.Conn)) {
+	t.Helper()
 	for _, sse := range []bool{true, false} {
 		h := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			if sse {
 				httpSSEStart(w)
-				httpSSE(w, "data: "+batchFrame+"\n\n")
+				httpSSE(w, "data: "+frame+"\n\n")
 				return
 			}
-			httpJSON(w, batchFrame)
+			httpJSON(w, frame)
 		})
 		conn, _, _ := httpStart(t, h, nil)
 		httpWrite(t, conn, httpReq(t, 1, "initialize", map[string]any{}))
@@ -81,7 +89,7 @@ func TestHTTPBatch(t *testing.T) {
 		if sse {
 			what = "SSE data"
 		}
-		wantBatchServed(t, what, conn)
+		check(t, what, conn)
 	}
 }
 

@@ -1,7 +1,6 @@
 package transport_test
 
 import (
-	"net/http"
 	"testing"
 	"time"
 
@@ -52,23 +51,7 @@ func TestStdioLeadingBOM(t *testing.T) {
 // Streamable HTTP.
 func TestHTTPLeadingBOM(t *testing.T) {
 	t.Parallel()
-	for _, sse := range []bool{true, false} {
-		h := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			if sse {
-				httpSSEStart(w)
-				httpSSE(w, "data: "+bom+bomAnswer+"\n\n")
-				return
-			}
-			httpJSON(w, bom+bomAnswer)
-		})
-		conn, _, _ := httpStart(t, h, nil)
-		httpWrite(t, conn, httpReq(t, 1, "initialize", map[string]any{}))
-		what := "JSON body"
-		if sse {
-			what = "SSE data"
-		}
-		wantBOMAnswer(t, what, conn)
-	}
+	httpAnswerBothWays(t, bom+bomAnswer, wantBOMAnswer)
 }
 
 // A BOM at the start of a legacy SSE message event's data.
