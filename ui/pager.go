@@ -418,7 +418,7 @@ func (p *pager) scrollHint(st *themes.Styles, rows int) string {
 			parts = append(parts, fmt.Sprintf("match %d/%d n N", p.hit+1, len(p.hits)))
 		}
 	}
-	wrap := "w no wrap"
+	wrap := "w unwrap"
 	if p.nowrap {
 		wrap = "w wrap"
 	}

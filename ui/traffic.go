@@ -279,7 +279,7 @@ func (t *trafficView) render(c *viewCtx) string {
 // the HTTP exchange, and the frame indented.
 func (t *trafficView) read(c *viewCtx, r TrafficEntry) tea.Cmd {
 	peer := c.streams.trafficPeer(&r)
-	title := ansi.Strip(t.line(c, &r, false))
+	title := strings.TrimSpace(ansi.Strip(t.line(c, &r, false)))
 	era := serverEra(c, r.Server)
 	return openReader(title, func(st *themes.Styles, width int) string {
 		var b strings.Builder
