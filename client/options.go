@@ -57,6 +57,12 @@ type Options struct {
 	Protocol string
 	// Elicit is which elicitation modes to declare (default both).
 	Elicit ElicitModes
+	// Roots are the roots offered to the server (roots.go). nil declares
+	// no roots capability; a non-nil list, even an empty one, declares it
+	// (with listChanged in the stateful era), and Session.SetRoots may
+	// change it later. Every URI must be a clean file:// URI (RootFor
+	// makes one of a path), or Connect fails.
+	Roots []Root
 	// Prompter answers prompts. nil answers every prompt with cancel.
 	Prompter question.Prompter
 	// Observer receives events; nil drops them.

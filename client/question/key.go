@@ -25,6 +25,11 @@ const (
 	// PermissionRequest: ACP's session/request_permission; keyed by the
 	// agent's request id, with its session and tool call.
 	PermissionRequest
+	// ReceiverTask: a task-augmented server request (2025-11-25
+	// params.task): we answered it with a task of ours at once, and the
+	// answer becomes that task's result (tasks/result), not the request's
+	// response; keyed by the server's request id and our task id.
+	ReceiverTask
 )
 
 func (d Delivery) String() string {
@@ -37,6 +42,8 @@ func (d Delivery) String() string {
 		return "task-input"
 	case PermissionRequest:
 		return "permission"
+	case ReceiverTask:
+		return "receiver-task"
 	default:
 		return "unknown"
 	}
@@ -57,14 +64,15 @@ type Key struct {
 	// CallID is the id of our original request that got input_required
 	// (InputRequest only); it stays the same across retry rounds.
 	CallID jsonrpc.ID
-	// TaskID is the task's id (TaskInput only).
+	// TaskID is the task's id (TaskInput; ReceiverTask: our own task's).
 	TaskID string
 	// Input is the inputRequests key (InputRequest, TaskInput).
 	Input string
 }
 
 // String renders the key for panes, logs and the journal: "demo#7",
-// "demo call 3/login", "demo task 7f3a/placement", "agent#4 (permission)".
+// "demo call 3/login", "demo task 7f3a/placement", "agent#4 (permission)",
+// "demo#7 (our task 9QX2…)".
 func (k Key) String() string {
 	switch k.Delivery {
 	case InputRequest:
@@ -73,6 +81,8 @@ func (k Key) String() string {
 		return fmt.Sprintf("%s task %s/%s", k.Server, k.TaskID, k.Input)
 	case PermissionRequest:
 		return fmt.Sprintf("%s#%s (permission)", k.Server, k.RequestID.Raw())
+	case ReceiverTask:
+		return fmt.Sprintf("%s#%s (our task %s)", k.Server, k.RequestID.Raw(), k.TaskID)
 	default:
 		return fmt.Sprintf("%s#%s", k.Server, k.RequestID.Raw())
 	}
