@@ -31,6 +31,8 @@ type configServer struct {
 	Headers map[string]string `json:"headers"`
 	// Disabled servers (Cursor, Claude Code) are skipped.
 	Disabled bool `json:"disabled"`
+	// Roots replace the top level's for this server (roots.go).
+	Roots json.RawMessage `json:"roots"`
 }
 
 // loadConfig reads and checks a config file. Errors name the file and the
@@ -44,6 +46,7 @@ func loadConfig(path string) (*config, error) {
 		Theme      string                     `json:"theme"`
 		MCPServers map[string]json.RawMessage `json:"mcpServers"`
 		Servers    map[string]json.RawMessage `json:"servers"`
+		Roots      json.RawMessage            `json:"roots"`
 	}
 	if err := json.Unmarshal(b, &raw); err != nil {
 		return nil, fmt.Errorf("config %s: not valid JSON: %w", path, err)
@@ -56,6 +59,11 @@ func loadConfig(path string) (*config, error) {
 		return nil, fmt.Errorf(`config %s: no servers (want {"mcpServers": {"name": {"command": …} or {"url": …}}})`, path)
 	}
 	cfg := &config{Theme: raw.Theme, Path: path}
+	dir := filepath.Dir(path)
+	topRoots, topWarnings, err := parseConfigRoots(raw.Roots, dir)
+	if err != nil {
+		return nil, fmt.Errorf("config %s: %w", path, err)
+	}
 	names := make([]string, 0, len(entries))
 	for n := range entries {
 		names = append(names, n)
@@ -69,9 +77,19 @@ func loadConfig(path string) (*config, error) {
 		if cs.Disabled {
 			continue
 		}
-		spec, err := cs.spec(name, filepath.Dir(path))
+		spec, err := cs.spec(name, dir)
 		if err != nil {
 			return nil, fmt.Errorf("config %s: server %q: %w", path, name, err)
+		}
+		var warnings []string
+		spec.Roots, warnings = topRoots, topWarnings
+		if cs.Roots != nil {
+			if spec.Roots, warnings, err = parseConfigRoots(cs.Roots, dir); err != nil {
+				return nil, fmt.Errorf("config %s: server %q: %w", path, name, err)
+			}
+		}
+		for _, w := range warnings {
+			spec.warnings = append(spec.warnings, fmt.Sprintf("config %s: server %q: %s", path, name, w))
 		}
 		cfg.Servers = append(cfg.Servers, spec)
 	}

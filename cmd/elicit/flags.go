@@ -28,6 +28,8 @@ type common struct {
 	connectTimeout time.Duration
 	requestTimeout time.Duration
 	command        []string // after "--"
+	// roots are --root, relative to the working directory (roots.go).
+	roots rootFlags
 	// config and server pick one server of a servers file (headless
 	// commands; the TUI takes every server of its --config).
 	config, server string
@@ -51,6 +53,7 @@ func (c *common) register(fs *flag.FlagSet) {
 	fs.StringVar(&c.name, "name", "", "name to show for the server (default: derived from the command or URL)")
 	fs.StringVar(&c.protocol, "protocol", "", "pin the MCP protocol version (2026-07-28, 2025-11-25, 2025-06-18, 2025-03-26, 2024-11-05); default: detect (server/discover, then initialize)")
 	fs.StringVar(&c.elicit, "elicit", "both", "elicitation modes to declare: off, form, url or both")
+	fs.Var(&c.roots, "root", "offer PATH (or a file:// URI) to the server as a root (repeatable; relative paths are from here)")
 	fs.DurationVar(&c.promptTimeout, "prompt-timeout", 0, "end an unanswered prompt after this long (default: never)")
 	fs.DurationVar(&c.connectTimeout, "connect-timeout", client.DefaultConnectTimeout, "give up connecting when the server has not finished the handshake within this long")
 	fs.DurationVar(&c.requestTimeout, "request-timeout", client.DefaultRequestTimeout,
@@ -110,9 +113,16 @@ func (c *common) spec(defaultDemo bool) (serverSpec, error) {
 	if len(s.Header) > 0 && c.url == "" {
 		return s, usageErr("--header only applies with --url")
 	}
-	if c.config != "" || c.server != "" {
-		return c.configSpec()
+	flagRoots, err := c.roots.roots()
+	if err != nil {
+		return s, err
 	}
+	if c.config != "" || c.server != "" {
+		s, err := c.configSpec()
+		s.Roots = withRoots(flagRoots, s.Roots)
+		return s, err
+	}
+	s.Roots = withRoots(flagRoots, nil) // repeats dropped
 	switch {
 	case c.url != "":
 		s.URL = c.url

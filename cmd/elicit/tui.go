@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -86,6 +87,13 @@ func (f *tuiFlags) servers() ([]serverSpec, string, error) {
 	if theme == "" {
 		theme = cfg.Theme
 	}
+	flagRoots, err := f.roots.roots()
+	if err != nil {
+		return nil, "", err
+	}
+	for i := range cfg.Servers {
+		cfg.Servers[i].Roots = withRoots(flagRoots, cfg.Servers[i].Roots)
+	}
 	return cfg.Servers, theme, nil
 }
 
@@ -128,11 +136,24 @@ func runTUIWith(ctx context.Context, f *tuiFlags, stdout, stderr io.Writer) erro
 		eng.specs[s.Name] = s
 		order = append(order, s.Name)
 	}
+	for _, s := range specs {
+		for _, w := range s.warnings {
+			printError(stderr, errors.New("warning: "+w))
+		}
+	}
 	eng.sessionOpts = func(name string) *client.Options {
+		// The TUI always declares roots, an empty list too: its roots
+		// view may add some, and a server is told only if it was
+		// declared when it connected.
+		roots := eng.specs[name].Roots
+		if roots == nil {
+			roots = []client.Root{}
+		}
 		return &client.Options{
 			ClientInfo:     wire.Implementation{Name: "elicit", Version: version},
 			Protocol:       f.protocol,
 			Elicit:         modes,
+			Roots:          roots,
 			Prompter:       br,
 			PromptTimeout:  f.promptTimeout,
 			ConnectTimeout: f.connectTimeout,
