@@ -132,10 +132,11 @@
 // Long jobs run as tasks, in either of two wire-incompatible designs
 // (Task.Design): the 2025-11-25 core tasks, and the 2026-07-28 extension
 // io.modelcontextprotocol/tasks. The session declares what it does: in
-// 2025-11-25 the client capability tasks {list, cancel} (never
-// requests.elicitation.create: servers make no tasks on us, and their
-// tasks/* requests to us find none); in 2026-07-28 the extension in the
-// clientCapabilities _meta of every request, tasks/* included.
+// 2025-11-25 the client capability tasks {list, cancel}, with
+// requests.elicitation.create while it declares elicitation (the server
+// may run our questions as tasks of ours, see Receiver-side tasks below);
+// in 2026-07-28 the extension in the clientCapabilities _meta of every
+// request, tasks/* included.
 //
 // Which calls become tasks: in 2025-11-25 the client asks, by
 // params.task.ttl (CallOptions.TaskTTL, default DefaultTaskTTL), following
@@ -192,6 +193,30 @@
 // its tasks end Lost here, and ResumeTask on a later session follows an
 // extension task by id (2025-11-25 tasks belong to the session that made
 // them). ListTasks is 2025-11-25's tasks/list.
+//
+// Receiver-side tasks (2025-11-25, receiver.go): a server that sends a
+// request we declared task-augmentable with params.task gets a
+// CreateTaskResult at once (status working, the TTL it asked within
+// [1 min, 1 h], 128-bit random ids), and the question opens through the
+// same ask path, keyed {ServerRequest id, ReceiverTask, TaskID}; its
+// answer becomes the task's result. The session answers the server's
+// tasks/get, tasks/result (blocking until the task is terminal, or that
+// request ends), tasks/list (its own tasks, 50 a page) and tasks/cancel
+// (the question ends Withdrawn), sends notifications/tasks/status on each
+// change, and reports the task as a Task with Ours set. CancelTask of one
+// of ours answers its question cancel; a call of ours given up ends the
+// questions of ours that belong to it Abandoned. At most 128 tasks are
+// kept per session; an ended one stays its TTL, and at least a minute.
+//
+// # Roots
+//
+// Options.Roots declares the roots capability (roots.go) and is what
+// roots/list answers; SetRoots (Manager.SetRoots, which a reconnect
+// keeps) replaces the list and, in the stateful era, sends
+// notifications/roots/list_changed. In 2026-07-28 roots are declared as
+// "roots":{} on every request and a roots/list entry of inputRequests is
+// answered from the list without a person (the spec dropped the
+// notification there: the server asks again when it needs them).
 //
 // # Timeouts
 //
