@@ -57,6 +57,8 @@ type fakeEngine struct {
 	cancelErr error
 	listed    []string // servers asked for tasks/list
 	listFn    func(server string) ([]client.Task, error)
+
+	roots fakeRoots // Roots and SetRoots (roots_test.go)
 }
 
 var _ Engine = (*fakeEngine)(nil)
