@@ -172,7 +172,8 @@ func printError(w io.Writer, err error) {
 const topUsage = `elicit — a terminal client for MCP servers that gets their questions right.
 
 Usage:
-  elicit demo                              the TUI against the embedded demo server
+  elicit demo                              the TUI against the embedded demo servers, one per
+                                           protocol era (demo-2025-11-25, demo-2026-07-28)
   elicit [flags] -- CMD ARGS...            the TUI against a stdio server
   elicit [flags] --url URL                 the TUI against a Streamable HTTP server
   elicit tools [flags] [-- CMD ARGS...]    list a server's tools as JSON

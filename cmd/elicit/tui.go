@@ -69,7 +69,14 @@ func (f *tuiFlags) servers() ([]serverSpec, string, error) {
 			return nil, "", usageErr("give either a server or --config, not both")
 		}
 		spec, err := f.spec(false)
-		return []serverSpec{spec}, theme, err
+		if err != nil {
+			return nil, "", err
+		}
+		if spec.Demo {
+			specs, err := demoSpecs(spec, f.protocol, f.name)
+			return specs, theme, err
+		}
+		return []serverSpec{spec}, theme, nil
 	}
 	path := f.config
 	if path == "" {
@@ -128,10 +135,15 @@ func runTUIWith(ctx context.Context, f *tuiFlags, stdout, stderr io.Writer) erro
 		eng.specs[s.Name] = s
 		order = append(order, s.Name)
 	}
+	eng.order = order
 	eng.sessionOpts = func(name string) *client.Options {
+		protocol := f.protocol
+		if p := eng.specs[name].Protocol; p != "" {
+			protocol = p
+		}
 		return &client.Options{
 			ClientInfo:     wire.Implementation{Name: "elicit", Version: version},
-			Protocol:       f.protocol,
+			Protocol:       protocol,
 			Elicit:         modes,
 			Prompter:       br,
 			PromptTimeout:  f.promptTimeout,
