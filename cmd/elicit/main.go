@@ -75,7 +75,7 @@ var errHelp = errors.New("help shown")
 
 // commands are the subcommands, for hoistCommand and suggestions.
 func commands() []string {
-	return []string{"demo", "tools", "call", "resources", "read", "prompts", "get", "conformance", "version", "help"}
+	return []string{"demo", "tools", "call", "resources", "templates", "read", "prompts", "get", "conformance", "version", "help"}
 }
 
 // hoistCommand lets flags come before the subcommand: "elicit --theme
@@ -179,8 +179,9 @@ Usage:
   elicit tools [flags] [-- CMD ARGS...]    list a server's tools as JSON
   elicit call TOOL [--args JSON] [--answer POLICY] [flags] [-- CMD ARGS...]
                                            call a tool headless; prints JSON
-  elicit resources | read URI | prompts | get NAME [--args JSON] [flags] [-- CMD ARGS...]
-                                           list or read resources, list or get MCP prompts; JSON
+  elicit resources | templates | read URI | prompts | get NAME [--args JSON] [flags] [-- CMD ARGS...]
+                                           list resources or resource templates, read a resource,
+                                           list or get MCP prompts; JSON
   Headless commands take the server as -- CMD ARGS..., --url URL, --demo,
   or --config FILE --server NAME.
   elicit demo --serve stdio|http [--addr ADDR]
@@ -217,6 +218,8 @@ func dispatch(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		return withFailureJSON(stdout, func(w io.Writer) error { return runCall(ctx, args[1:], w, stderr) })
 	case "resources":
 		return withFailureJSON(stdout, func(w io.Writer) error { return runResources(ctx, args[1:], w, stderr) })
+	case "templates":
+		return withFailureJSON(stdout, func(w io.Writer) error { return runTemplates(ctx, args[1:], w, stderr) })
 	case "read":
 		return withFailureJSON(stdout, func(w io.Writer) error { return runReadResource(ctx, args[1:], w, stderr) })
 	case "prompts":
