@@ -22,7 +22,7 @@ func TestDemoSpecs(t *testing.T) {
 			t.Fatal(err)
 		}
 		f.demo = true
-		specs, _, err := f.servers()
+		specs, _, err := f.servers(t.Context())
 		return specs, err
 	}
 	specs, err := specsOf()
@@ -59,7 +59,7 @@ func TestDemoServersEachInTheirEra(t *testing.T) {
 	var f tuiFlags
 	f.register(newFlagSet("demo", nil, ""))
 	f.demo = true
-	specs, _, err := f.servers()
+	specs, _, err := f.servers(t.Context())
 	if err != nil {
 		t.Fatal(err)
 	}

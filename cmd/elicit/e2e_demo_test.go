@@ -107,14 +107,20 @@ func (tm *tmuxTerm) pickTool(server, tool string) {
 	tm.waitText("Tools of " + server + " ")
 	cursor := func(s string) string {
 		for _, l := range strings.Split(s, "\n") {
-			if strings.HasPrefix(l, "› ") && strings.Contains(l, " — ") {
+			if strings.HasPrefix(l, "› ") {
 				return l
 			}
 		}
 		return ""
 	}
+	// The row is the name, then " — " and its title or "  " and its
+	// description, or nothing more.
+	at := func(line string) bool {
+		rest, ok := strings.CutPrefix(strings.TrimRight(line, " "), "› "+tool)
+		return ok && (rest == "" || strings.HasPrefix(rest, " "))
+	}
 	line := cursor(tm.waitFor("the tool list", func(s string) bool { return cursor(s) != "" }))
-	if !strings.HasPrefix(line, "› "+tool+" — ") {
+	if !at(line) {
 		tm.press("Home")
 		s := tm.waitFor("the cursor on the first tool", func(s string) bool {
 			_, after, _ := strings.Cut(s, "Tools of "+server+" ")
@@ -124,7 +130,7 @@ func (tm *tmuxTerm) pickTool(server, tool string) {
 		line = cursor(s)
 	}
 	for range 40 {
-		if strings.HasPrefix(line, "› "+tool+" — ") {
+		if at(line) {
 			return
 		}
 		tm.press("Down")
