@@ -145,6 +145,27 @@ func TestResourceFilter(t *testing.T) {
 	}
 }
 
+// The prompt templates have it too; ? typed into it is text, not help,
+// though their form's fields also have the keys when it is open.
+func TestTemplateFilter(t *testing.T) {
+	t.Parallel()
+	d := newDriver(t, Options{}, withTemplates)
+	d.keys(keyF10, keySlash)
+	d.typeText("no ar?")
+	if d.m.showHelp {
+		t.Fatal("? opened the help while typing the filter")
+	}
+	d.keys(keyBackspace, keyEnter)
+	mustShow(t, d, "filter: no ar (1 of 2)", "No arguments")
+	if s := d.screen(); strings.Contains(s, "greet") {
+		t.Fatalf("unmatched template shown:\n%s", s)
+	}
+	d.keys(keyEnter)
+	if len(d.eng.gets) != 1 || d.eng.gets[0].name != "plain" {
+		t.Fatalf("prompts/get %+v, want plain", d.eng.gets)
+	}
+}
+
 func TestToolDetails(t *testing.T) {
 	t.Parallel()
 	yes, no := true, false
