@@ -53,10 +53,13 @@ func (s *serverLists[T]) initLists(fetch listFetch) {
 
 func (s *serverLists[T]) current() *listOf[T] { return s.lists[s.server] }
 
-// enter picks a server if none is selected and loads its list once.
+// enter picks a server if none is selected and loads its list once, or
+// again if asking for it failed: showing the view is trying again (a list
+// asked for the moment a server said it was ready can fail because the
+// engine did not yet hand out its session).
 func (s *serverLists[T]) enter(c *viewCtx) tea.Cmd {
 	s.server = firstServer(c.servers, s.server)
-	if s.server == "" || s.lists[s.server] != nil {
+	if l := s.lists[s.server]; s.server == "" || l != nil && l.err == nil {
 		return nil
 	}
 	return s.load(c, s.server)

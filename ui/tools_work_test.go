@@ -3,9 +3,11 @@ package ui
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	tea "charm.land/bubbletea/v2"
 
@@ -24,6 +26,42 @@ var (
 	keyCtrlU   = tea.KeyPressMsg{Code: 'u', Mod: tea.ModCtrl}
 	keyEnd     = tea.KeyPressMsg{Code: tea.KeyEnd}
 )
+
+// TestToolListRetriedOnShow: a tools/list that failed (asked the moment a
+// server said it was ready, before the engine handed out its session) is
+// asked again when the view is shown, not kept failed.
+func TestToolListRetriedOnShow(t *testing.T) {
+	t.Parallel()
+	var mu sync.Mutex
+	asked := 0
+	d := newDriver(t, Options{}, withTools(fourTools()...), func(e *fakeEngine) {
+		e.toolsErr = errors.New("demo is not connected")
+		e.listHook = func(_ context.Context, what, _ string) {
+			if what == "tools" {
+				mu.Lock()
+				asked++
+				mu.Unlock()
+			}
+		}
+	})
+	count := func() int { mu.Lock(); defer mu.Unlock(); return asked }
+	keyF4 := tea.KeyPressMsg{Code: tea.KeyF4}
+	d.keys(keyF5)
+	mustShow(t, d, "tools/list failed: demo is not connected")
+	d.eng.mu.Lock()
+	d.eng.toolsErr = nil
+	d.eng.mu.Unlock()
+	before := count()
+	d.keys(keyF4, keyF5)
+	mustShow(t, d, "add — Add numbers", "slow")
+	if count() != before+1 {
+		t.Fatalf("tools/list asked %d times on showing the view again, want once", count()-before)
+	}
+	d.keys(keyF4, keyF5) // a list that loaded is not asked again
+	if count() != before+1 {
+		t.Fatalf("a loaded list was asked again (%d)", count()-before)
+	}
+}
 
 // fourTools are a list to filter: matches by name, title and description.
 func fourTools() []wire.Tool {
@@ -61,6 +99,17 @@ func settle(d *driver) {
 	d.t.Helper()
 	for d.tools().running() > 0 {
 		d.awaitLate(isCallDone)
+	}
+}
+
+// eventually waits, within 5 s, for cond: what a command does may outlast
+// the driver's wait for it on a loaded machine.
+func eventually(t *testing.T, what string, cond func() bool) {
+	t.Helper()
+	for deadline := time.Now().Add(5 * time.Second); !cond(); time.Sleep(5 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("no %s within 5 s", what)
+		}
 	}
 }
 
@@ -140,7 +189,14 @@ func TestResourceFilter(t *testing.T) {
 		t.Fatalf("unmatched resource shown:\n%s", s)
 	}
 	d.keys(keyEnter)
-	if got := d.eng.reads; len(got) != 1 || got[0] != "demo mem://logo" {
+	var got []string
+	eventually(t, "the read", func() bool {
+		d.eng.mu.Lock()
+		defer d.eng.mu.Unlock()
+		got = append([]string(nil), d.eng.reads...)
+		return len(got) > 0
+	})
+	if len(got) != 1 || got[0] != "demo mem://logo" {
 		t.Fatalf("read %v, want the filtered one", got)
 	}
 }
@@ -161,8 +217,15 @@ func TestTemplateFilter(t *testing.T) {
 		t.Fatalf("unmatched template shown:\n%s", s)
 	}
 	d.keys(keyEnter)
-	if len(d.eng.gets) != 1 || d.eng.gets[0].name != "plain" {
-		t.Fatalf("prompts/get %+v, want plain", d.eng.gets)
+	var gets []fakeGet
+	eventually(t, "the prompts/get", func() bool {
+		d.eng.mu.Lock()
+		defer d.eng.mu.Unlock()
+		gets = append([]fakeGet(nil), d.eng.gets...)
+		return len(gets) > 0
+	})
+	if len(gets) != 1 || gets[0].name != "plain" {
+		t.Fatalf("prompts/get %+v, want plain", gets)
 	}
 }
 

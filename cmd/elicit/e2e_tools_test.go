@@ -57,8 +57,8 @@ func serveOutputSchema(in *bufio.Scanner, out *json.Encoder) {
 // from its remembered arguments, edit them as JSON, and call again with a.
 func TestTUIWorkingWithTools(t *testing.T) {
 	dir := t.TempDir()
-	tm := newTmux(t, dir, "demo")
-	tm.waitText("demo ready")
+	tm := newTmux(t, dir, "demo", "--protocol", "2026-07-28")
+	tm.waitText("demo-2026-07-28 ready")
 	tm.press("F5")
 	tm.waitText("add — Add two numbers")
 
