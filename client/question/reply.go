@@ -17,6 +17,13 @@ type Reply struct {
 	// Sent is what the journal records as sent once it went out:
 	// "accept", "decline", "cancel", "error -32602"; "" for nothing.
 	Sent string
+	// Abandon is set when nothing can answer the question in its delivery
+	// and the call it belongs to must end instead: a refused sampling
+	// request in 2026-07-28, which has no way to say no (sampling.go).
+	Abandon bool
+	// Sampling is what a sampling question's answer holds, for the
+	// journal (nil for elicitation).
+	Sampling *SamplingRecord
 }
 
 // None reports whether nothing goes out.
@@ -49,6 +56,9 @@ type elicitResult struct {
 // (2025-11-25 tasks). URL-mode accepts carry no content.
 // PermissionRequest is answered by its own engine, not here.
 func (d Decision) Reply(q *Question) (Reply, Outcome) {
+	if q.Kind == KindSampling {
+		return d.sampleReply(q)
+	}
 	out := d.Outcome
 	request := q.Key.Delivery == ServerRequest
 	var action string
