@@ -60,6 +60,8 @@ type Session struct {
 	in        map[jsonrpc.ID]*incoming // the server's requests being served
 	progress  map[jsonrpc.ID]*call     // progress token -> call
 	late      map[jsonrpc.ID]string    // ids we cancelled -> method
+	urlWaits  map[string][]*urlWait    // -32042 elicitations by elicitationId (urlrequired.go)
+	urlEarly  map[string]bool          // completions that came before their -32042; bounded
 	neg       negotiated               // what initialize or server/discover settled
 	logLevel  string                   // 2026-07-28: sent in every request's _meta
 	legacySSE bool                     // the connection is the HTTP+SSE fallback
@@ -145,6 +147,8 @@ func newSession(opts *Options) *Session {
 		in:       map[jsonrpc.ID]*incoming{},
 		progress: map[jsonrpc.ID]*call{},
 		late:     map[jsonrpc.ID]string{},
+		urlWaits: map[string][]*urlWait{},
+		urlEarly: map[string]bool{},
 		quit:     make(chan struct{}),
 		dead:     make(chan struct{}),
 		done:     make(chan struct{}),
