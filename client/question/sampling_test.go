@@ -102,7 +102,9 @@ func TestJudgeSample(t *testing.T) {
 	q := sampleQuestion(t, question.ServerRequest, weatherRequest)
 	none := sampleQuestion(t, question.ServerRequest, strings.Replace(weatherRequest, `"maxTokens":50,`, `"maxTokens":50,"toolChoice":{"mode":"none"},`, 1))
 	required := sampleQuestion(t, question.ServerRequest, strings.Replace(weatherRequest, `"maxTokens":50,`, `"maxTokens":50,"toolChoice":{"mode":"required"},`, 1))
-	use := func(name string, in map[string]any) []question.ToolUse { return []question.ToolUse{{Name: name, Input: in}} }
+	use := func(name string, in map[string]any) []question.ToolUse {
+		return []question.ToolUse{{Name: name, Input: in}}
+	}
 	for _, tc := range []struct {
 		q     *question.Question
 		reply *question.SampleReply
