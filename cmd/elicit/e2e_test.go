@@ -89,7 +89,12 @@ func (tm *tmuxTerm) waitText(text string) string {
 func (tm *tmuxTerm) callTool(name string) {
 	tm.t.Helper()
 	tm.press("F5")
-	s := tm.waitText(name + " — ")
+	s := tm.waitText("› ") // the list is loaded
+	// A long list shows a window of it: move down until name is in it.
+	for i := 0; !strings.Contains(s, " "+name+" — ") && i < 100; i++ {
+		tm.press("Down")
+		s = tm.screen()
+	}
 	lines := strings.Split(s, "\n")
 	cursor, target := -1, -1
 	for i, l := range lines {
@@ -119,7 +124,10 @@ func (tm *tmuxTerm) callTool(name string) {
 // that answer a pane for its first 300 ms on screen (Options.ArmDelay).
 func (tm *tmuxTerm) question(text string) string {
 	tm.t.Helper()
-	tm.waitFor("the question to be announced", func(s string) bool { return strings.Contains(s, "Questions (") })
+	// The tab says "Questions (n)", or "Qs (n)" where the width is short.
+	tm.waitFor("the question to be announced", func(s string) bool {
+		return strings.Contains(s, "Questions (") || strings.Contains(s, "Qs (")
+	})
 	tm.press("F4")
 	s := tm.waitText(text)
 	tm.read()
