@@ -13,7 +13,7 @@ func TestTUISampling(t *testing.T) {
 	for _, era := range []string{"2025-11-25", "2026-07-28"} {
 		t.Run(era, func(t *testing.T) {
 			tm := newTmux(t, t.TempDir(), "demo", "--protocol", era)
-			tm.waitText("demo ready " + era)
+			tm.waitText("demo-" + era + " ready " + era)
 			tm.callTool("summarize")
 			tm.waitText("arguments for summarize")
 			tm.typeText("The quick brown fox jumps over the lazy dog.")
