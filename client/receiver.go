@@ -18,7 +18,7 @@ import (
 
 // Receiver-side tasks (2025-11-25 core tasks, the mirror of tasks_core.go):
 // a server that task-augments a request we declared in tasks.requests
-// (elicitation/create; sampling/createMessage once sampling is declared)
+// (elicitation/create, sampling/createMessage)
 // gets a CreateTaskResult at once, and the question opens through the one
 // ask path with a ReceiverTask delivery, whose answer becomes the task's
 // result instead of the request's response. The server then asks us, as
@@ -170,7 +170,8 @@ func (t *rtask) snapshot(server string) Task {
 
 // declareTasks is the 2025-11-25 client tasks capability: list and cancel
 // (the server's tasks and ours), and in requests the server requests we
-// run as tasks: elicitation/create while we declare elicitation.
+// run as tasks: elicitation/create while we declare elicitation,
+// sampling/createMessage while we declare sampling.
 func (s *Session) declareTasks(v string) (string, any, bool) {
 	if v != wire.Protocol2025_11_25 {
 		return "", nil, false
@@ -179,6 +180,9 @@ func (s *Session) declareTasks(v string) (string, any, bool) {
 	requests := map[string]any{}
 	if _, _, ok := s.declareElicitation(v); ok {
 		requests["elicitation"] = map[string]any{"create": struct{}{}}
+	}
+	if _, _, ok := s.declareSampling(v); ok {
+		requests["sampling"] = map[string]any{"createMessage": struct{}{}}
 	}
 	if len(requests) > 0 {
 		caps["requests"] = requests
@@ -263,6 +267,9 @@ func (s *Session) serveAsTask(e *incoming, m *jsonrpc.Message, ttl time.Duration
 		Server:  s.name,
 		Origin:  e.origin,
 		Arrived: e.arrived,
+	}
+	if m.Method == wire.MethodCreateMessage {
+		q.Kind = question.KindSampling
 	}
 	s.ask(t.ctx, q, m.Params, receiverDelivery{s, t})
 	t.cancel(nil)
@@ -380,7 +387,7 @@ func (d receiverDelivery) send(q *question.Question, rep question.Reply, out que
 	r.mu.Lock()
 	t.open = false
 	changed := !t.terminal()
-	sent := ""
+	var kept *question.Reply // what the task keeps as its result, for the journal
 	switch {
 	case !changed:
 		if !rep.None() {
@@ -388,10 +395,10 @@ func (d receiverDelivery) send(q *question.Question, rep question.Reply, out que
 		}
 	case rep.Err != nil:
 		t.status, t.err, t.message = TaskFailed, rep.Err, rep.Err.Message
-		sent = rep.Sent
+		kept = &rep
 	case !rep.None():
 		t.status, t.result, t.message = TaskCompleted, rep.Result, "answered: "+rep.Sent
-		sent = rep.Sent
+		kept = &rep
 	default:
 		t.lost = fmt.Errorf("task %s on %s ended without an answer: %w", t.id, s.name, context.Cause(t.ctx))
 		t.message = "ended without an answer"
@@ -403,10 +410,10 @@ func (d receiverDelivery) send(q *question.Question, rep question.Reply, out que
 	snap, st := t.snapshot(s.name), t.onWire()
 	s.emit(TaskChanged{Task: snap})
 	r.mu.Unlock()
-	if sent != "" {
+	if kept != nil {
 		out.Reason = question.JoinReason(out.Reason, "kept as task "+t.id+"'s result (tasks/result)")
 	}
-	s.record(q, out, sent)
+	s.record(q, out, kept)
 	if changed && t.lost == nil {
 		s.taskStatus(st)
 	}

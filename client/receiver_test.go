@@ -348,3 +348,43 @@ func TestReceiverTasksBoundAndPages(t *testing.T) {
 		t.Errorf("bad cursor: %s %v, want -32602", m.Result, m.Error)
 	}
 }
+
+// TestReceiverTaskSampling: a task-augmented sampling/createMessage is a
+// task of ours too (declared with sampling): tasks/result answers the
+// CreateMessageResult with related-task, or, refused, the spec's -1.
+func TestReceiverTaskSampling(t *testing.T) {
+	t.Parallel()
+	rec := &recorder{}
+	s, p, _ := pipePeer(t, "2025-11-25", &client.Options{Sampling: client.SamplingOn, Prompter: question.Route{Sample: question.SampleEcho}}, rec)
+	const params = `{"task":{"ttl":60000},"messages":[{"role":"user","content":{"type":"text","text":"hello there"}}],"maxTokens":20}`
+	m := p.ask(1, "sampling/createMessage", params, nil)
+	var ctr struct {
+		Task receiverTask `json:"task"`
+	}
+	if err := json.Unmarshal(m.Result, &ctr); err != nil || ctr.Task.TaskID == "" {
+		t.Fatalf("sampling/createMessage with a task: %s %v", m.Result, m.Error)
+	}
+	r := p.ask(2, "tasks/result", `{"taskId":"`+ctr.Task.TaskID+`"}`, nil)
+	if r.Error != nil || !strings.Contains(string(r.Result), `"text":"hello there"`) || !strings.Contains(string(r.Result), `"role":"assistant"`) ||
+		!strings.Contains(string(r.Result), `"io.modelcontextprotocol/related-task":{"taskId":"`+ctr.Task.TaskID+`"}`) {
+		t.Errorf("tasks/result: %s %v", r.Result, r.Error)
+	}
+	waitFor(t, "the sampling question journalled", func() bool { return s.Journal().SamplingCounts().Total() == 1 })
+	e := s.Journal().Entries()[0]
+	if e.Key.Delivery != question.ReceiverTask || e.Asked != question.KindSampling || e.Sampling == nil || e.Sampling.Result == nil {
+		t.Errorf("journal %+v", e)
+	}
+
+	_, p2, _ := pipePeer(t, "2025-11-25", &client.Options{Sampling: client.SamplingOn, Prompter: question.Route{Sample: question.DeclineAll}}, nil)
+	m = p2.ask(1, "sampling/createMessage", params, nil)
+	if err := json.Unmarshal(m.Result, &ctr); err != nil || ctr.Task.TaskID == "" {
+		t.Fatalf("created %s %v", m.Result, m.Error)
+	}
+	r = p2.ask(2, "tasks/result", `{"taskId":"`+ctr.Task.TaskID+`"}`, nil)
+	if r.Error == nil || r.Error.Code != question.CodeUserRejected {
+		t.Errorf("tasks/result of a declined sampling task: %s %v, want -1", r.Result, r.Error)
+	}
+	if g := p2.ask(3, "tasks/get", `{"taskId":"`+ctr.Task.TaskID+`"}`, nil); decodeTask(t, g.Result).Status != "failed" {
+		t.Errorf("tasks/get: %s", g.Result)
+	}
+}

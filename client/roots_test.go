@@ -90,7 +90,7 @@ func newRootsServer(opts *mcp.ServerOptions, changed chan<- struct{}) *mcp.Serve
 	return srv
 }
 
-func callText(t *testing.T, s *client.Session, tool string) string {
+func rootsCall(t *testing.T, s *client.Session, tool string) string {
 	t.Helper()
 	res, err := s.CallTool(t.Context(), tool, map[string]any{}, nil)
 	if err != nil {
@@ -112,7 +112,7 @@ func TestRootsStateful(t *testing.T) {
 	s := servePipe(t, newRootsServer(legacyOpts(nil), changed), &client.Options{
 		Roots: []client.Root{{URI: "file:///srv/a", Name: "a"}},
 	}, rec)
-	if got := callText(t, s, "roots"); got != "file:///srv/a a\n" {
+	if got := rootsCall(t, s, "roots"); got != "file:///srv/a a\n" {
 		t.Errorf("roots listed %q", got)
 	}
 	if err := s.SetRoots(t.Context(), []client.Root{{URI: "file:///srv/b"}, {URI: "file:///srv/c", Name: "c"}}); err != nil {
@@ -123,7 +123,7 @@ func TestRootsStateful(t *testing.T) {
 	case <-t.Context().Done():
 		t.Fatal("no list_changed reached the server")
 	}
-	if got := callText(t, s, "roots"); got != "file:///srv/b \nfile:///srv/c c\n" {
+	if got := rootsCall(t, s, "roots"); got != "file:///srv/b \nfile:///srv/c c\n" {
 		t.Errorf("roots listed after SetRoots %q", got)
 	}
 	info := s.Roots()
@@ -135,7 +135,7 @@ func TestRootsStateful(t *testing.T) {
 	}
 	// The MRTR fixture, on a stateful session: go-sdk's middleware asks
 	// with a real roots/list.
-	if got := callText(t, s, "ask-roots"); got != "file:///srv/b \nfile:///srv/c c\n" {
+	if got := rootsCall(t, s, "ask-roots"); got != "file:///srv/b \nfile:///srv/c c\n" {
 		t.Errorf("ask-roots on a stateful session %q", got)
 	}
 }
@@ -153,13 +153,13 @@ func TestRootsStateless(t *testing.T) {
 	if s.Protocol() != "2026-07-28" {
 		t.Fatalf("protocol %s", s.Protocol())
 	}
-	if got := callText(t, s, "ask-roots"); got != "file:///srv/a a\n" {
+	if got := rootsCall(t, s, "ask-roots"); got != "file:///srv/a a\n" {
 		t.Errorf("ask-roots %q", got)
 	}
 	if err := s.SetRoots(t.Context(), []client.Root{{URI: "file:///srv/b", Name: "b"}}); err != nil {
 		t.Fatal(err)
 	}
-	if got := callText(t, s, "ask-roots"); got != "file:///srv/b b\n" {
+	if got := rootsCall(t, s, "ask-roots"); got != "file:///srv/b b\n" {
 		t.Errorf("ask-roots after SetRoots %q", got)
 	}
 	for _, m := range rec.out() {
@@ -229,7 +229,7 @@ func TestManagerRoots(t *testing.T) {
 	if err != nil || !info.Declared || len(info.Roots) != 1 || info.Roots[0].URI != "file:///srv/m" {
 		t.Errorf("after reconnect: %+v %v", info, err)
 	}
-	if got := callText(t, m.Session("r"), "roots"); got != "file:///srv/m \n" {
+	if got := rootsCall(t, m.Session("r"), "roots"); got != "file:///srv/m \n" {
 		t.Errorf("roots listed after reconnect %q", got)
 	}
 	if _, err := m.Roots("nope"); !errors.Is(err, client.ErrUnknownServer) {

@@ -30,6 +30,12 @@ const (
 	// answer becomes that task's result (tasks/result), not the request's
 	// response; keyed by the server's request id and our task id.
 	ReceiverTask
+	// URLRequired: one URL elicitation of a -32042 error answering a
+	// request of ours (2025-11-25); keyed by that call and the
+	// elicitationId (Input). Nothing answers it on the wire: when every
+	// one of the error's elicitations was accepted (and completed), the
+	// request is sent again.
+	URLRequired
 )
 
 func (d Delivery) String() string {
@@ -44,6 +50,8 @@ func (d Delivery) String() string {
 		return "permission"
 	case ReceiverTask:
 		return "receiver-task"
+	case URLRequired:
+		return "url-required"
 	default:
 		return "unknown"
 	}
@@ -62,11 +70,13 @@ type Key struct {
 	// PermissionRequest).
 	RequestID jsonrpc.ID
 	// CallID is the id of our original request that got input_required
-	// (InputRequest only); it stays the same across retry rounds.
+	// (InputRequest) or -32042 (URLRequired); it stays the same across
+	// retries.
 	CallID jsonrpc.ID
 	// TaskID is the task's id (TaskInput; ReceiverTask: our own task's).
 	TaskID string
-	// Input is the inputRequests key (InputRequest, TaskInput).
+	// Input is the inputRequests key (InputRequest, TaskInput), or the
+	// elicitationId (URLRequired).
 	Input string
 }
 
@@ -83,6 +93,8 @@ func (k Key) String() string {
 		return fmt.Sprintf("%s#%s (permission)", k.Server, k.RequestID.Raw())
 	case ReceiverTask:
 		return fmt.Sprintf("%s#%s (our task %s)", k.Server, k.RequestID.Raw(), k.TaskID)
+	case URLRequired:
+		return fmt.Sprintf("%s call %s url %s", k.Server, k.CallID.Raw(), k.Input)
 	default:
 		return fmt.Sprintf("%s#%s", k.Server, k.RequestID.Raw())
 	}

@@ -73,7 +73,7 @@ func TestFlagRoots(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Chdir(dir)
-	c := common{roots: rootFlags{"here", dir, "file://" + filepath.ToSlash(dir)}, connectTimeout: time.Second, requestTimeout: time.Second}
+	c := common{roots: rootFlags{"here", dir, "file://" + filepath.ToSlash(dir)}, connectTimeout: time.Second, requestTimeout: time.Second, urlWait: time.Second}
 	c.command = []string{"srv"}
 	s, err := c.spec(false)
 	if err != nil {
@@ -147,36 +147,5 @@ func TestEverythingRoots(t *testing.T) {
 	}
 	if !strings.Contains(string(got.Result), "URI: "+uri) || !strings.Contains(string(got.Result), "1 total") {
 		t.Errorf("get-roots-list did not list our root:\n%s", got.Result)
-	}
-}
-
-// TestEverythingAsyncElicitationHeadless: `elicit call
-// trigger-elicitation-request-async` answers the server's task-augmented
-// elicitation as a task of ours; the prompt's key names the task, and the
-// server got the answer through tasks/result.
-func TestEverythingAsyncElicitationHeadless(t *testing.T) {
-	cmdline := everythingCommand(t)
-	answers := writeFile(t, t.TempDir(), "answers.json", `{"name": "Ada", "favoriteColor": "Green"}`)
-	ctx, cancel := context.WithTimeout(t.Context(), 60*time.Second)
-	defer cancel()
-	args := append([]string{"call", "trigger-elicitation-request-async", "--answer", answers, "--"}, cmdline...)
-	cmd := exec.CommandContext(ctx, binPath, args...)
-	var stderr strings.Builder
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
-	if err != nil {
-		t.Fatalf("elicit call: %v\n%s\n%s", err, out, stderr.String())
-	}
-	var got callOutput
-	if err := json.Unmarshal(out, &got); err != nil {
-		t.Fatalf("output: %v\n%s", err, out)
-	}
-	if len(got.Prompts) != 1 || got.Prompts[0].Outcome != "accept" || !strings.Contains(got.Prompts[0].Key, "(our task ") {
-		t.Fatalf("prompts %+v: want one accepted question of a task of ours", got.Prompts)
-	}
-	for _, want := range []string{"[COMPLETED]", "Name: Ada", "Favorite Color: Green"} {
-		if !strings.Contains(string(got.Result), want) {
-			t.Errorf("result lacks %q:\n%s", want, got.Result)
-		}
 	}
 }
