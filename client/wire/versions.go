@@ -7,6 +7,20 @@ type Implementation struct {
 	Name    string `json:"name"`
 	Version string `json:"version"`
 	Title   string `json:"title,omitempty"`
+	// 2025-11-25: what the implementation says of itself. elicit shows
+	// these as text; it never fetches an icon or follows a URL.
+	Description string `json:"description,omitempty"`
+	WebsiteURL  string `json:"websiteUrl,omitempty"`
+	Icons       []Icon `json:"icons,omitempty"`
+}
+
+// Icon is an icon an implementation names (2025-11-25): src is an http(s)
+// or data: URI.
+type Icon struct {
+	Src      string   `json:"src"`
+	MimeType string   `json:"mimeType,omitempty"`
+	Sizes    []string `json:"sizes,omitempty"`
+	Theme    string   `json:"theme,omitempty"`
 }
 
 // Protocol versions the session speaks. 2026-07-28 is the stateless era
