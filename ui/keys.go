@@ -33,6 +33,8 @@ type keyMap struct {
 
 	// Help-only lines that stand for several list keys at once.
 	helpMove, helpPage, helpEnds key.Binding
+	// The pager's keys (pager.go), for the help overlay.
+	helpSearch, helpWrap, helpCopy, helpReadLog key.Binding
 }
 
 func newKeyMap() keyMap {
@@ -88,6 +90,11 @@ func newKeyMap() keyMap {
 		helpMove: key.NewBinding(key.WithHelp("↑↓ / k j", "up, down")),
 		helpPage: key.NewBinding(key.WithHelp("pgup pgdn", "page up, down")),
 		helpEnds: key.NewBinding(key.WithHelp("home/g end/G", "first, last (traffic: follow)")),
+
+		helpSearch:  key.NewBinding(key.WithHelp("/ n N", "search, next, previous match")),
+		helpWrap:    key.NewBinding(key.WithHelp("w ← →", "wrap on/off, sideways; esc/q back")),
+		helpCopy:    key.NewBinding(key.WithHelp("y / Y", "copy what is shown / all (OSC 52)")),
+		helpReadLog: key.NewBinding(key.WithHelp("enter", "read the whole log")),
 	}
 }
 
@@ -101,7 +108,8 @@ func (k keyMap) helpSections(tabs []key.Binding) []helpSection {
 		{"Lists", []key.Binding{k.helpMove, k.helpPage, k.helpEnds, k.Select, k.Back, k.HelpQ}},
 		{"Tools", []key.Binding{k.CancelCall, k.Reconnect, k.NextServer, k.TaskToggle}},
 		{"Traffic", []key.Binding{k.Filter, k.Export, k.Follow, k.NextServer}},
-		{"Logs", []key.Binding{k.LogLevel, k.NextServer}},
+		{"Reading (results, frames, logs, resources)", []key.Binding{k.helpSearch, k.helpWrap, k.helpCopy}},
+		{"Logs", []key.Binding{k.helpReadLog, k.LogLevel, k.NextServer}},
 		{"Resources", []key.Binding{k.ReadResource, k.Back, k.NextServer}},
 		{"Prompts (MCP prompts/list)", []key.Binding{k.GetPrompt, k.Back, k.NextServer}},
 		{"Tasks", []key.Binding{k.Select, k.CancelTask, k.TaskPrompt, k.ListTasks}},

@@ -202,12 +202,12 @@ func (t *templatesView) key(c *viewCtx, k tea.KeyPressMsg) tea.Cmd {
 		return cmd
 	}
 	if t.got != nil {
-		if key.Matches(k, km.Back, km.Select) {
+		if !t.got.page.typingQuery() && key.Matches(k, km.Back, km.Select) {
 			t.close()
-		} else {
-			t.got.page.key(km, k, t.textRows(c))
+			return nil
 		}
-		return nil
+		cmd, _ := t.got.page.key(km, k, t.textRows(c))
+		return cmd
 	}
 	if cmd, ok := t.listKey(c, k); ok {
 		return cmd
@@ -293,4 +293,12 @@ func (t *templatesView) renderGot(c *viewCtx, g *templateGet) string {
 		return b.String()
 	})
 	return head + g.page.scrollHint(st, rows) + "\n" + g.page.view(rows)
+}
+
+// reading is the prompt result's pager while one is shown.
+func (t *templatesView) reading() *pager {
+	if t.got == nil || t.args != nil {
+		return nil
+	}
+	return &t.got.page
 }
