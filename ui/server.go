@@ -53,6 +53,7 @@ type serverView struct {
 var _ interface {
 	screen
 	updater
+	reading
 } = (*serverView)(nil)
 
 func newServerView() *serverView {
@@ -125,16 +126,20 @@ func (v *serverView) refresh(c *viewCtx, server string) tea.Cmd {
 func (v *serverView) key(c *viewCtx, k tea.KeyPressMsg) tea.Cmd {
 	km := c.keys
 	switch {
+	case v.page.typingQuery(): // a search query has the keys
 	case key.Matches(k, km.NextServer):
 		v.server = cycleServer(c.servers, v.server)
 		return v.load(c)
 	case key.Matches(k, km.Reconnect):
 		return v.reconnect(c)
-	default:
-		v.page.key(km, k, max(v.rows, 1))
 	}
-	return nil
+	cmd, _ := v.page.key(km, k, max(v.rows, 1))
+	return cmd
 }
+
+// reading is the page's pager: the Model gives it the wheel, and the keys
+// while a search query is typed.
+func (v *serverView) reading() *pager { return &v.page }
 
 // reconnect closes and reopens the shown server's session. The status bar
 // follows it (closed, connecting, ready or failed, from the engine's
@@ -160,28 +165,29 @@ func (v *serverView) render(c *viewCtx) string {
 	msg, ok := v.details[v.server]
 	switch {
 	case !ok:
-		return v.head(c, "", "") + "\n" + st.Muted.Render("loading…")
+		return v.head(c, "") + "\n" + st.Muted.Render("loading…")
 	case msg.err != nil:
-		return v.head(c, "", "") + "\n" + st.Error.Render("cannot describe it: "+errText(msg.err))
+		return v.head(c, "") + "\n" + st.Error.Render("cannot describe it: "+errText(msg.err))
 	}
 	d := &msg.d
-	// The top keeps at most half the body, so the page always shows.
-	body := max(c.bodyHeight()-1, 2)
+	// Under the title, the top keeps at most half the body, so the page
+	// always shows, under the line that says where it is scrolled.
+	body := max(c.bodyHeight()-1, 3)
 	live := v.liveLines(c, d, body)
 	live = live[:min(len(live), max(body/2, 1))]
-	v.rows = max(body-len(live), 1)
+	v.rows = max(body-len(live)-1, 1)
 	if key := pageKey(d); key != v.pageKey {
 		v.page, v.pageKey = pager{}, key
 	}
-	v.page.set(st, c.width-2, func() string { return renderServerPage(c, d) })
-	self := calledSelf(d.Session.ServerInfo)
-	return v.head(c, self, v.page.scrollHint(st, v.rows)) + "\n" + strings.Join(live, "\n") + "\n" + v.page.view(v.rows)
+	v.page.set(st, c.width-2, func() string { return renderServerPage(c, d, c.width-2) })
+	hint := ansi.Truncate(v.page.scrollHint(st, v.rows), max(c.width, 10), "…")
+	return v.head(c, calledSelf(d.Session.ServerInfo)) + "\n" + strings.Join(live, "\n") + "\n" + hint + "\n" + v.page.view(v.rows)
 }
 
 // head is the title line: the server, as configured and as it names
-// itself, the keys, and where the page is scrolled; as much as fits, the
-// name it gives itself going first (the page shows it), then the keys.
-func (v *serverView) head(c *viewCtx, self, scroll string) string {
+// itself, and the keys; as much as fits, the name it gives itself going
+// first (the page shows it), then the keys.
+func (v *serverView) head(c *viewCtx, self string) string {
 	st := c.st
 	name := st.Title.Render("Server " + untrusted.Line(v.server))
 	full := name
@@ -189,13 +195,13 @@ func (v *serverView) head(c *viewCtx, self, scroll string) string {
 		full += st.Title.Render(" — " + untrusted.Line(self))
 	}
 	w := max(c.width, 10)
-	hints := st.Muted.Render("  s next · r reconnect")
-	for _, line := range []string{full + hints + scroll, name + hints + scroll, full + scroll, name + scroll} {
+	hints := st.Muted.Render("  s next server · r reconnect")
+	for _, line := range []string{full + hints, name + hints, full} {
 		if ansi.StringWidth(line) <= w {
 			return line
 		}
 	}
-	return ansi.Truncate(name+scroll, w, "…")
+	return ansi.Truncate(name, w, "…")
 }
 
 // pageKey names the session a page describes: a new session (a reconnect)

@@ -26,6 +26,7 @@ const (
 	capMaxDepth   = 4  // nesting followed into a member
 	capMaxValue   = 40 // bytes shown of a value that is not a flag
 	iconMax       = 8  // icons shown
+	iconMaxSizes  = 4  // sizes shown of one icon
 )
 
 // liveLines are the top of the view, which follows the server as it goes:
@@ -184,9 +185,10 @@ func sessionText(c *viewCtx, d *ServerDetail) string {
 	return s + ended
 }
 
-// renderServerPage is the pager's text: what the session settled, which
-// changes only with a new session.
-func renderServerPage(c *viewCtx, d *ServerDetail) string {
+// renderServerPage is the pager's text, for a pager w wide: what the
+// session settled, which changes only with a new session. Long texts are
+// wrapped here, under their indent.
+func renderServerPage(c *viewCtx, d *ServerDetail, w int) string {
 	st := c.st
 	sess := &d.Session
 	if sess.Protocol == "" {
@@ -212,7 +214,7 @@ func renderServerPage(c *viewCtx, d *ServerDetail) string {
 		row("website", st.Pane.URL.Render(untrusted.Line(info.WebsiteURL))+st.Muted.Render(" (not opened)"))
 	}
 	if info.Description != "" {
-		row("description", indentRest(untrusted.Text(info.Description), 18))
+		row("description", indentRest(ansi.Wrap(untrusted.Text(info.Description), max(w-18, 20), ""), 18))
 	}
 	for i, ic := range info.Icons[:min(len(info.Icons), iconMax)] {
 		label := ""
@@ -241,7 +243,7 @@ func renderServerPage(c *viewCtx, d *ServerDetail) string {
 	if sess.Instructions == "" {
 		b.WriteString(st.Muted.Render("  (none)") + "\n")
 	} else {
-		b.WriteString(indentAll(untrusted.Text(sess.Instructions), 2) + "\n")
+		b.WriteString(indentAll(ansi.Wrap(untrusted.Text(sess.Instructions), max(w-2, 20), ""), 2) + "\n")
 	}
 	return strings.TrimRight(b.String(), "\n")
 }
@@ -258,7 +260,7 @@ func iconText(c *viewCtx, src, mime string, sizes []string, theme string) string
 		s = st.Pane.URL.Render(untrusted.Line(src))
 	}
 	var meta []string
-	for _, m := range append([]string{mime, theme}, sizes...) {
+	for _, m := range append([]string{mime, theme}, sizes[:min(len(sizes), iconMaxSizes)]...) {
 		if m != "" {
 			meta = append(meta, untrusted.Line(ansi.Truncate(m, 20, "…")))
 		}

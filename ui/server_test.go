@@ -74,7 +74,7 @@ func TestServerViewSaysWhoIsAsking(t *testing.T) {
 	}
 	s := d.screen()
 	for _, want := range []string{
-		"Server demo — Acme ␛]0;pwned␇Tools", "s next · r reconnect",
+		"Server demo — Acme ␛]0;pwned␇Tools", "s next server · r reconnect",
 		"status     ● ready · 2025-11-25 stateful · since " + now.Add(-time.Hour).Format(time.TimeOnly),
 		"transport  Streamable HTTP https://acme.example/mcp?key=…",
 		"session    stateful · Mcp-Session-Id sess-42 · GET stream",

@@ -30,9 +30,6 @@ func demoHTTPServer(t *testing.T, addr string) *exec.Cmd {
 	return cmd
 }
 
-// resize makes the tmux window w×h (the program gets SIGWINCH).
-func (tm *tmuxTerm) resize(w, h string) { tm.run("resize-window", "-x", w, "-y", h) }
-
 // waitWithin is waitFor with its own bound.
 func (tm *tmuxTerm) waitWithin(d time.Duration, what string, cond func(screen string) bool) string {
 	tm.t.Helper()
@@ -77,7 +74,7 @@ func TestTUIServerView(t *testing.T) {
 	tm.press("F12")
 	s := tm.waitText("Server " + addr)
 	for _, want := range []string{
-		"F12 Server", "F1 help", "s next · r reconnect",
+		"F12 Server", "F1 help", "s next server · r reconnect",
 		"status     ● ready · 2025-11-25 stateful · since",
 		"transport  Streamable HTTP http://" + addr + "/mcp",
 		"session    stateful · Mcp-Session-Id ",
