@@ -15,6 +15,7 @@ import (
 	"github.com/elicit-dev/elicit/client"
 	"github.com/elicit-dev/elicit/client/question"
 	"github.com/elicit-dev/elicit/transport"
+	"github.com/elicit-dev/elicit/transport/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -183,5 +184,30 @@ func TestSessionDetailsStateless(t *testing.T) {
 	var caps map[string]json.RawMessage
 	if err := json.Unmarshal(d.ClientCaps, &caps); err != nil || caps["extensions"] == nil || caps["tasks"] != nil {
 		t.Errorf("client capabilities %s (%v), want the extensions and no core tasks", d.ClientCaps, err)
+	}
+}
+
+// TestServerInfoMalformedIconsStillConnects: serverInfo's 2025-11-25
+// members are read (description, websiteUrl) and its icons kept as sent,
+// so an icon list that is not one never fails the handshake.
+func TestServerInfoMalformedIconsStillConnects(t *testing.T) {
+	t.Parallel()
+	s, _, _ := connectPeer(t, "icons", nil, nil, func(sc transport.Conn) {
+		m, err := readSkippingProbe(sc)
+		if err != nil || m.Method != "initialize" {
+			return
+		}
+		_ = sc.Write(context.Background(), &jsonrpc.Message{ID: m.ID, Result: json.RawMessage(`{"protocolVersion":"2025-11-25","capabilities":{},` +
+			`"serverInfo":{"name":"icons","version":"1","description":"Draws.","websiteUrl":"https://icons.example","icons":"not a list"}}`)}, nil)
+		for {
+			m, err := msgOf(sc.Read(context.Background()))
+			if err != nil || m.Method == "notifications/initialized" {
+				return
+			}
+		}
+	})
+	info := s.Details().ServerInfo
+	if info.Description != "Draws." || info.WebsiteURL != "https://icons.example" || string(info.Icons) != `"not a list"` {
+		t.Errorf("serverInfo %+v", info)
 	}
 }

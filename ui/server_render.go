@@ -25,8 +25,6 @@ const (
 	capMaxParts   = 32 // flags shown of one member
 	capMaxDepth   = 4  // nesting followed into a member
 	capMaxValue   = 40 // bytes shown of a value that is not a flag
-	iconMax       = 8  // icons shown
-	iconMaxSizes  = 4  // sizes shown of one icon
 )
 
 // liveLines are the top of the view, which follows the server as it goes:
@@ -216,15 +214,8 @@ func renderServerPage(c *viewCtx, d *ServerDetail, w int) string {
 	if info.Description != "" {
 		row("description", indentRest(ansi.Wrap(untrusted.Text(info.Description), max(w-18, 20), ""), 18))
 	}
-	for i, ic := range info.Icons[:min(len(info.Icons), iconMax)] {
-		label := ""
-		if i == 0 {
-			label = "icons"
-		}
-		row(label, iconText(c, ic.Src, ic.MimeType, ic.Sizes, ic.Theme))
-	}
-	if n := len(info.Icons) - iconMax; n > 0 {
-		row("", st.Muted.Render(fmt.Sprintf("… and %d more", n)))
+	if len(info.Icons) > 0 {
+		b.WriteString(st.Muted.Render("  icons") + "\n" + indentAll(strings.TrimRight(iconsText(st, info.Icons), "\n"), 2) + "\n")
 	}
 	row("protocol", untrusted.Line(sess.Protocol))
 
@@ -246,29 +237,6 @@ func renderServerPage(c *viewCtx, d *ServerDetail, w int) string {
 		b.WriteString(indentAll(ansi.Wrap(untrusted.Text(sess.Instructions), max(w-2, 20), ""), 2) + "\n")
 	}
 	return strings.TrimRight(b.String(), "\n")
-}
-
-// iconText shows an icon as text: elicit never fetches one. A data: URI
-// is shown by its media type and size, not its bytes.
-func iconText(c *viewCtx, src, mime string, sizes []string, theme string) string {
-	st := c.st
-	var s string
-	if rest, ok := strings.CutPrefix(src, "data:"); ok {
-		kind, _, _ := strings.Cut(rest, ",")
-		s = st.Muted.Render(fmt.Sprintf("data:%s,… (%d bytes)", untrusted.Line(ansi.Truncate(kind, 40, "…")), len(src)))
-	} else {
-		s = st.Pane.URL.Render(untrusted.Line(src))
-	}
-	var meta []string
-	for _, m := range append([]string{mime, theme}, sizes[:min(len(sizes), iconMaxSizes)]...) {
-		if m != "" {
-			meta = append(meta, untrusted.Line(ansi.Truncate(m, 20, "…")))
-		}
-	}
-	if len(meta) > 0 {
-		s += st.Muted.Render(" (" + strings.Join(meta, ", ") + ")")
-	}
-	return s
 }
 
 // capRows writes a capabilities object one member a row, with what it

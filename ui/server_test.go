@@ -31,10 +31,8 @@ func demoDetail(now time.Time) ServerDetail {
 			Protocol: "2025-11-25", Era: "2025-11-25 stateful",
 			ServerInfo: wire.Implementation{Name: "acme-mcp", Title: "Acme \x1b]0;pwned\x07Tools", Version: "3.2.1",
 				Description: "Tickets and deploys.", WebsiteURL: "https://acme.example/mcp",
-				Icons: []wire.Icon{
-					{Src: "https://acme.example/icon.png", MimeType: "image/png", Sizes: []string{"48x48"}, Theme: "dark"},
-					{Src: "data:image/svg+xml;base64," + strings.Repeat("A", 5000)},
-				}},
+				Icons: json.RawMessage(`[{"src":"https://acme.example/icon.png","mimeType":"image/png","sizes":["48x48"],"theme":"dark"},` +
+					`{"src":"data:image/svg+xml;base64,` + strings.Repeat("A", 5000) + `"}]`)},
 			Instructions: "Use deploy for production.\nAsk before \x1b[31mdeleting\x1b[0m anything.",
 			Caps: client.ServerCapabilities{Raw: json.RawMessage(`{"tools":{"listChanged":true},"resources":{"subscribe":true,"listChanged":false},` +
 				`"logging":{},"tasks":{"list":{},"cancel":{},"requests":{"tools":{"call":{}}}},` +
@@ -83,8 +81,8 @@ func TestServerViewSaysWhoIsAsking(t *testing.T) {
 		"stderr     last 1 of 1 lines", "  listening on :8080",
 		"name          acme-mcp", "version       3.2.1", "website       https://acme.example/mcp (not opened)",
 		"description   Tickets and deploys.",
-		"icons         https://acme.example/icon.png (image/png, dark, 48x48)",
-		"data:image/svg+xml;base64,… (5026 bytes)",
+		"  icons", "    1. https://acme.example/icon.png  mimeType image/png  theme dark  sizes 48x48",
+		"    2. data:image/svg+xml;base64,… (4.9 KiB)",
 		"protocol      2025-11-25",
 		"tools         listChanged", "resources     listChanged=false, subscribe", "logging",
 		"tasks         cancel, list, requests.tools.call",

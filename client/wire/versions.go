@@ -1,6 +1,9 @@
 package wire
 
-import "slices"
+import (
+	"encoding/json"
+	"slices"
+)
 
 // Implementation names a client or server, as in initialize.
 type Implementation struct {
@@ -8,19 +11,12 @@ type Implementation struct {
 	Version string `json:"version"`
 	Title   string `json:"title,omitempty"`
 	// 2025-11-25: what the implementation says of itself. elicit shows
-	// these as text; it never fetches an icon or follows a URL.
-	Description string `json:"description,omitempty"`
-	WebsiteURL  string `json:"websiteUrl,omitempty"`
-	Icons       []Icon `json:"icons,omitempty"`
-}
-
-// Icon is an icon an implementation names (2025-11-25): src is an http(s)
-// or data: URI.
-type Icon struct {
-	Src      string   `json:"src"`
-	MimeType string   `json:"mimeType,omitempty"`
-	Sizes    []string `json:"sizes,omitempty"`
-	Theme    string   `json:"theme,omitempty"`
+	// these as text; it never fetches an icon or follows a URL. Icons are
+	// kept as sent, as a Tool's are: a malformed icon must not fail the
+	// handshake.
+	Description string          `json:"description,omitempty"`
+	WebsiteURL  string          `json:"websiteUrl,omitempty"`
+	Icons       json.RawMessage `json:"icons,omitempty"`
 }
 
 // Protocol versions the session speaks. 2026-07-28 is the stateless era
