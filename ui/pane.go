@@ -119,7 +119,12 @@ func endText(p *question.Question, e question.JournalEntry, sent string) string 
 		return "invalid: " + reason
 	}
 	if sent == "" {
-		sent = e.Kind.String()
+		// A refused sampling request in 2026-07-28 ends its call instead;
+		// the engine's reason says so.
+		if reason == "" {
+			return fmt.Sprintf("%s; nothing was sent", e.Kind)
+		}
+		return fmt.Sprintf("%s: %s", e.Kind, reason)
 	}
 	return fmt.Sprintf("%s (sent %s)", e.Kind, sent)
 }
@@ -191,7 +196,7 @@ func waited(d time.Duration) string {
 // self is how the server names itself (serverInfo title, else name), shown
 // beside the configured name when it says something more; hints are the
 // view's keys the footer adds (tiles, clear ended).
-func (p *pane) render(st *themes.Styles, km keyMap, width int, now time.Time, self string, hints []hint) (body, footer string) {
+func (p *pane) render(st *themes.Styles, km keyMap, width int, now time.Time, self string, hints []footerHint) (body, footer string) {
 	var b strings.Builder
 	header := st.Pane.Server.Render(untrusted.Line(p.p.Server))
 	if self != "" && self != p.p.Server {
@@ -261,7 +266,7 @@ func (p *pane) renderURL(st *themes.Styles, width int) string {
 // so Decline, Esc and F2 stay on screen down to 60 columns. The view's
 // hints come before help; the full words go without them before the
 // short ones are used, and on a short line they go right after help.
-func (p *pane) footer(st *themes.Styles, km keyMap, width int, hints []hint) string {
+func (p *pane) footer(st *themes.Styles, km keyMap, width int, hints []footerHint) string {
 	var parts []string
 	if p.form != nil {
 		parts = append(parts, keyHint(st, km.Submit))
@@ -318,10 +323,10 @@ func (p *pane) footer(st *themes.Styles, km keyMap, width int, hints []hint) str
 	return line(parts[:max(fits(parts), 2)])
 }
 
-// hint is a key a view adds to a pane's footer, and what it does there.
-type hint struct{ key, desc string }
+// footerHint is a key a view adds to a pane's footer, and what it does there.
+type footerHint struct{ key, desc string }
 
-func (h hint) render(st *themes.Styles) string {
+func (h footerHint) render(st *themes.Styles) string {
 	return st.Pane.Key.Render(h.key) + " " + st.Pane.KeyDesc.Render(h.desc)
 }
 

@@ -214,13 +214,13 @@ func (p *promptsView) clearEnded(c *viewCtx) tea.Cmd {
 
 // footerHints are the view's keys a pane's footer adds: ctrl+s when tiles
 // are on screen or would be, ctrl+l when more than one pane has ended.
-func (p *promptsView) footerHints(c *viewCtx, t tiling) (open, ended []hint) {
+func (p *promptsView) footerHints(c *viewCtx, t tiling) (open, ended []footerHint) {
 	switch {
 	case t.tiled():
-		open = append(open, hint{c.keys.Tiles.Help().Key, "one at a time"})
+		open = append(open, footerHint{c.keys.Tiles.Help().Key, "one at a time"})
 	case len(p.panes) >= 2:
 		if cols, rows := tileGrid(c.width, c.bodyHeight()); cols*rows > 1 {
-			open = append(open, hint{c.keys.Tiles.Help().Key, "tiles"})
+			open = append(open, footerHint{c.keys.Tiles.Help().Key, "tiles"})
 		}
 	}
 	n := 0
@@ -230,7 +230,7 @@ func (p *promptsView) footerHints(c *viewCtx, t tiling) (open, ended []hint) {
 		}
 	}
 	if n > 1 {
-		ended = append(ended, hint{c.keys.ClearEnded.Help().Key, "clear all " + strconv.Itoa(n) + " ended"})
+		ended = append(ended, footerHint{c.keys.ClearEnded.Help().Key, "clear all " + strconv.Itoa(n) + " ended"})
 	}
 	return open, ended
 }
@@ -270,7 +270,7 @@ func (p *promptsView) renderTiles(c *viewCtx, t tiling) string {
 // renderTile draws tile i. The single pane's border is highlighted while
 // it is open; among tiles, the focused one's is, and each tile's top
 // border carries its number (alt+digit, the strip).
-func (p *promptsView) renderTile(c *viewCtx, t tiling, i int, open, ended []hint) string {
+func (p *promptsView) renderTile(c *viewCtx, t tiling, i int, open, ended []footerHint) string {
 	tl := t.tiles[i]
 	pn := tl.pn
 	w, h := paneInnerOf(tl.w, tl.h)

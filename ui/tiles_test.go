@@ -14,10 +14,7 @@ import (
 	"github.com/elicit-dev/elicit/client/question"
 )
 
-var (
-	keyCtrlS = tea.KeyPressMsg{Code: 's', Mod: tea.ModCtrl}
-	keyCtrlL = tea.KeyPressMsg{Code: 'l', Mod: tea.ModCtrl}
-)
+// keyCtrlS and keyCtrlL are tools_work_test.go's.
 
 // tileDriver is a driver at w×h with the given prompts open, in arrival
 // order.

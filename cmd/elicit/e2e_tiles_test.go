@@ -55,7 +55,7 @@ func readTiles(s string) []screenTile {
 }
 
 var stormQ = regexp.MustCompile(`Storm question (\d) of 3`)
-var demoKey = regexp.MustCompile(`demo#\d+`)
+var demoKey = regexp.MustCompile(`demo-2025-11-25#\d+`)
 
 // TestTUITiles runs a storm of three questions at 160×48: they are three
 // live tiles at once; the second tile is answered first while the first
@@ -66,7 +66,7 @@ func TestTUITiles(t *testing.T) {
 	dir := t.TempDir()
 	tm := newTmux(t, dir, "demo", "--protocol", "2025-11-25")
 	tm.run("resize-window", "-x", "160", "-y", "48")
-	tm.waitText("demo ready 2025-11-25")
+	tm.waitText("demo-2025-11-25 ready 2025-11-25")
 	tm.callTool("storm")
 	tm.waitText("arguments for storm")
 	tm.press("BSpace", "BSpace")
