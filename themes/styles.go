@@ -22,6 +22,13 @@ type Styles struct {
 	Status  StatusStyles
 	Help    HelpStyles
 	Log     LogStyles
+	Reader  ReaderStyles
+}
+
+// ReaderStyles mark search matches in the pager: every match, and the one
+// n/N moved to.
+type ReaderStyles struct {
+	Match, Current lipgloss.Style
 }
 
 // TabStyles draw the view switcher at the top.
@@ -187,6 +194,15 @@ func newStyles(p Palette, isDark, noColor bool) *Styles {
 		Decline: c.fg(p.Warning),
 		Cancel:  c.fg(p.Error),
 		Other:   c.fg(p.Muted),
+	}
+
+	s.Reader = ReaderStyles{
+		Match:   c.on(p.OnSurface, p.Highlight),
+		Current: c.on(p.OnSurface, p.Accent).Bold(true),
+	}
+	if noColor {
+		s.Reader.Match = lipgloss.NewStyle().Underline(true)
+		s.Reader.Current = lipgloss.NewStyle().Reverse(true).Bold(true)
 	}
 
 	s.Status = StatusStyles{

@@ -205,10 +205,11 @@ func TestTemplatesFormEscAndF9Cycle(t *testing.T) {
 }
 
 // TestHelpFitsAndListsNewViews: every section of the help overlay is on
-// a 120×40 screen.
+// a 120×48 screen (smaller ones scroll: TestHelpScrollsAt80x24).
 func TestHelpFitsAndListsNewViews(t *testing.T) {
 	t.Parallel()
 	d := newDriver(t, Options{})
+	d.send(tea.WindowSizeMsg{Width: 120, Height: 48})
 	d.keys(keyF1)
 	s := d.screen()
 	for _, sec := range d.m.keys.helpSections(d.m.tabBindings()) {

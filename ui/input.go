@@ -57,6 +57,9 @@ func (m *Model) handleKey(k tea.KeyPressMsg) tea.Cmd {
 		m.showHelp = true
 		return nil
 	}
+	if cmd, ok := m.readerKey(k); ok {
+		return cmd
+	}
 	return m.shown.key(&m.viewCtx, k)
 }
 

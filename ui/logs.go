@@ -77,6 +77,8 @@ func (l *logView) key(c *viewCtx, k tea.KeyPressMsg) tea.Cmd {
 		return nil
 	}
 	switch {
+	case key.Matches(k, km.Select):
+		return l.read(c)
 	case key.Matches(k, km.NextServer):
 		l.server = nextServerName(c.servers, l.server)
 		l.refresh(c)
@@ -87,6 +89,49 @@ func (l *logView) key(c *viewCtx, k tea.KeyPressMsg) tea.Cmd {
 		l.picking = true
 	}
 	return nil
+}
+
+// readAll bounds what the log reader holds: the newest entries up to
+// these many and these bytes (the ring keeps up to 64 MiB).
+const (
+	readAllEntries = 20_000
+	readAllBytes   = 8 << 20
+)
+
+// read opens the log (this server's, or all) in the reader, from its
+// newest line: the whole of each line, wrapped, searchable.
+func (l *logView) read(c *viewCtx) tea.Cmd {
+	rows, total := c.streams.logWindow(l.server, 0, readAllEntries)
+	from, size := len(rows), 0
+	for from > 0 && size+len(rows[from-1].Text) <= readAllBytes {
+		from--
+		size += len(rows[from].Text)
+	}
+	rows = rows[from:]
+	who := "all servers"
+	if l.server != "" {
+		who = untrusted.Line(l.server)
+	}
+	title := fmt.Sprintf("Logs of %s: %d lines", who, total)
+	if len(rows) < total {
+		title += fmt.Sprintf(", the newest %d here", len(rows))
+	}
+	return openReaderAtEnd(title, func(st *themes.Styles, _ int) string {
+		var b strings.Builder
+		for _, e := range rows {
+			ls := l.style(st, e.Level)
+			b.WriteString(st.Muted.Render(e.Time.Format("15:04:05")) + " " + st.Muted.Render(untrusted.Line(e.Server)) + " " +
+				ls.Render(fmt.Sprintf("%-7s", untrusted.Line(e.Level))) + " " + ls.Render(untrusted.Line(e.Text)))
+			if e.Cut > 0 {
+				b.WriteString(st.Warning.Render(" " + moreNote(e.Cut)))
+			}
+			b.WriteByte('\n')
+		}
+		if len(rows) == 0 {
+			b.WriteString(st.Muted.Render("nothing logged yet"))
+		}
+		return b.String()
+	})
 }
 
 func (l *logView) setLevel(c *viewCtx, level string) tea.Cmd {
@@ -121,7 +166,7 @@ func (l *logView) render(c *viewCtx) string {
 		who = untrusted.Line(l.server)
 	}
 	b.WriteString(st.Title.Render(fmt.Sprintf("Logs: %d lines", l.total)) +
-		st.Muted.Render(" ("+who+")  s server · l log level") + "\n")
+		st.Muted.Render(" ("+who+")  enter read all · s server · l log level") + "\n")
 	if l.picking {
 		b.WriteString(st.Title.Render("log level for "+who+" (enter sets, esc closes)") + "\n")
 		for i, lv := range logLevels() {

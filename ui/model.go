@@ -56,6 +56,9 @@ type Model struct {
 	// quitAsked: ctrl+c was pressed once with questions open; the next
 	// one quits (quit in input.go).
 	quitAsked bool
+	// readers are the long texts open in a reader, one per tab at most
+	// (reader.go).
+	readers map[viewID]*reader
 }
 
 // New builds the model. bridge must be the Bridge the engine prompts and
@@ -118,6 +121,12 @@ func (m *Model) showView(v viewID) tea.Cmd {
 // typing reports whether keys go to a form field, in which case plain
 // letters (like ?) are text, not commands.
 func (m *Model) typing() bool {
+	if p := m.openPager(); p != nil && p.typingQuery() {
+		return true
+	}
+	if m.readers[m.view] != nil {
+		return false // the reader covers the screen's fields
+	}
 	t, ok := m.shown.(typist)
 	return ok && t.typing()
 }

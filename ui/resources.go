@@ -114,13 +114,12 @@ func (r *resourcesView) close() {
 func (r *resourcesView) key(c *viewCtx, k tea.KeyPressMsg) tea.Cmd {
 	km := c.keys
 	if r.read != nil {
-		switch {
-		case key.Matches(k, km.Back, km.Select):
+		if !r.read.page.typingQuery() && key.Matches(k, km.Back, km.Select) {
 			r.close()
-		default:
-			r.read.page.key(km, k, r.textRows(c))
+			return nil
 		}
-		return nil
+		cmd, _ := r.read.page.key(km, k, r.textRows(c))
+		return cmd
 	}
 	if cmd, ok := r.listKey(c, k); ok {
 		return cmd
@@ -182,4 +181,12 @@ func (r *resourcesView) renderRead(c *viewCtx, rd *resourceRead) string {
 		return strings.Join(parts, "\n\n")
 	})
 	return head + rd.page.scrollHint(st, rows) + "\n" + rd.page.view(rows)
+}
+
+// reading is the resource's pager while one is read.
+func (r *resourcesView) reading() *pager {
+	if r.read == nil {
+		return nil
+	}
+	return &r.read.page
 }

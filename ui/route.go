@@ -20,6 +20,12 @@ func (m *Model) handleRouted(msg routedMsg) tea.Cmd {
 }
 
 func (m *Model) handlePaste(msg tea.PasteMsg) tea.Cmd {
+	if pg := m.openPager(); pg != nil && pg.paste(msg.Content) {
+		return nil
+	}
+	if m.readers[m.view] != nil {
+		return nil
+	}
 	if p, ok := m.shown.(paster); ok {
 		return p.paste(&m.viewCtx, msg)
 	}

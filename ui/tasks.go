@@ -253,6 +253,10 @@ func (v *tasksView) selected() *client.Task {
 func (v *tasksView) key(c *viewCtx, k tea.KeyPressMsg) tea.Cmd {
 	km := c.keys
 	if v.detail != nil {
+		if v.page.typingQuery() {
+			cmd, _ := v.page.key(km, k, v.textRows(c))
+			return cmd
+		}
 		switch {
 		case key.Matches(k, km.Back, km.Select):
 			v.detail = nil
@@ -261,7 +265,8 @@ func (v *tasksView) key(c *viewCtx, k tea.KeyPressMsg) tea.Cmd {
 		case key.Matches(k, km.TaskPrompt):
 			return v.jump(c, *v.detail)
 		default:
-			v.page.key(km, k, v.textRows(c))
+			cmd, _ := v.page.key(km, k, v.textRows(c))
+			return cmd
 		}
 		return nil
 	}
@@ -481,4 +486,12 @@ func (v *tasksView) renderDetail(c *viewCtx, t *client.Task) string {
 		b.WriteString(st.Muted.Render("(no result)"))
 	}
 	return strings.TrimRight(b.String(), "\n")
+}
+
+// reading is the task result's pager while a task is shown.
+func (v *tasksView) reading() *pager {
+	if v.detail == nil {
+		return nil
+	}
+	return &v.page
 }

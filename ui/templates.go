@@ -88,6 +88,9 @@ func newTemplatesView() *templatesView {
 	return t
 }
 
+// typing: the argument form's fields, or the list's filter, take the keys.
+func (t *templatesView) typing() bool { return t.argHost.typing() || t.serverLists.typing() }
+
 // enter loads the shown server's list and sizes a form left open.
 func (t *templatesView) enter(c *viewCtx) tea.Cmd {
 	return tea.Batch(t.serverLists.enter(c), t.resize(c))
@@ -202,12 +205,12 @@ func (t *templatesView) key(c *viewCtx, k tea.KeyPressMsg) tea.Cmd {
 		return cmd
 	}
 	if t.got != nil {
-		if key.Matches(k, km.Back, km.Select) {
+		if !t.got.page.typingQuery() && key.Matches(k, km.Back, km.Select) {
 			t.close()
-		} else {
-			t.got.page.key(km, k, t.textRows(c))
+			return nil
 		}
-		return nil
+		cmd, _ := t.got.page.key(km, k, t.textRows(c))
+		return cmd
 	}
 	if cmd, ok := t.listKey(c, k); ok {
 		return cmd
@@ -293,4 +296,12 @@ func (t *templatesView) renderGot(c *viewCtx, g *templateGet) string {
 		return b.String()
 	})
 	return head + g.page.scrollHint(st, rows) + "\n" + g.page.view(rows)
+}
+
+// reading is the prompt result's pager while one is shown.
+func (t *templatesView) reading() *pager {
+	if t.got == nil || t.args != nil {
+		return nil
+	}
+	return &t.got.page
 }

@@ -30,29 +30,13 @@ func (exportedMsg) screenMsg() {}
 // trafficView shows frames both ways. It holds only the window on screen;
 // the frames live in the Bridge's ring.
 type trafficView struct {
-	filter    TrafficFilter
-	editing   bool // typing the method filter
-	rows      []TrafficEntry
-	total     int
-	skip      int // matches hidden below the window (0 = the newest)
-	follow    bool
-	cursor    int // index into rows
-	detail    bool
-	detailRow TrafficEntry
-	// detailPeer is the other half of the shown frame's exchange (its
-	// request or reply), for the HTTP headers that went the other way.
-	detailPeer *TrafficEntry
-	// detailBody is the detail's HTTP part and frame, drawn once per
-	// frame shown, styles and screen size (detailFor), never per redraw.
-	detailBody string
-	detailFor  detailKey
-}
-
-// detailKey is what the drawn detail depends on.
-type detailKey struct {
-	seq           uint64
-	width, height int
-	st            *themes.Styles
+	filter  TrafficFilter
+	editing bool // typing the method filter
+	rows    []TrafficEntry
+	total   int
+	skip    int // matches hidden below the window (0 = the newest)
+	follow  bool
+	cursor  int // index into rows
 }
 
 // The parts of a screen the traffic view has.
@@ -99,12 +83,6 @@ func (t *trafficView) key(c *viewCtx, k tea.KeyPressMsg) tea.Cmd {
 		t.refresh(c)
 		return nil
 	}
-	if t.detail {
-		if key.Matches(k, km.Back, km.Select) {
-			t.detail, t.detailBody, t.detailFor = false, "", detailKey{}
-		}
-		return nil
-	}
 	switch {
 	case key.Matches(k, km.Up):
 		t.scroll(c, -1)
@@ -119,9 +97,7 @@ func (t *trafficView) key(c *viewCtx, k tea.KeyPressMsg) tea.Cmd {
 		t.refresh(c)
 	case key.Matches(k, km.Select):
 		if t.cursor < len(t.rows) {
-			t.detail, t.detailRow = true, t.rows[t.cursor]
-			t.detailPeer = c.streams.trafficPeer(&t.detailRow)
-			t.detailBody, t.detailFor = "", detailKey{}
+			return t.read(c, t.rows[t.cursor])
 		}
 	case key.Matches(k, km.Filter):
 		t.editing = true
@@ -290,14 +266,27 @@ func (t *trafficView) render(c *viewCtx) string {
 	}
 	b.WriteString(st.Title.Render(fmt.Sprintf("Traffic: %d frames", t.total)) +
 		st.Muted.Render(" ("+filter+", "+state+")  / filter · s server · enter show · e export · f follow") + "\n")
-	if t.detail {
-		r := t.detailRow
-		w := c.width
-		b.WriteString(t.line(c, &r, false) + "\n")
-		if era := serverEra(c, r.Server); era != "" {
-			b.WriteString(st.Muted.Render("server "+untrusted.Line(rowText(r.Server, w))+" speaks "+era) + "\n")
+	if len(t.rows) == 0 {
+		b.WriteString(st.Muted.Render("no frames yet"))
+	}
+	for i := range t.rows {
+		b.WriteString(t.line(c, &t.rows[i], i == t.cursor) + "\n")
+	}
+	return strings.TrimRight(b.String(), "\n")
+}
+
+// read opens frame r in the reader: the row, the era, what went wrong,
+// the HTTP exchange, and the frame indented.
+func (t *trafficView) read(c *viewCtx, r TrafficEntry) tea.Cmd {
+	peer := c.streams.trafficPeer(&r)
+	title := strings.TrimSpace(ansi.Strip(t.line(c, &r, false)))
+	era := serverEra(c, r.Server)
+	return openReader(title, func(st *themes.Styles, width int) string {
+		var b strings.Builder
+		if era != "" {
+			b.WriteString(st.Muted.Render("server "+untrusted.Line(r.Server)+" speaks "+era) + "\n")
 		}
-		errText := untrusted.Line(rowText(r.Err, w))
+		errText := untrusted.Line(r.Err)
 		switch {
 		case r.Err == "":
 		case r.Kind == "cancel":
@@ -311,19 +300,9 @@ func (t *trafficView) render(c *viewCtx) string {
 			b.WriteString(st.Warning.Render(fmt.Sprintf("the traffic log keeps the first %d KiB of a frame %s",
 				entryKeep>>10, moreNote(r.Cut))) + "\n")
 		}
-		if key := (detailKey{r.Seq, w, c.bodyHeight(), st}); t.detailFor != key {
-			t.detailBody, t.detailFor = frameDetail(st, &r, t.detailPeer, w, c.bodyHeight()), key
-		}
-		b.WriteString(t.detailBody)
-		return strings.TrimRight(b.String(), "\n")
-	}
-	if len(t.rows) == 0 {
-		b.WriteString(st.Muted.Render("no frames yet"))
-	}
-	for i := range t.rows {
-		b.WriteString(t.line(c, &t.rows[i], i == t.cursor) + "\n")
-	}
-	return strings.TrimRight(b.String(), "\n")
+		b.WriteString(frameText(st, &r, peer))
+		return b.String()
+	})
 }
 
 func (t *trafficView) line(c *viewCtx, r *TrafficEntry, selected bool) string {

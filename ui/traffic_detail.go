@@ -5,55 +5,37 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/charmbracelet/x/ansi"
-
 	"github.com/elicit-dev/elicit/themes"
 	"github.com/elicit-dev/elicit/themes/untrusted"
 )
 
-// The traffic view's detail shows one screen of a frame: its HTTP
-// exchange and the frame indented. Drawing all of a frame (a 16 MB one
-// indented, sanitized and measured on every redraw) would cost a second a
-// redraw; so the detail is drawn once per frame, styles and screen size,
-// and only as many lines as fit, each cut to the width.
+// The traffic view's detail is a frame in the reader: its HTTP exchange
+// and the frame indented, drawn once per frame, styles and width. A frame
+// kept in the ring is at most entryKeep bytes, so all of it is drawn.
 
-// frameDetail draws r's HTTP exchange and r's bytes: at most height
-// lines, each cut to width.
-func frameDetail(st *themes.Styles, r, peer *TrafficEntry, width, height int) string {
-	lineBytes := rowBytes(width)
+// frameText draws r's HTTP exchange and r's bytes, indented when JSON.
+func frameText(st *themes.Styles, r, peer *TrafficEntry) string {
 	var lines []string
 	for l := range strings.SplitSeq(strings.TrimSuffix(httpDetail(st, r, peer), "\n"), "\n") {
 		if l != "" || r.HTTP != nil {
 			lines = append(lines, l)
 		}
 	}
-	left := max(height-len(lines), 0)
 	switch {
 	case len(r.Raw) == 0:
 	case r.Cut > 0 || json.Valid(r.Raw):
 		// A whole frame, or the first part of one: indented as
 		// json.Indent would, as far as it goes.
-		for _, l := range indentLines(r.Raw, left, lineBytes) {
+		for _, l := range indentLines(r.Raw, len(r.Raw)+1, len(r.Raw)+1) {
 			lines = append(lines, untrusted.Line(l))
 		}
 	default:
 		// Not JSON: shown as sent.
 		for l := range strings.SplitSeq(string(r.Raw), "\n") {
-			if left == 0 {
-				break
-			}
-			lines = append(lines, untrusted.Text(head(strings.TrimSuffix(l, "\r"), lineBytes)))
-			left--
+			lines = append(lines, untrusted.Text(strings.TrimSuffix(l, "\r")))
 		}
 	}
-	var b strings.Builder
-	for i, l := range lines {
-		if i >= height {
-			break
-		}
-		b.WriteString(ansi.Truncate(l, width, "") + "\n") // l is bounded: lineBytes, sanitized
-	}
-	return b.String()
+	return strings.Join(lines, "\n")
 }
 
 // indentLines indents src as json.Indent(dst, src, "", "  ") does, but

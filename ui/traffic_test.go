@@ -169,7 +169,7 @@ func TestTrafficDetailPrettyAndSanitized(t *testing.T) {
 	}
 	assertNoHostile(t, d.m.View().Content)
 	d.keys(keyEsc)
-	if d.traffic().detail {
+	if d.m.readers[d.m.view] != nil {
 		t.Fatal("Esc did not close the detail")
 	}
 

@@ -15,6 +15,10 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		cmd = m.handlePaste(msg)
 	case tea.MouseClickMsg:
 		cmd = m.handleClick(msg)
+	case tea.MouseWheelMsg:
+		cmd = m.handleWheel(msg)
+	case readMsg:
+		m.handleRead(msg)
 	case tea.WindowSizeMsg:
 		cmd = m.handleResize(msg)
 	case tea.BackgroundColorMsg:

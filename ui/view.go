@@ -31,7 +31,9 @@ func (m *Model) View() tea.View {
 		return v
 	}
 	body, exact := "", false
-	if m.showHelp {
+	if rd := m.readers[m.view]; rd != nil && !m.showHelp {
+		body = m.renderReader(rd)
+	} else if m.showHelp {
 		body = m.renderHelp()
 	} else {
 		body = m.shown.render(&m.viewCtx)

@@ -11,6 +11,10 @@ type Tool struct {
 	OutputSchema json.RawMessage `json:"outputSchema,omitempty"`
 	Annotations  ToolAnnotations `json:"annotations,omitzero"`
 	Execution    ToolExecution   `json:"execution,omitzero"`
+	// Icons (2025-11-25) and _meta are kept as sent, to be shown: a
+	// malformed icon must not fail the whole tools/list.
+	Icons json.RawMessage `json:"icons,omitempty"`
+	Meta  json.RawMessage `json:"_meta,omitempty"`
 }
 
 // ToolAnnotations are the server's hints about a tool (untrusted).
@@ -37,6 +41,20 @@ type Resource struct {
 	MimeType    string          `json:"mimeType,omitempty"`
 	Size        *int64          `json:"size,omitempty"`
 	Annotations json.RawMessage `json:"annotations,omitempty"`
+}
+
+// ResourceTemplate is one entry of resources/templates/list: a family of
+// resources named by an RFC 6570 URI template (untrusted text, like the
+// rest of a listing).
+type ResourceTemplate struct {
+	URITemplate string          `json:"uriTemplate"`
+	Name        string          `json:"name"`
+	Title       string          `json:"title,omitempty"`
+	Description string          `json:"description,omitempty"`
+	MimeType    string          `json:"mimeType,omitempty"`
+	Annotations json.RawMessage `json:"annotations,omitempty"`
+	Icons       json.RawMessage `json:"icons,omitempty"`
+	Meta        json.RawMessage `json:"_meta,omitempty"`
 }
 
 // ResourceContents is one item of resources/read, or an embedded
