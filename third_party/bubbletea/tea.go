@@ -1463,9 +1463,12 @@ func (p *Program) startRenderer() {
 	// elicit: the renderer flushes when told there is something to write
 	// (wakeRenderer: a new view or queued output), at most fps times a
 	// second, instead of on a ticker that woke the process fps times a
-	// second with nothing changed (see ELICIT.md).
+	// second with nothing changed (see ELICIT.md). The first frame waits
+	// one interval from the start, as the ticker's first tick did, so
+	// that Init's commands (a form focusing its first field) have run
+	// before anything is on screen to answer.
 	go func() {
-		var last time.Time
+		last := time.Now()
 		for {
 			select {
 			case <-p.rendererDone:
