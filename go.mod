@@ -46,5 +46,3 @@ require (
 	golang.org/x/sync v0.22.0 // indirect
 	golang.org/x/time v0.15.0 // indirect
 )
-
-replace charm.land/bubbletea/v2 => ./third_party/bubbletea
