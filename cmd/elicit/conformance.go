@@ -2,8 +2,10 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
+	"net/http"
 	"os"
 	"time"
 
@@ -12,19 +14,30 @@ import (
 	"github.com/elicit-dev/elicit/client/wire"
 	"github.com/elicit-dev/elicit/themes/untrusted"
 	"github.com/elicit-dev/elicit/transport"
+	"github.com/elicit-dev/elicit/transport/oauth"
 )
 
 const conformanceUsage = `Usage: elicit conformance URL
 
 The client side of the official MCP conformance suite:
-  npx @modelcontextprotocol/conformance@0.1.13 client \
+  npx @modelcontextprotocol/conformance client \
       --command "elicit conformance" --scenario NAME
-The runner appends the server URL and sets MCP_CONFORMANCE_SCENARIO. elicit
-connects over Streamable HTTP with the same engine and the same
-accept-defaults policy as "elicit call", and plays the scenario.
+The runner appends the server URL and sets MCP_CONFORMANCE_SCENARIO (and
+MCP_CONFORMANCE_CONTEXT, MCP_CONFORMANCE_PROTOCOL_VERSION where it has
+them). elicit connects over Streamable HTTP with the same engine, the same
+OAuth client and the same accept-defaults policy as "elicit call", lists
+the tools and calls them. The authorization step's browser is an HTTP
+client that follows the authorization server's redirect to elicit's
+loopback listener, as a browser would.
 `
 
-// conformanceCalls maps a scenario to the tool calls it expects.
+// conformanceCIMD is the client ID metadata document URL the suite's
+// reference clients use (its authorization server never fetches it).
+const conformanceCIMD = "https://conformance-test.local/client-metadata.json"
+
+// conformanceCalls maps a scenario to the tool calls it expects, where
+// they need arguments; any other scenario gets every listed tool called
+// with no arguments.
 var conformanceCalls = map[string][]struct {
 	tool string
 	args map[string]any
@@ -33,6 +46,16 @@ var conformanceCalls = map[string][]struct {
 	"tools_call":                          {{"add_numbers", map[string]any{"a": 5, "b": 3}}},
 	"elicitation-sep1034-client-defaults": {{"test_client_elicitation_defaults", map[string]any{}}},
 	"sse-retry":                           {{"test_reconnection", map[string]any{}}},
+}
+
+// conformanceContext is MCP_CONFORMANCE_CONTEXT: what a scenario hands
+// the client (credentials, keys).
+type conformanceContext struct {
+	Name             string `json:"name"`
+	ClientID         string `json:"client_id"`
+	ClientSecret     string `json:"client_secret"`
+	PrivateKeyPEM    string `json:"private_key_pem"`
+	SigningAlgorithm string `json:"signing_algorithm"`
 }
 
 func runConformance(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -46,15 +69,34 @@ func runConformance(ctx context.Context, args []string, stdout, stderr io.Writer
 	}
 	scenario := os.Getenv("MCP_CONFORMANCE_SCENARIO")
 	calls, known := conformanceCalls[scenario]
-	if !known {
-		fmt.Fprintf(stderr, "elicit: unknown scenario %q; connecting and listing tools only\n", scenario)
+	var cc conformanceContext
+	if raw := os.Getenv("MCP_CONFORMANCE_CONTEXT"); raw != "" {
+		if err := json.Unmarshal([]byte(raw), &cc); err != nil {
+			return usageErr("MCP_CONFORMANCE_CONTEXT: %v", err)
+		}
 	}
 	ctx, cancel := context.WithTimeout(ctx, 25*time.Second)
 	defer cancel()
+	logf := func(format string, a ...any) {
+		fmt.Fprintf(stderr, "%s oauth: %s\n", time.Now().Format("15:04:05.000"), untrusted.Line(fmt.Sprintf(format, a...)))
+	}
+	auth, err := oauth.New(oauth.Config{
+		Resource:          pos[0],
+		ClientID:          cc.ClientID,
+		ClientSecret:      cc.ClientSecret,
+		ClientMetadataURL: conformanceCIMD,
+		Open:              fetchingBrowser(logf),
+		OnState:           func(s oauth.State) { logf("%s", s) },
+		Timeout:           15 * time.Second,
+		Logf:              logf,
+	})
+	if err != nil {
+		return fail(exitConnect, "%w", err)
+	}
 	logFrame := transport.ObserverFuncs{OnFrame: func(f transport.Frame) {
 		fmt.Fprintf(stderr, "%s %s %s\n", f.Time.Format("15:04:05.000"), f.Dir, untrusted.Line(string(f.Raw)))
 	}}
-	sess, err := client.Connect(ctx, &transport.HTTP{URL: pos[0], Observer: logFrame}, &client.Options{
+	sess, err := client.Connect(ctx, &transport.HTTP{URL: pos[0], Observer: logFrame, Client: &http.Client{Transport: auth}}, &client.Options{
 		Name:       "conformance",
 		ClientInfo: wire.Implementation{Name: "elicit", Version: version},
 		Elicit:     client.ElicitBoth,
@@ -64,8 +106,17 @@ func runConformance(ctx context.Context, args []string, stdout, stderr io.Writer
 		return fail(exitConnect, "connect to %s: %w", pos[0], err)
 	}
 	defer sess.Close()
-	if _, err := sess.ListTools(ctx); err != nil {
+	tools, err := sess.ListTools(ctx)
+	if err != nil {
 		return fail(exitToolError, "tools/list: %w", err)
+	}
+	if !known {
+		for _, t := range tools {
+			calls = append(calls, struct {
+				tool string
+				args map[string]any
+			}{t.Name, map[string]any{}})
+		}
 	}
 	for _, c := range calls {
 		res, err := sess.CallTool(ctx, c.tool, c.args, nil)
@@ -75,4 +126,29 @@ func runConformance(ctx context.Context, args []string, stdout, stderr io.Writer
 		fmt.Fprintf(stdout, "%s: %s\n", c.tool, untrusted.Line(string(res.Raw)))
 	}
 	return nil
+}
+
+// fetchingBrowser is the conformance suite's "browser": it GETs the
+// authorization URL and follows the redirects, the last of which is
+// elicit's own loopback callback, exactly as a browser would after a
+// person approved.
+func fetchingBrowser(logf func(string, ...any)) func(context.Context, oauth.Authorization) error {
+	return func(ctx context.Context, a oauth.Authorization) error {
+		logf("opening %s", a.URL)
+		req, err := http.NewRequestWithContext(ctx, http.MethodGet, a.URL, nil)
+		if err != nil {
+			return err
+		}
+		c := &http.Client{Timeout: 10 * time.Second}
+		resp, err := c.Do(req)
+		if err != nil {
+			if ctx.Err() != nil {
+				return nil // the callback came: the flow no longer waits on us
+			}
+			return fmt.Errorf("browser: %w", err)
+		}
+		_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, 64<<10))
+		resp.Body.Close()
+		return nil
+	}
 }
