@@ -179,8 +179,8 @@ type discoverResult struct {
 
 // discover sends server/discover offering version and, when the server
 // answers, adopts the stateless era with the newest common version, which
-// it returns. A -32022 naming another stateless version we speak is tried
-// once more with that version.
+// it returns. A -32022 naming a stateless version we speak is tried once
+// more with the newest of them (the same one included).
 func (s *Session) discover(ctx context.Context, version string) (string, error) {
 	for attempt := 0; ; attempt++ {
 		var res discoverResult
@@ -193,8 +193,16 @@ func (s *Session) discover(ctx context.Context, version string) (string, error) 
 			var rpcErr *jsonrpc.Error
 			if attempt == 0 && errors.As(err, &rpcErr) && rpcErr.Code == jsonrpc.CodeUnsupportedProtocolVersion {
 				sup, _ := wire.UnsupportedVersion(rpcErr.Data)
-				if v := best(sup, wire.Stateless); v != "" && v != version {
-					s.notice("the server does not speak %s; trying %s", version, v)
+				// Retried once with the newest version of its list that we
+				// speak, even the one just sent: a server may refuse the
+				// first request and take the same version again (the
+				// conformance suite's request-metadata does exactly that).
+				if v := best(sup, wire.Stateless); v != "" {
+					if v == version {
+						s.notice("the server refused %s but lists it; trying it once more", version)
+					} else {
+						s.notice("the server does not speak %s; trying %s", version, v)
+					}
 					version = v
 					continue
 				}

@@ -35,17 +35,51 @@ loopback listener, as a browser would.
 // reference clients use (its authorization server never fetches it).
 const conformanceCIMD = "https://conformance-test.local/client-metadata.json"
 
-// conformanceCalls maps a scenario to the tool calls it expects, where
-// they need arguments; any other scenario gets every listed tool called
-// with no arguments.
-var conformanceCalls = map[string][]struct {
-	tool string
-	args map[string]any
-}{
-	"initialize":                          nil,
-	"tools_call":                          {{"add_numbers", map[string]any{"a": 5, "b": 3}}},
-	"elicitation-sep1034-client-defaults": {{"test_client_elicitation_defaults", map[string]any{}}},
-	"sse-retry":                           {{"test_reconnection", map[string]any{}}},
+// toolCall is one tools/call the driver makes.
+type toolCall struct {
+	Name      string         `json:"name"`
+	Arguments map[string]any `json:"arguments"`
+}
+
+// conformancePlans says what a person would do in a scenario, given the
+// tools listed, where that is more than "call every tool with no
+// arguments" (the default) or what the context's toolCalls list.
+var conformancePlans = map[string]func(tools []wire.Tool) []toolCall{
+	"initialize": func([]wire.Tool) []toolCall { return nil },
+	"tools_call": func([]wire.Tool) []toolCall {
+		return []toolCall{{"add_numbers", map[string]any{"a": 5, "b": 3}}}
+	},
+	// Only tools/list is served; the point is that the network $ref in
+	// the listed schema is never fetched.
+	"json-schema-ref-no-deref": func([]wire.Tool) []toolCall { return nil },
+	// Echo the focal tool's inputSchema as elicit listed it: the suite
+	// diffs it against what it sent, to find keywords a client dropped.
+	"json-schema-2020-12-preservation": func(tools []wire.Tool) []toolCall {
+		for _, t := range tools {
+			if t.Name == "json_schema_2020_12_tool" {
+				var schema map[string]any
+				if json.Unmarshal(t.InputSchema, &schema) == nil {
+					return []toolCall{{"json_schema_echo", map[string]any{"schema": schema}}}
+				}
+			}
+		}
+		return nil
+	},
+}
+
+// plan is the calls to make for scenario.
+func plan(scenario string, cc conformanceContext, tools []wire.Tool) []toolCall {
+	if len(cc.ToolCalls) > 0 {
+		return cc.ToolCalls
+	}
+	if p, ok := conformancePlans[scenario]; ok {
+		return p(tools)
+	}
+	calls := make([]toolCall, 0, len(tools))
+	for _, t := range tools {
+		calls = append(calls, toolCall{t.Name, map[string]any{}})
+	}
+	return calls
 }
 
 // conformanceContext is MCP_CONFORMANCE_CONTEXT: what a scenario hands
@@ -56,6 +90,8 @@ type conformanceContext struct {
 	ClientSecret     string `json:"client_secret"`
 	PrivateKeyPEM    string `json:"private_key_pem"`
 	SigningAlgorithm string `json:"signing_algorithm"`
+	// ToolCalls are calls the scenario wants made, with their arguments.
+	ToolCalls []toolCall `json:"toolCalls"`
 }
 
 func runConformance(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -68,7 +104,6 @@ func runConformance(ctx context.Context, args []string, stdout, stderr io.Writer
 		return usageErr("conformance needs the server URL as its last argument")
 	}
 	scenario := os.Getenv("MCP_CONFORMANCE_SCENARIO")
-	calls, known := conformanceCalls[scenario]
 	var cc conformanceContext
 	if raw := os.Getenv("MCP_CONFORMANCE_CONTEXT"); raw != "" {
 		if err := json.Unmarshal([]byte(raw), &cc); err != nil {
@@ -110,20 +145,16 @@ func runConformance(ctx context.Context, args []string, stdout, stderr io.Writer
 	if err != nil {
 		return fail(exitToolError, "tools/list: %w", err)
 	}
-	if !known {
-		for _, t := range tools {
-			calls = append(calls, struct {
-				tool string
-				args map[string]any
-			}{t.Name, map[string]any{}})
+	for _, c := range plan(scenario, cc, tools) {
+		args := c.Arguments
+		if args == nil {
+			args = map[string]any{}
 		}
-	}
-	for _, c := range calls {
-		res, err := sess.CallTool(ctx, c.tool, c.args, nil)
+		res, err := sess.CallTool(ctx, c.Name, args, nil)
 		if err != nil {
-			return fail(exitToolError, "tools/call %s: %w", c.tool, err)
+			return fail(exitToolError, "tools/call %s: %w", c.Name, err)
 		}
-		fmt.Fprintf(stdout, "%s: %s\n", c.tool, untrusted.Line(string(res.Raw)))
+		fmt.Fprintf(stdout, "%s: %s\n", c.Name, untrusted.Line(string(res.Raw)))
 	}
 	return nil
 }
