@@ -120,7 +120,7 @@ func (s *Session) probe(ctx context.Context) (probeVerdict, error) {
 	s.mu.Lock()
 	dead := s.isDead
 	s.mu.Unlock()
-	if dead {
+	if dead || authorizationFailed(err) {
 		return probeFatal, err
 	}
 	rpcErr := probeError(err)
@@ -136,6 +136,15 @@ func (s *Session) probe(ctx context.Context) (probeVerdict, error) {
 		}
 	}
 	return probeFatal, err
+}
+
+// authorizationFailed reports an error from an HTTP client's authorization
+// (transport/oauth marks its errors so): the server answered, and asked
+// for credentials that could not be had. Falling back to initialize would
+// only run the same authorization again.
+func authorizationFailed(err error) bool {
+	var af interface{ AuthorizationFailed() bool }
+	return errors.As(err, &af) && af.AuthorizationFailed()
 }
 
 // probeError finds the JSON-RPC error in a failed probe: an error response,

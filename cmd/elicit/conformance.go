@@ -90,6 +90,12 @@ type conformanceContext struct {
 	ClientSecret     string `json:"client_secret"`
 	PrivateKeyPEM    string `json:"private_key_pem"`
 	SigningAlgorithm string `json:"signing_algorithm"`
+	// The workload identity scenario's assertion.
+	ValidJWT string `json:"valid_jwt"`
+	// Enterprise-managed authorization: the IdP and the person's ID token.
+	IdPClientID      string `json:"idp_client_id"`
+	IdPIDToken       string `json:"idp_id_token"`
+	IdPTokenEndpoint string `json:"idp_token_endpoint"`
 	// ToolCalls are calls the scenario wants made, with their arguments.
 	ToolCalls []toolCall `json:"toolCalls"`
 }
@@ -115,7 +121,12 @@ func runConformance(ctx context.Context, args []string, stdout, stderr io.Writer
 	logf := func(format string, a ...any) {
 		fmt.Fprintf(stderr, "%s oauth: %s\n", time.Now().Format("15:04:05.000"), untrusted.Line(fmt.Sprintf(format, a...)))
 	}
+	grant, err := cc.grant()
+	if err != nil {
+		return usageErr("MCP_CONFORMANCE_CONTEXT: %v", err)
+	}
 	auth, err := oauth.New(oauth.Config{
+		Grant:             grant,
 		Resource:          pos[0],
 		ClientID:          cc.ClientID,
 		ClientSecret:      cc.ClientSecret,
@@ -157,6 +168,31 @@ func runConformance(ctx context.Context, args []string, stdout, stderr io.Writer
 		fmt.Fprintf(stdout, "%s: %s\n", c.Name, untrusted.Line(string(res.Raw)))
 	}
 	return nil
+}
+
+// grant maps what the context hands over to the grant a person would
+// configure for it: a private key means private_key_jwt client
+// credentials, a workload JWT the JWT bearer grant, an IdP ID token
+// enterprise-managed authorization; otherwise the authorization code
+// flow (or client credentials, where the server offers only those).
+func (cc conformanceContext) grant() (oauth.Grant, error) {
+	fixed := func(s string) func() (string, error) { return func() (string, error) { return s, nil } }
+	switch {
+	case cc.PrivateKeyPEM != "":
+		key, err := oauth.ParsePrivateKey([]byte(cc.PrivateKeyPEM))
+		if err != nil {
+			return nil, err
+		}
+		return &oauth.ClientCredentials{ClientID: cc.ClientID, Key: key}, nil
+	case cc.ValidJWT != "":
+		return &oauth.JWTBearer{ClientID: cc.ClientID, Assertion: fixed(cc.ValidJWT)}, nil
+	case cc.IdPIDToken != "":
+		return &oauth.Enterprise{
+			IdPTokenEndpoint: cc.IdPTokenEndpoint, IdPClientID: cc.IdPClientID, IDToken: fixed(cc.IdPIDToken),
+			ClientID: cc.ClientID, ClientSecret: cc.ClientSecret,
+		}, nil
+	}
+	return nil, nil
 }
 
 // fetchingBrowser is the conformance suite's "browser": it GETs the

@@ -35,9 +35,12 @@ type Config struct {
 	// that needs no person (client credentials, JWT bearer, enterprise
 	// token exchange).
 	Grant Grant
-	// DPoP makes tokens DPoP-bound (RFC 9449) when the authorization
-	// server offers it.
-	DPoP bool
+	// NoDPoP keeps tokens plain bearer tokens. Otherwise they are
+	// DPoP-bound (RFC 9449) where both sides take DPoP: the authorization
+	// server lists ES256 in dpop_signing_alg_values_supported, and the
+	// resource challenges with the DPoP scheme or lists DPoP in its
+	// metadata.
+	NoDPoP bool
 
 	// Store keeps tokens and registrations; nil keeps them in memory only.
 	Store *Store

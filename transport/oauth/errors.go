@@ -58,3 +58,8 @@ func (e *Error) Error() string {
 }
 
 func (e *Error) Unwrap() error { return e.Err }
+
+// AuthorizationFailed marks the error for layers that cannot import this
+// package (the client's era probe): the server was reached and answered;
+// what failed is authorization, so no other era or transport is tried.
+func (e *Error) AuthorizationFailed() bool { return true }

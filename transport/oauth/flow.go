@@ -16,6 +16,9 @@ import (
 type flow struct {
 	cfg *Config
 	t   *Transport
+	// dpop: bind the token to a DPoP key (the authorization server
+	// offers ES256 and the resource server takes DPoP).
+	dpop bool
 }
 
 func (f *flow) http() *http.Client { return f.t.httpClient }
@@ -116,7 +119,7 @@ func (f *flow) authorizationCode(ctx context.Context, d *discovered, rec *Record
 	if err := checkResponse(res, state, d.asm.Issuer, d.asm.AuthorizationResponseIssParameterSupported); err != nil {
 		return nil, &Error{Resource: f.cfg.Resource, Step: "authorization", Err: err}
 	}
-	tc, dpop, err := f.tokenContext(ctx, d)
+	tc, dpop, err := f.tokenContext(ctx, d, f.dpop)
 	if err != nil {
 		return nil, &Error{Resource: f.cfg.Resource, Step: "token", Err: err}
 	}

@@ -98,10 +98,10 @@ func isUseDPoPNonce(resp *http.Response) bool {
 
 // tokenContext is ctx carrying the HTTP client x/oauth2 sends d's token
 // requests with (see tokenRequests), and the DPoP key the token will be
-// bound to, if any.
-func (f *flow) tokenContext(ctx context.Context, d *discovered) (context.Context, *dpopKey, error) {
+// bound to when dpop is set.
+func (f *flow) tokenContext(ctx context.Context, d *discovered, dpop bool) (context.Context, *dpopKey, error) {
 	var key *dpopKey
-	if f.cfg.DPoP && contains(d.dpopAlgs, "ES256") {
+	if dpop {
 		k, err := newDPoPKey()
 		if err != nil {
 			return nil, nil, err

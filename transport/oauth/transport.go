@@ -37,6 +37,8 @@ type Transport struct {
 	// very token authorizes anew instead of refreshing again.
 	refreshedGen int
 	dpop         *dpopKey
+	// failed is the error of the last authorization, which ended it.
+	failed error
 
 	flowMu  sync.Mutex // one authorization or refresh at a time
 	waiting atomic.Int32
@@ -268,6 +270,15 @@ func (t *Transport) challenged(ctx context.Context, ch challenge, gen int) error
 	if newer && !ch.stepUp() {
 		return nil // another request got a token meanwhile: try that one
 	}
+	t.mu.Lock()
+	failed := t.failed
+	t.mu.Unlock()
+	if failed != nil {
+		// An authorization failed: its error stands, rather than asking
+		// the person (or a token endpoint that refused) again on every
+		// request. A new connection starts afresh.
+		return failed
+	}
 	if ch.stepUp() {
 		if len(ch.scope) > 0 && subset(ch.scope, before) {
 			return &Error{Resource: t.cfg.Resource, Step: "step-up",
@@ -398,14 +409,20 @@ func (t *Transport) authorize(ctx context.Context, ch challenge, before []string
 		before = nil
 	}
 	scopes := f.scopes(d, ch, before)
+	f.dpop = !t.cfg.NoDPoP && contains(d.dpopAlgs, "ES256") &&
+		(ch.scheme == "dpop" || d.prm != nil && (d.prm.DPOPBoundAccessTokensRequired || len(d.prm.DPOPSigningAlgValuesSupported) > 0))
 	var res *grantResult
-	if t.cfg.Grant != nil {
-		res, err = t.cfg.Grant.grant(ctx, f, d, scopes)
-	} else {
+	switch g := t.grantFor(d); {
+	case g != nil:
+		res, err = g.grant(ctx, f, d, scopes)
+	default:
 		res, err = f.authorizationCode(ctx, d, rec, scopes, ch.stepUp())
 	}
 	if err != nil {
 		t.setState(StateFailed)
+		t.mu.Lock()
+		t.failed = err
+		t.mu.Unlock()
 		return false, err
 	}
 	stored, err := t.cfg.Store.Update(t.cfg.Resource, func(r *Record) error {
@@ -428,8 +445,26 @@ func (t *Transport) authorize(ctx context.Context, ch challenge, before []string
 		return false, &Error{Resource: t.cfg.Resource, Step: "store", Err: err}
 	}
 	t.install(stored)
+	t.mu.Lock()
+	t.failed = nil
+	t.mu.Unlock()
 	t.setState(StateAuthorized)
 	return false, nil
+}
+
+// grantFor is the grant to use at d's server other than the
+// authorization code: the configured one, or client credentials when the
+// server offers that grant and not the authorization code, and a secret
+// is configured (a machine client, the client credentials extension).
+func (t *Transport) grantFor(d *discovered) Grant {
+	if t.cfg.Grant != nil {
+		return t.cfg.Grant
+	}
+	g := d.asm.GrantTypesSupported
+	if t.cfg.ClientID != "" && t.cfg.ClientSecret != "" && contains(g, grantClientCredentials) && !contains(g, "authorization_code") {
+		return &ClientCredentials{ClientID: t.cfg.ClientID, ClientSecret: t.cfg.ClientSecret}
+	}
+	return nil
 }
 
 // secretToKeep: a dynamic registration's secret is needed to refresh and
