@@ -106,7 +106,7 @@ func (s *Session) setVersion(v string) {
 
 // probe runs server/discover for era detection and judges the answer.
 func (s *Session) probe(ctx context.Context) (probeVerdict, error) {
-	pctx, cancel := context.WithTimeoutCause(ctx, probeTimeout, errProbeTimeout)
+	pctx, cancel := patientTimeout(ctx, probeTimeout, errProbeTimeout, s.personWaiting)
 	defer cancel()
 	v, err := s.discover(pctx, wire.Protocol2026_07_28)
 	switch {
