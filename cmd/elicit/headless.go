@@ -208,6 +208,7 @@ func connectHeadless(ctx context.Context, c *common, prompter question.Prompter,
 	if err != nil {
 		return nil, nil, err
 	}
+	spec.auth = headlessAuth(stderr, c.authTimeout)
 	obs := transport.ObserverFuncs{OnStderr: func(line string) {
 		fmt.Fprintf(stderr, "[%s] %s\n", spec.Name, untrusted.Line(line))
 	}}
