@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/modelcontextprotocol/go-sdk/oauthex"
 	"golang.org/x/oauth2"
 )
 
@@ -139,9 +140,8 @@ func (f *flow) refresh(ctx context.Context, rec *Record) (*oauth2.Token, error) 
 	if c.Kind == "preregistered" {
 		c.ClientSecret = f.cfg.ClientSecret
 	}
-	d := &discovered{resource: rec.Resource}
+	d := &discovered{resource: rec.Resource, asm: &oauthex.AuthServerMeta{Issuer: rec.Issuer, TokenEndpoint: rec.TokenEndpoint}}
 	cfg := oauth2Config(d, c, "", nil)
-	cfg.Endpoint.TokenURL = rec.TokenEndpoint
 	var key *dpopKey
 	if len(rec.Token.DPoPKey) > 0 {
 		k, err := parseDPoPKey(rec.Token.DPoPKey)

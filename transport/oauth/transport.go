@@ -134,33 +134,40 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 		return nil, err
 	}
 	resp, err := t.send(req, nil)
-	if err != nil {
-		return nil, err
-	}
-	if resp.StatusCode != http.StatusUnauthorized && resp.StatusCode != http.StatusForbidden {
-		t.succeeded(resp.StatusCode)
-		return resp, nil
-	}
-	ch := readChallenge(resp)
-	if resp.StatusCode == http.StatusForbidden && !ch.stepUp() {
-		return resp, nil
-	}
-	if t.retryDPoPNonce(resp, ch) {
-		drain(resp)
-		if resp, err = t.send(req, nil); err != nil || (resp.StatusCode != http.StatusUnauthorized && resp.StatusCode != http.StatusForbidden) {
-			return resp, err
+	// A request meets at most two challenges: a 401 (authorize), then a
+	// 403 insufficient_scope on the new token (step up).
+	for round := 0; ; round++ {
+		if err != nil {
+			return nil, err
 		}
-		ch = readChallenge(resp)
-	}
-	if req.Body != nil && req.GetBody == nil {
-		return resp, nil // cannot send it again
-	}
-	if err := t.challenged(ctx, ch, gen); err != nil {
+		if resp.StatusCode != http.StatusUnauthorized && resp.StatusCode != http.StatusForbidden {
+			t.succeeded(resp.StatusCode)
+			return resp, nil
+		}
+		ch := readChallenge(resp)
+		if resp.StatusCode == http.StatusForbidden && !ch.stepUp() {
+			return resp, nil
+		}
+		if t.retryDPoPNonce(resp, ch) {
+			drain(resp)
+			if resp, err = t.send(req, nil); err != nil || (resp.StatusCode != http.StatusUnauthorized && resp.StatusCode != http.StatusForbidden) {
+				return resp, err
+			}
+			ch = readChallenge(resp)
+		}
+		if round >= 2 || req.Body != nil && req.GetBody == nil {
+			return resp, nil // asked enough, or cannot send it again
+		}
+		if err := t.challenged(ctx, ch, gen); err != nil {
+			drain(resp)
+			return nil, err
+		}
 		drain(resp)
-		return nil, err
+		t.mu.Lock()
+		gen = t.gen
+		t.mu.Unlock()
+		resp, err = t.send(req, nil)
 	}
-	drain(resp)
-	return t.send(req, nil)
 }
 
 // send sends req with the current token (a DPoP proof alongside for a
