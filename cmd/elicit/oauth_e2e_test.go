@@ -209,3 +209,51 @@ func exitCode(err error) int {
 	}
 	return 0
 }
+
+// TestOAuthTUI signs in from the TUI in tmux: the server's 401 puts up a
+// pane with the sign-in URL (its host named), the status line says
+// authorizing; "o" runs $BROWSER, whose redirect reaches the loopback
+// listener; the pane ends, the status says authorized and ready, and the
+// server's tools are there.
+func TestOAuthTUI(t *testing.T) {
+	url := tsOAuthServer(t)
+	dir := t.TempDir()
+	log := filepath.Join(dir, "browser.log")
+	tm := newTmuxEnv(t, dir, []string{"BROWSER=" + browserScript(t, dir, log, false)}, "--url", url)
+	s := tm.question("Sign in to localhost:")
+	for _, want := range []string{"/authorize?client_id=", "code_challenge_method=S2", "host: localhost:", "o open", "authorizing"} {
+		if !strings.Contains(s, want) {
+			t.Errorf("the sign-in pane lacks %q:\n%s", want, s)
+		}
+	}
+	if _, err := os.Stat(log); err == nil {
+		t.Fatal("the browser ran before the person pressed o")
+	}
+	tm.press("o")
+	s = tm.waitFor("ready and authorized", func(s string) bool { return strings.Contains(s, "ready") && strings.Contains(s, "· authorized") })
+	if !strings.Contains(s, "the browser came back to elicit") {
+		t.Errorf("after the sign-in:\n%s", s)
+	}
+	tm.press("F5")
+	tm.waitText("greet — Greeting Tool")
+	files, _ := filepath.Glob(filepath.Join(dir, "state", "elicit", "auth", "*.json"))
+	if len(files) != 1 {
+		t.Errorf("token files %v", files)
+	}
+}
+
+// newTmuxEnv is newTmux with extra environment for the binary.
+func newTmuxEnv(t *testing.T, dir string, env []string, args ...string) *tmuxTerm {
+	t.Helper()
+	if _, err := exec.LookPath("tmux"); err != nil {
+		t.Skip("tmux not installed (.ci/run installs it)")
+	}
+	tm := &tmuxTerm{t: t, socket: filepath.Join(t.TempDir(), "tmux.sock")}
+	cmd := append([]string{"new-session", "-d", "-x", "120", "-y", "40", "-c", dir, "--",
+		"env", "TERM=xterm-256color", "XDG_STATE_HOME=" + filepath.Join(dir, "state")}, env...)
+	cmd = append(append(cmd, binPath), args...)
+	tm.run(cmd...)
+	tm.run("set-option", "-s", "escape-time", "10")
+	t.Cleanup(func() { _ = exec.Command("tmux", "-S", tm.socket, "kill-server").Run() })
+	return tm
+}

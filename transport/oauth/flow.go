@@ -162,6 +162,8 @@ func (f *flow) ask(ctx context.Context, cb *callback, a Authorization) (callback
 			}
 			opened = nil // shown; wait for the callback
 		case r := <-cb.got:
+			// Said to Open (a pane shows it as its end).
+			cancel(errors.New("the browser came back to elicit"))
 			return r, nil
 		case <-timer.C:
 			return callbackResult{}, fmt.Errorf("%w: no answer at %s within %v", ErrTimeout, cb.redirectURI(), wait)
