@@ -67,6 +67,16 @@ var conformancePlans = map[string]func(tools []wire.Tool) []toolCall{
 	},
 }
 
+// conformanceLoadsSkills are the scenarios in which a person picks the
+// server's skills to use (the SEP-2640 verification ones): elicit loads
+// each, verifying its files. Elsewhere skills are listed and left unread,
+// as a person browsing them would.
+var conformanceLoadsSkills = map[string]bool{
+	"sep-2640-client-verify-digest":      true,
+	"sep-2640-client-verify-size":        true,
+	"sep-2640-client-verify-frontmatter": true,
+}
+
 // plan is the calls to make for scenario.
 func plan(scenario string, cc conformanceContext, tools []wire.Tool) []toolCall {
 	if len(cc.ToolCalls) > 0 {
@@ -152,6 +162,23 @@ func runConformance(ctx context.Context, args []string, stdout, stderr io.Writer
 		return fail(exitConnect, "connect to %s: %w", pos[0], err)
 	}
 	defer sess.Close()
+	if sess.ServerCapabilities().HasSkills() {
+		skills, err := sess.ListSkills(ctx)
+		if err != nil {
+			return fail(exitToolError, "skills/list: %w", err)
+		}
+		for _, sk := range skills {
+			fmt.Fprintf(stdout, "skill %s\n", untrusted.Line(sk.URI))
+			if !conformanceLoadsSkills[scenario] {
+				continue
+			}
+			loaded, err := sess.LoadSkill(ctx, sk)
+			if err != nil {
+				return fail(exitToolError, "%w", err)
+			}
+			fmt.Fprintf(stdout, "loaded %s: %d files verified\n", untrusted.Line(sk.URI), len(loaded.Order))
+		}
+	}
 	tools, err := sess.ListTools(ctx)
 	if err != nil {
 		return fail(exitToolError, "tools/list: %w", err)
