@@ -72,6 +72,12 @@ func (s *Session) ListResources(ctx context.Context) ([]wire.Resource, error) {
 	return listAll[wire.Resource](ctx, s, wire.MethodResourcesList, "resources")
 }
 
+// ListResourceTemplates returns every resource template
+// (resources/templates/list), following pagination to the end.
+func (s *Session) ListResourceTemplates(ctx context.Context) ([]wire.ResourceTemplate, error) {
+	return listAll[wire.ResourceTemplate](ctx, s, wire.MethodResourcesTemplatesList, "resourceTemplates")
+}
+
 // ListPrompts returns every prompt template, following pagination.
 func (s *Session) ListPrompts(ctx context.Context) ([]wire.Prompt, error) {
 	return listAll[wire.Prompt](ctx, s, wire.MethodPromptsList, "prompts")

@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"context"
 	"fmt"
 	"reflect"
 	"strings"
@@ -11,6 +12,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/elicit-dev/elicit/client"
+	"github.com/elicit-dev/elicit/client/wire"
 	"github.com/elicit-dev/elicit/themes"
 )
 
@@ -284,5 +286,33 @@ func TestReaderLogs(t *testing.T) {
 	d.keys(keyEsc)
 	if !strings.Contains(d.screen(), "enter read all") {
 		t.Fatalf("esc did not go back to the log view:\n%s", d.screen())
+	}
+}
+
+// TestReaderToolResult: a result longer than the calls list's room says
+// how much more there is, and Enter on the call reads it all.
+func TestReaderToolResult(t *testing.T) {
+	t.Parallel()
+	d := newDriver(t, Options{}, withTools(wire.Tool{Name: "long"}), func(e *fakeEngine) {
+		e.callFn = func(context.Context, string, map[string]any, func(client.CallProgress)) (*wire.CallToolResult, error) {
+			return &wire.CallToolResult{Content: []wire.ContentBlock{{Type: "text", Text: numbered(300)}}}, nil
+		}
+	})
+	d.keys(keyF5, keyEnter)
+	s := d.screen()
+	if !strings.Contains(s, "more lines: tab, then enter, reads all of it") || strings.Contains(s, "line 300") {
+		t.Fatalf("the clipped result does not say there is more:\n%s", s)
+	}
+	d.keys(keyTab, keyEnter)
+	if s := d.screen(); !strings.Contains(s, "Result of demo/long") || !strings.Contains(s, "lines 1–") {
+		t.Fatalf("enter on the call did not open the reader:\n%s", s)
+	}
+	d.keys(keyG)
+	if s := d.screen(); !strings.Contains(s, "line 300") {
+		t.Fatalf("G does not reach the end:\n%s", s)
+	}
+	d.keys(keyEsc)
+	if s := d.screen(); !strings.Contains(s, "Calls (0 running)") {
+		t.Fatalf("esc did not go back to the tools view:\n%s", s)
 	}
 }

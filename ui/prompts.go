@@ -199,12 +199,41 @@ func failedServers(c *viewCtx) string {
 // questions screen shows.
 const stderrTailLines = 6
 
+// demoServerName is the serverInfo name of elicit's embedded demo, whose
+// tools the empty questions screen can name.
+const demoServerName = "elicit-demo"
+
+// firstSteps is what the empty questions screen suggests trying first: on
+// the demo a concrete tool on a named server, elsewhere the same steps
+// with any tool. Each line is cut to the width, never wrapped.
+func firstSteps(c *viewCtx) []string {
+	for _, s := range c.servers {
+		if s.State == client.StateReady && s.Info.Name == demoServerName {
+			return []string{
+				"  No questions yet. Try the deploy tool first:",
+				"  F5 Tools, s until it shows " + untrusted.Line(s.Name) + ", ↓ to deploy, Enter twice.",
+				"  Its question opens here (F4): enter accepts, ctrl+x declines, esc cancels.",
+				"  Every tool works on the server that lists it; F7 shows how each question",
+				"  ended, F1 every key.",
+			}
+		}
+	}
+	return []string{
+		"  No questions. When a server asks you something, it appears here.",
+		"  Try first: F5 Tools, pick a tool (↑↓; s for the next server), Enter calls it.",
+		"  A question it asks opens here (F4); F1 shows every key.",
+	}
+}
+
 // render draws the focused pane in its frame, at exactly the body's size.
 func (p *promptsView) render(c *viewCtx) string {
 	pn := p.focused()
 	if pn == nil {
-		return failedServers(c) + c.st.Muted.Render("\n  No questions. When a server asks you something, it appears here.\n"+
-			"  F5 lists tools to call; F1 shows every key.")
+		steps := firstSteps(c)
+		for i, l := range steps {
+			steps[i] = ansi.Truncate(l, max(c.width, 20), "…")
+		}
+		return failedServers(c) + c.st.Muted.Render("\n"+strings.Join(steps, "\n"))
 	}
 	w, h := c.paneInner()
 	frame := c.st.Pane.Frame

@@ -329,3 +329,28 @@ func TestFailedServerShowsWhy(t *testing.T) {
 		t.Error("another server's stderr is shown as the failed one's")
 	}
 }
+
+// TestEmptyScreenSaysWhatToTry: with no question open, the questions
+// screen says what to try first: on the embedded demo a concrete tool on
+// a named server (the first demo server that is ready), elsewhere the same
+// steps with any tool; at 80 columns every line is whole.
+func TestEmptyScreenSaysWhatToTry(t *testing.T) {
+	t.Parallel()
+	d := newDriver(t, Options{})
+	d.send(tea.WindowSizeMsg{Width: 80, Height: 24})
+	mustShow(t, d, "F5 Tools, pick a tool (↑↓; s for the next server), Enter calls it.")
+	if strings.Contains(d.screen(), "deploy") {
+		t.Error("a server that is not the demo is told to call the demo's deploy")
+	}
+
+	d = newDriver(t, Options{}, func(e *fakeEngine) {
+		e.servers = []ServerStatus{
+			{Name: "demo-2025-11-25", State: client.StateConnecting},
+			{Name: "demo-2026-07-28", State: client.StateReady, Protocol: "2026-07-28", Info: wire.Implementation{Name: "elicit-demo"}},
+		}
+	})
+	d.send(tea.WindowSizeMsg{Width: 80, Height: 24})
+	mustShow(t, d, "Try the deploy tool first:", "F5 Tools, s until it shows demo-2026-07-28, ↓ to deploy, Enter twice.",
+		"  Its question opens here (F4): enter accepts, ctrl+x declines, esc cancels.",
+		"  Every tool works on the server that lists it; F7 shows how each question")
+}

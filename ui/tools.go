@@ -52,6 +52,10 @@ type call struct {
 	elapsed      time.Duration
 	prog         client.CallProgress
 	asTask       bool
+	// drawn is the finished call drawn for drawnSt at drawnW (outcome).
+	drawn   string
+	drawnSt *themes.Styles
+	drawnW  int
 }
 
 // toolsView lists a server's tools and the calls made from it.
@@ -173,6 +177,9 @@ func (t *toolsView) key(c *viewCtx, k tea.KeyPressMsg) tea.Cmd {
 	}
 	km := c.keys
 	if t.onCalls {
+		if key.Matches(k, km.Select) {
+			return t.readCall(c)
+		}
 		if key.Matches(k, km.Up, km.Down) {
 			d := 1
 			if key.Matches(k, km.Up) {
@@ -296,7 +303,7 @@ func (t *toolsView) applyProgress(c *viewCtx) {
 // render draws the tool list (or the argument form) and the calls.
 // toolWords are what the tools view calls its list.
 var toolWords = listWords{title: "Tools of",
-	hints: "s next server · enter call · x cancel call · tab calls · r reconnect · t as a task",
+	hints: "s next server · enter call · x cancel call · tab calls (enter reads a result) · r reconnect · t as a task",
 	noun:  "tools", method: "tools/list", none: "this server has no tools"}
 
 func (t *toolsView) render(c *viewCtx) string {
@@ -368,16 +375,54 @@ func (t *toolsView) renderCalls(c *viewCtx, rows int) string {
 		b.WriteString(line + "\n")
 	}
 	if sel := t.calls[clamp(t.callSel, 0, len(t.calls)-1)]; sel.done {
-		out := ""
-		switch {
-		case sel.err != nil:
-			out = st.Error.Render(errText(sel.err))
-		case sel.res != nil:
-			out = renderResult(st, sel.res, c.width)
+		out := sel.outcome(st, c.width)
+		room := max(rows-len(t.calls[lo:])-1, 2)
+		if n := strings.Count(out, "\n") + 1; n > room {
+			more := fmt.Sprintf("… %d more lines: ", n-room+1)
+			if t.onCalls {
+				more += "enter reads all of it"
+			} else {
+				more += "tab, then enter, reads all of it"
+			}
+			out = clipLines(out, room-1) + "\n" + st.Warning.Render(more)
 		}
-		b.WriteString(clipLines(out, max(rows-len(t.calls[lo:])-1, 2)))
+		b.WriteString(out)
 	}
 	return b.String()
+}
+
+// outcome draws a finished call's result or error, once per styles and
+// width: a result can be large, and a redraw must not render it again.
+func (cl *call) outcome(st *themes.Styles, width int) string {
+	if cl.drawn != "" && cl.drawnSt == st && cl.drawnW == width {
+		return cl.drawn
+	}
+	switch {
+	case cl.err != nil:
+		cl.drawn = st.Error.Render(errText(cl.err))
+	case cl.res != nil:
+		cl.drawn = renderResult(st, cl.res, width)
+	default:
+		cl.drawn = st.Muted.Render("(no result)")
+	}
+	cl.drawnSt, cl.drawnW = st, width
+	return cl.drawn
+}
+
+// readCall opens the selected finished call's result in the reader.
+func (t *toolsView) readCall(c *viewCtx) tea.Cmd {
+	if len(t.calls) == 0 {
+		return nil
+	}
+	cl := t.calls[clamp(t.callSel, 0, len(t.calls)-1)]
+	if !cl.done {
+		return notice("the call is still running")
+	}
+	title := "Result of " + untrusted.Line(cl.server) + "/" + untrusted.Line(cl.tool) + " (" + cl.elapsed.Truncate(time.Millisecond).String() + ")"
+	return openReader(title, func(st *themes.Styles, width int) string {
+		// Its own copy: the reader wraps what the call list clips.
+		return (&call{res: cl.res, err: cl.err, done: true}).outcome(st, width)
+	})
 }
 
 func (t *toolsView) callLine(c *viewCtx, cl *call) string {

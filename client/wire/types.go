@@ -39,6 +39,20 @@ type Resource struct {
 	Annotations json.RawMessage `json:"annotations,omitempty"`
 }
 
+// ResourceTemplate is one entry of resources/templates/list: a family of
+// resources named by an RFC 6570 URI template (untrusted text, like the
+// rest of a listing).
+type ResourceTemplate struct {
+	URITemplate string          `json:"uriTemplate"`
+	Name        string          `json:"name"`
+	Title       string          `json:"title,omitempty"`
+	Description string          `json:"description,omitempty"`
+	MimeType    string          `json:"mimeType,omitempty"`
+	Annotations json.RawMessage `json:"annotations,omitempty"`
+	Icons       json.RawMessage `json:"icons,omitempty"`
+	Meta        json.RawMessage `json:"_meta,omitempty"`
+}
+
 // ResourceContents is one item of resources/read, or an embedded
 // resource: Text or Blob (base64) is set.
 type ResourceContents struct {

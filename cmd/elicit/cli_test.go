@@ -222,6 +222,9 @@ func TestReadCommands(t *testing.T) {
 		want string
 	}{
 		{[]string{"resources"}, `"uri": "demo://readme"`},
+		{[]string{"templates"}, `"uriTemplate": "demo://scene/{tool}"`},
+		{[]string{"templates", "--protocol", "2025-11-25"}, `"uriTemplate": "demo://scene/{tool}"`},
+		{[]string{"read", "demo://scene/deploy"}, `accept, decline and cancel give three different results`},
 		{[]string{"read", "demo://readme"}, `"contents": [`},
 		{[]string{"prompts"}, `"name": "greet"`},
 		{[]string{"get", "greet", "--args", `{"name":"Ada"}`}, `Ada`},
@@ -258,6 +261,10 @@ func TestHeadlessConfigServer(t *testing.T) {
 	}
 	if code, _, errs := runCLI(t, "tools", "--config", cfg); code != exitUsage || !strings.Contains(errs, "lists 2 servers (new, old)") {
 		t.Errorf("no --server: exit %d, stderr %q", code, errs)
+	}
+	code, out, errs = runCLI(t, "templates", "--config", cfg, "--server", "old")
+	if code != exitOK || !strings.Contains(out, `"server": "old"`) || !strings.Contains(out, `"uriTemplate": "demo://scene/{tool}"`) {
+		t.Errorf("templates --server old: exit %d, stderr %q, stdout %.300q", code, errs, out)
 	}
 	if code, _, errs := runCLI(t, "resources", "--config", cfg, "--server", "nope"); code != exitUsage || !strings.Contains(errs, `no server "nope"`) {
 		t.Errorf("unknown --server: exit %d, stderr %q", code, errs)

@@ -19,7 +19,28 @@ type config struct {
 	Theme   string
 	Servers []serverSpec
 	Path    string
+	// Inputs are the file's declared VS Code inputs ("inputs"), in its
+	// order.
+	Inputs []configInput
 }
+
+// configInput is one entry of VS Code's "inputs": what to ask for a
+// ${input:ID} ("promptString", or "pickString" with options).
+type configInput struct {
+	Type        string   `json:"type"`
+	ID          string   `json:"id"`
+	Description string   `json:"description"`
+	Default     string   `json:"default"`
+	Password    bool     `json:"password"`
+	Options     []string `json:"options"`
+}
+
+// inputLookup gives the value of ${input:ID}, or reports it has none.
+type inputLookup func(id string) (string, bool)
+
+// envInput reads ${input:ID} from ELICIT_INPUT_ID (inputEnv), as the
+// headless commands do: nobody is there to ask.
+func envInput(id string) (string, bool) { return os.LookupEnv(inputEnv(id)) }
 
 type configServer struct {
 	Command string            `json:"command"`
@@ -35,9 +56,13 @@ type configServer struct {
 	OAuth *oauthSpec `json:"oauth"`
 }
 
-// loadConfig reads and checks a config file. Errors name the file and the
-// server, so a person can find the line to fix.
-func loadConfig(path string) (*config, error) {
+// loadConfig reads and checks a config file, with ${input:ID} from the
+// environment. Errors name the file and the server, so a person can find
+// the line to fix.
+func loadConfig(path string) (*config, error) { return loadConfigWith(path, envInput) }
+
+// loadConfigWith is loadConfig with ${input:ID} given by inputs.
+func loadConfigWith(path string, inputs inputLookup) (*config, error) {
 	b, err := os.ReadFile(path)
 	if err != nil {
 		return nil, fmt.Errorf("config: %w", err)
@@ -46,6 +71,7 @@ func loadConfig(path string) (*config, error) {
 		Theme      string                     `json:"theme"`
 		MCPServers map[string]json.RawMessage `json:"mcpServers"`
 		Servers    map[string]json.RawMessage `json:"servers"`
+		Inputs     []configInput              `json:"inputs"`
 	}
 	if err := json.Unmarshal(b, &raw); err != nil {
 		return nil, fmt.Errorf("config %s: not valid JSON: %w", path, err)
@@ -57,7 +83,7 @@ func loadConfig(path string) (*config, error) {
 	if len(entries) == 0 {
 		return nil, fmt.Errorf(`config %s: no servers (want {"mcpServers": {"name": {"command": …} or {"url": …}}})`, path)
 	}
-	cfg := &config{Theme: raw.Theme, Path: path}
+	cfg := &config{Theme: raw.Theme, Path: path, Inputs: raw.Inputs}
 	names := make([]string, 0, len(entries))
 	for n := range entries {
 		names = append(names, n)
@@ -71,7 +97,7 @@ func loadConfig(path string) (*config, error) {
 		if cs.Disabled {
 			continue
 		}
-		spec, err := cs.spec(name, filepath.Dir(path))
+		spec, err := cs.spec(name, filepath.Dir(path), inputs)
 		if err != nil {
 			return nil, fmt.Errorf("config %s: server %q: %w", path, name, err)
 		}
@@ -83,7 +109,7 @@ func loadConfig(path string) (*config, error) {
 	return cfg, nil
 }
 
-func (cs configServer) spec(name, base string) (serverSpec, error) {
+func (cs configServer) spec(name, base string, inputs inputLookup) (serverSpec, error) {
 	s := serverSpec{Name: name}
 	switch {
 	case cs.Command != "" && cs.URL != "":
@@ -97,7 +123,7 @@ func (cs configServer) spec(name, base string) (serverSpec, error) {
 			s.Dir = filepath.Join(base, s.Dir)
 		}
 		for k, v := range cs.Env {
-			ev, err := expandVars(v)
+			ev, err := expandVars(v, inputs)
 			if err != nil {
 				return s, fmt.Errorf("env %s: %w", k, err)
 			}
@@ -114,7 +140,7 @@ func (cs configServer) spec(name, base string) (serverSpec, error) {
 		}
 		s.URL = cs.URL
 		if cs.OAuth != nil {
-			o, err := cs.OAuth.expanded()
+			o, err := cs.OAuth.expanded(inputs)
 			if err != nil {
 				return s, fmt.Errorf("oauth: %w", err)
 			}
@@ -122,7 +148,7 @@ func (cs configServer) spec(name, base string) (serverSpec, error) {
 		}
 		s.Header = http.Header{}
 		for k, v := range cs.Headers {
-			hv, err := expandVars(v)
+			hv, err := expandVars(v, inputs)
 			if err != nil {
 				return s, fmt.Errorf("header %s: %w", k, err)
 			}
@@ -139,9 +165,9 @@ func (cs configServer) spec(name, base string) (serverSpec, error) {
 
 // expanded checks an "oauth" object and expands $VAR in its secrets and
 // paths (a client secret belongs in the environment, not the file).
-func (o oauthSpec) expanded() (oauthSpec, error) {
+func (o oauthSpec) expanded(inputs inputLookup) (oauthSpec, error) {
 	for _, f := range []*string{&o.ClientID, &o.ClientSecret, &o.PrivateKeyFile, &o.AssertionFile} {
-		v, err := expandVars(*f)
+		v, err := expandVars(*f, inputs)
 		if err != nil {
 			return o, err
 		}
@@ -159,18 +185,20 @@ func (o oauthSpec) expanded() (oauthSpec, error) {
 	return o, nil
 }
 
-// expandVars expands $VAR and ${VAR} from the environment. A variable
-// that is not set is an error naming it: silently expanding it to "" sent
-// "Authorization: Bearer " and empty API keys. A variable set to "" is
-// taken as it is.
-func expandVars(v string) (string, error) {
+// expandVars expands $VAR and ${VAR} from the environment, and VS Code's
+// ${input:ID} through inputs. A variable that is not set is an error
+// naming it: silently expanding it to "" sent "Authorization: Bearer "
+// and empty API keys. A variable set to "" is taken as it is.
+func expandVars(v string, inputs inputLookup) (string, error) {
 	var missing []string
 	out := os.Expand(v, func(name string) string {
-		env := name
-		if input, ok := strings.CutPrefix(name, "input:"); ok {
-			env = inputEnv(input)
+		var val string
+		var ok bool
+		if input, isInput := strings.CutPrefix(name, "input:"); isInput {
+			val, ok = inputs(input)
+		} else {
+			val, ok = os.LookupEnv(name)
 		}
-		val, ok := os.LookupEnv(env)
 		if !ok {
 			missing = append(missing, name)
 		}

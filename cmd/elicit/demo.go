@@ -11,7 +11,10 @@ import (
 )
 
 const demoUsage = `Usage:
-  elicit demo [flags]                         the TUI against the embedded demo server
+  elicit demo [flags]                         the TUI against two embedded demo servers, one per
+                                              protocol era: demo-2025-11-25 (questions are
+                                              elicitation/create requests) and demo-2026-07-28
+                                              (input_required results); --protocol V runs one, demo-V
   elicit demo --serve stdio                   serve the demo over stdin/stdout
   elicit demo --serve http [--addr ADDR] [--stateless]
                                               serve the demo over Streamable HTTP at http://ADDR/mcp;
@@ -68,4 +71,36 @@ func runDemo(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	}
 	f.demo = true
 	return runTUIWith(ctx, &f, stdout, stderr)
+}
+
+// demoEras are the protocol versions `elicit demo` runs a server of, one
+// each: the newest of each era, so that every scene plays on one of them.
+func demoEras() []string { return []string{demo.ProtocolLegacy, demo.ProtocolStateless} }
+
+// demoSpecs are the TUI's demo servers, from base (the flags' demo spec):
+// one per era, named by it, or the one --protocol pins. Each serves only
+// its era and its session is pinned to it, so the tools each lists are the
+// ones that work there.
+func demoSpecs(base serverSpec, protocol, name string) ([]serverSpec, error) {
+	if protocol != "" {
+		if err := demo.CheckProtocol(protocol); err != nil {
+			return nil, usageErr("--protocol: %v", err)
+		}
+		base.Protocol = protocol
+		base.Name = "demo-" + protocol
+		if name != "" {
+			base.Name = name
+		}
+		return []serverSpec{base}, nil
+	}
+	if name != "" {
+		return nil, usageErr("--name names one server, and the demo runs one per era; pin one with --protocol to name it")
+	}
+	var out []serverSpec
+	for _, era := range demoEras() {
+		s := base
+		s.Name, s.Protocol = "demo-"+era, era
+		out = append(out, s)
+	}
+	return out, nil
 }

@@ -1,9 +1,11 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"net/url"
+	"slices"
 	"sync"
 
 	"github.com/elicit-dev/elicit/client"
@@ -20,6 +22,10 @@ type engine struct {
 	ctx   context.Context
 	m     *client.Manager
 	specs map[string]serverSpec
+	// order is the servers in the order given (flags, config), which the
+	// status bar keeps: they connect concurrently, so the Manager's own
+	// order is whichever started first.
+	order []string
 	// sessionOpts builds each server's session options (prompter,
 	// observer, modes) the same way for the first connect and reconnects.
 	sessionOpts func(name string) *client.Options
@@ -108,7 +114,20 @@ func (e *engine) Servers() []ui.ServerStatus {
 			out = append(out, ui.ServerStatus{Name: name, State: client.StateFailed, Err: err})
 		}
 	}
+	if len(e.order) > 0 {
+		slices.SortStableFunc(out, func(a, b ui.ServerStatus) int {
+			return cmp.Compare(e.rank(a.Name), e.rank(b.Name))
+		})
+	}
 	return out
+}
+
+// rank is where name stands in e.order; names not in it go last.
+func (e *engine) rank(name string) int {
+	if i := slices.Index(e.order, name); i >= 0 {
+		return i
+	}
+	return len(e.order)
 }
 
 func (e *engine) host(name string) string {

@@ -12,12 +12,18 @@ import (
 )
 
 // The headless commands that read a server without calling a tool:
-// resources, read URI, prompts, get NAME. Same server flags and JSON
+// resources, templates, read URI, prompts, get NAME. Same server flags and JSON
 // shape as tools; what they print passes untrusted.JSON like the rest.
 
 const resourcesUsage = `Usage: elicit resources [flags] [-- CMD ARGS...]
 
 Lists the server's resources (all pages) as JSON on stdout.
+`
+
+const templatesUsage = `Usage: elicit templates [flags] [-- CMD ARGS...]
+
+Lists the server's resource templates (resources/templates/list, all
+pages) as JSON on stdout.
 `
 
 const readUsage = `Usage: elicit read URI [flags] [-- CMD ARGS...]
@@ -42,11 +48,13 @@ type readOutput struct {
 	Server   string `json:"server"`
 	Protocol string `json:"protocol"`
 	Era      string `json:"era"`
-	// Exactly one of these is set.
-	Resources []wire.Resource         `json:"resources,omitempty"`
+	// Exactly one of these is set. The lists are omitzero, not
+	// omitempty: an empty list is printed as [], for a script to read.
+	Resources []wire.Resource         `json:"resources,omitzero"`
+	Templates []wire.ResourceTemplate `json:"resourceTemplates,omitzero"`
 	URI       string                  `json:"uri,omitempty"`
 	Contents  []wire.ResourceContents `json:"contents,omitempty"`
-	Prompts   []wire.Prompt           `json:"prompts,omitempty"`
+	Prompts   []wire.Prompt           `json:"prompts,omitzero"`
 	Prompt    string                  `json:"prompt,omitempty"`
 	Result    *wire.GetPromptResult   `json:"result,omitempty"`
 	Repaired  string                  `json:"repaired,omitempty"`
@@ -96,6 +104,17 @@ func runResources(ctx context.Context, args []string, stdout, stderr io.Writer) 
 			out.Resources, err = s.ListResources(ctx)
 			if out.Resources == nil {
 				out.Resources = []wire.Resource{}
+			}
+			return err
+		})
+}
+
+func runTemplates(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	return runRead(ctx, "templates", templatesUsage, 0, args, stdout, stderr, nil,
+		func(ctx context.Context, s *client.Session, _ []string, out *readOutput) (err error) {
+			out.Templates, err = s.ListResourceTemplates(ctx)
+			if out.Templates == nil {
+				out.Templates = []wire.ResourceTemplate{}
 			}
 			return err
 		})

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"crypto/sha256"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -55,6 +56,20 @@ var testServers = map[string]func(in *bufio.Scanner, out *json.Encoder){
 	"huge-result": func(in *bufio.Scanner, out *json.Encoder) {
 		serveScripted(in, out, writeHugeResult)
 	},
+	// env-token: tool "env-token" tells whether the server was started
+	// with ELICIT_TEST_TOKEN, by a digest of it and its length, never the
+	// value (TestTUIConfigInputAsked types it and must not see it).
+	"env-token": func(in *bufio.Scanner, out *json.Encoder) {
+		serveScripted(in, out, func(id json.RawMessage) any {
+			text := "ELICIT_TEST_TOKEN is not set"
+			if v, ok := os.LookupEnv("ELICIT_TEST_TOKEN"); ok {
+				text = tokenDigest(v)
+			}
+			return map[string]any{"jsonrpc": "2.0", "id": id, "result": map[string]any{
+				"content": []any{map[string]any{"type": "text", "text": text}},
+			}}
+		})
+	},
 	// evil-result: a result whose text carries the same, plus invalid
 	// UTF-8, written raw (encoding/json would have escaped it).
 	"evil-result": func(in *bufio.Scanner, out *json.Encoder) {
@@ -69,6 +84,12 @@ var testServers = map[string]func(in *bufio.Scanner, out *json.Encoder){
 // OSC 52 (clipboard), CSI 6n (cursor report into our input), clear
 // screen, 8-bit CSI, a bidi override.
 const evilText = "failed\x1b]0;pwned\a\x1b]52;c;cm0gLXJmIH4=\a\x1b[6n\x1b[2J\u009b31m\u202eexe.txt"
+
+// tokenDigest is what the env-token scene says of its token.
+func tokenDigest(v string) string {
+	sum := sha256.Sum256([]byte(v))
+	return fmt.Sprintf("token sha256:%x, %d bytes", sum[:6], len(v))
+}
 
 // runTestServer runs the scene named by ELICIT_TEST_SERVER, if any, and
 // reports whether it did.

@@ -75,7 +75,7 @@ var errHelp = errors.New("help shown")
 
 // commands are the subcommands, for hoistCommand and suggestions.
 func commands() []string {
-	return []string{"demo", "tools", "call", "resources", "read", "prompts", "get", "auth", "conformance", "version", "help"}
+	return []string{"demo", "tools", "call", "resources", "templates", "read", "prompts", "get", "auth", "conformance", "version", "help"}
 }
 
 // hoistCommand lets flags come before the subcommand: "elicit --theme
@@ -172,14 +172,16 @@ func printError(w io.Writer, err error) {
 const topUsage = `elicit — a terminal client for MCP servers that gets their questions right.
 
 Usage:
-  elicit demo                              the TUI against the embedded demo server
+  elicit demo                              the TUI against the embedded demo servers, one per
+                                           protocol era (demo-2025-11-25, demo-2026-07-28)
   elicit [flags] -- CMD ARGS...            the TUI against a stdio server
   elicit [flags] --url URL                 the TUI against a Streamable HTTP server
   elicit tools [flags] [-- CMD ARGS...]    list a server's tools as JSON
   elicit call TOOL [--args JSON] [--answer POLICY] [flags] [-- CMD ARGS...]
                                            call a tool headless; prints JSON
-  elicit resources | read URI | prompts | get NAME [--args JSON] [flags] [-- CMD ARGS...]
-                                           list or read resources, list or get MCP prompts; JSON
+  elicit resources | templates | read URI | prompts | get NAME [--args JSON] [flags] [-- CMD ARGS...]
+                                           list resources or resource templates, read a resource,
+                                           list or get MCP prompts; JSON
   Headless commands take the server as -- CMD ARGS..., --url URL, --demo,
   or --config FILE --server NAME.
   elicit demo --serve stdio|http [--addr ADDR]
@@ -218,6 +220,8 @@ func dispatch(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		return withFailureJSON(stdout, func(w io.Writer) error { return runCall(ctx, args[1:], w, stderr) })
 	case "resources":
 		return withFailureJSON(stdout, func(w io.Writer) error { return runResources(ctx, args[1:], w, stderr) })
+	case "templates":
+		return withFailureJSON(stdout, func(w io.Writer) error { return runTemplates(ctx, args[1:], w, stderr) })
 	case "read":
 		return withFailureJSON(stdout, func(w io.Writer) error { return runReadResource(ctx, args[1:], w, stderr) })
 	case "prompts":

@@ -23,6 +23,10 @@ type serverSpec struct {
 	URL     string
 	Header  http.Header
 	Demo    bool
+	// Protocol pins this server's protocol version, over the --protocol
+	// flag ("" leaves it to the flag). A demo spec also serves only that
+	// era: `elicit demo` runs one demo server per era.
+	Protocol string
 	// LegacySSE selects the 2024-11-05 HTTP+SSE transport for URL.
 	LegacySSE bool
 	// OAuth configures authorization to an HTTP server (oauth.go); auth
@@ -33,6 +37,8 @@ type serverSpec struct {
 
 func (s serverSpec) describe() string {
 	switch {
+	case s.Demo && s.Protocol != "":
+		return "the embedded demo server (" + s.Protocol + ")"
 	case s.Demo:
 		return "the embedded demo server"
 	case s.URL != "":
@@ -46,7 +52,7 @@ func (s serverSpec) describe() string {
 func (s serverSpec) transport(obs transport.Observer) (transport.Transport, error) {
 	switch {
 	case s.Demo:
-		return &inProcessDemo{obs: obs}, nil
+		return &inProcessDemo{obs: obs, opts: &demo.Options{Protocol: s.Protocol}}, nil
 	case s.URL != "":
 		if _, err := transport.ParseHTTPURL(s.URL); err != nil {
 			return nil, usageErr("bad --url %q: want http://host[:port]/path or https://…", s.URL)

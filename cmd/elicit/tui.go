@@ -22,6 +22,9 @@ type tuiFlags struct {
 	common
 	config string
 	theme  string
+	// ask asks the person for the config's ${input:ID} values the
+	// environment does not give; nil takes them from the environment only.
+	ask inputAsker
 }
 
 // renderFPS caps how often the screen is redrawn. bubbletea's renderer
@@ -59,7 +62,7 @@ func runTUI(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 
 // servers resolves which servers the TUI talks to: the one on the command
 // line, or those of a config file (given, or found in the usual places).
-func (f *tuiFlags) servers() ([]serverSpec, string, error) {
+func (f *tuiFlags) servers(ctx context.Context) ([]serverSpec, string, error) {
 	theme := f.theme
 	if err := f.checkTimeouts(); err != nil {
 		return nil, "", err
@@ -69,7 +72,14 @@ func (f *tuiFlags) servers() ([]serverSpec, string, error) {
 			return nil, "", usageErr("give either a server or --config, not both")
 		}
 		spec, err := f.spec(false)
-		return []serverSpec{spec}, theme, err
+		if err != nil {
+			return nil, "", err
+		}
+		if spec.Demo {
+			specs, err := demoSpecs(spec, f.protocol, f.name)
+			return specs, theme, err
+		}
+		return []serverSpec{spec}, theme, nil
 	}
 	path := f.config
 	if path == "" {
@@ -79,7 +89,13 @@ func (f *tuiFlags) servers() ([]serverSpec, string, error) {
 		}
 		path = p
 	}
-	cfg, err := loadConfig(path)
+	var cfg *config
+	var err error
+	if f.ask != nil {
+		cfg, err = loadConfigAsking(ctx, path, f.ask)
+	} else {
+		cfg, err = loadConfig(path)
+	}
 	if err != nil {
 		return nil, "", usageErr("%v", err)
 	}
@@ -90,7 +106,10 @@ func (f *tuiFlags) servers() ([]serverSpec, string, error) {
 }
 
 func runTUIWith(ctx context.Context, f *tuiFlags, stdout, stderr io.Writer) error {
-	specs, theme, err := f.servers()
+	if f.ask == nil {
+		f.ask = terminalAsker(stdout)
+	}
+	specs, theme, err := f.servers(ctx)
 	if err != nil {
 		return err
 	}
@@ -128,10 +147,15 @@ func runTUIWith(ctx context.Context, f *tuiFlags, stdout, stderr io.Writer) erro
 		eng.specs[s.Name] = s
 		order = append(order, s.Name)
 	}
+	eng.order = order
 	eng.sessionOpts = func(name string) *client.Options {
+		protocol := f.protocol
+		if p := eng.specs[name].Protocol; p != "" {
+			protocol = p
+		}
 		return &client.Options{
 			ClientInfo:     wire.Implementation{Name: "elicit", Version: version},
-			Protocol:       f.protocol,
+			Protocol:       protocol,
 			Elicit:         modes,
 			Prompter:       br,
 			PromptTimeout:  f.promptTimeout,

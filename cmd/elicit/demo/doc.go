@@ -67,9 +67,17 @@
 // era. A client that declared no elicitation capability gets -32021
 // (MissingRequiredClientCapability) instead of a question.
 //
-// withdrawn and consent are old-era scenes (2026-07-28 has no server-side
-// cancel, no elicitationId and no notifications/elicitation/complete); in
-// 2026-07-28 they return a tool error that says so.
+// consent plays in both eras: in 2025-11-25 a URL-mode elicitation/create
+// with an elicitationId, then notifications/elicitation/complete; in
+// 2026-07-28 a URL-mode question in an input_required result (no
+// elicitationId, no completion notification: the retry brings the answer).
+// withdrawn is an old-era scene (2026-07-28 has no server-side cancel): a
+// server that serves 2026-07-28 only ([Options.Protocol]) does not list
+// it, and one serving both eras says so in its description and answers a
+// 2026-07-28 call with a tool error naming the era it needs.
+//
+// Besides the tools there is one resource (demo://readme), one resource
+// template (demo://scene/{tool}) and one prompt (greet).
 //
 // Concurrency: go-sdk runs every tools/call in its own goroutine, so calls
 // and their questions proceed in parallel; the tools keep no state between

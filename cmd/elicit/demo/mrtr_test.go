@@ -294,15 +294,14 @@ func TestModernStorm(t *testing.T) {
 	})
 }
 
-// TestModernLegacyOnlyScenes: withdrawn and consent explain that they need
-// the old era instead of failing obscurely.
-func TestModernLegacyOnlyScenes(t *testing.T) {
+// TestModernWithdrawnSaysItsEra: on a server of both eras, withdrawn in a
+// 2026-07-28 session explains that it needs the old era instead of failing
+// obscurely (a 2026-07-28-only server does not list it: TestModernOnlyServer).
+func TestModernWithdrawnSaysItsEra(t *testing.T) {
 	t.Parallel()
 	cs := connectModern(t, "memory", nil, answer(nil))
-	for _, tool := range []string{"withdrawn", "consent"} {
-		res := call(t, cs, tool, nil)
-		if !res.IsError || !strings.Contains(textOf(t, res), "needs a 2025-11-25 session") {
-			t.Errorf("%s in 2026-07-28 = %s", tool, asJSON(res))
-		}
+	res := call(t, cs, "withdrawn", nil)
+	if !res.IsError || !strings.Contains(textOf(t, res), "needs a 2025-11-25 session") {
+		t.Errorf("withdrawn in 2026-07-28 = %s", asJSON(res))
 	}
 }

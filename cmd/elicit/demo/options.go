@@ -117,6 +117,11 @@ func newConfig(opts *Options) (config, error) {
 	return c, nil
 }
 
+// modernOnly reports whether every version served is of the stateless era.
+func (c config) modernOnly() bool {
+	return len(c.versions) > 0 && !slices.ContainsFunc(c.versions, func(v string) bool { return v < modernVersion })
+}
+
 // mustConfig is newConfig for the functions that cannot return an error.
 func mustConfig(opts *Options) config {
 	c, err := newConfig(opts)

@@ -2,6 +2,7 @@ package demo
 
 import (
 	"context"
+	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -14,7 +15,8 @@ const (
 )
 
 // instructions is sent in the initialize and server/discover results;
-// clients may show it or hand it to a model.
+// clients may show it or hand it to a model. instructionsFor leaves out
+// what the server does not list.
 const instructions = `elicit demo server: each tool plays one elicitation scene.
 In 2025-11-25 questions are elicitation/create requests; in 2026-07-28 they come back as input_required results to answer and retry.
 - deploy: confirm a production deploy; accept, decline and cancel give three different results.
@@ -23,12 +25,23 @@ In 2025-11-25 questions are elicitation/create requests; in 2026-07-28 they come
 - wizard: two rounds; the second question depends on the first answer.
 - needs_state_only: the first attempt asks nothing and must be retried at once (load shedding).
 - withdrawn: asks, then withdraws the question itself (notifications/cancelled; 2025-11-25 only).
-- consent: a URL-mode elicitation (needs the client to declare elicitation.url; 2025-11-25 only).
+- consent: a URL-mode elicitation (needs the client to declare elicitation.url).
 - storm: n questions at once, to check that answers find their question.
 - slow: progress notifications and log messages until done or cancelled.
 - reflow_month: a long job run as a task (params.task in 2025-11-25, the tasks extension in 2026-07-28); asks where one workshop goes.
 - reflow_fail, reflow_iserror, reflow_stubborn: tasks that fail, end in a tool error, or ignore tasks/cancel.
-- echo, add: plain tools without questions.`
+- echo, add: plain tools without questions.
+Resource template demo://scene/{tool}: what one tool shows.`
+
+// withdrawnLine is the instructions' line of the withdrawn tool.
+const withdrawnLine = "- withdrawn: asks, then withdraws the question itself (notifications/cancelled; 2025-11-25 only).\n"
+
+func instructionsFor(cfg config) string {
+	if cfg.modernOnly() {
+		return strings.Replace(instructions, withdrawnLine, "", 1)
+	}
+	return instructions
+}
 
 // New returns the demo server with every tool, the demo://readme resource
 // and the greet prompt. Each call returns a fresh server; a server may be
@@ -48,7 +61,7 @@ func newServer(cfg config, life context.Context) (*mcp.Server, *taskStore) {
 		Title:   "elicit demo server",
 		Version: Version,
 	}, &mcp.ServerOptions{
-		Instructions: instructions,
+		Instructions: instructionsFor(cfg),
 		Logger:       cfg.logger,
 		// Logging is deprecated from 2026-07-28 on, but current in 2025-11-25.
 		//lint:ignore SA1019 the slow tool logs to 2025-11-25 clients
@@ -65,11 +78,11 @@ func newServer(cfg config, life context.Context) (*mcp.Server, *taskStore) {
 	addWizard(srv, cfg)
 	addRetry(srv, cfg)
 	addWithdrawn(srv, cfg)
-	addConsent(srv)
+	addConsent(srv, cfg)
 	addStorm(srv, cfg)
 	addSlow(srv, cfg)
 	addBasic(srv)
 	addReflow(srv, tasks)
-	addFeatures(srv)
+	addFeatures(srv, cfg)
 	return srv, tasks
 }

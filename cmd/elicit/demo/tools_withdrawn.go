@@ -16,12 +16,19 @@ import (
 // would leave the client's form open.
 const withdrawFlush = time.Second
 
+// addWithdrawn registers the scene only where it can play: a server that
+// serves 2026-07-28 alone (Options.Protocol) does not list it, and one
+// that serves both eras says which one it needs.
 func addWithdrawn(srv *mcp.Server, cfg config) {
+	if cfg.modernOnly() {
+		return
+	}
 	mcp.AddTool(srv, &mcp.Tool{
 		Name:  "withdrawn",
 		Title: "A question the server withdraws",
 		Description: fmt.Sprintf("Asks a question, then withdraws it after %s if it is still open "+
-			"(the server cancels its elicitation/create with notifications/cancelled).", cfg.withdrawAfter),
+			"(the server cancels its elicitation/create with notifications/cancelled). 2025-11-25 and older only: "+
+			"in 2026-07-28 a server sends no requests, so it has none to withdraw.", cfg.withdrawAfter),
 		Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, OpenWorldHint: ptr(false)},
 	}, withdrawn(cfg))
 }
