@@ -124,6 +124,12 @@ func (t *HTTP) Dial(ctx context.Context) (Conn, error) {
 		gone:       make(chan struct{}),
 	}
 	c.client, c.ownClient = originClient(t.Client)
+	// A client's RoundTripper that keeps per-connection state (the OAuth
+	// one remembers a failed sign-in so as not to ask on every request)
+	// starts afresh with each connection.
+	if r, ok := c.client.Transport.(interface{ NewConnection() }); ok {
+		r.NewConnection()
+	}
 	if c.obs == nil {
 		c.obs = ObserverFuncs{}
 	}

@@ -95,6 +95,15 @@ func sameOriginRedirects(req *http.Request, via []*http.Request) error {
 	return nil
 }
 
+// NewConnection forgets a failed authorization: a new connection (a
+// reconnect the person asked for) may sign in again. transport.HTTP calls
+// it on each Dial.
+func (t *Transport) NewConnection() {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.failed, t.fruitless = nil, 0
+}
+
 // Waiting reports whether an authorization is waiting on a person:
 // timeouts that mean "the server is silent" should stand still meanwhile.
 func (t *Transport) Waiting() bool { return t.waiting.Load() > 0 }

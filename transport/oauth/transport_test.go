@@ -113,6 +113,11 @@ func TestBadServersAreNamedAndNothingIsKept(t *testing.T) {
 			if _, err2 := get(t, tr, f.url()); !errors.Is(err2, tc.want) || len(f.authorizeReqs) != tc.authorizations {
 				t.Errorf("second request: %v, %d authorizations", err2, len(f.authorizeReqs))
 			}
+			// Until a new connection: then it tries again.
+			tr.NewConnection()
+			if _, err3 := get(t, tr, f.url()); !errors.Is(err3, tc.want) || len(f.authorizeReqs) != 2*tc.authorizations {
+				t.Errorf("after NewConnection: %v, %d authorizations", err3, len(f.authorizeReqs))
+			}
 		})
 	}
 }
