@@ -37,6 +37,13 @@ func TestConformance(t *testing.T) {
 			"auth/metadata-var3": "names another issuer",
 		}},
 		{name: "0.2.0-alpha.12", bin: os.Getenv("ELICIT_CONFORMANCE_NEXT"), node: os.Getenv("ELICIT_NODE22")},
+		// The scenarios scored for both 2025-11-25 and 2026-07-28 run on the
+		// default wire above; a client must pass them on the stateless one
+		// too.
+		{name: "0.2.0-alpha.12 --spec-version 2026-07-28", bin: os.Getenv("ELICIT_CONFORMANCE_NEXT"), node: os.Getenv("ELICIT_NODE22"),
+			specVersion: "2026-07-28", only: func(tags string) bool {
+				return strings.Contains(tags, "2025-11-25") && strings.Contains(tags, "2026-07-28")
+			}},
 	}
 	ran := false
 	var mu sync.Mutex
@@ -81,6 +88,10 @@ func conformanceParallel() int { return 4 }
 
 type conformanceSuite struct {
 	name, bin, node string
+	// specVersion is passed as --spec-version; only, if set, picks the
+	// scenarios by the versions the list tags them with.
+	specVersion string
+	only        func(tags string) bool
 	// expectFail: scenarios that must fail, with what elicit's stderr
 	// must say about why.
 	expectFail map[string]string
@@ -111,11 +122,14 @@ func (s conformanceSuite) list(t *testing.T) []string {
 	}
 	var names []string
 	for _, line := range strings.Split(string(out), "\n") {
-		name, ok := strings.CutPrefix(strings.TrimSpace(line), "- ")
+		entry, ok := strings.CutPrefix(strings.TrimSpace(line), "- ")
 		if !ok {
 			continue
 		}
-		names = append(names, strings.Fields(name)[0])
+		name, tags, _ := strings.Cut(entry, " ")
+		if s.only == nil || s.only(tags) {
+			names = append(names, name)
+		}
 	}
 	return names
 }
@@ -124,7 +138,11 @@ func (s conformanceSuite) run(t *testing.T, scenario string) conformanceRow {
 	out := t.TempDir()
 	ctx, cancel := context.WithTimeout(t.Context(), 120*time.Second)
 	defer cancel()
-	cmd := s.command(ctx, "client", "--command", binPath+" conformance", "--scenario", scenario, "-o", out)
+	args := []string{"client", "--command", binPath + " conformance", "--scenario", scenario, "-o", out}
+	if s.specVersion != "" {
+		args = append(args, "--spec-version", s.specVersion)
+	}
+	cmd := s.command(ctx, args...)
 	b, runErr := cmd.CombinedOutput()
 	checks, stderr := readChecks(t, out)
 	row := conformanceRow{suite: s.name, scenario: scenario, completed: runErr == nil}
