@@ -173,11 +173,6 @@ func authServerURLs(issuer string) ([]string, error) {
 // authServer fetches and checks an authorization server's metadata; it
 // returns errAbsent when no URL has a document.
 func (f *flow) authServer(ctx context.Context, issuer string) (*oauthex.AuthServerMeta, asExtra, error) {
-	asm, extra, err := f.fetchAuthServer(ctx, issuer)
-	return asm, extra, err
-}
-
-func (f *flow) fetchAuthServer(ctx context.Context, issuer string) (*oauthex.AuthServerMeta, asExtra, error) {
 	var extra asExtra
 	if err := checkEndpoint(issuer); err != nil {
 		return nil, extra, fmt.Errorf("issuer: %w", err)
