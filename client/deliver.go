@@ -30,11 +30,14 @@ type delivery interface {
 // reason it may end early; Options.PromptTimeout is added here.
 func (s *Session) ask(ctx context.Context, q *question.Question, params json.RawMessage, dl delivery) {
 	var d question.Decision
-	if perr := question.Parse(q, params, s.modes(), s.Subset(), &s.schemas); perr != nil {
-		s.log.Info("refused an elicitation", "prompt", q.Key.String(), "why", perr.Msg)
+	if perr := s.parse(q, params); perr != nil {
+		s.log.Info("refused a question", "prompt", q.Key.String(), "kind", q.Kind, "why", perr.Msg)
 		d = question.Refused(perr)
 		if reason, cause := dl.claim(ctx); cause != nil {
 			d = question.CauseDecision(cause, reason)
+		}
+		if r, _ := d.Reply(q); perr.NotDeclared != "" && r.Err != nil && q.Key.Delivery == question.ServerRequest {
+			defer s.refused(q.Key.RequestID, askMethod(q.Kind), perr.NotDeclared, r.Err)
 		}
 	} else {
 		if t := s.opts.PromptTimeout; t > 0 {
@@ -51,12 +54,29 @@ func (s *Session) ask(ctx context.Context, q *question.Question, params json.Raw
 	dl.send(q, r, out)
 }
 
+// parse fills q from its params by its kind (elicitation, sampling),
+// against what we declared in the negotiated version.
+func (s *Session) parse(q *question.Question, params json.RawMessage) *question.ParamsError {
+	if q.Kind == question.KindSampling {
+		return question.ParseSampling(q, params, s.samplingModes())
+	}
+	return question.Parse(q, params, s.modes(), s.Subset(), &s.schemas)
+}
+
+// askMethod is the method that asks a question of kind k.
+func askMethod(k question.Kind) string {
+	if k == question.KindSampling {
+		return wire.MethodCreateMessage
+	}
+	return wire.MethodElicit
+}
+
 // unanswerable journals an input request we cannot serve (malformed, or of
 // a kind we did not declare) and says so; nothing answers it.
 func (s *Session) unanswerable(q *question.Question, where, why string) {
 	q.Mode = question.ModeForm
 	s.notice("%s: input %q: %s", where, q.Key.Input, why)
-	s.record(q, question.Outcome{Kind: question.Invalid, Reason: why}, "")
+	s.record(q, question.Outcome{Kind: question.Invalid, Reason: why}, nil)
 }
 
 // inputEntry is one entry of inputRequests (MRTR and task inputs).
@@ -81,22 +101,30 @@ func (e *inputEntry) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// inputParams reads an inputRequests entry: the elicitation's params, or
-// why it cannot be answered.
-func inputParams(raw json.RawMessage) (json.RawMessage, string) {
+// inputParams reads an inputRequests entry: the question's kind and
+// params, or why it cannot be answered (a kind we did not declare:
+// roots/list, sampling with sampling off).
+func (s *Session) inputParams(raw json.RawMessage) (question.Kind, json.RawMessage, string) {
 	var e inputEntry
 	if err := json.Unmarshal(raw, &e); err != nil {
-		return nil, "malformed input request: " + err.Error()
+		return 0, nil, "malformed input request: " + err.Error()
 	}
-	if e.Method != wire.MethodElicit {
-		return nil, fmt.Sprintf("input request of a kind elicit did not declare (%s); it gets no answer", e.Method)
+	switch {
+	case e.Method == wire.MethodElicit:
+		return question.KindElicitation, e.Params, ""
+	case e.Method == wire.MethodCreateMessage && s.samplingModes().On:
+		return question.KindSampling, e.Params, ""
 	}
-	return e.Params, ""
+	return 0, nil, fmt.Sprintf("input request of a kind elicit did not declare (%s); it gets no answer", e.Method)
 }
 
-// record journals a question's outcome and reports it; sent is what went
-// on the wire ("accept", "decline", "cancel", "error -32602", or "").
-func (s *Session) record(q *question.Question, out question.Outcome, sent string) {
+// record journals a question's outcome and reports it; r is what went on
+// the wire for it, nil for nothing.
+func (s *Session) record(q *question.Question, out question.Outcome, r *question.Reply) {
+	sent := ""
+	if r != nil {
+		sent = r.Sent
+	}
 	now := time.Now()
 	e := question.JournalEntry{
 		Key:     q.Key,
@@ -107,9 +135,19 @@ func (s *Session) record(q *question.Question, out question.Outcome, sent string
 		Reason:  out.Reason,
 		At:      now,
 		Sent:    sent,
+		Asked:   q.Kind,
 	}
 	if sent == "accept" {
 		e.Content = out.Content
+	}
+	if q.Kind == question.KindSampling {
+		e.Sampling = &question.SamplingRecord{}
+		if q.Sampling != nil {
+			e.Sampling.Request = q.Sampling.Raw
+		}
+		if r != nil && r.Sampling != nil {
+			e.Sampling.Result, e.Sampling.Error = r.Sampling.Result, r.Sampling.Error
+		}
 	}
 	s.journal.Record(e)
 	s.emit(PromptResolved{Key: q.Key, Entry: e, Sent: sent})

@@ -113,10 +113,31 @@
 // round the person abandoned (the call cancelled, or Close) sends no
 // retry at all, and every question of it ends Abandoned, answered or not.
 //
-// Entries of kinds we do not declare (sampling/createMessage, roots/list;
-// the spec leaves this open) get no inputResponses entry: they are shown
-// as a Notice and journalled Invalid. A round's prompts are journalled,
-// and PromptResolved sent, when its retry has been written.
+// Entries of kinds we do not declare (roots/list, and sampling/createMessage
+// unless Options.Sampling is on; the spec leaves this open) get no
+// inputResponses entry: they are shown as a Notice and journalled Invalid.
+// A sampling entry is a question like any other (question.KindSampling),
+// answered by the assistant's message; since 2026-07-28 has no way to
+// refuse one, a refused sampling question abandons the call
+// (ErrAbandonedCall) and no retry goes out. A round's prompts are
+// journalled, and PromptResolved sent, when its retry has been written.
+//
+// # Sampling, -32042, and serving only what was declared
+//
+// features.go declares sampling (Options.Sampling; with "tools" from
+// 2025-11-25) and serves sampling/createMessage through the one ask path;
+// question.Decision.Reply's sampling table says what goes out (the spec's
+// -1 "User rejected sampling request" for a decline or a dismissal). A
+// server request for a capability not declared in the session's version
+// is refused: sampling and roots with -32601 ("Sampling not supported",
+// "Roots not supported"), elicitation (2025-03-26, 2024-11-05, --elicit
+// off) with the spec's -32602 for an undeclared mode; the error's data
+// names the capability and RequestRefused marks it for the traffic view.
+// A -32042 answer to a request of ours (2025-11-25) makes each of its URL
+// elicitations a question (question.URLRequired); once all are accepted
+// and complete (notifications/elicitation/complete or
+// Session.CompleteElicitation, within Options.URLWait) the request is sent
+// again, once, and URLRetry says how it went (urlrequired.go).
 //
 // # Subscriptions
 //

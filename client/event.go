@@ -118,6 +118,37 @@ type TaskChanged struct {
 	Task Task
 }
 
+// RequestRefused reports a server request refused because it needs a
+// client capability we did not declare in the session's version (a
+// sampling/createMessage with sampling off, a roots/list, an
+// elicitation/create in 2025-03-26): the traffic view marks the request
+// with ID and our error answer.
+type RequestRefused struct {
+	Server     string
+	ID         jsonrpc.ID
+	Method     string
+	Capability string // "sampling", "roots", "elicitation.form", "elicitation.url"
+	Err        *jsonrpc.Error
+}
+
+// URLRetry reports the fate of a request the server answered -32042
+// (URL elicitation required, 2025-11-25): each URL elicitation became a
+// question, and when all were accepted the request went out once more.
+type URLRetry struct {
+	Server string
+	CallID jsonrpc.ID
+	Method string
+	// Keys are the URL questions, in the error's order.
+	Keys []question.Key
+	// Completed are the keys whose completion came: the server's
+	// notifications/elicitation/complete, or CompleteElicitation.
+	Completed []question.Key
+	// Retried: the request was sent again (all accepted). Why says how
+	// the wait ended, or why there was no retry.
+	Retried bool
+	Why     string
+}
+
 // Notice is something the person should know that is not an error of a call:
 // a late response dropped after we cancelled, a malformed frame skipped, a
 // notification for an unknown request, a duplicate request id.
@@ -136,6 +167,8 @@ func (ListChanged) isEvent()        {}
 func (TaskChanged) isEvent()        {}
 func (LogMessage) isEvent()         {}
 func (Notice) isEvent()             {}
+func (RequestRefused) isEvent()     {}
+func (URLRetry) isEvent()           {}
 
 // Observer receives events. See Event for the delivery rules.
 type Observer interface {

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"maps"
 
+	"github.com/elicit-dev/elicit/client/question"
 	"github.com/elicit-dev/elicit/client/wire"
 	"github.com/elicit-dev/elicit/transport/jsonrpc"
 )
@@ -25,7 +26,20 @@ type feature struct {
 	// declare returns the capability member it adds for version v and
 	// its value; ok is false when it declares nothing in v.
 	declare func(s *Session, v string) (name string, value any, ok bool)
+	// unserved, when set, is the message of the -32601 a request of this
+	// feature gets whenever the feature is not declared in the session's
+	// version: we serve only what we declared. Elicitation has none: its
+	// ask path refuses an undeclared mode with the spec's -32602.
+	unserved string
 }
+
+// The spec's words for a client capability we do not serve: roots says
+// "Roots not supported" (-32601); sampling names no error, so it says the
+// same of itself.
+const (
+	unservedSampling = "Sampling not supported"
+	unservedRoots    = "Roots not supported"
+)
 
 // features is the table; built per session (no package state), read-only
 // after newSession.
@@ -33,6 +47,9 @@ func features() []feature {
 	return []feature{
 		{requests: []string{wire.MethodPing}, serve: (*Session).servePing},
 		{requests: []string{wire.MethodElicit}, serve: (*Session).serveElicitRequest, declare: (*Session).declareElicitation},
+		{requests: []string{wire.MethodCreateMessage}, serve: (*Session).serveCreateMessage, declare: (*Session).declareSampling, unserved: unservedSampling},
+		// Roots: elicit has no roots to give, so it declares none.
+		{requests: []string{wire.MethodRootsList}, unserved: unservedRoots},
 		// 2025-11-25 core tasks: we list and cancel tasks; servers make no
 		// tasks on us, so their tasks/* requests find none (tasks_core.go).
 		{
@@ -50,15 +67,71 @@ func features() []feature {
 	}
 }
 
-// requestTable maps each server request to its handler.
-func requestTable(fs []feature) map[string]func(*Session, *incoming, *jsonrpc.Message) {
-	t := map[string]func(*Session, *incoming, *jsonrpc.Message){}
-	for _, f := range fs {
-		for _, m := range f.requests {
-			t[m] = f.serve
+// requestTable maps each server request to its feature.
+func requestTable(fs []feature) map[string]*feature {
+	t := map[string]*feature{}
+	for i := range fs {
+		for _, m := range fs[i].requests {
+			t[m] = &fs[i]
 		}
 	}
 	return t
+}
+
+// declared reports whether f declares anything in version v.
+func (s *Session) declared(f *feature, v string) bool {
+	if f.declare == nil {
+		return false
+	}
+	_, _, ok := f.declare(s, v)
+	return ok
+}
+
+// serveRequest serves one server request through its feature: a method we
+// know nothing of gets -32601 "method not found", and one of a feature
+// not declared in the session's version gets the feature's own -32601,
+// marked for the traffic view (RequestRefused, and the error's data names
+// the capability).
+func (s *Session) serveRequest(e *incoming, m *jsonrpc.Message) {
+	f := s.requests[m.Method]
+	switch {
+	case f == nil:
+		s.answer(e, e.ctx, nil, jsonrpc.NewError(jsonrpc.CodeMethodNotFound, "method not found: "+m.Method, nil))
+	case f.unserved != "" && !s.declared(f, s.Protocol()):
+		capability := capabilityOf(m.Method)
+		v := s.Protocol()
+		rpcErr := jsonrpc.NewError(jsonrpc.CodeMethodNotFound, f.unserved,
+			map[string]string{"notDeclared": capability, "protocolVersion": v})
+		if s.answer(e, e.ctx, nil, rpcErr) {
+			s.refused(e.id, m.Method, capability, rpcErr)
+		}
+	case f.serve == nil:
+		s.answer(e, e.ctx, nil, jsonrpc.NewError(jsonrpc.CodeMethodNotFound, "method not found: "+m.Method, nil))
+	default:
+		f.serve(s, e, m)
+	}
+}
+
+// capabilityOf names the client capability a server request needs.
+func capabilityOf(method string) string {
+	switch method {
+	case wire.MethodCreateMessage:
+		return "sampling"
+	case wire.MethodRootsList:
+		return "roots"
+	case wire.MethodElicit:
+		return "elicitation"
+	}
+	return method
+}
+
+// refused reports a server request refused because it needs a capability
+// we did not declare: a Notice now, and RequestRefused, which the traffic
+// view uses to mark the request and our answer.
+func (s *Session) refused(id jsonrpc.ID, method, capability string, rpcErr *jsonrpc.Error) {
+	s.notice("refused %s #%s: the client did not declare %s in %s (answered %d %s)",
+		method, id.Raw(), capability, s.Protocol(), rpcErr.Code, rpcErr.Message)
+	s.emit(RequestRefused{Server: s.name, ID: id, Method: method, Capability: capability, Err: rpcErr})
 }
 
 // clientCapabilities is what we declare in version v: initialize's
@@ -107,6 +180,31 @@ func (s *Session) declareElicitation(v string) (string, any, bool) {
 		return "elicitation", struct{}{}, m.form()
 	}
 	return "", nil, false
+}
+
+// declareSampling declares sampling when Options.Sampling is on: "{}"
+// in 2024-11-05 to 2025-06-18, with "tools" from 2025-11-25 on (elicit
+// shows the offered tools and can answer with tool_use). "context" is
+// never declared: elicit includes no server context.
+func (s *Session) declareSampling(v string) (string, any, bool) {
+	if s.opts.Sampling != SamplingOn || !wire.IsSupported(v) {
+		return "", nil, false
+	}
+	if v == wire.Protocol2025_11_25 || wire.Stateless(v) {
+		return "sampling", map[string]any{"tools": struct{}{}}, true
+	}
+	return "sampling", struct{}{}, true
+}
+
+// samplingModes is what of sampling is in force: what we declared in the
+// negotiated version.
+func (s *Session) samplingModes() question.SamplingModes {
+	_, v, ok := s.declareSampling(s.Protocol())
+	m := question.SamplingModes{On: ok}
+	if caps, isMap := v.(map[string]any); isMap {
+		_, m.Tools = caps["tools"]
+	}
+	return m
 }
 
 func (s *Session) servePing(e *incoming, _ *jsonrpc.Message) {

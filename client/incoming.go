@@ -19,7 +19,7 @@ type incoming struct {
 	arrived time.Time
 	ctx     context.Context
 	cancel  context.CancelCauseFunc // under Session.mu, or its task's lock (tasks_core.go)
-	origin  question.Origin         // elicitation/create only
+	origin  question.Origin         // questions (asksPerson) only
 	owner   jsonrpc.ID              // our call it belongs to, for abandonment
 	holds   []*call                 // whose clocks stand still while it is served
 	reason  string                  // the server's reason, when withdrawn; under mu
@@ -31,7 +31,8 @@ type incoming struct {
 func (s *Session) handleRequest(in transport.Inbound) {
 	m := in.Msg
 	var taskID string
-	if m.Method == wire.MethodElicit {
+	asks := asksPerson(m.Method)
+	if asks {
 		taskID = question.RelatedTaskID(m.Params)
 	}
 	arrived := in.Received // off the wire, before any queue of ours
@@ -64,7 +65,7 @@ func (s *Session) handleRequest(in transport.Inbound) {
 		return
 	}
 	e.gen = s.gen
-	if m.Method == wire.MethodElicit {
+	if asks {
 		e.origin = s.originLocked(in, taskID)
 		e.owner = e.origin.CallID
 		e.holds = s.holdLocked(in, e.origin)
@@ -73,6 +74,13 @@ func (s *Session) handleRequest(in transport.Inbound) {
 	s.wg.Add(1)
 	s.mu.Unlock()
 	go s.serve(e, m)
+}
+
+// asksPerson reports whether a server request is a question for a person
+// (elicitation, sampling): it gets an Origin, and holds the clocks of the
+// calls it may belong to.
+func asksPerson(method string) bool {
+	return method == wire.MethodElicit || method == wire.MethodCreateMessage
 }
 
 // originLocked decides what an elicitation belongs to, at its arrival:
@@ -149,13 +157,7 @@ func (s *Session) serve(e *incoming, m *jsonrpc.Message) {
 			c.clock.release()
 		}
 	}()
-	if serve := s.requests[m.Method]; serve != nil {
-		serve(s, e, m) // features.go
-	} else {
-		// Includes sampling/createMessage and roots/list: we declare
-		// neither capability.
-		s.answer(e, e.ctx, nil, jsonrpc.NewError(jsonrpc.CodeMethodNotFound, "method not found: "+m.Method, nil))
-	}
+	s.serveRequest(e, m) // features.go
 	// Release the context (a no-op if it already ended). Not under mu: by
 	// now claim has taken e out of s.in, so nothing else looks at it, and
 	// cancelling takes s.base's own lock, which a thousand siblings share.

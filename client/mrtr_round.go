@@ -3,6 +3,7 @@ package client
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"maps"
 	"slices"
@@ -85,11 +86,12 @@ func (s *Session) serveRound(ctx context.Context, c *call, requests map[string]j
 			Origin:  origin,
 			Arrived: arrived,
 		}
-		params, why := inputParams(requests[key])
+		kind, params, why := s.inputParams(requests[key])
 		if why != "" {
 			s.unanswerable(q, describeCall(origin), why)
 			continue
 		}
+		q.Kind = kind
 		items = append(items, &roundItem{q: q, params: params})
 	}
 	if len(items) == 0 {
@@ -109,7 +111,7 @@ func (s *Session) serveRound(ctx context.Context, c *call, requests map[string]j
 			if k := it.out.Kind; k == question.Accept || k == question.Decline || k == question.Cancel {
 				out.Reason = question.JoinReason(out.Reason, fmt.Sprintf("answered %s, but no retry was sent", k))
 			}
-			s.record(it.q, out, "")
+			s.record(it.q, out, nil)
 		}
 		s.mu.Lock()
 		sessErr := s.err
@@ -123,6 +125,9 @@ func (s *Session) serveRound(ctx context.Context, c *call, requests map[string]j
 		return nil, nil, cause
 	}
 
+	if err := s.abandonRound(origin, items); err != nil {
+		return nil, nil, err
+	}
 	responses := map[string]json.RawMessage{}
 	for _, it := range items {
 		if it.reply.Result != nil {
@@ -131,6 +136,41 @@ func (s *Session) serveRound(ctx context.Context, c *call, requests map[string]j
 	}
 	return responses, &roundRecord{s: s, items: items}, nil
 }
+
+// abandonRound ends a round none of whose answers can go out because one
+// of its questions has no answer in 2026-07-28 (a refused sampling
+// request: Reply.Abandon): every question is journalled with nothing
+// sent, and the call fails saying which refusal ended it.
+func (s *Session) abandonRound(origin question.Origin, items []*roundItem) error {
+	var first *roundItem
+	for _, it := range items {
+		if it.reply.Abandon {
+			first = it
+			break
+		}
+	}
+	if first == nil {
+		return nil
+	}
+	why := fmt.Sprintf("input %q (%s) ended %s, which 2026-07-28 cannot send, so the call was abandoned",
+		first.q.Key.Input, first.q.Kind, first.out.Kind)
+	for _, it := range items {
+		out := it.out
+		if it != first {
+			out.Reason = question.JoinReason(out.Reason, fmt.Sprintf("not sent: %s", why))
+		} else {
+			out.Reason = question.JoinReason(out.Reason, "nothing sent: the call was abandoned")
+		}
+		s.record(it.q, out, nil)
+	}
+	s.notice("%s: %s", describeCall(origin), why)
+	return fmt.Errorf("%w: %s", ErrAbandonedCall, why)
+}
+
+// ErrAbandonedCall is wrapped by the error of a 2026-07-28 call that
+// elicit abandoned because a question of its round had no answer it could
+// send (a refused sampling request).
+var ErrAbandonedCall = errors.New("call abandoned")
 
 // describeCall names a call's origin for notices.
 func describeCall(o question.Origin) string {
@@ -153,7 +193,7 @@ type roundRecord struct {
 func (r *roundRecord) delivered() {
 	r.once.Do(func() {
 		for _, it := range r.items {
-			r.s.record(it.q, it.out, it.reply.Sent)
+			r.s.record(it.q, it.out, &it.reply)
 		}
 	})
 }
@@ -165,7 +205,7 @@ func (r *roundRecord) undelivered(why string) {
 		for _, it := range r.items {
 			out := it.out
 			out.Reason = question.JoinReason(out.Reason, why)
-			r.s.record(it.q, out, "")
+			r.s.record(it.q, out, nil)
 		}
 	})
 }

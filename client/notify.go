@@ -28,12 +28,12 @@ func notificationTable() map[string]func(s *Session, m *jsonrpc.Message) {
 		wire.NotifyToolsListChanged:          func(s *Session, m *jsonrpc.Message) { s.listChanged("tools", m.Params) },
 		wire.NotifyResourcesListChanged:      func(s *Session, m *jsonrpc.Message) { s.listChanged("resources", m.Params) },
 		wire.NotifyPromptsListChanged:        func(s *Session, m *jsonrpc.Message) { s.listChanged("prompts", m.Params) },
+		wire.NotifyElicitationComplete:       func(s *Session, m *jsonrpc.Message) { s.elicitationComplete(m.Params) },
 	}
 }
 
 // handleNotification routes a notification from the server (read loop).
-// resources/updated, elicitation/complete and anything newer have no
-// handler yet.
+// resources/updated and anything newer have no handler yet.
 func (s *Session) handleNotification(m *jsonrpc.Message) {
 	if h := s.notifications[m.Method]; h != nil {
 		h(s, m)

@@ -39,6 +39,28 @@ func (m ElicitModes) String() string {
 func (m ElicitModes) form() bool { return m == ElicitBoth || m == ElicitForm }
 func (m ElicitModes) url() bool  { return m == ElicitBoth || m == ElicitURL }
 
+// SamplingMode says whether the client declares and serves sampling.
+type SamplingMode int
+
+// The sampling modes. The zero value declares nothing: a library user
+// opts in, since a Prompter must then write replies.
+const (
+	// SamplingOff declares no sampling; a sampling/createMessage is
+	// refused with -32601 "Sampling not supported".
+	SamplingOff SamplingMode = iota
+	// SamplingOn declares sampling ("sampling":{}, with the tools
+	// sub-capability from 2025-11-25 on) and puts each request to the
+	// Prompter as a question of KindSampling.
+	SamplingOn
+)
+
+func (m SamplingMode) String() string {
+	if m == SamplingOn {
+		return "on"
+	}
+	return "off"
+}
+
 // Options configures a Session. The zero value works: it detects the era,
 // declares form and URL elicitation, and cancels every prompt (no Prompter).
 type Options struct {
@@ -57,6 +79,14 @@ type Options struct {
 	Protocol string
 	// Elicit is which elicitation modes to declare (default both).
 	Elicit ElicitModes
+	// Sampling is whether to declare and serve sampling (default off).
+	Sampling SamplingMode
+	// URLWait bounds the wait, after every URL elicitation of a -32042
+	// answer was accepted, for their notifications/elicitation/complete
+	// (or CompleteElicitation); the request is then sent again once
+	// either way. Zero waits as long as the call may (a person, who can
+	// say "done" or cancel the call, is who it waits on).
+	URLWait time.Duration
 	// Prompter answers prompts. nil answers every prompt with cancel.
 	Prompter question.Prompter
 	// Observer receives events; nil drops them.

@@ -105,6 +105,9 @@ func (s *Session) do(ctx context.Context, c *call, params, result any) error {
 		m, err = s.doStateless(ctx, c, raw)
 	} else {
 		m, err = s.doStateful(ctx, c, raw)
+		if err == nil && m.Error != nil && m.Error.Code == jsonrpc.CodeURLElicitationRequired {
+			m, err = s.urlRequired(ctx, c, raw, m) // urlrequired.go: the questions, then one retry
+		}
 	}
 	if err == nil && m.Error != nil {
 		err = m.Error

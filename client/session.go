@@ -42,7 +42,7 @@ type Session struct {
 	// features and requests are what we offer a server and the handler of
 	// each server request (features.go); read-only after newSession.
 	features []feature
-	requests map[string]func(*Session, *incoming, *jsonrpc.Message)
+	requests map[string]*feature
 	// notifications are the handlers of server notifications (notify.go).
 	notifications map[string]func(*Session, *jsonrpc.Message)
 	headers       toolHeaders // x-mcp-header bindings from tools/list (headers.go)
@@ -60,6 +60,8 @@ type Session struct {
 	in        map[jsonrpc.ID]*incoming // the server's requests being served
 	progress  map[jsonrpc.ID]*call     // progress token -> call
 	late      map[jsonrpc.ID]string    // ids we cancelled -> method
+	urlWaits  map[string][]*urlWait    // -32042 elicitations by elicitationId (urlrequired.go)
+	urlEarly  map[string]bool          // completions that came before their -32042; bounded
 	neg       negotiated               // what initialize or server/discover settled
 	logLevel  string                   // 2026-07-28: sent in every request's _meta
 	legacySSE bool                     // the connection is the HTTP+SSE fallback
@@ -145,6 +147,8 @@ func newSession(opts *Options) *Session {
 		in:       map[jsonrpc.ID]*incoming{},
 		progress: map[jsonrpc.ID]*call{},
 		late:     map[jsonrpc.ID]string{},
+		urlWaits: map[string][]*urlWait{},
+		urlEarly: map[string]bool{},
 		quit:     make(chan struct{}),
 		dead:     make(chan struct{}),
 		done:     make(chan struct{}),
@@ -425,14 +429,20 @@ func (s *Session) Subset() schema.Subset {
 	return schema.Subset2025_11_25
 }
 
-// modes reports which elicitation modes are in force: what we declared,
-// narrowed by the negotiated version (URL mode arrived in 2025-11-25).
+// modes reports which elicitation modes are in force: what we declared in
+// the negotiated version (features.go), and nothing more. 2025-06-18
+// declares form only, and 2025-03-26 and 2024-11-05 have no elicitation
+// at all, so there an elicitation/create is refused (-32602) as in
+// --elicit off, never answered with content nobody offered.
 func (s *Session) modes() question.Modes {
-	m := question.Modes{Form: s.opts.Elicit.form(), URL: s.opts.Elicit.url()}
-	if v := s.Protocol(); v != wire.Protocol2025_11_25 && !wire.Stateless(v) {
-		m.URL = false
+	v := s.Protocol()
+	switch {
+	case v == wire.Protocol2025_11_25 || wire.Stateless(v):
+		return question.Modes{Form: s.opts.Elicit.form(), URL: s.opts.Elicit.url()}
+	case v == wire.Protocol2025_06_18:
+		return question.Modes{Form: s.opts.Elicit.form()}
 	}
-	return m
+	return question.Modes{}
 }
 
 // emit queues a lossless event.

@@ -286,7 +286,7 @@ func (s *Session) taskOriginLocked(taskID string, via *call) (question.Origin, b
 // taskPromptOpened hands an elicitation request of a task to the task while
 // it is served (see openRequest); the returned func takes it back.
 func (s *Session) taskPromptOpened(e *incoming) (closed func()) {
-	if e.method != wire.MethodElicit || e.origin.TaskID == "" {
+	if !asksPerson(e.method) || e.origin.TaskID == "" {
 		return func() {}
 	}
 	id := e.origin.TaskID

@@ -133,11 +133,12 @@ func (f *taskFollow) askInput(in *taskInput) {
 		}
 	}()
 	q := &question.Question{Key: f.inputKey(in.key), Server: s.name, Origin: f.origin(), Arrived: time.Now()}
-	params, why := inputParams(in.raw)
+	kind, params, why := s.inputParams(in.raw)
 	if why != "" {
 		s.unanswerable(q, "task "+f.id, why)
 		return
 	}
+	q.Kind = kind
 	s.ask(in.ctx, q, params, taskInputDelivery{f, in})
 }
 
@@ -158,8 +159,17 @@ func (d taskInputDelivery) claim(ctx context.Context) (string, error) {
 }
 
 func (d taskInputDelivery) send(q *question.Question, r question.Reply, out question.Outcome) {
+	if r.Abandon {
+		// A refused sampling request: the task cannot be told, and would
+		// only ask again, so it is cancelled, as a call would be.
+		out.Reason = question.JoinReason(out.Reason, "nothing sent: the task was cancelled, since 2026-07-28 cannot refuse it")
+		d.f.s.record(q, out, nil)
+		d.f.s.notice("task %s: input %q (%s) ended %s, which the tasks extension cannot send; cancelling the task", d.f.id, q.Key.Input, q.Kind, out.Kind)
+		d.f.s.cancelInBackground(d.f)
+		return
+	}
 	if r.None() {
-		d.f.s.record(q, out, "")
+		d.f.s.record(q, out, nil)
 		return
 	}
 	d.f.sendUpdate(q, r, out)
@@ -172,11 +182,11 @@ func (f *taskFollow) sendUpdate(q *question.Question, r question.Reply, out ques
 	params := map[string]any{"taskId": f.id, "inputResponses": map[string]json.RawMessage{q.Key.Input: r.Result}}
 	var once sync.Once
 	c := &call{method: wire.MethodTasksUpdate, name: f.id, taskOK: true}
-	c.sent = func() { once.Do(func() { s.record(q, out, r.Sent) }) }
+	c.sent = func() { once.Do(func() { s.record(q, out, &r) }) }
 	if err := s.do(context.Background(), c, params, nil); err != nil {
 		once.Do(func() {
 			out.Reason = question.JoinReason(out.Reason, "answer not delivered: "+err.Error())
-			s.record(q, out, "")
+			s.record(q, out, nil)
 		})
 		s.notice("task %s: tasks/update for %q: %v", f.id, q.Key.Input, err)
 	}

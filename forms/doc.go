@@ -19,7 +19,11 @@
 //	}
 //
 // [NewToolArgs] does the same for a tool call's arguments
-// ([schema.ToolInput]).
+// ([schema.ToolInput]). A field starts from its property's Default, so a
+// form filled with earlier values is built from a ToolInput whose
+// Defaults were set to them ([schema.FitValue] types them). [Form.Values]
+// reads what a half-filled form holds, to carry it elsewhere (the same
+// arguments as JSON text).
 //
 // # Fields
 //

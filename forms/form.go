@@ -40,6 +40,10 @@ type Form struct {
 	refused  string                     // why the last submit was not accepted
 	validate func(map[string]any) error // the whole-content check
 	form     *huh.Form
+	// groups and content, when set, lay out and read a form that is not
+	// one flat group of fields (NewSampling).
+	groups  func(f *Form) []*huh.Group
+	content func(f *Form) (map[string]any, error)
 
 	// Replayed into a rebuilt huh form.
 	bg   *tea.BackgroundColorMsg
@@ -97,26 +101,25 @@ func newForm(fields []field, validate func(map[string]any) error, opts Options) 
 // build makes a huh form around the fields' current values. The message
 // is the group's title, so it stays in view while the fields scroll.
 func (f *Form) build() *huh.Form {
-	hf := make([]huh.Field, 0, len(f.fields)+1)
-	if len(f.fields) == 0 {
-		// A group needs a field to focus: a Note with a button to submit.
-		hf = append(hf, themed(huh.NewNote(), f.theme).Title("Nothing to fill in.").Next(true).NextLabel("Submit"))
-	}
-	for _, fl := range f.fields {
-		hf = append(hf, fl.build(f.theme))
-	}
-	group := huh.NewGroup(hf...)
-	if f.message != "" {
-		group.Title(f.message + "\n")
-	}
-	if f.refused != "" {
-		group.Description("⚠ Not sent: " + f.refused + "\n")
+	var groups []*huh.Group
+	if f.groups != nil {
+		groups = f.groups(f)
+	} else {
+		hf := make([]huh.Field, 0, len(f.fields)+1)
+		if len(f.fields) == 0 {
+			// A group needs a field to focus: a Note with a button to submit.
+			hf = append(hf, themed(huh.NewNote(), f.theme).Title("Nothing to fill in.").Next(true).NextLabel("Submit"))
+		}
+		for _, fl := range f.fields {
+			hf = append(hf, fl.build(f.theme))
+		}
+		groups = []*huh.Group{titled(huh.NewGroup(hf...), f)}
 	}
 	km := huh.NewDefaultKeyMap()
 	// ctrl+c would abort the form, a state the parent cannot tell from a
 	// decision; quitting and Esc are the parent's keys.
 	km.Quit.SetEnabled(false)
-	form := huh.NewForm(group).
+	form := huh.NewForm(groups...).
 		WithTheme(f.theme).
 		WithKeyMap(km).
 		WithShowHelp(f.opts.ShowHelp).
@@ -126,6 +129,18 @@ func (f *Form) build() *huh.Form {
 	}
 	f.resize(f.width())
 	return form
+}
+
+// titled gives the form's first group its title: the message, and why
+// the last submit was refused.
+func titled(group *huh.Group, f *Form) *huh.Group {
+	if f.message != "" {
+		group.Title(f.message + "\n")
+	}
+	if f.refused != "" {
+		group.Description("⚠ Not sent: " + f.refused + "\n")
+	}
+	return group
 }
 
 // width is the width the fields are laid out at.
@@ -238,6 +253,9 @@ func (f *Form) Blinking() bool {
 // are empty, and checks it against the schema the server sent. It can be
 // called at any time; it never returns content that fails the check.
 func (f *Form) Content() (map[string]any, error) {
+	if f.content != nil {
+		return f.content(f)
+	}
 	out := make(map[string]any, len(f.fields))
 	for _, fl := range f.fields {
 		v, ok, err := fl.value()

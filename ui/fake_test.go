@@ -46,6 +46,8 @@ type fakeEngine struct {
 	// ListPrompts (what is "tools", "resources" or "prompts"), outside
 	// the lock: it may block, as a slow server does.
 	listHook func(ctx context.Context, what, server string)
+	// toolsErr, when set, is what Tools answers instead of the list.
+	toolsErr error
 
 	// callFn runs a call; nil returns an empty result.
 	callFn func(ctx context.Context, tool string, args map[string]any, onProgress func(client.CallProgress)) (*wire.CallToolResult, error)
@@ -114,6 +116,12 @@ func newFakeEngine() *fakeEngine {
 func (f *fakeEngine) Servers() []ServerStatus { return f.servers }
 func (f *fakeEngine) Tools(ctx context.Context, server string) ([]wire.Tool, error) {
 	f.hookList(ctx, "tools", server)
+	f.mu.Lock()
+	err := f.toolsErr
+	f.mu.Unlock()
+	if err != nil {
+		return nil, err
+	}
 	return f.tools[server], nil
 }
 

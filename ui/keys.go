@@ -8,7 +8,8 @@ import "charm.land/bubbles/v2/key"
 // Global keys work while a form field has focus, so they avoid everything
 // huh, textinput and textarea use (tab, enter, ctrl+n/p/k/j/u/d/a/e/w/b/f/
 // h/v/t/g): F-keys, ctrl+o, ctrl+x, alt+digits and ctrl+c (AGENTS.md, charm
-// v2 facts: free keys).
+// v2 facts: free keys). ctrl+r, ctrl+l and ctrl+s are the tool argument
+// form's, for the same reason.
 type keyMap struct {
 	// Global; the F-keys of the views come from the registry (tabs.go).
 	Quit, Help, NextPane, PrevPane, JumpPane key.Binding
@@ -20,8 +21,13 @@ type keyMap struct {
 
 	// Lists (only when no field has focus).
 	Up, Down, PageUp, PageDown, Top, Bottom, Select, Back, HelpQ key.Binding
+	// The tools, resources and prompt templates lists.
+	ListFilter key.Binding
 	// Tools and calls.
-	CancelCall, Reconnect, NextServer key.Binding
+	CancelCall, Reconnect, NextServer, ToolDetails, CallAgain, EditCall key.Binding
+	// The argument form of a tool: its arguments as JSON text, and the
+	// call from there (Enter is a new line in it).
+	ArgsJSON, SendJSON key.Binding
 	// Traffic.
 	Filter, Export, Follow key.Binding
 	// Logs.
@@ -32,7 +38,7 @@ type keyMap struct {
 	CancelTask, TaskPrompt, ListTasks, TaskToggle key.Binding
 
 	// Help-only lines that stand for several list keys at once.
-	helpMove, helpPage, helpEnds key.Binding
+	helpMove, helpPage, helpEnds, helpToolKeys, helpJSON key.Binding
 	// The pager's keys (pager.go), for the help overlay.
 	helpSearch, helpWrap, helpCopy, helpReadLog key.Binding
 }
@@ -68,9 +74,17 @@ func newKeyMap() keyMap {
 		Back:     b("esc", "back / close", "esc"),
 		HelpQ:    b("?", "help", "?"),
 
-		CancelCall: b("x", "cancel the selected running call", "x"),
-		Reconnect:  b("r", "reconnect the selected server", "r"),
-		NextServer: b("s", "next server (traffic, logs: filter)", "s"),
+		ListFilter: b("/", "filter the list (esc clears)", "/"),
+
+		CancelCall:  b("x", "cancel the selected running call", "x"),
+		Reconnect:   b("r", "reconnect the selected server", "r"),
+		NextServer:  b("s", "next server (traffic, logs: filter)", "s"),
+		ToolDetails: b("d", "the tool's details, schemas", "d"),
+		CallAgain:   b("a", "call again, same arguments", "a"),
+		EditCall:    b("e", "calls list: change the call's arguments, call", "e"),
+		// Free in huh fields and the textarea (AGENTS.md: free keys).
+		ArgsJSON: b("ctrl+l", "arguments as JSON, and back", "ctrl+l"),
+		SendJSON: b("ctrl+s", "call with the JSON arguments", "ctrl+s"),
 
 		Filter: b("/", "filter traffic by method", "/"),
 		Export: b("e", "export traffic to a JSONL file", "e"),
@@ -87,9 +101,11 @@ func newKeyMap() keyMap {
 		// ctrl+r in the argument form, where t is text.
 		TaskToggle: b("t / ctrl+r", "run as a task or not (optional ones)", "t", "ctrl+r"),
 
-		helpMove: key.NewBinding(key.WithHelp("↑↓ / k j", "up, down")),
-		helpPage: key.NewBinding(key.WithHelp("pgup pgdn", "page up, down")),
-		helpEnds: key.NewBinding(key.WithHelp("home/g end/G", "first, last (traffic: follow)")),
+		helpMove:     key.NewBinding(key.WithHelp("↑↓ / k j", "up, down")),
+		helpPage:     key.NewBinding(key.WithHelp("pgup pgdn", "page up, down")),
+		helpEnds:     key.NewBinding(key.WithHelp("home/g end/G", "first, last (traffic: follow)")),
+		helpToolKeys: key.NewBinding(key.WithHelp("d · a · e", "details · call again · edit, call")),
+		helpJSON:     key.NewBinding(key.WithHelp("ctrl+l · ctrl+s", "arguments as JSON · call with them")),
 
 		helpSearch:  key.NewBinding(key.WithHelp("/ n N", "search, next, previous match")),
 		helpWrap:    key.NewBinding(key.WithHelp("w ← →", "wrap on/off, sideways; esc/q back")),
@@ -105,8 +121,8 @@ func (k keyMap) helpSections(tabs []key.Binding) []helpSection {
 		{"Everywhere", append([]key.Binding{k.Quit, k.Help, k.NextPane, k.PrevPane, k.JumpPane}, tabs...)},
 		{"Form prompt", []key.Binding{k.Submit, k.Decline, k.Cancel, k.Dismiss}},
 		{"URL prompt", []key.Binding{k.OpenURL, k.CopyURL, k.Consent, k.Decline, k.Cancel}},
-		{"Lists", []key.Binding{k.helpMove, k.helpPage, k.helpEnds, k.Select, k.Back, k.HelpQ}},
-		{"Tools", []key.Binding{k.CancelCall, k.Reconnect, k.NextServer, k.TaskToggle}},
+		{"Lists", []key.Binding{k.helpMove, k.helpPage, k.helpEnds, k.Select, k.Back, k.HelpQ, k.ListFilter}},
+		{"Tools", []key.Binding{k.CancelCall, k.Reconnect, k.NextServer, k.TaskToggle, k.helpToolKeys, k.helpJSON}},
 		{"Traffic", []key.Binding{k.Filter, k.Export, k.Follow, k.NextServer}},
 		{"Reading (results, frames, logs, resources)", []key.Binding{k.helpSearch, k.helpWrap, k.helpCopy}},
 		{"Logs", []key.Binding{k.helpReadLog, k.LogLevel, k.NextServer}},

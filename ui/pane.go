@@ -116,7 +116,12 @@ func endText(p *question.Question, e question.JournalEntry, sent string) string 
 		return "invalid: " + reason
 	}
 	if sent == "" {
-		sent = e.Kind.String()
+		// A refused sampling request in 2026-07-28 ends its call instead;
+		// the engine's reason says so.
+		if reason == "" {
+			return fmt.Sprintf("%s; nothing was sent", e.Kind)
+		}
+		return fmt.Sprintf("%s: %s", e.Kind, reason)
 	}
 	return fmt.Sprintf("%s (sent %s)", e.Kind, sent)
 }

@@ -40,11 +40,15 @@ func (m *Model) handlePromptOpened(msg promptOpenedMsg) tea.Cmd {
 	}
 	pn := &pane{id: m.newID(), p: p, reply: msg.reply}
 	var cmd tea.Cmd
-	if p.Mode == question.ModeURL {
+	if p.Kind == question.KindElicitation && p.Mode == question.ModeURL {
 		pn.url = inspectURL(p.URL, m.serverHost(p.Server))
 	} else {
-		// The form shows the server's message above its fields, sanitized.
-		pn.form = forms.New(p.Schema, forms.Options{Message: p.Message, Theme: m.theme.Form})
+		if p.Kind == question.KindSampling {
+			pn.form = samplingForm(p, m.theme.Form) // sampling.go
+		} else {
+			// The form shows the server's message above its fields, sanitized.
+			pn.form = forms.New(p.Schema, forms.Options{Message: p.Message, Theme: m.theme.Form})
+		}
 		cmd = tag(pn.id, pn.form.Init())
 		if m.bg != nil {
 			cmd = tea.Batch(cmd, tag(pn.id, pn.form.Update(m.bg)))

@@ -168,7 +168,7 @@ func formUpdate(pn *pane, msg tea.Msg) tea.Cmd {
 			return cmd
 		}
 		pn.note = ""
-		pn.answer(question.Outcome{Kind: question.Accept, Content: content})
+		pn.answer(acceptOutcome(pn.p, content)) // sampling.go
 	}
 	return cmd
 }

@@ -18,7 +18,17 @@ import (
 // type and size, links as links, and isError in the error style. Every
 // server string is sanitized.
 func renderResult(st *themes.Styles, res *wire.CallToolResult, width int) string {
+	return renderCallResult(st, res, outputVerdict{}, width)
+}
+
+// renderCallResult is renderResult with what the tool's outputSchema says
+// of the result: a mismatch first, in the error style, a match discreetly
+// beside the structuredContent heading.
+func renderCallResult(st *themes.Styles, res *wire.CallToolResult, v outputVerdict, width int) string {
 	var b strings.Builder
+	if v.kind != verdictMatch && v.kind != verdictNone {
+		b.WriteString(renderVerdict(st, v) + "\n")
+	}
 	if res.IsError {
 		b.WriteString(st.Error.Render("the tool reported an error (isError)") + "\n")
 	}
@@ -31,13 +41,69 @@ func renderResult(st *themes.Styles, res *wire.CallToolResult, width int) string
 		b.WriteByte('\n')
 	}
 	if len(res.StructuredContent) > 0 {
-		b.WriteString(st.Title.Render("structuredContent") + "\n")
+		b.WriteString(st.Title.Render("structuredContent"))
+		if v.kind == verdictMatch {
+			b.WriteString("  " + renderVerdict(st, v))
+		}
+		b.WriteString("\n")
 		b.WriteString(st.Text.Render(prettyJSON(res.StructuredContent)) + "\n")
 	}
 	if len(res.Content) == 0 && len(res.StructuredContent) == 0 {
 		b.WriteString(st.Muted.Render("(empty result)"))
 	}
 	return strings.TrimRight(b.String(), "\n")
+}
+
+// outputVerdict is what a tool's outputSchema says of one result.
+type outputVerdict struct {
+	kind verdictKind
+	// problems are the validator's messages (server text: sanitized when
+	// drawn), or why the schema could not be used; more counts the ones
+	// left out.
+	problems []string
+	more     int
+	size     int // the structuredContent's bytes, when too large to check
+}
+
+type verdictKind int
+
+const (
+	verdictNone      verdictKind = iota // no outputSchema, or an isError result
+	verdictMatch                        // structuredContent conforms
+	verdictMismatch                     // it does not
+	verdictMissing                      // an outputSchema, and no structuredContent
+	verdictBadSchema                    // the outputSchema does not compile
+	verdictTooLarge                     // not checked: too large
+)
+
+// mismatch reports whether the result breaks the tool's outputSchema.
+func (v outputVerdict) mismatch() bool {
+	return v.kind == verdictMismatch || v.kind == verdictMissing
+}
+
+// renderVerdict draws an outputVerdict: one line, and a mismatch's
+// problems under it.
+func renderVerdict(st *themes.Styles, v outputVerdict) string {
+	switch v.kind {
+	case verdictMatch:
+		return st.Muted.Render("✓ matches outputSchema")
+	case verdictMissing:
+		return st.Error.Render("✗ no structuredContent, though the tool declares an outputSchema (servers MUST return structuredContent that conforms)")
+	case verdictBadSchema:
+		return st.Warning.Render("⚠ outputSchema cannot be compiled, so structuredContent is not checked: " + untrusted.Line(strings.Join(v.problems, "; ")))
+	case verdictTooLarge:
+		return st.Muted.Render("structuredContent not checked against outputSchema: it is " + humanize.IBytes(uint64(v.size)))
+	case verdictMismatch:
+		lines := []string{st.Error.Render("✗ structuredContent does not match the tool's outputSchema:")}
+		for _, p := range v.problems {
+			lines = append(lines, st.Error.Render("  "+untrusted.Line(p)))
+		}
+		if v.more > 0 {
+			lines = append(lines, st.Error.Render(fmt.Sprintf("  … and %d more", v.more)))
+		}
+		return strings.Join(lines, "\n")
+	}
+	return ""
 }
 
 func renderBlock(st *themes.Styles, text interface{ Render(...string) string }, c wire.ContentBlock, width int) string {

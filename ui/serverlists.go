@@ -2,6 +2,7 @@ package ui
 
 import (
 	"context"
+	"strconv"
 	"strings"
 
 	"charm.land/bubbles/v2/key"
@@ -42,6 +43,7 @@ type serverLists[T any] struct {
 	fetch    listFetch
 	inFlight map[string]bool
 	again    map[string]bool
+	filter   listFilter
 }
 
 func (s *serverLists[T]) initLists(fetch listFetch) {
@@ -51,10 +53,13 @@ func (s *serverLists[T]) initLists(fetch listFetch) {
 
 func (s *serverLists[T]) current() *listOf[T] { return s.lists[s.server] }
 
-// enter picks a server if none is selected and loads its list once.
+// enter picks a server if none is selected and loads its list once, or
+// again if asking for it failed: showing the view is trying again (a list
+// asked for the moment a server said it was ready can fail because the
+// engine did not yet hand out its session).
 func (s *serverLists[T]) enter(c *viewCtx) tea.Cmd {
 	s.server = firstServer(c.servers, s.server)
-	if s.server == "" || s.lists[s.server] != nil {
+	if l := s.lists[s.server]; s.server == "" || l != nil && l.err == nil {
 		return nil
 	}
 	return s.load(c, s.server)
@@ -119,6 +124,7 @@ func (s *serverLists[T]) loaded(c *viewCtx, server string, items []T, err error)
 	s.lists[server] = &listOf[T]{items: items, err: err}
 	if s.server == server {
 		s.cursor = clamp(s.cursor, 0, max(len(items)-1, 0))
+		s.snap()
 	}
 	return nil
 }
@@ -144,9 +150,18 @@ func (s *serverLists[T]) renderList(c *viewCtx, w listWords, line func(item *T, 
 }
 
 // renderTitle is the list's title line: what it lists, of which server,
-// and the keys.
+// the filter, and the keys.
 func (s *serverLists[T]) renderTitle(c *viewCtx, w listWords) string {
-	return c.st.Title.Render(w.title+" "+untrusted.Line(orDash(s.server))) + c.st.Muted.Render("   "+w.hints)
+	if s.filter.editing {
+		// Every key is the filter's: the list's keys would mislead.
+		return s.renderHead(c, w) + "   " + s.filterSegment(c)
+	}
+	return s.renderHead(c, w) + "   " + s.filterSegment(c) + c.st.Muted.Render(w.hints)
+}
+
+// renderHead is the title alone: what the list is, of which server.
+func (s *serverLists[T]) renderHead(c *viewCtx, w listWords) string {
+	return c.st.Title.Render(w.title + " " + untrusted.Line(orDash(s.server)))
 }
 
 // renderRows draws up to rows rows around the cursor, or why there are
@@ -164,34 +179,46 @@ func (s *serverLists[T]) renderRows(c *viewCtx, w listWords, rows int, line func
 	case len(l.items) == 0:
 		return st.Muted.Render(w.none)
 	}
+	vis := s.visible()
+	if len(vis) == 0 {
+		return st.Muted.Render("no " + w.noun + " match " + strconv.Quote(untrusted.Line(s.filter.text)) + " (esc clears the filter)")
+	}
+	pos := 0
+	for i, v := range vis {
+		if v == s.cursor {
+			pos = i
+		}
+	}
 	var b strings.Builder
-	lo := listTop(s.cursor, rows, len(l.items))
-	for i := lo; i < min(lo+rows, len(l.items)); i++ {
+	lo := listTop(pos, rows, len(vis))
+	for _, i := range vis[lo:min(lo+rows, len(vis))] {
 		b.WriteString(line(&l.items[i], i == s.cursor) + "\n")
 	}
 	return strings.TrimRight(b.String(), "\n")
 }
 
-// listKey handles the keys every list shares: moving the cursor, and the
-// next server. It reports whether k was one of them.
+// listKey handles the keys every list shares: the filter (while it is
+// typed, every key), moving the cursor, and the next server. Enter on a
+// filter that shows nothing is taken too, so that the view does not open
+// the hidden item under the cursor. It reports whether k was one of them.
 func (s *serverLists[T]) listKey(c *viewCtx, k tea.KeyPressMsg) (tea.Cmd, bool) {
-	n := 0
-	if l := s.current(); l != nil {
-		n = len(l.items)
-	}
 	switch {
-	case moveCursor(c.keys, k, &s.cursor, n, s.listRows(c)):
+	case s.filterKey(c, k), s.moveKey(c, k):
 		return nil, true
 	case key.Matches(k, c.keys.NextServer):
 		return s.nextServer(c), true
+	case key.Matches(k, c.keys.Select) && s.selected() == nil:
+		return nil, true
 	}
 	return nil, false
 }
 
-// nextServer shows the next server's list.
+// nextServer shows the next server's list; the filter stays.
 func (s *serverLists[T]) nextServer(c *viewCtx) tea.Cmd {
 	s.server, s.cursor = cycleServer(c.servers, s.server), 0
-	return s.enter(c)
+	cmd := s.enter(c)
+	s.snap()
+	return cmd
 }
 
 // listLine finishes a row: cut to the width, and marked when selected

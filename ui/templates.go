@@ -88,6 +88,9 @@ func newTemplatesView() *templatesView {
 	return t
 }
 
+// typing: the argument form's fields, or the list's filter, take the keys.
+func (t *templatesView) typing() bool { return t.argHost.typing() || t.serverLists.typing() }
+
 // enter loads the shown server's list and sizes a form left open.
 func (t *templatesView) enter(c *viewCtx) tea.Cmd {
 	return tea.Batch(t.serverLists.enter(c), t.resize(c))

@@ -2,13 +2,13 @@ package ui
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"strings"
 	"time"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
-	"github.com/charmbracelet/x/ansi"
 
 	"github.com/elicit-dev/elicit/client"
 	"github.com/elicit-dev/elicit/client/wire"
@@ -30,11 +30,15 @@ type callDoneMsg struct {
 	res     *wire.CallToolResult
 	err     error
 	elapsed time.Duration
+	output  outputVerdict
 }
 
-// toolArgs is the call an argument form is for.
+// toolArgs is the call an argument form (or the JSON editor) is for.
 type toolArgs struct {
 	server, tool string
+	// input is the tool's inputSchema, to build the form again from the
+	// JSON editor.
+	input json.RawMessage
 	// optional: the tool may run as a task or not; asTask is the choice.
 	optional, asTask bool
 }
@@ -52,6 +56,12 @@ type call struct {
 	elapsed      time.Duration
 	prog         client.CallProgress
 	asTask       bool
+	// args are the arguments as sent, asJSON whether they were written as
+	// JSON text: calling again sends them the same way.
+	args     map[string]any
+	argsText string // args as one line of JSON, for the calls list
+	asJSON   bool
+	output   outputVerdict // what the tool's outputSchema says of res
 	// drawn is the finished call drawn for drawnSt at drawnW (outcome).
 	drawn   string
 	drawnSt *themes.Styles
@@ -62,12 +72,19 @@ type call struct {
 type toolsView struct {
 	serverLists[wire.Tool]
 	argHost[*toolArgs]
-	onCalls bool // selection is in the calls list
+	json    *argsJSON    // the arguments as JSON text, instead of the form
+	details *toolDetails // a tool's details, instead of the list
+	onCalls bool         // the person is in the calls list
 	calls   []*call
 	callSel int
 	// asTask holds the person's choice, per server and tool, whether a
 	// tool whose taskSupport is "optional" runs as a task.
 	asTask map[[2]string]bool
+	// last is each tool's last arguments, per server and tool, for the
+	// session: its form opens with them.
+	last map[[2]string]*call
+	// outputs are the tools' outputSchemas, compiled once each.
+	outputs map[[2]string]*outputSchema
 }
 
 func (toolsMsg) screenMsg()    {}
@@ -83,17 +100,18 @@ var _ interface {
 	resizer
 	updater
 	spins
+	reading
 } = (*toolsView)(nil)
 
 func newToolsView() *toolsView {
-	t := &toolsView{asTask: map[[2]string]bool{}}
+	t := &toolsView{asTask: map[[2]string]bool{}, last: map[[2]string]*call{}, outputs: map[[2]string]*outputSchema{}}
 	t.initLists(func(eng Engine, ctx context.Context, server string) tea.Msg {
 		tools, err := eng.Tools(ctx, server)
 		return toolsMsg{server: server, tools: tools, err: err}
 	})
 	t.eager = true
 	t.submit = func(c *viewCtx, a *toolArgs, args map[string]any) tea.Cmd {
-		return t.start(c, a.server, a.tool, args, a.asTask)
+		return t.start(c, callSpec{server: a.server, tool: a.tool, args: args, asTask: a.asTask})
 	}
 	return t
 }
@@ -139,11 +157,10 @@ func (t *toolsView) runsAsTask(c *viewCtx, server string, tl *wire.Tool) bool {
 
 // toggleTask flips the selected tool's choice, where it has one.
 func (t *toolsView) toggleTask(c *viewCtx) tea.Cmd {
-	l := t.current()
-	if l == nil || t.cursor >= len(l.items) {
+	tl := t.selected()
+	if tl == nil {
 		return nil
 	}
-	tl := &l.items[t.cursor]
 	if can, must := t.taskChoice(c, t.server, tl); !can || must {
 		if tl.Execution.TaskSupport == client.TaskSupportOptional {
 			return notice(untrusted.Line(tl.Name) + ": " + untrusted.Line(t.server) + " does not run tools as tasks")
@@ -164,28 +181,34 @@ func (t *toolsView) running() int {
 	return n
 }
 
-// key handles a key in the tools view.
+// typing: a form field, the JSON text or the list's filter has the keys.
+func (t *toolsView) typing() bool {
+	return t.args != nil || t.json != nil || t.filter.editing
+}
+
+// key handles a key in the tools view: in the details, the JSON editor or
+// the argument form when one is open, else in the list that has focus.
 func (t *toolsView) key(c *viewCtx, k tea.KeyPressMsg) tea.Cmd {
-	if a := t.args; a != nil && k.String() == "ctrl+r" && a.of.optional {
+	km := c.keys
+	switch {
+	case t.details != nil:
+		return t.detailsKey(c, k)
+	case t.json != nil:
+		return t.jsonKey(c, k)
+	case t.args != nil && k.String() == "ctrl+r" && t.args.of.optional:
 		// Not "t": that is text in a field.
-		a.of.asTask = !a.of.asTask
-		t.asTask[[2]string{a.of.server, a.of.tool}] = a.of.asTask
+		a := t.args.of
+		a.asTask = !a.asTask
+		t.asTask[[2]string{a.server, a.tool}] = a.asTask
 		return nil
+	case t.args != nil && key.Matches(k, km.ArgsJSON):
+		return t.formToJSON(c)
 	}
 	if cmd, open := t.argsKey(c, k); open {
 		return cmd
 	}
-	km := c.keys
 	if t.onCalls {
-		if key.Matches(k, km.Select) {
-			return t.readCall(c)
-		}
-		if key.Matches(k, km.Up, km.Down) {
-			d := 1
-			if key.Matches(k, km.Up) {
-				d = -1
-			}
-			t.callSel = clamp(t.callSel+d, 0, len(t.calls)-1)
+		if moveCursor(km, k, &t.callSel, len(t.calls), callRows) {
 			return nil
 		}
 	} else if cmd, ok := t.listKey(c, k); ok {
@@ -200,13 +223,24 @@ func (t *toolsView) key(c *viewCtx, k tea.KeyPressMsg) tea.Cmd {
 		return t.reconnect(c)
 	case key.Matches(k, km.CancelCall):
 		t.cancelSelected()
-	case key.Matches(k, km.Select) && !t.onCalls:
+	case key.Matches(k, km.CallAgain):
+		return t.callAgain(c)
+	case key.Matches(k, km.Select) && t.onCalls:
+		return t.readCall(c)
+	case key.Matches(k, km.EditCall) && t.onCalls:
+		return t.editCall(c)
+	case key.Matches(k, km.Select):
 		return t.open(c)
+	case key.Matches(k, km.ToolDetails) && !t.onCalls:
+		return t.openDetails(c)
 	case key.Matches(k, km.TaskToggle) && !t.onCalls:
 		return t.toggleTask(c)
 	}
 	return nil
 }
+
+// callRows is how many calls the calls list shows, around its cursor.
+const callRows = 4
 
 func clamp(v, lo, hi int) int { return max(lo, min(v, hi)) }
 
@@ -246,44 +280,154 @@ func (t *toolsView) cancelSelected() {
 }
 
 // open starts the selected tool: with an argument form when it takes
-// arguments, else at once.
+// arguments (filled with those of its last call, if any), else at once.
 func (t *toolsView) open(c *viewCtx) tea.Cmd {
-	l := t.current()
-	if l == nil || t.cursor >= len(l.items) {
+	tl := t.selected()
+	if tl == nil {
 		return nil
 	}
-	tl := l.items[t.cursor]
-	ti, err := schema.ParseToolInput(tl.InputSchema)
-	if err != nil {
-		return notice(fmt.Sprintf("%s: bad inputSchema: %v", tl.Name, err))
+	var args map[string]any
+	asJSON := false
+	if last := t.last[[2]string{t.server, tl.Name}]; last != nil {
+		args, asJSON = last.args, last.asJSON
 	}
-	asTask := t.runsAsTask(c, t.server, &tl)
-	if len(ti.Fields) == 0 {
-		return t.start(c, t.server, tl.Name, nil, asTask)
-	}
-	can, must := t.taskChoice(c, t.server, &tl)
-	return t.openArgs(c, ti, &toolArgs{server: t.server, tool: tl.Name, optional: can && !must, asTask: asTask})
+	return t.openFor(c, t.server, tl, args, asJSON)
 }
 
-// start runs tools/call in a Cmd with its own cancellable context.
-func (t *toolsView) start(c *viewCtx, server, tool string, args map[string]any, asTask bool) tea.Cmd {
+// openFor opens the argument form of tl on server filled with args (nil:
+// its defaults), or the JSON editor when asJSON or when args do not fit
+// the form. A tool without arguments is called at once.
+func (t *toolsView) openFor(c *viewCtx, server string, tl *wire.Tool, args map[string]any, asJSON bool) tea.Cmd {
+	ti, err := schema.ParseToolInput(tl.InputSchema)
+	if err != nil {
+		return notice(fmt.Sprintf("%s: bad inputSchema: %v", untrusted.Line(tl.Name), err))
+	}
+	asTask := t.runsAsTask(c, server, tl)
+	if len(ti.Fields) == 0 && !asJSON {
+		return t.start(c, callSpec{server: server, tool: tl.Name, asTask: asTask})
+	}
+	can, must := t.taskChoice(c, server, tl)
+	a := &toolArgs{server: server, tool: tl.Name, input: tl.InputSchema, optional: can && !must, asTask: asTask}
+	if args == nil {
+		return t.openArgs(c, ti, a)
+	}
+	if misfit := prefill(ti, args); len(misfit) > 0 || asJSON {
+		note := ""
+		if len(misfit) > 0 && !asJSON {
+			note = "the last arguments do not fit the form (" + misfit[0] + "), so they are shown as JSON"
+		}
+		return t.openJSON(c, a, ti, args, note)
+	}
+	return t.openArgs(c, ti, a)
+}
+
+// callSpec is what a call sends, and how.
+type callSpec struct {
+	server, tool string
+	args         map[string]any
+	asTask       bool
+	asJSON       bool // the arguments were written as JSON text
+}
+
+// start runs tools/call in a Cmd with its own cancellable context. The
+// arguments are remembered for the tool's next form, and the result is
+// checked against the tool's outputSchema in the Cmd.
+func (t *toolsView) start(c *viewCtx, sp callSpec) tea.Cmd {
 	ctx, cancel := context.WithCancel(c.ctx)
-	cl := &call{id: c.newID(), server: server, tool: tool, cancel: cancel, started: c.now(), asTask: asTask}
+	cl := &call{id: c.newID(), server: sp.server, tool: sp.tool, cancel: cancel, started: c.now(), asTask: sp.asTask,
+		args: sp.args, argsText: argsLine(sp.args), asJSON: sp.asJSON}
 	t.calls = append(t.calls, cl)
 	t.callSel = len(t.calls) - 1
+	t.last[[2]string{sp.server, sp.tool}] = cl
+	out := t.outputSchemaOf(sp.server, sp.tool)
 	eng, streams, id, now := c.engine, c.streams, cl.id, c.opts.Now
+	server, tool, args, asTask := sp.server, sp.tool, sp.args, sp.asTask
 	opts := CallOptions{AsTask: &asTask, OnProgress: func(p client.CallProgress) { streams.progress(id, p) }}
 	return func() tea.Msg {
 		defer cancel()
 		res, err := eng.Call(ctx, server, tool, args, opts)
-		return callDoneMsg{id: id, res: res, err: err, elapsed: now().Sub(cl.started)}
+		msg := callDoneMsg{id: id, res: res, err: err, elapsed: now().Sub(cl.started)}
+		if err == nil && res != nil {
+			msg.output = out.judge(res)
+		}
+		return msg
 	}
+}
+
+// argsLine is args as one line of JSON for the calls list ("" for none).
+func argsLine(args map[string]any) string {
+	if len(args) == 0 {
+		return ""
+	}
+	b, err := json.Marshal(args)
+	if err != nil {
+		return ""
+	}
+	return string(b)
+}
+
+// callAgain calls again with the same arguments and task choice: the
+// selected call in the calls list, else the selected tool's last call.
+func (t *toolsView) callAgain(c *viewCtx) tea.Cmd {
+	var cl *call
+	if t.onCalls {
+		if len(t.calls) == 0 {
+			return nil
+		}
+		cl = t.calls[clamp(t.callSel, 0, len(t.calls)-1)]
+	} else {
+		tl := t.selected()
+		if tl == nil {
+			return nil
+		}
+		if cl = t.last[[2]string{t.server, tl.Name}]; cl == nil {
+			return notice(untrusted.Line(tl.Name) + " was not called yet: enter calls it")
+		}
+	}
+	return t.start(c, callSpec{server: cl.server, tool: cl.tool, args: cl.args, asTask: cl.asTask, asJSON: cl.asJSON})
+}
+
+// editCall opens the form of the selected call's tool with that call's
+// arguments, to change them and call again.
+func (t *toolsView) editCall(c *viewCtx) tea.Cmd {
+	if len(t.calls) == 0 {
+		return nil
+	}
+	cl := t.calls[clamp(t.callSel, 0, len(t.calls)-1)]
+	tl := t.toolOf(cl.server, cl.tool)
+	if tl == nil {
+		return notice(untrusted.Line(cl.server) + " no longer lists " + untrusted.Line(cl.tool) + ": a to call it again as it was")
+	}
+	if len(cl.args) == 0 && !cl.asJSON {
+		if ti, err := schema.ParseToolInput(tl.InputSchema); err == nil && len(ti.Fields) == 0 {
+			return notice(untrusted.Line(cl.tool) + " takes no arguments: a calls it again")
+		}
+	}
+	args := cl.args
+	if args == nil {
+		args = map[string]any{}
+	}
+	return t.openFor(c, cl.server, tl, args, cl.asJSON)
+}
+
+// toolOf is tool as server's loaded list has it; nil when it is not there.
+func (t *toolsView) toolOf(server, tool string) *wire.Tool {
+	l := t.lists[server]
+	if l == nil {
+		return nil
+	}
+	for i := range l.items {
+		if l.items[i].Name == tool {
+			return &l.items[i]
+		}
+	}
+	return nil
 }
 
 func (t *toolsView) callDone(msg callDoneMsg) {
 	for _, cl := range t.calls {
 		if cl.id == msg.id {
-			cl.done, cl.res, cl.err, cl.elapsed = true, msg.res, msg.err, msg.elapsed
+			cl.done, cl.res, cl.err, cl.elapsed, cl.output = true, msg.res, msg.err, msg.elapsed, msg.output
 		}
 	}
 }
@@ -298,161 +442,6 @@ func (t *toolsView) applyProgress(c *viewCtx) {
 			cl.prog = p
 		}
 	}
-}
-
-// render draws the tool list (or the argument form) and the calls.
-// toolWords are what the tools view calls its list.
-var toolWords = listWords{title: "Tools of",
-	hints: "s next server · enter call · x cancel call · tab calls (enter reads a result) · r reconnect · t as a task",
-	noun:  "tools", method: "tools/list", none: "this server has no tools"}
-
-func (t *toolsView) render(c *viewCtx) string {
-	st := c.st
-	var b strings.Builder
-	b.WriteString(t.renderTitle(c, toolWords) + "\n")
-	if t.args != nil {
-		a := t.args.of
-		head := "arguments for " + untrusted.Line(a.tool) + " (esc closes)"
-		switch {
-		case a.optional && a.asTask:
-			head += " · runs as a task (ctrl+r: as a plain call)"
-		case a.optional:
-			head += " · runs as a plain call (ctrl+r: as a task)"
-		case a.asTask:
-			head += " · runs as a task"
-		}
-		b.WriteString(st.Muted.Render(head) + "\n")
-		b.WriteString(t.args.form.View())
-		return b.String()
-	}
-	half := max(c.bodyHeight()/2-1, 3)
-	b.WriteString(t.renderRows(c, toolWords, half, func(tl *wire.Tool, selected bool) string {
-		return t.toolLine(c, tl, selected && !t.onCalls)
-	}))
-	b.WriteString("\n" + t.renderCalls(c, c.bodyHeight()-half-2))
-	return b.String()
-}
-
-// toolLine is one row: name (and title), how it runs as a task, and its
-// description.
-func (t *toolsView) toolLine(c *viewCtx, tl *wire.Tool, selected bool) string {
-	st := c.st
-	line := untrusted.Line(tl.Name)
-	if title := firstNonEmpty(tl.Title, tl.Annotations.Title); title != "" {
-		line += " — " + untrusted.Line(title)
-	}
-	can, must := t.taskChoice(c, t.server, tl)
-	switch ts := tl.Execution.TaskSupport; {
-	case can && !must && t.runsAsTask(c, t.server, tl):
-		line += " " + st.List.Badge.Render("[task optional: on]")
-	case can && !must || ts == client.TaskSupportOptional:
-		line += " " + st.List.Badge.Render("[task optional: off]")
-	case ts != "" && ts != client.TaskSupportForbidden:
-		// Required, or a value this client does not know, as sent.
-		line += " " + st.List.Badge.Render("[task "+untrusted.Line(ts)+"]")
-	}
-	line += "  " + st.List.Desc.Render(untrusted.Line(tl.Description))
-	return listLine(c, line, selected)
-}
-
-func (t *toolsView) renderCalls(c *viewCtx, rows int) string {
-	st := c.st
-	if len(t.calls) == 0 {
-		return st.Muted.Render("no calls yet")
-	}
-	var b strings.Builder
-	b.WriteString(st.Title.Render(fmt.Sprintf("Calls (%d running)", t.running())) + "\n")
-	// The newest few calls, then the selected call's result.
-	lo := max(len(t.calls)-4, 0)
-	for i := lo; i < len(t.calls); i++ {
-		cl := t.calls[i]
-		line := t.callLine(c, cl)
-		if i == t.callSel && t.onCalls {
-			line = st.List.Selected.Render("› " + ansi.Strip(line))
-		} else {
-			line = "  " + line
-		}
-		b.WriteString(line + "\n")
-	}
-	if sel := t.calls[clamp(t.callSel, 0, len(t.calls)-1)]; sel.done {
-		out := sel.outcome(st, c.width)
-		room := max(rows-len(t.calls[lo:])-1, 2)
-		if n := strings.Count(out, "\n") + 1; n > room {
-			more := fmt.Sprintf("… %d more lines: ", n-room+1)
-			if t.onCalls {
-				more += "enter reads all of it"
-			} else {
-				more += "tab, then enter, reads all of it"
-			}
-			out = clipLines(out, room-1) + "\n" + st.Warning.Render(more)
-		}
-		b.WriteString(out)
-	}
-	return b.String()
-}
-
-// outcome draws a finished call's result or error, once per styles and
-// width: a result can be large, and a redraw must not render it again.
-func (cl *call) outcome(st *themes.Styles, width int) string {
-	if cl.drawn != "" && cl.drawnSt == st && cl.drawnW == width {
-		return cl.drawn
-	}
-	switch {
-	case cl.err != nil:
-		cl.drawn = st.Error.Render(errText(cl.err))
-	case cl.res != nil:
-		cl.drawn = renderResult(st, cl.res, width)
-	default:
-		cl.drawn = st.Muted.Render("(no result)")
-	}
-	cl.drawnSt, cl.drawnW = st, width
-	return cl.drawn
-}
-
-// readCall opens the selected finished call's result in the reader.
-func (t *toolsView) readCall(c *viewCtx) tea.Cmd {
-	if len(t.calls) == 0 {
-		return nil
-	}
-	cl := t.calls[clamp(t.callSel, 0, len(t.calls)-1)]
-	if !cl.done {
-		return notice("the call is still running")
-	}
-	title := "Result of " + untrusted.Line(cl.server) + "/" + untrusted.Line(cl.tool) + " (" + cl.elapsed.Truncate(time.Millisecond).String() + ")"
-	return openReader(title, func(st *themes.Styles, width int) string {
-		// Its own copy: the reader wraps what the call list clips.
-		return (&call{res: cl.res, err: cl.err, done: true}).outcome(st, width)
-	})
-}
-
-func (t *toolsView) callLine(c *viewCtx, cl *call) string {
-	st := c.st
-	name := untrusted.Line(cl.server) + "/" + untrusted.Line(cl.tool)
-	if cl.asTask {
-		name += st.List.Badge.Render(" [task]")
-	}
-	switch {
-	case !cl.done && cl.cancelling:
-		return c.spin.view() + " " + name + st.Warning.Render("  cancellation requested…")
-	case !cl.done:
-		s := c.spin.view() + " " + name + st.Muted.Render(fmt.Sprintf("  %s", c.now().Sub(cl.started).Truncate(time.Second)))
-		if cl.prog.Total > 0 {
-			s += "  " + progressBar(st, cl.prog.Progress/cl.prog.Total, 24)
-		} else if cl.prog.Progress > 0 {
-			s += st.Muted.Render(fmt.Sprintf("  %g", cl.prog.Progress))
-		}
-		if cl.prog.Message != "" {
-			s += "  " + st.Muted.Render(untrusted.Line(cl.prog.Message))
-		}
-		return s
-	case cl.cancelling:
-		return st.Warning.Render("⊘ ") + name + st.Warning.Render("  cancelled")
-	case cl.err != nil:
-		return st.Error.Render("✗ ") + name + st.Error.Render("  "+ansi.Truncate(errText(cl.err), 60, "…"))
-	case cl.res != nil && cl.res.IsError:
-		return st.Error.Render("✗ ") + name + st.Error.Render("  isError") + st.Muted.Render("  "+cl.elapsed.Truncate(time.Millisecond).String())
-	}
-	return st.Success.Render("✓ ") + name + st.Muted.Render("  "+cl.elapsed.Truncate(time.Millisecond).String())
 }
 
 // progressBar draws a static bar (no animation: it redraws only when

@@ -1,6 +1,9 @@
 package question
 
-import "sync"
+import (
+	"maps"
+	"sync"
+)
 
 // DefaultJournalSize is how many entries a Journal keeps by default.
 const DefaultJournalSize = 10_000
@@ -21,10 +24,12 @@ func (c Counts) Total() int {
 // bounded ring and exact counts of everything ever recorded. It is safe
 // for concurrent use and may be shared by many sessions.
 type Journal struct {
-	mu       sync.Mutex
-	ring     *Ring[JournalEntry]
-	counts   Counts
-	byServer map[string]Counts
+	mu   sync.Mutex
+	ring *Ring[JournalEntry]
+	// Elicitation and sampling are counted apart: a sampling decline is
+	// not an elicitation decline.
+	counts, sampling     Counts
+	byServer, sampServer map[string]Counts
 }
 
 // NewJournal returns a Journal keeping the last size entries (size <= 0
@@ -33,7 +38,8 @@ func NewJournal(size int) *Journal {
 	if size <= 0 {
 		size = DefaultJournalSize
 	}
-	return &Journal{ring: NewRing[JournalEntry](size), counts: Counts{}, byServer: map[string]Counts{}}
+	return &Journal{ring: NewRing[JournalEntry](size), counts: Counts{}, sampling: Counts{},
+		byServer: map[string]Counts{}, sampServer: map[string]Counts{}}
 }
 
 // Record adds one entry.
@@ -41,11 +47,15 @@ func (j *Journal) Record(e JournalEntry) {
 	j.mu.Lock()
 	defer j.mu.Unlock()
 	j.ring.Push(e)
-	j.counts[e.Kind]++
-	c := j.byServer[e.Server]
+	counts, byServer := j.counts, j.byServer
+	if e.Asked == KindSampling {
+		counts, byServer = j.sampling, j.sampServer
+	}
+	counts[e.Kind]++
+	c := byServer[e.Server]
 	if c == nil {
 		c = Counts{}
-		j.byServer[e.Server] = c
+		byServer[e.Server] = c
 	}
 	c[e.Kind]++
 }
@@ -57,28 +67,40 @@ func (j *Journal) Entries() []JournalEntry {
 	return j.ring.Items()
 }
 
-// Counts returns a copy of the counts of everything recorded.
+// Counts returns a copy of the counts of every elicitation recorded.
 func (j *Journal) Counts() Counts {
 	j.mu.Lock()
 	defer j.mu.Unlock()
-	out := make(Counts, len(j.counts))
-	for k, v := range j.counts {
-		out[k] = v
-	}
-	return out
+	return maps.Clone(j.counts)
 }
 
-// CountsByServer returns a copy of the counts per server name.
+// SamplingCounts returns a copy of the counts of every sampling question
+// recorded: their own buckets, apart from elicitation's.
+func (j *Journal) SamplingCounts() Counts {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	return maps.Clone(j.sampling)
+}
+
+// CountsByServer returns a copy of the elicitation counts per server name.
 func (j *Journal) CountsByServer() map[string]Counts {
 	j.mu.Lock()
 	defer j.mu.Unlock()
-	out := make(map[string]Counts, len(j.byServer))
-	for s, c := range j.byServer {
-		cc := make(Counts, len(c))
-		for k, v := range c {
-			cc[k] = v
-		}
-		out[s] = cc
+	return cloneByServer(j.byServer)
+}
+
+// SamplingCountsByServer returns a copy of the sampling counts per server
+// name.
+func (j *Journal) SamplingCountsByServer() map[string]Counts {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	return cloneByServer(j.sampServer)
+}
+
+func cloneByServer(m map[string]Counts) map[string]Counts {
+	out := make(map[string]Counts, len(m))
+	for s, c := range m {
+		out[s] = maps.Clone(c)
 	}
 	return out
 }

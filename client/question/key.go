@@ -25,6 +25,12 @@ const (
 	// PermissionRequest: ACP's session/request_permission; keyed by the
 	// agent's request id, with its session and tool call.
 	PermissionRequest
+	// URLRequired: one URL elicitation of a -32042 error answering a
+	// request of ours (2025-11-25); keyed by that call and the
+	// elicitationId (Input). Nothing answers it on the wire: when every
+	// one of the error's elicitations was accepted (and completed), the
+	// request is sent again.
+	URLRequired
 )
 
 func (d Delivery) String() string {
@@ -37,6 +43,8 @@ func (d Delivery) String() string {
 		return "task-input"
 	case PermissionRequest:
 		return "permission"
+	case URLRequired:
+		return "url-required"
 	default:
 		return "unknown"
 	}
@@ -55,11 +63,13 @@ type Key struct {
 	// PermissionRequest).
 	RequestID jsonrpc.ID
 	// CallID is the id of our original request that got input_required
-	// (InputRequest only); it stays the same across retry rounds.
+	// (InputRequest) or -32042 (URLRequired); it stays the same across
+	// retries.
 	CallID jsonrpc.ID
 	// TaskID is the task's id (TaskInput only).
 	TaskID string
-	// Input is the inputRequests key (InputRequest, TaskInput).
+	// Input is the inputRequests key (InputRequest, TaskInput), or the
+	// elicitationId (URLRequired).
 	Input string
 }
 
@@ -73,6 +83,8 @@ func (k Key) String() string {
 		return fmt.Sprintf("%s task %s/%s", k.Server, k.TaskID, k.Input)
 	case PermissionRequest:
 		return fmt.Sprintf("%s#%s (permission)", k.Server, k.RequestID.Raw())
+	case URLRequired:
+		return fmt.Sprintf("%s call %s url %s", k.Server, k.CallID.Raw(), k.Input)
 	default:
 		return fmt.Sprintf("%s#%s", k.Server, k.RequestID.Raw())
 	}

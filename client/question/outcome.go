@@ -1,8 +1,11 @@
 package question
 
 import (
+	"encoding/json"
 	"errors"
 	"time"
+
+	"github.com/elicit-dev/elicit/transport/jsonrpc"
 )
 
 // OutcomeKind names how a prompt ended. The buckets are never folded into
@@ -60,6 +63,9 @@ type Outcome struct {
 	Kind OutcomeKind
 	// Content is the answer (Accept in form mode only).
 	Content map[string]any
+	// Sample is the assistant's message a person wrote (Accept of a
+	// sampling question only).
+	Sample *SampleReply
 	// Reason is free text: the server's reason for a withdrawal, the
 	// validation error, the transport error.
 	Reason string
@@ -87,4 +93,19 @@ type JournalEntry struct {
 	// an accept carried (form mode; nil otherwise).
 	Sent    string
 	Content map[string]any
+	// Asked is what the question asked for; sampling outcomes are counted
+	// apart from elicitation's (Journal.SamplingCounts).
+	Asked Kind
+	// Sampling is a sampling question's request and what answered it.
+	Sampling *SamplingRecord
+}
+
+// SamplingRecord keeps what a sampling question asked and what went out.
+type SamplingRecord struct {
+	// Request is sampling/createMessage's params as sent.
+	Request json.RawMessage
+	// Result is the CreateMessageResult sent (nil when none was), and
+	// Error the JSON-RPC error sent instead.
+	Result json.RawMessage
+	Error  *jsonrpc.Error
 }

@@ -20,6 +20,15 @@ type Modes struct{ Form, URL bool }
 type ParamsError struct {
 	Msg  string
 	Data any
+	// NotDeclared names the client capability the request needs and we
+	// did not declare ("elicitation.form", "sampling.tools"), when that
+	// is why it was refused.
+	NotDeclared string
+}
+
+// undeclared is the refusal of a request for a capability not declared.
+func undeclared(capability, msg string) *ParamsError {
+	return &ParamsError{Msg: msg, Data: map[string]string{"notDeclared": capability}, NotDeclared: capability}
 }
 
 func (e *ParamsError) Error() string { return e.Msg }
@@ -73,7 +82,7 @@ func Parse(q *Question, params json.RawMessage, modes Modes, sub schema.Subset, 
 	switch ep.Mode {
 	case "", "form":
 		if !modes.Form {
-			return &ParamsError{Msg: `invalid params: elicitation mode "form" was not declared by the client`}
+			return undeclared("elicitation.form", `invalid params: elicitation mode "form" was not declared by the client`)
 		}
 		sch, err := cache.Parse(ep.RequestedSchema, sub)
 		if err != nil {
@@ -83,7 +92,7 @@ func Parse(q *Question, params json.RawMessage, modes Modes, sub schema.Subset, 
 	case "url":
 		q.Mode = ModeURL
 		if !modes.URL {
-			return &ParamsError{Msg: `invalid params: elicitation mode "url" was not declared by the client`}
+			return undeclared("elicitation.url", `invalid params: elicitation mode "url" was not declared by the client`)
 		}
 		u, err := url.Parse(ep.URL)
 		if ep.URL == "" || err != nil || u.Scheme == "" || u.Host == "" {

@@ -34,6 +34,10 @@ const (
 	DeclineAll
 	// CancelAll cancels every prompt.
 	CancelAll
+	// AcceptAll accepts forms as AcceptDefaults does and URL-mode
+	// questions too: consent only, for a run where someone opens the URL
+	// (printed by the caller) or the server needs no more than consent.
+	AcceptAll
 )
 
 func (p Policy) String() string {
@@ -44,6 +48,8 @@ func (p Policy) String() string {
 		return "decline"
 	case CancelAll:
 		return "cancel"
+	case AcceptAll:
+		return "accept"
 	default:
 		return "unknown"
 	}
@@ -53,6 +59,11 @@ func (p Policy) String() string {
 func (p Policy) Prompt(_ context.Context, pr *Question) Outcome {
 	switch p {
 	case AcceptDefaults:
+		return fill(pr, nil)
+	case AcceptAll:
+		if pr.Kind == KindElicitation && pr.Mode == ModeURL {
+			return Outcome{Kind: Accept, Reason: "policy: accept (consent only; nobody opened the URL here)"}
+		}
 		return fill(pr, nil)
 	case DeclineAll:
 		return Outcome{Kind: Decline, Reason: "policy: decline all"}
@@ -64,6 +75,9 @@ func (p Policy) Prompt(_ context.Context, pr *Question) Outcome {
 // fill answers a form with the schema defaults overlaid by answers;
 // required fields left empty get a placeholder (see AcceptDefaults).
 func fill(p *Question, answers map[string]any) Outcome {
+	if p.Kind == KindSampling {
+		return Outcome{Kind: Decline, Reason: "form answers do not answer sampling: a sampling policy is needed"}
+	}
 	if p.Mode == ModeURL {
 		return Outcome{Kind: Cancel, Reason: "URL mode needs a person"}
 	}
@@ -329,6 +343,19 @@ func (a *Answers) Unused() []string {
 // (no person, no I/O), so the engine may call it on the prompt's own
 // goroutine; see settle.
 type Immediate interface{ immediate() }
+
+// immediateFor is a Prompter that is Immediate for some questions only
+// (Route).
+type immediateFor interface{ immediateFor(q *Question) bool }
+
+// isImmediate reports whether p answers q without waiting.
+func isImmediate(p Prompter, q *Question) bool {
+	if r, ok := p.(immediateFor); ok {
+		return r.immediateFor(q)
+	}
+	_, ok := p.(Immediate)
+	return ok
+}
 
 func (Policy) immediate()   {}
 func (*Answers) immediate() {}

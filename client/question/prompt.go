@@ -8,10 +8,32 @@ import (
 	"github.com/elicit-dev/elicit/forms/schema"
 )
 
+// Kind is what a question asks for.
+type Kind int
+
+// The kinds.
+const (
+	// KindElicitation: elicitation/create; Mode says form or URL.
+	KindElicitation Kind = iota
+	// KindSampling: sampling/createMessage; Sampling holds the request,
+	// and the answer is the assistant's message (Outcome.Sample).
+	KindSampling
+)
+
+func (k Kind) String() string {
+	if k == KindSampling {
+		return "sampling"
+	}
+	return "elicitation"
+}
+
 // Question is one question for a person, however it arrived.
 type Question struct {
-	Key     Key
-	Server  string
+	Key    Key
+	Server string
+	// Kind is what it asks for; Mode is the elicitation mode (form for a
+	// sampling question, which has no mode).
+	Kind    Kind
 	Mode    Mode
 	Message string
 	// Schema is the parsed requestedSchema (form mode); nil in URL mode.
@@ -26,6 +48,8 @@ type Question struct {
 	Arrived       time.Time
 	// Meta is the request's _meta, as sent (it may carry related-task).
 	Meta json.RawMessage
+	// Sampling is the sampling request (KindSampling only).
+	Sampling *Sampling
 }
 
 // Prompter shows questions to someone (a person in the TUI, a policy when

@@ -17,6 +17,13 @@ type Reply struct {
 	// Sent is what the journal records as sent once it went out:
 	// "accept", "decline", "cancel", "error -32602"; "" for nothing.
 	Sent string
+	// Abandon is set when nothing can answer the question in its delivery
+	// and the call it belongs to must end instead: a refused sampling
+	// request in 2026-07-28, which has no way to say no (sampling.go).
+	Abandon bool
+	// Sampling is what a sampling question's answer holds, for the
+	// journal (nil for elicitation).
+	Sampling *SamplingRecord
 }
 
 // None reports whether nothing goes out.
@@ -47,9 +54,19 @@ type elicitResult struct {
 //
 // A server request's answer echoes the request's related-task _meta
 // (2025-11-25 tasks). URL-mode accepts carry no content.
-// PermissionRequest is answered by its own engine, not here.
+// PermissionRequest is answered by its own engine, not here. URLRequired
+// sends nothing for any outcome: the request the -32042 answered is sent
+// again once every one of its elicitations was accepted (Sent "retry",
+// client/urlrequired.go). Sampling questions have a table of their own
+// (sampleReply).
 func (d Decision) Reply(q *Question) (Reply, Outcome) {
+	if q.Kind == KindSampling {
+		return d.sampleReply(q)
+	}
 	out := d.Outcome
+	if q.Key.Delivery == URLRequired {
+		return Reply{}, out
+	}
 	request := q.Key.Delivery == ServerRequest
 	var action string
 	switch out.Kind {

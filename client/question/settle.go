@@ -50,7 +50,7 @@ func (a *Asker) Settle(ctx context.Context, q *Question, claim Claim) Decision {
 		return CauseDecision(cause, reason)
 	}
 	var out Outcome
-	if _, ok := a.Prompter.(Immediate); ok {
+	if isImmediate(a.Prompter, q) {
 		out = a.ask(ctx, q)
 	} else {
 		answer := make(chan Outcome, 1)
@@ -119,6 +119,9 @@ func Refused(e *ParamsError) Decision {
 func Judge(q *Question, out Outcome) Decision {
 	switch out.Kind {
 	case Accept:
+		if q.Kind == KindSampling {
+			return judgeSample(q, out)
+		}
 		if q.Mode == ModeURL {
 			// Accept in URL mode is consent only: no content goes out.
 			return Decision{Outcome: Outcome{Kind: Accept, Reason: out.Reason}}

@@ -49,4 +49,7 @@ const (
 	// subscriptions/listen stream).
 	NotifyTaskStatus = "notifications/tasks/status"
 	NotifyTasks      = "notifications/tasks"
+	// NotifyElicitationComplete is 2025-11-25's word that a URL
+	// elicitation finished out of band (removed in 2026-07-28).
+	NotifyElicitationComplete = "notifications/elicitation/complete"
 )

@@ -11,6 +11,10 @@ type Tool struct {
 	OutputSchema json.RawMessage `json:"outputSchema,omitempty"`
 	Annotations  ToolAnnotations `json:"annotations,omitzero"`
 	Execution    ToolExecution   `json:"execution,omitzero"`
+	// Icons (2025-11-25) and _meta are kept as sent, to be shown: a
+	// malformed icon must not fail the whole tools/list.
+	Icons json.RawMessage `json:"icons,omitempty"`
+	Meta  json.RawMessage `json:"_meta,omitempty"`
 }
 
 // ToolAnnotations are the server's hints about a tool (untrusted).

@@ -23,13 +23,14 @@ func TestTUIPager(t *testing.T) {
 	// the answers: longer than the calls list has room for at 80×24.
 	tm.callTool("showcase")
 	tm.question("Showcase")
+	// Enter moves through the fields and accepts on the last; once the
+	// pane has ended, one more Enter clears it: either way it is done.
 	for range 40 {
-		if strings.Contains(tm.screen(), "accept (sent accept)") {
+		if s := tm.screen(); strings.Contains(s, "accept (sent accept)") || strings.Contains(s, "No questions yet") {
 			break
 		}
 		tm.press("Enter")
 	}
-	tm.waitText("accept (sent accept)")
 	tm.press("F5")
 	tm.waitText("more lines: tab, then enter, reads all of it")
 	tm.press("Tab", "Enter")

@@ -167,6 +167,8 @@ func testTUI(t *testing.T, era string) {
 	tm.waitText("1 open")
 	tm.callTool("create_ticket")
 	tm.waitText("arguments for create_ticket")
+	tm.waitText("> first ticket") // the form opens with the last call's arguments
+	tm.press("C-u")
 	tm.typeText("second ticket")
 	tm.press("Enter")
 	tm.waitText("2 open")

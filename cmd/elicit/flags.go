@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/elicit-dev/elicit/client"
+	"github.com/elicit-dev/elicit/client/question"
 	"github.com/elicit-dev/elicit/transport/oauth"
 )
 
@@ -22,6 +23,8 @@ type common struct {
 	name          string
 	protocol      string
 	elicit        string
+	sample        string        // --sample: off, decline, echo or FILE.json
+	urlWait       time.Duration // --url-wait: a -32042's wait for completion
 	promptTimeout time.Duration
 	// connectTimeout and requestTimeout always hold a bound: zero is
 	// refused, not taken for "no limit" (client.Options would read it as
@@ -36,6 +39,8 @@ type common struct {
 	clientID, clientSecret string
 	scopes                 headerList
 	authTimeout            time.Duration
+	// observer, if set, hears the session's events (headless call).
+	observer client.Observer
 }
 
 // registerConfig adds --config and --server, for the headless commands.
@@ -56,6 +61,8 @@ func (c *common) register(fs *flag.FlagSet) {
 	fs.StringVar(&c.name, "name", "", "name to show for the server (default: derived from the command or URL)")
 	fs.StringVar(&c.protocol, "protocol", "", "pin the MCP protocol version (2026-07-28, 2025-11-25, 2025-06-18, 2025-03-26, 2024-11-05); default: detect (server/discover, then initialize)")
 	fs.StringVar(&c.elicit, "elicit", "both", "elicitation modes to declare: off, form, url or both")
+	fs.StringVar(&c.sample, "sample", "decline", "sampling: off (not declared), decline, echo (reply with the last user message) or FILE.json ({\"text\",\"model\",\"stopReason\"}; per tool {\"tools\": {NAME: …}}; in order {\"replies\": […]}); the TUI asks the person unless off")
+	fs.DurationVar(&c.urlWait, "url-wait", 10*time.Second, "after every URL elicitation of a -32042 answer was accepted, wait this long for notifications/elicitation/complete, then send the request again once either way")
 	fs.DurationVar(&c.promptTimeout, "prompt-timeout", 0, "end an unanswered prompt after this long (default: never)")
 	fs.DurationVar(&c.connectTimeout, "connect-timeout", client.DefaultConnectTimeout, "give up connecting when the server has not finished the handshake within this long")
 	fs.DurationVar(&c.requestTimeout, "request-timeout", client.DefaultRequestTimeout,
@@ -127,6 +134,12 @@ func (c *common) spec(defaultDemo bool) (serverSpec, error) {
 	}
 	if _, err := parseElicit(c.elicit); err != nil {
 		return s, err
+	}
+	if _, _, err := parseSample(c.sample); err != nil {
+		return s, err
+	}
+	if c.urlWait <= 0 {
+		return s, usageErr("--url-wait must be positive, got %v (a bound always exists)", c.urlWait)
 	}
 	if c.promptTimeout < 0 {
 		return s, usageErr("--prompt-timeout must not be negative")
@@ -213,6 +226,24 @@ func parseElicit(v string) (client.ElicitModes, error) {
 		return client.ElicitBoth, nil
 	}
 	return 0, usageErr("bad --elicit %q: want off, form, url or both", v)
+}
+
+// parseSample reads --sample: whether sampling is declared, and the
+// headless policy that answers it.
+func parseSample(v string) (client.SamplingMode, question.Prompter, error) {
+	switch v {
+	case "off":
+		return client.SamplingOff, nil, nil
+	case "decline", "":
+		return client.SamplingOn, question.SampleDecline, nil
+	case "echo":
+		return client.SamplingOn, question.SampleEcho, nil
+	}
+	f, err := question.SamplingFile(v)
+	if err != nil {
+		return 0, nil, usageErr("--sample %s: %v (want off, decline, echo or FILE.json)", v, err)
+	}
+	return client.SamplingOn, f, nil
 }
 
 // splitDashDash separates "CMD ARGS..." after the first "--".

@@ -23,14 +23,22 @@ Lists the server's tools (all pages) as JSON on stdout.
 
 const callUsage = `Usage: elicit call TOOL [--args JSON] [--answer POLICY] [flags] [-- CMD ARGS...]
 
-Calls TOOL and prints {"result": …, "prompts": […]} as JSON on stdout.
-Prompts the server sends are answered by POLICY:
-  accept-defaults   accept with the schema's defaults (default)
+Calls TOOL and prints {"result": …, "prompts": […], "sampling": […]} as
+JSON on stdout. Prompts the server sends are answered by POLICY:
+  accept-defaults   accept with the schema's defaults (default); URL-mode
+                    questions are cancelled (nobody can open them)
+  accept            as accept-defaults, and consent to URL-mode questions
+                    (their URLs are printed on stderr)
   decline           decline every prompt (the explicit "no")
   cancel            cancel every prompt (dismissed without a decision)
   FILE.json         field values: {"field": value}, or per tool
                     {"tools": {"deploy": {…}}}, or per message text
                     {"messages": {"Priority": {…}}}; merged over defaults
+Sampling requests are answered by --sample (decline, echo, FILE.json, or
+off to declare no sampling). A -32042 (URL elicitation required) is
+answered by POLICY too: once every URL is accepted, elicit waits up to
+--url-wait for the server's completion notices and sends the call again,
+once ("urlRetries" says what happened).
 Exit codes: 0 ok, 2 usage, 3 connect failure, 4 tool error,
 5 a prompt ended other than accept.
 `
@@ -68,7 +76,7 @@ func runCall(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	c.register(fs)
 	c.registerConfig(fs)
 	fs.StringVar(&argsJSON, "args", "{}", "tool arguments as a JSON object")
-	fs.StringVar(&answer, "answer", "accept-defaults", "how to answer prompts: accept-defaults, decline, cancel or FILE.json")
+	fs.StringVar(&answer, "answer", "accept-defaults", "how to answer prompts: accept-defaults, accept, decline, cancel or FILE.json")
 	before, after := splitDashDash(args)
 	c.command = after
 	pos, err := parseInterleaved(fs, before)
@@ -87,6 +95,8 @@ func runCall(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if err != nil {
 		return err
 	}
+	var retries urlRetries
+	c.observer = &retries
 	sess, cleanup, err := connectHeadless(ctx, &c, prompter, stderr)
 	if err != nil {
 		return err
@@ -101,15 +111,21 @@ func runCall(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	// written; closing the session waits for every prompt to settle, so
 	// the journal read below is complete.
 	cleanup()
-	out.Prompts = []promptOutput{} // an array, also when nothing was asked
+	out.Prompts = []promptOutput{} // arrays, also when nothing was asked
+	out.Sampling = []samplingOutput{}
 	for _, e := range sess.Journal().Entries() {
+		if e.Asked == question.KindSampling {
+			out.Sampling = append(out.Sampling, samplingEntry(e))
+			continue
+		}
 		out.Prompts = append(out.Prompts, promptOutput{Key: e.Key.String(), Outcome: e.Kind.String(),
 			Sent: e.Sent, Content: e.Content, Reason: e.Reason, LatencyMS: e.Latency.Milliseconds()})
 	}
+	out.URLRetries = retries.list()
 	if callErr == nil {
 		out.Result, out.IsError = res.Raw, res.IsError
 	}
-	err = callVerdict(tool, callErr, res, out.Prompts, prompter, answer)
+	err = callVerdict(tool, callErr, res, out.Prompts, out.Sampling, prompter, answer)
 	if callErr != nil {
 		out.Error = callErr.Error()
 	}
@@ -123,7 +139,7 @@ func runCall(ctx context.Context, args []string, stdout, stderr io.Writer) error
 // callVerdict is how a finished call exits: the call's error, a tool
 // error, a question that did not end in accept, or answer-file entries
 // that filled nothing (a misspelt field name left its default in place).
-func callVerdict(tool string, callErr error, res *wire.CallToolResult, prompts []promptOutput, prompter question.Prompter, answer string) error {
+func callVerdict(tool string, callErr error, res *wire.CallToolResult, prompts []promptOutput, sampling []samplingOutput, prompter question.Prompter, answer string) error {
 	switch {
 	case callErr != nil:
 		return fail(exitToolError, "%w", callErr) // it names the call and the server already
@@ -135,6 +151,11 @@ func callVerdict(tool string, callErr error, res *wire.CallToolResult, prompts [
 			return fail(exitNotAccepted, "prompt %s ended as %s", p.Key, p.Outcome)
 		}
 	}
+	for _, p := range sampling {
+		if p.Outcome != question.Accept.String() {
+			return fail(exitNotAccepted, "sampling request %s ended as %s", p.Key, p.Outcome)
+		}
+	}
 	if a, ok := prompter.(*question.Answers); ok {
 		if unused := a.Unused(); len(unused) > 0 {
 			return fail(exitNotAccepted, "--answer %s: %s filled no field of any question (a misspelt name?)", answer, strings.Join(unused, ", "))
@@ -144,15 +165,20 @@ func callVerdict(tool string, callErr error, res *wire.CallToolResult, prompts [
 }
 
 type callOutput struct {
-	Server    string          `json:"server"`
-	Protocol  string          `json:"protocol"`
-	Era       string          `json:"era"`
-	Tool      string          `json:"tool"`
-	Result    json.RawMessage `json:"result,omitempty"`
-	IsError   bool            `json:"isError"`
-	Error     string          `json:"error,omitempty"`
-	Prompts   []promptOutput  `json:"prompts"`
-	ElapsedMS int64           `json:"elapsedMs"`
+	Server   string          `json:"server"`
+	Protocol string          `json:"protocol"`
+	Era      string          `json:"era"`
+	Tool     string          `json:"tool"`
+	Result   json.RawMessage `json:"result,omitempty"`
+	IsError  bool            `json:"isError"`
+	Error    string          `json:"error,omitempty"`
+	Prompts  []promptOutput  `json:"prompts"`
+	// Sampling lists each sampling request: what was asked, what was sent.
+	Sampling []samplingOutput `json:"sampling"`
+	// URLRetries says, for each -32042 the call got, how its URL
+	// elicitations ended and whether it was sent again.
+	URLRetries []urlRetryOutput `json:"urlRetries,omitempty"`
+	ElapsedMS  int64            `json:"elapsedMs"`
 	// Failure is set whenever the command exits non-zero.
 	Failure *failure `json:"failure,omitempty"`
 	// Repaired says the output had to replace bytes the server sent.
@@ -188,6 +214,8 @@ func policy(answer string) (question.Prompter, error) {
 	switch answer {
 	case "accept-defaults", "":
 		return question.AcceptDefaults, nil
+	case "accept":
+		return question.AcceptAll, nil
 	case "decline":
 		return question.DeclineAll, nil
 	case "cancel":
@@ -209,20 +237,28 @@ func connectHeadless(ctx context.Context, c *common, prompter question.Prompter,
 		return nil, nil, err
 	}
 	spec.auth = headlessAuth(stderr, c.authTimeout)
-	obs := transport.ObserverFuncs{OnStderr: func(line string) {
+	tobs := transport.ObserverFuncs{OnStderr: func(line string) {
 		fmt.Fprintf(stderr, "[%s] %s\n", spec.Name, untrusted.Line(line))
 	}}
-	t, err := spec.transport(obs)
+	t, err := spec.transport(tobs)
 	if err != nil {
 		return nil, nil, err
 	}
 	modes, _ := parseElicit(c.elicit)
+	sampling, sampler, err := parseSample(c.sample)
+	if err != nil {
+		return nil, nil, err
+	}
+	obs := headlessObserver{name: spec.Name, stderr: stderr, next: c.observer}
 	sess, err := client.Connect(ctx, t, &client.Options{
 		Name:           spec.Name,
 		ClientInfo:     wire.Implementation{Name: "elicit", Version: version},
 		Protocol:       c.protocol,
 		Elicit:         modes,
-		Prompter:       prompter,
+		Sampling:       sampling,
+		Prompter:       question.Route{Elicit: prompter, Sample: sampler},
+		Observer:       obs,
+		URLWait:        c.urlWait,
 		PromptTimeout:  c.promptTimeout,
 		ConnectTimeout: c.connectTimeout,
 		RequestTimeout: c.requestTimeout,

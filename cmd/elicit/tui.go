@@ -122,6 +122,11 @@ func runTUIWith(ctx context.Context, f *tuiFlags, stdout, stderr io.Writer) erro
 	if err != nil {
 		return err
 	}
+	// In the TUI the person answers sampling; --sample off declares none.
+	sampling, _, err := parseSample(f.sample)
+	if err != nil {
+		return err
+	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 
@@ -154,9 +159,13 @@ func runTUIWith(ctx context.Context, f *tuiFlags, stdout, stderr io.Writer) erro
 			protocol = p
 		}
 		return &client.Options{
-			ClientInfo:     wire.Implementation{Name: "elicit", Version: version},
-			Protocol:       protocol,
-			Elicit:         modes,
+			ClientInfo: wire.Implementation{Name: "elicit", Version: version},
+			Protocol:   protocol,
+			Elicit:     modes,
+			Sampling:   sampling,
+			// Bounded until the questions view has a "done, retry" key
+			// (client.Session.CompleteElicitation); then 0, the person's.
+			URLWait:        f.urlWait,
 			Prompter:       br,
 			PromptTimeout:  f.promptTimeout,
 			ConnectTimeout: f.connectTimeout,

@@ -68,6 +68,20 @@
 // local $refs resolved. Required arguments come first, each group in
 // document order.
 //
+// # Whole documents
+//
+// [CompileDocument] compiles any JSON Schema document (a tool's
+// outputSchema) to judge JSON values with [Document.Check]: a
+// [*MismatchError] lists where (a JSON Pointer) and why, at most ten
+// failures and a count of the rest; a union that matched no branch is one
+// failure at its place. The same guards hold (no files, no network, an
+// unknown dialect read as 2020-12, non-RE2 patterns match anything), but
+// formats are annotations, as 2020-12 has them by default: a server's
+// output is judged by the standard, not by the stricter rules our forms
+// apply to what a person types. [FitValue] types a value (an earlier
+// call's, or one decoded from JSON text) as a property's Default, so it
+// can start a form's field.
+//
 // # Caching compiled schemas
 //
 // Compiling is most of what Parse costs (the compiler validates every

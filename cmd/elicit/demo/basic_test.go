@@ -63,7 +63,7 @@ func TestLists(t *testing.T) {
 	}
 	slices.Sort(names)
 	want := []string{"add", "consent", "create_ticket", "deploy", "echo", "needs_state_only",
-		"reflow_fail", "reflow_iserror", "reflow_month", "reflow_stubborn", "showcase", "slow", "storm", "withdrawn", "wizard"}
+		"reflow_fail", "reflow_iserror", "reflow_month", "reflow_stubborn", "showcase", "slow", "storm", "summarize", "withdrawn", "wizard"}
 	if diff := cmp.Diff(want, names); diff != "" {
 		t.Errorf("tools (-want +got):\n%s", diff)
 	}

@@ -1,0 +1,69 @@
+package demo
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// summarizeKey is the summarize tool's inputRequests key.
+const summarizeKey = "summary"
+
+// summarizeArgs are the summarize tool's arguments.
+type summarizeArgs struct {
+	Text string `json:"text" jsonschema:"the text to summarise"`
+}
+
+// summarizeRequest is the sampling request summarize sends: the text to
+// summarise, a system prompt, model preferences and a token cap, so a
+// client shows every part of a request.
+func summarizeRequest(text string) *mcp.CreateMessageWithToolsParams {
+	return &mcp.CreateMessageWithToolsParams{
+		Messages: []*mcp.SamplingMessageV2{{Role: "user", Content: []mcp.Content{
+			&mcp.TextContent{Text: "Summarise in one sentence:\n\n" + text},
+		}}},
+		SystemPrompt: "You write one-sentence summaries.",
+		MaxTokens:    200,
+		ModelPreferences: &mcp.ModelPreferences{
+			Hints:                []*mcp.ModelHint{{Name: "claude"}, {Name: "gpt"}},
+			IntelligencePriority: 0.5,
+		},
+	}
+}
+
+// addSummarize registers summarize, which asks the client's model (here, a
+// person) for a summary: sampling/createMessage. It asks through
+// inputRequests, which is the question itself in 2026-07-28; for older
+// sessions go-sdk's own bridge sends the real sampling/createMessage and
+// calls the handler again with the answer (one round, which is all that
+// bridge does).
+func addSummarize(srv *mcp.Server) {
+	mcp.AddTool(srv, &mcp.Tool{
+		Name:  "summarize",
+		Title: "Summarise a text",
+		Description: "Asks the client's model for a one-sentence summary (sampling/createMessage; in " +
+			"2026-07-28 an input_required result). Needs the client to declare sampling.",
+		Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, OpenWorldHint: ptr(false)},
+	}, func(_ context.Context, req *mcp.CallToolRequest, in summarizeArgs) (*mcp.CallToolResult, any, error) {
+		if strings.TrimSpace(in.Text) == "" {
+			return nil, nil, fmt.Errorf("text must not be empty")
+		}
+		resp, answered := req.Params.InputResponses[summarizeKey]
+		if !answered || resp == nil {
+			return &mcp.CallToolResult{InputRequests: mcp.InputRequestMap{summarizeKey: summarizeRequest(in.Text)}, RequestState: "summarize"}, nil, nil
+		}
+		res, ok := resp.(*mcp.CreateMessageWithToolsResult)
+		if !ok {
+			return nil, nil, fmt.Errorf("the response to %q is a %T, not a sampling result", summarizeKey, resp)
+		}
+		var parts []string
+		for _, c := range res.Content {
+			if t, ok := c.(*mcp.TextContent); ok {
+				parts = append(parts, t.Text)
+			}
+		}
+		return text("Summary by %s (%s): %s", res.Model, res.StopReason, strings.Join(parts, " ")), nil, nil
+	})
+}

@@ -1,0 +1,197 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// callJSON decodes a call's output.
+func callJSON(t *testing.T, out string) callOutput {
+	t.Helper()
+	var got callOutput
+	if err := json.Unmarshal([]byte(out), &got); err != nil {
+		t.Fatalf("output is not JSON: %v\n%s", err, out)
+	}
+	return got
+}
+
+// resultText joins the text blocks of a call's result.
+func resultText(t *testing.T, got callOutput) string {
+	t.Helper()
+	var res struct {
+		Content []struct{ Text string } `json:"content"`
+	}
+	if err := json.Unmarshal(got.Result, &res); err != nil {
+		t.Fatalf("result %s: %v", got.Result, err)
+	}
+	var b strings.Builder
+	for _, c := range res.Content {
+		b.WriteString(c.Text)
+	}
+	return b.String()
+}
+
+func writeTemp(t *testing.T, name, body string) string {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), name)
+	if err := os.WriteFile(p, []byte(body), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// TestCallSampleDemo: the demo's summarize tool, in both eras, answered by
+// each --sample policy; the JSON lists the request and what was sent.
+func TestCallSampleDemo(t *testing.T) {
+	file := writeTemp(t, "sample.json", `{"tools":{"summarize":{"text":"A fox jumps.","model":"file-model","stopReason":"maxTokens"}}}`)
+	for _, era := range []string{"2025-11-25", "2026-07-28"} {
+		for _, tc := range []struct {
+			sample, want, model, sent, outcome string
+			code                               int
+		}{
+			{"echo", "Summary by elicit-echo (endTurn): Summarise in one sentence:", "elicit-echo", "result", "accept", exitOK},
+			{file, "Summary by file-model (maxTokens): A fox jumps.", "file-model", "result", "accept", exitOK},
+			{"decline", "", "", "", "decline", exitToolError},
+		} {
+			t.Run(era+"/"+filepath.Base(tc.sample), func(t *testing.T) {
+				code, out, errs := runCLI(t, "call", "summarize", "--args", `{"text":"The quick brown fox."}`, "--sample", tc.sample, "--protocol", era)
+				if code != tc.code {
+					t.Fatalf("exit %d, want %d; stderr %s\n%s", code, tc.code, errs, out)
+				}
+				got := callJSON(t, out)
+				if len(got.Sampling) != 1 || len(got.Prompts) != 0 {
+					t.Fatalf("sampling %+v prompts %+v", got.Sampling, got.Prompts)
+				}
+				s := got.Sampling[0]
+				if s.Outcome != tc.outcome || !strings.Contains(string(s.Request), "The quick brown fox.") || !strings.Contains(string(s.Request), `"systemPrompt"`) {
+					t.Errorf("entry %+v", s)
+				}
+				switch {
+				case tc.outcome == "accept":
+					if txt := resultText(t, got); !strings.HasPrefix(txt, tc.want) {
+						t.Errorf("result %q, want %q", txt, tc.want)
+					}
+					var r struct{ Model string }
+					if s.Sent != "result" || json.Unmarshal(s.Result, &r) != nil || r.Model != tc.model {
+						t.Errorf("sent %q result %s", s.Sent, s.Result)
+					}
+				case era == "2025-11-25":
+					// The spec's refusal went out; go-sdk made the call fail.
+					if s.Sent != "error -1" || s.Error == nil || s.Error.Message != "User rejected sampling request" {
+						t.Errorf("refusal %+v", s)
+					}
+				default:
+					// 2026-07-28 cannot refuse: the call was abandoned, nothing sent.
+					if s.Sent != "" || !strings.Contains(got.Error, "call abandoned") {
+						t.Errorf("entry %+v, error %q", s, got.Error)
+					}
+				}
+			})
+		}
+	}
+}
+
+// TestCallSampleOff: with --sample off nothing is declared, so the demo's
+// sampling/createMessage is refused -32601 (go-sdk then fails the call
+// with that code) and no question is asked.
+func TestCallSampleOff(t *testing.T) {
+	code, out, _ := runCLI(t, "call", "summarize", "--args", `{"text":"x"}`, "--sample", "off", "--protocol", "2025-11-25")
+	if code != exitToolError {
+		t.Fatalf("exit %d\n%s", code, out)
+	}
+	got := callJSON(t, out)
+	if len(got.Sampling) != 0 || !strings.Contains(got.Error, "-32601") {
+		t.Errorf("sampling %+v, error %q", got.Sampling, got.Error)
+	}
+}
+
+// TestSampleFlagErrors: a bad --sample is a usage error naming the file.
+func TestSampleFlagErrors(t *testing.T) {
+	for _, v := range []string{filepath.Join(t.TempDir(), "missing.json"), writeTemp(t, "bad.json", `{"modle":"x","text":"y"}`), writeTemp(t, "empty.json", `{"replies":[]}`)} {
+		code, _, errs := runCLI(t, "call", "echo", "--sample", v)
+		if code != exitUsage || !strings.Contains(errs, "--sample") {
+			t.Errorf("--sample %s: exit %d, stderr %s", v, code, errs)
+		}
+	}
+}
+
+// everythingRun runs the elicit binary headless against server-everything.
+func everythingRun(t *testing.T, args ...string) (callOutput, int, string) {
+	t.Helper()
+	cmdline := everythingCommand(t)
+	ctx, cancel := context.WithTimeout(t.Context(), 60*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, binPath, append(append(args, "--"), cmdline...)...)
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	out, _ := cmd.Output()
+	code := cmd.ProcessState.ExitCode()
+	return callJSON(t, string(out)), code, stderr.String()
+}
+
+// TestEverythingSampling: server-everything lists trigger-sampling-request
+// only when sampling is declared; --sample echo and FILE.json answer it,
+// and its result shows what we sent.
+func TestEverythingSampling(t *testing.T) {
+	replies := writeTemp(t, "replies.json", `{"replies":[{"text":"from the file","model":"file-model"}]}`)
+	for _, tc := range []struct {
+		sample, want string
+	}{
+		{"echo", `"model": "elicit-echo"`},
+		{replies, `"text": "from the file"`},
+	} {
+		got, code, errs := everythingRun(t, "call", "trigger-sampling-request", "--args", `{"prompt":"Say hi"}`, "--sample", tc.sample)
+		if code != exitOK {
+			t.Fatalf("--sample %s: exit %d\n%s", tc.sample, code, errs)
+		}
+		if txt := resultText(t, got); !strings.Contains(txt, tc.want) || !strings.Contains(txt, `"stopReason": "endTurn"`) {
+			t.Errorf("--sample %s: result %s", tc.sample, txt)
+		}
+		if len(got.Sampling) != 1 || got.Sampling[0].Sent != "result" || !strings.Contains(string(got.Sampling[0].Request), `"temperature": 0.7`) {
+			t.Errorf("sampling %+v", got.Sampling)
+		}
+	}
+	// Declined, the spec's error reaches the server, which says so.
+	got, code, _ := everythingRun(t, "call", "trigger-sampling-request", "--args", `{"prompt":"x"}`)
+	if code != exitToolError || !strings.Contains(resultText(t, got), "User rejected sampling request") || got.Sampling[0].Sent != "error -1" {
+		t.Errorf("decline: exit %d, %+v", code, got)
+	}
+	// Off: the tool is not even listed.
+	got, code, _ = everythingRun(t, "call", "trigger-sampling-request", "--args", `{"prompt":"x"}`, "--sample", "off")
+	if code != exitToolError || len(got.Sampling) != 0 || !strings.Contains(resultText(t, got), "Tool trigger-sampling-request not found") {
+		t.Errorf("off: exit %d, %+v", code, got)
+	}
+}
+
+// TestEverythingURLRequired: trigger-url-elicitation with errorPath answers
+// -32042; with --answer accept elicit consents, waits --url-wait for a
+// completion server-everything never sends, retries once, and the retry
+// goes through (to the server's own URL elicitation request).
+func TestEverythingURLRequired(t *testing.T) {
+	got, code, errs := everythingRun(t, "call", "trigger-url-elicitation", "--args", `{"url":"https://example.com/x","errorPath":true}`,
+		"--answer", "accept", "--url-wait", "300ms")
+	if code != exitOK {
+		t.Fatalf("exit %d\n%s", code, errs)
+	}
+	if txt := resultText(t, got); !strings.Contains(txt, "User completed the URL elicitation flow") {
+		t.Errorf("result %s", txt)
+	}
+	if len(got.URLRetries) != 1 || !got.URLRetries[0].Retried || len(got.URLRetries[0].Completed) != 0 ||
+		!strings.Contains(got.URLRetries[0].Why, "retried anyway") {
+		t.Errorf("urlRetries %+v", got.URLRetries)
+	}
+	if len(got.Prompts) != 2 || got.Prompts[0].Sent != "retry" || !strings.Contains(errs, "asks you to open https://modelcontextprotocol.io") {
+		t.Errorf("prompts %+v\nstderr %s", got.Prompts, errs)
+	}
+	// accept-defaults cannot open a URL: no retry, the -32042 is the answer.
+	got, code, _ = everythingRun(t, "call", "trigger-url-elicitation", "--args", `{"url":"https://example.com/y","errorPath":true}`)
+	if code != exitToolError || len(got.URLRetries) != 1 || got.URLRetries[0].Retried || !strings.Contains(got.Error, "-32042") {
+		t.Errorf("accept-defaults: exit %d, %+v, %q", code, got.URLRetries, got.Error)
+	}
+}
