@@ -44,7 +44,8 @@ func runAuth(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	fs.StringVar(&c.url, "url", "", "the server's Streamable HTTP endpoint")
 	c.registerConfig(fs)
 	c.registerAuth(fs)
-	c.connectTimeout, c.requestTimeout = time.Second, time.Second // unused here; spec checks they are bounds
+	// Unused here; spec checks that they are bounds.
+	c.connectTimeout, c.requestTimeout, c.urlWait = time.Second, time.Second, time.Second
 	pos, err := parseInterleaved(fs, args[1:])
 	if err != nil {
 		return err

@@ -49,11 +49,11 @@ func TestConfigOAuthErrors(t *testing.T) {
 }
 
 func TestOAuthFlagsOnlyForURL(t *testing.T) {
-	c := common{clientID: "a", command: []string{"x"}, connectTimeout: 1, requestTimeout: 1}
+	c := common{clientID: "a", command: []string{"x"}, connectTimeout: 1, requestTimeout: 1, urlWait: 1}
 	if _, err := c.spec(false); err == nil || !strings.Contains(err.Error(), "apply to --url") {
 		t.Errorf("--client-id with a command: %v", err)
 	}
-	c = common{url: "https://x/mcp", clientID: "a", scopes: headerList{"read write", "admin"}, connectTimeout: 1, requestTimeout: 1}
+	c = common{url: "https://x/mcp", clientID: "a", scopes: headerList{"read write", "admin"}, connectTimeout: 1, requestTimeout: 1, urlWait: 1}
 	s, err := c.spec(false)
 	if err != nil || s.OAuth.ClientID != "a" || strings.Join(s.OAuth.Scopes, ",") != "read,write,admin" {
 		t.Errorf("spec %+v, %v", s.OAuth, err)
