@@ -236,6 +236,7 @@ func connectHeadless(ctx context.Context, c *common, prompter question.Prompter,
 	if err != nil {
 		return nil, nil, err
 	}
+	spec.auth = headlessAuth(stderr, c.authTimeout)
 	tobs := transport.ObserverFuncs{OnStderr: func(line string) {
 		fmt.Fprintf(stderr, "[%s] %s\n", spec.Name, untrusted.Line(line))
 	}}
