@@ -63,6 +63,12 @@ func (c *Client) askAgent(ctx context.Context, m *jsonrpc.Message, arrived time.
 		d = c.asker.Settle(ctx, q, claim)
 	}
 	r, out := d.Reply(q)
+	if q.Kind == question.KindPermission && out.Kind == question.Cancel && q.Origin.SessionID != "" {
+		// Esc on a permission has no "dismissed" answer: it stops the
+		// turn. session/cancel goes first, so that the agent reads the
+		// "cancelled" that follows as the turn's.
+		c.Stop(q.Origin.SessionID)
+	}
 	if !r.None() {
 		if err := c.peer.respond(m.ID, r.Result, r.Err); err != nil {
 			out = question.Outcome{Kind: question.Disconnected, Reason: question.JoinReason(out.Reason, err.Error())}
@@ -70,11 +76,6 @@ func (c *Client) askAgent(ctx context.Context, m *jsonrpc.Message, arrived time.
 		}
 	}
 	c.record(q, out, r)
-	if q.Kind == question.KindPermission && out.Kind == question.Cancel && q.Origin.SessionID != "" {
-		// Esc on a permission has no "dismissed" answer: it stops the
-		// turn.
-		c.Stop(q.Origin.SessionID)
-	}
 }
 
 // parseElicitation reads ACP's elicitation/create: the scope (sessionId

@@ -210,11 +210,13 @@ func (c *Client) Stop(sessionID string) {
 	if t != nil {
 		t.stopOne.Do(func() { first = true; close(t.stopped) })
 	}
-	for _, oq := range ends {
-		oq.cancel(errTurnCancelled)
-	}
+	// session/cancel goes out before the "cancelled" answers, so that
+	// the agent reads them as the turn's cancellation.
 	if first || t == nil {
 		_ = c.peer.notify(MethodSessionCancel, map[string]string{"sessionId": sessionID})
+	}
+	for _, oq := range ends {
+		oq.cancel(errTurnCancelled)
 	}
 }
 

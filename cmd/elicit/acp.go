@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"time"
 
 	"github.com/elicit-dev/elicit/client/acp"
@@ -79,7 +80,7 @@ func runACP(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		}
 		command = []string{exe, "demo", "--acp"}
 	} else {
-		name = command[0]
+		name = filepath.Base(command[0])
 	}
 	opts := acp.Options{Name: name, Command: command[0], Args: command[1:], ClientVersion: version,
 		Prompter: &acpPrompter{answer: answer, permission: f.permission},
