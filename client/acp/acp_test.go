@@ -5,6 +5,7 @@ import (
 	"errors"
 	"os"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -324,5 +325,54 @@ func TestCloseAnswersOpenQuestions32800(t *testing.T) {
 	e := onlyEntry(t, c)
 	if e.Sent != "error -32800" || e.Bucket != question.BucketShutdown {
 		t.Errorf("entry %+v", e)
+	}
+}
+
+func TestTypedUpdatesAndUnknownKind(t *testing.T) {
+	var mu sync.Mutex
+	var seen []acp.Update
+	c := start(t, "plain", nil, func(o *acp.Options) {
+		o.OnUpdate = func(u acp.Update) { mu.Lock(); seen = append(seen, u); mu.Unlock() }
+	})
+	res, err := turn(t, c, "updates")
+	if err != nil || res.Thought != "thinking" || res.Message != "done" {
+		t.Fatalf("turn: %+v, %v", res, err)
+	}
+	kinds := map[string]acp.Update{}
+	for _, u := range res.Other {
+		kinds[u.Kind] = u
+	}
+	if u := kinds[acp.UpdateCommands]; len(u.Commands) != 1 || u.Commands[0].Name != "web" {
+		t.Errorf("commands %+v", u)
+	}
+	if u := kinds[acp.UpdateMode]; u.ModeID != "code" {
+		t.Errorf("mode %+v", u)
+	}
+	if u := kinds[acp.UpdateUsage]; u.Usage == nil || u.Usage.Used != 120 || u.Usage.Size != 1000 {
+		t.Errorf("usage %+v", u)
+	}
+	if u, ok := kinds["notice"]; !ok || u.Known || !strings.Contains(string(u.Raw), "does not know") {
+		t.Errorf("unknown kind %+v: want it kept raw", u)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if len(seen) != 6 {
+		t.Errorf("OnUpdate heard %d updates, want 6", len(seen))
+	}
+}
+
+func TestStopBoundedWhenAgentIgnoresCancel(t *testing.T) {
+	c := start(t, "plain", nil, func(o *acp.Options) { o.CancelWait = 300 * time.Millisecond })
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	sid, err := c.NewSession(ctx, ".")
+	if err != nil {
+		t.Fatal(err)
+	}
+	pctx, pcancel := context.WithTimeout(ctx, 200*time.Millisecond)
+	defer pcancel()
+	res, err := c.Prompt(pctx, sid, "deaf")
+	if !errors.Is(err, acp.ErrNoAnswer) || !res.Stopped || res.StopReason != "" {
+		t.Fatalf("turn: %+v, %v; want ErrNoAnswer", res, err)
 	}
 }

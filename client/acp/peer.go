@@ -38,7 +38,7 @@ var ErrCancelled = errors.New("acp: request cancelled")
 
 // ErrNoAnswer is returned by a call we cancelled whose answer did not
 // come within the bound.
-var ErrNoAnswer = errors.New("acp: the agent did not answer after cancellation")
+var ErrNoAnswer = errors.New("the agent did not answer after cancellation")
 
 // RPCError is an error answer of the agent's.
 type RPCError struct {

@@ -162,7 +162,7 @@ func (c *Client) Prompt(ctx context.Context, sessionID, text string) (TurnResult
 		case <-timer.C:
 			res := t.result()
 			res.Stopped = true
-			return res, fmt.Errorf("acp: session/prompt: %w within %s of session/cancel", ErrNoAnswer, c.opts.CancelWait)
+			return res, fmt.Errorf("acp: session/prompt: %w within %s of session/cancel (it may still be working)", ErrNoAnswer, c.opts.CancelWait)
 		}
 	}
 	// The agent may answer before we journalled its last question's

@@ -115,6 +115,8 @@ func TestACPDemoAgent(t *testing.T) {
 		{name: "long turn cancelled", args: []string{"--prompt", "long", "--cancel-after", "500ms"}, code: exitToolError,
 			stop: "cancelled", stopped: true, message: "…stopped."},
 		{name: "refusal", args: []string{"--prompt", "refuse"}, code: exitToolError, stop: "refusal", message: "I will not do that."},
+		{name: "agent deaf to session/cancel", args: []string{"--prompt", "deaf", "--cancel-after", "300ms"}, code: exitToolError,
+			stopped: true, message: "not listening"},
 		{name: "fs answered -32601", args: []string{"--prompt", "fs"}, stop: "end_turn", message: "error -32601"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

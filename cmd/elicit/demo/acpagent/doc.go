@@ -11,6 +11,8 @@
 //	url           a URL-mode elicitation
 //	fs            a call to fs/read_text_file (not declared: -32601)
 //	refuse        a turn that ends with stopReason refusal
+//	deaf          a turn that ignores session/cancel for 20s
+//	updates       thought, commands, mode, usage and an unknown update kind
 //
 // Anything else is echoed. It imports nothing of ours, so it is an
 // independent peer for the engine's tests.

@@ -101,6 +101,20 @@ func (a *agent) play(t *turn, prompt string) string {
 			"url": "https://example.com/login", "message": "Log in to continue"})
 	case strings.Contains(word, "long"):
 		return t.long()
+	case strings.Contains(word, "deaf"):
+		// Ignores session/cancel for a while: the client's wait for the
+		// stopReason must be bounded.
+		t.say("not listening…")
+		time.Sleep(20 * time.Second)
+		return "end_turn"
+	case strings.Contains(word, "updates"):
+		t.update(map[string]any{"sessionUpdate": "agent_thought_chunk", "content": map[string]string{"type": "text", "text": "thinking"}})
+		t.update(map[string]any{"sessionUpdate": "available_commands_update", "availableCommands": []map[string]string{{"name": "web", "description": "search"}}})
+		t.update(map[string]any{"sessionUpdate": "current_mode_update", "currentModeId": "code"})
+		t.update(map[string]any{"sessionUpdate": "usage_update", "used": 120, "size": 1000})
+		t.update(map[string]any{"sessionUpdate": "notice", "text": "a kind this client does not know"})
+		t.say("done")
+		return "end_turn"
 	case strings.Contains(word, "fs"):
 		_, r, _ := t.ask("fs/read_text_file", map[string]any{"sessionId": t.session, "path": "/etc/hostname"})
 		if r.Error != nil {
