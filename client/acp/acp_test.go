@@ -376,3 +376,15 @@ func TestStopBoundedWhenAgentIgnoresCancel(t *testing.T) {
 		t.Fatalf("turn: %+v, %v; want ErrNoAnswer", res, err)
 	}
 }
+
+func TestAgentDiesWithQuestionOpen(t *testing.T) {
+	c := start(t, "plain", hold, nil)
+	res, err := turn(t, c, "crash")
+	if err == nil || res.StopReason != "" {
+		t.Fatalf("turn: %+v, %v; want the connection's end", res, err)
+	}
+	e := onlyEntry(t, c)
+	if e.Kind != question.Disconnected || e.Sent != "" || e.Bucket != question.BucketDisconnected {
+		t.Errorf("entry %+v", e)
+	}
+}

@@ -117,6 +117,8 @@ func TestACPDemoAgent(t *testing.T) {
 		{name: "refusal", args: []string{"--prompt", "refuse"}, code: exitToolError, stop: "refusal", message: "I will not do that."},
 		{name: "agent deaf to session/cancel", args: []string{"--prompt", "deaf", "--cancel-after", "300ms"}, code: exitToolError,
 			stopped: true, message: "not listening"},
+		{name: "agent dies with a question open", args: []string{"--prompt", "crash", "--permission", "hold"}, code: exitToolError,
+			outcome: "disconnected", bucket: "disconnected", toolCall: "call_c"},
 		{name: "fs answered -32601", args: []string{"--prompt", "fs"}, stop: "end_turn", message: "error -32601"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

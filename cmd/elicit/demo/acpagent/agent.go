@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -59,15 +60,28 @@ type agent struct {
 	authed bool
 	nsess  int
 	wg     sync.WaitGroup
+	// crash is closed by the crash scene: Serve returns at once, as an
+	// agent that dies mid-question.
+	crash     chan struct{}
+	crashOnce sync.Once
 }
+
+// ErrCrashed is what Serve returns after the crash scene.
+var ErrCrashed = errors.New("acpagent: crashed on purpose (the crash scene)")
 
 // Serve runs the agent on r and w until r ends or ctx does.
 func Serve(ctx context.Context, r io.Reader, w io.Writer, opts Options) error {
 	if opts.Step <= 0 {
 		opts.Step = 100 * time.Millisecond
 	}
-	a := &agent{opts: opts, out: w, pending: map[string]chan reply{}, turns: map[string]chan struct{}{}, slow: map[string]chan struct{}{}}
-	defer a.wg.Wait()
+	a := &agent{opts: opts, out: w, pending: map[string]chan reply{}, turns: map[string]chan struct{}{}, slow: map[string]chan struct{}{}, crash: make(chan struct{})}
+	defer func() {
+		select {
+		case <-a.crash: // dying: wait for nobody
+		default:
+			a.wg.Wait()
+		}
+	}()
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 64<<10), 4<<20)
 	lines := make(chan []byte)
@@ -84,6 +98,8 @@ func Serve(ctx context.Context, r io.Reader, w io.Writer, opts Options) error {
 		case <-ctx.Done():
 			a.abort()
 			return ctx.Err()
+		case <-a.crash:
+			return ErrCrashed
 		case line, ok := <-lines:
 			if !ok {
 				a.abort()
@@ -113,6 +129,11 @@ func (a *agent) send(m msg) {
 	b, _ := json.Marshal(m)
 	a.wmu.Lock()
 	defer a.wmu.Unlock()
+	select {
+	case <-a.crash:
+		return // dead agents say nothing
+	default:
+	}
 	a.out.Write(append(b, '\n'))
 }
 

@@ -101,6 +101,13 @@ func (a *agent) play(t *turn, prompt string) string {
 			"url": "https://example.com/login", "message": "Log in to continue"})
 	case strings.Contains(word, "long"):
 		return t.long()
+	case strings.Contains(word, "crash"):
+		t.a.request("session/request_permission", permissionParams(t.session, "call_c", "Format disk"))
+		time.Sleep(200 * time.Millisecond)
+		t.a.wmu.Lock() // no write may be half done when it dies
+		t.a.crashOnce.Do(func() { close(t.a.crash) })
+		t.a.wmu.Unlock()
+		return "end_turn" // never sent: the agent is gone
 	case strings.Contains(word, "deaf"):
 		// Ignores session/cancel for a while: the client's wait for the
 		// stopReason must be bounded.
