@@ -65,6 +65,19 @@ func TestAgentReplyTable(t *testing.T) {
 		{"elicit invalid", elic, Refused(&ParamsError{Msg: "bad"}), "", jsonrpc.CodeInvalidParams, ""},
 	}
 	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) { checkAgentReply(t, tc.q, tc.d, tc.result, tc.code, tc.bucket) })
+	}
+}
+
+func checkAgentReply(t *testing.T, q *Question, d Decision, result string, code int64, bucket string) {
+	t.Helper()
+	tc := struct {
+		name, result, bucket string
+		q                    *Question
+		d                    Decision
+		code                 int64
+	}{t.Name(), result, bucket, q, d, code}
+	{
 		r, out := tc.d.Reply(tc.q)
 		if string(r.Result) != tc.result {
 			t.Errorf("%s: result %s, want %s", tc.name, r.Result, tc.result)
