@@ -388,3 +388,33 @@ func TestAgentDiesWithQuestionOpen(t *testing.T) {
 		t.Errorf("entry %+v", e)
 	}
 }
+
+func TestCloseBoundedWithDeafPrompter(t *testing.T) {
+	release := make(chan struct{})
+	opened := make(chan struct{}, 1)
+	deaf := question.PrompterFunc(func(context.Context, *question.Question) question.Outcome {
+		opened <- struct{}{}
+		<-release // ignores its ctx
+		return question.Outcome{Kind: question.Cancel}
+	})
+	defer close(release) // so that goleak sees it end
+	c := start(t, "plain", deaf, func(o *acp.Options) { o.CloseWait = 200 * time.Millisecond })
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	sid, err := c.NewSession(ctx, ".")
+	if err != nil {
+		t.Fatal(err)
+	}
+	go c.Prompt(ctx, sid, "permission")
+	<-opened
+	closed := make(chan struct{})
+	go func() { c.Close(); close(closed) }()
+	select {
+	case <-closed:
+	case <-ctx.Done():
+		t.Fatal("Close hung on a Prompter that ignores its ctx")
+	}
+	if e := onlyEntry(t, c); e.Sent != "error -32800" {
+		t.Errorf("entry %+v", e)
+	}
+}

@@ -99,7 +99,8 @@ type Client struct {
 	// a Stop knows what it stops.
 	turns map[string]*turnState
 
-	handlers sync.WaitGroup // request handlers and their prompters
+	handlers  sync.WaitGroup // request handlers
+	prompters sync.WaitGroup // the Asker's Prompter goroutines
 	readDone chan struct{}
 	closing  sync.Once
 }
@@ -137,7 +138,7 @@ func Start(ctx context.Context, opts Options) (*Client, error) {
 	}
 	c := &Client{opts: opts, modes: modes, journal: opts.Journal,
 		open: map[jsonrpc.ID]*openQuestion{}, turns: map[string]*turnState{}, readDone: make(chan struct{})}
-	c.asker = question.Asker{Prompter: prompter, WG: &c.handlers}
+	c.asker = question.Asker{Prompter: prompter, WG: &c.prompters}
 	c.base, c.shutdown = context.WithCancelCause(context.Background())
 	tr := &transport.Stdio{Command: opts.Command, Args: opts.Args, Env: opts.Env, Dir: opts.Dir,
 		Observer: transport.ObserverFuncs{OnStderr: opts.OnStderr}}
@@ -367,24 +368,34 @@ func (c *Client) endOpen(cause error) {
 }
 
 // Close answers every open request of the agent's -32800 (waiting up to
-// CloseWait), then stops the agent.
+// CloseWait), then stops the agent. A Prompter that ignores its ctx is
+// waited for no longer than CloseWait either: nothing hangs.
 func (c *Client) Close() error {
 	c.closing.Do(func() {
 		c.shutdown(question.ErrShutdown)
 		c.endOpen(question.ErrShutdown)
-		done := make(chan struct{})
-		go func() { c.handlers.Wait(); close(done) }()
-		t := time.NewTimer(c.opts.CloseWait)
-		select {
-		case <-done:
-		case <-t.C:
-		}
-		t.Stop()
+		waitBounded(&c.handlers, c.opts.CloseWait)
 		if c.conn != nil {
 			c.conn.Close()
 			<-c.readDone
 		}
-		<-done // a Prompter deaf to its ctx still ends: the conn is closed
+		// The conn is closed: a handler still answering fails at once.
+		waitBounded(&c.handlers, c.opts.CloseWait)
+		waitBounded(&c.prompters, c.opts.CloseWait)
 	})
 	return nil
+}
+
+// waitBounded waits for wg up to d.
+func waitBounded(wg *sync.WaitGroup, d time.Duration) bool {
+	done := make(chan struct{})
+	go func() { wg.Wait(); close(done) }()
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-done:
+		return true
+	case <-t.C:
+		return false
+	}
 }
