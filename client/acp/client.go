@@ -101,8 +101,8 @@ type Client struct {
 
 	handlers  sync.WaitGroup // request handlers
 	prompters sync.WaitGroup // the Asker's Prompter goroutines
-	readDone chan struct{}
-	closing  sync.Once
+	readDone  chan struct{}
+	closing   sync.Once
 }
 
 // openQuestion is one request of the agent's not yet answered.
