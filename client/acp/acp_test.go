@@ -418,3 +418,35 @@ func TestCloseBoundedWithDeafPrompter(t *testing.T) {
 		t.Errorf("entry %+v", e)
 	}
 }
+
+func TestRequestScopedElicitation(t *testing.T) {
+	var mu sync.Mutex
+	var asked []*question.Question
+	p := question.PrompterFunc(func(_ context.Context, q *question.Question) question.Outcome {
+		mu.Lock()
+		asked = append(asked, q)
+		mu.Unlock()
+		return question.Outcome{Kind: question.Accept, Content: map[string]any{"workspace": "main"}}
+	})
+	c := start(t, "asknew", p, nil)
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if _, err := c.NewSession(ctx, "."); err != nil {
+		t.Fatal(err)
+	}
+	es := c.Journal().Entries()
+	if len(es) != 2 {
+		t.Fatalf("journal %+v, want 2 entries", es)
+	}
+	if es[0].Kind != question.Invalid || es[0].Sent != "error -32602" {
+		t.Errorf("a requestId of no request of ours: %+v, want -32602", es[0])
+	}
+	if es[1].Kind != question.Accept || es[1].Sent != "accept" || !es[1].Origin.CallID.IsValid() || es[1].Origin.SessionID != "" {
+		t.Errorf("scoped to our session/new: %+v", es[1])
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if len(asked) != 1 {
+		t.Errorf("the Prompter was asked %d questions, want only the valid one", len(asked))
+	}
+}

@@ -39,9 +39,13 @@ func (c *Client) askAgent(ctx context.Context, m *jsonrpc.Message, arrived time.
 	oq.session = q.Origin.SessionID
 	t := c.turns[oq.session]
 	c.mu.Unlock()
-	if t != nil {
-		t.begin()
-		defer t.end()
+	switch {
+	case t != nil:
+		t.asks.begin()
+		defer t.asks.end()
+	case q.Origin.CallID.IsValid():
+		c.scoped.begin()
+		defer c.scoped.end()
 	}
 	claim := func(ctx context.Context) (string, error) {
 		c.mu.Lock()

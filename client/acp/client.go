@@ -99,6 +99,11 @@ type Client struct {
 	// a Stop knows what it stops.
 	turns map[string]*turnState
 
+	// scoped counts questions scoped to a request of ours (requestId)
+	// being answered, so that the request returns with its journal
+	// complete.
+	scoped settler
+
 	handlers  sync.WaitGroup // request handlers
 	prompters sync.WaitGroup // the Asker's Prompter goroutines
 	readDone  chan struct{}
@@ -227,6 +232,7 @@ func (c *Client) NewSession(ctx context.Context, cwd string) (string, error) {
 		return "", fmt.Errorf("acp: session/new: cwd: %w", err)
 	}
 	raw, err := c.peer.call(ctx, MethodSessionNew, map[string]any{"cwd": abs, "mcpServers": []any{}}, c.opts.CancelWait)
+	waitSettled(&c.scoped, c.opts.CloseWait)
 	var re *RPCError
 	if errors.As(err, &re) && re.Err.Code == CodeAuthRequired && len(c.init.AuthMethods) > 0 {
 		return "", &AuthRequiredError{Methods: c.init.AuthMethods, Err: err}
@@ -246,6 +252,7 @@ func (c *Client) NewSession(ctx context.Context, cwd string) (string, error) {
 // Authenticate runs authenticate with one of the agent's methods.
 func (c *Client) Authenticate(ctx context.Context, methodID string) error {
 	_, err := c.peer.call(ctx, MethodAuthenticate, map[string]string{"methodId": methodID}, c.opts.CancelWait)
+	waitSettled(&c.scoped, c.opts.CloseWait)
 	return err
 }
 

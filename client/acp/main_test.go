@@ -19,6 +19,7 @@ const agentEnv = "ELICIT_ACP_TEST_AGENT"
 func TestMain(m *testing.M) {
 	if kind := os.Getenv(agentEnv); kind != "" {
 		opts := acpagent.Options{RequireAuth: kind == "auth", Step: 50 * time.Millisecond}
+		opts.AskOnNew = kind == "asknew"
 		if kind == "slow" {
 			opts.SlowNew = time.Minute
 		}

@@ -46,42 +46,9 @@ type turnState struct {
 	thought strings.Builder
 	stopped chan struct{}
 	stopOne sync.Once
-	// asks counts the turn's questions not yet journalled; idle is
-	// closed when it drops to zero, so that a turn returns with its
-	// journal complete.
-	asks int
-	idle chan struct{}
-}
-
-func (t *turnState) begin() {
-	t.mu.Lock()
-	t.asks++
-	t.mu.Unlock()
-}
-
-func (t *turnState) end() {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	t.asks--
-	if t.asks == 0 && t.idle != nil {
-		close(t.idle)
-		t.idle = nil
-	}
-}
-
-// settled is closed once no question of the turn is being answered.
-func (t *turnState) settled() <-chan struct{} {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	if t.asks == 0 {
-		ch := make(chan struct{})
-		close(ch)
-		return ch
-	}
-	if t.idle == nil {
-		t.idle = make(chan struct{})
-	}
-	return t.idle
+	// asks counts the turn's questions not yet journalled, so that a
+	// turn returns with its journal complete.
+	asks settler
 }
 
 func (t *turnState) add(u Update) {
@@ -167,12 +134,7 @@ func (c *Client) Prompt(ctx context.Context, sessionID, text string) (TurnResult
 	}
 	// The agent may answer before we journalled its last question's
 	// answer; wait for that, bounded.
-	settle := time.NewTimer(c.opts.CloseWait)
-	select {
-	case <-t.settled():
-	case <-settle.C:
-	}
-	settle.Stop()
+	waitSettled(&t.asks, c.opts.CloseWait)
 	res := t.result()
 	select {
 	case <-t.stopped:
@@ -227,3 +189,51 @@ var errTurnCancelled = fmt.Errorf("%w: the prompt turn was cancelled", errAbando
 
 // requestIDString is an id as shown.
 func requestIDString(id jsonrpc.ID) string { return id.Raw() }
+
+// settler counts questions being answered; settled is closed when none
+// is.
+type settler struct {
+	mu   sync.Mutex
+	n    int
+	idle chan struct{}
+}
+
+func (s *settler) begin() {
+	s.mu.Lock()
+	s.n++
+	s.mu.Unlock()
+}
+
+func (s *settler) end() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.n--
+	if s.n == 0 && s.idle != nil {
+		close(s.idle)
+		s.idle = nil
+	}
+}
+
+func (s *settler) settled() <-chan struct{} {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.n == 0 {
+		ch := make(chan struct{})
+		close(ch)
+		return ch
+	}
+	if s.idle == nil {
+		s.idle = make(chan struct{})
+	}
+	return s.idle
+}
+
+// waitSettled waits, up to d, until s has no question being answered.
+func waitSettled(s *settler, d time.Duration) {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-s.settled():
+	case <-t.C:
+	}
+}

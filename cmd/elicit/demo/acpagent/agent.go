@@ -22,6 +22,10 @@ type Options struct {
 	// SlowNew delays the answer to session/new; a $/cancel_request for
 	// it meanwhile gets -32800.
 	SlowNew time.Duration
+	// AskOnNew makes session/new ask two request-scoped questions before
+	// it answers: one naming a request id the client never sent (which
+	// must be refused -32602), then one naming the session/new itself.
+	AskOnNew bool
 }
 
 type msg struct {
@@ -236,6 +240,15 @@ func (a *agent) call(m msg) {
 			a.fail(m.ID, -32000, "Authentication required")
 			return
 		}
+		if a.opts.AskOnNew {
+			a.wg.Add(1)
+			go func() {
+				defer a.wg.Done()
+				a.askOnNew(m.ID)
+				a.result(m.ID, map[string]string{"sessionId": id})
+			}()
+			return
+		}
 		if a.opts.SlowNew > 0 {
 			a.slowly(m.ID, map[string]string{"sessionId": id})
 			return
@@ -299,4 +312,17 @@ func (a *agent) slowly(id json.RawMessage, res any) {
 			a.fail(id, -32800, "Request cancelled")
 		}
 	}()
+}
+
+// askOnNew asks request-scoped questions during session/new (id).
+func (a *agent) askOnNew(id json.RawMessage) {
+	schema := json.RawMessage(`{"type":"object","properties":{"workspace":{"type":"string","title":"Workspace","default":"main"}}}`)
+	for _, rid := range []json.RawMessage{json.RawMessage(`"no-such-request"`), id} {
+		_, ch := a.request("elicitation/create", map[string]any{"requestId": rid, "mode": "form",
+			"message": "Which workspace should the session use?", "requestedSchema": schema})
+		select {
+		case <-ch:
+		case <-time.After(5 * time.Second):
+		}
+	}
 }
