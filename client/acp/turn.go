@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/elicit-dev/elicit/client/wire"
-	"github.com/elicit-dev/elicit/transport/jsonrpc"
 )
 
 // The stop reasons of a turn.
@@ -186,9 +185,6 @@ func (c *Client) Stop(sessionID string) {
 // (question.ErrAbandoned), which the ACP rows answer as the turn's
 // cancellation.
 var errTurnCancelled = fmt.Errorf("%w: the prompt turn was cancelled", errAbandoned)
-
-// requestIDString is an id as shown.
-func requestIDString(id jsonrpc.ID) string { return id.Raw() }
 
 // settler counts questions being answered; settled is closed when none
 // is.
