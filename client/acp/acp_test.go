@@ -450,3 +450,19 @@ func TestRequestScopedElicitation(t *testing.T) {
 		t.Errorf("the Prompter was asked %d questions, want only the valid one", len(asked))
 	}
 }
+
+func TestPromptAnswered32800IsCancelled(t *testing.T) {
+	c := start(t, "plain", nil, nil)
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	sid, err := c.NewSession(ctx, ".")
+	if err != nil {
+		t.Fatal(err)
+	}
+	pctx, pcancel := context.WithTimeout(ctx, 200*time.Millisecond)
+	defer pcancel()
+	res, err := c.Prompt(pctx, sid, "err32800")
+	if err != nil || !res.RequestCancelled || !res.Stopped || res.StopReason != "" {
+		t.Fatalf("turn: %+v, %v; want cancelled, no failure", res, err)
+	}
+}

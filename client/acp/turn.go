@@ -34,6 +34,9 @@ type TurnResult struct {
 	Other []Update
 	// Stopped is set when we sent session/cancel for this turn.
 	Stopped bool
+	// RequestCancelled is set when the agent answered session/prompt
+	// with -32800 instead of a stopReason: cancelled, not failed.
+	RequestCancelled bool
 }
 
 // turnState gathers one turn's updates.
@@ -139,6 +142,10 @@ func (c *Client) Prompt(ctx context.Context, sessionID, text string) (TurnResult
 	case <-t.stopped:
 		res.Stopped = true
 	default:
+	}
+	if errors.Is(a.err, ErrCancelled) {
+		res.RequestCancelled = true
+		return res, nil
 	}
 	if a.err != nil {
 		return res, a.err

@@ -135,6 +135,9 @@ func acpVerdict(res acp.TurnResult, err error, qs []acpQuestion) error {
 			return fail(exitNotAccepted, "question %s ended %s (sent %q)", q.Key, orBucket(q), q.Sent)
 		}
 	}
+	if res.RequestCancelled {
+		return fail(exitToolError, "the turn was cancelled (the agent answered -32800)")
+	}
 	if res.StopReason != acp.StopEndTurn {
 		return fail(exitToolError, "the turn ended with stopReason %q", res.StopReason)
 	}
@@ -188,10 +191,13 @@ func (holdPrompter) Prompt(ctx context.Context, _ *question.Question) question.O
 
 // acpOutput is what elicit acp prints.
 type acpOutput struct {
-	Agent      acpAgent       `json:"agent"`
-	SessionID  string         `json:"sessionId,omitempty"`
-	StopReason string         `json:"stopReason"`
-	Stopped    bool           `json:"stopped"`
+	Agent      acpAgent `json:"agent"`
+	SessionID  string   `json:"sessionId,omitempty"`
+	StopReason string   `json:"stopReason"`
+	Stopped    bool     `json:"stopped"`
+	// Cancelled is set when the agent answered the prompt -32800
+	// (cancelled, not a failure) instead of a stopReason.
+	Cancelled  bool           `json:"requestCancelled,omitempty"`
 	Message    string         `json:"message"`
 	Thought    string         `json:"thought,omitempty"`
 	ToolCalls  []acp.ToolCall `json:"toolCalls"`
@@ -246,6 +252,7 @@ type acpQuestion struct {
 
 func (o *acpOutput) fill(res acp.TurnResult, j *question.Journal) {
 	o.StopReason, o.Stopped, o.Message, o.Thought = res.StopReason, res.Stopped, res.Message, res.Thought
+	o.Cancelled = res.RequestCancelled
 	o.ToolCalls = append([]acp.ToolCall{}, res.ToolCalls...)
 	o.Updates = []acpUpdate{}
 	for _, u := range res.Other {

@@ -45,6 +45,8 @@ type acpCase struct {
 	sent     string
 	bucket   string
 	toolCall string // the question's toolCallId
+	// cancelled: the agent answered the prompt -32800.
+	cancelled bool
 	// orStop is another stopReason the agent may give (a race of its own).
 	orStop string
 }
@@ -60,6 +62,9 @@ func (tc acpCase) check(t *testing.T) {
 	}
 	if got.StopReason != tc.stop || got.Stopped != tc.stopped || !strings.Contains(got.Message, tc.message) {
 		t.Errorf("stopReason %q stopped %v message %q; want %q %v %q", got.StopReason, got.Stopped, got.Message, tc.stop, tc.stopped, tc.message)
+	}
+	if got.Cancelled != tc.cancelled {
+		t.Errorf("requestCancelled %v, want %v", got.Cancelled, tc.cancelled)
 	}
 	if got.Agent.ProtocolVersion != 1 {
 		t.Errorf("agent %+v", got.Agent)
@@ -119,6 +124,8 @@ func TestACPDemoAgent(t *testing.T) {
 			stopped: true, message: "not listening"},
 		{name: "agent dies with a question open", args: []string{"--prompt", "crash", "--permission", "hold"}, code: exitToolError,
 			outcome: "disconnected", bucket: "disconnected", toolCall: "call_c"},
+		{name: "prompt answered -32800", args: []string{"--prompt", "err32800", "--cancel-after", "300ms"}, code: exitToolError,
+			stopped: true, cancelled: true},
 		{name: "fs answered -32601", args: []string{"--prompt", "fs"}, stop: "end_turn", message: "error -32601"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -283,6 +283,10 @@ func (a *agent) call(m msg) {
 				delete(a.turns, p.SessionID)
 			}
 			a.mu.Unlock()
+			if stop == errCancelledStop {
+				a.fail(m.ID, -32800, "Request cancelled")
+				return
+			}
 			a.result(m.ID, map[string]string{"stopReason": stop})
 		}()
 	default:

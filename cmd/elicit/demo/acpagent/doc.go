@@ -11,6 +11,7 @@
 //	url           a URL-mode elicitation
 //	fs            a call to fs/read_text_file (not declared: -32601)
 //	refuse        a turn that ends with stopReason refusal
+//	err32800      a turn answered error -32800 once cancelled
 //	crash         a permission request, then the agent dies
 //	deaf          a turn that ignores session/cancel for 20s
 //	updates       thought, commands, mode, usage and an unknown update kind

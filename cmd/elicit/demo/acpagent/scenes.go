@@ -39,6 +39,9 @@ func (t *turn) toolStatus(id, status string) {
 	t.update(map[string]any{"sessionUpdate": "tool_call_update", "toolCallId": id, "status": status})
 }
 
+// errCancelledStop makes the prompt's answer error -32800.
+const errCancelledStop = "-32800"
+
 // answerGrace bounds the wait for an answer owed after session/cancel.
 const answerGrace = 2 * time.Second
 
@@ -101,6 +104,13 @@ func (a *agent) play(t *turn, prompt string) string {
 			"url": "https://example.com/login", "message": "Log in to continue"})
 	case strings.Contains(word, "long"):
 		return t.long()
+	case strings.Contains(word, "err32800"):
+		// Answers the prompt -32800 when cancelled, as some SDKs do,
+		// instead of stopReason cancelled.
+		for !t.cancelled() {
+			time.Sleep(20 * time.Millisecond)
+		}
+		return errCancelledStop
 	case strings.Contains(word, "crash"):
 		t.a.request("session/request_permission", permissionParams(t.session, "call_c", "Format disk"))
 		time.Sleep(200 * time.Millisecond)
