@@ -29,18 +29,20 @@ func TestLayers(t *testing.T) {
 		charm    bool     // it and its tests may import charm
 	}
 	rules := map[string]rule{
-		"transport/jsonrpc": {},
-		"forms/schema":      {},
-		"themes/untrusted":  {},
-		"client/wire":       {ours: []string{"transport/jsonrpc"}},
-		"client/question":   {ours: []string{"client/wire", "transport/jsonrpc", "forms/schema"}},
-		"transport":         {ours: []string{"transport/jsonrpc"}, testSDK: true},
-		"transport/oauth":   {sdkPkgs: []string{"oauthex"}, testSDK: true},
-		"client":            {ours: []string{"client/wire", "client/question", "transport", "transport/jsonrpc", "forms/schema"}, testOurs: []string{"cmd/elicit/demo"}, testSDK: true},
-		"themes":            {charm: true},
-		"forms":             {ours: []string{"forms/schema", "themes", "themes/untrusted"}, charm: true},
-		"ui":                {ours: []string{"client", "client/wire", "client/question", "forms", "forms/schema", "themes", "themes/untrusted"}, testOurs: []string{"transport/jsonrpc"}, charm: true},
-		"cmd/elicit/demo":   {sdk: true, testSDK: true},
+		"transport/jsonrpc":        {},
+		"forms/schema":             {},
+		"themes/untrusted":         {},
+		"client/wire":              {ours: []string{"transport/jsonrpc"}},
+		"client/question":          {ours: []string{"client/wire", "transport/jsonrpc", "forms/schema"}},
+		"transport":                {ours: []string{"transport/jsonrpc"}, testSDK: true},
+		"transport/oauth":          {sdkPkgs: []string{"oauthex"}, testSDK: true},
+		"client":                   {ours: []string{"client/wire", "client/question", "transport", "transport/jsonrpc", "forms/schema"}, testOurs: []string{"cmd/elicit/demo"}, testSDK: true},
+		"client/acp":               {ours: []string{"client/question", "client/wire", "transport", "transport/jsonrpc", "forms/schema"}, testOurs: []string{"cmd/elicit/demo/acpagent"}},
+		"themes":                   {charm: true},
+		"forms":                    {ours: []string{"forms/schema", "themes", "themes/untrusted"}, charm: true},
+		"ui":                       {ours: []string{"client", "client/wire", "client/question", "forms", "forms/schema", "themes", "themes/untrusted"}, testOurs: []string{"transport/jsonrpc"}, charm: true},
+		"cmd/elicit/demo":          {sdk: true, testSDK: true},
+		"cmd/elicit/demo/acpagent": {},
 	}
 	out, err := exec.Command("go", "list", "-json", "../../...").Output()
 	if err != nil {
