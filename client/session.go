@@ -103,7 +103,7 @@ type negotiated struct {
 // the Observer sees StateFailed and everything started is stopped.
 func Connect(ctx context.Context, t transport.Transport, opts *Options) (*Session, error) {
 	s := newSession(opts)
-	ctx, cancel := context.WithTimeoutCause(ctx, s.opts.ConnectTimeout, connectTimeout(s.opts.ConnectTimeout))
+	ctx, cancel := patientTimeout(ctx, s.opts.ConnectTimeout, connectTimeout(s.opts.ConnectTimeout), s.personWaiting)
 	defer cancel()
 	if err := checkRoots(s.opts.Roots); err != nil {
 		err = fmt.Errorf("connect to %s: %w", s.name, err)

@@ -242,6 +242,7 @@ func connectHeadless(ctx context.Context, c *common, prompter question.Prompter,
 	for _, w := range spec.warnings {
 		fmt.Fprintf(stderr, "elicit: warning: %s\n", untrusted.Line(w))
 	}
+	spec.auth = headlessAuth(stderr, c.authTimeout)
 	tobs := transport.ObserverFuncs{OnStderr: func(line string) {
 		fmt.Fprintf(stderr, "[%s] %s\n", spec.Name, untrusted.Line(line))
 	}}

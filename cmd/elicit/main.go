@@ -105,7 +105,7 @@ var errHelp = errors.New("help shown")
 
 // commands are the subcommands, for hoistCommand and suggestions.
 func commands() []string {
-	return []string{"demo", "tools", "call", "resources", "templates", "read", "prompts", "get", "conformance", "version", "help"}
+	return []string{"demo", "acp", "tools", "call", "resources", "templates", "read", "prompts", "get", "auth", "conformance", "version", "help"}
 }
 
 // hoistCommand lets flags come before the subcommand: "elicit --theme
@@ -216,6 +216,11 @@ Usage:
   or --config FILE --server NAME.
   elicit demo --serve stdio|http [--addr ADDR]
                                            run the demo server for other clients
+  elicit auth login|status|logout --url URL | --config FILE --server NAME
+                                           OAuth ahead of time, what is kept, forget it
+  elicit acp --prompt TEXT [--permission P] [--answer POLICY] [-- AGENT ARGS...]
+                                           one prompt turn with an ACP agent, headless; JSON
+  elicit demo --acp                        serve the demo ACP agent on stdio
   elicit conformance URL                   entry point for the MCP conformance suite
   elicit version
 
@@ -256,8 +261,12 @@ func dispatch(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		return withFailureJSON(stdout, func(w io.Writer) error { return runPrompts(ctx, args[1:], w, stderr) })
 	case "get":
 		return withFailureJSON(stdout, func(w io.Writer) error { return runGetPrompt(ctx, args[1:], w, stderr) })
+	case "acp":
+		return withFailureJSON(stdout, func(w io.Writer) error { return runACP(ctx, args[1:], w, stderr) })
 	case "conformance":
 		return runConformance(ctx, args[1:], stdout, stderr)
+	case "auth":
+		return runAuth(ctx, args[1:], stdout, stderr)
 	case "demo":
 		return runDemo(ctx, args[1:], stdin, stdout, stderr)
 	}

@@ -195,13 +195,14 @@ func runTUIWith(ctx context.Context, f *tuiFlags, stdout, stderr io.Writer) erro
 	}
 	eng.transports = func(spec serverSpec) (transport.Transport, error) {
 		name := spec.Name
+		spec.auth = tuiAuth(br, f.authTimeout)
 		return spec.transport(transport.ObserverFuncs{
 			OnFrame:  func(fr transport.Frame) { br.Frame(name, fr) },
 			OnStderr: func(line string) { br.Stderr(name, line) },
 		})
 	}
 
-	model := ui.New(eng, br, ui.Options{Theme: theme, Context: ctx})
+	model := ui.New(eng, br, ui.Options{Theme: theme, Context: ctx, OpenURL: browserOpener()})
 	p := tea.NewProgram(model, tea.WithContext(ctx), tea.WithOutput(stdout), tea.WithFPS(renderFPS))
 	br.Attach(p.Send)
 	done := make(chan struct{})
