@@ -113,9 +113,11 @@
 // round the person abandoned (the call cancelled, or Close) sends no
 // retry at all, and every question of it ends Abandoned, answered or not.
 //
-// Entries of kinds we do not declare (roots/list, and sampling/createMessage
-// unless Options.Sampling is on; the spec leaves this open) get no
-// inputResponses entry: they are shown as a Notice and journalled Invalid.
+// A roots/list entry is answered from Options.Roots without a person
+// (see Roots). Entries of kinds we do not declare (roots/list without
+// Options.Roots, sampling/createMessage unless Options.Sampling is on; the
+// spec leaves this open) get no inputResponses entry: they are shown as a
+// Notice and journalled Invalid.
 // A sampling entry is a question like any other (question.KindSampling),
 // answered by the assistant's message; since 2026-07-28 has no way to
 // refuse one, a refused sampling question abandons the call
@@ -129,8 +131,8 @@
 // question.Decision.Reply's sampling table says what goes out (the spec's
 // -1 "User rejected sampling request" for a decline or a dismissal). A
 // server request for a capability not declared in the session's version
-// is refused: sampling and roots with -32601 ("Sampling not supported",
-// "Roots not supported"), elicitation (2025-03-26, 2024-11-05, --elicit
+// is refused: sampling and roots (without Options.Roots) with -32601
+// ("Sampling not supported", "Roots not supported"), elicitation (2025-03-26, 2024-11-05, --elicit
 // off) with the spec's -32602 for an undeclared mode; the error's data
 // names the capability and RequestRefused marks it for the traffic view.
 // A -32042 answer to a request of ours (2025-11-25) makes each of its URL
@@ -153,10 +155,12 @@
 // Long jobs run as tasks, in either of two wire-incompatible designs
 // (Task.Design): the 2025-11-25 core tasks, and the 2026-07-28 extension
 // io.modelcontextprotocol/tasks. The session declares what it does: in
-// 2025-11-25 the client capability tasks {list, cancel} (never
-// requests.elicitation.create: servers make no tasks on us, and their
-// tasks/* requests to us find none); in 2026-07-28 the extension in the
-// clientCapabilities _meta of every request, tasks/* included.
+// 2025-11-25 the client capability tasks {list, cancel}, with
+// requests.elicitation.create while it declares elicitation and
+// requests.sampling.createMessage while it declares sampling (the server
+// may run our questions as tasks of ours, see Receiver-side tasks below);
+// in 2026-07-28 the extension in the clientCapabilities _meta of every
+// request, tasks/* included.
 //
 // Which calls become tasks: in 2025-11-25 the client asks, by
 // params.task.ttl (CallOptions.TaskTTL, default DefaultTaskTTL), following
@@ -213,6 +217,30 @@
 // its tasks end Lost here, and ResumeTask on a later session follows an
 // extension task by id (2025-11-25 tasks belong to the session that made
 // them). ListTasks is 2025-11-25's tasks/list.
+//
+// Receiver-side tasks (2025-11-25, receiver.go): a server that sends a
+// request we declared task-augmentable with params.task gets a
+// CreateTaskResult at once (status working, the TTL it asked within
+// [1 min, 1 h], 128-bit random ids), and the question opens through the
+// same ask path, keyed {ServerRequest id, ReceiverTask, TaskID}; its
+// answer becomes the task's result. The session answers the server's
+// tasks/get, tasks/result (blocking until the task is terminal, or that
+// request ends), tasks/list (its own tasks, 50 a page) and tasks/cancel
+// (the question ends Withdrawn), sends notifications/tasks/status on each
+// change, and reports the task as a Task with Ours set. CancelTask of one
+// of ours answers its question cancel; a call of ours given up ends the
+// questions of ours that belong to it Abandoned. At most 128 tasks are
+// kept per session; an ended one stays its TTL, and at least a minute.
+//
+// # Roots
+//
+// Options.Roots declares the roots capability (roots.go) and is what
+// roots/list answers; SetRoots (Manager.SetRoots, which a reconnect
+// keeps) replaces the list and, in the stateful era, sends
+// notifications/roots/list_changed. In 2026-07-28 roots are declared as
+// "roots":{} on every request and a roots/list entry of inputRequests is
+// answered from the list without a person (the spec dropped the
+// notification there: the server asks again when it needs them).
 //
 // # Timeouts
 //

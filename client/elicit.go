@@ -46,6 +46,9 @@ func (d requestDelivery) send(q *question.Question, r question.Reply, out questi
 func (s *Session) serveCreateMessage(e *incoming, m *jsonrpc.Message) {
 	closed := s.taskPromptOpened(e) // a task's question is its task's (tasks_core.go)
 	defer closed()
+	if s.servedAsTask(e, m) { // task-augmented: our task (receiver.go)
+		return
+	}
 	q := &question.Question{
 		Key:     question.Key{Server: s.name, Delivery: question.ServerRequest, RequestID: e.id},
 		Server:  s.name,

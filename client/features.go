@@ -48,16 +48,17 @@ func features() []feature {
 		{requests: []string{wire.MethodPing}, serve: (*Session).servePing},
 		{requests: []string{wire.MethodElicit}, serve: (*Session).serveElicitRequest, declare: (*Session).declareElicitation},
 		{requests: []string{wire.MethodCreateMessage}, serve: (*Session).serveCreateMessage, declare: (*Session).declareSampling, unserved: unservedSampling},
-		// Roots: elicit has no roots to give, so it declares none.
-		{requests: []string{wire.MethodRootsList}, unserved: unservedRoots},
-		// 2025-11-25 core tasks: we list and cancel tasks; servers make no
-		// tasks on us, so their tasks/* requests find none (tasks_core.go).
+		// Roots (roots.go): roots/list in the stateful era; in 2026-07-28
+		// the same list answers roots/list inputs (autoInput).
+		{requests: []string{wire.MethodRootsList}, serve: (*Session).serveRootsList, declare: (*Session).declareRoots, unserved: unservedRoots},
+		// 2025-11-25 core tasks, both ways: we list and cancel the
+		// server's tasks, and run tasks for it when it task-augments a
+		// request we declared in tasks.requests, answering its tasks/*
+		// about them (receiver.go).
 		{
 			requests: []string{wire.MethodTasksList, wire.MethodTasksGet, wire.MethodTasksResult, wire.MethodTasksCancel},
-			serve:    (*Session).serveTaskRequest,
-			declare: func(_ *Session, v string) (string, any, bool) {
-				return "tasks", map[string]any{"list": struct{}{}, "cancel": struct{}{}}, v == wire.Protocol2025_11_25
-			},
+			serve:    (*Session).serveReceiverRequest,
+			declare:  (*Session).declareTasks,
 		},
 		// The 2026-07-28 tasks extension: a tools/call may answer
 		// resultType "task" (tasks*.go).
@@ -213,6 +214,9 @@ func (s *Session) servePing(e *incoming, _ *jsonrpc.Message) {
 
 func (s *Session) serveElicitRequest(e *incoming, m *jsonrpc.Message) {
 	closed := s.taskPromptOpened(e) // a task's question is its task's (tasks_core.go)
+	defer closed()
+	if s.servedAsTask(e, m) { // task-augmented: our task (receiver.go)
+		return
+	}
 	s.serveElicit(e, m.Params)
-	closed()
 }

@@ -101,5 +101,6 @@ func (s *Session) reinitialize(ctx context.Context, gen int) error {
 			e.cancel(question.ErrDisconnected)
 		}
 	}
+	s.receiver.endLocked(func(t *rtask) bool { return t.gen <= gen }, question.ErrDisconnected)
 	return nil
 }

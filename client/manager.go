@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"sync"
 	"time"
 
@@ -111,8 +112,8 @@ func (m *Manager) Add(ctx context.Context, name string, t transport.Transport, o
 func (m *Manager) connect(ctx context.Context, s *managed) error {
 	m.mu.Lock()
 	s.status = ServerStatus{Name: s.name, State: StateConnecting}
+	opts := s.opts // SetRoots writes it under mu
 	m.mu.Unlock()
-	opts := s.opts
 	fwd := opts.Observer
 	if fwd == nil {
 		fwd = m.observer
@@ -280,4 +281,48 @@ func (m *Manager) Tasks() []Task {
 		out = append(out, s.Tasks()...)
 	}
 	return out
+}
+
+// Roots reports a server's roots: its live session's (see Session.Roots),
+// or, while it is not connected, the list its next connection offers.
+func (m *Manager) Roots(name string) (RootsInfo, error) {
+	m.mu.Lock()
+	s := m.servers[name]
+	var sess *Session
+	var opts []Root
+	if s != nil {
+		sess, opts = s.sess, slices.Clone(s.opts.Roots)
+	}
+	m.mu.Unlock()
+	switch {
+	case s == nil:
+		return RootsInfo{}, fmt.Errorf("roots of %s: %w", name, ErrUnknownServer)
+	case sess != nil && sess.Err() == nil:
+		return sess.Roots(), nil
+	}
+	return RootsInfo{Roots: opts}, nil
+}
+
+// SetRoots replaces a server's roots: its live session's (Session.SetRoots
+// tells the server), and those every later connection offers, which then
+// declares the roots capability even if the first did not.
+func (m *Manager) SetRoots(ctx context.Context, name string, roots []Root) error {
+	if err := checkRoots(roots); err != nil {
+		return fmt.Errorf("set roots on %s: %w", name, err)
+	}
+	m.mu.Lock()
+	s := m.servers[name]
+	var sess *Session
+	if s != nil {
+		s.opts.Roots = append([]Root{}, roots...) // non-nil: declared from now on
+		sess = s.sess
+	}
+	m.mu.Unlock()
+	switch {
+	case s == nil:
+		return fmt.Errorf("set roots on %s: %w", name, ErrUnknownServer)
+	case sess == nil || sess.Err() != nil:
+		return nil // the next connection offers them
+	}
+	return sess.SetRoots(ctx, roots)
 }

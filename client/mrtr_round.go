@@ -79,7 +79,12 @@ func (s *Session) serveRound(ctx context.Context, c *call, requests map[string]j
 		arrived = time.Now()
 	}
 	var items []*roundItem
+	auto := map[string]json.RawMessage{} // answered without a person (roots.go)
 	for _, key := range slices.Sorted(maps.Keys(requests)) {
+		if res, ok := s.autoInput(requests[key]); ok {
+			auto[key] = res
+			continue
+		}
 		q := &question.Question{
 			Key:     question.Key{Server: s.name, Delivery: question.InputRequest, CallID: origin.CallID, Input: key},
 			Server:  s.name,
@@ -94,7 +99,7 @@ func (s *Session) serveRound(ctx context.Context, c *call, requests map[string]j
 		q.Kind = kind
 		items = append(items, &roundItem{q: q, params: params})
 	}
-	if len(items) == 0 {
+	if len(items) == 0 && len(auto) == 0 {
 		return nil, nil, fmt.Errorf("the server asked only for input elicit cannot give")
 	}
 
@@ -128,7 +133,7 @@ func (s *Session) serveRound(ctx context.Context, c *call, requests map[string]j
 	if err := s.abandonRound(origin, items); err != nil {
 		return nil, nil, err
 	}
-	responses := map[string]json.RawMessage{}
+	responses := auto
 	for _, it := range items {
 		if it.reply.Result != nil {
 			responses[it.q.Key.Input] = it.reply.Result

@@ -79,6 +79,12 @@ type Options struct {
 	Protocol string
 	// Elicit is which elicitation modes to declare (default both).
 	Elicit ElicitModes
+	// Roots are the roots offered to the server (roots.go). nil declares
+	// no roots capability; a non-nil list, even an empty one, declares it
+	// (with listChanged in the stateful era), and Session.SetRoots may
+	// change it later. Every URI must be a clean file:// URI (RootFor
+	// makes one of a path), or Connect fails.
+	Roots []Root
 	// Sampling is whether to declare and serve sampling (default off).
 	Sampling SamplingMode
 	// URLWait bounds the wait, after every URL elicitation of a -32042

@@ -347,6 +347,10 @@ func (s *Session) cancelCall(c *call, cause error) {
 			e.cancel(question.ErrAbandoned)
 		}
 	}
+	// So do the questions of our tasks that belong to it (receiver.go).
+	s.receiver.endLocked(func(t *rtask) bool {
+		return t.origin.CallID.IsValid() && (t.origin.CallID == c.id || t.origin.CallID == c.root)
+	}, question.ErrAbandoned)
 	notify := pending && c.method != wire.MethodInitialize && !c.noCancel && !s.isDead && !s.closing
 	if notify {
 		s.wg.Add(1)

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log/slog"
 	"runtime"
+	"slices"
 	"sync"
 	"time"
 
@@ -45,8 +46,9 @@ type Session struct {
 	requests map[string]*feature
 	// notifications are the handlers of server notifications (notify.go).
 	notifications map[string]func(*Session, *jsonrpc.Message)
-	headers       toolHeaders // x-mcp-header bindings from tools/list (headers.go)
-	tasks         taskTable   // the tasks we follow (tasks*.go); under its own lock
+	headers       toolHeaders   // x-mcp-header bindings from tools/list (headers.go)
+	tasks         taskTable     // the tasks we follow (tasks*.go); under its own lock
+	receiver      receiverTable // the tasks we run for the server (receiver*.go); under its own lock
 
 	// base is the parent of every incoming request's context; cancelling
 	// it (always under mu) ends every open prompt with its cause.
@@ -64,6 +66,7 @@ type Session struct {
 	urlWaits  map[string][]*urlWait    // -32042 elicitations by elicitationId (urlrequired.go)
 	urlEarly  map[string]bool          // completions that came before their -32042; bounded
 	neg       negotiated               // what initialize or server/discover settled
+	roots     rootsState               // the roots we offer (roots.go)
 	logLevel  string                   // 2026-07-28: sent in every request's _meta
 	legacySSE bool                     // the connection is the HTTP+SSE fallback
 	loopDone  chan struct{}            // closed when the current read loop ends
@@ -102,6 +105,11 @@ func Connect(ctx context.Context, t transport.Transport, opts *Options) (*Sessio
 	s := newSession(opts)
 	ctx, cancel := patientTimeout(ctx, s.opts.ConnectTimeout, connectTimeout(s.opts.ConnectTimeout), s.personWaiting)
 	defer cancel()
+	if err := checkRoots(s.opts.Roots); err != nil {
+		err = fmt.Errorf("connect to %s: %w", s.name, err)
+		s.abort(err)
+		return nil, err
+	}
 	if s.opts.Protocol != "" && !wire.IsSupported(s.opts.Protocol) {
 		err := fmt.Errorf("connect to %s: protocol version %q is not supported (want one of %v)",
 			s.name, s.opts.Protocol, wire.SupportedProtocols())
@@ -191,6 +199,7 @@ func newSession(opts *Options) *Session {
 		s.journal = question.NewJournal(0)
 	}
 	s.events = newDispatcher(s.opts.Observer)
+	s.roots = rootsState{list: slices.Clone(s.opts.Roots), declared: s.opts.Roots != nil}
 	s.features = features()
 	s.requests = requestTable(s.features)
 	s.notifications = notificationTable()

@@ -86,9 +86,8 @@ func TestConnectListCallAcceptDefaults(t *testing.T) {
 		t.Errorf("answers on the wire %q, want %q", answers, want)
 	}
 	// The era probe came first; the server speaks only stateful versions,
-	// so initialize followed, declaring both modes and the tasks we list
-	// and cancel (never task-augmented requests of the server's), nothing
-	// else.
+	// so initialize followed, declaring both modes and the tasks we list,
+	// cancel and run (task-augmented elicitation), nothing else.
 	frames := rec.out()
 	if len(frames) < 2 || frames[0].Method != "server/discover" || frames[1].Method != "initialize" {
 		t.Fatalf("first frames %q, %q; want server/discover, initialize", frames[0].Method, frames[1].Method)
@@ -99,7 +98,7 @@ func TestConnectListCallAcceptDefaults(t *testing.T) {
 		Capabilities    json.RawMessage `json:"capabilities"`
 	}
 	_ = json.Unmarshal(init.Params, &ip)
-	if ip.ProtocolVersion != "2025-11-25" || string(ip.Capabilities) != `{"elicitation":{"form":{},"url":{}},"tasks":{"cancel":{},"list":{}}}` {
+	if ip.ProtocolVersion != "2025-11-25" || string(ip.Capabilities) != `{"elicitation":{"form":{},"url":{}},"tasks":{"cancel":{},"list":{},"requests":{"elicitation":{"create":{}}}}}` {
 		t.Errorf("initialize offered %s with %s", ip.ProtocolVersion, ip.Capabilities)
 	}
 	waitJournal(t, s, 1)
@@ -114,21 +113,33 @@ func TestConnectListCallAcceptDefaults(t *testing.T) {
 
 func TestDeclaredCapabilities(t *testing.T) {
 	t.Parallel()
+	none := []client.Root{}
 	for _, tc := range []struct {
 		protocol string
 		modes    client.ElicitModes
+		roots    []client.Root
 		want     string
 	}{
-		// 2025-11-25 adds the tasks we list and cancel (tasks*.go).
-		{"", client.ElicitBoth, `{"elicitation":{"form":{},"url":{}},"tasks":{"cancel":{},"list":{}}}`},
-		{"", client.ElicitForm, `{"elicitation":{"form":{}},"tasks":{"cancel":{},"list":{}}}`},
-		{"", client.ElicitURL, `{"elicitation":{"url":{}},"tasks":{"cancel":{},"list":{}}}`},
-		{"", client.ElicitOff, `{"tasks":{"cancel":{},"list":{}}}`},
-		{"2025-06-18", client.ElicitBoth, `{"elicitation":{}}`},
-		{"2025-06-18", client.ElicitURL, `{}`},
-		{"2025-03-26", client.ElicitBoth, `{}`},
+		// 2025-11-25 adds the tasks we list and cancel (tasks*.go), and
+		// run for the server when we declare elicitation (receiver.go).
+		{"", client.ElicitBoth, nil, `{"elicitation":{"form":{},"url":{}},"tasks":{"cancel":{},"list":{},"requests":{"elicitation":{"create":{}}}}}`},
+		{"", client.ElicitForm, nil, `{"elicitation":{"form":{}},"tasks":{"cancel":{},"list":{},"requests":{"elicitation":{"create":{}}}}}`},
+		{"", client.ElicitURL, nil, `{"elicitation":{"url":{}},"tasks":{"cancel":{},"list":{},"requests":{"elicitation":{"create":{}}}}}`},
+		{"", client.ElicitOff, nil, `{"tasks":{"cancel":{},"list":{}}}`},
+		{"2025-06-18", client.ElicitBoth, nil, `{"elicitation":{}}`},
+		{"2025-06-18", client.ElicitURL, nil, `{}`},
+		{"2025-03-26", client.ElicitBoth, nil, `{}`},
+		// Roots, once Options.Roots is set (an empty list too), with
+		// listChanged in every stateful version (roots.go).
+		{"", client.ElicitOff, none, `{"roots":{"listChanged":true},"tasks":{"cancel":{},"list":{}}}`},
+		{"2025-06-18", client.ElicitOff, []client.Root{{URI: "file:///tmp"}}, `{"roots":{"listChanged":true}}`},
+		{"2024-11-05", client.ElicitBoth, none, `{"roots":{"listChanged":true}}`},
 	} {
-		t.Run(tc.protocol+"/"+tc.modes.String(), func(t *testing.T) {
+		name := tc.protocol + "/" + tc.modes.String()
+		if tc.roots != nil {
+			name += "/roots"
+		}
+		t.Run(name, func(t *testing.T) {
 			t.Parallel()
 			cc, sc := transport.Pipe(nil)
 			defer sc.Close()
@@ -147,7 +158,7 @@ func TestDeclaredCapabilities(t *testing.T) {
 				got <- p.V + " " + string(p.Caps)
 				_ = sc.Write(context.Background(), &jsonrpc.Message{ID: m.ID, Result: json.RawMessage(`{"protocolVersion":"` + p.V + `","capabilities":{},"serverInfo":{"name":"x","version":"1"}}`)}, nil)
 			}()
-			s, err := client.Connect(t.Context(), connTransport{cc}, &client.Options{Protocol: tc.protocol, Elicit: tc.modes})
+			s, err := client.Connect(t.Context(), connTransport{cc}, &client.Options{Protocol: tc.protocol, Elicit: tc.modes, Roots: tc.roots})
 			if err != nil {
 				t.Fatal(err)
 			}

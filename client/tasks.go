@@ -68,8 +68,13 @@ type Task struct {
 	Tool   string
 	Design TaskDesign
 	// CallID is the id of our tools/call that created the task (invalid
-	// for a resumed or listed task).
+	// for a resumed or listed task, and for ours).
 	CallID jsonrpc.ID
+	// Ours marks a task we run for the server (receiver.go): it
+	// task-augmented its Method request, and its question is ours to
+	// answer; Tool is then the call the question belongs to, if known.
+	Ours   bool
+	Method string
 
 	Status        TaskStatus
 	StatusMessage string
@@ -206,24 +211,25 @@ func (t *taskTable) addLocked(f *taskFollow) {
 }
 
 // Tasks returns a snapshot of every task this session follows or has
-// followed (the last maxEndedTasks ended ones), oldest first.
+// followed (the last maxEndedTasks ended ones), oldest first, then the
+// tasks it runs for the server (Task.Ours) that it still keeps.
 func (s *Session) Tasks() []Task {
 	s.tasks.mu.Lock()
-	defer s.tasks.mu.Unlock()
 	out := make([]Task, 0, len(s.tasks.all))
 	for _, f := range s.tasks.all {
 		out = append(out, f.snapshot())
 	}
-	return out
+	s.tasks.mu.Unlock()
+	return append(out, s.receiver.snapshots(s.name)...)
 }
 
 // Task returns the latest snapshot of the task with id, if this session
-// follows or followed it.
+// follows or followed it, or runs it for the server.
 func (s *Session) Task(id string) (Task, bool) {
 	if f := s.tasks.find(id); f != nil {
 		return f.snapshot(), true
 	}
-	return Task{}, false
+	return s.receiver.snapshot(s.name, id)
 }
 
 // taskDesign is the design the session's protocol speaks, or ErrNoTasks.
@@ -245,7 +251,13 @@ func (s *Session) taskDesign() (TaskDesign, error) {
 // cancelled at once; in the extension cancel is only a request, and the
 // task may still complete or fail), and its open prompts end Abandoned.
 // An id this session does not follow is cancelled all the same.
+//
+// For a task of ours (Task.Ours) nothing is sent: its question ends as if
+// the person cancelled it, and the task completes with that answer.
 func (s *Session) CancelTask(ctx context.Context, id string) error {
+	if ours, err := s.receiver.cancelByPerson(id); ours {
+		return err
+	}
 	design, err := s.taskDesign()
 	if err != nil {
 		return fmt.Errorf("tasks/cancel %s on %s: %w", id, s.name, err)

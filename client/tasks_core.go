@@ -304,15 +304,3 @@ func (s *Session) taskPromptOpened(e *incoming) (closed func()) {
 		}
 	}
 }
-
-// serveTaskRequest answers the server's tasks/* requests. We declare the
-// client tasks capability with list and cancel but no task-augmentable
-// requests, so the server can never have made a task on us: the list is
-// empty and every id is unknown.
-func (s *Session) serveTaskRequest(e *incoming, m *jsonrpc.Message) {
-	if m.Method == wire.MethodTasksList {
-		s.answer(e, e.ctx, json.RawMessage(`{"tasks":[]}`), nil)
-		return
-	}
-	s.answer(e, e.ctx, nil, jsonrpc.NewError(jsonrpc.CodeInvalidParams, "unknown task: elicit runs no tasks for servers", nil))
-}

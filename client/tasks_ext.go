@@ -132,6 +132,10 @@ func (f *taskFollow) askInput(in *taskInput) {
 			f.changedLocked()
 		}
 	}()
+	if res, ok := s.autoInput(in.raw); ok {
+		f.sendAuto(in.key, res) // roots/list: no person needed (roots.go)
+		return
+	}
 	q := &question.Question{Key: f.inputKey(in.key), Server: s.name, Origin: f.origin(), Arrived: time.Now()}
 	kind, params, why := s.inputParams(in.raw)
 	if why != "" {
@@ -189,6 +193,17 @@ func (f *taskFollow) sendUpdate(q *question.Question, r question.Reply, out ques
 			s.record(q, out, nil)
 		})
 		s.notice("task %s: tasks/update for %q: %v", f.id, q.Key.Input, err)
+	}
+}
+
+// sendAuto sends the answer to an input no person answers (a roots/list)
+// in a tasks/update of its own; nothing is journalled.
+func (f *taskFollow) sendAuto(key string, res json.RawMessage) {
+	s := f.s
+	params := map[string]any{"taskId": f.id, "inputResponses": map[string]json.RawMessage{key: res}}
+	c := &call{method: wire.MethodTasksUpdate, name: f.id, taskOK: true}
+	if err := s.do(context.Background(), c, params, nil); err != nil {
+		s.notice("task %s: tasks/update for %q: %v", f.id, key, err)
 	}
 }
 

@@ -46,6 +46,12 @@ type Engine interface {
 	Server(name string) (ServerDetail, error)
 	// Journal is the record of every prompt's outcome.
 	Journal() *question.Journal
+	// Roots reports the roots a server is offered; SetRoots replaces
+	// them, telling the server where its session declared listChanged
+	// (an error wrapping client.ErrRootsNotDeclared: kept for the next
+	// connection).
+	Roots(server string) (client.RootsInfo, error)
+	SetRoots(ctx context.Context, server string, roots []client.Root) error
 }
 
 // CallOptions are what the person chose for one Call.

@@ -60,6 +60,8 @@ type fakeEngine struct {
 	listed    []string // servers asked for tasks/list
 	listFn    func(server string) ([]client.Task, error)
 
+	roots fakeRoots // Roots and SetRoots (roots_test.go)
+
 	// details describe servers for the server view (a server without
 	// one is described by its status alone); reconnects records the
 	// Reconnect calls, and reconnectFn, when set, answers them.

@@ -20,7 +20,7 @@ const viewPrompts viewID = 0
 type tab struct {
 	name  string   // the tab's label
 	short string   // its label when the full ones do not fit the width
-	fkey  int      // the F-key that shows it: fkey 5 is F5
+	fkey  int      // the F-key that shows it: fkey 5 is F5; 0: none (alt only, on the bar only while shown)
 	alt   []string // other keys that show it
 	help  string   // its line in the help overlay
 	again string   // the tab its key shows when this one is shown already
@@ -42,15 +42,31 @@ func newTabs(prompts *promptsView) []tab {
 		{name: "Prompts", short: "Prm", fkey: 10, help: "MCP prompts view (prompts/list, prompts/get)", screen: newTemplatesView()},
 		// alt+t too: some terminals keep F11 for full screen.
 		{name: "Tasks", short: "Tsk", fkey: 11, alt: []string{"alt+t"}, help: "tasks view", screen: newTasksView()},
-		{name: "Server", short: "Srv", fkey: 12, alt: []string{"alt+s"}, help: "server view: who it is, what it declared", screen: newServerView()},
+		// F12 again shows roots: the F-keys end at F12, so roots has
+		// alt+r, and is on the tab bar only while shown (the bar is full
+		// at 120 columns).
+		{name: "Server", short: "Srv", fkey: 12, alt: []string{"alt+s"}, help: "server view: who it is, what it declared", again: "Roots", screen: newServerView()},
+		{name: "Roots", short: "Rts", alt: []string{"alt+r"}, help: "roots view (also F12 on the server view)", screen: newRootsView()},
 	}
 	for i := range tabs {
 		t := &tabs[i]
-		keys := append([]string{fmt.Sprintf("f%d", t.fkey)}, t.alt...)
-		label := strings.Join(append([]string{fmt.Sprintf("F%d", t.fkey)}, t.alt...), " / ")
-		t.bind = key.NewBinding(key.WithKeys(keys...), key.WithHelp(label, t.help))
+		keys, labels := t.alt, t.alt
+		if t.fkey > 0 {
+			keys = append([]string{fmt.Sprintf("f%d", t.fkey)}, t.alt...)
+			labels = append([]string{fmt.Sprintf("F%d", t.fkey)}, t.alt...)
+		}
+		t.bind = key.NewBinding(key.WithKeys(keys...), key.WithHelp(strings.Join(labels, " / "), t.help))
 	}
 	return tabs
+}
+
+// keyLabel is the key a tab's label names: its F-key ("F5"), or for a
+// tab without one its first other key ("alt+r").
+func (t tab) keyLabel() string {
+	if t.fkey == 0 && len(t.alt) > 0 {
+		return t.alt[0]
+	}
+	return fmt.Sprintf("F%d", t.fkey)
 }
 
 // tabFor returns the tab whose key k is; when that tab is shown already,

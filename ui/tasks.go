@@ -31,10 +31,14 @@ type taskCancelledMsg struct {
 	err error
 }
 
-// taskKey names a task: ids are the server's, so unique per server only.
-type taskKey struct{ server, id string }
+// taskKey names a task: ids are unique per server only, and a task we
+// run for the server (ours) has an id of our own making.
+type taskKey struct {
+	server, id string
+	ours       bool
+}
 
-func keyOf(t *client.Task) taskKey { return taskKey{t.Server, t.ID} }
+func keyOf(t *client.Task) taskKey { return taskKey{t.Server, t.ID, t.Ours} }
 
 // tasksView lists every task of every server, newest first. Snapshots
 // come from client.TaskChanged events (lane 2), so the list is kept in
@@ -398,8 +402,16 @@ func (v *tasksView) line(c *viewCtx, t *client.Task, now time.Time) string {
 	st := c.st
 	san := untrusted.Line
 	glyph, style := taskGlyph(c, t)
+	what := st.Text.Render(san(cmp.Or(t.Tool, "?")))
+	if t.Ours {
+		// The server's request, which we run as a task of ours.
+		what = st.Info.Render("ours") + " " + st.Text.Render(san(t.Method))
+		if t.Tool != "" {
+			what += st.Muted.Render(" for " + san(t.Tool))
+		}
+	}
 	s := style.Render(glyph+" "+fmt.Sprintf("%-14s", taskStatusText(t))) + " " +
-		st.Muted.Render(san(t.Server)+" ") + san(t.ID) + "  " + st.Text.Render(san(cmp.Or(t.Tool, "?")))
+		st.Muted.Render(san(t.Server)+" ") + san(t.ID) + "  " + what
 	switch {
 	case t.CancelRequested:
 		s += st.Warning.Render("  ⊘ cancel requested")
@@ -457,6 +469,9 @@ func (v *tasksView) renderDetail(c *viewCtx, t *client.Task) string {
 		"  (esc back · x cancel · p its prompt)") + "\n")
 	b.WriteString(v.line(c, t, now) + "\n")
 	meta := "design " + san(cmp.Or(string(t.Design), "?"))
+	if t.Ours {
+		meta += " · ours: the server asked us (" + san(t.Method) + ") and polls us for it"
+	}
 	if !t.LastUpdatedAt.IsZero() {
 		meta += " · updated " + shortDur(now.Sub(t.LastUpdatedAt)) + " ago"
 	}

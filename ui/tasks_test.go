@@ -184,7 +184,7 @@ func TestTaskCancelKey(t *testing.T) {
 	d.eng.mu.Unlock()
 	d.emit(mkTask("c-3", client.TaskWorking, func(t *client.Task) { t.CreatedAt = t0.Add(time.Second) }))
 	d.keys(keyUp, key1('x'))
-	if !strings.Contains(d.m.notice, "tasks/cancel c-3 on demo: boom") || d.tasks().cancelling[taskKey{"demo", "c-3"}] {
+	if !strings.Contains(d.m.notice, "tasks/cancel c-3 on demo: boom") || d.tasks().cancelling[taskKey{server: "demo", id: "c-3"}] {
 		t.Errorf("notice %q, still cancelling %v", d.m.notice, d.tasks().cancelling)
 	}
 }
@@ -311,7 +311,7 @@ func TestTasksBounded(t *testing.T) {
 	if n := len(d.tasks().list); n != maxTasks {
 		t.Fatalf("%d tasks kept, want %d", n, maxTasks)
 	}
-	if d.tasks().find(taskKey{"demo", "live"}) < 0 || d.tasks().find(taskKey{"demo", "done-0"}) >= 0 {
+	if d.tasks().find(taskKey{server: "demo", id: "live"}) < 0 || d.tasks().find(taskKey{server: "demo", id: "done-0"}) >= 0 {
 		t.Error("trimmed a task that is not over, or kept the oldest ended one")
 	}
 }

@@ -67,11 +67,14 @@ func (m *Model) renderTabs() string {
 		}
 		parts := make([]string, 0, len(m.tabs)+1)
 		for i, t := range m.tabs {
+			if t.fkey == 0 && viewID(i) != m.view {
+				continue // no F-key of its own: on the bar only while shown
+			}
 			name := level.name(t)
 			if viewID(i) == m.view {
 				name = t.name
 			}
-			label := strings.TrimSpace(fmt.Sprintf("F%d %s", t.fkey, name))
+			label := strings.TrimSpace(t.keyLabel() + " " + name)
 			if b, ok := t.screen.(badger); ok {
 				if n := b.badge(); n > 0 {
 					label += fmt.Sprintf(" (%d)", n)

@@ -25,6 +25,11 @@ const (
 	// PermissionRequest: ACP's session/request_permission; keyed by the
 	// agent's request id, with its session and tool call.
 	PermissionRequest
+	// ReceiverTask: a task-augmented server request (2025-11-25
+	// params.task): we answered it with a task of ours at once, and the
+	// answer becomes that task's result (tasks/result), not the request's
+	// response; keyed by the server's request id and our task id.
+	ReceiverTask
 	// URLRequired: one URL elicitation of a -32042 error answering a
 	// request of ours (2025-11-25); keyed by that call and the
 	// elicitationId (Input). Nothing answers it on the wire: when every
@@ -47,6 +52,8 @@ func (d Delivery) String() string {
 		return "task-input"
 	case PermissionRequest:
 		return "permission"
+	case ReceiverTask:
+		return "receiver-task"
 	case URLRequired:
 		return "url-required"
 	case AgentRequest:
@@ -72,7 +79,7 @@ type Key struct {
 	// (InputRequest) or -32042 (URLRequired); it stays the same across
 	// retries.
 	CallID jsonrpc.ID
-	// TaskID is the task's id (TaskInput only).
+	// TaskID is the task's id (TaskInput; ReceiverTask: our own task's).
 	TaskID string
 	// Input is the inputRequests key (InputRequest, TaskInput), or the
 	// elicitationId (URLRequired).
@@ -80,7 +87,8 @@ type Key struct {
 }
 
 // String renders the key for panes, logs and the journal: "demo#7",
-// "demo call 3/login", "demo task 7f3a/placement", "agent#4 (permission)".
+// "demo call 3/login", "demo task 7f3a/placement", "agent#4 (permission)",
+// "demo#7 (our task 9QX2…)".
 func (k Key) String() string {
 	switch k.Delivery {
 	case InputRequest:
@@ -89,6 +97,8 @@ func (k Key) String() string {
 		return fmt.Sprintf("%s task %s/%s", k.Server, k.TaskID, k.Input)
 	case PermissionRequest:
 		return fmt.Sprintf("%s#%s (permission)", k.Server, k.RequestID.Raw())
+	case ReceiverTask:
+		return fmt.Sprintf("%s#%s (our task %s)", k.Server, k.RequestID.Raw(), k.TaskID)
 	case URLRequired:
 		return fmt.Sprintf("%s call %s url %s", k.Server, k.CallID.Raw(), k.Input)
 	default:

@@ -42,7 +42,8 @@ type elicitResult struct {
 // each delivery. It returns the outcome to journal, which differs from
 // d.Outcome only when the answer could not be encoded (then Invalid).
 //
-//	outcome       ServerRequest           InputRequest, TaskInput
+//	outcome       ServerRequest,          InputRequest, TaskInput
+//	              ReceiverTask
 //	Accept        accept (+content)       accept (+content)
 //	Decline       decline                 decline
 //	Cancel        cancel                  cancel
@@ -52,12 +53,15 @@ type elicitResult struct {
 //	Withdrawn     nothing                 nothing
 //	Disconnected  nothing                 nothing
 //
-// A server request's answer echoes the request's related-task _meta
-// (2025-11-25 tasks). URL-mode accepts carry no content.
-// ACP's deliveries (PermissionRequest, AgentRequest) have a table of
-// their own (agentReply). URLRequired
-// sends nothing for any outcome: the request the -32042 answered is sent
-// again once every one of its elicitations was accepted (Sent "retry",
+// A ReceiverTask's reply is what its task's tasks/result answers: the
+// result (the task completed) or the error (it failed); nothing when the
+// server cancelled the task (Withdrawn). A server request's answer echoes
+// the request's related-task _meta (2025-11-25 tasks); a ReceiverTask's
+// result gets its own task's when tasks/result sends it. URL-mode accepts
+// carry no content. ACP's deliveries (PermissionRequest, AgentRequest)
+// have a table of their own (agentReply). URLRequired sends nothing for
+// any outcome: the request the -32042 answered is sent again once every
+// one of its elicitations was accepted (Sent "retry",
 // client/urlrequired.go). Sampling questions have a table of their own
 // (sampleReply).
 func (d Decision) Reply(q *Question) (Reply, Outcome) {
@@ -71,7 +75,7 @@ func (d Decision) Reply(q *Question) (Reply, Outcome) {
 	if q.Key.Delivery == URLRequired {
 		return Reply{}, out
 	}
-	request := q.Key.Delivery == ServerRequest
+	request := q.Key.Delivery == ServerRequest || q.Key.Delivery == ReceiverTask
 	var action string
 	switch out.Kind {
 	case Accept, Decline, Cancel:
@@ -96,7 +100,7 @@ func (d Decision) Reply(q *Question) (Reply, Outcome) {
 	if out.Kind == Accept && q.Mode != ModeURL {
 		r.Content = out.Content
 	}
-	if request {
+	if q.Key.Delivery == ServerRequest {
 		if meta := relatedTaskMeta(q.Meta); meta != nil {
 			r.Meta = meta
 		}

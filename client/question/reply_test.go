@@ -16,19 +16,19 @@ func TestReplyTable(t *testing.T) {
 		nothing = ""
 		err602  = "error -32602"
 	)
-	deliveries := []question.Delivery{question.ServerRequest, question.InputRequest, question.TaskInput}
+	deliveries := []question.Delivery{question.ServerRequest, question.InputRequest, question.TaskInput, question.ReceiverTask}
 	for _, tc := range []struct {
 		kind question.OutcomeKind
-		want [3]string // Sent per delivery, in the order above
+		want [4]string // Sent per delivery, in the order above
 	}{
-		{question.Accept, [3]string{"accept", "accept", "accept"}},
-		{question.Decline, [3]string{"decline", "decline", "decline"}},
-		{question.Cancel, [3]string{"cancel", "cancel", "cancel"}},
-		{question.Timeout, [3]string{"cancel", "cancel", "cancel"}},
-		{question.Invalid, [3]string{err602, "cancel", "cancel"}},
-		{question.Abandoned, [3]string{"cancel", nothing, nothing}},
-		{question.Withdrawn, [3]string{nothing, nothing, nothing}},
-		{question.Disconnected, [3]string{nothing, nothing, nothing}},
+		{question.Accept, [4]string{"accept", "accept", "accept", "accept"}},
+		{question.Decline, [4]string{"decline", "decline", "decline", "decline"}},
+		{question.Cancel, [4]string{"cancel", "cancel", "cancel", "cancel"}},
+		{question.Timeout, [4]string{"cancel", "cancel", "cancel", "cancel"}},
+		{question.Invalid, [4]string{err602, "cancel", "cancel", err602}},
+		{question.Abandoned, [4]string{"cancel", nothing, nothing, "cancel"}},
+		{question.Withdrawn, [4]string{nothing, nothing, nothing, nothing}},
+		{question.Disconnected, [4]string{nothing, nothing, nothing, nothing}},
 	} {
 		for i, del := range deliveries {
 			q := &question.Question{Key: question.Key{Delivery: del}, Mode: question.ModeForm}
@@ -83,6 +83,13 @@ func TestReplyURLAcceptAndRelatedTask(t *testing.T) {
 	r, _ = question.Decision{Outcome: question.Outcome{Kind: question.Decline}}.Reply(q)
 	if string(r.Result) != `{"action":"decline"}` {
 		t.Errorf("a task input's answer carries %s; the related-task echo is for server requests", r.Result)
+	}
+	// A receiver task's result names our task, not the server's: the
+	// echo is left out here, and tasks/result stamps its own.
+	q.Key.Delivery = question.ReceiverTask
+	r, _ = question.Decision{Outcome: question.Outcome{Kind: question.Decline}}.Reply(q)
+	if string(r.Result) != `{"action":"decline"}` {
+		t.Errorf("a receiver task's result carries %s", r.Result)
 	}
 }
 

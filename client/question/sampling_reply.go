@@ -20,7 +20,8 @@ const (
 
 // sampleReply is Decision.Reply's table for sampling questions:
 //
-//	outcome       ServerRequest              InputRequest, TaskInput
+//	outcome       ServerRequest,             InputRequest, TaskInput
+//	              ReceiverTask
 //	Accept        CreateMessageResult        CreateMessageResult
 //	Decline       error -1 (user rejected)   nothing: the call is abandoned
 //	Cancel        error -1                   nothing: the call is abandoned
@@ -38,7 +39,7 @@ const (
 // _meta (2025-11-25 tasks).
 func (d Decision) sampleReply(q *Question) (Reply, Outcome) {
 	out := d.Outcome
-	request := q.Key.Delivery == ServerRequest
+	request := q.Key.Delivery == ServerRequest || q.Key.Delivery == ReceiverTask
 	rec := &SamplingRecord{}
 	if q.Sampling != nil {
 		rec.Request = q.Sampling.Raw
@@ -69,7 +70,7 @@ func (d Decision) sampleReply(q *Question) (Reply, Outcome) {
 		out = Outcome{Kind: Invalid, Reason: "answer could not be encoded: " + err.Error()}
 		return refuse(jsonrpc.NewError(jsonrpc.CodeInternalError, "client could not encode its answer", nil))
 	}
-	if request && q.Sampling != nil {
+	if q.Key.Delivery == ServerRequest && q.Sampling != nil {
 		if meta := relatedTaskMeta(q.Meta); meta != nil {
 			res.Meta = meta
 		}

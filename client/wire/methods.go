@@ -37,6 +37,9 @@ const (
 
 // Notifications.
 const (
+	// NotifyRootsListChanged is ours to send (stateful era only).
+	NotifyRootsListChanged = "notifications/roots/list_changed"
+
 	NotifyInitialized               = "notifications/initialized"
 	NotifyCancelled                 = "notifications/cancelled"
 	NotifyProgress                  = "notifications/progress"

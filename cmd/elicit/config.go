@@ -52,6 +52,8 @@ type configServer struct {
 	Headers map[string]string `json:"headers"`
 	// Disabled servers (Cursor, Claude Code) are skipped.
 	Disabled bool `json:"disabled"`
+	// Roots replace the top level's for this server (roots.go).
+	Roots json.RawMessage `json:"roots"`
 	// OAuth configures authorization to an HTTP server.
 	OAuth *oauthSpec `json:"oauth"`
 }
@@ -71,6 +73,7 @@ func loadConfigWith(path string, inputs inputLookup) (*config, error) {
 		Theme      string                     `json:"theme"`
 		MCPServers map[string]json.RawMessage `json:"mcpServers"`
 		Servers    map[string]json.RawMessage `json:"servers"`
+		Roots      json.RawMessage            `json:"roots"`
 		Inputs     []configInput              `json:"inputs"`
 	}
 	if err := json.Unmarshal(b, &raw); err != nil {
@@ -84,6 +87,11 @@ func loadConfigWith(path string, inputs inputLookup) (*config, error) {
 		return nil, fmt.Errorf(`config %s: no servers (want {"mcpServers": {"name": {"command": …} or {"url": …}}})`, path)
 	}
 	cfg := &config{Theme: raw.Theme, Path: path, Inputs: raw.Inputs}
+	dir := filepath.Dir(path)
+	topRoots, topWarnings, err := parseConfigRoots(raw.Roots, dir)
+	if err != nil {
+		return nil, fmt.Errorf("config %s: %w", path, err)
+	}
 	names := make([]string, 0, len(entries))
 	for n := range entries {
 		names = append(names, n)
@@ -97,9 +105,19 @@ func loadConfigWith(path string, inputs inputLookup) (*config, error) {
 		if cs.Disabled {
 			continue
 		}
-		spec, err := cs.spec(name, filepath.Dir(path), inputs)
+		spec, err := cs.spec(name, dir, inputs)
 		if err != nil {
 			return nil, fmt.Errorf("config %s: server %q: %w", path, name, err)
+		}
+		var warnings []string
+		spec.Roots, warnings = topRoots, topWarnings
+		if cs.Roots != nil {
+			if spec.Roots, warnings, err = parseConfigRoots(cs.Roots, dir); err != nil {
+				return nil, fmt.Errorf("config %s: server %q: %w", path, name, err)
+			}
+		}
+		for _, w := range warnings {
+			spec.warnings = append(spec.warnings, fmt.Sprintf("config %s: server %q: %s", path, name, w))
 		}
 		cfg.Servers = append(cfg.Servers, spec)
 	}

@@ -263,3 +263,11 @@ func (e *engine) Reconnect(ctx context.Context, server string) error {
 }
 
 func (e *engine) Journal() *question.Journal { return e.m.Journal() }
+
+// Roots implements ui.Engine.
+func (e *engine) Roots(server string) (client.RootsInfo, error) { return e.m.Roots(server) }
+
+// SetRoots implements ui.Engine: the Manager keeps them for reconnects.
+func (e *engine) SetRoots(ctx context.Context, server string, roots []client.Root) error {
+	return e.m.SetRoots(ctx, server, roots)
+}

@@ -32,6 +32,8 @@ type common struct {
 	connectTimeout time.Duration
 	requestTimeout time.Duration
 	command        []string // after "--"
+	// roots are --root, relative to the working directory (roots.go).
+	roots rootFlags
 	// config and server pick one server of a servers file (headless
 	// commands; the TUI takes every server of its --config).
 	config, server string
@@ -61,6 +63,7 @@ func (c *common) register(fs *flag.FlagSet) {
 	fs.StringVar(&c.name, "name", "", "name to show for the server (default: derived from the command or URL)")
 	fs.StringVar(&c.protocol, "protocol", "", "pin the MCP protocol version (2026-07-28, 2025-11-25, 2025-06-18, 2025-03-26, 2024-11-05); default: detect (server/discover, then initialize)")
 	fs.StringVar(&c.elicit, "elicit", "both", "elicitation modes to declare: off, form, url or both")
+	fs.Var(&c.roots, "root", "offer PATH (or a file:// URI) to the server as a root (repeatable; relative paths are from here)")
 	fs.StringVar(&c.sample, "sample", "decline", "sampling: off (not declared), decline, echo (reply with the last user message) or FILE.json ({\"text\",\"model\",\"stopReason\"}; per tool {\"tools\": {NAME: …}}; in order {\"replies\": […]}); the TUI asks the person unless off")
 	fs.DurationVar(&c.urlWait, "url-wait", 10*time.Second, "after every URL elicitation of a -32042 answer was accepted, wait this long for notifications/elicitation/complete, then send the request again once either way")
 	fs.DurationVar(&c.promptTimeout, "prompt-timeout", 0, "end an unanswered prompt after this long (default: never)")
@@ -159,12 +162,19 @@ func (c *common) spec(defaultDemo bool) (serverSpec, error) {
 	if len(s.Header) > 0 && c.url == "" {
 		return s, usageErr("--header only applies with --url")
 	}
+	flagRoots, err := c.roots.roots()
+	if err != nil {
+		return s, err
+	}
 	if c.config != "" || c.server != "" {
 		if c.clientID != "" || c.clientSecret != "" || len(c.scopes) > 0 {
 			return s, usageErr(`--client-id, --client-secret and --scope apply to --url; a config's server takes "oauth": {…}`)
 		}
-		return c.configSpec()
+		s, err := c.configSpec()
+		s.Roots = withRoots(flagRoots, s.Roots)
+		return s, err
 	}
+	s.Roots = withRoots(flagRoots, nil) // repeats dropped
 	switch {
 	case c.url != "":
 		s.URL = c.url

@@ -66,7 +66,8 @@ func runTools(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err != nil {
 		return fail(exitToolError, "tools/list on %s: %w", sess.Name(), err)
 	}
-	return writeJSON(stdout, &toolsOutput{Server: sess.Name(), Protocol: sess.Protocol(), Era: sess.Era(), Tools: tools})
+	return writeJSON(stdout, &toolsOutput{Server: sess.Name(), Protocol: sess.Protocol(), Era: sess.Era(),
+		Roots: rootsOrEmpty(sess.Roots().Roots), Tools: tools})
 }
 
 func runCall(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -106,7 +107,7 @@ func runCall(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	start := time.Now()
 	res, callErr := sess.CallTool(ctx, tool, toolArgs, nil)
 	out := callOutput{Server: sess.Name(), Protocol: sess.Protocol(), Era: sess.Era(), Tool: tool,
-		ElapsedMS: time.Since(start).Milliseconds()}
+		Roots: rootsOrEmpty(sess.Roots().Roots), ElapsedMS: time.Since(start).Milliseconds()}
 	// A prompt's answer reaches the server before its journal entry is
 	// written; closing the session waits for every prompt to settle, so
 	// the journal read below is complete.
@@ -168,6 +169,7 @@ type callOutput struct {
 	Server   string          `json:"server"`
 	Protocol string          `json:"protocol"`
 	Era      string          `json:"era"`
+	Roots    []client.Root   `json:"roots"` // the roots served
 	Tool     string          `json:"tool"`
 	Result   json.RawMessage `json:"result,omitempty"`
 	IsError  bool            `json:"isError"`
@@ -189,11 +191,12 @@ func (o *callOutput) setRepaired(note string) { o.Repaired = note }
 
 // toolsOutput is what elicit tools prints.
 type toolsOutput struct {
-	Server   string      `json:"server"`
-	Protocol string      `json:"protocol"`
-	Era      string      `json:"era"`
-	Tools    []wire.Tool `json:"tools"`
-	Repaired string      `json:"repaired,omitempty"`
+	Server   string        `json:"server"`
+	Protocol string        `json:"protocol"`
+	Era      string        `json:"era"`
+	Roots    []client.Root `json:"roots"` // the roots served
+	Tools    []wire.Tool   `json:"tools"`
+	Repaired string        `json:"repaired,omitempty"`
 }
 
 func (o *toolsOutput) setRepaired(note string) { o.Repaired = note }
@@ -236,6 +239,9 @@ func connectHeadless(ctx context.Context, c *common, prompter question.Prompter,
 	if err != nil {
 		return nil, nil, err
 	}
+	for _, w := range spec.warnings {
+		fmt.Fprintf(stderr, "elicit: warning: %s\n", untrusted.Line(w))
+	}
 	spec.auth = headlessAuth(stderr, c.authTimeout)
 	tobs := transport.ObserverFuncs{OnStderr: func(line string) {
 		fmt.Fprintf(stderr, "[%s] %s\n", spec.Name, untrusted.Line(line))
@@ -255,6 +261,7 @@ func connectHeadless(ctx context.Context, c *common, prompter question.Prompter,
 		ClientInfo:     wire.Implementation{Name: "elicit", Version: version},
 		Protocol:       c.protocol,
 		Elicit:         modes,
+		Roots:          spec.Roots, // declared only when some were given
 		Sampling:       sampling,
 		Prompter:       question.Route{Elicit: prompter, Sample: sampler},
 		Observer:       obs,

@@ -48,6 +48,8 @@ type readOutput struct {
 	Server   string `json:"server"`
 	Protocol string `json:"protocol"`
 	Era      string `json:"era"`
+	// Roots are the roots served.
+	Roots []client.Root `json:"roots"`
 	// Exactly one of these is set. The lists are omitzero, not
 	// omitempty: an empty list is printed as [], for a script to read.
 	Resources []wire.Resource         `json:"resources,omitzero"`
@@ -88,7 +90,7 @@ func runRead(ctx context.Context, name, usage string, npos int, args []string, s
 		return err
 	}
 	defer cleanup()
-	out := &readOutput{Server: sess.Name(), Protocol: sess.Protocol(), Era: sess.Era()}
+	out := &readOutput{Server: sess.Name(), Protocol: sess.Protocol(), Era: sess.Era(), Roots: rootsOrEmpty(sess.Roots().Roots)}
 	if err := do(ctx, sess, pos, out); err != nil {
 		if codeOf(err) != exitInternal {
 			return err // already says how to exit (a bad --args)

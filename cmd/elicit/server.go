@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/elicit-dev/elicit/client"
 	"github.com/elicit-dev/elicit/cmd/elicit/demo"
 	"github.com/elicit-dev/elicit/transport"
 )
@@ -29,6 +30,11 @@ type serverSpec struct {
 	Protocol string
 	// LegacySSE selects the 2024-11-05 HTTP+SSE transport for URL.
 	LegacySSE bool
+	// Roots are offered to the server (nil: no roots capability, unless
+	// the TUI declares it anyway); warnings are what loading them found
+	// (roots that do not exist), to be shown before connecting.
+	Roots    []client.Root
+	warnings []string
 	// OAuth configures authorization to an HTTP server (oauth.go); auth
 	// is how the person is asked, set by the mode that runs the spec.
 	OAuth oauthSpec

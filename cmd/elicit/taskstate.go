@@ -97,8 +97,8 @@ func (st *taskState) forServer(name string) []taskEntry {
 // observe keeps the file in step with TaskChanged events.
 func (st *taskState) observe(e client.Event) error {
 	tc, ok := e.(client.TaskChanged)
-	if !ok {
-		return nil
+	if !ok || tc.Task.Ours {
+		return nil // ours live and die with their session: nothing to resume
 	}
 	t := tc.Task
 	k := taskKey{t.Server, t.ID}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -102,6 +103,13 @@ func (f *tuiFlags) servers(ctx context.Context) ([]serverSpec, string, error) {
 	if theme == "" {
 		theme = cfg.Theme
 	}
+	flagRoots, err := f.roots.roots()
+	if err != nil {
+		return nil, "", err
+	}
+	for i := range cfg.Servers {
+		cfg.Servers[i].Roots = withRoots(flagRoots, cfg.Servers[i].Roots)
+	}
 	return cfg.Servers, theme, nil
 }
 
@@ -152,16 +160,29 @@ func runTUIWith(ctx context.Context, f *tuiFlags, stdout, stderr io.Writer) erro
 		eng.specs[s.Name] = s
 		order = append(order, s.Name)
 	}
+	for _, s := range specs {
+		for _, w := range s.warnings {
+			printError(stderr, errors.New("warning: "+w))
+		}
+	}
 	eng.order = order
 	eng.sessionOpts = func(name string) *client.Options {
 		protocol := f.protocol
 		if p := eng.specs[name].Protocol; p != "" {
 			protocol = p
 		}
+		// The TUI always declares roots, an empty list too: its roots
+		// view may add some, and a server is told only if it was
+		// declared when it connected.
+		roots := eng.specs[name].Roots
+		if roots == nil {
+			roots = []client.Root{}
+		}
 		return &client.Options{
 			ClientInfo: wire.Implementation{Name: "elicit", Version: version},
 			Protocol:   protocol,
 			Elicit:     modes,
+			Roots:      roots,
 			Sampling:   sampling,
 			// Bounded until the questions view has a "done, retry" key
 			// (client.Session.CompleteElicitation); then 0, the person's.
