@@ -2,9 +2,11 @@ package schema
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/elicit-dev/elicit/forms/schema/internal/jsonschema"
@@ -73,9 +75,60 @@ func (d *Document) Check(value []byte) error {
 	if !errors.As(err, &ve) {
 		return fmt.Errorf("validating: %w", err)
 	}
+	var found []located
+	collectLeaves(ve, message.NewPrinter(language.English), &found)
+	// The validator walks an object's members in map order; sorting by
+	// place makes the list (and which problems the cap keeps) the same
+	// on every run.
+	slices.SortStableFunc(found, func(a, b located) int { return compareLocations(a.loc, b.loc) })
 	m := &MismatchError{}
-	m.collect(ve, message.NewPrinter(language.English))
+	for _, f := range found {
+		if len(m.Problems) == maxProblems {
+			m.More++
+			continue
+		}
+		m.Problems = append(m.Problems, f.Problem)
+	}
 	return m
+}
+
+// located is a Problem with its instance location still in segments, for
+// sorting.
+type located struct {
+	Problem
+	loc []string
+}
+
+// compareLocations orders instance locations segment by segment, array
+// indices (all digits) numerically, so /items/2 comes before /items/10.
+func compareLocations(a, b []string) int {
+	for i := 0; i < len(a) && i < len(b); i++ {
+		if c := compareSegments(a[i], b[i]); c != 0 {
+			return c
+		}
+	}
+	return cmp.Compare(len(a), len(b))
+}
+
+func compareSegments(a, b string) int {
+	if isIndex(a) && isIndex(b) {
+		if c := cmp.Compare(len(a), len(b)); c != 0 {
+			return c
+		}
+	}
+	return strings.Compare(a, b)
+}
+
+func isIndex(s string) bool {
+	if s == "" {
+		return false
+	}
+	for _, r := range s {
+		if r < '0' || r > '9' {
+			return false
+		}
+	}
+	return true
 }
 
 // MismatchError says where and why a value does not conform to a
@@ -114,7 +167,7 @@ func (e *MismatchError) Error() string {
 // collect adds the leaves of a validation error tree. A union that
 // matched no branch is one failure at its place: its branches' own
 // failures say more about the branches than about the value.
-func (e *MismatchError) collect(ve *jsonschema.ValidationError, p *message.Printer) {
+func collectLeaves(ve *jsonschema.ValidationError, p *message.Printer, out *[]located) {
 	leaf := len(ve.Causes) == 0
 	switch k := ve.ErrorKind.(type) {
 	case *kind.AnyOf:
@@ -124,12 +177,8 @@ func (e *MismatchError) collect(ve *jsonschema.ValidationError, p *message.Print
 	}
 	if !leaf {
 		for _, c := range ve.Causes {
-			e.collect(c, p)
+			collectLeaves(c, p, out)
 		}
-		return
-	}
-	if len(e.Problems) == maxProblems {
-		e.More++
 		return
 	}
 	var reason string
@@ -144,7 +193,7 @@ func (e *MismatchError) collect(ve *jsonschema.ValidationError, p *message.Print
 	if reason == "" {
 		reason = ve.ErrorKind.LocalizedString(p)
 	}
-	e.Problems = append(e.Problems, Problem{Path: pointer(ve.InstanceLocation), Reason: reason})
+	*out = append(*out, located{Problem{Path: pointer(ve.InstanceLocation), Reason: reason}, ve.InstanceLocation})
 }
 
 // pointer writes an instance location as a JSON Pointer (RFC 6901).

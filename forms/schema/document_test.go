@@ -73,6 +73,38 @@ func TestDocumentCheck(t *testing.T) {
 	}
 }
 
+// The validator walks an object's members in map order, so an order that
+// came from it would differ between runs; the list must not.
+func TestDocumentCheckOrdersProblemsByPlace(t *testing.T) {
+	t.Parallel()
+	d, err := schema.CompileDocument(json.RawMessage(`{"type":"object","additionalProperties":{"type":"integer"}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	value := `{"m":"x","c":"x","a":"x","q":"x","b":"x","z":"x","k":"x","e":"x","10":"x","9":"x","n":[]}`
+	var want []string
+	for run := range 30 {
+		var me *schema.MismatchError
+		if err := d.Check([]byte(value)); !errors.As(err, &me) {
+			t.Fatalf("Check = %v, want a *MismatchError", err)
+		}
+		var got []string
+		for _, p := range me.Problems {
+			got = append(got, p.Path)
+		}
+		if run == 0 {
+			want = got
+			if len(got) != 10 || me.More != 1 || got[0] != "/9" || got[1] != "/10" || got[2] != "/a" {
+				t.Fatalf("problems at %v (and %d more), want 10 sorted by place", got, me.More)
+			}
+			continue
+		}
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Fatalf("run %d listed problems in another order (-first +now):\n%s", run, diff)
+		}
+	}
+}
+
 func TestDocumentCheckBoundsProblems(t *testing.T) {
 	t.Parallel()
 	d, err := schema.CompileDocument(json.RawMessage(`{"type":"array","items":{"type":"integer"}}`))
