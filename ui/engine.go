@@ -42,6 +42,10 @@ type Engine interface {
 	Reconnect(ctx context.Context, server string) error
 	// Journal is the record of every prompt's outcome.
 	Journal() *question.Journal
+	// CompleteElicitation says the person finished the URL elicitation
+	// key (Delivery question.URLRequired) in the browser: the "done,
+	// retry" of a -32042 whose server sends no completion notice.
+	CompleteElicitation(key question.Key) error
 }
 
 // CallOptions are what the person chose for one Call.

@@ -59,6 +59,11 @@ type fakeEngine struct {
 	cancelErr error
 	listed    []string // servers asked for tasks/list
 	listFn    func(server string) ([]client.Task, error)
+
+	// completed are the URL elicitations said done; completeErr is what
+	// CompleteElicitation answers.
+	completed   []question.Key
+	completeErr error
 }
 
 var _ Engine = (*fakeEngine)(nil)
@@ -198,6 +203,19 @@ func (f *fakeEngine) SetLogLevel(_ context.Context, server, level string) error 
 }
 func (f *fakeEngine) Reconnect(context.Context, string) error { return nil }
 func (f *fakeEngine) Journal() *question.Journal              { return f.journal }
+
+func (f *fakeEngine) CompleteElicitation(k question.Key) error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.completed = append(f.completed, k)
+	return f.completeErr
+}
+
+func (f *fakeEngine) completedKeys() []question.Key {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return append([]question.Key(nil), f.completed...)
+}
 
 // driver runs the model synchronously (AGENTS.md, charm v2 facts: update
 // driver): it calls Update, runs the returned commands and feeds their

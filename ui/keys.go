@@ -18,6 +18,8 @@ type keyMap struct {
 	Submit, Decline, Cancel, Dismiss key.Binding
 	// A URL prompt.
 	OpenURL, CopyURL, Consent key.Binding
+	// An accepted URL elicitation of a -32042: done in the browser, retry.
+	URLDone key.Binding
 
 	// Lists (only when no field has focus).
 	Up, Down, PageUp, PageDown, Top, Bottom, Select, Back, HelpQ key.Binding
@@ -63,6 +65,7 @@ func newKeyMap() keyMap {
 		OpenURL: b("o", "open the URL in the browser", "o"),
 		CopyURL: b("c", "copy the URL (OSC 52)", "c"),
 		Consent: b("enter", "accept (consent only)", "enter"),
+		URLDone: b("r", "accepted -32042: done, send it again", "r"),
 
 		Up:       b("↑ / k", "up", "up", "k"),
 		Down:     b("↓ / j", "down", "down", "j"),
@@ -120,7 +123,7 @@ func (k keyMap) helpSections(tabs []key.Binding) []helpSection {
 	return []helpSection{
 		{"Everywhere", append([]key.Binding{k.Quit, k.Help, k.NextPane, k.PrevPane, k.JumpPane}, tabs...)},
 		{"Form prompt", []key.Binding{k.Submit, k.Decline, k.Cancel, k.Dismiss}},
-		{"URL prompt", []key.Binding{k.OpenURL, k.CopyURL, k.Consent, k.Decline, k.Cancel}},
+		{"URL prompt", []key.Binding{k.OpenURL, k.CopyURL, k.Consent, k.URLDone, k.Decline}},
 		{"Lists", []key.Binding{k.helpMove, k.helpPage, k.helpEnds, k.Select, k.Back, k.HelpQ, k.ListFilter}},
 		{"Tools", []key.Binding{k.CancelCall, k.Reconnect, k.NextServer, k.TaskToggle, k.helpToolKeys, k.helpJSON}},
 		{"Traffic", []key.Binding{k.Filter, k.Export, k.Follow, k.NextServer}},

@@ -86,6 +86,16 @@ func (e *engine) listen(ctx context.Context, name string) {
 	_, _ = s.Listen(lctx, client.ListenOptions{ToolsListChanged: true, PromptsListChanged: true, ResourcesListChanged: true})
 }
 
+// CompleteElicitation tells the session of key's server that the person
+// finished a URL elicitation of a -32042.
+func (e *engine) CompleteElicitation(key question.Key) error {
+	s, err := e.session(key.Server)
+	if err != nil {
+		return err
+	}
+	return s.CompleteElicitation(key)
+}
+
 func (e *engine) session(name string) (*client.Session, error) {
 	s := e.m.Session(name)
 	if s == nil {
