@@ -24,6 +24,8 @@ type Engine interface {
 	// ListResources, ReadResource, ListPrompts and GetPrompt browse a
 	// server's resources and prompt templates.
 	ListResources(ctx context.Context, server string) ([]wire.Resource, error)
+	// ListResourceTemplates runs resources/templates/list (all pages).
+	ListResourceTemplates(ctx context.Context, server string) ([]wire.ResourceTemplate, error)
 	ReadResource(ctx context.Context, server, uri string) ([]wire.ResourceContents, error)
 	ListPrompts(ctx context.Context, server string) ([]wire.Prompt, error)
 	GetPrompt(ctx context.Context, server, name string, args map[string]string) (*wire.GetPromptResult, error)

@@ -32,9 +32,11 @@ type fakeEngine struct {
 	// levelErr is what SetLogLevel returns.
 	levelErr error
 	// Resources and prompt templates per server; contents per URI.
-	resources map[string][]wire.Resource
-	contents  map[string][]wire.ResourceContents
-	prompts   map[string][]wire.Prompt
+	resources  map[string][]wire.Resource
+	rtemplates map[string][]wire.ResourceTemplate
+	rtemplErr  error
+	contents   map[string][]wire.ResourceContents
+	prompts    map[string][]wire.Prompt
 	// readFn replaces contents when set; getFn answers prompts/get.
 	readFn func(ctx context.Context, uri string) ([]wire.ResourceContents, error)
 	getFn  func(name string, args map[string]string) (*wire.GetPromptResult, error)
@@ -162,6 +164,12 @@ func (f *fakeEngine) ListResources(ctx context.Context, server string) ([]wire.R
 	f.lists = append(f.lists, "resources "+server)
 	return f.resources[server], nil
 }
+func (f *fakeEngine) ListResourceTemplates(_ context.Context, server string) ([]wire.ResourceTemplate, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.rtemplates[server], f.rtemplErr
+}
+
 func (f *fakeEngine) ReadResource(ctx context.Context, server, uri string) ([]wire.ResourceContents, error) {
 	f.mu.Lock()
 	f.reads = append(f.reads, server+" "+uri)

@@ -231,6 +231,14 @@ func (e *engine) ListResources(ctx context.Context, server string) ([]wire.Resou
 	return s.ListResources(ctx)
 }
 
+func (e *engine) ListResourceTemplates(ctx context.Context, server string) ([]wire.ResourceTemplate, error) {
+	s, err := e.session(server)
+	if err != nil {
+		return nil, err
+	}
+	return s.ListResourceTemplates(ctx)
+}
+
 func (e *engine) ReadResource(ctx context.Context, server, uri string) ([]wire.ResourceContents, error) {
 	s, err := e.session(server)
 	if err != nil {
