@@ -29,6 +29,11 @@ type Engine interface {
 	ReadResource(ctx context.Context, server, uri string) ([]wire.ResourceContents, error)
 	ListPrompts(ctx context.Context, server string) ([]wire.Prompt, error)
 	GetPrompt(ctx context.Context, server, name string, args map[string]string) (*wire.GetPromptResult, error)
+	// Complete runs completion/complete: values for argument arg of ref
+	// (a prompt or a resource template) continuing value, given the other
+	// arguments filled so far. An error wrapping client.ErrNoCompletions
+	// means the server declared no completions.
+	Complete(ctx context.Context, server string, ref wire.CompleteRef, arg, value string, others map[string]string) (*wire.Completion, error)
 	// Tasks returns a snapshot of every task of every server (what each
 	// session follows or has followed).
 	Tasks() []client.Task

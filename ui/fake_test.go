@@ -66,6 +66,10 @@ type fakeEngine struct {
 	// CompleteElicitation answers.
 	completed   []question.Key
 	completeErr error
+
+	// completion/complete: what was asked, and the answer (nil: none).
+	completes  []fakeComplete
+	completeFn func(ref wire.CompleteRef, arg, value string, others map[string]string) (*wire.Completion, error)
 }
 
 var _ Engine = (*fakeEngine)(nil)
@@ -168,6 +172,23 @@ func (f *fakeEngine) ListResourceTemplates(_ context.Context, server string) ([]
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	return f.rtemplates[server], f.rtemplErr
+}
+
+func (f *fakeEngine) Complete(_ context.Context, server string, ref wire.CompleteRef, arg, value string, others map[string]string) (*wire.Completion, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.completes = append(f.completes, fakeComplete{server: server, ref: ref, arg: arg, value: value, others: others})
+	if f.completeFn != nil {
+		return f.completeFn(ref, arg, value, others)
+	}
+	return &wire.Completion{Values: []string{}}, nil
+}
+
+// fakeComplete is one completion/complete asked of the fake.
+type fakeComplete struct {
+	server, arg, value string
+	ref                wire.CompleteRef
+	others             map[string]string
 }
 
 func (f *fakeEngine) ReadResource(ctx context.Context, server, uri string) ([]wire.ResourceContents, error) {

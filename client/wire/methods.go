@@ -18,6 +18,7 @@ const (
 	MethodPromptsGet             = "prompts/get"
 	MethodLoggingSetLevel        = "logging/setLevel"
 	MethodSubscriptionsListen    = "subscriptions/listen"
+	MethodCompletionComplete     = "completion/complete"
 
 	// Tasks: 2025-11-25 core tasks and the 2026-07-28 extension
 	// (tasks/update is the extension's only).

@@ -239,6 +239,14 @@ func (e *engine) ListResourceTemplates(ctx context.Context, server string) ([]wi
 	return s.ListResourceTemplates(ctx)
 }
 
+func (e *engine) Complete(ctx context.Context, server string, ref wire.CompleteRef, arg, value string, others map[string]string) (*wire.Completion, error) {
+	s, err := e.session(server)
+	if err != nil {
+		return nil, err
+	}
+	return s.Complete(ctx, ref, arg, value, others)
+}
+
 func (e *engine) ReadResource(ctx context.Context, server, uri string) ([]wire.ResourceContents, error) {
 	s, err := e.session(server)
 	if err != nil {
