@@ -76,11 +76,25 @@ func (fp *floodProgram) close(tb testing.TB) {
 func (fp *floodProgram) probe(tb testing.TB, f func(*Model)) {
 	tb.Helper()
 	done := make(chan struct{})
-	fp.prog.Send(Probe(func(m *Model) { f(m); close(done) }))
+	fp.send(tb, Probe(func(m *Model) { f(m); close(done) }))
 	select {
 	case <-done:
 	case <-time.After(floodLiveness):
 		tb.Fatalf("the program ran no probe within %v", floodLiveness)
+	}
+}
+
+// send hands msg to the program within floodLiveness: Send waits for the
+// event loop to take it, and a test must fail, not hang, when it never does
+// (the program ends at close, which releases the goroutine).
+func (fp *floodProgram) send(tb testing.TB, msg tea.Msg) {
+	tb.Helper()
+	sent := make(chan struct{})
+	go func() { fp.prog.Send(msg); close(sent) }()
+	select {
+	case <-sent:
+	case <-time.After(floodLiveness):
+		tb.Fatalf("the program took no message within %v", floodLiveness)
 	}
 }
 
@@ -90,7 +104,7 @@ func (fp *floodProgram) probe(tb testing.TB, f func(*Model)) {
 func (fp *floodProgram) press(tb testing.TB, k tea.KeyPressMsg, want string) time.Duration {
 	tb.Helper()
 	t0 := time.Now()
-	fp.prog.Send(k)
+	fp.send(tb, k)
 	var at time.Time
 	var got string
 	fp.probe(tb, func(m *Model) { at, got = time.Now(), m.viewName() })
