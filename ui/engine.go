@@ -27,6 +27,9 @@ type Engine interface {
 	// ListResourceTemplates runs resources/templates/list (all pages).
 	ListResourceTemplates(ctx context.Context, server string) ([]wire.ResourceTemplate, error)
 	ReadResource(ctx context.Context, server, uri string) ([]wire.ResourceContents, error)
+	// Subscribe sends resources/subscribe (on) or resources/unsubscribe;
+	// changes then come as client.ResourceUpdated events.
+	Subscribe(ctx context.Context, server, uri string, on bool) error
 	ListPrompts(ctx context.Context, server string) ([]wire.Prompt, error)
 	GetPrompt(ctx context.Context, server, name string, args map[string]string) (*wire.GetPromptResult, error)
 	// Complete runs completion/complete: values for argument arg of ref

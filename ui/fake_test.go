@@ -67,6 +67,10 @@ type fakeEngine struct {
 	completed   []question.Key
 	completeErr error
 
+	// Resource subscriptions asked ("subscribe demo URI"), and the error.
+	subs   []string
+	subErr error
+
 	// completion/complete: what was asked, and the answer (nil: none).
 	completes  []fakeComplete
 	completeFn func(ref wire.CompleteRef, arg, value string, others map[string]string) (*wire.Completion, error)
@@ -182,6 +186,17 @@ func (f *fakeEngine) Complete(_ context.Context, server string, ref wire.Complet
 		return f.completeFn(ref, arg, value, others)
 	}
 	return &wire.Completion{Values: []string{}}, nil
+}
+
+func (f *fakeEngine) Subscribe(_ context.Context, server, uri string, on bool) error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	verb := "unsubscribe"
+	if on {
+		verb = "subscribe"
+	}
+	f.subs = append(f.subs, verb+" "+server+" "+uri)
+	return f.subErr
 }
 
 // fakeComplete is one completion/complete asked of the fake.

@@ -35,7 +35,7 @@ type keyMap struct {
 	// Logs.
 	LogLevel key.Binding
 	// Resources and server prompt templates.
-	ReadResource, GetPrompt key.Binding
+	ReadResource, GetPrompt, Subscribe key.Binding
 	// Tasks, and running a tool as one.
 	CancelTask, TaskPrompt, ListTasks, TaskToggle key.Binding
 
@@ -97,6 +97,7 @@ func newKeyMap() keyMap {
 
 		ReadResource: b("enter", "read the resource (resources/read)", "enter"),
 		GetPrompt:    b("enter", "fill in arguments, get it (prompts/get)", "enter"),
+		Subscribe:    b("u", "subscribe / unsubscribe (resources/subscribe)", "u"),
 
 		CancelTask: b("x", "cancel the selected task (tasks/cancel)", "x"),
 		TaskPrompt: b("p", "go to the task's open prompt", "p"),
@@ -129,7 +130,7 @@ func (k keyMap) helpSections(tabs []key.Binding) []helpSection {
 		{"Traffic", []key.Binding{k.Filter, k.Export, k.Follow, k.NextServer}},
 		{"Reading (results, frames, logs, resources)", []key.Binding{k.helpSearch, k.helpWrap, k.helpCopy}},
 		{"Logs", []key.Binding{k.helpReadLog, k.LogLevel, k.NextServer}},
-		{"Resources", []key.Binding{k.ReadResource, k.Back, k.NextServer}},
+		{"Resources", []key.Binding{k.ReadResource, k.Subscribe, k.Back, k.NextServer}},
 		{"Prompts (MCP prompts/list)", []key.Binding{k.GetPrompt, k.Back, k.NextServer}},
 		{"Tasks", []key.Binding{k.Select, k.CancelTask, k.TaskPrompt, k.ListTasks}},
 	}

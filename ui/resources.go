@@ -48,6 +48,9 @@ type resourcesView struct {
 	argHost[wire.ResourceTemplate]
 	read *resourceRead // nil: the list is shown
 	seq  int
+	// marks are the subscriptions and updates per server
+	// (resources_subs.go).
+	marks map[string]*resourceMarks
 }
 
 func (resourcesMsg) screenMsg()    {}
@@ -82,6 +85,10 @@ func (r *resourcesView) enter(c *viewCtx) tea.Cmd {
 }
 
 func (r *resourcesView) update(c *viewCtx, msg tea.Msg) tea.Cmd {
+	subs, took := r.subsUpdate(c, msg)
+	if _, ev := msg.(eventMsg); took && !ev {
+		return subs
+	}
 	switch msg := msg.(type) {
 	case resourcesMsg:
 		cmd := r.loaded(c, msg.server, msg.items, msg.err)
@@ -92,7 +99,7 @@ func (r *resourcesView) update(c *viewCtx, msg tea.Msg) tea.Cmd {
 	case resourceReadMsg:
 		r.readDone(msg)
 	case eventMsg:
-		return r.listEvent(c, msg, "resources", c.onScreen(r))
+		return tea.Batch(subs, r.listEvent(c, msg, "resources", c.onScreen(r)))
 	}
 	return nil
 }
@@ -113,6 +120,12 @@ func (r *resourcesView) open(c *viewCtx) tea.Cmd {
 // readURI reads res in a Cmd with its own context, so leaving the view
 // cancels the read.
 func (r *resourcesView) readURI(c *viewCtx, res wire.Resource) tea.Cmd {
+	if m := r.marks[r.server]; m != nil {
+		delete(m.updated, res.URI)
+	}
+	if r.read != nil && r.read.loading {
+		r.read.cancel()
+	}
 	r.seq++
 	ctx, cancel := context.WithCancel(c.ctx)
 	rd := &resourceRead{seq: r.seq, server: r.server, res: res, cancel: cancel, loading: true}
@@ -158,8 +171,11 @@ func (r *resourcesView) key(c *viewCtx, k tea.KeyPressMsg) tea.Cmd {
 	if cmd, ok := r.listKey(c, k); ok {
 		return cmd
 	}
-	if key.Matches(k, km.ReadResource) {
+	switch {
+	case key.Matches(k, km.ReadResource):
 		return r.open(c)
+	case key.Matches(k, km.Subscribe):
+		return r.toggleSubscription(c)
 	}
 	return nil
 }
@@ -171,18 +187,18 @@ func (r *resourcesView) render(c *viewCtx) string {
 	if rd := r.read; rd != nil {
 		return r.renderRead(c, rd)
 	}
-	return r.renderList(c, listWords{title: "Resources of", hints: "s next server · enter read / fill a template · F9 prompt templates",
+	return r.renderList(c, listWords{title: "Resources of", hints: "s next server · enter read / fill a template · u subscribe · F9 prompt templates",
 		noun: "resources", method: "resources/list", none: "this server lists no resources or templates"},
 		func(it *resourceItem, selected bool) string {
 			if it.tmpl != nil {
 				return templateResLine(c, it.tmpl, selected)
 			}
-			return resourceLine(c, &it.res, selected)
+			return resourceLine(c, &it.res, r.marksText(c, it.res.URI), selected)
 		})
 }
 
 // resourceLine is one row: name (and title), URI, MIME type and size.
-func resourceLine(c *viewCtx, res *wire.Resource, selected bool) string {
+func resourceLine(c *viewCtx, res *wire.Resource, marks string, selected bool) string {
 	st := c.st
 	san := untrusted.Line
 	line := san(orDash(res.Name))
@@ -196,6 +212,7 @@ func resourceLine(c *viewCtx, res *wire.Resource, selected bool) string {
 	if res.Size != nil {
 		line += st.Muted.Render(fmt.Sprintf("  %d B", *res.Size))
 	}
+	line += marks // before the description, which the width may cut
 	if res.Description != "" {
 		line += "  " + st.List.Desc.Render(san(res.Description))
 	}

@@ -247,6 +247,17 @@ func (e *engine) Complete(ctx context.Context, server string, ref wire.CompleteR
 	return s.Complete(ctx, ref, arg, value, others)
 }
 
+func (e *engine) Subscribe(ctx context.Context, server, uri string, on bool) error {
+	s, err := e.session(server)
+	if err != nil {
+		return err
+	}
+	if on {
+		return s.Subscribe(ctx, uri)
+	}
+	return s.Unsubscribe(ctx, uri)
+}
+
 func (e *engine) ReadResource(ctx context.Context, server, uri string) ([]wire.ResourceContents, error) {
 	s, err := e.session(server)
 	if err != nil {
