@@ -178,11 +178,14 @@ type httpConn struct {
 	version    string
 	pending    map[jsonrpc.ID]*httpCall // our requests still awaiting a response
 	standalone *httpStandalone          // the GET stream, nil if not running
+	contacted  bool                     // the server has answered a request
+	refused    int                      // attempts in a row that could not connect (http_gone.go)
 
 	closeOnce sync.Once
 
-	// gone is closed, with goneErr set first, when the standalone GET
-	// stream gives up because the server can no longer be reached: Read
+	// gone is closed, with goneErr set first, when the server can no
+	// longer be reached (http_gone.go, and the standalone GET stream
+	// giving up): Read
 	// then reports the end, as a stdio transport does when its process
 	// dies, so the session ends (and prompts that came on that stream
 	// end Disconnected) instead of looking ready forever.

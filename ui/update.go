@@ -52,8 +52,8 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case Probe:
 		m.handleProbe(msg)
 	}
-	m.markSeen()
-	return m, tea.Batch(cmd, m.armTicks())
+	settled := m.settlePanes()
+	return m, tea.Batch(cmd, settled, m.armTicks())
 }
 
 // handleProbe runs a test's probe on the event loop.

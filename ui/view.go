@@ -19,8 +19,8 @@ const (
 )
 
 // View draws the screen. It renders only what is visible: the focused pane
-// and the strip's window, never hidden panes, so its cost does not grow
-// with the number of open prompts.
+// (or the up to four tiles) and the strip's window, never hidden panes, so
+// its cost does not grow with the number of open prompts.
 func (m *Model) View() tea.View {
 	var v tea.View
 	v.AltScreen = true

@@ -11,6 +11,7 @@ import (
 	"os"
 	"os/signal"
 	"runtime/pprof"
+	"runtime/trace"
 	"slices"
 	"strings"
 	"syscall"
@@ -27,7 +28,9 @@ func main() {
 	// instead of the process dying where it stands.
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 	stopProfile := startProfile(os.Getenv(profileEnv), os.Stderr)
+	stopTrace := startTrace(os.Getenv(traceEnv), os.Stderr)
 	code := run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
+	stopTrace()
 	stopProfile()
 	stop()
 	os.Exit(code)
@@ -55,6 +58,33 @@ func startProfile(path string, stderr io.Writer) func() {
 	}
 	return func() {
 		pprof.StopCPUProfile()
+		f.Close()
+	}
+}
+
+// traceEnv names a file to write a Go execution trace of the whole run to
+// (go tool trace): what woke an idle TUI, and why, is read from it
+// (BENCHMARKS.md, "Idle").
+const traceEnv = "ELICIT_TRACE"
+
+// startTrace starts an execution trace into path ("" does nothing) and
+// returns what stops it.
+func startTrace(path string, stderr io.Writer) func() {
+	if path == "" {
+		return func() {}
+	}
+	f, err := os.Create(path)
+	if err != nil {
+		fmt.Fprintf(stderr, "elicit: %s: %v\n", traceEnv, err)
+		return func() {}
+	}
+	if err := trace.Start(f); err != nil {
+		fmt.Fprintf(stderr, "elicit: %s: %v\n", traceEnv, err)
+		f.Close()
+		return func() {}
+	}
+	return func() {
+		trace.Stop()
 		f.Close()
 	}
 }
