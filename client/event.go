@@ -149,6 +149,13 @@ type URLRetry struct {
 	Why     string
 }
 
+// ResourceUpdated reports notifications/resources/updated: the resource
+// at URI (or one under it) changed; read it again to see how.
+type ResourceUpdated struct {
+	Server string
+	URI    string
+}
+
 // Notice is something the person should know that is not an error of a call:
 // a late response dropped after we cancelled, a malformed frame skipped, a
 // notification for an unknown request, a duplicate request id.
@@ -169,6 +176,7 @@ func (LogMessage) isEvent()         {}
 func (Notice) isEvent()             {}
 func (RequestRefused) isEvent()     {}
 func (URLRetry) isEvent()           {}
+func (ResourceUpdated) isEvent()    {}
 
 // Observer receives events. See Event for the delivery rules.
 type Observer interface {

@@ -29,11 +29,11 @@ func notificationTable() map[string]func(s *Session, m *jsonrpc.Message) {
 		wire.NotifyResourcesListChanged:      func(s *Session, m *jsonrpc.Message) { s.listChanged("resources", m.Params) },
 		wire.NotifyPromptsListChanged:        func(s *Session, m *jsonrpc.Message) { s.listChanged("prompts", m.Params) },
 		wire.NotifyElicitationComplete:       func(s *Session, m *jsonrpc.Message) { s.elicitationComplete(m.Params) },
+		wire.NotifyResourcesUpdated:          func(s *Session, m *jsonrpc.Message) { s.resourceUpdated(m.Params) },
 	}
 }
 
 // handleNotification routes a notification from the server (read loop).
-// resources/updated and anything newer have no handler yet.
 func (s *Session) handleNotification(m *jsonrpc.Message) {
 	if h := s.notifications[m.Method]; h != nil {
 		h(s, m)

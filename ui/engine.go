@@ -25,9 +25,19 @@ type Engine interface {
 	// ListResources, ReadResource, ListPrompts and GetPrompt browse a
 	// server's resources and prompt templates.
 	ListResources(ctx context.Context, server string) ([]wire.Resource, error)
+	// ListResourceTemplates runs resources/templates/list (all pages).
+	ListResourceTemplates(ctx context.Context, server string) ([]wire.ResourceTemplate, error)
 	ReadResource(ctx context.Context, server, uri string) ([]wire.ResourceContents, error)
+	// Subscribe sends resources/subscribe (on) or resources/unsubscribe;
+	// changes then come as client.ResourceUpdated events.
+	Subscribe(ctx context.Context, server, uri string, on bool) error
 	ListPrompts(ctx context.Context, server string) ([]wire.Prompt, error)
 	GetPrompt(ctx context.Context, server, name string, args map[string]string) (*wire.GetPromptResult, error)
+	// Complete runs completion/complete: values for argument arg of ref
+	// (a prompt or a resource template) continuing value, given the other
+	// arguments filled so far. An error wrapping client.ErrNoCompletions
+	// means the server declared no completions.
+	Complete(ctx context.Context, server string, ref wire.CompleteRef, arg, value string, others map[string]string) (*wire.Completion, error)
 	// Tasks returns a snapshot of every task of every server (what each
 	// session follows or has followed).
 	Tasks() []client.Task
@@ -52,6 +62,10 @@ type Engine interface {
 	// connection).
 	Roots(server string) (client.RootsInfo, error)
 	SetRoots(ctx context.Context, server string, roots []client.Root) error
+	// CompleteElicitation says the person finished the URL elicitation
+	// key (Delivery question.URLRequired) in the browser: the "done,
+	// retry" of a -32042 whose server sends no completion notice.
+	CompleteElicitation(key question.Key) error
 }
 
 // CallOptions are what the person chose for one Call.

@@ -32,9 +32,11 @@ type fakeEngine struct {
 	// levelErr is what SetLogLevel returns.
 	levelErr error
 	// Resources and prompt templates per server; contents per URI.
-	resources map[string][]wire.Resource
-	contents  map[string][]wire.ResourceContents
-	prompts   map[string][]wire.Prompt
+	resources  map[string][]wire.Resource
+	rtemplates map[string][]wire.ResourceTemplate
+	rtemplErr  error
+	contents   map[string][]wire.ResourceContents
+	prompts    map[string][]wire.Prompt
 	// readFn replaces contents when set; getFn answers prompts/get.
 	readFn func(ctx context.Context, uri string) ([]wire.ResourceContents, error)
 	getFn  func(name string, args map[string]string) (*wire.GetPromptResult, error)
@@ -61,6 +63,19 @@ type fakeEngine struct {
 	listFn    func(server string) ([]client.Task, error)
 
 	roots fakeRoots // Roots and SetRoots (roots_test.go)
+
+	// completed are the URL elicitations said done; completeErr is what
+	// CompleteElicitation answers.
+	completed   []question.Key
+	completeErr error
+
+	// Resource subscriptions asked ("subscribe demo URI"), and the error.
+	subs   []string
+	subErr error
+
+	// completion/complete: what was asked, and the answer (nil: none).
+	completes  []fakeComplete
+	completeFn func(ref wire.CompleteRef, arg, value string, others map[string]string) (*wire.Completion, error)
 
 	// details describe servers for the server view (a server without
 	// one is described by its status alone); reconnects records the
@@ -166,6 +181,40 @@ func (f *fakeEngine) ListResources(ctx context.Context, server string) ([]wire.R
 	f.lists = append(f.lists, "resources "+server)
 	return f.resources[server], nil
 }
+func (f *fakeEngine) ListResourceTemplates(_ context.Context, server string) ([]wire.ResourceTemplate, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.rtemplates[server], f.rtemplErr
+}
+
+func (f *fakeEngine) Complete(_ context.Context, server string, ref wire.CompleteRef, arg, value string, others map[string]string) (*wire.Completion, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.completes = append(f.completes, fakeComplete{server: server, ref: ref, arg: arg, value: value, others: others})
+	if f.completeFn != nil {
+		return f.completeFn(ref, arg, value, others)
+	}
+	return &wire.Completion{Values: []string{}}, nil
+}
+
+func (f *fakeEngine) Subscribe(_ context.Context, server, uri string, on bool) error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	verb := "unsubscribe"
+	if on {
+		verb = "subscribe"
+	}
+	f.subs = append(f.subs, verb+" "+server+" "+uri)
+	return f.subErr
+}
+
+// fakeComplete is one completion/complete asked of the fake.
+type fakeComplete struct {
+	server, arg, value string
+	ref                wire.CompleteRef
+	others             map[string]string
+}
+
 func (f *fakeEngine) ReadResource(ctx context.Context, server, uri string) ([]wire.ResourceContents, error) {
 	f.mu.Lock()
 	f.reads = append(f.reads, server+" "+uri)
@@ -231,6 +280,19 @@ func (f *fakeEngine) Server(name string) (ServerDetail, error) {
 }
 
 func (f *fakeEngine) Journal() *question.Journal { return f.journal }
+
+func (f *fakeEngine) CompleteElicitation(k question.Key) error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.completed = append(f.completed, k)
+	return f.completeErr
+}
+
+func (f *fakeEngine) completedKeys() []question.Key {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return append([]question.Key(nil), f.completed...)
+}
 
 // driver runs the model synchronously (AGENTS.md, charm v2 facts: update
 // driver): it calls Update, runs the returned commands and feeds their

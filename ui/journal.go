@@ -21,14 +21,17 @@ import (
 type journalMsg struct {
 	entries  []question.JournalEntry
 	byServer map[string]question.Counts
+	sampling map[string]question.Counts
 }
 
 // journalView shows every prompt's outcome in its own bucket, newest
 // first, and the counts per server (a cancel is never folded into a
-// decline, so a climbing cancel rate shows).
+// decline, so a climbing cancel rate shows). Sampling questions have
+// their own buckets, on a line of their own under the server's.
 type journalView struct {
 	entries  []question.JournalEntry
 	byServer map[string]question.Counts
+	sampling map[string]question.Counts
 	offset   int
 }
 
@@ -49,7 +52,7 @@ func (j *journalView) load(c *viewCtx) tea.Cmd {
 		if j == nil {
 			return journalMsg{}
 		}
-		return journalMsg{entries: j.Entries(), byServer: j.CountsByServer()}
+		return journalMsg{entries: j.Entries(), byServer: j.CountsByServer(), sampling: j.SamplingCountsByServer()}
 	}
 }
 
@@ -69,7 +72,7 @@ func (j *journalView) update(c *viewCtx, msg tea.Msg) tea.Cmd {
 }
 
 func (j *journalView) set(msg journalMsg) {
-	j.entries, j.byServer = msg.entries, msg.byServer
+	j.entries, j.byServer, j.sampling = msg.entries, msg.byServer, msg.sampling
 	j.offset = min(j.offset, max(len(j.entries)-1, 0))
 }
 
@@ -101,34 +104,41 @@ func (j *journalView) render(c *viewCtx) string {
 	st := c.st
 	var b strings.Builder
 	b.WriteString(st.Title.Render("Journal") + st.Muted.Render("  every prompt's outcome; counts per server") + "\n")
-	servers := make([]string, 0, len(j.byServer))
+	servers := make([]string, 0, len(j.byServer)+len(j.sampling))
 	for s := range j.byServer {
 		servers = append(servers, s)
 	}
+	for s := range j.sampling {
+		if _, dup := j.byServer[s]; !dup {
+			servers = append(servers, s)
+		}
+	}
 	sort.Strings(servers)
+	lines := 0
 	for _, s := range servers {
-		n := j.byServer[s]
-		line := fmt.Sprintf("%-16s", untrusted.Line(s))
-		for _, k := range question.OutcomeKinds {
-			if v := n[k]; v > 0 || k <= question.Cancel {
-				line += " " + j.kindStyle(st, k).Render(fmt.Sprintf("%s %d", k, v))
+		if n, ok := j.byServer[s]; ok {
+			b.WriteString(j.countsLine(st, fmt.Sprintf("%-16s", untrusted.Line(s)), n) + "\n")
+			lines++
+		}
+		if n := j.sampling[s]; n.Total() > 0 {
+			label := fmt.Sprintf("%-16s", "  sampling")
+			if _, ok := j.byServer[s]; !ok {
+				label = fmt.Sprintf("%-16s", untrusted.Line(s)+" sampling")
 			}
+			b.WriteString(j.countsLine(st, label, n) + "\n")
+			lines++
 		}
-		if t := n.Total(); t > 0 {
-			line += st.Muted.Render(fmt.Sprintf("   cancel rate %d%%", n[question.Cancel]*100/t))
-		}
-		b.WriteString(line + "\n")
 	}
 	if len(j.entries) == 0 {
 		b.WriteString(st.Muted.Render("\nno questions have ended yet"))
 		return b.String()
 	}
 	b.WriteString("\n")
-	rows := c.bodyHeight() - len(servers) - 3
+	rows := c.bodyHeight() - lines - 3
 	for i := len(j.entries) - 1 - j.offset; i >= 0 && rows > 0; i, rows = i-1, rows-1 {
 		e := j.entries[i]
 		line := st.Muted.Render(e.At.Format("15:04:05")) + " " +
-			j.kindStyle(st, e.Kind).Render(fmt.Sprintf("%-12s", e.Kind)) + " " +
+			j.kindStyle(st, e.Kind).Render(fmt.Sprintf("%-12s", e.Kind)) + " " + askedTag(st, e) +
 			untrusted.Line(e.Key.String()) + st.Muted.Render("  "+originText(e.Origin)+
 			"  after "+e.Latency.Round(time.Millisecond).String())
 		if e.Reason != "" {
@@ -137,4 +147,28 @@ func (j *journalView) render(c *viewCtx) string {
 		b.WriteString(ansi.Truncate(line, c.width, "…") + "\n")
 	}
 	return strings.TrimRight(b.String(), "\n")
+}
+
+// countsLine is one line of buckets: every kind that happened, and the
+// three a person chooses always.
+func (j *journalView) countsLine(st *themes.Styles, label string, n question.Counts) string {
+	line := label
+	for _, k := range question.OutcomeKinds {
+		if v := n[k]; v > 0 || k <= question.Cancel {
+			line += " " + j.kindStyle(st, k).Render(fmt.Sprintf("%s %d", k, v))
+		}
+	}
+	if t := n.Total(); t > 0 {
+		line += st.Muted.Render(fmt.Sprintf("   cancel rate %d%%", n[question.Cancel]*100/t))
+	}
+	return line
+}
+
+// askedTag marks a sampling entry in the list; elicitation is the
+// default and goes unmarked.
+func askedTag(st *themes.Styles, e question.JournalEntry) string {
+	if e.Asked == question.KindSampling {
+		return st.Muted.Render("sampling ")
+	}
+	return ""
 }

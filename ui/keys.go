@@ -21,6 +21,8 @@ type keyMap struct {
 	Submit, Decline, Cancel, Dismiss key.Binding
 	// A URL prompt.
 	OpenURL, CopyURL, Consent key.Binding
+	// An accepted URL elicitation of a -32042: done in the browser, retry.
+	URLDone key.Binding
 
 	// Lists (only when no field has focus).
 	Up, Down, PageUp, PageDown, Top, Bottom, Select, Back, HelpQ key.Binding
@@ -36,7 +38,7 @@ type keyMap struct {
 	// Logs.
 	LogLevel key.Binding
 	// Resources and server prompt templates.
-	ReadResource, GetPrompt key.Binding
+	ReadResource, GetPrompt, Subscribe key.Binding
 	// Tasks, and running a tool as one.
 	CancelTask, TaskPrompt, ListTasks, TaskToggle key.Binding
 
@@ -70,6 +72,7 @@ func newKeyMap() keyMap {
 		OpenURL: b("o", "open the URL in the browser", "o"),
 		CopyURL: b("c", "copy the URL (OSC 52)", "c"),
 		Consent: b("enter", "accept (consent only)", "enter"),
+		URLDone: b("r", "accepted -32042: done, send it again", "r"),
 
 		Up:       b("↑ / k", "up", "up", "k"),
 		Down:     b("↓ / j", "down", "down", "j"),
@@ -101,6 +104,7 @@ func newKeyMap() keyMap {
 
 		ReadResource: b("enter", "read the resource (resources/read)", "enter"),
 		GetPrompt:    b("enter", "fill in arguments, get it (prompts/get)", "enter"),
+		Subscribe:    b("u", "subscribe / unsubscribe (resources/subscribe)", "u"),
 
 		CancelTask: b("x", "cancel the selected task (tasks/cancel)", "x"),
 		TaskPrompt: b("p", "go to the task's open prompt", "p"),
@@ -127,13 +131,13 @@ func (k keyMap) helpSections(tabs []key.Binding) []helpSection {
 	return []helpSection{
 		{"Everywhere", append([]key.Binding{k.Quit, k.Help, k.NextPane, k.PrevPane, k.JumpPane}, tabs...)},
 		{"Form prompt", []key.Binding{k.Submit, k.Decline, k.Cancel, k.Dismiss, k.ClearEnded, k.Tiles}},
-		{"URL prompt", []key.Binding{k.OpenURL, k.CopyURL, k.Consent, k.Decline, k.Cancel}},
+		{"URL prompt", []key.Binding{k.OpenURL, k.CopyURL, k.Consent, k.URLDone, k.Decline}},
 		{"Lists", []key.Binding{k.helpMove, k.helpPage, k.helpEnds, k.Select, k.Back, k.HelpQ, k.ListFilter}},
 		{"Tools", []key.Binding{k.CancelCall, k.Reconnect, k.NextServer, k.TaskToggle, k.helpToolKeys, k.helpJSON}},
 		{"Traffic", []key.Binding{k.Filter, k.Export, k.Follow, k.NextServer}},
 		{"Reading (results, frames, logs, resources)", []key.Binding{k.helpSearch, k.helpWrap, k.helpCopy}},
 		{"Logs", []key.Binding{k.helpReadLog, k.LogLevel, k.NextServer}},
-		{"Resources", []key.Binding{k.ReadResource, k.Back, k.NextServer}},
+		{"Resources", []key.Binding{k.ReadResource, k.Subscribe, k.Back, k.NextServer}},
 		{"Prompts (MCP prompts/list)", []key.Binding{k.GetPrompt, k.Back, k.NextServer}},
 		{"Tasks", []key.Binding{k.Select, k.CancelTask, k.TaskPrompt, k.ListTasks}},
 	}

@@ -38,6 +38,8 @@ func filterText(item any) string {
 		parts = []string{v.Name, v.Title, v.URI, v.Description}
 	case *wire.Prompt:
 		parts = []string{v.Name, v.Title, v.Description}
+	case interface{ filterParts() []string }:
+		parts = v.filterParts()
 	}
 	return strings.ToLower(strings.Join(parts, "\x00"))
 }

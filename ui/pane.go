@@ -39,14 +39,17 @@ type pane struct {
 	form  *forms.Form // nil in URL mode
 	url   urlInfo     // URL mode
 
-	state   paneState
-	sent    question.OutcomeKind // what we answered (paneAnswered and later)
-	seen    bool                 // has had focus: its answer may be sent
-	shownAt time.Time            // when it was first on screen (armed)
-	notice  string               // why it ended, or what was sent
-	endKind question.OutcomeKind
-	endedAt time.Time
-	note    string // transient line: "copied", validation error, opener error
+	state paneState
+	sent  question.OutcomeKind // what we answered (paneAnswered and later)
+	// doneSaid: the person said the URL elicitation of a -32042 is done
+	// (urlretry.go).
+	doneSaid bool
+	seen     bool      // has had focus: its answer may be sent
+	shownAt  time.Time // when it was first on screen (armed)
+	notice   string    // why it ended, or what was sent
+	endKind  question.OutcomeKind
+	endedAt  time.Time
+	note     string // transient line: "copied", validation error, opener error
 	// blinkParked: a cursor blink for this pane was dropped while it was
 	// out of sight, so its blink loop has stopped; armTicks restarts it
 	// when the pane is shown again.
@@ -78,6 +81,9 @@ func (p *pane) answer(o question.Outcome) bool {
 	p.state = paneAnswered
 	p.sent = o.Kind
 	p.notice = "sent " + o.Kind.String() + ", waiting for the server…"
+	if awaitsURLDone(p) {
+		p.notice = urlWaitText
+	}
 	return true
 }
 
@@ -216,12 +222,15 @@ func (p *pane) render(st *themes.Styles, km keyMap, width int, now time.Time, se
 		// Wrapped: a disconnect's reason can be long, and the frame cuts
 		// what overflows.
 		b.WriteString("\n" + style.Width(max(width, 1)).Render(p.notice) + "\n")
-		if p.state == paneEnded {
+		switch {
+		case p.state == paneEnded:
 			parts := []string{keyHint(st, km.Dismiss)}
 			for _, h := range hints {
 				parts = append(parts, h.render(st))
 			}
 			footer = st.Pane.Footer.Render(strings.Join(parts, "  "))
+		case awaitsURLDone(p):
+			footer = st.Pane.Footer.Render(st.Pane.Key.Render(km.URLDone.Help().Key) + " " + st.Pane.KeyDesc.Render("done, send it again"))
 		}
 		return b.String(), footer
 	}

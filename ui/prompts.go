@@ -131,7 +131,8 @@ func (p *promptsView) key(c *viewCtx, k tea.KeyPressMsg) tea.Cmd {
 		if key.Matches(k, c.keys.Dismiss) && pn.state == paneEnded {
 			return p.removePane(c, pn)
 		}
-		return nil
+		cmd, _ := urlDoneKey(c, pn, k) // urlretry.go
+		return cmd
 	}
 	answering := key.Matches(k, c.keys.Decline) || key.Matches(k, c.keys.Cancel) || k.Code == tea.KeyEnter
 	if answering && !pn.armed(c.now(), c.opts.ArmDelay) {

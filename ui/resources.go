@@ -11,11 +11,13 @@ import (
 	"github.com/elicit-dev/elicit/themes/untrusted"
 )
 
-// resourcesMsg carries one server's resources/list.
+// resourcesMsg carries one server's resources/list and, after them, its
+// resources/templates/list; tmplErr is why the templates are missing.
 type resourcesMsg struct {
-	server string
-	items  []wire.Resource
-	err    error
+	server  string
+	items   []resourceItem
+	err     error
+	tmplErr error
 }
 
 // resourceReadMsg carries a resources/read result; seq drops the results
@@ -38,11 +40,17 @@ type resourceRead struct {
 	page     pager
 }
 
-// resourcesView lists a server's resources; Enter reads one.
+// resourcesView lists a server's resources, then its resource templates;
+// Enter reads a resource, or fills a template's variables in a form and
+// reads what it expands to (resources_templates.go).
 type resourcesView struct {
-	serverLists[wire.Resource]
+	serverLists[resourceItem]
+	argHost[wire.ResourceTemplate]
 	read *resourceRead // nil: the list is shown
 	seq  int
+	// marks are the subscriptions and updates per server
+	// (resources_subs.go).
+	marks map[string]*resourceMarks
 }
 
 func (resourcesMsg) screenMsg()    {}
@@ -51,40 +59,76 @@ func (resourceReadMsg) screenMsg() {}
 // The parts of a screen the resources view has.
 var _ interface {
 	screen
+	typist
+	router
+	paster
+	backgrounder
+	resizer
 	updater
 } = (*resourcesView)(nil)
 
 func newResourcesView() *resourcesView {
 	r := &resourcesView{}
-	r.initLists(func(eng Engine, ctx context.Context, server string) tea.Msg {
-		items, err := eng.ListResources(ctx, server)
-		return resourcesMsg{server: server, items: items, err: err}
-	})
+	r.initLists(listResources)
+	r.submit = func(c *viewCtx, tp wire.ResourceTemplate, content map[string]any) tea.Cmd {
+		return r.expandRead(c, tp, content)
+	}
 	return r
 }
 
+// typing: the template form's fields, or the list's filter, take the keys.
+func (r *resourcesView) typing() bool { return r.argHost.typing() || r.serverLists.typing() }
+
+// enter loads the shown server's list and sizes a form left open.
+func (r *resourcesView) enter(c *viewCtx) tea.Cmd {
+	return tea.Batch(r.serverLists.enter(c), r.resize(c))
+}
+
 func (r *resourcesView) update(c *viewCtx, msg tea.Msg) tea.Cmd {
+	subs, took := r.subsUpdate(c, msg)
+	if _, ev := msg.(eventMsg); took && !ev {
+		return subs
+	}
 	switch msg := msg.(type) {
 	case resourcesMsg:
-		return r.loaded(c, msg.server, msg.items, msg.err)
+		cmd := r.loaded(c, msg.server, msg.items, msg.err)
+		if msg.tmplErr != nil && msg.err == nil {
+			cmd = tea.Batch(cmd, notice("resources/templates/list of "+untrusted.Line(msg.server)+" failed: "+errText(msg.tmplErr)))
+		}
+		return cmd
 	case resourceReadMsg:
 		r.readDone(msg)
 	case eventMsg:
-		return r.listEvent(c, msg, "resources", c.onScreen(r))
+		return tea.Batch(subs, r.listEvent(c, msg, "resources", c.onScreen(r)))
 	}
 	return nil
 }
 
-// open reads the selected resource in a Cmd with its own context, so
-// leaving the view cancels the read.
+// open reads the selected resource, or opens the selected template's
+// form.
 func (r *resourcesView) open(c *viewCtx) tea.Cmd {
-	l := r.current()
-	if l == nil || r.cursor >= len(l.items) {
+	it := r.selected()
+	if it == nil {
 		return nil
+	}
+	if it.tmpl != nil {
+		return r.openTemplate(c, *it.tmpl)
+	}
+	return r.readURI(c, it.res)
+}
+
+// readURI reads res in a Cmd with its own context, so leaving the view
+// cancels the read.
+func (r *resourcesView) readURI(c *viewCtx, res wire.Resource) tea.Cmd {
+	if m := r.marks[r.server]; m != nil {
+		delete(m.updated, res.URI)
+	}
+	if r.read != nil && r.read.loading {
+		r.read.cancel()
 	}
 	r.seq++
 	ctx, cancel := context.WithCancel(c.ctx)
-	rd := &resourceRead{seq: r.seq, server: r.server, res: l.items[r.cursor], cancel: cancel, loading: true}
+	rd := &resourceRead{seq: r.seq, server: r.server, res: res, cancel: cancel, loading: true}
 	r.read = rd
 	eng, seq, server, uri := c.engine, rd.seq, rd.server, rd.res.URI
 	return func() tea.Msg {
@@ -113,6 +157,9 @@ func (r *resourcesView) close() {
 
 func (r *resourcesView) key(c *viewCtx, k tea.KeyPressMsg) tea.Cmd {
 	km := c.keys
+	if cmd, open := r.argsKey(c, k); open {
+		return cmd
+	}
 	if r.read != nil {
 		if !r.read.page.typingQuery() && key.Matches(k, km.Back, km.Select) {
 			r.close()
@@ -124,23 +171,34 @@ func (r *resourcesView) key(c *viewCtx, k tea.KeyPressMsg) tea.Cmd {
 	if cmd, ok := r.listKey(c, k); ok {
 		return cmd
 	}
-	if key.Matches(k, km.ReadResource) {
+	switch {
+	case key.Matches(k, km.ReadResource):
 		return r.open(c)
+	case key.Matches(k, km.Subscribe):
+		return r.toggleSubscription(c)
 	}
 	return nil
 }
 
 func (r *resourcesView) render(c *viewCtx) string {
+	if r.args != nil {
+		return r.renderTemplateForm(c)
+	}
 	if rd := r.read; rd != nil {
 		return r.renderRead(c, rd)
 	}
-	return r.renderList(c, listWords{title: "Resources of", hints: "s next server · enter read · F9 prompt templates",
-		noun: "resources", method: "resources/list", none: "this server lists no resources"},
-		func(res *wire.Resource, selected bool) string { return resourceLine(c, res, selected) })
+	return r.renderList(c, listWords{title: "Resources of", hints: "s next server · enter read / fill a template · u subscribe · F9 prompt templates",
+		noun: "resources", method: "resources/list", none: "this server lists no resources or templates"},
+		func(it *resourceItem, selected bool) string {
+			if it.tmpl != nil {
+				return templateResLine(c, it.tmpl, selected)
+			}
+			return resourceLine(c, &it.res, r.marksText(c, it.res.URI), selected)
+		})
 }
 
 // resourceLine is one row: name (and title), URI, MIME type and size.
-func resourceLine(c *viewCtx, res *wire.Resource, selected bool) string {
+func resourceLine(c *viewCtx, res *wire.Resource, marks string, selected bool) string {
 	st := c.st
 	san := untrusted.Line
 	line := san(orDash(res.Name))
@@ -154,6 +212,7 @@ func resourceLine(c *viewCtx, res *wire.Resource, selected bool) string {
 	if res.Size != nil {
 		line += st.Muted.Render(fmt.Sprintf("  %d B", *res.Size))
 	}
+	line += marks // before the description, which the width may cut
 	if res.Description != "" {
 		line += "  " + st.List.Desc.Render(san(res.Description))
 	}
@@ -185,7 +244,7 @@ func (r *resourcesView) renderRead(c *viewCtx, rd *resourceRead) string {
 
 // reading is the resource's pager while one is read.
 func (r *resourcesView) reading() *pager {
-	if r.read == nil {
+	if r.read == nil || r.args != nil {
 		return nil
 	}
 	return &r.read.page

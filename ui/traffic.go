@@ -14,6 +14,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/elicit-dev/elicit/client"
 	"github.com/elicit-dev/elicit/themes"
 	"github.com/elicit-dev/elicit/themes/untrusted"
 )
@@ -37,7 +38,17 @@ type trafficView struct {
 	skip    int // matches hidden below the window (0 = the newest)
 	follow  bool
 	cursor  int // index into rows
+	// refused marks our error answers to server requests refused for a
+	// capability we did not declare (client.RequestRefused): server and
+	// id → capability. Bounded by refusedKeep.
+	refused map[string]string
 }
+
+// refusedKeep bounds trafficView.refused; past it the oldest marks go
+// (all at once: a mark is a convenience, the frame says the same).
+const refusedKeep = 512
+
+func refusedKey(server, id string) string { return server + "\x00" + id }
 
 // The parts of a screen the traffic view has.
 var _ interface {
@@ -234,6 +245,13 @@ func (t *trafficView) update(c *viewCtx, msg tea.Msg) tea.Cmd {
 		if c.onScreen(t) {
 			t.refresh(c)
 		}
+	case eventMsg:
+		if e, ok := msg.e.(client.RequestRefused); ok {
+			if len(t.refused) >= refusedKeep || t.refused == nil {
+				t.refused = map[string]string{}
+			}
+			t.refused[refusedKey(e.Server, e.ID.Raw())] = e.Capability
+		}
 	case exportedMsg:
 		if msg.err != nil {
 			return notice(msg.err.Error())
@@ -338,6 +356,9 @@ func (t *trafficView) line(c *viewCtx, r *TrafficEntry, selected bool) string {
 	}
 	if r.Kind == "cancel" || r.Kind == "transport" {
 		s += "  " + c.st.Muted.Render(untrusted.Line(rowText(r.Err, w)))
+	}
+	if what, ok := t.refused[refusedKey(r.Server, r.ID)]; ok && !r.In && r.Kind == "error" {
+		s += "  " + c.st.Warning.Render("refused: "+untrusted.Line(what)+" not declared")
 	}
 	if r.Probe {
 		note := "  era probe"

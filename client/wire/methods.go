@@ -14,10 +14,13 @@ const (
 	MethodResourcesList          = "resources/list"
 	MethodResourcesRead          = "resources/read"
 	MethodResourcesTemplatesList = "resources/templates/list"
+	MethodResourcesSubscribe     = "resources/subscribe"
+	MethodResourcesUnsubscribe   = "resources/unsubscribe"
 	MethodPromptsList            = "prompts/list"
 	MethodPromptsGet             = "prompts/get"
 	MethodLoggingSetLevel        = "logging/setLevel"
 	MethodSubscriptionsListen    = "subscriptions/listen"
+	MethodCompletionComplete     = "completion/complete"
 	// MethodSkillsList is the skills extension's (SEP-2640).
 	MethodSkillsList = "skills/list"
 
@@ -47,6 +50,7 @@ const (
 	NotifyToolsListChanged          = "notifications/tools/list_changed"
 	NotifyResourcesListChanged      = "notifications/resources/list_changed"
 	NotifyPromptsListChanged        = "notifications/prompts/list_changed"
+	NotifyResourcesUpdated          = "notifications/resources/updated"
 	NotifySubscriptionsAcknowledged = "notifications/subscriptions/acknowledged"
 	// NotifyTaskStatus is 2025-11-25's; NotifyTasks the extension's (on a
 	// subscriptions/listen stream).

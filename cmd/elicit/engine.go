@@ -86,6 +86,16 @@ func (e *engine) listen(ctx context.Context, name string) {
 	_, _ = s.Listen(lctx, client.ListenOptions{ToolsListChanged: true, PromptsListChanged: true, ResourcesListChanged: true})
 }
 
+// CompleteElicitation tells the session of key's server that the person
+// finished a URL elicitation of a -32042.
+func (e *engine) CompleteElicitation(key question.Key) error {
+	s, err := e.session(key.Server)
+	if err != nil {
+		return err
+	}
+	return s.CompleteElicitation(key)
+}
+
 func (e *engine) session(name string) (*client.Session, error) {
 	s := e.m.Session(name)
 	if s == nil {
@@ -219,6 +229,33 @@ func (e *engine) ListResources(ctx context.Context, server string) ([]wire.Resou
 		return nil, err
 	}
 	return s.ListResources(ctx)
+}
+
+func (e *engine) ListResourceTemplates(ctx context.Context, server string) ([]wire.ResourceTemplate, error) {
+	s, err := e.session(server)
+	if err != nil {
+		return nil, err
+	}
+	return s.ListResourceTemplates(ctx)
+}
+
+func (e *engine) Complete(ctx context.Context, server string, ref wire.CompleteRef, arg, value string, others map[string]string) (*wire.Completion, error) {
+	s, err := e.session(server)
+	if err != nil {
+		return nil, err
+	}
+	return s.Complete(ctx, ref, arg, value, others)
+}
+
+func (e *engine) Subscribe(ctx context.Context, server, uri string, on bool) error {
+	s, err := e.session(server)
+	if err != nil {
+		return err
+	}
+	if on {
+		return s.Subscribe(ctx, uri)
+	}
+	return s.Unsubscribe(ctx, uri)
 }
 
 func (e *engine) ReadResource(ctx context.Context, server, uri string) ([]wire.ResourceContents, error) {

@@ -65,7 +65,7 @@ func (c *common) register(fs *flag.FlagSet) {
 	fs.StringVar(&c.elicit, "elicit", "both", "elicitation modes to declare: off, form, url or both")
 	fs.Var(&c.roots, "root", "offer PATH (or a file:// URI) to the server as a root (repeatable; relative paths are from here)")
 	fs.StringVar(&c.sample, "sample", "decline", "sampling: off (not declared), decline, echo (reply with the last user message) or FILE.json ({\"text\",\"model\",\"stopReason\"}; per tool {\"tools\": {NAME: …}}; in order {\"replies\": […]}); the TUI asks the person unless off")
-	fs.DurationVar(&c.urlWait, "url-wait", 10*time.Second, "after every URL elicitation of a -32042 answer was accepted, wait this long for notifications/elicitation/complete, then send the request again once either way")
+	fs.DurationVar(&c.urlWait, "url-wait", 10*time.Second, "after every URL elicitation of a -32042 answer was accepted, wait this long for notifications/elicitation/complete, then send the request again once either way (the TUI waits for the person's r unless this is given)")
 	fs.DurationVar(&c.promptTimeout, "prompt-timeout", 0, "end an unanswered prompt after this long (default: never)")
 	fs.DurationVar(&c.connectTimeout, "connect-timeout", client.DefaultConnectTimeout, "give up connecting when the server has not finished the handshake within this long")
 	fs.DurationVar(&c.requestTimeout, "request-timeout", client.DefaultRequestTimeout,

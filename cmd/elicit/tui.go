@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"strings"
+	"time"
 
 	tea "charm.land/bubbletea/v2"
 
@@ -23,6 +24,9 @@ type tuiFlags struct {
 	common
 	config string
 	theme  string
+	// urlWaitSet: --url-wait was given; else the person's "done" (r on
+	// the pane) ends a -32042's wait, with no timer.
+	urlWaitSet bool
 	// ask asks the person for the config's ${input:ID} values the
 	// environment does not give; nil takes them from the environment only.
 	ask inputAsker
@@ -52,6 +56,7 @@ func runTUI(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	if err != nil {
 		return err
 	}
+	fs.Visit(func(fl *flag.Flag) { f.urlWaitSet = f.urlWaitSet || fl.Name == "url-wait" })
 	if len(pos) > 0 {
 		if near := nearestCommand(pos[0]); near != "" {
 			return usageErr("unknown command %q: did you mean %q? (see elicit help)", pos[0], near)
@@ -166,6 +171,10 @@ func runTUIWith(ctx context.Context, f *tuiFlags, stdout, stderr io.Writer) erro
 		}
 	}
 	eng.order = order
+	urlWait := time.Duration(0)
+	if f.urlWaitSet {
+		urlWait = f.urlWait
+	}
 	eng.sessionOpts = func(name string) *client.Options {
 		protocol := f.protocol
 		if p := eng.specs[name].Protocol; p != "" {
@@ -184,9 +193,10 @@ func runTUIWith(ctx context.Context, f *tuiFlags, stdout, stderr io.Writer) erro
 			Elicit:     modes,
 			Roots:      roots,
 			Sampling:   sampling,
-			// Bounded until the questions view has a "done, retry" key
-			// (client.Session.CompleteElicitation); then 0, the person's.
-			URLWait:        f.urlWait,
+			// The person says when a -32042's page is done (r on its
+			// pane, client.Session.CompleteElicitation), or cancels the
+			// call: the wait is theirs, unless --url-wait bounds it.
+			URLWait:        urlWait,
 			Prompter:       br,
 			PromptTimeout:  f.promptTimeout,
 			ConnectTimeout: f.connectTimeout,

@@ -1,0 +1,81 @@
+package client_test
+
+import (
+	"context"
+	"errors"
+	"os"
+	"os/exec"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/elicit-dev/elicit/client"
+	"github.com/elicit-dev/elicit/client/wire"
+	"github.com/elicit-dev/elicit/transport"
+)
+
+// TestSubscribeEverything subscribes to a server-everything resource and
+// turns its simulated updates on (toggle-subscriber-updates, one every
+// 5 s for each subscribed URI): a ResourceUpdated event names the URI.
+// After Unsubscribe no more come for it.
+func TestSubscribeEverything(t *testing.T) {
+	path := os.Getenv("ELICIT_SERVER_EVERYTHING")
+	if path == "" {
+		t.Skip("ELICIT_SERVER_EVERYTHING is not set")
+	}
+	if _, err := exec.LookPath("node"); err != nil {
+		t.Skip("node is not installed")
+	}
+	t.Parallel()
+	rec := &recorder{}
+	ctx, cancel := context.WithTimeout(t.Context(), time.Minute)
+	defer cancel()
+	s, err := client.Connect(ctx, &transport.Stdio{Command: "node", Args: []string{path, "stdio"}},
+		&client.Options{Name: "everything", Protocol: wire.Protocol2025_11_25, Observer: rec})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	const uri = "demo://resource/static/document/features.md"
+	if err := s.Subscribe(ctx, uri); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.CallTool(ctx, "toggle-subscriber-updates", map[string]any{}, nil); err != nil {
+		t.Fatal(err)
+	}
+	updated := func() int {
+		n := 0
+		for _, e := range rec.Events() {
+			if u, ok := e.(client.ResourceUpdated); ok && u.Server == "everything" && u.URI == uri {
+				n++
+			}
+		}
+		return n
+	}
+	for deadline := time.Now().Add(20 * time.Second); updated() == 0; time.Sleep(100 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("no resources/updated for %s within 20 s; events %v", uri, rec.Events())
+		}
+	}
+	if err := s.Unsubscribe(ctx, uri); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestSubscribeIn2026SaysListen: a 2026-07-28 session (the embedded
+// demo) sends no resources/subscribe, which that version does not have.
+func TestSubscribeIn2026SaysListen(t *testing.T) {
+	t.Parallel()
+	rec := &recorder{}
+	s := connectDemo(t, "pipe", nil, rec)
+	if err := s.Subscribe(t.Context(), "demo://x"); !errors.Is(err, client.ErrSubscribeByListen) {
+		t.Fatalf("Subscribe = %v, want ErrSubscribeByListen", err)
+	}
+	rec.mu.Lock()
+	defer rec.mu.Unlock()
+	for _, f := range rec.frames {
+		if strings.Contains(string(f.Raw), wire.MethodResourcesSubscribe) {
+			t.Fatalf("sent %s", f.Raw)
+		}
+	}
+}

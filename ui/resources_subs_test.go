@@ -1,0 +1,70 @@
+package ui
+
+import (
+	"context"
+	"slices"
+	"strings"
+	"sync/atomic"
+	"testing"
+
+	"github.com/elicit-dev/elicit/client"
+	"github.com/elicit-dev/elicit/client/wire"
+)
+
+func withSubscribe(e *fakeEngine) {
+	for i := range e.servers {
+		if e.servers[i].Name == "demo" {
+			e.servers[i].Caps.ResourcesSubscribe = true
+		}
+	}
+}
+
+func (f *fakeEngine) subsAsked() []string {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return append([]string(nil), f.subs...)
+}
+
+// TestResourceSubscribeMarksAndRereads: u subscribes to the selected
+// resource and again unsubscribes; an update marks the row, and the
+// resource on show is read again at once.
+func TestResourceSubscribeMarksAndRereads(t *testing.T) {
+	t.Parallel()
+	d := newDriver(t, Options{}, withResources, withSubscribe)
+	var n atomic.Int32
+	d.eng.readFn = func(_ context.Context, uri string) ([]wire.ResourceContents, error) {
+		return []wire.ResourceContents{{URI: uri, Text: "version " + string(rune('0'+n.Add(1)))}}, nil
+	}
+	d.keys(keyF9, key1('u'))
+	mustShow(t, d, "subscribed to file:///notes.txt", "notes — Notes  file:///notes.txt  text/plain  subscribed")
+	d.send(eventMsg{e: client.ResourceUpdated{Server: "demo", URI: "file:///notes.txt"}})
+	mustShow(t, d, "subscribed  ● updated")
+	d.keys(keyEnter)
+	mustShow(t, d, "resources/read file:///notes.txt", "version 1")
+	d.send(eventMsg{e: client.ResourceUpdated{Server: "demo", URI: "file:///notes.txt"}})
+	mustShow(t, d, "version 2")
+	d.keys(keyEsc)
+	if strings.Contains(d.screen(), "● updated") {
+		t.Errorf("reading did not clear the mark:\n%s", d.screen())
+	}
+	d.keys(key1('u'))
+	mustShow(t, d, "unsubscribed from file:///notes.txt")
+	if strings.Contains(d.screen(), "subscribed  ") {
+		t.Errorf("still marked subscribed:\n%s", d.screen())
+	}
+	if got := d.eng.subsAsked(); !slices.Equal(got, []string{"subscribe demo file:///notes.txt", "unsubscribe demo file:///notes.txt"}) {
+		t.Fatalf("subscriptions asked %q", got)
+	}
+}
+
+// TestResourceSubscribeNeedsTheCapability: without resources.subscribe
+// nothing is asked, and the status bar says why.
+func TestResourceSubscribeNeedsTheCapability(t *testing.T) {
+	t.Parallel()
+	d := newDriver(t, Options{}, withResources)
+	d.keys(keyF9, key1('u'))
+	mustShow(t, d, "declared no resources.subscribe")
+	if got := d.eng.subsAsked(); len(got) != 0 {
+		t.Fatalf("asked %q", got)
+	}
+}
