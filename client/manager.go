@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"sync"
+	"time"
 
 	"github.com/elicit-dev/elicit/client/question"
 	"github.com/elicit-dev/elicit/transport"
@@ -55,6 +56,11 @@ type managed struct {
 	// era is how the last session spoke to the server, so that a
 	// reconnect skips a probe known to fail (unknown after a failure).
 	era eraKind
+	// last describes the session a reconnect replaced (details.go);
+	// lastErr is the last failure or disconnect, and when.
+	last      SessionDetails
+	lastErr   error
+	lastErrAt time.Time
 }
 
 // ErrUnknownServer is returned for a name the Manager does not have.
@@ -115,6 +121,7 @@ func (m *Manager) connect(ctx context.Context, s *managed) error {
 		if sc, ok := e.(ServerStateChanged); ok && sc.State != StateConnecting {
 			m.mu.Lock()
 			s.status = ServerStatus{Name: s.name, State: sc.State, Protocol: sc.Protocol, Era: sc.Era, Err: sc.Err}
+			s.failed(sc.Err)
 			m.mu.Unlock()
 		}
 		if fwd != nil {
@@ -128,6 +135,7 @@ func (m *Manager) connect(ctx context.Context, s *managed) error {
 	m.mu.Lock()
 	if err != nil {
 		s.status = ServerStatus{Name: s.name, State: StateFailed, Err: err}
+		s.failed(err)
 		s.era = eraUnknown // the server may have changed: probe next time
 		m.mu.Unlock()
 		return err
@@ -205,6 +213,10 @@ func (m *Manager) detach(s *managed) {
 	m.mu.Unlock()
 	if old != nil {
 		_ = old.Close()
+		d := old.Details()
+		m.mu.Lock()
+		s.last = d
+		m.mu.Unlock()
 	}
 }
 

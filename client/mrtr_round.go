@@ -134,7 +134,11 @@ func (s *Session) serveRound(ctx context.Context, c *call, requests map[string]j
 			responses[it.q.Key.Input] = it.reply.Result
 		}
 	}
-	return responses, &roundRecord{s: s, items: items}, nil
+	rec := &roundRecord{s: s, items: items}
+	s.mu.Lock()
+	s.rounds[rec] = true
+	s.mu.Unlock()
+	return responses, rec, nil
 }
 
 // abandonRound ends a round none of whose answers can go out because one
@@ -192,6 +196,7 @@ type roundRecord struct {
 // delivered records every question with what went out for it.
 func (r *roundRecord) delivered() {
 	r.once.Do(func() {
+		r.s.dropRound(r)
 		for _, it := range r.items {
 			r.s.record(it.q, it.out, &it.reply)
 		}
@@ -202,10 +207,32 @@ func (r *roundRecord) delivered() {
 // answer did not reach the server.
 func (r *roundRecord) undelivered(why string) {
 	r.once.Do(func() {
+		r.s.dropRound(r)
 		for _, it := range r.items {
 			out := it.out
 			out.Reason = question.JoinReason(out.Reason, why)
 			r.s.record(it.q, out, nil)
 		}
 	})
+}
+
+func (s *Session) dropRound(r *roundRecord) {
+	s.mu.Lock()
+	delete(s.rounds, r)
+	s.mu.Unlock()
+}
+
+// settleRounds records, as the session ends, the rounds whose retry never
+// went out (its POST failed because the server went away): their
+// PromptResolved must precede the session's final state, after which the
+// dispatcher takes no more events. The caller's own record of the round
+// is then a no-op.
+func (s *Session) settleRounds(why error) {
+	s.mu.Lock()
+	rounds := slices.Collect(maps.Keys(s.rounds))
+	clear(s.rounds)
+	s.mu.Unlock()
+	for _, r := range rounds {
+		r.undelivered("answer not delivered: " + why.Error())
+	}
 }

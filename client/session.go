@@ -60,6 +60,7 @@ type Session struct {
 	in        map[jsonrpc.ID]*incoming // the server's requests being served
 	progress  map[jsonrpc.ID]*call     // progress token -> call
 	late      map[jsonrpc.ID]string    // ids we cancelled -> method
+	rounds    map[*roundRecord]bool    // MRTR rounds whose retry is not yet written (mrtr_round.go)
 	urlWaits  map[string][]*urlWait    // -32042 elicitations by elicitationId (urlrequired.go)
 	urlEarly  map[string]bool          // completions that came before their -32042; bounded
 	neg       negotiated               // what initialize or server/discover settled
@@ -69,6 +70,8 @@ type Session struct {
 	gen       int                      // bumped by every successful initialize
 	ready     bool                     // the first initialize succeeded
 	closing   bool                     // Close was called
+	readyAt   time.Time                // when Connect returned it ready
+	endedAt   time.Time                // when it ended
 	failErr   error                    // Connect failed with this
 	isDead    bool                     // the read loop ended
 	err       error                    // why the session ended
@@ -97,7 +100,7 @@ type negotiated struct {
 // the Observer sees StateFailed and everything started is stopped.
 func Connect(ctx context.Context, t transport.Transport, opts *Options) (*Session, error) {
 	s := newSession(opts)
-	ctx, cancel := context.WithTimeoutCause(ctx, s.opts.ConnectTimeout, connectTimeout(s.opts.ConnectTimeout))
+	ctx, cancel := patientTimeout(ctx, s.opts.ConnectTimeout, connectTimeout(s.opts.ConnectTimeout), s.personWaiting)
 	defer cancel()
 	if s.opts.Protocol != "" && !wire.IsSupported(s.opts.Protocol) {
 		err := fmt.Errorf("connect to %s: protocol version %q is not supported (want one of %v)",
@@ -135,7 +138,7 @@ func Connect(ctx context.Context, t transport.Transport, opts *Options) (*Sessio
 		// The transport died right after the handshake.
 		return nil, fmt.Errorf("connect to %s: %w", s.name, s.err)
 	}
-	s.ready = true
+	s.ready, s.readyAt = true, time.Now()
 	// Emitted under mu so that it cannot follow the teardown's final state.
 	s.emit(ServerStateChanged{Server: s.name, State: StateReady, Protocol: s.neg.protocol, Era: eraLabel(s.neg.kind, s.neg.protocol)})
 	return s, nil
@@ -147,6 +150,7 @@ func newSession(opts *Options) *Session {
 		in:       map[jsonrpc.ID]*incoming{},
 		progress: map[jsonrpc.ID]*call{},
 		late:     map[jsonrpc.ID]string{},
+		rounds:   map[*roundRecord]bool{},
 		urlWaits: map[string][]*urlWait{},
 		urlEarly: map[string]bool{},
 		quit:     make(chan struct{}),
@@ -277,7 +281,7 @@ func (s *Session) teardown(readErr error) {
 		state, cause = StateDisconnected, question.ErrDisconnected
 		s.err = fmt.Errorf("%s: %w: %w", s.name, question.ErrDisconnected, readErr)
 	}
-	s.isDead = true
+	s.isDead, s.endedAt = true, time.Now()
 	s.baseCancel(cause)
 	// Waiters select on dead and read err; the tables just empty out.
 	clear(s.out)
@@ -291,6 +295,7 @@ func (s *Session) teardown(readErr error) {
 
 	_ = s.wire().Close()
 	s.wg.Wait()
+	s.settleRounds(sessErr)
 	ev := ServerStateChanged{Server: s.name, State: state}
 	if state != StateClosed {
 		ev.Err = sessErr

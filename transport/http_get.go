@@ -18,7 +18,9 @@ import (
 //     is the end; once it was open, failures are retried with backoff, up to
 //     MaxRetries in a row (a 404 ends it: the session is gone, and the next
 //     POST tells the session so). Giving up because the server could not be
-//     reached at all ends the Conn: Read reports it (markGone).
+//     reached at all ends the Conn: Read reports it (markGone). Attempts
+//     that cannot connect at all end it sooner, at the second in a row
+//     (http_gone.go).
 //   - When an open stream drops, it is resumed with Last-Event-ID after the
 //     server's retry delay, at least httpMinRetry. Drops that delivered no
 //     message double the delay (capped; see http_backoff.go), whatever
@@ -54,7 +56,12 @@ func (c *httpConn) runStandalone(ctx context.Context, ready chan struct{}) {
 				body = se.Body
 			}
 			c.errFrame(info, body, fmt.Errorf("transport: %s: %w", what, err))
-			if !opened || isStatus && se.StatusCode == http.StatusNotFound {
+			if c.unreachable(ctx, what, err, httpRefusedLimit) {
+				return // the server is gone (http_gone.go): Read says so
+			}
+			// A stream that never opened is the end, unless no connection
+			// could be made: that one gets its second try.
+			if !opened && !httpNoConnection(err) || isStatus && se.StatusCode == http.StatusNotFound {
 				return
 			}
 			fails++

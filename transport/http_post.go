@@ -34,8 +34,14 @@ func (c *httpConn) post(ctx context.Context, req *http.Request, m *jsonrpc.Messa
 
 	resp, err := c.client.Do(req)
 	if err != nil {
+		// Before fail reports it, so that the session, seeing the write
+		// fail, finds itself ended and says so (http_gone.go).
+		if !c.unreachable(ctx, "POST "+what, err, 1) && ctx.Err() == nil && httpBrokenConnection(err) {
+			c.probe(what)
+		}
 		return fail(err)
 	}
+	c.reached()
 	info.Status = resp.StatusCode
 	info.Header = httpLogHeader(resp.Header)
 

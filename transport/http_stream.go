@@ -175,7 +175,8 @@ func (c *httpConn) readPOSTStream(ctx context.Context, resp *http.Response, forI
 // the server's retry delay first (a MUST in SEP-1699), backing off from it
 // after each attempt that brought no message (cur.wait). tries counts
 // attempts without progress (a new event id); past maxRetries it gives up.
-// 405 (no GET support) and 404 (session gone) end it at once.
+// 405 (no GET support) and 404 (session gone) end it at once, and so does
+// a server that cannot be reached (http_gone.go), which ends the Conn.
 func (c *httpConn) resume(ctx context.Context, cur *httpCursor, tries *int, what string) (*http.Response, *HTTPInfo, error) {
 	var last error
 	for {
@@ -197,7 +198,8 @@ func (c *httpConn) resume(ctx context.Context, cur *httpCursor, tries *int, what
 			return nil, info, ctx.Err()
 		}
 		var se *StatusError
-		if errors.As(err, &se) && (se.StatusCode == http.StatusMethodNotAllowed || se.StatusCode == http.StatusNotFound) {
+		if errors.As(err, &se) && (se.StatusCode == http.StatusMethodNotAllowed || se.StatusCode == http.StatusNotFound) ||
+			c.unreachable(ctx, what+" resume", err, httpRefusedLimit) {
 			return nil, info, fmt.Errorf("transport: %s: resume: %w", what, err)
 		}
 		c.errFrame(info, nil, fmt.Errorf("transport: %s: resume: %w", what, err))
@@ -222,6 +224,7 @@ func (c *httpConn) openGET(ctx context.Context, lastEventID string) (*http.Respo
 	if err != nil {
 		return nil, info, fmt.Errorf("GET: %w", err)
 	}
+	c.reached()
 	info.Status = resp.StatusCode
 	if resp.StatusCode < 200 || resp.StatusCode > 299 {
 		se := httpStatusError(http.MethodGet, resp, nil)

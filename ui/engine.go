@@ -2,6 +2,7 @@ package ui
 
 import (
 	"context"
+	"time"
 
 	"github.com/elicit-dev/elicit/client"
 	"github.com/elicit-dev/elicit/client/question"
@@ -40,6 +41,9 @@ type Engine interface {
 	SetLogLevel(ctx context.Context, server, level string) error
 	// Reconnect closes and reopens a server's session.
 	Reconnect(ctx context.Context, server string) error
+	// Server describes one server for the server view (no IO: what the
+	// engine knows, also of a session that ended).
+	Server(name string) (ServerDetail, error)
 	// Journal is the record of every prompt's outcome.
 	Journal() *question.Journal
 }
@@ -69,4 +73,41 @@ type ServerStatus struct {
 	// Info is the serverInfo the server gave (name, title, version);
 	// zero while it is not connected. Untrusted text.
 	Info wire.Implementation
+	// Auth is the OAuth state ("authorizing", "authorized", "expired",
+	// "refreshing", "auth failed"), "" for a server without OAuth.
+	Auth string
+}
+
+// ServerDetail is everything the server view shows of one server.
+type ServerDetail struct {
+	ServerStatus
+	// Session describes the live session, else the last one (its Ended
+	// set); zero when none was ever ready. Its server strings are
+	// untrusted.
+	Session client.SessionDetails
+	// Transport is how elicit reaches the server, as configured.
+	Transport TransportDetail
+	// LastErr is the last failure or disconnect and LastErrAt when it
+	// came, kept across reconnects.
+	LastErr   error
+	LastErrAt time.Time
+}
+
+// TransportDetail is how a server is reached, as configured, with no
+// secret in it: the engine leaves out header and environment values and
+// the URL's password and query values, and masks arguments that follow a
+// flag naming a secret.
+type TransportDetail struct {
+	// Kind is "stdio", "Streamable HTTP", "HTTP+SSE" or "in-process".
+	Kind string
+	// Command, Args and Dir start a stdio server; EnvNames are the names
+	// of the variables set for it.
+	Command  string
+	Args     []string
+	Dir      string
+	EnvNames []string
+	// URL is an HTTP server's endpoint; HeaderNames the names of the
+	// headers sent to it.
+	URL         string
+	HeaderNames []string
 }

@@ -59,6 +59,13 @@ type fakeEngine struct {
 	cancelErr error
 	listed    []string // servers asked for tasks/list
 	listFn    func(server string) ([]client.Task, error)
+
+	// details describe servers for the server view (a server without
+	// one is described by its status alone); reconnects records the
+	// Reconnect calls, and reconnectFn, when set, answers them.
+	details     map[string]ServerDetail
+	reconnects  []string
+	reconnectFn func(ctx context.Context, server string) error
 }
 
 var _ Engine = (*fakeEngine)(nil)
@@ -196,8 +203,32 @@ func (f *fakeEngine) SetLogLevel(_ context.Context, server, level string) error 
 	f.levels = append(f.levels, server+"="+level)
 	return f.levelErr
 }
-func (f *fakeEngine) Reconnect(context.Context, string) error { return nil }
-func (f *fakeEngine) Journal() *question.Journal              { return f.journal }
+func (f *fakeEngine) Reconnect(ctx context.Context, server string) error {
+	f.mu.Lock()
+	f.reconnects = append(f.reconnects, server)
+	fn := f.reconnectFn
+	f.mu.Unlock()
+	if fn != nil {
+		return fn(ctx, server)
+	}
+	return nil
+}
+
+func (f *fakeEngine) Server(name string) (ServerDetail, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if d, ok := f.details[name]; ok {
+		return d, nil
+	}
+	for _, s := range f.servers {
+		if s.Name == name {
+			return ServerDetail{ServerStatus: s}, nil
+		}
+	}
+	return ServerDetail{}, fmt.Errorf("server %s: %w", name, client.ErrUnknownServer)
+}
+
+func (f *fakeEngine) Journal() *question.Journal { return f.journal }
 
 // driver runs the model synchronously (AGENTS.md, charm v2 facts: update
 // driver): it calls Update, runs the returned commands and feeds their

@@ -42,6 +42,7 @@ func newTabs(prompts *promptsView) []tab {
 		{name: "Prompts", short: "Prm", fkey: 10, help: "MCP prompts view (prompts/list, prompts/get)", screen: newTemplatesView()},
 		// alt+t too: some terminals keep F11 for full screen.
 		{name: "Tasks", short: "Tsk", fkey: 11, alt: []string{"alt+t"}, help: "tasks view", screen: newTasksView()},
+		{name: "Server", short: "Srv", fkey: 12, alt: []string{"alt+s"}, help: "server view: who it is, what it declared", screen: newServerView()},
 	}
 	for i := range tabs {
 		t := &tabs[i]

@@ -47,6 +47,8 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.handleURLOpened(msg)
 	case noticeMsg:
 		m.handleNotice(msg)
+	case authStateMsg:
+		m.handleAuthState(msg)
 	case screenMsg:
 		cmd = m.handleScreenMsg(msg)
 	case Probe:

@@ -107,6 +107,14 @@ func (m *Model) renderStatus() string {
 }
 
 func (m *Model) serverBadge(s ServerStatus) string {
+	b := m.connBadge(s)
+	if s.Auth != "" {
+		b += m.st.Muted.Render(" · " + untrusted.Line(s.Auth))
+	}
+	return b
+}
+
+func (m *Model) connBadge(s ServerStatus) string {
 	name := untrusted.Line(s.Name)
 	st := m.st.Status
 	switch s.State {

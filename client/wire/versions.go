@@ -1,12 +1,22 @@
 package wire
 
-import "slices"
+import (
+	"encoding/json"
+	"slices"
+)
 
 // Implementation names a client or server, as in initialize.
 type Implementation struct {
 	Name    string `json:"name"`
 	Version string `json:"version"`
 	Title   string `json:"title,omitempty"`
+	// 2025-11-25: what the implementation says of itself. elicit shows
+	// these as text; it never fetches an icon or follows a URL. Icons are
+	// kept as sent, as a Tool's are: a malformed icon must not fail the
+	// handshake.
+	Description string          `json:"description,omitempty"`
+	WebsiteURL  string          `json:"websiteUrl,omitempty"`
+	Icons       json.RawMessage `json:"icons,omitempty"`
 }
 
 // Protocol versions the session speaks. 2026-07-28 is the stateless era

@@ -5,18 +5,13 @@ import (
 	"testing"
 )
 
-// resize makes the tmux window w×h, as a person resizing the terminal.
-func (tm *tmuxTerm) resize(w, h string) {
-	tm.t.Helper()
-	tm.run("resize-window", "-x", w, "-y", h)
-}
-
 // TestTUIPager drives the one reader at 80×24: a tool result longer than
 // the screen says there is more, reads whole in the reader (G to its
 // end, a search), and the same reader shows a frame and the log.
 func TestTUIPager(t *testing.T) {
-	tm := newTmux(t, t.TempDir(), "demo", "--protocol", "2026-07-28")
-	tm.resize("80", "24")
+	// Born 80×24: a resize right after start can land before the program
+	// listens for SIGWINCH, and it would draw at the first size.
+	tm := newTmuxSized(t, 80, 24, t.TempDir(), "demo", "--protocol", "2026-07-28")
 	tm.waitText("ready 2026-07-28")
 
 	// showcase asks one form with a default in every field, then returns
@@ -69,4 +64,10 @@ func TestTUIPager(t *testing.T) {
 	tm.waitText("Logs of all servers")
 	tm.press("Escape")
 	tm.waitText("enter read all")
+}
+
+// resize makes the tmux window w×h, as a person resizing the terminal.
+func (tm *tmuxTerm) resize(w, h string) {
+	tm.t.Helper()
+	tm.run("resize-window", "-x", w, "-y", h)
 }

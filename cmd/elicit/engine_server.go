@@ -1,0 +1,204 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"net/url"
+	"slices"
+	"strings"
+
+	"github.com/elicit-dev/elicit/client"
+	"github.com/elicit-dev/elicit/ui"
+)
+
+// Server implements ui.Engine: the Manager's details of the server (its
+// current or last session, the last failure) and its transport as
+// configured, without secrets.
+func (e *engine) Server(name string) (ui.ServerDetail, error) {
+	spec, ok := e.specs[name]
+	if !ok {
+		return ui.ServerDetail{}, fmt.Errorf("server %s: %w", name, client.ErrUnknownServer)
+	}
+	out := ui.ServerDetail{Transport: transportDetail(spec)}
+	d, err := e.m.Details(name)
+	if err != nil {
+		// Its transport could not be built: the Manager never had it.
+		e.mu.Lock()
+		perr := e.pending[name]
+		e.mu.Unlock()
+		if perr == nil {
+			return ui.ServerDetail{}, err
+		}
+		perr = scrubber(spec)(perr)
+		out.ServerStatus = ui.ServerStatus{Name: name, State: client.StateFailed, Err: perr}
+		out.LastErr = perr
+		return out, nil
+	}
+	scrub := scrubber(spec)
+	out.ServerStatus = ui.ServerStatus{Name: name, State: d.State, Protocol: d.Protocol, Era: d.Era, Err: scrub(d.Err), Host: e.host(name)}
+	if d.State == client.StateReady {
+		out.Caps, out.Info = d.Session.Caps, d.Session.ServerInfo
+	}
+	out.Session, out.LastErr, out.LastErrAt = d.Session, scrub(d.LastErr), d.LastErrAt
+	out.Session.Err = scrub(d.Session.Err)
+	return out, nil
+}
+
+// scrubber returns a function that takes the spec's secrets (header and
+// environment values, the URL's password and query values, masked
+// arguments) out of an error's text: an HTTP client's errors quote the
+// request's URL, query and all.
+func scrubber(spec serverSpec) func(error) error {
+	var secrets []string
+	add := func(v string) {
+		// Short values would blank out ordinary words.
+		if len(v) >= 4 {
+			secrets = append(secrets, v, url.QueryEscape(v))
+		}
+	}
+	for _, vs := range spec.Header {
+		for _, v := range vs {
+			add(v)
+			if _, token, ok := strings.Cut(v, " "); ok {
+				add(token) // "Bearer TOKEN"
+			}
+		}
+	}
+	for _, kv := range spec.Env {
+		_, v, _ := strings.Cut(kv, "=")
+		add(v)
+	}
+	if u, err := url.Parse(spec.URL); err == nil {
+		if u.User != nil {
+			p, _ := u.User.Password()
+			add(p)
+			add(u.User.Username())
+		}
+		for _, vs := range u.Query() {
+			for _, v := range vs {
+				add(v)
+			}
+		}
+	}
+	for i, a := range maskArgs(spec.Args) {
+		if a != spec.Args[i] {
+			add(spec.Args[i])
+			for _, sep := range []string{"=", ":"} {
+				if _, v, ok := strings.Cut(spec.Args[i], sep); ok {
+					add(strings.TrimSpace(v))
+				}
+			}
+		}
+	}
+	// Longest first, so that a secret containing another goes whole.
+	slices.SortFunc(secrets, func(a, b string) int { return len(b) - len(a) })
+	return func(err error) error {
+		if err == nil || len(secrets) == 0 {
+			return err
+		}
+		text := err.Error()
+		for _, s := range secrets {
+			text = strings.ReplaceAll(text, s, masked)
+		}
+		if text == err.Error() {
+			return err
+		}
+		return errors.New(text)
+	}
+}
+
+// transportDetail describes spec for the server view. Nothing secret goes
+// out: header and environment values stay behind (their names go), and
+// so do the URL's password and query values; an argument that is, or
+// follows, a flag naming a secret is masked.
+func transportDetail(spec serverSpec) ui.TransportDetail {
+	switch {
+	case spec.Demo:
+		return ui.TransportDetail{Kind: "in-process"}
+	case spec.URL != "":
+		kind := "Streamable HTTP"
+		if spec.LegacySSE {
+			kind = "HTTP+SSE"
+		}
+		names := make([]string, 0, len(spec.Header))
+		for k := range spec.Header {
+			names = append(names, k)
+		}
+		slices.Sort(names)
+		return ui.TransportDetail{Kind: kind, URL: redactURL(spec.URL), HeaderNames: names}
+	}
+	env := make([]string, 0, len(spec.Env))
+	for _, kv := range spec.Env {
+		k, _, _ := strings.Cut(kv, "=")
+		env = append(env, k)
+	}
+	return ui.TransportDetail{Kind: "stdio", Command: spec.Command, Args: maskArgs(spec.Args), Dir: spec.Dir, EnvNames: env}
+}
+
+// masked stands for a value left out.
+const masked = "…"
+
+// redactURL keeps what says where a URL goes (scheme, user name, host,
+// path, the names of its query parameters) and masks the rest: a
+// password, query values, the fragment.
+func redactURL(raw string) string {
+	u, err := url.Parse(raw)
+	if err != nil {
+		return "(a URL that does not parse)"
+	}
+	if u.User != nil {
+		// A user name alone is often the token itself.
+		u.User = url.User(masked)
+	}
+	if u.RawQuery != "" {
+		q := u.Query()
+		names := make([]string, 0, len(q))
+		for k := range q {
+			names = append(names, url.QueryEscape(k)+"="+masked)
+		}
+		slices.Sort(names)
+		u.RawQuery = strings.Join(names, "&")
+	}
+	u.Fragment, u.RawFragment = "", ""
+	s := u.String()
+	// String escapes the mask; show it plain.
+	return strings.ReplaceAll(s, url.QueryEscape(masked), masked)
+}
+
+// maskArgs masks the values of arguments that name a secret: "--token=X"
+// and "--api-key X" become "--token=…" and "--api-key …", "API_KEY=X"
+// becomes "API_KEY=…", "Authorization: Bearer X" becomes
+// "Authorization: …".
+func maskArgs(args []string) []string {
+	out := make([]string, len(args))
+	for i, a := range args {
+		out[i] = a
+		if i > 0 && strings.HasPrefix(args[i-1], "-") && !strings.Contains(args[i-1], "=") &&
+			secretName(args[i-1]) && !strings.HasPrefix(a, "-") {
+			out[i] = masked
+			continue
+		}
+		for _, sep := range []string{"=", ":"} {
+			if k, _, ok := strings.Cut(a, sep); ok && secretName(k) {
+				out[i] = k + sep + masked
+				if sep == ":" {
+					out[i] = k + ": " + masked
+				}
+				break
+			}
+		}
+	}
+	return out
+}
+
+// secretName reports whether a flag, variable or header name says its
+// value is a secret.
+func secretName(name string) bool {
+	n := strings.ToLower(name)
+	for _, w := range []string{"token", "key", "secret", "pass", "auth", "credential", "cookie", "bearer", "session"} {
+		if strings.Contains(n, w) {
+			return true
+		}
+	}
+	return false
+}
