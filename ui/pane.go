@@ -3,6 +3,7 @@ package ui
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -57,6 +58,16 @@ type pane struct {
 	// sizedW, sizedH: the size its form was last given (sizeShown tells
 	// a form only of a change).
 	sizedW, sizedH int
+	// footerMemo is the open pane's footer as last drawn, and what for:
+	// it changes only with the styles, the width and the view's hints
+	// (the key map is the Model's, fixed), and drawing it took a third
+	// of a tile's frame.
+	footerMemo struct {
+		st    *themes.Styles
+		width int
+		hints []footerHint
+		line  string
+	}
 }
 
 func (p *pane) open() bool { return p.state == paneOpen }
@@ -244,8 +255,18 @@ func (p *pane) render(st *themes.Styles, km keyMap, width int, now time.Time, se
 		b.WriteString("\n" + st.Warning.Render(untrusted.Line(p.note)))
 	}
 	b.WriteString("\n")
-	// Cut, never wrapped: the footer is one line.
-	return b.String(), ansi.Truncate(p.footer(st, km, width, hints), width, "…")
+	return b.String(), p.openFooter(st, km, width, hints)
+}
+
+// openFooter is footer, cut to width (never wrapped: it is one line), as
+// drawn last time when nothing it depends on changed.
+func (p *pane) openFooter(st *themes.Styles, km keyMap, width int, hints []footerHint) string {
+	f := &p.footerMemo
+	if f.line == "" || f.st != st || f.width != width || !slices.Equal(f.hints, hints) {
+		f.st, f.width, f.hints = st, width, slices.Clone(hints)
+		f.line = ansi.Truncate(p.footer(st, km, width, hints), width, "…")
+	}
+	return f.line
 }
 
 func (p *pane) renderURL(st *themes.Styles, width int) string {
