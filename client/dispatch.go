@@ -71,6 +71,10 @@ func (d *dispatcher) push(e Event, progress func(CallProgress)) {
 	}
 }
 
+// observed reports whether an Observer receives the events pushed: what
+// only an Observer would see (a log message) need not be built without one.
+func (d *dispatcher) observed() bool { return d.obs != nil }
+
 // close delivers what is queued, then stops the goroutine and waits for it.
 func (d *dispatcher) close() {
 	d.mu.Lock()

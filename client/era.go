@@ -106,7 +106,7 @@ func (s *Session) setVersion(v string) {
 
 // probe runs server/discover for era detection and judges the answer.
 func (s *Session) probe(ctx context.Context) (probeVerdict, error) {
-	pctx, cancel := context.WithTimeoutCause(ctx, probeTimeout, errProbeTimeout)
+	pctx, cancel := patientTimeout(ctx, probeTimeout, errProbeTimeout, s.personWaiting)
 	defer cancel()
 	v, err := s.discover(pctx, wire.Protocol2026_07_28)
 	switch {
@@ -120,7 +120,7 @@ func (s *Session) probe(ctx context.Context) (probeVerdict, error) {
 	s.mu.Lock()
 	dead := s.isDead
 	s.mu.Unlock()
-	if dead {
+	if dead || authorizationFailed(err) {
 		return probeFatal, err
 	}
 	rpcErr := probeError(err)
@@ -136,6 +136,15 @@ func (s *Session) probe(ctx context.Context) (probeVerdict, error) {
 		}
 	}
 	return probeFatal, err
+}
+
+// authorizationFailed reports an error from an HTTP client's authorization
+// (transport/oauth marks its errors so): the server answered, and asked
+// for credentials that could not be had. Falling back to initialize would
+// only run the same authorization again.
+func authorizationFailed(err error) bool {
+	var af interface{ AuthorizationFailed() bool }
+	return errors.As(err, &af) && af.AuthorizationFailed()
 }
 
 // probeError finds the JSON-RPC error in a failed probe: an error response,
@@ -179,8 +188,8 @@ type discoverResult struct {
 
 // discover sends server/discover offering version and, when the server
 // answers, adopts the stateless era with the newest common version, which
-// it returns. A -32022 naming another stateless version we speak is tried
-// once more with that version.
+// it returns. A -32022 naming a stateless version we speak is tried once
+// more with the newest of them (the same one included).
 func (s *Session) discover(ctx context.Context, version string) (string, error) {
 	for attempt := 0; ; attempt++ {
 		var res discoverResult
@@ -193,8 +202,16 @@ func (s *Session) discover(ctx context.Context, version string) (string, error) 
 			var rpcErr *jsonrpc.Error
 			if attempt == 0 && errors.As(err, &rpcErr) && rpcErr.Code == jsonrpc.CodeUnsupportedProtocolVersion {
 				sup, _ := wire.UnsupportedVersion(rpcErr.Data)
-				if v := best(sup, wire.Stateless); v != "" && v != version {
-					s.notice("the server does not speak %s; trying %s", version, v)
+				// Retried once with the newest version of its list that we
+				// speak, even the one just sent: a server may refuse the
+				// first request and take the same version again (the
+				// conformance suite's request-metadata does exactly that).
+				if v := best(sup, wire.Stateless); v != "" {
+					if v == version {
+						s.notice("the server refused %s but lists it; trying it once more", version)
+					} else {
+						s.notice("the server does not speak %s; trying %s", version, v)
+					}
 					version = v
 					continue
 				}

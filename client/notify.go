@@ -42,8 +42,14 @@ func (s *Session) handleNotification(m *jsonrpc.Message) {
 	s.log.Debug("notification ignored", "method", m.Method)
 }
 
-// onLog turns notifications/message into a LogMessage event.
+// onLog turns notifications/message into a LogMessage event. With no
+// Observer (a headless session) nobody would see it, so its params are not
+// even decoded: a server flooding logs costs a headless run the frame's
+// decoding only (BENCHMARKS.md, "Against the peers").
 func (s *Session) onLog(m *jsonrpc.Message) {
+	if !s.events.observed() {
+		return
+	}
 	var p struct {
 		Level  string          `json:"level"`
 		Logger string          `json:"logger"`

@@ -96,7 +96,7 @@ func (s *Session) do(ctx context.Context, c *call, params, result any) error {
 		return fmt.Errorf("%s on %s: %w", c.describe(), s.name, err)
 	}
 	if !c.noTimeout && c.listen == nil {
-		ctx, c.clock = startClock(ctx, s.opts.RequestTimeout)
+		ctx, c.clock = startClock(ctx, s.opts.RequestTimeout, s.personWaiting)
 		defer c.clock.stop()
 	}
 	start := time.Now()

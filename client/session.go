@@ -100,7 +100,7 @@ type negotiated struct {
 // the Observer sees StateFailed and everything started is stopped.
 func Connect(ctx context.Context, t transport.Transport, opts *Options) (*Session, error) {
 	s := newSession(opts)
-	ctx, cancel := context.WithTimeoutCause(ctx, s.opts.ConnectTimeout, connectTimeout(s.opts.ConnectTimeout))
+	ctx, cancel := patientTimeout(ctx, s.opts.ConnectTimeout, connectTimeout(s.opts.ConnectTimeout), s.personWaiting)
 	defer cancel()
 	if s.opts.Protocol != "" && !wire.IsSupported(s.opts.Protocol) {
 		err := fmt.Errorf("connect to %s: protocol version %q is not supported (want one of %v)",

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"sync"
 	"time"
+
+	"github.com/elicit-dev/elicit/transport"
 )
 
 // The defaults of Options.ConnectTimeout and Options.RequestTimeout.
@@ -38,6 +40,9 @@ var ErrTimeout = errors.New("timed out")
 type clock struct {
 	timeout time.Duration
 	fire    context.CancelCauseFunc
+	// waiting reports a person being waited on below the session (an
+	// authorization in a browser): the clock stands still then too.
+	waiting func() bool
 
 	mu       sync.Mutex
 	timer    *time.Timer
@@ -51,10 +56,10 @@ type clock struct {
 
 // startClock derives the request's context from ctx and starts its clock.
 // The caller must stop it.
-func startClock(ctx context.Context, timeout time.Duration) (context.Context, *clock) {
+func startClock(ctx context.Context, timeout time.Duration, waiting func() bool) (context.Context, *clock) {
 	ctx, cancel := context.WithCancelCause(ctx)
 	now := time.Now()
-	k := &clock{timeout: timeout, fire: cancel, quiet: now, running: now}
+	k := &clock{timeout: timeout, fire: cancel, waiting: waiting, quiet: now, running: now}
 	k.mu.Lock()
 	k.timer = time.AfterFunc(timeout, k.check)
 	k.mu.Unlock()
@@ -123,12 +128,23 @@ func (k *clock) kick() {
 // check runs when the timer fires: the request times out, or the timer is
 // set for the end of the current quiet period (progress moved it).
 func (k *clock) check() {
+	// Asked before k.mu: the session's lock is taken inside, and the
+	// session holds its lock while it holds clocks (holdLocked).
+	waiting := k.waiting != nil && k.waiting()
 	k.mu.Lock()
 	if k.over || k.holds > 0 {
 		k.mu.Unlock()
 		return
 	}
 	now := time.Now()
+	if waiting {
+		// Someone is authorizing: a new quiet period starts, and the
+		// period that ends now does not count against the cap.
+		k.quiet, k.running = now, now
+		k.timer.Reset(k.timeout)
+		k.mu.Unlock()
+		return
+	}
 	quietFor := now.Sub(k.quiet)
 	ran := k.ran + now.Sub(k.running)
 	limit := progressCap * k.timeout
@@ -148,6 +164,44 @@ func (k *clock) check() {
 	k.over = true
 	k.mu.Unlock()
 	k.fire(cause)
+}
+
+// personWaiting reports whether the connection is waiting on a person
+// (transport.PersonWaiter): an authorization in a browser.
+func (s *Session) personWaiting() bool {
+	s.mu.Lock()
+	c := s.conn
+	s.mu.Unlock()
+	pw, ok := c.(transport.PersonWaiter)
+	return ok && pw.WaitingOnPerson()
+}
+
+// patientTimeout is context.WithTimeoutCause(ctx, d, cause), except that
+// while waiting() reports a person being waited on the time does not run:
+// the deadline moves to d after the last check that found them waiting.
+func patientTimeout(ctx context.Context, d time.Duration, cause error, waiting func() bool) (context.Context, context.CancelFunc) {
+	ctx, cancel := context.WithCancelCause(ctx)
+	var mu sync.Mutex
+	var t *time.Timer
+	var check func()
+	check = func() {
+		mu.Lock()
+		defer mu.Unlock()
+		if waiting() {
+			t.Reset(d)
+			return
+		}
+		cancel(cause)
+	}
+	mu.Lock()
+	t = time.AfterFunc(d, check)
+	mu.Unlock()
+	return ctx, func() {
+		mu.Lock()
+		t.Stop()
+		mu.Unlock()
+		cancel(context.Canceled)
+	}
 }
 
 // connectTimeout is the cause that ends Connect's context after d.

@@ -124,6 +124,12 @@ func (t *HTTP) Dial(ctx context.Context) (Conn, error) {
 		gone:       make(chan struct{}),
 	}
 	c.client, c.ownClient = originClient(t.Client)
+	// A client's RoundTripper that keeps per-connection state (the OAuth
+	// one remembers a failed sign-in so as not to ask on every request)
+	// starts afresh with each connection.
+	if r, ok := c.client.Transport.(interface{ NewConnection() }); ok {
+		r.NewConnection()
+	}
 	if c.obs == nil {
 		c.obs = ObserverFuncs{}
 	}
@@ -222,7 +228,23 @@ type httpStandalone struct {
 // standalone GET to be answered.
 const httpStandaloneWait = 2 * time.Second
 
+// PersonWaiter is implemented by a Conn whose requests may be waiting on
+// a person rather than on the server: an HTTP Conn whose client's
+// RoundTripper says so (transport/oauth's, while someone authorizes in a
+// browser). Timeouts that mean "the server is silent" stand still
+// meanwhile.
+type PersonWaiter interface {
+	WaitingOnPerson() bool
+}
+
+// WaitingOnPerson implements PersonWaiter.
+func (c *httpConn) WaitingOnPerson() bool {
+	w, ok := c.client.Transport.(interface{ Waiting() bool })
+	return ok && w.Waiting()
+}
+
 var (
+	_ PersonWaiter    = (*httpConn)(nil)
 	_ Transport       = (*HTTP)(nil)
 	_ LegacyFallback  = (*HTTP)(nil)
 	_ Conn            = (*httpConn)(nil)

@@ -16,21 +16,41 @@ import (
 	"github.com/elicit-dev/elicit/client/question"
 )
 
-// benchModel opens n form prompts; the first has focus.
-func benchModel(b *testing.B, n int) *driver {
+// benchModel opens n form prompts; the first has focus. With tiles, as
+// many as fit are on screen (four at the driver's 120×40); without, one
+// pane at a time (ctrl+s).
+func benchModel(b *testing.B, n int, tiles bool) *driver {
 	d := newDriver(b, Options{})
+	if !tiles {
+		d.send(keyCtrlS)
+	}
 	for i := range n {
 		d.open(formPrompt(b, "demo", int64(i+1), "question", nameSchema))
+	}
+	if want := min(n, 4); tiles && len(d.m.prompts.tiling(&d.m.viewCtx).tiles) != want {
+		b.Fatalf("%d tiles on screen, want %d", len(d.m.prompts.tiling(&d.m.viewCtx).tiles), want)
 	}
 	return d
 }
 
+// benchLayouts are the View and keystroke cases: one pane at a time with
+// 1, 20 and 200 open, and four tiles with 4, 20 and 200 open.
+var benchLayouts = []struct {
+	name  string
+	n     int
+	tiles bool
+}{
+	{"panes=1", 1, false}, {"panes=20", 20, false}, {"panes=200", 200, false},
+	{"tiles=4/panes=4", 4, true}, {"tiles=4/panes=20", 20, true}, {"tiles=4/panes=200", 200, true},
+}
+
 // BenchmarkView shows that rendering costs what is on screen: the focused
-// pane and the strip's window, whatever the number of panes.
+// pane (or the four tiles) and the strip's window, whatever the number of
+// panes.
 func BenchmarkView(b *testing.B) {
-	for _, n := range []int{1, 20, 200} {
-		b.Run(fmt.Sprintf("panes=%d", n), func(b *testing.B) {
-			d := benchModel(b, n)
+	for _, l := range benchLayouts {
+		b.Run(l.name, func(b *testing.B) {
+			d := benchModel(b, l.n, l.tiles)
 			b.ReportAllocs()
 			for b.Loop() {
 				_ = d.m.View()
@@ -40,11 +60,12 @@ func BenchmarkView(b *testing.B) {
 }
 
 // BenchmarkKeystroke is one typed rune: Update plus View, as the program
-// does per key (the form's commands are not run).
+// does per key (the form's commands are not run). In tiles the key goes
+// to the focused tile and all four are drawn.
 func BenchmarkKeystroke(b *testing.B) {
-	for _, n := range []int{1, 20, 200} {
-		b.Run(fmt.Sprintf("panes=%d", n), func(b *testing.B) {
-			d := benchModel(b, n)
+	for _, l := range benchLayouts {
+		b.Run(l.name, func(b *testing.B) {
+			d := benchModel(b, l.n, l.tiles)
 			k := key1('a')
 			b.ReportAllocs()
 			for b.Loop() {
@@ -58,12 +79,13 @@ func BenchmarkKeystroke(b *testing.B) {
 // Prompt arrival to its pane in the View (BENCHMARKS.md). The clock starts
 // when the engine hands the prompt to the UI (Bridge.Prompt, called from
 // the engine's own goroutine) and stops when a View() first contains the
-// new pane: its strip entry ("201 demo#1000000") and the strip's count
-// ("201 open"). With n panes already open, focus is on the last one, the
-// pane a person works through the queue to, so the new entry lands next to
-// it in the strip's window; were focus on the first of 200, the entry
-// would be scrolled out and only the count would show it. A benchmark that
-// cannot see the pane fails.
+// new pane: its key ("demo#1000000": its tile's header with one pane open
+// before, its strip entry with 200) and the strip's count ("201 open").
+// With n panes already open, focus is on the last one, the pane a person
+// works through the queue to, so the new entry lands next to it in the
+// strip's window; were focus on the first of 200, the entry would be
+// scrolled out and only the count would show it. A benchmark that cannot
+// see the pane fails.
 
 // arrivalPanes are the numbers of panes already open.
 var arrivalPanes = []int{1, 200}
@@ -81,7 +103,7 @@ func arrivalPrompt(proto *question.Question, i int) *question.Question {
 // arrivalWant is what the View must show once prompt p arrives as pane
 // number n+1.
 func arrivalWant(n int, p *question.Question) []string {
-	return []string{fmt.Sprintf("%d %s", n+1, p.Key), fmt.Sprintf("%d open", n+1)}
+	return []string{p.Key.String(), fmt.Sprintf("%d open", n+1)}
 }
 
 // reportLatencies adds mean, p50 and p99 of lat (µs per prompt).
@@ -125,7 +147,7 @@ func BenchmarkPromptToView(b *testing.B) {
 }
 
 func benchArrivalDirect(b *testing.B, n int) {
-	d := benchModel(b, n)
+	d := benchModel(b, n, true)
 	if n > 1 {
 		d.send(keyF3) // from the first pane back round to the last
 	}

@@ -73,6 +73,9 @@ type ServerStatus struct {
 	// Info is the serverInfo the server gave (name, title, version);
 	// zero while it is not connected. Untrusted text.
 	Info wire.Implementation
+	// Auth is the OAuth state ("authorizing", "authorized", "expired",
+	// "refreshing", "auth failed"), "" for a server without OAuth.
+	Auth string
 }
 
 // ServerDetail is everything the server view shows of one server.

@@ -33,7 +33,7 @@ func (m *Model) setServer(e client.ServerStateChanged) {
 	st := ServerStatus{Name: e.Server, State: e.State, Protocol: e.Protocol, Era: e.Era, Err: e.Err}
 	for i := range m.servers {
 		if m.servers[i].Name == e.Server {
-			st.Host, st.Caps = m.servers[i].Host, m.servers[i].Caps
+			st.Host, st.Caps, st.Auth = m.servers[i].Host, m.servers[i].Caps, m.servers[i].Auth
 			m.servers[i] = st
 			return
 		}
@@ -49,7 +49,16 @@ func (m *Model) loadServers() tea.Cmd {
 }
 
 func (m *Model) handleServers(msg serversMsg) tea.Cmd {
+	auth := make(map[string]string, len(m.servers))
+	for _, s := range m.servers {
+		auth[s.Name] = s.Auth
+	}
 	m.servers = append(m.servers[:0], msg...)
+	for i := range m.servers {
+		if m.servers[i].Auth == "" {
+			m.servers[i].Auth = auth[m.servers[i].Name]
+		}
+	}
 	return m.toScreens(msg)
 }
 

@@ -56,6 +56,13 @@ func fitBody(s string, w, h int) string {
 // a frame at a fraction of the cost: lipgloss measures every line several
 // times, which made the frame the largest part of a redraw.
 func drawFrame(st lipgloss.Style, inner string, w, h int) string {
+	return drawTitledFrame(st, "", inner, w, h)
+}
+
+// drawTitledFrame is drawFrame with title (plain text of ours, a tile's
+// number) set into the top border after its first cell; a title that
+// does not fit is left out.
+func drawTitledFrame(st lipgloss.Style, title, inner string, w, h int) string {
 	bd := st.GetBorderStyle()
 	paint := lipgloss.NewStyle().Foreground(st.GetBorderTopForeground())
 	pl, pr := st.GetPaddingLeft(), st.GetPaddingRight()
@@ -64,7 +71,11 @@ func drawFrame(st lipgloss.Style, inner string, w, h int) string {
 	right := strings.Repeat(" ", pr) + paint.Render(bd.Right)
 	var b strings.Builder
 	b.Grow(len(inner) + h*(len(left)+len(right)+cw))
-	b.WriteString(paint.Render(bd.TopLeft + strings.Repeat(bd.Top, max(w-2, 0)) + bd.TopRight))
+	top := bd.TopLeft + strings.Repeat(bd.Top, max(w-2, 0)) + bd.TopRight
+	if tw := ansi.StringWidth(title); title != "" && tw+5 <= w {
+		top = bd.TopLeft + bd.Top + " " + title + " " + strings.Repeat(bd.Top, w-5-tw) + bd.TopRight
+	}
+	b.WriteString(paint.Render(top))
 	rest := inner
 	for range max(h-2, 0) {
 		line := ""

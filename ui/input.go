@@ -2,13 +2,9 @@ package ui
 
 import (
 	"fmt"
-	"strings"
-	"unicode"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
-	"github.com/charmbracelet/x/ansi"
-	"github.com/elicit-dev/elicit/client/question"
 )
 
 // handleKey applies global bindings first (they avoid every key a form
@@ -85,55 +81,20 @@ func (m *Model) quit() tea.Cmd {
 	return nil
 }
 
-// handleClick focuses the pane whose strip entry was clicked, or declines
-// the focused prompt when its Decline button was.
+// handleClick focuses the pane whose strip entry or tile was clicked,
+// and declines a pane when its Decline button was (clickPane, tiles.go).
 func (m *Model) handleClick(c tea.MouseClickMsg) tea.Cmd {
 	if c.Button != tea.MouseLeft {
 		return nil
 	}
 	if c.Y != stripRow {
-		if pn := m.prompts.focused(); m.declineAt(c.X, c.Y) && pn.armed(m.now(), m.opts.ArmDelay) {
-			pn.answer(question.Outcome{Kind: question.Decline})
-		}
-		return nil
+		return m.clickPane(c.X, c.Y)
 	}
 	for _, it := range m.stripLayout() {
-		if c.X >= it.x0 && c.X < it.x1 {
+		if it.id != 0 && c.X >= it.x0 && c.X < it.x1 {
 			m.setView(viewPrompts)
 			return m.prompts.focusPane(&m.viewCtx, it.id)
 		}
 	}
 	return nil
-}
-
-// declineAt reports whether screen cell (x, y) is on the focused open
-// prompt's Decline button. It looks for the button in the rendered body
-// instead of recomputing the layout, so it agrees with what is on screen
-// whatever wraps. The button counts only on the pane's last line of text,
-// the footer, where server text cannot be: a message that says "Decline
-// ctrl+x" is not a button.
-func (m *Model) declineAt(x, y int) bool {
-	pn := m.prompts.focused()
-	if m.view != viewPrompts || m.showHelp || pn == nil || !pn.open() || m.width == 0 {
-		return false
-	}
-	lines := strings.Split(ansi.Strip(fitBody(m.prompts.render(&m.viewCtx), m.width, m.bodyHeight())), "\n")
-	last := -1
-	for i := len(lines) - 1; i >= 0 && last < 0; i-- {
-		if strings.IndexFunc(lines[i], func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }) >= 0 {
-			last = i
-		}
-	}
-	row := y - (stripRow + 1)
-	if last < 0 || row != last {
-		return false
-	}
-	i := strings.Index(lines[row], declineLabel)
-	if i < 0 {
-		return false
-	}
-	btn := m.st.Pane.Button
-	x0 := ansi.StringWidth(lines[row][:i]) - btn.GetPaddingLeft()
-	x1 := x0 + btn.GetPaddingLeft() + ansi.StringWidth(declineLabel) + btn.GetPaddingRight()
-	return x >= x0 && x < x1
 }

@@ -9,11 +9,14 @@ import "charm.land/bubbles/v2/key"
 // huh, textinput and textarea use (tab, enter, ctrl+n/p/k/j/u/d/a/e/w/b/f/
 // h/v/t/g): F-keys, ctrl+o, ctrl+x, alt+digits and ctrl+c (AGENTS.md, charm
 // v2 facts: free keys). ctrl+r, ctrl+l and ctrl+s are the tool argument
-// form's, for the same reason.
+// form's, for the same reason; ctrl+s and ctrl+l are also the questions
+// view's (tiles, clear ended), which has no such form.
 type keyMap struct {
 	// Global; the F-keys of the views come from the registry (tabs.go).
 	Quit, Help, NextPane, PrevPane, JumpPane key.Binding
 
+	// The questions view: tiles or one pane, clear every ended pane.
+	Tiles, ClearEnded key.Binding
 	// A form prompt.
 	Submit, Decline, Cancel, Dismiss key.Binding
 	// A URL prompt.
@@ -54,6 +57,10 @@ func newKeyMap() keyMap {
 		PrevPane: b("F3", "previous prompt", "f3"),
 		JumpPane: b("alt+1…9", "jump to prompt n (or click the strip)",
 			"alt+1", "alt+2", "alt+3", "alt+4", "alt+5", "alt+6", "alt+7", "alt+8", "alt+9"),
+
+		// ctrl+s: split the screen; ctrl+l: clear, as in a shell.
+		Tiles:      b("ctrl+s", "tiles (up to four) or one at a time", "ctrl+s"),
+		ClearEnded: b("ctrl+l", "clear every ended prompt", "ctrl+l"),
 
 		Submit:  b("enter", "next field / accept on the last one", "enter"),
 		Decline: b("ctrl+x", "decline (say no)", "ctrl+x"),
@@ -119,7 +126,7 @@ func newKeyMap() keyMap {
 func (k keyMap) helpSections(tabs []key.Binding) []helpSection {
 	return []helpSection{
 		{"Everywhere", append([]key.Binding{k.Quit, k.Help, k.NextPane, k.PrevPane, k.JumpPane}, tabs...)},
-		{"Form prompt", []key.Binding{k.Submit, k.Decline, k.Cancel, k.Dismiss}},
+		{"Form prompt", []key.Binding{k.Submit, k.Decline, k.Cancel, k.Dismiss, k.ClearEnded, k.Tiles}},
 		{"URL prompt", []key.Binding{k.OpenURL, k.CopyURL, k.Consent, k.Decline, k.Cancel}},
 		{"Lists", []key.Binding{k.helpMove, k.helpPage, k.helpEnds, k.Select, k.Back, k.HelpQ, k.ListFilter}},
 		{"Tools", []key.Binding{k.CancelCall, k.Reconnect, k.NextServer, k.TaskToggle, k.helpToolKeys, k.helpJSON}},

@@ -51,6 +51,9 @@ type pane struct {
 	// out of sight, so its blink loop has stopped; armTicks restarts it
 	// when the pane is shown again.
 	blinkParked bool
+	// sizedW, sizedH: the size its form was last given (sizeShown tells
+	// a form only of a change).
+	sizedW, sizedH int
 }
 
 func (p *pane) open() bool { return p.state == paneOpen }
@@ -191,8 +194,9 @@ func waited(d time.Duration) string {
 // the body's height, so Decline stays visible and clickable.
 //
 // self is how the server names itself (serverInfo title, else name), shown
-// beside the configured name when it says something more.
-func (p *pane) render(st *themes.Styles, km keyMap, width int, now time.Time, self string) (body, footer string) {
+// beside the configured name when it says something more; hints are the
+// view's keys the footer adds (tiles, clear ended).
+func (p *pane) render(st *themes.Styles, km keyMap, width int, now time.Time, self string, hints []footerHint) (body, footer string) {
 	var b strings.Builder
 	header := st.Pane.Server.Render(untrusted.Line(p.p.Server))
 	if self != "" && self != p.p.Server {
@@ -213,7 +217,11 @@ func (p *pane) render(st *themes.Styles, km keyMap, width int, now time.Time, se
 		// what overflows.
 		b.WriteString("\n" + style.Width(max(width, 1)).Render(p.notice) + "\n")
 		if p.state == paneEnded {
-			footer = st.Pane.Footer.Render(keyHint(st, km.Dismiss))
+			parts := []string{keyHint(st, km.Dismiss)}
+			for _, h := range hints {
+				parts = append(parts, h.render(st))
+			}
+			footer = st.Pane.Footer.Render(strings.Join(parts, "  "))
 		}
 		return b.String(), footer
 	}
@@ -228,7 +236,7 @@ func (p *pane) render(st *themes.Styles, km keyMap, width int, now time.Time, se
 	}
 	b.WriteString("\n")
 	// Cut, never wrapped: the footer is one line.
-	return b.String(), ansi.Truncate(p.footer(st, km, width), width, "…")
+	return b.String(), ansi.Truncate(p.footer(st, km, width, hints), width, "…")
 }
 
 func (p *pane) renderURL(st *themes.Styles, width int) string {
@@ -255,8 +263,10 @@ func (p *pane) renderURL(st *themes.Styles, width int) string {
 // footer lists the keys of the pane, with Decline drawn as a button so it
 // is visible without reading the help. When the full line does not fit
 // width, the ways out come first, in short words (esc cancel, F2 next),
-// so Decline, Esc and F2 stay on screen down to 60 columns.
-func (p *pane) footer(st *themes.Styles, km keyMap, width int) string {
+// so Decline, Esc and F2 stay on screen down to 60 columns. The view's
+// hints come before help; the full words go without them before the
+// short ones are used, and on a short line they go right after help.
+func (p *pane) footer(st *themes.Styles, km keyMap, width int, hints []footerHint) string {
 	var parts []string
 	if p.form != nil {
 		parts = append(parts, keyHint(st, km.Submit))
@@ -266,10 +276,34 @@ func (p *pane) footer(st *themes.Styles, km keyMap, width int) string {
 		}
 		parts = append(parts, keyHint(st, km.Consent))
 	}
-	parts = append(parts, keyHint(st, km.Cancel), keyHint(st, km.NextPane), keyHint(st, km.Help))
-	line := st.Pane.Button.Render(declineLabel) + "  " + st.Pane.Footer.Render(strings.Join(parts, "  "))
-	if width <= 0 || ansi.StringWidth(line) <= width {
-		return line
+	parts = append(parts, keyHint(st, km.Cancel), keyHint(st, km.NextPane))
+	full := len(parts)
+	for _, h := range hints {
+		parts = append(parts, h.render(st))
+	}
+	parts = append(parts, keyHint(st, km.Help))
+	// The footer style only colours (no padding), so the line's width is
+	// measured from its parts, and the line rendered once.
+	btn := st.Pane.Button.Render(declineLabel) + "  "
+	line := func(parts []string) string { return btn + st.Pane.Footer.Render(strings.Join(parts, "  ")) }
+	// fits is how many of parts, from the first, fit width.
+	fits := func(parts []string) int {
+		w := ansi.StringWidth(btn) - 2
+		for i, p := range parts {
+			if w += 2 + ansi.StringWidth(p); w > width {
+				return i
+			}
+		}
+		return len(parts)
+	}
+	if width <= 0 || fits(parts) == len(parts) {
+		return line(parts)
+	}
+	if len(hints) > 0 { // the full words without the view's hints
+		parts = append(parts[:full], keyHint(st, km.Help))
+		if fits(parts) == len(parts) {
+			return line(parts)
+		}
 	}
 	short := func(k, desc string) string { return st.Pane.Key.Render(k) + " " + st.Pane.KeyDesc.Render(desc) }
 	parts = []string{short("esc", "cancel"), short("F2", "next")}
@@ -281,15 +315,19 @@ func (p *pane) footer(st *themes.Styles, km keyMap, width int) string {
 		}
 		parts = append(parts, short("enter", "accept"))
 	}
-	parts = append(parts, short("F1", "help"))
-	for len(parts) > 2 {
-		line = st.Pane.Button.Render(declineLabel) + "  " + st.Pane.Footer.Render(strings.Join(parts, "  "))
-		if ansi.StringWidth(line) <= width {
-			return line
-		}
-		parts = parts[:len(parts)-1]
+	for _, h := range hints {
+		parts = append(parts, h.render(st))
 	}
-	return st.Pane.Button.Render(declineLabel) + "  " + st.Pane.Footer.Render(strings.Join(parts, "  "))
+	parts = append(parts, short("F1", "help"))
+	// Drop from the end while it does not fit, keeping the first two.
+	return line(parts[:max(fits(parts), 2)])
+}
+
+// footerHint is a key a view adds to a pane's footer, and what it does there.
+type footerHint struct{ key, desc string }
+
+func (h footerHint) render(st *themes.Styles) string {
+	return st.Pane.Key.Render(h.key) + " " + st.Pane.KeyDesc.Render(h.desc)
 }
 
 // declineLabel is the Decline button's text; clicks find it on screen.

@@ -29,7 +29,8 @@ type showTaskPromptMsg struct {
 // strip announce it) and never takes focus from an open pane. It becomes
 // the pane the prompts view shows only when that view has no open pane in
 // focus, and even then answers no key until it has been on screen a
-// moment (Options.ArmDelay).
+// moment (Options.ArmDelay). In tiles the same holds: it takes a tile
+// (or waits on the strip) beside the open pane in focus.
 func (m *Model) handlePromptOpened(msg promptOpenedMsg) tea.Cmd {
 	ps, p := m.prompts, msg.p
 	if _, dup := ps.byKey[p.Key]; dup {
@@ -60,7 +61,7 @@ func (m *Model) handlePromptOpened(msg promptOpenedMsg) tea.Cmd {
 	if f := ps.focused(); f == nil || !f.open() {
 		return tea.Batch(cmd, ps.focusPane(&m.viewCtx, pn.id))
 	}
-	return cmd
+	return cmd // settlePanes sizes it if it is on screen
 }
 
 // handlePromptClosed stops a pane whose prompt context ended.
@@ -97,7 +98,8 @@ func (m *Model) handlePaneExpire(msg paneExpireMsg) tea.Cmd {
 	return m.prompts.removePane(&m.viewCtx, pn)
 }
 
-// cyclePane moves focus by delta through the panes in strip order.
+// cyclePane moves focus by delta through the panes in arrival order (the
+// strip's and the tiles'); the tiles' window follows it.
 func (m *Model) cyclePane(delta int) tea.Cmd {
 	ps := m.prompts
 	if len(ps.panes) == 0 {
@@ -137,15 +139,12 @@ func (m *Model) handleShowTaskPrompt(msg showTaskPromptMsg) tea.Cmd {
 	return nil
 }
 
-// markSeen records that the focused pane is on screen: only a pane a
-// person has seen may send an answer.
-func (m *Model) markSeen() {
-	if m.view != viewPrompts {
-		return
-	}
-	if p := m.prompts.focused(); p != nil && !p.seen {
-		p.seen, p.shownAt = true, m.now()
-	}
+// settlePanes runs after every Update: it records which panes are on
+// screen (only a pane a person has seen may send an answer; each tile
+// counts from the moment it appears) and sizes their forms to their
+// tiles.
+func (m *Model) settlePanes() tea.Cmd {
+	return m.prompts.settle(&m.viewCtx, m.view == viewPrompts && !m.showHelp)
 }
 
 func (m *Model) serverHost(name string) string {

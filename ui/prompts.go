@@ -14,14 +14,19 @@ import (
 )
 
 // promptsView is the prompt panes: every prompt a server puts to the
-// person is a pane, and the focused one is on screen. The Model opens and
-// ends panes on the engine's word (panes.go); this screen shows the
-// focused pane and gives it the keys, pastes and its form's messages.
+// person is a pane, and the focused one is on screen, with up to three
+// more beside it when there is room (tiles.go). The Model opens and ends
+// panes on the engine's word (panes.go); this screen shows the panes and
+// gives the focused one the keys, pastes and its form's messages.
 type promptsView struct {
 	panes []*pane // arrival order
 	byKey map[question.Key]*pane
 	byID  map[int]*pane
 	focus int // id of the pane with focus, 0 = none
+	// single: the person asked for one pane at a time (ctrl+s); else
+	// tiles whenever two or more panes and the room allow.
+	single bool
+	start  int // index of the first pane on screen (tiling keeps it)
 }
 
 // The parts of a screen the prompts view has.
@@ -51,30 +56,21 @@ func (p *promptsView) indexOf(id int) int {
 	return -1
 }
 
-// onScreen reports whether pn is the pane being shown.
+// onScreen reports whether pn is the pane with focus on show: the one
+// whose cursor blinks (the other tiles' blinks are parked).
 func (p *promptsView) onScreen(c *viewCtx, pn *pane) bool {
 	return c.onScreen(p) && p.focused() == pn
 }
 
-// focusPane gives a pane focus and sizes its form for the current window
-// (forms are sized lazily, so 200 hidden panes cost nothing on resize).
+// focusPane gives a pane focus and sizes the forms that come on screen
+// with it (forms are sized lazily, so 200 hidden panes cost nothing on
+// resize).
 func (p *promptsView) focusPane(c *viewCtx, id int) tea.Cmd {
-	pn := p.byID[id]
-	if pn == nil {
+	if p.byID[id] == nil {
 		return nil
 	}
 	p.focus = id
-	return p.sizePane(c, pn)
-}
-
-func (p *promptsView) sizePane(c *viewCtx, pn *pane) tea.Cmd {
-	if pn.form == nil || c.width == 0 {
-		return nil
-	}
-	w, h := c.paneInner()
-	// The form shows the message itself; the header, a note, a blank
-	// line and the footer take four more.
-	return tag(pn.id, pn.form.SetSize(w, max(h-4, 3)))
+	return p.sizeShown(c)
 }
 
 // removePane drops an ended pane; the journal keeps its outcome. Focus
@@ -119,15 +115,14 @@ func (p *promptsView) taskPane(t *client.Task) *pane {
 	return nil
 }
 
-func (p *promptsView) enter(c *viewCtx) tea.Cmd {
-	if pn := p.focused(); pn != nil {
-		return p.sizePane(c, pn)
-	}
-	return nil
-}
+func (p *promptsView) enter(c *viewCtx) tea.Cmd { return p.sizeShown(c) }
 
-// key handles a key for the focused pane.
+// key handles the view's own keys (tiles.go), then a key for the focused
+// pane.
 func (p *promptsView) key(c *viewCtx, k tea.KeyPressMsg) tea.Cmd {
+	if cmd, ok := p.layoutKey(c, k); ok {
+		return cmd
+	}
 	pn := p.focused()
 	if pn == nil {
 		return nil
@@ -225,7 +220,8 @@ func firstSteps(c *viewCtx) []string {
 	}
 }
 
-// render draws the focused pane in its frame, at exactly the body's size.
+// render draws the panes on screen in their frames (the focused one, or
+// tiles), at exactly the body's size.
 func (p *promptsView) render(c *viewCtx) string {
 	pn := p.focused()
 	if pn == nil {
@@ -235,17 +231,7 @@ func (p *promptsView) render(c *viewCtx) string {
 		}
 		return failedServers(c) + c.st.Muted.Render("\n"+strings.Join(steps, "\n"))
 	}
-	w, h := c.paneInner()
-	frame := c.st.Pane.Frame
-	if pn.open() {
-		frame = c.st.Pane.Focused
-	}
-	body, footer := pn.render(c.st, c.keys, w, c.now(), c.selfName(pn.p.Server))
-	inner := clipLines(body, h)
-	if footer != "" {
-		inner = clipLines(body, h-1) + "\n" + footer
-	}
-	return drawFrame(frame, inner, c.width, c.bodyHeight())
+	return p.renderTiles(c, p.tiling(c))
 }
 
 func (p *promptsView) fitted() bool { return p.focused() != nil }

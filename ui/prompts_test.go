@@ -17,6 +17,9 @@ import (
 func TestTwoPanesAnsweredInReverseOrder(t *testing.T) {
 	t.Parallel()
 	d := newDriver(t, Options{})
+	// One pane at a time: in tiles the second is on screen beside the
+	// first (TestTilesAnswerSecondTileFirst).
+	d.keys(keyCtrlS)
 	a := formPrompt(t, "demo", 1, "Who are you?", nameSchema)
 	b := formPrompt(t, "demo", 2, "Second question", nameSchema)
 	d.open(a)

@@ -123,11 +123,6 @@ func (c *viewCtx) onScreen(s screen) bool { return c.shown == s }
 
 func (c *viewCtx) bodyHeight() int { return max(c.height-chrome, 1) }
 
-// paneInner is the space inside a pane's frame (border and padding).
-func (c *viewCtx) paneInner() (w, h int) {
-	return max(c.width-4, 10), max(c.bodyHeight()-2, 3)
-}
-
 // notice puts text on the status bar. It is a command, so a screen says
 // something without writing the Model.
 func notice(text string) tea.Cmd {

@@ -60,16 +60,19 @@ func (m *Model) handleWaitTick() tea.Cmd {
 	return nil
 }
 
-// waitNeedsTick reports whether the focused pane's "waiting Ns" is on
-// screen with nothing to refresh it: it is only drawn in the prompts view,
-// and a form whose cursor blinks there is redrawn twice a second already
-// (one wake-up fewer per second for an idle screen; BENCHMARKS.md).
+// waitNeedsTick reports whether an open pane's "waiting Ns" is on screen
+// with nothing to refresh it: it is only drawn in the prompts view, and a
+// focused form whose cursor blinks there redraws every tile twice a second
+// already (one wake-up fewer per second for an idle screen; BENCHMARKS.md).
 func (m *Model) waitNeedsTick() bool {
 	pn := m.prompts.focused()
-	if m.view != viewPrompts || pn == nil || !pn.open() {
+	if m.view != viewPrompts || pn == nil {
 		return false
 	}
-	return pn.form == nil || pn.blinkParked || !pn.form.Blinking()
+	if pn.open() && pn.form != nil && !pn.blinkParked && pn.form.Blinking() {
+		return false
+	}
+	return m.prompts.openShown(&m.viewCtx)
 }
 
 // spinNeeded reports whether the screen on show spins (a running call in

@@ -47,13 +47,15 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.handleURLOpened(msg)
 	case noticeMsg:
 		m.handleNotice(msg)
+	case authStateMsg:
+		m.handleAuthState(msg)
 	case screenMsg:
 		cmd = m.handleScreenMsg(msg)
 	case Probe:
 		m.handleProbe(msg)
 	}
-	m.markSeen()
-	return m, tea.Batch(cmd, m.armTicks())
+	settled := m.settlePanes()
+	return m, tea.Batch(cmd, settled, m.armTicks())
 }
 
 // handleProbe runs a test's probe on the event loop.

@@ -19,8 +19,8 @@ const (
 )
 
 // View draws the screen. It renders only what is visible: the focused pane
-// and the strip's window, never hidden panes, so its cost does not grow
-// with the number of open prompts.
+// (or the up to four tiles) and the strip's window, never hidden panes, so
+// its cost does not grow with the number of open prompts.
 func (m *Model) View() tea.View {
 	var v tea.View
 	v.AltScreen = true
@@ -107,6 +107,14 @@ func (m *Model) renderStatus() string {
 }
 
 func (m *Model) serverBadge(s ServerStatus) string {
+	b := m.connBadge(s)
+	if s.Auth != "" {
+		b += m.st.Muted.Render(" · " + untrusted.Line(s.Auth))
+	}
+	return b
+}
+
+func (m *Model) connBadge(s ServerStatus) string {
 	name := untrusted.Line(s.Name)
 	st := m.st.Status
 	switch s.State {

@@ -30,6 +30,9 @@ type Journal struct {
 	// not an elicitation decline.
 	counts, sampling     Counts
 	byServer, sampServer map[string]Counts
+	// ACP permissions are counted by bucket (PermissionBucket): the
+	// option kind chosen, or how they ended without one.
+	permission map[string]int
 }
 
 // NewJournal returns a Journal keeping the last size entries (size <= 0
@@ -39,7 +42,7 @@ func NewJournal(size int) *Journal {
 		size = DefaultJournalSize
 	}
 	return &Journal{ring: NewRing[JournalEntry](size), counts: Counts{}, sampling: Counts{},
-		byServer: map[string]Counts{}, sampServer: map[string]Counts{}}
+		byServer: map[string]Counts{}, sampServer: map[string]Counts{}, permission: map[string]int{}}
 }
 
 // Record adds one entry.
@@ -47,6 +50,10 @@ func (j *Journal) Record(e JournalEntry) {
 	j.mu.Lock()
 	defer j.mu.Unlock()
 	j.ring.Push(e)
+	if e.Asked == KindPermission {
+		j.permission[e.Bucket]++
+		return
+	}
 	counts, byServer := j.counts, j.byServer
 	if e.Asked == KindSampling {
 		counts, byServer = j.sampling, j.sampServer
@@ -80,6 +87,14 @@ func (j *Journal) SamplingCounts() Counts {
 	j.mu.Lock()
 	defer j.mu.Unlock()
 	return maps.Clone(j.sampling)
+}
+
+// PermissionCounts returns a copy of the counts of every ACP permission
+// question recorded, by bucket (see PermissionBucket).
+func (j *Journal) PermissionCounts() map[string]int {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	return maps.Clone(j.permission)
 }
 
 // CountsByServer returns a copy of the elicitation counts per server name.

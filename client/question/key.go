@@ -13,8 +13,8 @@ type Delivery int
 // The deliveries.
 const (
 	// ServerRequest: a request from the peer that a person answers: MCP's
-	// elicitation/create (2025-06-18, 2025-11-25), ACP's
-	// elicitation/create; keyed by the peer's request id.
+	// elicitation/create (2025-06-18, 2025-11-25); keyed by the peer's
+	// request id.
 	ServerRequest Delivery = iota
 	// InputRequest: an entry of inputRequests in an input_required result
 	// (2026-07-28 MRTR); keyed by our originating call and the entry's key.
@@ -31,6 +31,10 @@ const (
 	// one of the error's elicitations was accepted (and completed), the
 	// request is sent again.
 	URLRequired
+	// AgentRequest: ACP's elicitation/create; keyed by the agent's
+	// request id. Unlike MCP a reply is always owed, even to a
+	// withdrawn one (-32800).
+	AgentRequest
 )
 
 func (d Delivery) String() string {
@@ -45,6 +49,8 @@ func (d Delivery) String() string {
 		return "permission"
 	case URLRequired:
 		return "url-required"
+	case AgentRequest:
+		return "agent-request"
 	default:
 		return "unknown"
 	}

@@ -66,6 +66,9 @@ type Outcome struct {
 	// Sample is the assistant's message a person wrote (Accept of a
 	// sampling question only).
 	Sample *SampleReply
+	// Option is the optionId chosen (Accept of a permission question
+	// only).
+	Option string
 	// Reason is free text: the server's reason for a withdrawal, the
 	// validation error, the transport error.
 	Reason string
@@ -77,6 +80,8 @@ var (
 	ErrDisconnected = errors.New("transport disconnected")
 	ErrAbandoned    = errors.New("owning call cancelled")
 	ErrTimeout      = errors.New("prompt timeout")
+	// ErrShutdown: the client is shutting down (ACP: answered -32800).
+	ErrShutdown = errors.New("client shutting down")
 )
 
 // JournalEntry records one ended prompt.
@@ -98,6 +103,10 @@ type JournalEntry struct {
 	Asked Kind
 	// Sampling is a sampling question's request and what answered it.
 	Sampling *SamplingRecord
+	// Option is the permission option chosen (KindPermission, when one
+	// was sent); Bucket the permission's journal bucket (PermissionBucket).
+	Option *PermissionOption
+	Bucket string
 }
 
 // SamplingRecord keeps what a sampling question asked and what went out.

@@ -18,11 +18,17 @@ const (
 	// KindSampling: sampling/createMessage; Sampling holds the request,
 	// and the answer is the assistant's message (Outcome.Sample).
 	KindSampling
+	// KindPermission: ACP's session/request_permission; Permission holds
+	// the options, and the answer names one (Outcome.Option).
+	KindPermission
 )
 
 func (k Kind) String() string {
-	if k == KindSampling {
+	switch k {
+	case KindSampling:
 		return "sampling"
+	case KindPermission:
+		return "permission"
 	}
 	return "elicitation"
 }
@@ -50,6 +56,8 @@ type Question struct {
 	Meta json.RawMessage
 	// Sampling is the sampling request (KindSampling only).
 	Sampling *Sampling
+	// Permission is the permission request (KindPermission only).
+	Permission *Permission
 }
 
 // Prompter shows questions to someone (a person in the TUI, a policy when

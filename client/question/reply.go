@@ -54,7 +54,8 @@ type elicitResult struct {
 //
 // A server request's answer echoes the request's related-task _meta
 // (2025-11-25 tasks). URL-mode accepts carry no content.
-// PermissionRequest is answered by its own engine, not here. URLRequired
+// ACP's deliveries (PermissionRequest, AgentRequest) have a table of
+// their own (agentReply). URLRequired
 // sends nothing for any outcome: the request the -32042 answered is sent
 // again once every one of its elicitations was accepted (Sent "retry",
 // client/urlrequired.go). Sampling questions have a table of their own
@@ -62,6 +63,9 @@ type elicitResult struct {
 func (d Decision) Reply(q *Question) (Reply, Outcome) {
 	if q.Kind == KindSampling {
 		return d.sampleReply(q)
+	}
+	if q.Key.Delivery == PermissionRequest || q.Key.Delivery == AgentRequest {
+		return d.agentReply(q)
 	}
 	out := d.Outcome
 	if q.Key.Delivery == URLRequired {

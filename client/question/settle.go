@@ -20,6 +20,9 @@ type Decision struct {
 	// Data is the -32602 error's data when Outcome is Invalid (a refused
 	// schema, content failing it); nil otherwise.
 	Data any
+	// Shutdown is set when the question ended because the client shut
+	// down (Outcome Abandoned); ACP answers those -32800.
+	Shutdown bool
 }
 
 // Asker puts questions to a Prompter and decides each one's outcome. It
@@ -98,6 +101,8 @@ func CauseDecision(cause error, reason string) Decision {
 		return Decision{Outcome: Outcome{Kind: Withdrawn, Reason: reason}}
 	case errors.Is(cause, ErrDisconnected):
 		return Decision{Outcome: Outcome{Kind: Disconnected, Reason: cause.Error()}}
+	case errors.Is(cause, ErrShutdown):
+		return Decision{Outcome: Outcome{Kind: Abandoned, Reason: cause.Error()}, Shutdown: true}
 	case errors.Is(cause, ErrTimeout):
 		return Decision{Outcome: Outcome{Kind: Timeout, Reason: "prompt timeout ran out"}}
 	case cause == nil:
@@ -121,6 +126,9 @@ func Judge(q *Question, out Outcome) Decision {
 	case Accept:
 		if q.Kind == KindSampling {
 			return judgeSample(q, out)
+		}
+		if q.Kind == KindPermission {
+			return judgePermission(q, out)
 		}
 		if q.Mode == ModeURL {
 			// Accept in URL mode is consent only: no content goes out.

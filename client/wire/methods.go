@@ -18,6 +18,8 @@ const (
 	MethodPromptsGet             = "prompts/get"
 	MethodLoggingSetLevel        = "logging/setLevel"
 	MethodSubscriptionsListen    = "subscriptions/listen"
+	// MethodSkillsList is the skills extension's (SEP-2640).
+	MethodSkillsList = "skills/list"
 
 	// Tasks: 2025-11-25 core tasks and the 2026-07-28 extension
 	// (tasks/update is the extension's only).

@@ -52,6 +52,8 @@ type configServer struct {
 	Headers map[string]string `json:"headers"`
 	// Disabled servers (Cursor, Claude Code) are skipped.
 	Disabled bool `json:"disabled"`
+	// OAuth configures authorization to an HTTP server.
+	OAuth *oauthSpec `json:"oauth"`
 }
 
 // loadConfig reads and checks a config file, with ${input:ID} from the
@@ -137,6 +139,13 @@ func (cs configServer) spec(name, base string, inputs inputLookup) (serverSpec, 
 			return s, fmt.Errorf(`unknown type %q (want "http" or "sse")`, cs.Type)
 		}
 		s.URL = cs.URL
+		if cs.OAuth != nil {
+			o, err := cs.OAuth.expanded(inputs)
+			if err != nil {
+				return s, fmt.Errorf("oauth: %w", err)
+			}
+			s.OAuth = o
+		}
 		s.Header = http.Header{}
 		for k, v := range cs.Headers {
 			hv, err := expandVars(v, inputs)
@@ -148,7 +157,32 @@ func (cs configServer) spec(name, base string, inputs inputLookup) (serverSpec, 
 	default:
 		return s, errors.New(`needs "command" (stdio) or "url" (HTTP)`)
 	}
+	if cs.OAuth != nil && cs.URL == "" {
+		return s, errors.New(`"oauth" only applies to a server with a "url"`)
+	}
 	return s, nil
+}
+
+// expanded checks an "oauth" object and expands $VAR in its secrets and
+// paths (a client secret belongs in the environment, not the file).
+func (o oauthSpec) expanded(inputs inputLookup) (oauthSpec, error) {
+	for _, f := range []*string{&o.ClientID, &o.ClientSecret, &o.PrivateKeyFile, &o.AssertionFile} {
+		v, err := expandVars(*f, inputs)
+		if err != nil {
+			return o, err
+		}
+		*f = v
+	}
+	if o.RedirectPort < 0 || o.RedirectPort > 65535 {
+		return o, fmt.Errorf("redirectPort %d is not a port", o.RedirectPort)
+	}
+	if o.ClientSecret != "" && o.ClientID == "" {
+		return o, errors.New(`"clientSecret" needs "clientId"`)
+	}
+	if _, err := o.grant(); err != nil {
+		return o, err
+	}
+	return o, nil
 }
 
 // expandVars expands $VAR and ${VAR} from the environment, and VS Code's

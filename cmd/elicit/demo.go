@@ -8,6 +8,7 @@ import (
 	"net/http"
 
 	"github.com/elicit-dev/elicit/cmd/elicit/demo"
+	"github.com/elicit-dev/elicit/cmd/elicit/demo/acpagent"
 )
 
 const demoUsage = `Usage:
@@ -15,6 +16,7 @@ const demoUsage = `Usage:
                                               protocol era: demo-2025-11-25 (questions are
                                               elicitation/create requests) and demo-2026-07-28
                                               (input_required results); --protocol V runs one, demo-V
+  elicit demo --acp                           serve the demo ACP agent on stdio
   elicit demo --serve stdio                   serve the demo over stdin/stdout
   elicit demo --serve http [--addr ADDR] [--stateless]
                                               serve the demo over Streamable HTTP at http://ADDR/mcp;
@@ -25,9 +27,11 @@ With --serve, --protocol restricts the versions the demo offers.
 
 func runDemo(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	var serve, addr string
-	var stateless bool
+	var stateless, acpAgent, acpAuth bool
 	var f tuiFlags
 	fs := newFlagSet("demo", stderr, demoUsage)
+	fs.BoolVar(&acpAgent, "acp", false, "serve the demo ACP agent on stdio (for elicit acp and other ACP clients)")
+	fs.BoolVar(&acpAuth, "acp-auth", false, "with --acp: require authenticate before session/new")
 	fs.StringVar(&serve, "serve", "", "serve the demo instead of running the TUI: stdio or http")
 	fs.StringVar(&addr, "addr", "127.0.0.1:3001", "listen address for --serve http")
 	fs.BoolVar(&stateless, "stateless", false, "with --serve http: serve 2026-07-28 statelessly (go-sdk's stateless handler)")
@@ -35,6 +39,15 @@ func runDemo(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	pos, err := parseInterleaved(fs, args)
 	if err != nil {
 		return err
+	}
+	if acpAgent {
+		if serve != "" || len(pos) > 0 {
+			return usageErr("--acp serves the demo ACP agent on stdio and takes nothing else")
+		}
+		if err := acpagent.Serve(ctx, stdin, stdout, acpagent.Options{RequireAuth: acpAuth}); err != nil && ctx.Err() == nil {
+			return fmt.Errorf("demo agent: %w", err)
+		}
+		return nil
 	}
 	opts := &demo.Options{Protocol: f.protocol, Stateless: stateless}
 	if serve != "" && f.protocol != "" {

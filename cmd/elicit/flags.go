@@ -12,6 +12,7 @@ import (
 
 	"github.com/elicit-dev/elicit/client"
 	"github.com/elicit-dev/elicit/client/question"
+	"github.com/elicit-dev/elicit/transport/oauth"
 )
 
 // common holds the flags every command that talks to a server accepts.
@@ -34,6 +35,10 @@ type common struct {
 	// config and server pick one server of a servers file (headless
 	// commands; the TUI takes every server of its --config).
 	config, server string
+	// OAuth for --url (a config's server has its "oauth" object).
+	clientID, clientSecret string
+	scopes                 headerList
+	authTimeout            time.Duration
 	// observer, if set, hears the session's events (headless call).
 	observer client.Observer
 }
@@ -62,6 +67,34 @@ func (c *common) register(fs *flag.FlagSet) {
 	fs.DurationVar(&c.connectTimeout, "connect-timeout", client.DefaultConnectTimeout, "give up connecting when the server has not finished the handshake within this long")
 	fs.DurationVar(&c.requestTimeout, "request-timeout", client.DefaultRequestTimeout,
 		"fail a request the server has not answered within this long; progress extends it (up to 10 times), and a call waiting on an open prompt never times out")
+	c.registerAuth(fs)
+}
+
+// registerAuth adds the OAuth flags for --url.
+func (c *common) registerAuth(fs *flag.FlagSet) {
+	fs.StringVar(&c.clientID, "client-id", "", "OAuth: a pre-registered client ID for --url (else elicit registers itself where the server allows)")
+	fs.StringVar(&c.clientSecret, "client-secret", "", "OAuth: the pre-registered client's secret, if it has one")
+	fs.Var(&c.scopes, "scope", "OAuth: a scope to ask for when the server names none (repeatable, or space-separated)")
+	fs.DurationVar(&c.authTimeout, "auth-timeout", oauth.DefaultTimeout, "OAuth: how long to wait for the sign-in in the browser")
+}
+
+// oauthFlags applies --client-id, --client-secret and --scope to a --url
+// spec; they make no sense for anything else.
+func (c *common) oauthFlags(s *serverSpec) error {
+	if c.clientID == "" && c.clientSecret == "" && len(c.scopes) == 0 {
+		return nil
+	}
+	if c.url == "" {
+		return usageErr(`--client-id, --client-secret and --scope apply to --url (a config's server has "oauth": {…})`)
+	}
+	if c.clientSecret != "" && c.clientID == "" {
+		return usageErr("--client-secret needs --client-id")
+	}
+	s.OAuth.ClientID, s.OAuth.ClientSecret = c.clientID, c.clientSecret
+	for _, sc := range c.scopes {
+		s.OAuth.Scopes = append(s.OAuth.Scopes, strings.Fields(sc)...)
+	}
+	return nil
 }
 
 // checkTimeouts refuses timeouts that are no bound.
@@ -114,6 +147,9 @@ func (c *common) spec(defaultDemo bool) (serverSpec, error) {
 	if err := c.checkTimeouts(); err != nil {
 		return s, err
 	}
+	if c.authTimeout < 0 {
+		return s, usageErr("--auth-timeout must not be negative")
+	}
 	s.Header = http.Header{}
 	for _, h := range c.headers {
 		if err := parseHeader(s.Header, h); err != nil {
@@ -124,6 +160,9 @@ func (c *common) spec(defaultDemo bool) (serverSpec, error) {
 		return s, usageErr("--header only applies with --url")
 	}
 	if c.config != "" || c.server != "" {
+		if c.clientID != "" || c.clientSecret != "" || len(c.scopes) > 0 {
+			return s, usageErr(`--client-id, --client-secret and --scope apply to --url; a config's server takes "oauth": {…}`)
+		}
 		return c.configSpec()
 	}
 	switch {
@@ -141,6 +180,9 @@ func (c *common) spec(defaultDemo bool) (serverSpec, error) {
 	}
 	if c.name != "" {
 		s.Name = c.name
+	}
+	if err := c.oauthFlags(&s); err != nil {
+		return s, err
 	}
 	return s, nil
 }

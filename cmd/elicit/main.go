@@ -11,6 +11,7 @@ import (
 	"os"
 	"os/signal"
 	"runtime/pprof"
+	"runtime/trace"
 	"slices"
 	"strings"
 	"syscall"
@@ -27,7 +28,9 @@ func main() {
 	// instead of the process dying where it stands.
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 	stopProfile := startProfile(os.Getenv(profileEnv), os.Stderr)
+	stopTrace := startTrace(os.Getenv(traceEnv), os.Stderr)
 	code := run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
+	stopTrace()
 	stopProfile()
 	stop()
 	os.Exit(code)
@@ -59,6 +62,33 @@ func startProfile(path string, stderr io.Writer) func() {
 	}
 }
 
+// traceEnv names a file to write a Go execution trace of the whole run to
+// (go tool trace): what woke an idle TUI, and why, is read from it
+// (BENCHMARKS.md, "Idle").
+const traceEnv = "ELICIT_TRACE"
+
+// startTrace starts an execution trace into path ("" does nothing) and
+// returns what stops it.
+func startTrace(path string, stderr io.Writer) func() {
+	if path == "" {
+		return func() {}
+	}
+	f, err := os.Create(path)
+	if err != nil {
+		fmt.Fprintf(stderr, "elicit: %s: %v\n", traceEnv, err)
+		return func() {}
+	}
+	if err := trace.Start(f); err != nil {
+		fmt.Fprintf(stderr, "elicit: %s: %v\n", traceEnv, err)
+		f.Close()
+		return func() {}
+	}
+	return func() {
+		trace.Stop()
+		f.Close()
+	}
+}
+
 // run is main without the process: tests call it directly.
 func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	err := dispatch(ctx, args, stdin, stdout, stderr)
@@ -75,7 +105,7 @@ var errHelp = errors.New("help shown")
 
 // commands are the subcommands, for hoistCommand and suggestions.
 func commands() []string {
-	return []string{"demo", "tools", "call", "resources", "templates", "read", "prompts", "get", "conformance", "version", "help"}
+	return []string{"demo", "acp", "tools", "call", "resources", "templates", "read", "prompts", "get", "auth", "conformance", "version", "help"}
 }
 
 // hoistCommand lets flags come before the subcommand: "elicit --theme
@@ -186,6 +216,11 @@ Usage:
   or --config FILE --server NAME.
   elicit demo --serve stdio|http [--addr ADDR]
                                            run the demo server for other clients
+  elicit auth login|status|logout --url URL | --config FILE --server NAME
+                                           OAuth ahead of time, what is kept, forget it
+  elicit acp --prompt TEXT [--permission P] [--answer POLICY] [-- AGENT ARGS...]
+                                           one prompt turn with an ACP agent, headless; JSON
+  elicit demo --acp                        serve the demo ACP agent on stdio
   elicit conformance URL                   entry point for the MCP conformance suite
   elicit version
 
@@ -226,8 +261,12 @@ func dispatch(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		return withFailureJSON(stdout, func(w io.Writer) error { return runPrompts(ctx, args[1:], w, stderr) })
 	case "get":
 		return withFailureJSON(stdout, func(w io.Writer) error { return runGetPrompt(ctx, args[1:], w, stderr) })
+	case "acp":
+		return withFailureJSON(stdout, func(w io.Writer) error { return runACP(ctx, args[1:], w, stderr) })
 	case "conformance":
 		return runConformance(ctx, args[1:], stdout, stderr)
+	case "auth":
+		return runAuth(ctx, args[1:], stdout, stderr)
 	case "demo":
 		return runDemo(ctx, args[1:], stdin, stdout, stderr)
 	}

@@ -29,6 +29,10 @@ type serverSpec struct {
 	Protocol string
 	// LegacySSE selects the 2024-11-05 HTTP+SSE transport for URL.
 	LegacySSE bool
+	// OAuth configures authorization to an HTTP server (oauth.go); auth
+	// is how the person is asked, set by the mode that runs the spec.
+	OAuth oauthSpec
+	auth  *authHooks
 }
 
 func (s serverSpec) describe() string {
@@ -53,12 +57,16 @@ func (s serverSpec) transport(obs transport.Observer) (transport.Transport, erro
 		if _, err := transport.ParseHTTPURL(s.URL); err != nil {
 			return nil, usageErr("bad --url %q: want http://host[:port]/path or https://…", s.URL)
 		}
+		hc, err := s.httpClientFor()
+		if err != nil {
+			return nil, err
+		}
 		if s.LegacySSE {
-			return &transport.SSE{URL: s.URL, Header: s.Header, Observer: obs}, nil
+			return &transport.SSE{URL: s.URL, Header: s.Header, Observer: obs, Client: hc}, nil
 		}
 		// Streamable HTTP; the client falls back to legacy HTTP+SSE by
 		// itself when initialize is refused with 400/404/405.
-		return &transport.HTTP{URL: s.URL, Header: s.Header, Observer: obs}, nil
+		return &transport.HTTP{URL: s.URL, Header: s.Header, Observer: obs, Client: hc}, nil
 	case s.Command != "":
 		return &transport.Stdio{Command: s.Command, Args: s.Args, Env: s.Env, Dir: s.Dir, Observer: obs}, nil
 	default:

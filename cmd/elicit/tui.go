@@ -27,11 +27,11 @@ type tuiFlags struct {
 	ask inputAsker
 }
 
-// renderFPS caps how often the screen is redrawn. bubbletea's renderer
-// wakes at this rate even when nothing changed; at its default 60 those
-// wake-ups were a quarter of the idle CPU with prompts open (1.0% → 0.7–0.8%
-// of a core at 30, BENCHMARKS.md), and a form is no less responsive at 33 ms
-// a frame.
+// renderFPS caps how often the screen is redrawn. Upstream bubbletea's
+// renderer woke at this rate even when nothing changed (a quarter of the
+// idle CPU at its default 60); our copy (third_party/bubbletea, ELICIT.md)
+// flushes only when a frame changed, at most this often, so the cap now
+// only bounds bursts. A form is no less responsive at 33 ms a frame.
 const renderFPS = 30
 
 func (f *tuiFlags) register(fs *flag.FlagSet) {
@@ -174,13 +174,14 @@ func runTUIWith(ctx context.Context, f *tuiFlags, stdout, stderr io.Writer) erro
 	}
 	eng.transports = func(spec serverSpec) (transport.Transport, error) {
 		name := spec.Name
+		spec.auth = tuiAuth(br, f.authTimeout)
 		return spec.transport(transport.ObserverFuncs{
 			OnFrame:  func(fr transport.Frame) { br.Frame(name, fr) },
 			OnStderr: func(line string) { br.Stderr(name, line) },
 		})
 	}
 
-	model := ui.New(eng, br, ui.Options{Theme: theme, Context: ctx})
+	model := ui.New(eng, br, ui.Options{Theme: theme, Context: ctx, OpenURL: browserOpener()})
 	p := tea.NewProgram(model, tea.WithContext(ctx), tea.WithOutput(stdout), tea.WithFPS(renderFPS))
 	br.Attach(p.Send)
 	done := make(chan struct{})

@@ -10,8 +10,8 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/santhosh-tekuri/jsonschema/v6"
-	"github.com/santhosh-tekuri/jsonschema/v6/kind"
+	"github.com/elicit-dev/elicit/forms/schema/internal/jsonschema"
+	"github.com/elicit-dev/elicit/forms/schema/internal/jsonschema/kind"
 	"golang.org/x/text/language"
 	"golang.org/x/text/message"
 )
@@ -20,7 +20,7 @@ import (
 // document is added as a resource before compiling.
 const docURL = "urn:elicit:schema"
 
-// compiled is a document compiled once by santhosh-tekuri/jsonschema, on
+// compiled is a document compiled once by santhosh-tekuri/jsonschema (our copy), on
 // first use, safe for concurrent use.
 type compiled struct {
 	once sync.Once

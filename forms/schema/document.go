@@ -7,8 +7,8 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/santhosh-tekuri/jsonschema/v6"
-	"github.com/santhosh-tekuri/jsonschema/v6/kind"
+	"github.com/elicit-dev/elicit/forms/schema/internal/jsonschema"
+	"github.com/elicit-dev/elicit/forms/schema/internal/jsonschema/kind"
 	"golang.org/x/text/language"
 	"golang.org/x/text/message"
 )

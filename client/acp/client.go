@@ -1,0 +1,408 @@
+package acp
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/elicit-dev/elicit/client/question"
+	"github.com/elicit-dev/elicit/client/wire"
+	"github.com/elicit-dev/elicit/transport"
+	"github.com/elicit-dev/elicit/transport/jsonrpc"
+)
+
+// ProtocolVersion is the ACP major version this client speaks.
+const ProtocolVersion = 1
+
+// Default bounds.
+const (
+	// DefaultCancelWait is how long a cancelled call or turn waits for the
+	// answer the agent still owes.
+	DefaultCancelWait = 5 * time.Second
+	// DefaultCloseWait bounds how long Close waits for open questions to
+	// be answered -32800 before closing the connection.
+	DefaultCloseWait = 2 * time.Second
+)
+
+// Options configures a Client.
+type Options struct {
+	// Name names the agent in question keys and the journal.
+	Name string
+	// Command, Args, Env and Dir start the agent (see transport.Stdio).
+	Command string
+	Args    []string
+	Env     []string
+	Dir     string
+	// Prompter answers the agent's questions; nil cancels them all.
+	Prompter question.Prompter
+	// Journal records how each question ended; nil makes one.
+	Journal *question.Journal
+	// Modes are the elicitation modes declared; the zero value declares
+	// both form and url.
+	Modes *question.Modes
+	// OnUpdate hears every session/update in order, on the read loop
+	// (it must not block); OnStderr every stderr line of the agent;
+	// OnQuestion every question as it opens and OnResolved as it ends.
+	OnUpdate   func(Update)
+	OnStderr   func(string)
+	OnResolved func(question.JournalEntry)
+	// CancelWait and CloseWait override the defaults.
+	CancelWait time.Duration
+	CloseWait  time.Duration
+	// ClientName and ClientVersion go into clientInfo.
+	ClientName, ClientVersion string
+}
+
+// AuthMethod is one way the agent can authenticate us.
+type AuthMethod struct {
+	ID          string `json:"id"`
+	Name        string `json:"name"`
+	Description string `json:"description,omitempty"`
+}
+
+// InitializeResult is what the agent said of itself.
+type InitializeResult struct {
+	ProtocolVersion   int             `json:"protocolVersion"`
+	AgentCapabilities json.RawMessage `json:"agentCapabilities,omitempty"`
+	AgentInfo         *struct {
+		Name    string `json:"name"`
+		Title   string `json:"title,omitempty"`
+		Version string `json:"version"`
+	} `json:"agentInfo,omitempty"`
+	AuthMethods []AuthMethod `json:"authMethods,omitempty"`
+}
+
+// Client is one connection to an agent.
+type Client struct {
+	opts    Options
+	modes   question.Modes
+	conn    transport.Conn
+	peer    *peer
+	asker   question.Asker
+	journal *question.Journal
+	schemas question.SchemaCache
+	init    InitializeResult
+
+	// base is the parent of every question's context; ending it with
+	// ErrShutdown answers them all -32800.
+	base     context.Context
+	shutdown context.CancelCauseFunc
+
+	mu   sync.Mutex
+	open map[jsonrpc.ID]*openQuestion
+	// turns are the session/prompt calls under way, by session, so that
+	// a Stop knows what it stops.
+	turns map[string]*turnState
+
+	// scoped counts questions scoped to a request of ours (requestId)
+	// being answered, so that the request returns with its journal
+	// complete.
+	scoped settler
+
+	handlers  sync.WaitGroup // request handlers
+	prompters sync.WaitGroup // the Asker's Prompter goroutines
+	readDone  chan struct{}
+	closing   sync.Once
+}
+
+// openQuestion is one request of the agent's not yet answered.
+type openQuestion struct {
+	session string
+	cancel  context.CancelCauseFunc
+	reason  string // the withdrawal's, if any
+	claimed bool
+}
+
+// Start spawns the agent and runs initialize. ctx bounds the start and
+// the handshake.
+func Start(ctx context.Context, opts Options) (*Client, error) {
+	if opts.Name == "" {
+		opts.Name = filepath.Base(opts.Command)
+	}
+	if opts.Journal == nil {
+		opts.Journal = question.NewJournal(0)
+	}
+	if opts.CancelWait <= 0 {
+		opts.CancelWait = DefaultCancelWait
+	}
+	if opts.CloseWait <= 0 {
+		opts.CloseWait = DefaultCloseWait
+	}
+	prompter := opts.Prompter
+	if prompter == nil {
+		prompter = question.CancelAll
+	}
+	modes := question.Modes{Form: true, URL: true}
+	if opts.Modes != nil {
+		modes = *opts.Modes
+	}
+	c := &Client{opts: opts, modes: modes, journal: opts.Journal,
+		open: map[jsonrpc.ID]*openQuestion{}, turns: map[string]*turnState{}, readDone: make(chan struct{})}
+	c.asker = question.Asker{Prompter: prompter, WG: &c.prompters}
+	c.base, c.shutdown = context.WithCancelCause(context.Background())
+	tr := &transport.Stdio{Command: opts.Command, Args: opts.Args, Env: opts.Env, Dir: opts.Dir,
+		Observer: transport.ObserverFuncs{OnStderr: opts.OnStderr}}
+	conn, err := tr.Dial(ctx)
+	if err != nil {
+		c.shutdown(question.ErrShutdown)
+		return nil, fmt.Errorf("acp: %w", err)
+	}
+	c.conn, c.peer = conn, newPeer(conn)
+	go c.readLoop()
+	if err := c.initialize(ctx); err != nil {
+		c.Close()
+		return nil, err
+	}
+	return c, nil
+}
+
+func (c *Client) initialize(ctx context.Context) error {
+	elicitation := map[string]any{}
+	if c.modes.Form {
+		elicitation["form"] = map[string]any{}
+	}
+	if c.modes.URL {
+		elicitation["url"] = map[string]any{}
+	}
+	name, version := c.opts.ClientName, c.opts.ClientVersion
+	if name == "" {
+		name, version = "elicit", "dev"
+	}
+	params := map[string]any{
+		"protocolVersion": ProtocolVersion,
+		"clientCapabilities": map[string]any{
+			"fs":          map[string]bool{"readTextFile": false, "writeTextFile": false},
+			"terminal":    false,
+			"elicitation": elicitation,
+		},
+		"clientInfo": map[string]string{"name": name, "title": "elicit", "version": version},
+	}
+	raw, err := c.peer.call(ctx, MethodInitialize, params, c.opts.CancelWait)
+	if err != nil {
+		return err
+	}
+	if err := wire.DecodeExact(raw, &c.init); err != nil {
+		return fmt.Errorf("acp: initialize result: %w", err)
+	}
+	if c.init.ProtocolVersion != ProtocolVersion {
+		return fmt.Errorf("acp: the agent speaks protocol version %d; elicit speaks %d", c.init.ProtocolVersion, ProtocolVersion)
+	}
+	return nil
+}
+
+// Info is the agent's initialize result.
+func (c *Client) Info() InitializeResult { return c.init }
+
+// Name is the agent's name as configured.
+func (c *Client) Name() string { return c.opts.Name }
+
+// Journal is where the agent's questions are recorded.
+func (c *Client) Journal() *question.Journal { return c.journal }
+
+// AuthRequiredError is returned by NewSession when the agent wants
+// authentication first (-32000) and listed how.
+type AuthRequiredError struct {
+	Methods []AuthMethod
+	Err     error
+}
+
+func (e *AuthRequiredError) Error() string {
+	names := make([]string, len(e.Methods))
+	for i, m := range e.Methods {
+		names[i] = m.ID
+		if m.Name != "" && m.Name != m.ID {
+			names[i] += " (" + m.Name + ")"
+		}
+	}
+	return "acp: the agent requires authentication first; its methods: " + strings.Join(names, ", ")
+}
+
+func (e *AuthRequiredError) Unwrap() error { return e.Err }
+
+// NewSession opens a session in cwd (made absolute). If ctx ends first
+// the request is abandoned with $/cancel_request.
+func (c *Client) NewSession(ctx context.Context, cwd string) (string, error) {
+	abs, err := filepath.Abs(cwd)
+	if err != nil {
+		return "", fmt.Errorf("acp: session/new: cwd: %w", err)
+	}
+	raw, err := c.peer.call(ctx, MethodSessionNew, map[string]any{"cwd": abs, "mcpServers": []any{}}, c.opts.CancelWait)
+	waitSettled(&c.scoped, c.opts.CloseWait)
+	var re *RPCError
+	if errors.As(err, &re) && re.Err.Code == CodeAuthRequired && len(c.init.AuthMethods) > 0 {
+		return "", &AuthRequiredError{Methods: c.init.AuthMethods, Err: err}
+	}
+	if err != nil {
+		return "", err
+	}
+	var res struct {
+		SessionID string `json:"sessionId"`
+	}
+	if err := wire.DecodeExact(raw, &res); err != nil || res.SessionID == "" {
+		return "", fmt.Errorf("acp: session/new: the result has no sessionId")
+	}
+	return res.SessionID, nil
+}
+
+// Authenticate runs authenticate with one of the agent's methods.
+func (c *Client) Authenticate(ctx context.Context, methodID string) error {
+	_, err := c.peer.call(ctx, MethodAuthenticate, map[string]string{"methodId": methodID}, c.opts.CancelWait)
+	waitSettled(&c.scoped, c.opts.CloseWait)
+	return err
+}
+
+// readLoop reads until the connection ends, then ends everything waiting.
+func (c *Client) readLoop() {
+	defer close(c.readDone)
+	for {
+		in, err := c.conn.Read(context.Background())
+		if err != nil {
+			c.peer.fail(err)
+			c.endOpen(fmt.Errorf("%w: %v", question.ErrDisconnected, err))
+			return
+		}
+		if in.Msg == nil {
+			if in.ID.IsValid() {
+				c.peer.deliver(in.ID, answer{err: in.Err})
+			}
+			continue
+		}
+		m := in.Msg
+		switch m.Kind() {
+		case jsonrpc.KindResponse:
+			if m.Error != nil {
+				c.peer.deliver(m.ID, answer{err: m.Error})
+			} else {
+				c.peer.deliver(m.ID, answer{result: m.Result})
+			}
+		case jsonrpc.KindNotification:
+			c.notification(m)
+		case jsonrpc.KindRequest:
+			c.request(m, in.Received)
+		}
+	}
+}
+
+func (c *Client) notification(m *jsonrpc.Message) {
+	switch m.Method {
+	case MethodSessionUpdate:
+		u, err := decodeUpdate(m.Params)
+		if err != nil && u.Kind == "" {
+			c.stderr("acp: dropped a session/update: " + err.Error())
+			return
+		}
+		c.mu.Lock()
+		t := c.turns[u.SessionID]
+		c.mu.Unlock()
+		if t != nil {
+			t.add(u)
+		}
+		if c.opts.OnUpdate != nil {
+			c.opts.OnUpdate(u)
+		}
+	case MethodCancelRequest:
+		var p struct {
+			RequestID jsonrpc.ID `json:"requestId"`
+		}
+		if err := wire.DecodeExact(m.Params, &p); err != nil || !p.RequestID.IsValid() {
+			return
+		}
+		c.withdraw(p.RequestID)
+	}
+	// Anything else (elicitation/complete, $/ notifications) is ignored:
+	// a peer may ignore any notification.
+}
+
+func (c *Client) stderr(s string) {
+	if c.opts.OnStderr != nil {
+		c.opts.OnStderr(s)
+	}
+}
+
+// request serves one request of the agent's in a goroutine of its own.
+func (c *Client) request(m *jsonrpc.Message, arrived time.Time) {
+	switch m.Method {
+	case MethodRequestPermission, MethodElicitation:
+	default:
+		// fs/* and terminal/* we did not declare; anything else we do not
+		// know.
+		e := jsonrpc.NewError(jsonrpc.CodeMethodNotFound, "method not found: "+m.Method, nil)
+		_ = c.peer.respond(m.ID, nil, e)
+		return
+	}
+	ctx, cancel := context.WithCancelCause(c.base)
+	oq := &openQuestion{cancel: cancel}
+	c.mu.Lock()
+	if _, dup := c.open[m.ID]; dup {
+		c.mu.Unlock()
+		cancel(nil)
+		e := jsonrpc.NewError(jsonrpc.CodeInvalidRequest, "request id already in use", nil)
+		_ = c.peer.respond(m.ID, nil, e)
+		return
+	}
+	c.open[m.ID] = oq
+	c.mu.Unlock()
+	c.handlers.Add(1)
+	go func() {
+		defer c.handlers.Done()
+		defer cancel(nil)
+		c.askAgent(ctx, m, arrived, oq)
+	}()
+}
+
+// withdraw ends an open question of the agent's: $/cancel_request.
+func (c *Client) withdraw(id jsonrpc.ID) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if oq := c.open[id]; oq != nil && !oq.claimed {
+		oq.reason = "withdrawn by the agent ($/cancel_request)"
+		oq.cancel(question.ErrWithdrawn)
+	}
+}
+
+// endOpen ends every open question with cause.
+func (c *Client) endOpen(cause error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for _, oq := range c.open {
+		oq.cancel(cause)
+	}
+}
+
+// Close answers every open request of the agent's -32800 (waiting up to
+// CloseWait), then stops the agent. A Prompter that ignores its ctx is
+// waited for no longer than CloseWait either: nothing hangs.
+func (c *Client) Close() error {
+	c.closing.Do(func() {
+		c.shutdown(question.ErrShutdown)
+		c.endOpen(question.ErrShutdown)
+		waitBounded(&c.handlers, c.opts.CloseWait)
+		if c.conn != nil {
+			c.conn.Close()
+			<-c.readDone
+		}
+		// The conn is closed: a handler still answering fails at once.
+		waitBounded(&c.handlers, c.opts.CloseWait)
+		waitBounded(&c.prompters, c.opts.CloseWait)
+	})
+	return nil
+}
+
+// waitBounded waits for wg up to d.
+func waitBounded(wg *sync.WaitGroup, d time.Duration) bool {
+	done := make(chan struct{})
+	go func() { wg.Wait(); close(done) }()
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-done:
+		return true
+	case <-t.C:
+		return false
+	}
+}

@@ -1,0 +1,242 @@
+package acp
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/elicit-dev/elicit/client/wire"
+)
+
+// The stop reasons of a turn.
+const (
+	StopEndTurn         = "end_turn"
+	StopMaxTokens       = "max_tokens"
+	StopMaxTurnRequests = "max_turn_requests"
+	StopRefusal         = "refusal"
+	StopCancelled       = "cancelled"
+)
+
+// TurnResult is how one prompt turn ended and what it said.
+type TurnResult struct {
+	// StopReason is the agent's, as sent; "" when it did not answer.
+	StopReason string
+	// Message and Thought are the agent's text chunks joined.
+	Message, Thought string
+	// ToolCalls are the turn's tool calls, merged, in order of first
+	// report.
+	ToolCalls []ToolCall
+	// Other holds the updates shown plainly: kinds not decoded into the
+	// above (plans, commands, modes, usage, unknown).
+	Other []Update
+	// Stopped is set when we sent session/cancel for this turn.
+	Stopped bool
+	// RequestCancelled is set when the agent answered session/prompt
+	// with -32800 instead of a stopReason: cancelled, not failed.
+	RequestCancelled bool
+}
+
+// turnState gathers one turn's updates.
+type turnState struct {
+	mu      sync.Mutex
+	res     TurnResult
+	byID    map[string]int
+	msg     strings.Builder
+	thought strings.Builder
+	stopped chan struct{}
+	stopOne sync.Once
+	// asks counts the turn's questions not yet journalled, so that a
+	// turn returns with its journal complete.
+	asks settler
+}
+
+func (t *turnState) add(u Update) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	switch {
+	case u.Kind == UpdateAgentMessage && u.Content != nil:
+		t.msg.WriteString(u.Content.Text)
+	case u.Kind == UpdateAgentThought && u.Content != nil:
+		t.thought.WriteString(u.Content.Text)
+	case u.ToolCall != nil:
+		if i, ok := t.byID[u.ToolCall.ID]; ok {
+			t.res.ToolCalls[i].Merge(u.ToolCall)
+			return
+		}
+		t.byID[u.ToolCall.ID] = len(t.res.ToolCalls)
+		t.res.ToolCalls = append(t.res.ToolCalls, *u.ToolCall)
+	case u.Kind == UpdateUserMessage:
+	default:
+		t.res.Other = append(t.res.Other, u)
+	}
+}
+
+func (t *turnState) result() TurnResult {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	r := t.res
+	r.Message, r.Thought = t.msg.String(), t.thought.String()
+	r.ToolCalls = append([]ToolCall(nil), t.res.ToolCalls...)
+	r.Other = append([]Update(nil), t.res.Other...)
+	return r
+}
+
+// ErrTurnBusy is returned by Prompt while another turn of the session is
+// under way.
+var ErrTurnBusy = errors.New("acp: a prompt turn of this session is already under way")
+
+// Prompt runs one turn with a text prompt. It returns when the agent
+// answers session/prompt. Stop (or ctx ending, which stops the turn the
+// same way) sends session/cancel; the turn then waits up to CancelWait
+// for the agent's stopReason and fails with ErrNoAnswer without it.
+// Updates that arrive after a Stop are still taken.
+func (c *Client) Prompt(ctx context.Context, sessionID, text string) (TurnResult, error) {
+	t := &turnState{byID: map[string]int{}, stopped: make(chan struct{})}
+	c.mu.Lock()
+	if c.turns[sessionID] != nil {
+		c.mu.Unlock()
+		return TurnResult{}, ErrTurnBusy
+	}
+	c.turns[sessionID] = t
+	c.mu.Unlock()
+	defer func() {
+		c.mu.Lock()
+		delete(c.turns, sessionID)
+		c.mu.Unlock()
+	}()
+
+	params := map[string]any{"sessionId": sessionID, "prompt": []map[string]string{{"type": "text", "text": text}}}
+	ch := make(chan answer, 1)
+	go func() {
+		// Never abandoned by $/cancel_request: a turn ends by
+		// session/cancel, whose answer is the stopReason.
+		raw, err := c.peer.call(context.Background(), MethodSessionPrompt, params, 0)
+		ch <- answer{result: raw, err: err}
+	}()
+	var a answer
+	select {
+	case a = <-ch:
+	case <-ctx.Done():
+		c.Stop(sessionID)
+	case <-t.stopped:
+	}
+	if a.result == nil && a.err == nil {
+		timer := time.NewTimer(c.opts.CancelWait)
+		defer timer.Stop()
+		select {
+		case a = <-ch:
+		case <-timer.C:
+			res := t.result()
+			res.Stopped = true
+			return res, fmt.Errorf("acp: session/prompt: %w within %s of session/cancel (it may still be working)", ErrNoAnswer, c.opts.CancelWait)
+		}
+	}
+	// The agent may answer before we journalled its last question's
+	// answer; wait for that, bounded.
+	waitSettled(&t.asks, c.opts.CloseWait)
+	res := t.result()
+	select {
+	case <-t.stopped:
+		res.Stopped = true
+	default:
+	}
+	if errors.Is(a.err, ErrCancelled) {
+		res.RequestCancelled = true
+		return res, nil
+	}
+	if a.err != nil {
+		return res, a.err
+	}
+	var r struct {
+		StopReason string `json:"stopReason"`
+	}
+	if err := wire.DecodeExact(a.result, &r); err != nil || r.StopReason == "" {
+		return res, fmt.Errorf("acp: session/prompt: the result has no stopReason")
+	}
+	res.StopReason = r.StopReason
+	return res, nil
+}
+
+// Stop cancels the session's turn: every open question of the session
+// ends (permission "cancelled", elicitation "cancel") and session/cancel
+// goes to the agent. The turn shows cancelled only once the agent says
+// so. Safe to call at any time, more than once.
+func (c *Client) Stop(sessionID string) {
+	c.mu.Lock()
+	t := c.turns[sessionID]
+	var ends []*openQuestion
+	for _, oq := range c.open {
+		if oq.session == sessionID && !oq.claimed {
+			ends = append(ends, oq)
+		}
+	}
+	c.mu.Unlock()
+	first := false
+	if t != nil {
+		t.stopOne.Do(func() { first = true; close(t.stopped) })
+	}
+	// session/cancel goes out before the "cancelled" answers, so that
+	// the agent reads them as the turn's cancellation.
+	if first || t == nil {
+		_ = c.peer.notify(MethodSessionCancel, map[string]string{"sessionId": sessionID})
+	}
+	for _, oq := range ends {
+		oq.cancel(errTurnCancelled)
+	}
+}
+
+// errTurnCancelled is the cause of questions ended by Stop: abandoned
+// (question.ErrAbandoned), which the ACP rows answer as the turn's
+// cancellation.
+var errTurnCancelled = fmt.Errorf("%w: the prompt turn was cancelled", errAbandoned)
+
+// settler counts questions being answered; settled is closed when none
+// is.
+type settler struct {
+	mu   sync.Mutex
+	n    int
+	idle chan struct{}
+}
+
+func (s *settler) begin() {
+	s.mu.Lock()
+	s.n++
+	s.mu.Unlock()
+}
+
+func (s *settler) end() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.n--
+	if s.n == 0 && s.idle != nil {
+		close(s.idle)
+		s.idle = nil
+	}
+}
+
+func (s *settler) settled() <-chan struct{} {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.n == 0 {
+		ch := make(chan struct{})
+		close(ch)
+		return ch
+	}
+	if s.idle == nil {
+		s.idle = make(chan struct{})
+	}
+	return s.idle
+}
+
+// waitSettled waits, up to d, until s has no question being answered.
+func waitSettled(s *settler, d time.Duration) {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-s.settled():
+	case <-t.C:
+	}
+}

@@ -1,0 +1,107 @@
+package question
+
+import (
+	"encoding/json"
+	"testing"
+
+	"github.com/elicit-dev/elicit/transport/jsonrpc"
+)
+
+func permissionQuestion(t *testing.T) *Question {
+	t.Helper()
+	q := &Question{Key: Key{Server: "agent", Delivery: PermissionRequest, RequestID: jsonrpc.IntID(5)}}
+	params := `{"sessionId":"s1","toolCall":{"toolCallId":"call_2","title":"Edit config"},"options":[
+	 {"optionId":"allow","name":"Allow once","kind":"allow_once"},
+	 {"optionId":"always","name":"Always","kind":"allow_always"},
+	 {"optionId":"reject","name":"Reject","kind":"reject_once"}]}`
+	if perr := ParsePermission(q, json.RawMessage(params)); perr != nil {
+		t.Fatalf("parse: %v", perr)
+	}
+	return q
+}
+
+func TestParsePermission(t *testing.T) {
+	q := permissionQuestion(t)
+	if q.Kind != KindPermission || q.Origin.SessionID != "s1" || q.Origin.ToolCallID != "call_2" || q.Message != "Edit config" || len(q.Permission.Options) != 3 {
+		t.Fatalf("parsed %+v %+v", q, q.Permission)
+	}
+	for _, bad := range []string{`[]`, `{}`, `{"sessionId":"s"}`, `{"sessionId":"s","toolCall":{}}`,
+		`{"sessionId":"s","toolCall":{"toolCallId":"c"},"options":[]}`,
+		`{"sessionId":"s","toolCall":{"toolCallId":"c"},"options":[{"optionId":"a","name":"A"}]}`,
+		`{"SessionId":"s","toolCall":{"toolCallId":"c"},"options":[{"optionId":"a","name":"A","kind":"allow_once"}]}`,
+		`{"sessionId":"s","toolCall":{"toolCallId":"c"},"options":[{"optionId":"a","name":"A","kind":"allow_once"},{"optionId":"a","name":"B","kind":"reject_once"}]}`,
+	} {
+		if perr := ParsePermission(&Question{}, json.RawMessage(bad)); perr == nil {
+			t.Errorf("%s: accepted", bad)
+		}
+	}
+}
+
+func TestAgentReplyTable(t *testing.T) {
+	perm := permissionQuestion(t)
+	elic := &Question{Key: Key{Server: "agent", Delivery: AgentRequest, RequestID: jsonrpc.IntID(6)}, Mode: ModeForm}
+	cases := []struct {
+		name   string
+		q      *Question
+		d      Decision
+		result string
+		code   int64
+		bucket string
+	}{
+		{"allow", perm, Judge(perm, Outcome{Kind: Accept, Option: "allow"}), `{"outcome":{"optionId":"allow","outcome":"selected"}}`, 0, OptionAllowOnce},
+		{"always", perm, Judge(perm, Outcome{Kind: Accept, Option: "always"}), `{"outcome":{"optionId":"always","outcome":"selected"}}`, 0, OptionAllowAlways},
+		{"unknown option", perm, Judge(perm, Outcome{Kind: Accept, Option: "nope"}), `{"outcome":{"outcome":"cancelled"}}`, 0, BucketCancelled},
+		{"decline picks reject_once", perm, Judge(perm, Outcome{Kind: Decline}), `{"outcome":{"optionId":"reject","outcome":"selected"}}`, 0, OptionRejectOnce},
+		{"cancel", perm, Judge(perm, Outcome{Kind: Cancel}), `{"outcome":{"outcome":"cancelled"}}`, 0, BucketCancelled},
+		{"turn cancelled", perm, CauseDecision(ErrAbandoned, ""), `{"outcome":{"outcome":"cancelled"}}`, 0, BucketCancelled},
+		{"withdrawn", perm, CauseDecision(ErrWithdrawn, ""), "", CodeRequestCancelled, BucketWithdrawn},
+		{"shutdown", perm, CauseDecision(ErrShutdown, ""), "", CodeRequestCancelled, BucketShutdown},
+		{"disconnected", perm, CauseDecision(ErrDisconnected, ""), "", 0, BucketDisconnected},
+		{"elicit accept", elic, Judge(elic, Outcome{Kind: Accept, Content: map[string]any{"a": "b"}}), `{"action":"accept","content":{"a":"b"}}`, 0, ""},
+		{"elicit decline", elic, Judge(elic, Outcome{Kind: Decline}), `{"action":"decline"}`, 0, ""},
+		{"elicit turn cancelled", elic, CauseDecision(ErrAbandoned, ""), `{"action":"cancel"}`, 0, ""},
+		{"elicit withdrawn", elic, CauseDecision(ErrWithdrawn, ""), "", CodeRequestCancelled, ""},
+		{"elicit shutdown", elic, CauseDecision(ErrShutdown, ""), "", CodeRequestCancelled, ""},
+		{"elicit invalid", elic, Refused(&ParamsError{Msg: "bad"}), "", jsonrpc.CodeInvalidParams, ""},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) { checkAgentReply(t, tc.q, tc.d, tc.result, tc.code, tc.bucket) })
+	}
+}
+
+func checkAgentReply(t *testing.T, q *Question, d Decision, result string, code int64, bucket string) {
+	t.Helper()
+	tc := struct {
+		name, result, bucket string
+		q                    *Question
+		d                    Decision
+		code                 int64
+	}{t.Name(), result, bucket, q, d, code}
+	{
+		r, out := tc.d.Reply(tc.q)
+		if string(r.Result) != tc.result {
+			t.Errorf("%s: result %s, want %s", tc.name, r.Result, tc.result)
+		}
+		if (r.Err == nil) != (tc.code == 0) || (r.Err != nil && r.Err.Code != tc.code) {
+			t.Errorf("%s: error %v, want code %d", tc.name, r.Err, tc.code)
+		}
+		if tc.bucket != "" {
+			if b := PermissionBucket(tc.q, out, r); b != tc.bucket {
+				t.Errorf("%s: bucket %q, want %q", tc.name, b, tc.bucket)
+			}
+		}
+	}
+}
+
+func TestJournalPermissionBuckets(t *testing.T) {
+	j := NewJournal(0)
+	j.Record(JournalEntry{Asked: KindPermission, Kind: Accept, Bucket: OptionAllowOnce})
+	j.Record(JournalEntry{Asked: KindPermission, Kind: Withdrawn, Bucket: BucketWithdrawn})
+	j.Record(JournalEntry{Kind: Accept})
+	if c := j.PermissionCounts(); c[OptionAllowOnce] != 1 || c[BucketWithdrawn] != 1 || len(c) != 2 {
+		t.Errorf("permission counts %v", c)
+	}
+	if c := j.Counts(); c[Accept] != 1 || c.Total() != 1 {
+		t.Errorf("elicitation counts %v: a permission was counted as an elicitation", c)
+	}
+}

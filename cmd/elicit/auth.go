@@ -1,0 +1,191 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	"github.com/elicit-dev/elicit/themes/untrusted"
+	"github.com/elicit-dev/elicit/transport/oauth"
+)
+
+const authUsage = `Usage: elicit auth login|status|logout [--url URL | --config FILE --server NAME] [flags]
+
+OAuth for HTTP servers. elicit authorizes by itself when a server answers
+401 (in the TUI a pane shows the sign-in link; headless, the link is
+printed on stderr and $BROWSER runs it); these commands do it ahead of
+time, show what is kept, and forget it.
+
+  login    authorize now: discovery, registration, the browser sign-in
+           (redirected to a listener on 127.0.0.1), the token
+  status   what is kept for the server (or every server, with no server
+           given): issuer, scopes, expiry, whether a refresh token is
+           kept; never the tokens themselves
+  logout   forget the server's tokens and client registrations
+
+Tokens live in $XDG_STATE_HOME/elicit/auth (~/.local/state/elicit/auth),
+one file per server URL, mode 0600.
+`
+
+func runAuth(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	if len(args) == 0 || strings.HasPrefix(args[0], "-") {
+		if len(args) > 0 && (args[0] == "-h" || args[0] == "--help" || args[0] == "-help") {
+			fmt.Fprint(stderr, authUsage)
+			return errHelp
+		}
+		return usageErr("auth needs login, status or logout (see elicit auth -h)")
+	}
+	verb := args[0]
+	var c common
+	fs := newFlagSet("auth "+verb, stderr, authUsage)
+	fs.StringVar(&c.url, "url", "", "the server's Streamable HTTP endpoint")
+	c.registerConfig(fs)
+	c.registerAuth(fs)
+	// Unused here; spec checks that they are bounds.
+	c.connectTimeout, c.requestTimeout, c.urlWait = time.Second, time.Second, time.Second
+	pos, err := parseInterleaved(fs, args[1:])
+	if err != nil {
+		return err
+	}
+	if len(pos) > 0 {
+		return usageErr("auth %s takes no arguments, got %q", verb, pos[0])
+	}
+	store := authStore()
+	if store == nil {
+		return fail(exitInternal, "auth: no place for tokens: set XDG_STATE_HOME or HOME")
+	}
+	if verb == "status" && c.url == "" && c.config == "" && c.server == "" {
+		return authStatusAll(stdout, store)
+	}
+	if c.url == "" && c.config == "" && c.server == "" {
+		return usageErr("auth %s needs the server: --url URL or --config FILE --server NAME", verb)
+	}
+	spec, err := c.spec(false)
+	if err != nil {
+		return err
+	}
+	if spec.URL == "" {
+		return usageErr("auth %s: %s is not an HTTP server; OAuth is for servers with a URL", verb, spec.Name)
+	}
+	switch verb {
+	case "login":
+		return authLogin(ctx, spec, &c, stdout, stderr)
+	case "status":
+		rec, err := store.Load(spec.URL)
+		if err != nil {
+			return fail(exitInternal, "%w", err)
+		}
+		if rec == nil {
+			fmt.Fprintf(stdout, "%s: nothing kept (not logged in)\n", untrusted.Line(spec.URL))
+			return nil
+		}
+		printRecord(stdout, rec)
+		return nil
+	case "logout":
+		rec, err := store.Load(spec.URL)
+		if err != nil {
+			return fail(exitInternal, "%w", err)
+		}
+		if err := store.Delete(spec.URL); err != nil {
+			return fail(exitInternal, "%w", err)
+		}
+		if rec == nil {
+			fmt.Fprintf(stdout, "%s: nothing was kept\n", untrusted.Line(spec.URL))
+		} else {
+			fmt.Fprintf(stdout, "%s: logged out (tokens and registrations forgotten)\n", untrusted.Line(spec.URL))
+		}
+		return nil
+	}
+	return usageErr("unknown auth command %q: want login, status or logout", verb)
+}
+
+func authLogin(ctx context.Context, spec serverSpec, c *common, stdout, stderr io.Writer) error {
+	if spec.Header.Get("Authorization") != "" {
+		return usageErr("auth login: the config gives %s an Authorization header, which elicit sends instead of OAuth", spec.Name)
+	}
+	spec.auth = headlessAuth(stderr, c.authTimeout)
+	t, err := spec.oauthTransport()
+	if err != nil {
+		return err
+	}
+	// The person's wait is bounded by --auth-timeout inside the flow;
+	// this bounds the rest (discovery, registration, the token request).
+	ctx, cancel := context.WithTimeout(ctx, c.authTimeout+2*time.Minute)
+	defer cancel()
+	if err := t.Login(ctx); err != nil {
+		if errors.Is(err, oauth.ErrNotNeeded) {
+			fmt.Fprintf(stdout, "%s: %v\n", untrusted.Line(spec.URL), untrusted.Line(err.Error()))
+			return nil
+		}
+		return fail(exitConnect, "auth login: %w", err)
+	}
+	rec, err := authStore().Load(spec.URL)
+	if err != nil {
+		return fail(exitInternal, "%w", err)
+	}
+	if rec != nil {
+		printRecord(stdout, rec)
+	}
+	return nil
+}
+
+func authStatusAll(stdout io.Writer, store *oauth.Store) error {
+	recs, err := store.List()
+	if err != nil {
+		return fail(exitInternal, "%w", err)
+	}
+	if len(recs) == 0 {
+		fmt.Fprintln(stdout, "no server is logged in")
+		return nil
+	}
+	for i, r := range recs {
+		if i > 0 {
+			fmt.Fprintln(stdout)
+		}
+		printRecord(stdout, r)
+	}
+	return nil
+}
+
+// printRecord shows what is kept for a server, never a token or secret.
+func printRecord(w io.Writer, r *oauth.Record) {
+	fmt.Fprintf(w, "%s\n", untrusted.Line(r.URL))
+	if r.Issuer != "" {
+		fmt.Fprintf(w, "  authorization server  %s\n", untrusted.Line(r.Issuer))
+	}
+	if r.Resource != "" && r.Resource != r.URL {
+		fmt.Fprintf(w, "  resource              %s\n", untrusted.Line(r.Resource))
+	}
+	if t := r.Token; t != nil {
+		state := "valid"
+		switch {
+		case t.Expiry.IsZero():
+			state = "valid (no expiry given)"
+		case time.Now().After(t.Expiry):
+			state = "expired " + t.Expiry.Local().Format(time.DateTime)
+		default:
+			state = "valid until " + t.Expiry.Local().Format(time.DateTime)
+		}
+		fmt.Fprintf(w, "  token                 %s %s\n", untrusted.Line(t.TokenType), state)
+		refresh := "no"
+		if t.RefreshToken != "" {
+			refresh = "yes"
+		}
+		fmt.Fprintf(w, "  refresh token         %s\n", refresh)
+		scope := t.Scope
+		if scope == "" {
+			scope = strings.Join(r.Scopes, " ")
+		}
+		if scope != "" {
+			fmt.Fprintf(w, "  scopes                %s\n", untrusted.Line(scope))
+		}
+	} else {
+		fmt.Fprintf(w, "  token                 none\n")
+	}
+	for iss, c := range r.Clients {
+		fmt.Fprintf(w, "  client at %s  %s %s (%s)\n", untrusted.Line(iss), c.Kind, untrusted.Line(c.ClientID), untrusted.Line(c.AuthMethod))
+	}
+}

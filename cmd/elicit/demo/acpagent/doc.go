@@ -1,0 +1,21 @@
+// Package acpagent is elicit's demo ACP agent (elicit demo --acp): it
+// speaks ACP v1 on stdio with raw JSON lines, no model and no SDK, and
+// plays one scene per prompt, chosen by a word in the prompt text:
+//
+//	permission    a tool call that asks session/request_permission
+//	question      a form elicitation/create in the session
+//	withdraw      a form question it withdraws with $/cancel_request
+//	withdrawperm  a permission request it withdraws with $/cancel_request
+//	long          a long turn of chunks, to cancel with session/cancel
+//	toolq         a form question during a tool call (toolCallId set)
+//	url           a URL-mode elicitation
+//	fs            a call to fs/read_text_file (not declared: -32601)
+//	refuse        a turn that ends with stopReason refusal
+//	err32800      a turn answered error -32800 once cancelled
+//	crash         a permission request, then the agent dies
+//	deaf          a turn that ignores session/cancel for 20s
+//	updates       thought, commands, mode, usage and an unknown update kind
+//
+// Anything else is echoed. It imports nothing of ours, so it is an
+// independent peer for the engine's tests.
+package acpagent

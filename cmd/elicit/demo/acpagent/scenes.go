@@ -1,0 +1,269 @@
+package acpagent
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+	"time"
+)
+
+// turn is one prompt turn being played.
+type turn struct {
+	a       *agent
+	session string
+	cancel  chan struct{}
+}
+
+func (t *turn) cancelled() bool {
+	select {
+	case <-t.cancel:
+		return true
+	default:
+		return false
+	}
+}
+
+func (t *turn) update(u map[string]any) {
+	t.a.notify("session/update", map[string]any{"sessionId": t.session, "update": u})
+}
+
+func (t *turn) say(text string) {
+	t.update(map[string]any{"sessionUpdate": "agent_message_chunk", "content": map[string]string{"type": "text", "text": text}})
+}
+
+func (t *turn) tool(id, title, kind, status string) {
+	t.update(map[string]any{"sessionUpdate": "tool_call", "toolCallId": id, "title": title, "kind": kind, "status": status})
+}
+
+func (t *turn) toolStatus(id, status string) {
+	t.update(map[string]any{"sessionUpdate": "tool_call_update", "toolCallId": id, "status": status})
+}
+
+// errCancelledStop makes the prompt's answer error -32800.
+const errCancelledStop = "-32800"
+
+// answerGrace bounds the wait for an answer owed after session/cancel.
+const answerGrace = 2 * time.Second
+
+// ask sends a request and waits for its answer. After session/cancel it
+// still waits (bounded) for the answer the client owes.
+func (t *turn) ask(method string, params any) (id string, r reply, ok bool) {
+	id, ch := t.a.request(method, params)
+	select {
+	case r = <-ch:
+		return id, r, true
+	case <-t.cancel:
+	}
+	timer := time.NewTimer(answerGrace)
+	defer timer.Stop()
+	select {
+	case r = <-ch:
+		return id, r, true
+	case <-timer.C:
+		return id, reply{}, false
+	}
+}
+
+func permissionParams(session, call, title string) map[string]any {
+	return map[string]any{
+		"sessionId": session,
+		"toolCall":  map[string]any{"toolCallId": call, "title": title, "kind": "edit", "status": "pending"},
+		"options": []map[string]string{
+			{"optionId": "allow", "name": "Allow once", "kind": "allow_once"},
+			{"optionId": "always", "name": "Always allow", "kind": "allow_always"},
+			{"optionId": "reject", "name": "Reject", "kind": "reject_once"},
+			{"optionId": "never", "name": "Always reject", "kind": "reject_always"},
+		},
+	}
+}
+
+var formSchema = json.RawMessage(`{"type":"object","title":"Refactoring","properties":{
+ "strategy":{"type":"string","title":"Strategy","oneOf":[{"const":"safe","title":"Conservative","description":"minimal changes"},{"const":"bold","title":"Aggressive"}],"default":"safe"},
+ "files":{"type":"integer","title":"Files at most","minimum":1,"maximum":50,"default":5},
+ "tests":{"type":"boolean","title":"Run the tests","default":true}},
+ "required":["strategy"]}`)
+
+// play runs the scene the prompt names and returns the stop reason.
+func (a *agent) play(t *turn, prompt string) string {
+	word := strings.ToLower(strings.TrimSpace(prompt))
+	switch {
+	case strings.Contains(word, "withdrawperm"):
+		return t.withdraw("session/request_permission", permissionParams(t.session, "call_w", "Delete build/"))
+	case strings.Contains(word, "permission"):
+		return t.permission()
+	case strings.Contains(word, "withdraw"):
+		return t.withdraw("elicitation/create", map[string]any{"sessionId": t.session, "mode": "form",
+			"message": "Which branch? (this question will be withdrawn)", "requestedSchema": formSchema})
+	case strings.Contains(word, "toolq"):
+		return t.toolQuestion()
+	case strings.Contains(word, "question"):
+		return t.question(map[string]any{"sessionId": t.session, "mode": "form",
+			"message": "How should I approach this refactoring?", "requestedSchema": formSchema})
+	case strings.Contains(word, "url"):
+		return t.question(map[string]any{"sessionId": t.session, "mode": "url", "elicitationId": "login-1",
+			"url": "https://example.com/login", "message": "Log in to continue"})
+	case strings.Contains(word, "long"):
+		return t.long()
+	case strings.Contains(word, "err32800"):
+		// Answers the prompt -32800 when cancelled, as some SDKs do,
+		// instead of stopReason cancelled.
+		for !t.cancelled() {
+			time.Sleep(20 * time.Millisecond)
+		}
+		return errCancelledStop
+	case strings.Contains(word, "crash"):
+		t.a.request("session/request_permission", permissionParams(t.session, "call_c", "Format disk"))
+		time.Sleep(200 * time.Millisecond)
+		t.a.wmu.Lock() // no write may be half done when it dies
+		t.a.crashOnce.Do(func() { close(t.a.crash) })
+		t.a.wmu.Unlock()
+		return "end_turn" // never sent: the agent is gone
+	case strings.Contains(word, "deaf"):
+		// Ignores session/cancel for a while: the client's wait for the
+		// stopReason must be bounded.
+		t.say("not listening…")
+		time.Sleep(20 * time.Second)
+		return "end_turn"
+	case strings.Contains(word, "updates"):
+		t.update(map[string]any{"sessionUpdate": "agent_thought_chunk", "content": map[string]string{"type": "text", "text": "thinking"}})
+		t.update(map[string]any{"sessionUpdate": "available_commands_update", "availableCommands": []map[string]string{{"name": "web", "description": "search"}}})
+		t.update(map[string]any{"sessionUpdate": "current_mode_update", "currentModeId": "code"})
+		t.update(map[string]any{"sessionUpdate": "usage_update", "used": 120, "size": 1000})
+		t.update(map[string]any{"sessionUpdate": "notice", "text": "a kind this client does not know"})
+		t.say("done")
+		return "end_turn"
+	case strings.Contains(word, "fs"):
+		_, r, _ := t.ask("fs/read_text_file", map[string]any{"sessionId": t.session, "path": "/etc/hostname"})
+		if r.Error != nil {
+			t.say(fmt.Sprintf("fs/read_text_file: error %d", r.Error.Code))
+		} else {
+			t.say("fs/read_text_file: answered")
+		}
+		return "end_turn"
+	case strings.Contains(word, "refuse"):
+		t.say("I will not do that.")
+		return "refusal"
+	}
+	t.say("You said: " + prompt)
+	return "end_turn"
+}
+
+func (t *turn) permission() string {
+	t.update(map[string]any{"sessionUpdate": "plan", "entries": []map[string]string{
+		{"content": "Edit config.json", "priority": "high", "status": "in_progress"}}})
+	t.tool("call_1", "Edit config.json", "edit", "pending")
+	_, r, ok := t.ask("session/request_permission", permissionParams(t.session, "call_1", "Edit config.json"))
+	if !ok || t.cancelled() {
+		t.toolStatus("call_1", "failed")
+		t.say("Stopped.")
+		return "cancelled"
+	}
+	var res struct {
+		Outcome struct {
+			Outcome  string `json:"outcome"`
+			OptionID string `json:"optionId"`
+		} `json:"outcome"`
+	}
+	if r.Error != nil || json.Unmarshal(r.Result, &res) != nil {
+		t.toolStatus("call_1", "failed")
+		t.say("The permission request failed.")
+		return "end_turn"
+	}
+	switch o := res.Outcome; {
+	case o.Outcome == "cancelled":
+		t.toolStatus("call_1", "failed")
+		return "cancelled"
+	case o.OptionID == "allow" || o.OptionID == "always":
+		t.toolStatus("call_1", "completed")
+		t.say("Edited config.json (" + o.OptionID + ").")
+	default:
+		t.toolStatus("call_1", "failed")
+		t.say("Left config.json alone (" + o.OptionID + ").")
+	}
+	return "end_turn"
+}
+
+// question asks an elicitation and says what came back.
+func (t *turn) question(params map[string]any) string {
+	_, r, ok := t.ask("elicitation/create", params)
+	if !ok || t.cancelled() {
+		t.say("Stopped.")
+		return "cancelled"
+	}
+	if r.Error != nil {
+		t.say(fmt.Sprintf("The question was refused: error %d.", r.Error.Code))
+		return "end_turn"
+	}
+	var res struct {
+		Action  string         `json:"action"`
+		Content map[string]any `json:"content"`
+	}
+	json.Unmarshal(r.Result, &res)
+	switch res.Action {
+	case "accept":
+		b, _ := json.Marshal(res.Content)
+		t.say("Answer: " + string(b))
+	default:
+		t.say("No answer (" + res.Action + ").")
+	}
+	return "end_turn"
+}
+
+func (t *turn) toolQuestion() string {
+	t.tool("call_q", "Plan the refactoring", "think", "in_progress")
+	params := map[string]any{"sessionId": t.session, "toolCallId": "call_q", "mode": "form",
+		"message": "Which strategy for this tool call?", "requestedSchema": formSchema}
+	stop := t.question(params)
+	if stop == "cancelled" {
+		t.toolStatus("call_q", "failed")
+	} else {
+		t.toolStatus("call_q", "completed")
+	}
+	return stop
+}
+
+// withdraw asks, then withdraws the request with $/cancel_request and
+// reports the answer the client still owes (-32800).
+func (t *turn) withdraw(method string, params map[string]any) string {
+	id, ch := t.a.request(method, params)
+	select {
+	case r := <-ch:
+		t.say("Answered before it could be withdrawn: " + string(r.Result))
+		return "end_turn"
+	case <-time.After(300 * time.Millisecond):
+	case <-t.cancel:
+		return "cancelled"
+	}
+	t.a.notify("$/cancel_request", map[string]any{"requestId": json.RawMessage(id)})
+	timer := time.NewTimer(answerGrace)
+	defer timer.Stop()
+	select {
+	case r := <-ch:
+		if r.Error != nil {
+			t.say(fmt.Sprintf("Withdrawn; the client answered error %d.", r.Error.Code))
+		} else {
+			t.say("Withdrawn; the client answered " + string(r.Result))
+		}
+	case <-timer.C:
+		t.say("Withdrawn; the client never answered.")
+	}
+	return "end_turn"
+}
+
+// long streams chunks until done or cancelled; after session/cancel it
+// still sends one update, as agents may.
+func (t *turn) long() string {
+	t.tool("call_l", "Long job", "execute", "in_progress")
+	for i := 0; i < 100; i++ {
+		select {
+		case <-t.cancel:
+			t.toolStatus("call_l", "failed")
+			t.say(" …stopped.")
+			return "cancelled"
+		case <-time.After(t.a.opts.Step):
+		}
+		t.say(fmt.Sprintf("step %d. ", i+1))
+	}
+	t.toolStatus("call_l", "completed")
+	return "end_turn"
+}

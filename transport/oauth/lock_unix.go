@@ -1,0 +1,21 @@
+//go:build unix
+
+package oauth
+
+import (
+	"errors"
+	"os"
+
+	"golang.org/x/sys/unix"
+)
+
+// tryLock takes an exclusive flock on f without waiting.
+func tryLock(f *os.File) (bool, error) {
+	err := unix.Flock(int(f.Fd()), unix.LOCK_EX|unix.LOCK_NB)
+	if errors.Is(err, unix.EWOULDBLOCK) {
+		return false, nil
+	}
+	return err == nil, err
+}
+
+func unlock(f *os.File) { _ = unix.Flock(int(f.Fd()), unix.LOCK_UN) }
