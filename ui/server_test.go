@@ -95,9 +95,11 @@ func TestServerViewSaysWhoIsAsking(t *testing.T) {
 			t.Errorf("the server view lacks %q:\n%s", want, s)
 		}
 	}
-	if raw := d.m.View().Content; strings.Contains(raw, "\x1b]0;pwned") || strings.Contains(raw, "\x1b[2J") {
+	raw := d.m.View().Content
+	if strings.Contains(raw, "\x1b]0;pwned") || strings.Contains(raw, "\x1b[2J") {
 		t.Error("server text reached the terminal raw")
 	}
+	assertInert(t, "server view", raw)
 	// alt+s shows it too (some terminals keep F12).
 	d.keys(keyF5, keyAltS)
 	if got := d.m.viewName(); got != "Server" {
