@@ -405,17 +405,21 @@ func (d receiverDelivery) send(q *question.Question, rep question.Reply, out que
 	}
 	if changed {
 		t.updated, t.ended = now, now
-		close(t.done)
 	}
-	snap, st := t.snapshot(s.name), t.onWire()
+	snap, st, lost := t.snapshot(s.name), t.onWire(), t.lost
 	s.emit(TaskChanged{Task: snap})
 	r.mu.Unlock()
 	if kept != nil {
 		out.Reason = question.JoinReason(out.Reason, "kept as task "+t.id+"'s result (tasks/result)")
 	}
 	s.record(q, out, kept)
-	if changed && t.lost == nil {
-		s.taskStatus(st)
+	if changed {
+		// The status notification goes out before a waiting tasks/result
+		// is released, so the server hears "completed" before the result.
+		if lost == nil {
+			s.taskStatus(st)
+		}
+		close(t.done)
 	}
 }
 
