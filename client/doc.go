@@ -150,6 +150,15 @@
 // ListChanged events, and ends cleanly when its ctx ends. In older eras
 // list_changed notifications become ListChanged as they come.
 //
+// Resource subscriptions: Session.Subscribe and Unsubscribe send
+// resources/subscribe and resources/unsubscribe in 2025-x; in 2026-07-28
+// Subscribe opens a subscriptions/listen stream of its own for the URI
+// (resourceSubscriptions), one per URI so that changing one never closes
+// another's, and Unsubscribe closes it. Updates become ResourceUpdated
+// events, only from a stream that agreed to their URI (or one it lies
+// under); a stream the server ends is reported as
+// ResourceSubscriptionEnded (subscribe.go, subscribe_listen.go).
+//
 // # Tasks
 //
 // Long jobs run as tasks, in either of two wire-incompatible designs
