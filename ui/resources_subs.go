@@ -89,7 +89,7 @@ func (r *resourcesView) subsUpdate(c *viewCtx, msg tea.Msg) (tea.Cmd, bool) {
 			if m := r.marks[e.Server]; m != nil {
 				delete(m.subscribed, e.URI)
 			}
-			return notice("the subscription to " + untrusted.Line(e.URI) + " on " + untrusted.Line(e.Server) + " ended: " + errText(e.Err) + " (u subscribes again)"), true
+			return notice("the subscription to " + untrusted.Line(e.URI) + " on " + untrusted.Line(e.Server) + " ended (u renews it): " + errText(e.Err)), true
 		case client.ServerStateChanged:
 			if e.State != client.StateReady {
 				delete(r.marks, e.Server)

@@ -78,7 +78,7 @@ func TestResourceSubscriptionEndedDropsTheMark(t *testing.T) {
 	d.keys(keyF9, key1('u'))
 	mustShow(t, d, "subscribed to file:///notes.txt", "text/plain  subscribed")
 	d.send(eventMsg{e: client.ResourceSubscriptionEnded{Server: "demo", URI: "file:///notes.txt", Err: errors.New("going away")}})
-	mustShow(t, d, "the subscription to file:///notes.txt on demo ended: going away")
+	mustShow(t, d, "the subscription to file:///notes.txt on demo ended (u renews it): going away")
 	if strings.Contains(d.screen(), "text/plain  subscribed") {
 		t.Errorf("still marked subscribed:\n%s", d.screen())
 	}
