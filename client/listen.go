@@ -127,11 +127,18 @@ func (s *Session) Listen(ctx context.Context, opts ListenOptions) (*Listener, er
 
 // openListen opens l's stream, which lives until stream ends, and waits
 // for its acknowledgement until wait ends or Options.RequestTimeout has
-// passed (then the stream is closed and the error says why).
+// passed (then the stream is closed and the error says why). When it
+// returns an error, l has ended (Done is closed).
 func (s *Session) openListen(stream, wait context.Context, l *Listener) error {
 	opts := l.asked
+	// Never opened, l has ended all the same (its Done is closed).
+	never := func(err error) error {
+		l.err = err
+		close(l.done)
+		return err
+	}
 	if !s.stateless() {
-		return fmt.Errorf("subscriptions/listen on %s: needs 2026-07-28, but the session speaks %s (list changes arrive without asking)", s.name, s.Era())
+		return never(fmt.Errorf("subscriptions/listen on %s: needs 2026-07-28, but the session speaks %s (list changes arrive without asking)", s.name, s.Era()))
 	}
 	lctx, cancel := context.WithCancelCause(stream)
 	s.mu.Lock()
@@ -142,7 +149,7 @@ func (s *Session) openListen(stream, wait context.Context, l *Listener) error {
 		if err == nil {
 			err = ErrClosed
 		}
-		return fmt.Errorf("subscriptions/listen on %s: %w", s.name, err)
+		return never(fmt.Errorf("subscriptions/listen on %s: %w", s.name, err))
 	}
 	s.wg.Add(1)
 	s.mu.Unlock()

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"slices"
 	"sync"
+	"time"
 )
 
 // 2026-07-28 resource subscriptions: one subscriptions/listen stream per
@@ -73,8 +74,8 @@ func (s *Session) listenResource(ctx context.Context, uri string) error {
 	return nil
 }
 
-// unlistenResource closes uri's stream and waits, within ctx, for its
-// end; a URI not subscribed is no error.
+// unlistenResource closes uri's stream and waits, within ctx and
+// Options.RequestTimeout, for its end; a URI not subscribed is no error.
 func (s *Session) unlistenResource(ctx context.Context, uri string) error {
 	rs := &s.resSubs
 	rs.op.Lock()
@@ -87,11 +88,18 @@ func (s *Session) unlistenResource(ctx context.Context, uri string) error {
 	}
 	s.dropResourceListen(uri, e)
 	e.cancel()
+	// Cancelling ends the request at once (stdio: notifications/cancelled
+	// is written; HTTP: the stream is closed); the bound is for a wedged
+	// write.
+	bound := time.NewTimer(s.opts.RequestTimeout)
+	defer bound.Stop()
 	select {
 	case <-e.l.Done():
 		return nil
 	case <-ctx.Done():
 		return fmt.Errorf("unsubscribing from %s on %s: the stream has not ended yet: %w", uri, s.name, context.Cause(ctx))
+	case <-bound.C:
+		return fmt.Errorf("unsubscribing from %s on %s: %w: the stream had not ended after %v", uri, s.name, ErrTimeout, s.opts.RequestTimeout)
 	}
 }
 

@@ -318,3 +318,32 @@ func TestSubscribeListenServerEnds(t *testing.T) {
 		t.Errorf("subscriptions (-want +got):\n%s", diff)
 	}
 }
+
+// TestSubscribeListenEndsWithTheSession: closing the session ends its
+// resource streams (goleak, in TestMain, sees their goroutines gone) and
+// forgets them, without a ResourceSubscriptionEnded: ServerStateChanged
+// says it already. Subscribe after Close fails.
+func TestSubscribeListenEndsWithTheSession(t *testing.T) {
+	t.Parallel()
+	rec := &recorder{}
+	s, p := subPeer(t, nil, rec)
+	done := subscribeAsync(t.Context(), s, "test://a")
+	ackSub(p, p.expect("subscriptions/listen"), `{"resourceSubscriptions":["test://a"]}`)
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if got := s.ResourceSubscriptions(); len(got) != 0 {
+		t.Errorf("subscribed after Close: %v", got)
+	}
+	for _, e := range rec.Events() {
+		if e, ok := e.(client.ResourceSubscriptionEnded); ok {
+			t.Errorf("reported %+v on Close", e)
+		}
+	}
+	if err := s.Subscribe(t.Context(), "test://b"); err == nil {
+		t.Error("Subscribe after Close succeeded")
+	}
+}
