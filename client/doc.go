@@ -276,8 +276,8 @@
 //   - A request that timed out is cancelled as one whose ctx ended is
 //     (initialize and the probe never are), and its error wraps ErrTimeout
 //     and says after how long.
-//   - Unbounded by design: a subscriptions/listen stream (Listen bounds
-//     its acknowledgement only), and a 2025-11-25 tasks/result sent while
+//   - Unbounded by design: a subscriptions/listen stream (Listen and
+//     Subscribe bound its acknowledgement only, Unsubscribe its end), and a 2025-11-25 tasks/result sent while
 //     its task runs, which answers when the task ends. A task is bounded
 //     per request (each tasks/get, tasks/update, tasks/cancel, and
 //     tasks/result once it has ended), never as a whole.
