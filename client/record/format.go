@@ -183,6 +183,9 @@ type Question struct {
 	// Schema is the requestedSchema exactly as sent (form mode).
 	Schema json.RawMessage `json:"schema,omitempty"`
 	URL    string          `json:"url,omitempty"`
+	// ElicitationID is a URL question's id (before 2026-07-28); it
+	// differs between runs.
+	ElicitationID string `json:"elicitationId,omitempty"`
 	// Delivery says how it came: request, input, task-input,
 	// receiver-task, url-required.
 	Delivery string `json:"delivery"`

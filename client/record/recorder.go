@@ -191,7 +191,7 @@ func (r *Recorder) seen(q *question.Question) *pending {
 		r.asked[q.Key] = p
 	}
 	if p.q == nil {
-		p.q = questionOf(q)
+		p.q = QuestionOf(q)
 	}
 	return p
 }
@@ -365,8 +365,9 @@ func cmpString(a, b string) int {
 	return 0
 }
 
-func questionOf(q *question.Question) *Question {
-	out := &Question{Kind: q.Kind.String(), Mode: string(q.Mode), Message: q.Message, URL: q.URL,
+// QuestionOf is q as a recording keeps it.
+func QuestionOf(q *question.Question) *Question {
+	out := &Question{Kind: q.Kind.String(), Mode: string(q.Mode), Message: q.Message, URL: q.URL, ElicitationID: q.ElicitationID,
 		Delivery: q.Key.Delivery.String(), OriginName: q.Origin.Name, Origin: originName(q.Origin.Kind)}
 	if len(q.RawSchema) > 0 && json.Valid(q.RawSchema) {
 		out.Schema = q.RawSchema
