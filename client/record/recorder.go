@@ -263,7 +263,7 @@ func (r *Recorder) Begin(server, method, name string, params any, asTask *bool) 
 	var raw json.RawMessage
 	if params != nil {
 		b, err := json.Marshal(params)
-		if err == nil {
+		if err == nil && string(b) != "null" {
 			raw = b
 		}
 	}

@@ -72,6 +72,16 @@ func runReplay(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	}
 	rep := &replayReport{File: pos[0], Ignored: volatileRules(), Truncated: rec.End == nil}
 	r := &replayer{rec: rec, c: &c, wait: wait, stderr: stderr}
+	// --record records the replay itself (to see what a red one did).
+	var specs []serverSpec
+	for _, t := range targets {
+		specs = append(specs, t.spec)
+	}
+	slices.SortFunc(specs, func(a, b serverSpec) int { return strings.Compare(a.Name, b.Name) })
+	if r.out, err = openRecord(c.record, recordSettings("replay", &c, specs, 0, "")); err != nil {
+		return err
+	}
+	defer closeRecord(r.out, c.record, stderr)
 	r.connect(ctx, targets)
 	defer r.close(targets)
 	for _, t := range targets {
@@ -226,6 +236,7 @@ func specOfRecorded(rs record.Server) (serverSpec, error) {
 // replayer runs a recording's calls again.
 type replayer struct {
 	rec    *record.Recording
+	out    *record.Recorder // --record of the replay (nil: none)
 	c      *common
 	wait   time.Duration
 	stderr io.Writer
@@ -260,9 +271,13 @@ func (r *replayer) connect(ctx context.Context, targets map[string]*replayTarget
 			}
 		}
 		t.spec.auth = headlessAuth(r.stderr, r.c.authTimeout)
-		tr, err := t.spec.transport(transport.ObserverFuncs{OnStderr: func(line string) {
+		tobs := transport.ObserverFuncs{OnStderr: func(line string) {
 			fmt.Fprintf(r.stderr, "[%s] %s\n", name, untrusted.Line(line))
-		}})
+		}}
+		if r.out != nil {
+			tobs.OnFrame = func(fr transport.Frame) { r.out.Frame(name, fr) }
+		}
+		tr, err := t.spec.transport(tobs)
 		if err != nil {
 			t.err = err
 			continue
@@ -278,8 +293,8 @@ func (r *replayer) connect(ctx context.Context, targets map[string]*replayTarget
 			Elicit:         modes,
 			Roots:          roots,
 			Sampling:       sampling,
-			Prompter:       t.prompter,
-			Observer:       t.prompter,
+			Prompter:       r.out.Prompter(t.prompter),
+			Observer:       recordObserver{rec: r.out, next: t.prompter},
 			URLWait:        urlWait,
 			ConnectTimeout: r.c.connectTimeout,
 			RequestTimeout: r.c.requestTimeout,
@@ -312,7 +327,9 @@ func (r *replayer) replay(ctx context.Context, t *replayTarget, call record.Reco
 	cctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	t.prompter.begin(expected, cancel)
+	rc := r.out.Begin(call.Server, call.Method, out.Name, call.Params, call.AsTask)
 	result, err, skip := runRecordedCall(cctx, t.sess, call.Call)
+	rc.End(result, err)
 	seen := t.prompter.end(ctx)
 	if skip != "" {
 		out.Status, out.Note = "skipped", skip

@@ -57,7 +57,7 @@ func newReplayPrompter(wait time.Duration) *replayPrompter {
 func (p *replayPrompter) begin(expected []record.Answer, cancel context.CancelFunc) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	p.expected = p.expected[:0]
+	p.expected = nil
 	for _, a := range expected {
 		p.expected = append(p.expected, &expectation{a: a})
 	}
@@ -89,13 +89,16 @@ func (p *replayPrompter) cameOutside(a record.Answer) bool {
 func (p *replayPrompter) end(ctx context.Context) []*seenQuestion {
 	deadline := time.NewTimer(p.wait)
 	defer deadline.Stop()
+	defer func() {
+		// A question coming late is matched to no call's answers.
+		p.mu.Lock()
+		p.expected, p.cancel = nil, nil
+		p.mu.Unlock()
+	}()
 	for {
 		p.mu.Lock()
 		done := !slices.ContainsFunc(p.seen, func(s *seenQuestion) bool { return !s.resolved })
 		seen := slices.Clone(p.seen)
-		if done {
-			p.cancel = nil
-		}
 		p.mu.Unlock()
 		if done {
 			return seen
