@@ -176,6 +176,10 @@ func diffJSON(path string, a, b any, out *[]difference, what string) {
 		if !ok {
 			break
 		}
+		if key := itemKey(x, y); key != "" {
+			diffKeyed(path, key, x, y, out, what)
+			return
+		}
 		for i := range max(len(x), len(y)) {
 			p := path + "/" + strconv.Itoa(i)
 			switch {
@@ -193,6 +197,74 @@ func diffJSON(path string, a, b any, out *[]difference, what string) {
 	jb, _ := json.Marshal(b)
 	if string(ja) != string(jb) {
 		*out = append(*out, difference{What: what, Path: path, Recorded: a, Replayed: b, Text: "changed"})
+	}
+}
+
+// itemKey is the member that names each item of both lists, when every
+// item is an object with a unique string "name" (tools, prompts) or
+// "uri" (resources): such lists are compared item by item by that name,
+// so one tool added is one difference, not a shift of all that follow.
+func itemKey(a, b []any) string {
+	for _, key := range []string{"name", "uri"} {
+		if uniqueBy(a, key) && uniqueBy(b, key) {
+			return key
+		}
+	}
+	return ""
+}
+
+func uniqueBy(list []any, key string) bool {
+	if len(list) == 0 {
+		return false
+	}
+	seen := map[string]bool{}
+	for _, it := range list {
+		m, ok := it.(map[string]any)
+		if !ok {
+			return false
+		}
+		v, ok := m[key].(string)
+		if !ok || seen[v] {
+			return false
+		}
+		seen[v] = true
+	}
+	return true
+}
+
+// diffKeyed compares two lists item by item by key; a path names an
+// item as [key=value].
+func diffKeyed(path, key string, a, b []any, out *[]difference, what string) {
+	index := func(list []any) (map[string]any, []string) {
+		m := map[string]any{}
+		var order []string
+		for _, it := range list {
+			v := it.(map[string]any)[key].(string)
+			m[v] = it
+			order = append(order, v)
+		}
+		return m, order
+	}
+	am, aorder := index(a)
+	bm, border := index(b)
+	names := aorder
+	for _, n := range border {
+		if _, ok := am[n]; !ok {
+			names = append(names, n)
+		}
+	}
+	for _, n := range names {
+		p := fmt.Sprintf("%s[%s=%s]", path, key, n)
+		av, aok := am[n]
+		bv, bok := bm[n]
+		switch {
+		case !aok:
+			*out = append(*out, difference{What: what, Path: p, Text: "added"})
+		case !bok:
+			*out = append(*out, difference{What: what, Path: p, Text: "gone"})
+		default:
+			diffJSON(p, av, bv, out, what)
+		}
 	}
 }
 
