@@ -193,7 +193,8 @@ type Question struct {
 	// "resource", or "" (unknown), and its name.
 	Origin     string `json:"origin,omitempty"`
 	OriginName string `json:"originName,omitempty"`
-	// Sampling is a sampling request's params as sent.
+	// Sampling is a sampling request's params as sent (in the answer
+	// line; matching a sampling question goes by kind and message).
 	Sampling json.RawMessage `json:"sampling,omitempty"`
 }
 

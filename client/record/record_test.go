@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"io"
 	"strings"
 	"testing"
 
@@ -186,5 +187,19 @@ func TestNilRecorder(t *testing.T) {
 	p := question.PrompterFunc(func(context.Context, *question.Question) question.Outcome { return question.Outcome{} })
 	if r.Prompter(p) == nil || r.Close() != nil {
 		t.Error("a nil Recorder is not inert")
+	}
+}
+
+// BenchmarkFrame is the cost of recording one frame of a busy session:
+// the line is encoded and buffered, nothing kept.
+func BenchmarkFrame(b *testing.B) {
+	r, err := record.New(io.Discard, "bench", record.Settings{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	f := client.Frame{Dir: client.In, Raw: []byte(`{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":1,"progress":5,"total":10,"message":"working"}}`)}
+	b.ReportAllocs()
+	for b.Loop() {
+		r.Frame("demo", f)
 	}
 }

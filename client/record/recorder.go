@@ -25,6 +25,7 @@ type Recorder struct {
 	mu     sync.Mutex
 	c      io.Closer
 	w      *bufio.Writer
+	enc    *json.Encoder // onto w
 	now    func() time.Time
 	err    error
 	closed bool
@@ -67,6 +68,8 @@ func Create(path, elicitVersion string, s Settings) (*Recorder, error) {
 func New(w io.Writer, elicitVersion string, s Settings) (*Recorder, error) {
 	r := &Recorder{w: bufio.NewWriterSize(w, 64<<10), now: time.Now,
 		open: map[int64]*CallRec{}, asked: map[question.Key]*pending{}}
+	r.enc = json.NewEncoder(r.w)
+	r.enc.SetEscapeHTML(false)
 	if c, ok := w.(io.Closer); ok {
 		r.c = c
 	}
@@ -92,13 +95,9 @@ func (r *Recorder) write(v any, flush bool) {
 	if r.err != nil || r.closed {
 		return
 	}
-	b, err := json.Marshal(v)
-	if err != nil {
-		r.err = fmt.Errorf("record: encode a line: %w", err)
-		return
-	}
-	b = append(b, '\n')
-	if _, err := r.w.Write(b); err != nil {
+	// Encode, not Marshal: a frame's "<" and "&" stay as sent, not
+	// \u003c. The encoder ends the line.
+	if err := r.enc.Encode(v); err != nil {
 		r.err = fmt.Errorf("record: write: %w", err)
 		return
 	}
@@ -238,6 +237,11 @@ func (r *Recorder) resolved(key question.Key, e question.JournalEntry, sent stri
 	if line.Question == nil {
 		line.Question = &Question{Kind: e.Asked.String(), Delivery: key.Delivery.String()}
 	}
+	if e.Sampling != nil && len(e.Sampling.Request) > 0 && json.Valid(e.Sampling.Request) {
+		q := *line.Question // p.q is not kept, but copy anyway: it is not ours to change
+		q.Sampling = e.Sampling.Request
+		line.Question = &q
+	}
 	line.Seq, line.Time = r.next()
 	r.answers++
 	r.write(line, true)
@@ -371,11 +375,6 @@ func QuestionOf(q *question.Question) *Question {
 		Delivery: q.Key.Delivery.String(), OriginName: q.Origin.Name, Origin: originName(q.Origin.Kind)}
 	if len(q.RawSchema) > 0 && json.Valid(q.RawSchema) {
 		out.Schema = q.RawSchema
-	}
-	if q.Sampling != nil {
-		if b, err := json.Marshal(q.Sampling); err == nil {
-			out.Sampling = b
-		}
 	}
 	return out
 }
