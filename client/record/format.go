@@ -147,6 +147,9 @@ type Result struct {
 type Error struct {
 	Code    int64  `json:"code,omitempty"`
 	Message string `json:"message"`
+	// Closed: elicit closed the session before the call ended (the
+	// person quit, the command ended); the call did not end by itself.
+	Closed bool `json:"closed,omitempty"`
 }
 
 // Answer is one question and how it ended, written when it ended.

@@ -203,3 +203,36 @@ func BenchmarkFrame(b *testing.B) {
 		r.Frame("demo", f)
 	}
 }
+
+// TestAnswerAfterItsEnd: a Prompter that returns after its question was
+// withdrawn (the engine discarded its answer) does not open the question
+// again: it is recorded once, withdrawn.
+func TestAnswerAfterItsEnd(t *testing.T) {
+	var buf buffer
+	r, err := record.New(&buf, "test", record.Settings{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	q := deployQuestion("demo", 1)
+	release := make(chan struct{})
+	p := r.Prompter(question.PrompterFunc(func(context.Context, *question.Question) question.Outcome {
+		<-release
+		return question.Outcome{Kind: question.Cancel}
+	}))
+	r.Event(client.PromptOpened{Prompt: q})
+	done := make(chan struct{})
+	go func() { defer close(done); p.Prompt(context.Background(), q) }()
+	r.Event(client.PromptResolved{Key: q.Key, Entry: question.JournalEntry{Key: q.Key, Kind: question.Withdrawn}})
+	close(release)
+	<-done
+	if err := r.Close(); err != nil {
+		t.Fatal(err)
+	}
+	rec, err := record.Read(strings.NewReader(buf.String()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rec.Answers) != 1 || rec.Answers[0].Outcome != "withdrawn" || rec.Answers[0].Given != nil {
+		t.Errorf("answers %+v", rec.Answers)
+	}
+}

@@ -39,7 +39,17 @@ type Recorder struct {
 	// not its length.
 	open  map[int64]*CallRec
 	asked map[question.Key]*pending
+	// ended are the keys of the last questions that ended: a Prompter
+	// may return after its question was ended (withdrawn), and its
+	// answer, which the engine discarded, must not open it again.
+	ended     map[question.Key]bool
+	endedRing []question.Key
+	endedNext int
 }
+
+// endedKept is how many ended keys are remembered: far more than can be
+// open at once.
+const endedKept = 4096
 
 // pending is a question seen and not yet ended.
 type pending struct {
@@ -67,7 +77,7 @@ func Create(path, elicitVersion string, s Settings) (*Recorder, error) {
 // New writes a recording to w (closed by Close when it is an io.Closer).
 func New(w io.Writer, elicitVersion string, s Settings) (*Recorder, error) {
 	r := &Recorder{w: bufio.NewWriterSize(w, 64<<10), now: time.Now,
-		open: map[int64]*CallRec{}, asked: map[question.Key]*pending{}}
+		open: map[int64]*CallRec{}, asked: map[question.Key]*pending{}, ended: map[question.Key]bool{}}
 	r.enc = json.NewEncoder(r.w)
 	r.enc.SetEscapeHTML(false)
 	if c, ok := w.(io.Closer); ok {
@@ -162,7 +172,9 @@ func (r *Recorder) Event(e client.Event) {
 	case client.PromptOpened:
 		r.mu.Lock()
 		defer r.mu.Unlock()
-		r.seen(e.Prompt)
+		if !r.ended[e.Prompt.Key] {
+			r.seen(e.Prompt)
+		}
 	case client.PromptResolved:
 		r.resolved(e.Key, e.Entry, e.Sent)
 	}
@@ -177,6 +189,9 @@ func (r *Recorder) Prompter(p question.Prompter) question.Prompter {
 	return question.Tap(p, func(q *question.Question, out question.Outcome) {
 		r.mu.Lock()
 		defer r.mu.Unlock()
+		if r.ended[q.Key] {
+			return // it ended before this answer came, which was discarded
+		}
 		r.seen(q).given = givenOf(out)
 	})
 }
@@ -225,6 +240,7 @@ func (r *Recorder) resolved(key question.Key, e question.JournalEntry, sent stri
 	defer r.mu.Unlock()
 	p := r.asked[key]
 	delete(r.asked, key)
+	r.markEnded(key)
 	if p == nil {
 		p = &pending{call: r.owner(key.Server, e.Origin.Name)}
 	}
@@ -245,6 +261,19 @@ func (r *Recorder) resolved(key question.Key, e question.JournalEntry, sent stri
 	line.Seq, line.Time = r.next()
 	r.answers++
 	r.write(line, true)
+}
+
+// markEnded remembers key as ended, forgetting the oldest beyond
+// endedKept. r.mu is held.
+func (r *Recorder) markEnded(key question.Key) {
+	if len(r.endedRing) < endedKept {
+		r.endedRing = append(r.endedRing, key)
+	} else {
+		delete(r.ended, r.endedRing[r.endedNext])
+		r.endedRing[r.endedNext] = key
+		r.endedNext = (r.endedNext + 1) % endedKept
+	}
+	r.ended[key] = true
 }
 
 // CallRec is one call being recorded; End it once.
@@ -319,7 +348,7 @@ func ErrorOf(err error) *Error {
 	if errors.As(err, &rpc) {
 		return &Error{Code: int64(rpc.Code), Message: rpc.Message}
 	}
-	return &Error{Message: err.Error()}
+	return &Error{Message: err.Error(), Closed: errors.Is(err, client.ErrClosed)}
 }
 
 // Close writes the questions still open (outcome "open") and the end

@@ -12,9 +12,10 @@ import (
 )
 
 // TestTUIRecordReplay records a session a person drives in the TUI
-// (`elicit demo --record F`: deploy, answered release and confirmed,
-// then quit), replays it green against the demo, and red against a copy
-// of the demo whose deploy question offers one more branch.
+// (`elicit demo --record F`: deploy, answered release and confirmed; a
+// question left for the server to withdraw; quit), replays it green
+// against the demo, and red against a copy of the demo whose deploy
+// question offers one more branch.
 func TestTUIRecordReplay(t *testing.T) {
 	dir := t.TempDir()
 	f := filepath.Join(dir, "deploy.jsonl")
@@ -32,6 +33,10 @@ func TestTUIRecordReplay(t *testing.T) {
 	tm.waitText("accept (sent accept)")
 	tm.press("F5")
 	tm.waitText("Deploying web from release.")
+	// A question nobody answers, which the server withdraws after 4 s.
+	tm.callTool("withdrawn")
+	tm.question("The server will withdraw this question")
+	tm.waitText("withdrawn by demo-2025-11-25")
 	tm.press("C-c")
 	waitEnded(t, f)
 
@@ -52,9 +57,13 @@ func TestTUIRecordReplay(t *testing.T) {
 		answered.Given.Content["branch"] != "release" || answered.Given.Content["confirm"] != true {
 		t.Fatalf("the person's answer is not recorded: %+v", rec.Answers)
 	}
+	if last := rec.Answers[len(rec.Answers)-1]; last.Outcome != "withdrawn" || last.Question.OriginName != "withdrawn" {
+		t.Errorf("the withdrawn question is not recorded so: %+v", last)
+	}
 
 	code, out, errs := runCLI(t, "replay", f)
-	if code != exitOK || !strings.Contains(out, "✓ call 2 demo-2025-11-25 tools/call deploy") || !strings.Contains(out, "all matched") {
+	if code != exitOK || !strings.Contains(out, "✓ call 2 demo-2025-11-25 tools/call deploy") ||
+		!strings.Contains(out, "✓ call 3 demo-2025-11-25 tools/call withdrawn") || !strings.Contains(out, "all matched") {
 		t.Fatalf("replay against the demo: exit %d\n%s%s", code, out, errs)
 	}
 	code, out, errs = runCLI(t, append([]string{"replay", f}, alteredDemo(t)...)...)

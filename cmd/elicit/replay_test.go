@@ -269,3 +269,43 @@ func TestRecordEndsOnEveryExit(t *testing.T) {
 		t.Errorf("the interrupted recording is not complete: end %+v, calls %+v", rec.End, rec.Calls)
 	}
 }
+
+// TestReplayAbandoned: a question whose call the person cancelled (in
+// the TUI) cancels the call again in the replay, and replays green. The
+// recording is a real one of deploy, edited to what the TUI records then:
+// the question abandoned, the call cancelled. (A withdrawn question is
+// replayed in TestTUIRecordReplay.)
+func TestReplayAbandoned(t *testing.T) {
+	dir := t.TempDir()
+	g := filepath.Join(dir, "deploy.jsonl")
+	if code, _, errs := runCLI(t, "call", "deploy", "--protocol", "2025-11-25", "--record", g); code != exitOK {
+		t.Fatalf("call deploy --record: exit %d: %s", code, errs)
+	}
+	b, err := os.ReadFile(g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var lines []string
+	for _, l := range strings.Split(strings.TrimSuffix(string(b), "\n"), "\n") {
+		var m map[string]any
+		if err := json.Unmarshal([]byte(l), &m); err != nil {
+			t.Fatal(err)
+		}
+		switch m["type"] {
+		case "answer":
+			m["outcome"], m["sent"], m["given"], m["content"] = "abandoned", "cancel", nil, nil
+		case "result":
+			delete(m, "result")
+			m["error"] = map[string]any{"message": "tools/call on demo: context canceled"}
+		}
+		out, _ := json.Marshal(m)
+		lines = append(lines, string(out))
+	}
+	if err := os.WriteFile(g, []byte(strings.Join(lines, "\n")+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, rep, errs := replayJSON(t, g)
+	if code != exitOK || !rep.Match {
+		t.Errorf("replay of an abandoned call: exit %d %+v %s", code, rep, errs)
+	}
+}
