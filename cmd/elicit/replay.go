@@ -26,6 +26,8 @@ in order, against the recorded server or the one given, answers each
 question as it was answered (a question is matched by its message and
 schema, never its id), and reports what differs: results, errors,
 question shapes, outcomes, a question that did not come or an extra one.
+The session is set up as recorded (protocol, elicitation modes, sampling,
+roots); --protocol, --elicit, --sample and --url-wait given override it.
 Ids, timestamps, session ids, task ids and sealed request state differ
 between runs by design and are not compared (the report lists them).
 Exit codes: 0 everything matched, 6 something differs, 2 usage, 3 the
@@ -64,8 +66,25 @@ func runReplay(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if err != nil {
 		return usageErr("%v", err)
 	}
-	protocolSet := false
-	fs.Visit(func(f *flag.Flag) { protocolSet = protocolSet || f.Name == "protocol" })
+	set := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	protocolSet := set["protocol"]
+	// The session is set up as recorded; a flag given says otherwise.
+	if set["elicit"] {
+		if _, err := parseElicit(c.elicit); err != nil {
+			return err
+		}
+		rec.Settings.Elicit = c.elicit
+	}
+	if set["sample"] {
+		if _, _, err := parseSample(c.sample); err != nil {
+			return err
+		}
+		rec.Settings.Sampling = c.sample
+	}
+	if set["url-wait"] {
+		rec.Settings.URLWaitMS = c.urlWait.Milliseconds()
+	}
 	targets, err := replayTargets(rec, &c, only, protocolSet)
 	if err != nil {
 		return err
