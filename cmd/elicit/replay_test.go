@@ -309,3 +309,29 @@ func TestReplayAbandoned(t *testing.T) {
 		t.Errorf("replay of an abandoned call: exit %d %+v %s", code, rep, errs)
 	}
 }
+
+// TestReplaySampling: a sampling request is recorded with its params and
+// the reply given, and replayed with that reply, in both eras.
+func TestReplaySampling(t *testing.T) {
+	for _, era := range []string{"2025-11-25", "2026-07-28"} {
+		t.Run(era, func(t *testing.T) {
+			f := filepath.Join(t.TempDir(), "summarize.jsonl")
+			code, _, errs := runCLI(t, "call", "summarize", "--args", `{"text":"The quick brown fox jumps over the lazy dog."}`,
+				"--protocol", era, "--sample", "echo", "--record", f)
+			if code != exitOK {
+				t.Fatalf("call summarize --record: exit %d: %s", code, errs)
+			}
+			rec, err := record.ReadFile(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(rec.Answers) != 1 || rec.Answers[0].Question.Kind != "sampling" || rec.Answers[0].Given == nil ||
+				rec.Answers[0].Given.Sample == nil || !strings.Contains(string(rec.Answers[0].Question.Sampling), "quick brown fox") {
+				t.Fatalf("the sampling answer: %+v", rec.Answers)
+			}
+			if code, rep, errs := replayJSON(t, f); code != exitOK || !rep.Match {
+				t.Errorf("replay: exit %d %+v %s", code, rep, errs)
+			}
+		})
+	}
+}
