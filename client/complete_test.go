@@ -38,7 +38,9 @@ func TestCompleteContextByVersion(t *testing.T) {
 				},
 			}))
 			srv.AddPrompt(&mcp.Prompt{Name: "team", Arguments: []*mcp.PromptArgument{{Name: "department"}, {Name: "name"}}},
-				func(context.Context, *mcp.GetPromptRequest) (*mcp.GetPromptResult, error) { return &mcp.GetPromptResult{}, nil })
+				func(context.Context, *mcp.GetPromptRequest) (*mcp.GetPromptResult, error) {
+					return &mcp.GetPromptResult{}, nil
+				})
 			s := servePipe(t, srv, &client.Options{Protocol: tc.version}, nil)
 			if s.Protocol() != tc.version {
 				t.Fatalf("negotiated %s, want %s", s.Protocol(), tc.version)
