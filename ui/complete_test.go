@@ -51,14 +51,42 @@ func openGreet(t *testing.T, setup ...func(*fakeEngine)) *driver {
 }
 
 // due delivers the debounce timer's message of the form's latest change,
-// as the 250 ms tick would.
+// as the 250 ms tick would, and the answer to the request it sends.
 func (d *driver) due(h *argHost[wire.Prompt]) {
 	d.t.Helper()
-	af := h.args
-	if af == nil || af.comp == nil {
+	d.dueOnly(h.args.id, h.args.comp)
+	d.settle(h.args.comp)
+}
+
+// dueOnly delivers the timer's message of the latest change of form id
+// and leaves the request it sends (if any) running.
+func (d *driver) dueOnly(id int, p *completer) {
+	d.t.Helper()
+	if p == nil {
 		d.t.Fatal("no form with completions is open")
 	}
-	d.send(routedMsg{id: af.id, msg: completeDueMsg{gen: af.comp.gen}})
+	d.send(routedMsg{id: id, msg: completeDueMsg{gen: p.gen}})
+}
+
+// settle feeds the answer to the request out, when the driver stopped
+// waiting for it (a loaded machine): the fake answers at once.
+func (d *driver) settle(p *completer) {
+	d.t.Helper()
+	if p.inflight == nil {
+		return
+	}
+	d.awaitLate(func(msg tea.Msg) bool {
+		r, ok := msg.(routedMsg)
+		got, isGot := r.msg.(completeGotMsg)
+		return ok && isGot && p.inflight != nil && got.gen == p.inflight.gen
+	})
+}
+
+// isGot matches a completion answer (routed to its form).
+func isGot(msg tea.Msg) bool {
+	r, ok := msg.(routedMsg)
+	_, got := r.msg.(completeGotMsg)
+	return ok && got
 }
 
 // TestCompleteDebouncedAndPicked: keys typed in a burst make one request,
@@ -184,20 +212,17 @@ func TestCompleteOneRequestAtATime(t *testing.T) {
 	})
 	h := &d.templates().argHost
 	d.typeText("A")
-	d.due(h) // asks for "A"; the answer is slow
+	d.dueOnly(h.args.id, h.args.comp) // asks for "A"; the answer is slow
 	d.typeText("l")
-	d.due(h) // "Al" is due while "A" is out: cancels it, does not ask yet
+	d.dueOnly(h.args.id, h.args.comp) // "Al" is due while "A" is out: cancels it, does not ask yet
 	if got := <-cancelled; got != "A" {
 		t.Fatalf("cancelled %q, want A", got)
 	}
 	if n := len(d.eng.completesAsked()); n != 1 {
 		t.Fatalf("%d requests out at once, want 1", n)
 	}
-	d.awaitLate(func(msg tea.Msg) bool { // the cancelled request ends: "Al" is asked
-		r, ok := msg.(routedMsg)
-		_, got := r.msg.(completeGotMsg)
-		return ok && got
-	})
+	d.awaitLate(isGot) // the cancelled request ends: "Al" is asked
+	d.settle(h.args.comp)
 	if asked := d.eng.completesAsked(); len(asked) != 2 || asked[1].value != "Al" {
 		t.Fatalf("asked %+v, want A then Al", asked)
 	}
@@ -209,14 +234,10 @@ func TestCompleteOneRequestAtATime(t *testing.T) {
 	// An answer that ends after the text changed, before its timer.
 	d.keys(keyCtrlU) // clears the field (the list's keys are only ↓↑ tab enter esc)
 	d.typeText("B")
-	d.due(h) // asks for "B", slow
+	d.dueOnly(h.args.id, h.args.comp) // asks for "B", slow
 	d.typeText("o")
 	close(release) // "B" is answered now, with "Bo" in the field
-	d.awaitLate(func(msg tea.Msg) bool {
-		r, ok := msg.(routedMsg)
-		_, got := r.msg.(completeGotMsg)
-		return ok && got
-	})
+	d.awaitLate(isGot)
 	if strings.Contains(d.screen(), "OLD-B") {
 		t.Fatalf("the answer for B was shown with Bo in the field:\n%s", d.screen())
 	}
@@ -239,14 +260,10 @@ func TestCompleteFocusMoveDropsTheAnswer(t *testing.T) {
 	})
 	h := &d.templates().argHost
 	d.typeText("x")
-	d.due(h) // out, held
+	d.dueOnly(h.args.id, h.args.comp) // out, held
 	d.keys(keyEnter)
 	close(hold)
-	d.awaitLate(func(msg tea.Msg) bool {
-		r, ok := msg.(routedMsg)
-		_, got := r.msg.(completeGotMsg)
-		return ok && got
-	})
+	d.awaitLate(isGot)
 	if strings.Contains(d.screen(), "for-name") {
 		t.Fatalf("name's answer shown with style focused:\n%s", d.screen())
 	}
@@ -264,6 +281,7 @@ func TestCompleteRealTimer(t *testing.T) {
 		due, isDue := r.msg.(completeDueMsg)
 		return ok && isDue && due.gen == h.args.comp.gen
 	})
+	d.settle(h.args.comp)
 	if asked := d.eng.completesAsked(); len(asked) != 1 || asked[0].value != "Q" {
 		t.Fatalf("asked %+v, want one request for Q", asked)
 	}
@@ -327,7 +345,8 @@ func TestCompleteResourceTemplateVariables(t *testing.T) {
 	mustShow(t, d, "variables of text", "suggestions as you type")
 	r := screenOf[*resourcesView](d.m)
 	d.typeText("7")
-	d.send(routedMsg{id: r.args.id, msg: completeDueMsg{gen: r.args.comp.gen}})
+	d.dueOnly(r.args.id, r.args.comp)
+	d.settle(r.args.comp)
 	mustShow(t, d, "suggestions 3 of 13", "70", "71")
 	asked := d.eng.completesAsked()
 	if len(asked) != 1 || asked[0].ref != (wire.CompleteRef{Type: wire.RefResource, URI: "demo://text/{id}{?lang}"}) || asked[0].arg != "id" {
@@ -336,7 +355,8 @@ func TestCompleteResourceTemplateVariables(t *testing.T) {
 	d.keys(keyDown, keyTab) // "7"
 	d.keys(keyEnter)        // on to lang
 	d.typeText("e")
-	d.send(routedMsg{id: r.args.id, msg: completeDueMsg{gen: r.args.comp.gen}})
+	d.dueOnly(r.args.id, r.args.comp)
+	d.settle(r.args.comp)
 	asked = d.eng.completesAsked()
 	if last := asked[len(asked)-1]; last.arg != "lang" || !cmp.Equal(last.others, map[string]string{"id": "7"}) {
 		t.Fatalf("lang asked %+v, want id=7 as context", last)
