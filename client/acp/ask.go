@@ -29,14 +29,19 @@ func (c *Client) askAgent(ctx context.Context, m *jsonrpc.Message, arrived time.
 	q := &question.Question{Server: c.opts.Name, Arrived: arrived,
 		Key: question.Key{Server: c.opts.Name, Delivery: question.AgentRequest, RequestID: m.ID}}
 	var perr *question.ParamsError
-	if m.Method == MethodRequestPermission {
+	var write *pendingWrite
+	switch m.Method {
+	case MethodRequestPermission:
 		q.Key.Delivery = question.PermissionRequest
 		perr = question.ParsePermission(q, m.Params)
-	} else {
+	case MethodWriteTextFile:
+		q.Key.Delivery = question.FileWrite
+		write, perr = c.parseWrite(q, m.Params)
+	default:
 		perr = c.parseElicitation(q, m.Params)
 	}
 	c.mu.Lock()
-	oq.session = q.Origin.SessionID
+	oq.session, oq.call = q.Origin.SessionID, q.Origin.CallID
 	t := c.turns[oq.session]
 	c.mu.Unlock()
 	switch {
@@ -67,7 +72,17 @@ func (c *Client) askAgent(ctx context.Context, m *jsonrpc.Message, arrived time.
 		d = c.asker.Settle(ctx, q, claim)
 	}
 	r, out := d.Reply(q)
-	if q.Kind == question.KindPermission && out.Kind == question.Cancel && q.Origin.SessionID != "" {
+	if write != nil && r.Result != nil {
+		// Allowed: the write happens now, after the claim, so that
+		// nothing can withdraw it half done; a failure is answered
+		// instead of the null.
+		if err := write.do(); err != nil {
+			e := jsonrpc.NewError(jsonrpc.CodeInternalError, "write failed: "+err.Error(), nil)
+			r = question.Reply{Err: e, Sent: fmt.Sprintf("error %d", e.Code)}
+			out.Reason = question.JoinReason(out.Reason, e.Message)
+		}
+	}
+	if q.Key.Delivery == question.PermissionRequest && out.Kind == question.Cancel && q.Origin.SessionID != "" {
 		// Esc on a permission has no "dismissed" answer: it stops the
 		// turn. session/cancel goes first, so that the agent reads the
 		// "cancelled" that follows as the turn's.
@@ -80,6 +95,13 @@ func (c *Client) askAgent(ctx context.Context, m *jsonrpc.Message, arrived time.
 		}
 	}
 	c.record(q, out, r)
+	if write != nil {
+		write.access.Sent, write.access.Reason = r.Sent, out.Reason
+		if perr != nil {
+			write.access.Reason = perr.Msg
+		}
+		c.fileAccess(write.access)
+	}
 }
 
 // parseElicitation reads ACP's elicitation/create: the scope (sessionId
@@ -155,13 +177,16 @@ func (c *Client) record(q *question.Question, out question.Outcome, r question.R
 	if r.Sent == "accept" {
 		e.Content = out.Content
 	}
-	if q.Kind == question.KindPermission {
+	switch {
+	case q.Kind == question.KindPermission:
 		e.Bucket = question.PermissionBucket(q, out, r)
-		if q.Permission != nil && r.Result != nil {
+		if q.Permission != nil && (r.Result != nil || q.Key.Delivery == question.FileWrite) {
 			if o, ok := q.Permission.Option(out.Option); ok {
 				e.Option = &o
 			}
 		}
+	case q.Key.Delivery == question.AgentRequest:
+		e.Bucket = question.ElicitationBucket(out, r)
 	}
 	c.journal.Record(e)
 	if c.opts.OnResolved != nil {

@@ -3,10 +3,8 @@ package acp
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"path/filepath"
-	"strings"
 	"sync"
 	"time"
 
@@ -51,9 +49,27 @@ type Options struct {
 	OnUpdate   func(Update)
 	OnStderr   func(string)
 	OnResolved func(question.JournalEntry)
+	// OnFile hears every fs request of the agent's as it ends (reads and
+	// writes; AllowFS only).
+	OnFile func(FileAccess)
 	// CancelWait and CloseWait override the defaults.
 	CancelWait time.Duration
 	CloseWait  time.Duration
+	// AllowFS declares fs.readTextFile and fs.writeTextFile and serves
+	// them, only within the session's cwd; every write is asked first
+	// (a question.FileWrite permission carrying the diff). Without it
+	// fs/* is answered -32601.
+	AllowFS bool
+	// QuestionTimeout, if positive, ends a question of the agent's left
+	// unanswered this long: internal cancellation, answered -32800.
+	QuestionTimeout time.Duration
+	// ChooseAuth, if set, is asked which of the agent's authMethods to
+	// use when session/new is refused -32000 (auth required); NewSession
+	// then runs authenticate and tries once more. A UI shows a pane; an
+	// error (or ctx ending) leaves the AuthRequiredError standing.
+	ChooseAuth func(ctx context.Context, methods []AuthMethod) (methodID string, err error)
+	// MCPServers go into every session/new (ACP's mcpServers).
+	MCPServers []MCPServer
 	// ClientName and ClientVersion go into clientInfo.
 	ClientName, ClientVersion string
 }
@@ -98,6 +114,9 @@ type Client struct {
 	// turns are the session/prompt calls under way, by session, so that
 	// a Stop knows what it stops.
 	turns map[string]*turnState
+	// cwds are the sessions' working directories (absolute), by id: the
+	// fs methods serve only within them.
+	cwds map[string]string
 
 	// scoped counts questions scoped to a request of ours (requestId)
 	// being answered, so that the request returns with its journal
@@ -116,6 +135,8 @@ type openQuestion struct {
 	cancel  context.CancelCauseFunc
 	reason  string // the withdrawal's, if any
 	claimed bool
+	// call is the request of ours a requestId-scoped question belongs to.
+	call jsonrpc.ID
 }
 
 // Start spawns the agent and runs initialize. ctx bounds the start and
@@ -142,7 +163,7 @@ func Start(ctx context.Context, opts Options) (*Client, error) {
 		modes = *opts.Modes
 	}
 	c := &Client{opts: opts, modes: modes, journal: opts.Journal,
-		open: map[jsonrpc.ID]*openQuestion{}, turns: map[string]*turnState{}, readDone: make(chan struct{})}
+		open: map[jsonrpc.ID]*openQuestion{}, turns: map[string]*turnState{}, cwds: map[string]string{}, readDone: make(chan struct{})}
 	c.asker = question.Asker{Prompter: prompter, WG: &c.prompters}
 	c.base, c.shutdown = context.WithCancelCause(context.Background())
 	tr := &transport.Stdio{Command: opts.Command, Args: opts.Args, Env: opts.Env, Dir: opts.Dir,
@@ -176,7 +197,7 @@ func (c *Client) initialize(ctx context.Context) error {
 	params := map[string]any{
 		"protocolVersion": ProtocolVersion,
 		"clientCapabilities": map[string]any{
-			"fs":          map[string]bool{"readTextFile": false, "writeTextFile": false},
+			"fs":          map[string]bool{"readTextFile": c.opts.AllowFS, "writeTextFile": c.opts.AllowFS},
 			"terminal":    false,
 			"elicitation": elicitation,
 		},
@@ -203,58 +224,6 @@ func (c *Client) Name() string { return c.opts.Name }
 
 // Journal is where the agent's questions are recorded.
 func (c *Client) Journal() *question.Journal { return c.journal }
-
-// AuthRequiredError is returned by NewSession when the agent wants
-// authentication first (-32000) and listed how.
-type AuthRequiredError struct {
-	Methods []AuthMethod
-	Err     error
-}
-
-func (e *AuthRequiredError) Error() string {
-	names := make([]string, len(e.Methods))
-	for i, m := range e.Methods {
-		names[i] = m.ID
-		if m.Name != "" && m.Name != m.ID {
-			names[i] += " (" + m.Name + ")"
-		}
-	}
-	return "acp: the agent requires authentication first; its methods: " + strings.Join(names, ", ")
-}
-
-func (e *AuthRequiredError) Unwrap() error { return e.Err }
-
-// NewSession opens a session in cwd (made absolute). If ctx ends first
-// the request is abandoned with $/cancel_request.
-func (c *Client) NewSession(ctx context.Context, cwd string) (string, error) {
-	abs, err := filepath.Abs(cwd)
-	if err != nil {
-		return "", fmt.Errorf("acp: session/new: cwd: %w", err)
-	}
-	raw, err := c.peer.call(ctx, MethodSessionNew, map[string]any{"cwd": abs, "mcpServers": []any{}}, c.opts.CancelWait)
-	waitSettled(&c.scoped, c.opts.CloseWait)
-	var re *RPCError
-	if errors.As(err, &re) && re.Err.Code == CodeAuthRequired && len(c.init.AuthMethods) > 0 {
-		return "", &AuthRequiredError{Methods: c.init.AuthMethods, Err: err}
-	}
-	if err != nil {
-		return "", err
-	}
-	var res struct {
-		SessionID string `json:"sessionId"`
-	}
-	if err := wire.DecodeExact(raw, &res); err != nil || res.SessionID == "" {
-		return "", fmt.Errorf("acp: session/new: the result has no sessionId")
-	}
-	return res.SessionID, nil
-}
-
-// Authenticate runs authenticate with one of the agent's methods.
-func (c *Client) Authenticate(ctx context.Context, methodID string) error {
-	_, err := c.peer.call(ctx, MethodAuthenticate, map[string]string{"methodId": methodID}, c.opts.CancelWait)
-	waitSettled(&c.scoped, c.opts.CloseWait)
-	return err
-}
 
 // readLoop reads until the connection ends, then ends everything waiting.
 func (c *Client) readLoop() {
@@ -326,8 +295,16 @@ func (c *Client) stderr(s string) {
 
 // request serves one request of the agent's in a goroutine of its own.
 func (c *Client) request(m *jsonrpc.Message, arrived time.Time) {
-	switch m.Method {
-	case MethodRequestPermission, MethodElicitation:
+	switch {
+	case m.Method == MethodRequestPermission, m.Method == MethodElicitation:
+	case m.Method == MethodWriteTextFile && c.opts.AllowFS:
+	case m.Method == MethodReadTextFile && c.opts.AllowFS:
+		c.handlers.Add(1)
+		go func() {
+			defer c.handlers.Done()
+			c.serveRead(m)
+		}()
+		return
 	default:
 		// fs/* and terminal/* we did not declare; anything else we do not
 		// know.
@@ -336,6 +313,13 @@ func (c *Client) request(m *jsonrpc.Message, arrived time.Time) {
 		return
 	}
 	ctx, cancel := context.WithCancelCause(c.base)
+	if d := c.opts.QuestionTimeout; d > 0 {
+		// Internal cancellation: the Asker's Timeout, answered -32800.
+		var stop context.CancelFunc
+		ctx, stop = context.WithTimeoutCause(ctx, d, question.ErrTimeout)
+		parent := cancel
+		cancel = func(err error) { parent(err); stop() }
+	}
 	oq := &openQuestion{cancel: cancel}
 	c.mu.Lock()
 	if _, dup := c.open[m.ID]; dup {
