@@ -371,7 +371,7 @@ func TestStopBoundedWhenAgentIgnoresCancel(t *testing.T) {
 	}
 	pctx, pcancel := context.WithTimeout(ctx, 200*time.Millisecond)
 	defer pcancel()
-	res, err := c.Prompt(pctx, sid, "deaf")
+	res, err := c.Prompt(pctx, sid, "deafer")
 	if !errors.Is(err, acp.ErrNoAnswer) || !res.Stopped || res.StopReason != "" {
 		t.Fatalf("turn: %+v, %v; want ErrNoAnswer", res, err)
 	}

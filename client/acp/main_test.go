@@ -23,6 +23,9 @@ func TestMain(m *testing.M) {
 		if kind == "slow" {
 			opts.SlowNew = time.Minute
 		}
+		if kind == "slowauth" {
+			opts.RequireAuth, opts.SlowAuth = true, time.Minute
+		}
 		if err := acpagent.Serve(context.Background(), os.Stdin, os.Stdout, opts); err != nil {
 			os.Exit(1)
 		}

@@ -1,0 +1,127 @@
+package acp_test
+
+import (
+	"context"
+	"errors"
+	"testing"
+	"time"
+
+	"github.com/elicit-dev/elicit/client/acp"
+	"github.com/elicit-dev/elicit/client/question"
+)
+
+// An agent deaf to session/cancel gets $/cancel_request for the prompt
+// once CancelWait runs out; its -32800 is cancelled, not a failure.
+func TestDeafAgentAbandonedWithCancelRequest(t *testing.T) {
+	c := start(t, "plain", nil, func(o *acp.Options) { o.CancelWait = 300 * time.Millisecond })
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	sid, err := c.NewSession(ctx, ".")
+	if err != nil {
+		t.Fatal(err)
+	}
+	pctx, pcancel := context.WithTimeout(ctx, 200*time.Millisecond)
+	defer pcancel()
+	res, err := c.Prompt(pctx, sid, "deaf")
+	if err != nil || !res.RequestCancelled || !res.Stopped || res.StopReason != "" {
+		t.Fatalf("turn: %+v, %v; want cancelled by $/cancel_request", res, err)
+	}
+}
+
+// AbandonTurn sends $/cancel_request at once, without waiting for the
+// stopReason (CancelWait here is a minute).
+func TestAbandonTurn(t *testing.T) {
+	c := start(t, "plain", nil, func(o *acp.Options) { o.CancelWait = time.Minute })
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	sid, err := c.NewSession(ctx, ".")
+	if err != nil {
+		t.Fatal(err)
+	}
+	type turnEnd struct {
+		res acp.TurnResult
+		err error
+	}
+	done := make(chan turnEnd, 1)
+	go func() {
+		res, err := c.Prompt(context.Background(), sid, "deaf")
+		done <- turnEnd{res, err}
+	}()
+	time.Sleep(200 * time.Millisecond)
+	c.AbandonTurn(sid)
+	select {
+	case e := <-done:
+		if e.err != nil || !e.res.RequestCancelled || !e.res.Stopped {
+			t.Fatalf("turn: %+v, %v", e.res, e.err)
+		}
+	case <-ctx.Done():
+		t.Fatal("AbandonTurn did not abandon the prompt: the turn still waits for the stopReason")
+	}
+}
+
+func TestAbandonSlowAuthenticate(t *testing.T) {
+	c := start(t, "slowauth", nil, nil)
+	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
+	defer cancel()
+	if err := c.Authenticate(ctx, "demo-login"); !errors.Is(err, acp.ErrCancelled) {
+		t.Fatalf("abandoned authenticate: %v, want ErrCancelled", err)
+	}
+}
+
+func TestChooseAuth(t *testing.T) {
+	var offered []acp.AuthMethod
+	c := start(t, "auth", nil, func(o *acp.Options) {
+		o.ChooseAuth = func(_ context.Context, ms []acp.AuthMethod) (string, error) {
+			offered = ms
+			return "demo-login", nil
+		}
+	})
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if _, err := c.NewSession(ctx, "."); err != nil {
+		t.Fatalf("session/new with ChooseAuth: %v", err)
+	}
+	if len(offered) != 1 || offered[0].ID != "demo-login" {
+		t.Errorf("offered %+v", offered)
+	}
+	bad := start(t, "auth", nil, func(o *acp.Options) {
+		o.ChooseAuth = func(context.Context, []acp.AuthMethod) (string, error) { return "nope", nil }
+	})
+	var ae *acp.AuthRequiredError
+	if _, err := bad.NewSession(ctx, "."); !errors.As(err, &ae) {
+		t.Errorf("a method the agent did not offer: %v, want AuthRequiredError", err)
+	}
+}
+
+// A question left unanswered past QuestionTimeout is internal
+// cancellation: answered -32800.
+func TestQuestionTimeoutAnswered32800(t *testing.T) {
+	for _, tc := range []struct {
+		prompt, message, bucket string
+	}{
+		{"question", "The question was refused: error -32800.", question.BucketTimeout},
+		{"permission", "The permission request failed.", question.BucketTimeout},
+	} {
+		t.Run(tc.prompt, func(t *testing.T) {
+			c := start(t, "plain", hold, func(o *acp.Options) { o.QuestionTimeout = 200 * time.Millisecond })
+			res, err := turn(t, c, tc.prompt)
+			if err != nil || res.Message != tc.message {
+				t.Fatalf("turn: %+v, %v", res, err)
+			}
+			e := onlyEntry(t, c)
+			if e.Kind != question.Timeout || e.Sent != "error -32800" || e.Bucket != tc.bucket {
+				t.Errorf("entry %+v", e)
+			}
+		})
+	}
+}
+
+func TestElicitationBucketsJournalled(t *testing.T) {
+	c := start(t, "plain", hold, nil)
+	if _, err := turn(t, c, "withdraw"); err != nil {
+		t.Fatal(err)
+	}
+	if got := c.Journal().AgentElicitationCounts(); got[question.BucketWithdrawn] != 1 || len(got) != 1 {
+		t.Errorf("agent elicitation counts %v", got)
+	}
+}
