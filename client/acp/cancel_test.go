@@ -100,7 +100,7 @@ func TestQuestionTimeoutAnswered32800(t *testing.T) {
 		prompt, message, bucket string
 	}{
 		{"question", "The question was refused: error -32800.", question.BucketTimeout},
-		{"permission", "The permission request failed.", question.BucketTimeout},
+		{"permission", "The permission request failed: error -32800.", question.BucketTimeout},
 	} {
 		t.Run(tc.prompt, func(t *testing.T) {
 			c := start(t, "plain", hold, func(o *acp.Options) { o.QuestionTimeout = 200 * time.Millisecond })

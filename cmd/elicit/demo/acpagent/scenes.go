@@ -183,9 +183,14 @@ func (t *turn) permission() string {
 			OptionID string `json:"optionId"`
 		} `json:"outcome"`
 	}
-	if r.Error != nil || json.Unmarshal(r.Result, &res) != nil {
+	if r.Error != nil {
 		t.toolStatus("call_1", "failed")
-		t.say("The permission request failed.")
+		t.say(fmt.Sprintf("The permission request failed: error %d.", r.Error.Code))
+		return "end_turn"
+	}
+	if json.Unmarshal(r.Result, &res) != nil {
+		t.toolStatus("call_1", "failed")
+		t.say("The permission request failed: its result is not JSON.")
 		return "end_turn"
 	}
 	switch o := res.Outcome; {
