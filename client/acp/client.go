@@ -344,7 +344,7 @@ func (c *Client) withdraw(id jsonrpc.ID) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if oq := c.open[id]; oq != nil && !oq.claimed {
-		oq.reason = "withdrawn by the agent ($/cancel_request)"
+		oq.reason = "withdrawn by " + c.opts.Name + " ($/cancel_request)"
 		oq.cancel(question.ErrWithdrawn)
 	}
 }
