@@ -137,6 +137,10 @@ type openQuestion struct {
 	claimed bool
 	// call is the request of ours a requestId-scoped question belongs to.
 	call jsonrpc.ID
+	// stopping is set by Stop before session/cancel goes out: the turn's
+	// cancellation is how it ends, even if the agent's $/cancel_request
+	// for it (which some SDKs send on session/cancel) is read first.
+	stopping bool
 }
 
 // Start spawns the agent and runs initialize. ctx bounds the start and
@@ -343,7 +347,7 @@ func (c *Client) request(m *jsonrpc.Message, arrived time.Time) {
 func (c *Client) withdraw(id jsonrpc.ID) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if oq := c.open[id]; oq != nil && !oq.claimed {
+	if oq := c.open[id]; oq != nil && !oq.claimed && !oq.stopping {
 		oq.reason = "withdrawn by " + c.opts.Name + " ($/cancel_request)"
 		oq.cancel(question.ErrWithdrawn)
 	}

@@ -187,6 +187,7 @@ func (c *Client) Stop(sessionID string) {
 	var ends []*openQuestion
 	for _, oq := range c.open {
 		if oq.session == sessionID && !oq.claimed {
+			oq.stopping = true
 			ends = append(ends, oq)
 		}
 	}
