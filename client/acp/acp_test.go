@@ -466,3 +466,19 @@ func TestPromptAnswered32800IsCancelled(t *testing.T) {
 		t.Fatalf("turn: %+v, %v; want cancelled, no failure", res, err)
 	}
 }
+
+// A question scoped to our session/new still open when session/new is
+// answered belongs to nothing any more: it ends with its request, and is
+// still answered.
+func TestRequestScopedEndsWithItsRequest(t *testing.T) {
+	c := start(t, "asknewfast", hold, nil)
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if _, err := c.NewSession(ctx, "."); err != nil {
+		t.Fatal(err)
+	}
+	e := onlyEntry(t, c)
+	if e.Kind != question.Abandoned || e.Sent != "cancel" || !e.Origin.CallID.IsValid() || e.Bucket != question.BucketCancelled {
+		t.Errorf("entry %+v", e)
+	}
+}

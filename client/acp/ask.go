@@ -38,19 +38,7 @@ func (c *Client) askAgent(ctx context.Context, m *jsonrpc.Message, arrived time.
 		q.Key.Delivery = question.FileWrite
 		write, perr = c.parseWrite(q, m.Params)
 	default:
-		perr = c.parseElicitation(q, m.Params)
-	}
-	c.mu.Lock()
-	oq.session, oq.call = q.Origin.SessionID, q.Origin.CallID
-	t := c.turns[oq.session]
-	c.mu.Unlock()
-	switch {
-	case t != nil:
-		t.asks.begin()
-		defer t.asks.end()
-	case q.Origin.CallID.IsValid():
-		c.scoped.begin()
-		defer c.scoped.end()
+		perr = c.parseElicitation(q, m.Params, oq.call)
 	}
 	claim := func(ctx context.Context) (string, error) {
 		c.mu.Lock()
@@ -106,9 +94,10 @@ func (c *Client) askAgent(ctx context.Context, m *jsonrpc.Message, arrived time.
 
 // parseElicitation reads ACP's elicitation/create: the scope (sessionId
 // with an optional toolCallId, or requestId: one of our requests in
-// flight), then the same form or URL parsing as MCP's. ACP has no default
+// flight when it arrived: inFlight, decided on the read loop), then the
+// same form or URL parsing as MCP's. ACP has no default
 // mode: mode is required, and one not declared gets -32602.
-func (c *Client) parseElicitation(q *question.Question, params json.RawMessage) *question.ParamsError {
+func (c *Client) parseElicitation(q *question.Question, params json.RawMessage, inFlight jsonrpc.ID) *question.ParamsError {
 	q.Kind, q.Mode = question.KindElicitation, question.ModeForm
 	if t := bytes.TrimSpace(params); len(t) == 0 || t[0] != '{' {
 		return &question.ParamsError{Msg: "invalid params: elicitation/create needs an object"}
@@ -133,7 +122,7 @@ func (c *Client) parseElicitation(q *question.Question, params json.RawMessage) 
 		}
 	case hasRequest:
 		var id jsonrpc.ID
-		if err := id.UnmarshalJSON([]byte(rid)); err != nil || !c.peer.inFlight(id) {
+		if err := id.UnmarshalJSON([]byte(rid)); err != nil || !inFlight.IsValid() || id != inFlight {
 			return &question.ParamsError{Msg: "invalid params: requestId names no request of ours in flight"}
 		}
 		q.Origin = question.Origin{Kind: question.OriginUnknown, CallID: id}

@@ -325,6 +325,16 @@ func (c *Client) request(m *jsonrpc.Message, arrived time.Time) {
 		cancel = func(err error) { parent(err); stop() }
 	}
 	oq := &openQuestion{cancel: cancel}
+	if m.Method == MethodElicitation {
+		// Decided here, in the order the agent wrote: a question scoped to
+		// a request of ours still in flight when it arrived belongs to it,
+		// and ends with it (endScoped) even if that request's answer is
+		// read before the question's goroutine runs.
+		oq.call = scopeCall(m.Params, c.peer)
+	}
+	if pm, err := wire.ExactMembers(m.Params); err == nil {
+		oq.session, _, _ = wire.ExactString(pm, "sessionId")
+	}
 	c.mu.Lock()
 	if _, dup := c.open[m.ID]; dup {
 		c.mu.Unlock()
@@ -334,13 +344,44 @@ func (c *Client) request(m *jsonrpc.Message, arrived time.Time) {
 		return
 	}
 	c.open[m.ID] = oq
+	// Counted now, on the read loop, so that the turn or the request of
+	// ours it belongs to returns with its journal complete, however soon
+	// the agent answers after it.
+	t := c.turns[oq.session]
+	if t != nil {
+		t.asks.begin()
+	}
 	c.mu.Unlock()
+	if oq.call.IsValid() {
+		c.scoped.begin()
+	}
 	c.handlers.Add(1)
 	go func() {
 		defer c.handlers.Done()
 		defer cancel(nil)
+		if t != nil {
+			defer t.asks.end()
+		}
+		if oq.call.IsValid() {
+			defer c.scoped.end()
+		}
 		c.askAgent(ctx, m, arrived, oq)
 	}()
+}
+
+// scopeCall is the request of ours an elicitation's requestId names, if
+// it is in flight; the zero ID otherwise.
+func scopeCall(params json.RawMessage, p *peer) jsonrpc.ID {
+	m, err := wire.ExactMembers(params)
+	if err != nil {
+		return jsonrpc.ID{}
+	}
+	raw, ok := m["requestId"]
+	var id jsonrpc.ID
+	if !ok || id.UnmarshalJSON([]byte(raw)) != nil || !p.inFlight(id) {
+		return jsonrpc.ID{}
+	}
+	return id
 }
 
 // withdraw ends an open question of the agent's: $/cancel_request.

@@ -20,6 +20,7 @@ func TestMain(m *testing.M) {
 	if kind := os.Getenv(agentEnv); kind != "" {
 		opts := acpagent.Options{RequireAuth: kind == "auth", Step: 50 * time.Millisecond}
 		opts.AskOnNew = kind == "asknew"
+		opts.AskOnNewThenAnswer = kind == "asknewfast"
 		if kind == "slow" {
 			opts.SlowNew = time.Minute
 		}

@@ -27,6 +27,10 @@ type Options struct {
 	// it answers: one naming a request id the client never sent (which
 	// must be refused -32602), then one naming the session/new itself.
 	AskOnNew bool
+	// AskOnNewThenAnswer makes session/new ask one question scoped to it
+	// and answer at once, without waiting: the client must end the
+	// question with its request (and still answer it).
+	AskOnNewThenAnswer bool
 }
 
 type msg struct {
@@ -266,6 +270,20 @@ func (a *agent) call(m msg) {
 		a.mu.Unlock()
 		if !ok {
 			a.fail(m.ID, -32000, "Authentication required")
+			return
+		}
+		if a.opts.AskOnNewThenAnswer {
+			_, ch := a.request("elicitation/create", map[string]any{"requestId": m.ID, "mode": "form",
+				"message": "Which workspace? (session/new will not wait)", "requestedSchema": json.RawMessage(`{"type":"object","properties":{}}`)})
+			a.result(m.ID, map[string]string{"sessionId": id})
+			a.wg.Add(1)
+			go func() {
+				defer a.wg.Done()
+				select {
+				case <-ch:
+				case <-time.After(5 * time.Second):
+				}
+			}()
 			return
 		}
 		if a.opts.AskOnNew {
