@@ -11,6 +11,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/elicit-dev/elicit/client"
 	"github.com/elicit-dev/elicit/client/acp"
 	"github.com/elicit-dev/elicit/client/question"
 	"github.com/elicit-dev/elicit/themes/untrusted"
@@ -19,6 +20,7 @@ import (
 const acpUsage = `Usage: elicit acp --prompt TEXT [--answer POLICY] [--permission P]
                  [--cancel-after DURATION] [--cwd DIR] [--allow-fs]
                  [--auth METHOD] [--prompt-timeout D] [--start-timeout D]
+                 [--elicit off|form|url|both]
                  [-- AGENT ARGS...]
 
 Runs one ACP prompt turn against AGENT (an Agent Client Protocol agent on
@@ -46,6 +48,8 @@ for it (-32000 to session/new). --prompt-timeout ends a question left
 unanswered that long (answered -32800, as shutdown is). --start-timeout
 (default 30s) bounds start-up, initialize, authenticate and session/new;
 a slow request is abandoned with $/cancel_request.
+--elicit says which elicitation modes to declare (default both); one the
+agent uses without it is refused -32602.
 Exit codes: 0 end_turn, 2 usage, 3 the agent could not be started or
 initialized, 4 refusal, another stopReason or an error, 5 a question ended
 other than accept or allow.
@@ -54,6 +58,7 @@ other than accept or allow.
 // acpFlags are elicit acp's flags.
 type acpFlags struct {
 	prompt, answer, permission, cwd, auth    string
+	elicit                                   string
 	cancelAfter, promptTimeout, startTimeout time.Duration
 	allowFS                                  bool
 }
@@ -66,6 +71,7 @@ func runACP(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	fs.StringVar(&f.permission, "permission", "reject", "how to answer permission requests: allow, reject, cancel, hold or an optionId")
 	fs.DurationVar(&f.cancelAfter, "cancel-after", 0, "stop the turn this long after the prompt (0: never)")
 	fs.StringVar(&f.cwd, "cwd", ".", "the session's working directory")
+	fs.StringVar(&f.elicit, "elicit", "both", "elicitation modes to declare: off, form, url or both (a mode not declared is refused -32602)")
 	fs.BoolVar(&f.allowFS, "allow-fs", false, "let the agent read and write text files within --cwd (writes are asked first)")
 	fs.StringVar(&f.auth, "auth", "", "authenticate with this method when the agent requires it")
 	fs.DurationVar(&f.promptTimeout, "prompt-timeout", 0, "end a question left unanswered this long (answered -32800; 0: never)")
@@ -84,6 +90,11 @@ func runACP(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	if f.cancelAfter < 0 || f.promptTimeout < 0 || f.startTimeout <= 0 {
 		return usageErr("--cancel-after and --prompt-timeout must not be negative, --start-timeout must be positive")
 	}
+	em, err := parseElicit(f.elicit)
+	if err != nil {
+		return err
+	}
+	modes := question.Modes{Form: em == client.ElicitBoth || em == client.ElicitForm, URL: em == client.ElicitBoth || em == client.ElicitURL}
 	var answer question.Prompter = holdPrompter{}
 	if f.answer != "hold" {
 		if answer, err = policy(f.answer); err != nil {
@@ -104,7 +115,7 @@ func runACP(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	opts := acp.Options{Name: name, Command: command[0], Args: command[1:], ClientVersion: version,
 		Prompter: &acpPrompter{answer: answer, permission: f.permission},
 		OnStderr: func(line string) { fmt.Fprintf(stderr, "[%s] %s\n", name, untrusted.Line(line)) },
-		AllowFS:  f.allowFS, OnFile: files.add, QuestionTimeout: f.promptTimeout}
+		AllowFS:  f.allowFS, OnFile: files.add, QuestionTimeout: f.promptTimeout, Modes: &modes}
 	var authed string
 	if f.auth != "" {
 		opts.ChooseAuth = func(context.Context, []acp.AuthMethod) (string, error) {

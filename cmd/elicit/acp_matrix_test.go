@@ -89,6 +89,8 @@ func matrixRows() []matrixRow {
 			agents: askingAgents, prompt: "question"},
 		{acpCase: acpCase{name: "elicitation url accepted", args: []string{"--answer", "accept"}, stop: "end_turn", message: "Answer: null", outcome: "accept", sent: "accept", bucket: "accept"},
 			agents: askingAgents, prompt: "url"},
+		{acpCase: acpCase{name: "elicitation url not declared", args: []string{"--answer", "accept", "--elicit", "form"}, code: exitNotAccepted, stop: "end_turn",
+			message: "The question was refused: error -32602.", outcome: "invalid", sent: "error -32602", bucket: "invalid"}, agents: askingAgents, prompt: "url"},
 		{acpCase: acpCase{name: "elicitation decline", args: []string{"--answer", "decline"}, code: exitNotAccepted, stop: "end_turn",
 			message: "No answer (decline).", outcome: "decline", sent: "decline", bucket: "decline"}, agents: askingAgents, prompt: "question"},
 		{acpCase: acpCase{name: "elicitation cancel", args: []string{"--answer", "cancel"}, code: exitNotAccepted, stop: "end_turn",
