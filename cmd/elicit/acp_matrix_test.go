@@ -89,6 +89,8 @@ func matrixRows() []matrixRow {
 			agents: askingAgents, prompt: "question"},
 		{acpCase: acpCase{name: "elicitation url accepted", args: []string{"--answer", "accept"}, stop: "end_turn", message: "Answer: null", outcome: "accept", sent: "accept", bucket: "accept"},
 			agents: askingAgents, prompt: "url"},
+		{acpCase: acpCase{name: "elicitation content failing the schema", args: []string{"--answer", `$FILE={"strategy":"nope"}`}, code: exitNotAccepted, stop: "end_turn",
+			message: "The question was refused: error -32602.", outcome: "invalid", sent: "error -32602", bucket: "invalid"}, agents: askingAgents, prompt: "question"},
 		{acpCase: acpCase{name: "elicitation url not declared", args: []string{"--answer", "accept", "--elicit", "form"}, code: exitNotAccepted, stop: "end_turn",
 			message: "The question was refused: error -32602.", outcome: "invalid", sent: "error -32602", bucket: "invalid"}, agents: askingAgents, prompt: "url"},
 		{acpCase: acpCase{name: "elicitation decline", args: []string{"--answer", "decline"}, code: exitNotAccepted, stop: "end_turn",
@@ -170,8 +172,15 @@ func TestACPMatrix(t *testing.T) {
 				}
 				tc.args = append([]string{"--prompt", row.prompt}, tc.args...)
 				for i, a := range tc.args {
-					if a == "$TMP" {
+					switch {
+					case a == "$TMP":
 						tc.args[i] = t.TempDir()
+					case strings.HasPrefix(a, "$FILE="):
+						// An answer file holding what follows the =.
+						tc.args[i] = filepath.Join(t.TempDir(), "answers.json")
+						if err := os.WriteFile(tc.args[i], []byte(strings.TrimPrefix(a, "$FILE=")), 0o600); err != nil {
+							t.Fatal(err)
+						}
 					}
 				}
 				tc.args = append(append(tc.args, "--"), agents[agent]...)
