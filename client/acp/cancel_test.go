@@ -28,37 +28,6 @@ func TestDeafAgentAbandonedWithCancelRequest(t *testing.T) {
 	}
 }
 
-// AbandonTurn sends $/cancel_request at once, without waiting for the
-// stopReason (CancelWait here is a minute).
-func TestAbandonTurn(t *testing.T) {
-	c := start(t, "plain", nil, func(o *acp.Options) { o.CancelWait = time.Minute })
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	sid, err := c.NewSession(ctx, ".")
-	if err != nil {
-		t.Fatal(err)
-	}
-	type turnEnd struct {
-		res acp.TurnResult
-		err error
-	}
-	done := make(chan turnEnd, 1)
-	go func() {
-		res, err := c.Prompt(context.Background(), sid, "deaf")
-		done <- turnEnd{res, err}
-	}()
-	time.Sleep(200 * time.Millisecond)
-	c.AbandonTurn(sid)
-	select {
-	case e := <-done:
-		if e.err != nil || !e.res.RequestCancelled || !e.res.Stopped {
-			t.Fatalf("turn: %+v, %v", e.res, e.err)
-		}
-	case <-ctx.Done():
-		t.Fatal("AbandonTurn did not abandon the prompt: the turn still waits for the stopReason")
-	}
-}
-
 func TestAbandonSlowAuthenticate(t *testing.T) {
 	c := start(t, "slowauth", nil, nil)
 	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
