@@ -3,6 +3,7 @@ package acp_test
 import (
 	"context"
 	"errors"
+	"strings"
 	"testing"
 	"time"
 
@@ -92,5 +93,33 @@ func TestElicitationBucketsJournalled(t *testing.T) {
 	}
 	if got := c.Journal().AgentElicitationCounts(); got[question.BucketWithdrawn] != 1 || len(got) != 1 {
 		t.Errorf("agent elicitation counts %v", got)
+	}
+}
+
+// AskAuth asks the sign-in method as a form (question.AuthChoice): the
+// same panes as any form; an accept authenticates, a decline does not.
+func TestAskAuth(t *testing.T) {
+	var asked *question.Question
+	p := question.PrompterFunc(func(ctx context.Context, q *question.Question) question.Outcome {
+		asked = q
+		return question.AcceptDefaults.Prompt(ctx, q)
+	})
+	j := question.NewJournal(0)
+	c := start(t, "auth", nil, func(o *acp.Options) { o.ChooseAuth = acp.AskAuth("demo-agent", p, j) })
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if _, err := c.NewSession(ctx, "."); err != nil {
+		t.Fatalf("session/new after signing in: %v", err)
+	}
+	if asked == nil || asked.Key.Delivery != question.AuthChoice || asked.Schema == nil || asked.Key.String() != "demo-agent (sign-in)" {
+		t.Fatalf("question %+v", asked)
+	}
+	if es := j.Entries(); len(es) != 1 || es[0].Kind != question.Accept || es[0].Content["method"] != "demo-login" || es[0].Sent != "" {
+		t.Errorf("journal %+v", es)
+	}
+	declined := start(t, "auth", nil, func(o *acp.Options) { o.ChooseAuth = acp.AskAuth("demo-agent", question.DeclineAll, nil) })
+	var ae *acp.AuthRequiredError
+	if _, err := declined.NewSession(ctx, "."); !errors.As(err, &ae) || !strings.Contains(err.Error(), "sign-in decline") {
+		t.Errorf("declined: %v, want AuthRequiredError", err)
 	}
 }

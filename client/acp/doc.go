@@ -21,9 +21,10 @@
 //   - internal cancellation answers -32800 too: Options.QuestionTimeout,
 //     and Close, which answers every open request of the agent's.
 //
-// What a UI uses beside Prompt and Stop: Options.ChooseAuth (a pane that
-// picks one of the agent's authMethods when session/new is refused
-// -32000), AbandonTurn (a second Stop), Options.OnUpdate and OnFile (the
+// What a UI uses beside Prompt and Stop: Options.ChooseAuth, called when
+// session/new is refused -32000 (AskAuth makes one that asks its
+// Prompter a form with one choice per authMethod, a question.AuthChoice,
+// so the form panes show it), AbandonTurn (a second Stop), Options.OnUpdate and OnFile (the
 // turn and the fs accesses as they happen), question.FileWrite (a write
 // asked first: a permission whose tool call carries the diff, options
 // WriteAllow and WriteReject; Esc refuses it without stopping the turn),

@@ -186,3 +186,15 @@ func TestElicitationBuckets(t *testing.T) {
 		t.Errorf("elicitation counts by kind: %d abandoned, want 2", n)
 	}
 }
+
+func TestAuthChoiceSendsNothing(t *testing.T) {
+	q := &Question{Key: Key{Server: "agent", Delivery: AuthChoice}, Mode: ModeForm}
+	for _, d := range []Decision{Judge(q, Outcome{Kind: Accept, Content: map[string]any{"method": "m"}}), Judge(q, Outcome{Kind: Decline}), CauseDecision(ErrShutdown, "")} {
+		if r, _ := d.Reply(q); !r.None() {
+			t.Errorf("%v: sent %+v; an AuthChoice is answered by authenticate, not on the wire", d.Outcome.Kind, r)
+		}
+	}
+	if s := q.Key.String(); s != "agent (sign-in)" {
+		t.Errorf("key %q", s)
+	}
+}

@@ -45,6 +45,11 @@ const (
 	// diff); keyed by the agent's request id. Answered null once written,
 	// else an error: a reply is owed as for AgentRequest.
 	FileWrite
+	// AuthChoice: which of an ACP agent's authMethods to authenticate
+	// with, asked of a person when session/new is refused -32000 (a form
+	// with one choice per method); keyed by the agent. Our own question:
+	// nothing answers it on the wire, authenticate follows an accept.
+	AuthChoice
 )
 
 func (d Delivery) String() string {
@@ -65,6 +70,8 @@ func (d Delivery) String() string {
 		return "agent-request"
 	case FileWrite:
 		return "file-write"
+	case AuthChoice:
+		return "auth-choice"
 	default:
 		return "unknown"
 	}
@@ -106,6 +113,8 @@ func (k Key) String() string {
 		return fmt.Sprintf("%s#%s (permission)", k.Server, k.RequestID.Raw())
 	case FileWrite:
 		return fmt.Sprintf("%s#%s (write)", k.Server, k.RequestID.Raw())
+	case AuthChoice:
+		return k.Server + " (sign-in)"
 	case ReceiverTask:
 		return fmt.Sprintf("%s#%s (our task %s)", k.Server, k.RequestID.Raw(), k.TaskID)
 	case URLRequired:

@@ -62,7 +62,8 @@ type elicitResult struct {
 // have a table of their own (agentReply). URLRequired sends nothing for
 // any outcome: the request the -32042 answered is sent again once every
 // one of its elicitations was accepted (Sent "retry",
-// client/urlrequired.go). Sampling questions have a table of their own
+// client/urlrequired.go); nor does AuthChoice (authenticate follows an
+// accept, client/acp). Sampling questions have a table of their own
 // (sampleReply).
 func (d Decision) Reply(q *Question) (Reply, Outcome) {
 	if q.Kind == KindSampling {
@@ -72,7 +73,7 @@ func (d Decision) Reply(q *Question) (Reply, Outcome) {
 		return d.agentReply(q)
 	}
 	out := d.Outcome
-	if q.Key.Delivery == URLRequired {
+	if q.Key.Delivery == URLRequired || q.Key.Delivery == AuthChoice {
 		return Reply{}, out
 	}
 	request := q.Key.Delivery == ServerRequest || q.Key.Delivery == ReceiverTask
