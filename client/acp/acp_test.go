@@ -253,13 +253,22 @@ func TestURLModeNotDeclared(t *testing.T) {
 
 func TestURLModeAccepted(t *testing.T) {
 	var got *question.Question
+	completed := make(chan string, 1)
 	c := start(t, "plain", question.PrompterFunc(func(_ context.Context, q *question.Question) question.Outcome {
 		got = q
 		return question.Outcome{Kind: question.Accept}
-	}), nil)
+	}), func(o *acp.Options) { o.OnElicitationComplete = func(id string) { completed <- id } })
 	res, err := turn(t, c, "url")
-	if err != nil || res.Message != "Answer: null" || got == nil || got.URL != "https://example.com/login" {
+	if err != nil || res.Message != "Answer: null" || got == nil || got.URL != "https://example.com/login" || got.ElicitationID != "login-1" {
 		t.Fatalf("turn: %+v, %v, %+v", res, err, got)
+	}
+	select {
+	case id := <-completed:
+		if id != "login-1" {
+			t.Errorf("elicitation/complete for %q", id)
+		}
+	case <-time.After(5 * time.Second):
+		t.Error("elicitation/complete was not heard")
 	}
 }
 

@@ -49,6 +49,10 @@ type Options struct {
 	OnUpdate   func(Update)
 	OnStderr   func(string)
 	OnResolved func(question.JournalEntry)
+	// OnElicitationComplete hears elicitation/complete: the URL-mode
+	// question with that elicitationId is done on the agent's side (a UI
+	// closes what it still shows of it). On the read loop: must not block.
+	OnElicitationComplete func(elicitationID string)
 	// OnFile hears every fs request of the agent's as it ends (reads and
 	// writes; AllowFS only).
 	OnFile func(FileAccess)
@@ -278,6 +282,14 @@ func (c *Client) notification(m *jsonrpc.Message) {
 		if c.opts.OnUpdate != nil {
 			c.opts.OnUpdate(u)
 		}
+	case MethodElicitComplete:
+		// URL mode: the agent says the out-of-band step is done.
+		var p struct {
+			ElicitationID string `json:"elicitationId"`
+		}
+		if err := wire.DecodeExact(m.Params, &p); err == nil && p.ElicitationID != "" && c.opts.OnElicitationComplete != nil {
+			c.opts.OnElicitationComplete(p.ElicitationID)
+		}
 	case MethodCancelRequest:
 		var p struct {
 			RequestID jsonrpc.ID `json:"requestId"`
@@ -287,8 +299,8 @@ func (c *Client) notification(m *jsonrpc.Message) {
 		}
 		c.withdraw(p.RequestID)
 	}
-	// Anything else (elicitation/complete, $/ notifications) is ignored:
-	// a peer may ignore any notification.
+	// Anything else ($/ notifications we do not know) is ignored: a peer
+	// may ignore any notification.
 }
 
 func (c *Client) stderr(s string) {

@@ -8,7 +8,7 @@
 //	withdrawperm  a permission request it withdraws with $/cancel_request
 //	long          a long turn of chunks, to cancel with session/cancel
 //	toolq         a form question during a tool call (toolCallId set)
-//	url           a URL-mode elicitation
+//	url           a URL-mode elicitation, then elicitation/complete
 //	fs            a read of /etc/hostname (-32601 without --allow-fs,
 //	              refused -32602 with it: outside the cwd)
 //	write         a write of notes.txt in the cwd, then a read of it

@@ -103,8 +103,11 @@ func (a *agent) play(t *turn, prompt string) string {
 		return t.question(map[string]any{"sessionId": t.session, "mode": "form",
 			"message": "How should I approach this refactoring?", "requestedSchema": formSchema})
 	case strings.Contains(word, "url"):
-		return t.question(map[string]any{"sessionId": t.session, "mode": "url", "elicitationId": "login-1",
+		stop := t.question(map[string]any{"sessionId": t.session, "mode": "url", "elicitationId": "login-1",
 			"url": "https://example.com/login", "message": "Log in to continue"})
+		// The out-of-band step is done (as if the person logged in).
+		t.a.notify("elicitation/complete", map[string]string{"elicitationId": "login-1"})
+		return stop
 	case strings.Contains(word, "long"):
 		return t.long()
 	case strings.Contains(word, "err32800"):
