@@ -70,6 +70,15 @@ func (c *Client) askAgent(ctx context.Context, m *jsonrpc.Message, arrived time.
 			out.Reason = question.JoinReason(out.Reason, e.Message)
 		}
 	}
+	if write != nil {
+		// Heard before the answer goes out, in the order the agent sees
+		// its fs requests answered (a read after this write comes after).
+		write.access.Sent, write.access.Reason = r.Sent, out.Reason
+		if perr != nil {
+			write.access.Reason = perr.Msg
+		}
+		c.fileAccess(write.access)
+	}
 	if q.Key.Delivery == question.PermissionRequest && out.Kind == question.Cancel && q.Origin.SessionID != "" {
 		// Esc on a permission has no "dismissed" answer: it stops the
 		// turn. session/cancel goes first, so that the agent reads the
@@ -83,13 +92,6 @@ func (c *Client) askAgent(ctx context.Context, m *jsonrpc.Message, arrived time.
 		}
 	}
 	c.record(q, out, r)
-	if write != nil {
-		write.access.Sent, write.access.Reason = r.Sent, out.Reason
-		if perr != nil {
-			write.access.Reason = perr.Msg
-		}
-		c.fileAccess(write.access)
-	}
 }
 
 // parseElicitation reads ACP's elicitation/create: the scope (sessionId

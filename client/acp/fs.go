@@ -144,10 +144,12 @@ func (c *Client) serveRead(m *jsonrpc.Message) {
 	} else {
 		fa.Sent, fa.Reason = fmt.Sprintf("error %d", e.Code), e.Message
 	}
-	if err := c.peer.respond(m.ID, result, e); err != nil {
-		fa.Sent, fa.Reason = "", question.JoinReason(fa.Reason, err.Error())
-	}
+	// Heard before the answer goes out, so that the turn it belongs to
+	// cannot end before it is.
 	c.fileAccess(fa)
+	if err := c.peer.respond(m.ID, result, e); err != nil {
+		c.stderr(fmt.Sprintf("acp: %s %s: the answer could not be sent: %v", MethodReadTextFile, m.ID.Raw(), err))
+	}
 }
 
 func (c *Client) fileAccess(fa FileAccess) {
