@@ -51,8 +51,9 @@ a slow request is abandoned with $/cancel_request.
 --elicit says which elicitation modes to declare (default both); one the
 agent uses without it is refused -32602.
 Exit codes: 0 end_turn, 2 usage, 3 the agent could not be started or
-initialized, 4 refusal, another stopReason or an error, 5 a question ended
-other than accept or allow.
+initialized, or wants authentication and --auth names no method it lists,
+4 refusal, another stopReason (cancelled too) or an error, 5 a question
+ended other than accept or allow.
 `
 
 // acpFlags are elicit acp's flags.
