@@ -3,7 +3,6 @@ package ui
 import (
 	"time"
 
-	"charm.land/bubbles/v2/cursor"
 	"charm.land/bubbles/v2/spinner"
 	tea "charm.land/bubbletea/v2"
 )
@@ -33,24 +32,21 @@ func (s *spinState) tick() tea.Cmd {
 
 func (s *spinState) view() string { return spinner.MiniDot.Frames[s.frame%len(spinner.MiniDot.Frames)] }
 
-// armTicks starts the 1 s waiting-time tick while a waiting time is on
-// screen and nothing else redraws it, the spinner while something on
-// screen spins, and the focused pane's cursor blink if it was parked while
-// hidden.
+// armTicks starts the waiting-time tick while a waiting time is on screen
+// and the spinner while something on screen spins. Nothing else ticks: a
+// form's cursor blink never reaches the screen and ends in forms.Form
+// (TestHuhNeverShowsABlink), so a hidden pane and a focused one alike
+// arm one blink when their cursor moves and none after.
 func (m *Model) armTicks() tea.Cmd {
 	var cmds []tea.Cmd
 	if !m.ticking && m.waitNeedsTick() {
 		m.ticking = true
-		cmds = append(cmds, tea.Tick(time.Second, func(time.Time) tea.Msg { return waitTickMsg{} }))
+		cmds = append(cmds, tea.Tick(m.waitTickIn(), func(time.Time) tea.Msg { return waitTickMsg{} }))
 	}
 	if !m.spin.running && m.spinNeeded() {
 		m.spin.running = true
 		m.spin.gen++
 		cmds = append(cmds, m.spin.tick())
-	}
-	if pn := m.prompts.focused(); pn != nil && pn.blinkParked && m.prompts.onScreen(&m.viewCtx, pn) && pn.open() && pn.form != nil {
-		pn.blinkParked = false
-		cmds = append(cmds, formUpdate(pn, cursor.Blink()))
 	}
 	return tea.Batch(cmds...)
 }
@@ -60,19 +56,39 @@ func (m *Model) handleWaitTick() tea.Cmd {
 	return nil
 }
 
-// waitNeedsTick reports whether an open pane's "waiting Ns" is on screen
-// with nothing to refresh it: it is only drawn in the prompts view, and a
-// focused form whose cursor blinks there redraws every tile twice a second
-// already (one wake-up fewer per second for an idle screen; BENCHMARKS.md).
+// waitNeedsTick reports whether an open pane's "waiting Ns" is on screen:
+// it is only drawn in the prompts view, by an open pane (the focused one
+// or a tile).
 func (m *Model) waitNeedsTick() bool {
-	pn := m.prompts.focused()
-	if m.view != viewPrompts || pn == nil {
-		return false
-	}
-	if pn.open() && pn.form != nil && !pn.blinkParked && pn.form.Blinking() {
+	if m.view != viewPrompts || m.prompts.focused() == nil {
 		return false
 	}
 	return m.prompts.openShown(&m.viewCtx)
+}
+
+// waitTickIn is when the waiting times on screen next read differently:
+// in a second while one of them is under a minute (waited shows seconds),
+// else at the next whole minute of any of them (at most one per tile), so
+// a question left open costs a redraw a minute, not sixty.
+func (m *Model) waitTickIn() time.Duration {
+	now, next := m.now(), time.Duration(0)
+	for _, tl := range m.prompts.tiling(&m.viewCtx).tiles {
+		if !tl.pn.open() {
+			continue
+		}
+		d := now.Sub(tl.pn.p.Arrived)
+		if d < time.Minute {
+			return time.Second
+		}
+		in := time.Minute - d%time.Minute
+		if next == 0 || in < next {
+			next = in
+		}
+	}
+	if next == 0 {
+		return time.Second
+	}
+	return next
 }
 
 // spinNeeded reports whether the screen on show spins (a running call in
