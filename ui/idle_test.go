@@ -1,12 +1,15 @@
 package ui
 
 import (
+	"encoding/json"
 	"regexp"
 	"testing"
 	"time"
 
 	"charm.land/bubbles/v2/cursor"
 	tea "charm.land/bubbletea/v2"
+
+	"github.com/elicit-dev/elicit/client/wire"
 )
 
 func isBlinkMsg(msg tea.Msg) bool {
@@ -74,3 +77,27 @@ func TestIdleBlinkEndsAndTheScreenStillMoves(t *testing.T) {
 // reverseVideo finds an SGR that starts with 7 (reverse video), as
 // lipgloss writes the virtual cursor.
 var reverseVideo = regexp.MustCompile(`\x1b\[7[;m]`).MatchString
+
+// TestJSONEditorBlinkParksWhileHidden: the JSON editor's text area is not
+// huh's, and its cursor does blink on screen; while the tools view is
+// hidden its blink is dropped (no 530 ms loop for nothing on screen), and
+// showing the view again starts it.
+func TestJSONEditorBlinkParksWhileHidden(t *testing.T) {
+	t.Parallel()
+	d := newDriver(t, Options{}, withTools(wire.Tool{Name: "echo", InputSchema: json.RawMessage(echoSchema)}))
+	d.keys(keyF5, keyEnter, keyCtrlL)
+	mustShow(t, d, "arguments for echo · as JSON")
+	id := d.tools().json.id
+	editorBlink := func(msg tea.Msg) bool { return isBlinkMsg(msg) && msg.(routedMsg).id == id }
+	d.keys(keyF6)
+	d.awaitLate(editorBlink) // the blink Focus armed, back while hidden
+	if j := d.tools().json; j == nil || !j.parked {
+		t.Fatal("a blink for the hidden JSON editor was passed on, not parked")
+	}
+	d.keys(keyF5)
+	if d.tools().json.parked {
+		t.Fatal("showing the tools view did not restart the parked blink")
+	}
+	d.awaitLate(editorBlink) // the restarted blink, fed while shown…
+	d.awaitLate(editorBlink) // …re-arms: the cursor blinks on screen again
+}
