@@ -38,7 +38,7 @@ type tuiFlags struct {
 // this rate for the program's whole life, changed or not: Program.Run
 // calls startRenderer whatever the options (tea.go:1139, WithoutRenderer
 // included), startRenderer arms time.NewTicker(time.Second / fps)
-// (tea.go:1441-1469), and WithFPS clamps to 1-120 (tea.go:648-652, below 1
+// (tea.go:1441-1470), and WithFPS clamps to 1-120 (tea.go:648-652, below 1
 // means 60). No public API stops or slows it once running, so it is the
 // floor of an idle TUI: about 5 context switches a tick over the runtime's
 // threads (BENCHMARKS.md, "Idle": 154/s at 30, 104/s at 20, 52/s at 10).
