@@ -248,6 +248,35 @@ func TestWaitTickFollowsTheText(t *testing.T) {
 	}
 }
 
+// TestWaitTickSoonerReplacesLater: with a minute's tick armed for an old
+// question, a new one coming on screen (here as a second tile) reads in
+// seconds, so a one-second tick replaces the minute's; the minute's, when
+// it fires, is dropped.
+func TestWaitTickSoonerReplacesLater(t *testing.T) {
+	t.Parallel()
+	t0 := time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC)
+	d := newDriver(t, Options{Now: func() time.Time { return t0 }})
+	old := formPrompt(t, "demo", 1, "old", nameSchema)
+	old.Arrived = t0.Add(-90 * time.Second)
+	d.open(old)
+	d.send(tea.KeyPressMsg{Code: tea.KeyF4})
+	if !d.m.ticking || !d.m.tickAt.Equal(t0.Add(30*time.Second)) {
+		t.Fatalf("one question 90 s old: tick armed %v for %v, want for %v", d.m.ticking, d.m.tickAt, t0.Add(30*time.Second))
+	}
+	stale := waitTickMsg{gen: d.m.tickGen}
+	fresh := formPrompt(t, "demo", 2, "fresh", nameSchema)
+	fresh.Arrived = t0
+	d.open(fresh)
+	mustShow(t, d, "just now")
+	if !d.m.tickAt.Equal(t0.Add(time.Second)) {
+		t.Fatalf("a question just arrived on screen: the tick is due %v, want %v", d.m.tickAt, t0.Add(time.Second))
+	}
+	d.send(stale)
+	if !d.m.ticking {
+		t.Fatal("the replaced minute tick disarmed the second's")
+	}
+}
+
 func TestWaitedText(t *testing.T) {
 	t.Parallel()
 	for d, want := range map[time.Duration]string{

@@ -10,8 +10,9 @@ import (
 // The tickers. None runs while idle: armTicks runs after every Update and
 // starts each only while what it redraws is on screen.
 
-// waitTickMsg refreshes the waiting time of the focused pane.
-type waitTickMsg struct{}
+// waitTickMsg refreshes the waiting times on screen; gen drops a tick a
+// sooner one replaced.
+type waitTickMsg struct{ gen int }
 
 // spinTickMsg advances the spinner; gen drops ticks of an older run.
 type spinTickMsg struct{ gen int }
@@ -39,9 +40,16 @@ func (s *spinState) view() string { return spinner.MiniDot.Frames[s.frame%len(sp
 // arm one blink when their cursor moves and none after.
 func (m *Model) armTicks() tea.Cmd {
 	var cmds []tea.Cmd
-	if !m.ticking && m.waitNeedsTick() {
-		m.ticking = true
-		cmds = append(cmds, tea.Tick(m.waitTickIn(), func(time.Time) tea.Msg { return waitTickMsg{} }))
+	if m.waitNeedsTick() {
+		// A tick a minute away is replaced when a time that reads in
+		// seconds comes on screen (a new question, another tile).
+		in := m.waitTickIn()
+		if due := m.now().Add(in); !m.ticking || due.Before(m.tickAt) {
+			m.ticking, m.tickAt = true, due
+			m.tickGen++
+			gen := m.tickGen
+			cmds = append(cmds, tea.Tick(in, func(time.Time) tea.Msg { return waitTickMsg{gen: gen} }))
+		}
 	}
 	if !m.spin.running && m.spinNeeded() {
 		m.spin.running = true
@@ -51,7 +59,10 @@ func (m *Model) armTicks() tea.Cmd {
 	return tea.Batch(cmds...)
 }
 
-func (m *Model) handleWaitTick() tea.Cmd {
+func (m *Model) handleWaitTick(msg waitTickMsg) tea.Cmd {
+	if msg.gen != m.tickGen {
+		return nil // replaced by a sooner one, still armed
+	}
 	m.ticking = false // armTicks re-arms it if a pane is still open
 	return nil
 }
