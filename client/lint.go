@@ -33,6 +33,9 @@ type lintState struct {
 	outputs map[string]*lintSchema
 	// initSent: notifications/initialized went out (or the era has none).
 	initSent bool
+	// lastPage is, per list method, the id of its last page's response:
+	// what a finding about the whole list points at.
+	lastPage map[string]jsonrpc.ID
 }
 
 // answeredKeep bounds lintState.answered; past it the set starts again.
@@ -391,6 +394,12 @@ func (s *Session) lintPage(method string, id jsonrpc.ID, items json.RawMessage) 
 	if !s.lintOn() || len(want) == 0 {
 		return
 	}
+	s.lint.mu.Lock()
+	if s.lint.lastPage == nil {
+		s.lint.lastPage = map[string]jsonrpc.ID{}
+	}
+	s.lint.lastPage[method] = id
+	s.lint.mu.Unlock()
 	var list []json.RawMessage
 	if json.Unmarshal(items, &list) != nil {
 		return
@@ -435,7 +444,7 @@ func (s *Session) lintTools(tools []wire.Tool) {
 	if !s.lintOn() {
 		return
 	}
-	ref := findings.FrameRef{In: true}
+	ref := s.listFrame(wire.MethodToolsList)
 	seen := map[string]bool{}
 	outputs := map[string]*lintSchema{}
 	for _, t := range tools {
@@ -458,6 +467,14 @@ func (s *Session) lintTools(tools []wire.Tool) {
 	}
 	s.lint.outputs = outputs
 	s.lint.mu.Unlock()
+}
+
+// listFrame names the last page of the list method's last listing.
+func (s *Session) listFrame(method string) findings.FrameRef {
+	s.lint.mu.Lock()
+	id := s.lint.lastPage[method]
+	s.lint.mu.Unlock()
+	return inFrame(id, "", time.Time{})
 }
 
 // maxLinted bounds the structuredContent checked against an outputSchema.
