@@ -33,6 +33,9 @@ type lintState struct {
 	outputs map[string]*lintSchema
 	// initSent: notifications/initialized went out (or the era has none).
 	initSent bool
+	// unjudged are tool results that came before any tools/list (so
+	// without their outputSchema), judged when one comes; bounded.
+	unjudged map[string]unjudged
 	// lastPage is, per list method, the id of its last page's response:
 	// what a finding about the whole list points at.
 	lastPage map[string]jsonrpc.ID
@@ -466,7 +469,12 @@ func (s *Session) lintTools(tools []wire.Tool) {
 		}
 	}
 	s.lint.outputs = outputs
+	waiting := s.lint.unjudged
+	s.lint.unjudged = nil
 	s.lint.mu.Unlock()
+	for name, u := range waiting {
+		s.lintToolResult(name, u.res, u.id)
+	}
 }
 
 // listFrame names the last page of the list method's last listing.
@@ -477,17 +485,36 @@ func (s *Session) listFrame(method string) findings.FrameRef {
 	return inFrame(id, "", time.Time{})
 }
 
+// unjudged is a tool result waiting for its tool's outputSchema.
+type unjudged struct {
+	res *wire.CallToolResult
+	id  jsonrpc.ID
+}
+
+// unjudgedKeep bounds lintState.unjudged (tools, one result each).
+const unjudgedKeep = 16
+
 // maxLinted bounds the structuredContent checked against an outputSchema.
 const maxLinted = 4 << 20
 
 // lintToolResult checks a tool's result against the outputSchema its last
-// tools/list gave (a tool never listed is not judged).
+// tools/list gave; before any tools/list, it is kept to be judged by the
+// first (a tool not in it is not judged).
 func (s *Session) lintToolResult(name string, res *wire.CallToolResult, id jsonrpc.ID) {
 	if !s.lintOn() || res == nil || res.IsError {
 		return
 	}
 	s.lint.mu.Lock()
 	o := s.lint.outputs[name]
+	if s.lint.outputs == nil && len(bytes.TrimSpace(res.StructuredContent)) <= maxLinted {
+		// No tools/list yet: kept for the first (lintTools).
+		if s.lint.unjudged == nil {
+			s.lint.unjudged = map[string]unjudged{}
+		}
+		if _, ok := s.lint.unjudged[name]; ok || len(s.lint.unjudged) < unjudgedKeep {
+			s.lint.unjudged[name] = unjudged{res: res, id: id}
+		}
+	}
 	s.lint.mu.Unlock()
 	if o == nil {
 		return

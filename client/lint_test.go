@@ -152,6 +152,28 @@ func TestLintTools(t *testing.T) {
 	}
 }
 
+// TestLintOutputSchemaLate: a result that came before any tools/list is
+// judged when the first one brings its outputSchema (headless call).
+func TestLintOutputSchemaLate(t *testing.T) {
+	t.Parallel()
+	s, rec := linted(t, toolsPeer(numberOut, `{"content":[],"structuredContent":{"n":"seven"}}`), nil)
+	ctx, cancel := context.WithTimeout(t.Context(), liveness)
+	defer cancel()
+	if _, err := s.CallTool(ctx, "count", nil, nil); err != nil {
+		t.Fatal(err)
+	}
+	if len(rec.All()) != 0 {
+		t.Fatalf("judged without a schema: %v", rec.All())
+	}
+	if _, err := s.ListTools(ctx); err != nil {
+		t.Fatal(err)
+	}
+	got := expectFindings(t, s, rec, findings.OutputSchema)
+	if got[0].Frame.ID == "" || !strings.Contains(got[0].Detail, `tool "count"`) {
+		t.Errorf("finding %+v", got[0])
+	}
+}
+
 func TestLintResultMalformed(t *testing.T) {
 	t.Parallel()
 	s, rec := linted(t, &lintPeer{serve: func(p *lintPeer, m *jsonrpc.Message) {

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/elicit-dev/elicit/client"
+	"github.com/elicit-dev/elicit/client/findings"
 	"github.com/elicit-dev/elicit/client/question"
 	"github.com/elicit-dev/elicit/transport/oauth"
 )
@@ -43,6 +44,9 @@ type common struct {
 	authTimeout            time.Duration
 	// observer, if set, hears the session's events (headless call).
 	observer client.Observer
+	// findings records the server's spec violations (connectHeadless
+	// makes it); the headless results carry them.
+	findings *findings.Recorder
 }
 
 // registerConfig adds --config and --server, for the headless commands.
