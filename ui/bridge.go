@@ -177,6 +177,11 @@ func (b *Bridge) Stderr(server, line string) {
 	b.streams.pushLog(LogEntry{Time: time.Now(), Server: server, Level: "stderr", Text: line})
 }
 
+// FindingsChanged says the engine's findings moved (lane 3: the findings
+// view takes a new snapshot on the next coalesced tick). It never blocks,
+// so the Recorder may call it from the read loop.
+func (b *Bridge) FindingsChanged() { b.arm() }
+
 // arm arms the coalescing timer after a quiet spell, so a flood of writes
 // costs one message per period and an idle bridge runs nothing.
 func (b *Bridge) arm() {
