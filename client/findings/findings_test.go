@@ -3,6 +3,7 @@ package findings
 import (
 	"encoding/json"
 	"fmt"
+	"os"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -130,5 +131,19 @@ func TestFrame(t *testing.T) {
 	all := r.All()
 	if len(all) != 1 || all[0].Rule != JSONRPCShape || all[0].Frame.ID != "3" || !strings.Contains(all[0].Detail, "jsonrpc") {
 		t.Fatalf("All = %+v", all)
+	}
+}
+
+// TestDocsListEveryRule: docs/findings.md, the catalogue people read,
+// names every rule.
+func TestDocsListEveryRule(t *testing.T) {
+	doc, err := os.ReadFile("../../docs/findings.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range Rules() {
+		if !strings.Contains(string(doc), "| `"+r.ID+"` | "+r.Severity.String()+" |") {
+			t.Errorf("docs/findings.md does not list %s as %s", r.ID, r.Severity)
+		}
 	}
 }
