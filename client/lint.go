@@ -307,8 +307,8 @@ func (s *Session) lintResult(c *call, m *jsonrpc.Message, decodeErr error) {
 	if len(want) == 0 {
 		return
 	}
-	got, err := wire.ExactMembers(m.Result)
-	if err != nil {
+	got, ok := members(m.Result)
+	if !ok {
 		s.find(findings.ResultMalformed, ref, "%s result is not an object", c.method)
 		return
 	}
@@ -322,6 +322,17 @@ func (s *Session) lintResult(c *call, m *jsonrpc.Message, decodeErr error) {
 			s.find(findings.MembersRequired, ref, "%s result without %q", c.method, k)
 		}
 	}
+}
+
+// members reads an object's top-level members by exact name, in place:
+// one pass over a result that may be megabytes, nothing copied.
+func members(obj []byte) (map[string][]byte, bool) {
+	got := map[string][]byte{}
+	ok := wire.EachMember(obj, func(name, value []byte) bool {
+		got[string(name)] = value
+		return true
+	})
+	return got, ok
 }
 
 // lintDiscover checks a server/discover result that claims 2026-07-28 (a
@@ -349,8 +360,8 @@ func (s *Session) lintResultType(c *call, m *jsonrpc.Message) {
 		return
 	}
 	ref := findings.FrameRef{In: true, ID: m.ID.Raw()}
-	got, err := wire.ExactMembers(m.Result)
-	if err != nil {
+	got, ok := members(m.Result)
+	if !ok {
 		return
 	}
 	raw, ok := got["resultType"]
