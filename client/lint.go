@@ -313,8 +313,9 @@ func (s *Session) lintResult(c *call, m *jsonrpc.Message, decodeErr error) {
 		return
 	}
 	if c.method == wire.MethodToolsCall {
-		if _, task := got["task"]; task || wire.ResultType(m.Result) != "complete" {
-			return // a task was created: its result comes later
+		rt, typed := got["resultType"]
+		if _, task := got["task"]; task || typed && string(rt) != `"complete"` {
+			return // a task was created, or input is required: the result comes later
 		}
 	}
 	for _, k := range want {

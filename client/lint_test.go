@@ -3,6 +3,7 @@ package client_test
 import (
 	"context"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/elicit-dev/elicit/client"
@@ -51,9 +52,10 @@ func TestLintElicitation(t *testing.T) {
 // nothing.
 func TestLintElicitationUnrelated(t *testing.T) {
 	t.Parallel()
+	var once sync.Once // expectFindings pings again: one question only
 	s, rec := linted(t, &lintPeer{serve: func(p *lintPeer, m *jsonrpc.Message) {
 		if m.Method == "ping" {
-			p.line(elicitLine("u1", `{"message":"who?","requestedSchema":`+flatSchema+`}`))
+			once.Do(func() { p.line(elicitLine("u1", `{"message":"who?","requestedSchema":`+flatSchema+`}`)) })
 			p.result(m.ID, `{}`)
 		}
 	}}, nil)

@@ -30,8 +30,8 @@ type showFrameMsg struct {
 // findingsView lists every spec violation the servers committed, in the
 // order they were first seen, with the selected one's fix and spec
 // section; Enter shows its frame in the traffic view. The list lives in
-// the engine's Recorder; the view holds a snapshot, taken again when the
-// recorder moved (checked on every lane-2 event and lane-3 change).
+// the engine's Recorder; the view holds a snapshot, taken at start and
+// again when the Recorder says it moved (Bridge.FindingsChanged, lane 3).
 type findingsView struct {
 	list    []findings.Finding
 	version uint64
@@ -60,7 +60,7 @@ func (v *findingsView) load(c *viewCtx) tea.Cmd {
 		rec := eng.Findings()
 		ver := rec.Version()
 		if ver == seen {
-			return findingsMsg{version: ver, list: nil}
+			return findingsMsg{version: ver}
 		}
 		return findingsMsg{version: ver, list: rec.All()}
 	}
@@ -76,8 +76,10 @@ func (v *findingsView) update(c *viewCtx, msg tea.Msg) tea.Cmd {
 			v.list, v.version = msg.list, msg.version
 			v.cursor = min(v.cursor, max(len(v.list)-1, 0))
 		}
-	case streamsChangedMsg, eventMsg:
-		return v.load(c)
+	case streamsChangedMsg:
+		if msg.findings {
+			return v.load(c)
+		}
 	}
 	return nil
 }

@@ -41,7 +41,7 @@ func TestFindingsView(t *testing.T) {
 	rec.Report("two", "2025-11-25", findings.ElicitFormSecret,
 		findings.FrameRef{In: true, ID: "e1", Method: "elicitation/create", Time: t0.Add(2 * time.Millisecond)},
 		"two#e1: field %q asks for a secret", "pass\x1b[2Jword")
-	d.send(streamsChangedMsg{})
+	d.send(streamsChangedMsg{findings: true})
 	if bar := strings.SplitN(d.screen(), "\n", 2)[0]; !strings.Contains(bar, "alt+i F") || !strings.Contains(bar, "(1)") {
 		t.Fatalf("tab bar %q: want the findings tab with its count", bar)
 	}
