@@ -78,7 +78,7 @@ type fakeEngine struct {
 
 	// completion/complete: what was asked, and the answer (nil: none).
 	completes  []fakeComplete
-	completeFn func(ref wire.CompleteRef, arg, value string, others map[string]string) (*wire.Completion, error)
+	completeFn func(ctx context.Context, ref wire.CompleteRef, arg, value string, others map[string]string) (*wire.Completion, error)
 
 	// details describe servers for the server view (a server without
 	// one is described by its status alone); reconnects records the
@@ -190,14 +190,22 @@ func (f *fakeEngine) ListResourceTemplates(_ context.Context, server string) ([]
 	return f.rtemplates[server], f.rtemplErr
 }
 
-func (f *fakeEngine) Complete(_ context.Context, server string, ref wire.CompleteRef, arg, value string, others map[string]string) (*wire.Completion, error) {
+func (f *fakeEngine) Complete(ctx context.Context, server string, ref wire.CompleteRef, arg, value string, others map[string]string) (*wire.Completion, error) {
 	f.mu.Lock()
-	defer f.mu.Unlock()
 	f.completes = append(f.completes, fakeComplete{server: server, ref: ref, arg: arg, value: value, others: others})
-	if f.completeFn != nil {
-		return f.completeFn(ref, arg, value, others)
+	fn := f.completeFn
+	f.mu.Unlock()
+	if fn != nil {
+		return fn(ctx, ref, arg, value, others) // unlocked: it may block, as a slow server does
 	}
 	return &wire.Completion{Values: []string{}}, nil
+}
+
+// completesAsked is a copy of the completion/complete requests so far.
+func (f *fakeEngine) completesAsked() []fakeComplete {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return append([]fakeComplete(nil), f.completes...)
 }
 
 func (f *fakeEngine) Subscribe(_ context.Context, server, uri string, on bool) error {
@@ -302,7 +310,8 @@ func (f *fakeEngine) completedKeys() []question.Key {
 // driver runs the model synchronously (AGENTS.md, charm v2 facts: update
 // driver): it calls Update, runs the returned commands and feeds their
 // messages back, in order.
-// Commands that do not finish within 30 ms (blink, ticks) are dropped.
+// Commands that do not finish within 30 ms and are parked on a timer or
+// channel (blink, ticks, gated calls) are dropped to late.
 type driver struct {
 	t       testing.TB
 	m       *Model
@@ -430,7 +439,9 @@ func (d *driver) collect(cmd tea.Cmd) []tea.Msg {
 	}
 	ch := make(chan tea.Msg)    // unbuffered: a result nobody takes goes to late
 	gave := make(chan struct{}) // closed when collect stops waiting
+	gid := make(chan int64, 1)
 	d.wg.Go(func() {
+		gid <- goroutineID()
 		msg := cmd()
 		select {
 		case ch <- msg:
@@ -440,12 +451,28 @@ func (d *driver) collect(cmd tea.Cmd) []tea.Msg {
 			d.lateMu.Unlock()
 		}
 	})
+	id := <-gid
 	var msg tea.Msg
-	select {
-	case msg = <-ch:
-	case <-time.After(30 * time.Millisecond):
-		close(gave)
-		return nil
+	// 30 ms, then longer only while the command is working rather than
+	// waiting (driver_wait_test.go), up to 10 s.
+	check, limit := time.NewTimer(30*time.Millisecond), time.NewTimer(10*time.Second)
+	defer check.Stop()
+	defer limit.Stop()
+wait:
+	for {
+		select {
+		case msg = <-ch:
+			break wait
+		case <-check.C:
+			if goroutineWaiting(id) {
+				close(gave)
+				return nil
+			}
+			check.Reset(10 * time.Millisecond)
+		case <-limit.C:
+			close(gave)
+			return nil
+		}
 	}
 	switch m := msg.(type) {
 	case nil:
