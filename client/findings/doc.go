@@ -11,6 +11,6 @@
 //
 // The engine (client) reports into a Recorder; the surfaces read it: the
 // TUI's findings view, the headless results' "findings" array, and elicit
-// check. The package imports nothing of ours, so every layer may use its
-// data types.
+// check. Of ours it imports only transport/jsonrpc (its DecodeError is the
+// JSON-RPC shape rule), so every layer may use its data types.
 package findings
