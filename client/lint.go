@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/elicit-dev/elicit/client/findings"
@@ -28,8 +29,9 @@ type lintState struct {
 	answered map[jsonrpc.ID]string
 	// outputs are the tools' outputSchemas from the last tools/list.
 	outputs map[string]*lintSchema
-	// initSent: notifications/initialized went out (or the era has none).
-	initSent bool
+	// initSent: notifications/initialized went out. Atomic: every
+	// notification reads it on the read loop.
+	initSent atomic.Bool
 	// unjudged are tool results that came before any tools/list (so
 	// without their outputSchema), judged when one comes; bounded.
 	unjudged map[string]unjudged
@@ -71,20 +73,11 @@ func inFrame(id jsonrpc.ID, method string, at time.Time) findings.FrameRef {
 
 // lintInitSent notes that notifications/initialized is about to go out:
 // from now on the server may send what it likes.
-func (s *Session) lintInitSent() {
-	s.lint.mu.Lock()
-	s.lint.initSent = true
-	s.lint.mu.Unlock()
-}
+func (s *Session) lintInitSent() { s.lint.initSent.Store(true) }
 
 // early reports whether the server is still inside the handshake: a
 // stateful era, notifications/initialized not sent yet.
-func (s *Session) early() bool {
-	s.lint.mu.Lock()
-	sent := s.lint.initSent
-	s.lint.mu.Unlock()
-	return !sent && !s.stateless()
-}
+func (s *Session) early() bool { return !s.lint.initSent.Load() && !s.stateless() }
 
 // lintRequest checks a server request as it arrives (handleRequest).
 func (s *Session) lintRequest(m *jsonrpc.Message, at time.Time, unrelated bool) {
@@ -184,9 +177,20 @@ func (s *Session) lintNotification(m *jsonrpc.Message) {
 	if !s.lintOn() {
 		return
 	}
+	switch m.Method {
+	case wire.NotifyProgress:
+		return // the commonest, and allowed at any time
+	case wire.NotifyToolsListChanged, wire.NotifyResourcesListChanged, wire.NotifyPromptsListChanged,
+		wire.NotifyMessage, wire.NotifyResourcesUpdated:
+	default:
+		if s.early() {
+			s.find(findings.BeforeInitialized, inFrame(jsonrpc.ID{}, m.Method, time.Now()), "%s before notifications/initialized", m.Method)
+		}
+		return
+	}
 	ref := inFrame(jsonrpc.ID{}, m.Method, time.Now())
 	if s.early() {
-		if m.Method != wire.NotifyMessage && m.Method != wire.NotifyProgress {
+		if m.Method != wire.NotifyMessage {
 			s.find(findings.BeforeInitialized, ref, "%s before notifications/initialized", m.Method)
 		}
 		return // the capabilities are not known yet
