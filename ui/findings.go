@@ -260,3 +260,24 @@ func (t *trafficView) jumpTo(c *viewCtx, seq uint64) {
 	t.refresh(c)
 	t.cursor = max(len(t.rows)-1, 0) // the window ends at the frame
 }
+
+// markKey keys a frame for trafficView.marks.
+func markKey(server string, in bool, id string) string {
+	return fmt.Sprintf("%s\x00%v\x00%s", server, in, id)
+}
+
+// findingMarks are the frames findings name by id, each with the rule of
+// the first finding that names it; bounded by the Recorder's own bound.
+func findingMarks(list []findings.Finding) map[string]string {
+	marks := make(map[string]string, len(list))
+	for _, f := range list {
+		if f.Frame.ID == "" {
+			continue
+		}
+		k := markKey(f.Server, f.Frame.In, f.Frame.ID)
+		if _, ok := marks[k]; !ok {
+			marks[k] = f.Rule
+		}
+	}
+	return marks
+}

@@ -71,8 +71,8 @@ func TestFindingsView(t *testing.T) {
 	if row := tv.rows[tv.cursor]; row.Server != "two" || row.ID != "e1" || row.Method != "elicitation/create" {
 		t.Errorf("selected %+v, want two's elicitation/create #e1", row)
 	}
-	if !strings.Contains(d.screen(), "› 15:04:05.002") {
-		t.Errorf("the selected row is not on screen:\n%s", d.screen())
+	if !strings.Contains(d.screen(), "› 15:04:05.002") || !strings.Contains(d.screen(), "#e1  ⚠ elicitation-form-secret") {
+		t.Errorf("the selected row is not on screen, marked with its finding:\n%s", d.screen())
 	}
 }
 
