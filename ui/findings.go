@@ -256,9 +256,14 @@ func (t *trafficView) jumpTo(c *viewCtx, seq uint64) {
 		t.filter, t.editing = TrafficFilter{}, false
 		newer, _ = c.streams.trafficNewer(t.filter, seq)
 	}
-	t.follow, t.skip = false, newer
+	// The frame in the middle of the window, what came after it below.
+	t.follow, t.skip = false, max(newer-t.rowsOnScreen(c)/2, 0)
 	t.refresh(c)
-	t.cursor = max(len(t.rows)-1, 0) // the window ends at the frame
+	for i := range t.rows {
+		if t.rows[i].Seq == seq {
+			t.cursor = i
+		}
+	}
 }
 
 // markKey keys a frame for trafficView.marks.
