@@ -84,6 +84,7 @@ func runCheck(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return err
 	}
 	out := &checkOutput{Steps: []checkStep{}}
+	c.recordAs, c.answer = "check", answer // --record: the call below is what a replay runs again
 	sess, cleanup, err := connectHeadless(ctx, &c, prompter, stderr)
 	if err != nil {
 		// What the handshake showed of the server is still worth saying.
@@ -95,7 +96,9 @@ func runCheck(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	out.Steps = append(out.Steps, checkStep{Step: "connect", OK: true, Note: sess.Era()})
 	out.Steps = append(out.Steps, exerciseServer(ctx, sess)...)
 	if tool != "" {
+		rc := c.rec.Begin(sess.Name(), wire.MethodToolsCall, tool, toolCallParams{Name: tool, Arguments: toolArgs}, nil)
 		res, err := sess.CallTool(ctx, tool, toolArgs, nil)
+		rc.End(callResult(res), err)
 		st := checkStep{Step: "tools/call " + tool, OK: err == nil && !res.IsError}
 		switch {
 		case err != nil:
@@ -181,6 +184,9 @@ func printCheck(w io.Writer, asJSON bool, out *checkOutput, rec *findings.Record
 		err = fail(exitFindings, "%d error-level finding(s) for %s", out.Errors, out.Server)
 	}
 	out.Failure = failureOf(err)
+	if out.Failure != nil && out.Failure.Exit == exitFindings {
+		out.Failure.Kind = "findings" // 6 is replay's "differs" too
+	}
 	if asJSON {
 		if werr := writeJSON(w, out); werr != nil {
 			return werr

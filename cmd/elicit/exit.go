@@ -14,7 +14,8 @@ const (
 	exitConnect     = 3 // could not start or reach the server, or the handshake failed
 	exitToolError   = 4 // the call failed: JSON-RPC error or a result with isError
 	exitNotAccepted = 5 // the call finished but a prompt ended other than accept
-	exitFindings    = 6 // elicit check: the server broke a MUST of the spec
+	exitDiffers     = 6 // elicit replay: the server did not do what the recording did
+	exitFindings    = 6 // elicit check: the server broke a MUST of the spec (the code replay uses: a test that failed)
 )
 
 // exitError carries an exit code up to main with a one-line message.
@@ -72,8 +73,8 @@ func exitKind(code int) string {
 		return "tool-error"
 	case exitNotAccepted:
 		return "not-accepted"
-	case exitFindings:
-		return "findings"
+	case exitDiffers:
+		return "differs"
 	}
 	return "internal"
 }

@@ -141,6 +141,22 @@ func runTUIWith(ctx context.Context, f *tuiFlags, stdout, stderr io.Writer) erro
 	if err != nil {
 		return err
 	}
+	urlWait := time.Duration(0)
+	if f.urlWaitSet {
+		urlWait = f.urlWait
+	}
+	command := "tui"
+	if f.demo {
+		command = "demo"
+	}
+	rec, err := openRecord(f.record, recordSettings(command, &f.common, specs, urlWait, ""))
+	if err != nil {
+		return err
+	}
+	// Deferred, so it runs after the sessions are closed below (their
+	// last answers are recorded) and on every way out.
+	defer closeRecord(rec, f.record, stderr)
+
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 
@@ -154,14 +170,15 @@ func runTUIWith(ctx context.Context, f *tuiFlags, stdout, stderr io.Writer) erro
 		if err := state.observe(e); err != nil {
 			br.Event(client.Notice{Text: err.Error()})
 		}
+		rec.Event(e)
 		br.Event(e)
 	})
 	mgr := client.NewManager(&client.ManagerOptions{Observer: obs})
 	// The servers' spec violations (client/findings): the sessions report
 	// into it, the transports' undecodable frames too; the findings view
 	// reads it.
-	rec := findings.NewRecorder(br.FindingsChanged)
-	eng := &engine{ctx: ctx, m: mgr, state: state, specs: map[string]serverSpec{}, pending: map[string]error{}, findings: rec}
+	found := findings.NewRecorder(br.FindingsChanged)
+	eng := &engine{ctx: ctx, m: mgr, state: state, specs: map[string]serverSpec{}, pending: map[string]error{}, findings: found}
 	var order []string
 	for _, s := range specs {
 		if _, dup := eng.specs[s.Name]; dup {
@@ -176,10 +193,7 @@ func runTUIWith(ctx context.Context, f *tuiFlags, stdout, stderr io.Writer) erro
 		}
 	}
 	eng.order = order
-	urlWait := time.Duration(0)
-	if f.urlWaitSet {
-		urlWait = f.urlWait
-	}
+	eng.rec = rec
 	eng.sessionOpts = func(name string) *client.Options {
 		protocol := f.protocol
 		if p := eng.specs[name].Protocol; p != "" {
@@ -202,11 +216,11 @@ func runTUIWith(ctx context.Context, f *tuiFlags, stdout, stderr io.Writer) erro
 			// pane, client.Session.CompleteElicitation), or cancels the
 			// call: the wait is theirs, unless --url-wait bounds it.
 			URLWait:        urlWait,
-			Prompter:       br,
+			Prompter:       rec.Prompter(br),
 			PromptTimeout:  f.promptTimeout,
 			ConnectTimeout: f.connectTimeout,
 			RequestTimeout: f.requestTimeout,
-			Findings:       rec,
+			Findings:       found,
 		}
 	}
 	eng.transports = func(spec serverSpec) (transport.Transport, error) {
@@ -214,8 +228,9 @@ func runTUIWith(ctx context.Context, f *tuiFlags, stdout, stderr io.Writer) erro
 		spec.auth = tuiAuth(br, f.authTimeout)
 		return spec.transport(transport.ObserverFuncs{
 			OnFrame: func(fr transport.Frame) {
+				rec.Frame(name, fr)
 				br.Frame(name, fr)
-				rec.Frame(name, "", fr.Dir == transport.In, fr.Err, fr.Time)
+				found.Frame(name, "", fr.Dir == transport.In, fr.Err, fr.Time)
 			},
 			OnStderr: func(line string) { br.Stderr(name, line) },
 		})
