@@ -33,6 +33,9 @@ type Journal struct {
 	// ACP permissions are counted by bucket (PermissionBucket): the
 	// option kind chosen, or how they ended without one.
 	permission map[string]int
+	// ACP elicitations are also counted by bucket (ElicitationBucket),
+	// so that a turn's cancellation is not folded into a person's cancel.
+	agentElicit map[string]int
 }
 
 // NewJournal returns a Journal keeping the last size entries (size <= 0
@@ -42,7 +45,8 @@ func NewJournal(size int) *Journal {
 		size = DefaultJournalSize
 	}
 	return &Journal{ring: NewRing[JournalEntry](size), counts: Counts{}, sampling: Counts{},
-		byServer: map[string]Counts{}, sampServer: map[string]Counts{}, permission: map[string]int{}}
+		byServer: map[string]Counts{}, sampServer: map[string]Counts{}, permission: map[string]int{},
+		agentElicit: map[string]int{}}
 }
 
 // Record adds one entry.
@@ -53,6 +57,9 @@ func (j *Journal) Record(e JournalEntry) {
 	if e.Asked == KindPermission {
 		j.permission[e.Bucket]++
 		return
+	}
+	if e.Key.Delivery == AgentRequest && e.Bucket != "" {
+		j.agentElicit[e.Bucket]++
 	}
 	counts, byServer := j.counts, j.byServer
 	if e.Asked == KindSampling {
@@ -95,6 +102,15 @@ func (j *Journal) PermissionCounts() map[string]int {
 	j.mu.Lock()
 	defer j.mu.Unlock()
 	return maps.Clone(j.permission)
+}
+
+// AgentElicitationCounts returns a copy of the counts of every ACP
+// elicitation recorded, by bucket (see ElicitationBucket). They are also
+// in Counts, by outcome kind.
+func (j *Journal) AgentElicitationCounts() map[string]int {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	return maps.Clone(j.agentElicit)
 }
 
 // CountsByServer returns a copy of the elicitation counts per server name.
