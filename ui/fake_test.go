@@ -14,6 +14,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/elicit-dev/elicit/client"
+	"github.com/elicit-dev/elicit/client/findings"
 	"github.com/elicit-dev/elicit/client/question"
 	"github.com/elicit-dev/elicit/client/wire"
 	"github.com/elicit-dev/elicit/forms/schema"
@@ -27,8 +28,10 @@ type fakeEngine struct {
 	servers []ServerStatus
 	tools   map[string][]wire.Tool
 	journal *question.Journal
-	calls   []string
-	levels  []string
+	// findings is what Findings returns (findings_test.go).
+	findings *findings.Recorder
+	calls    []string
+	levels   []string
 	// levelErr is what SetLogLevel returns.
 	levelErr error
 	// Resources and prompt templates per server; contents per URI.
@@ -288,6 +291,8 @@ func (f *fakeEngine) Server(name string) (ServerDetail, error) {
 }
 
 func (f *fakeEngine) Journal() *question.Journal { return f.journal }
+
+func (f *fakeEngine) Findings() *findings.Recorder { return f.findings }
 
 func (f *fakeEngine) CompleteElicitation(k question.Key) error {
 	f.mu.Lock()
