@@ -147,7 +147,9 @@ func newKeyMap() keyMap {
 func (k keyMap) helpSections(tabs []key.Binding) []helpSection {
 	return []helpSection{
 		{"Everywhere", append([]key.Binding{k.Quit, k.Help, k.NextPane, k.PrevPane, k.JumpPane}, tabs...)},
-		{"Form prompt", []key.Binding{k.Submit, k.Decline, k.Cancel, k.Dismiss, k.SaveMedia, k.ClearEnded, k.Tiles}},
+		// SaveMedia is not listed (the overlay must fit 80×24): each image
+		// or audio line of a sampling pane names it.
+		{"Form prompt", []key.Binding{k.Submit, k.Decline, k.Cancel, k.Dismiss, k.ClearEnded, k.Tiles}},
 		{"URL prompt", []key.Binding{k.OpenURL, k.CopyURL, k.Consent, k.URLDone, k.Decline}},
 		{"Lists", []key.Binding{k.helpMove, k.helpPage, k.helpEnds, k.Select, k.Back, k.HelpQ, k.ListFilter}},
 		{"Tools", []key.Binding{k.CancelCall, k.Reconnect, k.NextServer, k.TaskToggle, k.helpToolKeys, k.helpJSON}},
