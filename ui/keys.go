@@ -41,6 +41,10 @@ type keyMap struct {
 	ReadResource, GetPrompt, Subscribe key.Binding
 	// Tasks, and running a tool as one.
 	CancelTask, TaskPrompt, ListTasks, TaskToggle key.Binding
+	// The agent view. The help has no room
+	// for them: the agent's tab line says enter and esc, the view's and
+	// the permission pane's footers say the rest.
+	AgentSend, AgentStop, AgentNext key.Binding
 
 	// Help-only lines that stand for several list keys at once.
 	helpMove, helpPage, helpEnds, helpToolKeys, helpJSON key.Binding
@@ -111,6 +115,10 @@ func newKeyMap() keyMap {
 		ListTasks:  b("r", "tasks/list on every server", "r"),
 		// ctrl+r in the argument form, where t is text.
 		TaskToggle: b("t / ctrl+r", "run as a task or not (optional ones)", "t", "ctrl+r"),
+
+		AgentSend: b("enter", "agent: send the prompt", "enter"),
+		AgentStop: b("esc", "agent: stop the turn (session/cancel)", "esc"),
+		AgentNext: b("ctrl+s", "agent: the next agent", "ctrl+s"),
 
 		helpMove:     key.NewBinding(key.WithHelp("↑↓ / k j", "up, down")),
 		helpPage:     key.NewBinding(key.WithHelp("pgup pgdn", "page up, down")),

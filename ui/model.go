@@ -81,7 +81,7 @@ func New(engine Engine, bridge *Bridge, opts Options) *Model {
 		ctx = context.Background()
 	}
 	m := &Model{bridge: bridge, isDark: true}
-	m.viewCtx = viewCtx{engine: engine, ctx: ctx, opts: opts, streams: bridge.streams, keys: newKeyMap()}
+	m.viewCtx = viewCtx{engine: engine, ctx: ctx, opts: opts, streams: bridge.streams, agentLogs: bridge.agents, keys: newKeyMap()}
 	th, err := themes.Lookup(opts.Theme)
 	if err != nil {
 		th, _ = themes.Lookup("")

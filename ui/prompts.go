@@ -139,6 +139,9 @@ func (p *promptsView) key(c *viewCtx, k tea.KeyPressMsg) tea.Cmd {
 		pn.note = "just arrived: read it first (keys that answer it are taken after a moment)"
 		return nil
 	}
+	if pn.perm != nil {
+		return permKey(c, pn, k) // agent_perm.go
+	}
 	switch {
 	case key.Matches(k, c.keys.Decline):
 		pn.answer(question.Outcome{Kind: question.Decline})

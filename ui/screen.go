@@ -61,6 +61,9 @@ type (
 	spins interface{ spinning() bool }
 	// badger puts a count on its tab, when not zero.
 	badger interface{ badge() int }
+	// lister is on the tab bar, though it has no F-key, while listed
+	// says so (the agent view while there are agents).
+	lister interface{ listed(c *viewCtx) bool }
 	// fitted draws a body that is already exactly the body's size (a
 	// framed pane), so the Model does not fit it again.
 	fitted interface{ fitted() bool }
@@ -81,7 +84,9 @@ type viewCtx struct {
 	ctx     context.Context
 	opts    Options
 	streams *streamStore
-	keys    keyMap
+	// agentLogs are the ACP agents' transcripts (lane 3, agent_store.go).
+	agentLogs *agentStore
+	keys      keyMap
 
 	theme *themes.Theme
 	st    *themes.Styles
@@ -89,6 +94,7 @@ type viewCtx struct {
 
 	width, height int
 	servers       []ServerStatus
+	agents        []AgentStatus
 	shown         screen // the screen on show
 	spin          spinState
 

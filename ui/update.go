@@ -49,6 +49,10 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.handleNotice(msg)
 	case authStateMsg:
 		m.handleAuthState(msg)
+	case agentsChangedMsg:
+		cmd = loadAgents(m.engine)
+	case agentsMsg:
+		cmd = m.handleAgents(msg)
 	case screenMsg:
 		cmd = m.handleScreenMsg(msg)
 	case Probe:

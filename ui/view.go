@@ -67,7 +67,7 @@ func (m *Model) renderTabs() string {
 		}
 		parts := make([]string, 0, len(m.tabs)+1)
 		for i, t := range m.tabs {
-			if t.fkey == 0 && viewID(i) != m.view {
+			if t.fkey == 0 && viewID(i) != m.view && !m.listed(t) {
 				continue // no F-key of its own: on the bar only while shown
 			}
 			name := level.name(t)
@@ -96,9 +96,12 @@ func (m *Model) renderTabs() string {
 }
 
 func (m *Model) renderStatus() string {
-	parts := make([]string, 0, len(m.servers)+1)
+	parts := make([]string, 0, len(m.servers)+len(m.agents)+1)
 	for _, s := range m.servers {
 		parts = append(parts, m.serverBadge(s))
+	}
+	for _, a := range m.agents {
+		parts = append(parts, m.agentBadge(a))
 	}
 	if m.notice != "" {
 		parts = append(parts, m.st.Warning.Render(untrusted.Line(m.notice)))
