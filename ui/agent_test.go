@@ -260,7 +260,6 @@ func TestAgentViewNotReady(t *testing.T) {
 	}
 }
 
-
 func TestLineDiff(t *testing.T) {
 	got := lineDiff(strings.Split("a b c d e f g h", " "), strings.Split("a b C d e f g H i", " "), 1)
 	var b strings.Builder
