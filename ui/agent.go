@@ -294,9 +294,9 @@ func (v *agentView) render(c *viewCtx) string {
 	}
 	var plan []string
 	if len(v.snap.plan) > 0 {
-		plan = planLines(st, v.snap.plan, w)
-		if len(plan) > 6 {
-			plan = append(plan[:5], st.Muted.Render(fmt.Sprintf("  … %d more", len(plan)-5)))
+		plan = append([]string{st.Muted.Render(strings.Repeat("─", max(w, 1)))}, planLines(st, v.snap.plan, w)...)
+		if len(plan) > 7 {
+			plan = append(plan[:6], st.Muted.Render(fmt.Sprintf("  … %d more", len(plan)-6)))
 		}
 	}
 	v.input.SetWidth(max(w-4, 10))

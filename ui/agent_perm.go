@@ -86,12 +86,17 @@ func (p *pane) renderPermission(st *themes.Styles, width int) string {
 	}
 	b.WriteString("\n")
 	opts := p.p.Permission.Options
+	wide := 0
+	for _, o := range opts {
+		wide = max(wide, ansi.StringWidth(untrusted.Line(o.Name)))
+	}
 	for i, o := range opts {
 		mark := "  "
 		if i == pc.cursor {
 			mark = "▸ "
 		}
-		label := fmt.Sprintf("%s%d %s", mark, i+1, untrusted.Line(o.Name))
+		name := untrusted.Line(o.Name)
+		label := fmt.Sprintf("%s%d %s%s", mark, i+1, name, strings.Repeat(" ", wide-ansi.StringWidth(name)))
 		line := optionStyle(st, o.Kind).Render(label) + st.Muted.Render("  "+untrusted.Line(o.Kind))
 		if i == pc.cursor {
 			line = st.List.Selected.Render(label) + st.Muted.Render("  "+untrusted.Line(o.Kind))

@@ -101,6 +101,11 @@ func (s *agentStore) note(agent string, e agentEntry) {
 	s.mu.Lock()
 	l := s.log(agent)
 	e.text, e.cut = keepText(e.text, 0)
+	if e.kind == entryUser {
+		// A new turn: tool call ids are merged within a turn (an agent
+		// may use call_1 in every turn).
+		clear(l.tools)
+	}
 	l.add(e)
 	l.version++
 	s.mu.Unlock()

@@ -175,7 +175,7 @@ func TestPermissionPane(t *testing.T) {
 	d.open(p)
 	s := d.screen()
 	for _, want := range []string{"May bot run this tool call?", "✎ Edit config.json · edit · pending", "- x=1", "+ x=2",
-		`input {"path":"/p/config.json"}`, "▸ 1 Allow once", "2 Always allow  allow_always", "4 Always reject  reject_always",
+		`input {"path":"/p/config.json"}`, "▸ 1 Allow once", "2 Always allow   allow_always", "3 Reject         reject_once", "4 Always reject  reject_always",
 		"Decline ctrl+x", "esc stop the turn", "turn of session sess_1, tool call c1"} {
 		if !strings.Contains(s, want) {
 			t.Errorf("pane lacks %q:\n%s", want, s)
@@ -268,5 +268,33 @@ func TestLineDiff(t *testing.T) {
 	}
 	if want := "…  b -c +C  d …  g -h +H +i "; b.String() != want {
 		t.Fatalf("diff %q, want %q", b.String(), want)
+	}
+}
+
+// TestJournalACPBuckets: an agent's permissions are counted by option
+// kind chosen and by how they ended otherwise, beside its elicitations.
+func TestJournalACPBuckets(t *testing.T) {
+	d := newDriver(t, Options{}, withAgent, func(f *fakeEngine) {
+		for _, e := range []question.JournalEntry{
+			{Server: "bot", Asked: question.KindPermission, Kind: question.Accept, Bucket: question.OptionAllowAlways},
+			{Server: "bot", Asked: question.KindPermission, Kind: question.Abandoned, Bucket: question.BucketCancelled},
+			{Server: "bot", Asked: question.KindPermission, Kind: question.Withdrawn, Bucket: question.BucketWithdrawn},
+			{Server: "bot", Asked: question.KindPermission, Kind: question.Disconnected, Bucket: question.BucketDisconnected},
+			{Server: "bot", Asked: question.KindElicitation, Kind: question.Abandoned},
+		} {
+			e.Key = question.Key{Server: "bot", Delivery: question.PermissionRequest, RequestID: jsonrpc.IntID(1)}
+			f.journal.Record(e)
+		}
+	})
+	d.keys(tea.KeyPressMsg{Code: tea.KeyF7})
+	s := d.screen()
+	for _, want := range []string{
+		"bot              accept 0 decline 0 cancel 0 abandoned 1",
+		"  permission     allow_once 0 allow_always 1 reject_once 0 reject_always 0 cancelled 1 withdrawn 1 disconnected 1",
+		"permission allow_always bot#1 (permission)",
+	} {
+		if !strings.Contains(s, want) {
+			t.Errorf("journal lacks %q:\n%s", want, s)
+		}
 	}
 }

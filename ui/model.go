@@ -33,6 +33,9 @@ type Options struct {
 	ArmDelay time.Duration
 	// ExportDir is where traffic exports go ("" = the working directory).
 	ExportDir string
+	// StartView names the tab shown first ("" = Questions): cmd/elicit
+	// starts on "Agent" when it runs ACP agents and no server.
+	StartView string
 }
 
 // Model is the TUI's only tea.Model. It owns the viewCtx its screens
@@ -92,6 +95,11 @@ func New(engine Engine, bridge *Bridge, opts Options) *Model {
 	m.prompts = newPromptsView()
 	m.tabs = newTabs(m.prompts)
 	m.setView(viewPrompts)
+	for i, t := range m.tabs {
+		if t.name == opts.StartView {
+			m.setView(viewID(i))
+		}
+	}
 	return m
 }
 

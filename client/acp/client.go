@@ -201,6 +201,10 @@ func (c *Client) Info() InitializeResult { return c.init }
 // Name is the agent's name as configured.
 func (c *Client) Name() string { return c.opts.Name }
 
+// Done is closed when the connection to the agent has ended (the agent
+// exited or Close ran): a UI shows the agent gone.
+func (c *Client) Done() <-chan struct{} { return c.readDone }
+
 // Journal is where the agent's questions are recorded.
 func (c *Client) Journal() *question.Journal { return c.journal }
 

@@ -31,8 +31,10 @@ type Journal struct {
 	counts, sampling     Counts
 	byServer, sampServer map[string]Counts
 	// ACP permissions are counted by bucket (PermissionBucket): the
-	// option kind chosen, or how they ended without one.
+	// option kind chosen, or how they ended without one; in all and per
+	// agent.
 	permission map[string]int
+	permServer map[string]map[string]int
 }
 
 // NewJournal returns a Journal keeping the last size entries (size <= 0
@@ -42,7 +44,8 @@ func NewJournal(size int) *Journal {
 		size = DefaultJournalSize
 	}
 	return &Journal{ring: NewRing[JournalEntry](size), counts: Counts{}, sampling: Counts{},
-		byServer: map[string]Counts{}, sampServer: map[string]Counts{}, permission: map[string]int{}}
+		byServer: map[string]Counts{}, sampServer: map[string]Counts{}, permission: map[string]int{},
+		permServer: map[string]map[string]int{}}
 }
 
 // Record adds one entry.
@@ -52,6 +55,12 @@ func (j *Journal) Record(e JournalEntry) {
 	j.ring.Push(e)
 	if e.Asked == KindPermission {
 		j.permission[e.Bucket]++
+		c := j.permServer[e.Server]
+		if c == nil {
+			c = map[string]int{}
+			j.permServer[e.Server] = c
+		}
+		c[e.Bucket]++
 		return
 	}
 	counts, byServer := j.counts, j.byServer
@@ -95,6 +104,18 @@ func (j *Journal) PermissionCounts() map[string]int {
 	j.mu.Lock()
 	defer j.mu.Unlock()
 	return maps.Clone(j.permission)
+}
+
+// PermissionCountsByServer returns a copy of the ACP permission counts
+// per agent name, by bucket.
+func (j *Journal) PermissionCountsByServer() map[string]map[string]int {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	out := make(map[string]map[string]int, len(j.permServer))
+	for s, c := range j.permServer {
+		out[s] = maps.Clone(c)
+	}
+	return out
 }
 
 // CountsByServer returns a copy of the elicitation counts per server name.

@@ -17,6 +17,7 @@ import (
 
 const acpUsage = `Usage: elicit acp --prompt TEXT [--answer POLICY] [--permission P]
                  [--cancel-after DURATION] [--cwd DIR] [-- AGENT ARGS...]
+       elicit acp [--cwd DIR] [-- AGENT ARGS...]   (no --prompt: the TUI)
 
 Runs one ACP prompt turn against AGENT (an Agent Client Protocol agent on
 stdio; without one, the embedded demo agent, elicit demo --acp) and prints
@@ -72,7 +73,7 @@ func runACP(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 			return err
 		}
 	}
-	name := "demo-agent"
+	name := demoAgentName
 	if len(command) == 0 {
 		exe, err := os.Executable()
 		if err != nil {
