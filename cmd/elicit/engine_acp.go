@@ -29,7 +29,9 @@ type agentSpec struct {
 	Dir string
 }
 
-func (s agentSpec) describe() string { return strings.Join(append([]string{s.Command}, s.Args...), " ") }
+func (s agentSpec) describe() string {
+	return strings.Join(append([]string{s.Command}, s.Args...), " ")
+}
 
 // demoAgentSpec runs the embedded demo agent (elicit demo --acp).
 func demoAgentSpec(name string) (agentSpec, error) {
