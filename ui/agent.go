@@ -324,8 +324,8 @@ func (v *agentView) render(c *viewCtx) string {
 }
 
 func emptyTranscript(a AgentStatus) string {
-	if a.State != client.StateReady {
-		return "  " + untrusted.Line(a.Name) + " " + agentStateText(a)
+	if a.State != client.StateReady || a.SessionID == "" {
+		return "  " + untrusted.Line(a.Name) + ": " + agentStateText(a)
 	}
 	return "  Nothing yet: write a prompt below, enter sends it."
 }
