@@ -298,3 +298,50 @@ func TestJournalACPBuckets(t *testing.T) {
 		}
 	}
 }
+
+// TestAgentTextUntrusted: every string an agent sends reaches the
+// terminal sanitized: its name and info, updates of every kind, a
+// permission request's tool call and options.
+func TestAgentTextUntrusted(t *testing.T) {
+	const bad = "\x1b]0;pwned\a\x1b[2J\rX"
+	d := agentDriver(t, func(f *fakeEngine) {
+		f.agents[0].Info = wire.Implementation{Name: bad, Title: bad, Version: bad}
+		f.agents[0].SessionID, f.agents[0].Cwd = bad, bad
+	})
+	br := d.m.bridge
+	raw := []byte(`{"sessionUpdate":"x\u001b[2J","text":"\u001b]0;pwned\u0007"}`)
+	for _, u := range []AgentUpdate{
+		{Kind: "agent_message_chunk", Known: true, Text: bad},
+		{Kind: "agent_thought_chunk", Known: true, Text: bad},
+		{Kind: "tool_call", Known: true, Tool: &AgentToolCall{ID: bad, Title: bad, Kind: bad, Status: bad,
+			Locations: []byte(`[{"path":"\u001b[2J"}]`),
+			Content: []byte(`[{"type":"diff","path":"\u001b[2J","oldText":"\u001b]0;pwned\u0007","newText":"\u001b[2J"},` +
+				`{"type":"content","content":{"type":"text","text":"\u001b[2J"}},{"type":"\u001b[2J"}]`)}},
+		{Kind: "plan", Known: true, Plan: []AgentPlanEntry{{Content: bad, Priority: bad, Status: bad}}},
+		{Kind: "available_commands_update", Known: true, Commands: []AgentCommand{{Name: bad}}},
+		{Kind: "current_mode_update", Known: true, Mode: bad},
+		{Kind: "usage_update", Known: true, Usage: &AgentUsage{Used: 1, Size: 2, Cost: bad}},
+		{Kind: bad, Raw: raw},
+	} {
+		br.AgentUpdate("bot", u)
+	}
+	d.m.agentLogs.note("bot", turnEndEntry(AgentTurnEnd{StopReason: bad}, nil))
+	check := func(where string) {
+		t.Helper()
+		out := d.m.View().Content
+		for _, s := range []string{"\x1b]0;pwned", "\x1b[2J", "\a", "\r"} {
+			if strings.Contains(out, s) {
+				t.Fatalf("%s: %q reached the terminal", where, s)
+			}
+		}
+	}
+	check("agent view")
+	p := permQuestion(9, question.PermissionOption{ID: bad, Name: bad, Kind: bad})
+	p.Server = "bot"
+	p.Permission.ToolCall = json.RawMessage(`{"toolCallId":"c9","title":"\u001b[2J","rawInput":{"k":"\u001b]0;pwned\u0007"}}`)
+	d.open(p)
+	d.keys(tea.KeyPressMsg{Code: tea.KeyF4})
+	check("permission pane")
+	d.keys(tea.KeyPressMsg{Code: tea.KeyF7})
+	check("journal")
+}
