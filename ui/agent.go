@@ -77,7 +77,6 @@ var _ interface {
 	loader
 	spins
 	badger
-	lister
 } = (*agentView)(nil)
 
 func newAgentView() *agentView {
@@ -100,9 +99,6 @@ func (v *agentView) enter(c *viewCtx) tea.Cmd {
 	v.restyle(c)
 	return loadAgents(c.engine)
 }
-
-// listed: the tab shows on the bar while there are agents.
-func (v *agentView) listed(c *viewCtx) bool { return len(c.agents) > 0 }
 
 func (v *agentView) restyle(c *viewCtx) {
 	if v.styled == c.st {

@@ -15,21 +15,17 @@ func (m *Model) handleAgents(msg agentsMsg) tea.Cmd {
 	return m.toScreens(msg)
 }
 
-// listed reports whether tab t, which has no F-key, is on the bar.
-func (m *Model) listed(t tab) bool {
-	l, ok := t.screen.(lister)
-	return ok && l.listed(&m.viewCtx)
-}
-
-// agentBadge is an agent on the status bar.
+// agentBadge is an agent on the status bar. Its tab has no F-key and is
+// on the tab bar only while shown (the bar is full at 120 columns), so
+// the badge names the key.
 func (m *Model) agentBadge(a AgentStatus) string {
 	name := untrusted.Line(a.Name)
 	st := m.st.Status
 	switch a.State {
 	case client.StateReady:
-		return st.Ready.Render("● "+name) + m.st.Muted.Render(" agent")
+		return st.Ready.Render("● "+name) + m.st.Muted.Render(" agent (alt+a)")
 	case client.StateConnecting:
-		return st.Connecting.Render("◌ "+name) + m.st.Muted.Render(" agent starting…")
+		return st.Connecting.Render("◌ "+name) + m.st.Muted.Render(" agent starting… (alt+a)")
 	case client.StateFailed:
 		return st.Failed.Render("✗ "+name) + m.st.Error.Render(" agent failed: "+errText(a.Err))
 	case client.StateDisconnected:

@@ -61,9 +61,6 @@ type (
 	spins interface{ spinning() bool }
 	// badger puts a count on its tab, when not zero.
 	badger interface{ badge() int }
-	// lister is on the tab bar, though it has no F-key, while listed
-	// says so (the agent view while there are agents).
-	lister interface{ listed(c *viewCtx) bool }
 	// fitted draws a body that is already exactly the body's size (a
 	// framed pane), so the Model does not fit it again.
 	fitted interface{ fitted() bool }

@@ -67,7 +67,7 @@ func (m *Model) renderTabs() string {
 		}
 		parts := make([]string, 0, len(m.tabs)+1)
 		for i, t := range m.tabs {
-			if t.fkey == 0 && viewID(i) != m.view && !m.listed(t) {
+			if t.fkey == 0 && viewID(i) != m.view {
 				continue // no F-key of its own: on the bar only while shown
 			}
 			name := level.name(t)

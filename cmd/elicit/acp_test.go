@@ -159,7 +159,9 @@ func TestACPAuthRequired(t *testing.T) {
 }
 
 func TestACPUsage(t *testing.T) {
-	for _, args := range [][]string{{}, {"--prompt", "x", "stray"}, {"--prompt", "x", "--cancel-after", "-1s"}, {"--prompt", "x", "--answer", "/no/such.json"}} {
+	// Without --prompt, elicit acp opens the TUI: its headless flags there
+	// are a usage error (acp_tui.go).
+	for _, args := range [][]string{{"--permission", "allow"}, {"stray"}, {"--prompt", "x", "stray"}, {"--prompt", "x", "--cancel-after", "-1s"}, {"--prompt", "x", "--answer", "/no/such.json"}} {
 		code, _, _ := runCLI(t, append([]string{"acp"}, args...)...)
 		if code != exitUsage {
 			t.Errorf("%q: exit %d, want %d", args, code, exitUsage)

@@ -42,10 +42,23 @@ func runACPTUI(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	fs := newFlagSet("acp", stderr, acpTUIUsage)
 	fs.StringVar(&cwd, "cwd", "", "the agent's working directory, and its session's (default: here)")
 	fs.StringVar(&f.theme, "theme", "", "colour theme")
+	// The headless flags are known here only to say where they belong.
+	var headless string
+	for _, name := range []string{"answer", "permission", "cancel-after"} {
+		fs.Func(name, "headless only: goes with --prompt", func(string) error {
+			if headless == "" {
+				headless = name
+			}
+			return nil
+		})
+	}
 	before, command := splitDashDash(args)
 	pos, err := parseInterleaved(fs, before)
 	if err != nil {
 		return err
+	}
+	if headless != "" {
+		return usageErr("--%s goes with --prompt TEXT (one turn, headless); without --prompt elicit acp opens the TUI", headless)
 	}
 	if len(pos) > 0 {
 		return usageErr("acp takes no arguments before --, got %q (the headless flags go with --prompt)", pos[0])

@@ -38,7 +38,7 @@ func testTUIACP(t *testing.T, cols, rows int) {
 	tm.waitText("1 open")
 	tm.press("F4")
 	s = tm.waitText("May demo-agent run this tool call?")
-	for _, want := range []string{"1 Allow once", "2 Always allow", "3 Reject", "4 Always reject", "reject_always", "esc stop the turn"} {
+	for _, want := range []string{"diff config.json", `-   "debug": false,`, `+   "debug": true,`, "1 Allow once", "2 Always allow", "3 Reject", "4 Always reject", "reject_always", "esc stop the turn"} {
 		if !strings.Contains(s, want) {
 			t.Fatalf("permission pane lacks %q:\n%s", want, s)
 		}
