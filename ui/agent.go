@@ -300,7 +300,7 @@ func (v *agentView) render(c *viewCtx) string {
 	room := max(h-len(head)-len(bottom), 1)
 	lines := v.lines
 	if len(lines) == 0 {
-		lines = []string{st.Muted.Render(emptyTranscript(a))}
+		lines = strings.Split(st.Muted.Render(emptyTranscript(a)), "\n")
 	}
 	v.scroll = min(v.scroll, max(len(lines)-room, 0))
 	end := len(lines) - v.scroll
@@ -323,8 +323,18 @@ func emptyTranscript(a AgentStatus) string {
 	if a.State != client.StateReady || a.SessionID == "" {
 		return "  " + untrusted.Line(a.Name) + ": " + agentStateText(a)
 	}
+	if a.Info.Name == demoAgentInfoName {
+		return "  Nothing yet: write a prompt below, enter sends it.\n" +
+			"  The demo agent plays a scene per prompt: permission, question, toolq (a\n" +
+			"  question in a tool call), withdraw, long (esc stops it), updates, refuse,\n" +
+			"  crash; anything else is echoed."
+	}
 	return "  Nothing yet: write a prompt below, enter sends it."
 }
+
+// demoAgentInfoName is the agentInfo name of elicit's embedded demo
+// agent, whose scenes the empty transcript can name.
+const demoAgentInfoName = "elicit-demo-agent"
 
 // header is the agent's name and who it says it is, where it stands, its
 // session, mode, usage and commands.
