@@ -129,12 +129,23 @@ func (m *Manager) connect(ctx context.Context, s *managed) error {
 			fwd.Event(e)
 		}
 	})
+	var early *Session // held from onReady, before ready is announced
+	opts.onReady = func(sess *Session) {
+		m.mu.Lock()
+		defer m.mu.Unlock()
+		if !m.closed {
+			early, s.sess = sess, sess
+		}
+	}
 	m.mu.Lock()
 	opts.hint = s.era
 	m.mu.Unlock()
 	sess, err := Connect(ctx, s.t, &opts)
 	m.mu.Lock()
 	if err != nil {
+		if early != nil && s.sess == early {
+			s.sess = nil // it died right after the handshake
+		}
 		s.status = ServerStatus{Name: s.name, State: StateFailed, Err: err}
 		s.failed(err)
 		s.era = eraUnknown // the server may have changed: probe next time

@@ -6,6 +6,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/elicit-dev/elicit/client"
 	"github.com/elicit-dev/elicit/client/question"
@@ -142,5 +143,47 @@ func TestManagerRemembersTheEra(t *testing.T) {
 	}
 	if d, i := count(newRec, "server/discover"), count(newRec, "initialize"); d != 2 || i != 0 {
 		t.Errorf("new server: %d discover, %d initialize; want 2, 0", d, i)
+	}
+}
+
+// TestManagerSessionAtReady: an observer that asks for the session as
+// soon as it hears "ready" (as the UI does, to fetch the lists) finds it:
+// ready is not announced before the Manager holds the session, on the
+// first connection and on a reconnect.
+func TestManagerSessionAtReady(t *testing.T) {
+	t.Parallel()
+	var m *client.Manager
+	heard := make(chan bool, 1) // per ready event: did the Manager hold the session
+	m = client.NewManager(&client.ManagerOptions{Observer: client.ObserverFunc(func(e client.Event) {
+		if sc, ok := e.(client.ServerStateChanged); ok && sc.State == client.StateReady {
+			heard <- m.Session(sc.Server) != nil
+		}
+	})})
+	srv := &serverTransport{srv: newAskServer(nil)}
+	defer srv.wg.Wait()
+	defer m.Close()
+	if err := m.Add(t.Context(), "s", srv, &client.Options{Prompter: question.DeclineAll}); err != nil {
+		t.Fatal(err)
+	}
+	// The race is narrow (the dispatcher against Connect's return), so
+	// it is run many times: before the fix most runs lost it at least once.
+	early := 0
+	for i := range 200 {
+		if i > 0 {
+			if err := m.Reconnect(t.Context(), "s"); err != nil {
+				t.Fatal(err)
+			}
+		}
+		select {
+		case held := <-heard:
+			if !held {
+				early++
+			}
+		case <-time.After(5 * time.Second):
+			t.Fatalf("connection %d: no ready event", i)
+		}
+	}
+	if early > 0 {
+		t.Errorf("%d of 200 connections announced ready before the Manager held the session", early)
 	}
 }

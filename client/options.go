@@ -127,6 +127,11 @@ type Options struct {
 	// connection (see Manager); it lets a reconnect skip a probe that is
 	// known to fail. Ignored when Protocol is set.
 	hint eraKind
+
+	// onReady is called with the session once the handshake is done and
+	// before "ready" is announced, so a Manager holds the session by the
+	// time an observer hears of it and asks for it.
+	onReady func(*Session)
 }
 
 // ServerCapabilities is what the server declared in initialize: the raw

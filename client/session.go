@@ -140,6 +140,9 @@ func Connect(ctx context.Context, t transport.Transport, opts *Options) (*Sessio
 		<-s.done
 		return nil, err
 	}
+	if s.opts.onReady != nil {
+		s.opts.onReady(s)
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.isDead {

@@ -299,7 +299,8 @@ func (f *fakeEngine) completedKeys() []question.Key {
 // driver runs the model synchronously (AGENTS.md, charm v2 facts: update
 // driver): it calls Update, runs the returned commands and feeds their
 // messages back, in order.
-// Commands that do not finish within 30 ms (blink, ticks) are dropped.
+// Commands that do not finish within 30 ms and are parked on a timer or
+// channel (blink, ticks, gated calls) are dropped to late.
 type driver struct {
 	t       testing.TB
 	m       *Model
@@ -427,7 +428,9 @@ func (d *driver) collect(cmd tea.Cmd) []tea.Msg {
 	}
 	ch := make(chan tea.Msg)    // unbuffered: a result nobody takes goes to late
 	gave := make(chan struct{}) // closed when collect stops waiting
+	gid := make(chan int64, 1)
 	d.wg.Go(func() {
+		gid <- goroutineID()
 		msg := cmd()
 		select {
 		case ch <- msg:
@@ -437,12 +440,28 @@ func (d *driver) collect(cmd tea.Cmd) []tea.Msg {
 			d.lateMu.Unlock()
 		}
 	})
+	id := <-gid
 	var msg tea.Msg
-	select {
-	case msg = <-ch:
-	case <-time.After(30 * time.Millisecond):
-		close(gave)
-		return nil
+	// 30 ms, then longer only while the command is working rather than
+	// waiting (driver_wait_test.go), up to 10 s.
+	check, limit := time.NewTimer(30*time.Millisecond), time.NewTimer(10*time.Second)
+	defer check.Stop()
+	defer limit.Stop()
+wait:
+	for {
+		select {
+		case msg = <-ch:
+			break wait
+		case <-check.C:
+			if goroutineWaiting(id) {
+				close(gave)
+				return nil
+			}
+			check.Reset(10 * time.Millisecond)
+		case <-limit.C:
+			close(gave)
+			return nil
+		}
 	}
 	switch m := msg.(type) {
 	case nil:

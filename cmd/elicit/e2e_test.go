@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -41,8 +42,30 @@ func newTmuxSized(t *testing.T, cols, rows int, dir string, args ...string) *tmu
 		"env", "TERM=xterm-256color", "XDG_STATE_HOME=" + filepath.Join(dir, "state"), binPath}, args...)
 	tm.run(cmd...)
 	tm.run("set-option", "-s", "escape-time", "10")
-	t.Cleanup(func() { _ = exec.Command("tmux", "-S", tm.socket, "kill-server").Run() })
+	pid, _ := strconv.Atoi(strings.TrimSpace(tm.run("display-message", "-p", "#{pane_pid}")))
+	t.Cleanup(func() {
+		_ = exec.Command("tmux", "-S", tm.socket, "kill-server").Run()
+		// The program may still be saving its state under dir after the
+		// hang-up; the test's TempDir cleanup must not race it.
+		waitGone(t, pid, 10*time.Second)
+	})
 	return tm
+}
+
+// waitGone waits, bounded, until process pid has exited.
+func waitGone(t *testing.T, pid int, bound time.Duration) {
+	t.Helper()
+	if pid <= 0 {
+		return
+	}
+	deadline := time.Now().Add(bound)
+	for syscall.Kill(pid, 0) == nil {
+		if time.Now().After(deadline) {
+			t.Logf("process %d still running %v after the tmux server was killed", pid, bound)
+			return
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
 }
 
 func (tm *tmuxTerm) run(args ...string) string {
