@@ -364,6 +364,13 @@ func (v *agentView) header(c *viewCtx, a AgentStatus) []string {
 		style = st.Muted
 	}
 	parts := []string{name, style.Render(state)}
+	if n := c.openBy[a.Name]; n > 0 {
+		q := "1 question"
+		if n > 1 {
+			q = fmt.Sprintf("%d questions", n)
+		}
+		parts = append(parts, st.Warning.Bold(true).Render(q+" for you (F4)"))
+	}
 	if len(c.agents) > 1 {
 		parts = append(parts, st.Muted.Render(fmt.Sprintf("%d agents: ctrl+s next", len(c.agents))))
 	}

@@ -33,3 +33,20 @@ func (m *Model) agentBadge(a AgentStatus) string {
 	}
 	return m.st.Muted.Render("○ " + name + " agent")
 }
+
+// countOpen counts the open panes per server or agent, after every
+// Update: a few hundred panes at most, and only when agents run.
+func (m *Model) countOpen() {
+	if len(m.agents) == 0 {
+		return
+	}
+	clear(m.openBy)
+	if m.openBy == nil {
+		m.openBy = map[string]int{}
+	}
+	for _, pn := range m.prompts.panes {
+		if pn.open() {
+			m.openBy[pn.p.Server]++
+		}
+	}
+}

@@ -173,6 +173,11 @@ func TestPermissionPane(t *testing.T) {
 		Content: []byte(`[{"type":"diff","path":"/p/config.json","oldText":"x=1\n","newText":"x=2\n"}]`)}})
 	p := permQuestion(5)
 	d.open(p)
+	d.keys(keyAltA)
+	if s := d.screen(); !strings.Contains(s, "1 question for you (F4)") {
+		t.Errorf("the agent view does not say its agent waits:\n%s", s)
+	}
+	d.keys(tea.KeyPressMsg{Code: tea.KeyF4})
 	s := d.screen()
 	for _, want := range []string{"May bot run this tool call?", "✎ Edit config.json · edit · pending", "- x=1", "+ x=2",
 		`input {"path":"/p/config.json"}`, "▸ 1 Allow once", "2 Always allow   allow_always", "3 Reject         reject_once", "4 Always reject  reject_always",
@@ -190,6 +195,11 @@ func TestPermissionPane(t *testing.T) {
 	if o := d.reply(p.Key); o.Kind != question.Accept || o.Option != "reject" {
 		t.Fatalf("enter on option 3 sent %+v", o)
 	}
+	d.keys(keyAltA)
+	if s := d.screen(); strings.Contains(s, "for you (F4)") {
+		t.Errorf("the agent view still waits on an answered pane:\n%s", s)
+	}
+	d.keys(tea.KeyPressMsg{Code: tea.KeyF4})
 
 	p2 := permQuestion(6)
 	d.open(p2)

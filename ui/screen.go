@@ -92,8 +92,11 @@ type viewCtx struct {
 	width, height int
 	servers       []ServerStatus
 	agents        []AgentStatus
-	shown         screen // the screen on show
-	spin          spinState
+	// openBy counts the open prompt panes per server or agent (the agent
+	// view says when its agent waits on the person).
+	openBy map[string]int
+	shown  screen // the screen on show
+	spin   spinState
 
 	nextID int
 }

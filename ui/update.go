@@ -59,6 +59,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.handleProbe(msg)
 	}
 	settled := m.settlePanes()
+	m.countOpen() // agent_model.go
 	return m, tea.Batch(cmd, settled, m.armTicks())
 }
 

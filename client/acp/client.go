@@ -51,6 +51,9 @@ type Options struct {
 	OnUpdate   func(Update)
 	OnStderr   func(string)
 	OnResolved func(question.JournalEntry)
+	// OnFrame sees every message on the wire, both ways (a UI's traffic
+	// view); it must not block.
+	OnFrame func(transport.Frame)
 	// CancelWait and CloseWait override the defaults.
 	CancelWait time.Duration
 	CloseWait  time.Duration
@@ -146,7 +149,7 @@ func Start(ctx context.Context, opts Options) (*Client, error) {
 	c.asker = question.Asker{Prompter: prompter, WG: &c.prompters}
 	c.base, c.shutdown = context.WithCancelCause(context.Background())
 	tr := &transport.Stdio{Command: opts.Command, Args: opts.Args, Env: opts.Env, Dir: opts.Dir,
-		Observer: transport.ObserverFuncs{OnStderr: opts.OnStderr}}
+		Observer: transport.ObserverFuncs{OnStderr: opts.OnStderr, OnFrame: opts.OnFrame}}
 	conn, err := tr.Dial(ctx)
 	if err != nil {
 		c.shutdown(question.ErrShutdown)

@@ -35,7 +35,7 @@ func testTUIACP(t *testing.T, cols, rows int) {
 	tm.typeText("permission")
 	tm.press("Enter")
 	tm.waitText("✎ Edit config.json · edit · pending")
-	tm.waitText("1 open")
+	tm.waitText("1 question for you (F4)")
 	tm.press("F4")
 	s = tm.waitText("May demo-agent run this tool call?")
 	for _, want := range []string{"diff config.json", `-   "debug": false,`, `+   "debug": true,`, "1 Allow once", "2 Always allow", "3 Reject", "4 Always reject", "reject_always", "esc stop the turn"} {
@@ -47,7 +47,10 @@ func testTUIACP(t *testing.T, cols, rows int) {
 	tm.press("Down", "Enter")
 	tm.waitText("allow_always: Always allow (sent selected always)")
 	tm.press("M-a")
-	tm.waitText("Edited config.json (always).")
+	s = tm.waitText("Edited config.json (always).")
+	if strings.Contains(s, "for you (F4)") {
+		t.Fatalf("the answered question is still waiting:\n%s", s)
+	}
 	tm.waitText("■ end_turn")
 
 	// A form question (ACP elicitation/create), answered with its

@@ -14,6 +14,7 @@ import (
 	"github.com/elicit-dev/elicit/client/acp"
 	"github.com/elicit-dev/elicit/client/question"
 	"github.com/elicit-dev/elicit/client/wire"
+	"github.com/elicit-dev/elicit/transport"
 	"github.com/elicit-dev/elicit/ui"
 )
 
@@ -107,6 +108,7 @@ func (h *agentHub) connect(ctx context.Context, name string) {
 		ClientVersion: version, Prompter: h.br, Journal: h.journal,
 		OnUpdate: func(u acp.Update) { h.br.AgentUpdate(name, uiUpdate(u)) },
 		OnStderr: func(line string) { h.br.Stderr(name, line) },
+		OnFrame:  func(fr transport.Frame) { h.br.Frame(name, fr) },
 		OnResolved: func(e question.JournalEntry) {
 			h.br.Event(client.PromptResolved{Key: e.Key, Entry: e, Sent: e.Sent})
 		}}
