@@ -178,6 +178,18 @@ func (v *agentView) key(c *viewCtx, k tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(k, c.keys.AgentNext):
 		v.next(c)
 		return nil
+	case key.Matches(k, c.keys.AgentRestart):
+		if v.turns[a.Name] != nil {
+			return notice("a turn is under way: esc stops it first")
+		}
+		eng, logs, name := c.engine, c.agentLogs, a.Name
+		return func() tea.Msg {
+			logs.note(name, agentEntry{kind: entryNote, text: "restart: the agent is started again, in a new session"})
+			if err := eng.AgentRestart(name); err != nil {
+				return noticeMsg("restart: " + err.Error())
+			}
+			return nil
+		}
 	case key.Matches(k, c.keys.PageUp):
 		v.scroll += body
 		return nil
@@ -414,6 +426,9 @@ func (v *agentView) footer(c *viewCtx, a AgentStatus) string {
 		parts = []string{k("esc", "stop the turn")}
 	}
 	parts = append(parts, k("pgup/pgdn", "scroll"), k("F4", "its questions"))
+	if a.State == client.StateFailed || a.State == client.StateDisconnected {
+		parts = append([]string{k("ctrl+r", "start it again")}, parts...)
+	}
 	if len(c.agents) > 1 {
 		parts = append(parts, k("ctrl+s", "next agent"))
 	}

@@ -14,6 +14,14 @@ type fakeAgents struct {
 	prompts  []string // "agent text"
 	stops    []string
 	stopFn   func(agent string)
+	restarts []string
+}
+
+func (f *fakeAgents) AgentRestart(agent string) error {
+	f.amu.Lock()
+	defer f.amu.Unlock()
+	f.restarts = append(f.restarts, agent)
+	return nil
 }
 
 func (f *fakeAgents) Agents() []AgentStatus {

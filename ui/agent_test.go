@@ -265,8 +265,15 @@ func TestAgentViewNotReady(t *testing.T) {
 	if len(d.eng.fakeAgents.prompts) != 0 {
 		t.Fatal("a prompt went to a failed agent")
 	}
-	if s := d.screen(); !strings.Contains(s, "failed: exec") || !strings.Contains(s, "bot is not ready") {
+	if s := d.screen(); !strings.Contains(s, "failed: exec") || !strings.Contains(s, "bot is not ready") || !strings.Contains(s, "ctrl+r start it again") {
 		t.Fatalf("screen:\n%s", s)
+	}
+	d.keys(tea.KeyPressMsg{Code: 'r', Mod: tea.ModCtrl})
+	d.eng.amu.Lock()
+	restarts := d.eng.restarts
+	d.eng.amu.Unlock()
+	if len(restarts) != 1 || restarts[0] != "bot" {
+		t.Fatalf("restarts %q", restarts)
 	}
 }
 

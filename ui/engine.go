@@ -152,6 +152,10 @@ type AgentEngine interface {
 	// elicitation "cancel" at once. The turn's end (its stopReason) comes
 	// later, from AgentPrompt.
 	AgentStop(agent string) error
+	// AgentRestart starts the agent again (a new process and session),
+	// ending the old one first; where it stands comes through
+	// Bridge.AgentsChanged as it goes.
+	AgentRestart(agent string) error
 }
 
 // AgentStatus is one ACP agent's line.

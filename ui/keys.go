@@ -44,7 +44,7 @@ type keyMap struct {
 	// The agent view. The help has no room
 	// for them: the agent's tab line says enter and esc, the view's and
 	// the permission pane's footers say the rest.
-	AgentSend, AgentStop, AgentNext key.Binding
+	AgentSend, AgentStop, AgentNext, AgentRestart key.Binding
 
 	// Help-only lines that stand for several list keys at once.
 	helpMove, helpPage, helpEnds, helpToolKeys, helpJSON key.Binding
@@ -119,6 +119,8 @@ func newKeyMap() keyMap {
 		AgentSend: b("enter", "agent: send the prompt", "enter"),
 		AgentStop: b("esc", "agent: stop the turn (session/cancel)", "esc"),
 		AgentNext: b("ctrl+s", "agent: the next agent", "ctrl+s"),
+		// ctrl+r: free in the prompt box, as in the argument form.
+		AgentRestart: b("ctrl+r", "agent: start it again (a new session)", "ctrl+r"),
 
 		helpMove:     key.NewBinding(key.WithHelp("↑↓ / k j", "up, down")),
 		helpPage:     key.NewBinding(key.WithHelp("pgup pgdn", "page up, down")),

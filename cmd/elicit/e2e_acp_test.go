@@ -11,7 +11,8 @@ import (
 // turn whose form question is answered, a long turn stopped with esc
 // (shown cancelled because the agent's stopReason says so), a stop while
 // a permission pane is open (the pane is answered cancelled with the
-// turn), and the journal's permission buckets.
+// turn), the journal's permission buckets, and an agent that dies and is
+// started again.
 func TestTUIACP(t *testing.T) {
 	for _, size := range [][2]int{{80, 24}, {120, 40}} {
 		t.Run(fmt.Sprintf("%dx%d", size[0], size[1]), func(t *testing.T) {
@@ -103,4 +104,18 @@ func testTUIACP(t *testing.T, cols, rows int) {
 	} else if !strings.Contains(s, "allow_always 1") {
 		t.Fatalf("journal:\n%s", s)
 	}
+
+	// The agent dies; ctrl+r starts it again, in a new session.
+	tm.press("M-a")
+	tm.typeText("crash")
+	tm.press("Enter")
+	tm.waitText("agent gone: the agent's connection ended") // the status bar
+	tm.waitText("ctrl+r start it again")
+	tm.press("C-r")
+	tm.waitFor("the agent ready again", func(s string) bool {
+		return strings.Contains(s, "· ready") && !strings.Contains(s, "start it again")
+	})
+	tm.typeText("hello again")
+	tm.press("Enter")
+	tm.waitText("You said: hello again")
 }

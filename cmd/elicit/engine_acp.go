@@ -55,6 +55,10 @@ type agentHub struct {
 	journal *question.Journal
 	order   []string
 
+	// ctx is start's: restarts run under it too; close cancels it.
+	ctx    context.Context
+	cancel context.CancelFunc
+
 	mu     sync.Mutex
 	agents map[string]*agentConn
 	wg     sync.WaitGroup
@@ -86,6 +90,10 @@ func newAgentHub(br *ui.Bridge, journal *question.Journal, specs []agentSpec) (*
 // start starts every agent concurrently; each one's state shows as it
 // goes.
 func (h *agentHub) start(ctx context.Context) {
+	ctx, cancel := context.WithCancel(ctx)
+	h.mu.Lock()
+	h.ctx, h.cancel = ctx, cancel
+	h.mu.Unlock()
 	for _, name := range h.order {
 		h.wg.Go(func() { h.connect(ctx, name) })
 	}
@@ -148,7 +156,7 @@ func (h *agentHub) connect(ctx context.Context, name string) {
 	select {
 	case <-c.Done():
 		h.set(name, func(a *agentConn) {
-			if a.state == client.StateReady {
+			if a.c == c && a.state == client.StateReady { // not a restart's
 				a.state, a.err = client.StateDisconnected, errors.New("the agent's connection ended")
 			}
 		})
@@ -209,9 +217,44 @@ func (h *agentHub) AgentStop(name string) error {
 	return nil
 }
 
+// AgentRestart implements ui.AgentEngine: the old client is closed (its
+// open questions answered -32800), then the agent starts again.
+func (h *agentHub) AgentRestart(name string) error {
+	if h == nil {
+		return fmt.Errorf("no agent %q", name)
+	}
+	h.mu.Lock()
+	a := h.agents[name]
+	if a == nil || h.ctx == nil {
+		h.mu.Unlock()
+		return fmt.Errorf("no agent %q", name)
+	}
+	if a.state == client.StateConnecting {
+		h.mu.Unlock()
+		return fmt.Errorf("agent %s is starting already", name)
+	}
+	old := a.c
+	a.c, a.sid, a.state = nil, "", client.StateConnecting
+	h.mu.Unlock()
+	h.wg.Go(func() {
+		if old != nil {
+			old.Close()
+		}
+		h.connect(h.ctx, name)
+	})
+	return nil
+}
+
 // close ends every agent: their open questions are answered -32800 and
 // their processes stopped (client/acp's Close, bounded).
 func (h *agentHub) close() {
+	// First no start or restart goes on, so every client is recorded.
+	h.mu.Lock()
+	if h.cancel != nil {
+		h.cancel()
+	}
+	h.mu.Unlock()
+	h.wg.Wait()
 	h.mu.Lock()
 	var cs []*acp.Client
 	for _, a := range h.agents {
@@ -225,7 +268,6 @@ func (h *agentHub) close() {
 		wg.Go(func() { c.Close() })
 	}
 	wg.Wait()
-	h.wg.Wait()
 }
 
 // uiUpdate is an acp.Update in the UI's types.

@@ -70,6 +70,18 @@ func TestAgentHub(t *testing.T) {
 	if err := h.AgentStop("demo"); err == nil || !strings.Contains(err.Error(), "no session") {
 		t.Fatalf("stop of a gone agent: %v", err)
 	}
+	// Started again: a new process and session.
+	if err := h.AgentRestart("demo"); err != nil {
+		t.Fatal(err)
+	}
+	for deadline := time.Now().Add(20 * time.Second); h.Agents()[0].SessionID == ""; time.Sleep(20 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("after the restart: %+v", h.Agents()[0])
+		}
+	}
+	if end, err := h.AgentPrompt(ctx, "demo", "hello"); err != nil || end.StopReason != acp.StopEndTurn {
+		t.Fatalf("turn after the restart: %+v, %v", end, err)
+	}
 }
 
 func TestUIUpdate(t *testing.T) {
