@@ -19,7 +19,7 @@ const maxCompletionValues = 100
 // Complete asks the server for values of argument arg of ref (a prompt or
 // a resource template) that continue value, given the other arguments
 // filled so far (completion/complete). The context is left out when it is
-// empty.
+// empty, and before 2025-06-18.
 func (s *Session) Complete(ctx context.Context, ref wire.CompleteRef, arg, value string, others map[string]string) (*wire.Completion, error) {
 	if !s.ServerCapabilities().Completions {
 		return nil, fmt.Errorf("completion/complete on %s: %w", s.name, ErrNoCompletions)
@@ -27,7 +27,9 @@ func (s *Session) Complete(ctx context.Context, ref wire.CompleteRef, arg, value
 	var p wire.CompleteParams
 	p.Ref = ref
 	p.Argument.Name, p.Argument.Value = arg, value
-	if len(others) > 0 {
+	// context is 2025-06-18's: an older server may refuse a member it
+	// does not know, so it hears only the argument.
+	if len(others) > 0 && s.Protocol() >= wire.Protocol2025_06_18 {
 		p.Context = &wire.CompleteContext{Arguments: others}
 	}
 	var res wire.CompleteResult

@@ -23,7 +23,9 @@
 // form filled with earlier values is built from a ToolInput whose
 // Defaults were set to them ([schema.FitValue] types them). [Form.Values]
 // reads what a half-filled form holds, to carry it elsewhere (the same
-// arguments as JSON text).
+// arguments as JSON text). [Form.FocusedText] and [Form.SetFocusedText]
+// read and replace the focused one-line text field's text, for a list of
+// suggestions kept outside the form (ui's completions).
 //
 // # Fields
 //

@@ -16,6 +16,7 @@ type textField struct {
 	p           *schema.Property
 	text        string
 	placeholder string
+	in          *huh.Input // the last one built, for setText
 }
 
 func newTextField(p *schema.Property, tool bool) *textField {
@@ -43,6 +44,7 @@ func (f *textField) build(theme huh.Theme) huh.Field {
 	if f.p.MaxLength != nil && *f.p.MaxLength > 0 {
 		in.CharLimit(*f.p.MaxLength)
 	}
+	f.in = in
 	return in
 }
 

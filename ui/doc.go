@@ -10,7 +10,9 @@
 // Traffic rows of HTTP transports show the HTTP method, status and SSE
 // event id; a row's detail shows the URL and every MCP header sent and
 // received. Whether a tool's call runs as a task is client.TaskChoice's
-// answer; where it leaves the choice, the person makes it.
+// answer; where it leaves the choice, the person makes it. Prompt
+// arguments and resource template variables list the server's
+// suggestions (completion/complete) as they are typed.
 //
 // Each view is a screen in its own file, listed once in the registry
 // (tabs.go), which gives its tab, F-key and help line; screens share a

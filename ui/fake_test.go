@@ -75,7 +75,7 @@ type fakeEngine struct {
 
 	// completion/complete: what was asked, and the answer (nil: none).
 	completes  []fakeComplete
-	completeFn func(ref wire.CompleteRef, arg, value string, others map[string]string) (*wire.Completion, error)
+	completeFn func(ctx context.Context, ref wire.CompleteRef, arg, value string, others map[string]string) (*wire.Completion, error)
 
 	// details describe servers for the server view (a server without
 	// one is described by its status alone); reconnects records the
@@ -189,14 +189,22 @@ func (f *fakeEngine) ListResourceTemplates(_ context.Context, server string) ([]
 	return f.rtemplates[server], f.rtemplErr
 }
 
-func (f *fakeEngine) Complete(_ context.Context, server string, ref wire.CompleteRef, arg, value string, others map[string]string) (*wire.Completion, error) {
+func (f *fakeEngine) Complete(ctx context.Context, server string, ref wire.CompleteRef, arg, value string, others map[string]string) (*wire.Completion, error) {
 	f.mu.Lock()
-	defer f.mu.Unlock()
 	f.completes = append(f.completes, fakeComplete{server: server, ref: ref, arg: arg, value: value, others: others})
-	if f.completeFn != nil {
-		return f.completeFn(ref, arg, value, others)
+	fn := f.completeFn
+	f.mu.Unlock()
+	if fn != nil {
+		return fn(ctx, ref, arg, value, others) // unlocked: it may block, as a slow server does
 	}
 	return &wire.Completion{Values: []string{}}, nil
+}
+
+// completesAsked is a copy of the completion/complete requests so far.
+func (f *fakeEngine) completesAsked() []fakeComplete {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return append([]fakeComplete(nil), f.completes...)
 }
 
 func (f *fakeEngine) Subscribe(_ context.Context, server, uri string, on bool) error {

@@ -39,6 +39,10 @@ type keyMap struct {
 	LogLevel key.Binding
 	// Resources and server prompt templates.
 	ReadResource, GetPrompt, Subscribe key.Binding
+	// The suggestions (completion/complete) listed under a prompt's
+	// arguments or a template's variables, while the list is shown: the
+	// keys a one-line field would use are taken back from it only then.
+	CompleteNext, CompletePrev, CompleteTake, CompleteClose key.Binding
 	// Tasks, and running a tool as one.
 	CancelTask, TaskPrompt, ListTasks, TaskToggle key.Binding
 	// The agent view. The help has no room
@@ -48,6 +52,8 @@ type keyMap struct {
 
 	// Help-only lines that stand for several list keys at once.
 	helpMove, helpPage, helpEnds, helpToolKeys, helpJSON key.Binding
+	// The suggestions' keys (CompleteNext… above), two to a line.
+	helpSuggest, helpSuggestTake key.Binding
 	// The pager's keys (pager.go), for the help overlay.
 	helpSearch, helpWrap, helpCopy, helpReadLog key.Binding
 }
@@ -110,6 +116,13 @@ func newKeyMap() keyMap {
 		GetPrompt:    b("enter", "fill in arguments, get it (prompts/get)", "enter"),
 		Subscribe:    b("u", "subscribe / unsubscribe (resources/subscribe)", "u"),
 
+		// While a list is shown only: tab and enter are the form's again
+		// when nothing is highlighted, esc then closes the form.
+		CompleteNext:  b("↓ / ctrl+n", "next suggestion", "down", "ctrl+n"),
+		CompletePrev:  b("↑ / ctrl+p", "previous suggestion", "up", "ctrl+p"),
+		CompleteTake:  b("tab / enter", "take the highlighted suggestion", "tab", "enter"),
+		CompleteClose: b("esc", "close the suggestions", "esc"),
+
 		CancelTask: b("x", "cancel the selected task (tasks/cancel)", "x"),
 		TaskPrompt: b("p", "go to the task's open prompt", "p"),
 		ListTasks:  b("r", "tasks/list on every server", "r"),
@@ -122,11 +135,13 @@ func newKeyMap() keyMap {
 		// ctrl+r: free in the prompt box, as in the argument form.
 		AgentRestart: b("ctrl+r", "agent: start it again (a new session)", "ctrl+r"),
 
-		helpMove:     key.NewBinding(key.WithHelp("↑↓ / k j", "up, down")),
-		helpPage:     key.NewBinding(key.WithHelp("pgup pgdn", "page up, down")),
-		helpEnds:     key.NewBinding(key.WithHelp("home/g end/G", "first, last (traffic: follow)")),
-		helpToolKeys: key.NewBinding(key.WithHelp("d · a · e", "details · call again · edit, call")),
-		helpJSON:     key.NewBinding(key.WithHelp("ctrl+l · ctrl+s", "arguments as JSON · call with them")),
+		helpMove:        key.NewBinding(key.WithHelp("↑↓ / k j", "up, down")),
+		helpPage:        key.NewBinding(key.WithHelp("pgup pgdn", "page up, down")),
+		helpEnds:        key.NewBinding(key.WithHelp("home/g end/G", "first, last (traffic: follow)")),
+		helpToolKeys:    key.NewBinding(key.WithHelp("d · a · e", "details · call again · edit, call")),
+		helpJSON:        key.NewBinding(key.WithHelp("ctrl+l · ctrl+s", "arguments as JSON · call with them")),
+		helpSuggest:     key.NewBinding(key.WithHelp("↓↑ ctrl+n/p", "move in a list of suggested values")),
+		helpSuggestTake: key.NewBinding(key.WithHelp("tab/enter · esc", "take the highlighted · close list")),
 
 		helpSearch:  key.NewBinding(key.WithHelp("/ n N", "search, next, previous match")),
 		helpWrap:    key.NewBinding(key.WithHelp("w ← →", "wrap on/off, sideways; esc/q back")),
@@ -148,7 +163,9 @@ func (k keyMap) helpSections(tabs []key.Binding) []helpSection {
 		{"Reading (results, frames, logs, resources)", []key.Binding{k.helpSearch, k.helpWrap, k.helpCopy}},
 		{"Logs", []key.Binding{k.helpReadLog, k.LogLevel, k.NextServer}},
 		{"Resources", []key.Binding{k.ReadResource, k.Subscribe, k.Back, k.NextServer}},
-		{"Prompts (MCP prompts/list)", []key.Binding{k.GetPrompt, k.Back, k.NextServer}},
+		// esc and s are the Lists' and Resources' above; the suggestions
+		// are in a template's variables too.
+		{"Prompts (MCP prompts/list)", []key.Binding{k.GetPrompt, k.helpSuggest, k.helpSuggestTake}},
 		{"Tasks", []key.Binding{k.Select, k.CancelTask, k.TaskPrompt, k.ListTasks}},
 	}
 }

@@ -73,6 +73,9 @@ func newResourcesView() *resourcesView {
 	r.submit = func(c *viewCtx, tp wire.ResourceTemplate, content map[string]any) tea.Cmd {
 		return r.expandRead(c, tp, content)
 	}
+	r.completes = func(tp wire.ResourceTemplate) (string, wire.CompleteRef) {
+		return r.server, wire.CompleteRef{Type: wire.RefResource, URI: tp.URITemplate}
+	}
 	return r
 }
 

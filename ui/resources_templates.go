@@ -123,11 +123,11 @@ func (r *resourcesView) renderTemplateForm(c *viewCtx) string {
 	st, tp := c.st, r.args.of
 	head := st.Title.Render("variables of "+untrusted.Line(tp.Name)) + "  " +
 		st.Pane.URL.Render(untrusted.Line(tp.URITemplate)) +
-		st.Muted.Render("  (empty: left out · esc closes)")
+		st.Muted.Render("  (empty: left out"+r.completeHint()+" · esc closes)")
 	if tp.Description != "" {
 		head += "\n" + st.Muted.Render(untrusted.Line(tp.Description))
 	}
-	return head + "\n" + r.args.form.View()
+	return head + "\n" + r.argsView(c)
 }
 
 // templateResLine is a template's row: marked, name (and title), the URI

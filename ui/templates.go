@@ -85,6 +85,9 @@ func newTemplatesView() *templatesView {
 		}
 		return t.get(c, tp, args)
 	}
+	t.completes = func(tp wire.Prompt) (string, wire.CompleteRef) {
+		return t.server, wire.CompleteRef{Type: wire.RefPrompt, Name: tp.Name}
+	}
 	return t
 }
 
@@ -196,7 +199,8 @@ func (t *templatesView) close() {
 	if t.got != nil && t.got.busy {
 		t.got.cancel()
 	}
-	t.got, t.args = nil, nil
+	t.got = nil
+	t.closeArgs()
 }
 
 func (t *templatesView) key(c *viewCtx, k tea.KeyPressMsg) tea.Cmd {
@@ -225,11 +229,11 @@ func (t *templatesView) render(c *viewCtx) string {
 	st := c.st
 	if t.args != nil {
 		tp := t.args.of
-		head := st.Title.Render("arguments for "+untrusted.Line(tp.Name)) + st.Muted.Render("  (* required; esc closes)")
+		head := st.Title.Render("arguments for "+untrusted.Line(tp.Name)) + st.Muted.Render("  (* required"+t.completeHint()+"; esc closes)")
 		if tp.Description != "" {
 			head += "\n" + st.Muted.Render(untrusted.Line(tp.Description))
 		}
-		return head + "\n" + t.args.form.View()
+		return head + "\n" + t.argsView(c)
 	}
 	if t.got != nil {
 		return t.renderGot(c, t.got)

@@ -40,6 +40,9 @@ func runDemo(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	if err != nil {
 		return err
 	}
+	if f.record != "" && (serve != "" || acpAgent) {
+		return usageErr("--record records a session elicit has with a server (the TUI, a headless command), not a server elicit serves")
+	}
 	if acpAgent {
 		if serve != "" || len(pos) > 0 {
 			return usageErr("--acp serves the demo ACP agent on stdio and takes nothing else")

@@ -10,6 +10,7 @@ import (
 
 	"github.com/elicit-dev/elicit/client"
 	"github.com/elicit-dev/elicit/client/question"
+	"github.com/elicit-dev/elicit/client/record"
 	"github.com/elicit-dev/elicit/client/wire"
 	"github.com/elicit-dev/elicit/transport"
 	"github.com/elicit-dev/elicit/ui"
@@ -30,6 +31,9 @@ type engine struct {
 	// observer, modes) the same way for the first connect and reconnects.
 	sessionOpts func(name string) *client.Options
 	transports  func(spec serverSpec) (transport.Transport, error)
+
+	// rec records the person's calls (--record; nil records nothing).
+	rec *record.Recorder
 
 	// state remembers running tasks across restarts (nil: not kept).
 	state *taskState
@@ -160,7 +164,10 @@ func (e *engine) Tools(ctx context.Context, server string) ([]wire.Tool, error) 
 	if err != nil {
 		return nil, err
 	}
-	return s.ListTools(ctx)
+	rc := e.rec.Begin(server, wire.MethodToolsList, "", nil, nil)
+	tools, err := s.ListTools(ctx)
+	rc.End(tools, err)
+	return tools, err
 }
 
 // Call implements ui.Engine. Whether the call runs as a task is the
@@ -177,7 +184,10 @@ func (e *engine) Call(ctx context.Context, server, tool string, args map[string]
 		// refuse (the TypeScript SDK wants an object).
 		args = map[string]any{}
 	}
-	return s.CallTool(ctx, tool, args, &client.CallOptions{OnProgress: opts.OnProgress, AsTask: opts.AsTask})
+	rc := e.rec.Begin(server, wire.MethodToolsCall, tool, toolCallParams{Name: tool, Arguments: args}, opts.AsTask)
+	res, err := s.CallTool(ctx, tool, args, &client.CallOptions{OnProgress: opts.OnProgress, AsTask: opts.AsTask})
+	rc.End(callResult(res), err)
+	return res, err
 }
 
 // Tasks implements ui.Engine: every task every live session follows.
@@ -206,7 +216,10 @@ func (e *engine) CancelTask(ctx context.Context, server, id string) error {
 	if err != nil {
 		return err
 	}
-	return s.CancelTask(ctx, id)
+	rc := e.rec.Begin(server, wire.MethodTasksCancel, "", taskParams{TaskID: id}, nil)
+	err = s.CancelTask(ctx, id)
+	rc.End(nil, err)
+	return err
 }
 
 // resumeTasks follows the tasks a previous run left running on this
@@ -231,7 +244,10 @@ func (e *engine) ListResources(ctx context.Context, server string) ([]wire.Resou
 	if err != nil {
 		return nil, err
 	}
-	return s.ListResources(ctx)
+	rc := e.rec.Begin(server, wire.MethodResourcesList, "", nil, nil)
+	res, err := s.ListResources(ctx)
+	rc.End(res, err)
+	return res, err
 }
 
 func (e *engine) ListResourceTemplates(ctx context.Context, server string) ([]wire.ResourceTemplate, error) {
@@ -239,7 +255,10 @@ func (e *engine) ListResourceTemplates(ctx context.Context, server string) ([]wi
 	if err != nil {
 		return nil, err
 	}
-	return s.ListResourceTemplates(ctx)
+	rc := e.rec.Begin(server, wire.MethodResourcesTemplatesList, "", nil, nil)
+	res, err := s.ListResourceTemplates(ctx)
+	rc.End(res, err)
+	return res, err
 }
 
 func (e *engine) Complete(ctx context.Context, server string, ref wire.CompleteRef, arg, value string, others map[string]string) (*wire.Completion, error) {
@@ -247,7 +266,10 @@ func (e *engine) Complete(ctx context.Context, server string, ref wire.CompleteR
 	if err != nil {
 		return nil, err
 	}
-	return s.Complete(ctx, ref, arg, value, others)
+	rc := e.rec.Begin(server, wire.MethodCompletionComplete, completeName(ref), completeParams(ref, arg, value, others), nil)
+	res, err := s.Complete(ctx, ref, arg, value, others)
+	rc.End(res, err)
+	return res, err
 }
 
 func (e *engine) Subscribe(ctx context.Context, server, uri string, on bool) error {
@@ -255,10 +277,18 @@ func (e *engine) Subscribe(ctx context.Context, server, uri string, on bool) err
 	if err != nil {
 		return err
 	}
+	method := wire.MethodResourcesUnsubscribe
 	if on {
-		return s.Subscribe(ctx, uri)
+		method = wire.MethodResourcesSubscribe
 	}
-	return s.Unsubscribe(ctx, uri)
+	rc := e.rec.Begin(server, method, uri, uriParams{URI: uri}, nil)
+	if on {
+		err = s.Subscribe(ctx, uri)
+	} else {
+		err = s.Unsubscribe(ctx, uri)
+	}
+	rc.End(nil, err)
+	return err
 }
 
 func (e *engine) ReadResource(ctx context.Context, server, uri string) ([]wire.ResourceContents, error) {
@@ -266,7 +296,10 @@ func (e *engine) ReadResource(ctx context.Context, server, uri string) ([]wire.R
 	if err != nil {
 		return nil, err
 	}
-	return s.ReadResource(ctx, uri)
+	rc := e.rec.Begin(server, wire.MethodResourcesRead, uri, uriParams{URI: uri}, nil)
+	res, err := s.ReadResource(ctx, uri)
+	rc.End(res, err)
+	return res, err
 }
 
 func (e *engine) ListPrompts(ctx context.Context, server string) ([]wire.Prompt, error) {
@@ -274,7 +307,10 @@ func (e *engine) ListPrompts(ctx context.Context, server string) ([]wire.Prompt,
 	if err != nil {
 		return nil, err
 	}
-	return s.ListPrompts(ctx)
+	rc := e.rec.Begin(server, wire.MethodPromptsList, "", nil, nil)
+	res, err := s.ListPrompts(ctx)
+	rc.End(res, err)
+	return res, err
 }
 
 func (e *engine) GetPrompt(ctx context.Context, server, name string, args map[string]string) (*wire.GetPromptResult, error) {
@@ -282,7 +318,10 @@ func (e *engine) GetPrompt(ctx context.Context, server, name string, args map[st
 	if err != nil {
 		return nil, err
 	}
-	return s.GetPrompt(ctx, name, args)
+	rc := e.rec.Begin(server, wire.MethodPromptsGet, name, promptGetParams{Name: name, Arguments: args}, nil)
+	res, err := s.GetPrompt(ctx, name, args)
+	rc.End(res, err)
+	return res, err
 }
 
 func (e *engine) SetLogLevel(ctx context.Context, server, level string) error {
@@ -290,7 +329,10 @@ func (e *engine) SetLogLevel(ctx context.Context, server, level string) error {
 	if err != nil {
 		return err
 	}
-	return s.SetLogLevel(ctx, level)
+	rc := e.rec.Begin(server, wire.MethodLoggingSetLevel, "", setLevelParams{Level: level}, nil)
+	err = s.SetLogLevel(ctx, level)
+	rc.End(nil, err)
+	return err
 }
 
 func (e *engine) Reconnect(ctx context.Context, server string) error {

@@ -14,6 +14,7 @@ const (
 	exitConnect     = 3 // could not start or reach the server, or the handshake failed
 	exitToolError   = 4 // the call failed: JSON-RPC error or a result with isError
 	exitNotAccepted = 5 // the call finished but a prompt ended other than accept
+	exitDiffers     = 6 // elicit replay: the server did not do what the recording did
 )
 
 // exitError carries an exit code up to main with a one-line message.
@@ -71,6 +72,8 @@ func exitKind(code int) string {
 		return "tool-error"
 	case exitNotAccepted:
 		return "not-accepted"
+	case exitDiffers:
+		return "differs"
 	}
 	return "internal"
 }

@@ -12,6 +12,7 @@ import (
 
 	"github.com/elicit-dev/elicit/client"
 	"github.com/elicit-dev/elicit/client/question"
+	"github.com/elicit-dev/elicit/client/record"
 	"github.com/elicit-dev/elicit/transport/oauth"
 )
 
@@ -43,6 +44,13 @@ type common struct {
 	authTimeout            time.Duration
 	// observer, if set, hears the session's events (headless call).
 	observer client.Observer
+	// record is --record FILE; rec the recording once the session is
+	// set up (record.go), recordAs the command it names and answer the
+	// --answer policy it notes.
+	record   string
+	rec      *record.Recorder
+	recordAs string
+	answer   string
 }
 
 // registerConfig adds --config and --server, for the headless commands.
@@ -71,6 +79,7 @@ func (c *common) register(fs *flag.FlagSet) {
 	fs.DurationVar(&c.requestTimeout, "request-timeout", client.DefaultRequestTimeout,
 		"fail a request the server has not answered within this long; progress extends it (up to 10 times), and a call waiting on an open prompt never times out")
 	c.registerAuth(fs)
+	fs.StringVar(&c.record, "record", "", recordFlagUsage)
 }
 
 // registerAuth adds the OAuth flags for --url.

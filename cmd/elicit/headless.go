@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/elicit-dev/elicit/client"
@@ -57,12 +58,15 @@ func runTools(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if len(pos) > 0 {
 		return usageErr("tools takes no arguments, got %q", pos[0])
 	}
+	c.recordAs = "tools"
 	sess, cleanup, err := connectHeadless(ctx, &c, question.CancelAll, stderr)
 	if err != nil {
 		return err
 	}
 	defer cleanup()
+	rc := c.rec.Begin(sess.Name(), wire.MethodToolsList, "", nil, nil)
 	tools, err := sess.ListTools(ctx)
+	rc.End(tools, err)
 	if err != nil {
 		return fail(exitToolError, "tools/list on %s: %w", sess.Name(), err)
 	}
@@ -98,6 +102,7 @@ func runCall(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	}
 	var retries urlRetries
 	c.observer = &retries
+	c.recordAs, c.answer = "call", answer
 	sess, cleanup, err := connectHeadless(ctx, &c, prompter, stderr)
 	if err != nil {
 		return err
@@ -105,7 +110,9 @@ func runCall(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	defer cleanup()
 
 	start := time.Now()
+	rc := c.rec.Begin(sess.Name(), wire.MethodToolsCall, tool, toolCallParams{Name: tool, Arguments: toolArgs}, nil)
 	res, callErr := sess.CallTool(ctx, tool, toolArgs, nil)
+	rc.End(callResult(res), callErr)
 	out := callOutput{Server: sess.Name(), Protocol: sess.Protocol(), Era: sess.Era(), Tool: tool,
 		Roots: rootsOrEmpty(sess.Roots().Roots), ElapsedMS: time.Since(start).Milliseconds()}
 	// A prompt's answer reaches the server before its journal entry is
@@ -243,19 +250,34 @@ func connectHeadless(ctx context.Context, c *common, prompter question.Prompter,
 		fmt.Fprintf(stderr, "elicit: warning: %s\n", untrusted.Line(w))
 	}
 	spec.auth = headlessAuth(stderr, c.authTimeout)
+	rec, err := openRecord(c.record, recordSettings(c.recordAs, c, []serverSpec{spec}, c.urlWait, c.answer))
+	if err != nil {
+		return nil, nil, err
+	}
+	c.rec = rec
+	var once sync.Once
+	closeRec := func() { once.Do(func() { closeRecord(rec, c.record, stderr) }) }
 	tobs := transport.ObserverFuncs{OnStderr: func(line string) {
 		fmt.Fprintf(stderr, "[%s] %s\n", spec.Name, untrusted.Line(line))
 	}}
+	if rec != nil {
+		tobs.OnFrame = func(fr transport.Frame) { rec.Frame(spec.Name, fr) }
+	}
 	t, err := spec.transport(tobs)
 	if err != nil {
+		closeRec()
 		return nil, nil, err
 	}
 	modes, _ := parseElicit(c.elicit)
 	sampling, sampler, err := parseSample(c.sample)
 	if err != nil {
+		closeRec()
 		return nil, nil, err
 	}
-	obs := headlessObserver{name: spec.Name, stderr: stderr, next: c.observer}
+	var obs client.Observer = headlessObserver{name: spec.Name, stderr: stderr, next: c.observer}
+	if rec != nil {
+		obs = recordObserver{rec: rec, next: obs}
+	}
 	sess, err := client.Connect(ctx, t, &client.Options{
 		Name:           spec.Name,
 		ClientInfo:     wire.Implementation{Name: "elicit", Version: version},
@@ -263,7 +285,7 @@ func connectHeadless(ctx context.Context, c *common, prompter question.Prompter,
 		Elicit:         modes,
 		Roots:          spec.Roots, // declared only when some were given
 		Sampling:       sampling,
-		Prompter:       question.Route{Elicit: prompter, Sample: sampler},
+		Prompter:       rec.Prompter(question.Route{Elicit: prompter, Sample: sampler}),
 		Observer:       obs,
 		URLWait:        c.urlWait,
 		PromptTimeout:  c.promptTimeout,
@@ -271,9 +293,12 @@ func connectHeadless(ctx context.Context, c *common, prompter question.Prompter,
 		RequestTimeout: c.requestTimeout,
 	})
 	if err != nil {
+		closeRec()
 		return nil, nil, fail(exitConnect, "%w", err) // "connect to NAME: …", naming the command or URL where it failed
 	}
-	return sess, func() { sess.Close() }, nil
+	// The recording is closed after the session: closing it settles the
+	// open questions, whose answers are recorded.
+	return sess, func() { sess.Close(); closeRec() }, nil
 }
 
 // repairable is output that can say its server text was repaired.

@@ -8,6 +8,7 @@ import (
 
 	"github.com/elicit-dev/elicit/client"
 	"github.com/elicit-dev/elicit/client/question"
+	"github.com/elicit-dev/elicit/client/record"
 	"github.com/elicit-dev/elicit/client/wire"
 )
 
@@ -68,7 +69,7 @@ func (o *readOutput) setRepaired(note string) { o.Repaired = note }
 // (exactly npos of them), connect (questions are cancelled: nobody is
 // there to answer), run do, print.
 func runRead(ctx context.Context, name, usage string, npos int, args []string, stdout, stderr io.Writer,
-	extra func(*flag.FlagSet), do func(context.Context, *client.Session, []string, *readOutput) error) error {
+	extra func(*flag.FlagSet), do func(context.Context, *client.Session, []string, *readOutput, *record.Recorder) error) error {
 	var c common
 	fs := newFlagSet(name, stderr, usage)
 	c.register(fs)
@@ -85,13 +86,14 @@ func runRead(ctx context.Context, name, usage string, npos int, args []string, s
 	if len(pos) != npos {
 		return usageErr("%s takes %d argument(s), got %d (see elicit %s -h)", name, npos, len(pos), name)
 	}
+	c.recordAs = name
 	sess, cleanup, err := connectHeadless(ctx, &c, question.CancelAll, stderr)
 	if err != nil {
 		return err
 	}
 	defer cleanup()
 	out := &readOutput{Server: sess.Name(), Protocol: sess.Protocol(), Era: sess.Era(), Roots: rootsOrEmpty(sess.Roots().Roots)}
-	if err := do(ctx, sess, pos, out); err != nil {
+	if err := do(ctx, sess, pos, out, c.rec); err != nil {
 		if codeOf(err) != exitInternal {
 			return err // already says how to exit (a bad --args)
 		}
@@ -102,8 +104,10 @@ func runRead(ctx context.Context, name, usage string, npos int, args []string, s
 
 func runResources(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	return runRead(ctx, "resources", resourcesUsage, 0, args, stdout, stderr, nil,
-		func(ctx context.Context, s *client.Session, _ []string, out *readOutput) (err error) {
+		func(ctx context.Context, s *client.Session, _ []string, out *readOutput, rec *record.Recorder) (err error) {
+			rc := rec.Begin(s.Name(), wire.MethodResourcesList, "", nil, nil)
 			out.Resources, err = s.ListResources(ctx)
+			rc.End(out.Resources, err)
 			if out.Resources == nil {
 				out.Resources = []wire.Resource{}
 			}
@@ -113,8 +117,10 @@ func runResources(ctx context.Context, args []string, stdout, stderr io.Writer) 
 
 func runTemplates(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	return runRead(ctx, "templates", templatesUsage, 0, args, stdout, stderr, nil,
-		func(ctx context.Context, s *client.Session, _ []string, out *readOutput) (err error) {
+		func(ctx context.Context, s *client.Session, _ []string, out *readOutput, rec *record.Recorder) (err error) {
+			rc := rec.Begin(s.Name(), wire.MethodResourcesTemplatesList, "", nil, nil)
 			out.Templates, err = s.ListResourceTemplates(ctx)
+			rc.End(out.Templates, err)
 			if out.Templates == nil {
 				out.Templates = []wire.ResourceTemplate{}
 			}
@@ -124,17 +130,21 @@ func runTemplates(ctx context.Context, args []string, stdout, stderr io.Writer) 
 
 func runReadResource(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	return runRead(ctx, "read", readUsage, 1, args, stdout, stderr, nil,
-		func(ctx context.Context, s *client.Session, pos []string, out *readOutput) (err error) {
+		func(ctx context.Context, s *client.Session, pos []string, out *readOutput, rec *record.Recorder) (err error) {
 			out.URI = pos[0]
+			rc := rec.Begin(s.Name(), wire.MethodResourcesRead, pos[0], uriParams{URI: pos[0]}, nil)
 			out.Contents, err = s.ReadResource(ctx, pos[0])
+			rc.End(out.Contents, err)
 			return err
 		})
 }
 
 func runPrompts(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	return runRead(ctx, "prompts", promptsUsage, 0, args, stdout, stderr, nil,
-		func(ctx context.Context, s *client.Session, _ []string, out *readOutput) (err error) {
+		func(ctx context.Context, s *client.Session, _ []string, out *readOutput, rec *record.Recorder) (err error) {
+			rc := rec.Begin(s.Name(), wire.MethodPromptsList, "", nil, nil)
 			out.Prompts, err = s.ListPrompts(ctx)
+			rc.End(out.Prompts, err)
 			if out.Prompts == nil {
 				out.Prompts = []wire.Prompt{}
 			}
@@ -148,13 +158,15 @@ func runGetPrompt(ctx context.Context, args []string, stdout, stderr io.Writer) 
 		func(fs *flag.FlagSet) {
 			fs.StringVar(&argsJSON, "args", "{}", "prompt arguments as a JSON object of strings")
 		},
-		func(ctx context.Context, s *client.Session, pos []string, out *readOutput) (err error) {
+		func(ctx context.Context, s *client.Session, pos []string, out *readOutput, rec *record.Recorder) (err error) {
 			var pargs map[string]string
 			if json.Unmarshal([]byte(argsJSON), &pargs) != nil || pargs == nil {
 				return usageErr(`--args must be a JSON object of strings, e.g. --args '{"name":"Ada"}'`)
 			}
 			out.Prompt = pos[0]
+			rc := rec.Begin(s.Name(), wire.MethodPromptsGet, pos[0], promptGetParams{Name: pos[0], Arguments: pargs}, nil)
 			out.Result, err = s.GetPrompt(ctx, pos[0], pargs)
+			rc.End(out.Result, err)
 			return err
 		})
 }

@@ -70,6 +70,12 @@ var testServers = map[string]func(in *bufio.Scanner, out *json.Encoder){
 			}}
 		})
 	},
+	// demo-altered: the demo with one question changed (replay_test.go).
+	"demo-altered": serveDemoAltered,
+	// die-on-call: the server exits when a tool is called (replay_test.go).
+	"die-on-call": func(in *bufio.Scanner, out *json.Encoder) {
+		serveScripted(in, out, func(json.RawMessage) any { os.Exit(3); return nil })
+	},
 	// evil-result: a result whose text carries the same, plus invalid
 	// UTF-8, written raw (encoding/json would have escaped it).
 	"evil-result": func(in *bufio.Scanner, out *json.Encoder) {

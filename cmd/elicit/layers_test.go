@@ -37,6 +37,7 @@ func TestLayers(t *testing.T) {
 		"transport":                {ours: []string{"transport/jsonrpc"}, testSDK: true},
 		"transport/oauth":          {sdkPkgs: []string{"oauthex"}, testSDK: true},
 		"client":                   {ours: []string{"client/wire", "client/question", "transport", "transport/jsonrpc", "forms/schema"}, testOurs: []string{"cmd/elicit/demo"}, testSDK: true},
+		"client/record":            {ours: []string{"client", "client/question", "client/wire", "transport/jsonrpc"}},
 		"client/acp":               {ours: []string{"client/question", "client/wire", "transport", "transport/jsonrpc", "forms/schema"}, testOurs: []string{"cmd/elicit/demo/acpagent"}},
 		"themes":                   {charm: true},
 		"forms":                    {ours: []string{"forms/schema", "themes", "themes/untrusted"}, charm: true},

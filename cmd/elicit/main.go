@@ -105,7 +105,7 @@ var errHelp = errors.New("help shown")
 
 // commands are the subcommands, for hoistCommand and suggestions.
 func commands() []string {
-	return []string{"demo", "acp", "tools", "call", "resources", "templates", "read", "prompts", "get", "auth", "conformance", "version", "help"}
+	return []string{"demo", "acp", "tools", "call", "resources", "templates", "read", "prompts", "get", "replay", "auth", "conformance", "version", "help"}
 }
 
 // hoistCommand lets flags come before the subcommand: "elicit --theme
@@ -221,6 +221,9 @@ Usage:
   elicit acp --prompt TEXT [--permission P] [--answer POLICY] [-- AGENT ARGS...]
                                            one prompt turn with an ACP agent, headless; JSON
   elicit demo --acp                        serve the demo ACP agent on stdio
+  elicit replay FILE [-- CMD ARGS... | --url URL]
+                                           run a recording (--record FILE on the TUI or any
+                                           headless command) again; exit 6 when anything differs
   elicit conformance URL                   entry point for the MCP conformance suite
   elicit version
 
@@ -266,6 +269,8 @@ func dispatch(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 			return runACPTUI(ctx, args[1:], stdout, stderr) // acp_tui.go
 		}
 		return withFailureJSON(stdout, func(w io.Writer) error { return runACP(ctx, args[1:], w, stderr) })
+	case "replay":
+		return runReplay(ctx, args[1:], stdout, stderr)
 	case "conformance":
 		return runConformance(ctx, args[1:], stdout, stderr)
 	case "auth":

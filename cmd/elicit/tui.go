@@ -159,6 +159,22 @@ func runTUIWith(ctx context.Context, f *tuiFlags, stdout, stderr io.Writer) erro
 	if err != nil {
 		return err
 	}
+	urlWait := time.Duration(0)
+	if f.urlWaitSet {
+		urlWait = f.urlWait
+	}
+	command := "tui"
+	if f.demo {
+		command = "demo"
+	}
+	rec, err := openRecord(f.record, recordSettings(command, &f.common, specs, urlWait, ""))
+	if err != nil {
+		return err
+	}
+	// Deferred, so it runs after the sessions are closed below (their
+	// last answers are recorded) and on every way out.
+	defer closeRecord(rec, f.record, stderr)
+
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 
@@ -172,6 +188,7 @@ func runTUIWith(ctx context.Context, f *tuiFlags, stdout, stderr io.Writer) erro
 		if err := state.observe(e); err != nil {
 			br.Event(client.Notice{Text: err.Error()})
 		}
+		rec.Event(e)
 		br.Event(e)
 	})
 	mgr := client.NewManager(&client.ManagerOptions{Observer: obs})
@@ -199,10 +216,7 @@ func runTUIWith(ctx context.Context, f *tuiFlags, stdout, stderr io.Writer) erro
 			return usageErr("a server and an agent are both named %q", a.Name)
 		}
 	}
-	urlWait := time.Duration(0)
-	if f.urlWaitSet {
-		urlWait = f.urlWait
-	}
+	eng.rec = rec
 	eng.sessionOpts = func(name string) *client.Options {
 		protocol := f.protocol
 		if p := eng.specs[name].Protocol; p != "" {
@@ -225,7 +239,7 @@ func runTUIWith(ctx context.Context, f *tuiFlags, stdout, stderr io.Writer) erro
 			// pane, client.Session.CompleteElicitation), or cancels the
 			// call: the wait is theirs, unless --url-wait bounds it.
 			URLWait:        urlWait,
-			Prompter:       br,
+			Prompter:       rec.Prompter(br),
 			PromptTimeout:  f.promptTimeout,
 			ConnectTimeout: f.connectTimeout,
 			RequestTimeout: f.requestTimeout,
@@ -235,7 +249,10 @@ func runTUIWith(ctx context.Context, f *tuiFlags, stdout, stderr io.Writer) erro
 		name := spec.Name
 		spec.auth = tuiAuth(br, f.authTimeout)
 		return spec.transport(transport.ObserverFuncs{
-			OnFrame:  func(fr transport.Frame) { br.Frame(name, fr) },
+			OnFrame: func(fr transport.Frame) {
+				rec.Frame(name, fr)
+				br.Frame(name, fr)
+			},
 			OnStderr: func(line string) { br.Stderr(name, line) },
 		})
 	}

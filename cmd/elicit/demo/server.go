@@ -68,6 +68,7 @@ func newServer(cfg config, life context.Context) (*mcp.Server, *taskStore) {
 		//lint:ignore SA1019 the slow tool logs to 2025-11-25 clients
 		Capabilities:              &mcp.ServerCapabilities{Logging: &mcp.LoggingCapabilities{}},
 		SupportedProtocolVersions: cfg.versions,
+		CompletionHandler:         complete(cfg),
 	})
 	tasks := newTaskStore(cfg, life)
 	// One call, so the order is guard(bound(tasks(go-sdk))).

@@ -1,0 +1,509 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/elicit-dev/elicit/client"
+	"github.com/elicit-dev/elicit/client/record"
+	"github.com/elicit-dev/elicit/client/wire"
+	"github.com/elicit-dev/elicit/themes/untrusted"
+	"github.com/elicit-dev/elicit/transport"
+)
+
+const replayUsage = `Usage: elicit replay FILE [--json] [--recorded NAME] [flags] [-- CMD ARGS... | --url URL]
+
+Runs the calls of a recording (elicit --record FILE, docs/record.md) again,
+in order, against the recorded server or the one given, answers each
+question as it was answered (a question is matched by its message and
+schema, never its id), and reports what differs: results, errors,
+question shapes, outcomes, a question that did not come or an extra one.
+The session is set up as recorded (protocol, elicitation modes, sampling,
+roots); --protocol, --elicit, --sample and --url-wait given override it.
+Ids, timestamps, session ids, task ids and sealed request state differ
+between runs by design and are not compared (the report lists them).
+Exit codes: 0 everything matched, 6 something differs, 2 usage, 3 the
+server could not be reached.
+`
+
+// replayWait bounds how long a replay waits for something the recording
+// says happened by itself (a question the server withdrew, a timeout),
+// and for the last outcomes of a call to be reported.
+const replayWait = 30 * time.Second
+
+func runReplay(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	var c common
+	var asJSON bool
+	var only string
+	var wait time.Duration
+	fs := newFlagSet("replay", stderr, replayUsage)
+	c.register(fs)
+	c.registerConfig(fs)
+	fs.BoolVar(&asJSON, "json", false, "print the report as JSON")
+	fs.StringVar(&only, "recorded", "", "replay only the calls of this recorded server (needed with a server given when the recording has several)")
+	fs.DurationVar(&wait, "wait", replayWait, "how long to wait for what the recording says the server did by itself (withdrew a question), and for a call's outcomes")
+	before, after := splitDashDash(args)
+	c.command = after
+	pos, err := parseInterleaved(fs, before)
+	if err != nil {
+		return err
+	}
+	if len(pos) != 1 {
+		return usageErr("replay needs exactly one FILE (see elicit replay -h)")
+	}
+	if wait <= 0 {
+		return usageErr("--wait must be positive")
+	}
+	rec, err := record.ReadFile(pos[0])
+	if err != nil {
+		return usageErr("%v", err)
+	}
+	set := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	protocolSet := set["protocol"]
+	// The session is set up as recorded; a flag given says otherwise.
+	if set["elicit"] {
+		if _, err := parseElicit(c.elicit); err != nil {
+			return err
+		}
+		rec.Settings.Elicit = c.elicit
+	}
+	if set["sample"] {
+		if _, _, err := parseSample(c.sample); err != nil {
+			return err
+		}
+		rec.Settings.Sampling = c.sample
+	}
+	if set["url-wait"] {
+		rec.Settings.URLWaitMS = c.urlWait.Milliseconds()
+	}
+	targets, err := replayTargets(rec, &c, only, protocolSet)
+	if err != nil {
+		return err
+	}
+	rep := &replayReport{File: pos[0], Ignored: volatileRules(), Truncated: rec.End == nil}
+	r := &replayer{rec: rec, c: &c, wait: wait, stderr: stderr}
+	// --record records the replay itself (to see what a red one did).
+	var specs []serverSpec
+	for _, t := range targets {
+		specs = append(specs, t.spec)
+	}
+	slices.SortFunc(specs, func(a, b serverSpec) int { return strings.Compare(a.Name, b.Name) })
+	if r.out, err = openRecord(c.record, recordSettings("replay", &c, specs, 0, "")); err != nil {
+		return err
+	}
+	defer closeRecord(r.out, c.record, stderr)
+	r.connect(ctx, targets)
+	defer r.close(targets)
+	for _, t := range targets {
+		rep.Servers = append(rep.Servers, t.summary())
+	}
+	for _, call := range rec.Calls {
+		t := targets[call.Server]
+		if t == nil {
+			continue // a server not replayed (--recorded)
+		}
+		rep.Calls = append(rep.Calls, r.replay(ctx, t, call))
+		if ctx.Err() != nil {
+			break
+		}
+	}
+	r.close(targets)
+	rep.Unattached = r.unattached(targets)
+	rep.finish()
+	if asJSON {
+		if err := writeJSON(stdout, rep); err != nil {
+			return err
+		}
+	} else {
+		rep.print(stdout)
+	}
+	if ctx.Err() != nil {
+		return fail(exitInternal, "replay interrupted")
+	}
+	for _, s := range rep.Servers {
+		if s.Error != "" {
+			return fail(exitConnect, "replay of %s: %s: %s", pos[0], s.Name, s.Error)
+		}
+	}
+	if !rep.Match {
+		return fail(exitDiffers, "replay of %s: %d difference(s)", pos[0], rep.Differences)
+	}
+	return nil
+}
+
+// replayTarget is one recorded server and where it is replayed.
+type replayTarget struct {
+	recorded record.Server
+	spec     serverSpec
+	protocol string // the session's (spec.Protocol also pins a demo)
+	sess     *client.Session
+	err      error
+	prompter *replayPrompter
+}
+
+func (t *replayTarget) summary() replayServer {
+	s := replayServer{Name: t.recorded.Name, Against: t.spec.describe()}
+	if t.err != nil {
+		s.Error = t.err.Error()
+	} else if t.sess != nil {
+		s.Protocol = t.sess.Protocol()
+	}
+	return s
+}
+
+// replayTargets decides where each recorded server is replayed: the
+// server the flags give (one recorded server only), or the recorded one.
+func replayTargets(rec *record.Recording, c *common, only string, protocolSet bool) (map[string]*replayTarget, error) {
+	servers := rec.Settings.Servers
+	if only != "" {
+		i := slices.IndexFunc(servers, func(s record.Server) bool { return s.Name == only })
+		if i < 0 {
+			return nil, usageErr("--recorded %s: the recording has no such server (it has %s)", only, recordedNames(servers))
+		}
+		servers = servers[i : i+1]
+	}
+	if len(servers) == 0 {
+		return nil, usageErr("the recording names no server")
+	}
+	given := c.url != "" || len(c.command) > 0 || c.demo || c.config != "" || c.server != ""
+	if given && len(servers) > 1 {
+		return nil, usageErr("the recording has %d servers (%s): say which the given server stands for with --recorded NAME", len(servers), recordedNames(servers))
+	}
+	out := map[string]*replayTarget{}
+	for _, rs := range servers {
+		var spec serverSpec
+		var err error
+		if given {
+			spec, err = c.spec(false)
+			if len(spec.Roots) == 0 {
+				spec.Roots = recordedRoots(rs)
+			}
+		} else {
+			spec, err = specOfRecorded(rs)
+		}
+		if err != nil {
+			return nil, err
+		}
+		spec.Name = rs.Name // the calls name it so
+		// A pinned server (the TUI's demo per era) is pinned again; the
+		// session speaks the version it spoke, --protocol over both.
+		spec.Protocol = rs.Protocol
+		protocol := cmpOr(rs.Protocol, rec.Settings.Protocol)
+		if protocolSet {
+			spec.Protocol, protocol = c.protocol, c.protocol
+		}
+		out[rs.Name] = &replayTarget{recorded: rs, spec: spec, protocol: protocol}
+	}
+	return out, nil
+}
+
+func recordedNames(servers []record.Server) string {
+	var names []string
+	for _, s := range servers {
+		names = append(names, s.Name)
+	}
+	return strings.Join(names, ", ")
+}
+
+func recordedRoots(rs record.Server) []client.Root {
+	var roots []client.Root
+	for _, u := range rs.Roots {
+		roots = append(roots, client.Root{URI: u})
+	}
+	return roots
+}
+
+// specOfRecorded is the recorded server itself. What the recording
+// masked cannot be had from it: a masked argument or URL asks for the
+// server to be given; environment variables are taken from this
+// process's environment by the names recorded.
+func specOfRecorded(rs record.Server) (serverSpec, error) {
+	s := serverSpec{Name: rs.Name, Protocol: rs.Protocol, Roots: recordedRoots(rs)}
+	switch rs.Kind {
+	case "demo":
+		s.Demo = true
+	case "stdio":
+		if slices.Contains(rs.Args, masked) || strings.Contains(strings.Join(rs.Args, " "), masked) {
+			return s, usageErr("the recorded command of %s has a masked (secret) argument: give the server with -- CMD ARGS...", rs.Name)
+		}
+		s.Command, s.Args, s.Dir = rs.Command, rs.Args, rs.Dir
+		for _, name := range rs.EnvNames {
+			if v, ok := os.LookupEnv(name); ok {
+				s.Env = append(s.Env, name+"="+v)
+			}
+		}
+	case "http", "sse":
+		if strings.Contains(rs.URL, masked) || len(rs.HeaderNames) > 0 {
+			return s, usageErr("the recorded URL of %s had secrets (masked query values, a password or headers %s): give it with --url URL [--header …]", rs.Name, strings.Join(rs.HeaderNames, ", "))
+		}
+		s.URL, s.LegacySSE = rs.URL, rs.Kind == "sse"
+	default:
+		return s, usageErr("recorded server %s is of kind %q, which this elicit cannot start: give it with -- CMD or --url", rs.Name, rs.Kind)
+	}
+	return s, nil
+}
+
+// replayer runs a recording's calls again.
+type replayer struct {
+	rec    *record.Recording
+	out    *record.Recorder // --record of the replay (nil: none)
+	c      *common
+	wait   time.Duration
+	stderr io.Writer
+}
+
+// connect starts a session to every target, with the recorded settings.
+func (r *replayer) connect(ctx context.Context, targets map[string]*replayTarget) {
+	st := r.rec.Settings
+	modes, err := parseElicit(st.Elicit)
+	if err != nil {
+		modes = client.ElicitBoth
+	}
+	sampling := client.SamplingOn
+	if st.Sampling == "off" {
+		sampling = client.SamplingOff
+	}
+	urlWait := time.Duration(st.URLWaitMS) * time.Millisecond
+	if urlWait <= 0 {
+		urlWait = min(r.wait, 10*time.Second)
+	}
+	names := make([]string, 0, len(targets))
+	for n := range targets {
+		names = append(names, n)
+	}
+	slices.Sort(names)
+	for _, name := range names {
+		t := targets[name]
+		t.prompter = newReplayPrompter(r.wait)
+		for _, a := range r.rec.Answers {
+			if a.Call == 0 && a.Server == name {
+				t.prompter.addOutside(a)
+			}
+		}
+		t.spec.auth = headlessAuth(r.stderr, r.c.authTimeout)
+		tobs := transport.ObserverFuncs{OnStderr: func(line string) {
+			fmt.Fprintf(r.stderr, "[%s] %s\n", name, untrusted.Line(line))
+		}}
+		if r.out != nil {
+			tobs.OnFrame = func(fr transport.Frame) { r.out.Frame(name, fr) }
+		}
+		tr, err := t.spec.transport(tobs)
+		if err != nil {
+			t.err = err
+			continue
+		}
+		roots := t.spec.Roots
+		if roots == nil && (st.Command == "tui" || st.Command == "demo") {
+			roots = []client.Root{} // the TUI always declares roots
+		}
+		t.sess, t.err = client.Connect(ctx, tr, &client.Options{
+			Name:           name,
+			ClientInfo:     wire.Implementation{Name: "elicit", Version: version},
+			Protocol:       t.protocol,
+			Elicit:         modes,
+			Roots:          roots,
+			Sampling:       sampling,
+			Prompter:       r.out.Prompter(t.prompter),
+			Observer:       recordObserver{rec: r.out, next: t.prompter},
+			URLWait:        urlWait,
+			ConnectTimeout: r.c.connectTimeout,
+			RequestTimeout: r.c.requestTimeout,
+		})
+	}
+}
+
+// close ends every session (idempotent): their last outcomes are in.
+func (r *replayer) close(targets map[string]*replayTarget) {
+	for _, t := range targets {
+		if t.sess != nil {
+			t.sess.Close()
+		}
+	}
+}
+
+// replay makes one recorded call again and compares how it went.
+func (r *replayer) replay(ctx context.Context, t *replayTarget, call record.RecordedCall) callReport {
+	out := callReport{Call: call.Call.Call, Server: call.Server, Method: call.Method, Name: callName(call.Call)}
+	if t.err != nil {
+		out.add(difference{What: "server", Text: "not connected: " + t.err.Error()})
+		return out.done()
+	}
+	var expected []record.Answer
+	for _, a := range r.rec.Answers {
+		if a.Call == call.Call.Call && a.Server == call.Server {
+			expected = append(expected, a)
+		}
+	}
+	cctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	t.prompter.begin(expected, cancel)
+	rc := r.out.Begin(call.Server, call.Method, out.Name, call.Params, call.AsTask)
+	result, err, skip := runRecordedCall(cctx, t.sess, call.Call)
+	rc.End(result, err)
+	seen := t.prompter.end(ctx)
+	if skip != "" {
+		out.Status, out.Note = "skipped", skip
+		return out
+	}
+	for _, d := range compareQuestions(expected, seen) {
+		out.add(d)
+	}
+	var recQs, nowQs []*record.Question
+	for _, a := range expected {
+		recQs = append(recQs, a.Question)
+	}
+	for _, s := range seen {
+		nowQs = append(nowQs, s.q)
+	}
+	if call.Result != nil && call.Result.Error != nil && call.Result.Error.Closed {
+		out.Note = "the recorded session was closed before this call ended: how it ends is not compared"
+		return out.done()
+	}
+	for _, d := range compareResult(call.Result, result, err, questionVolatiles(recQs), questionVolatiles(nowQs)) {
+		out.add(d)
+	}
+	return out.done()
+}
+
+// unattached reports the recorded answers that belonged to no call and
+// did not come again.
+func (r *replayer) unattached(targets map[string]*replayTarget) []difference {
+	var out []difference
+	for _, a := range r.rec.Answers {
+		if a.Call != 0 || targets[a.Server] == nil {
+			continue
+		}
+		if !targets[a.Server].prompter.cameOutside(a) {
+			out = append(out, difference{What: "question missing", Text: fmt.Sprintf("%s (asked outside any call) did not come again", describeQuestion(a.Question))})
+		}
+	}
+	return out
+}
+
+// callName is what a call is about: the tool, prompt or resource.
+func callName(c record.Call) string {
+	var p struct {
+		Name   string `json:"name"`
+		URI    string `json:"uri"`
+		Level  string `json:"level"`
+		TaskID string `json:"taskId"`
+	}
+	_ = json.Unmarshal(c.Params, &p)
+	return cmpOr(p.Name, p.URI, p.Level, p.TaskID)
+}
+
+func cmpOr(vals ...string) string {
+	for _, v := range vals {
+		if v != "" {
+			return v
+		}
+	}
+	return ""
+}
+
+// runRecordedCall makes call again on s; skip says why it was not
+// (a method a replay cannot make again).
+func runRecordedCall(ctx context.Context, s *client.Session, call record.Call) (result any, err error, skip string) {
+	decode := func(v any) error {
+		if len(call.Params) == 0 {
+			return nil
+		}
+		if err := json.Unmarshal(call.Params, v); err != nil {
+			return fmt.Errorf("the recorded params of %s: %w", call.Method, err)
+		}
+		return nil
+	}
+	switch call.Method {
+	case wire.MethodToolsCall:
+		var p toolCallParams
+		if err := decode(&p); err != nil {
+			return nil, err, ""
+		}
+		if p.Arguments == nil {
+			p.Arguments = map[string]any{}
+		}
+		res, err := s.CallTool(ctx, p.Name, p.Arguments, &client.CallOptions{AsTask: call.AsTask})
+		return callResult(res), err, ""
+	case wire.MethodPromptsGet:
+		var p promptGetParams
+		if err := decode(&p); err != nil {
+			return nil, err, ""
+		}
+		res, err := s.GetPrompt(ctx, p.Name, p.Arguments)
+		return res, err, ""
+	case wire.MethodResourcesRead:
+		var p uriParams
+		if err := decode(&p); err != nil {
+			return nil, err, ""
+		}
+		res, err := s.ReadResource(ctx, p.URI)
+		return res, err, ""
+	case wire.MethodResourcesSubscribe, wire.MethodResourcesUnsubscribe:
+		var p uriParams
+		if err := decode(&p); err != nil {
+			return nil, err, ""
+		}
+		if call.Method == wire.MethodResourcesSubscribe {
+			return nil, s.Subscribe(ctx, p.URI), ""
+		}
+		return nil, s.Unsubscribe(ctx, p.URI), ""
+	case wire.MethodCompletionComplete:
+		var p wire.CompleteParams
+		if err := decode(&p); err != nil {
+			return nil, err, ""
+		}
+		var others map[string]string
+		if p.Context != nil {
+			others = p.Context.Arguments
+		}
+		res, err := s.Complete(ctx, p.Ref, p.Argument.Name, p.Argument.Value, others)
+		return res, err, ""
+	case wire.MethodLoggingSetLevel:
+		var p setLevelParams
+		if err := decode(&p); err != nil {
+			return nil, err, ""
+		}
+		return nil, s.SetLogLevel(ctx, p.Level), ""
+	case wire.MethodToolsList:
+		res, err := s.ListTools(ctx)
+		return res, err, ""
+	case wire.MethodPromptsList:
+		res, err := s.ListPrompts(ctx)
+		return res, err, ""
+	case wire.MethodResourcesList:
+		res, err := s.ListResources(ctx)
+		return res, err, ""
+	case wire.MethodResourcesTemplatesList:
+		res, err := s.ListResourceTemplates(ctx)
+		return res, err, ""
+	case wire.MethodTasksCancel:
+		return nil, nil, "tasks/cancel names a task of the recorded run; its task is not this run's"
+	}
+	return nil, nil, fmt.Sprintf("elicit does not replay %s", call.Method)
+}
+
+// encodeResult is a replayed result as a recording keeps it.
+func encodeResult(v any) (json.RawMessage, error) {
+	if v == nil {
+		return nil, nil
+	}
+	if raw, ok := v.(json.RawMessage); ok {
+		return raw, nil
+	}
+	b, err := json.Marshal(v)
+	if err != nil {
+		return nil, fmt.Errorf("encode the result: %w", err)
+	}
+	return b, nil
+}
+
+var errNoResult = errors.New("no result recorded (the recording was cut short)")
