@@ -362,3 +362,36 @@ func TestAgentTextUntrusted(t *testing.T) {
 	d.keys(tea.KeyPressMsg{Code: tea.KeyF7})
 	check("journal")
 }
+
+// TestAgentViewSwitchAndScroll: ctrl+s shows the next agent, each with
+// its own transcript; pgup scrolls a long one and says what is below.
+func TestAgentViewSwitchAndScroll(t *testing.T) {
+	d := agentDriver(t, func(f *fakeEngine) {
+		f.agents = append(f.agents, AgentStatus{Name: "two", State: client.StateReady, SessionID: "sess_9"})
+	})
+	for i := range 80 {
+		d.m.bridge.AgentUpdate("bot", AgentUpdate{Kind: "tool_call", Known: true, Tool: &AgentToolCall{ID: itoa(i), Title: "step " + itoa(i)}})
+	}
+	if s := d.screen(); !strings.Contains(s, "step 79") || strings.Contains(s, "step 0 ") || !strings.Contains(s, "2 agents: ctrl+s next") {
+		t.Fatalf("the transcript's end is not shown:\n%s", s)
+	}
+	d.keys(tea.KeyPressMsg{Code: tea.KeyPgUp})
+	if s := d.screen(); strings.Contains(s, "step 79") || !strings.Contains(s, "lines below (pgdn)") {
+		t.Fatalf("pgup:\n%s", s)
+	}
+	d.keys(tea.KeyPressMsg{Code: tea.KeyPgDown})
+	if s := d.screen(); !strings.Contains(s, "step 79") {
+		t.Fatalf("pgdn:\n%s", s)
+	}
+	d.keys(tea.KeyPressMsg{Code: 's', Mod: tea.ModCtrl})
+	s := d.screen()
+	if !strings.Contains(s, "session sess_9") || strings.Contains(s, "step 79") || !strings.Contains(s, "Nothing yet") {
+		t.Fatalf("ctrl+s did not show the second agent:\n%s", s)
+	}
+	d.typeText("hi")
+	d.keys(keyEnter)
+	d.turnDone()
+	if got := d.eng.fakeAgents.prompts; len(got) != 1 || got[0] != "two hi" {
+		t.Fatalf("prompts %q", got)
+	}
+}
