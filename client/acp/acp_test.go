@@ -253,13 +253,22 @@ func TestURLModeNotDeclared(t *testing.T) {
 
 func TestURLModeAccepted(t *testing.T) {
 	var got *question.Question
+	completed := make(chan string, 1)
 	c := start(t, "plain", question.PrompterFunc(func(_ context.Context, q *question.Question) question.Outcome {
 		got = q
 		return question.Outcome{Kind: question.Accept}
-	}), nil)
+	}), func(o *acp.Options) { o.OnElicitationComplete = func(id string) { completed <- id } })
 	res, err := turn(t, c, "url")
-	if err != nil || res.Message != "Answer: null" || got == nil || got.URL != "https://example.com/login" {
+	if err != nil || res.Message != "Answer: null" || got == nil || got.URL != "https://example.com/login" || got.ElicitationID != "login-1" {
 		t.Fatalf("turn: %+v, %v, %+v", res, err, got)
+	}
+	select {
+	case id := <-completed:
+		if id != "login-1" {
+			t.Errorf("elicitation/complete for %q", id)
+		}
+	case <-time.After(5 * time.Second):
+		t.Error("elicitation/complete was not heard")
 	}
 }
 
@@ -371,7 +380,7 @@ func TestStopBoundedWhenAgentIgnoresCancel(t *testing.T) {
 	}
 	pctx, pcancel := context.WithTimeout(ctx, 200*time.Millisecond)
 	defer pcancel()
-	res, err := c.Prompt(pctx, sid, "deaf")
+	res, err := c.Prompt(pctx, sid, "deafer")
 	if !errors.Is(err, acp.ErrNoAnswer) || !res.Stopped || res.StopReason != "" {
 		t.Fatalf("turn: %+v, %v; want ErrNoAnswer", res, err)
 	}
@@ -464,5 +473,21 @@ func TestPromptAnswered32800IsCancelled(t *testing.T) {
 	res, err := c.Prompt(pctx, sid, "err32800")
 	if err != nil || !res.RequestCancelled || !res.Stopped || res.StopReason != "" {
 		t.Fatalf("turn: %+v, %v; want cancelled, no failure", res, err)
+	}
+}
+
+// A question scoped to our session/new still open when session/new is
+// answered belongs to nothing any more: it ends with its request, and is
+// still answered.
+func TestRequestScopedEndsWithItsRequest(t *testing.T) {
+	c := start(t, "asknewfast", hold, nil)
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if _, err := c.NewSession(ctx, "."); err != nil {
+		t.Fatal(err)
+	}
+	e := onlyEntry(t, c)
+	if e.Kind != question.Abandoned || e.Sent != "cancel" || !e.Origin.CallID.IsValid() || e.Bucket != question.BucketCancelled {
+		t.Errorf("entry %+v", e)
 	}
 }

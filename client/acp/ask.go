@@ -29,23 +29,16 @@ func (c *Client) askAgent(ctx context.Context, m *jsonrpc.Message, arrived time.
 	q := &question.Question{Server: c.opts.Name, Arrived: arrived,
 		Key: question.Key{Server: c.opts.Name, Delivery: question.AgentRequest, RequestID: m.ID}}
 	var perr *question.ParamsError
-	if m.Method == MethodRequestPermission {
+	var write *pendingWrite
+	switch m.Method {
+	case MethodRequestPermission:
 		q.Key.Delivery = question.PermissionRequest
 		perr = question.ParsePermission(q, m.Params)
-	} else {
-		perr = c.parseElicitation(q, m.Params)
-	}
-	c.mu.Lock()
-	oq.session = q.Origin.SessionID
-	t := c.turns[oq.session]
-	c.mu.Unlock()
-	switch {
-	case t != nil:
-		t.asks.begin()
-		defer t.asks.end()
-	case q.Origin.CallID.IsValid():
-		c.scoped.begin()
-		defer c.scoped.end()
+	case MethodWriteTextFile:
+		q.Key.Delivery = question.FileWrite
+		write, perr = c.parseWrite(q, m.Params)
+	default:
+		perr = c.parseElicitation(q, m.Params, oq.call)
 	}
 	claim := func(ctx context.Context) (string, error) {
 		c.mu.Lock()
@@ -67,7 +60,26 @@ func (c *Client) askAgent(ctx context.Context, m *jsonrpc.Message, arrived time.
 		d = c.asker.Settle(ctx, q, claim)
 	}
 	r, out := d.Reply(q)
-	if q.Kind == question.KindPermission && out.Kind == question.Cancel && q.Origin.SessionID != "" {
+	if write != nil && r.Result != nil {
+		// Allowed: the write happens now, after the claim, so that
+		// nothing can withdraw it half done; a failure is answered
+		// instead of the null.
+		if err := write.do(); err != nil {
+			e := jsonrpc.NewError(jsonrpc.CodeInternalError, "write failed: "+err.Error(), nil)
+			r = question.Reply{Err: e, Sent: fmt.Sprintf("error %d", e.Code)}
+			out.Reason = question.JoinReason(out.Reason, e.Message)
+		}
+	}
+	if write != nil {
+		// Heard before the answer goes out, in the order the agent sees
+		// its fs requests answered (a read after this write comes after).
+		write.access.Sent, write.access.Reason = r.Sent, out.Reason
+		if perr != nil {
+			write.access.Reason = perr.Msg
+		}
+		c.fileAccess(write.access)
+	}
+	if q.Key.Delivery == question.PermissionRequest && out.Kind == question.Cancel && q.Origin.SessionID != "" {
 		// Esc on a permission has no "dismissed" answer: it stops the
 		// turn. session/cancel goes first, so that the agent reads the
 		// "cancelled" that follows as the turn's.
@@ -84,9 +96,10 @@ func (c *Client) askAgent(ctx context.Context, m *jsonrpc.Message, arrived time.
 
 // parseElicitation reads ACP's elicitation/create: the scope (sessionId
 // with an optional toolCallId, or requestId: one of our requests in
-// flight), then the same form or URL parsing as MCP's. ACP has no default
+// flight when it arrived: inFlight, decided on the read loop), then the
+// same form or URL parsing as MCP's. ACP has no default
 // mode: mode is required, and one not declared gets -32602.
-func (c *Client) parseElicitation(q *question.Question, params json.RawMessage) *question.ParamsError {
+func (c *Client) parseElicitation(q *question.Question, params json.RawMessage, inFlight jsonrpc.ID) *question.ParamsError {
 	q.Kind, q.Mode = question.KindElicitation, question.ModeForm
 	if t := bytes.TrimSpace(params); len(t) == 0 || t[0] != '{' {
 		return &question.ParamsError{Msg: "invalid params: elicitation/create needs an object"}
@@ -111,7 +124,7 @@ func (c *Client) parseElicitation(q *question.Question, params json.RawMessage) 
 		}
 	case hasRequest:
 		var id jsonrpc.ID
-		if err := id.UnmarshalJSON([]byte(rid)); err != nil || !c.peer.inFlight(id) {
+		if err := id.UnmarshalJSON([]byte(rid)); err != nil || !inFlight.IsValid() || id != inFlight {
 			return &question.ParamsError{Msg: "invalid params: requestId names no request of ours in flight"}
 		}
 		q.Origin = question.Origin{Kind: question.OriginUnknown, CallID: id}
@@ -155,13 +168,16 @@ func (c *Client) record(q *question.Question, out question.Outcome, r question.R
 	if r.Sent == "accept" {
 		e.Content = out.Content
 	}
-	if q.Kind == question.KindPermission {
+	switch {
+	case q.Kind == question.KindPermission:
 		e.Bucket = question.PermissionBucket(q, out, r)
-		if q.Permission != nil && r.Result != nil {
+		if q.Permission != nil && (r.Result != nil || q.Key.Delivery == question.FileWrite) {
 			if o, ok := q.Permission.Option(out.Option); ok {
 				e.Option = &o
 			}
 		}
+	case q.Key.Delivery == question.AgentRequest:
+		e.Bucket = question.ElicitationBucket(out, r)
 	}
 	c.journal.Record(e)
 	if c.opts.OnResolved != nil {

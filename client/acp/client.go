@@ -3,10 +3,8 @@ package acp
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"path/filepath"
-	"strings"
 	"sync"
 	"time"
 
@@ -54,9 +52,31 @@ type Options struct {
 	// OnFrame sees every message on the wire, both ways (a UI's traffic
 	// view); it must not block.
 	OnFrame func(transport.Frame)
+	// OnElicitationComplete hears elicitation/complete: the URL-mode
+	// question with that elicitationId is done on the agent's side (a UI
+	// closes what it still shows of it). On the read loop: must not block.
+	OnElicitationComplete func(elicitationID string)
+	// OnFile hears every fs request of the agent's as it ends (reads and
+	// writes; AllowFS only).
+	OnFile func(FileAccess)
 	// CancelWait and CloseWait override the defaults.
 	CancelWait time.Duration
 	CloseWait  time.Duration
+	// AllowFS declares fs.readTextFile and fs.writeTextFile and serves
+	// them, only within the session's cwd; every write is asked first
+	// (a question.FileWrite permission carrying the diff). Without it
+	// fs/* is answered -32601.
+	AllowFS bool
+	// QuestionTimeout, if positive, ends a question of the agent's left
+	// unanswered this long: internal cancellation, answered -32800.
+	QuestionTimeout time.Duration
+	// ChooseAuth, if set, is asked which of the agent's authMethods to
+	// use when session/new is refused -32000 (auth required); NewSession
+	// then runs authenticate and tries once more. A UI shows a pane; an
+	// error (or ctx ending) leaves the AuthRequiredError standing.
+	ChooseAuth func(ctx context.Context, methods []AuthMethod) (methodID string, err error)
+	// MCPServers go into every session/new (ACP's mcpServers).
+	MCPServers []MCPServer
 	// ClientName and ClientVersion go into clientInfo.
 	ClientName, ClientVersion string
 }
@@ -101,6 +121,9 @@ type Client struct {
 	// turns are the session/prompt calls under way, by session, so that
 	// a Stop knows what it stops.
 	turns map[string]*turnState
+	// cwds are the sessions' working directories (absolute), by id: the
+	// fs methods serve only within them.
+	cwds map[string]string
 
 	// scoped counts questions scoped to a request of ours (requestId)
 	// being answered, so that the request returns with its journal
@@ -119,6 +142,12 @@ type openQuestion struct {
 	cancel  context.CancelCauseFunc
 	reason  string // the withdrawal's, if any
 	claimed bool
+	// call is the request of ours a requestId-scoped question belongs to.
+	call jsonrpc.ID
+	// stopping is set by Stop before session/cancel goes out: the turn's
+	// cancellation is how it ends, even if the agent's $/cancel_request
+	// for it (which some SDKs send on session/cancel) is read first.
+	stopping bool
 }
 
 // Start spawns the agent and runs initialize. ctx bounds the start and
@@ -145,7 +174,7 @@ func Start(ctx context.Context, opts Options) (*Client, error) {
 		modes = *opts.Modes
 	}
 	c := &Client{opts: opts, modes: modes, journal: opts.Journal,
-		open: map[jsonrpc.ID]*openQuestion{}, turns: map[string]*turnState{}, readDone: make(chan struct{})}
+		open: map[jsonrpc.ID]*openQuestion{}, turns: map[string]*turnState{}, cwds: map[string]string{}, readDone: make(chan struct{})}
 	c.asker = question.Asker{Prompter: prompter, WG: &c.prompters}
 	c.base, c.shutdown = context.WithCancelCause(context.Background())
 	tr := &transport.Stdio{Command: opts.Command, Args: opts.Args, Env: opts.Env, Dir: opts.Dir,
@@ -179,7 +208,7 @@ func (c *Client) initialize(ctx context.Context) error {
 	params := map[string]any{
 		"protocolVersion": ProtocolVersion,
 		"clientCapabilities": map[string]any{
-			"fs":          map[string]bool{"readTextFile": false, "writeTextFile": false},
+			"fs":          map[string]bool{"readTextFile": c.opts.AllowFS, "writeTextFile": c.opts.AllowFS},
 			"terminal":    false,
 			"elicitation": elicitation,
 		},
@@ -210,58 +239,6 @@ func (c *Client) Done() <-chan struct{} { return c.readDone }
 
 // Journal is where the agent's questions are recorded.
 func (c *Client) Journal() *question.Journal { return c.journal }
-
-// AuthRequiredError is returned by NewSession when the agent wants
-// authentication first (-32000) and listed how.
-type AuthRequiredError struct {
-	Methods []AuthMethod
-	Err     error
-}
-
-func (e *AuthRequiredError) Error() string {
-	names := make([]string, len(e.Methods))
-	for i, m := range e.Methods {
-		names[i] = m.ID
-		if m.Name != "" && m.Name != m.ID {
-			names[i] += " (" + m.Name + ")"
-		}
-	}
-	return "acp: the agent requires authentication first; its methods: " + strings.Join(names, ", ")
-}
-
-func (e *AuthRequiredError) Unwrap() error { return e.Err }
-
-// NewSession opens a session in cwd (made absolute). If ctx ends first
-// the request is abandoned with $/cancel_request.
-func (c *Client) NewSession(ctx context.Context, cwd string) (string, error) {
-	abs, err := filepath.Abs(cwd)
-	if err != nil {
-		return "", fmt.Errorf("acp: session/new: cwd: %w", err)
-	}
-	raw, err := c.peer.call(ctx, MethodSessionNew, map[string]any{"cwd": abs, "mcpServers": []any{}}, c.opts.CancelWait)
-	waitSettled(&c.scoped, c.opts.CloseWait)
-	var re *RPCError
-	if errors.As(err, &re) && re.Err.Code == CodeAuthRequired && len(c.init.AuthMethods) > 0 {
-		return "", &AuthRequiredError{Methods: c.init.AuthMethods, Err: err}
-	}
-	if err != nil {
-		return "", err
-	}
-	var res struct {
-		SessionID string `json:"sessionId"`
-	}
-	if err := wire.DecodeExact(raw, &res); err != nil || res.SessionID == "" {
-		return "", fmt.Errorf("acp: session/new: the result has no sessionId")
-	}
-	return res.SessionID, nil
-}
-
-// Authenticate runs authenticate with one of the agent's methods.
-func (c *Client) Authenticate(ctx context.Context, methodID string) error {
-	_, err := c.peer.call(ctx, MethodAuthenticate, map[string]string{"methodId": methodID}, c.opts.CancelWait)
-	waitSettled(&c.scoped, c.opts.CloseWait)
-	return err
-}
 
 // readLoop reads until the connection ends, then ends everything waiting.
 func (c *Client) readLoop() {
@@ -312,6 +289,14 @@ func (c *Client) notification(m *jsonrpc.Message) {
 		if c.opts.OnUpdate != nil {
 			c.opts.OnUpdate(u)
 		}
+	case MethodElicitComplete:
+		// URL mode: the agent says the out-of-band step is done.
+		var p struct {
+			ElicitationID string `json:"elicitationId"`
+		}
+		if err := wire.DecodeExact(m.Params, &p); err == nil && p.ElicitationID != "" && c.opts.OnElicitationComplete != nil {
+			c.opts.OnElicitationComplete(p.ElicitationID)
+		}
 	case MethodCancelRequest:
 		var p struct {
 			RequestID jsonrpc.ID `json:"requestId"`
@@ -321,8 +306,8 @@ func (c *Client) notification(m *jsonrpc.Message) {
 		}
 		c.withdraw(p.RequestID)
 	}
-	// Anything else (elicitation/complete, $/ notifications) is ignored:
-	// a peer may ignore any notification.
+	// Anything else ($/ notifications we do not know) is ignored: a peer
+	// may ignore any notification.
 }
 
 func (c *Client) stderr(s string) {
@@ -333,8 +318,16 @@ func (c *Client) stderr(s string) {
 
 // request serves one request of the agent's in a goroutine of its own.
 func (c *Client) request(m *jsonrpc.Message, arrived time.Time) {
-	switch m.Method {
-	case MethodRequestPermission, MethodElicitation:
+	switch {
+	case m.Method == MethodRequestPermission, m.Method == MethodElicitation:
+	case m.Method == MethodWriteTextFile && c.opts.AllowFS:
+	case m.Method == MethodReadTextFile && c.opts.AllowFS:
+		c.handlers.Add(1)
+		go func() {
+			defer c.handlers.Done()
+			c.serveRead(m)
+		}()
+		return
 	default:
 		// fs/* and terminal/* we did not declare; anything else we do not
 		// know.
@@ -343,7 +336,24 @@ func (c *Client) request(m *jsonrpc.Message, arrived time.Time) {
 		return
 	}
 	ctx, cancel := context.WithCancelCause(c.base)
+	if d := c.opts.QuestionTimeout; d > 0 {
+		// Internal cancellation: the Asker's Timeout, answered -32800.
+		var stop context.CancelFunc
+		ctx, stop = context.WithTimeoutCause(ctx, d, question.ErrTimeout)
+		parent := cancel
+		cancel = func(err error) { parent(err); stop() }
+	}
 	oq := &openQuestion{cancel: cancel}
+	if m.Method == MethodElicitation {
+		// Decided here, in the order the agent wrote: a question scoped to
+		// a request of ours still in flight when it arrived belongs to it,
+		// and ends with it (endScoped) even if that request's answer is
+		// read before the question's goroutine runs.
+		oq.call = scopeCall(m.Params, c.peer)
+	}
+	if pm, err := wire.ExactMembers(m.Params); err == nil {
+		oq.session, _, _ = wire.ExactString(pm, "sessionId")
+	}
 	c.mu.Lock()
 	if _, dup := c.open[m.ID]; dup {
 		c.mu.Unlock()
@@ -353,21 +363,52 @@ func (c *Client) request(m *jsonrpc.Message, arrived time.Time) {
 		return
 	}
 	c.open[m.ID] = oq
+	// Counted now, on the read loop, so that the turn or the request of
+	// ours it belongs to returns with its journal complete, however soon
+	// the agent answers after it.
+	t := c.turns[oq.session]
+	if t != nil {
+		t.asks.begin()
+	}
 	c.mu.Unlock()
+	if oq.call.IsValid() {
+		c.scoped.begin()
+	}
 	c.handlers.Add(1)
 	go func() {
 		defer c.handlers.Done()
 		defer cancel(nil)
+		if t != nil {
+			defer t.asks.end()
+		}
+		if oq.call.IsValid() {
+			defer c.scoped.end()
+		}
 		c.askAgent(ctx, m, arrived, oq)
 	}()
+}
+
+// scopeCall is the request of ours an elicitation's requestId names, if
+// it is in flight; the zero ID otherwise.
+func scopeCall(params json.RawMessage, p *peer) jsonrpc.ID {
+	m, err := wire.ExactMembers(params)
+	if err != nil {
+		return jsonrpc.ID{}
+	}
+	raw, ok := m["requestId"]
+	var id jsonrpc.ID
+	if !ok || id.UnmarshalJSON([]byte(raw)) != nil || !p.inFlight(id) {
+		return jsonrpc.ID{}
+	}
+	return id
 }
 
 // withdraw ends an open question of the agent's: $/cancel_request.
 func (c *Client) withdraw(id jsonrpc.ID) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if oq := c.open[id]; oq != nil && !oq.claimed {
-		oq.reason = "withdrawn by the agent ($/cancel_request)"
+	if oq := c.open[id]; oq != nil && !oq.claimed && !oq.stopping {
+		oq.reason = "withdrawn by " + c.opts.Name + " ($/cancel_request)"
 		oq.cancel(question.ErrWithdrawn)
 	}
 }

@@ -1,17 +1,34 @@
 // Package acp is the engine of an ACP (Agent Client Protocol v1) client:
 // it spawns an agent over the stdio transport, speaks newline-delimited
 // JSON-RPC with a request id space per direction, runs initialize,
-// session/new and session/prompt turns, decodes session/update into typed
-// updates, and puts the agent's questions (session/request_permission,
-// elicitation/create) through the question domain (question.Asker and
-// Decision.Reply's ACP rows).
+// authenticate, session/new and session/prompt turns, decodes
+// session/update into typed updates, and puts the agent's questions
+// (session/request_permission, elicitation/create, and with AllowFS the
+// writes of fs/write_text_file) through the question domain
+// (question.Asker and Decision.Reply's ACP rows).
 //
-// Cancellation goes both ways: $/cancel_request from the agent withdraws
-// one open question (answered -32800: in ACP a reply is always owed);
-// Stop sends session/cancel, answers every open permission "cancelled"
-// and elicitation "cancel", and waits a bounded time for the agent's
-// stopReason; a call of ours whose ctx ends is abandoned with
-// $/cancel_request. Close answers every open request -32800.
+// Cancellation goes both ways, and a reply is always owed:
+//   - $/cancel_request from the agent withdraws one open question,
+//     answered -32800;
+//   - Stop sends session/cancel, answers every open permission of the
+//     session "cancelled" and elicitation "cancel" (a write -32800), and
+//     waits a bounded time for the agent's stopReason; without it, or at
+//     once on AbandonTurn, the prompt itself gets $/cancel_request, and a
+//     -32800 then is TurnResult.RequestCancelled, not a failure;
+//   - a call of ours whose ctx ends (session/new, authenticate) is
+//     abandoned with $/cancel_request, and the agent's -32800 is
+//     ErrCancelled;
+//   - internal cancellation answers -32800 too: Options.QuestionTimeout,
+//     and Close, which answers every open request of the agent's.
+//
+// What a UI uses beside Prompt and Stop: Options.ChooseAuth, called when
+// session/new is refused -32000 (AskAuth makes one that asks its
+// Prompter a form with one choice per authMethod, a question.AuthChoice,
+// so the form panes show it), AbandonTurn (a second Stop), Options.OnUpdate and OnFile (the
+// turn and the fs accesses as they happen), question.FileWrite (a write
+// asked first: a permission whose tool call carries the diff, options
+// WriteAllow and WriteReject; Esc refuses it without stopping the turn),
+// and Options.MCPServers (session/new's mcpServers from its config).
 //
 // It never imports charm: it runs headless (elicit acp) as well as under
 // a UI.

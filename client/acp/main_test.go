@@ -20,8 +20,12 @@ func TestMain(m *testing.M) {
 	if kind := os.Getenv(agentEnv); kind != "" {
 		opts := acpagent.Options{RequireAuth: kind == "auth", Step: 50 * time.Millisecond}
 		opts.AskOnNew = kind == "asknew"
+		opts.AskOnNewThenAnswer = kind == "asknewfast"
 		if kind == "slow" {
 			opts.SlowNew = time.Minute
+		}
+		if kind == "slowauth" {
+			opts.RequireAuth, opts.SlowAuth = true, time.Minute
 		}
 		if err := acpagent.Serve(context.Background(), os.Stdin, os.Stdout, opts); err != nil {
 			os.Exit(1)

@@ -101,43 +101,74 @@ func (p *peer) notify(method string, params any) error {
 // sends $/cancel_request and waits up to grace more for the answer the
 // agent still owes; a -32800 then is ErrCancelled.
 func (p *peer) call(ctx context.Context, method string, params any, grace time.Duration) (json.RawMessage, error) {
+	raw, _, err := p.callID(ctx, method, params, grace)
+	return raw, err
+}
+
+// callID is call that also says which id the request had (invalid if it
+// was never sent).
+func (p *peer) callID(ctx context.Context, method string, params any, grace time.Duration) (json.RawMessage, jsonrpc.ID, error) {
+	id, ch, err := p.start(method, params)
+	if err != nil {
+		return nil, id, err
+	}
+	defer p.forget(id)
+	select {
+	case a := <-ch:
+		return a.result, id, wrapAnswer(method, a.err)
+	case <-ctx.Done():
+	}
+	a, err := p.abandon(id, ch, method, grace)
+	if err != nil {
+		return nil, id, err
+	}
+	return a.result, id, wrapAnswer(method, a.err)
+}
+
+// start sends a request; its answer arrives on the channel. The caller
+// forgets the id when done with it.
+func (p *peer) start(method string, params any) (jsonrpc.ID, <-chan answer, error) {
 	p.mu.Lock()
 	if p.dead != nil {
 		p.mu.Unlock()
-		return nil, fmt.Errorf("acp: %s: %w", method, p.dead)
+		return jsonrpc.ID{}, nil, fmt.Errorf("acp: %s: %w", method, p.dead)
 	}
 	id := jsonrpc.IntID(p.next)
 	p.next++
 	ch := make(chan answer, 1)
 	p.pending[id] = ch
 	p.mu.Unlock()
-	defer func() {
-		p.mu.Lock()
-		delete(p.pending, id)
-		p.mu.Unlock()
-	}()
 	m, err := jsonrpc.NewRequest(id, method, params)
+	if err == nil {
+		err = p.write(m)
+	}
 	if err != nil {
-		return nil, err
+		p.forget(id)
+		return jsonrpc.ID{}, nil, fmt.Errorf("acp: send %s: %w", method, err)
 	}
-	if err := p.write(m); err != nil {
-		return nil, fmt.Errorf("acp: send %s: %w", method, err)
-	}
-	select {
-	case a := <-ch:
-		return a.result, wrapAnswer(method, a.err)
-	case <-ctx.Done():
-	}
+	return id, ch, nil
+}
+
+// forget drops a request's id from those awaiting an answer.
+func (p *peer) forget(id jsonrpc.ID) {
+	p.mu.Lock()
+	delete(p.pending, id)
+	p.mu.Unlock()
+}
+
+// abandon sends $/cancel_request for our request id and waits up to
+// grace for the answer the agent still owes.
+func (p *peer) abandon(id jsonrpc.ID, ch <-chan answer, method string, grace time.Duration) (answer, error) {
 	if err := p.notify(MethodCancelRequest, map[string]any{"requestId": id}); err != nil {
-		return nil, err
+		return answer{}, err
 	}
 	t := time.NewTimer(grace)
 	defer t.Stop()
 	select {
 	case a := <-ch:
-		return a.result, wrapAnswer(method, a.err)
+		return a, nil
 	case <-t.C:
-		return nil, fmt.Errorf("acp: %s: %w within %s", method, ErrNoAnswer, grace)
+		return answer{}, fmt.Errorf("acp: %s: %w within %s of $/cancel_request", method, ErrNoAnswer, grace)
 	}
 }
 

@@ -48,6 +48,9 @@ type turnState struct {
 	thought strings.Builder
 	stopped chan struct{}
 	stopOne sync.Once
+	// abandon is closed by AbandonTurn: $/cancel_request for the prompt.
+	abandon    chan struct{}
+	abandonOne sync.Once
 	// asks counts the turn's questions not yet journalled, so that a
 	// turn returns with its journal complete.
 	asks settler
@@ -91,10 +94,12 @@ var ErrTurnBusy = errors.New("acp: a prompt turn of this session is already unde
 // Prompt runs one turn with a text prompt. It returns when the agent
 // answers session/prompt. Stop (or ctx ending, which stops the turn the
 // same way) sends session/cancel; the turn then waits up to CancelWait
-// for the agent's stopReason and fails with ErrNoAnswer without it.
-// Updates that arrive after a Stop are still taken.
+// for the agent's stopReason. Without it, or at once on AbandonTurn, it
+// abandons the request with $/cancel_request and waits up to CancelWait
+// more: a -32800 then is RequestCancelled (not an error), no answer
+// ErrNoAnswer. Updates that arrive after a Stop are still taken.
 func (c *Client) Prompt(ctx context.Context, sessionID, text string) (TurnResult, error) {
-	t := &turnState{byID: map[string]int{}, stopped: make(chan struct{})}
+	t := &turnState{byID: map[string]int{}, stopped: make(chan struct{}), abandon: make(chan struct{})}
 	c.mu.Lock()
 	if c.turns[sessionID] != nil {
 		c.mu.Unlock()
@@ -109,31 +114,43 @@ func (c *Client) Prompt(ctx context.Context, sessionID, text string) (TurnResult
 	}()
 
 	params := map[string]any{"sessionId": sessionID, "prompt": []map[string]string{{"type": "text", "text": text}}}
-	ch := make(chan answer, 1)
-	go func() {
-		// Never abandoned by $/cancel_request: a turn ends by
-		// session/cancel, whose answer is the stopReason.
-		raw, err := c.peer.call(context.Background(), MethodSessionPrompt, params, 0)
-		ch <- answer{result: raw, err: err}
-	}()
+	id, ch, err := c.peer.start(MethodSessionPrompt, params)
+	if err != nil {
+		return TurnResult{}, err
+	}
+	defer c.peer.forget(id)
 	var a answer
+	answered := false
 	select {
 	case a = <-ch:
+		answered = true
 	case <-ctx.Done():
 		c.Stop(sessionID)
 	case <-t.stopped:
 	}
-	if a.result == nil && a.err == nil {
+	if !answered {
+		// A turn ends by session/cancel, whose answer is the stopReason.
+		// An agent that does not give it within CancelWait (or a second
+		// Stop: AbandonTurn) gets $/cancel_request for the prompt itself;
+		// its -32800 then is cancelled, not failed.
 		timer := time.NewTimer(c.opts.CancelWait)
 		defer timer.Stop()
 		select {
 		case a = <-ch:
+			answered = true
 		case <-timer.C:
-			res := t.result()
-			res.Stopped = true
-			return res, fmt.Errorf("acp: session/prompt: %w within %s of session/cancel (it may still be working)", ErrNoAnswer, c.opts.CancelWait)
+		case <-t.abandon:
 		}
 	}
+	if !answered {
+		var err error
+		if a, err = c.peer.abandon(id, ch, MethodSessionPrompt, c.opts.CancelWait); err != nil {
+			res := t.result()
+			res.Stopped = true
+			return res, fmt.Errorf("acp: session/prompt: %w, nor within %s of session/cancel (it may still be working)", err, c.opts.CancelWait)
+		}
+	}
+	a.err = wrapAnswer(MethodSessionPrompt, a.err)
 	// The agent may answer before we journalled its last question's
 	// answer; wait for that, bounded.
 	waitSettled(&t.asks, c.opts.CloseWait)
@@ -170,6 +187,7 @@ func (c *Client) Stop(sessionID string) {
 	var ends []*openQuestion
 	for _, oq := range c.open {
 		if oq.session == sessionID && !oq.claimed {
+			oq.stopping = true
 			ends = append(ends, oq)
 		}
 	}
@@ -185,6 +203,19 @@ func (c *Client) Stop(sessionID string) {
 	}
 	for _, oq := range ends {
 		oq.cancel(errTurnCancelled)
+	}
+}
+
+// AbandonTurn stops the session's turn (Stop) and abandons its
+// session/prompt with $/cancel_request at once, without waiting for the
+// stopReason: a second Stop, for an agent slow to end its turn.
+func (c *Client) AbandonTurn(sessionID string) {
+	c.Stop(sessionID)
+	c.mu.Lock()
+	t := c.turns[sessionID]
+	c.mu.Unlock()
+	if t != nil {
+		t.abandonOne.Do(func() { close(t.abandon) })
 	}
 }
 

@@ -3,6 +3,7 @@ package question
 import (
 	"encoding/json"
 	"fmt"
+	"strings"
 
 	"github.com/elicit-dev/elicit/transport/jsonrpc"
 )
@@ -14,30 +15,45 @@ const (
 	MsgRequestCancelled  = "Request cancelled"
 )
 
-// The journal buckets of a permission question besides the option kinds
-// (OptionAllowOnce…): how it ended when no option was chosen.
+// The journal buckets of an ACP question besides the option kinds
+// (OptionAllowOnce…) and the elicitation actions (accept, decline,
+// cancel): how it ended when the person chose nothing.
 const (
-	BucketCancelled    = "cancelled"    // the turn was cancelled (Esc, Stop, timeout)
-	BucketWithdrawn    = "withdrawn"    // the agent sent $/cancel_request
+	BucketCancelled    = "cancelled"    // the turn was cancelled (Esc, Stop)
+	BucketWithdrawn    = "withdrawn"    // the agent sent $/cancel_request: -32800
 	BucketDisconnected = "disconnected" // the agent went away
 	BucketShutdown     = "shutdown"     // we shut down: -32800
-	BucketInvalid      = "invalid"      // malformed request: -32602
+	BucketTimeout      = "timeout"      // our question timeout ran out: -32800
+	BucketInvalid      = "invalid"      // malformed request or content: -32602
+)
+
+// The ACP elicitation buckets a person's answer lands in.
+const (
+	BucketAccept  = "accept"
+	BucketDecline = "decline"
+	BucketCancel  = "cancel" // Esc: the question dismissed, the turn goes on
 )
 
 // agentReply is Decision.Reply's table for ACP, where a reply is always
-// owed while the connection lives:
+// owed while the connection lives. Internal cancellation (a timeout,
+// shutdown) answers -32800, as a withdrawal does:
 //
-//	outcome       PermissionRequest                AgentRequest (elicitation)
-//	Accept        selected optionId                accept (+content)
-//	Decline       selected reject_once, else       decline
-//	              cancelled
-//	Cancel        cancelled (the turn stops)       cancel
-//	Timeout       cancelled                        cancel
-//	Abandoned     cancelled (turn cancelled)       cancel
-//	  shutdown    error -32800                     error -32800
-//	Invalid       error -32602 + data              error -32602 + data
-//	Withdrawn     error -32800                     error -32800
-//	Disconnected  nothing                          nothing
+//	outcome       PermissionRequest       AgentRequest (elicit)  FileWrite (fs/write_text_file)
+//	Accept        selected optionId       accept (+content)      null once written (allow option);
+//	                                                             a reject option: error -32603
+//	Decline       selected reject_once,   decline                error -32603 (refused)
+//	              else cancelled
+//	Cancel        cancelled (turn stops)  cancel                 error -32603 (refused)
+//	Abandoned     cancelled (turn         cancel                 error -32800
+//	              cancelled)
+//	  shutdown    error -32800            error -32800           error -32800
+//	Timeout       error -32800            error -32800           error -32800
+//	Invalid       error -32602 + data     error -32602 + data    error -32602 + data
+//	Withdrawn     error -32800            error -32800           error -32800
+//	Disconnected  nothing                 nothing                nothing
+//
+// A FileWrite's null is the engine's to send after the write succeeded
+// (Reply.Result is "null"; a failed write is answered -32603 instead).
 func (d Decision) agentReply(q *Question) (Reply, Outcome) {
 	out := d.Outcome
 	cancelled := func() (Reply, Outcome) {
@@ -47,16 +63,18 @@ func (d Decision) agentReply(q *Question) (Reply, Outcome) {
 	switch {
 	case out.Kind == Disconnected:
 		return Reply{}, out
-	case out.Kind == Withdrawn, out.Kind == Abandoned && d.Shutdown:
+	case out.Kind == Withdrawn, out.Kind == Timeout, out.Kind == Abandoned && d.Shutdown:
 		return cancelled()
 	case out.Kind == Invalid:
 		e := jsonrpc.NewError(jsonrpc.CodeInvalidParams, out.Reason, d.Data)
 		return Reply{Err: e, Sent: fmt.Sprintf("error %d", e.Code)}, out
 	}
+	if q.Key.Delivery == FileWrite {
+		return fileWriteReply(q, out, cancelled)
+	}
 	if q.Kind != KindPermission {
 		action := out.Kind.String()
-		switch out.Kind {
-		case Timeout, Abandoned:
+		if out.Kind == Abandoned {
 			action = "cancel"
 		}
 		r := elicitResult{Action: action}
@@ -89,6 +107,28 @@ func (d Decision) agentReply(q *Question) (Reply, Outcome) {
 	return Reply{Result: b, Sent: "selected " + option}, out
 }
 
+// MsgWriteRefused is the error message of a write the person refused.
+const MsgWriteRefused = "the user did not allow this write"
+
+// fileWriteReply is the FileWrite column of agentReply.
+func fileWriteReply(q *Question, out Outcome, cancelled func() (Reply, Outcome)) (Reply, Outcome) {
+	if out.Kind == Abandoned {
+		return cancelled()
+	}
+	if out.Kind == Decline && q.Permission != nil {
+		if o, ok := q.Permission.OfKind(OptionRejectOnce); ok {
+			out.Option = o.ID
+		}
+	}
+	if out.Kind == Accept && q.Permission != nil {
+		if o, ok := q.Permission.Option(out.Option); ok && (o.Kind == OptionAllowOnce || o.Kind == OptionAllowAlways) {
+			return Reply{Result: json.RawMessage("null"), Sent: "written"}, out
+		}
+	}
+	e := jsonrpc.NewError(jsonrpc.CodeInternalError, MsgWriteRefused, nil)
+	return Reply{Err: e, Sent: fmt.Sprintf("error %d", e.Code)}, out
+}
+
 // judgePermission checks that an accepted permission names one of the
 // request's options.
 func judgePermission(q *Question, out Outcome) Decision {
@@ -105,7 +145,8 @@ func judgePermission(q *Question, out Outcome) Decision {
 // ended with out after r went out: the kind of the option chosen, or how
 // it ended without one.
 func PermissionBucket(q *Question, out Outcome, r Reply) string {
-	if q.Permission != nil && out.Option != "" && r.Result != nil {
+	chose := r.Result != nil || q.Key.Delivery == FileWrite && (out.Kind == Accept || out.Kind == Decline)
+	if q.Permission != nil && out.Option != "" && chose {
 		if o, ok := q.Permission.Option(out.Option); ok {
 			return o.Kind
 		}
@@ -117,6 +158,37 @@ func PermissionBucket(q *Question, out Outcome, r Reply) string {
 		return BucketDisconnected
 	case Invalid:
 		return BucketInvalid
+	case Timeout:
+		return BucketTimeout
+	case Abandoned:
+		// A write ended by the turn is answered -32800 too, so the
+		// reason tells it from a shutdown.
+		if r.Err != nil && (q.Key.Delivery != FileWrite || strings.Contains(out.Reason, ErrShutdown.Error())) {
+			return BucketShutdown
+		}
+	}
+	return BucketCancelled
+}
+
+// ElicitationBucket is the journal bucket of an ACP elicitation that
+// ended with out after r went out: the person's action, or how it ended
+// without one.
+func ElicitationBucket(out Outcome, r Reply) string {
+	switch out.Kind {
+	case Accept:
+		return BucketAccept
+	case Decline:
+		return BucketDecline
+	case Cancel:
+		return BucketCancel
+	case Withdrawn:
+		return BucketWithdrawn
+	case Disconnected:
+		return BucketDisconnected
+	case Invalid:
+		return BucketInvalid
+	case Timeout:
+		return BucketTimeout
 	case Abandoned:
 		if r.Err != nil {
 			return BucketShutdown

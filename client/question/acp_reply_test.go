@@ -63,6 +63,9 @@ func TestAgentReplyTable(t *testing.T) {
 		{"elicit withdrawn", elic, CauseDecision(ErrWithdrawn, ""), "", CodeRequestCancelled, ""},
 		{"elicit shutdown", elic, CauseDecision(ErrShutdown, ""), "", CodeRequestCancelled, ""},
 		{"elicit invalid", elic, Refused(&ParamsError{Msg: "bad"}), "", jsonrpc.CodeInvalidParams, ""},
+		// Internal cancellation answers -32800, as a withdrawal does.
+		{"timeout", perm, CauseDecision(ErrTimeout, ""), "", CodeRequestCancelled, BucketTimeout},
+		{"elicit timeout", elic, CauseDecision(ErrTimeout, ""), "", CodeRequestCancelled, ""},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) { checkAgentReply(t, tc.q, tc.d, tc.result, tc.code, tc.bucket) })
@@ -103,5 +106,95 @@ func TestJournalPermissionBuckets(t *testing.T) {
 	}
 	if c := j.Counts(); c[Accept] != 1 || c.Total() != 1 {
 		t.Errorf("elicitation counts %v: a permission was counted as an elicitation", c)
+	}
+}
+
+func writeQuestion(t *testing.T) *Question {
+	t.Helper()
+	q := &Question{Key: Key{Server: "agent", Delivery: FileWrite, RequestID: jsonrpc.IntID(9)}}
+	params := `{"sessionId":"s1","toolCall":{"toolCallId":"fs_write_9","title":"Write a.txt"},"options":[
+	 {"optionId":"write","name":"Write","kind":"allow_once"},
+	 {"optionId":"skip","name":"Do not write","kind":"reject_once"}]}`
+	if perr := ParsePermission(q, json.RawMessage(params)); perr != nil {
+		t.Fatalf("parse: %v", perr)
+	}
+	return q
+}
+
+func TestFileWriteReplyTable(t *testing.T) {
+	w := writeQuestion(t)
+	for _, tc := range []struct {
+		name   string
+		d      Decision
+		result string
+		code   int64
+		bucket string
+		sent   string
+	}{
+		{"allowed", Judge(w, Outcome{Kind: Accept, Option: "write"}), "null", 0, OptionAllowOnce, "written"},
+		{"reject option", Judge(w, Outcome{Kind: Accept, Option: "skip"}), "", jsonrpc.CodeInternalError, OptionRejectOnce, "error -32603"},
+		{"decline", Judge(w, Outcome{Kind: Decline}), "", jsonrpc.CodeInternalError, OptionRejectOnce, "error -32603"},
+		{"cancel", Judge(w, Outcome{Kind: Cancel}), "", jsonrpc.CodeInternalError, BucketCancelled, "error -32603"},
+		{"turn cancelled", CauseDecision(ErrAbandoned, ""), "", CodeRequestCancelled, BucketCancelled, "error -32800"},
+		{"shutdown", CauseDecision(ErrShutdown, ""), "", CodeRequestCancelled, BucketShutdown, "error -32800"},
+		{"withdrawn", CauseDecision(ErrWithdrawn, ""), "", CodeRequestCancelled, BucketWithdrawn, "error -32800"},
+		{"timeout", CauseDecision(ErrTimeout, ""), "", CodeRequestCancelled, BucketTimeout, "error -32800"},
+		{"disconnected", CauseDecision(ErrDisconnected, ""), "", 0, BucketDisconnected, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			checkAgentReply(t, w, tc.d, tc.result, tc.code, "")
+			r, out := tc.d.Reply(w)
+			if b := PermissionBucket(w, out, r); b != tc.bucket {
+				t.Errorf("bucket %q, want %q", b, tc.bucket)
+			}
+			if r.Sent != tc.sent {
+				t.Errorf("sent %q, want %q", r.Sent, tc.sent)
+			}
+		})
+	}
+}
+
+func TestElicitationBuckets(t *testing.T) {
+	elic := &Question{Key: Key{Server: "agent", Delivery: AgentRequest, RequestID: jsonrpc.IntID(6)}, Mode: ModeForm}
+	j := NewJournal(0)
+	for _, tc := range []struct {
+		d      Decision
+		bucket string
+	}{
+		{Judge(elic, Outcome{Kind: Accept, Content: map[string]any{}}), BucketAccept},
+		{Judge(elic, Outcome{Kind: Decline}), BucketDecline},
+		{Judge(elic, Outcome{Kind: Cancel}), BucketCancel},
+		{CauseDecision(ErrAbandoned, ""), BucketCancelled},
+		{CauseDecision(ErrShutdown, ""), BucketShutdown},
+		{CauseDecision(ErrWithdrawn, ""), BucketWithdrawn},
+		{CauseDecision(ErrTimeout, ""), BucketTimeout},
+		{CauseDecision(ErrDisconnected, ""), BucketDisconnected},
+		{Refused(&ParamsError{Msg: "bad"}), BucketInvalid},
+	} {
+		r, out := tc.d.Reply(elic)
+		b := ElicitationBucket(out, r)
+		if b != tc.bucket {
+			t.Errorf("%v: bucket %q, want %q", out.Kind, b, tc.bucket)
+		}
+		j.Record(JournalEntry{Key: elic.Key, Kind: out.Kind, Bucket: b})
+	}
+	c := j.AgentElicitationCounts()
+	if len(c) != 9 || c[BucketCancelled] != 1 || c[BucketCancel] != 1 {
+		t.Errorf("agent elicitation counts %v: want nine buckets, a turn's cancellation apart from Esc", c)
+	}
+	if n := j.Counts()[Abandoned]; n != 2 {
+		t.Errorf("elicitation counts by kind: %d abandoned, want 2", n)
+	}
+}
+
+func TestAuthChoiceSendsNothing(t *testing.T) {
+	q := &Question{Key: Key{Server: "agent", Delivery: AuthChoice}, Mode: ModeForm}
+	for _, d := range []Decision{Judge(q, Outcome{Kind: Accept, Content: map[string]any{"method": "m"}}), Judge(q, Outcome{Kind: Decline}), CauseDecision(ErrShutdown, "")} {
+		if r, _ := d.Reply(q); !r.None() {
+			t.Errorf("%v: sent %+v; an AuthChoice is answered by authenticate, not on the wire", d.Outcome.Kind, r)
+		}
+	}
+	if s := q.Key.String(); s != "agent (sign-in)" {
+		t.Errorf("key %q", s)
 	}
 }

@@ -35,6 +35,9 @@ type Journal struct {
 	// agent.
 	permission map[string]int
 	permServer map[string]map[string]int
+	// ACP elicitations are also counted by bucket (ElicitationBucket),
+	// so that a turn's cancellation is not folded into a person's cancel.
+	agentElicit map[string]int
 }
 
 // NewJournal returns a Journal keeping the last size entries (size <= 0
@@ -45,7 +48,7 @@ func NewJournal(size int) *Journal {
 	}
 	return &Journal{ring: NewRing[JournalEntry](size), counts: Counts{}, sampling: Counts{},
 		byServer: map[string]Counts{}, sampServer: map[string]Counts{}, permission: map[string]int{},
-		permServer: map[string]map[string]int{}}
+		permServer: map[string]map[string]int{}, agentElicit: map[string]int{}}
 }
 
 // Record adds one entry.
@@ -62,6 +65,9 @@ func (j *Journal) Record(e JournalEntry) {
 		}
 		c[e.Bucket]++
 		return
+	}
+	if e.Key.Delivery == AgentRequest && e.Bucket != "" {
+		j.agentElicit[e.Bucket]++
 	}
 	counts, byServer := j.counts, j.byServer
 	if e.Asked == KindSampling {
@@ -116,6 +122,15 @@ func (j *Journal) PermissionCountsByServer() map[string]map[string]int {
 		out[s] = maps.Clone(c)
 	}
 	return out
+}
+
+// AgentElicitationCounts returns a copy of the counts of every ACP
+// elicitation recorded, by bucket (see ElicitationBucket). They are also
+// in Counts, by outcome kind.
+func (j *Journal) AgentElicitationCounts() map[string]int {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	return maps.Clone(j.agentElicit)
 }
 
 // CountsByServer returns a copy of the elicitation counts per server name.

@@ -40,6 +40,16 @@ const (
 	// request id. Unlike MCP a reply is always owed, even to a
 	// withdrawn one (-32800).
 	AgentRequest
+	// FileWrite: ACP's fs/write_text_file, asked of a person before the
+	// file is written (a permission question whose tool call carries the
+	// diff); keyed by the agent's request id. Answered null once written,
+	// else an error: a reply is owed as for AgentRequest.
+	FileWrite
+	// AuthChoice: which of an ACP agent's authMethods to authenticate
+	// with, asked of a person when session/new is refused -32000 (a form
+	// with one choice per method); keyed by the agent. Our own question:
+	// nothing answers it on the wire, authenticate follows an accept.
+	AuthChoice
 )
 
 func (d Delivery) String() string {
@@ -58,6 +68,10 @@ func (d Delivery) String() string {
 		return "url-required"
 	case AgentRequest:
 		return "agent-request"
+	case FileWrite:
+		return "file-write"
+	case AuthChoice:
+		return "auth-choice"
 	default:
 		return "unknown"
 	}
@@ -97,6 +111,10 @@ func (k Key) String() string {
 		return fmt.Sprintf("%s task %s/%s", k.Server, k.TaskID, k.Input)
 	case PermissionRequest:
 		return fmt.Sprintf("%s#%s (permission)", k.Server, k.RequestID.Raw())
+	case FileWrite:
+		return fmt.Sprintf("%s#%s (write)", k.Server, k.RequestID.Raw())
+	case AuthChoice:
+		return k.Server + " (sign-in)"
 	case ReceiverTask:
 		return fmt.Sprintf("%s#%s (our task %s)", k.Server, k.RequestID.Raw(), k.TaskID)
 	case URLRequired:

@@ -104,7 +104,8 @@ type JournalEntry struct {
 	// Sampling is a sampling question's request and what answered it.
 	Sampling *SamplingRecord
 	// Option is the permission option chosen (KindPermission, when one
-	// was sent); Bucket the permission's journal bucket (PermissionBucket).
+	// was sent); Bucket an ACP question's journal bucket (PermissionBucket,
+	// ElicitationBucket; "" for MCP).
 	Option *PermissionOption
 	Bucket string
 }

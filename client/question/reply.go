@@ -58,21 +58,22 @@ type elicitResult struct {
 // server cancelled the task (Withdrawn). A server request's answer echoes
 // the request's related-task _meta (2025-11-25 tasks); a ReceiverTask's
 // result gets its own task's when tasks/result sends it. URL-mode accepts
-// carry no content. ACP's deliveries (PermissionRequest, AgentRequest)
+// carry no content. ACP's deliveries (PermissionRequest, AgentRequest, FileWrite)
 // have a table of their own (agentReply). URLRequired sends nothing for
 // any outcome: the request the -32042 answered is sent again once every
 // one of its elicitations was accepted (Sent "retry",
-// client/urlrequired.go). Sampling questions have a table of their own
+// client/urlrequired.go); nor does AuthChoice (authenticate follows an
+// accept, client/acp). Sampling questions have a table of their own
 // (sampleReply).
 func (d Decision) Reply(q *Question) (Reply, Outcome) {
 	if q.Kind == KindSampling {
 		return d.sampleReply(q)
 	}
-	if q.Key.Delivery == PermissionRequest || q.Key.Delivery == AgentRequest {
+	if q.Key.Delivery == PermissionRequest || q.Key.Delivery == AgentRequest || q.Key.Delivery == FileWrite {
 		return d.agentReply(q)
 	}
 	out := d.Outcome
-	if q.Key.Delivery == URLRequired {
+	if q.Key.Delivery == URLRequired || q.Key.Delivery == AuthChoice {
 		return Reply{}, out
 	}
 	request := q.Key.Delivery == ServerRequest || q.Key.Delivery == ReceiverTask

@@ -8,15 +8,20 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"sync"
 	"time"
 
+	"github.com/elicit-dev/elicit/client"
 	"github.com/elicit-dev/elicit/client/acp"
 	"github.com/elicit-dev/elicit/client/question"
 	"github.com/elicit-dev/elicit/themes/untrusted"
 )
 
 const acpUsage = `Usage: elicit acp --prompt TEXT [--answer POLICY] [--permission P]
-                 [--cancel-after DURATION] [--cwd DIR] [-- AGENT ARGS...]
+                 [--cancel-after DURATION] [--cwd DIR] [--allow-fs]
+                 [--auth METHOD] [--prompt-timeout D] [--start-timeout D]
+                 [--elicit off|form|url|both]
+                 [-- AGENT ARGS...]
        elicit acp [--cwd DIR] [-- AGENT ARGS...]   (no --prompt: the TUI)
 
 Runs one ACP prompt turn against AGENT (an Agent Client Protocol agent on
@@ -33,16 +38,31 @@ session/request_permission requests by --permission:
   hold        leave it open until the agent withdraws it, --cancel-after
               fires, or the turn ends
   OPTION_ID   pick that option
---cancel-after, counted from the prompt, stops the turn (session/cancel).
+--cancel-after, counted from the prompt, stops the turn (session/cancel);
+an agent that gives no stopReason within 5s then gets $/cancel_request
+for the prompt, and its -32800 is shown as cancelled ("requestCancelled").
+--allow-fs lets the agent read and write text files within --cwd only
+(fs/read_text_file, fs/write_text_file); every write is a permission
+question first, answered by --permission, and its diff is printed under
+"files". --auth METHOD authenticates with that method when the agent asks
+for it (-32000 to session/new). --prompt-timeout ends a question left
+unanswered that long (answered -32800, as shutdown is). --start-timeout
+(default 30s) bounds start-up, initialize, authenticate and session/new;
+a slow request is abandoned with $/cancel_request.
+--elicit says which elicitation modes to declare (default both); one the
+agent uses without it is refused -32602.
 Exit codes: 0 end_turn, 2 usage, 3 the agent could not be started or
-initialized, 4 refusal, another stopReason or an error, 5 a question ended
-other than accept or allow.
+initialized, or wants authentication and --auth names no method it lists,
+4 refusal, another stopReason (cancelled too) or an error, 5 a question
+ended other than accept or allow.
 `
 
 // acpFlags are elicit acp's flags.
 type acpFlags struct {
-	prompt, answer, permission, cwd string
-	cancelAfter                     time.Duration
+	prompt, answer, permission, cwd, auth    string
+	elicit                                   string
+	cancelAfter, promptTimeout, startTimeout time.Duration
+	allowFS                                  bool
 }
 
 func runACP(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -53,6 +73,11 @@ func runACP(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	fs.StringVar(&f.permission, "permission", "reject", "how to answer permission requests: allow, reject, cancel, hold or an optionId")
 	fs.DurationVar(&f.cancelAfter, "cancel-after", 0, "stop the turn this long after the prompt (0: never)")
 	fs.StringVar(&f.cwd, "cwd", ".", "the session's working directory")
+	fs.StringVar(&f.elicit, "elicit", "both", "elicitation modes to declare: off, form, url or both (a mode not declared is refused -32602)")
+	fs.BoolVar(&f.allowFS, "allow-fs", false, "let the agent read and write text files within --cwd (writes are asked first)")
+	fs.StringVar(&f.auth, "auth", "", "authenticate with this method when the agent requires it")
+	fs.DurationVar(&f.promptTimeout, "prompt-timeout", 0, "end a question left unanswered this long (answered -32800; 0: never)")
+	fs.DurationVar(&f.startTimeout, "start-timeout", 30*time.Second, "bound start-up, initialize, authenticate and session/new")
 	before, command := splitDashDash(args)
 	pos, err := parseInterleaved(fs, before)
 	if err != nil {
@@ -64,9 +89,14 @@ func runACP(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	if f.prompt == "" {
 		return usageErr("acp needs --prompt TEXT")
 	}
-	if f.cancelAfter < 0 {
-		return usageErr("--cancel-after must not be negative")
+	if f.cancelAfter < 0 || f.promptTimeout < 0 || f.startTimeout <= 0 {
+		return usageErr("--cancel-after and --prompt-timeout must not be negative, --start-timeout must be positive")
 	}
+	em, err := parseElicit(f.elicit)
+	if err != nil {
+		return err
+	}
+	modes := question.Modes{Form: em == client.ElicitBoth || em == client.ElicitForm, URL: em == client.ElicitBoth || em == client.ElicitURL}
 	var answer question.Prompter = holdPrompter{}
 	if f.answer != "hold" {
 		if answer, err = policy(f.answer); err != nil {
@@ -83,10 +113,19 @@ func runACP(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	} else {
 		name = filepath.Base(command[0])
 	}
+	var files acpFiles
 	opts := acp.Options{Name: name, Command: command[0], Args: command[1:], ClientVersion: version,
 		Prompter: &acpPrompter{answer: answer, permission: f.permission},
-		OnStderr: func(line string) { fmt.Fprintf(stderr, "[%s] %s\n", name, untrusted.Line(line)) }}
-	startCtx, cancel := context.WithTimeout(ctx, 30*time.Second)
+		OnStderr: func(line string) { fmt.Fprintf(stderr, "[%s] %s\n", name, untrusted.Line(line)) },
+		AllowFS:  f.allowFS, OnFile: files.add, QuestionTimeout: f.promptTimeout, Modes: &modes}
+	var authed string
+	if f.auth != "" {
+		opts.ChooseAuth = func(context.Context, []acp.AuthMethod) (string, error) {
+			authed = f.auth
+			return f.auth, nil
+		}
+	}
+	startCtx, cancel := context.WithTimeout(ctx, f.startTimeout)
 	defer cancel()
 	c, err := acp.Start(startCtx, opts)
 	if err != nil {
@@ -110,6 +149,13 @@ func runACP(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	// journal.
 	c.Close()
 	out.fill(res, c.Journal())
+	out.Files = files.all()
+	out.Authenticated = authed
+	if out.SessionID == "" && errors.Is(err, acp.ErrCancelled) {
+		// Our slow request, abandoned with $/cancel_request, and the
+		// agent said so: cancelled, not failed.
+		out.Abandoned = true
+	}
 	err = acpVerdict(res, err, out.Questions)
 	if err != nil {
 		out.Error = err.Error()
@@ -126,7 +172,9 @@ func acpVerdict(res acp.TurnResult, err error, qs []acpQuestion) error {
 	var ae *acp.AuthRequiredError
 	switch {
 	case errors.As(err, &ae):
-		return fail(exitConnect, "%w", err)
+		return fail(exitConnect, "%w (name one with --auth)", err)
+	case errors.Is(err, acp.ErrCancelled):
+		return fail(exitToolError, "cancelled: %w", err)
 	case err != nil:
 		return fail(exitToolError, "%w", err)
 	}
@@ -205,9 +253,20 @@ type acpOutput struct {
 	Updates    []acpUpdate    `json:"updates"`
 	Questions  []acpQuestion  `json:"questions"`
 	Permission map[string]int `json:"permissionCounts"`
-	Error      string         `json:"error,omitempty"`
-	Failure    *failure       `json:"failure,omitempty"`
-	Repaired   string         `json:"repaired,omitempty"`
+	// Elicitation counts the agent's elicitations by bucket.
+	Elicitation map[string]int `json:"elicitationCounts"`
+	// Files are the agent's fs requests (--allow-fs), writes with their
+	// diff.
+	Files []acp.FileAccess `json:"files"`
+	// Authenticated is the --auth method used, if the agent asked.
+	Authenticated string `json:"authenticated,omitempty"`
+	// Abandoned is set when a request of ours before the prompt
+	// (session/new, authenticate) ran past --start-timeout and the agent
+	// answered our $/cancel_request -32800: cancelled, not failed.
+	Abandoned bool     `json:"abandoned,omitempty"`
+	Error     string   `json:"error,omitempty"`
+	Failure   *failure `json:"failure,omitempty"`
+	Repaired  string   `json:"repaired,omitempty"`
 }
 
 func (o *acpOutput) setRepaired(note string) { o.Repaired = note }
@@ -270,4 +329,23 @@ func (o *acpOutput) fill(res acp.TurnResult, j *question.Journal) {
 		o.Questions = append(o.Questions, q)
 	}
 	o.Permission = j.PermissionCounts()
+	o.Elicitation = j.AgentElicitationCounts()
+}
+
+// acpFiles gathers the agent's fs requests as they end.
+type acpFiles struct {
+	mu  sync.Mutex
+	got []acp.FileAccess
+}
+
+func (f *acpFiles) add(fa acp.FileAccess) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.got = append(f.got, fa)
+}
+
+func (f *acpFiles) all() []acp.FileAccess {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return append([]acp.FileAccess{}, f.got...)
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"time"
 
 	"github.com/elicit-dev/elicit/cmd/elicit/demo"
 	"github.com/elicit-dev/elicit/cmd/elicit/demo/acpagent"
@@ -27,11 +28,12 @@ With --serve, --protocol restricts the versions the demo offers.
 
 func runDemo(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	var serve, addr string
-	var stateless, acpAgent, acpAuth bool
+	var stateless, acpAgent, acpAuth, acpSlow bool
 	var f tuiFlags
 	fs := newFlagSet("demo", stderr, demoUsage)
 	fs.BoolVar(&acpAgent, "acp", false, "serve the demo ACP agent on stdio (for elicit acp and other ACP clients)")
 	fs.BoolVar(&acpAuth, "acp-auth", false, "with --acp: require authenticate before session/new")
+	fs.BoolVar(&acpSlow, "acp-slow", false, "with --acp: answer session/new and authenticate only after a minute (-32800 to $/cancel_request meanwhile)")
 	fs.StringVar(&serve, "serve", "", "serve the demo instead of running the TUI: stdio or http")
 	fs.StringVar(&addr, "addr", "127.0.0.1:3001", "listen address for --serve http")
 	fs.BoolVar(&stateless, "stateless", false, "with --serve http: serve 2026-07-28 statelessly (go-sdk's stateless handler)")
@@ -47,7 +49,7 @@ func runDemo(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 		if serve != "" || len(pos) > 0 {
 			return usageErr("--acp serves the demo ACP agent on stdio and takes nothing else")
 		}
-		if err := acpagent.Serve(ctx, stdin, stdout, acpagent.Options{RequireAuth: acpAuth}); err != nil && ctx.Err() == nil {
+		if err := acpagent.Serve(ctx, stdin, stdout, acpagent.Options{RequireAuth: acpAuth, SlowNew: slow(acpSlow), SlowAuth: slow(acpSlow)}); err != nil && ctx.Err() == nil {
 			return fmt.Errorf("demo agent: %w", err)
 		}
 		return nil
@@ -119,4 +121,12 @@ func demoSpecs(base serverSpec, protocol, name string) ([]serverSpec, error) {
 		out = append(out, s)
 	}
 	return out, nil
+}
+
+// slow is the demo agent's delay for --acp-slow.
+func slow(on bool) time.Duration {
+	if on {
+		return time.Minute
+	}
+	return 0
 }

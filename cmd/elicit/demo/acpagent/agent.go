@@ -19,13 +19,18 @@ type Options struct {
 	RequireAuth bool
 	// Step is the pause between chunks of the long scene (default 100ms).
 	Step time.Duration
-	// SlowNew delays the answer to session/new; a $/cancel_request for
-	// it meanwhile gets -32800.
-	SlowNew time.Duration
+	// SlowNew delays the answer to session/new, SlowAuth to
+	// authenticate; a $/cancel_request for it meanwhile gets -32800.
+	SlowNew  time.Duration
+	SlowAuth time.Duration
 	// AskOnNew makes session/new ask two request-scoped questions before
 	// it answers: one naming a request id the client never sent (which
 	// must be refused -32602), then one naming the session/new itself.
 	AskOnNew bool
+	// AskOnNewThenAnswer makes session/new ask one question scoped to it
+	// and answer at once, without waiting: the client must end the
+	// question with its request (and still answer it).
+	AskOnNewThenAnswer bool
 }
 
 type msg struct {
@@ -60,7 +65,12 @@ type agent struct {
 	turns   map[string]chan struct{} // session id → closed on session/cancel
 	// slow are the client's requests we are sitting on, by raw id; closed
 	// on $/cancel_request.
-	slow   map[string]chan struct{}
+	slow map[string]chan struct{}
+	// prompts are the session/prompt requests being played, by raw id;
+	// closed on $/cancel_request (the deaf scene honours only that).
+	prompts map[string]chan struct{}
+	// cwds are the sessions' working directories (the fs scenes).
+	cwds   map[string]string
 	authed bool
 	nsess  int
 	wg     sync.WaitGroup
@@ -78,7 +88,8 @@ func Serve(ctx context.Context, r io.Reader, w io.Writer, opts Options) error {
 	if opts.Step <= 0 {
 		opts.Step = 100 * time.Millisecond
 	}
-	a := &agent{opts: opts, out: w, pending: map[string]chan reply{}, turns: map[string]chan struct{}{}, slow: map[string]chan struct{}{}, crash: make(chan struct{})}
+	a := &agent{opts: opts, out: w, pending: map[string]chan reply{}, turns: map[string]chan struct{}{}, slow: map[string]chan struct{}{},
+		prompts: map[string]chan struct{}{}, cwds: map[string]string{}, crash: make(chan struct{})}
 	defer func() {
 		select {
 		case <-a.crash: // dying: wait for nobody
@@ -193,6 +204,10 @@ func (a *agent) handle(line []byte) {
 				close(ch)
 				delete(a.slow, string(p.RequestID))
 			}
+			if ch, ok := a.prompts[string(p.RequestID)]; ok {
+				close(ch)
+				delete(a.prompts, string(p.RequestID))
+			}
 			a.mu.Unlock()
 		}
 		if m.Method == "session/cancel" {
@@ -226,18 +241,49 @@ func (a *agent) call(m msg) {
 		}
 		a.result(m.ID, res)
 	case "authenticate":
+		var p struct {
+			MethodID string `json:"methodId"`
+		}
+		json.Unmarshal(m.Params, &p)
+		if a.opts.RequireAuth && p.MethodID != "demo-login" {
+			a.fail(m.ID, -32602, "unknown auth method "+p.MethodID)
+			return
+		}
 		a.mu.Lock()
 		a.authed = true
 		a.mu.Unlock()
+		if a.opts.SlowAuth > 0 {
+			a.slowly(m.ID, map[string]any{}, a.opts.SlowAuth)
+			return
+		}
 		a.result(m.ID, map[string]any{})
 	case "session/new":
+		var p struct {
+			Cwd string `json:"cwd"`
+		}
+		json.Unmarshal(m.Params, &p)
 		a.mu.Lock()
 		ok := a.authed || !a.opts.RequireAuth
 		a.nsess++
 		id := fmt.Sprintf("sess_%d", a.nsess)
+		a.cwds[id] = p.Cwd
 		a.mu.Unlock()
 		if !ok {
 			a.fail(m.ID, -32000, "Authentication required")
+			return
+		}
+		if a.opts.AskOnNewThenAnswer {
+			_, ch := a.request("elicitation/create", map[string]any{"requestId": m.ID, "mode": "form",
+				"message": "Which workspace? (session/new will not wait)", "requestedSchema": json.RawMessage(`{"type":"object","properties":{}}`)})
+			a.result(m.ID, map[string]string{"sessionId": id})
+			a.wg.Add(1)
+			go func() {
+				defer a.wg.Done()
+				select {
+				case <-ch:
+				case <-time.After(5 * time.Second):
+				}
+			}()
 			return
 		}
 		if a.opts.AskOnNew {
@@ -250,7 +296,7 @@ func (a *agent) call(m msg) {
 			return
 		}
 		if a.opts.SlowNew > 0 {
-			a.slowly(m.ID, map[string]string{"sessionId": id})
+			a.slowly(m.ID, map[string]string{"sessionId": id}, a.opts.SlowNew)
 			return
 		}
 		a.result(m.ID, map[string]string{"sessionId": id})
@@ -270,18 +316,21 @@ func (a *agent) call(m msg) {
 		for _, b := range p.Prompt {
 			text.WriteString(b.Text)
 		}
-		cancel := make(chan struct{})
+		cancel, abandon := make(chan struct{}), make(chan struct{})
 		a.mu.Lock()
 		a.turns[p.SessionID] = cancel
+		a.prompts[string(m.ID)] = abandon
+		cwd := a.cwds[p.SessionID]
 		a.mu.Unlock()
 		a.wg.Add(1)
 		go func() {
 			defer a.wg.Done()
-			stop := a.play(&turn{a: a, session: p.SessionID, cancel: cancel}, text.String())
+			stop := a.play(&turn{a: a, session: p.SessionID, cwd: cwd, cancel: cancel, abandon: abandon}, text.String())
 			a.mu.Lock()
 			if a.turns[p.SessionID] == cancel {
 				delete(a.turns, p.SessionID)
 			}
+			delete(a.prompts, string(m.ID))
 			a.mu.Unlock()
 			if stop == errCancelledStop {
 				a.fail(m.ID, -32800, "Request cancelled")
@@ -294,9 +343,9 @@ func (a *agent) call(m msg) {
 	}
 }
 
-// slowly answers request id with res after SlowNew, or -32800 if the
-// client cancels it first.
-func (a *agent) slowly(id json.RawMessage, res any) {
+// slowly answers request id with res after d, or -32800 if the client
+// cancels it first.
+func (a *agent) slowly(id json.RawMessage, res any, d time.Duration) {
 	cancel := make(chan struct{})
 	a.mu.Lock()
 	a.slow[string(id)] = cancel
@@ -304,7 +353,7 @@ func (a *agent) slowly(id json.RawMessage, res any) {
 	a.wg.Add(1)
 	go func() {
 		defer a.wg.Done()
-		t := time.NewTimer(a.opts.SlowNew)
+		t := time.NewTimer(d)
 		defer t.Stop()
 		select {
 		case <-t.C:

@@ -8,12 +8,17 @@
 //	withdrawperm  a permission request it withdraws with $/cancel_request
 //	long          a long turn of chunks, to cancel with session/cancel
 //	toolq         a form question during a tool call (toolCallId set)
-//	url           a URL-mode elicitation
-//	fs            a call to fs/read_text_file (not declared: -32601)
+//	url           a URL-mode elicitation, then elicitation/complete
+//	fs            a read of /etc/hostname (-32601 without --allow-fs,
+//	              refused -32602 with it: outside the cwd)
+//	write         a write of notes.txt in the cwd, then a read of it
+//	read          a read of notes.txt in the cwd
 //	refuse        a turn that ends with stopReason refusal
 //	err32800      a turn answered error -32800 once cancelled
 //	crash         a permission request, then the agent dies
-//	deaf          a turn that ignores session/cancel for 20s
+//	deaf          a turn that ignores session/cancel for 20s, but
+//	              answers -32800 to $/cancel_request for the prompt
+//	deafer        a turn that ignores both for 20s
 //	updates       thought, commands, mode, usage and an unknown update kind
 //
 // Anything else is echoed. It imports nothing of ours, so it is an

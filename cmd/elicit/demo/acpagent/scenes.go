@@ -11,7 +11,10 @@ import (
 type turn struct {
 	a       *agent
 	session string
+	cwd     string
 	cancel  chan struct{}
+	// abandon is closed by $/cancel_request for the prompt itself.
+	abandon chan struct{}
 }
 
 func (t *turn) cancelled() bool {
@@ -100,8 +103,11 @@ func (a *agent) play(t *turn, prompt string) string {
 		return t.question(map[string]any{"sessionId": t.session, "mode": "form",
 			"message": "How should I approach this refactoring?", "requestedSchema": formSchema})
 	case strings.Contains(word, "url"):
-		return t.question(map[string]any{"sessionId": t.session, "mode": "url", "elicitationId": "login-1",
+		stop := t.question(map[string]any{"sessionId": t.session, "mode": "url", "elicitationId": "login-1",
 			"url": "https://example.com/login", "message": "Log in to continue"})
+		// The out-of-band step is done (as if the person logged in).
+		t.a.notify("elicitation/complete", map[string]string{"elicitationId": "login-1"})
+		return stop
 	case strings.Contains(word, "long"):
 		return t.long()
 	case strings.Contains(word, "err32800"):
@@ -118,12 +124,23 @@ func (a *agent) play(t *turn, prompt string) string {
 		t.a.crashOnce.Do(func() { close(t.a.crash) })
 		t.a.wmu.Unlock()
 		return "end_turn" // never sent: the agent is gone
-	case strings.Contains(word, "deaf"):
-		// Ignores session/cancel for a while: the client's wait for the
-		// stopReason must be bounded.
-		t.say("not listening…")
+	case strings.Contains(word, "deafer"):
+		// Ignores session/cancel and $/cancel_request: the client's wait
+		// must be bounded.
+		t.say("not listening at all…")
 		time.Sleep(20 * time.Second)
 		return "end_turn"
+	case strings.Contains(word, "deaf"):
+		// Ignores session/cancel, but honours $/cancel_request for the
+		// prompt (-32800), which the client sends when its wait for the
+		// stopReason runs out.
+		t.say("not listening…")
+		select {
+		case <-time.After(20 * time.Second):
+			return "end_turn"
+		case <-t.abandon:
+			return errCancelledStop
+		}
 	case strings.Contains(word, "updates"):
 		t.update(map[string]any{"sessionUpdate": "agent_thought_chunk", "content": map[string]string{"type": "text", "text": "thinking"}})
 		t.update(map[string]any{"sessionUpdate": "available_commands_update", "availableCommands": []map[string]string{{"name": "web", "description": "search"}}})
@@ -131,6 +148,11 @@ func (a *agent) play(t *turn, prompt string) string {
 		t.update(map[string]any{"sessionUpdate": "usage_update", "used": 120, "size": 1000})
 		t.update(map[string]any{"sessionUpdate": "notice", "text": "a kind this client does not know"})
 		t.say("done")
+		return "end_turn"
+	case strings.Contains(word, "write"):
+		return t.write()
+	case strings.Contains(word, "read"):
+		t.say(t.read(t.cwd + "/notes.txt"))
 		return "end_turn"
 	case strings.Contains(word, "fs"):
 		_, r, _ := t.ask("fs/read_text_file", map[string]any{"sessionId": t.session, "path": "/etc/hostname"})
@@ -169,9 +191,14 @@ func (t *turn) permission() string {
 			OptionID string `json:"optionId"`
 		} `json:"outcome"`
 	}
-	if r.Error != nil || json.Unmarshal(r.Result, &res) != nil {
+	if r.Error != nil {
 		t.toolStatus("call_1", "failed")
-		t.say("The permission request failed.")
+		t.say(fmt.Sprintf("The permission request failed: error %d.", r.Error.Code))
+		return "end_turn"
+	}
+	if json.Unmarshal(r.Result, &res) != nil {
+		t.toolStatus("call_1", "failed")
+		t.say("The permission request failed: its result is not JSON.")
 		return "end_turn"
 	}
 	switch o := res.Outcome; {
@@ -271,4 +298,38 @@ func (t *turn) long() string {
 	}
 	t.toolStatus("call_l", "completed")
 	return "end_turn"
+}
+
+// write asks the client to write notes.txt in the session's cwd (with
+// --allow-fs the client asks its person first), then reads it back.
+func (t *turn) write() string {
+	path := t.cwd + "/notes.txt"
+	t.tool("call_fs", "Write notes.txt", "edit", "in_progress")
+	_, r, ok := t.ask("fs/write_text_file", map[string]any{"sessionId": t.session, "path": path, "content": "hello from the demo agent\n"})
+	switch {
+	case !ok || t.cancelled():
+		t.toolStatus("call_fs", "failed")
+		t.say("Stopped.")
+		return "cancelled"
+	case r.Error != nil:
+		t.toolStatus("call_fs", "failed")
+		t.say(fmt.Sprintf("fs/write_text_file: error %d (%s).", r.Error.Code, r.Error.Message))
+		return "end_turn"
+	}
+	t.toolStatus("call_fs", "completed")
+	t.say("Wrote notes.txt; " + t.read(path))
+	return "end_turn"
+}
+
+// read asks the client for a file's text and says what came back.
+func (t *turn) read(path string) string {
+	_, r, _ := t.ask("fs/read_text_file", map[string]any{"sessionId": t.session, "path": path})
+	if r.Error != nil {
+		return fmt.Sprintf("fs/read_text_file: error %d", r.Error.Code)
+	}
+	var res struct {
+		Content string `json:"content"`
+	}
+	json.Unmarshal(r.Result, &res)
+	return "read back: " + strings.TrimSpace(res.Content)
 }

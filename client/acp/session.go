@@ -1,0 +1,159 @@
+package acp
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/elicit-dev/elicit/client/wire"
+	"github.com/elicit-dev/elicit/transport/jsonrpc"
+)
+
+// AuthRequiredError is returned by NewSession when the agent wants
+// authentication first (-32000) and listed how.
+type AuthRequiredError struct {
+	Methods []AuthMethod
+	Err     error
+}
+
+func (e *AuthRequiredError) Error() string {
+	names := make([]string, len(e.Methods))
+	for i, m := range e.Methods {
+		names[i] = m.ID
+		if m.Name != "" && m.Name != m.ID {
+			names[i] += " (" + m.Name + ")"
+		}
+	}
+	return "acp: the agent requires authentication first; its methods: " + strings.Join(names, ", ")
+}
+
+func (e *AuthRequiredError) Unwrap() error { return e.Err }
+
+// NameValue is an environment variable or an HTTP header of an MCP
+// server passed to the agent.
+type NameValue struct {
+	Name  string `json:"name"`
+	Value string `json:"value"`
+}
+
+// MCPServer is one entry of session/new's mcpServers: stdio (Command,
+// Args, Env) when Type is "", else "http" or "sse" (URL, Headers).
+type MCPServer struct {
+	Type    string
+	Name    string
+	Command string
+	Args    []string
+	Env     []NameValue
+	URL     string
+	Headers []NameValue
+}
+
+// MarshalJSON writes the entry as ACP has it: a stdio entry's args and
+// env, and an HTTP entry's headers, are required even when empty.
+func (s MCPServer) MarshalJSON() ([]byte, error) {
+	orEmpty := func(v []NameValue) []NameValue {
+		if v == nil {
+			return []NameValue{}
+		}
+		return v
+	}
+	if s.Type == "" {
+		args := s.Args
+		if args == nil {
+			args = []string{}
+		}
+		return json.Marshal(map[string]any{"name": s.Name, "command": s.Command, "args": args, "env": orEmpty(s.Env)})
+	}
+	return json.Marshal(map[string]any{"type": s.Type, "name": s.Name, "url": s.URL, "headers": orEmpty(s.Headers)})
+}
+
+// NewSession opens a session in cwd (made absolute), with the configured
+// MCP servers. If the agent wants authentication first and
+// Options.ChooseAuth picks a method, it authenticates and tries once
+// more. If ctx ends first the request is abandoned with
+// $/cancel_request, and the agent's -32800 is ErrCancelled: cancelled,
+// not failed.
+func (c *Client) NewSession(ctx context.Context, cwd string) (string, error) {
+	abs, err := filepath.Abs(cwd)
+	if err != nil {
+		return "", fmt.Errorf("acp: session/new: cwd: %w", err)
+	}
+	sid, err := c.newSession(ctx, abs)
+	var ae *AuthRequiredError
+	if !errors.As(err, &ae) || c.opts.ChooseAuth == nil {
+		return sid, err
+	}
+	id, cerr := c.opts.ChooseAuth(ctx, ae.Methods)
+	if cerr != nil {
+		return "", fmt.Errorf("%w (no method chosen: %v)", err, cerr)
+	}
+	if !slices.ContainsFunc(ae.Methods, func(m AuthMethod) bool { return m.ID == id }) {
+		return "", fmt.Errorf("%w (%q is not one of them)", err, id)
+	}
+	if err := c.Authenticate(ctx, id); err != nil {
+		return "", err
+	}
+	return c.newSession(ctx, abs)
+}
+
+func (c *Client) newSession(ctx context.Context, abs string) (string, error) {
+	servers := c.opts.MCPServers
+	if servers == nil {
+		servers = []MCPServer{}
+	}
+	raw, err := c.scopedCall(ctx, MethodSessionNew, map[string]any{"cwd": abs, "mcpServers": servers})
+	var re *RPCError
+	if errors.As(err, &re) && re.Err.Code == CodeAuthRequired && len(c.init.AuthMethods) > 0 {
+		return "", &AuthRequiredError{Methods: c.init.AuthMethods, Err: err}
+	}
+	if err != nil {
+		return "", err
+	}
+	var res struct {
+		SessionID string `json:"sessionId"`
+	}
+	if err := wire.DecodeExact(raw, &res); err != nil || res.SessionID == "" {
+		return "", fmt.Errorf("acp: session/new: the result has no sessionId")
+	}
+	c.mu.Lock()
+	c.cwds[res.SessionID] = abs
+	c.mu.Unlock()
+	return res.SessionID, nil
+}
+
+// Authenticate runs authenticate with one of the agent's methods. If ctx
+// ends first it is abandoned with $/cancel_request, as NewSession is.
+func (c *Client) Authenticate(ctx context.Context, methodID string) error {
+	_, err := c.scopedCall(ctx, MethodAuthenticate, map[string]string{"methodId": methodID})
+	return err
+}
+
+// scopedCall is a call outside any session that the agent may ask
+// questions of (requestId scope): when it returns, those still open are
+// ended (answered as abandoned) and waited for, bounded, so that the
+// journal is complete.
+func (c *Client) scopedCall(ctx context.Context, method string, params any) (json.RawMessage, error) {
+	raw, id, err := c.peer.callID(ctx, method, params, c.opts.CancelWait)
+	c.endScoped(id)
+	waitSettled(&c.scoped, c.opts.CloseWait)
+	return raw, err
+}
+
+// endScoped ends the open questions scoped to our request id, which has
+// ended: nothing is left for them to belong to.
+func (c *Client) endScoped(id jsonrpc.ID) {
+	if !id.IsValid() {
+		return
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for _, oq := range c.open {
+		if oq.call == id && !oq.claimed {
+			oq.cancel(fmt.Errorf("%w: %s ended", errAbandoned, id.Raw()))
+		}
+	}
+}
