@@ -44,6 +44,8 @@ type agentView struct {
 // agentTurn is one turn under way.
 type agentTurn struct {
 	stopping bool // session/cancel sent, the stopReason not yet in
+	// abandoned: a second esc abandoned the prompt ($/cancel_request).
+	abandoned bool
 }
 
 // agentsChangedMsg says an agent's state changed (Bridge.AgentsChanged).
@@ -165,8 +167,12 @@ func (v *agentView) key(c *viewCtx, k tea.KeyPressMsg) tea.Cmd {
 	switch {
 	case key.Matches(k, c.keys.AgentStop):
 		if t := v.turns[a.Name]; t != nil {
+			if t.abandoned {
+				return notice("the prompt was abandoned; waiting (bounded) for the agent's answer")
+			}
 			if t.stopping {
-				return notice("session/cancel was sent; waiting for the agent's stopReason")
+				t.abandoned = true
+				return v.abandon(c, a.Name)
 			}
 			t.stopping = true
 			return v.stop(c, a.Name)
@@ -245,6 +251,16 @@ func (v *agentView) stop(c *viewCtx, name string) tea.Cmd {
 		logs.note(name, agentEntry{kind: entryNote,
 			text: "stop: session/cancel sent and the turn's open questions answered; waiting for the agent's stopReason…"})
 		return agentStopMsg{agent: name, err: eng.AgentStop(name)}
+	}
+}
+
+// abandon is a second stop: $/cancel_request for the prompt at once.
+func (v *agentView) abandon(c *viewCtx, name string) tea.Cmd {
+	eng, logs := c.engine, c.agentLogs
+	return func() tea.Msg {
+		logs.note(name, agentEntry{kind: entryNote,
+			text: "stop again: the prompt abandoned ($/cancel_request); not waiting for the stopReason"})
+		return agentStopMsg{agent: name, err: eng.AgentAbandon(name)}
 	}
 }
 
@@ -422,8 +438,13 @@ func (v *agentView) footer(c *viewCtx, a AgentStatus) string {
 	st := c.st
 	k := func(key, desc string) string { return st.Pane.Key.Render(key) + " " + st.Pane.KeyDesc.Render(desc) }
 	parts := []string{k("enter", "send")}
-	if v.turns[a.Name] != nil {
+	switch t := v.turns[a.Name]; {
+	case t != nil && t.stopping && !t.abandoned:
+		parts = []string{k("esc", "again: abandon the prompt")}
+	case t != nil && !t.stopping:
 		parts = []string{k("esc", "stop the turn")}
+	case t != nil:
+		parts = nil
 	}
 	parts = append(parts, k("pgup/pgdn", "scroll"), k("F4", "its questions"))
 	if a.State == client.StateFailed || a.State == client.StateDisconnected {

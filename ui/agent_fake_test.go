@@ -15,6 +15,14 @@ type fakeAgents struct {
 	stops    []string
 	stopFn   func(agent string)
 	restarts []string
+	abandons []string
+}
+
+func (f *fakeAgents) AgentAbandon(agent string) error {
+	f.amu.Lock()
+	defer f.amu.Unlock()
+	f.abandons = append(f.abandons, agent)
+	return nil
 }
 
 func (f *fakeAgents) AgentRestart(agent string) error {

@@ -110,7 +110,11 @@ func (p *pane) renderPermission(st *themes.Styles, width int) string {
 // for the reject_once option, when there is one.
 func (p *pane) permFooter(st *themes.Styles, km keyMap, hints []footerHint) string {
 	k := func(key, desc string) string { return st.Pane.Key.Render(key) + " " + st.Pane.KeyDesc.Render(desc) }
-	parts := []string{k("enter", "choose"), k("↑↓/1…9", "option"), k("esc", "stop the turn"), k("F2", "next")}
+	esc := k("esc", "stop the turn")
+	if p.p.Key.Delivery == question.FileWrite {
+		esc = k("esc", "refuse the write") // the turn goes on (acp's FileWrite rows)
+	}
+	parts := []string{k("enter", "choose"), k("↑↓/1…9", "option"), esc, k("F2", "next")}
 	for _, h := range hints {
 		parts = append(parts, h.render(st))
 	}

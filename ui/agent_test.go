@@ -117,9 +117,16 @@ func TestAgentStop(t *testing.T) {
 	if !strings.Contains(s, "stopping: waiting for the agent's stopReason") || strings.Contains(s, "cancelled (stopReason") {
 		t.Fatalf("after esc, before the stopReason:\n%s", s)
 	}
-	d.keys(keyEsc) // a second esc sends nothing more
-	if n := len(d.eng.stopped()); n != 1 {
-		t.Fatalf("%d stops after two esc", n)
+	if !strings.Contains(s, "esc again: abandon the prompt") {
+		t.Fatalf("the second esc is not offered:\n%s", s)
+	}
+	d.keys(keyEsc) // a second esc abandons the prompt ($/cancel_request)
+	d.keys(keyEsc) // a third sends nothing more
+	d.eng.amu.Lock()
+	abandons := d.eng.abandons
+	d.eng.amu.Unlock()
+	if n := len(d.eng.stopped()); n != 1 || len(abandons) != 1 || abandons[0] != "bot" {
+		t.Fatalf("%d stops and abandons %q after three esc", n, abandons)
 	}
 	release <- AgentTurnEnd{StopReason: "cancelled", Stopped: true}
 	d.turnDone()

@@ -152,6 +152,9 @@ type AgentEngine interface {
 	// elicitation "cancel" at once. The turn's end (its stopReason) comes
 	// later, from AgentPrompt.
 	AgentStop(agent string) error
+	// AgentAbandon is a second stop, for an agent slow to end its turn:
+	// the session/prompt is abandoned with $/cancel_request at once.
+	AgentAbandon(agent string) error
 	// AgentRestart starts the agent again (a new process and session),
 	// ending the old one first; where it stands comes through
 	// Bridge.AgentsChanged as it goes.

@@ -43,8 +43,13 @@ func demoAgentSpec(name string) (agentSpec, error) {
 	return agentSpec{Name: name, Command: exe, Args: []string{"demo", "--acp"}}, nil
 }
 
-// agentStartTimeout bounds starting an agent: initialize and session/new.
-const agentStartTimeout = 30 * time.Second
+// agentStartTimeout bounds starting an agent (initialize);
+// agentSessionTimeout session/new, which may wait for the person to pick
+// a sign-in method.
+const (
+	agentStartTimeout   = 30 * time.Second
+	agentSessionTimeout = 10 * time.Minute
+)
 
 // agentHub runs the TUI's agents over client/acp and implements
 // ui.AgentEngine. The agents' questions go through the Bridge as prompt
@@ -117,6 +122,8 @@ func (h *agentHub) connect(ctx context.Context, name string) {
 		OnUpdate: func(u acp.Update) { h.br.AgentUpdate(name, uiUpdate(u)) },
 		OnStderr: func(line string) { h.br.Stderr(name, line) },
 		OnFrame:  func(fr transport.Frame) { h.br.Frame(name, fr) },
+		// An agent that wants a sign-in asks which method, as a form pane.
+		ChooseAuth: acp.AskAuth(name, h.br, h.journal),
 		OnResolved: func(e question.JournalEntry) {
 			h.br.Event(client.PromptResolved{Key: e.Key, Entry: e, Sent: e.Sent})
 		}}
@@ -140,14 +147,12 @@ func (h *agentHub) connect(ctx context.Context, name string) {
 			a.info = wire.Implementation{Name: in.Name, Title: in.Title, Version: in.Version}
 		}
 	})
-	sid, err := c.NewSession(sctx, cwd)
-	var ae *acp.AuthRequiredError
-	switch {
-	case errors.As(err, &ae):
-		// authenticate is headless-only for now: say which methods.
-		err = fmt.Errorf("%w (elicit's TUI does not run authenticate yet)", err)
-		fallthrough
-	case err != nil:
+	// session/new may wait on the person: an agent that wants a sign-in
+	// asks for the method first (AskAuth).
+	nctx, ncancel := context.WithTimeout(ctx, agentSessionTimeout)
+	defer ncancel()
+	sid, err := c.NewSession(nctx, cwd)
+	if err != nil {
 		c.Close()
 		h.set(name, func(a *agentConn) { a.state, a.err = client.StateFailed, err })
 		return
@@ -242,6 +247,16 @@ func (h *agentHub) AgentRestart(name string) error {
 		}
 		h.connect(h.ctx, name)
 	})
+	return nil
+}
+
+// AgentAbandon implements ui.AgentEngine: a second stop.
+func (h *agentHub) AgentAbandon(name string) error {
+	c, sid, err := h.session(name)
+	if err != nil {
+		return err
+	}
+	c.AbandonTurn(sid)
 	return nil
 }
 

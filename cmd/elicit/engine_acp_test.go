@@ -55,6 +55,30 @@ func TestAgentHub(t *testing.T) {
 	if end := <-done; end.StopReason != acp.StopCancelled || !end.Stopped {
 		t.Fatalf("stopped turn: %+v", end)
 	}
+	// An agent deaf to session/cancel: a second stop abandons the prompt,
+	// and its -32800 is a cancellation, not a failure.
+	go func() {
+		end, err := h.AgentPrompt(ctx, "demo", "deaf")
+		if err != nil {
+			t.Errorf("deaf turn: %v", err)
+		}
+		done <- end
+	}()
+	time.Sleep(300 * time.Millisecond)
+	if err := h.AgentStop("demo"); err != nil {
+		t.Fatal(err)
+	}
+	if err := h.AgentAbandon("demo"); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case end := <-done:
+		if !end.RequestCancelled || !end.Stopped {
+			t.Fatalf("abandoned turn: %+v", end)
+		}
+	case <-time.After(4 * time.Second):
+		t.Fatal("the abandoned turn did not end at once")
+	}
 	if _, err := h.AgentPrompt(ctx, "nobody", "x"); err == nil {
 		t.Fatal("a prompt to no agent")
 	}
