@@ -201,10 +201,10 @@ type roundRecord struct {
 // delivered records every question with what went out for it.
 func (r *roundRecord) delivered() {
 	r.once.Do(func() {
-		r.s.dropRound(r)
 		for _, it := range r.items {
 			r.s.record(it.q, it.out, &it.reply)
 		}
+		r.s.dropRound(r) // after: settleRounds must wait for these (once.Do)
 	})
 }
 
@@ -212,12 +212,15 @@ func (r *roundRecord) delivered() {
 // answer did not reach the server.
 func (r *roundRecord) undelivered(why string) {
 	r.once.Do(func() {
-		r.s.dropRound(r)
 		for _, it := range r.items {
 			out := it.out
 			out.Reason = question.JoinReason(out.Reason, why)
 			r.s.record(it.q, out, nil)
 		}
+		// Only now: a session ending meanwhile finds the round still
+		// registered (settleRounds), so it waits in once.Do for these
+		// records instead of closing the events before them.
+		r.s.dropRound(r)
 	})
 }
 

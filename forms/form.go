@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"charm.land/bubbles/v2/cursor"
 	tea "charm.land/bubbletea/v2"
 	"charm.land/huh/v2"
 
@@ -174,8 +175,20 @@ func (f *Form) Init() tea.Cmd { return f.form.Init() }
 // person submits, the content is checked against the schema once more; if
 // it is refused, the form is rebuilt with the values kept and the reason
 // shown above the fields, and Submitted stays false.
+//
+// A cursor blink is dropped: huh v2.0.3 never shows one. Input.View and
+// Text.View call SetStyles on their bubbles field at every render, which
+// sets the virtual cursor's mode again and with it IsBlinked = false, so
+// the focused cursor is drawn solid whatever the blink said
+// (TestHuhNeverShowsABlink). Passing the blink on only re-armed a 530 ms
+// timer and redrew an unchanged screen, twice a second for as long as a
+// form had focus: the idle TUI's largest source of wake-ups after the
+// renderer's (BENCHMARKS.md, "Idle"). Without it the cursor arms one blink
+// when it moves, and that blink ends here.
 func (f *Form) Update(msg tea.Msg) tea.Cmd {
 	switch m := msg.(type) {
+	case cursor.BlinkMsg:
+		return nil
 	case tea.BackgroundColorMsg:
 		f.bg = &m
 	case tea.WindowSizeMsg:
@@ -234,18 +247,6 @@ func (f *Form) Submitted() bool { return f.submitted }
 func (f *Form) Filtering() bool {
 	fl, ok := f.form.GetFocusedField().(interface{ GetFiltering() bool })
 	return ok && fl.GetFiltering()
-}
-
-// Blinking reports whether the focused field shows a blinking cursor (a
-// text input, or a select's open filter). While such a form is on screen
-// its blink redraws it twice a second, so a clock shown beside it needs
-// no timer of its own.
-func (f *Form) Blinking() bool {
-	switch f.form.GetFocusedField().(type) {
-	case *huh.Input, *huh.Text:
-		return true
-	}
-	return f.Filtering()
 }
 
 // Content returns the answer as typed JSON values (string, float64, int64,

@@ -140,6 +140,9 @@ func (c *httpConn) readPOSTStream(ctx context.Context, resp *http.Response, forI
 	for {
 		before, msgs := cur.lastID, cur.msgs
 		end, err := c.consumeSSE(ctx, body, info, cur, forID)
+		if end == httpEndAnswered {
+			httpDrainAnswered(body)
+		}
 		_ = body.Close()
 		cur.ended(msgs)
 		pending := forID.IsValid() && c.isPending(forID)
@@ -170,6 +173,26 @@ func (c *httpConn) readPOSTStream(ctx context.Context, resp *http.Response, forI
 		body, info = resp.Body, rinfo
 	}
 }
+
+// httpDrainAnswered reads what is left of a request's stream once its
+// response has come, so that the connection goes back to the client's pool:
+// a server ends the stream right after the response (the end of the chunked
+// body is a few bytes, usually in flight already), and a body closed before
+// its end costs the connection, so the next request dials a new one. A
+// server that keeps the stream open gets httpDrainWait and httpDrainMax
+// bytes, then the stream is closed as before; what it sent after the
+// response is not read as messages (it was not before either).
+func httpDrainAnswered(body io.ReadCloser) {
+	t := time.AfterFunc(httpDrainWait, func() { _ = body.Close() })
+	defer t.Stop()
+	_, _ = io.Copy(io.Discard, io.LimitReader(body, httpDrainMax))
+}
+
+// Bounds of httpDrainAnswered.
+const (
+	httpDrainWait = 100 * time.Millisecond
+	httpDrainMax  = 64 << 10
+)
 
 // resume reconnects a stream with GET and Last-Event-ID. It waits at least
 // the server's retry delay first (a MUST in SEP-1699), backing off from it

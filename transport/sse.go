@@ -61,6 +61,11 @@ type sseReader struct {
 	line     []byte
 	lineCut  bool // the line went past max: line holds its start only
 	lineSize int  // the line's full length
+	// parts holds a line longer than sseOwnLine as it comes, a copy of
+	// each buffer's worth; the line is joined once, into an array of its
+	// own (lineFresh), when it ends.
+	parts     [][]byte
+	lineFresh bool
 
 	data     []byte // data lines, each followed by \n
 	typ      string
@@ -173,7 +178,14 @@ func (p *sseReader) field(line []byte) error {
 			return nil
 		}
 		p.size += len(value) + 1
-		if p.data == nil {
+		switch {
+		case p.data == nil && p.lineFresh:
+			// A long first data line becomes the event's buffer as it is
+			// (joinLine made it an array of its own, with room for the
+			// \n): copying a 16 MiB line would hold both at once.
+			p.data, p.line, p.lineFresh = append(value, '\n'), nil, false
+			return nil
+		case p.data == nil:
 			// Size the first allocation to the line: most MCP events are
 			// one data line, so this avoids regrowing 16 MiB buffers.
 			p.data = make([]byte, 0, len(value)+1)
@@ -217,7 +229,10 @@ func parseRetry(v []byte) (time.Duration, bool) {
 // valid until the next call. A line past max comes back cut to its start
 // (lineCut, with its full length in lineSize); the rest is read and dropped.
 func (p *sseReader) readLine() ([]byte, error) {
-	p.line, p.lineCut, p.lineSize = p.line[:0], false, 0
+	p.line, p.lineCut, p.lineSize, p.parts = p.line[:0], false, 0, nil
+	if p.lineFresh {
+		p.line, p.lineFresh = nil, false // a long line's array is not kept for the next
+	}
 	for {
 		buf, err := p.fill()
 		if err != nil {
@@ -259,12 +274,19 @@ func (p *sseReader) readLine() ([]byte, error) {
 		p.lineSize += end
 		switch {
 		case p.lineCut:
-		case len(p.line)+end > p.max:
-			keep := p.line[:min(len(p.line), p.keep())]
-			p.line = append(bytes.Clone(keep), buf[:min(end, p.keep()-len(keep))]...)
-			p.lineCut = true
+		case p.lineSize > p.max:
+			src := p.parts // what came so far: the chunks, or the line
+			if src == nil {
+				src = [][]byte{p.line}
+			}
+			var keep []byte // a fresh array: the large ones are let go
+			for _, b := range src {
+				keep = append(keep, b[:min(len(b), p.keep()-len(keep))]...)
+			}
+			p.line = append(keep, buf[:min(end, p.keep()-len(keep))]...)
+			p.lineCut, p.parts = true, nil
 		default:
-			p.line = append(p.line, buf[:end]...)
+			p.appendLine(buf[:end])
 		}
 		if end == len(buf) {
 			p.discard(end)
@@ -274,8 +296,49 @@ func (p *sseReader) readLine() ([]byte, error) {
 		// to drop it instead of waiting for it, which would stall dispatch.
 		p.skipLF = buf[end] == '\r'
 		p.discard(end + 1)
-		return p.line, nil
+		return p.joinLine(), nil
 	}
+}
+
+// sseOwnLine is the longest line kept in the reused line buffer; a longer
+// one gets an array of its own, which a data line hands to its event
+// instead of being copied (appendLine, field).
+const sseOwnLine = 64 << 10
+
+// appendLine adds chunk (bytes of the reader's buffer) to the line. A line
+// up to sseOwnLine goes into the reused line buffer; a longer one is kept
+// as copies of its chunks until it ends (joinLine). Growing one array by
+// append instead would copy a 16 MiB line some twenty times (append grows
+// large slices by a quarter) and leave it with up to a quarter unused.
+func (p *sseReader) appendLine(chunk []byte) {
+	if p.parts == nil && len(p.line)+len(chunk) <= sseOwnLine {
+		p.line = append(p.line, chunk...)
+		return
+	}
+	if p.parts == nil {
+		p.parts = [][]byte{bytes.Clone(p.line)}
+	}
+	p.parts = append(p.parts, bytes.Clone(chunk))
+}
+
+// joinLine returns the line just read: the line buffer, or for a long line
+// its chunks joined into an array of exactly its length plus one byte (the
+// \n a data line gets as an event's buffer, field), which the caller may
+// keep (lineFresh).
+func (p *sseReader) joinLine() []byte {
+	if p.parts == nil {
+		return p.line
+	}
+	n := 0
+	for _, b := range p.parts {
+		n += len(b)
+	}
+	line := make([]byte, 0, n+1)
+	for _, b := range p.parts {
+		line = append(line, b...)
+	}
+	p.line, p.parts, p.lineFresh = line, nil, true
+	return line
 }
 
 // fill returns the buffered bytes, reading more if none are buffered.

@@ -279,29 +279,53 @@ func (s *stream) endError(err error) error {
 // rawPrefix bytes. A final line without a newline is returned together
 // with io.EOF.
 func readLine(br *bufio.Reader, limit int) (line []byte, size int, err error) {
+	// A line longer than the reader's buffer is kept as copies of its
+	// chunks and joined once, into an array of exactly its length: grown by
+	// append, a 16 MiB line was copied some twenty times (append grows large
+	// slices by a quarter) and kept up to a quarter unused, in the frame
+	// that a decoded result's Raw is a slice of.
+	var parts [][]byte
 	for {
 		var chunk []byte
 		chunk, err = br.ReadSlice('\n')
 		if err == nil {
 			chunk = chunk[:len(chunk)-1]
 		}
-		if line == nil && err == nil && len(chunk) <= limit {
+		if parts == nil && line == nil && err == nil && len(chunk) <= limit {
 			// Fast path: the whole line was in the buffer.
 			return bytes.Clone(chunk), len(chunk), nil
 		}
 		size += len(chunk)
-		if size <= limit {
-			line = append(line, chunk...)
-		} else if len(line) < rawPrefix {
-			line = append(line, chunk[:min(len(chunk), rawPrefix-len(line))]...)
-		} else {
-			line = line[:rawPrefix:rawPrefix]
+		switch {
+		case size <= limit:
+			parts = append(parts, bytes.Clone(chunk))
+		default:
+			if parts != nil {
+				line, parts = joinChunks(parts, rawPrefix), nil // its start, in an array of its own
+			}
+			if len(line) < rawPrefix {
+				line = append(line, chunk[:min(len(chunk), rawPrefix-len(line))]...)
+			}
 		}
 		if err != bufio.ErrBufferFull {
-			if size > limit {
-				line = bytes.Clone(line) // drop the big array behind the prefix
+			if parts != nil {
+				line = joinChunks(parts, size)
 			}
 			return line, size, err
 		}
 	}
+}
+
+// joinChunks joins the first n bytes of chunks into one array of that
+// length.
+func joinChunks(chunks [][]byte, n int) []byte {
+	total := 0
+	for _, c := range chunks {
+		total += len(c)
+	}
+	out := make([]byte, 0, min(n, total))
+	for _, c := range chunks {
+		out = append(out, c[:min(len(c), cap(out)-len(out))]...)
+	}
+	return out
 }

@@ -55,7 +55,11 @@ type Model struct {
 	// helpScroll is the help overlay's first line shown (renderHelp keeps
 	// it in range).
 	helpScroll int
-	ticking    bool // the 1 s waiting-time tick is armed
+	// ticking: the waiting-time tick is armed, due at tickAt; tickGen
+	// drops one armed before a sooner one replaced it.
+	ticking bool
+	tickAt  time.Time
+	tickGen int
 	// quitAsked: ctrl+c was pressed once with questions open; the next
 	// one quits (quit in input.go).
 	quitAsked bool

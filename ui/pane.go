@@ -52,10 +52,6 @@ type pane struct {
 	endKind  question.OutcomeKind
 	endedAt  time.Time
 	note     string // transient line: "copied", validation error, opener error
-	// blinkParked: a cursor blink for this pane was dropped while it was
-	// out of sight, so its blink loop has stopped; armTicks restarts it
-	// when the pane is shown again.
-	blinkParked bool
 	// sizedW, sizedH: the size its form was last given (sizeShown tells
 	// a form only of a change).
 	sizedW, sizedH int
@@ -201,18 +197,22 @@ func nameSuffix(name string) string {
 	return " (" + name + ")"
 }
 
-// waited renders how long a prompt has waited. It is computed at render
-// time from Arrived; the model ticks once a second only while an open pane
-// exists, so the figure moves without a ticker when nothing is open.
+// waited renders how long a prompt has waited: in seconds for its first
+// minute, then in whole minutes. It is computed at render time from
+// Arrived, and the model ticks only while one is on screen, when the text
+// next changes (waitTickIn): once a second for a new question, once a
+// minute after, since every redraw wakes the idle process (BENCHMARKS.md,
+// "Idle").
 func waited(d time.Duration) string {
-	d = d.Truncate(time.Second)
 	switch {
 	case d < time.Second:
 		return "just now"
+	case d < time.Minute:
+		return "waiting " + d.Truncate(time.Second).String()
 	case d < time.Hour:
-		return "waiting " + d.String()
+		return fmt.Sprintf("waiting %dm", int(d/time.Minute))
 	}
-	return "waiting " + d.Truncate(time.Minute).String()
+	return fmt.Sprintf("waiting %dh%dm", int(d/time.Hour), int(d%time.Hour/time.Minute))
 }
 
 // render draws the pane's inside (the frame is drawn by the caller): the

@@ -3,7 +3,6 @@ package ui
 import (
 	"strings"
 
-	"charm.land/bubbles/v2/cursor"
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
@@ -54,12 +53,6 @@ func (p *promptsView) indexOf(id int) int {
 		}
 	}
 	return -1
-}
-
-// onScreen reports whether pn is the pane with focus on show: the one
-// whose cursor blinks (the other tiles' blinks are parked).
-func (p *promptsView) onScreen(c *viewCtx, pn *pane) bool {
-	return c.onScreen(p) && p.focused() == pn
 }
 
 // focusPane gives a pane focus and sizes the forms that come on screen
@@ -255,14 +248,6 @@ func (p *promptsView) routed(c *viewCtx, msg routedMsg) (tea.Cmd, bool) {
 		return nil, false
 	}
 	if pn.form == nil || pn.state != paneOpen {
-		return nil, true
-	}
-	if _, blink := msg.msg.(cursor.BlinkMsg); blink && !p.onScreen(c, pn) {
-		// Every open form has a focused input whose cursor blinks twice
-		// a second; fifty hidden panes would redraw the screen a hundred
-		// times a second for nothing. Dropping the blink stops that
-		// pane's loop until it is shown again (armTicks).
-		pn.blinkParked = true
 		return nil, true
 	}
 	return formUpdate(pn, msg.msg), true

@@ -156,7 +156,7 @@ func TestHeaderShowsServerIDOriginAndWait(t *testing.T) {
 	p.Arrived = p.Arrived.Add(-75e9)
 	d.open(p)
 	s := d.screen()
-	for _, want := range []string{"demo#42", "tool deploy (call 3)", "waiting 1m15s", "1 open"} {
+	for _, want := range []string{"demo#42", "tool deploy (call 3)", "waiting 1m", "1 open"} {
 		if !strings.Contains(s, want) {
 			t.Errorf("header lacks %q:\n%s", want, s)
 		}
@@ -190,19 +190,20 @@ func TestHelpOverlayListsBindings(t *testing.T) {
 	}
 }
 
-// TestWaitTickOnlyWhenNothingElseRedraws: the 1 s waiting-time tick runs
-// only while the waiting time is on screen and no blinking cursor redraws
-// it anyway (idle CPU, issue 7).
-func TestWaitTickOnlyWhenNothingElseRedraws(t *testing.T) {
+// TestWaitTickOnlyWhileShown: the waiting-time tick runs only while a
+// waiting time is on screen (idle CPU, issues 7 and 14). A text field's
+// cursor no longer redraws it: its blinks end in forms.Form, so the tick
+// runs beside a text input as beside a select.
+func TestWaitTickOnlyWhileShown(t *testing.T) {
 	t.Parallel()
 	for _, tc := range []struct {
 		name, schema string
 		view         tea.KeyPressMsg
 		want         bool
 	}{
-		{"text input on screen: the blink redraws", nameSchema, tea.KeyPressMsg{Code: tea.KeyF4}, false},
-		{"select on screen: no cursor, the tick redraws", pickSchema, tea.KeyPressMsg{Code: tea.KeyF4}, true},
-		{"another view: no waiting time on screen", pickSchema, tea.KeyPressMsg{Code: tea.KeyF6}, false},
+		{"text input on screen", nameSchema, tea.KeyPressMsg{Code: tea.KeyF4}, true},
+		{"select on screen", pickSchema, tea.KeyPressMsg{Code: tea.KeyF4}, true},
+		{"another view: no waiting time on screen", nameSchema, tea.KeyPressMsg{Code: tea.KeyF6}, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			d := newDriver(t, Options{})
@@ -214,6 +215,79 @@ func TestWaitTickOnlyWhenNothingElseRedraws(t *testing.T) {
 				t.Errorf("ticking = %v, want %v", d.m.ticking, tc.want)
 			}
 		})
+	}
+}
+
+// TestWaitTickFollowsTheText: the waiting time reads in seconds for a
+// minute, then in minutes; the tick comes when the text next changes, so a
+// question left open costs a redraw a minute.
+func TestWaitTickFollowsTheText(t *testing.T) {
+	t.Parallel()
+	t0 := time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC)
+	for _, tc := range []struct {
+		name   string
+		waited time.Duration
+		want   time.Duration
+	}{
+		{"12.2 s", 12200 * time.Millisecond, time.Second},
+		{"a minute and 20.5 s", time.Minute + 20500*time.Millisecond, 39500 * time.Millisecond},
+		{"an hour, 2 min and 59 s", time.Hour + 179*time.Second, time.Second},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			now := t0
+			d := newDriver(t, Options{Now: func() time.Time { return now }})
+			p := formPrompt(t, "demo", 1, "q", nameSchema)
+			p.Arrived = t0
+			d.open(p)
+			d.send(tea.KeyPressMsg{Code: tea.KeyF4})
+			now = t0.Add(tc.waited)
+			if got := d.m.waitTickIn(); got != tc.want {
+				t.Errorf("next tick in %v, want %v (the screen reads %q)", got, tc.want, waited(tc.waited))
+			}
+		})
+	}
+}
+
+// TestWaitTickSoonerReplacesLater: with a minute's tick armed for an old
+// question, a new one coming on screen (here as a second tile) reads in
+// seconds, so a one-second tick replaces the minute's; the minute's, when
+// it fires, is dropped.
+func TestWaitTickSoonerReplacesLater(t *testing.T) {
+	t.Parallel()
+	t0 := time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC)
+	d := newDriver(t, Options{Now: func() time.Time { return t0 }})
+	old := formPrompt(t, "demo", 1, "old", nameSchema)
+	old.Arrived = t0.Add(-90 * time.Second)
+	d.open(old)
+	d.send(tea.KeyPressMsg{Code: tea.KeyF4})
+	if !d.m.ticking || !d.m.tickAt.Equal(t0.Add(30*time.Second)) {
+		t.Fatalf("one question 90 s old: tick armed %v for %v, want for %v", d.m.ticking, d.m.tickAt, t0.Add(30*time.Second))
+	}
+	stale := waitTickMsg{gen: d.m.tickGen}
+	fresh := formPrompt(t, "demo", 2, "fresh", nameSchema)
+	fresh.Arrived = t0
+	d.open(fresh)
+	mustShow(t, d, "just now")
+	if !d.m.tickAt.Equal(t0.Add(time.Second)) {
+		t.Fatalf("a question just arrived on screen: the tick is due %v, want %v", d.m.tickAt, t0.Add(time.Second))
+	}
+	d.send(stale)
+	if !d.m.ticking {
+		t.Fatal("the replaced minute tick disarmed the second's")
+	}
+}
+
+func TestWaitedText(t *testing.T) {
+	t.Parallel()
+	for d, want := range map[time.Duration]string{
+		400 * time.Millisecond:                  "just now",
+		12900 * time.Millisecond:                "waiting 12s",
+		4*time.Minute + 59*time.Second:          "waiting 4m",
+		time.Hour + 2*time.Minute + time.Second: "waiting 1h2m",
+	} {
+		if got := waited(d); got != want {
+			t.Errorf("waited(%v) = %q, want %q", d, got, want)
+		}
 	}
 }
 

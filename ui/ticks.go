@@ -3,7 +3,6 @@ package ui
 import (
 	"time"
 
-	"charm.land/bubbles/v2/cursor"
 	"charm.land/bubbles/v2/spinner"
 	tea "charm.land/bubbletea/v2"
 )
@@ -11,8 +10,9 @@ import (
 // The tickers. None runs while idle: armTicks runs after every Update and
 // starts each only while what it redraws is on screen.
 
-// waitTickMsg refreshes the waiting time of the focused pane.
-type waitTickMsg struct{}
+// waitTickMsg refreshes the waiting times on screen; gen drops a tick a
+// sooner one replaced.
+type waitTickMsg struct{ gen int }
 
 // spinTickMsg advances the spinner; gen drops ticks of an older run.
 type spinTickMsg struct{ gen int }
@@ -33,46 +33,73 @@ func (s *spinState) tick() tea.Cmd {
 
 func (s *spinState) view() string { return spinner.MiniDot.Frames[s.frame%len(spinner.MiniDot.Frames)] }
 
-// armTicks starts the 1 s waiting-time tick while a waiting time is on
-// screen and nothing else redraws it, the spinner while something on
-// screen spins, and the focused pane's cursor blink if it was parked while
-// hidden.
+// armTicks starts the waiting-time tick while a waiting time is on screen
+// and the spinner while something on screen spins. Nothing else ticks: a
+// form's cursor blink never reaches the screen and ends in forms.Form
+// (TestHuhNeverShowsABlink), so a hidden pane and a focused one alike
+// arm one blink when their cursor moves and none after.
 func (m *Model) armTicks() tea.Cmd {
 	var cmds []tea.Cmd
-	if !m.ticking && m.waitNeedsTick() {
-		m.ticking = true
-		cmds = append(cmds, tea.Tick(time.Second, func(time.Time) tea.Msg { return waitTickMsg{} }))
+	if m.waitNeedsTick() {
+		// A tick a minute away is replaced when a time that reads in
+		// seconds comes on screen (a new question, another tile).
+		in := m.waitTickIn()
+		if due := m.now().Add(in); !m.ticking || due.Before(m.tickAt) {
+			m.ticking, m.tickAt = true, due
+			m.tickGen++
+			gen := m.tickGen
+			cmds = append(cmds, tea.Tick(in, func(time.Time) tea.Msg { return waitTickMsg{gen: gen} }))
+		}
 	}
 	if !m.spin.running && m.spinNeeded() {
 		m.spin.running = true
 		m.spin.gen++
 		cmds = append(cmds, m.spin.tick())
 	}
-	if pn := m.prompts.focused(); pn != nil && pn.blinkParked && m.prompts.onScreen(&m.viewCtx, pn) && pn.open() && pn.form != nil {
-		pn.blinkParked = false
-		cmds = append(cmds, formUpdate(pn, cursor.Blink()))
-	}
 	return tea.Batch(cmds...)
 }
 
-func (m *Model) handleWaitTick() tea.Cmd {
+func (m *Model) handleWaitTick(msg waitTickMsg) tea.Cmd {
+	if msg.gen != m.tickGen {
+		return nil // replaced by a sooner one, still armed
+	}
 	m.ticking = false // armTicks re-arms it if a pane is still open
 	return nil
 }
 
-// waitNeedsTick reports whether an open pane's "waiting Ns" is on screen
-// with nothing to refresh it: it is only drawn in the prompts view, and a
-// focused form whose cursor blinks there redraws every tile twice a second
-// already (one wake-up fewer per second for an idle screen; BENCHMARKS.md).
+// waitNeedsTick reports whether an open pane's "waiting Ns" is on screen:
+// it is only drawn in the prompts view, by an open pane (the focused one
+// or a tile).
 func (m *Model) waitNeedsTick() bool {
-	pn := m.prompts.focused()
-	if m.view != viewPrompts || pn == nil {
-		return false
-	}
-	if pn.open() && pn.form != nil && !pn.blinkParked && pn.form.Blinking() {
+	if m.view != viewPrompts || m.prompts.focused() == nil {
 		return false
 	}
 	return m.prompts.openShown(&m.viewCtx)
+}
+
+// waitTickIn is when the waiting times on screen next read differently:
+// in a second while one of them is under a minute (waited shows seconds),
+// else at the next whole minute of any of them (at most one per tile), so
+// a question left open costs a redraw a minute, not sixty.
+func (m *Model) waitTickIn() time.Duration {
+	now, next := m.now(), time.Duration(0)
+	for _, tl := range m.prompts.tiling(&m.viewCtx).tiles {
+		if !tl.pn.open() {
+			continue
+		}
+		d := now.Sub(tl.pn.p.Arrived)
+		if d < time.Minute {
+			return time.Second
+		}
+		in := time.Minute - d%time.Minute
+		if next == 0 || in < next {
+			next = in
+		}
+	}
+	if next == 0 {
+		return time.Second
+	}
+	return next
 }
 
 // spinNeeded reports whether the screen on show spins (a running call in

@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 
+	"charm.land/bubbles/v2/cursor"
 	"charm.land/bubbles/v2/key"
 	"charm.land/bubbles/v2/textarea"
 	tea "charm.land/bubbletea/v2"
@@ -34,6 +35,11 @@ type argsJSON struct {
 	area textarea.Model
 	note string // why it opened as JSON, if not by the person's choice
 	err  string // why the last ctrl+s or ctrl+l was refused
+	// parked: a blink of the text area's cursor came while the tools
+	// view was hidden and was dropped, which ends its blink loop (two
+	// wake-ups a second for nothing on screen); enter starts it again.
+	// Unlike a huh field's, this cursor does blink on screen.
+	parked bool
 
 	// fit says whether the text fits the inputSchema, drawn for the text
 	// fitFor with the styles fitSt.
@@ -305,9 +311,24 @@ func (t *toolsView) renderJSON(c *viewCtx) string {
 
 func (t *toolsView) routed(c *viewCtx, msg routedMsg) (tea.Cmd, bool) {
 	if j := t.json; j != nil && j.id == msg.id {
+		if _, blink := msg.msg.(cursor.BlinkMsg); blink && !c.onScreen(t) {
+			j.parked = true
+			return nil, true
+		}
 		return t.jsonUpdate(msg.msg), true
 	}
 	return t.argHost.routed(c, msg)
+}
+
+// enter is serverLists' (the lists load), and restarts the JSON editor's
+// cursor blink if it was parked while the view was hidden.
+func (t *toolsView) enter(c *viewCtx) tea.Cmd {
+	cmd := t.serverLists.enter(c)
+	if j := t.json; j != nil && j.parked && c.onScreen(t) {
+		j.parked = false
+		cmd = tea.Batch(cmd, tag(j.id, j.area.Focus()))
+	}
+	return cmd
 }
 
 func (t *toolsView) paste(c *viewCtx, msg tea.PasteMsg) tea.Cmd {

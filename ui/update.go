@@ -36,7 +36,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case paneExpireMsg:
 		cmd = m.handlePaneExpire(msg)
 	case waitTickMsg:
-		cmd = m.handleWaitTick()
+		cmd = m.handleWaitTick(msg)
 	case spinTickMsg:
 		cmd = m.handleSpinTick(msg)
 	case serversMsg:

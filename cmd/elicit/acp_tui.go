@@ -8,7 +8,7 @@ import (
 	"strings"
 )
 
-const acpTUIUsage = `Usage: elicit acp [--cwd DIR] [--theme NAME] [-- AGENT ARGS...]
+const acpTUIUsage = `Usage: elicit acp [--cwd DIR] [--theme NAME] [--fps N] [-- AGENT ARGS...]
 
 Without --prompt, elicit acp opens the TUI on AGENT (an Agent Client
 Protocol agent on stdio; without one, the embedded demo agent): its view
@@ -36,12 +36,13 @@ func acpWantsTUI(args []string) bool {
 // runACPTUI opens the TUI on one agent, with no MCP server.
 func runACPTUI(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	var f tuiFlags
-	// The TUI's other flags keep their defaults (timeouts, modes).
-	f.common.register(flag.NewFlagSet("defaults", flag.ContinueOnError))
+	// The TUI's other flags keep their defaults (timeouts, modes, fps).
+	f.register(flag.NewFlagSet("defaults", flag.ContinueOnError))
 	var cwd string
 	fs := newFlagSet("acp", stderr, acpTUIUsage)
 	fs.StringVar(&cwd, "cwd", "", "the agent's working directory, and its session's (default: here)")
 	fs.StringVar(&f.theme, "theme", "", "colour theme")
+	fs.IntVar(&f.fps, "fps", renderFPS, "most redraws a second, 1-120 (as elicit's)")
 	// The headless flags are known here only to say where they belong.
 	var headless string
 	for _, name := range []string{"answer", "permission", "cancel-after"} {

@@ -214,6 +214,20 @@ func TestFlagsBeforeTheCommand(t *testing.T) {
 	}
 }
 
+// TestFPSFlag: --fps is bubbletea's frame rate (it clamps 1-120 itself,
+// taking anything below 1 as 60), so a rate outside it is refused, not
+// silently changed, before any terminal is touched.
+func TestFPSFlag(t *testing.T) {
+	for _, bad := range []string{"121", "0", "-1"} {
+		if code, _, errs := runCLI(t, "demo", "--fps", bad); code != exitUsage || !strings.Contains(errs, "--fps "+bad+": want 1 to 120") {
+			t.Errorf("--fps %s: exit %d, stderr %q", bad, code, errs)
+		}
+	}
+	if code, out, _ := runCLI(t, "-h"); code != exitOK || !strings.Contains(out, "-fps") {
+		t.Errorf("-h does not list --fps:\n%s", out)
+	}
+}
+
 // TestReadCommands: resources, read, prompts and get print the demo's
 // answers as JSON, and a bad call of one is a usage error with JSON too.
 func TestReadCommands(t *testing.T) {

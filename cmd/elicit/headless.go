@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -299,85 +298,4 @@ func connectHeadless(ctx context.Context, c *common, prompter question.Prompter,
 	// The recording is closed after the session: closing it settles the
 	// open questions, whose answers are recorded.
 	return sess, func() { sess.Close(); closeRec() }, nil
-}
-
-// repairable is output that can say its server text was repaired.
-type repairable interface{ setRepaired(note string) }
-
-const repairedNote = "the server sent invalid UTF-8; each bad byte is shown as U+FFFD"
-
-// writeJSON writes v as indented JSON through untrusted.JSON: valid UTF-8
-// with C1 and bidi controls escaped, whatever the server put in it. When
-// bytes had to be replaced, output that can say so does.
-func writeJSON(w io.Writer, v any) error {
-	b, err := encodeJSON(v)
-	if err != nil {
-		return err
-	}
-	safe, repaired := untrusted.JSON(b)
-	if r, ok := v.(repairable); ok && repaired {
-		r.setRepaired(repairedNote)
-		if b, err = encodeJSON(v); err != nil {
-			return err
-		}
-		safe, _ = untrusted.JSON(b)
-	}
-	if _, err := w.Write(safe); err != nil {
-		return fmt.Errorf("write output: %w", err)
-	}
-	return nil
-}
-
-func encodeJSON(v any) ([]byte, error) {
-	if o, ok := v.(*callOutput); ok && len(o.Result) > 0 {
-		return encodeCall(o)
-	}
-	return encodeIndented(v)
-}
-
-// encodeIndented is encoding/json's indenting encoder.
-func encodeIndented(v any) ([]byte, error) {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetIndent("", "  ")
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		return nil, fmt.Errorf("write output: %w", err)
-	}
-	return buf.Bytes(), nil
-}
-
-// resultSlot stands for the result while the rest of a callOutput is
-// encoded; encodeCall puts the result there. It is found as the value of
-// the top-level "result" member: a newline never occurs inside a JSON
-// string, so `\n  "result": ` is that member and nothing else.
-const resultSlot = "\n  \"result\": 0"
-
-// encodeCall writes a call's output as encodeJSON would, without passing
-// the result through encoding/json's encoder: that compacts a RawMessage
-// into its buffer, indents the whole into a second and bytes.Buffer copies
-// it a third time, 4-5× a huge result's size at once. Here the rest is
-// encoded small and the result is indented once, into the one buffer that
-// is written (the bytes are the same: TestEncodeCallSameBytes).
-func encodeCall(o *callOutput) ([]byte, error) {
-	raw := o.Result
-	o.Result = json.RawMessage("0")
-	head, err := encodeIndented(o)
-	o.Result = raw
-	if err != nil {
-		return nil, err
-	}
-	i := bytes.Index(head, []byte(resultSlot))
-	if i < 0 {
-		return nil, fmt.Errorf("write output: no result member in %.80q", head)
-	}
-	i += len(resultSlot) - 1 // at the 0
-	// Indent grows out once, by twice the result, and indents into it.
-	var out bytes.Buffer
-	out.Write(head[:i])
-	if err := json.Indent(&out, raw, "  ", "  "); err != nil {
-		return nil, fmt.Errorf("write output: the result: %w", err)
-	}
-	out.Write(head[i+1:])
-	return out.Bytes(), nil
 }

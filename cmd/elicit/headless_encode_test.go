@@ -1,10 +1,13 @@
 package main
 
 import (
+	"bufio"
 	"bytes"
 	"encoding/json"
 	"strings"
 	"testing"
+
+	"github.com/elicit-dev/elicit/themes/untrusted"
 )
 
 // TestEncodeCallSameBytes: a call's output with its result indented apart
@@ -58,5 +61,102 @@ func BenchmarkEncodeHugeCall(b *testing.B) {
 		if _, err := encodeJSON(o); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// indentSamples are JSON values of every shape for the indenting tests.
+var indentSamples = []string{
+	`{}`, `[]`, `{ }`, `[ ]`, `0`, `-1.5e+10`, `true`, `null`, `""`, `"x"`,
+	`{"a":1}`, `[1,2,3]`, `{"a":{},"b":[],"c":[{}],"d":[[]]}`,
+	` { "a" : [ 1 , { "b" : null } ] , "c" : "d" } `,
+	`"esc \" \\ \\\" \n \u00e9 \ud83d\ude00 / \/"`,
+	`{"k\"ey":"va\\\\lue\\","n":-0.0,"t":true,"f":false}`,
+	"[\"caf\u00e9 \u2028\u2029\", \"\u202e bidi\", \"\x7f\"]",
+	`[1 ,2	,3
+,4]`, `"trailing"   `, `{"a":[1,[2,[3,[4]]]]}` + "\n",
+}
+
+// TestIndentJSONSameAsIndent: indentJSON writes what json.Indent does.
+func TestIndentJSONSameAsIndent(t *testing.T) {
+	for _, s := range indentSamples {
+		checkIndent(t, []byte(s))
+	}
+}
+
+func FuzzIndentJSON(f *testing.F) {
+	for _, s := range indentSamples {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		if json.Valid(b) {
+			checkIndent(t, b)
+		}
+	})
+}
+
+func checkIndent(t *testing.T, src []byte) {
+	t.Helper()
+	for _, pi := range [][2]string{{"", "  "}, {"  ", "  "}, {">", "\t"}} {
+		var want bytes.Buffer
+		if err := json.Indent(&want, src, pi[0], pi[1]); err != nil {
+			t.Fatalf("json.Indent(%q): %v", src, err)
+		}
+		var got bytes.Buffer
+		w := bufio.NewWriterSize(&got, 16) // small: runs cross the buffer
+		indentJSON(w, src, pi[0], pi[1])
+		if err := w.Flush(); err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(got.Bytes(), want.Bytes()) {
+			t.Errorf("indentJSON(%q, %q, %q):\ngot  %q\nwant %q", src, pi[0], pi[1], got.Bytes(), want.Bytes())
+		}
+	}
+}
+
+// TestWriteCallSameAsWhole: writing a call's output as it is indented
+// gives the bytes of encoding it whole and passing that through
+// untrusted.JSON (the repaired note included), for server text that needs
+// repair in the result, in the rest of the output, in both or in neither.
+func TestWriteCallSameAsWhole(t *testing.T) {
+	bad := "bad \xff byte \u202e bidi \x7f"
+	for _, tc := range []struct{ result, server string }{
+		{`{"content":[{"type":"text","text":"ok"}]}`, "s"},
+		{`{"content":[{"type":"text","text":"` + bad + `"}]}`, "s"},
+		{`{"content":[]}`, bad},
+		{`["` + bad + `"]`, bad},
+	} {
+		o := &callOutput{Server: tc.server, Tool: "t", Result: json.RawMessage(tc.result), Prompts: []promptOutput{}}
+		var want []byte
+		{
+			c := *o
+			b, err := encodeIndented(&c)
+			if err != nil {
+				t.Fatal(err)
+			}
+			safe, repaired := untrusted.JSON(b)
+			if repaired {
+				c.Repaired = repairedNote
+				b, _ = encodeIndented(&c)
+				safe, _ = untrusted.JSON(b)
+			}
+			want = safe
+		}
+		var got bytes.Buffer
+		if err := writeJSON(&got, o); err != nil {
+			t.Fatalf("%s: %v", tc.result, err)
+		}
+		if !bytes.Equal(got.Bytes(), want) {
+			t.Errorf("result %q, server %q:\ngot  %q\nwant %q", tc.result, tc.server, got.Bytes(), want)
+		}
+	}
+}
+
+// TestWriteCallInvalidResult: a result that is not JSON fails the write,
+// with nothing written, as encoding it did.
+func TestWriteCallInvalidResult(t *testing.T) {
+	var got bytes.Buffer
+	err := writeJSON(&got, &callOutput{Tool: "t", Result: json.RawMessage(`{"content":`), Prompts: []promptOutput{}})
+	if err == nil || got.Len() != 0 {
+		t.Fatalf("writeJSON of a broken result: err %v, wrote %q; want an error and nothing", err, got.Bytes())
 	}
 }

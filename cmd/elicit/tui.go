@@ -24,6 +24,7 @@ type tuiFlags struct {
 	common
 	config string
 	theme  string
+	fps    int
 	// urlWaitSet: --url-wait was given; else the person's "done" (r on
 	// the pane) ends a -32042's wait, with no timer.
 	urlWaitSet bool
@@ -37,17 +38,24 @@ type tuiFlags struct {
 	acpOnly bool
 }
 
-// renderFPS caps how often the screen is redrawn. Upstream bubbletea's
-// renderer woke at this rate even when nothing changed (a quarter of the
-// idle CPU at its default 60); our copy (third_party/bubbletea, ELICIT.md)
-// flushes only when a frame changed, at most this often, so the cap now
-// only bounds bursts. A form is no less responsive at 33 ms a frame.
-const renderFPS = 30
+// renderFPS is how often a second the screen is redrawn, unless --fps
+// says otherwise. bubbletea v2.1.1's renderer flushes on a time.Ticker at
+// this rate for the program's whole life, changed or not: Program.Run
+// calls startRenderer whatever the options (tea.go:1139, WithoutRenderer
+// included), startRenderer arms time.NewTicker(time.Second / fps)
+// (tea.go:1441-1470), and WithFPS clamps to 1-120 (tea.go:648-652, below 1
+// means 60). No public API stops or slows it once running, so it is the
+// floor of an idle TUI: about 5 context switches a tick over the runtime's
+// threads (BENCHMARKS.md, "Idle": 154/s at 30, 104/s at 20, 52/s at 10).
+// 20 keeps a keystroke's echo within 50 ms (25 on average), which a person
+// does not see as late; --fps trades one for the other.
+const renderFPS = 20
 
 func (f *tuiFlags) register(fs *flag.FlagSet) {
 	f.common.register(fs)
 	fs.StringVar(&f.config, "config", "", `servers file in the "mcpServers" JSON shape (Claude Desktop, Cursor, MCP Inspector) or VS Code's "servers"`)
 	fs.StringVar(&f.theme, "theme", "", "colour theme: "+strings.Join(themes.Names(), ", ")+" (default charm; NO_COLOR is honoured)")
+	fs.IntVar(&f.fps, "fps", renderFPS, "most redraws a second, 1-120: the renderer wakes this often even when idle, so fewer is quieter and a keystroke shows up to 1/fps s later")
 }
 
 // runTUI starts the terminal UI with servers from flags or a config file.
@@ -138,6 +146,9 @@ func (f *tuiFlags) servers(ctx context.Context) ([]serverSpec, string, error) {
 }
 
 func runTUIWith(ctx context.Context, f *tuiFlags, stdout, stderr io.Writer) error {
+	if f.fps < 1 || f.fps > 120 {
+		return usageErr("--fps %d: want 1 to 120 redraws a second", f.fps)
+	}
 	if f.ask == nil {
 		f.ask = terminalAsker(stdout)
 	}
@@ -262,7 +273,7 @@ func runTUIWith(ctx context.Context, f *tuiFlags, stdout, stderr io.Writer) erro
 		uiOpts.StartView = "Agent"
 	}
 	model := ui.New(eng, br, uiOpts)
-	p := tea.NewProgram(model, tea.WithContext(ctx), tea.WithOutput(stdout), tea.WithFPS(renderFPS))
+	p := tea.NewProgram(model, tea.WithContext(ctx), tea.WithOutput(stdout), tea.WithFPS(f.fps))
 	br.Attach(p.Send)
 	done := make(chan struct{})
 	go func() {

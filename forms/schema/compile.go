@@ -12,8 +12,7 @@ import (
 
 	"github.com/elicit-dev/elicit/forms/schema/internal/jsonschema"
 	"github.com/elicit-dev/elicit/forms/schema/internal/jsonschema/kind"
-	"golang.org/x/text/language"
-	"golang.org/x/text/message"
+	"github.com/elicit-dev/elicit/forms/schema/internal/jsonschema/message"
 )
 
 // docURL is where a compiled document lives. It is never fetched: the
@@ -199,6 +198,6 @@ func libFailure(err error) (path []string, msg string) {
 			return append(slices.Clone(ve.InstanceLocation), k.Properties[0]), "is not allowed here"
 		}
 	}
-	p := message.NewPrinter(language.English)
+	p := message.English()
 	return ve.InstanceLocation, ve.ErrorKind.LocalizedString(p)
 }

@@ -11,8 +11,7 @@ import (
 
 	"github.com/elicit-dev/elicit/forms/schema/internal/jsonschema"
 	"github.com/elicit-dev/elicit/forms/schema/internal/jsonschema/kind"
-	"golang.org/x/text/language"
-	"golang.org/x/text/message"
+	"github.com/elicit-dev/elicit/forms/schema/internal/jsonschema/message"
 )
 
 // Document is a full JSON Schema document compiled to check JSON values
@@ -76,7 +75,7 @@ func (d *Document) Check(value []byte) error {
 		return fmt.Errorf("validating: %w", err)
 	}
 	var found []located
-	collectLeaves(ve, message.NewPrinter(language.English), &found)
+	collectLeaves(ve, message.English(), &found)
 	// The validator walks an object's members in map order; sorting by
 	// place makes the list (and which problems the cap keeps) the same
 	// on every run.

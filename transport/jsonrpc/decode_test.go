@@ -1,6 +1,7 @@
 package jsonrpc_test
 
 import (
+	"bytes"
 	"errors"
 	"strings"
 	"testing"
@@ -61,6 +62,33 @@ func TestDecodeLeadingBOM(t *testing.T) {
 	for _, frame := range []string{"\xEF\xBB\xBF\xEF\xBB\xBF" + msg, msg[:1] + "\xEF\xBB\xBF" + msg[1:]} {
 		if _, err := jsonrpc.Decode([]byte(frame)); err == nil {
 			t.Errorf("%q: accepted", frame)
+		}
+	}
+}
+
+// TestDecodeAliasesFrame: a message's Params and Result are slices of the
+// frame, not copies, and appending to one leaves the frame as it was.
+func TestDecodeAliasesFrame(t *testing.T) {
+	for _, frame := range []string{
+		`{"jsonrpc":"2.0","id":1,"result":{"big":"yes"},"x":1}`,
+		`{"jsonrpc":"2.0","id":1,"method":"m","params":[1,2],"x":1}`,
+	} {
+		b := []byte(frame)
+		m, err := jsonrpc.Decode(b)
+		if err != nil {
+			t.Fatal(err)
+		}
+		v := m.Result
+		if v == nil {
+			v = m.Params
+		}
+		start := bytes.Index(b, v)
+		if start < 0 || &b[start] != &v[0] {
+			t.Errorf("%s: the value %s is a copy, not a slice of the frame", frame, v)
+		}
+		_ = append(v, "!!!!"...)
+		if string(b) != frame {
+			t.Errorf("appending to the value changed the frame: %s", b)
 		}
 	}
 }

@@ -167,6 +167,11 @@ func (e *DecodeError) Error() string { return "jsonrpc: " + e.Reason }
 // Space around the frame and a leading UTF-8 BOM are ignored. A request's
 // id is kept exactly (see ID); a response's is read by value
 // (ID.Canonical), and refused if it is a number that is no int64.
+//
+// The message's Params and Result are slices of b, not copies (a result
+// may be megabytes, and the frame is kept as it came anyway): b must not
+// change afterwards. Their capacity ends with them, so appending to one
+// never writes into b.
 func Decode(b []byte) (*Message, error) {
 	b = trimFrame(b)
 	if len(b) == 0 {
@@ -182,20 +187,20 @@ func Decode(b []byte) (*Message, error) {
 		JSONRPC *string         `json:"jsonrpc"`
 		ID      json.RawMessage `json:"id"`
 		Method  *string         `json:"method"`
-		Params  json.RawMessage `json:"params"`
-		Result  json.RawMessage `json:"result"`
+		Params  rawRef          `json:"params"`
+		Result  rawRef          `json:"result"`
 		Error   json.RawMessage `json:"error"`
 	}
 	if err := json.Unmarshal(b, &raw); err != nil {
 		id, kind := salvage(b)
 		return nil, &DecodeError{Reason: "malformed JSON: " + err.Error(), ID: id, Kind: kind}
 	}
-	m := &Message{Params: raw.Params, Result: raw.Result}
+	m := &Message{Params: raw.Params.b, Result: raw.Result.b}
 	var idErr error
 	if raw.ID != nil {
 		idErr = m.ID.UnmarshalJSON(raw.ID)
 	}
-	hasResult := raw.Result != nil || raw.Error != nil
+	hasResult := raw.Result.b != nil || raw.Error != nil
 	if idErr == nil && raw.Method == nil && hasResult {
 		m.ID, idErr = responseID(m.ID)
 	}
@@ -232,6 +237,17 @@ func Decode(b []byte) (*Message, error) {
 		return fail("message is neither request, notification nor response")
 	}
 	return m, nil
+}
+
+// rawRef is a member's value as a slice of the frame: what json.RawMessage
+// is without its copy. json.Unmarshal hands an Unmarshaler a slice of its
+// input, which Decode's caller does not change (see Decode).
+type rawRef struct{ b json.RawMessage }
+
+// UnmarshalJSON implements json.Unmarshaler.
+func (r *rawRef) UnmarshalJSON(data []byte) error {
+	r.b = data[:len(data):len(data)]
+	return nil
 }
 
 // responseID reads a response's id by value (see ID.Canonical): it answers

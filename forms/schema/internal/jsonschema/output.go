@@ -6,11 +6,10 @@ import (
 	"strings"
 
 	"github.com/elicit-dev/elicit/forms/schema/internal/jsonschema/kind"
-	"golang.org/x/text/language"
-	"golang.org/x/text/message"
+	"github.com/elicit-dev/elicit/forms/schema/internal/jsonschema/message"
 )
 
-var defaultPrinter = message.NewPrinter(language.English)
+var defaultPrinter = message.English()
 
 // format ---
 

@@ -13,7 +13,7 @@ import (
 	"strings"
 
 	"github.com/elicit-dev/elicit/forms/schema/internal/jsonschema/kind"
-	"golang.org/x/text/message"
+	"github.com/elicit-dev/elicit/forms/schema/internal/jsonschema/message"
 )
 
 // --

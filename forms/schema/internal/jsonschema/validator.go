@@ -9,7 +9,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/elicit-dev/elicit/forms/schema/internal/jsonschema/kind"
-	"golang.org/x/text/message"
+	"github.com/elicit-dev/elicit/forms/schema/internal/jsonschema/message"
 )
 
 func (sch *Schema) Validate(v any) error {

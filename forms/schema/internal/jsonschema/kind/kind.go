@@ -5,7 +5,7 @@ import (
 	"math/big"
 	"strings"
 
-	"golang.org/x/text/message"
+	"github.com/elicit-dev/elicit/forms/schema/internal/jsonschema/message"
 )
 
 // --
