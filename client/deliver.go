@@ -30,7 +30,9 @@ type delivery interface {
 // reason it may end early; Options.PromptTimeout is added here.
 func (s *Session) ask(ctx context.Context, q *question.Question, params json.RawMessage, dl delivery) {
 	var d question.Decision
-	if perr := s.parse(q, params); perr != nil {
+	perr := s.parse(q, params)
+	s.lintQuestion(q, params, perr)
+	if perr != nil {
 		s.log.Info("refused a question", "prompt", q.Key.String(), "kind", q.Kind, "why", perr.Msg)
 		d = question.Refused(perr)
 		if reason, cause := dl.claim(ctx); cause != nil {

@@ -133,6 +133,7 @@ func (s *Session) refused(id jsonrpc.ID, method, capability string, rpcErr *json
 	s.notice("refused %s #%s: the client did not declare %s in %s (answered %d %s)",
 		method, id.Raw(), capability, s.Protocol(), rpcErr.Code, rpcErr.Message)
 	s.emit(RequestRefused{Server: s.name, ID: id, Method: method, Capability: capability, Err: rpcErr})
+	s.lintRefused(id, method, capability)
 }
 
 // clientCapabilities is what we declare in version v: initialize's

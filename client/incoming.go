@@ -6,6 +6,7 @@ import (
 	"errors"
 	"time"
 
+	"github.com/elicit-dev/elicit/client/findings"
 	"github.com/elicit-dev/elicit/client/question"
 	"github.com/elicit-dev/elicit/client/wire"
 	"github.com/elicit-dev/elicit/transport"
@@ -56,12 +57,14 @@ func (s *Session) handleRequest(in transport.Inbound) {
 		s.mu.Unlock()
 		cancel(nil)
 		s.notice("ignored a %s request from the server: in 2026-07-28 servers send no requests", m.Method)
+		s.find(findings.ServerRequestStateless, inFrame(m.ID, m.Method, arrived), "%s request #%s", m.Method, m.ID.Raw())
 		return
 	}
 	if _, dup := s.in[m.ID]; dup {
 		s.mu.Unlock()
 		cancel(nil)
 		s.notice("ignored a second %s with id %s while the first is still open", m.Method, m.ID)
+		s.find(findings.DuplicateRequestID, inFrame(m.ID, m.Method, arrived), "a second %s with id %s while the first is still open", m.Method, m.ID)
 		return
 	}
 	e.gen = s.gen
@@ -71,8 +74,10 @@ func (s *Session) handleRequest(in transport.Inbound) {
 		e.holds = s.holdLocked(in, e.origin)
 	}
 	s.in[m.ID] = e
+	unrelated := asks && s.unrelatedLocked(e)
 	s.wg.Add(1)
 	s.mu.Unlock()
+	s.lintRequest(m, arrived, unrelated)
 	go s.serve(e, m)
 }
 
@@ -237,6 +242,7 @@ func (s *Session) onProgress(params json.RawMessage) {
 	}
 	if wire.DecodeExact(params, &p) != nil || p.Token == nil {
 		s.notice("skipped a malformed notifications/progress")
+		s.lintMalformed(wire.NotifyProgress, "params without a progressToken, or of the wrong shape")
 		return
 	}
 	s.mu.Lock()
@@ -247,6 +253,7 @@ func (s *Session) onProgress(params json.RawMessage) {
 		c = s.progress[tok]
 	}
 	var id jsonrpc.ID
+	issued := c != nil || s.tokenIssuedLocked(p.Token)
 	if c != nil {
 		id = c.id
 		c.clock.kick() // progress resets the request's timeout (timeout.go)
@@ -255,6 +262,7 @@ func (s *Session) onProgress(params json.RawMessage) {
 	if c == nil {
 		// Common and harmless: progress racing the final response.
 		s.log.Debug("progress for an unknown token", "token", p.Token)
+		s.lintProgress(*p.Token, issued)
 		return
 	}
 	s.events.push(CallProgress{Server: s.name, CallID: id, Progress: p.Progress, Total: p.Total, Message: p.Message}, c.onProgress)

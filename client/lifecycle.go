@@ -65,6 +65,7 @@ func (s *Session) initialize(ctx context.Context) error {
 	}
 	s.gen++
 	s.mu.Unlock()
+	s.lintInitSent() // the server may speak freely from here (lint.go)
 	n, err := jsonrpc.NewNotification(wire.NotifyInitialized, nil)
 	if err != nil {
 		return fmt.Errorf("notifications/initialized: %w", err)

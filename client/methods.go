@@ -29,9 +29,14 @@ func listAll[T any](ctx context.Context, s *Session, method, key string) ([]T, e
 			params = map[string]string{"cursor": cursor}
 		}
 		var res map[string]json.RawMessage
-		if err := s.Request(ctx, method, params, &res); err != nil {
+		c := &call{method: method}
+		if err := s.do(ctx, c, params, &res); err != nil {
 			return all, err
 		}
+		s.mu.Lock()
+		id := c.id
+		s.mu.Unlock()
+		s.lintPage(method, id, res[key])
 		var items []T
 		if raw, ok := res[key]; ok && string(raw) != "null" {
 			if err := json.Unmarshal(raw, &items); err != nil {
@@ -49,6 +54,7 @@ func listAll[T any](ctx context.Context, s *Session, method, key string) ([]T, e
 			return all, nil
 		}
 		if seen[next] {
+			s.lintCursor(method, id, next)
 			return all, fmt.Errorf("%s on %s: the server repeated cursor %q", method, s.name, next)
 		}
 		seen[next] = true
@@ -63,6 +69,7 @@ func (s *Session) ListTools(ctx context.Context) ([]wire.Tool, error) {
 	tools, err := listAll[wire.Tool](ctx, s, wire.MethodToolsList, "tools")
 	if err == nil {
 		s.rememberTaskSupport(tools) // execution.taskSupport, for CallTool (tasks_call.go)
+		s.lintTools(tools)           // names, outputSchemas (lint.go)
 	}
 	return s.rememberTools(tools, err == nil), err
 }
@@ -111,12 +118,19 @@ func (s *Session) CallTool(ctx context.Context, name string, args any, opts *Cal
 		return nil, err
 	}
 	if res, ok, err := s.taskAnswer(ctx, c, design, raw); ok {
+		if err == nil {
+			s.lintToolResult(name, res, jsonrpc.ID{})
+		}
 		return res, err
 	}
 	res, err := toolResult(raw)
 	if err != nil {
 		return nil, fmt.Errorf("tools/call %q on %s: malformed result: %w", name, s.name, err)
 	}
+	s.mu.Lock()
+	id := c.id
+	s.mu.Unlock()
+	s.lintToolResult(name, res, id)
 	return res, nil
 }
 

@@ -122,6 +122,7 @@ func (s *Session) doStateless(ctx context.Context, c *call, base json.RawMessage
 			}
 			return m, nil
 		}
+		s.lintResultType(c, m)
 		switch rt := wire.ResultType(m.Result); {
 		case rt == "complete":
 			return m, nil

@@ -5,6 +5,7 @@ import (
 	"log/slog"
 	"time"
 
+	"github.com/elicit-dev/elicit/client/findings"
 	"github.com/elicit-dev/elicit/client/question"
 	"github.com/elicit-dev/elicit/client/wire"
 )
@@ -113,6 +114,9 @@ type Options struct {
 	// Journal records outcomes; share one across sessions. nil gives the
 	// session a private one (see Session.Journal).
 	Journal *question.Journal
+	// Findings, if set, records the server's spec violations the session
+	// notices (client/findings; lint.go); share one across sessions.
+	Findings *findings.Recorder
 	// Logger receives debug logs; nil discards them.
 	Logger *slog.Logger
 	// ListenTasks makes each followed task of the 2026-07-28 tasks

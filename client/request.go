@@ -123,7 +123,11 @@ func (s *Session) do(ctx context.Context, c *call, params, result any) error {
 		// Exact names: "IsError" is not isError (see decodeExact).
 		if uerr := wire.DecodeExact(m.Result, result); uerr != nil {
 			err = fmt.Errorf("malformed result: %w", uerr)
+			s.lintResult(c, m, uerr)
 		}
+	}
+	if err == nil {
+		s.lintResult(c, m, nil)
 	}
 	if err != nil {
 		err = fmt.Errorf("%s on %s: %w", c.describe(), s.name, err)
@@ -406,6 +410,7 @@ func (s *Session) handleResponse(in transport.Inbound) {
 		return
 	}
 	if c != nil {
+		defer s.lintAnswered(id, c.method)
 		delete(s.out, id)
 		if c.token.IsValid() && s.progress[c.token] == c {
 			delete(s.progress, c.token)
@@ -425,5 +430,6 @@ func (s *Session) handleResponse(in transport.Inbound) {
 		s.notice("dropped a late response to %s #%s (we had cancelled it)", lateMethod, id.Raw())
 	default:
 		s.notice("dropped a response for unknown request id %s", id)
+		s.lintStray(id, in.Received)
 	}
 }

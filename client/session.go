@@ -10,6 +10,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/elicit-dev/elicit/client/findings"
 	"github.com/elicit-dev/elicit/client/question"
 	"github.com/elicit-dev/elicit/client/wire"
 	"github.com/elicit-dev/elicit/forms/schema"
@@ -49,6 +50,7 @@ type Session struct {
 	headers       toolHeaders   // x-mcp-header bindings from tools/list (headers.go)
 	tasks         taskTable     // the tasks we follow (tasks*.go); under its own lock
 	receiver      receiverTable // the tasks we run for the server (receiver*.go); under its own lock
+	lint          lintState     // what the findings checks remember (lint.go); under its own lock
 
 	// base is the parent of every incoming request's context; cancelling
 	// it (always under mu) ends every open prompt with its cause.
@@ -172,6 +174,7 @@ func newSession(opts *Options) *Session {
 		s.opts = *opts
 	}
 	s.name = s.opts.Name
+	s.lint.rec = s.opts.Findings
 	if s.name == "" {
 		s.name = "server"
 	}
@@ -264,6 +267,7 @@ func (s *Session) readLoop(conn transport.Conn, done chan struct{}) {
 			s.handleNotification(in.Msg)
 		default:
 			s.notice("skipped a message that is neither request, notification nor response")
+			s.find(findings.JSONRPCShape, inFrame(in.Msg.ID, in.Msg.Method, in.Received), "a message that is neither request, notification nor response")
 		}
 	}
 	s.mu.Lock()

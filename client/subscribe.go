@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/elicit-dev/elicit/client/findings"
 	"github.com/elicit-dev/elicit/client/wire"
 )
 
@@ -58,6 +59,7 @@ func (s *Session) resourceUpdated(params json.RawMessage) {
 	}
 	if id, ok := subscriptionID(params); ok {
 		s.notice("ignored notifications/resources/updated of %s on subscription %s: not asked for", p.URI, id)
+		s.find(findings.SubscriptionUnrequested, findings.FrameRef{In: true, Method: wire.NotifyResourcesUpdated}, "resources/updated of %s on subscription %s, which did not ask for it", p.URI, id)
 		return
 	}
 	s.emit(ResourceUpdated{Server: s.name, URI: p.URI})

@@ -376,6 +376,7 @@ func (f *taskFollow) observeTask(w *wireTask) {
 	}
 	var act taskActions
 	f.mu.Lock()
+	defer s.lintTask(f.lintLocked(w)) // judged after the lock is released (lint.go)
 	stale := false
 	if u := stamp(w.LastUpdatedAt); !u.IsZero() && u.Before(f.snap.LastUpdatedAt) && !w.Status.Terminal() {
 		stale = true

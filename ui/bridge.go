@@ -32,6 +32,8 @@ type Bridge struct {
 	send    func(tea.Msg)
 	timer   *time.Timer // armed while a streamsChangedMsg is due
 	stopped bool
+	// findings: FindingsChanged was called since the last streamsChangedMsg.
+	findings bool
 }
 
 // BridgeOptions tune a Bridge; the zero value is what cmd/elicit uses, and
@@ -189,6 +191,16 @@ func (b *Bridge) AgentUpdate(agent string, u AgentUpdate) { b.agents.push(agent,
 // for the list again.
 func (b *Bridge) AgentsChanged() { b.deliver(context.Background(), agentsChangedMsg{}) }
 
+// FindingsChanged says the engine's findings moved (lane 3: the findings
+// view takes a new snapshot on the next coalesced tick). It never blocks,
+// so the Recorder may call it from the read loop.
+func (b *Bridge) FindingsChanged() {
+	b.mu.Lock()
+	b.findings = true
+	b.mu.Unlock()
+	b.arm()
+}
+
 // arm arms the coalescing timer after a quiet spell, so a flood of writes
 // costs one message per period and an idle bridge runs nothing.
 func (b *Bridge) arm() {
@@ -200,10 +212,11 @@ func (b *Bridge) arm() {
 	b.timer = time.AfterFunc(b.coalesce, func() {
 		b.mu.Lock()
 		b.timer = nil
-		stopped := b.stopped
+		stopped, findings := b.stopped, b.findings
+		b.findings = false
 		b.mu.Unlock()
 		if !stopped {
-			b.deliver(context.Background(), streamsChangedMsg{})
+			b.deliver(context.Background(), streamsChangedMsg{findings: findings})
 		}
 	})
 }

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/elicit-dev/elicit/client"
+	"github.com/elicit-dev/elicit/client/findings"
 	"github.com/elicit-dev/elicit/client/question"
 	"github.com/elicit-dev/elicit/client/wire"
 )
@@ -56,6 +57,9 @@ type Engine interface {
 	Server(name string) (ServerDetail, error)
 	// Journal is the record of every prompt's outcome.
 	Journal() *question.Journal
+	// Findings is the record of the servers' spec violations (nil: none
+	// are recorded).
+	Findings() *findings.Recorder
 	// Roots reports the roots a server is offered; SetRoots replaces
 	// them, telling the server where its session declared listChanged
 	// (an error wrapping client.ErrRootsNotDeclared: kept for the next

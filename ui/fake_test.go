@@ -14,6 +14,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/elicit-dev/elicit/client"
+	"github.com/elicit-dev/elicit/client/findings"
 	"github.com/elicit-dev/elicit/client/question"
 	"github.com/elicit-dev/elicit/client/wire"
 	"github.com/elicit-dev/elicit/forms/schema"
@@ -27,8 +28,10 @@ type fakeEngine struct {
 	servers []ServerStatus
 	tools   map[string][]wire.Tool
 	journal *question.Journal
-	calls   []string
-	levels  []string
+	// findings is what Findings returns (findings_test.go).
+	findings *findings.Recorder
+	calls    []string
+	levels   []string
 	// levelErr is what SetLogLevel returns.
 	levelErr error
 	// Resources and prompt templates per server; contents per URI.
@@ -291,6 +294,8 @@ func (f *fakeEngine) Server(name string) (ServerDetail, error) {
 
 func (f *fakeEngine) Journal() *question.Journal { return f.journal }
 
+func (f *fakeEngine) Findings() *findings.Recorder { return f.findings }
+
 func (f *fakeEngine) CompleteElicitation(k question.Key) error {
 	f.mu.Lock()
 	defer f.mu.Unlock()
@@ -321,12 +326,22 @@ type driver struct {
 	// (ticks, blinks, slow calls); awaitLate feeds the ones a test wants.
 	lateMu sync.Mutex
 	late   []tea.Msg
+	// slow holds results collect waited past its first 30 ms for and fed
+	// at once (the command was working, or its timer had just fired when
+	// a loaded machine let the check run): awaitLate finds them here.
+	slow []tea.Msg
 }
 
 // awaitLate waits for a late command result that match accepts, removes
 // it and feeds it to the model.
 func (d *driver) awaitLate(match func(tea.Msg) bool) tea.Msg {
 	d.t.Helper()
+	for i, msg := range d.slow {
+		if match(msg) {
+			d.slow = append(d.slow[:i], d.slow[i+1:]...)
+			return msg // fed already, in its place
+		}
+	}
 	for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); time.Sleep(5 * time.Millisecond) {
 		d.lateMu.Lock()
 		var found tea.Msg
@@ -455,12 +470,17 @@ func (d *driver) collect(cmd tea.Cmd) []tea.Msg {
 	check, limit := time.NewTimer(30*time.Millisecond), time.NewTimer(10*time.Second)
 	defer check.Stop()
 	defer limit.Stop()
+	waited := false
 wait:
 	for {
 		select {
 		case msg = <-ch:
+			if waited {
+				d.slow = append(d.slow, msg)
+			}
 			break wait
 		case <-check.C:
+			waited = true
 			if goroutineWaiting(id) {
 				close(gave)
 				return nil

@@ -54,6 +54,9 @@ type keyMap struct {
 	helpMove, helpPage, helpEnds, helpToolKeys, helpJSON key.Binding
 	// The suggestions' keys (CompleteNext… above), two to a line.
 	helpSuggest, helpSuggestTake key.Binding
+	// F2 and F3 on one help line: with the agent and findings tabs the
+	// help is one line over 48 rows otherwise.
+	helpPanes key.Binding
 	// The pager's keys (pager.go), for the help overlay.
 	helpSearch, helpWrap, helpCopy, helpReadLog key.Binding
 }
@@ -140,6 +143,7 @@ func newKeyMap() keyMap {
 		helpEnds:        key.NewBinding(key.WithHelp("home/g end/G", "first, last (traffic: follow)")),
 		helpToolKeys:    key.NewBinding(key.WithHelp("d · a · e", "details · call again · edit, call")),
 		helpJSON:        key.NewBinding(key.WithHelp("ctrl+l · ctrl+s", "arguments as JSON · call with them")),
+		helpPanes:       key.NewBinding(key.WithHelp("F2 / ctrl+o, F3", "next, previous prompt")),
 		helpSuggest:     key.NewBinding(key.WithHelp("↓↑ ctrl+n/p", "move in a list of suggested values")),
 		helpSuggestTake: key.NewBinding(key.WithHelp("tab/enter · esc", "take the highlighted · close list")),
 
@@ -154,7 +158,7 @@ func newKeyMap() keyMap {
 // views' F-keys.
 func (k keyMap) helpSections(tabs []key.Binding) []helpSection {
 	return []helpSection{
-		{"Everywhere", append([]key.Binding{k.Quit, k.Help, k.NextPane, k.PrevPane, k.JumpPane}, tabs...)},
+		{"Everywhere", append([]key.Binding{k.Quit, k.Help, k.helpPanes, k.JumpPane}, tabs...)},
 		{"Form prompt", []key.Binding{k.Submit, k.Decline, k.Cancel, k.Dismiss, k.ClearEnded, k.Tiles}},
 		{"URL prompt", []key.Binding{k.OpenURL, k.CopyURL, k.Consent, k.URLDone, k.Decline}},
 		{"Lists", []key.Binding{k.helpMove, k.helpPage, k.helpEnds, k.Select, k.Back, k.HelpQ, k.ListFilter}},

@@ -24,8 +24,8 @@ type promptClosedMsg struct {
 type eventMsg struct{ e client.Event }
 
 // streamsChangedMsg says the traffic, stderr or log rings grew (lane 3,
-// coalesced).
-type streamsChangedMsg struct{}
+// coalesced); findings, that the engine's findings moved too.
+type streamsChangedMsg struct{ findings bool }
 
 // routedMsg is a message produced by a command of one form (a prompt pane
 // or a tool's argument form), delivered back to that form only.

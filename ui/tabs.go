@@ -50,6 +50,8 @@ func newTabs(prompts *promptsView) []tab {
 		// The F-keys are taken: alt+a, on the bar while shown; the
 		// status bar's agent badge names it.
 		{name: "Agent", short: "Agt", alt: []string{"alt+a"}, help: "ACP agent: enter sends, esc stops the turn", screen: newAgentView()},
+		// No F-key is left: alt+i, and on the bar while it has findings.
+		{name: "Findings", short: "Fnd", alt: []string{"alt+i"}, help: "findings view: the servers' spec violations", screen: newFindingsView()},
 	}
 	for i := range tabs {
 		t := &tabs[i]

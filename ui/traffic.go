@@ -42,6 +42,9 @@ type trafficView struct {
 	// capability we did not declare (client.RequestRefused): server and
 	// id → capability. Bounded by refusedKeep.
 	refused map[string]string
+	// marks are the frames findings name by id (findingMarks): server,
+	// direction and id → the first finding's rule.
+	marks map[string]string
 }
 
 // refusedKeep bounds trafficView.refused; past it the oldest marks go
@@ -252,6 +255,10 @@ func (t *trafficView) update(c *viewCtx, msg tea.Msg) tea.Cmd {
 			}
 			t.refused[refusedKey(e.Server, e.ID.Raw())] = e.Capability
 		}
+	case findingsMsg:
+		if msg.list != nil {
+			t.marks = findingMarks(msg.list)
+		}
 	case exportedMsg:
 		if msg.err != nil {
 			return notice(msg.err.Error())
@@ -359,6 +366,9 @@ func (t *trafficView) line(c *viewCtx, r *TrafficEntry, selected bool) string {
 	}
 	if what, ok := t.refused[refusedKey(r.Server, r.ID)]; ok && !r.In && r.Kind == "error" {
 		s += "  " + c.st.Warning.Render("refused: "+untrusted.Line(what)+" not declared")
+	}
+	if rule, ok := t.marks[markKey(r.Server, r.In, r.ID)]; ok && r.ID != "" {
+		s += "  " + c.st.Warning.Render("⚠ "+rule)
 	}
 	if r.Probe {
 		note := "  era probe"

@@ -43,6 +43,8 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		cmd = m.handleServers(msg)
 	case showTaskPromptMsg:
 		cmd = m.handleShowTaskPrompt(msg)
+	case showFrameMsg:
+		cmd = m.handleShowFrame(msg)
 	case urlOpenedMsg:
 		m.handleURLOpened(msg)
 	case noticeMsg:

@@ -67,8 +67,8 @@ func (m *Model) renderTabs() string {
 		}
 		parts := make([]string, 0, len(m.tabs)+1)
 		for i, t := range m.tabs {
-			if t.fkey == 0 && viewID(i) != m.view {
-				continue // no F-key of its own: on the bar only while shown
+			if t.fkey == 0 && viewID(i) != m.view && !hasBadge(t) {
+				continue // no F-key of its own: on the bar only while shown or counting
 			}
 			name := level.name(t)
 			if viewID(i) == m.view {
@@ -240,4 +240,10 @@ func balance(secs []helpSection) int {
 		}
 	}
 	return best
+}
+
+// hasBadge reports whether t's screen has a count to show.
+func hasBadge(t tab) bool {
+	b, ok := t.screen.(badger)
+	return ok && b.badge() > 0
 }

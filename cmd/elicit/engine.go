@@ -9,6 +9,7 @@ import (
 	"sync"
 
 	"github.com/elicit-dev/elicit/client"
+	"github.com/elicit-dev/elicit/client/findings"
 	"github.com/elicit-dev/elicit/client/question"
 	"github.com/elicit-dev/elicit/client/record"
 	"github.com/elicit-dev/elicit/client/wire"
@@ -39,6 +40,8 @@ type engine struct {
 	state *taskState
 	// bg counts resumed tasks; they end when their session closes.
 	bg sync.WaitGroup
+	// findings records the servers' spec violations (nil: none).
+	findings *findings.Recorder
 
 	mu      sync.Mutex
 	pending map[string]error // servers whose transport could not be built
@@ -48,6 +51,9 @@ type engine struct {
 }
 
 var _ ui.Engine = (*engine)(nil)
+
+// Findings is the servers' spec violations so far.
+func (e *engine) Findings() *findings.Recorder { return e.findings }
 
 // connectAll connects every server concurrently; each one's status is
 // visible as it goes (connecting, ready, failed with the reason).

@@ -15,6 +15,7 @@ const (
 	exitToolError   = 4 // the call failed: JSON-RPC error or a result with isError
 	exitNotAccepted = 5 // the call finished but a prompt ended other than accept
 	exitDiffers     = 6 // elicit replay: the server did not do what the recording did
+	exitFindings    = 6 // elicit check: the server broke a MUST of the spec (the code replay uses: a test that failed)
 )
 
 // exitError carries an exit code up to main with a one-line message.

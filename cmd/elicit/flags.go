@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/elicit-dev/elicit/client"
+	"github.com/elicit-dev/elicit/client/findings"
 	"github.com/elicit-dev/elicit/client/question"
 	"github.com/elicit-dev/elicit/client/record"
 	"github.com/elicit-dev/elicit/transport/oauth"
@@ -51,6 +52,9 @@ type common struct {
 	rec      *record.Recorder
 	recordAs string
 	answer   string
+	// findings records the server's spec violations (connectHeadless
+	// makes it); the headless results carry them.
+	findings *findings.Recorder
 }
 
 // registerConfig adds --config and --server, for the headless commands.

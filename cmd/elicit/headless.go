@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/elicit-dev/elicit/client"
+	"github.com/elicit-dev/elicit/client/findings"
 	"github.com/elicit-dev/elicit/client/question"
 	"github.com/elicit-dev/elicit/client/wire"
 	"github.com/elicit-dev/elicit/themes/untrusted"
@@ -70,7 +71,7 @@ func runTools(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return fail(exitToolError, "tools/list on %s: %w", sess.Name(), err)
 	}
 	return writeJSON(stdout, &toolsOutput{Server: sess.Name(), Protocol: sess.Protocol(), Era: sess.Era(),
-		Roots: rootsOrEmpty(sess.Roots().Roots), Tools: tools})
+		Roots: rootsOrEmpty(sess.Roots().Roots), Tools: tools, Findings: findingsOf(c.findings)})
 }
 
 func runCall(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -111,9 +112,17 @@ func runCall(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	start := time.Now()
 	rc := c.rec.Begin(sess.Name(), wire.MethodToolsCall, tool, toolCallParams{Name: tool, Arguments: toolArgs}, nil)
 	res, callErr := sess.CallTool(ctx, tool, toolArgs, nil)
+	elapsed := time.Since(start)
 	rc.End(callResult(res), callErr)
+	// The tool's outputSchema comes from tools/list: listed after the call
+	// (the call's ids, and so its prompts' keys, stay what they were), the
+	// engine judges the result it kept against it, a finding when it
+	// breaks it.
+	if callErr == nil && sess.ServerCapabilities().Tools {
+		_, _ = sess.ListTools(ctx)
+	}
 	out := callOutput{Server: sess.Name(), Protocol: sess.Protocol(), Era: sess.Era(), Tool: tool,
-		Roots: rootsOrEmpty(sess.Roots().Roots), ElapsedMS: time.Since(start).Milliseconds()}
+		Roots: rootsOrEmpty(sess.Roots().Roots), ElapsedMS: elapsed.Milliseconds()}
 	// A prompt's answer reaches the server before its journal entry is
 	// written; closing the session waits for every prompt to settle, so
 	// the journal read below is complete.
@@ -129,6 +138,7 @@ func runCall(ctx context.Context, args []string, stdout, stderr io.Writer) error
 			Sent: e.Sent, Content: e.Content, Reason: e.Reason, LatencyMS: e.Latency.Milliseconds()})
 	}
 	out.URLRetries = retries.list()
+	out.Findings = findingsOf(c.findings)
 	if callErr == nil {
 		out.Result, out.IsError = res.Raw, res.IsError
 	}
@@ -187,6 +197,8 @@ type callOutput struct {
 	// elicitations ended and whether it was sent again.
 	URLRetries []urlRetryOutput `json:"urlRetries,omitempty"`
 	ElapsedMS  int64            `json:"elapsedMs"`
+	// Findings are the server's spec violations seen meanwhile.
+	Findings []findings.Finding `json:"findings"`
 	// Failure is set whenever the command exits non-zero.
 	Failure *failure `json:"failure,omitempty"`
 	// Repaired says the output had to replace bytes the server sent.
@@ -202,7 +214,9 @@ type toolsOutput struct {
 	Era      string        `json:"era"`
 	Roots    []client.Root `json:"roots"` // the roots served
 	Tools    []wire.Tool   `json:"tools"`
-	Repaired string        `json:"repaired,omitempty"`
+	// Findings are the server's spec violations seen meanwhile.
+	Findings []findings.Finding `json:"findings"`
+	Repaired string             `json:"repaired,omitempty"`
 }
 
 func (o *toolsOutput) setRepaired(note string) { o.Repaired = note }
@@ -249,6 +263,7 @@ func connectHeadless(ctx context.Context, c *common, prompter question.Prompter,
 		fmt.Fprintf(stderr, "elicit: warning: %s\n", untrusted.Line(w))
 	}
 	spec.auth = headlessAuth(stderr, c.authTimeout)
+	c.findings = findings.NewRecorder(nil)
 	rec, err := openRecord(c.record, recordSettings(c.recordAs, c, []serverSpec{spec}, c.urlWait, c.answer))
 	if err != nil {
 		return nil, nil, err
@@ -258,10 +273,12 @@ func connectHeadless(ctx context.Context, c *common, prompter question.Prompter,
 	closeRec := func() { once.Do(func() { closeRecord(rec, c.record, stderr) }) }
 	tobs := transport.ObserverFuncs{OnStderr: func(line string) {
 		fmt.Fprintf(stderr, "[%s] %s\n", spec.Name, untrusted.Line(line))
+	}, OnFrame: func(f transport.Frame) {
+		if rec != nil {
+			rec.Frame(spec.Name, f)
+		}
+		c.findings.Frame(spec.Name, c.protocol, f.Dir == transport.In, f.Err, f.Time)
 	}}
-	if rec != nil {
-		tobs.OnFrame = func(fr transport.Frame) { rec.Frame(spec.Name, fr) }
-	}
 	t, err := spec.transport(tobs)
 	if err != nil {
 		closeRec()
@@ -290,6 +307,7 @@ func connectHeadless(ctx context.Context, c *common, prompter question.Prompter,
 		PromptTimeout:  c.promptTimeout,
 		ConnectTimeout: c.connectTimeout,
 		RequestTimeout: c.requestTimeout,
+		Findings:       c.findings,
 	})
 	if err != nil {
 		closeRec()
@@ -298,4 +316,13 @@ func connectHeadless(ctx context.Context, c *common, prompter question.Prompter,
 	// The recording is closed after the session: closing it settles the
 	// open questions, whose answers are recorded.
 	return sess, func() { sess.Close(); closeRec() }, nil
+}
+
+// findingsOf is what rec holds, as an array also when empty (a script
+// reads "findings": [] as "none").
+func findingsOf(rec *findings.Recorder) []findings.Finding {
+	if all := rec.All(); all != nil {
+		return all
+	}
+	return []findings.Finding{}
 }

@@ -7,6 +7,7 @@ import (
 	"io"
 
 	"github.com/elicit-dev/elicit/client"
+	"github.com/elicit-dev/elicit/client/findings"
 	"github.com/elicit-dev/elicit/client/question"
 	"github.com/elicit-dev/elicit/client/record"
 	"github.com/elicit-dev/elicit/client/wire"
@@ -60,7 +61,9 @@ type readOutput struct {
 	Prompts   []wire.Prompt           `json:"prompts,omitzero"`
 	Prompt    string                  `json:"prompt,omitempty"`
 	Result    *wire.GetPromptResult   `json:"result,omitempty"`
-	Repaired  string                  `json:"repaired,omitempty"`
+	// Findings are the server's spec violations seen meanwhile.
+	Findings []findings.Finding `json:"findings"`
+	Repaired string             `json:"repaired,omitempty"`
 }
 
 func (o *readOutput) setRepaired(note string) { o.Repaired = note }
@@ -99,6 +102,7 @@ func runRead(ctx context.Context, name, usage string, npos int, args []string, s
 		}
 		return fail(exitToolError, "%w", err) // the engine's error names the method and server
 	}
+	out.Findings = findingsOf(c.findings)
 	return writeJSON(stdout, out)
 }
 

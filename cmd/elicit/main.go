@@ -105,7 +105,7 @@ var errHelp = errors.New("help shown")
 
 // commands are the subcommands, for hoistCommand and suggestions.
 func commands() []string {
-	return []string{"demo", "acp", "tools", "call", "resources", "templates", "read", "prompts", "get", "replay", "auth", "conformance", "version", "help"}
+	return []string{"demo", "acp", "tools", "call", "resources", "templates", "read", "prompts", "get", "replay", "check", "auth", "conformance", "version", "help"}
 }
 
 // hoistCommand lets flags come before the subcommand: "elicit --theme
@@ -212,6 +212,9 @@ Usage:
   elicit resources | templates | read URI | prompts | get NAME [--args JSON] [flags] [-- CMD ARGS...]
                                            list resources or resource templates, read a resource,
                                            list or get MCP prompts; JSON
+  elicit check [--call TOOL [--args JSON] [--answer POLICY]] [--json] [flags] [-- CMD ARGS...]
+                                           exercise a server and print its spec violations
+                                           (docs/findings.md); exit 6 on an error-level one
   Headless commands take the server as -- CMD ARGS..., --url URL, --demo,
   or --config FILE --server NAME.
   elicit demo --serve stdio|http [--addr ADDR]
@@ -271,6 +274,8 @@ func dispatch(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		return withFailureJSON(stdout, func(w io.Writer) error { return runACP(ctx, args[1:], w, stderr) })
 	case "replay":
 		return runReplay(ctx, args[1:], stdout, stderr)
+	case "check":
+		return runCheck(ctx, args[1:], stdout, stderr)
 	case "conformance":
 		return runConformance(ctx, args[1:], stdout, stderr)
 	case "auth":

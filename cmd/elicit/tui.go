@@ -13,6 +13,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/elicit-dev/elicit/client"
+	"github.com/elicit-dev/elicit/client/findings"
 	"github.com/elicit-dev/elicit/client/wire"
 	"github.com/elicit-dev/elicit/themes"
 	"github.com/elicit-dev/elicit/transport"
@@ -203,7 +204,11 @@ func runTUIWith(ctx context.Context, f *tuiFlags, stdout, stderr io.Writer) erro
 		br.Event(e)
 	})
 	mgr := client.NewManager(&client.ManagerOptions{Observer: obs})
-	eng := &engine{ctx: ctx, m: mgr, state: state, specs: map[string]serverSpec{}, pending: map[string]error{}}
+	// The servers' spec violations (client/findings): the sessions report
+	// into it, the transports' undecodable frames too; the findings view
+	// reads it.
+	found := findings.NewRecorder(br.FindingsChanged)
+	eng := &engine{ctx: ctx, m: mgr, state: state, specs: map[string]serverSpec{}, pending: map[string]error{}, findings: found}
 	var order []string
 	for _, s := range specs {
 		if _, dup := eng.specs[s.Name]; dup {
@@ -254,6 +259,7 @@ func runTUIWith(ctx context.Context, f *tuiFlags, stdout, stderr io.Writer) erro
 			PromptTimeout:  f.promptTimeout,
 			ConnectTimeout: f.connectTimeout,
 			RequestTimeout: f.requestTimeout,
+			Findings:       found,
 		}
 	}
 	eng.transports = func(spec serverSpec) (transport.Transport, error) {
@@ -263,6 +269,7 @@ func runTUIWith(ctx context.Context, f *tuiFlags, stdout, stderr io.Writer) erro
 			OnFrame: func(fr transport.Frame) {
 				rec.Frame(name, fr)
 				br.Frame(name, fr)
+				found.Frame(name, "", fr.Dir == transport.In, fr.Err, fr.Time)
 			},
 			OnStderr: func(line string) { br.Stderr(name, line) },
 		})

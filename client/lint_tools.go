@@ -1,0 +1,158 @@
+package client
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"regexp"
+	"time"
+
+	"github.com/elicit-dev/elicit/client/findings"
+	"github.com/elicit-dev/elicit/client/wire"
+	"github.com/elicit-dev/elicit/forms/schema"
+	"github.com/elicit-dev/elicit/transport/jsonrpc"
+)
+
+// The findings checks of tools (names, results against outputSchema) and
+// tasks (status changes, cancellation); the rest is lint.go.
+
+// toolName is the name rule of 2025-11-25 (server/tools, "Tool names").
+var toolName = regexp.MustCompile(`^[A-Za-z0-9_.-]{1,128}$`)
+
+// lintTools checks a whole tools/list: names, and keeps each tool's
+// outputSchema for its results.
+func (s *Session) lintTools(tools []wire.Tool) {
+	if !s.lintOn() {
+		return
+	}
+	ref := s.listFrame(wire.MethodToolsList)
+	seen := map[string]bool{}
+	outputs := map[string]*lintSchema{}
+	for _, t := range tools {
+		if seen[t.Name] {
+			s.find(findings.ToolNameDuplicate, ref, "tools/list has two tools named %q", clip(t.Name))
+		}
+		seen[t.Name] = true
+		if t.Name != "" && !toolName.MatchString(t.Name) {
+			s.find(findings.ToolNameInvalid, ref, "tool name %q", clip(t.Name))
+		}
+		if len(bytes.TrimSpace(t.OutputSchema)) > 0 {
+			outputs[t.Name] = &lintSchema{raw: t.OutputSchema}
+		}
+	}
+	s.lint.mu.Lock()
+	for name, o := range outputs {
+		if old := s.lint.outputs[name]; old != nil && bytes.Equal(old.raw, o.raw) {
+			outputs[name] = old // compiled already
+		}
+	}
+	s.lint.outputs = outputs
+	waiting := s.lint.unjudged
+	s.lint.unjudged = nil
+	s.lint.mu.Unlock()
+	for name, u := range waiting {
+		s.lintToolResult(name, u.res, u.id)
+	}
+}
+
+// listFrame names the last page of the list method's last listing.
+func (s *Session) listFrame(method string) findings.FrameRef {
+	s.lint.mu.Lock()
+	id := s.lint.lastPage[method]
+	s.lint.mu.Unlock()
+	return inFrame(id, "", time.Time{})
+}
+
+// unjudged is a tool result waiting for its tool's outputSchema.
+type unjudged struct {
+	res *wire.CallToolResult
+	id  jsonrpc.ID
+}
+
+// unjudgedKeep bounds lintState.unjudged (tools, one result each).
+const unjudgedKeep = 16
+
+// maxLinted bounds the structuredContent checked against an outputSchema.
+const maxLinted = 4 << 20
+
+// lintToolResult checks a tool's result against the outputSchema its last
+// tools/list gave; before any tools/list, it is kept to be judged by the
+// first (a tool not in it is not judged).
+func (s *Session) lintToolResult(name string, res *wire.CallToolResult, id jsonrpc.ID) {
+	if !s.lintOn() || res == nil || res.IsError {
+		return
+	}
+	s.lint.mu.Lock()
+	o := s.lint.outputs[name]
+	if s.lint.outputs == nil && len(bytes.TrimSpace(res.StructuredContent)) <= maxLinted {
+		// No tools/list yet: kept for the first (lintTools).
+		if s.lint.unjudged == nil {
+			s.lint.unjudged = map[string]unjudged{}
+		}
+		if _, ok := s.lint.unjudged[name]; ok || len(s.lint.unjudged) < unjudgedKeep {
+			s.lint.unjudged[name] = unjudged{res: res, id: id}
+		}
+	}
+	s.lint.mu.Unlock()
+	if o == nil {
+		return
+	}
+	ref := findings.FrameRef{In: true}
+	if id.IsValid() {
+		ref.ID = id.Raw()
+	}
+	sc := bytes.TrimSpace(res.StructuredContent)
+	if len(sc) == 0 || bytes.Equal(sc, []byte("null")) {
+		s.find(findings.OutputMissing, ref, "tool %q declares an outputSchema and returned no structuredContent", clip(name))
+		return
+	}
+	if len(sc) > maxLinted {
+		return
+	}
+	o.once.Do(func() { o.doc, o.err = schema.CompileDocument(o.raw) })
+	if o.err != nil {
+		return // a schema we cannot compile judges nothing
+	}
+	if err := o.doc.Check(sc); err != nil {
+		var me *schema.MismatchError
+		if errors.As(err, &me) && len(me.Problems) > 0 {
+			err = fmt.Errorf("%s", me.Problems[0].String())
+		}
+		s.find(findings.OutputSchema, ref, "tool %q: structuredContent %v", clip(name), err)
+	}
+}
+
+// taskLint is what one task observation looked like, taken under the
+// task's lock (observeTask) and judged after it.
+type taskLint struct {
+	id         string
+	design     TaskDesign
+	prev, next TaskStatus
+	cancelAt   time.Time
+}
+
+func (f *taskFollow) lintLocked(w *wireTask) taskLint {
+	return taskLint{id: f.id, design: f.design, prev: f.snap.Status, next: w.Status, cancelAt: f.cancelAt}
+}
+
+// lintTask judges one task observation: a terminal status that changed,
+// and a task still working long after tasks/cancel.
+func (s *Session) lintTask(t taskLint) {
+	if !s.lintOn() || t.next == "" || !knownStatus(t.next) {
+		return
+	}
+	ref := findings.FrameRef{In: true}
+	if t.prev.Terminal() && t.next != t.prev {
+		s.find(findings.TaskTransition, ref, "task %s went from %s to %s", t.id, t.prev, t.next)
+		return
+	}
+	grace := s.lint.rec.Grace()
+	if t.cancelAt.IsZero() || t.next.Terminal() || time.Since(t.cancelAt) < grace {
+		return
+	}
+	rule := findings.TaskCancelIgnored
+	if t.design == TaskDesignCore {
+		rule = findings.TaskCancelNotCancelled
+	}
+	s.find(rule, ref, "task %s still %s more than %v after tasks/cancel", t.id, t.next, grace)
+}

@@ -1,0 +1,101 @@
+package ui
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/elicit-dev/elicit/client"
+	"github.com/elicit-dev/elicit/client/findings"
+)
+
+var keyAltI = tea.KeyPressMsg{Code: 'i', Mod: tea.ModAlt}
+
+// findingsDriver has the sample traffic, then frames of "demo" after it,
+// and a Recorder the test reports into.
+func findingsDriver(t *testing.T) (*driver, *findings.Recorder) {
+	t.Helper()
+	rec := findings.NewRecorder(nil)
+	d := newDriver(t, Options{Now: func() time.Time { return t0 }}, twoServers, func(e *fakeEngine) { e.findings = rec })
+	sampleTraffic(d.m.bridge)
+	for i := range 30 {
+		d.m.bridge.Frame("demo", client.Frame{Time: t0.Add(time.Second + time.Duration(i)*time.Millisecond), Dir: client.In,
+			Raw: []byte(`{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":"x"}}`)})
+	}
+	d.waitInbox()
+	return d, rec
+}
+
+// TestFindingsView: a finding shows on the tab bar before its tab is
+// shown, the view lists it with its fix and spec section, server text
+// inert, and Enter shows its frame selected in the traffic view, with
+// the traffic filter that hid it cleared.
+func TestFindingsView(t *testing.T) {
+	t.Parallel()
+	d, rec := findingsDriver(t)
+	if strings.Contains(d.screen(), "Findings") || strings.Contains(d.screen(), "Fnd") {
+		t.Fatalf("a findings tab with nothing to count:\n%s", d.screen())
+	}
+	rec.Report("two", "2025-11-25", findings.ElicitFormSecret,
+		findings.FrameRef{In: true, ID: "e1", Method: "elicitation/create", Time: t0.Add(2 * time.Millisecond)},
+		"two#e1: field %q asks for a secret", "pass\x1b[2Jword")
+	d.send(streamsChangedMsg{findings: true})
+	if bar := strings.SplitN(d.screen(), "\n", 2)[0]; !strings.Contains(bar, "alt+i F") || !strings.Contains(bar, "(1)") {
+		t.Fatalf("tab bar %q: want the findings tab with its count", bar)
+	}
+
+	d.keys(keyF6)
+	d.traffic().filter.Server = "demo" // hides the finding's frame
+	d.keys(keyAltI)
+	s := d.screen()
+	for _, want := range []string{"Findings: 1 errors, 0 warnings", "elicitation-form-secret", "fix: Ask for credentials through URL mode",
+		"spec: 2025-11-25 client/elicitation#safe-url-mode-elicitation-requests", "frame: 15:04:05.002 ← elicitation/create #e1"} {
+		if !strings.Contains(s, want) {
+			t.Errorf("findings view lacks %q:\n%s", want, s)
+		}
+	}
+	if strings.Contains(d.m.View().Content, "\x1b[2J") {
+		t.Error("the server's escape reached the screen")
+	}
+
+	d.keys(keyEnter)
+	tv := d.traffic()
+	if d.m.shown != tv {
+		t.Fatalf("Enter did not show the traffic view:\n%s", d.screen())
+	}
+	if tv.follow || tv.filter.Server != "" || tv.cursor >= len(tv.rows) {
+		t.Fatalf("traffic: follow %v, filter %+v, cursor %d of %d", tv.follow, tv.filter, tv.cursor, len(tv.rows))
+	}
+	if row := tv.rows[tv.cursor]; row.Server != "two" || row.ID != "e1" || row.Method != "elicitation/create" {
+		t.Errorf("selected %+v, want two's elicitation/create #e1", row)
+	}
+	if !strings.Contains(d.screen(), "› 15:04:05.002") || !strings.Contains(d.screen(), "#e1  ⚠ elicitation-form-secret") {
+		t.Errorf("the selected row is not on screen, marked with its finding:\n%s", d.screen())
+	}
+}
+
+// TestFindingsFrameGone: a finding whose frame the traffic log no longer
+// holds says so and stays put.
+func TestFindingsFrameGone(t *testing.T) {
+	t.Parallel()
+	d, rec := findingsDriver(t)
+	rec.Report("demo", "", findings.UnknownResponseID, findings.FrameRef{In: true, ID: "999", Time: t0}, "id 999")
+	rec.Report("demo", "", findings.LoggingUndeclared, findings.FrameRef{In: true, Method: "notifications/message", Time: t0.Add(time.Second + 5*time.Millisecond)}, "log")
+	d.keys(keyAltI)
+	if !strings.Contains(d.screen(), "Findings: 2 errors") {
+		t.Fatalf("screen:\n%s", d.screen())
+	}
+	d.keys(keyEnter)
+	if _, ok := d.m.shown.(*findingsView); !ok || !strings.Contains(d.m.notice, "no longer in the traffic log") {
+		t.Fatalf("notice %q, shown %T", d.m.notice, d.m.shown)
+	}
+	// The second names a notification by method and time: the sixth of
+	// its kind, not the newest.
+	d.keys(keyDown, keyEnter)
+	tv := d.traffic()
+	if row := tv.rows[tv.cursor]; !row.Time.Equal(t0.Add(time.Second+5*time.Millisecond)) || row.Method != "notifications/message" {
+		t.Errorf("selected %+v", row)
+	}
+}
