@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"regexp"
 	"time"
 
 	"github.com/elicit-dev/elicit/client/findings"
@@ -16,8 +15,22 @@ import (
 // The findings checks of tools (names, results against outputSchema) and
 // tasks (status changes, cancellation); the rest is lint.go.
 
-// toolName is the name rule of 2025-11-25 (server/tools, "Tool names").
-var toolName = regexp.MustCompile(`^[A-Za-z0-9_.-]{1,128}$`)
+// validToolName is the name rule of 2025-11-25 (server/tools, "Tool
+// names"): 1 to 128 of A-Z, a-z, 0-9, _, - and . (a byte loop: the regexp
+// `^[A-Za-z0-9_.-]{1,128}$` compiled to 118 KB at every start).
+func validToolName(name string) bool {
+	if len(name) < 1 || len(name) > 128 {
+		return false
+	}
+	for i := 0; i < len(name); i++ {
+		switch c := name[i]; {
+		case 'a' <= c && c <= 'z', 'A' <= c && c <= 'Z', '0' <= c && c <= '9', c == '_', c == '-', c == '.':
+		default:
+			return false
+		}
+	}
+	return true
+}
 
 // lintTools checks a whole tools/list: names, and keeps each tool's
 // outputSchema for its results.
@@ -33,7 +46,7 @@ func (s *Session) lintTools(tools []wire.Tool) {
 			s.find(findings.ToolNameDuplicate, ref, "tools/list has two tools named %q", clip(t.Name))
 		}
 		seen[t.Name] = true
-		if t.Name != "" && !toolName.MatchString(t.Name) {
+		if t.Name != "" && !validToolName(t.Name) {
 			s.find(findings.ToolNameInvalid, ref, "tool name %q", clip(t.Name))
 		}
 		if len(bytes.TrimSpace(t.OutputSchema)) > 0 {
