@@ -23,8 +23,10 @@ type Bridge struct {
 	closed   chan struct{} // closed by Close
 	once     sync.Once
 
-	// streams holds lane 3; the views read it.
+	// streams holds lane 3; the views read it. agents holds the ACP
+	// agents' transcripts, lane 3 as well.
 	streams *streamStore
+	agents  *agentStore
 
 	mu      sync.Mutex
 	send    func(tea.Msg)
@@ -62,6 +64,7 @@ func NewBridge(opts BridgeOptions) *Bridge {
 		closed:   make(chan struct{}),
 	}
 	b.streams = newStreamStore(opts.TrafficSize, opts.LogSize, b.arm)
+	b.agents = newAgentStore(b.arm)
 	return b
 }
 
@@ -178,6 +181,15 @@ func (b *Bridge) Frame(server string, f client.Frame) {
 func (b *Bridge) Stderr(server, line string) {
 	b.streams.pushLog(LogEntry{Time: time.Now(), Server: server, Level: "stderr", Text: line})
 }
+
+// AgentUpdate records one session/update of an agent (lane 3). It never
+// blocks: the engine calls it on the agent's read loop.
+func (b *Bridge) AgentUpdate(agent string, u AgentUpdate) { b.agents.push(agent, u) }
+
+// AgentsChanged says an agent's state changed (connecting, ready,
+// failed, a session opened): lane 2, so the agent view asks the engine
+// for the list again.
+func (b *Bridge) AgentsChanged() { b.deliver(context.Background(), agentsChangedMsg{}) }
 
 // FindingsChanged says the engine's findings moved (lane 3: the findings
 // view takes a new snapshot on the next coalesced tick). It never blocks,

@@ -3,7 +3,9 @@
 // and the calls made from them, the wire traffic, the journal of outcomes,
 // the servers' logs, each server's resources and prompt templates
 // (called templates here, so they are not confused with the prompts a
-// server puts to the person), and every task of every server.
+// server puts to the person), every task of every server, and the ACP
+// agents: each one's session (its turns streaming in, tool calls, plan),
+// with its permission requests and questions as prompt panes.
 //
 // Traffic rows of HTTP transports show the HTTP method, status and SSE
 // event id; a row's detail shows the URL and every MCP header sent and

@@ -72,6 +72,8 @@ type Engine interface {
 	// key (Delivery question.URLRequired) in the browser: the "done,
 	// retry" of a -32042 whose server sends no completion notice.
 	CompleteElicitation(key question.Key) error
+	// AgentEngine reaches the ACP agents (none: Agents is empty).
+	AgentEngine
 }
 
 // CallOptions are what the person chose for one Call.
@@ -136,4 +138,98 @@ type TransportDetail struct {
 	// headers sent to it.
 	URL         string
 	HeaderNames []string
+}
+
+// AgentEngine is what the UI asks of the ACP agents (the agent view,
+// agent*.go). cmd/elicit adapts client/acp to it. The agents' questions
+// come through the Bridge's Prompt like a server's; their session/update
+// stream through Bridge.AgentUpdate (lane 3) and where they stand through
+// Bridge.AgentsChanged (lane 2).
+type AgentEngine interface {
+	// Agents lists the configured agents and where each stands (no IO).
+	Agents() []AgentStatus
+	// AgentPrompt runs one prompt turn (session/prompt) on the agent's
+	// session and returns when the agent answers it. Its updates arrive
+	// meanwhile through Bridge.AgentUpdate. ctx ending stops the turn as
+	// AgentStop does.
+	AgentPrompt(ctx context.Context, agent, text string) (AgentTurnEnd, error)
+	// AgentStop stops the agent's turn: session/cancel, every open
+	// permission of the session answered "cancelled" and every open
+	// elicitation "cancel" at once. The turn's end (its stopReason) comes
+	// later, from AgentPrompt.
+	AgentStop(agent string) error
+	// AgentAbandon is a second stop, for an agent slow to end its turn:
+	// the session/prompt is abandoned with $/cancel_request at once.
+	AgentAbandon(agent string) error
+	// AgentRestart starts the agent again (a new process and session),
+	// ending the old one first; where it stands comes through
+	// Bridge.AgentsChanged as it goes.
+	AgentRestart(agent string) error
+}
+
+// AgentStatus is one ACP agent's line.
+type AgentStatus struct {
+	Name  string
+	State client.ServerState
+	Err   error
+	// Info is the agentInfo the agent gave; untrusted text.
+	Info wire.Implementation
+	// Command is how it is started, as configured (no environment
+	// values); Cwd is the session's working directory.
+	Command string
+	Cwd     string
+	// SessionID is the session's id once session/new was answered.
+	SessionID string
+}
+
+// AgentTurnEnd is how a prompt turn ended, as the agent said it.
+type AgentTurnEnd struct {
+	// StopReason is the agent's ("end_turn", "cancelled", "refusal"…),
+	// "" when it gave none.
+	StopReason string
+	// Stopped is set when we sent session/cancel for the turn.
+	Stopped bool
+	// RequestCancelled is set when the agent answered session/prompt
+	// -32800 instead of a stopReason: cancelled, not failed.
+	RequestCancelled bool
+}
+
+// AgentUpdate is one session/update of an agent, decoded by the engine.
+// Every string in it is the agent's: untrusted.
+type AgentUpdate struct {
+	// Kind is the sessionUpdate discriminator, as sent.
+	Kind string
+	// Text is a message or thought chunk's text; ContentType its content
+	// block's type (a non-text block has no Text).
+	Text, ContentType string
+	// Tool is a tool_call or a tool_call_update (a patch: only ID is
+	// sure to be set).
+	Tool     *AgentToolCall
+	Plan     []AgentPlanEntry
+	Commands []AgentCommand
+	Mode     string
+	Usage    *AgentUsage
+	// Raw is the update object as sent; Known is false for a kind the
+	// engine does not decode (shown plainly, never as an error).
+	Raw   []byte
+	Known bool
+}
+
+// AgentToolCall is a tool call as reported, or a patch of one.
+type AgentToolCall struct {
+	ID, Title, Kind, Status                 string
+	Content, Locations, RawInput, RawOutput []byte
+}
+
+// AgentPlanEntry is one entry of the agent's plan.
+type AgentPlanEntry struct{ Content, Priority, Status string }
+
+// AgentCommand is one of the agent's slash commands.
+type AgentCommand struct{ Name, Description string }
+
+// AgentUsage is the agent's context usage, and its cost when it says.
+type AgentUsage struct {
+	Used, Size int64
+	// Cost is "" when the agent gave none.
+	Cost string
 }

@@ -86,6 +86,8 @@ type fakeEngine struct {
 	details     map[string]ServerDetail
 	reconnects  []string
 	reconnectFn func(ctx context.Context, server string) error
+
+	fakeAgents // agent_fake_test.go
 }
 
 var _ Engine = (*fakeEngine)(nil)

@@ -19,9 +19,10 @@ import (
 
 // journalMsg carries a snapshot of the engine's journal.
 type journalMsg struct {
-	entries  []question.JournalEntry
-	byServer map[string]question.Counts
-	sampling map[string]question.Counts
+	entries    []question.JournalEntry
+	byServer   map[string]question.Counts
+	sampling   map[string]question.Counts
+	permission map[string]map[string]int
 }
 
 // journalView shows every prompt's outcome in its own bucket, newest
@@ -32,7 +33,10 @@ type journalView struct {
 	entries  []question.JournalEntry
 	byServer map[string]question.Counts
 	sampling map[string]question.Counts
-	offset   int
+	// permission are an ACP agent's permission requests by bucket: the
+	// option kind chosen, or how they ended without one (journal_acp.go).
+	permission map[string]map[string]int
+	offset     int
 }
 
 func (journalMsg) screenMsg() {}
@@ -52,7 +56,8 @@ func (j *journalView) load(c *viewCtx) tea.Cmd {
 		if j == nil {
 			return journalMsg{}
 		}
-		return journalMsg{entries: j.Entries(), byServer: j.CountsByServer(), sampling: j.SamplingCountsByServer()}
+		return journalMsg{entries: j.Entries(), byServer: j.CountsByServer(), sampling: j.SamplingCountsByServer(),
+			permission: j.PermissionCountsByServer()}
 	}
 }
 
@@ -72,7 +77,7 @@ func (j *journalView) update(c *viewCtx, msg tea.Msg) tea.Cmd {
 }
 
 func (j *journalView) set(msg journalMsg) {
-	j.entries, j.byServer, j.sampling = msg.entries, msg.byServer, msg.sampling
+	j.entries, j.byServer, j.sampling, j.permission = msg.entries, msg.byServer, msg.sampling, msg.permission
 	j.offset = min(j.offset, max(len(j.entries)-1, 0))
 }
 
@@ -113,6 +118,13 @@ func (j *journalView) render(c *viewCtx) string {
 			servers = append(servers, s)
 		}
 	}
+	for s := range j.permission {
+		if _, dup := j.byServer[s]; !dup {
+			if _, dup := j.sampling[s]; !dup {
+				servers = append(servers, s)
+			}
+		}
+	}
 	sort.Strings(servers)
 	lines := 0
 	for _, s := range servers {
@@ -128,6 +140,14 @@ func (j *journalView) render(c *viewCtx) string {
 			b.WriteString(j.countsLine(st, label, n) + "\n")
 			lines++
 		}
+		if n := j.permission[s]; len(n) > 0 {
+			label := fmt.Sprintf("%-16s", "  permission")
+			if _, ok := j.byServer[s]; !ok {
+				label = fmt.Sprintf("%-16s", untrusted.Line(s)+" permission")
+			}
+			b.WriteString(ansi.Truncate(permissionLine(st, label, n), c.width, "…") + "\n")
+			lines++
+		}
 	}
 	if len(j.entries) == 0 {
 		b.WriteString(st.Muted.Render("\nno questions have ended yet"))
@@ -138,7 +158,7 @@ func (j *journalView) render(c *viewCtx) string {
 	for i := len(j.entries) - 1 - j.offset; i >= 0 && rows > 0; i, rows = i-1, rows-1 {
 		e := j.entries[i]
 		line := st.Muted.Render(e.At.Format("15:04:05")) + " " +
-			j.kindStyle(st, e.Kind).Render(fmt.Sprintf("%-12s", e.Kind)) + " " + askedTag(st, e) +
+			j.kindStyle(st, e.Kind).Render(fmt.Sprintf("%-12s", e.Kind)) + " " + askedTag(st, e) + permissionTag(st, e) +
 			untrusted.Line(e.Key.String()) + st.Muted.Render("  "+originText(e.Origin)+
 			"  after "+e.Latency.Round(time.Millisecond).String())
 		if e.Reason != "" {
@@ -167,8 +187,11 @@ func (j *journalView) countsLine(st *themes.Styles, label string, n question.Cou
 // askedTag marks a sampling entry in the list; elicitation is the
 // default and goes unmarked.
 func askedTag(st *themes.Styles, e question.JournalEntry) string {
-	if e.Asked == question.KindSampling {
+	switch e.Asked {
+	case question.KindSampling:
 		return st.Muted.Render("sampling ")
+	case question.KindPermission:
+		return st.Muted.Render("permission ")
 	}
 	return ""
 }

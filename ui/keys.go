@@ -45,11 +45,18 @@ type keyMap struct {
 	CompleteNext, CompletePrev, CompleteTake, CompleteClose key.Binding
 	// Tasks, and running a tool as one.
 	CancelTask, TaskPrompt, ListTasks, TaskToggle key.Binding
+	// The agent view. The help has no room
+	// for them: the agent's tab line says enter and esc, the view's and
+	// the permission pane's footers say the rest.
+	AgentSend, AgentStop, AgentNext, AgentRestart key.Binding
 
 	// Help-only lines that stand for several list keys at once.
 	helpMove, helpPage, helpEnds, helpToolKeys, helpJSON key.Binding
 	// The suggestions' keys (CompleteNext… above), two to a line.
 	helpSuggest, helpSuggestTake key.Binding
+	// F2 and F3 on one help line: with the agent and findings tabs the
+	// help is one line over 48 rows otherwise.
+	helpPanes key.Binding
 	// The pager's keys (pager.go), for the help overlay.
 	helpSearch, helpWrap, helpCopy, helpReadLog key.Binding
 }
@@ -127,11 +134,18 @@ func newKeyMap() keyMap {
 		// ctrl+r in the argument form, where t is text.
 		TaskToggle: b("t / ctrl+r", "run as a task or not (optional ones)", "t", "ctrl+r"),
 
+		AgentSend: b("enter", "agent: send the prompt", "enter"),
+		AgentStop: b("esc", "agent: stop the turn (session/cancel)", "esc"),
+		AgentNext: b("ctrl+s", "agent: the next agent", "ctrl+s"),
+		// ctrl+r: free in the prompt box, as in the argument form.
+		AgentRestart: b("ctrl+r", "agent: start it again (a new session)", "ctrl+r"),
+
 		helpMove:        key.NewBinding(key.WithHelp("↑↓ / k j", "up, down")),
 		helpPage:        key.NewBinding(key.WithHelp("pgup pgdn", "page up, down")),
 		helpEnds:        key.NewBinding(key.WithHelp("home/g end/G", "first, last (traffic: follow)")),
 		helpToolKeys:    key.NewBinding(key.WithHelp("d · a · e", "details · call again · edit, call")),
 		helpJSON:        key.NewBinding(key.WithHelp("ctrl+l · ctrl+s", "arguments as JSON · call with them")),
+		helpPanes:       key.NewBinding(key.WithHelp("F2 / ctrl+o, F3", "next, previous prompt")),
 		helpSuggest:     key.NewBinding(key.WithHelp("↓↑ ctrl+n/p", "move in a list of suggested values")),
 		helpSuggestTake: key.NewBinding(key.WithHelp("tab/enter · esc", "take the highlighted · close list")),
 
@@ -146,7 +160,7 @@ func newKeyMap() keyMap {
 // views' F-keys.
 func (k keyMap) helpSections(tabs []key.Binding) []helpSection {
 	return []helpSection{
-		{"Everywhere", append([]key.Binding{k.Quit, k.Help, k.NextPane, k.PrevPane, k.JumpPane}, tabs...)},
+		{"Everywhere", append([]key.Binding{k.Quit, k.Help, k.helpPanes, k.JumpPane}, tabs...)},
 		// SaveMedia is not listed (the overlay must fit 80×24): each image
 		// or audio line of a sampling pane names it.
 		{"Form prompt", []key.Binding{k.Submit, k.Decline, k.Cancel, k.Dismiss, k.ClearEnded, k.Tiles}},

@@ -33,6 +33,9 @@ type Options struct {
 	ArmDelay time.Duration
 	// ExportDir is where traffic exports go ("" = the working directory).
 	ExportDir string
+	// StartView names the tab shown first ("" = Questions): cmd/elicit
+	// starts on "Agent" when it runs ACP agents and no server.
+	StartView string
 }
 
 // Model is the TUI's only tea.Model. It owns the viewCtx its screens
@@ -85,7 +88,7 @@ func New(engine Engine, bridge *Bridge, opts Options) *Model {
 		ctx = context.Background()
 	}
 	m := &Model{bridge: bridge, isDark: true}
-	m.viewCtx = viewCtx{engine: engine, ctx: ctx, opts: opts, streams: bridge.streams, keys: newKeyMap()}
+	m.viewCtx = viewCtx{engine: engine, ctx: ctx, opts: opts, streams: bridge.streams, agentLogs: bridge.agents, keys: newKeyMap()}
 	th, err := themes.Lookup(opts.Theme)
 	if err != nil {
 		th, _ = themes.Lookup("")
@@ -96,6 +99,11 @@ func New(engine Engine, bridge *Bridge, opts Options) *Model {
 	m.prompts = newPromptsView()
 	m.tabs = newTabs(m.prompts)
 	m.setView(viewPrompts)
+	for i, t := range m.tabs {
+		if t.name == opts.StartView {
+			m.setView(viewID(i))
+		}
+	}
 	return m
 }
 

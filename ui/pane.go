@@ -37,8 +37,9 @@ type pane struct {
 	id    int
 	p     *question.Question
 	reply chan<- question.Outcome
-	form  *forms.Form // nil in URL mode
+	form  *forms.Form // nil in URL mode and for a permission
 	url   urlInfo     // URL mode
+	perm  *permChoice // an ACP permission request (agent_perm.go)
 
 	state paneState
 	sent  question.OutcomeKind // what we answered (paneAnswered and later)
@@ -111,6 +112,9 @@ func (p *pane) end(kind question.OutcomeKind, text string, now time.Time, final 
 
 // endText is the notice for an outcome the engine decided.
 func endText(p *question.Question, e question.JournalEntry, sent string) string {
+	if t, ok := turnEndText(p, e, sent); ok {
+		return t
+	}
 	server := untrusted.Line(p.Server)
 	reason := untrusted.Line(e.Reason)
 	switch e.Kind {
@@ -177,6 +181,11 @@ func originText(o question.Origin) string {
 		return "prompt " + name + call
 	case question.OriginResource:
 		return "resource " + name + call
+	case question.OriginTurn:
+		if o.ToolCallID != "" {
+			return "turn of session " + untrusted.Line(o.SessionID) + ", tool call " + untrusted.Line(o.ToolCallID) + nameSuffix(name)
+		}
+		return "turn of session " + untrusted.Line(o.SessionID)
 	}
 	return "not tied to a call of ours"
 }
@@ -245,10 +254,13 @@ func (p *pane) render(st *themes.Styles, km keyMap, width int, now time.Time, se
 		}
 		return b.String(), footer
 	}
-	if p.form != nil {
+	switch {
+	case p.perm != nil:
+		b.WriteString(p.renderPermission(st, width))
+	case p.form != nil:
 		// The form shows the message above its fields.
 		b.WriteString(p.form.View())
-	} else {
+	default:
 		b.WriteString(p.renderURL(st, width))
 	}
 	if p.note != "" {
@@ -264,7 +276,11 @@ func (p *pane) openFooter(st *themes.Styles, km keyMap, width int, hints []foote
 	f := &p.footerMemo
 	if f.line == "" || f.st != st || f.width != width || !slices.Equal(f.hints, hints) {
 		f.st, f.width, f.hints = st, width, slices.Clone(hints)
-		f.line = ansi.Truncate(p.footer(st, km, width, hints), width, "…")
+		if p.perm != nil {
+			f.line = ansi.Truncate(p.permFooter(st, km, hints), width, "…")
+		} else {
+			f.line = ansi.Truncate(p.footer(st, km, width, hints), width, "…")
+		}
 	}
 	return f.line
 }

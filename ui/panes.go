@@ -41,7 +41,9 @@ func (m *Model) handlePromptOpened(msg promptOpenedMsg) tea.Cmd {
 	}
 	pn := &pane{id: m.newID(), p: p, reply: msg.reply}
 	var cmd tea.Cmd
-	if p.Kind == question.KindElicitation && p.Mode == question.ModeURL {
+	if p.Kind == question.KindPermission && p.Permission != nil && len(p.Permission.Options) > 0 {
+		pn.perm = newPermChoice(p, m.agentLogs.tool(p.Server, p.Origin.ToolCallID))
+	} else if p.Kind == question.KindElicitation && p.Mode == question.ModeURL {
 		pn.url = inspectURL(p.URL, m.serverHost(p.Server))
 	} else {
 		if p.Kind == question.KindSampling {
@@ -72,6 +74,9 @@ func (m *Model) handlePromptClosed(msg promptClosedMsg) tea.Cmd {
 		return nil
 	}
 	kind, text := causeText(pn.p.Server, msg.cause)
+	if pn.p.Origin.Kind == question.OriginTurn && kind == question.Abandoned {
+		text = "the turn was stopped"
+	}
 	pn.end(kind, text, m.now(), false)
 	return m.expireLater(pn.id)
 }

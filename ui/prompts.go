@@ -132,6 +132,9 @@ func (p *promptsView) key(c *viewCtx, k tea.KeyPressMsg) tea.Cmd {
 		pn.note = "just arrived: read it first (keys that answer it are taken after a moment)"
 		return nil
 	}
+	if pn.perm != nil {
+		return permKey(c, pn, k) // agent_perm.go
+	}
 	switch {
 	case key.Matches(k, c.keys.Decline):
 		pn.answer(question.Outcome{Kind: question.Decline})
@@ -200,13 +203,17 @@ const demoServerName = "elicit-demo"
 func firstSteps(c *viewCtx) []string {
 	for _, s := range c.servers {
 		if s.State == client.StateReady && s.Info.Name == demoServerName {
-			return []string{
+			steps := []string{
 				"  No questions yet. Try the deploy tool first:",
 				"  F5 Tools, s until it shows " + untrusted.Line(s.Name) + ", ↓ to deploy, Enter twice.",
 				"  Its question opens here (F4): enter accepts, ctrl+x declines, esc cancels.",
 				"  Every tool works on the server that lists it; F7 shows how each question",
 				"  ended, F1 every key.",
 			}
+			if len(c.agents) > 0 {
+				steps = append(steps, "  alt+a shows the ACP agent: a prompt there, and its questions open here too.")
+			}
+			return steps
 		}
 	}
 	return []string{

@@ -81,7 +81,9 @@ type viewCtx struct {
 	ctx     context.Context
 	opts    Options
 	streams *streamStore
-	keys    keyMap
+	// agentLogs are the ACP agents' transcripts (lane 3, agent_store.go).
+	agentLogs *agentStore
+	keys      keyMap
 
 	theme *themes.Theme
 	st    *themes.Styles
@@ -89,8 +91,12 @@ type viewCtx struct {
 
 	width, height int
 	servers       []ServerStatus
-	shown         screen // the screen on show
-	spin          spinState
+	agents        []AgentStatus
+	// openBy counts the open prompt panes per server or agent (the agent
+	// view says when its agent waits on the person).
+	openBy map[string]int
+	shown  screen // the screen on show
+	spin   spinState
 
 	nextID int
 }

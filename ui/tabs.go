@@ -47,6 +47,9 @@ func newTabs(prompts *promptsView) []tab {
 		// at 120 columns).
 		{name: "Server", short: "Srv", fkey: 12, alt: []string{"alt+s"}, help: "server view: who it is, what it declared", again: "Roots", screen: newServerView()},
 		{name: "Roots", short: "Rts", alt: []string{"alt+r"}, help: "roots view (also F12 on the server view)", screen: newRootsView()},
+		// The F-keys are taken: alt+a, on the bar while shown; the
+		// status bar's agent badge names it.
+		{name: "Agent", short: "Agt", alt: []string{"alt+a"}, help: "ACP agent: enter sends, esc stops the turn", screen: newAgentView()},
 		// No F-key is left: alt+i, and on the bar while it has findings.
 		{name: "Findings", short: "Fnd", alt: []string{"alt+i"}, help: "findings view: the servers' spec violations", screen: newFindingsView()},
 	}

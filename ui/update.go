@@ -53,12 +53,17 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.handleNotice(msg)
 	case authStateMsg:
 		m.handleAuthState(msg)
+	case agentsChangedMsg:
+		cmd = loadAgents(m.engine)
+	case agentsMsg:
+		cmd = m.handleAgents(msg)
 	case screenMsg:
 		cmd = m.handleScreenMsg(msg)
 	case Probe:
 		m.handleProbe(msg)
 	}
 	settled := m.settlePanes()
+	m.countOpen() // agent_model.go
 	return m, tea.Batch(cmd, settled, m.armTicks())
 }
 

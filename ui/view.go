@@ -96,9 +96,12 @@ func (m *Model) renderTabs() string {
 }
 
 func (m *Model) renderStatus() string {
-	parts := make([]string, 0, len(m.servers)+1)
+	parts := make([]string, 0, len(m.servers)+len(m.agents)+1)
 	for _, s := range m.servers {
 		parts = append(parts, m.serverBadge(s))
+	}
+	for _, a := range m.agents {
+		parts = append(parts, m.agentBadge(a))
 	}
 	if m.notice != "" {
 		parts = append(parts, m.st.Warning.Render(untrusted.Line(m.notice)))

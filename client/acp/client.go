@@ -49,6 +49,9 @@ type Options struct {
 	OnUpdate   func(Update)
 	OnStderr   func(string)
 	OnResolved func(question.JournalEntry)
+	// OnFrame sees every message on the wire, both ways (a UI's traffic
+	// view); it must not block.
+	OnFrame func(transport.Frame)
 	// OnElicitationComplete hears elicitation/complete: the URL-mode
 	// question with that elicitationId is done on the agent's side (a UI
 	// closes what it still shows of it). On the read loop: must not block.
@@ -175,7 +178,7 @@ func Start(ctx context.Context, opts Options) (*Client, error) {
 	c.asker = question.Asker{Prompter: prompter, WG: &c.prompters}
 	c.base, c.shutdown = context.WithCancelCause(context.Background())
 	tr := &transport.Stdio{Command: opts.Command, Args: opts.Args, Env: opts.Env, Dir: opts.Dir,
-		Observer: transport.ObserverFuncs{OnStderr: opts.OnStderr}}
+		Observer: transport.ObserverFuncs{OnStderr: opts.OnStderr, OnFrame: opts.OnFrame}}
 	conn, err := tr.Dial(ctx)
 	if err != nil {
 		c.shutdown(question.ErrShutdown)
@@ -229,6 +232,10 @@ func (c *Client) Info() InitializeResult { return c.init }
 
 // Name is the agent's name as configured.
 func (c *Client) Name() string { return c.opts.Name }
+
+// Done is closed when the connection to the agent has ended (the agent
+// exited or Close ran): a UI shows the agent gone.
+func (c *Client) Done() <-chan struct{} { return c.readDone }
 
 // Journal is where the agent's questions are recorded.
 func (c *Client) Journal() *question.Journal { return c.journal }

@@ -31,8 +31,10 @@ type Journal struct {
 	counts, sampling     Counts
 	byServer, sampServer map[string]Counts
 	// ACP permissions are counted by bucket (PermissionBucket): the
-	// option kind chosen, or how they ended without one.
+	// option kind chosen, or how they ended without one; in all and per
+	// agent.
 	permission map[string]int
+	permServer map[string]map[string]int
 	// ACP elicitations are also counted by bucket (ElicitationBucket),
 	// so that a turn's cancellation is not folded into a person's cancel.
 	agentElicit map[string]int
@@ -46,7 +48,7 @@ func NewJournal(size int) *Journal {
 	}
 	return &Journal{ring: NewRing[JournalEntry](size), counts: Counts{}, sampling: Counts{},
 		byServer: map[string]Counts{}, sampServer: map[string]Counts{}, permission: map[string]int{},
-		agentElicit: map[string]int{}}
+		permServer: map[string]map[string]int{}, agentElicit: map[string]int{}}
 }
 
 // Record adds one entry.
@@ -56,6 +58,12 @@ func (j *Journal) Record(e JournalEntry) {
 	j.ring.Push(e)
 	if e.Asked == KindPermission {
 		j.permission[e.Bucket]++
+		c := j.permServer[e.Server]
+		if c == nil {
+			c = map[string]int{}
+			j.permServer[e.Server] = c
+		}
+		c[e.Bucket]++
 		return
 	}
 	if e.Key.Delivery == AgentRequest && e.Bucket != "" {
@@ -102,6 +110,18 @@ func (j *Journal) PermissionCounts() map[string]int {
 	j.mu.Lock()
 	defer j.mu.Unlock()
 	return maps.Clone(j.permission)
+}
+
+// PermissionCountsByServer returns a copy of the ACP permission counts
+// per agent name, by bucket.
+func (j *Journal) PermissionCountsByServer() map[string]map[string]int {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	out := make(map[string]map[string]int, len(j.permServer))
+	for s, c := range j.permServer {
+		out[s] = maps.Clone(c)
+	}
+	return out
 }
 
 // AgentElicitationCounts returns a copy of the counts of every ACP

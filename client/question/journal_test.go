@@ -65,3 +65,26 @@ func TestRing(t *testing.T) {
 		t.Errorf("len %d dropped %d", r.Len(), r.Dropped())
 	}
 }
+
+func TestJournalPermissionCountsByAgent(t *testing.T) {
+	j := question.NewJournal(2) // the ring is small; the counts stay exact
+	for _, e := range []question.JournalEntry{
+		{Server: "a", Asked: question.KindPermission, Kind: question.Accept, Bucket: question.OptionAllowOnce},
+		{Server: "a", Asked: question.KindPermission, Kind: question.Abandoned, Bucket: question.BucketCancelled},
+		{Server: "b", Asked: question.KindPermission, Kind: question.Withdrawn, Bucket: question.BucketWithdrawn},
+		{Server: "a", Asked: question.KindElicitation, Kind: question.Cancel},
+	} {
+		j.Record(e)
+	}
+	got := j.PermissionCountsByServer()
+	if len(got) != 2 || got["a"][question.OptionAllowOnce] != 1 || got["a"][question.BucketCancelled] != 1 || got["b"][question.BucketWithdrawn] != 1 || len(got["a"]) != 2 {
+		t.Fatalf("by agent: %v", got)
+	}
+	if j.CountsByServer()["a"][question.Cancel] != 1 || j.PermissionCounts()[question.OptionAllowOnce] != 1 {
+		t.Fatalf("elicitation %v, permission %v", j.CountsByServer(), j.PermissionCounts())
+	}
+	got["a"][question.OptionAllowOnce] = 9
+	if j.PermissionCountsByServer()["a"][question.OptionAllowOnce] != 1 {
+		t.Fatal("the counts returned are the journal's own")
+	}
+}

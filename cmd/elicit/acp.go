@@ -22,6 +22,7 @@ const acpUsage = `Usage: elicit acp --prompt TEXT [--answer POLICY] [--permissio
                  [--auth METHOD] [--prompt-timeout D] [--start-timeout D]
                  [--elicit off|form|url|both]
                  [-- AGENT ARGS...]
+       elicit acp [--cwd DIR] [-- AGENT ARGS...]   (no --prompt: the TUI)
 
 Runs one ACP prompt turn against AGENT (an Agent Client Protocol agent on
 stdio; without one, the embedded demo agent, elicit demo --acp) and prints
@@ -102,7 +103,7 @@ func runACP(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 			return err
 		}
 	}
-	name := "demo-agent"
+	name := demoAgentName
 	if len(command) == 0 {
 		exe, err := os.Executable()
 		if err != nil {

@@ -18,7 +18,10 @@ import (
 type config struct {
 	Theme   string
 	Servers []serverSpec
-	Path    string
+	// Agents are the entries of "type": "acp": ACP agents, beside the
+	// MCP servers (the TUI's agent view).
+	Agents []agentSpec
+	Path   string
 	// Inputs are the file's declared VS Code inputs ("inputs"), in its
 	// order.
 	Inputs []configInput
@@ -105,6 +108,14 @@ func loadConfigWith(path string, inputs inputLookup) (*config, error) {
 		if cs.Disabled {
 			continue
 		}
+		if cs.Type == "acp" {
+			a, err := cs.agentSpec(name, dir, inputs)
+			if err != nil {
+				return nil, fmt.Errorf("config %s: agent %q: %w", path, name, err)
+			}
+			cfg.Agents = append(cfg.Agents, a)
+			continue
+		}
 		spec, err := cs.spec(name, dir, inputs)
 		if err != nil {
 			return nil, fmt.Errorf("config %s: server %q: %w", path, name, err)
@@ -121,10 +132,45 @@ func loadConfigWith(path string, inputs inputLookup) (*config, error) {
 		}
 		cfg.Servers = append(cfg.Servers, spec)
 	}
-	if len(cfg.Servers) == 0 {
+	if len(cfg.Servers) == 0 && len(cfg.Agents) == 0 {
 		return nil, fmt.Errorf("config %s: every server is disabled", path)
 	}
 	return cfg, nil
+}
+
+// agentSpec reads an entry of "type": "acp": an ACP agent on stdio,
+// started as a stdio server is (command, args, env, cwd). What only an
+// MCP server or an HTTP one has is refused by name, so a mistyped entry
+// is not silently half-read.
+func (cs configServer) agentSpec(name, base string, inputs inputLookup) (agentSpec, error) {
+	a := agentSpec{Name: name}
+	switch {
+	case cs.Command == "" && cs.URL != "":
+		return a, errors.New(`"type": "acp" runs a command on stdio; ACP has no "url" (give "command")`)
+	case cs.Command == "":
+		return a, errors.New(`"type": "acp" needs "command" (the agent, run on stdio)`)
+	case cs.URL != "":
+		return a, errors.New(`has both "command" and "url"; an ACP agent takes "command" only`)
+	case len(cs.Headers) > 0:
+		return a, errors.New(`"headers" apply to HTTP servers, not to an ACP agent`)
+	case cs.OAuth != nil:
+		return a, errors.New(`"oauth" applies to HTTP servers, not to an ACP agent`)
+	case cs.Roots != nil:
+		return a, errors.New(`"roots" are MCP's; an ACP agent works in its "cwd"`)
+	}
+	a.Command, a.Args, a.Dir = cs.Command, cs.Args, cs.Cwd
+	if a.Dir != "" && !filepath.IsAbs(a.Dir) {
+		a.Dir = filepath.Join(base, a.Dir)
+	}
+	for k, v := range cs.Env {
+		ev, err := expandVars(v, inputs)
+		if err != nil {
+			return a, fmt.Errorf("env %s: %w", k, err)
+		}
+		a.Env = append(a.Env, k+"="+ev)
+	}
+	slices.Sort(a.Env)
+	return a, nil
 }
 
 func (cs configServer) spec(name, base string, inputs inputLookup) (serverSpec, error) {
@@ -134,7 +180,7 @@ func (cs configServer) spec(name, base string, inputs inputLookup) (serverSpec, 
 		return s, errors.New(`has both "command" and "url"; give one`)
 	case cs.Command != "":
 		if cs.Type != "" && cs.Type != "stdio" {
-			return s, fmt.Errorf("type %q does not go with a command", cs.Type)
+			return s, fmt.Errorf(`type %q does not go with a command (want "stdio", or "acp" for an ACP agent)`, cs.Type)
 		}
 		s.Command, s.Args, s.Dir = cs.Command, cs.Args, cs.Cwd
 		if s.Dir != "" && !filepath.IsAbs(s.Dir) {
@@ -154,7 +200,7 @@ func (cs configServer) spec(name, base string, inputs inputLookup) (serverSpec, 
 		case "sse":
 			s.LegacySSE = true
 		default:
-			return s, fmt.Errorf(`unknown type %q (want "http" or "sse")`, cs.Type)
+			return s, fmt.Errorf(`unknown type %q (want "http" or "sse"; "acp" for an ACP agent)`, cs.Type)
 		}
 		s.URL = cs.URL
 		if cs.OAuth != nil {

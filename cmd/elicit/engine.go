@@ -45,6 +45,9 @@ type engine struct {
 
 	mu      sync.Mutex
 	pending map[string]error // servers whose transport could not be built
+
+	// agentHub runs the ACP agents (engine_acp.go); never nil in the TUI.
+	*agentHub
 }
 
 var _ ui.Engine = (*engine)(nil)

@@ -224,6 +224,9 @@ func (c *common) configSpec() (serverSpec, error) {
 	if err != nil {
 		return serverSpec{}, usageErr("%v", err)
 	}
+	if len(cfg.Servers) == 0 {
+		return serverSpec{}, usageErr("config %s lists only ACP agents, no MCP server (an agent runs headless with elicit acp --prompt TEXT -- COMMAND)", path)
+	}
 	var names []string
 	for _, s := range cfg.Servers {
 		if s.Name == c.server || c.server == "" && len(cfg.Servers) == 1 {

@@ -268,6 +268,9 @@ func dispatch(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	case "get":
 		return withFailureJSON(stdout, func(w io.Writer) error { return runGetPrompt(ctx, args[1:], w, stderr) })
 	case "acp":
+		if acpWantsTUI(args[1:]) {
+			return runACPTUI(ctx, args[1:], stdout, stderr) // acp_tui.go
+		}
 		return withFailureJSON(stdout, func(w io.Writer) error { return runACP(ctx, args[1:], w, stderr) })
 	case "replay":
 		return runReplay(ctx, args[1:], stdout, stderr)

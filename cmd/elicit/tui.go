@@ -32,6 +32,11 @@ type tuiFlags struct {
 	// ask asks the person for the config's ${input:ID} values the
 	// environment does not give; nil takes them from the environment only.
 	ask inputAsker
+	// agents are the ACP agents the TUI runs beside the servers: set by
+	// servers() from the config or the demo, or beforehand by elicit acp
+	// (acpOnly: no MCP server at all).
+	agents  []agentSpec
+	acpOnly bool
 }
 
 // renderFPS is how often a second the screen is redrawn, unless --fps
@@ -82,6 +87,9 @@ func (f *tuiFlags) servers(ctx context.Context) ([]serverSpec, string, error) {
 	if err := f.checkTimeouts(); err != nil {
 		return nil, "", err
 	}
+	if f.acpOnly {
+		return nil, theme, nil
+	}
 	if f.url != "" || len(f.command) > 0 || f.demo {
 		if f.config != "" {
 			return nil, "", usageErr("give either a server or --config, not both")
@@ -92,7 +100,17 @@ func (f *tuiFlags) servers(ctx context.Context) ([]serverSpec, string, error) {
 		}
 		if spec.Demo {
 			specs, err := demoSpecs(spec, f.protocol, f.name)
-			return specs, theme, err
+			if err != nil {
+				return nil, "", err
+			}
+			// The demo shows everything elicit does: the demo ACP agent
+			// runs beside the demo servers (its view is alt+a).
+			agent, err := demoAgentSpec(demoAgentName)
+			if err != nil {
+				return nil, "", err
+			}
+			f.agents = append(f.agents, agent)
+			return specs, theme, nil
 		}
 		return []serverSpec{spec}, theme, nil
 	}
@@ -117,6 +135,7 @@ func (f *tuiFlags) servers(ctx context.Context) ([]serverSpec, string, error) {
 	if theme == "" {
 		theme = cfg.Theme
 	}
+	f.agents = append(f.agents, cfg.Agents...)
 	flagRoots, err := f.roots.roots()
 	if err != nil {
 		return nil, "", err
@@ -204,6 +223,15 @@ func runTUIWith(ctx context.Context, f *tuiFlags, stdout, stderr io.Writer) erro
 		}
 	}
 	eng.order = order
+	if eng.agentHub, err = newAgentHub(br, mgr.Journal(), f.agents); err != nil {
+		return err
+	}
+	for _, a := range f.agents {
+		if _, dup := eng.specs[a.Name]; dup {
+			// Questions and the journal are keyed by the peer's name.
+			return usageErr("a server and an agent are both named %q", a.Name)
+		}
+	}
 	eng.rec = rec
 	eng.sessionOpts = func(name string) *client.Options {
 		protocol := f.protocol
@@ -247,7 +275,11 @@ func runTUIWith(ctx context.Context, f *tuiFlags, stdout, stderr io.Writer) erro
 		})
 	}
 
-	model := ui.New(eng, br, ui.Options{Theme: theme, Context: ctx, OpenURL: browserOpener()})
+	uiOpts := ui.Options{Theme: theme, Context: ctx, OpenURL: browserOpener()}
+	if len(specs) == 0 && len(f.agents) > 0 {
+		uiOpts.StartView = "Agent"
+	}
+	model := ui.New(eng, br, uiOpts)
 	p := tea.NewProgram(model, tea.WithContext(ctx), tea.WithOutput(stdout), tea.WithFPS(f.fps))
 	br.Attach(p.Send)
 	done := make(chan struct{})
@@ -255,7 +287,11 @@ func runTUIWith(ctx context.Context, f *tuiFlags, stdout, stderr io.Writer) erro
 		defer close(done)
 		eng.connectAll(ctx, order)
 	}()
+	eng.agentHub.start(ctx)
 	_, runErr := p.Run()
+	// The agents first: their open questions are answered -32800 and
+	// their processes stopped, bounded (client/acp's Close).
+	eng.agentHub.close()
 	// Quitting closes the sessions first: open prompts end as abandoned,
 	// running calls end, and tasks stay on their servers (remembered in
 	// the state file, resumed next time) instead of being cancelled. Then

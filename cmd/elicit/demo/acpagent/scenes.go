@@ -173,7 +173,12 @@ func (a *agent) play(t *turn, prompt string) string {
 func (t *turn) permission() string {
 	t.update(map[string]any{"sessionUpdate": "plan", "entries": []map[string]string{
 		{"content": "Edit config.json", "priority": "high", "status": "in_progress"}}})
-	t.tool("call_1", "Edit config.json", "edit", "pending")
+	// The edit it asks for, as a diff, and where.
+	t.update(map[string]any{"sessionUpdate": "tool_call", "toolCallId": "call_1", "title": "Edit config.json",
+		"kind": "edit", "status": "pending", "locations": []map[string]any{{"path": "config.json", "line": 2}},
+		"content": []map[string]any{{"type": "diff", "path": "config.json",
+			"oldText": "{\n  \"debug\": false,\n  \"port\": 8080\n}\n",
+			"newText": "{\n  \"debug\": true,\n  \"port\": 8080\n}\n"}}})
 	_, r, ok := t.ask("session/request_permission", permissionParams(t.session, "call_1", "Edit config.json"))
 	if !ok || t.cancelled() {
 		t.toolStatus("call_1", "failed")

@@ -1,0 +1,81 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"io"
+	"path/filepath"
+	"strings"
+)
+
+const acpTUIUsage = `Usage: elicit acp [--cwd DIR] [--theme NAME] [--fps N] [-- AGENT ARGS...]
+
+Without --prompt, elicit acp opens the TUI on AGENT (an Agent Client
+Protocol agent on stdio; without one, the embedded demo agent): its view
+(alt+a) has a prompt box, the turn streaming in, its tool calls, plan,
+mode and usage; esc stops a turn (session/cancel). Its questions open as
+panes in the questions view (F4): a permission request with one choice
+per option, an elicitation as a form. With --prompt it runs one turn
+headless instead (elicit acp --prompt TEXT -h).
+`
+
+// acpWantsTUI reports whether elicit acp's arguments ask for the TUI: no
+// --prompt before the agent's command. The headless flags alone are a
+// usage error there, not a silent TUI.
+func acpWantsTUI(args []string) bool {
+	before, _ := splitDashDash(args)
+	for _, a := range before {
+		name, _, _ := strings.Cut(strings.TrimLeft(a, "-"), "=")
+		if strings.HasPrefix(a, "-") && (name == "prompt" || name == "h" || name == "help") {
+			return false
+		}
+	}
+	return true
+}
+
+// runACPTUI opens the TUI on one agent, with no MCP server.
+func runACPTUI(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	var f tuiFlags
+	// The TUI's other flags keep their defaults (timeouts, modes, fps).
+	f.register(flag.NewFlagSet("defaults", flag.ContinueOnError))
+	var cwd string
+	fs := newFlagSet("acp", stderr, acpTUIUsage)
+	fs.StringVar(&cwd, "cwd", "", "the agent's working directory, and its session's (default: here)")
+	fs.StringVar(&f.theme, "theme", "", "colour theme")
+	fs.IntVar(&f.fps, "fps", renderFPS, "most redraws a second, 1-120 (as elicit's)")
+	// The headless flags are known here only to say where they belong.
+	var headless string
+	for _, name := range []string{"answer", "permission", "cancel-after"} {
+		fs.Func(name, "headless only: goes with --prompt", func(string) error {
+			if headless == "" {
+				headless = name
+			}
+			return nil
+		})
+	}
+	before, command := splitDashDash(args)
+	pos, err := parseInterleaved(fs, before)
+	if err != nil {
+		return err
+	}
+	if headless != "" {
+		return usageErr("--%s goes with --prompt TEXT (one turn, headless); without --prompt elicit acp opens the TUI", headless)
+	}
+	if len(pos) > 0 {
+		return usageErr("acp takes no arguments before --, got %q (the headless flags go with --prompt)", pos[0])
+	}
+	var spec agentSpec
+	if len(command) == 0 {
+		if spec, err = demoAgentSpec(demoAgentName); err != nil {
+			return fail(exitConnect, "%w", err)
+		}
+	} else {
+		spec = agentSpec{Name: filepath.Base(command[0]), Command: command[0], Args: command[1:]}
+	}
+	spec.Dir = cwd
+	f.acpOnly, f.agents = true, []agentSpec{spec}
+	return runTUIWith(ctx, &f, stdout, stderr)
+}
+
+// demoAgentName names the embedded demo agent in the TUI and headless.
+const demoAgentName = "demo-agent"

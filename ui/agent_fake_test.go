@@ -1,0 +1,67 @@
+package ui
+
+import (
+	"context"
+	"sync"
+)
+
+// fakeAgents is the fake engine's ACP side: agents as listed, and a
+// prompt function that plays a turn (nil: end_turn at once).
+type fakeAgents struct {
+	amu      sync.Mutex
+	agents   []AgentStatus
+	promptFn func(ctx context.Context, agent, text string) (AgentTurnEnd, error)
+	prompts  []string // "agent text"
+	stops    []string
+	stopFn   func(agent string)
+	restarts []string
+	abandons []string
+}
+
+func (f *fakeAgents) AgentAbandon(agent string) error {
+	f.amu.Lock()
+	defer f.amu.Unlock()
+	f.abandons = append(f.abandons, agent)
+	return nil
+}
+
+func (f *fakeAgents) AgentRestart(agent string) error {
+	f.amu.Lock()
+	defer f.amu.Unlock()
+	f.restarts = append(f.restarts, agent)
+	return nil
+}
+
+func (f *fakeAgents) Agents() []AgentStatus {
+	f.amu.Lock()
+	defer f.amu.Unlock()
+	return append([]AgentStatus(nil), f.agents...)
+}
+
+func (f *fakeAgents) AgentPrompt(ctx context.Context, agent, text string) (AgentTurnEnd, error) {
+	f.amu.Lock()
+	f.prompts = append(f.prompts, agent+" "+text)
+	fn := f.promptFn
+	f.amu.Unlock()
+	if fn == nil {
+		return AgentTurnEnd{StopReason: "end_turn"}, nil
+	}
+	return fn(ctx, agent, text)
+}
+
+func (f *fakeAgents) AgentStop(agent string) error {
+	f.amu.Lock()
+	f.stops = append(f.stops, agent)
+	fn := f.stopFn
+	f.amu.Unlock()
+	if fn != nil {
+		fn(agent)
+	}
+	return nil
+}
+
+func (f *fakeAgents) stopped() []string {
+	f.amu.Lock()
+	defer f.amu.Unlock()
+	return append([]string(nil), f.stops...)
+}
