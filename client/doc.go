@@ -150,6 +150,15 @@
 // ListChanged events, and ends cleanly when its ctx ends. In older eras
 // list_changed notifications become ListChanged as they come.
 //
+// Resource subscriptions: Session.Subscribe and Unsubscribe send
+// resources/subscribe and resources/unsubscribe in 2025-x; in 2026-07-28
+// Subscribe opens a subscriptions/listen stream of its own for the URI
+// (resourceSubscriptions), one per URI so that changing one never closes
+// another's, and Unsubscribe closes it. Updates become ResourceUpdated
+// events, only from a stream that agreed to their URI (or one it lies
+// under); a stream the server ends is reported as
+// ResourceSubscriptionEnded (subscribe.go, subscribe_listen.go).
+//
 // # Tasks
 //
 // Long jobs run as tasks, in either of two wire-incompatible designs
@@ -267,8 +276,8 @@
 //   - A request that timed out is cancelled as one whose ctx ended is
 //     (initialize and the probe never are), and its error wraps ErrTimeout
 //     and says after how long.
-//   - Unbounded by design: a subscriptions/listen stream (Listen bounds
-//     its acknowledgement only), and a 2025-11-25 tasks/result sent while
+//   - Unbounded by design: a subscriptions/listen stream (Listen and
+//     Subscribe bound its acknowledgement only, Unsubscribe its end), and a 2025-11-25 tasks/result sent while
 //     its task runs, which answers when the task ends. A task is bounded
 //     per request (each tasks/get, tasks/update, tasks/cancel, and
 //     tasks/result once it has ended), never as a whole.

@@ -156,6 +156,17 @@ type ResourceUpdated struct {
 	URI    string
 }
 
+// ResourceSubscriptionEnded reports that a 2026-07-28 resource
+// subscription ended without Unsubscribe: the server ended its stream, or
+// the stream failed (Err says how). No updates come for URI any more;
+// Subscribe again to renew it. A session's end ends its subscriptions
+// too, and ServerStateChanged says that, so it is not reported here.
+type ResourceSubscriptionEnded struct {
+	Server string
+	URI    string
+	Err    error
+}
+
 // Notice is something the person should know that is not an error of a call:
 // a late response dropped after we cancelled, a malformed frame skipped, a
 // notification for an unknown request, a duplicate request id.
@@ -165,18 +176,19 @@ type Notice struct {
 	Time   time.Time
 }
 
-func (ServerStateChanged) isEvent() {}
-func (PromptOpened) isEvent()       {}
-func (PromptResolved) isEvent()     {}
-func (CallProgress) isEvent()       {}
-func (CallFinished) isEvent()       {}
-func (ListChanged) isEvent()        {}
-func (TaskChanged) isEvent()        {}
-func (LogMessage) isEvent()         {}
-func (Notice) isEvent()             {}
-func (RequestRefused) isEvent()     {}
-func (URLRetry) isEvent()           {}
-func (ResourceUpdated) isEvent()    {}
+func (ServerStateChanged) isEvent()        {}
+func (PromptOpened) isEvent()              {}
+func (PromptResolved) isEvent()            {}
+func (CallProgress) isEvent()              {}
+func (CallFinished) isEvent()              {}
+func (ListChanged) isEvent()               {}
+func (TaskChanged) isEvent()               {}
+func (LogMessage) isEvent()                {}
+func (Notice) isEvent()                    {}
+func (RequestRefused) isEvent()            {}
+func (URLRetry) isEvent()                  {}
+func (ResourceUpdated) isEvent()           {}
+func (ResourceSubscriptionEnded) isEvent() {}
 
 // Observer receives events. See Event for the delivery rules.
 type Observer interface {

@@ -25,6 +25,11 @@ type ListenOptions struct {
 	// extension); each one updates the task the session follows at once
 	// (tasks_ext.go). Polling goes on regardless.
 	TaskIDs []string `json:"taskIds,omitempty"`
+	// ResourceSubscriptions asks for notifications/resources/updated of
+	// these URIs (what resources/subscribe did before 2026-07-28); each
+	// becomes a ResourceUpdated event. Session.Subscribe opens one such
+	// stream per URI (subscribe_listen.go).
+	ResourceSubscriptions []string `json:"resourceSubscriptions,omitempty"`
 }
 
 // names lists the kinds o asks for, in wire spelling.
@@ -41,14 +46,21 @@ func (o ListenOptions) names() []string {
 	if len(o.TaskIDs) > 0 {
 		out = append(out, fmt.Sprintf("taskIds %v", o.TaskIDs))
 	}
+	if len(o.ResourceSubscriptions) > 0 {
+		out = append(out, fmt.Sprintf("resourceSubscriptions %v", o.ResourceSubscriptions))
+	}
 	return out
 }
 
-// equal reports whether o and p ask for the same (task ids in any order).
+// equal reports whether o and p ask for the same (ids and URIs in any
+// order).
 func (o ListenOptions) equal(p ListenOptions) bool {
-	a, b := slices.Sorted(slices.Values(o.TaskIDs)), slices.Sorted(slices.Values(p.TaskIDs))
+	same := func(a, b []string) bool {
+		return slices.Equal(slices.Sorted(slices.Values(a)), slices.Sorted(slices.Values(b)))
+	}
 	return o.ToolsListChanged == p.ToolsListChanged && o.PromptsListChanged == p.PromptsListChanged &&
-		o.ResourcesListChanged == p.ResourcesListChanged && slices.Equal(a, b)
+		o.ResourcesListChanged == p.ResourcesListChanged && same(o.TaskIDs, p.TaskIDs) &&
+		same(o.ResourceSubscriptions, p.ResourceSubscriptions)
 }
 
 // Listener is one open subscriptions/listen stream.
@@ -64,12 +76,21 @@ type Listener struct {
 	acked  bool
 
 	err error // set before done is closed
+	// ended, if set, is called with err when the stream has ended, just
+	// before done is closed (Session.Subscribe forgets the URI then).
+	ended func(error)
+}
+
+// newListener is a Listener not yet opened.
+func newListener(opts ListenOptions) *Listener {
+	return &Listener{asked: opts, ack: make(chan error, 1), done: make(chan struct{})}
 }
 
 // Agreed is what the server agreed to send (a subset of what was asked).
 func (l *Listener) Agreed() ListenOptions {
 	a := l.agreed
 	a.TaskIDs = slices.Clone(a.TaskIDs)
+	a.ResourceSubscriptions = slices.Clone(a.ResourceSubscriptions)
 	return a
 }
 
@@ -98,11 +119,29 @@ var errBadAck = errors.New("the server acknowledged notifications we did not ask
 // (stdio) and the Listener ends cleanly. The stream itself has no
 // timeout: it is meant to stay open.
 func (s *Session) Listen(ctx context.Context, opts ListenOptions) (*Listener, error) {
-	if !s.stateless() {
-		return nil, fmt.Errorf("subscriptions/listen on %s: needs 2026-07-28, but the session speaks %s (list changes arrive without asking)", s.name, s.Era())
+	l := newListener(opts)
+	if err := s.openListen(ctx, ctx, l); err != nil {
+		return nil, err
 	}
-	l := &Listener{asked: opts, ack: make(chan error, 1), done: make(chan struct{})}
-	lctx, cancel := context.WithCancelCause(ctx)
+	return l, nil
+}
+
+// openListen opens l's stream, which lives until stream ends, and waits
+// for its acknowledgement until wait ends or Options.RequestTimeout has
+// passed (then the stream is closed and the error says why). When it
+// returns an error, l has ended (Done is closed).
+func (s *Session) openListen(stream, wait context.Context, l *Listener) error {
+	opts := l.asked
+	// Never opened, l has ended all the same (its Done is closed).
+	never := func(err error) error {
+		l.err = err
+		close(l.done)
+		return err
+	}
+	if !s.stateless() {
+		return never(fmt.Errorf("subscriptions/listen on %s: needs 2026-07-28, but the session speaks %s (list changes arrive without asking)", s.name, s.Era()))
+	}
+	lctx, cancel := context.WithCancelCause(stream)
 	s.mu.Lock()
 	if s.isDead || s.closing {
 		err := s.err
@@ -111,7 +150,7 @@ func (s *Session) Listen(ctx context.Context, opts ListenOptions) (*Listener, er
 		if err == nil {
 			err = ErrClosed
 		}
-		return nil, fmt.Errorf("subscriptions/listen on %s: %w", s.name, err)
+		return never(fmt.Errorf("subscriptions/listen on %s: %w", s.name, err))
 	}
 	s.wg.Add(1)
 	s.mu.Unlock()
@@ -121,13 +160,16 @@ func (s *Session) Listen(ctx context.Context, opts ListenOptions) (*Listener, er
 		err := s.do(lctx, &call{method: wire.MethodSubscriptionsListen, listen: l}, map[string]any{"notifications": opts}, nil)
 		switch {
 		case lctx.Err() != nil:
-			if cause := context.Cause(lctx); errors.Is(cause, errBadAck) {
+			if cause := context.Cause(lctx); errors.Is(cause, errBadAck) || errors.Is(cause, ErrTimeout) || errors.Is(cause, errGaveUp) {
 				l.err = cause
 			}
 		case err != nil:
 			l.err = err
 		default:
 			s.notice("the server ended subscription %v", opts.names())
+		}
+		if l.ended != nil {
+			l.ended(l.err)
 		}
 		close(l.done)
 	}()
@@ -138,12 +180,12 @@ func (s *Session) Listen(ctx context.Context, opts ListenOptions) (*Listener, er
 		cause := fmt.Errorf("%w: not acknowledged within %v", ErrTimeout, s.opts.RequestTimeout)
 		cancel(cause)
 		<-l.done
-		return nil, fmt.Errorf("subscriptions/listen on %s: %w", s.name, cause)
+		return fmt.Errorf("subscriptions/listen on %s: %w", s.name, cause)
 	case err := <-l.ack:
 		if err != nil {
 			cancel(fmt.Errorf("%w: %w", errBadAck, err))
 			<-l.done
-			return nil, fmt.Errorf("subscriptions/listen on %s: %w", s.name, err)
+			return fmt.Errorf("subscriptions/listen on %s: %w", s.name, err)
 		}
 		s.mu.Lock()
 		agreed := l.agreed
@@ -151,17 +193,31 @@ func (s *Session) Listen(ctx context.Context, opts ListenOptions) (*Listener, er
 		if !agreed.equal(opts) {
 			s.notice("subscription: asked for %v, the server agreed to %v", opts.names(), agreed.names())
 		}
-		return l, nil
+		return nil
+	case <-wait.Done():
+		if wait != stream {
+			// Only the wait ended: the stream goes with it, unacknowledged.
+			cause := fmt.Errorf("%w: %w", errGaveUp, context.Cause(wait))
+			cancel(cause)
+			<-l.done
+			return fmt.Errorf("subscriptions/listen on %s: %w", s.name, cause)
+		}
+		<-l.done
+		return fmt.Errorf("subscriptions/listen on %s: %w", s.name, context.Cause(wait))
 	case <-l.done:
 		if l.err != nil {
-			return nil, l.err
+			return l.err
 		}
-		if ctx.Err() != nil {
-			return nil, fmt.Errorf("subscriptions/listen on %s: %w", s.name, context.Cause(ctx))
+		if wait.Err() != nil {
+			return fmt.Errorf("subscriptions/listen on %s: %w", s.name, context.Cause(wait))
 		}
-		return nil, fmt.Errorf("subscriptions/listen on %s: ended before the server acknowledged it", s.name)
+		return fmt.Errorf("subscriptions/listen on %s: ended before the server acknowledged it", s.name)
 	}
 }
+
+// errGaveUp ends a listen whose opener stopped waiting for the
+// acknowledgement.
+var errGaveUp = errors.New("gave up waiting for the acknowledgement")
 
 // subscriptionID reads params._meta[subscriptionId], if any.
 func subscriptionID(params json.RawMessage) (jsonrpc.ID, bool) {
@@ -227,13 +283,14 @@ func (s *Session) acknowledged(params json.RawMessage) {
 				extra = append(extra, k+" (malformed)")
 				break
 			}
-			for _, id := range ids {
-				if slices.Contains(l.asked.TaskIDs, id) && !slices.Contains(l.agreed.TaskIDs, id) {
-					l.agreed.TaskIDs = append(l.agreed.TaskIDs, id)
-				} else if !slices.Contains(l.asked.TaskIDs, id) {
-					extra = append(extra, fmt.Sprintf("taskIds %q", id))
-				}
+			l.agreed.TaskIDs, extra = agreeTo(k, ids, l.asked.TaskIDs, l.agreed.TaskIDs, extra)
+		case k == "resourceSubscriptions":
+			var uris []string
+			if json.Unmarshal(v, &uris) != nil {
+				extra = append(extra, k+" (malformed)")
+				break
 			}
+			l.agreed.ResourceSubscriptions, extra = agreeTo(k, uris, l.asked.ResourceSubscriptions, l.agreed.ResourceSubscriptions, extra)
 		default:
 			extra = append(extra, k)
 		}
@@ -244,6 +301,20 @@ func (s *Session) acknowledged(params json.RawMessage) {
 		return
 	}
 	l.ack <- nil
+}
+
+// agreeTo adds to agreed each of got that was asked (once), and to extra
+// each that was not.
+func agreeTo(key string, got, asked, agreed, extra []string) ([]string, []string) {
+	for _, v := range got {
+		switch {
+		case !slices.Contains(asked, v):
+			extra = append(extra, fmt.Sprintf("%s %q", key, v))
+		case !slices.Contains(agreed, v):
+			agreed = append(agreed, v)
+		}
+	}
+	return agreed, extra
 }
 
 // listChanged routes notifications/{tools,prompts,resources}/list_changed

@@ -47,10 +47,11 @@ type Session struct {
 	requests map[string]*feature
 	// notifications are the handlers of server notifications (notify.go).
 	notifications map[string]func(*Session, *jsonrpc.Message)
-	headers       toolHeaders   // x-mcp-header bindings from tools/list (headers.go)
-	tasks         taskTable     // the tasks we follow (tasks*.go); under its own lock
-	receiver      receiverTable // the tasks we run for the server (receiver*.go); under its own lock
-	lint          lintState     // what the findings checks remember (lint.go); under its own lock
+	headers       toolHeaders     // x-mcp-header bindings from tools/list (headers.go)
+	tasks         taskTable       // the tasks we follow (tasks*.go); under its own lock
+	receiver      receiverTable   // the tasks we run for the server (receiver*.go); under its own lock
+	resSubs       resourceListens // 2026-07-28 resource subscriptions (subscribe_listen.go); under its own lock
+	lint          lintState       // what the findings checks remember (lint.go); under its own lock
 
 	// base is the parent of every incoming request's context; cancelling
 	// it (always under mu) ends every open prompt with its cause.

@@ -5,40 +5,47 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
+	"strings"
 
 	"github.com/elicit-dev/elicit/client/findings"
 	"github.com/elicit-dev/elicit/client/wire"
 )
 
-// Resource subscriptions, 2025-x: resources/subscribe and
-// resources/unsubscribe, when the server declared resources.subscribe;
-// each change comes as notifications/resources/updated (a ResourceUpdated
-// event). 2026-07-28 subscribes through subscriptions/listen's
-// resourceSubscriptions instead, which Subscribe does not open yet.
+// Resource subscriptions. 2025-x: resources/subscribe and
+// resources/unsubscribe, when the server declared resources.subscribe.
+// 2026-07-28 has neither: a subscription is a subscriptions/listen stream
+// whose filter names the URI (subscribe_listen.go). Either way each change
+// comes as notifications/resources/updated, a ResourceUpdated event.
 
 // ErrNoSubscribe is returned by Subscribe and Unsubscribe when the server
-// did not declare resources.subscribe.
+// did not declare resources.subscribe, and by Subscribe in 2026-07-28 when
+// the server's acknowledgement left the URI out.
 var ErrNoSubscribe = errors.New("the server declared no resources.subscribe capability")
 
-// ErrSubscribeByListen is returned by Subscribe and Unsubscribe on a
-// 2026-07-28 session, where resource subscriptions are a
-// subscriptions/listen filter.
-var ErrSubscribeByListen = errors.New("2026-07-28 subscribes to resources through subscriptions/listen, which elicit does not open for resources yet")
-
-// Subscribe asks for notifications/resources/updated of uri.
+// Subscribe asks for notifications/resources/updated of uri. In
+// 2026-07-28 it opens a subscriptions/listen stream for uri and returns
+// once the server acknowledged it (within ctx and Options.RequestTimeout);
+// the stream stays open until Unsubscribe, the session's end, or the
+// server's, which a ResourceSubscriptionEnded event reports. Subscribing
+// again to a URI already subscribed does nothing.
 func (s *Session) Subscribe(ctx context.Context, uri string) error {
+	if s.stateless() {
+		return s.listenResource(ctx, uri)
+	}
 	return s.subscription(ctx, wire.MethodResourcesSubscribe, uri)
 }
 
-// Unsubscribe ends a subscription to uri.
+// Unsubscribe ends a subscription to uri (in 2026-07-28: closes its
+// stream and waits, within ctx, until it has ended).
 func (s *Session) Unsubscribe(ctx context.Context, uri string) error {
+	if s.stateless() {
+		return s.unlistenResource(ctx, uri)
+	}
 	return s.subscription(ctx, wire.MethodResourcesUnsubscribe, uri)
 }
 
 func (s *Session) subscription(ctx context.Context, method, uri string) error {
-	if s.Protocol() >= wire.Protocol2026_07_28 {
-		return fmt.Errorf("%s on %s: %w", method, s.name, ErrSubscribeByListen)
-	}
 	if !s.ServerCapabilities().ResourcesSubscribe {
 		return fmt.Errorf("%s on %s: %w", method, s.name, ErrNoSubscribe)
 	}
@@ -47,8 +54,9 @@ func (s *Session) subscription(ctx context.Context, method, uri string) error {
 }
 
 // resourceUpdated handles notifications/resources/updated (read loop).
-// One on a 2026-07-28 subscription stream is not ours to take: we open
-// none for resources.
+// One on a 2026-07-28 subscription stream counts only if that stream
+// agreed to the URI, or to one the URI lies under (the spec lets an
+// update name a sub-resource of the one subscribed).
 func (s *Session) resourceUpdated(params json.RawMessage) {
 	var p struct {
 		URI string `json:"uri"`
@@ -58,9 +66,24 @@ func (s *Session) resourceUpdated(params json.RawMessage) {
 		return
 	}
 	if id, ok := subscriptionID(params); ok {
-		s.notice("ignored notifications/resources/updated of %s on subscription %s: not asked for", p.URI, id)
-		s.find(findings.SubscriptionUnrequested, findings.FrameRef{In: true, Method: wire.NotifyResourcesUpdated}, "resources/updated of %s on subscription %s, which did not ask for it", p.URI, id)
-		return
+		s.mu.Lock()
+		var agreed bool
+		if c := s.out[id]; c != nil && c.listen != nil && c.listen.acked {
+			agreed = slices.ContainsFunc(c.listen.agreed.ResourceSubscriptions, func(sub string) bool {
+				return underURI(p.URI, sub)
+			})
+		}
+		s.mu.Unlock()
+		if !agreed {
+			s.notice("ignored notifications/resources/updated of %s on subscription %s: not open, or not agreed to", p.URI, id)
+			s.find(findings.SubscriptionUnrequested, findings.FrameRef{In: true, Method: wire.NotifyResourcesUpdated}, "resources/updated of %s on subscription %s, which did not ask for it", p.URI, id)
+			return
+		}
 	}
 	s.emit(ResourceUpdated{Server: s.name, URI: p.URI})
+}
+
+// underURI reports whether uri is sub or a resource under it.
+func underURI(uri, sub string) bool {
+	return uri == sub || strings.HasPrefix(uri, strings.TrimSuffix(sub, "/")+"/")
 }

@@ -62,19 +62,24 @@ func TestSubscribeEverything(t *testing.T) {
 	}
 }
 
-// TestSubscribeIn2026SaysListen: a 2026-07-28 session (the embedded
-// demo) sends no resources/subscribe, which that version does not have.
-func TestSubscribeIn2026SaysListen(t *testing.T) {
+// TestSubscribeIn2026NeedsTheCapability: a 2026-07-28 session to the
+// embedded demo, which declares no resources.subscribe, sends neither
+// resources/subscribe (which that version does not have) nor a listen for
+// the URI (TestSubscribeListenGoSDK has a server that declares it).
+func TestSubscribeIn2026NeedsTheCapability(t *testing.T) {
 	t.Parallel()
 	rec := &recorder{}
 	s := connectDemo(t, "pipe", nil, rec)
-	if err := s.Subscribe(t.Context(), "demo://x"); !errors.Is(err, client.ErrSubscribeByListen) {
-		t.Fatalf("Subscribe = %v, want ErrSubscribeByListen", err)
+	if s.Era() != "2026-07-28 stateless" {
+		t.Fatalf("era %q", s.Era())
+	}
+	if err := s.Subscribe(t.Context(), "demo://x"); !errors.Is(err, client.ErrNoSubscribe) {
+		t.Fatalf("Subscribe = %v, want ErrNoSubscribe", err)
 	}
 	rec.mu.Lock()
 	defer rec.mu.Unlock()
 	for _, f := range rec.frames {
-		if strings.Contains(string(f.Raw), wire.MethodResourcesSubscribe) {
+		if strings.Contains(string(f.Raw), wire.MethodResourcesSubscribe) || strings.Contains(string(f.Raw), "resourceSubscriptions") {
 			t.Fatalf("sent %s", f.Raw)
 		}
 	}

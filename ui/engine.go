@@ -29,8 +29,10 @@ type Engine interface {
 	// ListResourceTemplates runs resources/templates/list (all pages).
 	ListResourceTemplates(ctx context.Context, server string) ([]wire.ResourceTemplate, error)
 	ReadResource(ctx context.Context, server, uri string) ([]wire.ResourceContents, error)
-	// Subscribe sends resources/subscribe (on) or resources/unsubscribe;
-	// changes then come as client.ResourceUpdated events.
+	// Subscribe sends resources/subscribe (on) or resources/unsubscribe
+	// (in 2026-07-28 opens or closes the URI's subscriptions/listen
+	// stream); changes then come as client.ResourceUpdated events, and a
+	// stream the server ended as client.ResourceSubscriptionEnded.
 	Subscribe(ctx context.Context, server, uri string, on bool) error
 	ListPrompts(ctx context.Context, server string) ([]wire.Prompt, error)
 	GetPrompt(ctx context.Context, server, name string, args map[string]string) (*wire.GetPromptResult, error)

@@ -17,8 +17,8 @@ type keyMap struct {
 
 	// The questions view: tiles or one pane, clear every ended pane.
 	Tiles, ClearEnded key.Binding
-	// A form prompt.
-	Submit, Decline, Cancel, Dismiss key.Binding
+	// A form prompt; SaveMedia only on a sampling one.
+	Submit, Decline, Cancel, Dismiss, SaveMedia key.Binding
 	// A URL prompt.
 	OpenURL, CopyURL, Consent key.Binding
 	// An accepted URL elicitation of a -32042: done in the browser, retry.
@@ -81,6 +81,8 @@ func newKeyMap() keyMap {
 		Decline: b("ctrl+x", "decline (say no)", "ctrl+x"),
 		Cancel:  b("esc", "cancel (a select's filter closes first)", "esc"),
 		Dismiss: b("enter / ctrl+w", "clear an ended prompt", "enter", "ctrl+w"),
+		// alt+w (write): no view, huh field, textinput or textarea uses it.
+		SaveMedia: b("alt+w", "sampling: write its images and audio to files", "alt+w"),
 
 		OpenURL: b("o", "open the URL in the browser", "o"),
 		CopyURL: b("c", "copy the URL (OSC 52)", "c"),
@@ -159,6 +161,8 @@ func newKeyMap() keyMap {
 func (k keyMap) helpSections(tabs []key.Binding) []helpSection {
 	return []helpSection{
 		{"Everywhere", append([]key.Binding{k.Quit, k.Help, k.helpPanes, k.JumpPane}, tabs...)},
+		// SaveMedia is not listed (the overlay must fit 80×24): each image
+		// or audio line of a sampling pane names it.
 		{"Form prompt", []key.Binding{k.Submit, k.Decline, k.Cancel, k.Dismiss, k.ClearEnded, k.Tiles}},
 		{"URL prompt", []key.Binding{k.OpenURL, k.CopyURL, k.Consent, k.URLDone, k.Decline}},
 		{"Lists", []key.Binding{k.helpMove, k.helpPage, k.helpEnds, k.Select, k.Back, k.HelpQ, k.ListFilter}},

@@ -47,7 +47,7 @@ func (m *Model) handlePromptOpened(msg promptOpenedMsg) tea.Cmd {
 		pn.url = inspectURL(p.URL, m.serverHost(p.Server))
 	} else {
 		if p.Kind == question.KindSampling {
-			pn.form = samplingForm(p, m.theme.Form) // sampling.go
+			pn.form = samplingForm(p, m.keys.SaveMedia.Help().Key, m.theme.Form) // sampling.go
 		} else {
 			// The form shows the server's message above its fields, sanitized.
 			pn.form = forms.New(p.Schema, forms.Options{Message: p.Message, Theme: m.theme.Form})

@@ -142,6 +142,8 @@ func (p *promptsView) key(c *viewCtx, k tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(k, c.keys.Cancel) && (pn.form == nil || !pn.form.Filtering()):
 		pn.answer(question.Outcome{Kind: question.Cancel})
 		return nil
+	case key.Matches(k, c.keys.SaveMedia) && pn.p.Kind == question.KindSampling:
+		return saveMedia(c, pn) // sampling_save.go
 	}
 	if pn.form == nil {
 		return urlKey(c, pn, k)

@@ -14,7 +14,9 @@ import (
 // resources.subscribe); notifications/resources/updated (a
 // client.ResourceUpdated event) marks the resource, and the one on show
 // is read again. Reading a resource clears its mark. A reconnect starts a
-// new session without them, so they are dropped with it.
+// new session without them, so they are dropped with it. In 2026-07-28 a
+// subscription is a stream the server may end (ResourceSubscriptionEnded):
+// the mark goes and the status bar says why.
 
 // subscribedMsg reports resources/subscribe or unsubscribe.
 type subscribedMsg struct {
@@ -83,6 +85,11 @@ func (r *resourcesView) subsUpdate(c *viewCtx, msg tea.Msg) (tea.Cmd, bool) {
 		switch e := msg.e.(type) {
 		case client.ResourceUpdated:
 			return r.resourceUpdated(c, e), true
+		case client.ResourceSubscriptionEnded:
+			if m := r.marks[e.Server]; m != nil {
+				delete(m.subscribed, e.URI)
+			}
+			return notice("the subscription to " + untrusted.Line(e.URI) + " on " + untrusted.Line(e.Server) + " ended (u renews it): " + errText(e.Err)), true
 		case client.ServerStateChanged:
 			if e.State != client.StateReady {
 				delete(r.marks, e.Server)

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"context"
+	"errors"
 	"slices"
 	"strings"
 	"sync/atomic"
@@ -66,5 +67,25 @@ func TestResourceSubscribeNeedsTheCapability(t *testing.T) {
 	mustShow(t, d, "declared no resources.subscribe")
 	if got := d.eng.subsAsked(); len(got) != 0 {
 		t.Fatalf("asked %q", got)
+	}
+}
+
+// TestResourceSubscriptionEndedDropsTheMark: a 2026-07-28 stream the
+// server ended takes the subscribed mark away and says why.
+func TestResourceSubscriptionEndedDropsTheMark(t *testing.T) {
+	t.Parallel()
+	d := newDriver(t, Options{}, withResources, withSubscribe)
+	d.keys(keyF9, key1('u'))
+	mustShow(t, d, "subscribed to file:///notes.txt", "text/plain  subscribed")
+	d.send(eventMsg{e: client.ResourceSubscriptionEnded{Server: "demo", URI: "file:///notes.txt", Err: errors.New("going away")}})
+	mustShow(t, d, "the subscription to file:///notes.txt on demo ended (u renews it): going away")
+	if strings.Contains(d.screen(), "text/plain  subscribed") {
+		t.Errorf("still marked subscribed:\n%s", d.screen())
+	}
+	// u subscribes again (not unsubscribes).
+	d.keys(key1('u'))
+	mustShow(t, d, "subscribed to file:///notes.txt")
+	if got := d.eng.subsAsked(); !slices.Equal(got, []string{"subscribe demo file:///notes.txt", "subscribe demo file:///notes.txt"}) {
+		t.Fatalf("subscriptions asked %q", got)
 	}
 }

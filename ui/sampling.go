@@ -11,10 +11,11 @@ import (
 // A sampling question's pane is a forms.NewSampling form: the request
 // read-only above the reply's fields. ctrl+x rejects it and Esc dismisses
 // it, as any pane (the engine sends the spec's -1 for both and journals
-// them apart).
+// them apart). Its images and audio are type/size lines naming saveKey,
+// which writes them to files (sampling_save.go).
 
 // samplingForm builds the pane's form for q (KindSampling).
-func samplingForm(q *question.Question, theme huh.Theme) *forms.Form {
+func samplingForm(q *question.Question, saveKey string, theme huh.Theme) *forms.Form {
 	smp := q.Sampling
 	p := smp.Params
 	req := &forms.SamplingRequest{
@@ -23,7 +24,7 @@ func samplingForm(q *question.Question, theme huh.Theme) *forms.Form {
 		ToolChoice: smp.ToolChoice(),
 	}
 	for _, m := range p.Messages {
-		req.Messages = append(req.Messages, forms.SamplingMessage{Role: m.Role, Blocks: sampleBlocks(m.Content)})
+		req.Messages = append(req.Messages, forms.SamplingMessage{Role: m.Role, Blocks: sampleBlocks(m.Content, saveKey)})
 	}
 	model := "person"
 	if mp := p.ModelPreferences; mp != nil {
@@ -41,14 +42,14 @@ func samplingForm(q *question.Question, theme huh.Theme) *forms.Form {
 	return forms.NewSampling(req, model, forms.Options{Theme: theme})
 }
 
-func sampleBlocks(bs []wire.SamplingBlock) []forms.SamplingBlock {
+func sampleBlocks(bs []wire.SamplingBlock, saveKey string) []forms.SamplingBlock {
 	out := make([]forms.SamplingBlock, 0, len(bs))
 	for _, b := range bs {
 		fb := forms.SamplingBlock{Type: b.Type, Text: b.Text, MimeType: b.MimeType, ID: b.ID, Name: b.Name,
-			Input: string(b.Input), ToolUseID: b.ToolUseID, IsError: b.IsError, Content: sampleBlocks(b.Content)}
+			Input: string(b.Input), ToolUseID: b.ToolUseID, IsError: b.IsError, Content: sampleBlocks(b.Content, saveKey)}
 		switch b.Type {
 		case wire.BlockImage, wire.BlockAudio:
-			fb.Size = b.Size()
+			fb.Size, fb.SaveKey = b.Size(), saveKey
 		case "resource_link":
 			fb.Name = b.URI
 		case "resource":

@@ -47,6 +47,8 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		cmd = m.handleShowFrame(msg)
 	case urlOpenedMsg:
 		m.handleURLOpened(msg)
+	case mediaSavedMsg:
+		m.handleMediaSaved(msg)
 	case noticeMsg:
 		m.handleNotice(msg)
 	case authStateMsg:

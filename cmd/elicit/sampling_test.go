@@ -47,9 +47,13 @@ func writeTemp(t *testing.T, name, body string) string {
 }
 
 // TestCallSampleDemo: the demo's summarize tool, in both eras, answered by
-// each --sample policy; the JSON lists the request and what was sent.
+// each --sample policy (echo, FILE.json in its three shapes: per tool, one
+// for all, in order; decline); the JSON lists the request and what was
+// sent.
 func TestCallSampleDemo(t *testing.T) {
 	file := writeTemp(t, "sample.json", `{"tools":{"summarize":{"text":"A fox jumps.","model":"file-model","stopReason":"maxTokens"}}}`)
+	all := writeTemp(t, "all.json", `{"text":"One reply for all.","model":"all-model","stopReason":"stopSequence"}`)
+	replies := writeTemp(t, "replies.json", `{"replies":[{"text":"First in order.","model":"order-model"}]}`)
 	for _, era := range []string{"2025-11-25", "2026-07-28"} {
 		for _, tc := range []struct {
 			sample, want, model, sent, outcome string
@@ -57,6 +61,8 @@ func TestCallSampleDemo(t *testing.T) {
 		}{
 			{"echo", "Summary by elicit-echo (endTurn): Summarise in one sentence:", "elicit-echo", "result", "accept", exitOK},
 			{file, "Summary by file-model (maxTokens): A fox jumps.", "file-model", "result", "accept", exitOK},
+			{all, "Summary by all-model (stopSequence): One reply for all.", "all-model", "result", "accept", exitOK},
+			{replies, "Summary by order-model (endTurn): First in order.", "order-model", "result", "accept", exitOK},
 			{"decline", "", "", "", "decline", exitToolError},
 		} {
 			t.Run(era+"/"+filepath.Base(tc.sample), func(t *testing.T) {
