@@ -132,9 +132,10 @@ func (s *Session) cancelReceiverTask(e *incoming, id string) {
 	st := t.onWire()
 	s.emit(TaskChanged{Task: t.snapshot(s.name)})
 	r.mu.Unlock()
-	if s.answer(e, e.ctx, wire.MustJSON(st), nil) {
-		s.taskStatus(st)
-	}
+	// The status goes out before the answer, so a server hears of the
+	// change in one order whatever its own requests race with.
+	s.taskStatus(st)
+	s.answer(e, e.ctx, wire.MustJSON(st), nil)
 }
 
 // receiverResult answers tasks/result: it waits until the task is
