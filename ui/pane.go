@@ -291,7 +291,11 @@ func (p *pane) renderURL(st *themes.Styles, width int) string {
 	if msg := untrusted.Text(p.p.Message); msg != "" {
 		b.WriteString(st.Pane.Message.Width(width).Render(msg) + "\n\n")
 	}
-	b.WriteString(st.Muted.Render("This server asks you to open a page in your browser. Nothing has been fetched.") + "\n")
+	asker := "server"
+	if p.p.Key.Delivery == question.AgentRequest {
+		asker = "agent"
+	}
+	b.WriteString(st.Muted.Render("This "+asker+" asks you to open a page in your browser. Nothing has been fetched.") + "\n")
 	line := st.Pane.URL.Render(untrusted.Line(u.before)) +
 		st.Pane.Host.Render(untrusted.Line(u.host)) +
 		st.Pane.URL.Render(untrusted.Line(u.after))

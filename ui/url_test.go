@@ -133,3 +133,23 @@ func TestBridgeCoalescesStreams(t *testing.T) {
 		t.Fatalf("window = %d rows (total %d), last %+v", len(rows), total, rows[len(rows)-1])
 	}
 }
+
+// A URL question from an ACP agent says an agent asks, not a server.
+func TestURLPaneNamesWhoAsks(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		delivery question.Delivery
+		want     string
+	}{
+		{question.ServerRequest, "This server asks you to open a page"},
+		{question.AgentRequest, "This agent asks you to open a page"},
+	} {
+		d := newDriver(t, Options{})
+		key := question.Key{Server: "peer", Delivery: tc.delivery, RequestID: reqKey("peer", 3).RequestID}
+		d.open(&question.Question{Key: key, Server: "peer", Mode: question.ModeURL,
+			Message: "Sign in", URL: "https://example.com/login", Arrived: time.Now()})
+		if s := d.screen(); !strings.Contains(s, tc.want) {
+			t.Errorf("delivery %v: the pane lacks %q:\n%s", tc.delivery, tc.want, s)
+		}
+	}
+}
