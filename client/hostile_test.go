@@ -174,7 +174,10 @@ func TestHostileResponses(t *testing.T) {
 // weigh on the memory measure; slow makes each log event take that long,
 // as a busy UI would.
 type countingObserver struct {
-	slow    time.Duration
+	slow time.Duration
+	// hold, when set, keeps every log event waiting until it is closed:
+	// an observer that is stuck, whatever the machine's speed.
+	hold    chan struct{}
 	logs    atomic.Int64
 	dropped atomic.Int64
 	notices atomic.Int64
@@ -185,6 +188,9 @@ func (o *countingObserver) Event(e client.Event) {
 	case client.LogMessage:
 		o.logs.Add(1)
 		o.dropped.Add(int64(e.Dropped))
+		if o.hold != nil {
+			<-o.hold
+		}
 		if o.slow > 0 {
 			time.Sleep(o.slow)
 		}
@@ -229,7 +235,10 @@ func baselineHeap() uint64 {
 func TestHostileNotificationFlood(t *testing.T) {
 	// Not parallel: it measures the heap.
 	const n = 50_000
-	obs := &countingObserver{slow: 50 * time.Microsecond}
+	// The observer is stuck until the flood is over: whether a merely
+	// slow one falls behind depends on the machine (CI once saw the
+	// flood go slower than a 50 µs observer, and nothing dropped).
+	obs := &countingObserver{hold: make(chan struct{})}
 	p, conn := newHostilePeer(t, nil, false)
 	s, err := client.Connect(t.Context(), connTransport{conn}, &client.Options{Name: "flood", Observer: obs})
 	if err != nil {
@@ -269,15 +278,15 @@ func TestHostileNotificationFlood(t *testing.T) {
 	}
 	alive(t, s, hostileBound)
 	peak := stopWatch()
+	close(obs.hold)
 	if sent.Load() != n {
 		t.Fatalf("the flood stopped after %d", sent.Load())
 	}
 	if duringFlood == 0 {
 		t.Errorf("no ping completed during the flood")
 	}
-	// Up to a full queue (1,024) is still to be delivered, each after the
-	// observer's sleep, which under -race on a busy machine lasts
-	// milliseconds, not 50 µs: a longer bound than liveness.
+	// Up to a full queue (1,024) is still to be delivered: a longer
+	// bound than liveness.
 	deadline := time.Now().Add(30 * time.Second)
 	for obs.logs.Load()+obs.dropped.Load() != n {
 		if time.Now().After(deadline) {
