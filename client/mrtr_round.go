@@ -29,7 +29,11 @@ type roundItem struct {
 // out, and nothing is journalled, until the retry does (roundRecord).
 type roundDelivery struct{ it *roundItem }
 
-func (roundDelivery) claim(ctx context.Context) (string, error) {
+func (roundDelivery) claim(ctx context.Context) (string, error) { return claimLocal(ctx) }
+
+// claimLocal is claim for a delivery whose answer stays with us (a round's
+// retry, a -32042's wait): nothing else can have ended it, only ctx.
+func claimLocal(ctx context.Context) (string, error) {
 	if ctx.Err() != nil {
 		return "", context.Cause(ctx)
 	}

@@ -57,12 +57,7 @@ type urlItem struct {
 // urlDelivery keeps a question's outcome: nothing answers it on the wire.
 type urlDelivery struct{ it *urlItem }
 
-func (urlDelivery) claim(ctx context.Context) (string, error) {
-	if ctx.Err() != nil {
-		return "", context.Cause(ctx)
-	}
-	return "", nil
-}
+func (urlDelivery) claim(ctx context.Context) (string, error) { return claimLocal(ctx) }
 
 func (d urlDelivery) send(_ *question.Question, _ question.Reply, out question.Outcome) {
 	d.it.out = out

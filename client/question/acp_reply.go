@@ -151,29 +151,41 @@ func PermissionBucket(q *Question, out Outcome, r Reply) string {
 			return o.Kind
 		}
 	}
-	switch out.Kind {
-	case Withdrawn:
-		return BucketWithdrawn
-	case Disconnected:
-		return BucketDisconnected
-	case Invalid:
-		return BucketInvalid
-	case Timeout:
-		return BucketTimeout
-	case Abandoned:
-		// A write ended by the turn is answered -32800 too, so the
-		// reason tells it from a shutdown.
-		if r.Err != nil && (q.Key.Delivery != FileWrite || strings.Contains(out.Reason, ErrShutdown.Error())) {
-			return BucketShutdown
-		}
+	if b, ok := endingBucket(out.Kind); ok {
+		return b
+	}
+	// A write ended by the turn is answered -32800 too, so the reason
+	// tells it from a shutdown.
+	if out.Kind == Abandoned && r.Err != nil && (q.Key.Delivery != FileWrite || strings.Contains(out.Reason, ErrShutdown.Error())) {
+		return BucketShutdown
 	}
 	return BucketCancelled
+}
+
+// endingBucket is the bucket of a question that ended without the person
+// (withdrawn, disconnected, invalid, timeout), for permissions and
+// elicitations alike.
+func endingBucket(k OutcomeKind) (string, bool) {
+	switch k {
+	case Withdrawn:
+		return BucketWithdrawn, true
+	case Disconnected:
+		return BucketDisconnected, true
+	case Invalid:
+		return BucketInvalid, true
+	case Timeout:
+		return BucketTimeout, true
+	}
+	return "", false
 }
 
 // ElicitationBucket is the journal bucket of an ACP elicitation that
 // ended with out after r went out: the person's action, or how it ended
 // without one.
 func ElicitationBucket(out Outcome, r Reply) string {
+	if b, ok := endingBucket(out.Kind); ok {
+		return b
+	}
 	switch out.Kind {
 	case Accept:
 		return BucketAccept
@@ -181,14 +193,6 @@ func ElicitationBucket(out Outcome, r Reply) string {
 		return BucketDecline
 	case Cancel:
 		return BucketCancel
-	case Withdrawn:
-		return BucketWithdrawn
-	case Disconnected:
-		return BucketDisconnected
-	case Invalid:
-		return BucketInvalid
-	case Timeout:
-		return BucketTimeout
 	case Abandoned:
 		if r.Err != nil {
 			return BucketShutdown

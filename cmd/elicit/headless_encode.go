@@ -104,14 +104,7 @@ func writeCall(w io.Writer, o *callOutput) error {
 	} else {
 		head = safe
 	}
-	bw := bufio.NewWriterSize(w, 64<<10)
-	if err := putResult(bw, head, raw); err != nil {
-		return err
-	}
-	if err := bw.Flush(); err != nil {
-		return fmt.Errorf("write output: %w", err)
-	}
-	return nil
+	return putBuffered(w, head, raw)
 }
 
 // putCall writes o with raw as its result (unchecked by untrusted.JSON).
@@ -120,6 +113,11 @@ func putCall(w io.Writer, o *callOutput, raw []byte) error {
 	if err != nil {
 		return err
 	}
+	return putBuffered(w, head, raw)
+}
+
+// putBuffered writes head with raw as its result through a 64 KiB buffer.
+func putBuffered(w io.Writer, head, raw []byte) error {
 	bw := bufio.NewWriterSize(w, 64<<10)
 	if err := putResult(bw, head, raw); err != nil {
 		return err
