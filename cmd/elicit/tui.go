@@ -279,8 +279,11 @@ func runTUIWith(ctx context.Context, f *tuiFlags, stdout, stderr io.Writer) erro
 	if len(specs) == 0 && len(f.agents) > 0 {
 		uiOpts.StartView = "Agent"
 	}
-	model := ui.New(eng, br, uiOpts)
-	p := tea.NewProgram(model, tea.WithContext(ctx), tea.WithOutput(stdout), tea.WithFPS(f.fps))
+	// The governor stops the renderer's ticker while nothing changes
+	// (governor.go); --fps is the rate while something does.
+	gov := newFrameGovernor(f.fps)
+	p := tea.NewProgram(gov.wrap(ui.New(eng, br, uiOpts)), tea.WithContext(ctx), tea.WithOutput(stdout), tea.WithFPS(f.fps))
+	gov.bind(p)
 	br.Attach(p.Send)
 	done := make(chan struct{})
 	go func() {
@@ -289,6 +292,7 @@ func runTUIWith(ctx context.Context, f *tuiFlags, stdout, stderr io.Writer) erro
 	}()
 	eng.agentHub.start(ctx)
 	_, runErr := p.Run()
+	gov.close()
 	// The agents first: their open questions are answered -32800 and
 	// their processes stopped, bounded (client/acp's Close).
 	eng.agentHub.close()
