@@ -1,6 +1,7 @@
 package main
 
 import (
+	"io"
 	"reflect"
 	"sync"
 	"time"
@@ -44,8 +45,9 @@ import (
 // TestGovernorKnowsThisBubbletea fails on such an upgrade and says what to
 // check.
 type frameGovernor struct {
-	period time.Duration
-	linger time.Duration
+	period     time.Duration
+	linger     time.Duration
+	afterWrite time.Duration
 	// prog is the *tea.Program and at the ticker field's offset in it;
 	// prog is nil when bubbletea has no such field (nothing is governed).
 	prog   unsafe.Pointer
@@ -59,6 +61,7 @@ type frameGovernor struct {
 	stopped  bool // by us; startRenderer may have Reset it since
 	armed    bool // timer is pending
 	closed   bool
+	writing  int         // writes to the terminal under way (output)
 	deadline time.Time   // the ticker stops after this
 	timer    *time.Timer // fires at or after deadline
 }
@@ -90,7 +93,7 @@ func newFrameGovernor(fps int) *frameGovernor {
 	// slack for the timer itself. That is two or three ticks after the
 	// last change, instead of a tick every period for ever.
 	linger := max(period*5/2, minLinger)
-	return &frameGovernor{period: period, linger: linger}
+	return &frameGovernor{period: period, linger: linger, afterWrite: max(period*3/2, minLinger)}
 }
 
 // tickerType is what the governor expects the field to be.
@@ -143,7 +146,7 @@ func (g *frameGovernor) busy() {
 		g.ticker.Reset(g.period)
 		g.stopped = false
 	}
-	g.arm()
+	g.arm(g.linger)
 	g.mu.Unlock()
 }
 
@@ -155,7 +158,7 @@ func (g *frameGovernor) drew() {
 	}
 	g.mu.Lock()
 	g.find()
-	g.arm()
+	g.arm(g.linger)
 	g.mu.Unlock()
 }
 
@@ -169,31 +172,40 @@ func (g *frameGovernor) find() {
 	}
 }
 
-// arm moves the stop to linger from now. A pending timer is not reset:
+// arm moves the stop to d from now, if that is later. A pending timer is not reset:
 // it fires at the old deadline and re-arms itself for the rest, so a
 // flood of messages costs a clock read each, no timer operation.
 // Called with g.mu held.
-func (g *frameGovernor) arm() {
+func (g *frameGovernor) arm(d time.Duration) {
 	if g.ticker == nil || g.closed {
 		return
 	}
-	g.deadline = time.Now().Add(g.linger)
+	if at := time.Now().Add(d); at.After(g.deadline) {
+		g.deadline = at
+	}
 	if g.armed {
 		return
 	}
 	g.armed = true
 	if g.timer == nil {
-		g.timer = time.AfterFunc(g.linger, g.expire)
+		g.timer = time.AfterFunc(d, g.expire)
 		return
 	}
-	g.timer.Reset(g.linger)
+	g.timer.Reset(d)
 }
 
-// expire stops the ticker once linger has passed since the last View.
+// expire stops the ticker once linger has passed since the last View,
+// unless a write to the terminal is under way: the renderer holds its
+// mutex while it writes, so a frame the event loop has rendered since
+// waits to be stored, and needs a tick after the write ends (wrote).
 func (g *frameGovernor) expire() {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	if g.closed || !g.armed {
+		return
+	}
+	if g.writing > 0 {
+		g.timer.Reset(g.period)
 		return
 	}
 	if left := time.Until(g.deadline); left > 0 {
@@ -215,6 +227,67 @@ func (g *frameGovernor) close() {
 	if g.timer != nil {
 		g.timer.Stop()
 	}
+}
+
+// output wraps the program's output to see its writes: a terminal slow
+// to take a frame (its pty full, a slow link) holds the renderer longer
+// than linger, and the frame rendered meanwhile is stored only once the
+// write ends. A terminal stays one (term.File: Fd, Read, Close), which
+// bubbletea and colorprofile look for to set raw mode, read the size and
+// pick colours. (tea.Exec would hand the child a pipe instead of the tty:
+// elicit runs none.)
+func (g *frameGovernor) output(w io.Writer) io.Writer {
+	if f, ok := w.(ttyFile); ok {
+		return watchedTTY{f, g}
+	}
+	return watchedWriter{w, g}
+}
+
+// ttyFile is the method set of charmbracelet/x/term's File.
+type ttyFile interface {
+	io.ReadWriteCloser
+	Fd() uintptr
+}
+
+type watchedTTY struct {
+	ttyFile
+	g *frameGovernor
+}
+
+func (w watchedTTY) Write(b []byte) (int, error) {
+	w.g.writeStarts()
+	defer w.g.wrote()
+	return w.ttyFile.Write(b)
+}
+
+type watchedWriter struct {
+	w io.Writer
+	g *frameGovernor
+}
+
+func (w watchedWriter) Write(b []byte) (int, error) {
+	w.g.writeStarts()
+	defer w.g.wrote()
+	return w.w.Write(b)
+}
+
+func (g *frameGovernor) writeStarts() {
+	g.mu.Lock()
+	g.writing++
+	g.mu.Unlock()
+}
+
+// wrote ends a write. A frame the event loop rendered while it lasted is
+// stored as the renderer lets go of its mutex, right after, and flushed by
+// the next tick, at most a period later: the ticker runs for afterWrite
+// from here (a period and a half, with the same floor as linger). After
+// an ordinary frame this moves nothing: the write comes within a period
+// of the View, whose linger is longer.
+func (g *frameGovernor) wrote() {
+	g.mu.Lock()
+	g.writing--
+	g.arm(g.afterWrite)
+	g.mu.Unlock()
 }
 
 // governed is a model whose Update and View tell the governor.

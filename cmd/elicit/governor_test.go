@@ -141,6 +141,35 @@ func TestGovernorStopsAndRestartsTheTicker(t *testing.T) {
 	}
 }
 
+// TestGovernorWaitsForASlowTerminal: a terminal that takes a frame slowly
+// holds bubbletea's renderer (it writes under its mutex), and a frame the
+// event loop renders meanwhile is stored only when the write ends, after
+// linger has passed: the ticker must still be running then to draw it.
+func TestGovernorWaitsForASlowTerminal(t *testing.T) {
+	gov := newFrameGovernor(50)
+	r := startGovRig(t, gov, func(p *tea.Program) { gov.bind(p) })
+	r.waitScreen("frame 0 key none")
+	tk := r.governedTicker()
+	r.waitStopped(tk)
+
+	g := &writeGate{blocked: make(chan struct{}), open: make(chan struct{})}
+	r.gate.Store(g)
+	r.p.Send(bumpMsg{}) // frame 1: its write hangs
+	<-g.blocked
+	r.gate.Store(nil)
+	r.p.Send(bumpMsg{}) // frame 2: rendered, waits for the renderer's mutex
+	for deadline := time.Now().Add(5 * time.Second); r.model.bumps.Load() < 2; time.Sleep(time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("the second message was not taken")
+		}
+	}
+	time.Sleep(4 * gov.linger) // the stop after frame 2's View is due
+	close(g.open)
+	r.waitScreen("frame 2 key none")
+	r.waitStopped(tk)
+	r.quit()
+}
+
 // TestGovernedUpdateAllocatesNothing: the hooks run for every message, a
 // flood too; they take a lock and read the clock, nothing more.
 func TestGovernedUpdateAllocatesNothing(t *testing.T) {
@@ -196,6 +225,7 @@ type govModel struct {
 	n       int
 	key     string
 	leaving bool
+	bumps   atomic.Int32 // bumpMsgs taken, for the test to read
 }
 
 func (m *govModel) Init() tea.Cmd { return nil }
@@ -204,6 +234,7 @@ func (m *govModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch msg := msg.(type) {
 	case bumpMsg:
 		m.n++
+		m.bumps.Add(1)
 	case tea.KeyPressMsg:
 		m.key = msg.String()
 	case quitAfterMsg:
@@ -228,12 +259,13 @@ func (m *govModel) View() tea.View {
 // govRig runs a real program on pipes and replays its output into a
 // virtual terminal whose replies are dropped.
 type govRig struct {
-	t    *testing.T
-	p    *tea.Program
-	gov  *frameGovernor
-	inR  *io.PipeReader
-	inW  *io.PipeWriter
-	done chan error
+	t     *testing.T
+	p     *tea.Program
+	model *govModel
+	gov   *frameGovernor
+	inR   *io.PipeReader
+	inW   *io.PipeWriter
+	done  chan error
 
 	mu  sync.Mutex // emu: the renderer writes, the test reads
 	emu *vt.Emulator
@@ -243,7 +275,11 @@ type govRig struct {
 	emuClosed bool
 	// screens is every screen after a write, to tell what was drawn.
 	screens []string
+	// gate, when set, holds the next write (a terminal slow to read).
+	gate atomic.Pointer[writeGate]
 }
+
+type writeGate struct{ blocked, open chan struct{} }
 
 func startGovRig(t *testing.T, gov *frameGovernor, bind func(*tea.Program)) *govRig {
 	t.Helper()
@@ -259,7 +295,8 @@ func startGovRig(t *testing.T, gov *frameGovernor, bind func(*tea.Program)) *gov
 			}
 		}
 	}()
-	r.p = tea.NewProgram(gov.wrap(&govModel{}), tea.WithInput(r.inR), tea.WithOutput(emuWriter{r}),
+	r.model = &govModel{}
+	r.p = tea.NewProgram(gov.wrap(r.model), tea.WithInput(r.inR), tea.WithOutput(gov.output(emuWriter{r})),
 		tea.WithFPS(50), tea.WithWindowSize(60, 5), tea.WithoutSignalHandler(), tea.WithEnvironment([]string{"TERM=xterm-256color"}))
 	bind(r.p)
 	go func() {
@@ -280,6 +317,10 @@ func startGovRig(t *testing.T, gov *frameGovernor, bind func(*tea.Program)) *gov
 type emuWriter struct{ r *govRig }
 
 func (w emuWriter) Write(b []byte) (int, error) {
+	if g := w.r.gate.Load(); g != nil {
+		g.blocked <- struct{}{}
+		<-g.open
+	}
 	w.r.mu.Lock()
 	defer w.r.mu.Unlock()
 	if !w.r.emuClosed {

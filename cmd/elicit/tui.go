@@ -282,7 +282,7 @@ func runTUIWith(ctx context.Context, f *tuiFlags, stdout, stderr io.Writer) erro
 	// The governor stops the renderer's ticker while nothing changes
 	// (governor.go); --fps is the rate while something does.
 	gov := newFrameGovernor(f.fps)
-	p := tea.NewProgram(gov.wrap(ui.New(eng, br, uiOpts)), tea.WithContext(ctx), tea.WithOutput(stdout), tea.WithFPS(f.fps))
+	p := tea.NewProgram(gov.wrap(ui.New(eng, br, uiOpts)), tea.WithContext(ctx), tea.WithOutput(gov.output(stdout)), tea.WithFPS(f.fps))
 	gov.bind(p)
 	br.Attach(p.Send)
 	done := make(chan struct{})
