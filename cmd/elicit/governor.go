@@ -135,7 +135,8 @@ func (g *frameGovernor) wrap(model tea.Model) *governed {
 }
 
 // busy is called as a message reaches Update: a frame may follow, so the
-// ticker runs.
+// ticker runs. The stop is armed by the View that follows (drew); a stop
+// already pending is pushed back, so it cannot cut in between the two.
 func (g *frameGovernor) busy() {
 	if g.prog == nil {
 		return
@@ -146,7 +147,7 @@ func (g *frameGovernor) busy() {
 		g.ticker.Reset(g.period)
 		g.stopped = false
 	}
-	g.arm(g.linger)
+	g.push(g.linger)
 	g.mu.Unlock()
 }
 
@@ -172,17 +173,23 @@ func (g *frameGovernor) find() {
 	}
 }
 
-// arm moves the stop to d from now, if that is later. A pending timer is not reset:
-// it fires at the old deadline and re-arms itself for the rest, so a
-// flood of messages costs a clock read each, no timer operation.
-// Called with g.mu held.
+// push moves the stop to d from now, if that is later. A pending timer
+// is not reset: it fires at the old deadline and re-arms itself for the
+// rest, so a flood of messages costs a clock read each, no timer
+// operation. Called with g.mu held.
+func (g *frameGovernor) push(d time.Duration) {
+	if at := time.Now().Add(d); at.After(g.deadline) {
+		g.deadline = at
+	}
+}
+
+// arm pushes the stop to d from now and starts the timer if it is not
+// pending. Called with g.mu held.
 func (g *frameGovernor) arm(d time.Duration) {
 	if g.ticker == nil || g.closed {
 		return
 	}
-	if at := time.Now().Add(d); at.After(g.deadline) {
-		g.deadline = at
-	}
+	g.push(d)
 	if g.armed {
 		return
 	}
@@ -279,14 +286,15 @@ func (g *frameGovernor) writeStarts() {
 
 // wrote ends a write. A frame the event loop rendered while it lasted is
 // stored as the renderer lets go of its mutex, right after, and flushed by
-// the next tick, at most a period later: the ticker runs for afterWrite
-// from here (a period and a half, with the same floor as linger). After
-// an ordinary frame this moves nothing: the write comes within a period
-// of the View, whose linger is longer.
+// the next tick, at most a period later: a pending stop comes no sooner
+// than afterWrite from here (a period and a half, with the same floor as
+// linger). After an ordinary frame this moves nothing: the write comes
+// within a period of the View, whose linger is longer. With no stop
+// pending there is nothing to hold back.
 func (g *frameGovernor) wrote() {
 	g.mu.Lock()
 	g.writing--
-	g.arm(g.afterWrite)
+	g.push(g.afterWrite)
 	g.mu.Unlock()
 }
 
