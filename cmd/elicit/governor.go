@@ -32,7 +32,8 @@ import (
 // (eventLoop, tea.go:767-915). So Update restarts a stopped ticker, and
 // each View pushes the stop back to `linger` after it. A server frame that
 // arrives while idle is a message too (the bridge's lane-3 timer, lane-2
-// events), and so is every key.
+// events), and so is every key. On quit, Run renders the model once more
+// and stopRenderer(false) flushes that frame itself, ticker or not.
 //
 // Where it does not hold: tea.Program.ReleaseTerminal/RestoreTerminal
 // called outside the event loop (RestoreTerminal Resets the ticker and
@@ -48,8 +49,9 @@ type frameGovernor struct {
 	period     time.Duration
 	linger     time.Duration
 	afterWrite time.Duration
-	// prog is the *tea.Program and at the ticker field's offset in it;
-	// prog is nil when bubbletea has no such field (nothing is governed).
+	// prog is the *tea.Program, and offset where in it the ticker field
+	// is; prog is nil when bubbletea has no such field (nothing is
+	// governed).
 	prog   unsafe.Pointer
 	offset uintptr
 
@@ -96,9 +98,6 @@ func newFrameGovernor(fps int) *frameGovernor {
 	return &frameGovernor{period: period, linger: linger, afterWrite: max(period*3/2, minLinger)}
 }
 
-// tickerType is what the governor expects the field to be.
-var tickerType = reflect.TypeFor[*time.Ticker]()
-
 // tickerOffset is where a struct type keeps `ticker *time.Ticker`, and
 // whether it does.
 func tickerOffset(t reflect.Type) (uintptr, bool) {
@@ -106,7 +105,7 @@ func tickerOffset(t reflect.Type) (uintptr, bool) {
 		return 0, false
 	}
 	f, ok := t.FieldByName("ticker")
-	if !ok || f.Type != tickerType || len(f.Index) != 1 {
+	if !ok || f.Type != reflect.TypeFor[*time.Ticker]() || len(f.Index) != 1 {
 		return 0, false
 	}
 	return f.Offset, true
