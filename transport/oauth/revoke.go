@@ -146,7 +146,7 @@ func (f *flow) revoke(ctx context.Context, rec *Record) []Revocation {
 	case errors.Is(err, errAbsent):
 		return revokeAll(tok, Revocation{Outcome: NoEndpoint, Err: fmt.Errorf("%s publishes no authorization server metadata", rec.Issuer)})
 	case err != nil:
-		return revokeAll(tok, Revocation{Outcome: Failed, Err: fmt.Errorf("discovery: %w", scrub(err, tok, ""))})
+		return revokeAll(tok, Revocation{Outcome: Failed, Err: fmt.Errorf("discovery: %w", scrub(err, tok, rec.Clients[rec.Issuer].ClientSecret))})
 	case asm.RevocationEndpoint == "":
 		return revokeAll(tok, Revocation{Outcome: NoEndpoint, Err: fmt.Errorf("%s publishes no revocation_endpoint", rec.Issuer)})
 	}
@@ -349,8 +349,13 @@ func revocationError(resp *http.Response, body []byte) error {
 	return errors.New(msg)
 }
 
-// scrub takes every token and secret out of an error's text: a server
-// may echo what it was sent.
+// errLimit bounds an error's text in runes: a server's description is
+// one line of a report, not a page.
+const errLimit = 300
+
+// scrub takes every token and secret out of an error's text (a server
+// may echo what it was sent), then cuts it to errLimit runes: cutting
+// first could leave part of a token.
 func scrub(err error, tok *Token, secrets ...string) error {
 	if err == nil {
 		return nil
@@ -360,6 +365,9 @@ func scrub(err error, tok *Token, secrets ...string) error {
 		if s != "" {
 			msg = strings.ReplaceAll(msg, s, "[redacted]")
 		}
+	}
+	if r := []rune(msg); len(r) > errLimit {
+		msg = string(r[:errLimit]) + "…"
 	}
 	if msg == err.Error() {
 		return err
