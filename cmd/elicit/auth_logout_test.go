@@ -234,3 +234,98 @@ func TestAuthLogoutRevocationFails(t *testing.T) {
 	noSecrets(t, stdout+stderr)
 	noneKept(t, state)
 }
+
+// Against the TypeScript SDK's authorization server (its router, its
+// revocation handler and client authentication; testdata/ts-revoking-as.mjs
+// adds refresh tokens and revokeToken to its example provider): elicit
+// signs in as the public client it registers, logout revokes both tokens
+// there, and the SDK then refuses the refresh token and the resource the
+// access token.
+func TestAuthLogoutRevokesAtTypeScriptSDK(t *testing.T) {
+	mcpURL, authURL := tsNodeServer(t, filepath.Join("testdata", "ts-revoking-as.mjs"))
+	dir := t.TempDir()
+	state := filepath.Join(dir, "state")
+	env := []string{"XDG_STATE_HOME=" + state, "BROWSER=" + browserScript(t, dir, filepath.Join(dir, "browser.log"), false)}
+	if stdout, stderr, err := runElicit(t, env, "auth", "login", "--url", mcpURL); err != nil || !strings.Contains(stdout, "refresh token         yes") {
+		t.Fatalf("auth login: %v\n%s\n%s", err, stdout, stderr)
+	}
+	rec, err := (&oauth.Store{Dir: filepath.Join(state, "elicit", "auth")}).Load(mcpURL)
+	if err != nil || rec == nil || rec.Token == nil || rec.Token.RefreshToken == "" {
+		t.Fatalf("kept %+v, %v", rec, err)
+	}
+	client := rec.Clients[rec.Issuer]
+	if client.AuthMethod != "none" {
+		t.Fatalf("registered as %+v; the test expects a public client", client)
+	}
+	refresh := func() int {
+		resp, err := http.PostForm(authURL+"/token", url.Values{"grant_type": {"refresh_token"}, "refresh_token": {rec.Token.RefreshToken}, "client_id": {client.ClientID}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		return resp.StatusCode
+	}
+	if code := refresh(); code != http.StatusOK {
+		t.Fatalf("the SDK refuses the refresh token before logout: HTTP %d", code)
+	}
+
+	stdout, stderr, err := runElicit(t, env, "auth", "logout", "--url", mcpURL)
+	if err != nil {
+		t.Fatalf("logout: %v\n%s\n%s", err, stdout, stderr)
+	}
+	for _, want := range []string{"refresh token  revoked at " + authURL + "/revoke", "access token   revoked at " + authURL + "/revoke"} {
+		if !strings.Contains(stdout, want) {
+			t.Errorf("stdout lacks %q:\n%s", want, stdout)
+		}
+	}
+	if strings.Contains(stdout+stderr, rec.Token.AccessToken) || strings.Contains(stdout+stderr, rec.Token.RefreshToken) {
+		t.Error("a token was printed")
+	}
+	noneKept(t, state)
+	if code := refresh(); code != http.StatusBadRequest {
+		t.Errorf("the SDK answers the revoked refresh token with HTTP %d", code)
+	}
+	req, _ := http.NewRequest(http.MethodPost, mcpURL, strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"ping"}`))
+	req.Header.Set("Authorization", "Bearer "+rec.Token.AccessToken)
+	req.Header.Set("Content-Type", "application/json")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusUnauthorized {
+		t.Errorf("the resource answers the revoked access token with HTTP %d", resp.StatusCode)
+	}
+}
+
+// An authorization server that never answers, or is down: logout ends
+// (revocation is bounded at oauth.RevokeTimeout for the whole), forgets
+// the tokens, exits 0 and says why they were not revoked.
+func TestAuthLogoutServerHangsOrIsDown(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		hang bool
+		want string
+	}{
+		{"hangs", true, "NOT revoked at %s/revoke: no answer within 10s"},
+		{"down", false, "NOT revoked: discovery: "},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			a := newRevokingAS(t)
+			a.hang = tc.hang
+			state := t.TempDir()
+			mcpURL := a.srv.URL + "/mcp"
+			a.keep(t, state, mcpURL)
+			if !tc.hang {
+				a.srv.Close()
+			}
+			stdout, stderr, err := runElicit(t, []string{"XDG_STATE_HOME=" + state}, "auth", "logout", "--url", mcpURL)
+			want := strings.ReplaceAll(tc.want, "%s", a.srv.URL)
+			if err != nil || !strings.Contains(stdout, "refresh token  "+want) || !strings.Contains(stdout, "access token   "+want) {
+				t.Errorf("logout: %v\n%s\n%s", err, stdout, stderr)
+			}
+			noSecrets(t, stdout+stderr)
+			noneKept(t, state)
+		})
+	}
+}
