@@ -18,7 +18,7 @@ const authUsage = `Usage: elicit auth login|status|logout [--url URL | --config 
 OAuth for HTTP servers. elicit authorizes by itself when a server answers
 401 (in the TUI a pane shows the sign-in link; headless, the link is
 printed on stderr and $BROWSER runs it); these commands do it ahead of
-time, show what is kept, and forget it.
+time, show what is kept, and revoke and forget it.
 
   login    authorize now: discovery, registration, the browser sign-in
            (redirected to a listener on 127.0.0.1), the token
