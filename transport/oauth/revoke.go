@@ -170,13 +170,13 @@ func (f *flow) revoke(ctx context.Context, rec *Record) []Revocation {
 	// The refresh token first: revoking it SHOULD end the grant's access
 	// tokens as well (RFC 7009 §2.1); the access token is sent anyway.
 	if tok.RefreshToken != "" {
-		out = append(out, f.revokeOne(ctx, client, endpoint, auth, "refresh token", "refresh_token", tok.RefreshToken, tok, c.ClientSecret))
+		out = append(out, f.revokeOne(ctx, client, endpoint, auth, "refresh token", "refresh_token", tok.RefreshToken, tok))
 	}
 	if tok.AccessToken != "" {
 		if tok.expired(time.Now()) {
 			out = append(out, Revocation{Token: "access token", Outcome: Expired})
 		} else {
-			out = append(out, f.revokeOne(ctx, client, endpoint, auth, "access token", "access_token", tok.AccessToken, tok, c.ClientSecret))
+			out = append(out, f.revokeOne(ctx, client, endpoint, auth, "access token", "access_token", tok.AccessToken, tok))
 		}
 	}
 	return out
@@ -272,12 +272,12 @@ func (f *flow) revocationClient(key *dpopKey) *http.Client {
 }
 
 // revokeOne posts one revocation request (RFC 7009 §2.1).
-func (f *flow) revokeOne(ctx context.Context, client *http.Client, endpoint string, a revocationAuth, what, hint, token string, tok *Token, storedSecret string) Revocation {
+func (f *flow) revokeOne(ctx context.Context, client *http.Client, endpoint string, a revocationAuth, what, hint, token string, tok *Token) Revocation {
 	r := Revocation{Token: what, Endpoint: endpoint}
 	err := f.postRevocation(ctx, client, endpoint, a, hint, token)
 	if err != nil {
 		r.Outcome = Failed
-		r.Err = scrub(err, tok, a.secret, storedSecret, a.assertion)
+		r.Err = scrub(err, tok, a.secret, a.assertion)
 		return r
 	}
 	f.logf("revoked the %s at %s", what, endpoint)

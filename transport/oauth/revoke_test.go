@@ -112,6 +112,22 @@ func TestLogoutRevokesAtTheServer(t *testing.T) {
 	}
 }
 
+// An authorization server whose revocation endpoint lists another
+// secret method than the one registered gets the secret that way.
+func TestLogoutRevocationAuthMethodsSupported(t *testing.T) {
+	f := newFakeServer(t)
+	f.refresh, f.revocation, f.authMethod = true, true, "client_secret_basic"
+	f.revokeAuth = []string{"client_secret_post"}
+	store, _ := loggedIn(t, f, nil)
+	out, err := newTransport(t, f, store, nil).Logout(t.Context(), true)
+	if err != nil || outcomes(out) != "refresh token=revoked,access token=revoked" {
+		t.Fatalf("logout: %s, %v (%v)", outcomes(out), err, out.Tokens)
+	}
+	if r := f.revokeReqs[0]; r.method != "client_secret_post" || r.authorization != "" {
+		t.Errorf("revocation authenticated by %s (Authorization %q)", r.method, r.authorization)
+	}
+}
+
 // A pre-registered confidential client's secret is not kept: logout
 // takes it from the configuration, and says so when it is not there.
 func TestLogoutPreregisteredSecret(t *testing.T) {

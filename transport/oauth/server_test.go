@@ -51,6 +51,7 @@ type fakeServer struct {
 	revokeStatus int
 	revokeHang   bool
 	dpopNonce    string
+	revokeAuth   []string // revocation_endpoint_auth_methods_supported, taken instead of the registered method
 	release      chan struct{}
 
 	// What it saw.
@@ -167,6 +168,9 @@ func (f *fakeServer) asMeta(w http.ResponseWriter, r *http.Request) {
 	}
 	if f.revocation {
 		m["revocation_endpoint"] = f.srv.URL + "/revoke"
+	}
+	if f.revokeAuth != nil {
+		m["revocation_endpoint_auth_methods_supported"] = f.revokeAuth
 	}
 	f.json(w, http.StatusOK, m)
 }
@@ -311,6 +315,9 @@ func (f *fakeServer) revoke(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	c, ok := f.clients[id]
+	if f.revokeAuth != nil && c.method != "none" {
+		c.method = f.revokeAuth[0]
+	}
 	if !ok || c.method != method || c.secret != secret {
 		f.json(w, http.StatusUnauthorized, map[string]string{"error": "invalid_client"})
 		return
