@@ -5,7 +5,9 @@ import (
 	"crypto/elliptic"
 	"crypto/rand"
 	"crypto/x509"
+	"errors"
 	"net/http"
+	"net/http/httptest"
 	"net/url"
 	"path/filepath"
 	"strings"
@@ -126,6 +128,51 @@ func TestLogoutRevocationAuthMethodsSupported(t *testing.T) {
 	if r := f.revokeReqs[0]; r.method != "client_secret_post" || r.authorization != "" {
 		t.Errorf("revocation authenticated by %s (Authorization %q)", r.method, r.authorization)
 	}
+}
+
+// The revocation endpoint the issuer's metadata names may be on another
+// origin (RFC 8414 ties no endpoint to the issuer's; the token endpoint is
+// trusted the same way), but not on plain http to a host that is not
+// loopback, and a redirect is not followed with a token.
+func TestLogoutRevocationEndpointOrigin(t *testing.T) {
+	t.Run("another origin", func(t *testing.T) {
+		f := newFakeServer(t)
+		f.refresh = true
+		other := httptest.NewServer(http.HandlerFunc(f.revoke))
+		t.Cleanup(other.Close)
+		f.revokeURL = other.URL + "/revoke"
+		store, _ := loggedIn(t, f, nil)
+		out, err := newTransport(t, f, store, nil).Logout(t.Context(), true)
+		if err != nil || outcomes(out) != "refresh token=revoked,access token=revoked" || out.Tokens[0].Endpoint != f.revokeURL || len(f.revokeReqs) != 2 {
+			t.Fatalf("logout: %s, %v, %d requests (%v)", outcomes(out), err, len(f.revokeReqs), out.Tokens)
+		}
+	})
+	t.Run("plain http", func(t *testing.T) {
+		f := newFakeServer(t)
+		f.refresh = true
+		store, _ := loggedIn(t, f, nil)
+		f.mu.Lock()
+		f.revokeURL = "http://revoke.example/revoke"
+		f.mu.Unlock()
+		out, err := newTransport(t, f, store, nil).Logout(t.Context(), true)
+		if err != nil || outcomes(out) != "refresh token=failed,access token=failed" || !errors.Is(out.Tokens[0].Err, oauth.ErrOrigin) {
+			t.Fatalf("logout: %s, %v (%v)", outcomes(out), err, out.Tokens)
+		}
+		checkForgotten(t, store, f)
+	})
+	t.Run("redirect", func(t *testing.T) {
+		f := newFakeServer(t)
+		f.refresh = true
+		other := httptest.NewServer(http.RedirectHandler(f.srv.URL+"/revoke", http.StatusTemporaryRedirect))
+		t.Cleanup(other.Close)
+		f.revokeURL = other.URL + "/revoke"
+		store, _ := loggedIn(t, f, nil)
+		out, err := newTransport(t, f, store, nil).Logout(t.Context(), true)
+		if err != nil || outcomes(out) != "refresh token=failed,access token=failed" ||
+			!strings.Contains(out.Tokens[0].Err.Error(), "HTTP 307: a redirect, which is not followed") || len(f.revokeReqs) != 0 {
+			t.Fatalf("logout: %s, %v, %d requests reached the target (%v)", outcomes(out), err, len(f.revokeReqs), out.Tokens)
+		}
+	})
 }
 
 // A pre-registered confidential client's secret is not kept: logout

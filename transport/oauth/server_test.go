@@ -52,6 +52,7 @@ type fakeServer struct {
 	revokeHang   bool
 	dpopNonce    string
 	revokeAuth   []string // revocation_endpoint_auth_methods_supported, taken instead of the registered method
+	revokeURL    string   // revocation_endpoint instead of /revoke here
 	release      chan struct{}
 
 	// What it saw.
@@ -166,7 +167,10 @@ func (f *fakeServer) asMeta(w http.ResponseWriter, r *http.Request) {
 		"authorization_response_iss_parameter_supported": f.issSupported,
 		"token_endpoint_auth_methods_supported":          methods,
 	}
-	if f.revocation {
+	switch {
+	case f.revokeURL != "":
+		m["revocation_endpoint"] = f.revokeURL
+	case f.revocation:
 		m["revocation_endpoint"] = f.srv.URL + "/revoke"
 	}
 	if f.revokeAuth != nil {
