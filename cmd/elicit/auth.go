@@ -96,7 +96,7 @@ func runAuth(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		printRecord(stdout, rec)
 		return nil
 	case "logout":
-		return authLogout(ctx, spec, !noRevoke, stdout)
+		return authLogout(ctx, spec, !noRevoke, stdout, stderr)
 	}
 	return usageErr("unknown auth command %q: want login, status or logout", verb)
 }
@@ -136,7 +136,10 @@ func authLogin(ctx context.Context, spec serverSpec, c *common, stdout, stderr i
 // longer holds or uses them) is done, a rerun cannot revoke what is no
 // longer kept, and "logout && login" must not break on an authorization
 // server that is down; what the server did is said per token instead.
-func authLogout(ctx context.Context, spec serverSpec, revoke bool, stdout io.Writer) error {
+//
+// A failed revocation is also one warning on stderr, so it is seen when
+// stdout goes elsewhere.
+func authLogout(ctx context.Context, spec serverSpec, revoke bool, stdout, stderr io.Writer) error {
 	t, err := spec.oauthTransport()
 	if err != nil {
 		return err
@@ -151,8 +154,16 @@ func authLogout(ctx context.Context, spec serverSpec, revoke bool, stdout io.Wri
 		return nil
 	}
 	fmt.Fprintf(stdout, "%s: logged out (tokens and registrations forgotten)\n", name)
+	var failed []string
 	for _, r := range out.Tokens {
 		fmt.Fprintf(stdout, "  %-13s  %s\n", r.Token, revocationLine(r, out.Issuer))
+		if r.Outcome == oauth.Failed {
+			failed = append(failed, r.Token)
+		}
+	}
+	if len(failed) > 0 {
+		fmt.Fprintf(stderr, "elicit: warning: revocation failed (%s): forgotten here, still valid at %s until they expire\n",
+			strings.Join(failed, ", "), untrusted.Line(out.Issuer))
 	}
 	return nil
 }

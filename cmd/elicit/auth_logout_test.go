@@ -164,6 +164,9 @@ func TestAuthLogoutRevokes(t *testing.T) {
 		}
 	}
 	noSecrets(t, stdout+stderr)
+	if stderr != "" {
+		t.Errorf("stderr after a clean logout:\n%s", stderr)
+	}
 	noneKept(t, state)
 	if a.refreshes(t) {
 		t.Error("the authorization server still takes the refresh token after logout")
@@ -227,6 +230,9 @@ func TestAuthLogoutRevocationFails(t *testing.T) {
 		if !strings.Contains(stdout, want) {
 			t.Errorf("stdout lacks %q:\n%s", want, stdout)
 		}
+	}
+	if !strings.Contains(stderr, "warning: revocation failed (refresh token, access token): forgotten here, still valid at "+a.srv.URL) {
+		t.Errorf("stderr has no warning:\n%s", stderr)
 	}
 	if n := strings.Count(stdout, "\n"); n != 3 {
 		t.Errorf("%d lines, want 3 (the server's newline kept?):\n%s", n, stdout)
