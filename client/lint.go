@@ -38,6 +38,9 @@ type lintState struct {
 	// lastPage is, per list method, the id of its last page's response:
 	// what a finding about the whole list points at.
 	lastPage map[string]jsonrpc.ID
+	// callerTokens are the progress tokens callers of Request put in
+	// _meta: the client's own, like newToken's; bounded.
+	callerTokens map[jsonrpc.ID]bool
 }
 
 // answeredKeep bounds lintState.answered; past it the set starts again.
@@ -229,10 +232,31 @@ func (s *Session) lintMalformed(method, what string) {
 	s.find(findings.MembersRequired, inFrame(jsonrpc.ID{}, method, time.Now()), "%s: %s", method, what)
 }
 
-// lintProgress reports progress for a token we never handed out (one for
-// a call that just ended is a race the spec allows).
+// lintCallerToken notes a progress token a caller of Request chose.
+func (s *Session) lintCallerToken(tok jsonrpc.ID) {
+	if !s.lintOn() || !tok.IsValid() {
+		return
+	}
+	s.lint.mu.Lock()
+	if s.lint.callerTokens == nil || len(s.lint.callerTokens) >= answeredKeep {
+		s.lint.callerTokens = map[jsonrpc.ID]bool{}
+	}
+	s.lint.callerTokens[tok] = true
+	s.lint.mu.Unlock()
+}
+
+// lintProgress reports progress for a token the client never sent: not
+// one newToken handed out (issued) nor one a caller of Request chose (one
+// for a call that just ended is a race the spec allows).
 func (s *Session) lintProgress(tok jsonrpc.ID, issued bool) {
-	if issued {
+	if issued || !s.lintOn() {
+		return
+	}
+	c, ok := tok.Canonical()
+	s.lint.mu.Lock()
+	mine := ok && s.lint.callerTokens[c]
+	s.lint.mu.Unlock()
+	if mine {
 		return
 	}
 	s.find(findings.ProgressUnknownToken, inFrame(jsonrpc.ID{}, wire.NotifyProgress, time.Now()),
