@@ -99,3 +99,41 @@ func TestFindingsFrameGone(t *testing.T) {
 		t.Errorf("selected %+v", row)
 	}
 }
+
+// TestFindingsMarkOneFrame: a finding names one frame, though others share
+// its id (a duplicate response has the id of the first): only that frame
+// carries the mark, and Enter selects it.
+func TestFindingsMarkOneFrame(t *testing.T) {
+	t.Parallel()
+	d, rec := findingsDriver(t)
+	resp := []byte(`{"jsonrpc":"2.0","id":7,"result":{}}`)
+	first, second := t0.Add(3*time.Second), t0.Add(4*time.Second)
+	d.m.bridge.Frame("demo", client.Frame{Time: first, Dir: client.In, Raw: resp})
+	d.m.bridge.Frame("demo", client.Frame{Time: second, Dir: client.In, Raw: resp})
+	d.waitInbox()
+	rec.Report("demo", "2025-11-25", findings.DuplicateResponse, findings.FrameRef{In: true, ID: "7", Time: second},
+		"a second response to tools/list #7")
+	d.send(streamsChangedMsg{findings: true})
+	d.keys(keyAltI, keyEnter)
+	tv := d.traffic()
+	if d.m.shown != tv || tv.cursor >= len(tv.rows) {
+		t.Fatalf("Enter did not show the traffic view on a row:\n%s", d.screen())
+	}
+	if row := tv.rows[tv.cursor]; !row.Time.Equal(second) || row.ID != "7" {
+		t.Errorf("selected %+v, want the second response #7", row)
+	}
+	var rows int
+	for _, l := range strings.Split(d.screen(), "\n") {
+		if !strings.Contains(l, "#7") {
+			continue
+		}
+		rows++
+		marked := strings.Contains(l, "⚠ jsonrpc-duplicate-response")
+		if strings.Contains(l, "15:04:08.000") == marked {
+			t.Errorf("row %q: want the first response (15:04:08) unmarked and the second (15:04:09) marked", l)
+		}
+	}
+	if rows != 2 {
+		t.Errorf("%d rows of #7 on screen, want both responses:\n%s", rows, d.screen())
+	}
+}
