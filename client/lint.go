@@ -144,6 +144,17 @@ func (s *Session) lintRefused(id jsonrpc.ID, method, capability string) {
 		"%s #%s needs %s, which the client did not declare in %s", method, id.Raw(), capability, s.Protocol())
 }
 
+// lintInputUndeclared reports an input request (2026-07-28 inputRequests)
+// of a client capability the request's clientCapabilities did not
+// declare: the server must answer -32021 instead.
+func (s *Session) lintInputUndeclared(method string) {
+	if method != wire.MethodCreateMessage && method != wire.MethodRootsList {
+		return
+	}
+	s.find(findings.CapabilityUndeclared, findings.FrameRef{In: true},
+		"an input request %s needs %s, which the client did not declare in %s", method, capabilityOf(method), s.Protocol())
+}
+
 // lintAnswered notes that our request id got its response (read loop).
 func (s *Session) lintAnswered(id jsonrpc.ID, method string) {
 	if !s.lintOn() {

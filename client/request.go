@@ -42,6 +42,12 @@ type call struct {
 	// call is registered, never changed after.
 	clock *clock
 
+	// refusals are the server's requests of this call the client refused
+	// for a capability it did not declare (features.go, refused): what
+	// the call's error says when the server then fails it. Under
+	// Session.mu; bounded by maxRefusals.
+	refusals []string
+
 	id   jsonrpc.ID             // set when registered; guarded by Session.mu
 	root jsonrpc.ID             // the first id, kept across retries; under mu
 	resp chan transport.Inbound // buffered: the read loop never waits
@@ -144,6 +150,7 @@ func (s *Session) do(ctx context.Context, c *call, params, result any) error {
 		if wire.IsModernCode(m.Error.Code) {
 			err = s.modernError(m.Error)
 		}
+		err = s.afterRefusals(c, err)
 	}
 	if raw, ok := result.(*json.RawMessage); ok && err == nil && m.Result != nil {
 		// Decoded from the frame already, and ours alone: a copy would be
