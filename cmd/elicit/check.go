@@ -105,6 +105,11 @@ func runCheck(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 			st.Error = err.Error()
 		case res.IsError:
 			st.Note = "isError"
+		default:
+			st.Note = fmt.Sprintf("%d content blocks", len(res.Content))
+			if len(res.StructuredContent) > 0 {
+				st.Note += ", structuredContent"
+			}
 		}
 		out.Steps = append(out.Steps, st)
 	}
