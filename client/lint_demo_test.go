@@ -120,7 +120,7 @@ func exercise(t *testing.T, s *client.Session) {
 		{"showcase", nil},
 		{"needs_state_only", nil},
 		{"reflow_iserror", nil},
-		{"slow", map[string]any{"seconds": 1}}, // progress for our token
+		{"slow", map[string]any{"seconds": 1}},     // progress for our token
 		{"summarize", map[string]any{"text": "x"}}, // sampling not declared: the demo must not ask
 	} {
 		// Errors (a default the tool refuses) are the tool's business;
