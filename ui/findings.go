@@ -271,10 +271,11 @@ func markKey(server string, in bool, id string) string {
 	return fmt.Sprintf("%s\x00%v\x00%s", server, in, id)
 }
 
-// frameMarks are the frames findings name by id. Frames share an id (a
-// duplicate response has the first one's), so each finding is resolved,
-// as Enter on it is (findFrame), to the one frame it names; that is done
-// for the ids of the rows on screen, once per id and findings snapshot.
+// frameMarks are the frames findings name, by id, or by method for a
+// notification. Frames share an id (a duplicate response has the first
+// one's) and a method, so each finding is resolved, as Enter on it is
+// (findFrame), to the one frame it names; that is done for the keys of
+// the rows on screen, once per key and findings snapshot.
 type frameMarks struct {
 	byKey map[string][]markRef // findings naming an id, in the Recorder's order
 	bySeq map[uint64]string    // resolved: frame → the first finding's rule
@@ -290,22 +291,30 @@ type markRef struct {
 func newFrameMarks(list []findings.Finding) frameMarks {
 	m := frameMarks{byKey: map[string][]markRef{}, bySeq: map[uint64]string{}}
 	for _, f := range list {
-		if f.Frame.ID == "" {
+		if f.Frame.ID == "" && f.Frame.Method == "" {
 			continue
 		}
-		k := markKey(f.Server, f.Frame.In, f.Frame.ID)
+		k := frameKey(f.Server, f.Frame.In, f.Frame.ID, f.Frame.Method)
 		m.byKey[k] = append(m.byKey[k], markRef{f.Rule, f.Server, f.Frame})
 	}
 	return m
+}
+
+// frameKey keys a frame by its id, or by its method when it has none.
+func frameKey(server string, in bool, id, method string) string {
+	if id == "" {
+		return markKey(server, in, "\x00"+method)
+	}
+	return markKey(server, in, id)
 }
 
 // resolve finds the frames of the rows' ids that findings name (one scan
 // of the traffic ring per id not resolved yet).
 func (m *frameMarks) resolve(s *streamStore, rows []TrafficEntry) {
 	for i := range rows {
-		k := markKey(rows[i].Server, rows[i].In, rows[i].ID)
+		k := frameKey(rows[i].Server, rows[i].In, rows[i].ID, rows[i].Method)
 		refs, ok := m.byKey[k]
-		if !ok || rows[i].ID == "" {
+		if !ok {
 			continue
 		}
 		delete(m.byKey, k)

@@ -98,6 +98,19 @@ func TestFindingsFrameGone(t *testing.T) {
 	if row := tv.rows[tv.cursor]; !row.Time.Equal(t0.Add(time.Second+5*time.Millisecond)) || row.Method != "notifications/message" {
 		t.Errorf("selected %+v", row)
 	}
+	// That one notification carries the mark, not the other 29.
+	marked := 0
+	for _, l := range strings.Split(d.screen(), "\n") {
+		if strings.Contains(l, "⚠ capability-logging") {
+			marked++
+			if !strings.Contains(l, "15:04:06.005") {
+				t.Errorf("marked row %q, want the one at 15:04:06.005", l)
+			}
+		}
+	}
+	if marked != 1 {
+		t.Errorf("%d rows marked capability-logging, want 1:\n%s", marked, d.screen())
+	}
 }
 
 // TestFindingsMarkOneFrame: a finding names one frame, though others share
