@@ -146,13 +146,15 @@ func (s *Session) lintRefused(id jsonrpc.ID, method, capability string) {
 
 // lintInputUndeclared reports an input request (2026-07-28 inputRequests)
 // of a client capability the request's clientCapabilities did not
-// declare: the server must answer -32021 instead.
-func (s *Session) lintInputUndeclared(method string) {
-	if method != wire.MethodCreateMessage && method != wire.MethodRootsList {
+// declare: the server must answer -32021 instead. at is when the result
+// carrying it arrived, which names its frame.
+func (s *Session) lintInputUndeclared(raw json.RawMessage, at time.Time) {
+	var e inputEntry
+	if !s.lintOn() || json.Unmarshal(raw, &e) != nil || e.Method != wire.MethodCreateMessage && e.Method != wire.MethodRootsList {
 		return
 	}
-	s.find(findings.CapabilityUndeclared, findings.FrameRef{In: true},
-		"an input request %s needs %s, which the client did not declare in %s", method, capabilityOf(method), s.Protocol())
+	s.find(findings.CapabilityUndeclared, findings.FrameRef{In: true, Time: at},
+		"an input request %s needs %s, which the client did not declare in %s", e.Method, capabilityOf(e.Method), s.Protocol())
 }
 
 // lintAnswered notes that our request id got its response (read loop).
