@@ -10,6 +10,7 @@ import (
 
 	"github.com/elicit-dev/elicit/themes/untrusted"
 	"github.com/elicit-dev/elicit/transport/oauth"
+	"github.com/elicit-dev/elicit/transport/redact"
 )
 
 const authUsage = `Usage: elicit auth login|status|logout [--url URL | --config FILE --server NAME] [flags]
@@ -79,7 +80,7 @@ func runAuth(ctx context.Context, args []string, stdout, stderr io.Writer) error
 			return fail(exitInternal, "%w", err)
 		}
 		if rec == nil {
-			fmt.Fprintf(stdout, "%s: nothing kept (not logged in)\n", untrusted.Line(spec.URL))
+			fmt.Fprintf(stdout, "%s: nothing kept (not logged in)\n", untrusted.Line(redact.URL(spec.URL)))
 			return nil
 		}
 		printRecord(stdout, rec)
@@ -93,9 +94,9 @@ func runAuth(ctx context.Context, args []string, stdout, stderr io.Writer) error
 			return fail(exitInternal, "%w", err)
 		}
 		if rec == nil {
-			fmt.Fprintf(stdout, "%s: nothing was kept\n", untrusted.Line(spec.URL))
+			fmt.Fprintf(stdout, "%s: nothing was kept\n", untrusted.Line(redact.URL(spec.URL)))
 		} else {
-			fmt.Fprintf(stdout, "%s: logged out (tokens and registrations forgotten)\n", untrusted.Line(spec.URL))
+			fmt.Fprintf(stdout, "%s: logged out (tokens and registrations forgotten)\n", untrusted.Line(redact.URL(spec.URL)))
 		}
 		return nil
 	}
@@ -117,7 +118,7 @@ func authLogin(ctx context.Context, spec serverSpec, c *common, stdout, stderr i
 	defer cancel()
 	if err := t.Login(ctx); err != nil {
 		if errors.Is(err, oauth.ErrNotNeeded) {
-			fmt.Fprintf(stdout, "%s: %v\n", untrusted.Line(spec.URL), untrusted.Line(err.Error()))
+			fmt.Fprintf(stdout, "%s: %v\n", untrusted.Line(redact.URL(spec.URL)), untrusted.Line(err.Error()))
 			return nil
 		}
 		return fail(exitConnect, "auth login: %w", err)
@@ -152,7 +153,7 @@ func authStatusAll(stdout io.Writer, store *oauth.Store) error {
 
 // printRecord shows what is kept for a server, never a token or secret.
 func printRecord(w io.Writer, r *oauth.Record) {
-	fmt.Fprintf(w, "%s\n", untrusted.Line(r.URL))
+	fmt.Fprintf(w, "%s\n", untrusted.Line(redact.URL(r.URL)))
 	if r.Issuer != "" {
 		fmt.Fprintf(w, "  authorization server  %s\n", untrusted.Line(r.Issuer))
 	}
