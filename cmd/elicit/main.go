@@ -33,6 +33,9 @@ func main() {
 	}
 	stopProfile := startProfile(os.Getenv(profileEnv), os.Stderr)
 	stopTrace := startTrace(os.Getenv(traceEnv), os.Stderr)
+	// Not for the children: the demo's agent and stdio servers run this
+	// binary, and would write over the same files.
+	_, _ = os.Unsetenv(profileEnv), os.Unsetenv(traceEnv)
 	code := run(ctx, args, os.Stdin, os.Stdout, os.Stderr)
 	stopTrace()
 	stopProfile()
@@ -235,7 +238,8 @@ Usage:
   elicit demo --serve stdio|http [--addr ADDR]
                                            run the demo server for other clients
   elicit auth login|status|logout --url URL | --config FILE --server NAME
-                                           OAuth ahead of time, what is kept, forget it
+                                           OAuth ahead of time, what is kept, revoke and
+                                           forget it (logout --no-revoke: forget only)
   elicit acp --prompt TEXT [--permission P] [--answer POLICY] [-- AGENT ARGS...]
                                            one prompt turn with an ACP agent, headless; JSON
   elicit demo --acp                        serve the demo ACP agent on stdio
