@@ -182,23 +182,23 @@ func callVerdict(tool string, callErr error, res *wire.CallToolResult, prompts [
 }
 
 type callOutput struct {
-	Server   string          `json:"server"`
-	Protocol string          `json:"protocol"`
-	Era      string          `json:"era"`
-	Roots    []client.Root   `json:"roots"` // the roots served
-	Tool     string          `json:"tool"`
-	Result   json.RawMessage `json:"result,omitempty"`
-	IsError  bool            `json:"isError"`
-	Error    string          `json:"error,omitempty"`
-	Prompts  []promptOutput  `json:"prompts"`
+	Server   string                 `json:"server"`
+	Protocol string                 `json:"protocol"`
+	Era      string                 `json:"era"`
+	Roots    []client.Root          `json:"roots"` // the roots served
+	Tool     string                 `json:"tool"`
+	Result   json.RawMessage        `json:"result,omitempty"`
+	IsError  bool                   `json:"isError"`
+	Error    string                 `json:"error,omitempty"`
+	Prompts  jsonList[promptOutput] `json:"prompts"`
 	// Sampling lists each sampling request: what was asked, what was sent.
-	Sampling []samplingOutput `json:"sampling"`
+	Sampling jsonList[samplingOutput] `json:"sampling"`
 	// URLRetries says, for each -32042 the call got, how its URL
 	// elicitations ended and whether it was sent again.
-	URLRetries []urlRetryOutput `json:"urlRetries,omitempty"`
-	ElapsedMS  int64            `json:"elapsedMs"`
+	URLRetries jsonList[urlRetryOutput] `json:"urlRetries,omitempty"`
+	ElapsedMS  int64                    `json:"elapsedMs"`
 	// Findings are the server's spec violations seen meanwhile.
-	Findings []findings.Finding `json:"findings"`
+	Findings jsonList[findings.Finding] `json:"findings"`
 	// Failure is set whenever the command exits non-zero.
 	Failure *failure `json:"failure,omitempty"`
 	// Repaired says the output had to replace bytes the server sent.
@@ -215,8 +215,8 @@ type toolsOutput struct {
 	Roots    []client.Root `json:"roots"` // the roots served
 	Tools    []wire.Tool   `json:"tools"`
 	// Findings are the server's spec violations seen meanwhile.
-	Findings []findings.Finding `json:"findings"`
-	Repaired string             `json:"repaired,omitempty"`
+	Findings jsonList[findings.Finding] `json:"findings"`
+	Repaired string                     `json:"repaired,omitempty"`
 }
 
 func (o *toolsOutput) setRepaired(note string) { o.Repaired = note }

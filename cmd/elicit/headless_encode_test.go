@@ -6,8 +6,11 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/elicit-dev/elicit/client/findings"
 	"github.com/elicit-dev/elicit/themes/untrusted"
+	"github.com/elicit-dev/elicit/transport/jsonrpc"
 )
 
 // TestEncodeCallSameBytes: a call's output with its result indented apart
@@ -158,5 +161,78 @@ func TestWriteCallInvalidResult(t *testing.T) {
 	err := writeJSON(&got, &callOutput{Tool: "t", Result: json.RawMessage(`{"content":`), Prompts: []promptOutput{}})
 	if err == nil || got.Len() != 0 {
 		t.Fatalf("writeJSON of a broken result: err %v, wrote %q; want an error and nothing", err, got.Bytes())
+	}
+}
+
+// TestJSONListSameBytes: a jsonList field is written byte for byte as the
+// plain slice would be (nil, empty, and elements with the text encoding/json
+// treats specially: HTML characters, U+2028, invalid UTF-8, maps, times),
+// as a member and with omitempty, in the indented output.
+func TestJSONListSameBytes(t *testing.T) {
+	when := time.Date(2026, 12, 1, 18, 0, 0, 123456789, time.UTC)
+	text := "<a href='x'>&</a> \u2028\u2029 \xff\xfe \"q\" \\ \x01 é 🙂"
+	finds := []findings.Finding{{Rule: "r", Severity: findings.Error, Server: text, Detail: text, Frame: findings.FrameRef{In: true, ID: "7", Method: "tools/call", Time: when}, Time: when, Count: 2}, {}}
+	prompts := []promptOutput{{Key: "k", Outcome: "accepted", Sent: "accept", Content: map[string]any{"z": 1.5, "a": []any{text, nil, true}, "m": map[string]any{"<": ">"}}, LatencyMS: 3}}
+	sampling := []samplingOutput{{Key: "s", Request: json.RawMessage(`{ "x" : [1, 2] }`), Error: &jsonrpc.Error{Code: -32603, Message: text}}}
+	retries := []urlRetryOutput{{Elicitations: []string{"a"}, Completed: nil, Retried: true, Why: text}}
+
+	check := func(name string, list, plain any) {
+		t.Helper()
+		got, err := encodeIndented(list)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		want, err := encodeIndented(plain)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if !bytes.Equal(got, want) {
+			t.Errorf("%s:\n got %s\nwant %s", name, got, want)
+		}
+	}
+	check("findings", struct {
+		A jsonList[findings.Finding] `json:"a"`
+		B jsonList[findings.Finding] `json:"b"`
+		C jsonList[findings.Finding] `json:"c"`
+		D jsonList[findings.Finding] `json:"d,omitempty"`
+		E jsonList[findings.Finding] `json:"e,omitempty"`
+	}{nil, jsonList[findings.Finding]{}, finds, nil, finds}, struct {
+		A []findings.Finding `json:"a"`
+		B []findings.Finding `json:"b"`
+		C []findings.Finding `json:"c"`
+		D []findings.Finding `json:"d,omitempty"`
+		E []findings.Finding `json:"e,omitempty"`
+	}{nil, []findings.Finding{}, finds, nil, finds})
+	check("prompts", struct {
+		P jsonList[promptOutput] `json:"p"`
+	}{prompts}, struct {
+		P []promptOutput `json:"p"`
+	}{prompts})
+	check("sampling", struct {
+		S jsonList[samplingOutput] `json:"s"`
+	}{sampling}, struct {
+		S []samplingOutput `json:"s"`
+	}{sampling})
+	check("retries", struct {
+		R jsonList[urlRetryOutput] `json:"r,omitempty"`
+		E jsonList[urlRetryOutput] `json:"e,omitempty"`
+	}{retries, jsonList[urlRetryOutput]{}}, struct {
+		R []urlRetryOutput `json:"r,omitempty"`
+		E []urlRetryOutput `json:"e,omitempty"`
+	}{retries, []urlRetryOutput{}})
+	// And a whole call's output, through the path a run takes.
+	o := &callOutput{Server: text, Tool: "t", Result: json.RawMessage(`{"content":[]}`), Prompts: prompts, Sampling: sampling, URLRetries: retries, Findings: finds}
+	got, err := encodeJSON(o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var back map[string]any
+	if err := json.Unmarshal(got, &back); err != nil {
+		t.Fatalf("not JSON: %v\n%s", err, got)
+	}
+	for _, k := range []string{"prompts", "sampling", "urlRetries", "findings"} {
+		if l, ok := back[k].([]any); !ok || len(l) == 0 {
+			t.Errorf("%s: %v, want the list", k, back[k])
+		}
 	}
 }

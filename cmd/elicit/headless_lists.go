@@ -62,8 +62,8 @@ type readOutput struct {
 	Prompt    string                  `json:"prompt,omitempty"`
 	Result    *wire.GetPromptResult   `json:"result,omitempty"`
 	// Findings are the server's spec violations seen meanwhile.
-	Findings []findings.Finding `json:"findings"`
-	Repaired string             `json:"repaired,omitempty"`
+	Findings jsonList[findings.Finding] `json:"findings"`
+	Repaired string                     `json:"repaired,omitempty"`
 }
 
 func (o *readOutput) setRepaired(note string) { o.Repaired = note }

@@ -23,20 +23,35 @@ import (
 var version = "dev"
 
 func main() {
+	args := os.Args[1:]
 	// SIGHUP (the terminal closed) ends the run as SIGTERM does: the TUI
 	// restores the terminal and the servers' process groups are stopped,
 	// instead of the process dying where it stands.
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
+	ctx, stop := context.Background(), context.CancelFunc(func() {})
+	if !printsOnly(args) {
+		ctx, stop = signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
+	}
 	stopProfile := startProfile(os.Getenv(profileEnv), os.Stderr)
 	stopTrace := startTrace(os.Getenv(traceEnv), os.Stderr)
 	// Not for the children: the demo's agent and stdio servers run this
 	// binary, and would write over the same files.
 	_, _ = os.Unsetenv(profileEnv), os.Unsetenv(traceEnv)
-	code := run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
+	code := run(ctx, args, os.Stdin, os.Stdout, os.Stderr)
 	stopTrace()
 	stopProfile()
 	stop()
 	os.Exit(code)
+}
+
+// printsOnly says that args only print a text (the version, the top
+// usage) and start nothing a signal would have to stop. Those runs do not
+// install the handlers: os/signal starts three threads for them (its
+// locked signal thread, the runtime's template thread and the receiving
+// loop's), 0.7–1.0 ms of an 8 ms start (BENCHMARKS.md, "Third
+// pass"). Flags before the command ("--theme x version") still install
+// them: that is only a slower way to the same line.
+func printsOnly(args []string) bool {
+	return len(args) > 0 && slices.Contains([]string{"version", "--version", "help", "-h", "--help", "-help"}, args[0])
 }
 
 // profileEnv names a file to write a CPU profile of the whole run to: how

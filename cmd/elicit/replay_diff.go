@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/elicit-dev/elicit/client/record"
 	"github.com/elicit-dev/elicit/themes/untrusted"
@@ -32,10 +33,15 @@ var volatileMembers = map[string]string{
 
 // volatileQuery are query parameter names whose values a URL in a
 // question or a result carries per run (a consent page's session).
-var volatileQuery = regexp.MustCompile(`(?i)([?&](?:[a-z0-9_.-]*(?:session|state|token|nonce|id|code|sid)[a-z0-9_.-]*)=)[^&#\s"']+`)
+// Compiled on a replay's first use, not at every start of the binary.
+var volatileQuery = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)([?&](?:[a-z0-9_.-]*(?:session|state|token|nonce|id|code|sid)[a-z0-9_.-]*)=)[^&#\s"']+`)
+})
 
 // timestampRE is an RFC 3339 date-time anywhere in a string.
-var timestampRE = regexp.MustCompile(`\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:[Zz]|[+-]\d{2}:\d{2})?`)
+var timestampRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:[Zz]|[+-]\d{2}:\d{2})?`)
+})
 
 // volatileRules says what is ignored, for the report.
 func volatileRules() []string {
@@ -132,8 +138,8 @@ func maskVolatileText(s string, seen []string) string {
 	for _, v := range seen {
 		s = strings.ReplaceAll(s, v, "<volatile>")
 	}
-	s = timestampRE.ReplaceAllString(s, "<time>")
-	return volatileQuery.ReplaceAllString(s, "${1}<volatile>")
+	s = timestampRE().ReplaceAllString(s, "<time>")
+	return volatileQuery().ReplaceAllString(s, "${1}<volatile>")
 }
 
 // maxDiffs bounds the differences listed for one value.
