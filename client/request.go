@@ -26,6 +26,9 @@ type call struct {
 	noCancel bool
 	// sent, if set, is called once the request went out (each round).
 	sent func()
+	// onSent is CallOptions.OnSent: called the first time the request
+	// went out, then cleared. Read and cleared by the caller's goroutine.
+	onSent func()
 	// listen is set for subscriptions/listen: the read loop hands it the
 	// notifications of this subscription.
 	listen *Listener
@@ -228,6 +231,11 @@ func (s *Session) roundTrip(ctx context.Context, c *call, params json.RawMessage
 	err := conn.Write(ctx, &jsonrpc.Message{ID: c.id, Method: c.method, Params: params}, opts)
 	if err == nil && c.sent != nil {
 		c.sent()
+	}
+	if err == nil && c.onSent != nil {
+		f := c.onSent
+		c.onSent = nil
+		f()
 	}
 	if err != nil {
 		if ctx.Err() != nil {
