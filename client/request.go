@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"sync"
 	"time"
 
 	"github.com/elicit-dev/elicit/client/question"
@@ -228,14 +229,30 @@ func (s *Session) roundTrip(ctx context.Context, c *call, params json.RawMessage
 	if h := s.paramHeaders(c, params); h != nil {
 		opts = &transport.WriteOptions{Headers: h}
 	}
+	// onSent runs once: when the transport says the request is on the
+	// wire (HTTP, before the POST is answered), or else once Write
+	// returns. The Once also makes Write's return wait for a run the
+	// transport started, so it has happened when the call returns.
+	var sentOnce sync.Once
+	onSent := c.onSent
+	c.onSent = nil
+	fire := func() {
+		if onSent != nil {
+			sentOnce.Do(onSent)
+		}
+	}
+	if onSent != nil {
+		if opts == nil {
+			opts = &transport.WriteOptions{}
+		}
+		opts.Written = fire
+	}
 	err := conn.Write(ctx, &jsonrpc.Message{ID: c.id, Method: c.method, Params: params}, opts)
 	if err == nil && c.sent != nil {
 		c.sent()
 	}
-	if err == nil && c.onSent != nil {
-		f := c.onSent
-		c.onSent = nil
-		f()
+	if err == nil {
+		fire()
 	}
 	if err != nil {
 		if ctx.Err() != nil {

@@ -111,10 +111,11 @@ func runCall(ctx context.Context, args []string, stdout, stderr io.Writer) error
 
 	// The tool's outputSchema comes from tools/list, which the engine
 	// judges the call's result against (a finding when it breaks it). It
-	// is listed once the call has gone out, while the call runs: after it,
-	// so the call's ids, and so its prompts' keys, stay what they were,
-	// and on a stream the call comes first; but not waiting for the
-	// result, which cost the run a whole round trip more.
+	// is listed once the call has gone out (stdio: its line is on the
+	// pipe; HTTP: its POST is written), while the call runs: after it, so
+	// the call's ids, and so its prompts' keys, stay what they were, and
+	// on a stream the call comes first; but not waiting for the result,
+	// which cost the run a whole round trip more.
 	var listing sync.WaitGroup
 	var opts *client.CallOptions
 	if sess.ServerCapabilities().Tools {
