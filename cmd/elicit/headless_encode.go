@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/elicit-dev/elicit/client/wire"
 	"github.com/elicit-dev/elicit/themes/untrusted"
 )
 
@@ -42,10 +43,41 @@ func writeJSON(w io.Writer, v any) error {
 }
 
 func encodeJSON(v any) ([]byte, error) {
-	if o, ok := v.(*callOutput); ok && len(o.Result) > 0 {
-		return encodeCall(o)
+	switch o := v.(type) {
+	case *callOutput:
+		if len(o.Result) > 0 {
+			return encodeCall(o)
+		}
+	case *toolsOutput:
+		return encodeTools(o)
 	}
 	return encodeIndented(v)
+}
+
+// encodeTools encodes o as encodeIndented would, with its roots and
+// findings already in JSON, so that encoding/json builds no encoder for
+// them when they are empty (see callHead; TestEncodeToolsSameBytes).
+func encodeTools(o *toolsOutput) ([]byte, error) {
+	h := toolsJSON{Server: o.Server, Protocol: o.Protocol, Era: o.Era, Tools: o.Tools, Repaired: o.Repaired}
+	var err error
+	if h.Roots, err = listJSON(o.Roots, false); err != nil {
+		return nil, err
+	}
+	if h.Findings, err = listJSON(o.Findings, false); err != nil {
+		return nil, err
+	}
+	return encodeIndented(&h)
+}
+
+// toolsJSON is toolsOutput as encodeTools encodes it.
+type toolsJSON struct {
+	Server   string          `json:"server"`
+	Protocol string          `json:"protocol"`
+	Era      string          `json:"era"`
+	Roots    json.RawMessage `json:"roots"`
+	Tools    []wire.Tool     `json:"tools"`
+	Findings json.RawMessage `json:"findings"`
+	Repaired string          `json:"repaired,omitempty"`
 }
 
 // encodeIndented is encoding/json's indenting encoder.
