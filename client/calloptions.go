@@ -9,6 +9,16 @@ type CallOptions struct {
 	// block long). Under a flood some may be dropped (see Event).
 	OnProgress func(CallProgress)
 
+	// OnSent, if set, is called once when the call's request has gone
+	// out: on stdio once it is on the pipe, over Streamable HTTP once the
+	// POST's request is written (from the transport's goroutine, before
+	// the server answers), elsewhere when the transport took it. It has
+	// returned by the time CallTool does. A request the caller starts from
+	// here has the next id and goes out after the call, so running it
+	// meanwhile changes neither the call's ids nor the order on a stream.
+	// Not called when the request could not be sent.
+	OnSent func()
+
 	// The task options (2025-11-25; the extension lets the server decide,
 	// and ignores them). See the package doc, Tasks.
 

@@ -101,7 +101,7 @@ func (s *Session) ListPrompts(ctx context.Context) ([]wire.Prompt, error) {
 func (s *Session) CallTool(ctx context.Context, name string, args any, opts *CallOptions) (*wire.CallToolResult, error) {
 	c := &call{method: wire.MethodToolsCall, name: name, token: s.newToken()}
 	if opts != nil {
-		c.onProgress = opts.OnProgress
+		c.onProgress, c.onSent = opts.OnProgress, opts.OnSent
 	}
 	if args == nil {
 		args = map[string]any{}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"sync"
 	"time"
 
 	"github.com/elicit-dev/elicit/client/question"
@@ -26,6 +27,9 @@ type call struct {
 	noCancel bool
 	// sent, if set, is called once the request went out (each round).
 	sent func()
+	// onSent is CallOptions.OnSent: called the first time the request
+	// went out, then cleared. Read and cleared by the caller's goroutine.
+	onSent func()
 	// listen is set for subscriptions/listen: the read loop hands it the
 	// notifications of this subscription.
 	listen *Listener
@@ -262,9 +266,30 @@ func (s *Session) roundTrip(ctx context.Context, c *call, params json.RawMessage
 	if h := s.paramHeaders(c, params); h != nil {
 		opts = &transport.WriteOptions{Headers: h}
 	}
+	// onSent runs once: when the transport says the request is on the
+	// wire (HTTP, before the POST is answered), or else once Write
+	// returns. The Once also makes Write's return wait for a run the
+	// transport started, so it has happened when the call returns.
+	var sentOnce sync.Once
+	onSent := c.onSent
+	c.onSent = nil
+	fire := func() {
+		if onSent != nil {
+			sentOnce.Do(onSent)
+		}
+	}
+	if onSent != nil {
+		if opts == nil {
+			opts = &transport.WriteOptions{}
+		}
+		opts.Written = fire
+	}
 	err := conn.Write(ctx, &jsonrpc.Message{ID: c.id, Method: c.method, Params: params}, opts)
 	if err == nil && c.sent != nil {
 		c.sent()
+	}
+	if err == nil {
+		fire()
 	}
 	if err != nil {
 		if ctx.Err() != nil {

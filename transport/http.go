@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"net/http/httptrace"
 	"net/url"
 	"sync"
 	"time"
@@ -336,7 +337,16 @@ func (c *httpConn) Write(ctx context.Context, m *jsonrpc.Message, opts *WriteOpt
 	c.wg.Add(1)
 	c.mu.Unlock()
 
-	req, err := c.newRequest(sctx, http.MethodPost, body, plan.sid, plan.version, "", extra)
+	rctx := sctx
+	if opts != nil && opts.Written != nil {
+		written := opts.Written
+		rctx = httptrace.WithClientTrace(sctx, &httptrace.ClientTrace{WroteRequest: func(w httptrace.WroteRequestInfo) {
+			if w.Err == nil {
+				written()
+			}
+		}})
+	}
+	req, err := c.newRequest(rctx, http.MethodPost, body, plan.sid, plan.version, "", extra)
 	if err != nil {
 		c.wg.Done()
 		scancel()

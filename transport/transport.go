@@ -72,6 +72,12 @@ type WriteOptions struct {
 	// configured ones win over these. Connections without headers (stdio,
 	// legacy HTTP+SSE) ignore them.
 	Headers map[string]string
+	// Written, if set, may be called, from any goroutine and more than
+	// once (a request sent again after sign-in), as soon as the message
+	// is on the wire, before Write has the server's answer: Streamable
+	// HTTP calls it once the POST's request is written. Connections that
+	// do not know sooner than Write returns do not call it.
+	Written func()
 }
 
 // HeaderSender is implemented by connections that can put

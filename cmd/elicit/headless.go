@@ -109,18 +109,26 @@ func runCall(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	}
 	defer cleanup()
 
+	// The tool's outputSchema comes from tools/list, which the engine
+	// judges the call's result against (a finding when it breaks it). It
+	// is listed once the call has gone out (stdio: its line is on the
+	// pipe; HTTP: its POST is written), while the call runs: after it, so
+	// the call's ids, and so its prompts' keys, stay what they were, and
+	// on a stream the call comes first; but not waiting for the result,
+	// which cost the run a whole round trip more.
+	var listing sync.WaitGroup
+	var opts *client.CallOptions
+	if sess.ServerCapabilities().Tools {
+		opts = &client.CallOptions{OnSent: func() {
+			listing.Go(func() { _, _ = sess.ListTools(ctx) })
+		}}
+	}
 	start := time.Now()
 	rc := c.rec.Begin(sess.Name(), wire.MethodToolsCall, tool, toolCallParams{Name: tool, Arguments: toolArgs}, nil)
-	res, callErr := sess.CallTool(ctx, tool, toolArgs, nil)
+	res, callErr := sess.CallTool(ctx, tool, toolArgs, opts)
 	elapsed := time.Since(start)
 	rc.End(callResult(res), callErr)
-	// The tool's outputSchema comes from tools/list: listed after the call
-	// (the call's ids, and so its prompts' keys, stay what they were), the
-	// engine judges the result it kept against it, a finding when it
-	// breaks it.
-	if callErr == nil && sess.ServerCapabilities().Tools {
-		_, _ = sess.ListTools(ctx)
-	}
+	listing.Wait()
 	out := callOutput{Server: sess.Name(), Protocol: sess.Protocol(), Era: sess.Era(), Tool: tool,
 		Roots: orEmpty(sess.Roots().Roots), ElapsedMS: elapsed.Milliseconds()}
 	// A prompt's answer reaches the server before its journal entry is

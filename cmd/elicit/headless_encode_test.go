@@ -4,11 +4,14 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/elicit-dev/elicit/client"
 	"github.com/elicit-dev/elicit/client/findings"
+	"github.com/elicit-dev/elicit/client/wire"
 	"github.com/elicit-dev/elicit/themes/untrusted"
 	"github.com/elicit-dev/elicit/transport/jsonrpc"
 )
@@ -45,6 +48,97 @@ func TestEncodeCallSameBytes(t *testing.T) {
 		}
 		if string(o.Result) != r {
 			t.Errorf("the output's result was left as %s", o.Result)
+		}
+	}
+}
+
+// TestEncodeCallEveryMember: encodeCall writes what the indenting encoder
+// writes with every member set, lists nil, empty and full (server text
+// with HTML characters, invalid UTF-8 and U+2028 included), and the
+// optional members present and absent.
+func TestEncodeCallEveryMember(t *testing.T) {
+	tm := time.Date(2026, 12, 1, 18, 0, 0, 5, time.UTC)
+	full := &callOutput{Server: "s<&>", Protocol: "2025-11-25", Era: "e\u2028", Tool: "t\xff",
+		Roots:  []client.Root{{URI: "file:///a&b", Name: "<a>"}, {URI: "file:///c"}},
+		Result: json.RawMessage(`{"content":[]}`), IsError: true, Error: "err <x>",
+		Prompts: []promptOutput{{Key: "k", Outcome: "accept", Sent: "accept", Content: map[string]any{"b": 1.5, "a": []any{"<", nil}}, Reason: "r", LatencyMS: 2}},
+		Sampling: []samplingOutput{{Key: "s", Outcome: "decline", Sent: "error -1", Request: json.RawMessage(`{"m" : 1}`),
+			Error: &jsonrpc.Error{Code: -1, Message: "no <"}, LatencyMS: 1}},
+		URLRetries: []urlRetryOutput{{Elicitations: []string{"e"}, Completed: nil, Retried: true, Why: "w&"}},
+		ElapsedMS:  7,
+		Findings: []findings.Finding{{Rule: "r", Severity: findings.Error, Server: "s", Detail: "d<", Time: tm, Count: 2,
+			Frame: findings.FrameRef{In: true, ID: "3", Time: tm}}},
+		Failure:  &failure{Exit: 4, Kind: "tool", Message: "m&"},
+		Repaired: "r",
+	}
+	empty := &callOutput{Result: json.RawMessage(`0`), Roots: []client.Root{}, Prompts: []promptOutput{}, Sampling: []samplingOutput{},
+		URLRetries: []urlRetryOutput{}, Findings: []findings.Finding{}}
+	nils := &callOutput{Result: json.RawMessage(`{}`)}
+	for name, o := range map[string]*callOutput{"full": full, "empty": empty, "nil": nils} {
+		var want bytes.Buffer
+		enc := json.NewEncoder(&want)
+		enc.SetIndent("", "  ")
+		enc.SetEscapeHTML(false)
+		if err := enc.Encode(o); err != nil {
+			t.Fatal(err)
+		}
+		got, err := encodeJSON(o)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if !bytes.Equal(got, want.Bytes()) {
+			t.Errorf("%s:\ngot  %s\nwant %s", name, got, want.Bytes())
+		}
+	}
+}
+
+// TestEncodeToolsSameBytes: encodeTools writes what the indenting encoder
+// writes for a tools output, its lists nil, empty and full.
+func TestEncodeToolsSameBytes(t *testing.T) {
+	tm := time.Date(2026, 12, 1, 18, 0, 0, 5, time.UTC)
+	ro := true
+	full := &toolsOutput{Server: "s<&>", Protocol: "p", Era: "e\u2028",
+		Roots:    []client.Root{{URI: "file:///a&b", Name: "<a>"}},
+		Tools:    []wire.Tool{{Name: "t", Title: "<T>", InputSchema: json.RawMessage(`{"type" : "object"}`), Annotations: wire.ToolAnnotations{ReadOnlyHint: &ro}}, {Name: "u\xff"}},
+		Findings: []findings.Finding{{Rule: "r", Severity: findings.Warning, Detail: "d&", Time: tm, Frame: findings.FrameRef{ID: "1", Time: tm}}},
+		Repaired: "r"}
+	empty := &toolsOutput{Roots: []client.Root{}, Tools: []wire.Tool{}, Findings: []findings.Finding{}}
+	for name, o := range map[string]*toolsOutput{"full": full, "empty": empty, "nil": {}} {
+		want, err := encodeIndented(o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := encodeJSON(o)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if !bytes.Equal(got, want) {
+			t.Errorf("%s:\ngot  %s\nwant %s", name, got, want)
+		}
+	}
+	mirrors(t, reflect.TypeFor[toolsOutput](), reflect.TypeFor[toolsJSON]())
+}
+
+// TestCallHeadMirrorsOutput: callHeadJSON has callOutput's members, in
+// its order, with the same options; a member added to one only fails here.
+func TestCallHeadMirrorsOutput(t *testing.T) {
+	mirrors(t, reflect.TypeFor[callOutput](), reflect.TypeFor[callHeadJSON]())
+}
+
+// mirrors fails unless b has a's fields, names and json options in order,
+// each of the same type or json.RawMessage.
+func mirrors(t *testing.T, a, b reflect.Type) {
+	t.Helper()
+	if a.NumField() != b.NumField() {
+		t.Fatalf("%v has %d fields, %v %d", a, a.NumField(), b, b.NumField())
+	}
+	for i := range a.NumField() {
+		fa, fb := a.Field(i), b.Field(i)
+		if fa.Name != fb.Name || fa.Tag.Get("json") != fb.Tag.Get("json") {
+			t.Errorf("field %d: %s %q against %s %q", i, fa.Name, fa.Tag.Get("json"), fb.Name, fb.Tag.Get("json"))
+		}
+		if fa.Type != fb.Type && fb.Type != reflect.TypeFor[json.RawMessage]() {
+			t.Errorf("%s: %v against %v", fa.Name, fa.Type, fb.Type)
 		}
 	}
 }

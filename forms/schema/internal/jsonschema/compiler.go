@@ -54,6 +54,17 @@ func (c *Compiler) AssertFormat() {
 	c.assertFormat = true
 }
 
+// UseMetaCheck (elicit) lets check vouch for a document: when a document
+// (or a subschema resolved into) of the default draft 2020-12 dialect is to
+// be validated against the meta-schema, check runs first, and if it
+// reports true the meta-schema is not run (nor, on first use, compiled).
+// check must report true only for values the meta-schema accepts, under
+// this compiler's regexp engine; for anything else it reports false and the
+// meta-schema decides, as without it.
+func (c *Compiler) UseMetaCheck(check func(v any) bool) {
+	c.roots.metaCheck = check
+}
+
 // AssertContent enables content assertions.
 //
 // Content assertions include keywords:
