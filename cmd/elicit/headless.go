@@ -193,7 +193,7 @@ type callOutput struct {
 	Server   string                 `json:"server"`
 	Protocol string                 `json:"protocol"`
 	Era      string                 `json:"era"`
-	Roots    []client.Root          `json:"roots"` // the roots served
+	Roots    jsonList[client.Root]  `json:"roots"` // the roots served
 	Tool     string                 `json:"tool"`
 	Result   json.RawMessage        `json:"result,omitempty"`
 	IsError  bool                   `json:"isError"`
@@ -217,11 +217,11 @@ func (o *callOutput) setRepaired(note string) { o.Repaired = note }
 
 // toolsOutput is what elicit tools prints.
 type toolsOutput struct {
-	Server   string        `json:"server"`
-	Protocol string        `json:"protocol"`
-	Era      string        `json:"era"`
-	Roots    []client.Root `json:"roots"` // the roots served
-	Tools    []wire.Tool   `json:"tools"`
+	Server   string                `json:"server"`
+	Protocol string                `json:"protocol"`
+	Era      string                `json:"era"`
+	Roots    jsonList[client.Root] `json:"roots"` // the roots served
+	Tools    []wire.Tool           `json:"tools"`
 	// Findings are the server's spec violations seen meanwhile.
 	Findings jsonList[findings.Finding] `json:"findings"`
 	Repaired string                     `json:"repaired,omitempty"`

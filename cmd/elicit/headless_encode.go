@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/elicit-dev/elicit/client/wire"
 	"github.com/elicit-dev/elicit/themes/untrusted"
 )
 
@@ -74,36 +73,8 @@ func encodeJSON(v any) ([]byte, error) {
 		if len(o.Result) > 0 {
 			return encodeCall(o)
 		}
-	case *toolsOutput:
-		return encodeTools(o)
 	}
 	return encodeIndented(v)
-}
-
-// encodeTools encodes o as encodeIndented would, with its roots and
-// findings already in JSON, so that encoding/json builds no encoder for
-// them when they are empty (see callHead; TestEncodeToolsSameBytes).
-func encodeTools(o *toolsOutput) ([]byte, error) {
-	h := toolsJSON{Server: o.Server, Protocol: o.Protocol, Era: o.Era, Tools: o.Tools, Repaired: o.Repaired}
-	var err error
-	if h.Roots, err = listJSON(o.Roots, false); err != nil {
-		return nil, err
-	}
-	if h.Findings, err = listJSON(o.Findings, false); err != nil {
-		return nil, err
-	}
-	return encodeIndented(&h)
-}
-
-// toolsJSON is toolsOutput as encodeTools encodes it.
-type toolsJSON struct {
-	Server   string          `json:"server"`
-	Protocol string          `json:"protocol"`
-	Era      string          `json:"era"`
-	Roots    json.RawMessage `json:"roots"`
-	Tools    []wire.Tool     `json:"tools"`
-	Findings json.RawMessage `json:"findings"`
-	Repaired string          `json:"repaired,omitempty"`
 }
 
 // encodeIndented is encoding/json's indenting encoder.
@@ -186,86 +157,13 @@ func putBuffered(w io.Writer, head, raw []byte) error {
 	return nil
 }
 
-// callHead encodes o with resultSlot for its result. It encodes
-// callHeadJSON, o with its lists already in JSON, which is the same bytes
-// (TestEncodeCallSameBytes, TestCallHeadMirrorsOutput): encoding callOutput
-// itself made encoding/json build the encoders of every type it holds,
-// findings, sampling and retries included, on every run, whether or not
-// the lists had anything in them (0.3 ms, a third of what the run's main
-// goroutine spent after connecting).
+// callHead encodes o with resultSlot for its result. Its lists are
+// jsonLists, so encoding/json builds no encoder for their elements when
+// they are empty, as they almost always are.
 func callHead(o *callOutput) ([]byte, error) {
-	h := callHeadJSON{Server: o.Server, Protocol: o.Protocol, Era: o.Era, Tool: o.Tool,
-		Result: json.RawMessage("0"), IsError: o.IsError, Error: o.Error,
-		ElapsedMS: o.ElapsedMS, Repaired: o.Repaired}
-	var err error
-	if h.Roots, err = listJSON(o.Roots, false); err != nil {
-		return nil, err
-	}
-	if h.Prompts, err = listJSON(o.Prompts, false); err != nil {
-		return nil, err
-	}
-	if h.Sampling, err = listJSON(o.Sampling, false); err != nil {
-		return nil, err
-	}
-	if h.URLRetries, err = listJSON(o.URLRetries, true); err != nil {
-		return nil, err
-	}
-	if h.Findings, err = listJSON(o.Findings, false); err != nil {
-		return nil, err
-	}
-	if o.Failure != nil {
-		if h.Failure, err = compactJSON(o.Failure); err != nil {
-			return nil, err
-		}
-	}
+	h := *o
+	h.Result = json.RawMessage("0")
 	return encodeIndented(&h)
-}
-
-// callHeadJSON is callOutput as callHead encodes it: the same members in
-// the same order, the lists (and the failure) as their JSON.
-type callHeadJSON struct {
-	Server     string          `json:"server"`
-	Protocol   string          `json:"protocol"`
-	Era        string          `json:"era"`
-	Roots      json.RawMessage `json:"roots"`
-	Tool       string          `json:"tool"`
-	Result     json.RawMessage `json:"result,omitempty"`
-	IsError    bool            `json:"isError"`
-	Error      string          `json:"error,omitempty"`
-	Prompts    json.RawMessage `json:"prompts"`
-	Sampling   json.RawMessage `json:"sampling"`
-	URLRetries json.RawMessage `json:"urlRetries,omitempty"`
-	ElapsedMS  int64           `json:"elapsedMs"`
-	Findings   json.RawMessage `json:"findings"`
-	Failure    json.RawMessage `json:"failure,omitempty"`
-	Repaired   string          `json:"repaired,omitempty"`
-}
-
-// listJSON is list as encoding/json writes it inside callOutput: null when
-// nil, [] when empty, without building an encoder for its elements then;
-// omitEmpty leaves an empty list out (nil), as ",omitempty" does.
-func listJSON[T any](list []T, omitEmpty bool) (json.RawMessage, error) {
-	switch {
-	case len(list) == 0 && omitEmpty:
-		return nil, nil
-	case list == nil:
-		return json.RawMessage("null"), nil
-	case len(list) == 0:
-		return json.RawMessage("[]"), nil
-	}
-	return compactJSON(list)
-}
-
-// compactJSON encodes v as the indenting encoder would before indenting:
-// compact, and without HTML escapes.
-func compactJSON(v any) (json.RawMessage, error) {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		return nil, fmt.Errorf("write output: %w", err)
-	}
-	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
 }
 
 // putResult writes head with raw, indented, in its result slot.
