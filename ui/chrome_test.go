@@ -2,7 +2,11 @@ package ui
 
 import (
 	"errors"
+	"strings"
 	"testing"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/elicit-dev/elicit/client"
 	"github.com/elicit-dev/elicit/client/wire"
@@ -29,4 +33,81 @@ func TestPaneKeepsTheServersNameAfterADisconnect(t *testing.T) {
 	// A server that comes back as another implementation is named so.
 	d.send(serversMsg{{Name: "demo", State: client.StateReady, Info: wire.Implementation{Name: "other"}}})
 	mustShow(t, d, "demo (other)  demo#1")
+}
+
+// demoLike is the demo's line-up: two servers, one per MCP era, and an
+// agent.
+func demoLike(e *fakeEngine) {
+	e.servers = []ServerStatus{
+		{Name: "demo-2025-11-25", State: client.StateReady, Protocol: "2025-11-25", Era: "2025-11-25 stateful"},
+		{Name: "demo-2026-07-28", State: client.StateReady, Protocol: "2026-07-28", Era: "2026-07-28 stateless"},
+	}
+	e.agents = []AgentStatus{{Name: "demo-agent", State: client.StateReady}}
+}
+
+// statusBar is the screen's last line.
+func (d *driver) statusBar() string {
+	lines := strings.Split(d.screen(), "\n")
+	return lines[len(lines)-1]
+}
+
+// tabBar is the screen's first line.
+func (d *driver) tabBar() string { return strings.SplitN(d.screen(), "\n", 2)[0] }
+
+// TestStatusBarFitsBothErasAt80: at 80 columns the demo's two servers,
+// each with its era's kind, and the agent with its key are all on the
+// status bar, whole; at 120 it says everything.
+func TestStatusBarFitsBothErasAt80(t *testing.T) {
+	t.Parallel()
+	d := newDriver(t, Options{}, demoLike)
+	d.send(tea.WindowSizeMsg{Width: 120, Height: 40})
+	want := "● demo-2025-11-25 ready 2025-11-25 stateful │ ● demo-2026-07-28 ready 2026-07-28 stateless │ ● demo-agent agent (alt+a)"
+	if got := d.statusBar(); got != want {
+		t.Errorf("at 120 the status bar is\n%q, want\n%q", got, want)
+	}
+	d.send(tea.WindowSizeMsg{Width: 80, Height: 24})
+	want = "● demo-2025-11-25 stateful │ ● demo-2026-07-28 stateless │ ● demo-agent alt+a"
+	if got := d.statusBar(); got != want {
+		t.Errorf("at 80 the status bar is\n%q, want\n%q", got, want)
+	}
+	d.send(tea.WindowSizeMsg{Width: 100, Height: 24})
+	want = "● demo-2025-11-25 2025-11-25 stateful │ ● demo-2026-07-28 2026-07-28 stateless │ ● demo-agent alt+a"
+	if got := d.statusBar(); ansi.StringWidth(got) > 100 || !strings.Contains(got, "2026-07-28 stateless") {
+		t.Errorf("at 100 the status bar is\n%q, want the eras' versions (%q)", got, want)
+	}
+}
+
+// TestStatusBarCutsNamesWithAnEllipsis: when even the bare badges do not
+// fit, every name is cut to a share of the width with "…", never mid-word
+// without one, and each server keeps its glyph; a notice that does not
+// fit is cut at the end, after the badges.
+func TestStatusBarCutsNamesWithAnEllipsis(t *testing.T) {
+	t.Parallel()
+	d := newDriver(t, Options{}, demoLike, func(e *fakeEngine) {
+		e.servers[1].Name = "a-server-with-a-rather-long-name-indeed"
+		e.servers = append(e.servers, ServerStatus{Name: "third", State: client.StateFailed, Err: errors.New("exec: no such file")})
+	})
+	d.send(tea.WindowSizeMsg{Width: 60, Height: 24})
+	bar := d.statusBar()
+	if ansi.StringWidth(bar) > 60 {
+		t.Fatalf("the status bar is %d wide: %q", ansi.StringWidth(bar), bar)
+	}
+	for _, w := range []string{"● demo-20", "● a-serve", "…", "✗ third failed", "● demo-ag"} {
+		if !strings.Contains(bar, w) {
+			t.Errorf("status bar %q lacks %q", bar, w)
+		}
+	}
+	for _, word := range strings.Fields(bar) {
+		for _, name := range []string{"demo-2025-11-25", "a-server-with-a-rather-long-name-indeed", "demo-agent"} {
+			if strings.HasPrefix(name, word) && word != name && len(word) > 2 {
+				t.Errorf("%q is cut from %q without an ellipsis in %q", word, name, bar)
+			}
+		}
+	}
+	d.send(tea.WindowSizeMsg{Width: 120, Height: 24})
+	d.send(noticeMsg("1 question is open: ctrl+c again quits, and they end abandoned (answered cancel); any other key stays"))
+	bar = d.statusBar()
+	if !strings.Contains(bar, "● demo-2025-11-25") || !strings.Contains(bar, "1 question is") || ansi.StringWidth(bar) > 120 {
+		t.Errorf("with a long notice the status bar is %q", bar)
+	}
 }

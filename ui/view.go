@@ -6,9 +6,6 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
-
-	"github.com/elicit-dev/elicit/client"
-	"github.com/elicit-dev/elicit/themes/untrusted"
 )
 
 // Screen rows: tabs, the prompt strip, the body, and the status bar.
@@ -93,60 +90,6 @@ func (m *Model) renderTabs() string {
 		}
 	}
 	return ansi.Truncate(out, m.width, "…")
-}
-
-func (m *Model) renderStatus() string {
-	parts := make([]string, 0, len(m.servers)+len(m.agents)+1)
-	for _, s := range m.servers {
-		parts = append(parts, m.serverBadge(s))
-	}
-	for _, a := range m.agents {
-		parts = append(parts, m.agentBadge(a))
-	}
-	if m.notice != "" {
-		parts = append(parts, m.st.Warning.Render(untrusted.Line(m.notice)))
-	}
-	if len(parts) == 0 {
-		parts = append(parts, m.st.Muted.Render("no servers"))
-	}
-	return ansi.Truncate(m.st.Status.Bar.Render(strings.Join(parts, m.st.Muted.Render(" │ "))), m.width, "…")
-}
-
-func (m *Model) serverBadge(s ServerStatus) string {
-	b := m.connBadge(s)
-	if s.Auth != "" {
-		b += m.st.Muted.Render(" · " + untrusted.Line(s.Auth))
-	}
-	return b
-}
-
-func (m *Model) connBadge(s ServerStatus) string {
-	name := untrusted.Line(s.Name)
-	st := m.st.Status
-	switch s.State {
-	case client.StateReady:
-		detail := untrusted.Line(s.Protocol)
-		if s.Era != "" {
-			detail = untrusted.Line(s.Era)
-		}
-		return st.Ready.Render("● "+name) + m.st.Muted.Render(" ready "+detail)
-	case client.StateConnecting:
-		return st.Connecting.Render("◌ "+name) + m.st.Muted.Render(" connecting…")
-	case client.StateFailed:
-		return st.Failed.Render("✗ "+name) + m.st.Error.Render(" failed: "+errText(s.Err)) +
-			m.st.Muted.Render(" (F5, r: retry)")
-	case client.StateDisconnected:
-		return st.Disconnected.Render("⚡ "+name) + m.st.Warning.Render(" disconnected: "+errText(s.Err)) +
-			m.st.Muted.Render(" (F5, r: reconnect)")
-	}
-	return m.st.Muted.Render("○ " + name + " " + s.State.String())
-}
-
-func errText(err error) string {
-	if err == nil {
-		return "no reason given"
-	}
-	return untrusted.Line(err.Error())
 }
 
 // renderHelp draws every binding from the key map, in two columns. Lines

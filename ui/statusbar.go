@@ -1,0 +1,222 @@
+package ui
+
+import (
+	"slices"
+	"strings"
+
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/elicit-dev/elicit/client"
+	"github.com/elicit-dev/elicit/themes/untrusted"
+)
+
+// The status bar: one badge per server and agent, then the notice. When
+// they do not fit the width, every badge says less, a level at a time
+// (statusLevel), then the names share what is left, each cut with "…";
+// only then is the bar cut at its end. So at 80 columns the demo's two
+// servers and its agent are all on it, and 120 columns say everything.
+
+// statusLevel is how much each badge says.
+type statusLevel int
+
+const (
+	// statusFull: "● demo ready 2025-11-25 stateful", "● bot agent (alt+a)".
+	statusFull statusLevel = iota
+	// statusNoReady: "● demo 2025-11-25 stateful" (the glyph and its
+	// colour say ready); a failure keeps its reason and how to retry.
+	statusNoReady
+	// statusKind: "● demo stateful", the era's kind without its version;
+	// a failure keeps its reason, not the retry hint; "● bot alt+a".
+	statusKind
+	// statusBare: names and states only ("✗ demo failed"); the agent
+	// keeps its key.
+	statusBare
+)
+
+// minStatusName is the fewest cells a name is cut to ("demo-…").
+const minStatusName = 6
+
+func (m *Model) renderStatus() string {
+	for lv := statusFull; lv <= statusBare; lv++ {
+		if out := m.statusLine(lv, 0, true); ansi.StringWidth(out) <= m.width {
+			return out
+		}
+	}
+	// A notice that does not fit beside even the bare badges is cut at
+	// the end, after the badges have fitted without it.
+	out := ""
+	for lv := statusFull; lv <= statusBare; lv++ {
+		if out = m.statusLine(lv, 0, false); ansi.StringWidth(out) <= m.width {
+			return ansi.Truncate(m.statusLine(lv, 0, true), m.width, "…")
+		}
+	}
+	// The names share what the bare badges leave.
+	if names := m.statusNames(); len(names) > 0 {
+		rest := m.width - (ansi.StringWidth(out) - sumWidths(names))
+		out = m.statusLine(statusBare, max(fairShare(names, rest), minStatusName), true)
+	}
+	return ansi.Truncate(out, m.width, "…")
+}
+
+// statusNames are the widths of the names on the bar, sanitized.
+func (m *Model) statusNames() []int {
+	out := make([]int, 0, len(m.servers)+len(m.agents))
+	for _, s := range m.servers {
+		out = append(out, ansi.StringWidth(untrusted.Line(s.Name)))
+	}
+	for _, a := range m.agents {
+		out = append(out, ansi.StringWidth(untrusted.Line(a.Name)))
+	}
+	return out
+}
+
+func sumWidths(ws []int) int {
+	n := 0
+	for _, w := range ws {
+		n += w
+	}
+	return n
+}
+
+// fairShare is the most cells each name may take so that together they
+// take at most total: names shorter than the share keep their width and
+// leave the rest to the longer ones.
+func fairShare(widths []int, total int) int {
+	ws := slices.Sorted(slices.Values(widths))
+	for i, w := range ws {
+		share := total / (len(ws) - i)
+		if w > share {
+			return share
+		}
+		total -= w
+	}
+	return ws[len(ws)-1]
+}
+
+// statusLine draws the bar at one level, with the notice or without;
+// names longer than nameMax cells (0: no limit) are cut with "…".
+func (m *Model) statusLine(lv statusLevel, nameMax int, withNotice bool) string {
+	name := func(s string) string {
+		s = untrusted.Line(s)
+		if nameMax > 0 {
+			s = ansi.Truncate(s, nameMax, "…")
+		}
+		return s
+	}
+	parts := make([]string, 0, len(m.servers)+len(m.agents)+1)
+	for _, s := range m.servers {
+		parts = append(parts, m.serverBadge(s, name(s.Name), lv))
+	}
+	for _, a := range m.agents {
+		parts = append(parts, m.agentBadge(a, name(a.Name), lv))
+	}
+	if m.notice != "" && withNotice {
+		parts = append(parts, m.st.Warning.Render(untrusted.Line(m.notice)))
+	}
+	if len(parts) == 0 {
+		parts = append(parts, m.st.Muted.Render("no servers"))
+	}
+	return m.st.Status.Bar.Render(strings.Join(parts, m.st.Muted.Render(" │ ")))
+}
+
+// serverBadge is a server on the status bar; name is sanitized already.
+func (m *Model) serverBadge(s ServerStatus, name string, lv statusLevel) string {
+	b := m.connBadge(s, name, lv)
+	if s.Auth != "" && lv < statusBare {
+		b += m.st.Muted.Render(" · " + untrusted.Line(s.Auth))
+	}
+	return b
+}
+
+func (m *Model) connBadge(s ServerStatus, name string, lv statusLevel) string {
+	st := m.st.Status
+	switch s.State {
+	case client.StateReady:
+		detail := eraDetail(s, lv)
+		if lv == statusFull {
+			detail = strings.TrimSpace("ready " + detail)
+		}
+		if detail != "" {
+			detail = " " + detail
+		}
+		return st.Ready.Render("● "+name) + m.st.Muted.Render(detail)
+	case client.StateConnecting:
+		if lv == statusBare {
+			return st.Connecting.Render("◌ " + name)
+		}
+		return st.Connecting.Render("◌ "+name) + m.st.Muted.Render(" connecting…")
+	case client.StateFailed:
+		return st.Failed.Render("✗ "+name) + m.st.Error.Render(" failed"+failText(s.Err, lv)) +
+			m.st.Muted.Render(retryHint(lv, "retry"))
+	case client.StateDisconnected:
+		return st.Disconnected.Render("⚡ "+name) + m.st.Warning.Render(" disconnected"+failText(s.Err, lv)) +
+			m.st.Muted.Render(retryHint(lv, "reconnect"))
+	}
+	return m.st.Muted.Render("○ " + name + " " + s.State.String())
+}
+
+// eraDetail is what a ready server's badge says of its era at lv:
+// "2025-11-25 stateful", then "stateful", then nothing.
+func eraDetail(s ServerStatus, lv statusLevel) string {
+	era := untrusted.Line(s.Era)
+	if era == "" {
+		era = untrusted.Line(s.Protocol)
+	}
+	switch lv {
+	case statusFull, statusNoReady:
+		return era
+	case statusKind:
+		// The era label is "VERSION KIND" (client's eraLabel); a label
+		// with no kind keeps its version.
+		if _, kind, ok := strings.Cut(era, " "); ok {
+			return kind
+		}
+		return era
+	}
+	return ""
+}
+
+// failText is a failure's reason on the badge, ": reason", down to none.
+func failText(err error, lv statusLevel) string {
+	if lv == statusBare {
+		return ""
+	}
+	return ": " + errText(err)
+}
+
+func retryHint(lv statusLevel, what string) string {
+	if lv > statusNoReady {
+		return ""
+	}
+	return " (F5, r: " + what + ")"
+}
+
+// agentBadge is an agent on the status bar; name is sanitized already.
+// Its tab has no F-key, so the badge names its key at every level.
+func (m *Model) agentBadge(a AgentStatus, name string, lv statusLevel) string {
+	st := m.st.Status
+	switch a.State {
+	case client.StateReady:
+		if lv >= statusKind {
+			return st.Ready.Render("● "+name) + m.st.Muted.Render(" alt+a")
+		}
+		return st.Ready.Render("● "+name) + m.st.Muted.Render(" agent (alt+a)")
+	case client.StateConnecting:
+		if lv >= statusKind {
+			return st.Connecting.Render("◌ "+name) + m.st.Muted.Render(" alt+a")
+		}
+		return st.Connecting.Render("◌ "+name) + m.st.Muted.Render(" agent starting… (alt+a)")
+	case client.StateFailed:
+		return st.Failed.Render("✗ "+name) + m.st.Error.Render(" agent failed"+failText(a.Err, lv))
+	case client.StateDisconnected:
+		return st.Disconnected.Render("⚡ "+name) + m.st.Warning.Render(" agent gone"+failText(a.Err, lv))
+	}
+	return m.st.Muted.Render("○ " + name + " agent")
+}
+
+func errText(err error) string {
+	if err == nil {
+		return "no reason given"
+	}
+	return untrusted.Line(err.Error())
+}
