@@ -111,3 +111,56 @@ func TestStatusBarCutsNamesWithAnEllipsis(t *testing.T) {
 		t.Errorf("with a long notice the status bar is %q", bar)
 	}
 }
+
+// TestTabBarNamesEveryKeyAt80: at 80 columns every tab on the bar says
+// its key with a name, never a bare F-key, the shown tab its full name,
+// and F1 help is there while it fits; with an agent its tab is on the
+// bar with alt+a where it fits (the status bar names the key when it does
+// not); at 120 every name is whole.
+func TestTabBarNamesEveryKeyAt80(t *testing.T) {
+	t.Parallel()
+	d := newDriver(t, Options{}, demoLike)
+	d.send(tea.WindowSizeMsg{Width: 80, Height: 24})
+	want := " F4 Questions F5 Tls F6 Trf F7 Jnl F8 Log F9 Res F10 Prm F11 Tsk F12 Srv F1 help"
+	if got := d.tabBar(); got != want {
+		t.Errorf("at 80 the tab bar is\n%q, want\n%q", got, want)
+	}
+	named := func(bar string, tb tab) bool {
+		for _, n := range []string{tb.name, tb.short} {
+			if strings.Contains(bar+" ", tb.keyLabel()+" "+n+" ") {
+				return true
+			}
+		}
+		return false
+	}
+	for _, w := range []int{80, 100, 120} {
+		d.send(tea.WindowSizeMsg{Width: w, Height: 24})
+		for _, k := range []tea.KeyPressMsg{{Code: tea.KeyF4}, keyF12, keyAltA} {
+			d.keys(k)
+			bar, shown := d.tabBar(), d.m.tabs[d.m.view]
+			if ansi.StringWidth(bar) > w {
+				t.Errorf("at %d with %s the tab bar is %d wide: %q", w, shown.name, ansi.StringWidth(bar), bar)
+			}
+			if !strings.Contains(bar, shown.keyLabel()+" "+shown.name) {
+				t.Errorf("at %d the tab bar %q does not name the shown %s whole", w, bar, shown.name)
+			}
+			for _, tb := range d.m.tabs {
+				if tb.fkey > 0 && !named(bar, tb) {
+					t.Errorf("at %d with %s the tab bar %q lacks %s with a name", w, shown.name, bar, tb.keyLabel())
+				}
+			}
+			if w >= 100 && !strings.Contains(bar, "F1 help") {
+				t.Errorf("at %d the tab bar %q lacks F1 help", w, bar)
+			}
+			if w >= 100 && !strings.Contains(bar, "alt+a Ag") {
+				t.Errorf("at %d the tab bar %q lacks the agent's tab", w, bar)
+			}
+		}
+	}
+	d.send(tea.WindowSizeMsg{Width: 120, Height: 24})
+	d.keys(tea.KeyPressMsg{Code: tea.KeyF4})
+	want = "F4 Questions F5 Tools F6 Traffic F7 Journal F8 Logs F9 Resources F10 Prompts F11 Tasks F12 Server alt+a Agent F1 help"
+	if got := strings.TrimSpace(d.tabBar()); got != want {
+		t.Errorf("at 120 the tab bar is\n%q, want\n%q", got, want)
+	}
+}

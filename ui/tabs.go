@@ -24,6 +24,9 @@ type tab struct {
 	alt   []string // other keys that show it
 	help  string   // its line in the help overlay
 	again string   // the tab its key shows when this one is shown already
+	// idle says whether a tab without an F-key is on the bar while it is
+	// neither shown nor counting (the agent's, while there is an agent).
+	idle func(c *viewCtx) bool
 	screen
 	bind key.Binding // built by newTabs from fkey, alt and help
 }
@@ -47,9 +50,11 @@ func newTabs(prompts *promptsView) []tab {
 		// at 120 columns).
 		{name: "Server", short: "Srv", fkey: 12, alt: []string{"alt+s"}, help: "server view: who it is, what it declared", again: "Roots", screen: newServerView()},
 		{name: "Roots", short: "Rts", alt: []string{"alt+r"}, help: "roots view (also F12 on the server view)", screen: newRootsView()},
-		// The F-keys are taken: alt+a, on the bar while shown; the
-		// status bar's agent badge names it.
-		{name: "Agent", short: "Agt", alt: []string{"alt+a"}, help: "ACP agent: enter sends, esc stops the turn", screen: newAgentView()},
+		// The F-keys are taken (and shift+F-keys differ by terminal):
+		// alt+a, on the bar while there is an agent and it fits; the
+		// status bar's agent badge names it too.
+		{name: "Agent", short: "Agt", alt: []string{"alt+a"}, help: "ACP agent: enter sends, esc stops the turn",
+			idle: func(c *viewCtx) bool { return len(c.agents) > 0 }, screen: newAgentView()},
 		// No F-key is left: alt+i, and on the bar while it has findings.
 		{name: "Findings", short: "Fnd", alt: []string{"alt+i"}, help: "findings view: the servers' spec violations", screen: newFindingsView()},
 	}

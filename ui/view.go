@@ -45,53 +45,6 @@ func (m *Model) View() tea.View {
 	return v
 }
 
-// renderTabs draws the registry's tabs: F-key, name and the screen's
-// count. When they do not fit the width, they tighten, then the others
-// shorten (the tab on show keeps its name), then show their F-key alone,
-// so every F-key and F1 stay on screen (80 columns hold them all).
-func (m *Model) renderTabs() string {
-	full := func(t tab) string { return t.name }
-	short := func(t tab) string { return t.short }
-	none := func(tab) string { return "" }
-	var out string
-	for _, level := range []struct {
-		name  func(tab) string
-		tight bool
-	}{{full, false}, {full, true}, {short, true}, {none, true}} {
-		inactive, help := m.st.Tabs.Inactive, "  F1 help"
-		if level.tight {
-			inactive, help = inactive.PaddingLeft(0), " F1 help"
-		}
-		parts := make([]string, 0, len(m.tabs)+1)
-		for i, t := range m.tabs {
-			if t.fkey == 0 && viewID(i) != m.view && !hasBadge(t) {
-				continue // no F-key of its own: on the bar only while shown or counting
-			}
-			name := level.name(t)
-			if viewID(i) == m.view {
-				name = t.name
-			}
-			label := strings.TrimSpace(t.keyLabel() + " " + name)
-			if b, ok := t.screen.(badger); ok {
-				if n := b.badge(); n > 0 {
-					label += fmt.Sprintf(" (%d)", n)
-				}
-			}
-			if viewID(i) == m.view {
-				parts = append(parts, m.st.Tabs.Active.Render(label))
-			} else {
-				parts = append(parts, inactive.Render(label))
-			}
-		}
-		parts = append(parts, m.st.Muted.Render(help))
-		out = strings.Join(parts, "")
-		if m.width == 0 || ansi.StringWidth(out) <= m.width {
-			return out
-		}
-	}
-	return ansi.Truncate(out, m.width, "…")
-}
-
 // renderHelp draws every binding from the key map, in two columns. Lines
 // are cut, never wrapped, so the columns stay aligned and the overlay
 // keeps the height balance computed.
@@ -183,10 +136,4 @@ func balance(secs []helpSection) int {
 		}
 	}
 	return best
-}
-
-// hasBadge reports whether t's screen has a count to show.
-func hasBadge(t tab) bool {
-	b, ok := t.screen.(badger)
-	return ok && b.badge() > 0
 }
