@@ -70,13 +70,19 @@ func (m *Model) renderHelp() string {
 // how many lines the body shows at once.
 func (m *Model) helpLines() (lines []string, inner, rows int) {
 	secs := m.keys.helpSections(m.tabBindings())
+	kw := 0 // the key column fits the longest key
+	for _, sec := range secs {
+		for _, l := range sec.lines {
+			kw = max(kw, ansi.StringWidth(l.key))
+		}
+	}
 	col := func(secs []helpSection) []string {
 		var out []string
 		for _, sec := range secs {
 			out = append(out, m.st.Help.Section.Render(sec.title))
-			for _, kb := range sec.bindings {
-				h := kb.Help()
-				out = append(out, "  "+m.st.Help.Key.Render(fmt.Sprintf("%-14s", h.Key))+" "+m.st.Help.Desc.Render(h.Desc))
+			for _, l := range sec.lines {
+				pad := strings.Repeat(" ", kw-ansi.StringWidth(l.key))
+				out = append(out, "  "+m.st.Help.Key.Render(l.key)+pad+" "+m.st.Help.Desc.Render(l.desc))
 			}
 			out = append(out, "")
 		}
@@ -120,12 +126,13 @@ func (m *Model) scrollHelp(delta int) {
 }
 
 // balance picks where the help's second column starts so that the taller
-// column is as short as possible (it must fit a 40-row terminal).
+// column is as short as possible (a 56-row terminal shows it all; a
+// smaller one scrolls).
 func balance(secs []helpSection) int {
 	lines := func(ss []helpSection) int {
 		n := 0
 		for _, s := range ss {
-			n += len(s.bindings) + 2 // title and blank line
+			n += len(s.lines) + 2 // title and blank line
 		}
 		return n
 	}
