@@ -177,10 +177,10 @@ func (k *keyMap) helpSections(tabs []*key.Binding) []helpSection {
 			line("pgup pgdn", "page up, down", &k.PageUp, &k.PageDown),
 			line("home/g end/G", "first, last (traffic: follow)", &k.Top, &k.Bottom),
 			one(&k.Select), one(&k.Back), one(&k.ListFilter), one(&k.NextServer)}},
-		{"Tools", []helpLine{one(&k.CancelCall), one(&k.Reconnect), one(&k.TaskToggle), one(&k.ToolsCalls),
+		{"Tools (F5)", []helpLine{one(&k.CancelCall), one(&k.Reconnect), one(&k.TaskToggle), one(&k.ToolsCalls),
 			line("d · a · e", "details · call again · edit, call", &k.ToolDetails, &k.CallAgain, &k.EditCall),
 			line("ctrl+l · ctrl+s", "arguments as JSON · call with them", &k.ArgsJSON, &k.SendJSON)}},
-		{"Traffic", []helpLine{one(&k.Filter), one(&k.Export), one(&k.Follow)}},
+		{"Traffic (F6)", []helpLine{one(&k.Filter), one(&k.Export), one(&k.Follow)}},
 		{"Reading (results, frames, logs, resources)", []helpLine{
 			line("/ n N", "search, next, previous match", &k.Search, &k.MatchNext, &k.MatchPrev),
 			line("w ← →", "wrap on/off, sideways", &k.Wrap, &k.Left, &k.Right),
@@ -188,16 +188,16 @@ func (k *keyMap) helpSections(tabs []*key.Binding) []helpSection {
 			line("y / Y", "copy what is shown / all (OSC 52)", &k.CopyShown, &k.CopyAll),
 			line("esc / q", "back", &k.Back, &k.CloseReader)}},
 		// enter is Select there.
-		{"Logs", []helpLine{line("enter", "read the whole log", &k.Select), one(&k.LogLevel)}},
-		{"Resources", []helpLine{one(&k.ReadResource), one(&k.Subscribe)}},
+		{"Logs (F8)", []helpLine{line("enter", "read the whole log", &k.Select), one(&k.LogLevel)}},
+		{"Resources (F9)", []helpLine{one(&k.ReadResource), one(&k.Subscribe)}},
 		// The suggestions are in a template's variables too.
-		{"Prompts (MCP prompts/list)", []helpLine{one(&k.GetPrompt),
+		{"Prompts (F10: MCP prompts/list)", []helpLine{one(&k.GetPrompt),
 			line("↓↑ ctrl+n/p", "move in a list of suggested values", &k.CompleteNext, &k.CompletePrev),
 			line("tab/enter · esc", "take the highlighted · close list", &k.CompleteTake, &k.CompleteClose)}},
-		{"Tasks", []helpLine{one(&k.CancelTask), one(&k.TaskPrompt), one(&k.ListTasks)}},
-		{"Roots", []helpLine{one(&k.RootAdd), one(&k.RootAddAll), one(&k.RootRemove), one(&k.RootRename)}},
-		{"Agent", []helpLine{one(&k.AgentSend), one(&k.AgentStop), one(&k.AgentNext), one(&k.AgentRestart)}},
-		{"Findings", []helpLine{one(&k.ShowFrame)}},
+		{"Tasks (F11)", []helpLine{one(&k.CancelTask), one(&k.TaskPrompt), one(&k.ListTasks)}},
+		{"Roots (alt+r)", []helpLine{one(&k.RootAdd), one(&k.RootAddAll), one(&k.RootRemove), one(&k.RootRename)}},
+		{"Agent (alt+a)", []helpLine{one(&k.AgentSend), one(&k.AgentStop), one(&k.AgentNext), one(&k.AgentRestart)}},
+		{"Findings (alt+i)", []helpLine{one(&k.ShowFrame)}},
 	}
 }
 
