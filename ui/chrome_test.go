@@ -164,3 +164,24 @@ func TestTabBarNamesEveryKeyAt80(t *testing.T) {
 		t.Errorf("at 120 the tab bar is\n%q, want\n%q", got, want)
 	}
 }
+
+// TestStatusBarCutsAReasonBeforeDroppingIt: a disconnected server's long
+// reason is cut with "…" to what the width leaves, not dropped, while it
+// can keep a dozen cells.
+func TestStatusBarCutsAReasonBeforeDroppingIt(t *testing.T) {
+	t.Parallel()
+	d := newDriver(t, Options{}, func(e *fakeEngine) {
+		e.servers[0].Name = "127.0.0.1:47123"
+		e.servers[0].State = client.StateDisconnected
+		e.servers[0].Err = errors.New("127.0.0.1:47123: transport disconnected: transport: stream ended before the response")
+	})
+	d.send(tea.WindowSizeMsg{Width: 80, Height: 24})
+	bar := d.statusBar()
+	if !strings.HasPrefix(bar, "⚡ 127.0.0.1:47123 disconnected: 127.0.0.1:47123: transport") || !strings.HasSuffix(bar, "…") || ansi.StringWidth(bar) > 80 {
+		t.Errorf("the status bar is %q", bar)
+	}
+	d.send(tea.WindowSizeMsg{Width: 140, Height: 24})
+	if bar = d.statusBar(); !strings.HasSuffix(bar, "the response (F5, r: reconnect)") {
+		t.Errorf("at 140 the status bar is %q", bar)
+	}
+}

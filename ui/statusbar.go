@@ -12,7 +12,8 @@ import (
 
 // The status bar: one badge per server and agent, then the notice. When
 // they do not fit the width, every badge says less, a level at a time
-// (statusLevel), then the names share what is left, each cut with "…";
+// (statusLevel: a failure's reason is cut with "…" before it goes), then
+// the names share what is left, each cut with "…";
 // only then is the bar cut at its end. So at 80 columns the demo's two
 // servers and its agent are all on it, and 120 columns say everything.
 
@@ -28,34 +29,75 @@ const (
 	// statusKind: "● demo stateful", the era's kind without its version;
 	// a failure keeps its reason, not the retry hint; "● bot alt+a".
 	statusKind
+	// statusCut: statusKind with the failures' reasons sharing what is
+	// left, each cut with "…".
+	statusCut
 	// statusBare: names and states only ("✗ demo failed"); the agent
 	// keeps its key.
 	statusBare
 )
 
-// minStatusName is the fewest cells a name is cut to ("demo-…").
-const minStatusName = 6
+// minStatusName is the fewest cells a name is cut to ("demo-…"), and
+// minStatusReason a failure's reason ("transport d…").
+const (
+	minStatusName   = 6
+	minStatusReason = 12
+)
+
+// statusFit is how the bar is drawn: its level, the widths names and
+// reasons are cut to (0: whole), and whether the notice is on it.
+type statusFit struct {
+	lv                 statusLevel
+	nameMax, reasonMax int
+	notice             bool
+}
 
 func (m *Model) renderStatus() string {
-	for lv := statusFull; lv <= statusBare; lv++ {
-		if out := m.statusLine(lv, 0, true); ansi.StringWidth(out) <= m.width {
-			return out
-		}
-	}
 	// A notice that does not fit beside even the bare badges is cut at
 	// the end, after the badges have fitted without it.
 	out := ""
-	for lv := statusFull; lv <= statusBare; lv++ {
-		if out = m.statusLine(lv, 0, false); ansi.StringWidth(out) <= m.width {
-			return ansi.Truncate(m.statusLine(lv, 0, true), m.width, "…")
+	for _, notice := range []bool{true, false} {
+		for lv := statusFull; lv <= statusBare; lv++ {
+			f := statusFit{lv: lv, notice: notice}
+			if lv == statusCut {
+				if f.reasonMax = m.reasonShare(f); f.reasonMax < minStatusReason {
+					continue
+				}
+			}
+			if out = m.statusLine(f); ansi.StringWidth(out) <= m.width {
+				f.notice = true
+				return ansi.Truncate(m.statusLine(f), m.width, "…")
+			}
 		}
 	}
 	// The names share what the bare badges leave.
 	if names := m.statusNames(); len(names) > 0 {
 		rest := m.width - (ansi.StringWidth(out) - sumWidths(names))
-		out = m.statusLine(statusBare, max(fairShare(names, rest), minStatusName), true)
+		out = m.statusLine(statusFit{lv: statusBare, nameMax: max(fairShare(names, rest), minStatusName), notice: true})
 	}
 	return ansi.Truncate(out, m.width, "…")
+}
+
+// reasonShare is how many cells each failure's reason may take at f for
+// the bar to fit; 0 when there is no failure.
+func (m *Model) reasonShare(f statusFit) int {
+	var ws []int
+	for _, s := range m.servers {
+		if s.State == client.StateFailed || s.State == client.StateDisconnected {
+			ws = append(ws, ansi.StringWidth(errText(s.Err)))
+		}
+	}
+	for _, a := range m.agents {
+		if a.State == client.StateFailed || a.State == client.StateDisconnected {
+			ws = append(ws, ansi.StringWidth(errText(a.Err)))
+		}
+	}
+	if len(ws) == 0 {
+		return 0
+	}
+	f.reasonMax = 1 // each reason a lone "…"
+	rest := m.width - (ansi.StringWidth(m.statusLine(f)) - len(ws))
+	return fairShare(ws, rest)
 }
 
 // statusNames are the widths of the names on the bar, sanitized.
@@ -93,24 +135,23 @@ func fairShare(widths []int, total int) int {
 	return ws[len(ws)-1]
 }
 
-// statusLine draws the bar at one level, with the notice or without;
-// names longer than nameMax cells (0: no limit) are cut with "…".
-func (m *Model) statusLine(lv statusLevel, nameMax int, withNotice bool) string {
+// statusLine draws the bar as f says.
+func (m *Model) statusLine(f statusFit) string {
 	name := func(s string) string {
 		s = untrusted.Line(s)
-		if nameMax > 0 {
-			s = ansi.Truncate(s, nameMax, "…")
+		if f.nameMax > 0 {
+			s = ansi.Truncate(s, f.nameMax, "…")
 		}
 		return s
 	}
 	parts := make([]string, 0, len(m.servers)+len(m.agents)+1)
 	for _, s := range m.servers {
-		parts = append(parts, m.serverBadge(s, name(s.Name), lv))
+		parts = append(parts, m.serverBadge(s, name(s.Name), f))
 	}
 	for _, a := range m.agents {
-		parts = append(parts, m.agentBadge(a, name(a.Name), lv))
+		parts = append(parts, m.agentBadge(a, name(a.Name), f))
 	}
-	if m.notice != "" && withNotice {
+	if m.notice != "" && f.notice {
 		parts = append(parts, m.st.Warning.Render(untrusted.Line(m.notice)))
 	}
 	if len(parts) == 0 {
@@ -120,16 +161,16 @@ func (m *Model) statusLine(lv statusLevel, nameMax int, withNotice bool) string 
 }
 
 // serverBadge is a server on the status bar; name is sanitized already.
-func (m *Model) serverBadge(s ServerStatus, name string, lv statusLevel) string {
-	b := m.connBadge(s, name, lv)
-	if s.Auth != "" && lv < statusBare {
+func (m *Model) serverBadge(s ServerStatus, name string, f statusFit) string {
+	b := m.connBadge(s, name, f)
+	if s.Auth != "" && f.lv < statusBare {
 		b += m.st.Muted.Render(" · " + untrusted.Line(s.Auth))
 	}
 	return b
 }
 
-func (m *Model) connBadge(s ServerStatus, name string, lv statusLevel) string {
-	st := m.st.Status
+func (m *Model) connBadge(s ServerStatus, name string, f statusFit) string {
+	st, lv := m.st.Status, f.lv
 	switch s.State {
 	case client.StateReady:
 		detail := eraDetail(s, lv)
@@ -146,10 +187,10 @@ func (m *Model) connBadge(s ServerStatus, name string, lv statusLevel) string {
 		}
 		return st.Connecting.Render("◌ "+name) + m.st.Muted.Render(" connecting…")
 	case client.StateFailed:
-		return st.Failed.Render("✗ "+name) + m.st.Error.Render(" failed"+failText(s.Err, lv)) +
+		return st.Failed.Render("✗ "+name) + m.st.Error.Render(" failed"+failText(s.Err, f)) +
 			m.st.Muted.Render(retryHint(lv, "retry"))
 	case client.StateDisconnected:
-		return st.Disconnected.Render("⚡ "+name) + m.st.Warning.Render(" disconnected"+failText(s.Err, lv)) +
+		return st.Disconnected.Render("⚡ "+name) + m.st.Warning.Render(" disconnected"+failText(s.Err, f)) +
 			m.st.Muted.Render(retryHint(lv, "reconnect"))
 	}
 	return m.st.Muted.Render("○ " + name + " " + s.State.String())
@@ -165,7 +206,7 @@ func eraDetail(s ServerStatus, lv statusLevel) string {
 	switch lv {
 	case statusFull, statusNoReady:
 		return era
-	case statusKind:
+	case statusKind, statusCut:
 		// The era label is "VERSION KIND" (client's eraLabel); a label
 		// with no kind keeps its version.
 		if _, kind, ok := strings.Cut(era, " "); ok {
@@ -177,9 +218,12 @@ func eraDetail(s ServerStatus, lv statusLevel) string {
 }
 
 // failText is a failure's reason on the badge, ": reason", down to none.
-func failText(err error, lv statusLevel) string {
-	if lv == statusBare {
+func failText(err error, f statusFit) string {
+	switch {
+	case f.lv == statusBare:
 		return ""
+	case f.reasonMax > 0:
+		return ": " + ansi.Truncate(errText(err), f.reasonMax, "…")
 	}
 	return ": " + errText(err)
 }
@@ -193,8 +237,8 @@ func retryHint(lv statusLevel, what string) string {
 
 // agentBadge is an agent on the status bar; name is sanitized already.
 // Its tab has no F-key, so the badge names its key at every level.
-func (m *Model) agentBadge(a AgentStatus, name string, lv statusLevel) string {
-	st := m.st.Status
+func (m *Model) agentBadge(a AgentStatus, name string, f statusFit) string {
+	st, lv := m.st.Status, f.lv
 	switch a.State {
 	case client.StateReady:
 		if lv >= statusKind {
@@ -207,9 +251,9 @@ func (m *Model) agentBadge(a AgentStatus, name string, lv statusLevel) string {
 		}
 		return st.Connecting.Render("◌ "+name) + m.st.Muted.Render(" agent starting… (alt+a)")
 	case client.StateFailed:
-		return st.Failed.Render("✗ "+name) + m.st.Error.Render(" agent failed"+failText(a.Err, lv))
+		return st.Failed.Render("✗ "+name) + m.st.Error.Render(" agent failed"+failText(a.Err, f))
 	case client.StateDisconnected:
-		return st.Disconnected.Render("⚡ "+name) + m.st.Warning.Render(" agent gone"+failText(a.Err, lv))
+		return st.Disconnected.Render("⚡ "+name) + m.st.Warning.Render(" agent gone"+failText(a.Err, f))
 	}
 	return m.st.Muted.Render("○ " + name + " agent")
 }
