@@ -185,3 +185,25 @@ func TestStatusBarCutsAReasonBeforeDroppingIt(t *testing.T) {
 		t.Errorf("at 140 the status bar is %q", bar)
 	}
 }
+
+// TestBarsNeverOverflow: at every width from 40 to 160, on every view,
+// neither bar is wider than the screen (each step is measured unstyled;
+// the styled bar must be as wide).
+func TestBarsNeverOverflow(t *testing.T) {
+	t.Parallel()
+	d := newDriver(t, Options{}, demoLike, func(e *fakeEngine) {
+		e.servers = append(e.servers, ServerStatus{Name: "gone", State: client.StateDisconnected, Err: errors.New("read: connection reset by peer")})
+	})
+	for _, k := range []tea.KeyPressMsg{{Code: tea.KeyF4}, keyF12, keyAltA} {
+		d.keys(k)
+		for w := 40; w <= 160; w++ {
+			d.send(tea.WindowSizeMsg{Width: w, Height: 24})
+			lines := strings.Split(d.m.View().Content, "\n")
+			for _, l := range []string{lines[0], lines[len(lines)-1]} {
+				if n := ansi.StringWidth(l); n > w {
+					t.Errorf("at %d on %s a bar is %d wide: %q", w, d.m.viewName(), n, ansi.Strip(l))
+				}
+			}
+		}
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strings"
 
+	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/elicit-dev/elicit/client"
@@ -45,37 +46,47 @@ const (
 )
 
 // statusFit is how the bar is drawn: its level, the widths names and
-// reasons are cut to (0: whole), and whether the notice is on it.
+// reasons are cut to (0: whole), whether the notice is on it, and plain
+// (no styles: the steps measure the bar without rendering it, and only
+// the one that fits is styled).
 type statusFit struct {
 	lv                 statusLevel
 	nameMax, reasonMax int
-	notice             bool
+	notice, plain      bool
+}
+
+func (f statusFit) paint(st lipgloss.Style, text string) string {
+	if f.plain {
+		return text
+	}
+	return st.Render(text)
 }
 
 func (m *Model) renderStatus() string {
 	// A notice that does not fit beside even the bare badges is cut at
 	// the end, after the badges have fitted without it.
-	out := ""
+	width := 0
 	for _, notice := range []bool{true, false} {
 		for lv := statusFull; lv <= statusBare; lv++ {
-			f := statusFit{lv: lv, notice: notice}
+			f := statusFit{lv: lv, notice: notice, plain: true}
 			if lv == statusCut {
 				if f.reasonMax = m.reasonShare(f); f.reasonMax < minStatusReason {
 					continue
 				}
 			}
-			if out = m.statusLine(f); ansi.StringWidth(out) <= m.width {
-				f.notice = true
+			if width = ansi.StringWidth(m.statusLine(f)); width <= m.width {
+				f.notice, f.plain = true, false
 				return ansi.Truncate(m.statusLine(f), m.width, "…")
 			}
 		}
 	}
 	// The names share what the bare badges leave.
+	f := statusFit{lv: statusBare, notice: true}
 	if names := m.statusNames(); len(names) > 0 {
-		rest := m.width - (ansi.StringWidth(out) - sumWidths(names))
-		out = m.statusLine(statusFit{lv: statusBare, nameMax: max(fairShare(names, rest), minStatusName), notice: true})
+		rest := m.width - (width - sumWidths(names))
+		f.nameMax = max(fairShare(names, rest), minStatusName)
 	}
-	return ansi.Truncate(out, m.width, "…")
+	return ansi.Truncate(m.statusLine(f), m.width, "…")
 }
 
 // reasonShare is how many cells each failure's reason may take at f for
@@ -152,19 +163,19 @@ func (m *Model) statusLine(f statusFit) string {
 		parts = append(parts, m.agentBadge(a, name(a.Name), f))
 	}
 	if m.notice != "" && f.notice {
-		parts = append(parts, m.st.Warning.Render(untrusted.Line(m.notice)))
+		parts = append(parts, f.paint(m.st.Warning, untrusted.Line(m.notice)))
 	}
 	if len(parts) == 0 {
-		parts = append(parts, m.st.Muted.Render("no servers"))
+		parts = append(parts, f.paint(m.st.Muted, "no servers"))
 	}
-	return m.st.Status.Bar.Render(strings.Join(parts, m.st.Muted.Render(" │ ")))
+	return f.paint(m.st.Status.Bar, strings.Join(parts, f.paint(m.st.Muted, " │ ")))
 }
 
 // serverBadge is a server on the status bar; name is sanitized already.
 func (m *Model) serverBadge(s ServerStatus, name string, f statusFit) string {
 	b := m.connBadge(s, name, f)
 	if s.Auth != "" && f.lv < statusBare {
-		b += m.st.Muted.Render(" · " + untrusted.Line(s.Auth))
+		b += f.paint(m.st.Muted, " · "+untrusted.Line(s.Auth))
 	}
 	return b
 }
@@ -180,20 +191,20 @@ func (m *Model) connBadge(s ServerStatus, name string, f statusFit) string {
 		if detail != "" {
 			detail = " " + detail
 		}
-		return st.Ready.Render("● "+name) + m.st.Muted.Render(detail)
+		return f.paint(st.Ready, "● "+name) + f.paint(m.st.Muted, detail)
 	case client.StateConnecting:
 		if lv == statusBare {
-			return st.Connecting.Render("◌ " + name)
+			return f.paint(st.Connecting, "◌ "+name)
 		}
-		return st.Connecting.Render("◌ "+name) + m.st.Muted.Render(" connecting…")
+		return f.paint(st.Connecting, "◌ "+name) + f.paint(m.st.Muted, " connecting…")
 	case client.StateFailed:
-		return st.Failed.Render("✗ "+name) + m.st.Error.Render(" failed"+failText(s.Err, f)) +
-			m.st.Muted.Render(retryHint(lv, "retry"))
+		return f.paint(st.Failed, "✗ "+name) + f.paint(m.st.Error, " failed"+failText(s.Err, f)) +
+			f.paint(m.st.Muted, retryHint(lv, "retry"))
 	case client.StateDisconnected:
-		return st.Disconnected.Render("⚡ "+name) + m.st.Warning.Render(" disconnected"+failText(s.Err, f)) +
-			m.st.Muted.Render(retryHint(lv, "reconnect"))
+		return f.paint(st.Disconnected, "⚡ "+name) + f.paint(m.st.Warning, " disconnected"+failText(s.Err, f)) +
+			f.paint(m.st.Muted, retryHint(lv, "reconnect"))
 	}
-	return m.st.Muted.Render("○ " + name + " " + s.State.String())
+	return f.paint(m.st.Muted, "○ "+name+" "+s.State.String())
 }
 
 // eraDetail is what a ready server's badge says of its era at lv:
@@ -242,20 +253,20 @@ func (m *Model) agentBadge(a AgentStatus, name string, f statusFit) string {
 	switch a.State {
 	case client.StateReady:
 		if lv >= statusKind {
-			return st.Ready.Render("● "+name) + m.st.Muted.Render(" alt+a")
+			return f.paint(st.Ready, "● "+name) + f.paint(m.st.Muted, " alt+a")
 		}
-		return st.Ready.Render("● "+name) + m.st.Muted.Render(" agent (alt+a)")
+		return f.paint(st.Ready, "● "+name) + f.paint(m.st.Muted, " agent (alt+a)")
 	case client.StateConnecting:
 		if lv >= statusKind {
-			return st.Connecting.Render("◌ "+name) + m.st.Muted.Render(" alt+a")
+			return f.paint(st.Connecting, "◌ "+name) + f.paint(m.st.Muted, " alt+a")
 		}
-		return st.Connecting.Render("◌ "+name) + m.st.Muted.Render(" agent starting… (alt+a)")
+		return f.paint(st.Connecting, "◌ "+name) + f.paint(m.st.Muted, " agent starting… (alt+a)")
 	case client.StateFailed:
-		return st.Failed.Render("✗ "+name) + m.st.Error.Render(" agent failed"+failText(a.Err, f))
+		return f.paint(st.Failed, "✗ "+name) + f.paint(m.st.Error, " agent failed"+failText(a.Err, f))
 	case client.StateDisconnected:
-		return st.Disconnected.Render("⚡ "+name) + m.st.Warning.Render(" agent gone"+failText(a.Err, f))
+		return f.paint(st.Disconnected, "⚡ "+name) + f.paint(m.st.Warning, " agent gone"+failText(a.Err, f))
 	}
-	return m.st.Muted.Render("○ " + name + " agent")
+	return f.paint(m.st.Muted, "○ "+name+" agent")
 }
 
 func errText(err error) string {

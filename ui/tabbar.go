@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
 )
 
@@ -18,9 +19,9 @@ import (
 //  4. the shown tab's full name (its short one with its key), or else
 //     "F1 help" (F1 and ? still open it; the empty questions screen says
 //     so), then both;
-//  6. under 80 columns: the names of the tabs not shown, from the bar's
+//  5. under 80 columns: the names of the tabs not shown, from the bar's
 //     end, with "F1 help" back, so that every key is still there;
-//  7. the shown tab's key (the person is there): its full name alone,
+//  6. the shown tab's key (the person is there): its full name alone,
 //     then its short one.
 //
 // Only then is the bar cut at its end, with "…".
@@ -38,10 +39,9 @@ type tabLayout struct {
 func (m *Model) renderTabs() string {
 	l := tabLayout{tabs: m.barTabs(true)}
 	l.short, l.bare = make([]bool, len(l.tabs)), make([]bool, len(l.tabs))
-	fits := func() (string, bool) {
-		out := m.drawTabs(l)
-		return out, m.width == 0 || ansi.StringWidth(out) <= m.width
-	}
+	// Each step is measured unstyled (the styles only pad); only the one
+	// that fits is drawn.
+	fits := func() bool { return m.width == 0 || ansi.StringWidth(m.drawTabs(l, true)) <= m.width }
 	steps := []func(){func() { l.tight = true }}
 	for i := len(l.tabs) - 1; i >= 0; i-- {
 		if l.tabs[i] != m.view {
@@ -71,18 +71,18 @@ func (m *Model) renderTabs() string {
 		func() { l.shownCut = 2 },
 		func() { l.shownCut = 3 },
 	)
-	out, ok := fits()
+	ok := fits()
 	for _, step := range steps {
 		if ok {
-			return out
+			break
 		}
 		step()
-		out, ok = fits()
+		ok = fits()
 	}
 	if ok {
-		return out
+		return m.drawTabs(l, false)
 	}
-	return ansi.Truncate(out, m.width, "…")
+	return ansi.Truncate(m.drawTabs(l, false), m.width, "…")
 }
 
 // barTabs are the tabs on the bar: every one with an F-key, and those
@@ -100,12 +100,20 @@ func (m *Model) barTabs(withIdle bool) []viewID {
 	return out
 }
 
-// drawTabs draws the bar at one layout.
-func (m *Model) drawTabs(l tabLayout) string {
+// drawTabs draws the bar at one layout; plain, without styles but as
+// wide (the styles' padding as spaces).
+func (m *Model) drawTabs(l tabLayout, plain bool) string {
 	inactive, help := m.st.Tabs.Inactive, "  F1 help"
 	if l.tight {
 		// The tab before it ends in its padding.
 		inactive, help = inactive.PaddingLeft(0), "F1 help"
+	}
+	render := func(st lipgloss.Style, label string) string {
+		if !plain {
+			return st.Render(label)
+		}
+		_, r, _, lf := st.GetPadding()
+		return strings.Repeat(" ", lf) + label + strings.Repeat(" ", r)
 	}
 	parts := make([]string, 0, len(l.tabs)+1)
 	for j, id := range l.tabs {
@@ -128,13 +136,13 @@ func (m *Model) drawTabs(l tabLayout) string {
 			label += fmt.Sprintf(" (%d)", n)
 		}
 		if shown {
-			parts = append(parts, m.st.Tabs.Active.Render(label))
+			parts = append(parts, render(m.st.Tabs.Active, label))
 		} else {
-			parts = append(parts, inactive.Render(label))
+			parts = append(parts, render(inactive, label))
 		}
 	}
 	if !l.noHelp {
-		parts = append(parts, m.st.Muted.Render(help))
+		parts = append(parts, render(m.st.Muted, help))
 	}
 	return strings.Join(parts, "")
 }
