@@ -46,4 +46,6 @@ func (c *httpConn) Describe() ConnInfo {
 }
 
 // Describe implements Describer.
-func (c *sseConn) Describe() ConnInfo { return ConnInfo{Kind: "HTTP+SSE", Endpoint: c.endpoint} }
+func (c *sseConn) Describe() ConnInfo {
+	return ConnInfo{Kind: "HTTP+SSE", Endpoint: c.endpoint}
+}

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/elicit-dev/elicit/transport/jsonrpc"
+	"github.com/elicit-dev/elicit/transport/redact"
 )
 
 // HTTP is the Streamable HTTP transport, for both protocol eras.
@@ -107,7 +108,7 @@ func (t *HTTP) Legacy() Transport {
 // VersionSetter, RequestCanceler and HeaderSender.
 func (t *HTTP) Dial(ctx context.Context) (Conn, error) {
 	if err := ctx.Err(); err != nil {
-		return nil, fmt.Errorf("transport: dial %s: %w", t.URL, err)
+		return nil, fmt.Errorf("transport: dial %s: %w", redact.URL(t.URL), err)
 	}
 	u, err := ParseHTTPURL(t.URL)
 	if err != nil {
@@ -115,6 +116,7 @@ func (t *HTTP) Dial(ctx context.Context) (Conn, error) {
 	}
 	c := &httpConn{
 		url:        u.String(),
+		logURL:     redact.URL(u.String()),
 		header:     t.Header.Clone(),
 		obs:        t.Observer,
 		maxRetries: t.MaxRetries,
@@ -166,6 +168,7 @@ func ParseHTTPURL(raw string) (*url.URL, error) {
 // Close stops and waits for every one.
 type httpConn struct {
 	url        string
+	logURL     string // url as frames and errors show it (RedactURL)
 	header     http.Header
 	client     *http.Client
 	ownClient  bool
@@ -342,7 +345,7 @@ func (c *httpConn) Write(ctx context.Context, m *jsonrpc.Message, opts *WriteOpt
 	}
 	setModernHeaders(req, m, plan)
 	c.obs.Frame(Frame{Time: time.Now(), Dir: Out, Raw: body, HTTP: &HTTPInfo{
-		Method: http.MethodPost, URL: c.url, Header: httpLogHeader(req.Header),
+		Method: http.MethodPost, URL: c.logURL, Header: httpLogHeader(req.Header),
 	}})
 
 	done := make(chan error, 1)

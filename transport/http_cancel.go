@@ -32,7 +32,7 @@ func (c *httpConn) CancelRequest(id jsonrpc.ID) bool {
 	switch {
 	case ok && call.modern:
 		call.cancel()
-		c.obs.Frame(Frame{Time: time.Now(), Dir: Out, HTTP: &HTTPInfo{Method: http.MethodPost, URL: c.url},
+		c.obs.Frame(Frame{Time: time.Now(), Dir: Out, HTTP: &HTTPInfo{Method: http.MethodPost, URL: c.logURL},
 			Err: fmt.Errorf("transport: request %s cancelled: closed its response stream (the 2026-07-28 cancel)", id)})
 		return true
 	case ok:
@@ -71,6 +71,6 @@ func (c *httpConn) closeCancelled(id jsonrpc.ID) {
 		return
 	}
 	call.cancel()
-	c.obs.Frame(Frame{Time: time.Now(), Dir: Out, HTTP: &HTTPInfo{Method: http.MethodPost, URL: c.url},
+	c.obs.Frame(Frame{Time: time.Now(), Dir: Out, HTTP: &HTTPInfo{Method: http.MethodPost, URL: c.logURL},
 		Err: fmt.Errorf("transport: request %s cancelled: closed its response stream", id)})
 }

@@ -107,7 +107,7 @@ func (c *httpConn) probe(what string) {
 	if err != nil {
 		return
 	}
-	resp, err := c.client.Do(req)
+	resp, err := httpDo(c.client, req)
 	if err != nil {
 		c.unreachable(ctx, "POST "+what+" broke, then a HEAD", err, 1)
 		return

@@ -19,7 +19,7 @@ func (c *httpConn) post(ctx context.Context, req *http.Request, m *jsonrpc.Messa
 	what := httpDescribe(m)
 	isReq := m.Kind() == jsonrpc.KindRequest
 	sid := p.sid
-	info := &HTTPInfo{Method: http.MethodPost, URL: c.url, Header: httpLogHeader(req.Header)}
+	info := &HTTPInfo{Method: http.MethodPost, URL: c.logURL, Header: httpLogHeader(req.Header)}
 	fail := func(err error) (func(), error) {
 		err = c.closedErr(fmt.Errorf("transport: POST %s: %w", what, err))
 		if isReq {
@@ -32,7 +32,7 @@ func (c *httpConn) post(ctx context.Context, req *http.Request, m *jsonrpc.Messa
 		return nil, err
 	}
 
-	resp, err := c.client.Do(req)
+	resp, err := httpDo(c.client, req)
 	if err != nil {
 		// Before fail reports it, so that the session, seeing the write
 		// fail, finds itself ended and says so (http_gone.go).

@@ -54,8 +54,8 @@ func (c *httpConn) deleteSession(sid, ver string) {
 	if err != nil {
 		return
 	}
-	info := &HTTPInfo{Method: http.MethodDelete, URL: c.url, Header: httpLogHeader(req.Header)}
-	resp, err := c.client.Do(req)
+	info := &HTTPInfo{Method: http.MethodDelete, URL: c.logURL, Header: httpLogHeader(req.Header)}
+	resp, err := httpDo(c.client, req)
 	if err != nil {
 		c.errFrame(info, nil, fmt.Errorf("transport: DELETE session: %w", err))
 		return

@@ -243,7 +243,7 @@ func (c *httpConn) openGET(ctx context.Context, lastEventID string) (*http.Respo
 		return nil, c.getInfo(nil), err
 	}
 	info := c.getInfo(req.Header)
-	resp, err := c.client.Do(req)
+	resp, err := httpDo(c.client, req)
 	if err != nil {
 		return nil, info, fmt.Errorf("GET: %w", err)
 	}
@@ -273,7 +273,7 @@ func (c *httpConn) openGET(ctx context.Context, lastEventID string) (*http.Respo
 
 // getInfo describes a GET for frames; h is the request's headers, if any.
 func (c *httpConn) getInfo(h http.Header) *HTTPInfo {
-	info := &HTTPInfo{Method: http.MethodGet, URL: c.url}
+	info := &HTTPInfo{Method: http.MethodGet, URL: c.logURL}
 	if h != nil {
 		info.Header = httpLogHeader(h)
 	}

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/elicit-dev/elicit/transport/jsonrpc"
+	"github.com/elicit-dev/elicit/transport/redact"
 )
 
 // SSE is the legacy HTTP+SSE transport of protocol 2024-11-05 (deprecated
@@ -71,7 +72,7 @@ var (
 // elsewhere.
 func (t *SSE) Dial(ctx context.Context) (Conn, error) {
 	if err := ctx.Err(); err != nil {
-		return nil, fmt.Errorf("transport: dial %s: %w", t.URL, err)
+		return nil, fmt.Errorf("transport: dial %s: %w", redact.URL(t.URL), err)
 	}
 	u, err := ParseHTTPURL(t.URL)
 	if err != nil {
@@ -80,6 +81,7 @@ func (t *SSE) Dial(ctx context.Context) (Conn, error) {
 	c := &sseConn{
 		base:   u,
 		url:    u.String(),
+		logURL: redact.URL(u.String()),
 		header: t.Header.Clone(),
 		obs:    t.Observer,
 		maxMsg: messageLimit(t.MessageLimit),
@@ -125,7 +127,7 @@ func (t *SSE) Dial(ctx context.Context) (Conn, error) {
 		if c.ownClient {
 			c.client.CloseIdleConnections()
 		}
-		return nil, fmt.Errorf("transport: dial legacy SSE %s: %w", c.url, err)
+		return nil, fmt.Errorf("transport: dial legacy SSE %s: %w", c.logURL, err)
 	}
 	c.wg.Add(1)
 	go func() {
@@ -140,6 +142,7 @@ func (t *SSE) Dial(ctx context.Context) (Conn, error) {
 type sseConn struct {
 	base      *url.URL
 	url       string
+	logURL    string // url as frames and errors show it (RedactURL)
 	header    http.Header
 	client    *http.Client
 	ownClient bool
@@ -174,8 +177,8 @@ func (c *sseConn) open() (*sseReader, error) {
 	}
 	c.setHeaders(req)
 	req.Header.Set(hdrAccept, httpMediaSSE)
-	c.info = &HTTPInfo{Method: http.MethodGet, URL: c.url, Header: httpLogHeader(req.Header)}
-	resp, err := c.client.Do(req)
+	c.info = &HTTPInfo{Method: http.MethodGet, URL: c.logURL, Header: httpLogHeader(req.Header)}
+	resp, err := httpDo(c.client, req)
 	if err != nil {
 		return nil, fmt.Errorf("GET: %w", err)
 	}
@@ -363,7 +366,7 @@ func (c *sseConn) Write(ctx context.Context, m *jsonrpc.Message, _ *WriteOptions
 	c.obs.Frame(Frame{Time: time.Now(), Dir: Out, Raw: body, HTTP: info})
 
 	what := httpDescribe(m)
-	resp, err := c.client.Do(req)
+	resp, err := httpDo(c.client, req)
 	if err != nil {
 		err = fmt.Errorf("transport: legacy SSE POST %s: %w", what, err)
 		if c.ctx.Err() != nil {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/elicit-dev/elicit/themes/untrusted"
 	"github.com/elicit-dev/elicit/transport/oauth"
+	"github.com/elicit-dev/elicit/transport/redact"
 )
 
 const authUsage = `Usage: elicit auth login|status|logout [--url URL | --config FILE --server NAME] [flags]
@@ -17,14 +18,20 @@ const authUsage = `Usage: elicit auth login|status|logout [--url URL | --config 
 OAuth for HTTP servers. elicit authorizes by itself when a server answers
 401 (in the TUI a pane shows the sign-in link; headless, the link is
 printed on stderr and $BROWSER runs it); these commands do it ahead of
-time, show what is kept, and forget it.
+time, show what is kept, and revoke and forget it.
 
   login    authorize now: discovery, registration, the browser sign-in
            (redirected to a listener on 127.0.0.1), the token
   status   what is kept for the server (or every server, with no server
            given): issuer, scopes, expiry, whether a refresh token is
            kept; never the tokens themselves
-  logout   forget the server's tokens and client registrations
+  logout   revoke the server's tokens at its authorization server
+           (RFC 7009: the refresh token, then the access token, where the
+           server publishes a revocation endpoint; at most 10 s), then
+           forget them and the client registrations whatever the server
+           said; each token's fate is printed. --no-revoke forgets
+           without asking the server (offline): the tokens stay valid
+           there until they expire
 
 Tokens live in $XDG_STATE_HOME/elicit/auth (~/.local/state/elicit/auth),
 one file per server URL, mode 0600.
@@ -44,6 +51,10 @@ func runAuth(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	fs.StringVar(&c.url, "url", "", "the server's Streamable HTTP endpoint")
 	c.registerConfig(fs)
 	c.registerAuth(fs)
+	var noRevoke bool
+	if verb == "logout" {
+		fs.BoolVar(&noRevoke, "no-revoke", false, "logout: forget the tokens without asking the authorization server to revoke them (offline)")
+	}
 	// Unused here; spec checks that they are bounds.
 	c.connectTimeout, c.requestTimeout, c.urlWait = time.Second, time.Second, time.Second
 	pos, err := parseInterleaved(fs, args[1:])
@@ -79,25 +90,13 @@ func runAuth(ctx context.Context, args []string, stdout, stderr io.Writer) error
 			return fail(exitInternal, "%w", err)
 		}
 		if rec == nil {
-			fmt.Fprintf(stdout, "%s: nothing kept (not logged in)\n", untrusted.Line(spec.URL))
+			fmt.Fprintf(stdout, "%s: nothing kept (not logged in)\n", untrusted.Line(redact.URL(spec.URL)))
 			return nil
 		}
 		printRecord(stdout, rec)
 		return nil
 	case "logout":
-		rec, err := store.Load(spec.URL)
-		if err != nil {
-			return fail(exitInternal, "%w", err)
-		}
-		if err := store.Delete(spec.URL); err != nil {
-			return fail(exitInternal, "%w", err)
-		}
-		if rec == nil {
-			fmt.Fprintf(stdout, "%s: nothing was kept\n", untrusted.Line(spec.URL))
-		} else {
-			fmt.Fprintf(stdout, "%s: logged out (tokens and registrations forgotten)\n", untrusted.Line(spec.URL))
-		}
-		return nil
+		return authLogout(ctx, spec, !noRevoke, stdout, stderr)
 	}
 	return usageErr("unknown auth command %q: want login, status or logout", verb)
 }
@@ -117,7 +116,7 @@ func authLogin(ctx context.Context, spec serverSpec, c *common, stdout, stderr i
 	defer cancel()
 	if err := t.Login(ctx); err != nil {
 		if errors.Is(err, oauth.ErrNotNeeded) {
-			fmt.Fprintf(stdout, "%s: %v\n", untrusted.Line(spec.URL), untrusted.Line(err.Error()))
+			fmt.Fprintf(stdout, "%s: %v\n", untrusted.Line(redact.URL(spec.URL)), untrusted.Line(err.Error()))
 			return nil
 		}
 		return fail(exitConnect, "auth login: %w", err)
@@ -130,6 +129,68 @@ func authLogin(ctx context.Context, spec serverSpec, c *common, stdout, stderr i
 		printRecord(stdout, rec)
 	}
 	return nil
+}
+
+// authLogout revokes and forgets. The exit is 0 once the tokens are
+// forgotten, even when revocation failed: the person's request (elicit no
+// longer holds or uses them) is done, a rerun cannot revoke what is no
+// longer kept, and "logout && login" must not break on an authorization
+// server that is down; what the server did is said per token instead.
+//
+// A failed revocation is also one warning on stderr, so it is seen when
+// stdout goes elsewhere.
+func authLogout(ctx context.Context, spec serverSpec, revoke bool, stdout, stderr io.Writer) error {
+	t, err := spec.oauthTransport()
+	if err != nil {
+		return err
+	}
+	out, err := t.Logout(ctx, revoke)
+	if err != nil {
+		return fail(exitInternal, "auth logout: %w", err)
+	}
+	name := untrusted.Line(redact.URL(spec.URL))
+	if !out.Kept {
+		fmt.Fprintf(stdout, "%s: nothing was kept\n", name)
+		return nil
+	}
+	fmt.Fprintf(stdout, "%s: logged out (tokens and registrations forgotten)\n", name)
+	var failed []string
+	for _, r := range out.Tokens {
+		fmt.Fprintf(stdout, "  %-13s  %s\n", r.Token, revocationLine(r, out.Issuer))
+		if r.Outcome == oauth.Failed {
+			failed = append(failed, r.Token)
+		}
+	}
+	if len(failed) > 0 {
+		fmt.Fprintf(stderr, "elicit: warning: revocation failed (%s): forgotten here, still valid at %s until they expire\n",
+			strings.Join(failed, ", "), untrusted.Line(out.Issuer))
+	}
+	return nil
+}
+
+// revocationLine says what became of one token; server text goes
+// through untrusted, and oauth keeps tokens and secrets out of it.
+func revocationLine(r oauth.Revocation, issuer string) string {
+	stays := "it stays valid at " + untrusted.Line(issuer) + " until it expires"
+	why := ""
+	if r.Err != nil {
+		why = untrusted.Line(r.Err.Error())
+	}
+	switch r.Outcome {
+	case oauth.Revoked:
+		return "revoked at " + untrusted.Line(r.Endpoint)
+	case oauth.Expired:
+		return "had expired; forgotten"
+	case oauth.NotAsked:
+		return "forgotten only (--no-revoke); " + stays
+	case oauth.NoEndpoint:
+		return "forgotten only: " + why + "; " + stays
+	}
+	at := ""
+	if r.Endpoint != "" {
+		at = " at " + untrusted.Line(r.Endpoint)
+	}
+	return "NOT revoked" + at + ": " + why + "; forgotten here, " + stays
 }
 
 func authStatusAll(stdout io.Writer, store *oauth.Store) error {
@@ -152,7 +213,7 @@ func authStatusAll(stdout io.Writer, store *oauth.Store) error {
 
 // printRecord shows what is kept for a server, never a token or secret.
 func printRecord(w io.Writer, r *oauth.Record) {
-	fmt.Fprintf(w, "%s\n", untrusted.Line(r.URL))
+	fmt.Fprintf(w, "%s\n", untrusted.Line(redact.URL(r.URL)))
 	if r.Issuer != "" {
 		fmt.Fprintf(w, "  authorization server  %s\n", untrusted.Line(r.Issuer))
 	}

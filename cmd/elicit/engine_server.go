@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/elicit-dev/elicit/client"
+	"github.com/elicit-dev/elicit/transport/redact"
 	"github.com/elicit-dev/elicit/ui"
 )
 
@@ -125,7 +126,7 @@ func transportDetail(spec serverSpec) ui.TransportDetail {
 			names = append(names, k)
 		}
 		slices.Sort(names)
-		return ui.TransportDetail{Kind: kind, URL: redactURL(spec.URL), HeaderNames: names}
+		return ui.TransportDetail{Kind: kind, URL: redact.URL(spec.URL), HeaderNames: names}
 	}
 	env := make([]string, 0, len(spec.Env))
 	for _, kv := range spec.Env {
@@ -137,33 +138,6 @@ func transportDetail(spec serverSpec) ui.TransportDetail {
 
 // masked stands for a value left out.
 const masked = "…"
-
-// redactURL keeps what says where a URL goes (scheme, user name, host,
-// path, the names of its query parameters) and masks the rest: a
-// password, query values, the fragment.
-func redactURL(raw string) string {
-	u, err := url.Parse(raw)
-	if err != nil {
-		return "(a URL that does not parse)"
-	}
-	if u.User != nil {
-		// A user name alone is often the token itself.
-		u.User = url.User(masked)
-	}
-	if u.RawQuery != "" {
-		q := u.Query()
-		names := make([]string, 0, len(q))
-		for k := range q {
-			names = append(names, url.QueryEscape(k)+"="+masked)
-		}
-		slices.Sort(names)
-		u.RawQuery = strings.Join(names, "&")
-	}
-	u.Fragment, u.RawFragment = "", ""
-	s := u.String()
-	// String escapes the mask; show it plain.
-	return strings.ReplaceAll(s, url.QueryEscape(masked), masked)
-}
 
 // maskArgs masks the values of arguments that name a secret: "--token=X"
 // and "--api-key X" become "--token=…" and "--api-key …", "API_KEY=X"

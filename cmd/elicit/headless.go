@@ -71,7 +71,7 @@ func runTools(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return fail(exitToolError, "tools/list on %s: %w", sess.Name(), err)
 	}
 	return writeJSON(stdout, &toolsOutput{Server: sess.Name(), Protocol: sess.Protocol(), Era: sess.Era(),
-		Roots: rootsOrEmpty(sess.Roots().Roots), Tools: tools, Findings: findingsOf(c.findings)})
+		Roots: orEmpty(sess.Roots().Roots), Tools: orEmpty(tools), Findings: findingsOf(c.findings)})
 }
 
 func runCall(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -122,7 +122,7 @@ func runCall(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		_, _ = sess.ListTools(ctx)
 	}
 	out := callOutput{Server: sess.Name(), Protocol: sess.Protocol(), Era: sess.Era(), Tool: tool,
-		Roots: rootsOrEmpty(sess.Roots().Roots), ElapsedMS: elapsed.Milliseconds()}
+		Roots: orEmpty(sess.Roots().Roots), ElapsedMS: elapsed.Milliseconds()}
 	// A prompt's answer reaches the server before its journal entry is
 	// written; closing the session waits for every prompt to settle, so
 	// the journal read below is complete.

@@ -95,7 +95,7 @@ func runRead(ctx context.Context, name, usage string, npos int, args []string, s
 		return err
 	}
 	defer cleanup()
-	out := &readOutput{Server: sess.Name(), Protocol: sess.Protocol(), Era: sess.Era(), Roots: rootsOrEmpty(sess.Roots().Roots)}
+	out := &readOutput{Server: sess.Name(), Protocol: sess.Protocol(), Era: sess.Era(), Roots: orEmpty(sess.Roots().Roots)}
 	if err := do(ctx, sess, pos, out, c.rec); err != nil {
 		if codeOf(err) != exitInternal {
 			return err // already says how to exit (a bad --args)
@@ -112,9 +112,7 @@ func runResources(ctx context.Context, args []string, stdout, stderr io.Writer) 
 			rc := rec.Begin(s.Name(), wire.MethodResourcesList, "", nil, nil)
 			out.Resources, err = s.ListResources(ctx)
 			rc.End(out.Resources, err)
-			if out.Resources == nil {
-				out.Resources = []wire.Resource{}
-			}
+			out.Resources = orEmpty(out.Resources)
 			return err
 		})
 }
@@ -125,9 +123,7 @@ func runTemplates(ctx context.Context, args []string, stdout, stderr io.Writer) 
 			rc := rec.Begin(s.Name(), wire.MethodResourcesTemplatesList, "", nil, nil)
 			out.Templates, err = s.ListResourceTemplates(ctx)
 			rc.End(out.Templates, err)
-			if out.Templates == nil {
-				out.Templates = []wire.ResourceTemplate{}
-			}
+			out.Templates = orEmpty(out.Templates)
 			return err
 		})
 }
@@ -149,9 +145,7 @@ func runPrompts(ctx context.Context, args []string, stdout, stderr io.Writer) er
 			rc := rec.Begin(s.Name(), wire.MethodPromptsList, "", nil, nil)
 			out.Prompts, err = s.ListPrompts(ctx)
 			rc.End(out.Prompts, err)
-			if out.Prompts == nil {
-				out.Prompts = []wire.Prompt{}
-			}
+			out.Prompts = orEmpty(out.Prompts)
 			return err
 		})
 }

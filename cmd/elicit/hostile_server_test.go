@@ -70,6 +70,37 @@ var testServers = map[string]func(in *bufio.Scanner, out *json.Encoder){
 			}}
 		})
 	},
+	// empty-lists: a server with the tools, resources and prompts
+	// capabilities whose every list is empty (cli_empty_test.go).
+	"empty-lists": func(in *bufio.Scanner, out *json.Encoder) {
+		for in.Scan() {
+			var m struct {
+				ID     json.RawMessage `json:"id"`
+				Method string          `json:"method"`
+			}
+			if json.Unmarshal(in.Bytes(), &m) != nil || m.ID == nil {
+				continue
+			}
+			var result any
+			switch m.Method {
+			case "initialize":
+				result = map[string]any{"protocolVersion": "2025-11-25", "serverInfo": map[string]any{"name": "empty", "version": "1"},
+					"capabilities": map[string]any{"tools": map[string]any{}, "resources": map[string]any{}, "prompts": map[string]any{}}}
+			case "tools/list":
+				result = map[string]any{"tools": []any{}}
+			case "resources/list":
+				result = map[string]any{"resources": []any{}}
+			case "resources/templates/list":
+				result = map[string]any{"resourceTemplates": []any{}}
+			case "prompts/list":
+				result = map[string]any{"prompts": []any{}}
+			default:
+				_ = out.Encode(map[string]any{"jsonrpc": "2.0", "id": m.ID, "error": map[string]any{"code": -32601, "message": "method not found"}})
+				continue
+			}
+			_ = out.Encode(map[string]any{"jsonrpc": "2.0", "id": m.ID, "result": result})
+		}
+	},
 	// demo-altered: the demo with one question changed (replay_test.go).
 	"demo-altered": serveDemoAltered,
 	// die-on-call: the server exits when a tool is called (replay_test.go).

@@ -220,7 +220,8 @@ Usage:
   elicit demo --serve stdio|http [--addr ADDR]
                                            run the demo server for other clients
   elicit auth login|status|logout --url URL | --config FILE --server NAME
-                                           OAuth ahead of time, what is kept, forget it
+                                           OAuth ahead of time, what is kept, revoke and
+                                           forget it (logout --no-revoke: forget only)
   elicit acp --prompt TEXT [--permission P] [--answer POLICY] [-- AGENT ARGS...]
                                            one prompt turn with an ACP agent, headless; JSON
   elicit demo --acp                        serve the demo ACP agent on stdio

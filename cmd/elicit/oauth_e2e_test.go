@@ -31,6 +31,17 @@ import (
 func tsOAuthServer(t *testing.T) string {
 	t.Helper()
 	sdk := os.Getenv("ELICIT_TS_SDK")
+	mcpURL, _ := tsNodeServer(t, filepath.Join(sdk, "dist/esm/examples/server/simpleStreamableHttp.js"), "--oauth", "--oauth-strict")
+	return mcpURL
+}
+
+// tsNodeServer runs a Node script on the TypeScript SDK that listens on
+// $MCP_PORT (the MCP server) and $MCP_AUTH_PORT (its authorization
+// server), each saying "listening on port" once up, and returns their
+// URLs.
+func tsNodeServer(t *testing.T, script string, args ...string) (mcpURL, authURL string) {
+	t.Helper()
+	sdk := os.Getenv("ELICIT_TS_SDK")
 	if sdk == "" {
 		t.Skip("ELICIT_TS_SDK not set (the @modelcontextprotocol/sdk folder); .ci/run sets it")
 	}
@@ -39,7 +50,7 @@ func tsOAuthServer(t *testing.T) string {
 	}
 	mcpPort, authPort := freePort(t), freePort(t)
 	ctx, cancel := context.WithCancel(context.Background())
-	cmd := exec.CommandContext(ctx, "node", filepath.Join(sdk, "dist/esm/examples/server/simpleStreamableHttp.js"), "--oauth", "--oauth-strict")
+	cmd := exec.CommandContext(ctx, "node", append([]string{script}, args...)...)
 	cmd.Env = append(os.Environ(), "MCP_PORT="+mcpPort, "MCP_AUTH_PORT="+authPort)
 	out, err := cmd.StdoutPipe()
 	if err != nil {
@@ -65,9 +76,9 @@ func tsOAuthServer(t *testing.T) string {
 	select {
 	case <-ready:
 	case <-time.After(30 * time.Second):
-		t.Fatal("the TypeScript SDK's OAuth example server did not start in 30 s")
+		t.Fatalf("%s did not start in 30 s", filepath.Base(script))
 	}
-	return "http://localhost:" + mcpPort + "/mcp"
+	return "http://localhost:" + mcpPort + "/mcp", "http://localhost:" + authPort
 }
 
 // browserScript writes a $BROWSER that logs each URL to log and, unless
@@ -168,7 +179,11 @@ func TestOAuthHeadlessAgainstTypeScriptSDK(t *testing.T) {
 		strings.Contains(stdout, rec.Token.AccessToken) {
 		t.Errorf("auth status: %v\n%s", err, stdout)
 	}
-	if stdout, _, err = runElicit(t, env2, "auth", "logout", "--url", url); err != nil || !strings.Contains(stdout, "logged out") {
+	// The SDK's demo provider has no revokeToken, so its metadata lists
+	// no revocation_endpoint: logout says the tokens are forgotten only.
+	if stdout, _, err = runElicit(t, env2, "auth", "logout", "--url", url); err != nil || !strings.Contains(stdout, "logged out") ||
+		!strings.Contains(stdout, "access token   forgotten only: http://localhost:") || !strings.Contains(stdout, "publishes no revocation_endpoint") ||
+		strings.Contains(stdout, rec.Token.AccessToken) {
 		t.Errorf("auth logout: %v\n%s", err, stdout)
 	}
 	if files, _ := filepath.Glob(filepath.Join(state, "elicit", "auth", "*.json")); len(files) != 0 {

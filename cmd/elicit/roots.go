@@ -145,11 +145,11 @@ func withRoots(first, own []client.Root) []client.Root {
 	return out
 }
 
-// rootsOrEmpty is what headless JSON lists as the roots served: [] when
-// there are none.
-func rootsOrEmpty(rs []client.Root) []client.Root {
-	if rs == nil {
-		return []client.Root{}
+// orEmpty is a list as headless JSON prints it: [] when there is none,
+// never null, so a script can iterate it.
+func orEmpty[T any](s []T) []T {
+	if s == nil {
+		return []T{}
 	}
-	return rs
+	return s
 }

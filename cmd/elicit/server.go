@@ -11,6 +11,7 @@ import (
 	"github.com/elicit-dev/elicit/client"
 	"github.com/elicit-dev/elicit/cmd/elicit/demo"
 	"github.com/elicit-dev/elicit/transport"
+	"github.com/elicit-dev/elicit/transport/redact"
 )
 
 // serverSpec says how to reach one server: a command (stdio), a URL
@@ -61,7 +62,7 @@ func (s serverSpec) transport(obs transport.Observer) (transport.Transport, erro
 		return &inProcessDemo{obs: obs, opts: &demo.Options{Protocol: s.Protocol}}, nil
 	case s.URL != "":
 		if _, err := transport.ParseHTTPURL(s.URL); err != nil {
-			return nil, usageErr("bad --url %q: want http://host[:port]/path or https://…", s.URL)
+			return nil, usageErr("bad --url %q: want http://host[:port]/path or https://…", redact.URL(s.URL))
 		}
 		hc, err := s.httpClientFor()
 		if err != nil {

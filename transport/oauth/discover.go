@@ -13,6 +13,8 @@ import (
 	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/oauthex"
+
+	"github.com/elicit-dev/elicit/transport/redact"
 )
 
 // Why these fetches are not oauthex.GetProtectedResourceMetadata and
@@ -130,17 +132,17 @@ func (f *flow) protectedResource(ctx context.Context, mcpURL, fromChallenge stri
 			continue
 		}
 		if err != nil {
-			return nil, fmt.Errorf("protected resource metadata %s: %w", t.url, err)
+			return nil, fmt.Errorf("protected resource metadata %s: %w", redact.URL(t.url), err)
 		}
 		if !contains(t.accepts, prm.Resource) {
-			return nil, fmt.Errorf("%w: %s names %q, this server is %q", ErrResource, t.url, prm.Resource, mcpURL)
+			return nil, fmt.Errorf("%w: %s names %q, this server is %q", ErrResource, redact.URL(t.url), prm.Resource, redact.URL(mcpURL))
 		}
 		if len(prm.AuthorizationServers) == 0 {
-			return nil, fmt.Errorf("protected resource metadata %s lists no authorization_servers", t.url)
+			return nil, fmt.Errorf("protected resource metadata %s lists no authorization_servers", redact.URL(t.url))
 		}
 		for i, as := range prm.AuthorizationServers {
 			if err := checkEndpoint(as); err != nil {
-				return nil, fmt.Errorf("protected resource metadata %s: authorization_servers[%d]: %w", t.url, i, err)
+				return nil, fmt.Errorf("protected resource metadata %s: authorization_servers[%d]: %w", redact.URL(t.url), i, err)
 			}
 		}
 		return &prm, nil
@@ -275,7 +277,8 @@ func (f *flow) getJSON(ctx context.Context, raw string, vs ...any) error {
 	}
 	resp, err := f.http().Do(req)
 	if err != nil {
-		return err
+		// The well-known URLs keep the resource's query, and with it any key in it.
+		return redact.Error(err)
 	}
 	defer resp.Body.Close()
 	if resp.StatusCode >= 400 && resp.StatusCode < 500 {

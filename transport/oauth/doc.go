@@ -41,6 +41,11 @@
 // does not get a "/" appended to its well-known URL, and an unadvertised
 // but matching iss is accepted.
 //
+// Transport.Logout forgets them and, where the issuer publishes a
+// revocation_endpoint, revokes the refresh and access tokens there (RFC
+// 7009) as the client they were issued to, bounded by RevokeTimeout; see
+// revoke.go.
+//
 // Tokens and registrations live in a Store: one file per server URL,
 // mode 0600, written atomically; nothing of them is ever logged.
 package oauth
