@@ -20,7 +20,7 @@ const viewPrompts viewID = 0
 type tab struct {
 	name  string   // the tab's label
 	short string   // its label when the full ones do not fit the width
-	fkey  int      // the F-key that shows it: fkey 5 is F5; 0: none (alt only, on the bar only while shown)
+	fkey  int      // the F-key that shows it: fkey 5 is F5; 0: none (alt only, on the bar while shown, counting or idle says)
 	alt   []string // other keys that show it
 	help  string   // its line in the help overlay
 	again string   // the tab its key shows when this one is shown already
