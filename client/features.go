@@ -2,7 +2,10 @@ package client
 
 import (
 	"encoding/json"
+	"fmt"
 	"maps"
+	"slices"
+	"strings"
 
 	"github.com/elicit-dev/elicit/client/question"
 	"github.com/elicit-dev/elicit/client/wire"
@@ -104,7 +107,7 @@ func (s *Session) serveRequest(e *incoming, m *jsonrpc.Message) {
 		rpcErr := jsonrpc.NewError(jsonrpc.CodeMethodNotFound, f.unserved,
 			map[string]string{"notDeclared": capability, "protocolVersion": v})
 		if s.answer(e, e.ctx, nil, rpcErr) {
-			s.refused(e.id, m.Method, capability, rpcErr)
+			s.refused(e.id, e.owner, m.Method, capability, rpcErr)
 		}
 	case f.serve == nil:
 		s.answer(e, e.ctx, nil, jsonrpc.NewError(jsonrpc.CodeMethodNotFound, "method not found: "+m.Method, nil))
@@ -128,12 +131,42 @@ func capabilityOf(method string) string {
 
 // refused reports a server request refused because it needs a capability
 // we did not declare: a Notice now, and RequestRefused, which the traffic
-// view uses to mark the request and our answer.
-func (s *Session) refused(id jsonrpc.ID, method, capability string, rpcErr *jsonrpc.Error) {
+// view uses to mark the request and our answer. owner is the call of ours
+// it belongs to, if any: its error will say so (afterRefusals).
+func (s *Session) refused(id, owner jsonrpc.ID, method, capability string, rpcErr *jsonrpc.Error) {
 	s.notice("refused %s #%s: the client did not declare %s in %s (answered %d %s)",
 		method, id.Raw(), capability, s.Protocol(), rpcErr.Code, rpcErr.Message)
+	if owner.IsValid() {
+		what := fmt.Sprintf("%s #%s (it did not declare %s)", method, id.Raw(), capability)
+		s.mu.Lock()
+		for _, c := range s.out {
+			if c.callID() == owner && len(c.refusals) < maxRefusals {
+				c.refusals = append(c.refusals, what)
+				break
+			}
+		}
+		s.mu.Unlock()
+	}
 	s.emit(RequestRefused{Server: s.name, ID: id, Method: method, Capability: capability, Err: rpcErr})
 	s.lintRefused(id, method, capability)
+}
+
+// maxRefusals bounds call.refusals: a few name the cause.
+const maxRefusals = 4
+
+// afterRefusals is the error of call c that the server failed with err:
+// when the client had refused server requests of c, the server's error
+// (often a bare -32601 naming the call's own method, as go-sdk's bridge
+// sends) follows what the client refused, which is what happened.
+func (s *Session) afterRefusals(c *call, err error) error {
+	s.mu.Lock()
+	refusals := slices.Clone(c.refusals)
+	s.mu.Unlock()
+	if len(refusals) == 0 {
+		return err
+	}
+	return fmt.Errorf("the client refused the server's %s, and the server then failed the call: %w",
+		strings.Join(refusals, ", "), err)
 }
 
 // clientCapabilities is what we declare in version v: initialize's

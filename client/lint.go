@@ -38,6 +38,9 @@ type lintState struct {
 	// lastPage is, per list method, the id of its last page's response:
 	// what a finding about the whole list points at.
 	lastPage map[string]jsonrpc.ID
+	// callerTokens are the progress tokens callers of Request put in
+	// _meta: the client's own, like newToken's; bounded.
+	callerTokens map[jsonrpc.ID]bool
 }
 
 // answeredKeep bounds lintState.answered; past it the set starts again.
@@ -141,6 +144,19 @@ func (s *Session) lintRefused(id jsonrpc.ID, method, capability string) {
 		"%s #%s needs %s, which the client did not declare in %s", method, id.Raw(), capability, s.Protocol())
 }
 
+// lintInputUndeclared reports an input request (2026-07-28 inputRequests)
+// of a client capability the request's clientCapabilities did not
+// declare: the server must answer -32021 instead. at is when the result
+// carrying it arrived, which names its frame.
+func (s *Session) lintInputUndeclared(raw json.RawMessage, at time.Time) {
+	var e inputEntry
+	if !s.lintOn() || json.Unmarshal(raw, &e) != nil || e.Method != wire.MethodCreateMessage && e.Method != wire.MethodRootsList {
+		return
+	}
+	s.find(findings.CapabilityUndeclared, findings.FrameRef{In: true, Time: at},
+		"an input request %s needs %s, which the client did not declare in %s", e.Method, capabilityOf(e.Method), s.Protocol())
+}
+
 // lintAnswered notes that our request id got its response (read loop).
 func (s *Session) lintAnswered(id jsonrpc.ID, method string) {
 	if !s.lintOn() {
@@ -229,10 +245,31 @@ func (s *Session) lintMalformed(method, what string) {
 	s.find(findings.MembersRequired, inFrame(jsonrpc.ID{}, method, time.Now()), "%s: %s", method, what)
 }
 
-// lintProgress reports progress for a token we never handed out (one for
-// a call that just ended is a race the spec allows).
+// lintCallerToken notes a progress token a caller of Request chose.
+func (s *Session) lintCallerToken(tok jsonrpc.ID) {
+	if !s.lintOn() || !tok.IsValid() {
+		return
+	}
+	s.lint.mu.Lock()
+	if s.lint.callerTokens == nil || len(s.lint.callerTokens) >= answeredKeep {
+		s.lint.callerTokens = map[jsonrpc.ID]bool{}
+	}
+	s.lint.callerTokens[tok] = true
+	s.lint.mu.Unlock()
+}
+
+// lintProgress reports progress for a token the client never sent: not
+// one newToken handed out (issued) nor one a caller of Request chose (one
+// for a call that just ended is a race the spec allows).
 func (s *Session) lintProgress(tok jsonrpc.ID, issued bool) {
-	if issued {
+	if issued || !s.lintOn() {
+		return
+	}
+	c, ok := tok.Canonical()
+	s.lint.mu.Lock()
+	mine := ok && s.lint.callerTokens[c]
+	s.lint.mu.Unlock()
+	if mine {
 		return
 	}
 	s.find(findings.ProgressUnknownToken, inFrame(jsonrpc.ID{}, wire.NotifyProgress, time.Now()),

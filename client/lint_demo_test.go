@@ -25,6 +25,7 @@ func TestLintDemoClean(t *testing.T) {
 		{"2026-07-28 stdio", "", false},
 		{"2025-11-25 stdio", "2025-11-25", false},
 		{"2026-07-28 http", "", true},
+		{"2025-11-25 http", "2025-11-25", true},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()
@@ -34,7 +35,11 @@ func TestLintDemoClean(t *testing.T) {
 				Observer: client.ObserverFunc(func(client.Event) {})}
 			var s *client.Session
 			if c.http {
-				ts := httptest.NewServer(demo.HTTPHandlerStateless(nil))
+				h := demo.HTTPHandlerStateless(nil)
+				if c.protocol != "" {
+					h = demo.HTTPHandler(nil) // sessions, as 2025-11-25 has them
+				}
+				ts := httptest.NewServer(h)
 				t.Cleanup(ts.Close)
 				var err error
 				s, err = client.Connect(t.Context(), &transport.HTTP{URL: ts.URL, Observer: frames}, opts)
@@ -115,6 +120,8 @@ func exercise(t *testing.T, s *client.Session) {
 		{"showcase", nil},
 		{"needs_state_only", nil},
 		{"reflow_iserror", nil},
+		{"slow", map[string]any{"seconds": 1}},     // progress for our token
+		{"summarize", map[string]any{"text": "x"}}, // sampling not declared: the demo must not ask
 	} {
 		// Errors (a default the tool refuses) are the tool's business;
 		// only findings count here.

@@ -3,6 +3,7 @@ package client
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/elicit-dev/elicit/client/wire"
@@ -39,8 +40,24 @@ func (s *Session) modernError(e *jsonrpc.Error) error {
 		if len(caps) > 0 {
 			what = strings.Join(caps, ", ")
 		}
-		return fmt.Errorf("the server requires client capability %s, which elicit did not declare (elicitation modes: %s): %w",
-			what, s.opts.Elicit, e)
+		// What elicit declared of the capabilities named (all, when none is).
+		var declared []string
+		for _, c := range caps {
+			switch {
+			case strings.HasPrefix(c, "elicitation"):
+				declared = append(declared, fmt.Sprintf("elicitation modes: %s", s.opts.Elicit))
+			case strings.HasPrefix(c, "sampling") && !s.samplingModes().On:
+				declared = append(declared, "sampling: off")
+			}
+		}
+		if len(caps) == 0 {
+			declared = append(declared, fmt.Sprintf("elicitation modes: %s", s.opts.Elicit))
+		}
+		note := ""
+		if len(declared) > 0 {
+			note = " (" + strings.Join(slices.Compact(declared), "; ") + ")"
+		}
+		return fmt.Errorf("the server requires client capability %s, which elicit did not declare%s: %w", what, note, e)
 	case jsonrpc.CodeUnsupportedProtocolVersion:
 		sup, req := wire.UnsupportedVersion(e.Data)
 		return fmt.Errorf("the server does not speak protocol %s (it speaks %v; elicit speaks %v): %w",

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -83,6 +84,7 @@ func (s *Session) serveRound(ctx context.Context, c *call, requests map[string]j
 		arrived = time.Now()
 	}
 	var items []*roundItem
+	var cannot []string                  // the inputs elicit cannot give, and why
 	auto := map[string]json.RawMessage{} // answered without a person (roots.go)
 	for _, key := range slices.Sorted(maps.Keys(requests)) {
 		if res, ok := s.autoInput(requests[key]); ok {
@@ -97,14 +99,16 @@ func (s *Session) serveRound(ctx context.Context, c *call, requests map[string]j
 		}
 		kind, params, why := s.inputParams(requests[key])
 		if why != "" {
+			s.lintInputUndeclared(requests[key], q.Arrived)
 			s.unanswerable(q, describeCall(origin), why)
+			cannot = append(cannot, fmt.Sprintf("%q: %s", key, why))
 			continue
 		}
 		q.Kind = kind
 		items = append(items, &roundItem{q: q, params: params})
 	}
 	if len(items) == 0 && len(auto) == 0 {
-		return nil, nil, fmt.Errorf("the server asked only for input elicit cannot give")
+		return nil, nil, fmt.Errorf("the server asked only for input elicit cannot give (%s)", strings.Join(cannot, "; "))
 	}
 
 	var wg sync.WaitGroup

@@ -42,6 +42,12 @@ type call struct {
 	// call is registered, never changed after.
 	clock *clock
 
+	// refusals are the server's requests of this call the client refused
+	// for a capability it did not declare (features.go, refused): what
+	// the call's error says when the server then fails it. Under
+	// Session.mu; bounded by maxRefusals.
+	refusals []string
+
 	id   jsonrpc.ID             // set when registered; guarded by Session.mu
 	root jsonrpc.ID             // the first id, kept across retries; under mu
 	resp chan transport.Inbound // buffered: the read loop never waits
@@ -85,8 +91,38 @@ func (c *call) origin() question.Origin {
 // doc) until the final result. The request is bounded by
 // Options.RequestTimeout as the package doc (Timeouts) says; when that
 // runs out it is cancelled as above and the error wraps ErrTimeout.
+//
+// A progressToken the caller put in params._meta is the call's: the
+// server's notifications/progress for it reach the Observer as
+// CallProgress, as CallTool's do (the caller keeps it unique among its
+// open requests, as the spec asks of the client).
 func (s *Session) Request(ctx context.Context, method string, params, result any) error {
-	return s.do(ctx, &call{method: method}, params, result)
+	raw, err := marshalParams(params)
+	if err != nil {
+		return fmt.Errorf("%s on %s: %w", method, s.name, err)
+	}
+	c := &call{method: method, token: callerToken(raw)}
+	s.lintCallerToken(c.token)
+	return s.do(ctx, c, raw, result)
+}
+
+// callerToken reads params._meta.progressToken by exact name, as the
+// progress for it will be looked up (by value); none when params have
+// none, or one that no notification could name.
+func callerToken(params json.RawMessage) jsonrpc.ID {
+	var p struct {
+		Meta *struct {
+			Token *jsonrpc.ID `json:"progressToken"`
+		} `json:"_meta"`
+	}
+	if len(params) == 0 || wire.DecodeExact(params, &p) != nil || p.Meta == nil || p.Meta.Token == nil {
+		return jsonrpc.ID{}
+	}
+	tok, ok := p.Meta.Token.Canonical()
+	if !ok {
+		return jsonrpc.ID{}
+	}
+	return tok
 }
 
 // do runs c to its end in the session's era (see the package doc).
@@ -114,6 +150,7 @@ func (s *Session) do(ctx context.Context, c *call, params, result any) error {
 		if wire.IsModernCode(m.Error.Code) {
 			err = s.modernError(m.Error)
 		}
+		err = s.afterRefusals(c, err)
 	}
 	if raw, ok := result.(*json.RawMessage); ok && err == nil && m.Result != nil {
 		// Decoded from the frame already, and ours alone: a copy would be

@@ -523,17 +523,19 @@ func (c *httpConn) failCall(id jsonrpc.ID, info *HTTPInfo, err error) {
 }
 
 // frameIn reports an incoming message, or a body that failed to decode.
-func (c *httpConn) frameIn(raw []byte, derr error, info *HTTPInfo, eventID string) {
+// at is when the frame was read: the Inbound made of it carries the same
+// time, so what the engine says of a message names its frame exactly.
+func (c *httpConn) frameIn(raw []byte, derr error, info *HTTPInfo, eventID string, at time.Time) {
 	in := *info
 	in.EventID = eventID
 	in.Header = info.Header.Clone() // each frame owns its map
-	c.obs.Frame(Frame{Time: time.Now(), Dir: In, Raw: raw, Err: derr, HTTP: &in})
+	c.obs.Frame(Frame{Time: at, Dir: In, Raw: raw, Err: derr, HTTP: &in})
 }
 
 // errFrame reports a transport problem (a failed request, a bad status) in
 // the frame log; raw is the start of the body, if any.
 func (c *httpConn) errFrame(info *HTTPInfo, raw []byte, err error) {
-	c.frameIn(raw, err, info, "")
+	c.frameIn(raw, err, info, "", time.Now())
 }
 
 // closedErr wraps err with ErrClosed when it happened because of Close.

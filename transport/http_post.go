@@ -54,8 +54,9 @@ func (c *httpConn) post(ctx context.Context, req *http.Request, m *jsonrpc.Messa
 			// is the server's answer to the request: it goes to Read like
 			// any response, with its data, instead of an opaque status.
 			if jerr := httpBodyError(full, m.ID); jerr != nil {
-				c.frameIn(full, nil, info, "")
-				c.deliver(Inbound{Msg: jsonrpc.NewErrorResponse(m.ID, jerr), Received: time.Now()})
+				now := time.Now()
+				c.frameIn(full, nil, info, "", now)
+				c.deliver(Inbound{Msg: jsonrpc.NewErrorResponse(m.ID, jerr), Received: now})
 				return nil, nil
 			}
 		}
@@ -138,7 +139,7 @@ func (c *httpConn) readJSONBody(ctx context.Context, resp *http.Response, m *jso
 	now := time.Now()
 	parts := jsonrpc.DecodeFrame(body)
 	for _, p := range parts {
-		c.frameIn(p.Raw, p.Err, info, "")
+		c.frameIn(p.Raw, p.Err, info, "", now)
 		switch {
 		case p.Err == nil:
 			c.deliver(Inbound{Msg: p.Msg, Received: now})

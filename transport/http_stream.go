@@ -81,9 +81,10 @@ func (c *httpConn) consumeSSE(ctx context.Context, body io.Reader, info *HTTPInf
 // requests it shows an answer to (see Conn); it reports whether forID's
 // was among them.
 func (c *httpConn) skipTooLarge(ev sseEvent, info *HTTPInfo, forID jsonrpc.ID) (answered bool) {
+	now := time.Now()
 	c.frameIn(ev.Data, fmt.Errorf("%w: %d bytes exceed the limit of %d; skipped (first %d bytes shown)",
-		errSSETooLarge, ev.Size, c.maxMsg, len(ev.Data)), info, ev.ID)
-	for _, in := range tooLargeReplies(ev.Data, ev.Size, c.maxMsg, time.Now()) {
+		errSSETooLarge, ev.Size, c.maxMsg, len(ev.Data)), info, ev.ID, now)
+	for _, in := range tooLargeReplies(ev.Data, ev.Size, c.maxMsg, now) {
 		if c.forget(in.ID) {
 			c.inbox.push(in)
 			answered = answered || forID.IsValid() && in.ID == forID
@@ -97,7 +98,7 @@ func (c *httpConn) skipTooLarge(ev sseEvent, info *HTTPInfo, forID jsonrpc.ID) (
 func (c *httpConn) deliverEvent(ev sseEvent, info *HTTPInfo, cur *httpCursor, forID jsonrpc.ID) (answered bool) {
 	now := time.Now()
 	for _, p := range jsonrpc.DecodeFrame(ev.Data) {
-		c.frameIn(p.Raw, p.Err, info, ev.ID)
+		c.frameIn(p.Raw, p.Err, info, ev.ID, now)
 		if p.Err != nil {
 			// A response we cannot read still ends its request (Conn);
 			// only a pending one, since nothing else waits for it.

@@ -266,8 +266,17 @@ func (p *process) Close() error {
 		}
 	}
 	p.reapGroup()
-	// Children that escaped the group could still hold the pipes; closing
+	// What the server wrote last may still be in the stderr pipe: let the
+	// reader get to its end (the server's exit closed its write end) before
+	// closing ours, which would drop it. Children that escaped the group
+	// could still hold the pipe open, so the wait is bounded, and closing
 	// our ends ends the readers regardless.
+	t := time.NewTimer(p.grace)
+	select {
+	case <-p.stderrDone:
+	case <-t.C:
+	}
+	t.Stop()
 	p.stdout.Close()
 	p.stderr.Close()
 	<-p.stderrDone

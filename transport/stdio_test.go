@@ -28,6 +28,7 @@ func testServer(name string) (func(), bool) {
 	servers := map[string]func(){
 		"echo":        func() { echo() },
 		"stderr":      serveStderr,
+		"stderr-exit": serveStderrThenExit,
 		"garbage":     serveGarbage,
 		"exit3":       serveExit3,
 		"ignore-eof":  serveIgnoreEOF,
@@ -65,6 +66,19 @@ func serveStderr() {
 	fmt.Println(`{"jsonrpc":"2.0","method":"ready"}`)
 	echo()
 }
+
+// serveStderrThenExit writes stderr lines, says ready and exits at EOF:
+// its last lines are still in the pipe when it is gone.
+func serveStderrThenExit() {
+	for i := range stderrExitLines {
+		fmt.Fprintf(os.Stderr, "line %d %s\n", i, strings.Repeat("s", 500))
+	}
+	fmt.Println(`{"jsonrpc":"2.0","method":"ready"}`)
+	echo()
+}
+
+// More than a pipe holds, so some are in it when the server exits.
+const stderrExitLines = 300
 
 // serveGarbage prints a banner on stdout before speaking JSON-RPC, as some
 // servers wrongly do.
@@ -324,6 +338,35 @@ func TestStdioStderr(t *testing.T) {
 	}
 	if !slices.Equal(got, want) {
 		t.Errorf("stderr lines:\n got %q\nwant %q", got, want)
+	}
+}
+
+// slowStderr is an Observer that takes a while over each stderr line, as
+// a loaded machine does.
+type slowStderr struct{ recorder }
+
+func (s *slowStderr) Stderr(line string) {
+	time.Sleep(time.Millisecond)
+	s.recorder.Stderr(line)
+}
+
+// TestStdioCloseKeepsStderrInThePipe: a server that has exited may leave
+// lines in the stderr pipe that the reader has not reached; Close lets it
+// read them before closing our end (it closed the pipe under the reader,
+// and the last lines were lost whenever the reader was behind).
+func TestStdioCloseKeepsStderrInThePipe(t *testing.T) {
+	t.Parallel()
+	rec := &slowStderr{}
+	c := dial(t, "stderr-exit", rec, 2*time.Second)
+	if m, err := msgOf(c.Read(t.Context())); err != nil || m.Method != "ready" {
+		t.Fatalf("Read = %+v, %v", m, err)
+	}
+	if err := c.Close(); err != nil {
+		t.Fatal(err)
+	}
+	got := rec.StderrLines()
+	if len(got) != stderrExitLines || !strings.HasPrefix(got[len(got)-1], fmt.Sprintf("line %d ", stderrExitLines-1)) {
+		t.Errorf("%d stderr lines after Close , want all %d", len(got), stderrExitLines)
 	}
 }
 

@@ -266,23 +266,64 @@ func (t *trafficView) jumpTo(c *viewCtx, seq uint64) {
 	}
 }
 
-// markKey keys a frame for trafficView.marks.
+// markKey keys a frame by what a finding names it by.
 func markKey(server string, in bool, id string) string {
 	return fmt.Sprintf("%s\x00%v\x00%s", server, in, id)
 }
 
-// findingMarks are the frames findings name by id, each with the rule of
-// the first finding that names it; bounded by the Recorder's own bound.
-func findingMarks(list []findings.Finding) map[string]string {
-	marks := make(map[string]string, len(list))
+// frameMarks are the frames findings name, by id, or by method for a
+// notification. Frames share an id (a duplicate response has the first
+// one's) and a method, so each finding is resolved, as Enter on it is
+// (findFrame), to the one frame it names; that is done for the keys of
+// the rows on screen, once per key and findings snapshot.
+type frameMarks struct {
+	byKey map[string][]markRef // findings naming an id, in the Recorder's order
+	bySeq map[uint64]string    // resolved: frame → the first finding's rule
+}
+
+type markRef struct {
+	rule, server string
+	ref          findings.FrameRef
+}
+
+// newFrameMarks indexes a findings snapshot; bounded by the Recorder's
+// own bound.
+func newFrameMarks(list []findings.Finding) frameMarks {
+	m := frameMarks{byKey: map[string][]markRef{}, bySeq: map[uint64]string{}}
 	for _, f := range list {
-		if f.Frame.ID == "" {
+		if f.Frame.ID == "" && f.Frame.Method == "" {
 			continue
 		}
-		k := markKey(f.Server, f.Frame.In, f.Frame.ID)
-		if _, ok := marks[k]; !ok {
-			marks[k] = f.Rule
+		k := frameKey(f.Server, f.Frame.In, f.Frame.ID, f.Frame.Method)
+		m.byKey[k] = append(m.byKey[k], markRef{f.Rule, f.Server, f.Frame})
+	}
+	return m
+}
+
+// frameKey keys a frame by its id, or by its method when it has none.
+func frameKey(server string, in bool, id, method string) string {
+	if id == "" {
+		return markKey(server, in, "\x00"+method)
+	}
+	return markKey(server, in, id)
+}
+
+// resolve finds the frames of the rows' ids that findings name (one scan
+// of the traffic ring per id not resolved yet).
+func (m *frameMarks) resolve(s *streamStore, rows []TrafficEntry) {
+	for i := range rows {
+		k := frameKey(rows[i].Server, rows[i].In, rows[i].ID, rows[i].Method)
+		refs, ok := m.byKey[k]
+		if !ok {
+			continue
+		}
+		delete(m.byKey, k)
+		for _, r := range refs {
+			if seq, ok := s.findFrame(r.server, r.ref); ok {
+				if _, taken := m.bySeq[seq]; !taken {
+					m.bySeq[seq] = r.rule
+				}
+			}
 		}
 	}
-	return marks
 }

@@ -98,4 +98,55 @@ func TestFindingsFrameGone(t *testing.T) {
 	if row := tv.rows[tv.cursor]; !row.Time.Equal(t0.Add(time.Second+5*time.Millisecond)) || row.Method != "notifications/message" {
 		t.Errorf("selected %+v", row)
 	}
+	// That one notification carries the mark, not the other 29.
+	marked := 0
+	for _, l := range strings.Split(d.screen(), "\n") {
+		if strings.Contains(l, "⚠ capability-logging") {
+			marked++
+			if !strings.Contains(l, "15:04:06.005") {
+				t.Errorf("marked row %q, want the one at 15:04:06.005", l)
+			}
+		}
+	}
+	if marked != 1 {
+		t.Errorf("%d rows marked capability-logging, want 1:\n%s", marked, d.screen())
+	}
+}
+
+// TestFindingsMarkOneFrame: a finding names one frame, though others share
+// its id (a duplicate response has the id of the first): only that frame
+// carries the mark, and Enter selects it.
+func TestFindingsMarkOneFrame(t *testing.T) {
+	t.Parallel()
+	d, rec := findingsDriver(t)
+	resp := []byte(`{"jsonrpc":"2.0","id":7,"result":{}}`)
+	first, second := t0.Add(3*time.Second), t0.Add(4*time.Second)
+	d.m.bridge.Frame("demo", client.Frame{Time: first, Dir: client.In, Raw: resp})
+	d.m.bridge.Frame("demo", client.Frame{Time: second, Dir: client.In, Raw: resp})
+	d.waitInbox()
+	rec.Report("demo", "2025-11-25", findings.DuplicateResponse, findings.FrameRef{In: true, ID: "7", Time: second},
+		"a second response to tools/list #7")
+	d.send(streamsChangedMsg{findings: true})
+	d.keys(keyAltI, keyEnter)
+	tv := d.traffic()
+	if d.m.shown != tv || tv.cursor >= len(tv.rows) {
+		t.Fatalf("Enter did not show the traffic view on a row:\n%s", d.screen())
+	}
+	if row := tv.rows[tv.cursor]; !row.Time.Equal(second) || row.ID != "7" {
+		t.Errorf("selected %+v, want the second response #7", row)
+	}
+	var rows int
+	for _, l := range strings.Split(d.screen(), "\n") {
+		if !strings.Contains(l, "#7") {
+			continue
+		}
+		rows++
+		marked := strings.Contains(l, "⚠ jsonrpc-duplicate-response")
+		if strings.Contains(l, "15:04:08.000") == marked {
+			t.Errorf("row %q: want the first response (15:04:08) unmarked and the second (15:04:09) marked", l)
+		}
+	}
+	if rows != 2 {
+		t.Errorf("%d rows of #7 on screen, want both responses:\n%s", rows, d.screen())
+	}
 }

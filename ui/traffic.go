@@ -42,9 +42,9 @@ type trafficView struct {
 	// capability we did not declare (client.RequestRefused): server and
 	// id → capability. Bounded by refusedKeep.
 	refused map[string]string
-	// marks are the frames findings name by id (findingMarks): server,
-	// direction and id → the first finding's rule.
-	marks map[string]string
+	// marks are the frames findings name, by id (frameMarks): each
+	// finding marks the one frame it names, not every frame of its id.
+	marks frameMarks
 }
 
 // refusedKeep bounds trafficView.refused; past it the oldest marks go
@@ -74,6 +74,7 @@ func (t *trafficView) refresh(c *viewCtx) {
 	}
 	n := t.rowsOnScreen(c)
 	t.rows, t.total = c.streams.trafficWindow(t.filter, t.skip, n)
+	t.marks.resolve(c.streams, t.rows)
 	if t.follow || t.cursor >= len(t.rows) {
 		t.cursor = max(len(t.rows)-1, 0)
 	}
@@ -257,7 +258,8 @@ func (t *trafficView) update(c *viewCtx, msg tea.Msg) tea.Cmd {
 		}
 	case findingsMsg:
 		if msg.list != nil {
-			t.marks = findingMarks(msg.list)
+			t.marks = newFrameMarks(msg.list)
+			t.marks.resolve(c.streams, t.rows)
 		}
 	case exportedMsg:
 		if msg.err != nil {
@@ -367,7 +369,7 @@ func (t *trafficView) line(c *viewCtx, r *TrafficEntry, selected bool) string {
 	if what, ok := t.refused[refusedKey(r.Server, r.ID)]; ok && !r.In && r.Kind == "error" {
 		s += "  " + c.st.Warning.Render("refused: "+untrusted.Line(what)+" not declared")
 	}
-	if rule, ok := t.marks[markKey(r.Server, r.In, r.ID)]; ok && r.ID != "" {
+	if rule, ok := t.marks.bySeq[r.Seq]; ok {
 		s += "  " + c.st.Warning.Render("⚠ "+rule)
 	}
 	if r.Probe {

@@ -11,6 +11,7 @@ import (
 
 	"github.com/elicit-dev/elicit/client"
 	"github.com/elicit-dev/elicit/client/findings"
+	"github.com/elicit-dev/elicit/client/record"
 	"github.com/elicit-dev/elicit/client/wire"
 	"github.com/elicit-dev/elicit/themes/untrusted"
 )
@@ -94,7 +95,7 @@ func runCheck(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	defer cleanup()
 	out.Server, out.Protocol, out.Era = sess.Name(), sess.Protocol(), sess.Era()
 	out.Steps = append(out.Steps, checkStep{Step: "connect", OK: true, Note: sess.Era()})
-	out.Steps = append(out.Steps, exerciseServer(ctx, sess)...)
+	out.Steps = append(out.Steps, exerciseServer(ctx, sess, c.rec)...)
 	if tool != "" {
 		rc := c.rec.Begin(sess.Name(), wire.MethodToolsCall, tool, toolCallParams{Name: tool, Arguments: toolArgs}, nil)
 		res, err := sess.CallTool(ctx, tool, toolArgs, nil)
@@ -105,6 +106,11 @@ func runCheck(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 			st.Error = err.Error()
 		case res.IsError:
 			st.Note = "isError"
+		default:
+			st.Note = fmt.Sprintf("%d content blocks", len(res.Content))
+			if len(res.StructuredContent) > 0 {
+				st.Note += ", structuredContent"
+			}
 		}
 		out.Steps = append(out.Steps, st)
 	}
@@ -115,8 +121,10 @@ func runCheck(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 }
 
 // exerciseServer lists what the server declared and reads what needs no
-// arguments: a person's first minute with it.
-func exerciseServer(ctx context.Context, s *client.Session) []checkStep {
+// arguments: a person's first minute with it. Each step is a call of the
+// recording (--record), so a replay of a check lists and reads again and
+// says what changed.
+func exerciseServer(ctx context.Context, s *client.Session, rec *record.Recorder) []checkStep {
 	caps := s.ServerCapabilities()
 	var steps []checkStep
 	step := func(name string, n int, err error, what string) {
@@ -129,24 +137,34 @@ func exerciseServer(ctx context.Context, s *client.Session) []checkStep {
 		steps = append(steps, st)
 	}
 	if caps.Tools {
+		rc := rec.Begin(s.Name(), wire.MethodToolsList, "", nil, nil)
 		tools, err := s.ListTools(ctx)
+		rc.End(tools, err)
 		step(wire.MethodToolsList, len(tools), err, "tools")
 	}
 	if caps.Resources {
+		rc := rec.Begin(s.Name(), wire.MethodResourcesList, "", nil, nil)
 		res, err := s.ListResources(ctx)
+		rc.End(res, err)
 		step(wire.MethodResourcesList, len(res), err, "resources")
 		for i, r := range res {
 			if i == maxChecked {
 				break
 			}
+			rc := rec.Begin(s.Name(), wire.MethodResourcesRead, r.URI, uriParams{URI: r.URI}, nil)
 			c, err := s.ReadResource(ctx, r.URI)
+			rc.End(c, err)
 			step(wire.MethodResourcesRead+" "+r.URI, len(c), err, "contents")
 		}
+		rc = rec.Begin(s.Name(), wire.MethodResourcesTemplatesList, "", nil, nil)
 		tpl, err := s.ListResourceTemplates(ctx)
+		rc.End(tpl, err)
 		step(wire.MethodResourcesTemplatesList, len(tpl), err, "templates")
 	}
 	if caps.Prompts {
+		rc := rec.Begin(s.Name(), wire.MethodPromptsList, "", nil, nil)
 		prompts, err := s.ListPrompts(ctx)
+		rc.End(prompts, err)
 		step(wire.MethodPromptsList, len(prompts), err, "prompts")
 		got := 0
 		for _, p := range prompts {
@@ -154,7 +172,9 @@ func exerciseServer(ctx context.Context, s *client.Session) []checkStep {
 				continue
 			}
 			got++
+			rc := rec.Begin(s.Name(), wire.MethodPromptsGet, p.Name, promptGetParams{Name: p.Name, Arguments: map[string]string{}}, nil)
 			res, err := s.GetPrompt(ctx, p.Name, map[string]string{})
+			rc.End(res, err)
 			n := 0
 			if res != nil {
 				n = len(res.Messages)

@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"encoding/json"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -113,5 +114,24 @@ func TestHeadlessFindings(t *testing.T) {
 	_, list, _ := runCLI(t, "tools", "--demo")
 	if !strings.Contains(list, `"findings": []`) {
 		t.Errorf("tools output has no empty findings array:\n%.300s", list)
+	}
+}
+
+// TestCheckRecordReplay: check --record records its listing and reading
+// steps as calls, so a replay of it lists and reads again and compares.
+func TestCheckRecordReplay(t *testing.T) {
+	t.Parallel()
+	f := filepath.Join(t.TempDir(), "check.jsonl")
+	if code, out, errs := runCLI(t, "check", "--demo", "--record", f); code != exitOK {
+		t.Fatalf("check --record: exit %d\n%s\n%s", code, out, errs)
+	}
+	code, out, errs := runCLI(t, "replay", f)
+	if code != exitOK {
+		t.Fatalf("replay: exit %d\n%s\n%s", code, out, errs)
+	}
+	for _, want := range []string{"tools/list", "resources/list", "resources/read demo://readme", "resources/templates/list", "prompts/list", "5 call(s): 5 same"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("replay output lacks %q:\n%s", want, out)
+		}
 	}
 }

@@ -29,6 +29,9 @@ func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 	stopProfile := startProfile(os.Getenv(profileEnv), os.Stderr)
 	stopTrace := startTrace(os.Getenv(traceEnv), os.Stderr)
+	// Not for the children: the demo's agent and stdio servers run this
+	// binary, and would write over the same files.
+	_, _ = os.Unsetenv(profileEnv), os.Unsetenv(traceEnv)
 	code := run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
 	stopTrace()
 	stopProfile()

@@ -103,17 +103,29 @@ func TestCallSampleDemo(t *testing.T) {
 	}
 }
 
-// TestCallSampleOff: with --sample off nothing is declared, so the demo's
-// sampling/createMessage is refused -32601 (go-sdk then fails the call
-// with that code) and no question is asked.
+// TestCallSampleOff: with --sample off sampling is not declared, so the
+// demo sends no sampling/createMessage and says why the tool cannot run: a
+// tool error in 2025-11-25, -32021 naming the capability in 2026-07-28.
+// Nothing is asked and the demo breaks no rule. (A server that sends the
+// request anyway gets it refused, and the call's error says so:
+// client's TestCallFailedAfterRefusal.)
 func TestCallSampleOff(t *testing.T) {
 	code, out, _ := runCLI(t, "call", "summarize", "--args", `{"text":"x"}`, "--sample", "off", "--protocol", "2025-11-25")
 	if code != exitToolError {
 		t.Fatalf("exit %d\n%s", code, out)
 	}
 	got := callJSON(t, out)
-	if len(got.Sampling) != 0 || !strings.Contains(got.Error, "-32601") {
-		t.Errorf("sampling %+v, error %q", got.Sampling, got.Error)
+	if len(got.Sampling) != 0 || !got.IsError || !strings.Contains(resultText(t, got), "did not declare the sampling capability") ||
+		len(got.Findings) != 0 {
+		t.Errorf("2025-11-25: sampling %+v, isError %v, result %s, findings %+v", got.Sampling, got.IsError, resultText(t, got), got.Findings)
+	}
+	code, out, _ = runCLI(t, "call", "summarize", "--args", `{"text":"x"}`, "--sample", "off", "--protocol", "2026-07-28")
+	if code != exitToolError {
+		t.Fatalf("exit %d\n%s", code, out)
+	}
+	got = callJSON(t, out)
+	if len(got.Prompts) != 0 || !strings.Contains(got.Error, "-32021") || !strings.Contains(got.Error, "sampling: off") || len(got.Findings) != 0 {
+		t.Errorf("2026-07-28: prompts %+v, error %q, findings %+v", got.Prompts, got.Error, got.Findings)
 	}
 }
 

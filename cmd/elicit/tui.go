@@ -39,24 +39,23 @@ type tuiFlags struct {
 	acpOnly bool
 }
 
-// renderFPS is how often a second the screen is redrawn, unless --fps
-// says otherwise. bubbletea v2.1.1's renderer flushes on a time.Ticker at
-// this rate for the program's whole life, changed or not: Program.Run
-// calls startRenderer whatever the options (tea.go:1139, WithoutRenderer
-// included), startRenderer arms time.NewTicker(time.Second / fps)
-// (tea.go:1441-1470), and WithFPS clamps to 1-120 (tea.go:648-652, below 1
-// means 60). No public API stops or slows it once running, so it is the
-// floor of an idle TUI: about 5 context switches a tick over the runtime's
-// threads (BENCHMARKS.md, "Idle": 154/s at 30, 104/s at 20, 52/s at 10).
-// 20 keeps a keystroke's echo within 50 ms (25 on average), which a person
-// does not see as late; --fps trades one for the other.
+// renderFPS is how often a second the screen is redrawn while it
+// changes, unless --fps says otherwise. bubbletea v2.1.1's renderer
+// flushes on a time.Ticker at this rate (startRenderer, tea.go:1441-1470;
+// WithFPS clamps to 1-120), which upstream never stops: about 5 context
+// switches a tick over the runtime's threads, 100 a second at 20, with
+// nothing moving. The frame governor (governor.go) stops it a few ticks
+// after the last change and starts it on the next message, so the rate
+// bounds only the latency: 20 keeps a keystroke's echo within 50 ms (25
+// on average), which a person does not see as late (BENCHMARKS.md,
+// "Idle").
 const renderFPS = 20
 
 func (f *tuiFlags) register(fs *flag.FlagSet) {
 	f.common.register(fs)
 	fs.StringVar(&f.config, "config", "", `servers file in the "mcpServers" JSON shape (Claude Desktop, Cursor, MCP Inspector) or VS Code's "servers"`)
 	fs.StringVar(&f.theme, "theme", "", "colour theme: "+strings.Join(themes.Names(), ", ")+" (default charm; NO_COLOR is honoured)")
-	fs.IntVar(&f.fps, "fps", renderFPS, "most redraws a second, 1-120: the renderer wakes this often even when idle, so fewer is quieter and a keystroke shows up to 1/fps s later")
+	fs.IntVar(&f.fps, "fps", renderFPS, "most redraws a second while the screen changes, 1-120: a keystroke shows up to 1/fps s later (the renderer stops when nothing changes)")
 }
 
 // runTUI starts the terminal UI with servers from flags or a config file.
@@ -279,8 +278,11 @@ func runTUIWith(ctx context.Context, f *tuiFlags, stdout, stderr io.Writer) erro
 	if len(specs) == 0 && len(f.agents) > 0 {
 		uiOpts.StartView = "Agent"
 	}
-	model := ui.New(eng, br, uiOpts)
-	p := tea.NewProgram(model, tea.WithContext(ctx), tea.WithOutput(stdout), tea.WithFPS(f.fps))
+	// The governor stops the renderer's ticker while nothing changes
+	// (governor.go); --fps is the rate while something does.
+	gov := newFrameGovernor(f.fps)
+	p := tea.NewProgram(gov.wrap(ui.New(eng, br, uiOpts)), tea.WithContext(ctx), tea.WithOutput(gov.output(stdout)), tea.WithFPS(f.fps))
+	gov.bind(p)
 	br.Attach(p.Send)
 	done := make(chan struct{})
 	go func() {
@@ -289,6 +291,7 @@ func runTUIWith(ctx context.Context, f *tuiFlags, stdout, stderr io.Writer) erro
 	}()
 	eng.agentHub.start(ctx)
 	_, runErr := p.Run()
+	gov.close()
 	// The agents first: their open questions are answered -32800 and
 	// their processes stopped, bounded (client/acp's Close).
 	eng.agentHub.close()

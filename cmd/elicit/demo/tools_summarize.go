@@ -2,9 +2,11 @@ package demo
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"strings"
 
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -33,6 +35,21 @@ func summarizeRequest(text string) *mcp.CreateMessageWithToolsParams {
 	}
 }
 
+// needsSampling is summarize's answer to a client that did not declare
+// sampling: in 2026-07-28 -32021 naming the capability, before that a
+// tool error saying so (a request the client would refuse is not sent).
+func needsSampling(modern bool) (*mcp.CallToolResult, any, error) {
+	const why = "summarize asks the client's model (sampling/createMessage), but the client did not declare the sampling capability"
+	if modern {
+		data, _ := json.Marshal(map[string]any{"requiredCapabilities": map[string]any{"sampling": map[string]any{}}}) // a constant map: cannot fail
+		return nil, nil, &jsonrpc.Error{Code: mcp.CodeMissingRequiredClientCapabilities, Data: data,
+			Message: why + " in the request's _meta clientCapabilities"}
+	}
+	res := text("%s", why)
+	res.IsError = true
+	return res, nil, nil
+}
+
 // addSummarize registers summarize, which asks the client's model (here, a
 // person) for a summary: sampling/createMessage. It asks through
 // inputRequests, which is the question itself in 2026-07-28; for older
@@ -49,6 +66,10 @@ func addSummarize(srv *mcp.Server) {
 	}, func(_ context.Context, req *mcp.CallToolRequest, in summarizeArgs) (*mcp.CallToolResult, any, error) {
 		if strings.TrimSpace(in.Text) == "" {
 			return nil, nil, fmt.Errorf("text must not be empty")
+		}
+		if caps := req.ClientCapabilities(); caps == nil || caps.Sampling == nil {
+			// A server sends sampling only to a client that declared it.
+			return needsSampling(modern(req.Session))
 		}
 		resp, answered := req.Params.InputResponses[summarizeKey]
 		if !answered || resp == nil {
