@@ -2,9 +2,6 @@ package ui
 
 import (
 	tea "charm.land/bubbletea/v2"
-
-	"github.com/elicit-dev/elicit/client"
-	"github.com/elicit-dev/elicit/themes/untrusted"
 )
 
 // The Model's part of the agent view: the agent list it keeps in the
@@ -13,25 +10,6 @@ import (
 func (m *Model) handleAgents(msg agentsMsg) tea.Cmd {
 	m.agents = append(m.agents[:0], msg...)
 	return m.toScreens(msg)
-}
-
-// agentBadge is an agent on the status bar. Its tab has no F-key and is
-// on the tab bar only while shown (the bar is full at 120 columns), so
-// the badge names the key.
-func (m *Model) agentBadge(a AgentStatus) string {
-	name := untrusted.Line(a.Name)
-	st := m.st.Status
-	switch a.State {
-	case client.StateReady:
-		return st.Ready.Render("● "+name) + m.st.Muted.Render(" agent (alt+a)")
-	case client.StateConnecting:
-		return st.Connecting.Render("◌ "+name) + m.st.Muted.Render(" agent starting… (alt+a)")
-	case client.StateFailed:
-		return st.Failed.Render("✗ "+name) + m.st.Error.Render(" agent failed: "+errText(a.Err))
-	case client.StateDisconnected:
-		return st.Disconnected.Render("⚡ "+name) + m.st.Warning.Render(" agent gone: "+errText(a.Err))
-	}
-	return m.st.Muted.Render("○ " + name + " agent")
 }
 
 // countOpen counts the open panes per server or agent, after every

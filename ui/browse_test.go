@@ -205,18 +205,22 @@ func TestTemplatesFormEscAndF9Cycle(t *testing.T) {
 }
 
 // TestHelpFitsAndListsNewViews: every section of the help overlay is on
-// a 120×48 screen (smaller ones scroll: TestHelpScrollsAt80x24).
+// a 120×56 screen, in two columns (smaller ones scroll:
+// TestHelpScrollsAt80x24, TestHelpNamesEveryBinding).
 func TestHelpFitsAndListsNewViews(t *testing.T) {
 	t.Parallel()
 	d := newDriver(t, Options{})
-	d.send(tea.WindowSizeMsg{Width: 120, Height: 48})
+	d.send(tea.WindowSizeMsg{Width: 120, Height: 56})
 	d.keys(keyF1)
 	s := d.screen()
+	if strings.Contains(s, "scroll") {
+		t.Errorf("the help scrolls at 120×56:\n%s", s)
+	}
 	for _, sec := range d.m.keys.helpSections(d.m.tabBindings()) {
 		if !strings.Contains(s, sec.title) {
 			t.Errorf("help lacks section %q", sec.title)
 		}
-		last := sec.bindings[len(sec.bindings)-1].Help().Desc
+		last := sec.lines[len(sec.lines)-1].desc
 		if !strings.Contains(s, last) {
 			t.Errorf("help cut off: %q of %q not shown", last, sec.title)
 		}
@@ -248,7 +252,7 @@ func TestHelpScrollsAt80x24(t *testing.T) {
 		t.Fatalf("the help does not say it scrolls:\n%s", s)
 	}
 	secs := d.m.keys.helpSections(d.m.tabBindings())
-	last := secs[len(secs)-1].bindings[len(secs[len(secs)-1].bindings)-1].Help().Desc
+	last := secs[len(secs)-1].lines[len(secs[len(secs)-1].lines)-1].desc
 	seen := strings.Contains(s, last)
 	for range 40 {
 		d.keys(tea.KeyPressMsg{Code: tea.KeyPgDown})

@@ -59,6 +59,7 @@ func (m *Model) handleServers(msg serversMsg) tea.Cmd {
 			m.servers[i].Auth = auth[m.servers[i].Name]
 		}
 	}
+	m.noteSelves()
 	return m.toScreens(msg)
 }
 

@@ -102,7 +102,7 @@ func (v *findingsView) key(c *viewCtx, k tea.KeyPressMsg) tea.Cmd {
 		v.cursor = min(v.cursor+v.rows(c), max(len(v.list)-1, 0))
 	case key.Matches(k, km.PageUp):
 		v.cursor = max(v.cursor-v.rows(c), 0)
-	case key.Matches(k, km.Select):
+	case key.Matches(k, km.ShowFrame):
 		if v.cursor < len(v.list) {
 			f := v.list[v.cursor]
 			return func() tea.Msg { return showFrameMsg{server: f.Server, ref: f.Frame} }

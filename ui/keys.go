@@ -2,8 +2,9 @@ package ui
 
 import "charm.land/bubbles/v2/key"
 
-// keyMap holds every binding; the help overlay is generated from it, so a
-// key that is not here does not exist.
+// keyMap holds every binding, so a key that is not here does not exist;
+// the help overlay names each (helpSections), and TestHelpNamesEveryBinding
+// walks the fields to hold that.
 //
 // Global keys work while a form field has focus, so they avoid everything
 // huh, textinput and textarea use (tab, enter, ctrl+n/p/k/j/u/d/a/e/w/b/f/
@@ -28,8 +29,8 @@ type keyMap struct {
 	Up, Down, PageUp, PageDown, Top, Bottom, Select, Back, HelpQ key.Binding
 	// The tools, resources and prompt templates lists.
 	ListFilter key.Binding
-	// Tools and calls.
-	CancelCall, Reconnect, NextServer, ToolDetails, CallAgain, EditCall key.Binding
+	// Tools and calls; ToolsCalls moves between the tools and the calls.
+	CancelCall, Reconnect, NextServer, ToolDetails, CallAgain, EditCall, ToolsCalls key.Binding
 	// The argument form of a tool: its arguments as JSON text, and the
 	// call from there (Enter is a new line in it).
 	ArgsJSON, SendJSON key.Binding
@@ -45,20 +46,15 @@ type keyMap struct {
 	CompleteNext, CompletePrev, CompleteTake, CompleteClose key.Binding
 	// Tasks, and running a tool as one.
 	CancelTask, TaskPrompt, ListTasks, TaskToggle key.Binding
-	// The agent view. The help has no room
-	// for them: the agent's tab line says enter and esc, the view's and
-	// the permission pane's footers say the rest.
+	// The agent view (its footer and the permission pane's say them too).
 	AgentSend, AgentStop, AgentNext, AgentRestart key.Binding
-
-	// Help-only lines that stand for several list keys at once.
-	helpMove, helpPage, helpEnds, helpToolKeys, helpJSON key.Binding
-	// The suggestions' keys (CompleteNext… above), two to a line.
-	helpSuggest, helpSuggestTake key.Binding
-	// F2 and F3 on one help line: with the agent and findings tabs the
-	// help is one line over 48 rows otherwise.
-	helpPanes key.Binding
-	// The pager's keys (pager.go), for the help overlay.
-	helpSearch, helpWrap, helpCopy, helpReadLog key.Binding
+	// The roots view.
+	RootAdd, RootAddAll, RootRemove, RootRename key.Binding
+	// The findings view: the selected finding's frame, in the traffic view.
+	ShowFrame key.Binding
+	// The pager (pager.go) and a reader's way out (reader.go), besides
+	// the list keys above.
+	Search, MatchNext, MatchPrev, Wrap, Left, Right, CopyShown, CopyAll, PageBack, PageFwd, CloseReader key.Binding
 }
 
 func newKeyMap() keyMap {
@@ -79,10 +75,10 @@ func newKeyMap() keyMap {
 
 		Submit:  b("enter", "next field / accept on the last one", "enter"),
 		Decline: b("ctrl+x", "decline (say no)", "ctrl+x"),
-		Cancel:  b("esc", "cancel (a select's filter closes first)", "esc"),
+		Cancel:  b("esc", "cancel (a filter closes first)", "esc"),
 		Dismiss: b("enter / ctrl+w", "clear an ended prompt", "enter", "ctrl+w"),
 		// alt+w (write): no view, huh field, textinput or textarea uses it.
-		SaveMedia: b("alt+w", "sampling: write its images and audio to files", "alt+w"),
+		SaveMedia: b("alt+w", "sampling: save its images, audio", "alt+w"),
 
 		OpenURL: b("o", "open the URL in the browser", "o"),
 		CopyURL: b("c", "copy the URL (OSC 52)", "c"),
@@ -107,6 +103,7 @@ func newKeyMap() keyMap {
 		ToolDetails: b("d", "the tool's details, schemas", "d"),
 		CallAgain:   b("a", "call again, same arguments", "a"),
 		EditCall:    b("e", "calls list: change the call's arguments, call", "e"),
+		ToolsCalls:  b("tab", "the tools list ⇄ the calls list", "tab"),
 		// Free in huh fields and the textarea (AGENTS.md: free keys).
 		ArgsJSON: b("ctrl+l", "arguments as JSON, and back", "ctrl+l"),
 		SendJSON: b("ctrl+s", "call with the JSON arguments", "ctrl+s"),
@@ -118,8 +115,8 @@ func newKeyMap() keyMap {
 		LogLevel: b("l", "set a server's log level (setLevel)", "l"),
 
 		ReadResource: b("enter", "read the resource (resources/read)", "enter"),
-		GetPrompt:    b("enter", "fill in arguments, get it (prompts/get)", "enter"),
-		Subscribe:    b("u", "subscribe / unsubscribe (resources/subscribe)", "u"),
+		GetPrompt:    b("enter", "fill in its arguments (prompts/get)", "enter"),
+		Subscribe:    b("u", "(un)subscribe (resources/subscribe)", "u"),
 
 		// While a list is shown only: tab and enter are the form's again
 		// when nothing is highlighted, esc then closes the form.
@@ -128,57 +125,101 @@ func newKeyMap() keyMap {
 		CompleteTake:  b("tab / enter", "take the highlighted suggestion", "tab", "enter"),
 		CompleteClose: b("esc", "close the suggestions", "esc"),
 
-		CancelTask: b("x", "cancel the selected task (tasks/cancel)", "x"),
+		CancelTask: b("x", "cancel the task (tasks/cancel)", "x"),
 		TaskPrompt: b("p", "go to the task's open prompt", "p"),
 		ListTasks:  b("r", "tasks/list on every server", "r"),
 		// ctrl+r in the argument form, where t is text.
 		TaskToggle: b("t / ctrl+r", "run as a task or not (optional ones)", "t", "ctrl+r"),
 
-		AgentSend: b("enter", "agent: send the prompt", "enter"),
-		AgentStop: b("esc", "agent: stop the turn (session/cancel)", "esc"),
-		AgentNext: b("ctrl+s", "agent: the next agent", "ctrl+s"),
+		AgentSend: b("enter", "send the prompt (session/prompt)", "enter"),
+		AgentStop: b("esc", "stop the turn; twice: stop waiting", "esc"),
+		AgentNext: b("ctrl+s", "the next agent", "ctrl+s"),
 		// ctrl+r: free in the prompt box, as in the argument form.
-		AgentRestart: b("ctrl+r", "agent: start it again (a new session)", "ctrl+r"),
+		AgentRestart: b("ctrl+r", "start it again (a new session)", "ctrl+r"),
 
-		helpMove:        key.NewBinding(key.WithHelp("↑↓ / k j", "up, down")),
-		helpPage:        key.NewBinding(key.WithHelp("pgup pgdn", "page up, down")),
-		helpEnds:        key.NewBinding(key.WithHelp("home/g end/G", "first, last (traffic: follow)")),
-		helpToolKeys:    key.NewBinding(key.WithHelp("d · a · e", "details · call again · edit, call")),
-		helpJSON:        key.NewBinding(key.WithHelp("ctrl+l · ctrl+s", "arguments as JSON · call with them")),
-		helpPanes:       key.NewBinding(key.WithHelp("F2 / ctrl+o, F3", "next, previous prompt")),
-		helpSuggest:     key.NewBinding(key.WithHelp("↓↑ ctrl+n/p", "move in a list of suggested values")),
-		helpSuggestTake: key.NewBinding(key.WithHelp("tab/enter · esc", "take the highlighted · close list")),
+		RootAdd:    b("a", "add a root (a path) to this server", "a"),
+		RootAddAll: b("A", "add a root to every server", "A"),
+		RootRemove: b("d", "remove the selected root", "d"),
+		RootRename: b("e", "rename the selected root", "e"),
 
-		helpSearch:  key.NewBinding(key.WithHelp("/ n N", "search, next, previous match")),
-		helpWrap:    key.NewBinding(key.WithHelp("w ← →", "wrap on/off, sideways; esc/q back")),
-		helpCopy:    key.NewBinding(key.WithHelp("y / Y", "copy what is shown / all (OSC 52)")),
-		helpReadLog: key.NewBinding(key.WithHelp("enter", "read the whole log")),
+		ShowFrame: b("enter", "its frame in traffic (paused)", "enter"),
+
+		Search:      b("/", "search", "/"),
+		MatchNext:   b("n", "next match", "n"),
+		MatchPrev:   b("N", "previous match", "N"),
+		Wrap:        b("w", "wrap on/off", "w"),
+		Left:        b("←", "sideways, unwrapped", "left"),
+		Right:       b("→", "sideways, unwrapped", "right"),
+		CopyShown:   b("y", "copy what is shown (OSC 52)", "y"),
+		CopyAll:     b("Y", "copy all of it (OSC 52)", "Y"),
+		PageBack:    b("b", "page up", "b"),
+		PageFwd:     b("space", "page down", "space"),
+		CloseReader: b("q", "back from reading", "q"),
 	}
 }
 
-// helpSections groups the bindings for the help overlay; tabs are the
-// views' F-keys.
-func (k keyMap) helpSections(tabs []key.Binding) []helpSection {
+// helpSections groups the help overlay's lines; tabs are the views'
+// keys (tabs.go). Every binding of the keyMap is named by a line here:
+// TestHelpNamesEveryBinding walks them all, so a key added without a
+// help line fails it.
+func (k *keyMap) helpSections(tabs []*key.Binding) []helpSection {
+	everywhere := []helpLine{one(&k.Quit), line("F1 / ?", k.Help.Help().Desc, &k.Help, &k.HelpQ),
+		line("F2 / ctrl+o, F3", "next, previous prompt", &k.NextPane, &k.PrevPane), one(&k.JumpPane)}
+	for _, t := range tabs {
+		everywhere = append(everywhere, one(t))
+	}
 	return []helpSection{
-		{"Everywhere", append([]key.Binding{k.Quit, k.Help, k.helpPanes, k.JumpPane}, tabs...)},
-		// SaveMedia is not listed (the overlay must fit 80×24): each image
-		// or audio line of a sampling pane names it.
-		{"Form prompt", []key.Binding{k.Submit, k.Decline, k.Cancel, k.Dismiss, k.ClearEnded, k.Tiles}},
-		{"URL prompt", []key.Binding{k.OpenURL, k.CopyURL, k.Consent, k.URLDone, k.Decline}},
-		{"Lists", []key.Binding{k.helpMove, k.helpPage, k.helpEnds, k.Select, k.Back, k.HelpQ, k.ListFilter}},
-		{"Tools", []key.Binding{k.CancelCall, k.Reconnect, k.NextServer, k.TaskToggle, k.helpToolKeys, k.helpJSON}},
-		{"Traffic", []key.Binding{k.Filter, k.Export, k.Follow, k.NextServer}},
-		{"Reading (results, frames, logs, resources)", []key.Binding{k.helpSearch, k.helpWrap, k.helpCopy}},
-		{"Logs", []key.Binding{k.helpReadLog, k.LogLevel, k.NextServer}},
-		{"Resources", []key.Binding{k.ReadResource, k.Subscribe, k.Back, k.NextServer}},
-		// esc and s are the Lists' and Resources' above; the suggestions
-		// are in a template's variables too.
-		{"Prompts (MCP prompts/list)", []key.Binding{k.GetPrompt, k.helpSuggest, k.helpSuggestTake}},
-		{"Tasks", []key.Binding{k.Select, k.CancelTask, k.TaskPrompt, k.ListTasks}},
+		{"Everywhere", everywhere},
+		{"Form prompt", []helpLine{one(&k.Submit), one(&k.Decline), one(&k.Cancel), one(&k.Dismiss),
+			one(&k.ClearEnded), one(&k.Tiles), one(&k.SaveMedia)}},
+		{"URL prompt", []helpLine{one(&k.OpenURL), one(&k.CopyURL), one(&k.Consent), one(&k.URLDone)}},
+		{"Lists", []helpLine{line("↑↓ / k j", "up, down", &k.Up, &k.Down),
+			line("pgup pgdn", "page up, down", &k.PageUp, &k.PageDown),
+			line("home/g end/G", "first, last (traffic: follow)", &k.Top, &k.Bottom),
+			one(&k.Select), one(&k.Back), one(&k.ListFilter), one(&k.NextServer)}},
+		{"Tools (F5)", []helpLine{one(&k.CancelCall), one(&k.Reconnect), one(&k.TaskToggle), one(&k.ToolsCalls),
+			line("d · a · e", "details · call again · edit, call", &k.ToolDetails, &k.CallAgain, &k.EditCall),
+			line("ctrl+l · ctrl+s", "arguments as JSON · call with them", &k.ArgsJSON, &k.SendJSON)}},
+		{"Traffic (F6)", []helpLine{one(&k.Filter), one(&k.Export), one(&k.Follow)}},
+		{"Reading (results, frames, logs, resources)", []helpLine{
+			line("/ n N", "search, next, previous match", &k.Search, &k.MatchNext, &k.MatchPrev),
+			line("w ← →", "wrap on/off, sideways", &k.Wrap, &k.Left, &k.Right),
+			line("space b", "page down, up", &k.PageFwd, &k.PageBack),
+			line("y / Y", "copy what is shown / all (OSC 52)", &k.CopyShown, &k.CopyAll),
+			line("esc / q", "back", &k.Back, &k.CloseReader)}},
+		// enter is Select there.
+		{"Logs (F8)", []helpLine{line("enter", "read the whole log", &k.Select), one(&k.LogLevel)}},
+		{"Resources (F9)", []helpLine{one(&k.ReadResource), one(&k.Subscribe)}},
+		// The suggestions are in a template's variables too.
+		{"Prompts (F10: MCP prompts/list)", []helpLine{one(&k.GetPrompt),
+			line("↓↑ ctrl+n/p", "move in a list of suggested values", &k.CompleteNext, &k.CompletePrev),
+			line("tab/enter · esc", "take the highlighted · close list", &k.CompleteTake, &k.CompleteClose)}},
+		{"Tasks (F11)", []helpLine{one(&k.CancelTask), one(&k.TaskPrompt), one(&k.ListTasks)}},
+		{"Roots (alt+r)", []helpLine{one(&k.RootAdd), one(&k.RootAddAll), one(&k.RootRemove), one(&k.RootRename)}},
+		{"Agent (alt+a)", []helpLine{one(&k.AgentSend), one(&k.AgentStop), one(&k.AgentNext), one(&k.AgentRestart)}},
+		{"Findings (alt+i)", []helpLine{one(&k.ShowFrame)}},
 	}
 }
 
 type helpSection struct {
-	title    string
-	bindings []key.Binding
+	title string
+	lines []helpLine
+}
+
+// helpLine is one line of the help: what it says, and the bindings it
+// stands for (one line may name several keys).
+type helpLine struct {
+	key, desc string
+	of        []*key.Binding
+}
+
+// one is a binding's own help line.
+func one(b *key.Binding) helpLine {
+	h := b.Help()
+	return helpLine{key: h.Key, desc: h.Desc, of: []*key.Binding{b}}
+}
+
+// line is one help line for several bindings.
+func line(keys, desc string, of ...*key.Binding) helpLine {
+	return helpLine{key: keys, desc: desc, of: of}
 }

@@ -98,38 +98,37 @@ func (p *pager) key(km keyMap, k tea.KeyPressMsg, rows int) (tea.Cmd, bool) {
 		return nil, p.typeKey(k, rows)
 	}
 	rows = max(rows, 1)
-	s := k.String()
 	switch {
 	case key.Matches(k, km.Up):
 		p.scroll(-1, rows)
 	case key.Matches(k, km.Down):
 		p.scroll(+1, rows)
-	case key.Matches(k, km.PageUp) || s == "b":
+	case key.Matches(k, km.PageUp, km.PageBack):
 		p.scroll(-rows, rows)
-	case key.Matches(k, km.PageDown) || s == "space":
+	case key.Matches(k, km.PageDown, km.PageFwd):
 		p.scroll(+rows, rows)
 	case key.Matches(k, km.Top):
 		p.offset = 0
 	case key.Matches(k, km.Bottom):
 		p.offset = p.maxOffset(rows)
-	case s == "left" && p.nowrap:
+	case key.Matches(k, km.Left) && p.nowrap:
 		p.xoff = max(p.xoff-p.width/2, 0)
-	case s == "right" && p.nowrap:
+	case key.Matches(k, km.Right) && p.nowrap:
 		p.xoff = min(p.xoff+p.width/2, max(p.widest()-p.width, 0))
-	case s == "w":
+	case key.Matches(k, km.Wrap):
 		p.nowrap, p.xoff = !p.nowrap, 0
 		top := p.topSrcLine()
 		p.layout()
 		p.offset = min(p.displayLineOf(top), p.maxOffset(rows))
-	case s == "/":
+	case key.Matches(k, km.Search):
 		p.typing, p.input = true, ""
-	case s == "n":
+	case key.Matches(k, km.MatchNext):
 		p.next(+1, rows)
-	case s == "N":
+	case key.Matches(k, km.MatchPrev):
 		p.next(-1, rows)
-	case s == "y":
+	case key.Matches(k, km.CopyShown):
 		return p.copy(p.visible(rows), "what is shown"), true
-	case s == "Y":
+	case key.Matches(k, km.CopyAll):
 		return p.copy(p.src, "the whole text"), true
 	default:
 		return nil, false

@@ -73,7 +73,7 @@ func (m *Model) readerKey(k tea.KeyPressMsg) (tea.Cmd, bool) {
 	if rd == nil {
 		return nil, false
 	}
-	if !rd.page.typingQuery() && (key.Matches(k, m.keys.Back) || k.String() == "q") {
+	if !rd.page.typingQuery() && key.Matches(k, m.keys.Back, m.keys.CloseReader) {
 		delete(m.readers, m.view)
 		return nil, true
 	}

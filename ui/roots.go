@@ -74,15 +74,11 @@ type rootEdit struct {
 	busy  bool   // the engine is on it
 }
 
-// rootsKeys are the view's own keys (shown in its title line).
-type rootsKeys struct{ add, addAll, remove, rename key.Binding }
-
 type rootsView struct {
 	server string
 	roots  map[string]*rootsMsg // the last word per server
 	cursor int
 	edit   *rootEdit
-	keys   rootsKeys
 }
 
 // The parts of a screen the roots view has.
@@ -94,10 +90,7 @@ var _ interface {
 } = (*rootsView)(nil)
 
 func newRootsView() *rootsView {
-	b := func(k, help string) key.Binding { return key.NewBinding(key.WithKeys(k), key.WithHelp(k, help)) }
-	return &rootsView{roots: map[string]*rootsMsg{}, keys: rootsKeys{
-		add: b("a", "add"), addAll: b("A", "add to every server"), remove: b("d", "remove"), rename: b("e", "rename"),
-	}}
+	return &rootsView{roots: map[string]*rootsMsg{}}
 }
 
 func (v *rootsView) enter(c *viewCtx) tea.Cmd {
@@ -227,15 +220,15 @@ func (v *rootsView) key(c *viewCtx, k tea.KeyPressMsg) tea.Cmd {
 		v.server, v.cursor = cycleServer(c.servers, v.server), 0
 		return v.load(c, v.server)
 	case v.server == "":
-	case key.Matches(k, v.keys.add):
+	case key.Matches(k, c.keys.RootAdd):
 		v.edit = &rootEdit{kind: editAdd}
-	case key.Matches(k, v.keys.addAll):
+	case key.Matches(k, c.keys.RootAddAll):
 		v.edit = &rootEdit{kind: editAddAll}
-	case key.Matches(k, v.keys.remove):
+	case key.Matches(k, c.keys.RootRemove):
 		if r := v.selected(); r != nil {
 			return v.remove(c, *r)
 		}
-	case key.Matches(k, v.keys.rename):
+	case key.Matches(k, c.keys.RootRename):
 		if r := v.selected(); r != nil {
 			v.edit = &rootEdit{kind: editRename, input: r.Name}
 		}

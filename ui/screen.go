@@ -97,6 +97,10 @@ type viewCtx struct {
 	openBy map[string]int
 	shown  screen // the screen on show
 	spin   spinState
+	// selves is how each server last named itself (selfName), kept when
+	// it disconnects: the engine's status then has no serverInfo, and a
+	// pane it opened should still say who asked.
+	selves map[string]string
 
 	nextID int
 }
@@ -111,17 +115,25 @@ func (c *viewCtx) newID() int {
 }
 
 // selfName is how server name names itself: its serverInfo title, else
-// its name; "" when it is not connected or said nothing.
-func (c *viewCtx) selfName(name string) string {
+// its name, as it said last (also after a disconnect); "" when it never
+// said.
+func (c *viewCtx) selfName(name string) string { return c.selves[name] }
+
+// noteSelves keeps how each connected server names itself (selfName).
+func (c *viewCtx) noteSelves() {
 	for _, s := range c.servers {
-		if s.Name == name {
-			if s.Info.Title != "" {
-				return s.Info.Title
-			}
-			return s.Info.Name
+		self := s.Info.Title
+		if self == "" {
+			self = s.Info.Name
 		}
+		if self == "" {
+			continue // not connected: keep what it said before
+		}
+		if c.selves == nil {
+			c.selves = map[string]string{}
+		}
+		c.selves[s.Name] = self
 	}
-	return ""
 }
 
 // onScreen reports whether s is the screen on show.

@@ -20,10 +20,13 @@ const viewPrompts viewID = 0
 type tab struct {
 	name  string   // the tab's label
 	short string   // its label when the full ones do not fit the width
-	fkey  int      // the F-key that shows it: fkey 5 is F5; 0: none (alt only, on the bar only while shown)
+	fkey  int      // the F-key that shows it: fkey 5 is F5; 0: none (alt only, on the bar while shown, counting or idle says)
 	alt   []string // other keys that show it
 	help  string   // its line in the help overlay
 	again string   // the tab its key shows when this one is shown already
+	// idle says whether a tab without an F-key is on the bar while it is
+	// neither shown nor counting (the agent's, while there is an agent).
+	idle func(c *viewCtx) bool
 	screen
 	bind key.Binding // built by newTabs from fkey, alt and help
 }
@@ -39,19 +42,21 @@ func newTabs(prompts *promptsView) []tab {
 		{name: "Logs", short: "Log", fkey: 8, help: "log view", screen: &logView{}},
 		// F9 again shows prompts: some terminals keep F10 for their menu.
 		{name: "Resources", short: "Res", fkey: 9, help: "resources view (again: prompts)", again: "Prompts", screen: newResourcesView()},
-		{name: "Prompts", short: "Prm", fkey: 10, help: "MCP prompts view (prompts/list, prompts/get)", screen: newTemplatesView()},
+		{name: "Prompts", short: "Prm", fkey: 10, help: "MCP prompts (prompts/list, /get)", screen: newTemplatesView()},
 		// alt+t too: some terminals keep F11 for full screen.
 		{name: "Tasks", short: "Tsk", fkey: 11, alt: []string{"alt+t"}, help: "tasks view", screen: newTasksView()},
 		// F12 again shows roots: the F-keys end at F12, so roots has
 		// alt+r, and is on the tab bar only while shown (the bar is full
 		// at 120 columns).
-		{name: "Server", short: "Srv", fkey: 12, alt: []string{"alt+s"}, help: "server view: who it is, what it declared", again: "Roots", screen: newServerView()},
-		{name: "Roots", short: "Rts", alt: []string{"alt+r"}, help: "roots view (also F12 on the server view)", screen: newRootsView()},
-		// The F-keys are taken: alt+a, on the bar while shown; the
-		// status bar's agent badge names it.
-		{name: "Agent", short: "Agt", alt: []string{"alt+a"}, help: "ACP agent: enter sends, esc stops the turn", screen: newAgentView()},
+		{name: "Server", short: "Srv", fkey: 12, alt: []string{"alt+s"}, help: "server view: who, what it declared", again: "Roots", screen: newServerView()},
+		{name: "Roots", short: "Rts", alt: []string{"alt+r"}, help: "roots view (F12 on the server view)", screen: newRootsView()},
+		// The F-keys are taken (and shift+F-keys differ by terminal):
+		// alt+a, on the bar while there is an agent and it fits; the
+		// status bar's agent badge names it too.
+		{name: "Agent", short: "Agt", alt: []string{"alt+a"}, help: "the ACP agent: prompt it, watch it",
+			idle: func(c *viewCtx) bool { return len(c.agents) > 0 }, screen: newAgentView()},
 		// No F-key is left: alt+i, and on the bar while it has findings.
-		{name: "Findings", short: "Fnd", alt: []string{"alt+i"}, help: "findings view: the servers' spec violations", screen: newFindingsView()},
+		{name: "Findings", short: "Fnd", alt: []string{"alt+i"}, help: "findings: the servers' spec violations", screen: newFindingsView()},
 	}
 	for i := range tabs {
 		t := &tabs[i]
@@ -93,11 +98,11 @@ func (m *Model) tabFor(k tea.KeyPressMsg) (viewID, bool) {
 	return 0, false
 }
 
-// tabBindings are the F-keys of every tab, for the help overlay.
-func (m *Model) tabBindings() []key.Binding {
-	out := make([]key.Binding, len(m.tabs))
-	for i, t := range m.tabs {
-		out[i] = t.bind
+// tabBindings are the keys of every tab, for the help overlay.
+func (m *Model) tabBindings() []*key.Binding {
+	out := make([]*key.Binding, len(m.tabs))
+	for i := range m.tabs {
+		out[i] = &m.tabs[i].bind
 	}
 	return out
 }

@@ -215,7 +215,7 @@ func (t *toolsView) key(c *viewCtx, k tea.KeyPressMsg) tea.Cmd {
 		return cmd
 	}
 	switch {
-	case k.String() == "tab":
+	case key.Matches(k, km.ToolsCalls):
 		t.onCalls = !t.onCalls && len(t.calls) > 0
 	case key.Matches(k, km.NextServer): // on the calls list; listKey takes it on the tools
 		return t.nextServer(c)

@@ -44,7 +44,7 @@ func (t *toolsView) detailsKey(c *viewCtx, k tea.KeyPressMsg) tea.Cmd {
 		return cmd
 	}
 	switch {
-	case key.Matches(k, km.Back, km.ToolDetails) || k.String() == "q":
+	case key.Matches(k, km.Back, km.ToolDetails, km.CloseReader):
 		t.details = nil
 	case key.Matches(k, km.Select):
 		t.details = nil

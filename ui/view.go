@@ -6,9 +6,6 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
-
-	"github.com/elicit-dev/elicit/client"
-	"github.com/elicit-dev/elicit/themes/untrusted"
 )
 
 // Screen rows: tabs, the prompt strip, the body, and the status bar.
@@ -48,107 +45,6 @@ func (m *Model) View() tea.View {
 	return v
 }
 
-// renderTabs draws the registry's tabs: F-key, name and the screen's
-// count. When they do not fit the width, they tighten, then the others
-// shorten (the tab on show keeps its name), then show their F-key alone,
-// so every F-key and F1 stay on screen (80 columns hold them all).
-func (m *Model) renderTabs() string {
-	full := func(t tab) string { return t.name }
-	short := func(t tab) string { return t.short }
-	none := func(tab) string { return "" }
-	var out string
-	for _, level := range []struct {
-		name  func(tab) string
-		tight bool
-	}{{full, false}, {full, true}, {short, true}, {none, true}} {
-		inactive, help := m.st.Tabs.Inactive, "  F1 help"
-		if level.tight {
-			inactive, help = inactive.PaddingLeft(0), " F1 help"
-		}
-		parts := make([]string, 0, len(m.tabs)+1)
-		for i, t := range m.tabs {
-			if t.fkey == 0 && viewID(i) != m.view && !hasBadge(t) {
-				continue // no F-key of its own: on the bar only while shown or counting
-			}
-			name := level.name(t)
-			if viewID(i) == m.view {
-				name = t.name
-			}
-			label := strings.TrimSpace(t.keyLabel() + " " + name)
-			if b, ok := t.screen.(badger); ok {
-				if n := b.badge(); n > 0 {
-					label += fmt.Sprintf(" (%d)", n)
-				}
-			}
-			if viewID(i) == m.view {
-				parts = append(parts, m.st.Tabs.Active.Render(label))
-			} else {
-				parts = append(parts, inactive.Render(label))
-			}
-		}
-		parts = append(parts, m.st.Muted.Render(help))
-		out = strings.Join(parts, "")
-		if m.width == 0 || ansi.StringWidth(out) <= m.width {
-			return out
-		}
-	}
-	return ansi.Truncate(out, m.width, "…")
-}
-
-func (m *Model) renderStatus() string {
-	parts := make([]string, 0, len(m.servers)+len(m.agents)+1)
-	for _, s := range m.servers {
-		parts = append(parts, m.serverBadge(s))
-	}
-	for _, a := range m.agents {
-		parts = append(parts, m.agentBadge(a))
-	}
-	if m.notice != "" {
-		parts = append(parts, m.st.Warning.Render(untrusted.Line(m.notice)))
-	}
-	if len(parts) == 0 {
-		parts = append(parts, m.st.Muted.Render("no servers"))
-	}
-	return ansi.Truncate(m.st.Status.Bar.Render(strings.Join(parts, m.st.Muted.Render(" │ "))), m.width, "…")
-}
-
-func (m *Model) serverBadge(s ServerStatus) string {
-	b := m.connBadge(s)
-	if s.Auth != "" {
-		b += m.st.Muted.Render(" · " + untrusted.Line(s.Auth))
-	}
-	return b
-}
-
-func (m *Model) connBadge(s ServerStatus) string {
-	name := untrusted.Line(s.Name)
-	st := m.st.Status
-	switch s.State {
-	case client.StateReady:
-		detail := untrusted.Line(s.Protocol)
-		if s.Era != "" {
-			detail = untrusted.Line(s.Era)
-		}
-		return st.Ready.Render("● "+name) + m.st.Muted.Render(" ready "+detail)
-	case client.StateConnecting:
-		return st.Connecting.Render("◌ "+name) + m.st.Muted.Render(" connecting…")
-	case client.StateFailed:
-		return st.Failed.Render("✗ "+name) + m.st.Error.Render(" failed: "+errText(s.Err)) +
-			m.st.Muted.Render(" (F5, r: retry)")
-	case client.StateDisconnected:
-		return st.Disconnected.Render("⚡ "+name) + m.st.Warning.Render(" disconnected: "+errText(s.Err)) +
-			m.st.Muted.Render(" (F5, r: reconnect)")
-	}
-	return m.st.Muted.Render("○ " + name + " " + s.State.String())
-}
-
-func errText(err error) string {
-	if err == nil {
-		return "no reason given"
-	}
-	return untrusted.Line(err.Error())
-}
-
 // renderHelp draws every binding from the key map, in two columns. Lines
 // are cut, never wrapped, so the columns stay aligned and the overlay
 // keeps the height balance computed.
@@ -174,13 +70,19 @@ func (m *Model) renderHelp() string {
 // how many lines the body shows at once.
 func (m *Model) helpLines() (lines []string, inner, rows int) {
 	secs := m.keys.helpSections(m.tabBindings())
+	kw := 0 // the key column fits the longest key
+	for _, sec := range secs {
+		for _, l := range sec.lines {
+			kw = max(kw, ansi.StringWidth(l.key))
+		}
+	}
 	col := func(secs []helpSection) []string {
 		var out []string
 		for _, sec := range secs {
 			out = append(out, m.st.Help.Section.Render(sec.title))
-			for _, kb := range sec.bindings {
-				h := kb.Help()
-				out = append(out, "  "+m.st.Help.Key.Render(fmt.Sprintf("%-14s", h.Key))+" "+m.st.Help.Desc.Render(h.Desc))
+			for _, l := range sec.lines {
+				pad := strings.Repeat(" ", kw-ansi.StringWidth(l.key))
+				out = append(out, "  "+m.st.Help.Key.Render(l.key)+pad+" "+m.st.Help.Desc.Render(l.desc))
 			}
 			out = append(out, "")
 		}
@@ -224,12 +126,13 @@ func (m *Model) scrollHelp(delta int) {
 }
 
 // balance picks where the help's second column starts so that the taller
-// column is as short as possible (it must fit a 40-row terminal).
+// column is as short as possible (a 56-row terminal shows it all; a
+// smaller one scrolls).
 func balance(secs []helpSection) int {
 	lines := func(ss []helpSection) int {
 		n := 0
 		for _, s := range ss {
-			n += len(s.bindings) + 2 // title and blank line
+			n += len(s.lines) + 2 // title and blank line
 		}
 		return n
 	}
@@ -240,10 +143,4 @@ func balance(secs []helpSection) int {
 		}
 	}
 	return best
-}
-
-// hasBadge reports whether t's screen has a count to show.
-func hasBadge(t tab) bool {
-	b, ok := t.screen.(badger)
-	return ok && b.badge() > 0
 }
