@@ -43,8 +43,18 @@ type lintState struct {
 	callerTokens map[jsonrpc.ID]bool
 }
 
-// answeredKeep bounds lintState.answered; past it the set starts again.
+// answeredKeep bounds lintState.answered and callerTokens; past it a set
+// starts again (what is lost is at most a finding).
 const answeredKeep = 4096
+
+// keepBounded sets m[k] = v in a set bounded at answeredKeep: a nil or
+// full set starts again. The caller holds lintState.mu.
+func keepBounded[V any](m *map[jsonrpc.ID]V, k jsonrpc.ID, v V) {
+	if *m == nil || len(*m) >= answeredKeep {
+		*m = map[jsonrpc.ID]V{}
+	}
+	(*m)[k] = v
+}
 
 // lintSchema is one tool's outputSchema, compiled at its first result.
 type lintSchema struct {
@@ -163,10 +173,7 @@ func (s *Session) lintAnswered(id jsonrpc.ID, method string) {
 		return
 	}
 	s.lint.mu.Lock()
-	if s.lint.answered == nil || len(s.lint.answered) >= answeredKeep {
-		s.lint.answered = map[jsonrpc.ID]string{}
-	}
-	s.lint.answered[id] = method
+	keepBounded(&s.lint.answered, id, method)
 	s.lint.mu.Unlock()
 }
 
@@ -251,10 +258,7 @@ func (s *Session) lintCallerToken(tok jsonrpc.ID) {
 		return
 	}
 	s.lint.mu.Lock()
-	if s.lint.callerTokens == nil || len(s.lint.callerTokens) >= answeredKeep {
-		s.lint.callerTokens = map[jsonrpc.ID]bool{}
-	}
-	s.lint.callerTokens[tok] = true
+	keepBounded(&s.lint.callerTokens, tok, true)
 	s.lint.mu.Unlock()
 }
 

@@ -1,17 +1,11 @@
 package client_test
 
 import (
-	"encoding/json"
-	"io"
-	"net/http"
-	"net/http/httptest"
 	"sync"
 	"testing"
 	"time"
 
-	"github.com/elicit-dev/elicit/client"
 	"github.com/elicit-dev/elicit/client/findings"
-	"github.com/elicit-dev/elicit/client/question"
 	"github.com/elicit-dev/elicit/transport"
 	"github.com/elicit-dev/elicit/transport/jsonrpc"
 )
@@ -21,49 +15,18 @@ import (
 // duplicate's frame, so the traffic view can tell it from the first
 // response, which has the same id (it takes the newest frame of the id
 // not after the finding's time). The handler answers tools/list with a
-// JSON batch of two responses.
+// JSON batch of two responses (lintedHTTP, twice).
 func TestLintDuplicateResponseFrameTime(t *testing.T) {
 	t.Parallel()
-	h := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		body, _ := io.ReadAll(r.Body)
-		m, err := jsonrpc.Decode(body)
-		if err != nil || !m.ID.IsValid() {
-			w.WriteHeader(http.StatusAccepted)
-			return
-		}
-		result := `{"resultType":"complete"}`
-		switch m.Method {
-		case "server/discover":
-			result = `{"resultType":"complete","supportedVersions":["2026-07-28"],"capabilities":{"tools":{}}}`
-		case "tools/list":
-			result = `{"resultType":"complete","tools":[]}`
-		}
-		w.Header().Set("Content-Type", "application/json")
-		b, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": m.ID, "result": json.RawMessage(result)})
-		if m.Method == "tools/list" {
-			b = []byte("[" + string(b) + "," + string(b) + "]")
-		}
-		_, _ = w.Write(b)
-	})
-	ts := httptest.NewServer(h)
-	t.Cleanup(ts.Close)
-	rec := findings.NewRecorder(nil)
 	var mu sync.Mutex
 	seen := map[string][]time.Time{} // in frames by id
-	frames := transport.ObserverFuncs{OnFrame: func(f transport.Frame) {
-		rec.Frame("lint", "", f.Dir == transport.In, f.Err, f.Time)
+	s, rec := lintedHTTP(t, `[]`, true, func(f transport.Frame) {
 		if m, err := jsonrpc.Decode(f.Raw); err == nil && f.Dir == transport.In && m.ID.IsValid() {
 			mu.Lock()
 			seen[m.ID.Raw()] = append(seen[m.ID.Raw()], f.Time)
 			mu.Unlock()
 		}
-	}}
-	s, err := client.Connect(t.Context(), &transport.HTTP{URL: ts.URL, Observer: frames},
-		&client.Options{Name: "lint", Findings: rec, Prompter: question.DeclineAll})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = s.Close() })
+	})
 	if _, err := s.ListTools(t.Context()); err != nil {
 		t.Fatal(err)
 	}

@@ -2,16 +2,10 @@ package client_test
 
 import (
 	"context"
-	"encoding/json"
-	"io"
-	"net/http"
-	"net/http/httptest"
 	"testing"
 
 	"github.com/elicit-dev/elicit/client"
 	"github.com/elicit-dev/elicit/client/findings"
-	"github.com/elicit-dev/elicit/client/question"
-	"github.com/elicit-dev/elicit/transport"
 	"github.com/elicit-dev/elicit/transport/jsonrpc"
 )
 
@@ -54,37 +48,10 @@ func TestLintSubscriptionUnrequested(t *testing.T) {
 
 // TestLintHeaderAnnotation: over 2026-07-28 HTTP, a tool whose
 // x-mcp-header names no valid header; a hand-written handler answers
-// each POST with JSON.
+// each POST with JSON (lintedHTTP).
 func TestLintHeaderAnnotation(t *testing.T) {
 	t.Parallel()
-	h := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		body, _ := io.ReadAll(r.Body)
-		m, err := jsonrpc.Decode(body)
-		if err != nil || !m.ID.IsValid() {
-			w.WriteHeader(http.StatusAccepted)
-			return
-		}
-		result := `{"resultType":"complete"}`
-		switch m.Method {
-		case "server/discover":
-			result = `{"resultType":"complete","supportedVersions":["2026-07-28"],"capabilities":{"tools":{}}}`
-		case "tools/list":
-			result = `{"resultType":"complete","tools":[{"name":"deploy","inputSchema":{"type":"object","properties":{"env":{"type":"string","x-mcp-header":"bad header!"}}}}]}`
-		}
-		w.Header().Set("Content-Type", "application/json")
-		b, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": m.ID, "result": json.RawMessage(result)})
-		_, _ = w.Write(b)
-	})
-	ts := httptest.NewServer(h)
-	t.Cleanup(ts.Close)
-	rec := findings.NewRecorder(nil)
-	frames := transport.ObserverFuncs{OnFrame: func(f transport.Frame) { rec.Frame("lint", "", f.Dir == transport.In, f.Err, f.Time) }}
-	s, err := client.Connect(t.Context(), &transport.HTTP{URL: ts.URL, Observer: frames},
-		&client.Options{Name: "lint", Findings: rec, Prompter: question.DeclineAll})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = s.Close() })
+	s, rec := lintedHTTP(t, `[{"name":"deploy","inputSchema":{"type":"object","properties":{"env":{"type":"string","x-mcp-header":"bad header!"}}}}]`, false, nil)
 	if _, err := s.ListTools(t.Context()); err != nil {
 		t.Fatal(err)
 	}

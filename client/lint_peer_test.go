@@ -3,8 +3,11 @@ package client_test
 import (
 	"bufio"
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
+	"net/http"
+	"net/http/httptest"
 	"slices"
 	"strings"
 	"sync"
@@ -66,6 +69,53 @@ func linted(t *testing.T, p *lintPeer, opts *client.Options) (*client.Session, *
 	s, err := client.Connect(ctx, connTransport{conn}, opts)
 	if err != nil {
 		t.Fatalf("Connect: %v", err)
+	}
+	t.Cleanup(func() { _ = s.Close() })
+	return s, rec
+}
+
+// lintedHTTP connects a session with a findings Recorder, over our HTTP
+// transport, to a hand-written 2026-07-28 handler that answers each POST
+// with JSON: server/discover with tools declared, tools/list with tools (a
+// raw JSON array), anything else with an empty complete result. When twice,
+// tools/list is answered with a JSON batch of two copies of its response.
+// onFrame, when not nil, sees each frame after the Recorder did.
+func lintedHTTP(t *testing.T, tools string, twice bool, onFrame func(transport.Frame)) (*client.Session, *findings.Recorder) {
+	t.Helper()
+	h := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, _ := io.ReadAll(r.Body)
+		m, err := jsonrpc.Decode(body)
+		if err != nil || !m.ID.IsValid() {
+			w.WriteHeader(http.StatusAccepted)
+			return
+		}
+		result := `{"resultType":"complete"}`
+		switch m.Method {
+		case "server/discover":
+			result = `{"resultType":"complete","supportedVersions":["2026-07-28"],"capabilities":{"tools":{}}}`
+		case "tools/list":
+			result = `{"resultType":"complete","tools":` + tools + `}`
+		}
+		w.Header().Set("Content-Type", "application/json")
+		b, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": m.ID, "result": json.RawMessage(result)})
+		if twice && m.Method == "tools/list" {
+			b = []byte("[" + string(b) + "," + string(b) + "]")
+		}
+		_, _ = w.Write(b)
+	})
+	ts := httptest.NewServer(h)
+	t.Cleanup(ts.Close)
+	rec := findings.NewRecorder(nil)
+	frames := transport.ObserverFuncs{OnFrame: func(f transport.Frame) {
+		rec.Frame("lint", "", f.Dir == transport.In, f.Err, f.Time)
+		if onFrame != nil {
+			onFrame(f)
+		}
+	}}
+	s, err := client.Connect(t.Context(), &transport.HTTP{URL: ts.URL, Observer: frames},
+		&client.Options{Name: "lint", Findings: rec, Prompter: question.DeclineAll})
+	if err != nil {
+		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = s.Close() })
 	return s, rec

@@ -3,7 +3,6 @@ package client_test
 import (
 	"context"
 	"net/http"
-	"net/http/httptest"
 	"strconv"
 	"sync/atomic"
 	"testing"
@@ -12,7 +11,6 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/elicit-dev/elicit/client"
-	"github.com/elicit-dev/elicit/transport"
 )
 
 // onSentServer has a tool that answers only once released.
@@ -44,14 +42,7 @@ func TestCallOnSent(t *testing.T) {
 			var sess *client.Session
 			switch over {
 			case "http":
-				ts := httptest.NewServer(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, nil))
-				t.Cleanup(ts.Close)
-				var err error
-				sess, err = client.Connect(t.Context(), &transport.HTTP{URL: ts.URL, Observer: rec}, &client.Options{Observer: rec})
-				if err != nil {
-					t.Fatal(err)
-				}
-				t.Cleanup(func() { _ = sess.Close() })
+				sess = connectHTTP(t, mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, nil), &client.Options{}, rec)
 			default:
 				sess = servePipe(t, srv, &client.Options{Observer: rec}, rec)
 			}

@@ -117,6 +117,22 @@ func (a *revokingAS) keep(t *testing.T, state, mcpURL string) {
 	}
 }
 
+// kept stores a sign-in's record (keep) in a fresh state directory and
+// returns that directory and the MCP URL the record is for.
+func (a *revokingAS) kept(t *testing.T) (state, mcpURL string) {
+	t.Helper()
+	state, mcpURL = t.TempDir(), a.srv.URL+"/mcp"
+	a.keep(t, state, mcpURL)
+	return state, mcpURL
+}
+
+// runLogout runs the binary's auth logout for mcpURL, with state as its
+// XDG_STATE_HOME.
+func runLogout(t *testing.T, state, mcpURL string, args ...string) (stdout, stderr string, err error) {
+	t.Helper()
+	return runElicit(t, []string{"XDG_STATE_HOME=" + state}, append([]string{"auth", "logout", "--url", mcpURL}, args...)...)
+}
+
 func (a *revokingAS) refreshes(t *testing.T) bool {
 	t.Helper()
 	resp, err := http.PostForm(a.srv.URL+"/token", url.Values{"grant_type": {"refresh_token"}, "refresh_token": {testRefresh}})
@@ -148,13 +164,11 @@ func noSecrets(t *testing.T, out string) {
 // them.
 func TestAuthLogoutRevokes(t *testing.T) {
 	a := newRevokingAS(t)
-	state := t.TempDir()
-	mcpURL := a.srv.URL + "/mcp"
-	a.keep(t, state, mcpURL)
+	state, mcpURL := a.kept(t)
 	if !a.refreshes(t) {
 		t.Fatal("the refresh token does not work before logout")
 	}
-	stdout, stderr, err := runElicit(t, []string{"XDG_STATE_HOME=" + state}, "auth", "logout", "--url", mcpURL)
+	stdout, stderr, err := runLogout(t, state, mcpURL)
 	if err != nil {
 		t.Fatalf("logout: %v\n%s\n%s", err, stdout, stderr)
 	}
@@ -191,10 +205,8 @@ func TestAuthLogoutForgetsOnly(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			a := newRevokingAS(t)
 			a.revocation = tc.revocation
-			state := t.TempDir()
-			mcpURL := a.srv.URL + "/mcp"
-			a.keep(t, state, mcpURL)
-			stdout, stderr, err := runElicit(t, []string{"XDG_STATE_HOME=" + state}, append([]string{"auth", "logout", "--url", mcpURL}, tc.args...)...)
+			state, mcpURL := a.kept(t)
+			stdout, stderr, err := runLogout(t, state, mcpURL, tc.args...)
 			want := strings.ReplaceAll(tc.want, "%s", a.srv.URL)
 			if err != nil || !strings.Contains(stdout, "refresh token  "+want) || !strings.Contains(stdout, "access token   "+want) ||
 				!strings.Contains(stdout, "valid at "+a.srv.URL) {
@@ -216,10 +228,8 @@ func TestAuthLogoutForgetsOnly(t *testing.T) {
 func TestAuthLogoutRevocationFails(t *testing.T) {
 	a := newRevokingAS(t)
 	a.status = http.StatusInternalServerError
-	state := t.TempDir()
-	mcpURL := a.srv.URL + "/mcp"
-	a.keep(t, state, mcpURL)
-	stdout, stderr, err := runElicit(t, []string{"XDG_STATE_HOME=" + state}, "auth", "logout", "--url", mcpURL)
+	state, mcpURL := a.kept(t)
+	stdout, stderr, err := runLogout(t, state, mcpURL)
 	if err != nil {
 		t.Fatalf("logout: %v\n%s\n%s", err, stdout, stderr)
 	}
@@ -319,13 +329,11 @@ func TestAuthLogoutServerHangsOrIsDown(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			a := newRevokingAS(t)
 			a.hang = tc.hang
-			state := t.TempDir()
-			mcpURL := a.srv.URL + "/mcp"
-			a.keep(t, state, mcpURL)
+			state, mcpURL := a.kept(t)
 			if !tc.hang {
 				a.srv.Close()
 			}
-			stdout, stderr, err := runElicit(t, []string{"XDG_STATE_HOME=" + state}, "auth", "logout", "--url", mcpURL)
+			stdout, stderr, err := runLogout(t, state, mcpURL)
 			want := strings.ReplaceAll(tc.want, "%s", a.srv.URL)
 			if err != nil || !strings.Contains(stdout, "refresh token  "+want) || !strings.Contains(stdout, "access token   "+want) {
 				t.Errorf("logout: %v\n%s\n%s", err, stdout, stderr)

@@ -30,20 +30,7 @@ func TestEncodeCallSameBytes(t *testing.T) {
 		o := &callOutput{Server: "s\n  \"result\": 0", Protocol: "2025-11-25", Era: "e", Tool: `"result": 0`,
 			Result: json.RawMessage(r), Prompts: []promptOutput{{Key: "k", Outcome: "accept", Content: map[string]any{"result": 0}}},
 			Error: "\n  \"result\": 0", ElapsedMS: 3}
-		var want bytes.Buffer
-		enc := json.NewEncoder(&want)
-		enc.SetIndent("", "  ")
-		enc.SetEscapeHTML(false)
-		if err := enc.Encode(o); err != nil {
-			t.Fatal(err)
-		}
-		got, err := encodeJSON(o)
-		if err != nil {
-			t.Fatalf("%s: %v", r, err)
-		}
-		if !bytes.Equal(got, want.Bytes()) {
-			t.Errorf("result %s:\ngot  %q\nwant %q", r, got, want.Bytes())
-		}
+		sameAsEncoder(t, "result "+r, o)
 		if string(o.Result) != r {
 			t.Errorf("the output's result was left as %s", o.Result)
 		}
@@ -73,20 +60,28 @@ func TestEncodeCallEveryMember(t *testing.T) {
 		URLRetries: []urlRetryOutput{}, Findings: []findings.Finding{}}
 	nils := &callOutput{Result: json.RawMessage(`{}`)}
 	for name, o := range map[string]*callOutput{"full": full, "empty": empty, "nil": nils} {
-		var want bytes.Buffer
-		enc := json.NewEncoder(&want)
-		enc.SetIndent("", "  ")
-		enc.SetEscapeHTML(false)
-		if err := enc.Encode(o); err != nil {
-			t.Fatal(err)
-		}
-		got, err := encodeJSON(o)
-		if err != nil {
-			t.Fatalf("%s: %v", name, err)
-		}
-		if !bytes.Equal(got, want.Bytes()) {
-			t.Errorf("%s:\ngot  %s\nwant %s", name, got, want.Bytes())
-		}
+		sameAsEncoder(t, name, o)
+	}
+}
+
+// sameAsEncoder checks that encodeJSON writes o byte for byte as
+// encoding/json's indenting encoder (HTML not escaped) does; what names
+// the case in a failure.
+func sameAsEncoder(t *testing.T, what string, o *callOutput) {
+	t.Helper()
+	var want bytes.Buffer
+	enc := json.NewEncoder(&want)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(o); err != nil {
+		t.Fatal(err)
+	}
+	got, err := encodeJSON(o)
+	if err != nil {
+		t.Fatalf("%s: %v", what, err)
+	}
+	if !bytes.Equal(got, want.Bytes()) {
+		t.Errorf("%s:\ngot  %q\nwant %q", what, got, want.Bytes())
 	}
 }
 
