@@ -85,6 +85,10 @@ func runReplay(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if set["url-wait"] {
 		rec.Settings.URLWaitMS = c.urlWait.Milliseconds()
 	}
+	if len(rec.Settings.Agents) > 0 {
+		// An ACP session (elicit acp --record): replay_acp.go.
+		return runReplayACP(ctx, rec, acpReplayOptions{file: pos[0], command: c.command, record: c.record, asJSON: asJSON, wait: wait}, stdout, stderr)
+	}
 	targets, err := replayTargets(rec, &c, only, protocolSet)
 	if err != nil {
 		return err
