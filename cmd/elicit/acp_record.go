@@ -56,6 +56,20 @@ func recordAgent(spec agentSpec, demo bool) record.Agent {
 	return a
 }
 
+// recordAgents are the TUI's agents as its recording's settings name
+// them (the embedded demo agent as kind "demo").
+func recordAgents(specs []agentSpec) []record.Agent {
+	var out []record.Agent
+	for _, s := range specs {
+		d, err := demoAgentSpec(s.Name)
+		demo := err == nil && s.Command == d.Command && slices.Equal(s.Args, d.Args)
+		a := recordAgent(s, demo)
+		a.Cwd = cmpOr(s.Dir, ".")
+		out = append(out, a)
+	}
+	return out
+}
+
 // acpRecordSettings are the settings line of elicit acp --prompt.
 func acpRecordSettings(command string, f *acpFlags, spec agentSpec, demo bool) record.Settings {
 	a := recordAgent(spec, demo)

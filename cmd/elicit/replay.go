@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -85,7 +86,7 @@ func runReplay(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if set["url-wait"] {
 		rec.Settings.URLWaitMS = c.urlWait.Milliseconds()
 	}
-	if len(rec.Settings.Agents) > 0 {
+	if len(rec.Settings.Agents) > 0 && len(rec.Settings.Servers) == 0 {
 		// An ACP session (elicit acp --record): replay_acp.go.
 		return runReplayACP(ctx, rec, acpReplayOptions{file: pos[0], command: c.command, record: c.record, asJSON: asJSON, wait: wait}, stdout, stderr)
 	}
@@ -122,6 +123,20 @@ func runReplay(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	}
 	r.close(targets)
 	rep.Unattached = r.unattached(targets)
+	if len(rec.Settings.Agents) > 0 && ctx.Err() == nil {
+		// The agents beside the servers (elicit demo's TUI), as recorded.
+		specs, demos, err := replayAgentsAsRecorded(rec)
+		if err != nil {
+			return err
+		}
+		set := startACPReplay(ctx, rec, specs, demos, r.out, wait, stderr)
+		rep.Servers = append(rep.Servers, set.servers...)
+		rep.Calls = append(rep.Calls, set.run(ctx)...)
+		set.close()
+		rep.Unattached = append(rep.Unattached, set.unattached()...)
+		slices.SortStableFunc(rep.Calls, func(a, b callReport) int { return cmp.Compare(a.Call, b.Call) })
+		rep.Ignored = append(rep.Ignored, acpVolatileRules()...)
+	}
 	rep.finish()
 	if asJSON {
 		if err := writeJSON(stdout, rep); err != nil {

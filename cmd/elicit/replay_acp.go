@@ -46,68 +46,39 @@ type acpReplayOptions struct {
 	wait    time.Duration
 }
 
+// runReplayACP replays a recording of agents only (elicit acp, the ACP
+// TUI).
 func runReplayACP(ctx context.Context, rec *record.Recording, o acpReplayOptions, stdout, stderr io.Writer) error {
-	if len(rec.Settings.Agents) != 1 {
-		return usageErr("the recording has %d agents: elicit replays one", len(rec.Settings.Agents))
+	if len(o.command) > 0 && len(rec.Settings.Agents) != 1 {
+		return usageErr("the recording has %d agents: -- AGENT ARGS stands for one", len(rec.Settings.Agents))
 	}
-	ra := rec.Settings.Agents[0]
-	spec, demo, err := agentOfRecorded(ra, o.command)
-	if err != nil {
-		return err
+	var specs []agentSpec
+	var demos []bool
+	for _, ra := range rec.Settings.Agents {
+		spec, demo, err := agentOfRecorded(ra, o.command)
+		if err != nil {
+			return err
+		}
+		specs, demos = append(specs, spec), append(demos, demo)
 	}
-	against := "the demo agent"
-	if !demo {
-		against = strings.Join(append([]string{spec.Command}, maskArgs(spec.Args)...), " ")
+	settings := record.Settings{Command: "replay", Elicit: rec.Settings.Elicit, Sampling: "off"}
+	for i, spec := range specs {
+		a := recordAgent(spec, demos[i])
+		ra := rec.Settings.Agents[i]
+		a.Cwd, a.AllowFS, a.Auth, a.CancelAfterMS, a.QuestionTimeoutMS = ra.Cwd, ra.AllowFS, ra.Auth, ra.CancelAfterMS, ra.QuestionTimeoutMS
+		settings.Agents = append(settings.Agents, a)
 	}
-	rep := &replayReport{File: o.file, Ignored: acpVolatileRules(), Truncated: rec.End == nil,
-		Servers: []replayServer{{Name: ra.Name, Against: against}}}
-	settings := record.Settings{Command: "replay", Elicit: rec.Settings.Elicit, Sampling: "off", Agents: []record.Agent{recordAgent(spec, demo)}}
-	settings.Agents[0].Cwd, settings.Agents[0].AllowFS, settings.Agents[0].Auth = ra.Cwd, ra.AllowFS, ra.Auth
 	out, err := openRecord(o.record, settings)
 	if err != nil {
 		return err
 	}
 	defer closeRecord(out, o.record, stderr)
-
-	em, err := parseElicit(cmpOr(rec.Settings.Elicit, "both"))
-	if err != nil {
-		em = client.ElicitBoth
-	}
-	modes := question.Modes{Form: em == client.ElicitBoth || em == client.ElicitForm, URL: em == client.ElicitBoth || em == client.ElicitURL}
-	prompter := newReplayPrompter(o.wait)
-	opts := acp.Options{Name: ra.Name, Command: spec.Command, Args: spec.Args, Env: spec.Env, Dir: spec.Dir, ClientVersion: version,
-		Prompter: out.Prompter(prompter),
-		OnStderr: func(line string) { fmt.Fprintf(stderr, "[%s] %s\n", ra.Name, untrusted.Line(line)) },
-		OnResolved: func(e question.JournalEntry) {
-			out.Resolved(e)
-			prompter.Event(client.PromptResolved{Key: e.Key, Entry: e, Sent: e.Sent})
-		},
-		AllowFS: ra.AllowFS, QuestionTimeout: time.Duration(ra.QuestionTimeoutMS) * time.Millisecond, Modes: &modes}
-	if out != nil {
-		opts.OnFrame = func(fr transport.Frame) { out.Frame(ra.Name, fr) }
-	}
-	if ra.Auth != "" {
-		opts.ChooseAuth = func(context.Context, []acp.AuthMethod) (string, error) { return ra.Auth, nil }
-	}
-	startCtx, cancel := context.WithTimeout(ctx, agentStartTimeout)
-	defer cancel()
-	c, err := acp.Start(startCtx, opts)
-	if err != nil {
-		rep.Servers[0].Error = err.Error()
-	}
-	r := &acpReplayer{rec: rec, agent: ra, c: c, prompter: prompter, out: out, wait: o.wait}
-	for _, call := range rec.Calls {
-		if call.Server != ra.Name {
-			continue
-		}
-		rep.Calls = append(rep.Calls, r.replay(ctx, call))
-		if ctx.Err() != nil {
-			break
-		}
-	}
-	if c != nil {
-		c.Close()
-	}
+	rep := &replayReport{File: o.file, Ignored: acpVolatileRules(), Truncated: rec.End == nil}
+	set := startACPReplay(ctx, rec, specs, demos, out, o.wait, stderr)
+	rep.Servers = set.servers
+	rep.Calls = set.run(ctx)
+	set.close()
+	rep.Unattached = set.unattached()
 	rep.finish()
 	if o.asJSON {
 		if err := writeJSON(stdout, rep); err != nil {
@@ -119,13 +90,135 @@ func runReplayACP(ctx context.Context, rec *record.Recording, o acpReplayOptions
 	if ctx.Err() != nil {
 		return fail(exitInternal, "replay interrupted")
 	}
-	if rep.Servers[0].Error != "" {
-		return fail(exitConnect, "replay of %s: %s: %s", o.file, ra.Name, rep.Servers[0].Error)
+	for _, s := range rep.Servers {
+		if s.Error != "" {
+			return fail(exitConnect, "replay of %s: %s: %s", o.file, s.Name, s.Error)
+		}
 	}
 	if !rep.Match {
 		return fail(exitDiffers, "replay of %s: %d difference(s)", o.file, rep.Differences)
 	}
 	return nil
+}
+
+// replayAgentsAsRecorded is the recording's agents as recorded, for a
+// replay of servers and agents both (elicit demo's TUI): a command
+// given stands for the server.
+func replayAgentsAsRecorded(rec *record.Recording) ([]agentSpec, []bool, error) {
+	var specs []agentSpec
+	var demos []bool
+	for _, ra := range rec.Settings.Agents {
+		spec, demo, err := agentOfRecorded(ra, nil)
+		if err != nil {
+			return nil, nil, err
+		}
+		specs, demos = append(specs, spec), append(demos, demo)
+	}
+	return specs, demos, nil
+}
+
+// acpReplaySet is the agents of a replay, each started as recorded.
+type acpReplaySet struct {
+	rec       *record.Recording
+	order     []string
+	replayers map[string]*acpReplayer
+	servers   []replayServer
+}
+
+// startACPReplay starts every agent (specs[i] stands for the recording's
+// agent i): a failure to start is the agent's error in the report.
+func startACPReplay(ctx context.Context, rec *record.Recording, specs []agentSpec, demos []bool, out *record.Recorder, wait time.Duration, stderr io.Writer) *acpReplaySet {
+	set := &acpReplaySet{rec: rec, replayers: map[string]*acpReplayer{}}
+	em, err := parseElicit(cmpOr(rec.Settings.Elicit, "both"))
+	if err != nil {
+		em = client.ElicitBoth
+	}
+	modes := question.Modes{Form: em == client.ElicitBoth || em == client.ElicitForm, URL: em == client.ElicitBoth || em == client.ElicitURL}
+	for i, ra := range rec.Settings.Agents {
+		spec := specs[i]
+		against := "the demo agent"
+		if !demos[i] {
+			against = strings.Join(append([]string{spec.Command}, maskArgs(spec.Args)...), " ")
+		}
+		srv := replayServer{Name: ra.Name, Against: against}
+		prompter := newReplayPrompter(wait)
+		for _, a := range rec.Answers {
+			if a.Call == 0 && a.Server == ra.Name {
+				prompter.addOutside(a) // a sign-in method asked before any prompt
+			}
+		}
+		name := ra.Name
+		journal := question.NewJournal(0)
+		opts := acp.Options{Name: name, Command: spec.Command, Args: spec.Args, Env: spec.Env, Dir: spec.Dir, ClientVersion: version,
+			Prompter: out.Prompter(prompter), Journal: journal,
+			OnStderr: func(line string) { fmt.Fprintf(stderr, "[%s] %s\n", name, untrusted.Line(line)) },
+			OnResolved: func(e question.JournalEntry) {
+				out.Resolved(e)
+				prompter.Event(client.PromptResolved{Key: e.Key, Entry: e, Sent: e.Sent})
+			},
+			AllowFS: ra.AllowFS, QuestionTimeout: time.Duration(ra.QuestionTimeoutMS) * time.Millisecond, Modes: &modes}
+		if out != nil {
+			opts.OnFrame = func(fr transport.Frame) { out.Frame(name, fr) }
+		}
+		if ra.Auth != "" {
+			opts.ChooseAuth = func(context.Context, []acp.AuthMethod) (string, error) { return ra.Auth, nil }
+		} else {
+			// The TUI asked the person which method: asked again, and
+			// answered as recorded.
+			opts.ChooseAuth = acp.AskAuth(name, out.Prompter(prompter), journal)
+		}
+		sctx, cancel := context.WithTimeout(ctx, agentStartTimeout)
+		c, err := acp.Start(sctx, opts)
+		cancel()
+		if err != nil {
+			srv.Error, c = err.Error(), nil
+		}
+		set.servers = append(set.servers, srv)
+		set.order = append(set.order, name)
+		set.replayers[name] = &acpReplayer{rec: rec, agent: ra, c: c, prompter: prompter, out: out}
+	}
+	return set
+}
+
+// run replays the agents' calls, in the recorded order.
+func (s *acpReplaySet) run(ctx context.Context) []callReport {
+	var out []callReport
+	for _, call := range s.rec.Calls {
+		r := s.replayers[call.Server]
+		if r == nil {
+			continue
+		}
+		out = append(out, r.replay(ctx, call))
+		if ctx.Err() != nil {
+			break
+		}
+	}
+	return out
+}
+
+// close closes every agent (their open questions answered -32800).
+func (s *acpReplaySet) close() {
+	for _, name := range s.order {
+		if c := s.replayers[name].c; c != nil {
+			c.Close()
+		}
+	}
+}
+
+// unattached reports the recorded answers of no prompt (a sign-in
+// method's) that did not come again.
+func (s *acpReplaySet) unattached() []difference {
+	var out []difference
+	for _, a := range s.rec.Answers {
+		r := s.replayers[a.Server]
+		if a.Call != 0 || r == nil {
+			continue
+		}
+		if !r.prompter.cameOutside(a) {
+			out = append(out, difference{What: "question missing", Text: fmt.Sprintf("%s (asked outside any prompt) did not come again", describeQuestion(a.Question))})
+		}
+	}
+	return out
 }
 
 // agentOfRecorded is where the recorded agent is replayed: the command
@@ -162,7 +255,6 @@ type acpReplayer struct {
 	c        *acp.Client // nil: the agent did not start
 	prompter *replayPrompter
 	out      *record.Recorder
-	wait     time.Duration
 	session  string
 }
 
