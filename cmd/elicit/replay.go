@@ -31,6 +31,12 @@ The session is set up as recorded (protocol, elicitation modes, sampling,
 roots); --protocol, --elicit, --sample and --url-wait given override it.
 Ids, timestamps, session ids, task ids and sealed request state differ
 between runs by design and are not compared (the report lists them).
+A recording of an ACP agent (elicit acp --record) starts the recorded
+agent (or -- AGENT ARGS), sends each recorded prompt again, answers each
+permission request and elicitation as recorded (matched by the tool
+call's title and kind and the options' ids and kinds, or message and
+schema) and compares the stopReason, the message text, the tool calls'
+titles, kinds and statuses, and the questions.
 Exit codes: 0 everything matched, 6 something differs, 2 usage, 3 the
 server could not be reached.
 `
