@@ -112,6 +112,12 @@ func runReplay(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		return err
 	}
 	defer closeRecord(r.out, c.record, stderr)
+	// The agents beside the servers (elicit demo's TUI), as recorded;
+	// those the session used only. Replayed after the servers' calls.
+	agentSpecs, agentDemos, err := replayAgentsAsRecorded(rec)
+	if err != nil {
+		return err
+	}
 	r.connect(ctx, targets)
 	defer r.close(targets)
 	for _, t := range targets {
@@ -129,13 +135,8 @@ func runReplay(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	}
 	r.close(targets)
 	rep.Unattached = r.unattached(targets)
-	if len(rec.Settings.Agents) > 0 && ctx.Err() == nil {
-		// The agents beside the servers (elicit demo's TUI), as recorded.
-		specs, demos, err := replayAgentsAsRecorded(rec)
-		if err != nil {
-			return err
-		}
-		set := startACPReplay(ctx, rec, specs, demos, r.out, wait, stderr)
+	if len(agentSpecs) > 0 && ctx.Err() == nil {
+		set := startACPReplay(ctx, rec, agentSpecs, agentDemos, r.out, wait, stderr)
 		rep.Servers = append(rep.Servers, set.servers...)
 		rep.Calls = append(rep.Calls, set.run(ctx)...)
 		set.close()

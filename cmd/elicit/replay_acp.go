@@ -104,7 +104,19 @@ func runReplayACP(ctx context.Context, rec *record.Recording, o acpReplayOptions
 // replayAgentsAsRecorded is the recording's agents as recorded, for a
 // replay of servers and agents both (elicit demo's TUI): a command
 // given stands for the server.
+//
+// Only the agents the recording has a prompt or a question of are
+// started: elicit demo's agent, never used, is not part of the session
+// replayed. rec's agents are left as those.
 func replayAgentsAsRecorded(rec *record.Recording) ([]agentSpec, []bool, error) {
+	used := map[string]bool{}
+	for _, c := range rec.Calls {
+		used[c.Server] = true
+	}
+	for _, a := range rec.Answers {
+		used[a.Server] = true
+	}
+	rec.Settings.Agents = slices.DeleteFunc(rec.Settings.Agents, func(a record.Agent) bool { return !used[a.Name] })
 	var specs []agentSpec
 	var demos []bool
 	for _, ra := range rec.Settings.Agents {
