@@ -4,6 +4,7 @@ import (
 	"errors"
 	"strings"
 	"testing"
+	"time"
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
@@ -206,4 +207,29 @@ func TestBarsNeverOverflow(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestPaneHeaderFitsNarrow: at 80 columns the pane's header, which said
+// everything on one line and was cut by the frame (the call and its
+// waiting time fell off), breaks onto a second line between its parts,
+// so what the question belongs to and how long it has waited show whole.
+func TestPaneHeaderFitsNarrow(t *testing.T) {
+	t.Parallel()
+	d := newDriver(t, Options{}, func(e *fakeEngine) {
+		e.servers[0].Name = "demo-2025-11-25"
+		e.servers[0].Info = wire.Implementation{Name: "elicit-demo", Title: "elicit demo server"}
+	})
+	d.send(tea.WindowSizeMsg{Width: 80, Height: 24})
+	q := formPrompt(t, "demo-2025-11-25", 1, "Which branch?", nameSchema)
+	q.Arrived = time.Now().Add(-3 * time.Second)
+	d.open(q)
+	mustShow(t, d, "demo-2025-11-25 (elicit demo server)  demo-2025-11-25#1", "tool deploy (call 3)  ·  waiting 3s")
+	for _, l := range strings.Split(d.screen(), "\n") {
+		if w := ansi.StringWidth(l); w > 80 {
+			t.Errorf("line wider than the screen (%d): %q", w, l)
+		}
+	}
+	// With room, it stays one line.
+	d.send(tea.WindowSizeMsg{Width: 140, Height: 30})
+	mustShow(t, d, "demo-2025-11-25 (elicit demo server)  demo-2025-11-25#1  ·  tool deploy (call 3)  ·  waiting")
 }

@@ -224,15 +224,7 @@ func waited(d time.Duration) string {
 // view's keys the footer adds (tiles, clear ended).
 func (p *pane) render(st *themes.Styles, km keyMap, width int, now time.Time, self string, hints []footerHint) (body, footer string) {
 	var b strings.Builder
-	header := st.Pane.Server.Render(untrusted.Line(p.p.Server))
-	if self != "" && self != p.p.Server {
-		header += st.Muted.Render(" (" + untrusted.Line(self) + ")")
-	}
-	header += st.Pane.Meta.Render("  " + untrusted.Line(p.p.Key.String()) + "  ·  " + originText(p.p.Origin))
-	if p.state == paneOpen {
-		header += st.Pane.Meta.Render("  ·  " + waited(now.Sub(p.p.Arrived)))
-	}
-	b.WriteString(header)
+	b.WriteString(p.header(st, width, now, self))
 	b.WriteByte('\n')
 	if p.state != paneOpen {
 		style := st.Pane.Ended
@@ -268,6 +260,27 @@ func (p *pane) render(st *themes.Styles, km keyMap, width int, now time.Time, se
 	}
 	b.WriteString("\n")
 	return b.String(), p.openFooter(st, km, width, hints)
+}
+
+// header says whose question it is (the server, as configured and as it
+// names itself, and the key), what it belongs to and how long it has
+// waited: one line when it fits, else broken before what it belongs to,
+// each line cut with … at width, so the call and the waiting time are not
+// lost off the frame's edge on a narrow terminal.
+func (p *pane) header(st *themes.Styles, width int, now time.Time, self string) string {
+	who := st.Pane.Server.Render(untrusted.Line(p.p.Server))
+	if self != "" && self != p.p.Server {
+		who += st.Muted.Render(" (" + untrusted.Line(self) + ")")
+	}
+	who += st.Pane.Meta.Render("  " + untrusted.Line(p.p.Key.String()))
+	what := originText(p.p.Origin)
+	if p.state == paneOpen {
+		what += "  ·  " + waited(now.Sub(p.p.Arrived))
+	}
+	if one := who + st.Pane.Meta.Render("  ·  "+what); width <= 0 || ansi.StringWidth(one) <= width {
+		return one
+	}
+	return ansi.Truncate(who, width, "…") + "\n" + ansi.Truncate(st.Pane.Meta.Render(what), width, "…")
 }
 
 // openFooter is footer, cut to width (never wrapped: it is one line), as
