@@ -23,7 +23,7 @@ const acpUsage = `Usage: elicit acp --prompt TEXT [--answer POLICY] [--permissio
                  [--auth METHOD] [--prompt-timeout D] [--start-timeout D]
                  [--elicit off|form|url|both] [--record FILE]
                  [-- AGENT ARGS...]
-       elicit acp [--cwd DIR] [-- AGENT ARGS...]   (no --prompt: the TUI)
+       elicit acp [--cwd DIR] [--record FILE] [-- AGENT ARGS...]   (the TUI)
 
 Runs one ACP prompt turn against AGENT (an Agent Client Protocol agent on
 stdio; without one, the embedded demo agent, elicit demo --acp) and prints
