@@ -1,11 +1,13 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"slices"
 	"strings"
 
 	"github.com/elicit-dev/elicit/client/acp"
+	"github.com/elicit-dev/elicit/client/question"
 	"github.com/elicit-dev/elicit/client/record"
 )
 
@@ -119,4 +121,22 @@ func decodeTurnRecord(raw json.RawMessage) (acpTurnRecord, error) {
 	var t acpTurnRecord
 	err := json.Unmarshal(raw, &t)
 	return t, err
+}
+
+// recordedAuth is acp.AskAuth whose sign-in question's end is also told
+// onEnd: AskAuth journals it, and no OnResolved says so, so a recording
+// would keep it "open" and a replay wait for it to end by itself.
+func recordedAuth(name string, p question.Prompter, j *question.Journal, onEnd func(question.JournalEntry)) func(context.Context, []acp.AuthMethod) (string, error) {
+	ask := acp.AskAuth(name, p, j)
+	return func(ctx context.Context, methods []acp.AuthMethod) (string, error) {
+		id, err := ask(ctx, methods)
+		entries := j.Entries()
+		for i := len(entries) - 1; i >= 0; i-- {
+			if e := entries[i]; e.Key.Server == name && e.Key.Delivery == question.AuthChoice {
+				onEnd(e)
+				break
+			}
+		}
+		return id, err
+	}
 }

@@ -103,3 +103,36 @@ func TestTUIDemoRecordsAgent(t *testing.T) {
 		t.Fatalf("replay: exit %d\n%s%s", code, out, errs)
 	}
 }
+
+// TestTUIACPRecordAuth: an agent that wants a sign-in first; the person
+// picks the method in the TUI, and the recording has that question ended
+// (not left "open"), so the replay asks it again and answers it at once.
+func TestTUIACPRecordAuth(t *testing.T) {
+	dir := t.TempDir()
+	f := filepath.Join(dir, "auth.jsonl")
+	tm := newTmux(t, dir, "acp", "--record", f, "--", binPath, "demo", "--acp", "--acp-auth")
+	tm.waitText("1 question for you (F4)")
+	tm.press("F4")
+	tm.waitText("asks you to sign in first. Which way?")
+	tm.read()
+	tm.press("Enter")
+	tm.press("M-a")
+	tm.waitText("session sess_")
+	tm.typeText("hello")
+	tm.press("Enter")
+	tm.waitText("■ end_turn")
+	tm.press("C-c")
+	waitEnded(t, f)
+	rec, err := record.ReadFile(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rec.Answers) != 1 || rec.Answers[0].Call != 0 || rec.Answers[0].Outcome != "accept" ||
+		rec.Answers[0].Content["method"] != "demo-login" {
+		t.Fatalf("the sign-in answer: %+v", rec.Answers)
+	}
+	code, out, errs := runBin(t, "replay", f)
+	if code != exitOK || !strings.Contains(out, "session/prompt hello") || !strings.Contains(out, "all matched") {
+		t.Fatalf("replay: exit %d\n%s%s", code, out, errs)
+	}
+}

@@ -130,7 +130,7 @@ func (h *agentHub) connect(ctx context.Context, name string) {
 			h.br.Frame(name, fr)
 		},
 		// An agent that wants a sign-in asks which method, as a form pane.
-		ChooseAuth: acp.AskAuth(name, h.rec.Prompter(h.br), h.journal),
+		ChooseAuth: recordedAuth(name, h.rec.Prompter(h.br), h.journal, h.rec.Resolved),
 		OnResolved: func(e question.JournalEntry) {
 			h.rec.Resolved(e)
 			h.br.Event(client.PromptResolved{Key: e.Key, Entry: e, Sent: e.Sent})

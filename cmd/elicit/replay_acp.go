@@ -177,7 +177,10 @@ func startACPReplay(ctx context.Context, rec *record.Recording, specs []agentSpe
 		} else {
 			// The TUI asked the person which method: asked again, and
 			// answered as recorded.
-			opts.ChooseAuth = acp.AskAuth(name, out.Prompter(prompter), journal)
+			opts.ChooseAuth = recordedAuth(name, out.Prompter(prompter), journal, func(e question.JournalEntry) {
+				out.Resolved(e)
+				prompter.Event(client.PromptResolved{Key: e.Key, Entry: e, Sent: e.Sent})
+			})
 		}
 		sctx, cancel := context.WithTimeout(ctx, agentStartTimeout)
 		c, err := acp.Start(sctx, opts)
