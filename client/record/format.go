@@ -53,6 +53,34 @@ type Settings struct {
 	// person's "done" ended it).
 	URLWaitMS int64    `json:"urlWaitMs,omitempty"`
 	Servers   []Server `json:"servers"`
+	// Agents are the ACP agents of the session (elicit acp, the ACP
+	// TUI): a recording with agents is an ACP session. Absent in older
+	// recordings and in MCP-only ones.
+	Agents []Agent `json:"agents,omitempty"`
+}
+
+// Agent is one ACP agent of the session, with the secrets masked as a
+// Server's are: environment variable names only, secret arguments "…".
+type Agent struct {
+	Name string `json:"name"`
+	// Kind is "demo" (the embedded demo agent, elicit demo --acp) or
+	// "stdio".
+	Kind     string   `json:"kind"`
+	Command  string   `json:"command,omitempty"`
+	Args     []string `json:"args,omitempty"`
+	Dir      string   `json:"dir,omitempty"`
+	EnvNames []string `json:"envNames,omitempty"`
+	// Cwd is the session's working directory as given (--cwd).
+	Cwd string `json:"cwd,omitempty"`
+	// Permission is --permission (headless), AllowFS --allow-fs, Auth
+	// the --auth method id (a name, not a secret).
+	Permission string `json:"permission,omitempty"`
+	AllowFS    bool   `json:"allowFs,omitempty"`
+	Auth       string `json:"auth,omitempty"`
+	// CancelAfterMS is --cancel-after, QuestionTimeoutMS
+	// --prompt-timeout (0: none).
+	CancelAfterMS     int64 `json:"cancelAfterMs,omitempty"`
+	QuestionTimeoutMS int64 `json:"questionTimeoutMs,omitempty"`
 }
 
 // Server is one server of the session, as the server view shows it:
@@ -199,6 +227,26 @@ type Question struct {
 	// Sampling is a sampling request's params as sent (in the answer
 	// line; matching a sampling question goes by kind and message).
 	Sampling json.RawMessage `json:"sampling,omitempty"`
+	// Permission is what an ACP session/request_permission asked: the
+	// tool call it is about and the options offered.
+	Permission *Permission `json:"permission,omitempty"`
+}
+
+// Permission is the shape of an ACP permission request. ToolCallID
+// differs between runs (the agent numbers its tool calls); the title,
+// kind and options are what a replay matches.
+type Permission struct {
+	ToolCallID string             `json:"toolCallId,omitempty"`
+	Title      string             `json:"title,omitempty"`
+	ToolKind   string             `json:"toolKind,omitempty"`
+	Options    []PermissionOption `json:"options"`
+}
+
+// PermissionOption is one option of a Permission.
+type PermissionOption struct {
+	ID   string `json:"optionId"`
+	Kind string `json:"kind"`
+	Name string `json:"name,omitempty"`
 }
 
 // Given is an answer as the person or the policy gave it.

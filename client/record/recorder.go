@@ -235,6 +235,15 @@ func (r *Recorder) owner(server, name string) int64 {
 	return 0
 }
 
+// Resolved records how a question ended when no client.Event says so:
+// an ACP agent's questions (client/acp's OnResolved).
+func (r *Recorder) Resolved(e question.JournalEntry) {
+	if r == nil {
+		return
+	}
+	r.resolved(e.Key, e, e.Sent)
+}
+
 func (r *Recorder) resolved(key question.Key, e question.JournalEntry, sent string) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
@@ -404,6 +413,24 @@ func QuestionOf(q *question.Question) *Question {
 		Delivery: q.Key.Delivery.String(), OriginName: q.Origin.Name, Origin: originName(q.Origin.Kind)}
 	if len(q.RawSchema) > 0 && json.Valid(q.RawSchema) {
 		out.Schema = q.RawSchema
+	}
+	if p := q.Permission; p != nil {
+		out.Permission = permissionOf(p)
+	}
+	return out
+}
+
+// permissionOf is an ACP permission request as a recording keeps it.
+func permissionOf(p *question.Permission) *Permission {
+	var tc struct {
+		ID    string `json:"toolCallId"`
+		Title string `json:"title"`
+		Kind  string `json:"kind"`
+	}
+	_ = json.Unmarshal(p.ToolCall, &tc) // parsed already by the engine; what fails stays empty
+	out := &Permission{ToolCallID: tc.ID, Title: tc.Title, ToolKind: tc.Kind, Options: []PermissionOption{}}
+	for _, o := range p.Options {
+		out.Options = append(out.Options, PermissionOption{ID: o.ID, Kind: o.Kind, Name: o.Name})
 	}
 	return out
 }

@@ -15,14 +15,15 @@ import (
 	"github.com/elicit-dev/elicit/client/acp"
 	"github.com/elicit-dev/elicit/client/question"
 	"github.com/elicit-dev/elicit/themes/untrusted"
+	"github.com/elicit-dev/elicit/transport"
 )
 
 const acpUsage = `Usage: elicit acp --prompt TEXT [--answer POLICY] [--permission P]
                  [--cancel-after DURATION] [--cwd DIR] [--allow-fs]
                  [--auth METHOD] [--prompt-timeout D] [--start-timeout D]
-                 [--elicit off|form|url|both]
+                 [--elicit off|form|url|both] [--record FILE]
                  [-- AGENT ARGS...]
-       elicit acp [--cwd DIR] [-- AGENT ARGS...]   (no --prompt: the TUI)
+       elicit acp [--cwd DIR] [--record FILE] [-- AGENT ARGS...]   (the TUI)
 
 Runs one ACP prompt turn against AGENT (an Agent Client Protocol agent on
 stdio; without one, the embedded demo agent, elicit demo --acp) and prints
@@ -51,6 +52,11 @@ unanswered that long (answered -32800, as shutdown is). --start-timeout
 a slow request is abandoned with $/cancel_request.
 --elicit says which elicitation modes to declare (default both); one the
 agent uses without it is refused -32602.
+--record FILE writes a recording of the turn (JSONL: every ACP frame both
+ways, every question with the answer given and how it ended, the
+settings; environment values and secret arguments masked) for
+elicit replay FILE, which runs the turn again and reports what differs
+(docs/record.md).
 Exit codes: 0 end_turn, 2 usage, 3 the agent could not be started or
 initialized, or wants authentication and --auth names no method it lists,
 4 refusal, another stopReason (cancelled too) or an error, 5 a question
@@ -60,6 +66,7 @@ ended other than accept or allow.
 // acpFlags are elicit acp's flags.
 type acpFlags struct {
 	prompt, answer, permission, cwd, auth    string
+	record                                   string
 	elicit                                   string
 	cancelAfter, promptTimeout, startTimeout time.Duration
 	allowFS                                  bool
@@ -78,6 +85,7 @@ func runACP(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	fs.StringVar(&f.auth, "auth", "", "authenticate with this method when the agent requires it")
 	fs.DurationVar(&f.promptTimeout, "prompt-timeout", 0, "end a question left unanswered this long (answered -32800; 0: never)")
 	fs.DurationVar(&f.startTimeout, "start-timeout", 30*time.Second, "bound start-up, initialize, authenticate and session/new")
+	fs.StringVar(&f.record, "record", "", recordFlagUsage)
 	before, command := splitDashDash(args)
 	pos, err := parseInterleaved(fs, before)
 	if err != nil {
@@ -104,7 +112,8 @@ func runACP(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		}
 	}
 	name := demoAgentName
-	if len(command) == 0 {
+	demo := len(command) == 0
+	if demo {
 		exe, err := os.Executable()
 		if err != nil {
 			return fail(exitConnect, "the demo agent: %w", err)
@@ -113,11 +122,20 @@ func runACP(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	} else {
 		name = filepath.Base(command[0])
 	}
+	rec, err := openRecord(f.record, acpRecordSettings("acp", &f, agentSpec{Name: name, Command: command[0], Args: command[1:]}, demo))
+	if err != nil {
+		return err
+	}
+	defer closeRecord(rec, f.record, stderr)
 	var files acpFiles
 	opts := acp.Options{Name: name, Command: command[0], Args: command[1:], ClientVersion: version,
-		Prompter: &acpPrompter{answer: answer, permission: f.permission},
+		Prompter: rec.Prompter(&acpPrompter{answer: answer, permission: f.permission}),
 		OnStderr: func(line string) { fmt.Fprintf(stderr, "[%s] %s\n", name, untrusted.Line(line)) },
 		AllowFS:  f.allowFS, OnFile: files.add, QuestionTimeout: f.promptTimeout, Modes: &modes}
+	if rec != nil {
+		opts.OnFrame = func(fr transport.Frame) { rec.Frame(name, fr) }
+		opts.OnResolved = rec.Resolved
+	}
 	var authed string
 	if f.auth != "" {
 		opts.ChooseAuth = func(context.Context, []acp.AuthMethod) (string, error) {
@@ -133,6 +151,7 @@ func runACP(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	}
 	defer c.Close()
 	out := acpOutput{Agent: agentOf(name, c.Info())}
+	call := rec.Begin(name, methodACPPrompt, "", acpPromptParams{Prompt: f.prompt, Cwd: f.cwd}, nil)
 	sid, err := c.NewSession(startCtx, f.cwd)
 	var res acp.TurnResult
 	if err == nil {
@@ -148,6 +167,11 @@ func runACP(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	// Closing answers what is still held (-32800) and completes the
 	// journal.
 	c.Close()
+	if err != nil {
+		call.End(nil, err)
+	} else {
+		call.End(turnRecordOf(res), nil)
+	}
 	out.fill(res, c.Journal())
 	out.Files = files.all()
 	out.Authenticated = authed

@@ -8,7 +8,8 @@ import (
 	"strings"
 )
 
-const acpTUIUsage = `Usage: elicit acp [--cwd DIR] [--theme NAME] [--fps N] [-- AGENT ARGS...]
+const acpTUIUsage = `Usage: elicit acp [--cwd DIR] [--theme NAME] [--fps N] [--record FILE]
+                  [-- AGENT ARGS...]
 
 Without --prompt, elicit acp opens the TUI on AGENT (an Agent Client
 Protocol agent on stdio; without one, the embedded demo agent): its view
@@ -17,6 +18,10 @@ mode and usage; esc stops a turn (session/cancel). Its questions open as
 panes in the questions view (F4): a permission request with one choice
 per option, an elicitation as a form. With --prompt it runs one turn
 headless instead (elicit acp --prompt TEXT -h).
+--record FILE writes a recording of the session (every ACP frame both
+ways, every prompt as a call with how its turn ended, every question with
+the person's answer, the settings; secrets masked) for elicit replay FILE
+(docs/record.md).
 `
 
 // acpWantsTUI reports whether elicit acp's arguments ask for the TUI: no
@@ -43,6 +48,7 @@ func runACPTUI(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	fs.StringVar(&cwd, "cwd", "", "the agent's working directory, and its session's (default: here)")
 	fs.StringVar(&f.theme, "theme", "", "colour theme")
 	fs.IntVar(&f.fps, "fps", renderFPS, "most redraws a second, 1-120 (as elicit's)")
+	fs.StringVar(&f.record, "record", "", recordFlagUsage)
 	// The headless flags are known here only to say where they belong.
 	var headless string
 	for _, name := range []string{"answer", "permission", "cancel-after"} {

@@ -13,6 +13,7 @@ import (
 	"github.com/elicit-dev/elicit/client"
 	"github.com/elicit-dev/elicit/client/acp"
 	"github.com/elicit-dev/elicit/client/question"
+	"github.com/elicit-dev/elicit/client/record"
 	"github.com/elicit-dev/elicit/client/wire"
 	"github.com/elicit-dev/elicit/transport"
 	"github.com/elicit-dev/elicit/ui"
@@ -59,6 +60,9 @@ type agentHub struct {
 	br      *ui.Bridge
 	journal *question.Journal
 	order   []string
+	// rec is the TUI's --record (nil: none): the agents' frames, their
+	// questions with the person's answers, and each prompt as a call.
+	rec *record.Recorder
 
 	// ctx is start's: restarts run under it too; close cancels it.
 	ctx    context.Context
@@ -118,13 +122,17 @@ func (h *agentHub) connect(ctx context.Context, name string) {
 	h.mu.Unlock()
 	h.set(name, func(a *agentConn) { a.state, a.err = client.StateConnecting, nil })
 	opts := acp.Options{Name: name, Command: spec.Command, Args: spec.Args, Env: spec.Env, Dir: spec.Dir,
-		ClientVersion: version, Prompter: h.br, Journal: h.journal,
+		ClientVersion: version, Prompter: h.rec.Prompter(h.br), Journal: h.journal,
 		OnUpdate: func(u acp.Update) { h.br.AgentUpdate(name, uiUpdate(u)) },
 		OnStderr: func(line string) { h.br.Stderr(name, line) },
-		OnFrame:  func(fr transport.Frame) { h.br.Frame(name, fr) },
+		OnFrame: func(fr transport.Frame) {
+			h.rec.Frame(name, fr)
+			h.br.Frame(name, fr)
+		},
 		// An agent that wants a sign-in asks which method, as a form pane.
-		ChooseAuth: acp.AskAuth(name, h.br, h.journal),
+		ChooseAuth: recordedAuth(name, h.rec.Prompter(h.br), h.journal, h.rec.Resolved),
 		OnResolved: func(e question.JournalEntry) {
+			h.rec.Resolved(e)
 			h.br.Event(client.PromptResolved{Key: e.Key, Entry: e, Sent: e.Sent})
 		}}
 	sctx, cancel := context.WithTimeout(ctx, agentStartTimeout)
@@ -208,7 +216,16 @@ func (h *agentHub) AgentPrompt(ctx context.Context, name, text string) (ui.Agent
 	if err != nil {
 		return ui.AgentTurnEnd{}, err
 	}
+	h.mu.Lock()
+	cwd := cmpOr(h.agents[name].spec.Dir, ".")
+	h.mu.Unlock()
+	call := h.rec.Begin(name, methodACPPrompt, "", acpPromptParams{Prompt: text, Cwd: cwd}, nil)
 	res, err := c.Prompt(ctx, sid, text)
+	if err != nil {
+		call.End(nil, err)
+	} else {
+		call.End(turnRecordOf(res), nil)
+	}
 	return ui.AgentTurnEnd{StopReason: res.StopReason, Stopped: res.Stopped, RequestCancelled: res.RequestCancelled}, err
 }
 

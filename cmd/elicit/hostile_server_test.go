@@ -103,6 +103,9 @@ var testServers = map[string]func(in *bufio.Scanner, out *json.Encoder){
 	},
 	// demo-altered: the demo with one question changed (replay_test.go).
 	"demo-altered": serveDemoAltered,
+	// acp-altered: the demo ACP agent, one permission option changed
+	// (replay_acp_test.go).
+	"acp-altered": serveACPAltered,
 	// die-on-call: the server exits when a tool is called (replay_test.go).
 	"die-on-call": func(in *bufio.Scanner, out *json.Encoder) {
 		serveScripted(in, out, func(json.RawMessage) any { os.Exit(3); return nil })

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -30,6 +31,12 @@ The session is set up as recorded (protocol, elicitation modes, sampling,
 roots); --protocol, --elicit, --sample and --url-wait given override it.
 Ids, timestamps, session ids, task ids and sealed request state differ
 between runs by design and are not compared (the report lists them).
+A recording of an ACP agent (elicit acp --record) starts the recorded
+agent (or -- AGENT ARGS), sends each recorded prompt again, answers each
+permission request and elicitation as recorded (matched by the tool
+call's title and kind and the options' ids and kinds, or message and
+schema) and compares the stopReason, the message text, the tool calls'
+titles, kinds and statuses, and the questions.
 Exit codes: 0 everything matched, 6 something differs, 2 usage, 3 the
 server could not be reached.
 `
@@ -85,6 +92,10 @@ func runReplay(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if set["url-wait"] {
 		rec.Settings.URLWaitMS = c.urlWait.Milliseconds()
 	}
+	if len(rec.Settings.Agents) > 0 && len(rec.Settings.Servers) == 0 {
+		// An ACP session (elicit acp --record): replay_acp.go.
+		return runReplayACP(ctx, rec, acpReplayOptions{file: pos[0], command: c.command, record: c.record, asJSON: asJSON, wait: wait}, stdout, stderr)
+	}
 	targets, err := replayTargets(rec, &c, only, protocolSet)
 	if err != nil {
 		return err
@@ -101,6 +112,12 @@ func runReplay(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		return err
 	}
 	defer closeRecord(r.out, c.record, stderr)
+	// The agents beside the servers (elicit demo's TUI), as recorded;
+	// those the session used only. Replayed after the servers' calls.
+	agentSpecs, agentDemos, err := replayAgentsAsRecorded(rec)
+	if err != nil {
+		return err
+	}
 	r.connect(ctx, targets)
 	defer r.close(targets)
 	for _, t := range targets {
@@ -118,6 +135,15 @@ func runReplay(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	}
 	r.close(targets)
 	rep.Unattached = r.unattached(targets)
+	if len(agentSpecs) > 0 && ctx.Err() == nil {
+		set := startACPReplay(ctx, rec, agentSpecs, agentDemos, r.out, wait, stderr)
+		rep.Servers = append(rep.Servers, set.servers...)
+		rep.Calls = append(rep.Calls, set.run(ctx)...)
+		set.close()
+		rep.Unattached = append(rep.Unattached, set.unattached()...)
+		slices.SortStableFunc(rep.Calls, func(a, b callReport) int { return cmp.Compare(a.Call, b.Call) })
+		rep.Ignored = append(rep.Ignored, acpVolatileRules()...)
+	}
 	rep.finish()
 	if asJSON {
 		if err := writeJSON(stdout, rep); err != nil {

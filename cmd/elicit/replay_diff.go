@@ -336,6 +336,12 @@ func compareQuestions(expected []record.Answer, seen []*seenQuestion) []differen
 					d[i].Path = "schema" + d[i].Path
 				}
 			}
+			var pd []difference
+			diffJSON("", normalize(permissionShape(a.Question.Permission)), normalize(permissionShape(s.q.Permission)), &pd, "question changed")
+			for i := range pd {
+				pd[i].Question, pd[i].Path = a.Question.Message, "permission"+pd[i].Path
+			}
+			d = append(d, pd...)
 			out = append(out, d...)
 		}
 		switch {
@@ -470,6 +476,13 @@ func (r *replayReport) finish() {
 // print writes the report for a person: one line a call, its
 // differences under it, then the total and what was not compared.
 func (r *replayReport) print(w io.Writer) {
+	r.printCalls(w)
+	fmt.Fprintf(w, "not compared, as they differ between runs by design: JSON-RPC ids; members %s (and their values where they recur in text); timestamps in text; per-run URL query values (session, state, token…); the text of elicit's own errors. Why each: --json, docs/record.md\n",
+		strings.Join(slices.Sorted(maps.Keys(volatileMembers)), ", "))
+}
+
+// printCalls writes the report but for what was not compared.
+func (r *replayReport) printCalls(w io.Writer) {
 	fmt.Fprintf(w, "replay %s\n", untrusted.Line(r.File))
 	for _, s := range r.Servers {
 		line := fmt.Sprintf("  %s against %s", s.Name, s.Against)
@@ -511,8 +524,6 @@ func (r *replayReport) print(w io.Writer) {
 		verdict = fmt.Sprintf("%d difference(s)", r.Differences)
 	}
 	fmt.Fprintf(w, "%d call(s): %d same, %d differ, %d skipped; %s\n", len(r.Calls), same, differs, skipped, verdict)
-	fmt.Fprintf(w, "not compared, as they differ between runs by design: JSON-RPC ids; members %s (and their values where they recur in text); timestamps in text; per-run URL query values (session, state, token…); the text of elicit's own errors. Why each: --json, docs/record.md\n",
-		strings.Join(slices.Sorted(maps.Keys(volatileMembers)), ", "))
 }
 
 func printDiffs(w io.Writer, ds []difference) {

@@ -225,7 +225,32 @@ func matchQuestion(q *record.Question, in []*expectation) (*expectation, bool) {
 func sameQuestion(a, b *record.Question) bool {
 	return a.Kind == b.Kind && a.Mode == b.Mode && a.Message == b.Message &&
 		bytes.Equal(canonicalJSON(a.Schema), canonicalJSON(b.Schema)) &&
-		maskVolatileText(a.URL, nil) == maskVolatileText(b.URL, nil)
+		maskVolatileText(a.URL, nil) == maskVolatileText(b.URL, nil) &&
+		bytes.Equal(canonicalJSON(permissionShape(a.Permission)), canonicalJSON(permissionShape(b.Permission)))
+}
+
+// permissionShape is what of an ACP permission request a replay
+// matches and compares: the tool call's title and kind, and the
+// options' ids and kinds (not the tool call's id, which the agent makes
+// per run, nor the options' names, which are for a person).
+func permissionShape(p *record.Permission) json.RawMessage {
+	if p == nil {
+		return nil
+	}
+	type option struct {
+		ID   string `json:"optionId"`
+		Kind string `json:"kind"`
+	}
+	shape := struct {
+		Title   string   `json:"title"`
+		Kind    string   `json:"toolKind"`
+		Options []option `json:"options"`
+	}{Title: p.Title, Kind: p.ToolKind, Options: []option{}}
+	for _, o := range p.Options {
+		shape.Options = append(shape.Options, option{ID: o.ID, Kind: o.Kind})
+	}
+	b, _ := json.Marshal(shape) // plain strings: cannot fail
+	return b
 }
 
 // canonicalJSON re-encodes raw with object members sorted.

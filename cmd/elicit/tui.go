@@ -178,7 +178,9 @@ func runTUIWith(ctx context.Context, f *tuiFlags, stdout, stderr io.Writer) erro
 	if f.demo {
 		command = "demo"
 	}
-	rec, err := openRecord(f.record, recordSettings(command, &f.common, specs, urlWait, ""))
+	settings := recordSettings(command, &f.common, specs, urlWait, "")
+	settings.Agents = recordAgents(f.agents)
+	rec, err := openRecord(f.record, settings)
 	if err != nil {
 		return err
 	}
@@ -225,6 +227,7 @@ func runTUIWith(ctx context.Context, f *tuiFlags, stdout, stderr io.Writer) erro
 	if eng.agentHub, err = newAgentHub(br, mgr.Journal(), f.agents); err != nil {
 		return err
 	}
+	eng.agentHub.rec = rec
 	for _, a := range f.agents {
 		if _, dup := eng.specs[a.Name]; dup {
 			// Questions and the journal are keyed by the peer's name.

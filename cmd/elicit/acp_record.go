@@ -1,0 +1,142 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"slices"
+	"strings"
+
+	"github.com/elicit-dev/elicit/client/acp"
+	"github.com/elicit-dev/elicit/client/question"
+	"github.com/elicit-dev/elicit/client/record"
+)
+
+// --record FILE on elicit acp: the recording of one ACP turn, in
+// client/record's format (docs/record.md). The settings line names the
+// agent (Settings.Agents), the turn is one call "session/prompt" whose
+// result is acpTurnRecord, every frame both ways is a frame line, and
+// every question (permission or elicitation) an answer line.
+
+// methodACPPrompt is the call a recording of an ACP turn keeps: the
+// session/new and session/prompt it took, as one.
+const methodACPPrompt = "session/prompt"
+
+// acpPromptParams are that call's params: what a replay needs to run the
+// turn again.
+type acpPromptParams struct {
+	Prompt string `json:"prompt"`
+	Cwd    string `json:"cwd"`
+}
+
+// acpTurnRecord is what a recording keeps of how the turn ended, and
+// what a replay compares (acpTurnCompared).
+type acpTurnRecord struct {
+	StopReason       string         `json:"stopReason"`
+	Stopped          bool           `json:"stopped,omitempty"`
+	RequestCancelled bool           `json:"requestCancelled,omitempty"`
+	Message          string         `json:"message"`
+	ToolCalls        []acp.ToolCall `json:"toolCalls"`
+}
+
+func turnRecordOf(res acp.TurnResult) acpTurnRecord {
+	return acpTurnRecord{StopReason: res.StopReason, Stopped: res.Stopped, RequestCancelled: res.RequestCancelled,
+		Message: res.Message, ToolCalls: append([]acp.ToolCall{}, res.ToolCalls...)}
+}
+
+// recordAgent describes an agent as recordServer does a stdio server:
+// environment variable names only, secret arguments masked.
+func recordAgent(spec agentSpec, demo bool) record.Agent {
+	a := record.Agent{Name: spec.Name, Kind: "stdio", Command: spec.Command, Args: maskArgs(spec.Args), Dir: spec.Dir}
+	if demo {
+		a = record.Agent{Name: spec.Name, Kind: "demo", Dir: spec.Dir}
+	}
+	for _, kv := range spec.Env {
+		k, _, _ := strings.Cut(kv, "=")
+		a.EnvNames = append(a.EnvNames, k)
+	}
+	slices.Sort(a.EnvNames)
+	return a
+}
+
+// recordAgents are the TUI's agents as its recording's settings name
+// them (the embedded demo agent as kind "demo").
+func recordAgents(specs []agentSpec) []record.Agent {
+	var out []record.Agent
+	for _, s := range specs {
+		d, err := demoAgentSpec(s.Name)
+		demo := err == nil && s.Command == d.Command && slices.Equal(s.Args, d.Args)
+		a := recordAgent(s, demo)
+		a.Cwd = cmpOr(s.Dir, ".")
+		out = append(out, a)
+	}
+	return out
+}
+
+// acpRecordSettings are the settings line of elicit acp --prompt.
+func acpRecordSettings(command string, f *acpFlags, spec agentSpec, demo bool) record.Settings {
+	a := recordAgent(spec, demo)
+	a.Cwd, a.Permission, a.AllowFS, a.Auth = f.cwd, f.permission, f.allowFS, f.auth
+	a.CancelAfterMS, a.QuestionTimeoutMS = f.cancelAfter.Milliseconds(), f.promptTimeout.Milliseconds()
+	s := record.Settings{Command: command, Elicit: f.elicit, Sampling: "off", Answer: answerName(f.answer), Agents: []record.Agent{a}}
+	if s.Elicit == "" {
+		s.Elicit = "both"
+	}
+	return s
+}
+
+// answerName is --answer as a recording keeps it: a file's name only.
+func answerName(answer string) string {
+	if strings.HasSuffix(answer, ".json") {
+		return answer[strings.LastIndexAny(answer, `/\`)+1:]
+	}
+	return answer
+}
+
+// acpTurnCompared is the part of a turn a replay compares: the stop
+// reason, the message text and each tool call's title, kind and status
+// (its id differs between runs; its content is the agent's to vary).
+type acpTurnCompared struct {
+	StopReason       string            `json:"stopReason"`
+	RequestCancelled bool              `json:"requestCancelled"`
+	Message          string            `json:"message"`
+	ToolCalls        []acpToolCompared `json:"toolCalls"`
+}
+
+type acpToolCompared struct {
+	Title  string `json:"title"`
+	Kind   string `json:"kind"`
+	Status string `json:"status"`
+}
+
+func compareTurnOf(t acpTurnRecord) any {
+	c := acpTurnCompared{StopReason: t.StopReason, RequestCancelled: t.RequestCancelled, Message: t.Message, ToolCalls: []acpToolCompared{}}
+	for _, tc := range t.ToolCalls {
+		c.ToolCalls = append(c.ToolCalls, acpToolCompared{Title: tc.Title, Kind: tc.Kind, Status: tc.Status})
+	}
+	return jsonValue(c)
+}
+
+// decodeTurnRecord reads a recorded result line of an ACP turn.
+func decodeTurnRecord(raw json.RawMessage) (acpTurnRecord, error) {
+	var t acpTurnRecord
+	err := json.Unmarshal(raw, &t)
+	return t, err
+}
+
+// recordedAuth is acp.AskAuth whose sign-in question's end is also told
+// onEnd: AskAuth journals it, and no OnResolved says so, so a recording
+// would keep it "open" and a replay wait for it to end by itself.
+func recordedAuth(name string, p question.Prompter, j *question.Journal, onEnd func(question.JournalEntry)) func(context.Context, []acp.AuthMethod) (string, error) {
+	ask := acp.AskAuth(name, p, j)
+	return func(ctx context.Context, methods []acp.AuthMethod) (string, error) {
+		id, err := ask(ctx, methods)
+		entries := j.Entries()
+		for i := len(entries) - 1; i >= 0; i-- {
+			if e := entries[i]; e.Key.Server == name && e.Key.Delivery == question.AuthChoice {
+				onEnd(e)
+				break
+			}
+		}
+		return id, err
+	}
+}
