@@ -144,24 +144,31 @@ func runReplay(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		slices.SortStableFunc(rep.Calls, func(a, b callReport) int { return cmp.Compare(a.Call, b.Call) })
 		rep.Ignored = append(rep.Ignored, acpVolatileRules()...)
 	}
-	rep.finish()
+	return rep.end(ctx, pos[0], asJSON, rep.print, stdout)
+}
+
+// end totals the report, prints it (as JSON, or by print) and says how
+// the replay of file ended: interrupted, a server or agent that could not
+// be reached, differences, or all matched.
+func (r *replayReport) end(ctx context.Context, file string, asJSON bool, print func(io.Writer), stdout io.Writer) error {
+	r.finish()
 	if asJSON {
-		if err := writeJSON(stdout, rep); err != nil {
+		if err := writeJSON(stdout, r); err != nil {
 			return err
 		}
 	} else {
-		rep.print(stdout)
+		print(stdout)
 	}
 	if ctx.Err() != nil {
 		return fail(exitInternal, "replay interrupted")
 	}
-	for _, s := range rep.Servers {
+	for _, s := range r.Servers {
 		if s.Error != "" {
-			return fail(exitConnect, "replay of %s: %s: %s", pos[0], s.Name, s.Error)
+			return fail(exitConnect, "replay of %s: %s: %s", file, s.Name, s.Error)
 		}
 	}
-	if !rep.Match {
-		return fail(exitDiffers, "replay of %s: %d difference(s)", pos[0], rep.Differences)
+	if !r.Match {
+		return fail(exitDiffers, "replay of %s: %d difference(s)", file, r.Differences)
 	}
 	return nil
 }

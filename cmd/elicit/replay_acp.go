@@ -79,26 +79,7 @@ func runReplayACP(ctx context.Context, rec *record.Recording, o acpReplayOptions
 	rep.Calls = set.run(ctx)
 	set.close()
 	rep.Unattached = set.unattached()
-	rep.finish()
-	if o.asJSON {
-		if err := writeJSON(stdout, rep); err != nil {
-			return err
-		}
-	} else {
-		rep.printACP(stdout)
-	}
-	if ctx.Err() != nil {
-		return fail(exitInternal, "replay interrupted")
-	}
-	for _, s := range rep.Servers {
-		if s.Error != "" {
-			return fail(exitConnect, "replay of %s: %s: %s", o.file, s.Name, s.Error)
-		}
-	}
-	if !rep.Match {
-		return fail(exitDiffers, "replay of %s: %d difference(s)", o.file, rep.Differences)
-	}
-	return nil
+	return rep.end(ctx, o.file, o.asJSON, rep.printACP, stdout)
 }
 
 // replayAgentsAsRecorded is the recording's agents as recorded, for a
