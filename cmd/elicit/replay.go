@@ -363,6 +363,17 @@ func (r *replayer) close(targets map[string]*replayTarget) {
 	}
 }
 
+// answersOf is what the recording answered to the questions of call.
+func answersOf(rec *record.Recording, call record.RecordedCall) []record.Answer {
+	var out []record.Answer
+	for _, a := range rec.Answers {
+		if a.Call == call.Call.Call && a.Server == call.Server {
+			out = append(out, a)
+		}
+	}
+	return out
+}
+
 // replay makes one recorded call again and compares how it went.
 func (r *replayer) replay(ctx context.Context, t *replayTarget, call record.RecordedCall) callReport {
 	out := callReport{Call: call.Call.Call, Server: call.Server, Method: call.Method, Name: callName(call.Call)}
@@ -370,12 +381,7 @@ func (r *replayer) replay(ctx context.Context, t *replayTarget, call record.Reco
 		out.add(difference{What: "server", Text: "not connected: " + t.err.Error()})
 		return out.done()
 	}
-	var expected []record.Answer
-	for _, a := range r.rec.Answers {
-		if a.Call == call.Call.Call && a.Server == call.Server {
-			expected = append(expected, a)
-		}
-	}
+	expected := answersOf(r.rec, call)
 	cctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	t.prompter.begin(expected, cancel)

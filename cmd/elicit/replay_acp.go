@@ -266,12 +266,7 @@ func (r *acpReplayer) replay(ctx context.Context, call record.RecordedCall) call
 		rep.add(difference{What: "server", Text: "the agent did not start"})
 		return rep.done()
 	}
-	var expected []record.Answer
-	for _, a := range r.rec.Answers {
-		if a.Call == call.Call.Call && a.Server == call.Server {
-			expected = append(expected, a)
-		}
-	}
+	expected := answersOf(r.rec, call)
 	cctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	r.prompter.begin(expected, cancel)
