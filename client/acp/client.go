@@ -121,9 +121,14 @@ type Client struct {
 	// turns are the session/prompt calls under way, by session, so that
 	// a Stop knows what it stops.
 	turns map[string]*turnState
-	// cwds are the sessions' working directories (absolute), by id: the
-	// fs methods serve only within them.
+	// cwds are the sessions this connection opened, with their working
+	// directories (absolute): a request or update naming another session
+	// is refused or dropped (ours), and the fs methods serve only within
+	// the session's cwd.
 	cwds map[string]string
+	// foreignUpdates counts the updates dropped for naming a session not
+	// ours (said once on stderr).
+	foreignUpdates int
 
 	// scoped counts questions scoped to a request of ours (requestId)
 	// being answered, so that the request returns with its journal
@@ -281,8 +286,21 @@ func (c *Client) notification(m *jsonrpc.Message) {
 			return
 		}
 		c.mu.Lock()
+		_, ours := c.cwds[u.SessionID]
 		t := c.turns[u.SessionID]
+		if !ours {
+			c.foreignUpdates++
+		}
+		first := c.foreignUpdates == 1
 		c.mu.Unlock()
+		if !ours {
+			// Not shown anywhere: a session we did not open has nothing
+			// of ours to say.
+			if first {
+				c.stderr("acp: dropped a session/update for a session not opened here (and any more such)")
+			}
+			return
+		}
 		if t != nil {
 			t.add(u)
 		}

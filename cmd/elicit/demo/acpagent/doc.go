@@ -20,6 +20,9 @@
 //	              answers -32800 to $/cancel_request for the prompt
 //	deafer        a turn that ignores both for 20s
 //	updates       thought, commands, mode, usage and an unknown update kind
+//	foreign       an update, a permission, a question, a read and a write
+//	              in the name of a session the client never opened (all
+//	              must be refused), then what came back
 //
 // Anything else is echoed. It imports nothing of ours, so it is an
 // independent peer for the engine's tests.

@@ -90,6 +90,8 @@ var formSchema = json.RawMessage(`{"type":"object","title":"Refactoring","proper
 func (a *agent) play(t *turn, prompt string) string {
 	word := strings.ToLower(strings.TrimSpace(prompt))
 	switch {
+	case strings.Contains(word, "foreign"):
+		return t.foreign()
 	case strings.Contains(word, "withdrawperm"):
 		return t.withdraw("session/request_permission", permissionParams(t.session, "call_w", "Delete build/"))
 	case strings.Contains(word, "permission"):
@@ -332,4 +334,40 @@ func (t *turn) read(path string) string {
 	}
 	json.Unmarshal(r.Result, &res)
 	return "read back: " + strings.TrimSpace(res.Content)
+}
+
+// foreignSession is a session id the client never opened.
+const foreignSession = "sess_foreign"
+
+// foreign sends, in the name of a session the client never opened, an
+// update and every request that names a session (a permission, a form
+// question, a read of notes.txt in the cwd, a write of foreign.txt
+// there), and says how each was answered: a client must refuse them all.
+func (t *turn) foreign() string {
+	t.a.notify("session/update", map[string]any{"sessionId": foreignSession, "update": map[string]any{
+		"sessionUpdate": "agent_message_chunk", "content": map[string]string{"type": "text", "text": "FOREIGN-UPDATE"}}})
+	asks := []struct {
+		what, method string
+		params       map[string]any
+	}{
+		{"permission", "session/request_permission", permissionParams(foreignSession, "call_x", "Delete everything")},
+		{"question", "elicitation/create", map[string]any{"sessionId": foreignSession, "mode": "form",
+			"message": "Which strategy?", "requestedSchema": formSchema}},
+		{"read", "fs/read_text_file", map[string]any{"sessionId": foreignSession, "path": t.cwd + "/notes.txt"}},
+		{"write", "fs/write_text_file", map[string]any{"sessionId": foreignSession, "path": t.cwd + "/foreign.txt", "content": "written for a foreign session\n"}},
+	}
+	var said []string
+	for _, q := range asks {
+		_, r, ok := t.ask(q.method, q.params)
+		switch {
+		case !ok:
+			said = append(said, q.what+": no answer")
+		case r.Error != nil:
+			said = append(said, fmt.Sprintf("%s: error %d", q.what, r.Error.Code))
+		default:
+			said = append(said, q.what+": answered "+string(r.Result))
+		}
+	}
+	t.say(strings.Join(said, "; ") + ".")
+	return "end_turn"
 }

@@ -1,0 +1,99 @@
+package main
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// missingPeer skips a test whose peer is not installed, and fails it
+// under CI=true, where every peer must be.
+func missingPeer(t *testing.T, why string) {
+	t.Helper()
+	if os.Getenv("CI") == "true" {
+		t.Fatalf("CI=true and %s", why)
+	}
+	t.Skip(why)
+}
+
+// tsAgent is the command of the ACP TypeScript SDK agent
+// (testdata/acp-ts-agent.mjs), or why it cannot run here.
+func tsAgent(t *testing.T) []string {
+	t.Helper()
+	sdk := os.Getenv("ELICIT_ACP_TS_SDK")
+	if sdk == "" {
+		missingPeer(t, "ELICIT_ACP_TS_SDK not set (the @agentclientprotocol/sdk folder)")
+	}
+	if _, err := exec.LookPath("node"); err != nil {
+		missingPeer(t, "node is not installed")
+	}
+	script, err := filepath.Abs(filepath.Join("testdata", "acp-ts-agent.mjs"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return []string{"node", script, sdk}
+}
+
+// TestACPForeignSession: an agent that names a session elicit never
+// opened, in an update and in every request that carries a sessionId
+// (permission, elicitation, fs read, fs write), gets each request refused
+// -32602, journalled as refused, under --permission allow and --allow-fs:
+// nothing is auto-allowed, no file is read or written, and the update is
+// not shown.
+func TestACPForeignSession(t *testing.T) {
+	agents := map[string]func(t *testing.T) []string{
+		agentDemo: func(*testing.T) []string { return []string{binPath, "demo", "--acp"} },
+		agentTS:   tsAgent,
+	}
+	for name, agent := range agents {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			cmd := agent(t)
+			dir := t.TempDir()
+			if err := os.WriteFile(filepath.Join(dir, "notes.txt"), []byte("SECRET-NOTES\n"), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			args := append([]string{"--prompt", "foreign", "--permission", "allow", "--allow-fs", "--cwd", dir, "--"}, cmd...)
+			code, got, errs := acpRun(t, args...)
+			if code != exitNotAccepted {
+				t.Errorf("exit %d, want %d (questions refused); stderr %s", code, exitNotAccepted, errs)
+			}
+			want := "permission: error -32602; question: error -32602; read: error -32602; write: error -32602."
+			if got.StopReason != "end_turn" || got.Message != want {
+				t.Errorf("stopReason %q, message %q; want the agent to say %q", got.StopReason, got.Message, want)
+			}
+			if len(got.Questions) != 3 {
+				t.Fatalf("questions %+v, want the permission, the question and the write journalled", got.Questions)
+			}
+			for _, q := range got.Questions {
+				if q.Outcome != "invalid" || q.Sent != "error -32602" || !strings.Contains(q.Reason, "no session of ours") || q.Option != "" {
+					t.Errorf("question %+v: want refused -32602 (invalid, no session of ours), no option picked", q)
+				}
+			}
+			if got.Permission["allow_once"] != 0 || got.Permission["allow_always"] != 0 {
+				t.Errorf("permission counts %v: a foreign session's request was allowed", got.Permission)
+			}
+			if len(got.Files) != 2 {
+				t.Fatalf("files %+v, want the read and the write, refused", got.Files)
+			}
+			for _, f := range got.Files {
+				if f.Sent != "error -32602" {
+					t.Errorf("file access %+v, want refused -32602", f)
+				}
+			}
+			if _, err := os.Stat(filepath.Join(dir, "foreign.txt")); !os.IsNotExist(err) {
+				t.Errorf("foreign.txt was written for a foreign session (stat: %v)", err)
+			}
+			for _, u := range got.Updates {
+				if strings.Contains(string(u.Raw), "FOREIGN-UPDATE") {
+					t.Errorf("a foreign session's update is shown: %s", u.Raw)
+				}
+			}
+			if strings.Contains(got.Message, "SECRET-NOTES") || strings.Contains(got.Message, "FOREIGN-UPDATE") {
+				t.Errorf("message %q holds what a foreign session read or said", got.Message)
+			}
+		})
+	}
+}
