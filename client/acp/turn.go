@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strings"
 	"sync"
 	"time"
 
@@ -24,14 +23,25 @@ const (
 type TurnResult struct {
 	// StopReason is the agent's, as sent; "" when it did not answer.
 	StopReason string
-	// Message and Thought are the agent's text chunks joined.
-	Message, Thought string
+	// Message and Thought are the agent's text chunks joined, the first
+	// MaxTextBytes of each; MessageCut and ThoughtCut count the bytes not
+	// kept.
+	Message, Thought       string
+	MessageCut, ThoughtCut int
 	// ToolCalls are the turn's tool calls, merged, in order of first
-	// report.
-	ToolCalls []ToolCall
+	// report: the first MaxToolCalls, each raw field at most
+	// MaxKeptUpdateBytes (keptToolCall). ToolUpdatesDropped counts the
+	// updates of tool calls beyond them.
+	ToolCalls          []ToolCall
+	ToolUpdatesDropped int
 	// Other holds the updates shown plainly: kinds not decoded into the
-	// above (plans, commands, modes, usage, unknown).
-	Other []Update
+	// above (plans, commands, modes, usage, unknown), each at most
+	// MaxKeptUpdateBytes (Update.Cut says what was not kept). A kind that
+	// replaces the one before (a plan…) appears once, its latest, where
+	// the first stood (Update.Replaced counts the ones before); of the
+	// others the first MaxKeptUpdates, UpdatesDropped counting the rest.
+	Other          []Update
+	UpdatesDropped int
 	// Stopped is set when we sent session/cancel for this turn.
 	Stopped bool
 	// RequestCancelled is set when the agent answered session/prompt
@@ -44,8 +54,12 @@ type turnState struct {
 	mu      sync.Mutex
 	res     TurnResult
 	byID    map[string]int
-	msg     strings.Builder
-	thought strings.Builder
+	msg     []byte
+	thought []byte
+	// latest is where in res.Other the update of a replacing kind stands;
+	// added counts the others kept.
+	latest  map[string]int
+	added   int
 	stopped chan struct{}
 	stopOne sync.Once
 	// abandon is closed by AbandonTurn: $/cancel_request for the prompt.
@@ -61,19 +75,36 @@ func (t *turnState) add(u Update) {
 	defer t.mu.Unlock()
 	switch {
 	case u.Kind == UpdateAgentMessage && u.Content != nil:
-		t.msg.WriteString(u.Content.Text)
+		t.res.MessageCut += appendText(&t.msg, u.Content.Text)
 	case u.Kind == UpdateAgentThought && u.Content != nil:
-		t.thought.WriteString(u.Content.Text)
+		t.res.ThoughtCut += appendText(&t.thought, u.Content.Text)
 	case u.ToolCall != nil:
-		if i, ok := t.byID[u.ToolCall.ID]; ok {
-			t.res.ToolCalls[i].Merge(u.ToolCall)
+		tc := keptToolCall(*u.ToolCall)
+		if i, ok := t.byID[tc.ID]; ok {
+			t.res.ToolCalls[i].Merge(&tc)
 			return
 		}
-		t.byID[u.ToolCall.ID] = len(t.res.ToolCalls)
-		t.res.ToolCalls = append(t.res.ToolCalls, *u.ToolCall)
+		if len(t.res.ToolCalls) >= MaxToolCalls {
+			t.res.ToolUpdatesDropped++
+			return
+		}
+		t.byID[tc.ID] = len(t.res.ToolCalls)
+		t.res.ToolCalls = append(t.res.ToolCalls, tc)
 	case u.Kind == UpdateUserMessage:
+	case replaces(u.Kind):
+		k := keptUpdate(u)
+		if i, ok := t.latest[u.Kind]; ok {
+			k.Replaced = t.res.Other[i].Replaced + 1
+			t.res.Other[i] = k
+			return
+		}
+		t.latest[u.Kind] = len(t.res.Other)
+		t.res.Other = append(t.res.Other, k)
+	case t.added >= MaxKeptUpdates:
+		t.res.UpdatesDropped++
 	default:
-		t.res.Other = append(t.res.Other, u)
+		t.added++
+		t.res.Other = append(t.res.Other, keptUpdate(u))
 	}
 }
 
@@ -81,7 +112,7 @@ func (t *turnState) result() TurnResult {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	r := t.res
-	r.Message, r.Thought = t.msg.String(), t.thought.String()
+	r.Message, r.Thought = string(t.msg), string(t.thought)
 	r.ToolCalls = append([]ToolCall(nil), t.res.ToolCalls...)
 	r.Other = append([]Update(nil), t.res.Other...)
 	return r
@@ -99,7 +130,7 @@ var ErrTurnBusy = errors.New("acp: a prompt turn of this session is already unde
 // more: a -32800 then is RequestCancelled (not an error), no answer
 // ErrNoAnswer. Updates that arrive after a Stop are still taken.
 func (c *Client) Prompt(ctx context.Context, sessionID, text string) (TurnResult, error) {
-	t := &turnState{byID: map[string]int{}, stopped: make(chan struct{}), abandon: make(chan struct{})}
+	t := &turnState{byID: map[string]int{}, latest: map[string]int{}, stopped: make(chan struct{}), abandon: make(chan struct{})}
 	c.mu.Lock()
 	if c.turns[sessionID] != nil {
 		c.mu.Unlock()

@@ -270,13 +270,21 @@ type acpOutput struct {
 	Stopped    bool     `json:"stopped"`
 	// Cancelled is set when the agent answered the prompt -32800
 	// (cancelled, not a failure) instead of a stopReason.
-	Cancelled  bool           `json:"requestCancelled,omitempty"`
-	Message    string         `json:"message"`
-	Thought    string         `json:"thought,omitempty"`
-	ToolCalls  []acp.ToolCall `json:"toolCalls"`
-	Updates    []acpUpdate    `json:"updates"`
-	Questions  []acpQuestion  `json:"questions"`
-	Permission map[string]int `json:"permissionCounts"`
+	Cancelled bool           `json:"requestCancelled,omitempty"`
+	Message   string         `json:"message"`
+	Thought   string         `json:"thought,omitempty"`
+	ToolCalls []acp.ToolCall `json:"toolCalls"`
+	Updates   []acpUpdate    `json:"updates"`
+	// What was not kept of the turn (client/acp's keep.go bounds): the
+	// bytes of the message and thought past the first MiB, the updates
+	// past the first 256 of kinds that add, the updates of tool calls
+	// past the first 256.
+	MessageCut         int            `json:"messageCut,omitempty"`
+	ThoughtCut         int            `json:"thoughtCut,omitempty"`
+	UpdatesDropped     int            `json:"updatesDropped,omitempty"`
+	ToolUpdatesDropped int            `json:"toolUpdatesDropped,omitempty"`
+	Questions          []acpQuestion  `json:"questions"`
+	Permission         map[string]int `json:"permissionCounts"`
 	// Elicitation counts the agent's elicitations by bucket.
 	Elicitation map[string]int `json:"elicitationCounts"`
 	// Files are the agent's fs requests (--allow-fs), writes with their
@@ -319,6 +327,11 @@ func agentOf(name string, info acp.InitializeResult) acpAgent {
 type acpUpdate struct {
 	Kind string          `json:"kind"`
 	Raw  json.RawMessage `json:"update"`
+	// Replaced counts the earlier updates of this kind this one replaced
+	// (plan, available_commands_update…: the latest stands).
+	Replaced int `json:"replaced,omitempty"`
+	// Cut says what of the update was not kept (acp.MaxKeptUpdateBytes).
+	Cut string `json:"cut,omitempty"`
 }
 
 type acpQuestion struct {
@@ -340,8 +353,10 @@ func (o *acpOutput) fill(res acp.TurnResult, j *question.Journal) {
 	o.ToolCalls = append([]acp.ToolCall{}, res.ToolCalls...)
 	o.Updates = []acpUpdate{}
 	for _, u := range res.Other {
-		o.Updates = append(o.Updates, acpUpdate{Kind: u.Kind, Raw: u.Raw})
+		o.Updates = append(o.Updates, acpUpdate{Kind: u.Kind, Raw: u.Raw, Replaced: u.Replaced, Cut: u.Cut})
 	}
+	o.MessageCut, o.ThoughtCut = res.MessageCut, res.ThoughtCut
+	o.UpdatesDropped, o.ToolUpdatesDropped = res.UpdatesDropped, res.ToolUpdatesDropped
 	o.Questions = []acpQuestion{}
 	for _, e := range j.Entries() {
 		q := acpQuestion{Key: e.Key.String(), Kind: e.Asked.String(), ToolCallID: e.Origin.ToolCallID,

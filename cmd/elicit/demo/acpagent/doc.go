@@ -23,6 +23,7 @@
 //	foreign       an update, a permission, a question, a read and a write
 //	              in the name of a session the client never opened (all
 //	              must be refused), then what came back
+//	plans         20 plans, each longer than the last, up to 100,000 entries
 //
 // Anything else is echoed. It imports nothing of ours, so it is an
 // independent peer for the engine's tests.

@@ -92,6 +92,8 @@ func (a *agent) play(t *turn, prompt string) string {
 	switch {
 	case strings.Contains(word, "foreign"):
 		return t.foreign()
+	case strings.Contains(word, "plans"):
+		return t.plans()
 	case strings.Contains(word, "withdrawperm"):
 		return t.withdraw("session/request_permission", permissionParams(t.session, "call_w", "Delete build/"))
 	case strings.Contains(word, "permission"):
@@ -369,5 +371,22 @@ func (t *turn) foreign() string {
 		}
 	}
 	t.say(strings.Join(said, "; ") + ".")
+	return "end_turn"
+}
+
+// plans sends 20 plans, each longer than the last, up to 100,000
+// entries (about 6 MB), then a done message. A plan replaces the one
+// before it: a client keeps only the latest.
+func (t *turn) plans() string {
+	const steps, most = 20, 100_000
+	for i := 1; i <= steps; i++ {
+		n := most * i / steps
+		entries := make([]map[string]string, n)
+		for j := range entries {
+			entries[j] = map[string]string{"content": fmt.Sprintf("plan %d step %d", i, j+1), "priority": "medium", "status": "pending"}
+		}
+		t.update(map[string]any{"sessionUpdate": "plan", "entries": entries})
+	}
+	t.say("planned")
 	return "end_turn"
 }

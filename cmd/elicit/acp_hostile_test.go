@@ -1,11 +1,16 @@
 package main
 
 import (
+	"bytes"
+	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/elicit-dev/elicit/client/acp"
 )
 
 // missingPeer skips a test whose peer is not installed, and fails it
@@ -95,5 +100,49 @@ func TestACPForeignSession(t *testing.T) {
 				t.Errorf("message %q holds what a foreign session read or said", got.Message)
 			}
 		})
+	}
+}
+
+// TestACPPlansReplaced: 20 plans, each longer than the last (up to
+// 100,000 entries, about 6 MB), leave one plan in the output, the
+// latest, saying how many it replaced and how much of it was not kept:
+// a plan replaces the one before it (ACP), and one kept is bounded.
+func TestACPPlansReplaced(t *testing.T) {
+	t.Parallel()
+	cmd := exec.Command(binPath, "acp", "--prompt", "plans")
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("elicit acp: %v", err)
+	}
+	var got acpOutput
+	if err := json.Unmarshal(out, &got); err != nil {
+		t.Fatalf("output: %v", err)
+	}
+	if got.StopReason != "end_turn" || got.Message != "planned" {
+		t.Fatalf("stopReason %q message %q", got.StopReason, got.Message)
+	}
+	if len(got.Updates) != 1 || got.Updates[0].Kind != "plan" {
+		t.Fatalf("%d updates kept, want the latest plan alone", len(got.Updates))
+	}
+	u := got.Updates[0]
+	if u.Replaced != 19 {
+		t.Errorf("replaced %d, want 19", u.Replaced)
+	}
+	var compact bytes.Buffer
+	if err := json.Compact(&compact, u.Raw); err != nil || compact.Len() > acp.MaxKeptUpdateBytes {
+		t.Errorf("the plan kept is %d bytes, over the bound %d (%v)", compact.Len(), acp.MaxKeptUpdateBytes, err)
+	}
+	var plan struct {
+		Entries []acp.PlanEntry `json:"entries"`
+	}
+	if err := json.Unmarshal(u.Raw, &plan); err != nil || len(plan.Entries) == 0 || plan.Entries[0].Content != "plan 20 step 1" {
+		t.Fatalf("the plan kept is not the latest's first entries: %.200s (%v)", u.Raw, err)
+	}
+	want := fmt.Sprintf("%d of 100000 entries kept", len(plan.Entries))
+	if !strings.Contains(u.Cut, want) {
+		t.Errorf("cut %q, want it to say %q", u.Cut, want)
+	}
+	if len(out) > 1<<20 {
+		t.Errorf("the output is %d bytes", len(out))
 	}
 }
