@@ -29,6 +29,11 @@ Runs one ACP prompt turn against AGENT (an Agent Client Protocol agent on
 stdio; without one, the embedded demo agent, elicit demo --acp) and prints
 JSON: the agent, the stopReason, the message text, the tool calls, and
 every question the agent asked with its outcome and what was sent.
+A plan (commands, mode, usage) replaces the one before: "updates" holds
+the latest, "replaced" counting the others; what a turn keeps is bounded
+(1 MiB of text, 64 KiB an update; "cut", "messageCut"… say what was not).
+A request naming a session elicit did not open is refused -32602 whatever
+the policies say, and journalled; an update for one is dropped.
 The agent's elicitation/create questions are answered by --answer (as for
 elicit call: accept-defaults, accept, decline, cancel, FILE.json; or hold,
 which leaves them open as --permission hold does); its
