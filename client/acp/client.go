@@ -70,6 +70,12 @@ type Options struct {
 	// QuestionTimeout, if positive, ends a question of the agent's left
 	// unanswered this long: internal cancellation, answered -32800.
 	QuestionTimeout time.Duration
+	// TurnIdle, if positive, stops a turn (as Stop does) in which the
+	// agent sent nothing for its session (no update, no request) this
+	// long while none of its questions was open: headless, no one is
+	// there to stop an agent that went quiet. TurnResult.IdleStopped
+	// says so.
+	TurnIdle time.Duration
 	// ChooseAuth, if set, is asked which of the agent's authMethods to
 	// use when session/new is refused -32000 (auth required); NewSession
 	// then runs authenticate and tries once more. A UI shows a pane; an
@@ -336,6 +342,15 @@ func (c *Client) stderr(s string) {
 
 // request serves one request of the agent's in a goroutine of its own.
 func (c *Client) request(m *jsonrpc.Message, arrived time.Time) {
+	var session string
+	if pm, err := wire.ExactMembers(m.Params); err == nil {
+		session, _, _ = wire.ExactString(pm, "sessionId")
+	}
+	c.mu.Lock()
+	if t := c.turns[session]; t != nil {
+		t.heard()
+	}
+	c.mu.Unlock()
 	switch {
 	case m.Method == MethodRequestPermission, m.Method == MethodElicitation:
 	case m.Method == MethodWriteTextFile && c.opts.AllowFS:
@@ -369,9 +384,7 @@ func (c *Client) request(m *jsonrpc.Message, arrived time.Time) {
 		// read before the question's goroutine runs.
 		oq.call = scopeCall(m.Params, c.peer)
 	}
-	if pm, err := wire.ExactMembers(m.Params); err == nil {
-		oq.session, _, _ = wire.ExactString(pm, "sessionId")
-	}
+	oq.session = session
 	c.mu.Lock()
 	if _, dup := c.open[m.ID]; dup {
 		c.mu.Unlock()

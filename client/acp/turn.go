@@ -47,6 +47,9 @@ type TurnResult struct {
 	// RequestCancelled is set when the agent answered session/prompt
 	// with -32800 instead of a stopReason: cancelled, not failed.
 	RequestCancelled bool
+	// IdleStopped is set when the turn was stopped for Options.TurnIdle:
+	// the agent had gone quiet.
+	IdleStopped bool
 }
 
 // turnState gathers one turn's updates.
@@ -68,9 +71,22 @@ type turnState struct {
 	// asks counts the turn's questions not yet journalled, so that a
 	// turn returns with its journal complete.
 	asks settler
+	// activity hears, without blocking, that the agent sent something
+	// for the session (Options.TurnIdle).
+	activity chan struct{}
+}
+
+// heard notes that the agent sent something for the turn's session. On
+// the read loop: it never blocks.
+func (t *turnState) heard() {
+	select {
+	case t.activity <- struct{}{}:
+	default:
+	}
 }
 
 func (t *turnState) add(u Update) {
+	t.heard()
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	switch {
@@ -130,7 +146,8 @@ var ErrTurnBusy = errors.New("acp: a prompt turn of this session is already unde
 // more: a -32800 then is RequestCancelled (not an error), no answer
 // ErrNoAnswer. Updates that arrive after a Stop are still taken.
 func (c *Client) Prompt(ctx context.Context, sessionID, text string) (TurnResult, error) {
-	t := &turnState{byID: map[string]int{}, latest: map[string]int{}, stopped: make(chan struct{}), abandon: make(chan struct{})}
+	t := &turnState{byID: map[string]int{}, latest: map[string]int{}, stopped: make(chan struct{}), abandon: make(chan struct{}),
+		activity: make(chan struct{}, 1)}
 	c.mu.Lock()
 	if c.turns[sessionID] != nil {
 		c.mu.Unlock()
@@ -150,15 +167,7 @@ func (c *Client) Prompt(ctx context.Context, sessionID, text string) (TurnResult
 		return TurnResult{}, err
 	}
 	defer c.peer.forget(id)
-	var a answer
-	answered := false
-	select {
-	case a = <-ch:
-		answered = true
-	case <-ctx.Done():
-		c.Stop(sessionID)
-	case <-t.stopped:
-	}
+	a, answered, idled := c.awaitTurn(ctx, sessionID, t, ch)
 	if !answered {
 		// A turn ends by session/cancel, whose answer is the stopReason.
 		// An agent that does not give it within CancelWait (or a second
@@ -177,7 +186,7 @@ func (c *Client) Prompt(ctx context.Context, sessionID, text string) (TurnResult
 		var err error
 		if a, err = c.peer.abandon(id, ch, MethodSessionPrompt, c.opts.CancelWait); err != nil {
 			res := t.result()
-			res.Stopped = true
+			res.Stopped, res.IdleStopped = true, idled
 			return res, fmt.Errorf("acp: session/prompt: %w, nor within %s of session/cancel (it may still be working)", err, c.opts.CancelWait)
 		}
 	}
@@ -186,6 +195,7 @@ func (c *Client) Prompt(ctx context.Context, sessionID, text string) (TurnResult
 	// answer; wait for that, bounded.
 	waitSettled(&t.asks, c.opts.CloseWait)
 	res := t.result()
+	res.IdleStopped = idled
 	select {
 	case <-t.stopped:
 		res.Stopped = true
@@ -206,6 +216,43 @@ func (c *Client) Prompt(ctx context.Context, sessionID, text string) (TurnResult
 	}
 	res.StopReason = r.StopReason
 	return res, nil
+}
+
+// awaitTurn waits for the prompt's answer until ctx ends or the turn is
+// stopped (or, with Options.TurnIdle, the agent goes quiet: idled),
+// stopping it as Stop does in the first and last case.
+func (c *Client) awaitTurn(ctx context.Context, sessionID string, t *turnState, ch <-chan answer) (a answer, answered, idled bool) {
+	var idle <-chan time.Time // nil without TurnIdle: never ready
+	var timer *time.Timer
+	if d := c.opts.TurnIdle; d > 0 {
+		timer = time.NewTimer(d)
+		defer timer.Stop()
+		idle = timer.C
+	}
+	for {
+		select {
+		case a = <-ch:
+			return a, true, false
+		case <-ctx.Done():
+			c.Stop(sessionID)
+			return a, false, false
+		case <-t.stopped:
+			return a, false, false
+		case <-t.activity:
+			if timer != nil {
+				timer.Reset(c.opts.TurnIdle)
+			}
+		case <-idle:
+			if t.asks.busy() {
+				// A question is open: the agent waits for us, not we
+				// for it.
+				timer.Reset(c.opts.TurnIdle)
+				continue
+			}
+			c.Stop(sessionID)
+			return a, false, true
+		}
+	}
 }
 
 // Stop cancels the session's turn: every open question of the session
@@ -277,6 +324,13 @@ func (s *settler) end() {
 		close(s.idle)
 		s.idle = nil
 	}
+}
+
+// busy reports whether a question is being answered.
+func (s *settler) busy() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.n > 0
 }
 
 func (s *settler) settled() <-chan struct{} {

@@ -21,6 +21,7 @@ import (
 const acpUsage = `Usage: elicit acp --prompt TEXT [--answer POLICY] [--permission P]
                  [--cancel-after DURATION] [--cwd DIR] [--allow-fs]
                  [--auth METHOD] [--prompt-timeout D] [--start-timeout D]
+                 [--idle-timeout D]
                  [--elicit off|form|url|both] [--record FILE]
                  [-- AGENT ARGS...]
        elicit acp [--cwd DIR] [--record FILE] [-- AGENT ARGS...]   (the TUI)
@@ -54,7 +55,11 @@ question first, answered by --permission, and its diff is printed under
 for it (-32000 to session/new). --prompt-timeout ends a question left
 unanswered that long (answered -32800, as shutdown is). --start-timeout
 (default 30s) bounds start-up, initialize, authenticate and session/new;
-a slow request is abandoned with $/cancel_request.
+a slow request is abandoned with $/cancel_request. --idle-timeout
+(default 10m) stops the turn (session/cancel, as --cancel-after does)
+when the agent has sent nothing for it that long while none of its
+questions was open ("idleStopped" in the JSON): no one is there to stop
+an agent that went quiet.
 --elicit says which elicitation modes to declare (default both); one the
 agent uses without it is refused -32602.
 --record FILE writes a recording of the turn (JSONL: every ACP frame both
@@ -74,6 +79,7 @@ type acpFlags struct {
 	record                                   string
 	elicit                                   string
 	cancelAfter, promptTimeout, startTimeout time.Duration
+	idleTimeout                              time.Duration
 	allowFS                                  bool
 }
 
@@ -90,6 +96,7 @@ func runACP(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	fs.StringVar(&f.auth, "auth", "", "authenticate with this method when the agent requires it")
 	fs.DurationVar(&f.promptTimeout, "prompt-timeout", 0, "end a question left unanswered this long (answered -32800; 0: never)")
 	fs.DurationVar(&f.startTimeout, "start-timeout", 30*time.Second, "bound start-up, initialize, authenticate and session/new")
+	fs.DurationVar(&f.idleTimeout, "idle-timeout", acpIdleTimeout, "stop the turn when the agent sends nothing for this long (while no question of its is open)")
 	fs.StringVar(&f.record, "record", "", recordFlagUsage)
 	before, command := splitDashDash(args)
 	pos, err := parseInterleaved(fs, before)
@@ -102,8 +109,8 @@ func runACP(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	if f.prompt == "" {
 		return usageErr("acp needs --prompt TEXT")
 	}
-	if f.cancelAfter < 0 || f.promptTimeout < 0 || f.startTimeout <= 0 {
-		return usageErr("--cancel-after and --prompt-timeout must not be negative, --start-timeout must be positive")
+	if f.cancelAfter < 0 || f.promptTimeout < 0 || f.startTimeout <= 0 || f.idleTimeout <= 0 {
+		return usageErr("--cancel-after and --prompt-timeout must not be negative, --start-timeout and --idle-timeout must be positive")
 	}
 	em, err := parseElicit(f.elicit)
 	if err != nil {
@@ -136,7 +143,7 @@ func runACP(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	opts := acp.Options{Name: name, Command: command[0], Args: command[1:], ClientVersion: version,
 		Prompter: rec.Prompter(&acpPrompter{answer: answer, permission: f.permission}),
 		OnStderr: func(line string) { fmt.Fprintf(stderr, "[%s] %s\n", name, untrusted.Line(line)) },
-		AllowFS:  f.allowFS, OnFile: files.add, QuestionTimeout: f.promptTimeout, Modes: &modes}
+		AllowFS:  f.allowFS, OnFile: files.add, QuestionTimeout: f.promptTimeout, Modes: &modes, TurnIdle: f.idleTimeout}
 	if rec != nil {
 		opts.OnFrame = func(fr transport.Frame) { rec.Frame(name, fr) }
 		opts.OnResolved = rec.Resolved
@@ -196,6 +203,10 @@ func runACP(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	return err
 }
 
+// acpIdleTimeout is --idle-timeout's default: long enough for an agent
+// at work without a word (a long tool run), short of hanging a job.
+const acpIdleTimeout = 10 * time.Minute
+
 // acpVerdict is how a finished turn exits.
 func acpVerdict(res acp.TurnResult, err error, qs []acpQuestion) error {
 	var ae *acp.AuthRequiredError
@@ -204,8 +215,12 @@ func acpVerdict(res acp.TurnResult, err error, qs []acpQuestion) error {
 		return fail(exitConnect, "%w (name one with --auth)", err)
 	case errors.Is(err, acp.ErrCancelled):
 		return fail(exitToolError, "cancelled: %w", err)
+	case res.IdleStopped && err != nil:
+		return fail(exitToolError, "the agent sent nothing for --idle-timeout; the turn was stopped: %w", err)
 	case err != nil:
 		return fail(exitToolError, "%w", err)
+	case res.IdleStopped:
+		return fail(exitToolError, "the agent sent nothing for --idle-timeout: the turn was stopped (stopReason %q)", res.StopReason)
 	}
 	for _, q := range qs {
 		if q.Outcome != question.Accept.String() || q.Kind == question.KindPermission.String() &&
@@ -273,6 +288,8 @@ type acpOutput struct {
 	SessionID  string   `json:"sessionId,omitempty"`
 	StopReason string   `json:"stopReason"`
 	Stopped    bool     `json:"stopped"`
+	// IdleStopped is set when --idle-timeout stopped the turn.
+	IdleStopped bool `json:"idleStopped,omitempty"`
 	// Cancelled is set when the agent answered the prompt -32800
 	// (cancelled, not a failure) instead of a stopReason.
 	Cancelled bool           `json:"requestCancelled,omitempty"`
@@ -354,7 +371,7 @@ type acpQuestion struct {
 
 func (o *acpOutput) fill(res acp.TurnResult, j *question.Journal) {
 	o.StopReason, o.Stopped, o.Message, o.Thought = res.StopReason, res.Stopped, res.Message, res.Thought
-	o.Cancelled = res.RequestCancelled
+	o.Cancelled, o.IdleStopped = res.RequestCancelled, res.IdleStopped
 	o.ToolCalls = append([]acp.ToolCall{}, res.ToolCalls...)
 	o.Updates = []acpUpdate{}
 	for _, u := range res.Other {

@@ -146,3 +146,17 @@ func TestACPPlansReplaced(t *testing.T) {
 		t.Errorf("the output is %d bytes", len(out))
 	}
 }
+
+// TestACPIdleTimeout: an agent that says nothing and never answers the
+// prompt is stopped after --idle-timeout (before, elicit acp waited for
+// it for ever); the JSON says why, and the exit is 4.
+func TestACPIdleTimeout(t *testing.T) {
+	t.Parallel()
+	code, got, errs := acpRun(t, "--prompt", "silent", "--idle-timeout", "300ms")
+	if code != exitToolError || !got.IdleStopped || !got.Stopped || got.StopReason != "cancelled" || !strings.Contains(got.Error, "--idle-timeout") {
+		t.Errorf("exit %d, idleStopped %v stopped %v stopReason %q error %q; stderr %s", code, got.IdleStopped, got.Stopped, got.StopReason, got.Error, errs)
+	}
+	if code, _, _ := runCLI(t, "acp", "--prompt", "x", "--idle-timeout", "0s"); code != exitUsage {
+		t.Errorf("--idle-timeout 0s: exit %d, want %d (a bound always exists)", code, exitUsage)
+	}
+}

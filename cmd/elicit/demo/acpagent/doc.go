@@ -24,6 +24,7 @@
 //	              in the name of a session the client never opened (all
 //	              must be refused), then what came back
 //	plans         20 plans, each longer than the last, up to 100,000 entries
+//	silent        a turn that says nothing until session/cancel
 //
 // Anything else is echoed. It imports nothing of ours, so it is an
 // independent peer for the engine's tests.

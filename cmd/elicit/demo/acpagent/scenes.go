@@ -94,6 +94,15 @@ func (a *agent) play(t *turn, prompt string) string {
 		return t.foreign()
 	case strings.Contains(word, "plans"):
 		return t.plans()
+	case strings.Contains(word, "silent"):
+		// Says nothing until session/cancel: only a bound on the
+		// client's side ends the turn.
+		select {
+		case <-t.cancel:
+			return "cancelled"
+		case <-t.abandon:
+			return errCancelledStop
+		}
 	case strings.Contains(word, "withdrawperm"):
 		return t.withdraw("session/request_permission", permissionParams(t.session, "call_w", "Delete build/"))
 	case strings.Contains(word, "permission"):
