@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"sync"
 	"time"
+	"unicode/utf8"
 
 	"github.com/elicit-dev/elicit/client"
 	"github.com/elicit-dev/elicit/client/acp"
@@ -185,7 +186,7 @@ func runACP(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		call.End(turnRecordOf(res), nil)
 	}
 	out.fill(res, c.Journal())
-	out.Files = files.all()
+	out.Files, out.FilesDropped = files.all(), files.droppedCount()
 	out.Authenticated = authed
 	if out.SessionID == "" && errors.Is(err, acp.ErrCancelled) {
 		// Our slow request, abandoned with $/cancel_request, and the
@@ -312,6 +313,8 @@ type acpOutput struct {
 	// Files are the agent's fs requests (--allow-fs), writes with their
 	// diff.
 	Files []acp.FileAccess `json:"files"`
+	// FilesDropped counts the fs requests past the first maxFilesKept.
+	FilesDropped int `json:"filesDropped,omitempty"`
 	// Authenticated is the --auth method used, if the agent asked.
 	Authenticated string `json:"authenticated,omitempty"`
 	// Abandoned is set when a request of ours before the prompt
@@ -393,16 +396,42 @@ func (o *acpOutput) fill(res acp.TurnResult, j *question.Journal) {
 	o.Elicitation = j.AgentElicitationCounts()
 }
 
+// What elicit acp keeps of the agent's fs requests: the first
+// maxFilesKept, each diff at most maxDiffKept bytes (an agent may write
+// 8 MiB files without end).
+const (
+	maxFilesKept = 256
+	maxDiffKept  = 64 << 10
+)
+
 // acpFiles gathers the agent's fs requests as they end.
 type acpFiles struct {
-	mu  sync.Mutex
-	got []acp.FileAccess
+	mu      sync.Mutex
+	got     []acp.FileAccess
+	dropped int
 }
 
 func (f *acpFiles) add(fa acp.FileAccess) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
+	if len(f.got) >= maxFilesKept {
+		f.dropped++
+		return
+	}
+	if len(fa.Diff) > maxDiffKept {
+		n := maxDiffKept
+		for n > 0 && !utf8.RuneStart(fa.Diff[n]) {
+			n--
+		}
+		fa.Diff = fa.Diff[:n] + fmt.Sprintf("\n… %d bytes of the diff not kept (more than %d)\n", len(fa.Diff)-n, maxDiffKept)
+	}
 	f.got = append(f.got, fa)
+}
+
+func (f *acpFiles) droppedCount() int {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.dropped
 }
 
 func (f *acpFiles) all() []acp.FileAccess {

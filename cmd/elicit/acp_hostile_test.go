@@ -160,3 +160,21 @@ func TestACPIdleTimeout(t *testing.T) {
 		t.Errorf("--idle-timeout 0s: exit %d, want %d (a bound always exists)", code, exitUsage)
 	}
 }
+
+// TestACPFilesBounded: 301 writes, the first of 1 MiB, leave an account
+// of the first 256 in "files", the 1 MiB diff cut and marked, and the
+// count of the rest.
+func TestACPFilesBounded(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	code, got, errs := acpRun(t, "--prompt", "manywrites", "--allow-fs", "--cwd", dir, "--permission", "allow")
+	if code != exitOK || got.Message != "wrote 301 files" {
+		t.Fatalf("exit %d, message %q; stderr %s", code, got.Message, errs)
+	}
+	if len(got.Files) != maxFilesKept || got.FilesDropped != 301-maxFilesKept {
+		t.Errorf("%d files kept, %d dropped; want %d and %d", len(got.Files), got.FilesDropped, maxFilesKept, 301-maxFilesKept)
+	}
+	if d := got.Files[0].Diff; len(d) > maxDiffKept+200 || !strings.Contains(d, "bytes of the diff not kept") {
+		t.Errorf("the 1 MiB write's diff is kept as %d bytes, ending %q", len(d), d[max(len(d)-100, 0):])
+	}
+}

@@ -25,6 +25,7 @@
 //	              must be refused), then what came back
 //	plans         20 plans, each longer than the last, up to 100,000 entries
 //	silent        a turn that says nothing until session/cancel
+//	manywrites    a write of 1 MiB, then 300 small ones, in the cwd
 //
 // Anything else is echoed. It imports nothing of ours, so it is an
 // independent peer for the engine's tests.

@@ -94,6 +94,8 @@ func (a *agent) play(t *turn, prompt string) string {
 		return t.foreign()
 	case strings.Contains(word, "plans"):
 		return t.plans()
+	case strings.Contains(word, "manywrites"):
+		return t.manyWrites()
 	case strings.Contains(word, "silent"):
 		// Says nothing until session/cancel: only a bound on the
 		// client's side ends the turn.
@@ -397,5 +399,28 @@ func (t *turn) plans() string {
 		t.update(map[string]any{"sessionUpdate": "plan", "entries": entries})
 	}
 	t.say("planned")
+	return "end_turn"
+}
+
+// manyWrites writes big.txt (1 MiB) in the cwd, then 300 small files,
+// and says how many writes were answered: a client keeps a bounded
+// account of them.
+func (t *turn) manyWrites() string {
+	paths := []string{t.cwd + "/big.txt"}
+	contents := []string{strings.Repeat("0123456789abcde\n", 1<<16)}
+	for i := range 300 {
+		paths, contents = append(paths, fmt.Sprintf("%s/f%d.txt", t.cwd, i)), append(contents, fmt.Sprintf("file %d\n", i))
+	}
+	written := 0
+	for i, p := range paths {
+		_, r, ok := t.ask("fs/write_text_file", map[string]any{"sessionId": t.session, "path": p, "content": contents[i]})
+		if !ok || t.cancelled() {
+			return "cancelled"
+		}
+		if r.Error == nil {
+			written++
+		}
+	}
+	t.say(fmt.Sprintf("wrote %d files", written))
 	return "end_turn"
 }
