@@ -77,6 +77,9 @@ func TestCheckBudget(t *testing.T) {
 			t.Errorf("table lacks %q:\n%s", want, table)
 		}
 	}
+	if code, _, _ := runCLI(t, "check", "--demo", "--budget", "-1s"); code != exitUsage {
+		t.Errorf("--budget -1s: exit %d, want %d", code, exitUsage)
+	}
 	if _, _, help := runCLI(t, "check", "-h"); !strings.Contains(help, "-budget") || !strings.Contains(help, "3 times --request-timeout") {
 		t.Errorf("check -h does not document --budget:\n%s", help)
 	}
