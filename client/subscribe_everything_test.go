@@ -3,14 +3,13 @@ package client_test
 import (
 	"context"
 	"errors"
-	"os"
-	"os/exec"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/elicit-dev/elicit/client"
 	"github.com/elicit-dev/elicit/client/wire"
+	"github.com/elicit-dev/elicit/internal/testenv"
 	"github.com/elicit-dev/elicit/transport"
 )
 
@@ -19,13 +18,8 @@ import (
 // 5 s for each subscribed URI): a ResourceUpdated event names the URI.
 // After Unsubscribe no more come for it.
 func TestSubscribeEverything(t *testing.T) {
-	path := os.Getenv("ELICIT_SERVER_EVERYTHING")
-	if path == "" {
-		t.Skip("ELICIT_SERVER_EVERYTHING is not set")
-	}
-	if _, err := exec.LookPath("node"); err != nil {
-		t.Skip("node is not installed")
-	}
+	path := testenv.Getenv(t, "ELICIT_SERVER_EVERYTHING", "path to server-everything's dist/index.js")
+	testenv.LookPath(t, "node")
 	t.Parallel()
 	rec := &recorder{}
 	ctx, cancel := context.WithTimeout(t.Context(), time.Minute)

@@ -11,6 +11,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/elicit-dev/elicit/internal/testenv"
 )
 
 // everythingCommand returns the command that starts
@@ -25,7 +27,7 @@ func everythingCommand(t *testing.T) []string {
 	if os.Getenv("ELICIT_NPX") == "1" {
 		return []string{"npx", "-y", "@modelcontextprotocol/server-everything", "stdio"}
 	}
-	t.Skip("server-everything not available: set ELICIT_SERVER_EVERYTHING (path to dist/index.js) or ELICIT_NPX=1")
+	testenv.Missing(t, "server-everything not available: set ELICIT_SERVER_EVERYTHING (path to dist/index.js) or ELICIT_NPX=1")
 	return nil
 }
 
@@ -75,10 +77,7 @@ func TestEverythingElicitation(t *testing.T) {
 // Streamable HTTP and legacy SSE servers; for /sse elicit must fall back to
 // HTTP+SSE by itself (POST initialize is refused there).
 func TestEverythingHTTP(t *testing.T) {
-	script := os.Getenv("ELICIT_SERVER_EVERYTHING")
-	if script == "" {
-		t.Skip("ELICIT_SERVER_EVERYTHING not set (path to server-everything's dist/index.js)")
-	}
+	script := testenv.Getenv(t, "ELICIT_SERVER_EVERYTHING", "path to server-everything's dist/index.js")
 	for _, tc := range []struct{ mode, path, era string }{
 		{"streamableHttp", "/mcp", "stateful"},
 		{"sse", "/sse", "legacy SSE"},

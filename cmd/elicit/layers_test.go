@@ -14,7 +14,8 @@ import (
 // same, the package itself, and what is listed for them (a real peer to
 // test against, the ids client's data types carry). go-sdk is a test peer
 // of the engine and what the demo is built on, nothing more; only ui, forms
-// and themes may touch charm.
+// and themes may touch charm. internal/testenv is for tests only: every
+// package's tests may import it, no package may.
 func TestLayers(t *testing.T) {
 	const (
 		mod = "github.com/elicit-dev/elicit/"
@@ -46,7 +47,10 @@ func TestLayers(t *testing.T) {
 		"ui":                       {ours: []string{"client", "client/wire", "client/question", "client/findings", "forms", "forms/schema", "themes", "themes/untrusted"}, testOurs: []string{"transport/jsonrpc"}, charm: true},
 		"cmd/elicit/demo":          {sdk: true, testSDK: true},
 		"cmd/elicit/demo/acpagent": {},
+		"internal/testenv":         {},
 	}
+	// testOnly are the packages of ours any package's tests may import.
+	testOnly := []string{"internal/testenv"}
 	out, err := exec.Command("go", "list", "-json", "../../...").Output()
 	if err != nil {
 		t.Fatalf("go list: %v", err)
@@ -82,7 +86,7 @@ func TestLayers(t *testing.T) {
 				case isOurs && strings.HasPrefix(rel, name+"/internal/"):
 					// A package's own internal packages are part of it
 					// (forms/schema/internal/jsonschema).
-				case isOurs && !contains(r.ours, rel) && !(test && (rel == name || contains(r.testOurs, rel))):
+				case isOurs && !contains(r.ours, rel) && !(test && (rel == name || contains(r.testOurs, rel) || contains(testOnly, rel))):
 					t.Errorf("%s imports %s, which the layering rule forbids", what, imp)
 				case strings.HasPrefix(imp, sdk) && !r.sdk && !(test && r.testSDK) && !contains(r.sdkPkgs, strings.TrimPrefix(imp, sdk)):
 					t.Errorf("%s imports %s: go-sdk is a test peer of the engine and the demo's base only", what, imp)
