@@ -37,20 +37,7 @@ func TestSubscribeEverything(t *testing.T) {
 	if _, err := s.CallTool(ctx, "toggle-subscriber-updates", map[string]any{}, nil); err != nil {
 		t.Fatal(err)
 	}
-	updated := func() int {
-		n := 0
-		for _, e := range rec.Events() {
-			if u, ok := e.(client.ResourceUpdated); ok && u.Server == "everything" && u.URI == uri {
-				n++
-			}
-		}
-		return n
-	}
-	for deadline := time.Now().Add(20 * time.Second); updated() == 0; time.Sleep(100 * time.Millisecond) {
-		if time.Now().After(deadline) {
-			t.Fatalf("no resources/updated for %s within 20 s; events %v", uri, rec.Events())
-		}
-	}
+	waitEventWithin(t, rec, 20*time.Second, func(u client.ResourceUpdated) bool { return u.Server == "everything" && u.URI == uri })
 	if err := s.Unsubscribe(ctx, uri); err != nil {
 		t.Fatal(err)
 	}
