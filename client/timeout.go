@@ -183,8 +183,7 @@ func patientTimeout(ctx context.Context, d time.Duration, cause error, waiting f
 	ctx, cancel := context.WithCancelCause(ctx)
 	var mu sync.Mutex
 	var t *time.Timer
-	var check func()
-	check = func() {
+	check := func() {
 		mu.Lock()
 		defer mu.Unlock()
 		if waiting() {

@@ -386,7 +386,7 @@ func (r *replayer) replay(ctx context.Context, t *replayTarget, call record.Reco
 	defer cancel()
 	t.prompter.begin(expected, cancel)
 	rc := r.out.Begin(call.Server, call.Method, out.Name, call.Params, call.AsTask)
-	result, err, skip := runRecordedCall(cctx, t.sess, call.Call)
+	result, skip, err := runRecordedCall(cctx, t.sess, call.Call)
 	rc.End(result, err)
 	seen := t.prompter.end(ctx)
 	if skip != "" {
@@ -451,7 +451,7 @@ func cmpOr(vals ...string) string {
 
 // runRecordedCall makes call again on s; skip says why it was not
 // (a method a replay cannot make again).
-func runRecordedCall(ctx context.Context, s *client.Session, call record.Call) (result any, err error, skip string) {
+func runRecordedCall(ctx context.Context, s *client.Session, call record.Call) (result any, skip string, err error) {
 	decode := func(v any) error {
 		if len(call.Params) == 0 {
 			return nil
@@ -465,69 +465,69 @@ func runRecordedCall(ctx context.Context, s *client.Session, call record.Call) (
 	case wire.MethodToolsCall:
 		var p toolCallParams
 		if err := decode(&p); err != nil {
-			return nil, err, ""
+			return nil, "", err
 		}
 		if p.Arguments == nil {
 			p.Arguments = map[string]any{}
 		}
 		res, err := s.CallTool(ctx, p.Name, p.Arguments, &client.CallOptions{AsTask: call.AsTask})
-		return callResult(res), err, ""
+		return callResult(res), "", err
 	case wire.MethodPromptsGet:
 		var p promptGetParams
 		if err := decode(&p); err != nil {
-			return nil, err, ""
+			return nil, "", err
 		}
 		res, err := s.GetPrompt(ctx, p.Name, p.Arguments)
-		return res, err, ""
+		return res, "", err
 	case wire.MethodResourcesRead:
 		var p uriParams
 		if err := decode(&p); err != nil {
-			return nil, err, ""
+			return nil, "", err
 		}
 		res, err := s.ReadResource(ctx, p.URI)
-		return res, err, ""
+		return res, "", err
 	case wire.MethodResourcesSubscribe, wire.MethodResourcesUnsubscribe:
 		var p uriParams
 		if err := decode(&p); err != nil {
-			return nil, err, ""
+			return nil, "", err
 		}
 		if call.Method == wire.MethodResourcesSubscribe {
-			return nil, s.Subscribe(ctx, p.URI), ""
+			return nil, "", s.Subscribe(ctx, p.URI)
 		}
-		return nil, s.Unsubscribe(ctx, p.URI), ""
+		return nil, "", s.Unsubscribe(ctx, p.URI)
 	case wire.MethodCompletionComplete:
 		var p wire.CompleteParams
 		if err := decode(&p); err != nil {
-			return nil, err, ""
+			return nil, "", err
 		}
 		var others map[string]string
 		if p.Context != nil {
 			others = p.Context.Arguments
 		}
 		res, err := s.Complete(ctx, p.Ref, p.Argument.Name, p.Argument.Value, others)
-		return res, err, ""
+		return res, "", err
 	case wire.MethodLoggingSetLevel:
 		var p setLevelParams
 		if err := decode(&p); err != nil {
-			return nil, err, ""
+			return nil, "", err
 		}
-		return nil, s.SetLogLevel(ctx, p.Level), ""
+		return nil, "", s.SetLogLevel(ctx, p.Level)
 	case wire.MethodToolsList:
 		res, err := s.ListTools(ctx)
-		return res, err, ""
+		return res, "", err
 	case wire.MethodPromptsList:
 		res, err := s.ListPrompts(ctx)
-		return res, err, ""
+		return res, "", err
 	case wire.MethodResourcesList:
 		res, err := s.ListResources(ctx)
-		return res, err, ""
+		return res, "", err
 	case wire.MethodResourcesTemplatesList:
 		res, err := s.ListResourceTemplates(ctx)
-		return res, err, ""
+		return res, "", err
 	case wire.MethodTasksCancel:
-		return nil, nil, "tasks/cancel names a task of the recorded run; its task is not this run's"
+		return nil, "tasks/cancel names a task of the recorded run; its task is not this run's", nil
 	}
-	return nil, nil, fmt.Sprintf("elicit does not replay %s", call.Method)
+	return nil, fmt.Sprintf("elicit does not replay %s", call.Method), nil
 }
 
 // encodeResult is a replayed result as a recording keeps it.

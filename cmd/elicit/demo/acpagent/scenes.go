@@ -128,9 +128,7 @@ func (a *agent) play(t *turn, prompt string) string {
 	case strings.Contains(word, "err32800"):
 		// Answers the prompt -32800 when cancelled, as some SDKs do,
 		// instead of stopReason cancelled.
-		for !t.cancelled() {
-			time.Sleep(20 * time.Millisecond)
-		}
+		<-t.cancel
 		return errCancelledStop
 	case strings.Contains(word, "crash"):
 		t.a.request("session/request_permission", permissionParams(t.session, "call_c", "Format disk"))
