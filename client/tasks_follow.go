@@ -197,6 +197,7 @@ func (f *taskFollow) run(fresh bool) {
 	s := f.s
 	defer s.wg.Done()
 	defer f.stop()
+	f.kickResult() // created in input_required: no poll shows a move into it
 	backoff := fallbackPoll
 	fails, unreached := 0, 0
 	next := time.Now()
@@ -388,11 +389,10 @@ func (f *taskFollow) observeTask(w *wireTask) {
 		f.mu.Unlock()
 		return
 	}
-	prev := f.snap.Status
 	w.applyTo(&f.snap)
 	switch f.design {
 	case TaskDesignCore:
-		act.startResult = f.coreObservedLocked(prev)
+		act.startResult = f.wantResultLocked()
 	case TaskDesignExtension:
 		act.inputs = f.extObservedLocked(w)
 	}
