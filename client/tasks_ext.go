@@ -267,7 +267,7 @@ func (s *Session) taskNotification(method string, params json.RawMessage) {
 		s.log.Debug("status of a task we do not follow", "task", w.TaskID, "method", method)
 		return
 	}
-	f.observeTask(w)
+	f.observeTask(w, time.Time{})
 }
 
 // listenAgreed reports whether the subscription params names is ours,
