@@ -22,6 +22,7 @@ type incoming struct {
 	cancel  context.CancelCauseFunc // under Session.mu, or its task's lock (tasks_core.go)
 	origin  question.Origin         // questions (asksPerson) only
 	owner   jsonrpc.ID              // our call it belongs to, for abandonment
+	via     *call                   // ours, whose HTTP stream carried it (not a tasks/result); nil otherwise
 	holds   []*call                 // whose clocks stand still while it is served
 	reason  string                  // the server's reason, when withdrawn; under mu
 	gen     int                     // initialize generation it arrived under
@@ -71,6 +72,9 @@ func (s *Session) handleRequest(in transport.Inbound) {
 	if asks {
 		e.origin = s.originLocked(in, taskID)
 		e.owner = e.origin.CallID
+		if c := s.out[in.RelatedID]; in.RelatedID.IsValid() && c != nil && c.method != wire.MethodTasksResult {
+			e.via = c
+		}
 		e.holds = s.holdLocked(in, e.origin)
 	}
 	s.in[m.ID] = e

@@ -190,8 +190,7 @@ func (f *taskFollow) sendUpdate(q *question.Question, r question.Reply, out ques
 	c.sent = func() { once.Do(func() { s.record(q, out, &r) }) }
 	if err := s.do(context.Background(), c, params, nil); err != nil {
 		once.Do(func() {
-			out.Reason = question.JoinReason(out.Reason, "answer not delivered: "+err.Error())
-			s.record(q, out, nil)
+			s.record(q, question.NotDelivered(out, r.Sent, err.Error()), nil)
 		})
 		s.notice("task %s: tasks/update for %q: %v", f.id, q.Key.Input, err)
 	}
