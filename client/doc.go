@@ -48,8 +48,10 @@
 // nothing counted as sent; what waited on the server's next move ends at
 // once wrapping question.ErrUndelivered: the call whose HTTP stream
 // carried the question (cancelled on the wire), or the 2025-11-25 task it
-// belongs to (lost). A question tied to no call (stdio, a GET stream)
-// ends nothing more: which call it belongs to is a guess.
+// belongs to (lost); an extension task's tasks/update that failed, or
+// that the server answered with an error, loses its task the same way.
+// A question tied to no call (stdio, a GET stream) ends nothing more:
+// which call it belongs to is a guess.
 //
 // What the client offers a server (the requests it serves and the
 // capabilities it declares, per version) is one table, features.go;

@@ -55,10 +55,7 @@ func (s *Session) answerLost(e *incoming, sent string, err error) {
 	if s.Err() != nil {
 		return
 	}
-	if sent == "" {
-		sent = "answer"
-	}
-	cause := fmt.Errorf("%w: the %s to the server's %s #%s did not reach it: %w", question.ErrUndelivered, sent, e.method, e.id.Raw(), err)
+	cause := undelivered(sent, fmt.Sprintf("the server's %s #%s", e.method, e.id.Raw()), err)
 	switch {
 	case e.origin.Kind == question.OriginTask:
 		if f := s.tasks.live(e.origin.TaskID); f != nil {
@@ -86,4 +83,13 @@ func (s *Session) serveCreateMessage(e *incoming, m *jsonrpc.Message) {
 		Arrived: e.arrived,
 	}
 	s.ask(e.ctx, q, m.Params, requestDelivery{s, e})
+}
+
+// undelivered is the error that ends what waited on an answer (sent, as
+// Reply.Sent names it) to what that did not reach the server, for err.
+func undelivered(sent, what string, err error) error {
+	if sent == "" {
+		sent = "answer"
+	}
+	return fmt.Errorf("%w: the %s to %s was not taken: %w", question.ErrUndelivered, sent, what, err)
 }

@@ -193,6 +193,18 @@ func (f *taskFollow) sendUpdate(q *question.Question, r question.Reply, out ques
 			s.record(q, question.NotDelivered(out, r.Sent, err.Error()), nil)
 		})
 		s.notice("task %s: tasks/update for %q: %v", f.id, q.Key.Input, err)
+		// The task waits for an answer it never took, and its input is
+		// asked once: it would wait for ever. Given up, with why: the
+		// server's refusal (it got the answer: journalled as sent), or
+		// the answer not delivered.
+		what := fmt.Sprintf("input %q of task %s", q.Key.Input, f.id)
+		cause := undelivered(r.Sent, what, err)
+		if serverAnswered(err) {
+			cause = fmt.Errorf("the server refused the %s to %s: %w", r.Sent, what, err)
+		}
+		if s.Err() == nil {
+			f.lose(cause)
+		}
 	}
 }
 

@@ -101,3 +101,46 @@ func TestTaskAnswerRefusedByServer(t *testing.T) {
 		t.Errorf("task %+v, want it lost, saying the answer was not delivered", tk)
 	}
 }
+
+// TestTaskUpdateRefused: an extension task's answer that its server
+// refuses (tasks/update answered with an error): the task, which would
+// otherwise wait for ever for an answer it never took (its input is asked
+// once), is given up at once with the server's reason. The answer did
+// reach the server: it stays journalled as sent.
+func TestTaskUpdateRefused(t *testing.T) {
+	t.Parallel()
+	rec := &recorder{}
+	pr := newTaskPrompter(func(context.Context, *question.Question) question.Outcome {
+		return question.Outcome{Kind: question.Accept, Content: map[string]any{"a": "A"}}
+	})
+	s, p := modernPeer(t, &client.Options{Prompter: pr}, rec)
+	done := callAsync(t.Context(), s, "job")
+	call := p.expect("tools/call")
+	p.respond(call.ID, `{"resultType":"task",`+extTask("t1", "working", "")+`}`)
+	ctx, stop := context.WithCancel(context.Background())
+	served := make(chan struct{})
+	go func() {
+		defer close(served)
+		for {
+			m, err := msgOf(p.conn.Read(ctx))
+			if err != nil {
+				return
+			}
+			switch m.Method {
+			case "tasks/get":
+				p.respond(m.ID, `{"resultType":"complete",`+extTask("t1", "input_required", twoQuestions)+`}`)
+			case "tasks/update":
+				p.send(&jsonrpc.Message{ID: m.ID, Error: jsonrpc.NewError(jsonrpc.CodeInvalidParams, "input responses refused", nil)})
+			}
+		}
+	}()
+	got := recvWithin(t, done, "CallTool's return")
+	stop()
+	<-served
+	if !strings.Contains(got, "task lost") || !strings.Contains(got, "the server refused the") || !strings.Contains(got, "input responses refused") {
+		t.Fatalf("CallTool: %s; want the task lost because its answer was refused", got)
+	}
+	if tk, _ := s.Task("t1"); !tk.Lost || !tk.Ended {
+		t.Errorf("task %+v, want it lost", tk)
+	}
+}
