@@ -151,7 +151,7 @@ type taskLint struct {
 	design     TaskDesign
 	prev, next TaskStatus
 	upd        time.Time // next's lastUpdatedAt (zero if it had none)
-	asked      time.Time // when the request it answers went out; zero for a notification
+	asked      time.Time // no later than the request it answers went out; zero for a notification
 	termAt     time.Time // when prev, if terminal, was folded in
 	termUpd    time.Time // prev's lastUpdatedAt, if terminal (zero if it had none)
 	cancelOK   time.Time // when a tasks/cancel was answered with success

@@ -353,8 +353,8 @@ func (f *taskFollow) poll() error {
 }
 
 // observe folds a Task the server answered (a poll's answer, a cancel's)
-// into the snapshot; it reports whether raw was a task. asked is when the
-// request went out, at the latest (see taskLint).
+// into the snapshot; it reports whether raw was a task. asked is a time
+// no later than the request went out (see taskLint).
 func (f *taskFollow) observe(raw json.RawMessage, asked time.Time) bool {
 	w := decodeTask(raw)
 	if w == nil {
@@ -369,7 +369,7 @@ func (f *taskFollow) observe(raw json.RawMessage, asked time.Time) bool {
 // answered before a notification cannot undo it; a terminal one is never
 // stale, though (nothing can undo it, and a server whose clock stepped
 // back would otherwise never finish its task: found by fuzzing). asked is
-// when the request w answers went out, at the latest; zero for a
+// a time no later than the request w answers went out; zero for a
 // notification.
 func (f *taskFollow) observeTask(w *wireTask, asked time.Time) {
 	s := f.s
