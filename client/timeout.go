@@ -78,6 +78,23 @@ func (k *clock) stop() {
 	k.fire(nil)
 }
 
+// end ends the request at once with cause, whatever holds the clock: what
+// it waits on will not come (see answerLost).
+func (k *clock) end(cause error) {
+	if k == nil {
+		return
+	}
+	k.mu.Lock()
+	if k.over {
+		k.mu.Unlock()
+		return
+	}
+	k.over = true
+	k.timer.Stop()
+	k.mu.Unlock()
+	k.fire(cause)
+}
+
 // hold stops the clock while a question that may be the request's is open.
 func (k *clock) hold() {
 	if k == nil {
