@@ -294,7 +294,7 @@ func dispatch(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		}
 		return withFailureJSON(stdout, func(w io.Writer) error { return runACP(ctx, args[1:], w, stderr) })
 	case "replay":
-		return runReplay(ctx, args[1:], stdout, stderr)
+		return runReplay(ctx, args[1:], stdin, stdout, stderr)
 	case "check":
 		return runCheck(ctx, args[1:], stdout, stderr)
 	case "conformance":

@@ -8,6 +8,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"slices"
 	"strings"
@@ -37,8 +38,14 @@ permission request and elicitation as recorded (matched by the tool
 call's title and kind and the options' ids and kinds, or message and
 schema) and compares the stopReason, the message text, the tool calls'
 titles, kinds and statuses, and the questions.
-Exit codes: 0 everything matched, 6 something differs, 2 usage, 3 the
-server could not be reached.
+A recording is shared data: a server's or agent's command, or a URL,
+named only in the file is run when you name the server instead
+(-- CMD ARGS..., --url URL, --demo, --config FILE --server NAME), confirm
+it on a terminal (it is shown whole first), or pass
+--trust-recorded-command; else replay exits 2 and runs nothing. The
+embedded demo server and demo agent are elicit's own and need none of it.
+Exit codes: 0 everything matched, 6 something differs, 2 usage (or what
+the recording names was not confirmed), 3 the server could not be reached.
 `
 
 // replayWait bounds how long a replay waits for something the recording
@@ -46,16 +53,18 @@ server could not be reached.
 // and for the last outcomes of a call to be reported.
 const replayWait = 30 * time.Second
 
-func runReplay(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+func runReplay(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	var c common
 	var asJSON bool
 	var only string
 	var wait time.Duration
+	var trusted bool
 	fs := newFlagSet("replay", stderr, replayUsage)
 	c.register(fs)
 	c.registerConfig(fs)
 	fs.BoolVar(&asJSON, "json", false, "print the report as JSON")
 	fs.StringVar(&only, "recorded", "", "replay only the calls of this recorded server (needed with a server given when the recording has several)")
+	fs.BoolVar(&trusted, "trust-recorded-command", false, trustFlagUsage)
 	fs.DurationVar(&wait, "wait", replayWait, "how long to wait for what the recording says the server did by itself (withdrew a question), and for a call's outcomes")
 	before, after := splitDashDash(args)
 	c.command = after
@@ -92,12 +101,33 @@ func runReplay(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if set["url-wait"] {
 		rec.Settings.URLWaitMS = c.urlWait.Milliseconds()
 	}
+	gate := trustGate{file: pos[0], trusted: trusted, stdin: stdin, stderr: stderr}
 	if len(rec.Settings.Agents) > 0 && len(rec.Settings.Servers) == 0 {
 		// An ACP session (elicit acp --record): replay_acp.go.
-		return runReplayACP(ctx, rec, acpReplayOptions{file: pos[0], command: c.command, record: c.record, asJSON: asJSON, wait: wait}, stdout, stderr)
+		return runReplayACP(ctx, rec, acpReplayOptions{file: pos[0], command: c.command, record: c.record, asJSON: asJSON, wait: wait, gate: gate}, stdout, stderr)
 	}
 	targets, err := replayTargets(rec, &c, only, protocolSet)
 	if err != nil {
+		return err
+	}
+	// The agents beside the servers (elicit demo's TUI), as recorded;
+	// those the session used only. Replayed after the servers' calls.
+	agentSpecs, agentDemos, err := replayAgentsAsRecorded(rec)
+	if err != nil {
+		return err
+	}
+	var launches []recordedLaunch
+	for _, name := range slices.Sorted(maps.Keys(targets)) {
+		if t := targets[name]; t.fromFile {
+			launches = append(launches, launchOfServer(t.spec, t.recorded.EnvNames))
+		}
+	}
+	for i, ra := range rec.Settings.Agents {
+		if !agentDemos[i] {
+			launches = append(launches, launchOfAgent(agentSpecs[i], ra, agentCwd(rec, ra)))
+		}
+	}
+	if err := gate.allow(ctx, launches); err != nil {
 		return err
 	}
 	rep := &replayReport{File: pos[0], Ignored: volatileRules(), Truncated: rec.End == nil}
@@ -112,12 +142,6 @@ func runReplay(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		return err
 	}
 	defer closeRecord(r.out, c.record, stderr)
-	// The agents beside the servers (elicit demo's TUI), as recorded;
-	// those the session used only. Replayed after the servers' calls.
-	agentSpecs, agentDemos, err := replayAgentsAsRecorded(rec)
-	if err != nil {
-		return err
-	}
 	r.connect(ctx, targets)
 	defer r.close(targets)
 	for _, t := range targets {
@@ -181,6 +205,9 @@ type replayTarget struct {
 	sess     *client.Session
 	err      error
 	prompter *replayPrompter
+	// fromFile: the recording alone names what is started or connected
+	// to (not the demo, not a server the person gave): replay_trust.go.
+	fromFile bool
 }
 
 func (t *replayTarget) summary() replayServer {
@@ -234,7 +261,7 @@ func replayTargets(rec *record.Recording, c *common, only string, protocolSet bo
 		if protocolSet {
 			spec.Protocol, protocol = c.protocol, c.protocol
 		}
-		out[rs.Name] = &replayTarget{recorded: rs, spec: spec, protocol: protocol}
+		out[rs.Name] = &replayTarget{recorded: rs, spec: spec, protocol: protocol, fromFile: !given && !spec.Demo}
 	}
 	return out, nil
 }

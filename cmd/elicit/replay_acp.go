@@ -44,6 +44,7 @@ type acpReplayOptions struct {
 	record  string   // --record of the replay
 	asJSON  bool
 	wait    time.Duration
+	gate    trustGate
 }
 
 // runReplayACP replays a recording of agents only (elicit acp, the ACP
@@ -60,6 +61,15 @@ func runReplayACP(ctx context.Context, rec *record.Recording, o acpReplayOptions
 			return err
 		}
 		specs, demos = append(specs, spec), append(demos, demo)
+	}
+	var launches []recordedLaunch
+	for i, ra := range rec.Settings.Agents {
+		if len(o.command) == 0 && !demos[i] {
+			launches = append(launches, launchOfAgent(specs[i], ra, agentCwd(rec, ra)))
+		}
+	}
+	if err := o.gate.allow(ctx, launches); err != nil {
+		return err
 	}
 	settings := record.Settings{Command: "replay", Elicit: rec.Settings.Elicit, Sampling: "off"}
 	for i, spec := range specs {
@@ -242,6 +252,20 @@ func agentOfRecorded(ra record.Agent, command []string) (spec agentSpec, demo bo
 	}
 	spec.Dir = ra.Dir
 	return spec, demo, err
+}
+
+// agentCwd is where the replay opens ra's session: the first prompt's
+// recorded cwd (acpReplayer.turn), else the agent's.
+func agentCwd(rec *record.Recording, ra record.Agent) string {
+	for _, c := range rec.Calls {
+		if c.Server != ra.Name || c.Method != methodACPPrompt {
+			continue
+		}
+		var p acpPromptParams
+		_ = decodeParams(c.Params, &p)
+		return cmpOr(p.Cwd, ra.Cwd, ".")
+	}
+	return cmpOr(ra.Cwd, ".")
 }
 
 // acpReplayer runs an ACP recording's prompts again, in one session.

@@ -1,0 +1,188 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"regexp"
+	"strings"
+
+	"github.com/charmbracelet/x/term"
+
+	"github.com/elicit-dev/elicit/client/record"
+	"github.com/elicit-dev/elicit/themes/untrusted"
+)
+
+// A recording is data people share (bug reports, pull requests, CI
+// fixtures). So a replay starts a command, or connects to a URL, that is
+// named only inside the file when the person says so: by naming the
+// server (-- CMD, --url, --demo, --config FILE --server NAME; -- AGENT
+// for an agent), by confirming what the file names, shown whole, on a
+// terminal, or with --trust-recorded-command. Otherwise it exits 2, saying
+// how, before anything runs. The embedded demo server and demo agent are
+// elicit's own code: a recording naming them runs nothing of the file's.
+
+// trustFlagUsage is --trust-recorded-command in elicit replay -h.
+const trustFlagUsage = "run the servers' and agents' commands, and connect to the URLs, that the recording names (a recording is shared data: without this, replay asks on a terminal, or refuses)"
+
+// recordedLaunch is what a replay would start, or connect to, that only
+// the recording names.
+type recordedLaunch struct {
+	what, name string // "server" or "agent", and its recorded name
+	command    string // a stdio command and its arguments
+	args       []string
+	url        string // an HTTP server
+	legacySSE  bool
+	dir        string   // where the command runs
+	env        []string // the variables it was recorded with, by name
+	cwd        string   // an agent's session directory
+	allowFS    bool     // the agent may read and write files under cwd
+}
+
+// launchOfServer is s, started as the recording names it; envNames are
+// the variables it was recorded with.
+func launchOfServer(s serverSpec, envNames []string) recordedLaunch {
+	return recordedLaunch{what: "server", name: s.Name, command: s.Command, args: s.Args, url: s.URL, legacySSE: s.LegacySSE, dir: s.Dir, env: envNames}
+}
+
+func launchOfAgent(s agentSpec, ra record.Agent, cwd string) recordedLaunch {
+	return recordedLaunch{what: "agent", name: s.Name, command: s.Command, args: s.Args, dir: s.Dir, env: ra.EnvNames, cwd: cwd, allowFS: ra.AllowFS}
+}
+
+// lines is the launch as the person is shown it: every argument, quoted
+// as a shell would need it (so a space or an empty argument shows), and
+// all of it through untrusted, since it is the file's content.
+func (l recordedLaunch) lines() []string {
+	head := fmt.Sprintf("%s %q", l.what, l.name)
+	var out []string
+	if l.url != "" {
+		how := "connects to"
+		if l.legacySSE {
+			how = "connects (HTTP+SSE) to"
+		}
+		out = append(out, fmt.Sprintf("%s %s: %s", head, how, l.url))
+	} else {
+		cmd := []string{shellQuote(l.command)}
+		for _, a := range l.args {
+			cmd = append(cmd, shellQuote(a))
+		}
+		out = append(out, fmt.Sprintf("%s runs: %s", head, strings.Join(cmd, " ")))
+	}
+	if l.dir != "" {
+		out = append(out, "  in the directory "+shellQuote(l.dir))
+	}
+	if len(l.env) > 0 {
+		// A command inherits elicit's environment: these are its values
+		// here, which the recording never had.
+		out = append(out, "  in this environment; recorded with "+strings.Join(l.env, ", ")+" set (values not shown)")
+	}
+	if l.cwd != "" {
+		out = append(out, "  its session in "+shellQuote(l.cwd))
+	}
+	if l.allowFS {
+		out = append(out, "  allowed to read and write files there (--allow-fs as recorded)")
+	}
+	for i, s := range out {
+		out[i] = untrusted.Line(s)
+	}
+	return out
+}
+
+var shellSafe = regexp.MustCompile(`^[A-Za-z0-9_@%+=:,./-]+$`)
+
+// shellQuote is s as a POSIX shell would take it back as one word.
+func shellQuote(s string) string {
+	if shellSafe.MatchString(s) {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+// trustGate decides whether the launches a recording names may run.
+type trustGate struct {
+	file    string
+	trusted bool // --trust-recorded-command
+	stdin   io.Reader
+	stderr  io.Writer
+}
+
+const trustHow = "name the server instead (-- CMD ARGS..., --url URL, --demo or --config FILE --server NAME; " +
+	"-- AGENT ARGS for an agent), or pass --trust-recorded-command to run what the recording names"
+
+// allow returns nil when launches may run: none, the flag given, or the
+// person confirmed on a terminal. Else a usage error saying how.
+func (g trustGate) allow(ctx context.Context, launches []recordedLaunch) error {
+	if len(launches) == 0 {
+		return nil
+	}
+	var shown strings.Builder
+	for _, l := range launches {
+		for _, s := range l.lines() {
+			shown.WriteString("  " + s + "\n")
+		}
+	}
+	file := untrusted.Line(g.file)
+	if g.trusted {
+		fmt.Fprintf(g.stderr, "elicit replay: --trust-recorded-command: running what %s names:\n%s", file, shown.String())
+		return nil
+	}
+	in, ok := terminalIn(g.stdin, g.stderr)
+	if !ok {
+		return usageErr("%s names what to run, and a replay runs only what you name or confirm:\n%sNothing was run. To replay it, %s; or run it on a terminal to confirm", file, shown.String(), trustHow)
+	}
+	question := "Run it? [y/N] "
+	if len(launches) > 1 {
+		question = "Run them? [y/N] "
+	}
+	fmt.Fprintf(g.stderr, "%s names what to run (the recording's content, not yours: check it):\n%s%s", file, shown.String(), question)
+	answer, err := readLine(ctx, in)
+	if err != nil {
+		return fmt.Errorf("the answer to run what %s names: %w", file, err)
+	}
+	switch strings.ToLower(strings.TrimSpace(answer)) {
+	case "y", "yes":
+		return nil
+	}
+	return usageErr("not confirmed: nothing was run. To replay it, %s", trustHow)
+}
+
+// terminalIn is stdin when both stdin and stderr are terminals: a person
+// is there to read the question and answer it.
+func terminalIn(stdin io.Reader, stderr io.Writer) (*os.File, bool) {
+	in, ok := stdin.(*os.File)
+	if !ok || !term.IsTerminal(in.Fd()) {
+		return nil, false
+	}
+	out, ok := stderr.(*os.File)
+	if !ok || !term.IsTerminal(out.Fd()) {
+		return nil, false
+	}
+	return in, true
+}
+
+// readLine reads one line of in; ctx ending (Ctrl+C) ends the wait. A
+// person answering has no time limit. The reader is left blocked when ctx
+// ends: the process is on its way out (it runs only on a terminal, never
+// in the in-process tests).
+func readLine(ctx context.Context, in io.Reader) (string, error) {
+	type line struct {
+		s   string
+		err error
+	}
+	got := make(chan line, 1)
+	go func() {
+		s, err := bufio.NewReader(in).ReadString('\n')
+		if err == io.EOF {
+			err = nil // Ctrl+D: no answer, which is no
+		}
+		got <- line{s, err}
+	}()
+	select {
+	case l := <-got:
+		return l.s, l.err
+	case <-ctx.Done():
+		return "", ctx.Err()
+	}
+}
