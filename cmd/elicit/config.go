@@ -82,6 +82,9 @@ func loadConfigWith(path string, inputs inputLookup) (*config, error) {
 	if err := json.Unmarshal(b, &raw); err != nil {
 		return nil, fmt.Errorf("config %s: not valid JSON: %w", path, err)
 	}
+	if err := configDuplicate(b); err != nil {
+		return nil, fmt.Errorf("config %s: %w", path, err)
+	}
 	entries := raw.MCPServers
 	if entries == nil {
 		entries = raw.Servers
