@@ -42,8 +42,10 @@ A recording is shared data: a server's or agent's command, or a URL,
 named only in the file is run when you name the server instead
 (-- CMD ARGS..., --url URL, --demo, --config FILE --server NAME), confirm
 it on a terminal (it is shown whole first), or pass
---trust-recorded-command; else replay exits 2 and runs nothing. The
-embedded demo server and demo agent are elicit's own and need none of it.
+--trust-recorded-command; else replay exits 2 and runs nothing. So are
+the recording's roots offered to a server you name (--root replaces
+them) and an agent's session cwd other than this directory. The
+embedded demo server and demo agent are elicit's own code.
 Exit codes: 0 everything matched, 6 something differs, 2 usage (or what
 the recording names was not confirmed), 3 the server could not be reached.
 `
@@ -118,13 +120,18 @@ func runReplay(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 	}
 	var launches []recordedLaunch
 	for _, name := range slices.Sorted(maps.Keys(targets)) {
-		if t := targets[name]; t.fromFile {
+		switch t := targets[name]; {
+		case t.fromFile:
 			launches = append(launches, launchOfServer(t.spec, t.recorded.EnvNames))
+		case t.rootsFromFile:
+			launches = append(launches, recordedLaunch{what: "server", name: name, whose: namedWhose, roots: t.recorded.Roots})
 		}
 	}
 	for i, ra := range rec.Settings.Agents {
 		if !agentDemos[i] {
 			launches = append(launches, launchOfAgent(agentSpecs[i], ra, agentCwd(rec, ra)))
+		} else if l, ok := agentElsewhere(ra.Name, demoAgentWhose, agentCwd(rec, ra), ra.AllowFS); ok {
+			launches = append(launches, l)
 		}
 	}
 	if err := gate.allow(ctx, launches); err != nil {
@@ -206,8 +213,10 @@ type replayTarget struct {
 	err      error
 	prompter *replayPrompter
 	// fromFile: the recording alone names what is started or connected
-	// to (not the demo, not a server the person gave): replay_trust.go.
-	fromFile bool
+	// to (not the demo, not a server the person gave); rootsFromFile: the
+	// server the person gave is offered the recording's roots
+	// (replay_trust.go).
+	fromFile, rootsFromFile bool
 }
 
 func (t *replayTarget) summary() replayServer {
@@ -242,10 +251,12 @@ func replayTargets(rec *record.Recording, c *common, only string, protocolSet bo
 	for _, rs := range servers {
 		var spec serverSpec
 		var err error
+		rootsFromFile := false
 		if given {
 			spec, err = c.spec(false)
 			if len(spec.Roots) == 0 {
 				spec.Roots = recordedRoots(rs)
+				rootsFromFile = len(spec.Roots) > 0 && !spec.Demo
 			}
 		} else {
 			spec, err = specOfRecorded(rs)
@@ -261,7 +272,7 @@ func replayTargets(rec *record.Recording, c *common, only string, protocolSet bo
 		if protocolSet {
 			spec.Protocol, protocol = c.protocol, c.protocol
 		}
-		out[rs.Name] = &replayTarget{recorded: rs, spec: spec, protocol: protocol, fromFile: !given && !spec.Demo}
+		out[rs.Name] = &replayTarget{recorded: rs, spec: spec, protocol: protocol, fromFile: !given && !spec.Demo, rootsFromFile: rootsFromFile}
 	}
 	return out, nil
 }

@@ -64,8 +64,16 @@ func runReplayACP(ctx context.Context, rec *record.Recording, o acpReplayOptions
 	}
 	var launches []recordedLaunch
 	for i, ra := range rec.Settings.Agents {
-		if len(o.command) == 0 && !demos[i] {
+		whose := namedWhose
+		switch {
+		case len(o.command) == 0 && !demos[i]:
 			launches = append(launches, launchOfAgent(specs[i], ra, agentCwd(rec, ra)))
+			continue
+		case demos[i]:
+			whose = demoAgentWhose
+		}
+		if l, ok := agentElsewhere(ra.Name, whose, agentCwd(rec, ra), ra.AllowFS); ok {
+			launches = append(launches, l)
 		}
 	}
 	if err := o.gate.allow(ctx, launches); err != nil {

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"regexp"
 	"strings"
 
@@ -39,12 +40,23 @@ type recordedLaunch struct {
 	env        []string // the variables it was recorded with, by name
 	cwd        string   // an agent's session directory
 	allowFS    bool     // the agent may read and write files under cwd
+	// roots are offered to the server: where it may work (a filesystem
+	// server takes them for its allowed directories).
+	roots []string
+	// whose, when set, says the server or agent is not the file's (the
+	// person named it, or it is elicit's demo agent): only where it works
+	// (roots, cwd, allowFS) is.
+	whose string
 }
 
 // launchOfServer is s, started as the recording names it; envNames are
 // the variables it was recorded with.
 func launchOfServer(s serverSpec, envNames []string) recordedLaunch {
-	return recordedLaunch{what: "server", name: s.Name, command: s.Command, args: s.Args, url: s.URL, legacySSE: s.LegacySSE, dir: s.Dir, env: envNames}
+	l := recordedLaunch{what: "server", name: s.Name, command: s.Command, args: s.Args, url: s.URL, legacySSE: s.LegacySSE, dir: s.Dir, env: envNames}
+	for _, r := range s.Roots {
+		l.roots = append(l.roots, r.URI)
+	}
+	return l
 }
 
 func launchOfAgent(s agentSpec, ra record.Agent, cwd string) recordedLaunch {
@@ -57,13 +69,16 @@ func launchOfAgent(s agentSpec, ra record.Agent, cwd string) recordedLaunch {
 func (l recordedLaunch) lines() []string {
 	head := fmt.Sprintf("%s %q", l.what, l.name)
 	var out []string
-	if l.url != "" {
+	switch {
+	case l.whose != "":
+		out = append(out, fmt.Sprintf("%s (%s), as the recording says:", head, l.whose))
+	case l.url != "":
 		how := "connects to"
 		if l.legacySSE {
 			how = "connects (HTTP+SSE) to"
 		}
 		out = append(out, fmt.Sprintf("%s %s: %s", head, how, l.url))
-	} else {
+	default:
 		cmd := []string{shellQuote(l.command)}
 		for _, a := range l.args {
 			cmd = append(cmd, shellQuote(a))
@@ -78,6 +93,13 @@ func (l recordedLaunch) lines() []string {
 		// here, which the recording never had.
 		out = append(out, "  in this environment; recorded with "+strings.Join(l.env, ", ")+" set (values not shown)")
 	}
+	if len(l.roots) > 0 {
+		s := "  offered the roots " + strings.Join(l.roots, ", ")
+		if l.whose != "" {
+			s += " (--root replaces them)"
+		}
+		out = append(out, s)
+	}
 	if l.cwd != "" {
 		out = append(out, "  its session in "+shellQuote(l.cwd))
 	}
@@ -89,6 +111,28 @@ func (l recordedLaunch) lines() []string {
 	}
 	return out
 }
+
+// agentElsewhere is what of an agent the person named, or of the demo
+// agent, the recording decides: a session cwd other than this directory
+// (where the agent works, and with allowFS where it reads and writes
+// files through elicit). The demo agent touches files only with allowFS.
+// ok false: nothing.
+func agentElsewhere(name, whose, cwd string, allowFS bool) (recordedLaunch, bool) {
+	if cwd == "" || cwd == "." || whose == demoAgentWhose && !allowFS {
+		return recordedLaunch{}, false
+	}
+	if wd, err := os.Getwd(); err == nil {
+		if abs, err := filepath.Abs(cwd); err == nil && abs == wd {
+			return recordedLaunch{}, false
+		}
+	}
+	return recordedLaunch{what: "agent", name: name, whose: whose, cwd: cwd, allowFS: allowFS}, true
+}
+
+const (
+	namedWhose     = "the one you named"
+	demoAgentWhose = "elicit's demo agent"
+)
 
 var shellSafe = regexp.MustCompile(`^[A-Za-z0-9_@%+=:,./-]+$`)
 

@@ -277,3 +277,77 @@ func TestReplayConfirmOnTerminal(t *testing.T) {
 		})
 	}
 }
+
+// TestReplayRecordedRoots: the roots a recording offers tell a server
+// where it may work (a filesystem server takes them for its allowed
+// directories): offered to a server the person named, they widen what
+// the person allowed, so they need the person's word as a command does;
+// --root given replaces them.
+func TestReplayRecordedRoots(t *testing.T) {
+	dir := t.TempDir()
+	f := filepath.Join(dir, "roots.jsonl")
+	if code, _, errs := runCLI(t, "tools", "--root", "/", "--record", f); code != exitOK {
+		t.Fatalf("tools --root --record: exit %d: %s", code, errs)
+	}
+	editSettings(t, f, func(s map[string]any) {
+		s["servers"].([]any)[0].(map[string]any)["kind"] = "stdio" // as if recorded against a command
+		s["servers"].([]any)[0].(map[string]any)["command"] = "true"
+	})
+	server := []string{"--", binPath, "demo", "--serve", "stdio"}
+	code, _, errs := runCLI(t, append([]string{"replay", f}, server...)...)
+	if code != exitUsage || !strings.Contains(errs, `server "demo" (the one you named), as the recording says:`) ||
+		!strings.Contains(errs, "offered the roots file:/// (--root replaces them)") {
+		t.Fatalf("replay with recorded roots: exit %d: %s", code, errs)
+	}
+	for _, extra := range [][]string{{"--root", dir}, {"--trust-recorded-command"}} {
+		code, out, errs := runCLI(t, append(append([]string{"replay", f}, extra...), server...)...)
+		if code != exitOK {
+			t.Errorf("%v: exit %d\n%s%s", extra, code, out, errs)
+		}
+	}
+	// The recorded server itself shows its roots beside its command.
+	code, _, errs = runCLI(t, "replay", f)
+	if code != exitUsage || !strings.Contains(errs, `server "demo" runs: true`) || !strings.Contains(errs, "offered the roots file:///") {
+		t.Errorf("replay of the recorded command: exit %d: %s", code, errs)
+	}
+}
+
+// TestReplayRecordedAgentCwd: the session cwd a recording gives an agent
+// is where the agent works and, with --allow-fs, where elicit writes for
+// it: a directory other than this one needs the person's word, for the
+// demo agent (which writes notes.txt there) and for an agent named.
+func TestReplayRecordedAgentCwd(t *testing.T) {
+	work := t.TempDir()
+	f := filepath.Join(t.TempDir(), "write.jsonl")
+	notes := filepath.Join(work, "notes.txt")
+	code, _, errs := runBin(t, "acp", "--prompt", "write", "--allow-fs", "--permission", "allow", "--cwd", work, "--record", f)
+	if code != exitOK {
+		t.Fatalf("acp --record: exit %d: %s", code, errs)
+	}
+	if err := os.Remove(notes); err != nil {
+		t.Fatalf("the recorded turn wrote no notes.txt: %v", err)
+	}
+	for _, tc := range []struct {
+		args  []string
+		whose string
+	}{
+		{[]string{"replay", f}, `agent "demo-agent" (elicit's demo agent), as the recording says:`},
+		{[]string{"replay", f, "--", binPath, "demo", "--acp"}, `agent "demo-agent" (the one you named), as the recording says:`},
+	} {
+		code, _, errs := runBin(t, tc.args...)
+		if code != exitUsage || !strings.Contains(errs, tc.whose) || !strings.Contains(errs, "its session in "+work) ||
+			!strings.Contains(errs, "allowed to read and write files there") {
+			t.Errorf("%v: exit %d: %s", tc.args, code, errs)
+		}
+		if _, err := os.Stat(notes); err == nil {
+			t.Fatalf("%v: the replay wrote in the recording's cwd", tc.args)
+		}
+	}
+	code, out, errs := runBin(t, "replay", "--trust-recorded-command", f)
+	if code != exitOK || !strings.Contains(out, "all matched") {
+		t.Fatalf("replay --trust-recorded-command: exit %d\n%s%s", code, out, errs)
+	}
+	if _, err := os.Stat(notes); err != nil {
+		t.Error("the trusted replay did not write notes.txt in the recorded cwd")
+	}
+}
