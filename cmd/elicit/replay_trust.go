@@ -182,6 +182,9 @@ func (g trustGate) allow(ctx context.Context, launches []recordedLaunch) error {
 	}
 	fmt.Fprintf(g.stderr, "%s names what to run (the recording's content, not yours: check it):\n%s%s", file, shown.String(), question)
 	answer, err := readLine(ctx, in)
+	if ctx.Err() != nil {
+		return fail(exitInternal, "replay interrupted before anything ran")
+	}
 	if err != nil {
 		return fmt.Errorf("the answer to run what %s names: %w", file, err)
 	}

@@ -243,7 +243,7 @@ func editSettings(t *testing.T, path string, fn func(map[string]any)) {
 func TestReplayConfirmOnTerminal(t *testing.T) {
 	dir := t.TempDir()
 	f, marker := recordMarked(t, dir, "ELICIT_TRUST_TEST=1")
-	for _, answer := range []string{"n", "y"} {
+	for _, answer := range []string{"n", "y", "C-c"} {
 		t.Run(answer, func(t *testing.T) {
 			tm := newTmuxSized(t, 250, 30, dir, "replay", f) // the paths whole on a line
 			// The pane stays after elicit exits, to read what it said.
@@ -256,6 +256,15 @@ func TestReplayConfirmOnTerminal(t *testing.T) {
 				}
 			}
 			assertNotStarted(t, marker)
+			if answer == "C-c" {
+				tm.press("C-c")
+				s = tm.waitText("Pane is dead")
+				if !strings.Contains(s, "replay interrupted before anything ran") || !strings.Contains(s, "status 1") {
+					t.Errorf("after Ctrl+C:\n%s", s)
+				}
+				assertNotStarted(t, marker)
+				return
+			}
 			tm.typeText(answer)
 			tm.press("Enter")
 			if answer == "n" {
@@ -271,7 +280,7 @@ func TestReplayConfirmOnTerminal(t *testing.T) {
 			if !strings.Contains(s, "all matched") || !strings.Contains(s, "status 0") {
 				t.Errorf("after y:\n%s", s)
 			}
-			if _, err := os.Stat(marker); err != nil {
+			if err := os.Remove(marker); err != nil {
 				t.Error("y did not run the recorded command")
 			}
 		})
