@@ -16,7 +16,7 @@ import (
 
 // checkSettings refuses a settings line that says a thing twice.
 func checkSettings(line []byte) error {
-	d, err := wire.FindDuplicate(line, func([]string) bool { return true }) // every object of it is a struct
+	d, err := wire.FindDuplicate(line, func(_ []string, name string) string { return wire.FoldName(name) }) // every object of it is a struct
 	if err != nil {
 		return fmt.Errorf("settings: %w", err)
 	}

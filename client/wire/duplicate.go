@@ -36,15 +36,18 @@ func (d *Duplicate) Pointer() string {
 }
 
 // FindDuplicate returns the first member named twice in one object of
-// data, in document order, or nil. An object at a path where fold says
-// so is read as encoding/json reads a struct: two names equal under
-// Unicode case folding (strings.EqualFold) are the same member there.
-// Elsewhere (a map of names, as of servers or environment variables)
-// only an exact repeat is. A text that is not valid JSON is an error.
-func FindDuplicate(data []byte, fold func(path []string) bool) (*Duplicate, error) {
+// data, in document order, or nil. Two names are one member when key
+// gives them the same key (nil: when they are equal). An object read as
+// encoding/json reads a struct takes FoldName for key (names regardless
+// of case); a map of names (servers, environment variables) the name as
+// it is. A text that is not valid JSON is an error.
+func FindDuplicate(data []byte, key func(path []string, name string) string) (*Duplicate, error) {
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.UseNumber()
-	w := dupWalker{dec: dec, fold: fold}
+	if key == nil {
+		key = func(_ []string, name string) string { return name }
+	}
+	w := dupWalker{dec: dec, key: key}
 	d, err := w.value(nil)
 	if err != nil {
 		return nil, err
@@ -58,8 +61,8 @@ func FindDuplicate(data []byte, fold func(path []string) bool) (*Duplicate, erro
 }
 
 type dupWalker struct {
-	dec  *json.Decoder
-	fold func(path []string) bool
+	dec *json.Decoder
+	key func(path []string, name string) string
 }
 
 type seenName struct {
@@ -81,7 +84,6 @@ func (w dupWalker) value(path []string) (*Duplicate, error) {
 			}
 		}
 	case json.Delim('{'):
-		folds := w.fold != nil && w.fold(path)
 		seen := map[string]seenName{}
 		for w.dec.More() {
 			tok, err := w.dec.Token()
@@ -92,10 +94,7 @@ func (w dupWalker) value(path []string) (*Duplicate, error) {
 			if !ok {
 				return nil, fmt.Errorf("member name %v is not a string", tok)
 			}
-			key := name
-			if folds {
-				key = foldName(name)
-			}
+			key := w.key(path, name)
 			end := w.dec.InputOffset()
 			if prev, ok := seen[key]; ok {
 				return &Duplicate{Path: path, First: prev.name, Second: name, FirstEnd: prev.end, SecondEnd: end}, nil
@@ -112,10 +111,10 @@ func (w dupWalker) value(path []string) (*Duplicate, error) {
 	return nil, err
 }
 
-// foldName is name with each rune the smallest of its case-folding
-// orbit: foldName(a) == foldName(b) exactly when strings.EqualFold(a, b),
+// FoldName is name with each rune the smallest of its case-folding
+// orbit: FoldName(a) == FoldName(b) exactly when strings.EqualFold(a, b),
 // which is how encoding/json matches a struct's field names.
-func foldName(name string) string {
+func FoldName(name string) string {
 	var b strings.Builder
 	for _, r := range name {
 		least := r

@@ -9,11 +9,16 @@ import (
 )
 
 func TestFindDuplicate(t *testing.T) {
-	always := func([]string) bool { return true }
-	notEnv := func(p []string) bool { return len(p) == 0 || p[len(p)-1] != "env" }
+	always := func(_ []string, name string) string { return FoldName(name) }
+	notEnv := func(p []string, name string) string {
+		if len(p) > 0 && p[len(p)-1] == "env" {
+			return name
+		}
+		return FoldName(name)
+	}
 	for _, tc := range []struct {
 		name, doc string
-		fold      func([]string) bool
+		key       func([]string, string) string
 		want      *Duplicate // offsets checked apart
 	}{
 		{"none", `{"a": 1, "b": {"a": [1, {"a": 2}]}}`, always, nil},
@@ -29,7 +34,7 @@ func TestFindDuplicate(t *testing.T) {
 		{"escaped spelling", `{"url": 1, "\u0075rl": 2}`, nil, &Duplicate{First: "url", Second: "url"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			got, err := FindDuplicate([]byte(tc.doc), tc.fold)
+			got, err := FindDuplicate([]byte(tc.doc), tc.key)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -74,8 +79,8 @@ func FuzzFoldName(f *testing.F) {
 	f.Add("sse", "\u017fSE")
 	f.Add("command", "Command")
 	f.Fuzz(func(t *testing.T, a, b string) {
-		if (foldName(a) == foldName(b)) != strings.EqualFold(a, b) {
-			t.Errorf("foldName(%q) = %q, foldName(%q) = %q; EqualFold %v", a, foldName(a), b, foldName(b), strings.EqualFold(a, b))
+		if (FoldName(a) == FoldName(b)) != strings.EqualFold(a, b) {
+			t.Errorf("FoldName(%q) = %q, FoldName(%q) = %q; EqualFold %v", a, FoldName(a), b, FoldName(b), strings.EqualFold(a, b))
 		}
 	})
 }
@@ -90,7 +95,7 @@ func TestFoldNameIsHowEncodingJSONMatches(t *testing.T) {
 		if err := json.Unmarshal([]byte(`{"`+spelling+`": "x"}`), &v); err != nil || v.Kind != "x" {
 			t.Errorf("%q: encoding/json did not fill kind (%v)", spelling, err)
 		}
-		if foldName(spelling) != foldName("kind") {
+		if FoldName(spelling) != FoldName("kind") {
 			t.Errorf("%q does not fold to kind", spelling)
 		}
 	}

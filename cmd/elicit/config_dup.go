@@ -21,7 +21,7 @@ import (
 // configDuplicate says which member of the config text b is named twice,
 // on which lines, or nil.
 func configDuplicate(b []byte) error {
-	d, err := wire.FindDuplicate(b, configFolds)
+	d, err := wire.FindDuplicate(b, configKey)
 	if err != nil || d == nil {
 		return nil // not JSON: json.Unmarshal has said so
 	}
@@ -31,26 +31,34 @@ func configDuplicate(b []byte) error {
 	}
 	where = untrusted.Line(where)
 	l1, l2 := lineOf(b, d.FirstEnd), lineOf(b, d.SecondEnd)
-	if d.First == d.Second {
+	switch {
+	case !strings.EqualFold(d.First, d.Second):
+		return fmt.Errorf(`%q (line %d) and %q (line %d) both list servers: elicit reads only "mcpServers", and a reader may take the other for what runs; keep one`,
+			d.First, l1, d.Second, l2)
+	case d.First == d.Second:
 		return fmt.Errorf("%q is given twice %s (lines %d and %d): JSON keeps only the last, silently; remove one", d.First, where, l1, l2)
 	}
 	return fmt.Errorf("%q (line %d) and %q (line %d) %s are one member to elicit (their names are read regardless of case): only the last would count; remove one",
 		d.First, l1, d.Second, l2, where)
 }
 
-// configFolds says where the config's objects are read as structs
-// (encoding/json: names regardless of case) and where as maps of exact
-// names: the servers by name ("notes" and "Notes" are two) and each
-// one's environment (PATH and path are two variables). Headers fold:
-// http.Header takes "authorization" for "Authorization".
-func configFolds(path []string) bool {
+// configKey is which names of the config are one member: in objects read
+// as structs, names regardless of case (encoding/json); in the maps of
+// exact names, the name: the servers by name ("notes" and "Notes" are
+// two) and each one's environment (PATH and path are two variables).
+// Headers fold: http.Header takes "authorization" for "Authorization".
+// At the top level "servers" (VS Code's) is one with "mcpServers": elicit
+// reads the second only when the first is absent.
+func configKey(path []string, name string) string {
 	switch {
-	case len(path) == 1:
-		return !strings.EqualFold(path[0], "mcpServers") && !strings.EqualFold(path[0], "servers")
+	case len(path) == 0 && strings.EqualFold(name, "servers"):
+		return wire.FoldName("mcpServers")
+	case len(path) == 1 && (strings.EqualFold(path[0], "mcpServers") || strings.EqualFold(path[0], "servers")):
+		return name
 	case len(path) == 3 && strings.EqualFold(path[2], "env"):
-		return false
+		return name
 	}
-	return true
+	return wire.FoldName(name)
 }
 
 // lineOf is the line (from 1) of byte offset off of b.

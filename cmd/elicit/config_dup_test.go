@@ -44,6 +44,8 @@ func TestConfigDuplicateRefused(t *testing.T) {
   "clientId": "b"}}}}`, []string{`"clientId" is given twice in /mcpServers/web/oauth (lines 1 and 2)`}},
 		{"mcpServers in another case", `{"mcpServers": {"a": {"command": "n"}},
   "MCPServers": {"a": {"command": "sh"}}}`, []string{`"mcpServers" (line 1) and "MCPServers" (line 2) in the top level`}},
+		{"mcpServers beside servers", `{"servers": {"notes": {"command": "notes-server"}},
+  "mcpServers": {"notes": {"command": "sh"}}}`, []string{`"servers" (line 1) and "mcpServers" (line 2) both list servers`, `elicit reads only "mcpServers"`}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			p := writeFile(t, t.TempDir(), "mcp.json", tc.body)
