@@ -258,7 +258,11 @@ func agentOfRecorded(ra record.Agent, command []string) (spec agentSpec, demo bo
 	default:
 		return spec, false, usageErr("recorded agent %s is of kind %q, which this elicit cannot start: give it with -- AGENT ARGS", ra.Name, ra.Kind)
 	}
-	spec.Dir = ra.Dir
+	if len(command) == 0 {
+		// An agent the person names runs here, as a server named does:
+		// the recorded directory is the recorded agent's.
+		spec.Dir = ra.Dir
+	}
 	return spec, demo, err
 }
 

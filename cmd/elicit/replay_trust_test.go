@@ -65,6 +65,11 @@ func TestReplayRefusesRecordedCommand(t *testing.T) {
 			t.Errorf("the refusal does not say %q:\n%s", want, errs)
 		}
 	}
+	// elicit replay -h says how.
+	if code, _, usage := runCLI(t, "replay", "-h"); code != exitOK || !strings.Contains(usage, "-trust-recorded-command") ||
+		!strings.Contains(usage, "named only in the file is run when you name the server instead") {
+		t.Errorf("replay -h: exit %d:\n%s", code, usage)
+	}
 	// --json too: nothing on stdout but the failure.
 	if code, _, _ := runCLI(t, "replay", "--json", f); code != exitUsage {
 		t.Errorf("replay --json: exit %d", code)
@@ -358,5 +363,22 @@ func TestReplayRecordedAgentCwd(t *testing.T) {
 	}
 	if _, err := os.Stat(notes); err != nil {
 		t.Error("the trusted replay did not write notes.txt in the recorded cwd")
+	}
+}
+
+// TestReplayNamedAgentRunsHere: an agent the person names runs where they
+// run elicit, as a server named does; the recorded agent's directory is
+// the recording's, and does not apply to it.
+func TestReplayNamedAgentRunsHere(t *testing.T) {
+	f := filepath.Join(t.TempDir(), "acp.jsonl")
+	if code, _, errs := runBin(t, "acp", "--prompt", "question", "--record", f); code != exitOK {
+		t.Fatalf("acp --record: exit %d: %s", code, errs)
+	}
+	editSettings(t, f, func(s map[string]any) {
+		s["agents"].([]any)[0].(map[string]any)["dir"] = filepath.Join(t.TempDir(), "chosen-by-the-file")
+	})
+	code, out, errs := runBin(t, "replay", f, "--", binPath, "demo", "--acp")
+	if code != exitOK || !strings.Contains(out, "all matched") {
+		t.Errorf("replay against the agent named: exit %d\n%s%s", code, out, errs)
 	}
 }
