@@ -257,7 +257,7 @@ Run "elicit COMMAND -h" for a command's flags.
 
 func dispatch(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	if len(args) == 0 {
-		return runTUI(ctx, nil, stdout, stderr)
+		return runTUI(ctx, nil, stdin, stdout, stderr)
 	}
 	switch args[0] {
 	case "help", "-h", "--help", "-help":
@@ -304,5 +304,5 @@ func dispatch(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	case "demo":
 		return runDemo(ctx, args[1:], stdin, stdout, stderr)
 	}
-	return runTUI(ctx, args, stdout, stderr)
+	return runTUI(ctx, args, stdin, stdout, stderr)
 }

@@ -103,7 +103,7 @@ func runReplay(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 	if set["url-wait"] {
 		rec.Settings.URLWaitMS = c.urlWait.Milliseconds()
 	}
-	gate := trustGate{file: pos[0], trusted: trusted, stdin: stdin, stderr: stderr}
+	gate := replayGate(pos[0], trusted, stdin, stderr)
 	if len(rec.Settings.Agents) > 0 && len(rec.Settings.Servers) == 0 {
 		// An ACP session (elicit acp --record): replay_acp.go.
 		return runReplayACP(ctx, rec, acpReplayOptions{file: pos[0], command: c.command, record: c.record, asJSON: asJSON, wait: wait, gate: gate}, stdout, stderr)

@@ -38,6 +38,8 @@ type recordedLaunch struct {
 	legacySSE  bool
 	dir        string   // where the command runs
 	env        []string // the variables it was recorded with, by name
+	envByFile  []string // the variables the file sets, by name (a config's)
+	headers    []string // the HTTP headers the file sets, by name
 	cwd        string   // an agent's session directory
 	allowFS    bool     // the agent may read and write files under cwd
 	// roots are offered to the server: where it may work (a filesystem
@@ -93,6 +95,12 @@ func (l recordedLaunch) lines() []string {
 		// here, which the recording never had.
 		out = append(out, "  in this environment; recorded with "+strings.Join(l.env, ", ")+" set (values not shown)")
 	}
+	if len(l.envByFile) > 0 {
+		out = append(out, "  with "+strings.Join(l.envByFile, ", ")+" set as the file says (values not shown)")
+	}
+	if len(l.headers) > 0 {
+		out = append(out, "  with the headers "+strings.Join(l.headers, ", ")+" (values not shown)")
+	}
 	if len(l.roots) > 0 {
 		s := "  offered the roots " + strings.Join(l.roots, ", ")
 		if l.whose != "" {
@@ -144,16 +152,23 @@ func shellQuote(s string) string {
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
-// trustGate decides whether the launches a recording names may run.
+// trustGate decides whether the launches a file names may run.
 type trustGate struct {
-	file    string
-	trusted bool // --trust-recorded-command
-	stdin   io.Reader
-	stderr  io.Writer
+	file string
+	// whose says what the file is to the person ("the recording's
+	// content, not yours"); how, how to go on without confirming.
+	whose, how string
+	trusted    bool // --trust-recorded-command
+	stdin      io.Reader
+	stderr     io.Writer
 }
 
-const trustHow = "name the server instead (-- CMD ARGS..., --url URL, --demo or --config FILE --server NAME; " +
-	"-- AGENT ARGS for an agent), or pass --trust-recorded-command to run what the recording names"
+// replayGate is the gate of elicit replay FILE.
+func replayGate(file string, trusted bool, stdin io.Reader, stderr io.Writer) trustGate {
+	return trustGate{file: file, trusted: trusted, stdin: stdin, stderr: stderr, whose: "the recording's content, not yours",
+		how: "name the server instead (-- CMD ARGS..., --url URL, --demo or --config FILE --server NAME; " +
+			"-- AGENT ARGS for an agent), or pass --trust-recorded-command to run what the recording names"}
+}
 
 // allow returns nil when launches may run: none, the flag given, or the
 // person confirmed on a terminal. Else a usage error saying how.
@@ -174,16 +189,21 @@ func (g trustGate) allow(ctx context.Context, launches []recordedLaunch) error {
 	}
 	in, ok := terminalIn(g.stdin, g.stderr)
 	if !ok {
-		return usageErr("%s names what to run, and a replay runs only what you name or confirm:\n%sNothing was run. To replay it, %s; or run it on a terminal to confirm", file, shown.String(), trustHow)
+		orAsk := "; or run it on a terminal to confirm"
+		if g.stdin == nil {
+			orAsk = "" // a command that never asks
+		}
+		return usageErr("%s names what to run (%s), and elicit runs only what you name or confirm:\n%sNothing was run. To go on, %s%s",
+			file, g.whose, shown.String(), g.how, orAsk)
 	}
 	question := "Run it? [y/N] "
 	if len(launches) > 1 {
 		question = "Run them? [y/N] "
 	}
-	fmt.Fprintf(g.stderr, "%s names what to run (the recording's content, not yours: check it):\n%s%s", file, shown.String(), question)
+	fmt.Fprintf(g.stderr, "%s names what to run (%s: check it):\n%s%s", file, g.whose, shown.String(), question)
 	answer, err := readLine(ctx, in)
 	if ctx.Err() != nil {
-		return fail(exitInternal, "replay interrupted before anything ran")
+		return fail(exitInternal, "interrupted before anything ran")
 	}
 	if err != nil {
 		return fmt.Errorf("the answer to run what %s names: %w", file, err)
@@ -192,7 +212,7 @@ func (g trustGate) allow(ctx context.Context, launches []recordedLaunch) error {
 	case "y", "yes":
 		return nil
 	}
-	return usageErr("not confirmed: nothing was run. To replay it, %s", trustHow)
+	return usageErr("not confirmed: nothing was run. To go on, %s", g.how)
 }
 
 // terminalIn is stdin when both stdin and stderr are terminals: a person

@@ -44,7 +44,7 @@ func recordMarked(t *testing.T, dir string, env ...string) (file, marker string)
 func assertNotStarted(t *testing.T, marker string) {
 	t.Helper()
 	if _, err := os.Stat(marker); err == nil {
-		t.Fatal("the replay ran the command named in the recording")
+		t.Fatal("the command named only in the file ran")
 	}
 }
 
@@ -264,7 +264,7 @@ func TestReplayConfirmOnTerminal(t *testing.T) {
 			if answer == "C-c" {
 				tm.press("C-c")
 				s = tm.waitText("Pane is dead")
-				if !strings.Contains(s, "replay interrupted before anything ran") || !strings.Contains(s, "status 1") {
+				if !strings.Contains(s, "interrupted before anything ran") || !strings.Contains(s, "status 1") {
 					t.Errorf("after Ctrl+C:\n%s", s)
 				}
 				assertNotStarted(t, marker)
