@@ -382,3 +382,21 @@ func TestReplayNamedAgentRunsHere(t *testing.T) {
 		t.Errorf("replay against the agent named: exit %d\n%s%s", code, out, errs)
 	}
 }
+
+// TestLaunchLinesShowEverything: what a file names is shown as a shell
+// would take it back, its escapes and bidi overrides visible, not acted
+// on; an empty argument and one with a space stay visible as such.
+func TestLaunchLinesShowEverything(t *testing.T) {
+	l := recordedLaunch{what: "server", name: "no\u202etes\x1b]0;x\x07", command: "sh",
+		args: []string{"-c", "echo hi\nrm -rf ~", "", "it's", "X=\x1b[2J"}, dir: "/tmp/a b"}
+	got := strings.Join(l.lines(), "\n")
+	want := `server "no\u202etes\x1b]0;x\a" runs: sh -c 'echo hi⏎rm -rf ~' '' 'it'\''s' 'X=␛[2J'` + "\n" + `  in the directory '/tmp/a b'`
+	if got != want {
+		t.Errorf("lines:\n%s\nwant:\n%s", got, want)
+	}
+	for _, r := range got {
+		if r == 0x1b || r == '\u202e' || r == 0x07 {
+			t.Errorf("a control or bidi rune reaches the terminal: %q", got)
+		}
+	}
+}
