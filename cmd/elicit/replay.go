@@ -8,7 +8,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"maps"
 	"os"
 	"slices"
 	"strings"
@@ -118,22 +117,7 @@ func runReplay(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 	if err != nil {
 		return err
 	}
-	var launches []recordedLaunch
-	for _, name := range slices.Sorted(maps.Keys(targets)) {
-		switch t := targets[name]; {
-		case t.fromFile:
-			launches = append(launches, launchOfServer(t.spec, t.recorded.EnvNames))
-		case t.rootsFromFile:
-			launches = append(launches, recordedLaunch{what: "server", name: name, whose: namedWhose, roots: t.recorded.Roots})
-		}
-	}
-	for i, ra := range rec.Settings.Agents {
-		if !agentDemos[i] {
-			launches = append(launches, launchOfAgent(agentSpecs[i], ra, agentCwd(rec, ra)))
-		} else if l, ok := agentElsewhere(ra.Name, demoAgentWhose, agentCwd(rec, ra), ra.AllowFS); ok {
-			launches = append(launches, l)
-		}
-	}
+	launches := append(serverLaunches(targets), agentLaunches(rec, agentSpecs, agentDemos, false)...)
 	if err := gate.allow(ctx, launches); err != nil {
 		return err
 	}

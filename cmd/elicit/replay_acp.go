@@ -62,21 +62,7 @@ func runReplayACP(ctx context.Context, rec *record.Recording, o acpReplayOptions
 		}
 		specs, demos = append(specs, spec), append(demos, demo)
 	}
-	var launches []recordedLaunch
-	for i, ra := range rec.Settings.Agents {
-		whose := namedWhose
-		switch {
-		case len(o.command) == 0 && !demos[i]:
-			launches = append(launches, launchOfAgent(specs[i], ra, agentCwd(rec, ra)))
-			continue
-		case demos[i]:
-			whose = demoAgentWhose
-		}
-		if l, ok := agentElsewhere(ra.Name, whose, agentCwd(rec, ra), ra.AllowFS); ok {
-			launches = append(launches, l)
-		}
-	}
-	if err := o.gate.allow(ctx, launches); err != nil {
+	if err := o.gate.allow(ctx, agentLaunches(rec, specs, demos, len(o.command) > 0)); err != nil {
 		return err
 	}
 	settings := record.Settings{Command: "replay", Elicit: rec.Settings.Elicit, Sampling: "off"}
@@ -264,20 +250,6 @@ func agentOfRecorded(ra record.Agent, command []string) (spec agentSpec, demo bo
 		spec.Dir = ra.Dir
 	}
 	return spec, demo, err
-}
-
-// agentCwd is where the replay opens ra's session: the first prompt's
-// recorded cwd (acpReplayer.turn), else the agent's.
-func agentCwd(rec *record.Recording, ra record.Agent) string {
-	for _, c := range rec.Calls {
-		if c.Server != ra.Name || c.Method != methodACPPrompt {
-			continue
-		}
-		var p acpPromptParams
-		_ = decodeParams(c.Params, &p)
-		return cmpOr(p.Cwd, ra.Cwd, ".")
-	}
-	return cmpOr(ra.Cwd, ".")
 }
 
 // acpReplayer runs an ACP recording's prompts again, in one session.

@@ -5,9 +5,11 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/charmbracelet/x/term"
@@ -63,6 +65,57 @@ func launchOfServer(s serverSpec, envNames []string) recordedLaunch {
 
 func launchOfAgent(s agentSpec, ra record.Agent, cwd string) recordedLaunch {
 	return recordedLaunch{what: "agent", name: s.Name, command: s.Command, args: s.Args, dir: s.Dir, env: ra.EnvNames, cwd: cwd, allowFS: ra.AllowFS}
+}
+
+// serverLaunches are what the replay of targets starts, or offers,
+// that only the recording names, in the order of their names.
+func serverLaunches(targets map[string]*replayTarget) []recordedLaunch {
+	var out []recordedLaunch
+	for _, name := range slices.Sorted(maps.Keys(targets)) {
+		switch t := targets[name]; {
+		case t.fromFile:
+			out = append(out, launchOfServer(t.spec, t.recorded.EnvNames))
+		case t.rootsFromFile:
+			out = append(out, recordedLaunch{what: "server", name: name, whose: namedWhose, roots: t.recorded.Roots})
+		}
+	}
+	return out
+}
+
+// agentLaunches are what of the recording's agents (specs[i] stands for
+// agent i; demos[i]: elicit's demo agent) only the recording names: a
+// command, unless named (the person gave -- AGENT), and a session cwd
+// elsewhere.
+func agentLaunches(rec *record.Recording, specs []agentSpec, demos []bool, named bool) []recordedLaunch {
+	var out []recordedLaunch
+	for i, ra := range rec.Settings.Agents {
+		whose := namedWhose
+		switch {
+		case demos[i]:
+			whose = demoAgentWhose
+		case !named:
+			out = append(out, launchOfAgent(specs[i], ra, agentCwd(rec, ra)))
+			continue
+		}
+		if l, ok := agentElsewhere(ra.Name, whose, agentCwd(rec, ra), ra.AllowFS); ok {
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
+// agentCwd is where the replay opens ra's session: the first prompt's
+// recorded cwd (acpReplayer.turn), else the agent's.
+func agentCwd(rec *record.Recording, ra record.Agent) string {
+	for _, c := range rec.Calls {
+		if c.Server != ra.Name || c.Method != methodACPPrompt {
+			continue
+		}
+		var p acpPromptParams
+		_ = decodeParams(c.Params, &p)
+		return cmpOr(p.Cwd, ra.Cwd, ".")
+	}
+	return cmpOr(ra.Cwd, ".")
 }
 
 // lines is the launch as the person is shown it: every argument, quoted
