@@ -53,8 +53,7 @@ func TestProjectConfigTUI(t *testing.T) {
 	for _, answer := range []string{"n", "y"} {
 		t.Run(answer, func(t *testing.T) {
 			dir, marker := projectDir(t)
-			tm := newTmuxEnv(t, dir, []string{"XDG_CONFIG_HOME=" + filepath.Join(dir, "config-home")})
-			tm.run("set-window-option", "remain-on-exit", "on")
+			tm := newTmuxShell(t, 160, 40, dir, []string{"XDG_CONFIG_HOME=" + filepath.Join(dir, "config-home")})
 			s := tm.waitText("Run it? [y/N]")
 			if !strings.Contains(s, ".mcp.json names what to run (a project's file, found in this directory: check it):") ||
 				!strings.Contains(s, `server "notes" runs: sh -c 'touch "$0"; exec "$1" demo --serve stdio'`) {
@@ -64,8 +63,8 @@ func TestProjectConfigTUI(t *testing.T) {
 			tm.typeText(answer)
 			tm.press("Enter")
 			if answer == "n" {
-				s = tm.waitText("Pane is dead")
-				if !strings.Contains(s, "not confirmed: nothing was run") || !strings.Contains(s, "--config .mcp.json") || !strings.Contains(s, "status 2") {
+				s = tm.waitText("elicit exited")
+				if !strings.Contains(s, "not confirmed: nothing was run") || !strings.Contains(s, "--config .mcp.json") || !strings.Contains(s, "elicit exited 2") {
 					t.Errorf("after n:\n%s", s)
 				}
 				assertNotStarted(t, marker)
