@@ -233,7 +233,7 @@ func (c *common) configSpec() (serverSpec, error) {
 		if s.Name == c.server || c.server == "" && len(cfg.Servers) == 1 {
 			if c.config == "" && projectConfig(path) {
 				// Found here, never named: a headless command does not ask.
-				return serverSpec{}, configGate(path, nil, nil).allow(context.Background(), configLaunches([]serverSpec{s}, nil))
+				return serverSpec{}, configGate(path, nil, nil).allow(context.Background(), configLaunches(cfg, []serverSpec{s}, nil))
 			}
 			return s, nil
 		}

@@ -42,6 +42,7 @@ type recordedLaunch struct {
 	env        []string // the variables it was recorded with, by name
 	envByFile  []string // the variables the file sets, by name (a config's)
 	headers    []string // the HTTP headers the file sets, by name
+	extra      []string // more of what it does with the person's (a config's oauth files)
 	cwd        string   // an agent's session directory
 	allowFS    bool     // the agent may read and write files under cwd
 	// roots are offered to the server: where it may work (a filesystem
@@ -153,6 +154,9 @@ func (l recordedLaunch) lines() []string {
 	}
 	if len(l.headers) > 0 {
 		out = append(out, "  with the headers "+strings.Join(l.headers, ", ")+" (values not shown)")
+	}
+	for _, e := range l.extra {
+		out = append(out, "  "+e)
 	}
 	if len(l.roots) > 0 {
 		s := "  offered the roots " + strings.Join(l.roots, ", ")

@@ -132,7 +132,7 @@ func (f *tuiFlags) servers(ctx context.Context) ([]serverSpec, string, error) {
 		if err != nil {
 			return nil, "", usageErr("%v", err)
 		}
-		if err := configGate(path, f.stdin, f.stderr).allow(ctx, configLaunches(pre.Servers, pre.Agents)); err != nil {
+		if err := configGate(path, f.stdin, f.stderr).allow(ctx, configLaunches(pre, pre.Servers, pre.Agents)); err != nil {
 			return nil, "", err
 		}
 	}
