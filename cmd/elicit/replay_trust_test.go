@@ -409,6 +409,9 @@ func TestLaunchLinesShowEverything(t *testing.T) {
 func newTmuxShell(t *testing.T, cols, rows int, dir string, env []string, args ...string) *tmuxTerm {
 	t.Helper()
 	if _, err := exec.LookPath("tmux"); err != nil {
+		if os.Getenv("CI") == "true" {
+			t.Fatal("tmux not installed, under CI=true (.ci/run installs it)")
+		}
 		t.Skip("tmux not installed (.ci/run installs it)")
 	}
 	tm := &tmuxTerm{t: t, socket: filepath.Join(t.TempDir(), "tmux.sock")}
