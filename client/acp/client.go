@@ -257,13 +257,13 @@ func (c *Client) readLoop() {
 	for {
 		in, err := c.conn.Read(context.Background())
 		if err != nil {
-			c.peer.fail(err)
+			c.peer.Fail(err)
 			c.endOpen(fmt.Errorf("%w: %v", question.ErrDisconnected, err))
 			return
 		}
 		if in.Msg == nil {
 			if in.ID.IsValid() {
-				c.peer.deliver(in.ID, answer{err: in.Err})
+				c.peer.Deliver(in.ID, answer{Err: in.Err})
 			}
 			continue
 		}
@@ -271,9 +271,9 @@ func (c *Client) readLoop() {
 		switch m.Kind() {
 		case jsonrpc.KindResponse:
 			if m.Error != nil {
-				c.peer.deliver(m.ID, answer{err: m.Error})
+				c.peer.Deliver(m.ID, answer{Err: m.Error})
 			} else {
-				c.peer.deliver(m.ID, answer{result: m.Result})
+				c.peer.Deliver(m.ID, answer{Result: m.Result})
 			}
 		case jsonrpc.KindNotification:
 			c.notification(m)
@@ -365,7 +365,7 @@ func (c *Client) request(m *jsonrpc.Message, arrived time.Time) {
 		// fs/* and terminal/* we did not declare; anything else we do not
 		// know.
 		e := jsonrpc.NewError(jsonrpc.CodeMethodNotFound, "method not found: "+m.Method, nil)
-		_ = c.peer.respond(m.ID, nil, e)
+		_ = c.peer.Respond(m.ID, nil, e)
 		return
 	}
 	ctx, cancel := context.WithCancelCause(c.base)
@@ -390,7 +390,7 @@ func (c *Client) request(m *jsonrpc.Message, arrived time.Time) {
 		c.mu.Unlock()
 		cancel(nil)
 		e := jsonrpc.NewError(jsonrpc.CodeInvalidRequest, "request id already in use", nil)
-		_ = c.peer.respond(m.ID, nil, e)
+		_ = c.peer.Respond(m.ID, nil, e)
 		return
 	}
 	c.open[m.ID] = oq
@@ -428,7 +428,7 @@ func scopeCall(params json.RawMessage, p *peer) jsonrpc.ID {
 	}
 	raw, ok := m["requestId"]
 	var id jsonrpc.ID
-	if !ok || id.UnmarshalJSON([]byte(raw)) != nil || !p.inFlight(id) {
+	if !ok || id.UnmarshalJSON([]byte(raw)) != nil || !p.InFlight(id) {
 		return jsonrpc.ID{}
 	}
 	return id
