@@ -13,6 +13,7 @@ import (
 	"github.com/elicit-dev/elicit/client/wire"
 	"github.com/elicit-dev/elicit/transport"
 	"github.com/elicit-dev/elicit/transport/jsonrpc"
+	"github.com/elicit-dev/elicit/transport/rpcpeer"
 )
 
 // incoming is one request from the server that we are serving.
@@ -218,11 +219,7 @@ func (s *Session) answer(e *incoming, ctx context.Context, result json.RawMessag
 
 // reply writes a response to the server's request id.
 func (s *Session) reply(id jsonrpc.ID, result json.RawMessage, rpcErr *jsonrpc.Error) error {
-	m := &jsonrpc.Message{ID: id, Result: result, Error: rpcErr}
-	if rpcErr != nil {
-		m.Result = nil
-	}
-	err := s.wire().Write(context.Background(), m, nil)
+	err := s.wire().Write(context.Background(), rpcpeer.Response(id, result, rpcErr), nil)
 	if err != nil {
 		s.log.Debug("writing a response failed", "id", id, "err", err)
 	}

@@ -102,16 +102,22 @@ func (p *Peer) Notify(method string, params any) error {
 	return nil
 }
 
-// Respond answers a request of the other side's: result, or e (a nil
-// result without e is sent as null).
+// Respond answers a request of the other side's (Response).
 func (p *Peer) Respond(id jsonrpc.ID, result json.RawMessage, e *jsonrpc.Error) error {
-	m := &jsonrpc.Message{ID: id, Result: result, Error: e}
+	return p.Write(Response(id, result, e))
+}
+
+// Response is the answer to the other side's request id: e if set (a
+// response carries a result or an error, never both), else result, a nil
+// one as null.
+func Response(id jsonrpc.ID, result json.RawMessage, e *jsonrpc.Error) *jsonrpc.Message {
 	if e != nil {
-		m.Result = nil
-	} else if result == nil {
-		m.Result = json.RawMessage("null")
+		return &jsonrpc.Message{ID: id, Error: e}
 	}
-	return p.Write(m)
+	if result == nil {
+		result = json.RawMessage("null")
+	}
+	return &jsonrpc.Message{ID: id, Result: result}
 }
 
 // Start sends a request, registered before it is written; its answer
