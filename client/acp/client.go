@@ -12,6 +12,7 @@ import (
 	"github.com/elicit-dev/elicit/client/wire"
 	"github.com/elicit-dev/elicit/transport"
 	"github.com/elicit-dev/elicit/transport/jsonrpc"
+	"github.com/elicit-dev/elicit/transport/rpcpeer"
 )
 
 // ProtocolVersion is the ACP major version this client speaks.
@@ -135,6 +136,9 @@ type Client struct {
 	// foreignUpdates counts the updates dropped for naming a session not
 	// ours (said once on stderr).
 	foreignUpdates int
+	// strays counts the answers dropped for naming no request of ours
+	// awaiting one (said once on stderr).
+	strays int
 
 	// scoped counts questions scoped to a request of ours (requestId)
 	// being answered, so that the request returns with its journal
@@ -195,7 +199,7 @@ func Start(ctx context.Context, opts Options) (*Client, error) {
 		c.shutdown(question.ErrShutdown)
 		return nil, fmt.Errorf("acp: %w", err)
 	}
-	c.conn, c.peer = conn, newPeer(conn)
+	c.conn, c.peer = conn, newPeer(conn, c.dropped)
 	go c.readLoop()
 	if err := c.initialize(ctx); err != nil {
 		c.Close()
@@ -332,6 +336,23 @@ func (c *Client) notification(m *jsonrpc.Message) {
 	}
 	// Anything else ($/ notifications we do not know) is ignored: a peer
 	// may ignore any notification.
+}
+
+// dropped says on stderr that an answer no call of ours awaits was
+// dropped (read loop): each late one (bounded by our cancels), the first
+// stray (an agent may send any number).
+func (c *Client) dropped(id jsonrpc.ID, fate rpcpeer.Fate, method string) {
+	if fate == rpcpeer.Late {
+		c.stderr(fmt.Sprintf("acp: dropped a late answer to %s %s (we had given up on it)", method, id.Raw()))
+		return
+	}
+	c.mu.Lock()
+	c.strays++
+	first := c.strays == 1
+	c.mu.Unlock()
+	if first {
+		c.stderr(fmt.Sprintf("acp: dropped an answer to id %s, which no request of ours awaits: never sent, or answered already (and any more such)", id.Raw()))
+	}
 }
 
 func (c *Client) stderr(s string) {

@@ -60,7 +60,7 @@ type answer = rpcpeer.Answer
 
 // peer is the JSON-RPC side of one connection (rpcpeer: our ids, the
 // calls waiting, writes), with ACP's words on its errors. Reading is the
-// Client's loop. Late and stray answers are dropped: ACP has no findings.
+// Client's loop. Answers no call awaits go to the Client (stray).
 type peer struct {
 	*rpcpeer.Peer
 }
@@ -69,10 +69,11 @@ type peer struct {
 // hang us.
 const writeTimeout = 10 * time.Second
 
-func newPeer(conn transport.Conn) *peer {
+func newPeer(conn transport.Conn, onStray func(jsonrpc.ID, rpcpeer.Fate, string)) *peer {
 	return &peer{rpcpeer.New(conn, rpcpeer.Options{
 		WriteTimeout: writeTimeout,
 		Cancel:       rpcpeer.Cancel{Method: MethodCancelRequest},
+		OnStray:      onStray,
 	})}
 }
 
