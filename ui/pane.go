@@ -52,6 +52,10 @@ type pane struct {
 	endKind  question.OutcomeKind
 	endedAt  time.Time
 	note     string // transient line: "copied", validation error, opener error
+	// scroll is the first line of the body shown when the body does not
+	// fit the frame, and more what the last draw found (panefit.go).
+	scroll int
+	more   paneMore
 	// sizedW, sizedH: the size its form was last given (sizeShown tells
 	// a form only of a change).
 	sizedW, sizedH int
