@@ -109,7 +109,7 @@ func (m *Model) waitTickIn() time.Duration {
 // switching back starts the spinner again.
 func (m *Model) spinNeeded() bool {
 	s, ok := m.shown.(spins)
-	return ok && s.spinning()
+	return ok && s.spinning(&m.viewCtx)
 }
 
 func (m *Model) handleSpinTick(msg spinTickMsg) tea.Cmd {
