@@ -78,20 +78,21 @@ func (m *Model) waitNeedsTick() bool {
 }
 
 // waitTickIn is when the waiting times on screen next read differently:
-// in a second while one of them is under a minute (waited shows seconds),
-// else at the next whole minute of any of them (at most one per tile), so
-// a question left open costs a redraw a minute, not sixty.
+// at the next ten seconds of one under a minute (waited), else at the next
+// whole minute of any of them (at most one per tile), so a question left
+// open costs six redraws in its first minute and one a minute after.
 func (m *Model) waitTickIn() time.Duration {
 	now, next := m.now(), time.Duration(0)
 	for _, tl := range m.prompts.tiling(&m.viewCtx).tiles {
 		if !tl.pn.open() {
 			continue
 		}
-		d := now.Sub(tl.pn.p.Arrived)
+		d := max(now.Sub(tl.pn.p.Arrived), 0)
+		step := time.Minute
 		if d < time.Minute {
-			return time.Second
+			step = waitStep
 		}
-		in := time.Minute - d%time.Minute
+		in := step - d%step
 		if next == 0 || in < next {
 			next = in
 		}
