@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"context"
 	"time"
 
 	"charm.land/bubbles/v2/spinner"
@@ -48,7 +49,7 @@ func (m *Model) armTicks() tea.Cmd {
 			m.ticking, m.tickAt = true, due
 			m.tickGen++
 			gen := m.tickGen
-			cmds = append(cmds, tea.Tick(in, func(time.Time) tea.Msg { return waitTickMsg{gen: gen} }))
+			cmds = append(cmds, untilDone(m.ctx, in, waitTickMsg{gen: gen}))
 		}
 	}
 	if !m.spin.running && m.spinNeeded() {
@@ -57,6 +58,22 @@ func (m *Model) armTicks() tea.Cmd {
 		cmds = append(cmds, m.spin.tick())
 	}
 	return tea.Batch(cmds...)
+}
+
+// untilDone is tea.Tick for a tick that waits long (a waiting time's,
+// up to a minute): its goroutine ends with the program's context instead
+// of outliving it by up to that long.
+func untilDone(ctx context.Context, d time.Duration, msg tea.Msg) tea.Cmd {
+	return func() tea.Msg {
+		t := time.NewTimer(d)
+		defer t.Stop()
+		select {
+		case <-t.C:
+			return msg
+		case <-ctx.Done():
+			return nil
+		}
+	}
 }
 
 func (m *Model) handleWaitTick(msg waitTickMsg) tea.Cmd {
