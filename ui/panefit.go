@@ -38,6 +38,11 @@ func (pn *pane) fit(st *themes.Styles, body, footer string, w, h int) string {
 	if footer != "" {
 		room--
 	}
+	// Blank lines at the end (the one above the footer) give way first:
+	// "more ↓" for nothing but a blank line would send the person looking.
+	for len(lines) > room && len(lines) > 0 && strings.TrimSpace(ansi.Strip(lines[len(lines)-1])) == "" {
+		lines = lines[:len(lines)-1]
+	}
 	if room < 3 || len(lines) <= room {
 		// Too small for a window and its markers: the top of it (a frame
 		// this small is below the tiles' minimum and the body's).
