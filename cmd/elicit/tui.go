@@ -61,7 +61,7 @@ func (f *tuiFlags) register(fs *flag.FlagSet) {
 // runTUI starts the terminal UI with servers from flags or a config file.
 func runTUI(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	var f tuiFlags
-	fs := newFlagSet("elicit", stderr, topUsage)
+	fs := newFlagSet("elicit", stderr, topUsage())
 	f.register(fs)
 	before, after := splitDashDash(args)
 	f.command = after
