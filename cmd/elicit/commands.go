@@ -68,6 +68,9 @@ func commandTable() []command {
 		{name: "get", headless: true, usage: getUsage, run: noStdin(runGetPrompt), synopsis: []synopsis{
 			{"get NAME [--args JSON] [flags] [-- CMD ARGS...]", "get an MCP prompt; JSON"},
 		}},
+		{name: "ping", headless: true, usage: pingUsage, run: noStdin(runPing), synopsis: []synopsis{
+			{"ping [flags] [-- CMD ARGS...]", "connect, ping, print the round trip; JSON"},
+		}},
 		{name: "check", usage: checkUsage, run: noStdin(runCheck), synopsis: []synopsis{
 			{"check [--call TOOL [--args JSON] [--answer POLICY]] [--json] [flags] [-- CMD ARGS...]",
 				"exercise a server and print its spec violations\n(docs/findings.md); exit 6 on an error-level one"},
