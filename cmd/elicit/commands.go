@@ -85,7 +85,7 @@ func commandTable() []command {
 			{"acp --prompt TEXT [--permission P] [--answer POLICY] [-- AGENT ARGS...]", "one prompt turn with an ACP agent, headless; JSON"},
 			{"acp [-- AGENT ARGS...]", "the TUI on an ACP agent (the demo agent without one)"},
 		}},
-		{name: "replay", usage: replayUsage, run: noStdin(runReplay), synopsis: []synopsis{
+		{name: "replay", usage: replayUsage, run: runReplay, synopsis: []synopsis{
 			{"replay FILE [-- CMD ARGS... | --url URL]",
 				"run a recording (--record FILE on the TUI or any\nheadless command) again; exit 6 when anything differs"},
 		}},

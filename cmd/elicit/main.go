@@ -231,7 +231,7 @@ func printError(w io.Writer, err error) {
 // dispatch runs the command args name (commandTable), or the TUI.
 func dispatch(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	if len(args) == 0 {
-		return runTUI(ctx, nil, stdout, stderr)
+		return runTUI(ctx, nil, stdin, stdout, stderr)
 	}
 	// help is looked for before flags are hoisted: "elicit -h" is the
 	// top help, never a flag error.
@@ -241,7 +241,7 @@ func dispatch(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	args = hoistCommand(args)
 	c, ok := lookupCommand(args[0])
 	if !ok {
-		return runTUI(ctx, args, stdout, stderr)
+		return runTUI(ctx, args, stdin, stdout, stderr)
 	}
 	if c.headless {
 		return withFailureJSON(stdout, func(w io.Writer) error { return c.run(ctx, args[1:], stdin, w, stderr) })
