@@ -132,8 +132,12 @@ const versionUsage = `Usage: elicit version
 Prints "elicit VERSION" on stdout.
 `
 
+// runVersion prints the version. The TUI's flags are parsed and ignored:
+// "elicit --theme x version" comes here as "version --theme x".
 func runVersion(_ context.Context, args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	fs := newFlagSet("version", stderr, versionUsage)
+	fs.Usage = func() { fmt.Fprint(stderr, versionUsage) }
+	(&tuiFlags{}).register(fs)
 	pos, err := parseInterleaved(fs, args)
 	if err != nil {
 		return err

@@ -55,6 +55,15 @@ func TestCommandsHelpAndDispatchAgree(t *testing.T) {
 			}
 		})
 	}
+	// The TUI's flags before a command that only prints are looked past.
+	for _, name := range []string{"version", "help"} {
+		if code, out, errs := runCLI(t, "--theme", "dracula", name); code != exitOK || !strings.Contains(out, "elicit ") {
+			t.Errorf("--theme dracula %s: exit %d, stdout %q, stderr %q", name, code, out, errs)
+		}
+	}
+	if code, _, errs := runCLI(t, "help", "tols"); code != exitUsage || !strings.Contains(errs, `did you mean "tools"?`) {
+		t.Errorf("help tols: exit %d, stderr %q", code, errs)
+	}
 	if code, _, errs := runCLI(t, "frobnicate"); code != exitUsage || !strings.Contains(errs, `unknown command "frobnicate"`) {
 		t.Errorf("frobnicate: exit %d, stderr %q", code, errs)
 	}
