@@ -112,6 +112,8 @@ var testServers = map[string]func(in *bufio.Scanner, out *json.Encoder){
 			_ = out.Encode(map[string]any{"jsonrpc": "2.0", "id": m.ID, "result": result})
 		}
 	},
+	// evil-log: logs terminal escapes at any level (loglevel_test.go).
+	"evil-log": serveEvilLog,
 	// demo-altered: the demo with one question changed (replay_test.go).
 	"demo-altered": serveDemoAltered,
 	// acp-altered: the demo ACP agent, one permission option changed

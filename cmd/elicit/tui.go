@@ -65,7 +65,7 @@ func (f *tuiFlags) register(fs *flag.FlagSet) {
 // runTUI starts the terminal UI with servers from flags or a config file.
 func runTUI(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	f := tuiFlags{stdin: stdin}
-	fs := newFlagSet("elicit", stderr, topUsage)
+	fs := newFlagSet("elicit", stderr, topUsage())
 	f.register(fs)
 	before, after := splitDashDash(args)
 	f.command = after
