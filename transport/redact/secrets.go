@@ -1,0 +1,157 @@
+package redact
+
+import (
+	"bytes"
+	"encoding/json"
+	"net/url"
+	"slices"
+	"strings"
+	"sync"
+)
+
+// Mask stands for a secret value taken out of text.
+const Mask = "[redacted]"
+
+// MinSecret is the shortest value Secrets takes: shorter ones would blank
+// out ordinary words and numbers (and break the JSON they stand in).
+const MinSecret = 8
+
+// Secrets is the set of secret values one elicit process holds: header
+// values, an OAuth client secret, PKCE verifiers, authorization codes,
+// tokens, secret URL query values. Every sink that prints, journals,
+// records or shows text a server could have written (stderr, stdout,
+// recordings, the TUI) passes it through the same Secrets, since a server
+// may echo what it was sent ("you sent client_secret=…").
+//
+// Its methods are safe for concurrent use, and a nil *Secrets holds
+// nothing (String returns its text as it is). It is a value owned by
+// whoever starts the work (the command, the engine), never package state.
+type Secrets struct {
+	mu sync.RWMutex
+	// forms are every secret in each form it may be echoed in (as is,
+	// URL-encoded, JSON-escaped), longest first, so that a secret holding
+	// another goes whole.
+	forms []string
+	seen  map[string]bool
+}
+
+// NewSecrets returns an empty set.
+func NewSecrets() *Secrets { return &Secrets{seen: map[string]bool{}} }
+
+// Add adds values (those shorter than MinSecret are ignored). A value
+// "Scheme credentials" (an Authorization header) adds the credentials
+// alone as well.
+func (s *Secrets) Add(values ...string) {
+	if s == nil {
+		return
+	}
+	var add []string
+	for _, v := range values {
+		v = strings.TrimSpace(v)
+		add = append(add, forms(v)...)
+		if _, cred, ok := strings.Cut(v, " "); ok {
+			add = append(add, forms(strings.TrimSpace(cred))...)
+		}
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	// A new slice each time: readers hold the old one (snapshot).
+	next := slices.Clone(s.forms)
+	for _, f := range add {
+		if len(f) >= MinSecret && !s.seen[f] {
+			s.seen[f] = true
+			next = append(next, f)
+		}
+	}
+	if len(next) != len(s.forms) {
+		slices.SortStableFunc(next, func(a, b string) int { return len(b) - len(a) })
+		s.forms = next
+	}
+}
+
+// forms are the ways v may appear in text elicit prints: as is, in a
+// form or query (url.QueryEscape, and its %20 flavour), in a JSON string
+// (escaped with and without HTML escaping).
+func forms(v string) []string {
+	if len(v) < MinSecret {
+		return nil
+	}
+	out := []string{v, url.QueryEscape(v), url.PathEscape(v)}
+	for _, html := range []bool{false, true} {
+		var b bytes.Buffer
+		enc := json.NewEncoder(&b)
+		enc.SetEscapeHTML(html)
+		if enc.Encode(v) == nil {
+			q := bytes.TrimSpace(b.Bytes())
+			out = append(out, string(q[1:len(q)-1]))
+		}
+	}
+	return out
+}
+
+// Len is how many forms the set holds (for tests and benchmarks).
+func (s *Secrets) Len() int {
+	if s == nil {
+		return 0
+	}
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	return len(s.forms)
+}
+
+// snapshot is the forms now: Add replaces the slice rather than change
+// it, so it may be used after the lock is let go.
+func (s *Secrets) snapshot() []string {
+	if s == nil {
+		return nil
+	}
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	return s.forms
+}
+
+// String is text with every secret replaced by Mask.
+func (s *Secrets) String(text string) string {
+	for _, f := range s.snapshot() {
+		if strings.Contains(text, f) {
+			text = strings.ReplaceAll(text, f, Mask)
+		}
+	}
+	return text
+}
+
+// Bytes is b with every secret replaced by Mask; b itself when it holds
+// none (so a caller may keep b when the result is b).
+func (s *Secrets) Bytes(b []byte) []byte {
+	for _, f := range s.snapshot() {
+		if bytes.Contains(b, []byte(f)) {
+			b = bytes.ReplaceAll(b, []byte(f), []byte(Mask))
+		}
+	}
+	return b
+}
+
+// Error is err with its text redacted; errors.Is and errors.As still see
+// err's chain. err itself when its text holds no secret.
+func (s *Secrets) Error(err error) error {
+	if err == nil {
+		return nil
+	}
+	text := err.Error()
+	red := s.String(text)
+	if red == text {
+		return err
+	}
+	return &redactedError{text: red, err: err}
+}
+
+// redactedError shows a redacted text and keeps the chain for errors.Is
+// and errors.As. Whoever unwraps it and prints an inner error's text
+// gets the secret back: sinks redact again (Writer).
+type redactedError struct {
+	text string
+	err  error
+}
+
+func (e *redactedError) Error() string { return e.text }
+func (e *redactedError) Unwrap() error { return e.err }
