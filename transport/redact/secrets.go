@@ -14,7 +14,7 @@ const Mask = "[redacted]"
 
 // MinSecret is the shortest value Secrets takes: shorter ones would blank
 // out ordinary words and numbers (and break the JSON they stand in).
-const MinSecret = 8
+const MinSecret = 4
 
 // Secrets is the set of secret values one elicit process holds: header
 // values, an OAuth client secret, PKCE verifiers, authorization codes,

@@ -19,13 +19,13 @@ import (
 func TestSecretsString(t *testing.T) {
 	t.Parallel()
 	s := redact.NewSecrets()
-	s.Add("s3cr3t/with+chars&<x>", "Bearer tok-0123456789", "short", "")
+	s.Add("s3cr3t/with+chars&<x>", "Bearer tok-0123456789", "abc", "")
 	for _, c := range []struct{ in, want string }{
 		{"a s3cr3t/with+chars&<x> b", "a [redacted] b"},
 		{"form: " + url.Values{"client_secret": {"s3cr3t/with+chars&<x>"}}.Encode(), "form: client_secret=[redacted]"},
 		{"header Bearer tok-0123456789.", "header [redacted]."},
 		{"token tok-0123456789 alone", "token [redacted] alone"},
-		{"short stays short", "short stays short"},
+		{"abc stays abc", "abc stays abc"},
 	} {
 		if got := s.String(c.in); got != c.want {
 			t.Errorf("String(%q) = %q, want %q", c.in, got, c.want)
