@@ -14,6 +14,7 @@ import (
 	"github.com/elicit-dev/elicit/client/record"
 	"github.com/elicit-dev/elicit/client/wire"
 	"github.com/elicit-dev/elicit/transport"
+	"github.com/elicit-dev/elicit/transport/redact"
 	"github.com/elicit-dev/elicit/ui"
 )
 
@@ -42,6 +43,9 @@ type engine struct {
 	bg sync.WaitGroup
 	// findings records the servers' spec violations (nil: none).
 	findings *findings.Recorder
+	// secrets are the run's (secrets.go): masked in what the engine
+	// shows of servers (errors, frames). Nil: Server makes a set.
+	secrets *redact.Secrets
 
 	mu      sync.Mutex
 	pending map[string]error // servers whose transport could not be built

@@ -17,6 +17,7 @@ import (
 	"syscall"
 
 	"github.com/elicit-dev/elicit/themes/untrusted"
+	"github.com/elicit-dev/elicit/transport/redact"
 )
 
 // version is set at build time with -ldflags "-X main.version=…".
@@ -111,9 +112,13 @@ func startTrace(path string, stderr io.Writer) func() {
 
 // run is main without the process: tests call it directly.
 func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	err := dispatch(ctx, args, stdin, stdout, stderr)
+	// The run's secrets, masked in all it prints on stderr; the writer
+	// carries them down to every command (secrets.go).
+	errw := redact.NewSecrets().Writer(stderr)
+	defer errw.Flush()
+	err := dispatch(ctx, args, stdin, stdout, errw)
 	if err != nil && !errors.Is(err, errHelp) {
-		printError(stderr, err)
+		printError(errw, err)
 	}
 	if errors.Is(err, errHelp) {
 		return exitOK
@@ -182,6 +187,18 @@ func editDistance(a, b string) int {
 		prev = cur
 	}
 	return prev[len(b)]
+}
+
+// headlessCommand says that args run a command whose stdout is not the
+// TUI's terminal nor a protocol stream.
+func headlessCommand(args []string) bool {
+	switch args[0] {
+	case "tools", "call", "resources", "templates", "read", "prompts", "get", "replay", "check", "auth", "conformance":
+		return true
+	case "acp":
+		return !acpWantsTUI(args[1:])
+	}
+	return false
 }
 
 // withFailureJSON runs a headless command; when it fails before writing
@@ -270,6 +287,14 @@ func dispatch(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		return errHelp
 	}
 	args = hoistCommand(args)
+	if headlessCommand(args) {
+		// Their stdout is text and JSON for scripts and logs: it gets
+		// the run's secrets masked too. (The TUI's is the terminal, and
+		// elicit demo --serve stdio's the protocol.)
+		outw := secretsOf(stderr).Writer(stdout)
+		defer outw.Flush()
+		stdout = outw
+	}
 	switch args[0] {
 	case "version", "--version":
 		fmt.Fprintf(stdout, "elicit %s\n", version)

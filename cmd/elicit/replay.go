@@ -108,7 +108,7 @@ func runReplay(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		specs = append(specs, t.spec)
 	}
 	slices.SortFunc(specs, func(a, b serverSpec) int { return strings.Compare(a.Name, b.Name) })
-	if r.out, err = openRecord(c.record, recordSettings("replay", &c, specs, 0, "")); err != nil {
+	if r.out, err = openRecord(c.record, recordSettings("replay", &c, specs, 0, ""), secretsOf(stderr)); err != nil {
 		return err
 	}
 	defer closeRecord(r.out, c.record, stderr)
@@ -329,7 +329,7 @@ func (r *replayer) connect(ctx context.Context, targets map[string]*replayTarget
 		if r.out != nil {
 			tobs.OnFrame = func(fr transport.Frame) { r.out.Frame(name, fr) }
 		}
-		tr, err := t.spec.transport(tobs)
+		tr, err := t.spec.transport(tobs, secretsOf(r.stderr))
 		if err != nil {
 			t.err = err
 			continue

@@ -68,7 +68,7 @@ func runReplayACP(ctx context.Context, rec *record.Recording, o acpReplayOptions
 		a.Cwd, a.AllowFS, a.Auth, a.CancelAfterMS, a.QuestionTimeoutMS = ra.Cwd, ra.AllowFS, ra.Auth, ra.CancelAfterMS, ra.QuestionTimeoutMS
 		settings.Agents = append(settings.Agents, a)
 	}
-	out, err := openRecord(o.record, settings)
+	out, err := openRecord(o.record, settings, secretsOf(stderr))
 	if err != nil {
 		return err
 	}

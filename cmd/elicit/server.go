@@ -55,8 +55,11 @@ func (s serverSpec) describe() string {
 	}
 }
 
-// transport builds the transport for the spec; obs sees every frame.
-func (s serverSpec) transport(obs transport.Observer) (transport.Transport, error) {
+// transport builds the transport for the spec; obs sees every frame,
+// with the run's secrets (sec, to which the spec's are added) masked.
+func (s serverSpec) transport(obs transport.Observer, sec *redact.Secrets) (transport.Transport, error) {
+	sec.Add(specSecrets(s)...)
+	obs = redactObserver(obs, sec)
 	switch {
 	case s.Demo:
 		return &inProcessDemo{obs: obs, opts: &demo.Options{Protocol: s.Protocol}}, nil
@@ -64,7 +67,7 @@ func (s serverSpec) transport(obs transport.Observer) (transport.Transport, erro
 		if _, err := transport.ParseHTTPURL(s.URL); err != nil {
 			return nil, usageErr("bad --url %q: want http://host[:port]/path or https://…", redact.URL(s.URL))
 		}
-		hc, err := s.httpClientFor()
+		hc, err := s.httpClientFor(sec)
 		if err != nil {
 			return nil, err
 		}

@@ -180,7 +180,7 @@ func runTUIWith(ctx context.Context, f *tuiFlags, stdout, stderr io.Writer) erro
 	}
 	settings := recordSettings(command, &f.common, specs, urlWait, "")
 	settings.Agents = recordAgents(f.agents)
-	rec, err := openRecord(f.record, settings)
+	rec, err := openRecord(f.record, settings, secretsOf(stderr))
 	if err != nil {
 		return err
 	}
@@ -209,7 +209,8 @@ func runTUIWith(ctx context.Context, f *tuiFlags, stdout, stderr io.Writer) erro
 	// into it, the transports' undecodable frames too; the findings view
 	// reads it.
 	found := findings.NewRecorder(br.FindingsChanged)
-	eng := &engine{ctx: ctx, m: mgr, state: state, specs: map[string]serverSpec{}, pending: map[string]error{}, findings: found}
+	eng := &engine{ctx: ctx, m: mgr, state: state, specs: map[string]serverSpec{}, pending: map[string]error{}, findings: found,
+		secrets: secretsOf(stderr)}
 	var order []string
 	for _, s := range specs {
 		if _, dup := eng.specs[s.Name]; dup {
@@ -227,7 +228,7 @@ func runTUIWith(ctx context.Context, f *tuiFlags, stdout, stderr io.Writer) erro
 	if eng.agentHub, err = newAgentHub(br, mgr.Journal(), f.agents); err != nil {
 		return err
 	}
-	eng.agentHub.rec = rec
+	eng.agentHub.rec, eng.agentHub.secrets = rec, eng.secrets
 	for _, a := range f.agents {
 		if _, dup := eng.specs[a.Name]; dup {
 			// Questions and the journal are keyed by the peer's name.
@@ -274,7 +275,7 @@ func runTUIWith(ctx context.Context, f *tuiFlags, stdout, stderr io.Writer) erro
 				found.Frame(name, "", fr.Dir == transport.In, fr.Err, fr.Time)
 			},
 			OnStderr: func(line string) { br.Stderr(name, line) },
-		})
+		}, eng.secrets)
 	}
 
 	uiOpts := ui.Options{Theme: theme, Context: ctx, OpenURL: browserOpener()}
