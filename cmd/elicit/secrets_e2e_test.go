@@ -284,3 +284,32 @@ func modeOf(t *testing.T, path string) os.FileMode {
 	}
 	return fi.Mode().Perm()
 }
+
+// The token folder, $XDG_STATE_HOME/elicit/auth, found open to everyone
+// (0777): elicit closes it to 0700 before it reads or writes a token;
+// found to be another user's, elicit refuses, saying whose it is.
+func TestAuthFolderPrivate(t *testing.T) {
+	a := newRevokingAS(t)
+	state, mcpURL := a.kept(t)
+	auth := filepath.Join(state, "elicit", "auth")
+	if err := os.Chmod(auth, 0o777); err != nil {
+		t.Fatal(err)
+	}
+	stdout, stderr, err := runElicit(t, []string{"XDG_STATE_HOME=" + state}, "auth", "status", "--url", mcpURL)
+	if err != nil || !strings.Contains(stdout, "refresh token") {
+		t.Fatalf("status: %v\n%s\n%s", err, stdout, stderr)
+	}
+	if m := modeOf(t, auth); m != 0o700 {
+		t.Errorf("the token folder is left %04o, want 0700", m)
+	}
+	if os.Getuid() != 0 {
+		return // a folder of another user's needs root to make
+	}
+	if err := os.Chown(auth, 65534, 65534); err != nil {
+		t.Fatal(err)
+	}
+	stdout, stderr, err = runElicit(t, []string{"XDG_STATE_HOME=" + state}, "auth", "status", "--url", mcpURL)
+	if exitCode(err) == 0 || !strings.Contains(stderr, "belongs to user 65534, not to you") {
+		t.Errorf("status with another user's token folder: exit %d\n%s\n%s", exitCode(err), stdout, stderr)
+	}
+}
