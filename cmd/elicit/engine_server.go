@@ -49,12 +49,7 @@ func (e *engine) Server(name string) (ui.ServerDetail, error) {
 // client's errors quote the request's URL, query and all, and a server
 // may echo what it was sent.
 func (e *engine) scrubber(spec serverSpec) func(error) error {
-	e.mu.Lock()
-	if e.secrets == nil {
-		e.secrets = redact.NewSecrets()
-	}
-	sec := e.secrets
-	e.mu.Unlock()
+	sec := e.secretsNow()
 	sec.Add(specSecrets(spec)...)
 	return sec.Error
 }

@@ -175,6 +175,11 @@ func headerEchoServer(t *testing.T) *httptest.Server {
 		func(_ context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 			return nil, &jsonrpc.Error{Code: -32000, Message: echo(req)}
 		})
+	srv.AddResource(&mcp.Resource{URI: "echo://headers", Name: "headers", MIMEType: "text/plain"},
+		func(_ context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
+			return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: "echo://headers", MIMEType: "text/plain",
+				Text: fmt.Sprintf("you sent %v", req.Extra.Header)}}}, nil
+		})
 	ts := httptest.NewServer(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv },
 		&mcp.StreamableHTTPOptions{Stateless: true}))
 	t.Cleanup(ts.Close)
@@ -207,7 +212,13 @@ func TestSecretsHeadersEchoed(t *testing.T) {
 			noneOf(t, secrets, map[string]string{"stdout": stdout, "stderr": stderr, "the recording": string(recorded)})
 		})
 	}
-	stdout, stderr, _ := runElicit(t, nil, "check", "--call", "reject", "--json", "--url", ts.URL+"/mcp",
+	stdout, stderr, _ := runElicit(t, nil, "read", "echo://headers", "--url", ts.URL+"/mcp",
+		"--header", "Authorization: Bearer "+echoBearer, "--header", "X-Api-Key: "+echoAPIKey)
+	if !strings.Contains(stdout, "you sent") {
+		t.Fatalf("read: the server's echo is not in the output:\n%s\n%s", stdout, stderr)
+	}
+	noneOf(t, secrets, map[string]string{"read's stdout": stdout, "read's stderr": stderr})
+	stdout, stderr, _ = runElicit(t, nil, "check", "--call", "reject", "--json", "--url", ts.URL+"/mcp",
 		"--header", "Authorization: Bearer "+echoBearer, "--header", "X-Api-Key: "+echoAPIKey)
 	noneOf(t, secrets, map[string]string{"check's stdout": stdout, "check's stderr": stderr})
 }

@@ -197,12 +197,13 @@ func runTUIWith(ctx context.Context, f *tuiFlags, stdout, stderr io.Writer) erro
 	if stateErr != nil {
 		printError(stderr, stateErr)
 	}
+	sec := secretsOf(stderr)
 	obs := client.ObserverFunc(func(e client.Event) {
 		if err := state.observe(e); err != nil {
 			br.Event(client.Notice{Text: err.Error()})
 		}
 		rec.Event(e)
-		br.Event(e)
+		br.Event(shownEvent(sec, e))
 	})
 	mgr := client.NewManager(&client.ManagerOptions{Observer: obs})
 	// The servers' spec violations (client/findings): the sessions report
@@ -210,7 +211,7 @@ func runTUIWith(ctx context.Context, f *tuiFlags, stdout, stderr io.Writer) erro
 	// reads it.
 	found := findings.NewRecorder(br.FindingsChanged)
 	eng := &engine{ctx: ctx, m: mgr, state: state, specs: map[string]serverSpec{}, pending: map[string]error{}, findings: found,
-		secrets: secretsOf(stderr)}
+		secrets: sec}
 	var order []string
 	for _, s := range specs {
 		if _, dup := eng.specs[s.Name]; dup {
