@@ -30,6 +30,8 @@ type agentSpec struct {
 	// Dir is where the agent runs and the session's cwd ("" is elicit's
 	// working directory).
 	Dir string
+	// secrets are as a serverSpec's.
+	secrets []string
 }
 
 func (s agentSpec) describe() string {
@@ -125,7 +127,7 @@ func (h *agentHub) connect(ctx context.Context, name string) {
 	spec := h.agents[name].spec
 	h.mu.Unlock()
 	h.set(name, func(a *agentConn) { a.state, a.err = client.StateConnecting, nil })
-	h.secrets.Add(append(argSecrets(spec.Args), envSecrets(spec.Env)...)...)
+	h.secrets.Add(append(append(argSecrets(spec.Args), envSecrets(spec.Env)...), spec.secrets...)...)
 	seen := redactObserver(transport.ObserverFuncs{
 		OnStderr: func(line string) { h.br.Stderr(name, line) },
 		OnFrame: func(fr transport.Frame) {

@@ -2,6 +2,7 @@ package main
 
 import (
 	"io"
+	"os"
 	"net/url"
 	"strings"
 
@@ -28,19 +29,54 @@ func secretsOf(w io.Writer) *redact.Secrets {
 	return redact.NewSecrets()
 }
 
-// specSecrets are the secrets of a server's configuration: header values
-// (and a "Scheme credentials" value's credentials), environment values
-// whose name says secret, the URL's user info and query values, secret
-// arguments, the OAuth client secret.
+// specSecrets are the secrets of a server's configuration: the values
+// (and a "Scheme credentials" value's credentials) of headers named as
+// secrets (Authorization, X-Api-Key, Cookie) or that look like a key,
+// environment values named as secrets, the URL's user info and secret
+// query values, secret arguments, values the config took from an input
+// or a secret variable, the OAuth client secret. A value that is none of
+// these ("Accept: application/json", "?tenant=blue") is not masked in
+// everything shown: that would blank out ordinary words.
 func specSecrets(spec serverSpec) []string {
 	var out []string
-	for _, vs := range spec.Header {
-		out = append(out, vs...)
+	for k, vs := range spec.Header {
+		for _, v := range vs {
+			if secretName(k) || keyLike(v) {
+				out = append(out, v)
+			}
+		}
 	}
 	out = append(out, envSecrets(spec.Env)...)
 	out = append(out, urlSecrets(spec.URL)...)
 	out = append(out, argSecrets(spec.Args)...)
+	out = append(out, spec.secrets...)
 	return append(out, spec.OAuth.ClientSecret)
+}
+
+// keyLike reports a value that looks like a key or token: long, one word,
+// letters and digits.
+func keyLike(v string) bool {
+	if len(v) < 16 || strings.ContainsAny(v, " \t") {
+		return false
+	}
+	letter := strings.ContainsFunc(v, func(r rune) bool { return r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' })
+	digit := strings.ContainsFunc(v, func(r rune) bool { return r >= '0' && r <= '9' })
+	return letter && digit
+}
+
+// secretRef reports whether a config value takes a VS Code input
+// (${input:ID}: what a person types there is a key, most often) or a
+// variable named as a secret (${GITHUB_TOKEN}): its value is a secret
+// whatever the entry it fills is called.
+func secretRef(raw string) bool {
+	found := false
+	os.Expand(raw, func(name string) string {
+		if strings.HasPrefix(name, "input:") || secretName(name) {
+			found = true
+		}
+		return ""
+	})
+	return found
 }
 
 // envSecrets are the values of variables named as secrets (API_KEY,
@@ -65,21 +101,33 @@ func urlSecrets(raw string) []string {
 		return nil
 	}
 	out := userInfo(raw)
-	for _, vs := range u.Query() {
-		out = append(out, vs...)
+	for k, vs := range u.Query() {
+		for _, v := range vs {
+			// A value is masked in every URL shown (redact.URL); in all
+			// other text only one named as a secret, or long enough to
+			// be a key: "?tenant=blue" must not blank out "blue".
+			if secretName(k) || keyLike(v) {
+				out = append(out, v)
+			}
+		}
 	}
 	return out
 }
 
-// userInfo is the user name and password of a URL ("" if none; a user
-// name alone is often the token itself).
+// userInfo is the password of a URL, and its user name when there is no
+// password (a user name alone is often the token itself) or it looks
+// like a key.
 func userInfo(raw string) []string {
 	u, err := url.Parse(raw)
 	if err != nil || u.User == nil {
 		return nil
 	}
-	p, _ := u.User.Password()
-	return []string{u.User.Username(), p}
+	name := u.User.Username()
+	p, ok := u.User.Password()
+	if !ok || keyLike(name) {
+		return []string{name, p}
+	}
+	return []string{p}
 }
 
 // argSecrets are the values maskArgs masks: "--token X", "--api-key=X",

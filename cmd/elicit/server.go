@@ -40,6 +40,9 @@ type serverSpec struct {
 	// is how the person is asked, set by the mode that runs the spec.
 	OAuth oauthSpec
 	auth  *authHooks
+	// secrets are values the config took from a VS Code input or a
+	// variable named as a secret, whatever they are called (secretRef).
+	secrets []string
 }
 
 func (s serverSpec) describe() string {
