@@ -2,8 +2,8 @@ package main
 
 import (
 	"io"
-	"os"
 	"net/url"
+	"os"
 	"strings"
 
 	"github.com/elicit-dev/elicit/transport"
