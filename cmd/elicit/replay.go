@@ -18,6 +18,7 @@ import (
 	"github.com/elicit-dev/elicit/client/wire"
 	"github.com/elicit-dev/elicit/themes/untrusted"
 	"github.com/elicit-dev/elicit/transport"
+	"github.com/elicit-dev/elicit/transport/redact"
 )
 
 const replayUsage = `Usage: elicit replay FILE [--json] [--recorded NAME] [flags] [-- CMD ARGS... | --url URL]
@@ -388,6 +389,9 @@ func (r *replayer) replay(ctx context.Context, t *replayTarget, call record.Reco
 	rc := r.out.Begin(call.Server, call.Method, out.Name, call.Params, call.AsTask)
 	result, err, skip := runRecordedCall(cctx, t.sess, call.Call)
 	rc.End(result, err)
+	// Compared as a recording holds it: with the run's secrets masked
+	// (a server that echoes a header is recorded masked).
+	result, err = maskedResult(secretsOf(r.stderr), result), secretsOf(r.stderr).Error(err)
 	seen := t.prompter.end(ctx)
 	if skip != "" {
 		out.Status, out.Note = "skipped", skip
@@ -543,6 +547,19 @@ func encodeResult(v any) (json.RawMessage, error) {
 		return nil, fmt.Errorf("encode the result: %w", err)
 	}
 	return b, nil
+}
+
+// maskedResult is a call's result with sec's secrets masked, as raw JSON
+// (the result itself when it holds none, or does not encode).
+func maskedResult(sec *redact.Secrets, v any) any {
+	raw, err := encodeResult(v)
+	if err != nil || raw == nil {
+		return v
+	}
+	if red := sec.Bytes(raw); string(red) != string(raw) {
+		return json.RawMessage(red)
+	}
+	return v
 }
 
 var errNoResult = errors.New("no result recorded (the recording was cut short)")

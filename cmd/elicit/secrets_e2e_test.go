@@ -324,3 +324,19 @@ func TestAuthFolderPrivate(t *testing.T) {
 		t.Errorf("status with another user's token folder: exit %d\n%s\n%s", exitCode(err), stdout, stderr)
 	}
 }
+
+// A recording of a server that echoed a header holds it masked, and
+// replays green: the replay compares what a recording would have held.
+func TestSecretsReplayOfAMaskedRecording(t *testing.T) {
+	ts := headerEchoServer(t)
+	rec := filepath.Join(t.TempDir(), "rec.jsonl")
+	hdr := []string{"--header", "Authorization: Bearer " + echoBearer, "--header", "X-Api-Key: " + echoAPIKey}
+	if stdout, stderr, err := runElicit(t, nil, append([]string{"call", "whoami", "--url", ts.URL + "/mcp", "--record", rec}, hdr...)...); err != nil {
+		t.Fatalf("call: %v\n%s\n%s", err, stdout, stderr)
+	}
+	stdout, stderr, err := runElicit(t, nil, append([]string{"replay", rec, "--url", ts.URL + "/mcp"}, hdr...)...)
+	if err != nil {
+		t.Errorf("replay: %v\n%s\n%s", err, stdout, stderr)
+	}
+	noneOf(t, []string{echoBearer, echoAPIKey}, map[string]string{"replay's stdout": stdout, "replay's stderr": stderr})
+}

@@ -110,25 +110,71 @@ func (s *Secrets) snapshot() []string {
 	return s.forms
 }
 
-// String is text with every secret replaced by Mask.
+// String is text with every secret replaced by Mask, and the beginning
+// of one that was cut short ("tok-12…", an excerpt of an echo) too.
 func (s *Secrets) String(text string) string {
-	for _, f := range s.snapshot() {
+	forms := s.snapshot()
+	for _, f := range forms {
 		if strings.Contains(text, f) {
 			text = strings.ReplaceAll(text, f, Mask)
 		}
 	}
+	if b := maskCuts([]byte(text), forms); b != nil {
+		return string(b)
+	}
 	return text
 }
 
-// Bytes is b with every secret replaced by Mask; b itself when it holds
-// none (so a caller may keep b when the result is b).
+// Bytes is b with every secret replaced by Mask, as String; b itself
+// when it holds none (so a caller may keep b when the result is b).
 func (s *Secrets) Bytes(b []byte) []byte {
-	for _, f := range s.snapshot() {
+	forms := s.snapshot()
+	for _, f := range forms {
 		if bytes.Contains(b, []byte(f)) {
 			b = bytes.ReplaceAll(b, []byte(f), []byte(Mask))
 		}
 	}
+	if c := maskCuts(b, forms); c != nil {
+		return c
+	}
 	return b
+}
+
+// cutMarks end a text cut short: elicit's excerpts end in "…" (after
+// the closing quote of a quoted one), others' in "...".
+var cutMarks = [][]byte{[]byte("…"), []byte("...")}
+
+// maskCuts masks the beginning of a secret that ends where b was cut (a
+// cut mark follows it, maybe after a quote): a whole secret is masked
+// already, its first half would still give most of it away. Nil when
+// there is none.
+func maskCuts(b []byte, forms []string) []byte {
+	if len(forms) == 0 {
+		return nil
+	}
+	var out []byte
+	for _, mark := range cutMarks {
+		from := 0
+		for {
+			i := bytes.Index(b[from:], mark)
+			if i < 0 {
+				break
+			}
+			end := from + i
+			if end > 0 && b[end-1] == '"' {
+				end--
+			}
+			if k := partial(b[:end], forms); k >= MinSecret {
+				if out == nil {
+					out = bytes.Clone(b)
+				}
+				// Same length: the indexes found in b hold in out.
+				copy(out[end-k:end], bytes.Repeat([]byte("*"), k))
+			}
+			from += i + len(mark)
+		}
+	}
+	return out
 }
 
 // Error is err with its text redacted; errors.Is and errors.As still see

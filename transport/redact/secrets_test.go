@@ -113,3 +113,27 @@ func TestSecretsConcurrent(t *testing.T) {
 		t.Errorf("got %q", got)
 	}
 }
+
+// TestSecretsCut: the beginning of a secret where a text was cut short
+// (an excerpt ending in "…", quoted or not, or "...") is masked too; a
+// beginning too short to tell, or one not at a cut, is left.
+func TestSecretsCut(t *testing.T) {
+	t.Parallel()
+	s := redact.NewSecrets()
+	s.Add("bearer-token-0123456789")
+	for in, want := range map[string]string{
+		"Authorization: Bearer bearer-token-…":         "Authorization: Bearer *************…",
+		`body "…Bearer bearer-token-012"… and more`:    `body "…Bearer ****************"… and more`,
+		"x bearer-token-0123... y":                     "x *****************... y",
+		"x bearer-token-0123456789 and bearer-token-…": "x [redacted] and *************…",
+		"short bea…":            "short bea…",
+		"bearer-token- not cut": "bearer-token- not cut",
+	} {
+		if got := s.String(in); got != want {
+			t.Errorf("String(%q) = %q, want %q", in, got, want)
+		}
+		if got := string(s.Bytes([]byte(in))); got != want {
+			t.Errorf("Bytes(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
