@@ -136,7 +136,7 @@ func (h *agentHub) connect(ctx context.Context, name string) {
 		},
 	}, h.secrets)
 	opts := acp.Options{Name: name, Command: spec.Command, Args: spec.Args, Env: spec.Env, Dir: spec.Dir,
-		ClientVersion: version, Prompter: h.rec.Prompter(h.br), Journal: h.journal,
+		ClientVersion: version, Prompter: h.rec.Prompter(shownPrompter{next: h.br, sec: h.secrets}), Journal: h.journal,
 		OnUpdate: func(u acp.Update) { h.br.AgentUpdate(name, uiUpdate(u)) },
 		OnStderr: seen.Stderr,
 		OnFrame:  seen.Frame,

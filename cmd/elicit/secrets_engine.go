@@ -1,9 +1,11 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 
 	"github.com/elicit-dev/elicit/client"
+	"github.com/elicit-dev/elicit/client/question"
 	"github.com/elicit-dev/elicit/client/wire"
 	"github.com/elicit-dev/elicit/transport/redact"
 )
@@ -105,4 +107,21 @@ func shownEvent(sec *redact.Secrets, e client.Event) client.Event {
 		return ev
 	}
 	return e
+}
+
+// shownPrompter gives the person (the TUI) a question with the secrets
+// masked in its message; the engine and the recording keep the question
+// as it came, and the answer goes back by its key.
+type shownPrompter struct {
+	next question.Prompter
+	sec  *redact.Secrets
+}
+
+func (p shownPrompter) Prompt(ctx context.Context, q *question.Question) question.Outcome {
+	if m := p.sec.String(q.Message); m != q.Message {
+		shown := *q
+		shown.Message = m
+		q = &shown
+	}
+	return p.next.Prompt(ctx, q)
 }

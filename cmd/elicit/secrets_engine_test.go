@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"net/http"
 	"slices"
@@ -85,5 +86,27 @@ func TestSpecSecrets(t *testing.T) {
 		if secretRef(raw) != want {
 			t.Errorf("secretRef(%q) = %v", raw, !want)
 		}
+	}
+}
+
+// A question whose message echoes a secret reaches the person masked;
+// the engine's question is left as it came.
+func TestShownPrompterMasksTheMessage(t *testing.T) {
+	sec := redact.NewSecrets()
+	sec.Add(echoAPIKey)
+	q := &question.Question{Key: question.Key{Server: "s"}, Message: "confirm key " + echoAPIKey + "?"}
+	var seen *question.Question
+	p := shownPrompter{sec: sec, next: question.PrompterFunc(func(_ context.Context, q *question.Question) question.Outcome {
+		seen = q
+		return question.Outcome{Kind: question.Decline}
+	})}
+	if o := p.Prompt(t.Context(), q); o.Kind != question.Decline {
+		t.Errorf("outcome %v", o)
+	}
+	if seen.Message != "confirm key [redacted]?" || seen.Key != q.Key {
+		t.Errorf("shown %+v", seen)
+	}
+	if !strings.Contains(q.Message, echoAPIKey) {
+		t.Errorf("the engine's question was changed: %q", q.Message)
 	}
 }

@@ -259,7 +259,7 @@ func runTUIWith(ctx context.Context, f *tuiFlags, stdout, stderr io.Writer) erro
 			// pane, client.Session.CompleteElicitation), or cancels the
 			// call: the wait is theirs, unless --url-wait bounds it.
 			URLWait:        urlWait,
-			Prompter:       rec.Prompter(br),
+			Prompter:       rec.Prompter(shownPrompter{next: br, sec: sec}),
 			PromptTimeout:  f.promptTimeout,
 			ConnectTimeout: f.connectTimeout,
 			RequestTimeout: f.requestTimeout,
