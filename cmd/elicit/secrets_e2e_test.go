@@ -340,3 +340,16 @@ func TestSecretsReplayOfAMaskedRecording(t *testing.T) {
 	}
 	noneOf(t, []string{echoBearer, echoAPIKey}, map[string]string{"replay's stdout": stdout, "replay's stderr": stderr})
 }
+
+// A --header that does not parse is refused without quoting it: it is
+// most often a secret with a slip in it.
+func TestSecretsBadHeaderNotQuoted(t *testing.T) {
+	const tok = "tok-secret-0123456789"
+	for _, h := range []string{"Authorization Bearer " + tok, "X Key: " + tok, "Authorization: Bearer " + tok + "\nX: y"} {
+		stdout, stderr, err := runElicit(t, nil, "tools", "--url", "http://127.0.0.1:1/mcp", "--header", h)
+		if exitCode(err) != exitUsage || !strings.Contains(stderr, "--header") {
+			t.Errorf("%q: exit %d\n%s", h, exitCode(err), stderr)
+		}
+		noneOf(t, []string{tok}, map[string]string{"stdout": stdout, "stderr": stderr})
+	}
+}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/elicit-dev/elicit/client"
 	"github.com/elicit-dev/elicit/cmd/elicit/demo"
+	"github.com/elicit-dev/elicit/themes/untrusted"
 	"github.com/elicit-dev/elicit/transport"
 	"github.com/elicit-dev/elicit/transport/redact"
 )
@@ -87,19 +88,21 @@ func (s serverSpec) transport(obs transport.Observer, sec *redact.Secrets) (tran
 	}
 }
 
-// parseHeader turns "Key: value" or "Key=value" into a header entry.
+// parseHeader turns "Key: value" or "Key=value" into a header entry. A
+// header that does not parse is not quoted back: it is most often a
+// secret with a slip in it, and the message goes to logs.
 func parseHeader(h http.Header, kv string) error {
 	i := strings.IndexAny(kv, ":=")
 	if i <= 0 {
-		return usageErr("bad --header %q: want 'Name: value'", kv)
+		return usageErr("bad --header (%d characters, no ':' or '=' after a name): want 'Name: value'", len(kv))
 	}
 	name := strings.TrimSpace(kv[:i])
 	if strings.ContainsAny(name, " \t\r\n") {
-		return usageErr("bad --header %q: header name has spaces", kv)
+		return usageErr("bad --header (%d characters): the name before the first ':' or '=' has spaces; want 'Name: value'", len(kv))
 	}
 	val := strings.TrimSpace(kv[i+1:])
 	if strings.ContainsAny(val, "\r\n") {
-		return usageErr("bad --header %q: value has a line break", kv)
+		return usageErr("bad --header %s: its value has a line break", untrusted.Line(name))
 	}
 	h.Add(name, val)
 	return nil
