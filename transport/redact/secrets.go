@@ -3,6 +3,7 @@ package redact
 import (
 	"bytes"
 	"encoding/json"
+	"maps"
 	"net/url"
 	"slices"
 	"strings"
@@ -33,10 +34,13 @@ type Secrets struct {
 	// another goes whole.
 	forms []string
 	seen  map[string]bool
+	// grams are the MinSecret-byte pieces of the forms: a cut can end a
+	// secret's beginning only after one of them (maskCuts).
+	grams map[string]bool
 }
 
 // NewSecrets returns an empty set.
-func NewSecrets() *Secrets { return &Secrets{seen: map[string]bool{}} }
+func NewSecrets() *Secrets { return &Secrets{seen: map[string]bool{}, grams: map[string]bool{}} }
 
 // Add adds values (those shorter than MinSecret are ignored). A value
 // "Scheme credentials" (an Authorization header) adds the credentials
@@ -63,10 +67,17 @@ func (s *Secrets) Add(values ...string) {
 			next = append(next, f)
 		}
 	}
-	if len(next) != len(s.forms) {
-		slices.SortStableFunc(next, func(a, b string) int { return len(b) - len(a) })
-		s.forms = next
+	if len(next) == len(s.forms) {
+		return
 	}
+	grams := maps.Clone(s.grams)
+	for _, f := range next[len(s.forms):] {
+		for i := 0; i+MinSecret <= len(f); i++ {
+			grams[f[i:i+MinSecret]] = true
+		}
+	}
+	slices.SortStableFunc(next, func(a, b string) int { return len(b) - len(a) })
+	s.forms, s.grams = next, grams
 }
 
 // forms are the ways v may appear in text elicit prints: as is, in a
@@ -102,24 +113,29 @@ func (s *Secrets) Len() int {
 // snapshot is the forms now: Add replaces the slice rather than change
 // it, so it may be used after the lock is let go.
 func (s *Secrets) snapshot() []string {
+	forms, _ := s.snapshotGrams()
+	return forms
+}
+
+func (s *Secrets) snapshotGrams() ([]string, map[string]bool) {
 	if s == nil {
-		return nil
+		return nil, nil
 	}
 	s.mu.RLock()
 	defer s.mu.RUnlock()
-	return s.forms
+	return s.forms, s.grams
 }
 
 // String is text with every secret replaced by Mask, and the beginning
 // of one that was cut short ("tok-12…", an excerpt of an echo) too.
 func (s *Secrets) String(text string) string {
-	forms := s.snapshot()
+	forms, grams := s.snapshotGrams()
 	for _, f := range forms {
 		if strings.Contains(text, f) {
 			text = strings.ReplaceAll(text, f, Mask)
 		}
 	}
-	if b := maskCuts([]byte(text), forms); b != nil {
+	if b := maskCuts([]byte(text), forms, grams); b != nil {
 		return string(b)
 	}
 	return text
@@ -128,13 +144,13 @@ func (s *Secrets) String(text string) string {
 // Bytes is b with every secret replaced by Mask, as String; b itself
 // when it holds none (so a caller may keep b when the result is b).
 func (s *Secrets) Bytes(b []byte) []byte {
-	forms := s.snapshot()
+	forms, grams := s.snapshotGrams()
 	for _, f := range forms {
 		if bytes.Contains(b, []byte(f)) {
 			b = bytes.ReplaceAll(b, []byte(f), []byte(Mask))
 		}
 	}
-	if c := maskCuts(b, forms); c != nil {
+	if c := maskCuts(b, forms, grams); c != nil {
 		return c
 	}
 	return b
@@ -148,7 +164,7 @@ var cutMarks = [][]byte{[]byte("…"), []byte("...")}
 // cut mark follows it, maybe after a quote): a whole secret is masked
 // already, its first half would still give most of it away. Nil when
 // there is none.
-func maskCuts(b []byte, forms []string) []byte {
+func maskCuts(b []byte, forms []string, grams map[string]bool) []byte {
 	if len(forms) == 0 {
 		return nil
 	}
@@ -163,6 +179,11 @@ func maskCuts(b []byte, forms []string) []byte {
 			end := from + i
 			if end > 0 && b[end-1] == '"' {
 				end--
+			}
+			// Only after a piece of a secret can one's beginning end.
+			if end < MinSecret || !grams[string(b[end-MinSecret:end])] {
+				from += i + len(mark)
+				continue
 			}
 			if k := partial(b[:end], forms); k >= MinSecret {
 				if out == nil {

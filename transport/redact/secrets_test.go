@@ -137,3 +137,18 @@ func TestSecretsCut(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkSecretsBytes: masking a 16 MiB output (the largest result a
+// headless command prints) with a run's usual set: an Authorization
+// header and an OAuth client's secrets, verifier, code and tokens.
+func BenchmarkSecretsBytes(b *testing.B) {
+	s := redact.NewSecrets()
+	s.Add("Bearer hdr-0123456789abcdef", "client-secret-0123456789", "verifier-0123456789abcdefghijklmnopqrstuvwxyz0",
+		"code-0123456789abcdef", "access-0123456789abcdef", "refresh-0123456789abcdef")
+	line := []byte(`{"type":"text","text":"an ordinary line of a result, with no secret in it... and a cut…"},` + "\n")
+	big := bytes.Repeat(line, (16<<20)/len(line))
+	b.SetBytes(int64(len(big)))
+	for b.Loop() {
+		_ = s.Bytes(big)
+	}
+}
