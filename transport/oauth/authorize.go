@@ -24,6 +24,7 @@ func (t *Transport) authorize(ctx context.Context, ch challenge, before []string
 		// What another process stored meanwhile (a registration) counts.
 		if stored, err := t.cfg.Store.Load(t.cfg.Resource); err == nil && stored != nil {
 			rec = stored
+			t.hold(rec)
 		}
 	}
 	d, err := f.discover(ctx, t.cfg.Resource, ch)

@@ -117,3 +117,31 @@ func TestRefreshErrorEchoIsRedacted(t *testing.T) {
 	holdsNone(t, "the log", log.String(), []string{secret, refresh, "expired-access-token"})
 	holdsNone(t, "the error", fmt.Sprint(err), []string{secret, refresh, "expired-access-token"})
 }
+
+// A refresh token another process rotated into the store after this
+// Transport loaded it, echoed by a failing refresh: masked as well.
+func TestRefreshOfARotatedTokenIsRedacted(t *testing.T) {
+	f := newFakeServer(t)
+	f.echoToken = true
+	store := &oauth.Store{Dir: filepath.Join(t.TempDir(), "auth")}
+	keep := func(access, refresh string) {
+		t.Helper()
+		if _, err := store.Update(f.url(), func(r *oauth.Record) error {
+			r.Issuer, r.Resource, r.TokenEndpoint = f.srv.URL, f.url(), f.srv.URL+"/token"
+			r.Token = &oauth.Token{AccessToken: access, TokenType: "Bearer", RefreshToken: refresh, Expiry: time.Now().Add(-time.Hour)}
+			r.Clients = map[string]oauth.Client{f.srv.URL: {Kind: "dynamic", ClientID: "c", AuthMethod: "none"}}
+			return nil
+		}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	keep("expired-access-token-1", "first-refresh-token-1")
+	var log logLines
+	tr := newTransport(t, f, store, func(c *oauth.Config) { c.Logf, c.Open = log.logf, nil })
+	keep("expired-access-token-2", "rotated-refresh-token-2") // another process
+	_, err := get(t, tr, f.url())
+	if !strings.Contains(log.String(), "you sent") {
+		t.Fatalf("no refresh failure was logged: %q (err %v)", log.String(), err)
+	}
+	holdsNone(t, "the log", log.String(), []string{"rotated-refresh-token-2", "expired-access-token-2"})
+}

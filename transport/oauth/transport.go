@@ -347,6 +347,7 @@ func (t *Transport) refresh(ctx context.Context) error {
 			*r = *t.rec
 			t.mu.Unlock()
 		}
+		t.hold(r) // as another process may have left it
 		if r.Token != nil && had != nil && r.Token.AccessToken != had.AccessToken && !r.Token.expired(time.Now()) {
 			return nil // rotated by someone else
 		}
