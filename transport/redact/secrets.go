@@ -156,10 +156,6 @@ func (s *Secrets) Bytes(b []byte) []byte {
 	return b
 }
 
-// cutMarks end a text cut short: elicit's excerpts end in "…" (after
-// the closing quote of a quoted one), others' in "...".
-var cutMarks = [][]byte{[]byte("…"), []byte("...")}
-
 // maskCuts masks the beginning of a secret that ends where b was cut (a
 // cut mark follows it, maybe after a quote): a whole secret is masked
 // already, its first half would still give most of it away. Nil when
@@ -169,7 +165,9 @@ func maskCuts(b []byte, forms []string, grams map[string]bool) []byte {
 		return nil
 	}
 	var out []byte
-	for _, mark := range cutMarks {
+	// A text cut short ends in "…" (elicit's excerpts, after the closing
+	// quote of a quoted one) or "..." (others').
+	for _, mark := range [][]byte{[]byte("…"), []byte("...")} {
 		from := 0
 		for {
 			i := bytes.Index(b[from:], mark)
