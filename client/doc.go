@@ -3,19 +3,24 @@
 // serving the server's questions through a Prompter and recording every
 // outcome in a Journal.
 //
-// It must not know the UI: no charm imports, no forms. It depends only on
-// transport, transport/jsonrpc and forms/schema.
+// It must not know the UI: no charm imports, no forms, no ui. Of ours it
+// imports client/wire, client/question, client/findings, transport,
+// transport/jsonrpc and forms/schema (the layer table in AGENTS.md).
 //
 // # Usage
 //
+// Example_stdio, compiled with the tests:
+//
 //	s, err := client.Connect(ctx, &transport.Stdio{Command: "server"}, &client.Options{
 //		Name:     "demo",
-//		Prompter: client.AcceptDefaults,
+//		Prompter: question.AcceptDefaults,
 //	})
 //	if err != nil { ... }
 //	defer s.Close()
 //	tools, err := s.ListTools(ctx)
 //	res, err := s.CallTool(ctx, "deploy", map[string]any{"env": "prod"}, nil)
+//
+// ExampleConnect runs a session against an in-process go-sdk server.
 //
 // # Concurrency
 //

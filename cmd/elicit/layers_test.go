@@ -80,8 +80,7 @@ func TestLayers(t *testing.T) {
 				rel, isOurs := strings.CutPrefix(imp, mod)
 				switch {
 				case isOurs && strings.HasPrefix(rel, name+"/internal/"):
-					// A package's own internal packages are part of it
-					// (forms/schema/internal/jsonschema).
+					// A package's own internal packages are part of it.
 				case isOurs && !contains(r.ours, rel) && !(test && (rel == name || contains(r.testOurs, rel))):
 					t.Errorf("%s imports %s, which the layering rule forbids", what, imp)
 				case strings.HasPrefix(imp, sdk) && !r.sdk && !(test && r.testSDK) && !contains(r.sdkPkgs, strings.TrimPrefix(imp, sdk)):

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -66,6 +67,7 @@ func runReplayACP(ctx context.Context, rec *record.Recording, o acpReplayOptions
 		a := recordAgent(spec, demos[i])
 		ra := rec.Settings.Agents[i]
 		a.Cwd, a.AllowFS, a.Auth, a.CancelAfterMS, a.QuestionTimeoutMS = ra.Cwd, ra.AllowFS, ra.Auth, ra.CancelAfterMS, ra.QuestionTimeoutMS
+		a.IdleTimeoutMS = ra.IdleTimeoutMS
 		settings.Agents = append(settings.Agents, a)
 	}
 	out, err := openRecord(o.record, settings, secretsOf(stderr))
@@ -149,7 +151,8 @@ func startACPReplay(ctx context.Context, rec *record.Recording, specs []agentSpe
 				out.Resolved(e)
 				prompter.Event(client.PromptResolved{Key: e.Key, Entry: e, Sent: e.Sent})
 			},
-			AllowFS: ra.AllowFS, QuestionTimeout: time.Duration(ra.QuestionTimeoutMS) * time.Millisecond, Modes: &modes}
+			AllowFS: ra.AllowFS, QuestionTimeout: time.Duration(ra.QuestionTimeoutMS) * time.Millisecond, Modes: &modes,
+			TurnIdle: cmp.Or(time.Duration(ra.IdleTimeoutMS)*time.Millisecond, acpIdleTimeout)}
 		if out != nil {
 			opts.OnFrame = func(fr transport.Frame) { out.Frame(name, fr) }
 		}
