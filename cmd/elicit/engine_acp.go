@@ -137,7 +137,7 @@ func (h *agentHub) connect(ctx context.Context, name string) {
 	}, h.secrets)
 	opts := acp.Options{Name: name, Command: spec.Command, Args: spec.Args, Env: spec.Env, Dir: spec.Dir,
 		ClientVersion: version, Prompter: h.rec.Prompter(shownPrompter{next: h.br, sec: h.secrets}), Journal: h.journal,
-		OnUpdate: func(u acp.Update) { h.br.AgentUpdate(name, uiUpdate(u)) },
+		OnUpdate: func(u acp.Update) { h.br.AgentUpdate(name, shownUpdate(h.secrets, uiUpdate(u))) },
 		OnStderr: seen.Stderr,
 		OnFrame:  seen.Frame,
 		// An agent that wants a sign-in asks which method, as a form pane.

@@ -8,6 +8,7 @@ import (
 	"github.com/elicit-dev/elicit/client/question"
 	"github.com/elicit-dev/elicit/client/wire"
 	"github.com/elicit-dev/elicit/transport/redact"
+	"github.com/elicit-dev/elicit/ui"
 )
 
 // What the TUI is shown of servers passes the run's secrets too: the
@@ -124,4 +125,29 @@ func (p shownPrompter) Prompt(ctx context.Context, q *question.Question) questio
 		q = &shown
 	}
 	return p.next.Prompt(ctx, q)
+}
+
+// shownUpdate is an agent's update as the TUI is given it: its text, the
+// tool call's title, content and input and output, the plan, the raw
+// update, with the secrets masked (an agent may print its environment).
+func shownUpdate(sec *redact.Secrets, u ui.AgentUpdate) ui.AgentUpdate {
+	if sec.Len() == 0 {
+		return u
+	}
+	u.Text, u.Raw = sec.String(u.Text), sec.Bytes(u.Raw)
+	if t := u.Tool; t != nil {
+		c := *t
+		c.Title, c.Content, c.Locations = sec.String(c.Title), sec.Bytes(c.Content), sec.Bytes(c.Locations)
+		c.RawInput, c.RawOutput = sec.Bytes(c.RawInput), sec.Bytes(c.RawOutput)
+		u.Tool = &c
+	}
+	if len(u.Plan) > 0 {
+		plan := make([]ui.AgentPlanEntry, len(u.Plan))
+		for i, p := range u.Plan {
+			p.Content = sec.String(p.Content)
+			plan[i] = p
+		}
+		u.Plan = plan
+	}
+	return u
 }

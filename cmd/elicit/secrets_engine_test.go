@@ -110,3 +110,18 @@ func TestShownPrompterMasksTheMessage(t *testing.T) {
 		t.Errorf("the engine's question was changed: %q", q.Message)
 	}
 }
+
+// An agent's update that prints a secret reaches the TUI masked, in each
+// part the agent view shows.
+func TestShownUpdateMasks(t *testing.T) {
+	sec := redact.NewSecrets()
+	sec.Add(echoAPIKey)
+	u := shownUpdate(sec, ui.AgentUpdate{Text: "key " + echoAPIKey, Raw: []byte(`{"k":"` + echoAPIKey + `"}`),
+		Tool: &ui.AgentToolCall{Title: "env " + echoAPIKey, RawOutput: []byte(echoAPIKey)},
+		Plan: []ui.AgentPlanEntry{{Content: "use " + echoAPIKey}}})
+	shown := fmt.Sprintf("%s %s %s %s %s", u.Text, u.Raw, u.Tool.Title, u.Tool.RawOutput, u.Plan[0].Content)
+	noneOf(t, []string{echoAPIKey}, map[string]string{"the update": shown})
+	if !strings.Contains(shown, "[redacted]") {
+		t.Errorf("nothing masked: %s", shown)
+	}
+}
