@@ -69,7 +69,8 @@ func private(path string, fi fs.FileInfo, mode fs.FileMode, chmod func(fs.FileMo
 
 // CreatePrivate creates (or truncates) the file at path for writing, mode
 // 0600 (an existing file's mode is narrowed too), in a folder that must
-// exist. A file of another user's is refused.
+// exist. A file of another user's is refused; a pipe or a device is
+// written as it is.
 func CreatePrivate(path string) (*os.File, error) {
 	// Truncated only once judged: another user's file is left whole.
 	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE, 0o600)
@@ -77,11 +78,13 @@ func CreatePrivate(path string) (*os.File, error) {
 		return nil, err
 	}
 	fi, err := f.Stat()
-	if err == nil {
+	if err == nil && fi.Mode().IsRegular() {
+		// A pipe or a device (--record /dev/stdout) is not a file kept:
+		// its mode and owner are the system's.
 		err = private(path, fi, 0o600, f.Chmod)
-	}
-	if err == nil {
-		err = f.Truncate(0)
+		if err == nil {
+			err = f.Truncate(0)
+		}
 	}
 	if err != nil {
 		f.Close()

@@ -86,6 +86,15 @@ func TestPrivateFiles(t *testing.T) {
 	if m := modeOf(t, rec); m != 0o600 {
 		t.Errorf("CreatePrivate over a 0666 file: %04o", m)
 	}
+	// A device is written as it is (--record /dev/null).
+	null, err := redact.CreatePrivate(os.DevNull)
+	if err != nil {
+		t.Fatalf("CreatePrivate(%s): %v", os.DevNull, err)
+	}
+	null.Close()
+	if m := modeOf(t, os.DevNull); m&0o066 == 0 {
+		t.Errorf("%s was narrowed to %04o", os.DevNull, m)
+	}
 }
 
 // TestPrivateRefusesAnotherUsers: a folder or file of another user's is
