@@ -18,7 +18,8 @@ import (
 // is built (specSecrets), an agent's secret arguments when it starts, and
 // everything the OAuth flow gets (transport/oauth). Every sink applies
 // it: stdout, stderr, recordings (record.Redact), the traffic frames and
-// stderr lines a transport reports (redactObserver), the TUI's errors.
+// stderr lines a transport reports (redactObserver), what the engine
+// gives the TUI (secrets_engine.go), a replay's comparison.
 
 // secretsOf is the run's set, carried by its stderr; a writer that is not
 // one (a test calling a command directly) gets a set of its own.
