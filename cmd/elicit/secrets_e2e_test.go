@@ -353,3 +353,35 @@ func TestSecretsBadHeaderNotQuoted(t *testing.T) {
 		noneOf(t, []string{tok}, map[string]string{"stdout": stdout, "stderr": stderr})
 	}
 }
+
+// A server whose question echoes the headers it was sent: the journal
+// (the output's prompts, the recording's question and answer) holds
+// none of their values.
+func TestSecretsQuestionEchoed(t *testing.T) {
+	srv := mcp.NewServer(&mcp.Implementation{Name: "asker", Version: "1"}, nil)
+	srv.AddTool(&mcp.Tool{Name: "ask", InputSchema: &jsonschema.Schema{Type: "object"}},
+		func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			res, err := req.Session.Elicit(ctx, &mcp.ElicitParams{Message: fmt.Sprintf("you sent %v; go on?", req.Extra.Header),
+				RequestedSchema: &jsonschema.Schema{Type: "object", Properties: map[string]*jsonschema.Schema{"ok": {Type: "boolean"}}}})
+			if err != nil {
+				return nil, err
+			}
+			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "answered " + res.Action}}}, nil
+		})
+	ts := httptest.NewServer(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, nil))
+	t.Cleanup(ts.Close)
+	rec := filepath.Join(t.TempDir(), "rec.jsonl")
+	stdout, stderr, err := runElicit(t, nil, "call", "ask", "--url", ts.URL+"/mcp", "--protocol", "2025-11-25", "--answer", "accept-defaults",
+		"--header", "Authorization: Bearer "+echoBearer, "--header", "X-Api-Key: "+echoAPIKey, "--record", rec)
+	if err != nil || !strings.Contains(stdout, `"prompts": [`) || !strings.Contains(stdout, "answered accept") {
+		t.Fatalf("err %v\nstdout:\n%s\nstderr:\n%s", err, stdout, stderr)
+	}
+	recorded, rerr := os.ReadFile(rec)
+	if rerr != nil {
+		t.Fatal(rerr)
+	}
+	if !strings.Contains(string(recorded), `"type":"answer"`) || !strings.Contains(string(recorded), "you sent") {
+		t.Fatalf("the recording has no question:\n%s", recorded)
+	}
+	noneOf(t, []string{echoBearer, echoAPIKey}, map[string]string{"stdout": stdout, "stderr": stderr, "the recording": string(recorded)})
+}
