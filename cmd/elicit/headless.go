@@ -277,7 +277,7 @@ func connectHeadless(ctx context.Context, c *common, prompter question.Prompter,
 	}
 	spec.auth = headlessAuth(stderr, c.authTimeout)
 	c.findings = findings.NewRecorder(nil)
-	rec, err := openRecord(c.record, recordSettings(c.recordAs, c, []serverSpec{spec}, c.urlWait, c.answer))
+	rec, err := openRecord(c.record, recordSettings(c.recordAs, c, []serverSpec{spec}, c.urlWait, c.answer), secretsOf(stderr))
 	if err != nil {
 		return nil, nil, err
 	}
@@ -292,7 +292,7 @@ func connectHeadless(ctx context.Context, c *common, prompter question.Prompter,
 		}
 		c.findings.Frame(spec.Name, c.protocol, f.Dir == transport.In, f.Err, f.Time)
 	}}
-	t, err := spec.transport(tobs)
+	t, err := spec.transport(tobs, secretsOf(stderr))
 	if err != nil {
 		closeRec()
 		return nil, nil, err

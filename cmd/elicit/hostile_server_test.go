@@ -81,6 +81,18 @@ var testServers = map[string]func(in *bufio.Scanner, out *json.Encoder){
 			}}
 		})
 	},
+	// env-echo: tool "env-echo" echoes ELICIT_TEST_TOKEN (its env) in
+	// its result and on stderr, as a careless server does.
+	"env-echo": func(in *bufio.Scanner, out *json.Encoder) {
+		v := os.Getenv("ELICIT_TEST_TOKEN")
+		fmt.Fprintf(os.Stderr, "starting with token %s\n", v)
+		serveScripted(in, out, func(id json.RawMessage) any {
+			fmt.Fprintf(os.Stderr, "called with token %s\n", v)
+			return map[string]any{"jsonrpc": "2.0", "id": id, "result": map[string]any{
+				"content": []any{map[string]any{"type": "text", "text": "my token is " + v}},
+			}}
+		})
+	},
 	// empty-lists: a server with the tools, resources and prompts
 	// capabilities whose every list is empty (cli_empty_test.go).
 	"empty-lists": func(in *bufio.Scanner, out *json.Encoder) {

@@ -17,6 +17,7 @@ import (
 	"syscall"
 
 	"github.com/elicit-dev/elicit/themes/untrusted"
+	"github.com/elicit-dev/elicit/transport/redact"
 )
 
 // version is set at build time with -ldflags "-X main.version=…".
@@ -115,9 +116,13 @@ func startTrace(path string, stderr io.Writer) func() {
 
 // run is main without the process: tests call it directly.
 func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	err := dispatch(ctx, args, stdin, stdout, stderr)
+	// The run's secrets, masked in all it prints on stderr; the writer
+	// carries them down to every command (secrets.go).
+	errw := redact.NewSecrets().Writer(stderr)
+	defer errw.Flush()
+	err := dispatch(ctx, args, stdin, stdout, errw)
 	if err != nil && !errors.Is(err, errHelp) {
-		printError(stderr, err)
+		printError(errw, err)
 	}
 	if errors.Is(err, errHelp) {
 		return exitOK
@@ -193,6 +198,18 @@ func editDistance(a, b string) int {
 	return prev[len(b)]
 }
 
+// stdoutForScripts says that the command name (run with args) writes to a
+// stdout that is neither the TUI's terminal nor a protocol stream.
+func stdoutForScripts(name string, args []string) bool {
+	switch name {
+	case "demo":
+		return false // the TUI's terminal, or demo --serve stdio's protocol
+	case "acp":
+		return !acpWantsTUI(args[1:])
+	}
+	return true
+}
+
 // withFailureJSON runs a headless command; when it fails before writing
 // its JSON (bad flags, no server, a list that failed), it prints a JSON
 // object saying why, so a script always has JSON to read on stdout.
@@ -242,6 +259,13 @@ func dispatch(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	c, ok := lookupCommand(args[0])
 	if !ok {
 		return runTUI(ctx, args, stdin, stdout, stderr)
+	}
+	if stdoutForScripts(c.name, args) {
+		// Its stdout is text and JSON for scripts and logs: it gets the
+		// run's secrets masked too.
+		outw := secretsOf(stderr).Writer(stdout)
+		defer outw.Flush()
+		stdout = outw
 	}
 	if c.headless {
 		return withFailureJSON(stdout, func(w io.Writer) error { return c.run(ctx, args[1:], stdin, w, stderr) })
