@@ -99,7 +99,7 @@ func (s *Session) serveRound(ctx context.Context, c *call, requests map[string]j
 		}
 		kind, params, why := s.inputParams(requests[key])
 		if why != "" {
-			s.lintInputUndeclared(requests[key], q.Arrived)
+			s.lint.InputUndeclared(requests[key], q.Arrived)
 			s.unanswerable(q, describeCall(origin), why)
 			cannot = append(cannot, fmt.Sprintf("%q: %s", key, why))
 			continue

@@ -76,7 +76,7 @@ func (s *Session) resourceUpdated(params json.RawMessage) {
 		s.mu.Unlock()
 		if !agreed {
 			s.notice("ignored notifications/resources/updated of %s on subscription %s: not open, or not agreed to", p.URI, id)
-			s.find(findings.SubscriptionUnrequested, findings.FrameRef{In: true, Method: wire.NotifyResourcesUpdated}, "resources/updated of %s on subscription %s, which did not ask for it", p.URI, id)
+			s.lint.Find(findings.SubscriptionUnrequested, findings.FrameRef{In: true, Method: wire.NotifyResourcesUpdated}, "resources/updated of %s on subscription %s, which did not ask for it", p.URI, id)
 			return
 		}
 	}

@@ -139,7 +139,7 @@ func (f *taskFollow) askInput(in *taskInput) {
 	q := &question.Question{Key: f.inputKey(in.key), Server: s.name, Origin: f.origin(), Arrived: time.Now()}
 	kind, params, why := s.inputParams(in.raw)
 	if why != "" {
-		s.lintInputUndeclared(in.raw, q.Arrived)
+		s.lint.InputUndeclared(in.raw, q.Arrived)
 		s.unanswerable(q, "task "+f.id, why)
 		return
 	}
