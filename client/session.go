@@ -188,6 +188,7 @@ func newSession(opts *Options) *Session {
 	if s.opts.RequestTimeout <= 0 {
 		s.opts.RequestTimeout = DefaultRequestTimeout
 	}
+	s.resSubs.h = listensHandleOf(s)
 	if s.opts.ClientInfo.Name == "" {
 		s.opts.ClientInfo = wire.Implementation{Name: "elicit", Version: "dev"}
 	}
