@@ -87,7 +87,7 @@ func (s *Session) serveRound(ctx context.Context, c *call, requests map[string]j
 	var cannot []string                  // the inputs elicit cannot give, and why
 	auto := map[string]json.RawMessage{} // answered without a person (roots.go)
 	for _, key := range slices.Sorted(maps.Keys(requests)) {
-		if res, ok := s.autoInput(requests[key]); ok {
+		if res, ok := s.roots.autoInput(requests[key]); ok {
 			auto[key] = res
 			continue
 		}

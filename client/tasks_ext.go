@@ -132,7 +132,7 @@ func (f *taskFollow) askInput(in *taskInput) {
 			f.changedLocked()
 		}
 	}()
-	if res, ok := s.autoInput(in.raw); ok {
+	if res, ok := s.roots.autoInput(in.raw); ok {
 		f.sendAuto(in.key, res) // roots/list: no person needed (roots.go)
 		return
 	}
