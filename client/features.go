@@ -148,7 +148,7 @@ func (s *Session) refused(id, owner jsonrpc.ID, method, capability string, rpcEr
 		s.mu.Unlock()
 	}
 	s.emit(RequestRefused{Server: s.name, ID: id, Method: method, Capability: capability, Err: rpcErr})
-	s.lintRefused(id, method, capability)
+	s.lint.Refused(id, method, capability)
 }
 
 // maxRefusals bounds call.refusals: a few name the cause.
