@@ -309,7 +309,7 @@ func connectHeadless(ctx context.Context, c *common, prompter question.Prompter,
 		Elicit:         modes,
 		Roots:          spec.Roots, // declared only when some were given
 		Sampling:       sampling,
-		Prompter:       rec.Prompter(question.Route{Elicit: prompter, Sample: sampler}),
+		Prompter:       rec.Prompter(question.Route{question.KindElicitation: prompter, question.KindSampling: sampler}),
 		Observer:       obs,
 		URLWait:        c.urlWait,
 		PromptTimeout:  c.promptTimeout,
