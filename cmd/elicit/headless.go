@@ -138,7 +138,7 @@ func runCall(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	out.Prompts = []promptOutput{} // arrays, also when nothing was asked
 	out.Sampling = []samplingOutput{}
 	for _, e := range sess.Journal().Entries() {
-		if e.Asked == question.KindSampling {
+		if e.Sampling != nil { // a sampling question's entry holds its record
 			out.Sampling = append(out.Sampling, samplingEntry(e))
 			continue
 		}
