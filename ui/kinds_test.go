@@ -42,3 +42,17 @@ func TestFileWritePaneEnds(t *testing.T) {
 		}
 	}
 }
+
+// TestPaneKindsRegistered: every question kind the engine has opens a
+// pane and answers from a form (kinds.go).
+func TestPaneKindsRegistered(t *testing.T) {
+	t.Parallel()
+	if len(paneKinds) != len(question.Kinds()) {
+		t.Errorf("paneKinds has %d kinds, question %d", len(paneKinds), len(question.Kinds()))
+	}
+	for _, k := range question.Kinds() {
+		if int(k) >= len(paneKinds) || paneKinds[k].open == nil || paneKinds[k].accept == nil {
+			t.Errorf("kind %s has no pane", k)
+		}
+	}
+}

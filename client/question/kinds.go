@@ -32,6 +32,9 @@ const (
 	// fs/write_text_file asks first); Permission holds the options, and
 	// the answer names one (Outcome.Option).
 	KindPermission
+
+	// kindCount is how many kinds there are: each has a line in kindSpecs.
+	kindCount
 )
 
 // kindSpec describes one kind of question.
@@ -69,7 +72,7 @@ type kindSpec struct {
 
 // kindSpecs is the registry, indexed by Kind: one line per kind. It is
 // built from literals and never written.
-var kindSpecs = [...]kindSpec{
+var kindSpecs = [kindCount]kindSpec{
 	KindElicitation: elicitationKind,
 	KindSampling:    samplingKind,
 	KindPermission:  permissionKind,
@@ -82,6 +85,16 @@ func (k Kind) spec() *kindSpec {
 		return &kindSpecs[k]
 	}
 	return &kindSpecs[KindElicitation]
+}
+
+// Kinds lists every kind, in registry order: a front end's own table of
+// kinds is checked against it.
+func Kinds() []Kind {
+	ks := make([]Kind, len(kindSpecs))
+	for i := range ks {
+		ks[i] = Kind(i)
+	}
+	return ks
 }
 
 func (k Kind) String() string { return k.spec().name }
