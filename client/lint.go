@@ -110,7 +110,7 @@ func (s *Session) lintRequest(m *jsonrpc.Message, at time.Time, unrelated bool) 
 // outside the subset, malformed params, a form that asks for a secret.
 // A mode we did not declare is refused, which lintRefused reports.
 func (s *Session) lintQuestion(q *question.Question, params json.RawMessage, perr *question.ParamsError) {
-	if !s.lintOn() || q.Kind == question.KindSampling {
+	if !s.lintOn() || q.Kind.Method() != wire.MethodElicit { // these are elicitation/create's rules
 		return
 	}
 	ref := findings.FrameRef{In: true, Time: q.Arrived}
