@@ -176,6 +176,9 @@ func (cs configServer) agentSpec(name, base string, inputs inputLookup) (agentSp
 			return a, fmt.Errorf("env %s: %w", k, err)
 		}
 		a.Env = append(a.Env, k+"="+ev)
+		if secretRef(v) {
+			a.secrets = append(a.secrets, ev)
+		}
 	}
 	slices.Sort(a.Env)
 	return a, nil
@@ -200,6 +203,9 @@ func (cs configServer) spec(name, base string, inputs inputLookup) (serverSpec, 
 				return s, fmt.Errorf("env %s: %w", k, err)
 			}
 			s.Env = append(s.Env, k+"="+ev)
+			if secretRef(v) {
+				s.secrets = append(s.secrets, ev)
+			}
 		}
 		slices.Sort(s.Env)
 	case cs.URL != "":
