@@ -7,7 +7,6 @@ import (
 
 	"github.com/elicit-dev/elicit/client"
 	"github.com/elicit-dev/elicit/client/question"
-	"github.com/elicit-dev/elicit/forms"
 )
 
 // How panes come and go. The Model does this, not the prompts screen: a
@@ -41,17 +40,8 @@ func (m *Model) handlePromptOpened(msg promptOpenedMsg) tea.Cmd {
 	}
 	pn := &pane{id: m.newID(), p: p, reply: msg.reply}
 	var cmd tea.Cmd
-	if p.Kind == question.KindPermission && p.Permission != nil && len(p.Permission.Options) > 0 {
-		pn.perm = newPermChoice(p, m.agentLogs.tool(p.Server, p.Origin.ToolCallID))
-	} else if p.Kind == question.KindElicitation && p.Mode == question.ModeURL {
-		pn.url = inspectURL(p.URL, m.serverHost(p.Server))
-	} else {
-		if p.Kind == question.KindSampling {
-			pn.form = samplingForm(p, m.keys.SaveMedia.Help().Key, m.theme.Form) // sampling.go
-		} else {
-			// The form shows the server's message above its fields, sanitized.
-			pn.form = forms.New(p.Schema, forms.Options{Message: p.Message, Theme: m.theme.Form})
-		}
+	paneKindOf(p.Kind).open(m, pn) // kinds.go
+	if pn.form != nil {
 		cmd = tag(pn.id, pn.form.Init())
 		if m.bg != nil {
 			cmd = tea.Batch(cmd, tag(pn.id, pn.form.Update(m.bg)))

@@ -145,7 +145,7 @@ func (p *promptsView) key(c *viewCtx, k tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(k, c.keys.Cancel) && (pn.form == nil || !pn.form.Filtering()):
 		pn.answer(question.Outcome{Kind: question.Cancel})
 		return nil
-	case key.Matches(k, c.keys.SaveMedia) && pn.p.Kind == question.KindSampling:
+	case key.Matches(k, c.keys.SaveMedia) && paneKindOf(pn.p.Kind).media:
 		return saveMedia(c, pn) // sampling_save.go
 	}
 	if pn.form == nil {
@@ -165,7 +165,7 @@ func formUpdate(pn *pane, msg tea.Msg) tea.Cmd {
 			return cmd
 		}
 		pn.note = ""
-		pn.answer(acceptOutcome(pn.p, content)) // sampling.go
+		pn.answer(paneKindOf(pn.p.Kind).accept(pn.p, content)) // kinds.go
 	}
 	return cmd
 }
