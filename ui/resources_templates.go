@@ -26,12 +26,12 @@ type resourceItem struct {
 	tmpl *wire.ResourceTemplate
 }
 
-// filterParts is what the list filter searches (listfilter.go).
-func (it *resourceItem) filterParts() []string {
+// filterFields is what the list filter searches (listfilter.go).
+func (it *resourceItem) filterFields() filterFields {
 	if t := it.tmpl; t != nil {
-		return []string{t.Name, t.Title, t.URITemplate, t.Description, "template"}
+		return filterFields{t.Name, []string{t.Title, t.URITemplate}, []string{t.Description, "template"}}
 	}
-	return []string{it.res.Name, it.res.Title, it.res.URI, it.res.Description}
+	return fieldsOf(&it.res)
 }
 
 // listResources asks for a server's resources, then its templates. A
