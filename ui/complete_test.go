@@ -352,8 +352,8 @@ func TestCompleteResourceTemplateVariables(t *testing.T) {
 	if len(asked) != 1 || asked[0].ref != (wire.CompleteRef{Type: wire.RefResource, URI: "demo://text/{id}{?lang}"}) || asked[0].arg != "id" {
 		t.Fatalf("asked %+v", asked)
 	}
-	d.keys(keyTab) // "7", highlighted from the start
-	d.keys(keyEnter)        // on to lang
+	d.keys(keyTab)   // "7", highlighted from the start
+	d.keys(keyEnter) // on to lang
 	d.typeText("e")
 	d.dueOnly(r.args.id, r.args.comp)
 	d.settle(r.args.comp)

@@ -30,6 +30,7 @@ func TestTUIDemoBothEras(t *testing.T) {
 	tm.press("F4")
 	tm.waitText("The server will withdraw this question")
 	tm.waitText("withdrawn by demo-2025-11-25")
+	tm.press("C-l") // an ended pane stays until cleared
 	tm.waitFor("the withdrawn pane to clear", func(s string) bool { return !strings.Contains(s, "withdrawn by demo-2025-11-25") })
 
 	tm.pickTool("demo-2025-11-25", "consent")
