@@ -121,9 +121,9 @@ func (r *resourcesView) expandRead(c *viewCtx, tp wire.ResourceTemplate, values 
 // renderTemplateForm draws the open form of a template's variables.
 func (r *resourcesView) renderTemplateForm(c *viewCtx) string {
 	st, tp := c.st, r.args.of
-	head := st.Title.Render("variables of "+untrusted.Line(tp.Name)) + "  " +
-		st.Pane.URL.Render(untrusted.Line(tp.URITemplate)) +
-		st.Muted.Render("  (empty: left out"+r.completeHint()+" · esc closes)")
+	head := wrapLine(st.Title.Render("variables of "+untrusted.Line(tp.Name))+"  "+
+		st.Pane.URL.Render(untrusted.Line(tp.URITemplate))+
+		st.Muted.Render("  (empty: left out"+r.completeHint()+" · esc closes)"), c.width)
 	if tp.Description != "" {
 		head += "\n" + st.Muted.Render(untrusted.Line(tp.Description))
 	}

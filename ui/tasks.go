@@ -496,15 +496,6 @@ func (v *tasksView) renderDetail(c *viewCtx, t *client.Task) string {
 	return strings.TrimRight(b.String(), "\n")
 }
 
-// wrapped is text in st, wrapped to width: a line the body would cut.
-func wrapped(st lipgloss.Style, text string, width int) string {
-	lines := strings.Split(ansi.Wrap(text, max(width, 1), ""), "\n")
-	for i, l := range lines {
-		lines[i] = st.Render(l)
-	}
-	return strings.Join(lines, "\n")
-}
-
 // reading is the task result's pager while a task is shown.
 func (v *tasksView) reading() *pager {
 	if v.detail == nil {
