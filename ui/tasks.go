@@ -453,9 +453,9 @@ func (v *tasksView) renderDetail(c *viewCtx, t *client.Task) string {
 	san := untrusted.Line
 	now := c.now()
 	var b strings.Builder
-	b.WriteString(st.Title.Render("Task "+san(t.ID)) + st.Muted.Render(" of "+san(t.Server)+
-		"  (esc back · x cancel · p its prompt)") + "\n")
-	b.WriteString(v.line(c, t, now) + "\n")
+	b.WriteString(wrapLine(st.Title.Render("Task "+san(t.ID))+st.Muted.Render(" of "+san(t.Server)+
+		"  (esc back · x cancel · p its prompt)"), c.width) + "\n")
+	b.WriteString(wrapLine(v.line(c, t, now), c.width) + "\n")
 	meta := "design " + san(cmp.Or(string(t.Design), "?"))
 	if t.Ours {
 		meta += " · ours: the server asked us (" + san(t.Method) + ") and polls us for it"

@@ -7,6 +7,8 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
+
+	"github.com/elicit-dev/elicit/client"
 )
 
 // TestNoLineOfOursIsCutAt80: every view at 80×24, as its screen draws it
@@ -42,4 +44,12 @@ func TestNoLineOfOursIsCutAt80(t *testing.T) {
 	}
 	d.keys(keyEnter)
 	check("a resource template's form")
+
+	d.keys(keyEsc, keyF11)
+	d.emit(mkTask("a-task-with-a-long-enough-id-0123456789", client.TaskInputRequired, func(t *client.Task) {
+		t.StatusMessage = "Waiting for an answer: The Thursday 14:00 workshop (18 people) fits nowhere in the fortnight."
+	}))
+	d.keys(keyEnter)
+	mustShow(t, d, "Task a-task-with-a-long-enough-id")
+	check("a task's details")
 }
