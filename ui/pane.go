@@ -252,7 +252,8 @@ func (p *pane) render(st *themes.Styles, km keyMap, width int, now time.Time, se
 		b.WriteString(p.renderURL(st, width))
 	}
 	if p.note != "" {
-		b.WriteString("\n" + st.Warning.Render(untrusted.Line(p.note)))
+		// Wrapped: a tile 58 wide cut "just arrived: read it first…".
+		b.WriteString("\n" + wrapped(st.Warning, untrusted.Line(p.note), width))
 	}
 	b.WriteString("\n")
 	return b.String(), p.openFooter(st, km, width, hints)
