@@ -31,7 +31,7 @@ type delivery interface {
 func (s *Session) ask(ctx context.Context, q *question.Question, params json.RawMessage, dl delivery) {
 	var d question.Decision
 	perr := s.parse(q, params)
-	s.lintQuestion(q, params, perr)
+	s.lint.Question(q, params, perr)
 	if perr != nil {
 		s.log.Info("refused a question", "prompt", q.Key.String(), "kind", q.Kind, "why", perr.Msg)
 		d = question.Refused(perr)
