@@ -56,7 +56,7 @@ func TestTUINoticeIsNeverCut(t *testing.T) {
 		t.Run(sizeName(sz.cols, sz.rows), func(t *testing.T) {
 			tm := newTmuxSized(t, sz.cols, sz.rows, t.TempDir(), "demo")
 			tm.waitText("demo-2026-07-28")
-			bar := statusLine(tm.waitText("demo-agent"))
+			bar := statusLine(tm.waitText("● demo-agent")) // every badge settled
 			tm.storm(5)
 			tm.question("Storm question")
 
