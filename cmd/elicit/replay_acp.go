@@ -66,6 +66,10 @@ func runReplayACP(ctx context.Context, rec *record.Recording, o acpReplayOptions
 	if err := o.gate.allow(ctx, agentLaunches(rec, specs, demos, len(o.command) > 0)); err != nil {
 		return err
 	}
+	permits, err := agentPermits(ctx, o.gate, rec, demos, len(o.command) > 0)
+	if err != nil {
+		return err
+	}
 	settings := record.Settings{Command: "replay", Elicit: rec.Settings.Elicit, Sampling: "off"}
 	for i, spec := range specs {
 		a := recordAgent(spec, demos[i])
@@ -80,7 +84,7 @@ func runReplayACP(ctx context.Context, rec *record.Recording, o acpReplayOptions
 	}
 	defer closeRecord(out, o.record, stderr)
 	rep := &replayReport{File: o.file, Ignored: acpVolatileRules(), Truncated: rec.End == nil}
-	set := startACPReplay(ctx, rec, specs, demos, out, o.wait, stderr)
+	set := startACPReplay(ctx, rec, specs, permits, out, o.wait, stderr)
 	rep.Servers = set.servers
 	rep.Calls = set.run(ctx)
 	set.close()
@@ -125,8 +129,9 @@ type acpReplaySet struct {
 }
 
 // startACPReplay starts every agent (specs[i] stands for the recording's
-// agent i): a failure to start is the agent's error in the report.
-func startACPReplay(ctx context.Context, rec *record.Recording, specs []agentSpec, demos []bool, out *record.Recorder, wait time.Duration, stderr io.Writer) *acpReplaySet {
+// agent i, answered within permits[i]): a failure to start is the
+// agent's error in the report.
+func startACPReplay(ctx context.Context, rec *record.Recording, specs []agentSpec, permits []permitPolicy, out *record.Recorder, wait time.Duration, stderr io.Writer) *acpReplaySet {
 	set := &acpReplaySet{rec: rec, replayers: map[string]*acpReplayer{}}
 	em, err := parseElicit(cmpOr(rec.Settings.Elicit, "both"))
 	if err != nil {
@@ -136,11 +141,12 @@ func startACPReplay(ctx context.Context, rec *record.Recording, specs []agentSpe
 	for i, ra := range rec.Settings.Agents {
 		spec := specs[i]
 		against := "the demo agent"
-		if !demos[i] {
+		if permits[i].guard {
 			against = strings.Join(append([]string{spec.Command}, maskArgs(spec.Args)...), " ")
 		}
 		srv := replayServer{Name: ra.Name, Against: against}
 		prompter := newReplayPrompter(wait)
+		prompter.permit = permits[i]
 		for _, a := range rec.Answers {
 			if a.Call == 0 && a.Server == ra.Name {
 				prompter.addOutside(a) // a sign-in method asked before any prompt
