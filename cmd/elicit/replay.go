@@ -465,7 +465,7 @@ func callName(c record.Call) string {
 		Level  string `json:"level"`
 		TaskID string `json:"taskId"`
 	}
-	_ = json.Unmarshal(c.Params, &p)
+	_ = decodeParams(c.Params, &p)
 	return cmpOr(p.Name, p.URI, p.Level, p.TaskID)
 }
 
@@ -482,11 +482,8 @@ func cmpOr(vals ...string) string {
 // (a method a replay cannot make again).
 func runRecordedCall(ctx context.Context, s *client.Session, call record.Call) (result any, skip string, err error) {
 	decode := func(v any) error {
-		if len(call.Params) == 0 {
-			return nil
-		}
-		if err := json.Unmarshal(call.Params, v); err != nil {
-			return fmt.Errorf("the recorded params of %s: %w", call.Method, err)
+		if err := decodeParams(call.Params, v); err != nil {
+			return fmt.Errorf("%s: %w", call.Method, err)
 		}
 		return nil
 	}

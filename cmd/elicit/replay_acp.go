@@ -3,7 +3,7 @@ package main
 import (
 	"cmp"
 	"context"
-	"encoding/json"
+
 	"fmt"
 	"io"
 	"os"
@@ -15,6 +15,7 @@ import (
 	"github.com/elicit-dev/elicit/client/acp"
 	"github.com/elicit-dev/elicit/client/question"
 	"github.com/elicit-dev/elicit/client/record"
+	"github.com/elicit-dev/elicit/client/wire"
 	"github.com/elicit-dev/elicit/themes/untrusted"
 	"github.com/elicit-dev/elicit/transport"
 )
@@ -344,12 +345,14 @@ func (r *replayReport) printACP(w io.Writer) {
 		"JSON-RPC ids; sessionId; toolCallIds (tool calls are compared by title, kind, status); tool call content; question keys, latencies and timestamps; the text of elicit's own errors")
 }
 
-// decodeParams reads a recorded call's params into v (none: v as is).
+// decodeParams reads a recorded call's params into v (none: v as is),
+// by exact member name, as a person or jq reads the file: "Prompt" beside
+// "prompt" is another member (encoding/json took the last of the two).
 func decodeParams(raw []byte, v any) error {
 	if len(raw) == 0 {
 		return nil
 	}
-	if err := json.Unmarshal(raw, v); err != nil {
+	if err := wire.DecodeExact(raw, v); err != nil {
 		return fmt.Errorf("the recorded params: %w", err)
 	}
 	return nil

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"bytes"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -151,5 +153,28 @@ func TestPermitRefusal(t *testing.T) {
 		if got := c.p.refusal(q, rq, recorded(c.recKind), c.out) != ""; got != c.refused {
 			t.Errorf("%s: refused %v, want %v", c.name, got, c.refused)
 		}
+	}
+}
+
+// TestReplayReadsExactNames: a call's params are read by exact name, as
+// a reviewer of the file reads them: "Prompt" beside "prompt" is another
+// member, not the prompt sent (encoding/json took the last of the two).
+func TestReplayReadsExactNames(t *testing.T) {
+	f := recordAllow(t)
+	b, err := os.ReadFile(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	nb := bytes.Replace(b, []byte(`"params":{"prompt":"permission please","cwd":"."}`),
+		[]byte(`"params":{"prompt":"permission please","cwd":".","Prompt":"question","Cwd":"/"}`), 1)
+	if bytes.Equal(nb, b) {
+		t.Fatal("the call's params are not in the file as expected")
+	}
+	if err := os.WriteFile(f, nb, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errs := runBin(t, "replay", f)
+	if code != exitOK || !strings.Contains(out, "✓ call 1 demo-agent session/prompt permission please") {
+		t.Errorf("replay: exit %d\n%s%s", code, out, errs)
 	}
 }
