@@ -2,6 +2,7 @@ package record
 
 import (
 	"bufio"
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -66,6 +67,11 @@ func Read(r io.Reader) (*Recording, error) {
 		}
 		if err != nil && !errors.Is(err, io.EOF) {
 			return nil, fmt.Errorf("line %d: %w", n, err)
+		}
+		if n == 1 {
+			// A byte order mark (an editor's) is no part of the JSON
+			// text: RFC 8259 §8.1 lets a parser ignore it.
+			line = bytes.TrimPrefix(line, []byte("\ufeff"))
 		}
 		var head struct {
 			Type string `json:"type"`

@@ -49,3 +49,14 @@ func TestReadSettingsSecond(t *testing.T) {
 		t.Errorf("got %v", err)
 	}
 }
+
+// TestReadBOM: a recording saved again by an editor that adds a UTF-8
+// byte order mark is read (it was "invalid character 'ï'").
+func TestReadBOM(t *testing.T) {
+	text := "\ufeff" + `{"type":"header","format":"elicit-record","version":1}` + "\n" +
+		`{"type":"settings","command":"tools","servers":[{"name":"d","kind":"demo"}]}` + "\n"
+	rec, err := record.Read(strings.NewReader(text))
+	if err != nil || len(rec.Settings.Servers) != 1 {
+		t.Errorf("a recording with a BOM: %v %+v", err, rec)
+	}
+}

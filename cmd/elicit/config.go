@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -76,6 +77,9 @@ func loadConfigWith(path string, inputs inputLookup) (*config, error) {
 	if err != nil {
 		return nil, fmt.Errorf("config: %w", err)
 	}
+	// A byte order mark (a Windows editor's) is no part of the JSON
+	// text: RFC 8259 §8.1 lets a parser ignore it.
+	b = bytes.TrimPrefix(b, []byte("\ufeff"))
 	var raw struct {
 		Theme      string                     `json:"theme"`
 		MCPServers map[string]json.RawMessage `json:"mcpServers"`

@@ -120,3 +120,13 @@ func TestConfigInputVariable(t *testing.T) {
 		t.Errorf("X-Key = %q, want k-123", got)
 	}
 }
+
+// TestLoadConfigBOM: a file saved with a UTF-8 byte order mark (Windows
+// editors) is read, as RFC 8259 §8.1 lets a parser: it was refused with
+// "invalid character 'ï'".
+func TestLoadConfigBOM(t *testing.T) {
+	p := writeFile(t, t.TempDir(), "mcp.json", "\ufeff"+`{"mcpServers": {"a": {"command": "a-server"}}}`)
+	if cfg, err := loadConfig(p); err != nil || len(cfg.Servers) != 1 || cfg.Servers[0].Command != "a-server" {
+		t.Errorf("a config with a BOM: %+v, %v", cfg, err)
+	}
+}
