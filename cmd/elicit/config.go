@@ -11,6 +11,8 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"github.com/elicit-dev/elicit/client/wire"
 )
 
 // config is a servers file in the shape Claude Desktop, Cursor and the MCP
@@ -87,7 +89,9 @@ func loadConfigWith(path string, inputs inputLookup) (*config, error) {
 		Roots      json.RawMessage            `json:"roots"`
 		Inputs     []configInput              `json:"inputs"`
 	}
-	if err := json.Unmarshal(b, &raw); err != nil {
+	// By exact names, as the other clients reading the file read them:
+	// a lone "Args" or "MCPServers" is no member elicit acts on.
+	if err := wire.DecodeExact(b, &raw); err != nil {
 		return nil, fmt.Errorf("config %s: not valid JSON: %w", path, err)
 	}
 	if err := configDuplicate(b); err != nil {
@@ -113,7 +117,7 @@ func loadConfigWith(path string, inputs inputLookup) (*config, error) {
 	slices.Sort(names)
 	for _, name := range names {
 		var cs configServer
-		if err := json.Unmarshal(entries[name], &cs); err != nil {
+		if err := wire.DecodeExact(entries[name], &cs); err != nil {
 			return nil, fmt.Errorf("config %s: server %q: %w", path, name, err)
 		}
 		if cs.Disabled {

@@ -130,3 +130,20 @@ func TestLoadConfigBOM(t *testing.T) {
 		t.Errorf("a config with a BOM: %+v, %v", cfg, err)
 	}
 }
+
+// TestLoadConfigExactNames: a config's members are read by their exact
+// names, as the other clients that read the same file (VS Code, Claude
+// Code, Cursor) read them: a lone "Args" or "MCPServers" is some other
+// member, not one elicit acts on while they ignore it.
+func TestLoadConfigExactNames(t *testing.T) {
+	dir := t.TempDir()
+	p := writeFile(t, dir, "a.json", `{"mcpServers": {"a": {"command": "a-server", "Args": ["--evil"], "Cwd": "/"}}}`)
+	cfg, err := loadConfig(p)
+	if err != nil || len(cfg.Servers) != 1 || len(cfg.Servers[0].Args) != 0 || cfg.Servers[0].Dir != "" {
+		t.Errorf("a lone Args or Cwd was taken: %+v, %v", cfg, err)
+	}
+	p = writeFile(t, dir, "b.json", `{"MCPServers": {"a": {"command": "a-server"}}}`)
+	if cfg, err := loadConfig(p); err == nil || !strings.Contains(err.Error(), "no servers") {
+		t.Errorf("MCPServers was taken for mcpServers: %+v, %v", cfg, err)
+	}
+}
