@@ -95,7 +95,9 @@ func agentLaunches(rec *record.Recording, specs []agentSpec, demos []bool, named
 		case demos[i]:
 			whose = demoAgentWhose
 		case !named:
-			out = append(out, launchOfAgent(specs[i], ra, agentCwd(rec, ra)))
+			l := launchOfAgent(specs[i], ra, agentCwd(rec, ra))
+			l.extra = append(l.extra, recordedAllows(rec, ra.Name)...) // replay_permit.go
+			out = append(out, l)
 			continue
 		}
 		if l, ok := agentElsewhere(ra.Name, whose, agentCwd(rec, ra), ra.AllowFS); ok {
