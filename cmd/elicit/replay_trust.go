@@ -16,6 +16,7 @@ import (
 
 	"github.com/elicit-dev/elicit/client/record"
 	"github.com/elicit-dev/elicit/themes/untrusted"
+	"github.com/elicit-dev/elicit/transport/redact"
 )
 
 // A recording is data people share (bug reports, pull requests, CI
@@ -135,7 +136,9 @@ func (l recordedLaunch) lines() []string {
 		if l.legacySSE {
 			how = "connects (HTTP+SSE) to"
 		}
-		out = append(out, fmt.Sprintf("%s %s: %s", head, how, l.url))
+		// Where it goes, not what it carries: a URL's user info and query
+		// values (a password, an API key) are masked as everywhere else.
+		out = append(out, fmt.Sprintf("%s %s: %s", head, how, redact.URL(l.url)))
 	default:
 		cmd := []string{shellQuote(l.command)}
 		for _, a := range l.args {
