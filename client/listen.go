@@ -323,6 +323,7 @@ func agreeTo(key string, got, asked, agreed, extra []string) ([]string, []string
 func (s *Session) listChanged(what string, params json.RawMessage) {
 	id, ok := subscriptionID(params)
 	if !ok {
+		s.changedList(what)
 		s.emit(ListChanged{Server: s.name, What: what})
 		return
 	}
@@ -345,6 +346,7 @@ func (s *Session) listChanged(what string, params json.RawMessage) {
 		s.notice("ignored %s list_changed for subscription %s: not open, or not agreed to", what, id)
 		return
 	}
+	s.changedList(what)
 	s.emit(ListChanged{Server: s.name, What: what})
 }
 

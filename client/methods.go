@@ -65,29 +65,41 @@ func listAll[T any](ctx context.Context, s *Session, method, key string) ([]T, e
 // ListTools returns every tool, following pagination to the end. In
 // 2026-07-28 over HTTP it also caches the tools' x-mcp-header bindings and
 // leaves out the tools whose bindings are invalid (see headers.go).
+//
+// Lists of every kind are coalesced (lists.go): however many callers ask
+// and however often the server says a list changed, at most one request
+// per kind is out and one waits.
 func (s *Session) ListTools(ctx context.Context) ([]wire.Tool, error) {
-	tools, err := listAll[wire.Tool](ctx, s, wire.MethodToolsList, "tools")
-	if err == nil {
-		s.rememberTaskSupport(tools) // execution.taskSupport, for CallTool (tasks_call.go)
-		s.lintTools(tools)           // names, outputSchemas (lint.go)
-	}
-	return s.rememberTools(tools, err == nil), err
+	return coalescedList(ctx, s, listTools, func(ctx context.Context) ([]wire.Tool, error) {
+		tools, err := listAll[wire.Tool](ctx, s, wire.MethodToolsList, "tools")
+		if err == nil {
+			s.rememberTaskSupport(tools) // execution.taskSupport, for CallTool (tasks_call.go)
+			s.lintTools(tools)           // names, outputSchemas (lint.go)
+		}
+		return s.rememberTools(tools, err == nil), err
+	})
 }
 
 // ListResources returns every resource, following pagination to the end.
 func (s *Session) ListResources(ctx context.Context) ([]wire.Resource, error) {
-	return listAll[wire.Resource](ctx, s, wire.MethodResourcesList, "resources")
+	return coalescedList(ctx, s, listResources, func(ctx context.Context) ([]wire.Resource, error) {
+		return listAll[wire.Resource](ctx, s, wire.MethodResourcesList, "resources")
+	})
 }
 
 // ListResourceTemplates returns every resource template
 // (resources/templates/list), following pagination to the end.
 func (s *Session) ListResourceTemplates(ctx context.Context) ([]wire.ResourceTemplate, error) {
-	return listAll[wire.ResourceTemplate](ctx, s, wire.MethodResourcesTemplatesList, "resourceTemplates")
+	return coalescedList(ctx, s, listTemplates, func(ctx context.Context) ([]wire.ResourceTemplate, error) {
+		return listAll[wire.ResourceTemplate](ctx, s, wire.MethodResourcesTemplatesList, "resourceTemplates")
+	})
 }
 
 // ListPrompts returns every prompt template, following pagination.
 func (s *Session) ListPrompts(ctx context.Context) ([]wire.Prompt, error) {
-	return listAll[wire.Prompt](ctx, s, wire.MethodPromptsList, "prompts")
+	return coalescedList(ctx, s, listPrompts, func(ctx context.Context) ([]wire.Prompt, error) {
+		return listAll[wire.Prompt](ctx, s, wire.MethodPromptsList, "prompts")
+	})
 }
 
 // CallTool calls a tool. Each call carries a progress token of its own;

@@ -51,6 +51,7 @@ type Session struct {
 	tasks         taskTable       // the tasks we follow (tasks*.go); under its own lock
 	receiver      receiverTable   // the tasks we run for the server (receiver*.go); under its own lock
 	resSubs       resourceListens // 2026-07-28 resource subscriptions (subscribe_listen.go); under its own lock
+	lists         listFlights     // list requests coalesced, last answers (lists.go); under its own lock
 	lint          lintState       // what the findings checks remember (lint.go); under its own lock
 
 	// base is the parent of every incoming request's context; cancelling
