@@ -70,6 +70,9 @@ func listAll[T any](ctx context.Context, s *Session, method, key string) ([]T, e
 // and however often the server says a list changed, at most one request
 // per kind is out and one waits.
 func (s *Session) ListTools(ctx context.Context) ([]wire.Tool, error) {
+	if err := s.requireCap(wire.MethodToolsList, "tools"); err != nil {
+		return nil, err
+	}
 	return coalescedList(ctx, s, listTools, func(ctx context.Context) ([]wire.Tool, error) {
 		tools, err := listAll[wire.Tool](ctx, s, wire.MethodToolsList, "tools")
 		if err == nil {
@@ -82,6 +85,9 @@ func (s *Session) ListTools(ctx context.Context) ([]wire.Tool, error) {
 
 // ListResources returns every resource, following pagination to the end.
 func (s *Session) ListResources(ctx context.Context) ([]wire.Resource, error) {
+	if err := s.requireCap(wire.MethodResourcesList, "resources"); err != nil {
+		return nil, err
+	}
 	return coalescedList(ctx, s, listResources, func(ctx context.Context) ([]wire.Resource, error) {
 		return listAll[wire.Resource](ctx, s, wire.MethodResourcesList, "resources")
 	})
@@ -90,6 +96,9 @@ func (s *Session) ListResources(ctx context.Context) ([]wire.Resource, error) {
 // ListResourceTemplates returns every resource template
 // (resources/templates/list), following pagination to the end.
 func (s *Session) ListResourceTemplates(ctx context.Context) ([]wire.ResourceTemplate, error) {
+	if err := s.requireCap(wire.MethodResourcesTemplatesList, "resources"); err != nil {
+		return nil, err
+	}
 	return coalescedList(ctx, s, listTemplates, func(ctx context.Context) ([]wire.ResourceTemplate, error) {
 		return listAll[wire.ResourceTemplate](ctx, s, wire.MethodResourcesTemplatesList, "resourceTemplates")
 	})
@@ -97,6 +106,9 @@ func (s *Session) ListResourceTemplates(ctx context.Context) ([]wire.ResourceTem
 
 // ListPrompts returns every prompt template, following pagination.
 func (s *Session) ListPrompts(ctx context.Context) ([]wire.Prompt, error) {
+	if err := s.requireCap(wire.MethodPromptsList, "prompts"); err != nil {
+		return nil, err
+	}
 	return coalescedList(ctx, s, listPrompts, func(ctx context.Context) ([]wire.Prompt, error) {
 		return listAll[wire.Prompt](ctx, s, wire.MethodPromptsList, "prompts")
 	})
@@ -156,6 +168,9 @@ func (s *Session) newToken() jsonrpc.ID {
 
 // ReadResource reads a resource.
 func (s *Session) ReadResource(ctx context.Context, uri string) ([]wire.ResourceContents, error) {
+	if err := s.requireCap(wire.MethodResourcesRead, "resources"); err != nil {
+		return nil, err
+	}
 	var res struct {
 		Contents []wire.ResourceContents `json:"contents"`
 	}
@@ -168,6 +183,9 @@ func (s *Session) ReadResource(ctx context.Context, uri string) ([]wire.Resource
 
 // GetPrompt renders a prompt template with args.
 func (s *Session) GetPrompt(ctx context.Context, name string, args map[string]string) (*wire.GetPromptResult, error) {
+	if err := s.requireCap(wire.MethodPromptsGet, "prompts"); err != nil {
+		return nil, err
+	}
 	params := map[string]any{"name": name}
 	if args != nil {
 		params["arguments"] = args
@@ -189,6 +207,9 @@ func (s *Session) SetLogLevel(ctx context.Context, level string) error {
 		s.logLevel = level
 		s.mu.Unlock()
 		return nil
+	}
+	if err := s.requireCap(wire.MethodLoggingSetLevel, "logging"); err != nil {
+		return err
 	}
 	return s.Request(ctx, wire.MethodLoggingSetLevel, map[string]string{"level": level}, nil)
 }
