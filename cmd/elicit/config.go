@@ -117,6 +117,14 @@ func loadConfigWith(path string, inputs inputLookup) (*config, error) {
 			continue
 		}
 		spec, err := cs.spec(name, dir, inputs)
+		var unset *unsetError
+		if errors.As(err, &unset) {
+			// This server is not started, naming the variable; the file's
+			// other servers are (expandVars says why not "").
+			cfg.Servers = append(cfg.Servers, serverSpec{Name: name,
+				broken: fail(exitConnect, "not started: %w (server %q of config %s)", err, name, path)})
+			continue
+		}
 		if err != nil {
 			return nil, fmt.Errorf("config %s: server %q: %w", path, name, err)
 		}
@@ -182,7 +190,20 @@ func (cs configServer) spec(name, base string, inputs inputLookup) (serverSpec, 
 		if cs.Type != "" && cs.Type != "stdio" {
 			return s, fmt.Errorf(`type %q does not go with a command (want "stdio", or "acp" for an ACP agent)`, cs.Type)
 		}
-		s.Command, s.Args, s.Dir = cs.Command, cs.Args, cs.Cwd
+		var err error
+		if s.Command, err = expandBraced(cs.Command, inputs); err != nil {
+			return s, fmt.Errorf("command: %w", err)
+		}
+		if s.Dir, err = expandBraced(cs.Cwd, inputs); err != nil {
+			return s, fmt.Errorf("cwd: %w", err)
+		}
+		for i, a := range cs.Args {
+			ea, err := expandBraced(a, inputs)
+			if err != nil {
+				return s, fmt.Errorf("args[%d]: %w", i, err)
+			}
+			s.Args = append(s.Args, ea)
+		}
 		if s.Dir != "" && !filepath.IsAbs(s.Dir) {
 			s.Dir = filepath.Join(base, s.Dir)
 		}
@@ -202,7 +223,11 @@ func (cs configServer) spec(name, base string, inputs inputLookup) (serverSpec, 
 		default:
 			return s, fmt.Errorf(`unknown type %q (want "http" or "sse"; "acp" for an ACP agent)`, cs.Type)
 		}
-		s.URL = cs.URL
+		u, err := expandBraced(cs.URL, inputs)
+		if err != nil {
+			return s, fmt.Errorf("url: %w", err)
+		}
+		s.URL = u
 		if cs.OAuth != nil {
 			o, err := cs.OAuth.expanded(inputs)
 			if err != nil {
@@ -249,10 +274,46 @@ func (o oauthSpec) expanded(inputs inputLookup) (oauthSpec, error) {
 	return o, nil
 }
 
+// unsetError is a variable of a server entry that is not set (a VS Code
+// input not given): that server is not started, and the file's others are.
+type unsetError struct {
+	Name string // as written: "TOKEN", "input:api-key"
+	msg  string
+}
+
+func (e *unsetError) Error() string { return e.msg }
+
+// expandBraced expands only ${VAR} (and ${input:ID}) as expandVars does,
+// leaving a bare $ alone: in a command, its arguments, cwd and URL a "$"
+// is more often meant as it is ("print $x") than in env and headers.
+func expandBraced(v string, inputs inputLookup) (string, error) {
+	var b strings.Builder
+	for {
+		i := strings.Index(v, "${")
+		if i < 0 {
+			break
+		}
+		j := strings.IndexByte(v[i:], '}')
+		if j < 0 {
+			break
+		}
+		val, err := expandVars(v[i:i+j+1], inputs)
+		if err != nil {
+			return "", err
+		}
+		b.WriteString(v[:i])
+		b.WriteString(val)
+		v = v[i+j+1:]
+	}
+	b.WriteString(v)
+	return b.String(), nil
+}
+
 // expandVars expands $VAR and ${VAR} from the environment, and VS Code's
-// ${input:ID} through inputs. A variable that is not set is an error
-// naming it: silently expanding it to "" sent "Authorization: Bearer "
-// and empty API keys. A variable set to "" is taken as it is.
+// ${input:ID} through inputs. A variable that is not set is an
+// *unsetError naming it: silently expanding it to "" sent
+// "Authorization: Bearer " and empty API keys. A variable set to "" is
+// taken as it is.
 func expandVars(v string, inputs inputLookup) (string, error) {
 	var missing []string
 	out := os.Expand(v, func(name string) string {
@@ -273,9 +334,9 @@ func expandVars(v string, inputs inputLookup) (string, error) {
 		return out, nil
 	case strings.HasPrefix(missing[0], "input:"):
 		input := strings.TrimPrefix(missing[0], "input:")
-		return "", fmt.Errorf("${%s} is a VS Code input: set %s to its value", missing[0], inputEnv(input))
+		return "", &unsetError{Name: missing[0], msg: fmt.Sprintf("${%s} is a VS Code input: set %s to its value", missing[0], inputEnv(input))}
 	}
-	return "", fmt.Errorf("${%s} is not set (set it, to \"\" if it should be empty)", missing[0])
+	return "", &unsetError{Name: missing[0], msg: fmt.Sprintf("${%s} is not set (set it, to \"\" if it should be empty)", missing[0])}
 }
 
 // inputEnv is the environment variable that gives VS Code input NAME its

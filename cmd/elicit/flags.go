@@ -230,7 +230,7 @@ func (c *common) configSpec() (serverSpec, error) {
 	var names []string
 	for _, s := range cfg.Servers {
 		if s.Name == c.server || c.server == "" && len(cfg.Servers) == 1 {
-			return s, nil
+			return s, s.broken // a variable it names is not set
 		}
 		names = append(names, s.Name)
 	}

@@ -40,6 +40,10 @@ type serverSpec struct {
 	// is how the person is asked, set by the mode that runs the spec.
 	OAuth oauthSpec
 	auth  *authHooks
+	// broken, when set, is why this server of a config is not started (a
+	// variable it names is not set): transport returns it, so the TUI
+	// shows the server failed and a headless command exits with it.
+	broken error
 }
 
 func (s serverSpec) describe() string {
@@ -57,6 +61,9 @@ func (s serverSpec) describe() string {
 
 // transport builds the transport for the spec; obs sees every frame.
 func (s serverSpec) transport(obs transport.Observer) (transport.Transport, error) {
+	if s.broken != nil {
+		return nil, s.broken
+	}
 	switch {
 	case s.Demo:
 		return &inProcessDemo{obs: obs, opts: &demo.Options{Protocol: s.Protocol}}, nil
