@@ -110,7 +110,12 @@ func loadConfigWith(path string, inputs inputLookup) (*config, error) {
 		}
 		if cs.Type == "acp" {
 			a, err := cs.agentSpec(name, dir, inputs)
-			if err != nil {
+			var unset *unsetError
+			if errors.As(err, &unset) {
+				// As for a server: this agent is not started, the others are.
+				a = agentSpec{Name: name, Command: cs.Command,
+					broken: fmt.Errorf("not started: %w (agent %q of config %s)", err, name, path)}
+			} else if err != nil {
 				return nil, fmt.Errorf("config %s: agent %q: %w", path, name, err)
 			}
 			cfg.Agents = append(cfg.Agents, a)
@@ -166,7 +171,20 @@ func (cs configServer) agentSpec(name, base string, inputs inputLookup) (agentSp
 	case cs.Roots != nil:
 		return a, errors.New(`"roots" are MCP's; an ACP agent works in its "cwd"`)
 	}
-	a.Command, a.Args, a.Dir = cs.Command, cs.Args, cs.Cwd
+	var err error
+	if a.Command, err = expandBraced(cs.Command, inputs); err != nil {
+		return a, fmt.Errorf("command: %w", err)
+	}
+	if a.Dir, err = expandBraced(cs.Cwd, inputs); err != nil {
+		return a, fmt.Errorf("cwd: %w", err)
+	}
+	for i, arg := range cs.Args {
+		ea, err := expandBraced(arg, inputs)
+		if err != nil {
+			return a, fmt.Errorf("args[%d]: %w", i, err)
+		}
+		a.Args = append(a.Args, ea)
+	}
 	if a.Dir != "" && !filepath.IsAbs(a.Dir) {
 		a.Dir = filepath.Join(base, a.Dir)
 	}

@@ -24,7 +24,7 @@ func TestLoadConfigACP(t *testing.T) {
 		t.Errorf("servers %+v", cfg.Servers)
 	}
 	want := []agentSpec{{Name: "claude", Command: "claude-agent-acp", Args: []string{"--x"}, Env: []string{"KEY=k"}, Dir: filepath.Join(dir, "proj")}}
-	if !cmp.Equal(cfg.Agents, want) {
+	if !cmp.Equal(cfg.Agents, want, cmp.AllowUnexported(agentSpec{})) {
 		t.Errorf("agents %+v, want %+v", cfg.Agents, want)
 	}
 
@@ -47,7 +47,7 @@ func TestLoadConfigACP(t *testing.T) {
 		`{"type": "acpx", "command": "a"}`:                                     `"acp" for an ACP agent`,
 	} {
 		p := writeFile(t, dir, "bad.json", `{"mcpServers": {"x": `+body+`}}`)
-		_, err := loadConfig(p)
+		err := loadErr(p)
 		if err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("%s: error %v, want %q", body, err, want)
 		}

@@ -62,8 +62,8 @@ func TestLoadConfig(t *testing.T) {
 }
 
 // loadErr is what loading the config at p fails with: the file's error,
-// else the first of its servers not started (a variable it names is not
-// set; the file's other servers are).
+// else the first of its servers (then agents) not started (a variable it
+// names is not set; the file's others are).
 func loadErr(p string) error {
 	cfg, err := loadConfig(p)
 	if err != nil {
@@ -72,6 +72,11 @@ func loadErr(p string) error {
 	for _, s := range cfg.Servers {
 		if s.broken != nil {
 			return s.broken
+		}
+	}
+	for _, a := range cfg.Agents {
+		if a.broken != nil {
+			return a.broken
 		}
 	}
 	return nil

@@ -8,6 +8,12 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/elicit-dev/elicit/client"
+	"github.com/elicit-dev/elicit/client/question"
+	"github.com/elicit-dev/elicit/ui"
 )
 
 // unsetConfig writes a config of two servers: "locked", an HTTP server
@@ -102,5 +108,46 @@ func TestConfigVariablesEverywhere(t *testing.T) {
 		if _, err := s.transport(nil); err != s.broken {
 			t.Errorf("%s: transport = %v, want the broken error", name, err)
 		}
+	}
+}
+
+// TestConfigUnsetVariableAgent: an ACP agent entry naming a variable that
+// is not set is not started either, naming it, and the file's servers and
+// other agents load; the hub shows it failed with that error and never
+// runs its command.
+func TestConfigUnsetVariableAgent(t *testing.T) {
+	t.Setenv("ELICIT_TEST_UNSET_Z", "")
+	if err := os.Unsetenv("ELICIT_TEST_UNSET_Z"); err != nil {
+		t.Fatal(err)
+	}
+	never := t.TempDir() + "/never-run"
+	p := writeFile(t, t.TempDir(), "mcp.json", `{"mcpServers": {
+		"srv": {"command": "x"},
+		"locked": {"type": "acp", "command": "touch", "args": [`+strconv.Quote(never)+`], "env": {"KEY": "${ELICIT_TEST_UNSET_Z}"}},
+		"argy": {"type": "acp", "command": "touch", "args": [`+strconv.Quote(never)+`, "${ELICIT_TEST_UNSET_Z}"]}}}`)
+	cfg, err := loadConfig(p)
+	if err != nil {
+		t.Fatalf("one agent's variable failed the whole file: %v", err)
+	}
+	if len(cfg.Servers) != 1 || cfg.Servers[0].broken != nil || len(cfg.Agents) != 2 {
+		t.Fatalf("servers %+v, agents %+v", cfg.Servers, cfg.Agents)
+	}
+	br := ui.NewBridge(ui.BridgeOptions{})
+	br.Attach(func(tea.Msg) {})
+	defer br.Close()
+	h, err := newAgentHub(br, question.NewJournal(0), cfg.Agents)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h.start(t.Context())
+	h.wg.Wait() // a broken agent's connect ends at once
+	defer h.close()
+	for _, a := range h.Agents() {
+		if a.State != client.StateFailed || a.Err == nil || !strings.Contains(a.Err.Error(), "${ELICIT_TEST_UNSET_Z} is not set") {
+			t.Errorf("agent %s: %v %v, want failed naming the variable", a.Name, a.State, a.Err)
+		}
+	}
+	if _, err := os.Stat(never); err == nil {
+		t.Error("the broken agent's command ran")
 	}
 }

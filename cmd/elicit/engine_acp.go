@@ -29,6 +29,9 @@ type agentSpec struct {
 	// Dir is where the agent runs and the session's cwd ("" is elicit's
 	// working directory).
 	Dir string
+	// broken, when set, is why this agent of a config is not started (a
+	// variable it names is not set): it shows failed with it.
+	broken error
 }
 
 func (s agentSpec) describe() string {
@@ -120,6 +123,10 @@ func (h *agentHub) connect(ctx context.Context, name string) {
 	h.mu.Lock()
 	spec := h.agents[name].spec
 	h.mu.Unlock()
+	if spec.broken != nil {
+		h.set(name, func(a *agentConn) { a.state, a.err = client.StateFailed, spec.broken })
+		return
+	}
 	h.set(name, func(a *agentConn) { a.state, a.err = client.StateConnecting, nil })
 	opts := acp.Options{Name: name, Command: spec.Command, Args: spec.Args, Env: spec.Env, Dir: spec.Dir,
 		ClientVersion: version, Prompter: h.rec.Prompter(h.br), Journal: h.journal,
