@@ -123,6 +123,9 @@ func (s *Session) ListPrompts(ctx context.Context) ([]wire.Prompt, error) {
 // task is terminal and returns its final result, emitting TaskChanged on
 // the way; cancelling ctx then sends tasks/cancel instead.
 func (s *Session) CallTool(ctx context.Context, name string, args any, opts *CallOptions) (*wire.CallToolResult, error) {
+	if err := s.requireCap(wire.MethodToolsCall, "tools"); err != nil {
+		return nil, err
+	}
 	c := &call{method: wire.MethodToolsCall, name: name, token: s.newToken()}
 	if opts != nil {
 		c.onProgress, c.onSent = opts.OnProgress, opts.OnSent

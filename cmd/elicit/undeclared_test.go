@@ -22,13 +22,21 @@ type toolsOnlyServer struct {
 
 func newToolsOnlyServer(t *testing.T, protocol string) (*toolsOnlyServer, string) {
 	t.Helper()
+	return newDeclaringServer(t, protocol, &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{}})
+}
+
+// newDeclaringServer is a go-sdk server declaring caps alone, which
+// records every method that reaches it.
+func newDeclaringServer(t *testing.T, protocol string, caps *mcp.ServerCapabilities) (*toolsOnlyServer, string) {
+	t.Helper()
 	ts := &toolsOnlyServer{}
-	opts := &mcp.ServerOptions{Capabilities: &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{}}}
-	srv := mcp.NewServer(&mcp.Implementation{Name: "tools-only", Version: "1"}, opts)
-	srv.AddTool(&mcp.Tool{Name: "noop", InputSchema: map[string]any{"type": "object"}},
-		func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-			return &mcp.CallToolResult{}, nil
-		})
+	srv := mcp.NewServer(&mcp.Implementation{Name: "declaring", Version: "1"}, &mcp.ServerOptions{Capabilities: caps})
+	if caps.Tools != nil { // a tool would declare tools
+		srv.AddTool(&mcp.Tool{Name: "noop", InputSchema: map[string]any{"type": "object"}},
+			func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+				return &mcp.CallToolResult{}, nil
+			})
+	}
 	srv.AddReceivingMiddleware(func(next mcp.MethodHandler) mcp.MethodHandler {
 		return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
 			ts.mu.Lock()
@@ -94,6 +102,32 @@ func TestHeadlessListsOfUndeclaredCapability(t *testing.T) {
 				}
 				if want := `"the server did not declare ` + tc.cap + `"`; string(got["skipped"]) != want {
 					t.Errorf("%v: skipped = %s, want %s", tc.args, got["skipped"], want)
+				}
+			}
+		})
+	}
+}
+
+// TestHeadlessToolsOfUndeclaredCapability: against a go-sdk server that
+// declares prompts only, elicit tools prints no tools and why (exit 0)
+// and elicit call exits 4 naming tools; neither reaches the server.
+func TestHeadlessToolsOfUndeclaredCapability(t *testing.T) {
+	for _, protocol := range []string{"2025-11-25", "2026-07-28"} {
+		t.Run(protocol, func(t *testing.T) {
+			srv, url := newDeclaringServer(t, protocol, &mcp.ServerCapabilities{Prompts: &mcp.PromptCapabilities{}})
+			code, out, errs := runBin(t, "tools", "--url", url, "--protocol", protocol)
+			var got map[string]json.RawMessage
+			if code != exitOK || json.Unmarshal([]byte(out), &got) != nil || string(got["tools"]) != "[]" ||
+				string(got["skipped"]) != `"the server did not declare tools"` {
+				t.Errorf("tools: exit %d; stdout:\n%s\nstderr: %s", code, out, errs)
+			}
+			code, out, errs = runBin(t, "call", "noop", "--url", url, "--protocol", protocol)
+			if code != exitToolError || !strings.Contains(out, "did not declare tools") {
+				t.Errorf("call: exit %d, want %d naming tools; stdout:\n%s\nstderr: %s", code, exitToolError, out, errs)
+			}
+			for _, m := range []string{"tools/list", "tools/call"} {
+				if srv.got(m) {
+					t.Errorf("%s reached a server that did not declare tools", m)
 				}
 			}
 		})
