@@ -57,9 +57,12 @@ type listFlight struct {
 	gen     int             // the session's initialize generation then
 	waiters int
 	cancel  context.CancelFunc // set once it went out
-	done    chan struct{}
-	items   any // a []T; set before done is closed
-	err     error
+	// abandoned: everyone waiting gave up and it was cancelled; a caller
+	// who comes later waits for the next request, not its cancellation.
+	abandoned bool
+	done      chan struct{}
+	items     any // a []T; set before done is closed
+	err       error
 }
 
 // changedList counts a list_changed of what ("tools", "resources", "prompts")
@@ -90,7 +93,7 @@ func coalescedList[T any](ctx context.Context, s *Session, kind listKind, fetch 
 	k := &l.kinds[kind]
 	var f *listFlight
 	switch {
-	case k.flight != nil && k.flight.asked == k.changes && k.flight.gen == gen:
+	case k.flight != nil && k.flight.asked == k.changes && k.flight.gen == gen && !k.flight.abandoned:
 		f = k.flight
 	case k.flight != nil:
 		if k.queued == nil {
@@ -120,6 +123,7 @@ func coalescedList[T any](ctx context.Context, s *Session, kind listKind, fetch 
 			if k.queued == f {
 				k.queued = nil // never sent: nobody wants it
 			} else if f.cancel != nil {
+				f.abandoned = true
 				f.cancel()
 			}
 		}

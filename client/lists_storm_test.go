@@ -4,6 +4,7 @@ import (
 	"context"
 	"slices"
 	"sync"
+	"sync/atomic"
 	"testing"
 
 	"github.com/elicit-dev/elicit/client"
@@ -237,5 +238,48 @@ func TestListChangedStormCoalescedAtSession(t *testing.T) {
 				}
 			})
 		}
+	}
+}
+
+// TestListAbandonedNotJoined: a list request whose every caller gave up
+// is cancelled; a caller who comes after does not join it (and get its
+// cancellation) but has a request of its own, answered.
+func TestListAbandonedNotJoined(t *testing.T) {
+	release := make(chan struct{})
+	got := make(chan struct{}, 2)
+	srv := mcp.NewServer(&mcp.Implementation{Name: "slow", Version: "1"}, legacyOpts(nil))
+	srv.AddTool(&mcp.Tool{Name: "t", InputSchema: map[string]any{"type": "object"}},
+		func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			return &mcp.CallToolResult{}, nil
+		})
+	var answered atomic.Bool
+	srv.AddReceivingMiddleware(func(next mcp.MethodHandler) mcp.MethodHandler {
+		return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+			if method == "tools/list" {
+				got <- struct{}{}
+				if answered.CompareAndSwap(false, true) { // the first waits to be released, or cancelled
+					select {
+					case <-release:
+					case <-ctx.Done():
+						return nil, ctx.Err()
+					}
+				}
+			}
+			return next(ctx, method, req)
+		}
+	})
+	defer close(release)
+	s := servePipe(t, srv, nil, nil)
+	ctx, cancel := context.WithCancel(t.Context())
+	errc := make(chan error, 1)
+	go func() { _, err := s.ListTools(ctx); errc <- err }()
+	<-got
+	cancel()
+	if err := <-errc; err == nil {
+		t.Fatal("the abandoned ListTools returned no error")
+	}
+	tools, err := s.ListTools(t.Context())
+	if err != nil || len(tools) != 1 {
+		t.Fatalf("ListTools after an abandoned one: %v, %v", tools, err)
 	}
 }
