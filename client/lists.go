@@ -17,7 +17,7 @@ import (
 //     else the queued one, which goes out when the one in flight ends;
 //   - the last answer is kept, and given again, while no change was said
 //     since it was asked for, when the server is one that says so
-//     (listNotified): a consumer whose events lag behind the wire (the
+//     (listFreshness): a consumer whose events lag behind the wire (the
 //     TUI's loop) asks again for changes its last answer already has.
 //
 // A burst of N list_changed, then, costs the request the first started
@@ -55,6 +55,7 @@ type listFlight struct {
 	base    context.Context // whose values the request carries
 	asked   uint64          // changes when it went out
 	gen     int             // the session's initialize generation then
+	watch   any             // what told of changes then (listFreshness)
 	waiters int
 	cancel  context.CancelFunc // set once it went out
 	// abandoned: everyone waiting gave up and it was cancelled; a caller
@@ -87,7 +88,7 @@ func (s *Session) changedList(what string) {
 // the slice. ctx ending returns at once; the request is cancelled when
 // nobody waits for it any more.
 func coalescedList[T any](ctx context.Context, s *Session, kind listKind, fetch func(context.Context) ([]T, error)) ([]T, error) {
-	gen, notified := s.listFreshness(kind)
+	gen, watch := s.listFreshness(kind)
 	l := &s.lists
 	l.mu.Lock()
 	k := &l.kinds[kind]
@@ -100,14 +101,14 @@ func coalescedList[T any](ctx context.Context, s *Session, kind listKind, fetch 
 			k.queued = newListFlight(ctx, fetch)
 		}
 		f = k.queued
-	case notified && k.last != nil && k.last.asked == k.changes && k.last.gen == gen:
+	case watch != nil && k.last != nil && k.last.watch == watch && k.last.asked == k.changes && k.last.gen == gen:
 		items := k.last.items.([]T)
 		l.mu.Unlock()
 		return slices.Clone(items), nil
 	default:
 		f = newListFlight(ctx, fetch)
 		k.flight = f
-		s.sendList(k, f, gen)
+		s.sendList(kind, f, gen, watch)
 	}
 	f.waiters++
 	l.mu.Unlock()
@@ -144,14 +145,15 @@ func newListFlight[T any](ctx context.Context, fetch func(context.Context) ([]T,
 // runs apart from any one caller's ctx: it ends when its answer comes,
 // the session ends, or nobody waits any more. When it ends the queued
 // request, if anyone still waits for it, goes out.
-func (s *Session) sendList(k *listState, f *listFlight, gen int) {
-	f.asked, f.gen = k.changes, gen
+func (s *Session) sendList(kind listKind, f *listFlight, gen int, watch any) {
+	k := &s.lists.kinds[kind]
+	f.asked, f.gen, f.watch = k.changes, gen, watch
 	ctx, cancel := context.WithCancel(context.WithoutCancel(f.base))
 	f.cancel = cancel
 	go func() {
 		items, err := f.fetch(ctx)
 		cancel()
-		gen := s.initGen()
+		gen, watch := s.listFreshness(kind)
 		l := &s.lists
 		l.mu.Lock()
 		defer l.mu.Unlock()
@@ -163,44 +165,48 @@ func (s *Session) sendList(k *listState, f *listFlight, gen int) {
 		if q := k.queued; q != nil {
 			k.queued = nil
 			k.flight = q
-			s.sendList(k, q, gen)
+			s.sendList(kind, q, gen, watch)
 		}
 		close(f.done)
 	}()
 }
 
-// initGen is the session's initialize generation.
-func (s *Session) initGen() int {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.gen
-}
+// statefulWatch is the watch of a session before 2026-07-28: the
+// server's declared listChanged holds for the session's life.
+type statefulWatch struct{}
 
 // listFreshness is the session's initialize generation (a new one may
-// list other things) and whether the server tells of changes of kind:
-// it declared listChanged for it, or, in 2026-07-28, where they come only
-// on a subscriptions/listen, one of ours agreed to them.
-func (s *Session) listFreshness(kind listKind) (gen int, notified bool) {
+// list other things) and what tells of changes of kind, nil if nothing
+// does: before 2026-07-28 the server's declared listChanged
+// (statefulWatch); in 2026-07-28, where they come only on a
+// subscriptions/listen, the open one of ours that agreed to them. An
+// answer is given again only under the same watch it was asked under: a
+// change while none was open went unheard.
+func (s *Session) listFreshness(kind listKind) (gen int, watch any) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	caps := s.neg.caps
 	if s.neg.kind == eraStateless {
 		for _, c := range s.out {
 			if l := c.listen; l != nil && l.acked && listAgreed(l.agreed, kind) {
-				return s.gen, true
+				return s.gen, l
 			}
 		}
-		return s.gen, false
+		return s.gen, nil
 	}
+	var declared bool
 	switch kind {
 	case listTools:
-		notified = caps.ToolsListChanged
+		declared = caps.ToolsListChanged
 	case listResources, listTemplates:
-		notified = caps.ResourcesListChanged
+		declared = caps.ResourcesListChanged
 	case listPrompts:
-		notified = caps.PromptsListChanged
+		declared = caps.PromptsListChanged
 	}
-	return s.gen, notified
+	if !declared {
+		return s.gen, nil
+	}
+	return s.gen, statefulWatch{}
 }
 
 func listAgreed(o ListenOptions, kind listKind) bool {

@@ -283,3 +283,61 @@ func TestListAbandonedNotJoined(t *testing.T) {
 		t.Fatalf("ListTools after an abandoned one: %v, %v", tools, err)
 	}
 }
+
+// TestListGivenAgainOnlyWhereChangesAreSaid: the last answer is given
+// again only where the server says when the list changes. In 2026-07-28
+// that is once a subscriptions/listen agreed to it: before, every
+// ListTools asks; after, one asks and the next is answered from it until
+// a list_changed comes.
+func TestListGivenAgainOnlyWhereChangesAreSaid(t *testing.T) {
+	var lists atomic.Int64
+	srv := mcp.NewServer(&mcp.Implementation{Name: "modern", Version: "1"}, nil)
+	srv.AddTool(&mcp.Tool{Name: "t", InputSchema: map[string]any{"type": "object"}},
+		func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			return &mcp.CallToolResult{}, nil
+		})
+	srv.AddReceivingMiddleware(func(next mcp.MethodHandler) mcp.MethodHandler {
+		return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+			if method == "tools/list" {
+				lists.Add(1)
+			}
+			return next(ctx, method, req)
+		}
+	})
+	rec := &recorder{}
+	s := serveHTTP(t, srv, &mcp.StreamableHTTPOptions{Stateless: true}, &client.Options{}, rec)
+	if s.Protocol() != "2026-07-28" {
+		t.Fatalf("protocol %s", s.Protocol())
+	}
+	list := func() {
+		t.Helper()
+		if _, err := s.ListTools(t.Context()); err != nil {
+			t.Fatal(err)
+		}
+	}
+	list()
+	list()
+	if n := lists.Load(); n != 2 {
+		t.Fatalf("without a listen: %d tools/list for 2 ListTools, want 2", n)
+	}
+	ctx, cancel := context.WithCancel(t.Context())
+	defer cancel()
+	l, err := s.Listen(ctx, client.ListenOptions{ToolsListChanged: true})
+	if err != nil || !l.Agreed().ToolsListChanged {
+		t.Fatalf("listen: %v", err)
+	}
+	list()
+	list()
+	if n := lists.Load(); n != 3 {
+		t.Fatalf("with a listen: %d tools/list in all, want 3 (the second given again)", n)
+	}
+	srv.AddTool(&mcp.Tool{Name: "u", InputSchema: map[string]any{"type": "object"}},
+		func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			return &mcp.CallToolResult{}, nil
+		})
+	waitEvent(t, rec, func(e client.ListChanged) bool { return e.What == "tools" })
+	tools, err := s.ListTools(t.Context())
+	if err != nil || len(tools) != 2 || lists.Load() != 4 {
+		t.Fatalf("after list_changed: %d tools, %v, %d requests; want 2 tools from a 4th request", len(tools), err, lists.Load())
+	}
+}
