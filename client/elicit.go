@@ -2,6 +2,7 @@ package client
 
 import (
 	"context"
+	"fmt"
 
 	"github.com/elicit-dev/elicit/client/question"
 	"github.com/elicit-dev/elicit/transport/jsonrpc"
@@ -34,10 +35,35 @@ func (d requestDelivery) send(q *question.Question, r question.Reply, out questi
 		if err := d.s.reply(d.e.id, r.Result, r.Err); err == nil {
 			sent = &r
 		} else {
-			out.Reason = question.JoinReason(out.Reason, "answer not delivered: "+err.Error())
+			out = question.NotDelivered(out, r.Sent, err.Error())
+			// After the record: the journal says why before the call ends.
+			defer d.s.answerLost(d.e, r.Sent, err)
 		}
 	}
 	d.s.record(q, out, sent)
+}
+
+// answerLost ends, at once, what waits on the server's next move after
+// our answer to its request e did not reach it (the write failed, or the
+// server refused it: an HTTP 400 to the POSTed response): the call whose
+// stream carried e, or the task e belongs to. Both would otherwise wait
+// for an answer the server never got, until their timeout or for ever.
+// A question tied to no call (stdio, a GET stream) ends nothing: which
+// call it belongs to is a guess, and its clock runs again as it closes.
+// When the session is ending, that ends them all anyway.
+func (s *Session) answerLost(e *incoming, sent string, err error) {
+	if s.Err() != nil {
+		return
+	}
+	cause := undelivered(sent, fmt.Sprintf("the server's %s #%s", e.method, e.id.Raw()), err)
+	switch {
+	case e.origin.Kind == question.OriginTask:
+		if f := s.tasks.live(e.origin.TaskID); f != nil {
+			f.lose(cause)
+		}
+	case e.via != nil:
+		e.via.clock.end(cause)
+	}
 }
 
 // serveCreateMessage serves one sampling/createMessage request through
@@ -57,4 +83,13 @@ func (s *Session) serveCreateMessage(e *incoming, m *jsonrpc.Message) {
 		Arrived: e.arrived,
 	}
 	s.ask(e.ctx, q, m.Params, requestDelivery{s, e})
+}
+
+// undelivered is the error that ends what waited on an answer (sent, as
+// Reply.Sent names it) to what that did not reach the server, for err.
+func undelivered(sent, what string, err error) error {
+	if sent == "" {
+		sent = "answer"
+	}
+	return fmt.Errorf("%w: the %s to %s was not taken: %w", question.ErrUndelivered, sent, what, err)
 }

@@ -3,6 +3,7 @@ package client_test
 import (
 	"context"
 	"fmt"
+	"log"
 
 	"github.com/elicit-dev/elicit/client"
 	"github.com/elicit-dev/elicit/client/question"
@@ -51,4 +52,29 @@ func ExampleConnect() {
 	// Output:
 	// 2026-07-28 stateless hello, world
 	// 1 accepted
+}
+
+// The package doc's sketch: a server run as a subprocess, its questions
+// answered headlessly with their defaults. It has no Output line, so it is
+// compiled but not run (it needs a server on PATH); ExampleConnect runs
+// the same calls against an in-process server.
+func Example_stdio() {
+	ctx := context.Background()
+	s, err := client.Connect(ctx, &transport.Stdio{Command: "server"}, &client.Options{
+		Name:     "demo",
+		Prompter: question.AcceptDefaults,
+	})
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer s.Close()
+	tools, err := s.ListTools(ctx)
+	if err != nil {
+		log.Fatal(err)
+	}
+	res, err := s.CallTool(ctx, "deploy", map[string]any{"env": "prod"}, nil)
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(len(tools), res.Text())
 }

@@ -30,12 +30,30 @@ type recorder struct {
 	mu     sync.Mutex
 	events []client.Event
 	frames []transport.Frame
+	// grew, once a waiter asked for it (eventsAndMore), is closed when an
+	// event is recorded: the waiter looks again then.
+	grew chan struct{}
 }
 
 func (r *recorder) Event(e client.Event) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.events = append(r.events, e)
+	if r.grew != nil {
+		close(r.grew)
+		r.grew = nil
+	}
+}
+
+// eventsAndMore returns the events so far and a channel closed when the
+// next one is recorded.
+func (r *recorder) eventsAndMore() ([]client.Event, <-chan struct{}) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.grew == nil {
+		r.grew = make(chan struct{})
+	}
+	return append([]client.Event(nil), r.events...), r.grew
 }
 
 func (r *recorder) Frame(f transport.Frame) {
@@ -99,18 +117,22 @@ func waitEvent[T client.Event](t *testing.T, r *recorder, pred func(T) bool) T {
 // waitEventWithin is waitEvent with its own bound.
 func waitEventWithin[T client.Event](t *testing.T, r *recorder, bound time.Duration, pred func(T) bool) T {
 	t.Helper()
-	deadline := time.Now().Add(bound)
-	for time.Now().Before(deadline) {
-		for _, e := range r.Events() {
+	timeout := time.After(bound)
+	for {
+		events, more := r.eventsAndMore()
+		for _, e := range events {
 			if v, ok := e.(T); ok && (pred == nil || pred(v)) {
 				return v
 			}
 		}
-		time.Sleep(2 * time.Millisecond)
+		select {
+		case <-more:
+		case <-timeout:
+			var zero T
+			t.Fatalf("no %T event within %v; got %v", zero, bound, r.Events())
+			return zero
+		}
 	}
-	var zero T
-	t.Fatalf("no %T event within %v; got %v", zero, bound, r.Events())
-	return zero
 }
 
 // waitFor polls cond until it holds.

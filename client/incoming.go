@@ -1,9 +1,11 @@
 package client
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
+	"slices"
 	"time"
 
 	"github.com/elicit-dev/elicit/client/findings"
@@ -22,6 +24,7 @@ type incoming struct {
 	cancel  context.CancelCauseFunc // under Session.mu, or its task's lock (tasks_core.go)
 	origin  question.Origin         // questions (asksPerson) only
 	owner   jsonrpc.ID              // our call it belongs to, for abandonment
+	via     *call                   // ours, whose HTTP stream carried it (not a tasks/result); nil otherwise
 	holds   []*call                 // whose clocks stand still while it is served
 	reason  string                  // the server's reason, when withdrawn; under mu
 	gen     int                     // initialize generation it arrived under
@@ -71,6 +74,9 @@ func (s *Session) handleRequest(in transport.Inbound) {
 	if asks {
 		e.origin = s.originLocked(in, taskID)
 		e.owner = e.origin.CallID
+		if c := s.out[in.RelatedID]; in.RelatedID.IsValid() && c != nil && c.method != wire.MethodTasksResult {
+			e.via = c
+		}
 		e.holds = s.holdLocked(in, e.origin)
 	}
 	s.in[m.ID] = e
@@ -91,7 +97,8 @@ func asksPerson(method string) bool {
 // originLocked decides what an elicitation belongs to, at its arrival:
 // the call whose HTTP stream carried it; else the task named in its
 // related-task meta; else, if exactly one tools/call of ours is
-// outstanding, that one (Origin.Inferred); else unknown.
+// outstanding, that one (Origin.Inferred); else unknown, naming the
+// tools/call of ours it may belong to when several are (Origin.Maybe).
 func (s *Session) originLocked(in transport.Inbound, taskID string) question.Origin {
 	var via *call // ours, whose HTTP stream carried the request
 	if in.RelatedID.IsValid() {
@@ -108,20 +115,34 @@ func (s *Session) originLocked(in transport.Inbound, taskID string) question.Ori
 	if in.RelatedID.IsValid() {
 		return question.Origin{CallID: in.RelatedID}
 	}
-	var sole *call
-	n := 0
+	var open []*call
 	for _, c := range s.out {
 		if c.method == wire.MethodToolsCall {
-			n++
-			sole = c
+			open = append(open, c)
 		}
 	}
-	if n == 1 {
-		o := sole.origin()
+	switch len(open) {
+	case 0:
+		return question.Origin{}
+	case 1:
+		o := open[0].origin()
 		o.Inferred = true
 		return o
 	}
-	return question.Origin{}
+	// Several: it is ours, but whose is a guess; say whose it may be.
+	slices.SortFunc(open, func(a, b *call) int { return cmpID(a.callID(), b.callID()) })
+	o := question.Origin{MaybeOf: len(open)}
+	for _, c := range open[:min(len(open), question.MaxMaybe)] {
+		o.Maybe = append(o.Maybe, c.origin())
+	}
+	return o
+}
+
+// cmpID orders our request ids (integers we issued) by age.
+func cmpID(a, b jsonrpc.ID) int {
+	x, _ := a.Int()
+	y, _ := b.Int()
+	return cmp.Compare(x, y)
 }
 
 // holdLocked stops the clocks (timeout.go) of the requests of ours that

@@ -137,30 +137,60 @@ func (s *Session) lintToolResult(name string, res *wire.CallToolResult, id jsonr
 
 // taskLint is what one task observation looked like, taken under the
 // task's lock (observeTask) and judged after it.
+//
+// A finding is raised only on what the server really did. A snapshot can
+// be stale: a tasks/get the server answered from the state it read
+// before it sent "completed" (server-everything's research task under
+// load), or a notification overtaken on another HTTP stream. So an
+// observation proves a later state only by the server's own clock (a
+// lastUpdatedAt after the one it is compared with) or by the order of
+// frames (it answers a request that went out after what it is compared
+// with was known); one that proves nothing judges nothing.
 type taskLint struct {
 	id         string
 	design     TaskDesign
 	prev, next TaskStatus
-	cancelAt   time.Time
+	upd        time.Time // next's lastUpdatedAt (zero if it had none)
+	asked      time.Time // no later than the request it answers went out; zero for a notification
+	termAt     time.Time // when prev, if terminal, was folded in
+	termUpd    time.Time // prev's lastUpdatedAt, if terminal (zero if it had none)
+	cancelOK   time.Time // when a tasks/cancel was answered with success
 }
 
-func (f *taskFollow) lintLocked(w *wireTask) taskLint {
-	return taskLint{id: f.id, design: f.design, prev: f.snap.Status, next: w.Status, cancelAt: f.cancelAt}
+func (f *taskFollow) lintLocked(w *wireTask, asked time.Time) taskLint {
+	return taskLint{id: f.id, design: f.design, prev: f.snap.Status, next: w.Status, upd: stamp(w.LastUpdatedAt),
+		asked: asked, termAt: f.termAt, termUpd: f.termUpd, cancelOK: f.cancelOK}
+}
+
+// after reports whether the observation proves a state later than one
+// folded in at ours (our clock) and stamped theirs (the server's, zero
+// if unstamped).
+func (t taskLint) after(ours, theirs time.Time) bool {
+	if !t.upd.IsZero() && !theirs.IsZero() && t.upd.After(theirs) {
+		return true
+	}
+	return !t.asked.IsZero() && !ours.IsZero() && t.asked.After(ours)
 }
 
 // lintTask judges one task observation: a terminal status that changed,
-// and a task still working long after tasks/cancel.
+// and a task still working long after a successful tasks/cancel.
 func (s *Session) lintTask(t taskLint) {
 	if !s.lintOn() || t.next == "" || !knownStatus(t.next) {
 		return
 	}
 	ref := findings.FrameRef{In: true}
-	if t.prev.Terminal() && t.next != t.prev {
-		s.find(findings.TaskTransition, ref, "task %s went from %s to %s", t.id, t.prev, t.next)
+	if t.prev.Terminal() {
+		// Two terminal statuses are both real (neither is ever stale); a
+		// live one is real only when proved later than the terminal one.
+		if t.next != t.prev && (t.next.Terminal() || t.after(t.termAt, t.termUpd)) {
+			s.find(findings.TaskTransition, ref, "task %s went from %s to %s", t.id, t.prev, t.next)
+		}
 		return
 	}
 	grace := s.lint.rec.Grace()
-	if t.cancelAt.IsZero() || t.next.Terminal() || time.Since(t.cancelAt) < grace {
+	// Only an answer to a request that went out a grace after the cancel
+	// was answered says what the server did with the cancel.
+	if t.cancelOK.IsZero() || t.next.Terminal() || t.asked.IsZero() || t.asked.Sub(t.cancelOK) < grace {
 		return
 	}
 	rule := findings.TaskCancelIgnored

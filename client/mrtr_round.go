@@ -216,13 +216,16 @@ func (r *roundRecord) delivered() {
 	})
 }
 
-// undelivered records every question with its decided outcome and why its
-// answer did not reach the server.
+// undelivered records every question whose answer did not reach the
+// server as Undelivered, saying why (one that had nothing to send keeps
+// its outcome).
 func (r *roundRecord) undelivered(why string) {
 	r.once.Do(func() {
 		for _, it := range r.items {
 			out := it.out
-			out.Reason = question.JoinReason(out.Reason, why)
+			if !it.reply.None() {
+				out = question.NotDelivered(out, it.reply.Sent, why)
+			}
 			r.s.record(it.q, out, nil)
 		}
 		// Only now: a session ending meanwhile finds the round still
@@ -249,6 +252,6 @@ func (s *Session) settleRounds(why error) {
 	clear(s.rounds)
 	s.mu.Unlock()
 	for _, r := range rounds {
-		r.undelivered("answer not delivered: " + why.Error())
+		r.undelivered(why.Error())
 	}
 }

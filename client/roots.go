@@ -66,15 +66,13 @@ func RootFor(pathOrURI, base, name string) (Root, error) {
 		p = filepath.Join(home, rest)
 	}
 	if !filepath.IsAbs(p) {
-		if base == "" {
-			abs, err := filepath.Abs(p)
-			if err != nil {
-				return Root{}, fmt.Errorf("root %q: %w", p, err)
-			}
-			p = abs
-		} else {
-			p = filepath.Join(base, p)
+		// From base, and base (when relative: a config found as
+		// ./.vscode/mcp.json) from the working directory.
+		abs, err := filepath.Abs(filepath.Join(base, p))
+		if err != nil {
+			return Root{}, fmt.Errorf("root %q: %w", p, err)
 		}
+		p = abs
 	}
 	return Root{URI: fileURI(filepath.Clean(p)), Name: name}, nil
 }

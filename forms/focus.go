@@ -36,7 +36,7 @@ func (f *Form) SetFocusedText(text string) (tea.Cmd, bool) {
 	}
 	// huh.Input.Value re-reads the pointer into its textinput, whose
 	// SetValue keeps the cursor where it was unless the text was empty:
-	// going through "" puts the cursor at the end (bubbles v2.2.1).
+	// going through "" puts the cursor at the end (bubbles v2.1.1).
 	tf.text = ""
 	tf.in.Value(&tf.text)
 	tf.text = text

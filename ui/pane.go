@@ -187,6 +187,18 @@ func originText(o question.Origin) string {
 		}
 		return "turn of session " + untrusted.Line(o.SessionID)
 	}
+	if len(o.Maybe) > 0 {
+		// Ours, but nothing says which call's (stdio, a GET stream).
+		calls := make([]string, len(o.Maybe))
+		for i, m := range o.Maybe {
+			calls[i] = originText(question.Origin{Kind: m.Kind, Name: m.Name, CallID: m.CallID})
+		}
+		more := ""
+		if o.MaybeOf > len(o.Maybe) {
+			more = ", …"
+		}
+		return fmt.Sprintf("one of %d calls: %s%s", max(o.MaybeOf, len(o.Maybe)), strings.Join(calls, ", "), more)
+	}
 	return "not tied to a call of ours"
 }
 

@@ -12,6 +12,7 @@ import (
 	"github.com/elicit-dev/elicit/client"
 	"github.com/elicit-dev/elicit/client/question"
 	"github.com/elicit-dev/elicit/client/wire"
+	"github.com/elicit-dev/elicit/transport/jsonrpc"
 )
 
 func TestTwoPanesAnsweredInReverseOrder(t *testing.T) {
@@ -160,6 +161,25 @@ func TestHeaderShowsServerIDOriginAndWait(t *testing.T) {
 		if !strings.Contains(s, want) {
 			t.Errorf("header lacks %q:\n%s", want, s)
 		}
+	}
+}
+
+// TestHeaderNamesTheCallsAnAmbiguousQuestionMayBelongTo: a question that
+// came while two calls of the same tool were open, nothing tying it to
+// one (stdio), is ours: the header names both, not "not tied to a call".
+func TestHeaderNamesTheCallsAnAmbiguousQuestionMayBelongTo(t *testing.T) {
+	t.Parallel()
+	d := newDriver(t, Options{})
+	d.send(tea.WindowSizeMsg{Width: 200, Height: 40})
+	p := formPrompt(t, "demo", 42, "q", nameSchema)
+	p.Origin = question.Origin{MaybeOf: 2, Maybe: []question.Origin{
+		{Kind: question.OriginToolCall, Name: "ask", CallID: jsonrpc.IntID(3)},
+		{Kind: question.OriginToolCall, Name: "ask", CallID: jsonrpc.IntID(4)},
+	}}
+	d.open(p)
+	s := d.screen()
+	if strings.Contains(s, "not tied") || !strings.Contains(s, "one of 2 calls: tool ask (call 3), tool ask (call 4)") {
+		t.Errorf("header does not name the calls it may belong to:\n%s", s)
 	}
 }
 

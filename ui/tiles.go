@@ -47,9 +47,6 @@ type tiling struct {
 
 func (t tiling) tiled() bool { return len(t.tiles) > 1 }
 
-// onScreen reports whether pane index i is shown.
-func (t tiling) onScreen(i int) bool { return i >= t.start && i < t.start+len(t.tiles) }
-
 // tileGrid is how many columns and rows of tiles a body of w×h holds.
 func tileGrid(w, h int) (cols, rows int) {
 	cols, rows = 1, 1

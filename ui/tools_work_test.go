@@ -102,12 +102,17 @@ func settle(d *driver) {
 	}
 }
 
-// eventually waits, within 5 s, for cond: what a command does may outlast
-// the driver's wait for it on a loaded machine.
-func eventually(t *testing.T, what string, cond func() bool) {
+// eventually waits, within 5 s, for cond on what the fake engine served
+// (a read, a prompts/get): what a command does may outlast the driver's
+// wait for it on a loaded machine. It looks again each time the engine
+// serves one.
+func eventually(t *testing.T, eng *fakeEngine, what string, cond func() bool) {
 	t.Helper()
-	for deadline := time.Now().Add(5 * time.Second); !cond(); time.Sleep(5 * time.Millisecond) {
-		if time.Now().After(deadline) {
+	timeout := time.After(5 * time.Second)
+	for !cond() {
+		select {
+		case <-eng.served:
+		case <-timeout:
 			t.Fatalf("no %s within 5 s", what)
 		}
 	}
@@ -190,7 +195,7 @@ func TestResourceFilter(t *testing.T) {
 	}
 	d.keys(keyEnter)
 	var got []string
-	eventually(t, "the read", func() bool {
+	eventually(t, d.eng, "the read", func() bool {
 		d.eng.mu.Lock()
 		defer d.eng.mu.Unlock()
 		got = append([]string(nil), d.eng.reads...)
@@ -218,7 +223,7 @@ func TestTemplateFilter(t *testing.T) {
 	}
 	d.keys(keyEnter)
 	var gets []fakeGet
-	eventually(t, "the prompts/get", func() bool {
+	eventually(t, d.eng, "the prompts/get", func() bool {
 		d.eng.mu.Lock()
 		defer d.eng.mu.Unlock()
 		gets = append([]fakeGet(nil), d.eng.gets...)

@@ -34,6 +34,9 @@ func (c *Client) askAgent(ctx context.Context, m *jsonrpc.Message, arrived time.
 	case MethodRequestPermission:
 		q.Key.Delivery = question.PermissionRequest
 		perr = question.ParsePermission(q, m.Params)
+		if perr == nil && !c.ours(q.Origin.SessionID) {
+			perr = &question.ParamsError{Msg: errForeignSession}
+		}
 	case MethodWriteTextFile:
 		q.Key.Delivery = question.FileWrite
 		write, perr = c.parseWrite(q, m.Params)
@@ -79,7 +82,7 @@ func (c *Client) askAgent(ctx context.Context, m *jsonrpc.Message, arrived time.
 		}
 		c.fileAccess(write.access)
 	}
-	if q.Key.Delivery == question.PermissionRequest && out.Kind == question.Cancel && q.Origin.SessionID != "" {
+	if q.Key.Delivery == question.PermissionRequest && out.Kind == question.Cancel && c.ours(q.Origin.SessionID) {
 		// Esc on a permission has no "dismissed" answer: it stops the
 		// turn. session/cancel goes first, so that the agent reads the
 		// "cancelled" that follows as the turn's.
@@ -117,6 +120,8 @@ func (c *Client) parseElicitation(q *question.Question, params json.RawMessage, 
 	switch {
 	case hasSession && hasRequest:
 		return &question.ParamsError{Msg: "invalid params: both sessionId and requestId given; the scope is one of them"}
+	case hasSession && !c.ours(sid):
+		return &question.ParamsError{Msg: errForeignSession}
 	case hasSession:
 		q.Origin = question.Origin{Kind: question.OriginTurn, SessionID: sid, ToolCallID: tcid}
 		if t := c.toolTitle(sid, tcid); t != "" {

@@ -70,6 +70,12 @@ type Options struct {
 	// QuestionTimeout, if positive, ends a question of the agent's left
 	// unanswered this long: internal cancellation, answered -32800.
 	QuestionTimeout time.Duration
+	// TurnIdle, if positive, stops a turn (as Stop does) in which the
+	// agent sent nothing for its session (no update, no request) this
+	// long while none of its questions was open: headless, no one is
+	// there to stop an agent that went quiet. TurnResult.IdleStopped
+	// says so.
+	TurnIdle time.Duration
 	// ChooseAuth, if set, is asked which of the agent's authMethods to
 	// use when session/new is refused -32000 (auth required); NewSession
 	// then runs authenticate and tries once more. A UI shows a pane; an
@@ -121,9 +127,14 @@ type Client struct {
 	// turns are the session/prompt calls under way, by session, so that
 	// a Stop knows what it stops.
 	turns map[string]*turnState
-	// cwds are the sessions' working directories (absolute), by id: the
-	// fs methods serve only within them.
+	// cwds are the sessions this connection opened, with their working
+	// directories (absolute): a request or update naming another session
+	// is refused or dropped (ours), and the fs methods serve only within
+	// the session's cwd.
 	cwds map[string]string
+	// foreignUpdates counts the updates dropped for naming a session not
+	// ours (said once on stderr).
+	foreignUpdates int
 
 	// scoped counts questions scoped to a request of ours (requestId)
 	// being answered, so that the request returns with its journal
@@ -281,8 +292,21 @@ func (c *Client) notification(m *jsonrpc.Message) {
 			return
 		}
 		c.mu.Lock()
+		_, ours := c.cwds[u.SessionID]
 		t := c.turns[u.SessionID]
+		if !ours {
+			c.foreignUpdates++
+		}
+		first := c.foreignUpdates == 1
 		c.mu.Unlock()
+		if !ours {
+			// Not shown anywhere: a session we did not open has nothing
+			// of ours to say.
+			if first {
+				c.stderr("acp: dropped a session/update for a session not opened here (and any more such)")
+			}
+			return
+		}
 		if t != nil {
 			t.add(u)
 		}
@@ -318,6 +342,15 @@ func (c *Client) stderr(s string) {
 
 // request serves one request of the agent's in a goroutine of its own.
 func (c *Client) request(m *jsonrpc.Message, arrived time.Time) {
+	var session string
+	if pm, err := wire.ExactMembers(m.Params); err == nil {
+		session, _, _ = wire.ExactString(pm, "sessionId")
+	}
+	c.mu.Lock()
+	if t := c.turns[session]; t != nil {
+		t.heard()
+	}
+	c.mu.Unlock()
 	switch {
 	case m.Method == MethodRequestPermission, m.Method == MethodElicitation:
 	case m.Method == MethodWriteTextFile && c.opts.AllowFS:
@@ -351,9 +384,7 @@ func (c *Client) request(m *jsonrpc.Message, arrived time.Time) {
 		// read before the question's goroutine runs.
 		oq.call = scopeCall(m.Params, c.peer)
 	}
-	if pm, err := wire.ExactMembers(m.Params); err == nil {
-		oq.session, _, _ = wire.ExactString(pm, "sessionId")
-	}
+	oq.session = session
 	c.mu.Lock()
 	if _, dup := c.open[m.ID]; dup {
 		c.mu.Unlock()

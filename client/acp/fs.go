@@ -72,7 +72,7 @@ func (c *Client) decodeFS(params json.RawMessage) (p fsParams, real, rel string,
 	c.mu.Unlock()
 	switch {
 	case !ok:
-		return p, "", "", fsError(jsonrpc.CodeInvalidParams, "invalid params: sessionId names no session of ours")
+		return p, "", "", fsError(jsonrpc.CodeInvalidParams, errForeignSession)
 	case !filepath.IsAbs(p.Path):
 		return p, "", "", fsError(jsonrpc.CodeInvalidParams, "invalid params: path must be absolute")
 	}

@@ -21,6 +21,7 @@ func TestMain(m *testing.M) {
 		opts := acpagent.Options{RequireAuth: kind == "auth", Step: 50 * time.Millisecond}
 		opts.AskOnNew = kind == "asknew"
 		opts.AskOnNewThenAnswer = kind == "asknewfast"
+		opts.CommandsOnNew = kind == "cmdsnew"
 		if kind == "slow" {
 			opts.SlowNew = time.Minute
 		}

@@ -68,12 +68,21 @@ type peer struct {
 
 	mu      sync.Mutex
 	next    int64
-	pending map[jsonrpc.ID]chan answer
+	pending map[jsonrpc.ID]waiter
 	dead    error // set once the read loop ended
 }
 
+// waiter is one request of ours awaiting its answer.
+type waiter struct {
+	ch chan answer
+	// onResult, if set, sees a result on the read loop before the
+	// caller does, and before the next message is read: what it records
+	// (a session opened) is in place for whatever the agent sends next.
+	onResult func(json.RawMessage)
+}
+
 func newPeer(conn transport.Conn) *peer {
-	return &peer{conn: conn, pending: map[jsonrpc.ID]chan answer{}}
+	return &peer{conn: conn, pending: map[jsonrpc.ID]waiter{}}
 }
 
 // writeTimeout bounds one write: an agent that stops reading must not
@@ -101,14 +110,15 @@ func (p *peer) notify(method string, params any) error {
 // sends $/cancel_request and waits up to grace more for the answer the
 // agent still owes; a -32800 then is ErrCancelled.
 func (p *peer) call(ctx context.Context, method string, params any, grace time.Duration) (json.RawMessage, error) {
-	raw, _, err := p.callID(ctx, method, params, grace)
+	raw, _, err := p.callID(ctx, method, params, grace, nil)
 	return raw, err
 }
 
 // callID is call that also says which id the request had (invalid if it
-// was never sent).
-func (p *peer) callID(ctx context.Context, method string, params any, grace time.Duration) (json.RawMessage, jsonrpc.ID, error) {
-	id, ch, err := p.start(method, params)
+// was never sent); onResult, if set, sees a result on the read loop
+// (waiter).
+func (p *peer) callID(ctx context.Context, method string, params any, grace time.Duration, onResult func(json.RawMessage)) (json.RawMessage, jsonrpc.ID, error) {
+	id, ch, err := p.startWith(method, params, onResult)
 	if err != nil {
 		return nil, id, err
 	}
@@ -128,6 +138,10 @@ func (p *peer) callID(ctx context.Context, method string, params any, grace time
 // start sends a request; its answer arrives on the channel. The caller
 // forgets the id when done with it.
 func (p *peer) start(method string, params any) (jsonrpc.ID, <-chan answer, error) {
+	return p.startWith(method, params, nil)
+}
+
+func (p *peer) startWith(method string, params any, onResult func(json.RawMessage)) (jsonrpc.ID, <-chan answer, error) {
 	p.mu.Lock()
 	if p.dead != nil {
 		p.mu.Unlock()
@@ -136,7 +150,7 @@ func (p *peer) start(method string, params any) (jsonrpc.ID, <-chan answer, erro
 	id := jsonrpc.IntID(p.next)
 	p.next++
 	ch := make(chan answer, 1)
-	p.pending[id] = ch
+	p.pending[id] = waiter{ch: ch, onResult: onResult}
 	p.mu.Unlock()
 	m, err := jsonrpc.NewRequest(id, method, params)
 	if err == nil {
@@ -183,15 +197,19 @@ func wrapAnswer(method string, err error) error {
 	return nil
 }
 
-// deliver ends our request id with a.
+// deliver ends our request id with a. On the read loop.
 func (p *peer) deliver(id jsonrpc.ID, a answer) {
 	p.mu.Lock()
-	ch := p.pending[id]
+	w, ok := p.pending[id]
 	delete(p.pending, id)
 	p.mu.Unlock()
-	if ch != nil {
-		ch <- a
+	if !ok {
+		return
 	}
+	if a.err == nil && w.onResult != nil {
+		w.onResult(a.result)
+	}
+	w.ch <- a
 }
 
 // fail ends every waiting call with err; later calls fail at once.
@@ -199,10 +217,10 @@ func (p *peer) fail(err error) {
 	p.mu.Lock()
 	p.dead = err
 	pending := p.pending
-	p.pending = map[jsonrpc.ID]chan answer{}
+	p.pending = map[jsonrpc.ID]waiter{}
 	p.mu.Unlock()
-	for _, ch := range pending {
-		ch <- answer{err: err}
+	for _, w := range pending {
+		w.ch <- answer{err: err}
 	}
 }
 

@@ -105,7 +105,17 @@ func (c *Client) newSession(ctx context.Context, abs string) (string, error) {
 	if servers == nil {
 		servers = []MCPServer{}
 	}
-	raw, err := c.scopedCall(ctx, MethodSessionNew, map[string]any{"cwd": abs, "mcpServers": servers})
+	// The session is ours from the moment its result is read (on the read
+	// loop), so that what the agent sends for it right after (an update,
+	// a question) is not taken for a foreign session's.
+	opened := func(raw json.RawMessage) {
+		if sid := newSessionID(raw); sid != "" {
+			c.mu.Lock()
+			c.cwds[sid] = abs
+			c.mu.Unlock()
+		}
+	}
+	raw, err := c.scopedCall(ctx, MethodSessionNew, map[string]any{"cwd": abs, "mcpServers": servers}, opened)
 	var re *RPCError
 	if errors.As(err, &re) && re.Err.Code == CodeAuthRequired && len(c.init.AuthMethods) > 0 {
 		return "", &AuthRequiredError{Methods: c.init.AuthMethods, Err: err}
@@ -113,22 +123,42 @@ func (c *Client) newSession(ctx context.Context, abs string) (string, error) {
 	if err != nil {
 		return "", err
 	}
+	sid := newSessionID(raw)
+	if sid == "" {
+		return "", fmt.Errorf("acp: session/new: the result has no sessionId")
+	}
+	return sid, nil
+}
+
+// newSessionID is the sessionId of a session/new result; "" if it has
+// none.
+func newSessionID(raw json.RawMessage) string {
 	var res struct {
 		SessionID string `json:"sessionId"`
 	}
-	if err := wire.DecodeExact(raw, &res); err != nil || res.SessionID == "" {
-		return "", fmt.Errorf("acp: session/new: the result has no sessionId")
+	if err := wire.DecodeExact(raw, &res); err != nil {
+		return ""
 	}
+	return res.SessionID
+}
+
+// errForeignSession refuses a request of the agent's in the name of a
+// session this connection did not open: nothing of it is asked, read
+// or written.
+const errForeignSession = "invalid params: sessionId names no session of ours"
+
+// ours reports whether sid names a session this connection opened.
+func (c *Client) ours(sid string) bool {
 	c.mu.Lock()
-	c.cwds[res.SessionID] = abs
-	c.mu.Unlock()
-	return res.SessionID, nil
+	defer c.mu.Unlock()
+	_, ok := c.cwds[sid]
+	return ok
 }
 
 // Authenticate runs authenticate with one of the agent's methods. If ctx
 // ends first it is abandoned with $/cancel_request, as NewSession is.
 func (c *Client) Authenticate(ctx context.Context, methodID string) error {
-	_, err := c.scopedCall(ctx, MethodAuthenticate, map[string]string{"methodId": methodID})
+	_, err := c.scopedCall(ctx, MethodAuthenticate, map[string]string{"methodId": methodID}, nil)
 	return err
 }
 
@@ -136,8 +166,8 @@ func (c *Client) Authenticate(ctx context.Context, methodID string) error {
 // questions of (requestId scope): when it returns, those still open are
 // ended (answered as abandoned) and waited for, bounded, so that the
 // journal is complete.
-func (c *Client) scopedCall(ctx context.Context, method string, params any) (json.RawMessage, error) {
-	raw, id, err := c.peer.callID(ctx, method, params, c.opts.CancelWait)
+func (c *Client) scopedCall(ctx context.Context, method string, params any, onResult func(json.RawMessage)) (json.RawMessage, error) {
+	raw, id, err := c.peer.callID(ctx, method, params, c.opts.CancelWait, onResult)
 	c.endScoped(id)
 	waitSettled(&c.scoped, c.opts.CloseWait)
 	return raw, err

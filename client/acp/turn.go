@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strings"
 	"sync"
 	"time"
 
@@ -24,19 +23,33 @@ const (
 type TurnResult struct {
 	// StopReason is the agent's, as sent; "" when it did not answer.
 	StopReason string
-	// Message and Thought are the agent's text chunks joined.
-	Message, Thought string
+	// Message and Thought are the agent's text chunks joined, the first
+	// MaxTextBytes of each; MessageCut and ThoughtCut count the bytes not
+	// kept.
+	Message, Thought       string
+	MessageCut, ThoughtCut int
 	// ToolCalls are the turn's tool calls, merged, in order of first
-	// report.
-	ToolCalls []ToolCall
+	// report: the first MaxToolCalls, each raw field at most
+	// MaxKeptUpdateBytes (keptToolCall). ToolUpdatesDropped counts the
+	// updates of tool calls beyond them.
+	ToolCalls          []ToolCall
+	ToolUpdatesDropped int
 	// Other holds the updates shown plainly: kinds not decoded into the
-	// above (plans, commands, modes, usage, unknown).
-	Other []Update
+	// above (plans, commands, modes, usage, unknown), each at most
+	// MaxKeptUpdateBytes (Update.Cut says what was not kept). A kind that
+	// replaces the one before (a plan…) appears once, its latest, where
+	// the first stood (Update.Replaced counts the ones before); of the
+	// others the first MaxKeptUpdates, UpdatesDropped counting the rest.
+	Other          []Update
+	UpdatesDropped int
 	// Stopped is set when we sent session/cancel for this turn.
 	Stopped bool
 	// RequestCancelled is set when the agent answered session/prompt
 	// with -32800 instead of a stopReason: cancelled, not failed.
 	RequestCancelled bool
+	// IdleStopped is set when the turn was stopped for Options.TurnIdle:
+	// the agent had gone quiet.
+	IdleStopped bool
 }
 
 // turnState gathers one turn's updates.
@@ -44,8 +57,12 @@ type turnState struct {
 	mu      sync.Mutex
 	res     TurnResult
 	byID    map[string]int
-	msg     strings.Builder
-	thought strings.Builder
+	msg     []byte
+	thought []byte
+	// latest is where in res.Other the update of a replacing kind stands;
+	// added counts the others kept.
+	latest  map[string]int
+	added   int
 	stopped chan struct{}
 	stopOne sync.Once
 	// abandon is closed by AbandonTurn: $/cancel_request for the prompt.
@@ -54,26 +71,56 @@ type turnState struct {
 	// asks counts the turn's questions not yet journalled, so that a
 	// turn returns with its journal complete.
 	asks settler
+	// activity hears, without blocking, that the agent sent something
+	// for the session (Options.TurnIdle).
+	activity chan struct{}
+}
+
+// heard notes that the agent sent something for the turn's session. On
+// the read loop: it never blocks.
+func (t *turnState) heard() {
+	select {
+	case t.activity <- struct{}{}:
+	default:
+	}
 }
 
 func (t *turnState) add(u Update) {
+	t.heard()
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	switch {
 	case u.Kind == UpdateAgentMessage && u.Content != nil:
-		t.msg.WriteString(u.Content.Text)
+		t.res.MessageCut += appendText(&t.msg, u.Content.Text)
 	case u.Kind == UpdateAgentThought && u.Content != nil:
-		t.thought.WriteString(u.Content.Text)
+		t.res.ThoughtCut += appendText(&t.thought, u.Content.Text)
 	case u.ToolCall != nil:
-		if i, ok := t.byID[u.ToolCall.ID]; ok {
-			t.res.ToolCalls[i].Merge(u.ToolCall)
+		tc := keptToolCall(*u.ToolCall)
+		if i, ok := t.byID[tc.ID]; ok {
+			t.res.ToolCalls[i].Merge(&tc)
 			return
 		}
-		t.byID[u.ToolCall.ID] = len(t.res.ToolCalls)
-		t.res.ToolCalls = append(t.res.ToolCalls, *u.ToolCall)
+		if len(t.res.ToolCalls) >= MaxToolCalls {
+			t.res.ToolUpdatesDropped++
+			return
+		}
+		t.byID[tc.ID] = len(t.res.ToolCalls)
+		t.res.ToolCalls = append(t.res.ToolCalls, tc)
 	case u.Kind == UpdateUserMessage:
+	case replaces(u.Kind):
+		k := keptUpdate(u)
+		if i, ok := t.latest[u.Kind]; ok {
+			k.Replaced = t.res.Other[i].Replaced + 1
+			t.res.Other[i] = k
+			return
+		}
+		t.latest[u.Kind] = len(t.res.Other)
+		t.res.Other = append(t.res.Other, k)
+	case t.added >= MaxKeptUpdates:
+		t.res.UpdatesDropped++
 	default:
-		t.res.Other = append(t.res.Other, u)
+		t.added++
+		t.res.Other = append(t.res.Other, keptUpdate(u))
 	}
 }
 
@@ -81,7 +128,7 @@ func (t *turnState) result() TurnResult {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	r := t.res
-	r.Message, r.Thought = t.msg.String(), t.thought.String()
+	r.Message, r.Thought = string(t.msg), string(t.thought)
 	r.ToolCalls = append([]ToolCall(nil), t.res.ToolCalls...)
 	r.Other = append([]Update(nil), t.res.Other...)
 	return r
@@ -99,7 +146,8 @@ var ErrTurnBusy = errors.New("acp: a prompt turn of this session is already unde
 // more: a -32800 then is RequestCancelled (not an error), no answer
 // ErrNoAnswer. Updates that arrive after a Stop are still taken.
 func (c *Client) Prompt(ctx context.Context, sessionID, text string) (TurnResult, error) {
-	t := &turnState{byID: map[string]int{}, stopped: make(chan struct{}), abandon: make(chan struct{})}
+	t := &turnState{byID: map[string]int{}, latest: map[string]int{}, stopped: make(chan struct{}), abandon: make(chan struct{}),
+		activity: make(chan struct{}, 1)}
 	c.mu.Lock()
 	if c.turns[sessionID] != nil {
 		c.mu.Unlock()
@@ -119,15 +167,7 @@ func (c *Client) Prompt(ctx context.Context, sessionID, text string) (TurnResult
 		return TurnResult{}, err
 	}
 	defer c.peer.forget(id)
-	var a answer
-	answered := false
-	select {
-	case a = <-ch:
-		answered = true
-	case <-ctx.Done():
-		c.Stop(sessionID)
-	case <-t.stopped:
-	}
+	a, answered, idled := c.awaitTurn(ctx, sessionID, t, ch)
 	if !answered {
 		// A turn ends by session/cancel, whose answer is the stopReason.
 		// An agent that does not give it within CancelWait (or a second
@@ -146,7 +186,7 @@ func (c *Client) Prompt(ctx context.Context, sessionID, text string) (TurnResult
 		var err error
 		if a, err = c.peer.abandon(id, ch, MethodSessionPrompt, c.opts.CancelWait); err != nil {
 			res := t.result()
-			res.Stopped = true
+			res.Stopped, res.IdleStopped = true, idled
 			return res, fmt.Errorf("acp: session/prompt: %w, nor within %s of session/cancel (it may still be working)", err, c.opts.CancelWait)
 		}
 	}
@@ -155,6 +195,7 @@ func (c *Client) Prompt(ctx context.Context, sessionID, text string) (TurnResult
 	// answer; wait for that, bounded.
 	waitSettled(&t.asks, c.opts.CloseWait)
 	res := t.result()
+	res.IdleStopped = idled
 	select {
 	case <-t.stopped:
 		res.Stopped = true
@@ -175,6 +216,43 @@ func (c *Client) Prompt(ctx context.Context, sessionID, text string) (TurnResult
 	}
 	res.StopReason = r.StopReason
 	return res, nil
+}
+
+// awaitTurn waits for the prompt's answer until ctx ends or the turn is
+// stopped (or, with Options.TurnIdle, the agent goes quiet: idled),
+// stopping it as Stop does in the first and last case.
+func (c *Client) awaitTurn(ctx context.Context, sessionID string, t *turnState, ch <-chan answer) (a answer, answered, idled bool) {
+	var idle <-chan time.Time // nil without TurnIdle: never ready
+	var timer *time.Timer
+	if d := c.opts.TurnIdle; d > 0 {
+		timer = time.NewTimer(d)
+		defer timer.Stop()
+		idle = timer.C
+	}
+	for {
+		select {
+		case a = <-ch:
+			return a, true, false
+		case <-ctx.Done():
+			c.Stop(sessionID)
+			return a, false, false
+		case <-t.stopped:
+			return a, false, false
+		case <-t.activity:
+			if timer != nil {
+				timer.Reset(c.opts.TurnIdle)
+			}
+		case <-idle:
+			if t.asks.busy() {
+				// A question is open: the agent waits for us, not we
+				// for it.
+				timer.Reset(c.opts.TurnIdle)
+				continue
+			}
+			c.Stop(sessionID)
+			return a, false, true
+		}
+	}
 }
 
 // Stop cancels the session's turn: every open question of the session
@@ -246,6 +324,13 @@ func (s *settler) end() {
 		close(s.idle)
 		s.idle = nil
 	}
+}
+
+// busy reports whether a question is being answered.
+func (s *settler) busy() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.n > 0
 }
 
 func (s *settler) settled() <-chan struct{} {

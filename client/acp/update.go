@@ -19,6 +19,8 @@ const (
 	UpdateCommands       = "available_commands_update"
 	UpdateMode           = "current_mode_update"
 	UpdateUsage          = "usage_update"
+	// UpdateConfigOptions is not decoded; it replaces the one before.
+	UpdateConfigOptions = "config_option_update"
 )
 
 // Update is one session/update.
@@ -39,6 +41,14 @@ type Update struct {
 	Raw json.RawMessage
 	// Known is false for a kind this client does not decode.
 	Known bool
+	// Cut says what of the update was not decoded or kept (MaxEntries,
+	// MaxKeptUpdateBytes); "" when all of it was.
+	Cut string
+	// Replaced counts the earlier updates of its kind this one replaced
+	// in a TurnResult (a plan, the commands…: the latest stands).
+	Replaced int
+	// entries is how many plan entries or commands were sent.
+	entries int
 }
 
 // ContentBlock is an ACP content block; Text is set for type text.
@@ -140,8 +150,18 @@ func decodeUpdate(params json.RawMessage) (Update, error) {
 		}
 	case UpdatePlan:
 		derr = wire.DecodeExact([]byte(um["entries"]), &u.Plan)
+		u.entries = len(u.Plan)
+		u.Plan = firstEntries(u.Plan, func(e *PlanEntry) { e.Content = cutEntry(e.Content) })
+		if u.entries > len(u.Plan) {
+			u.Cut = fmt.Sprintf("%d of %d entries decoded", len(u.Plan), u.entries)
+		}
 	case UpdateCommands:
 		derr = wire.DecodeExact([]byte(um["availableCommands"]), &u.Commands)
+		u.entries = len(u.Commands)
+		u.Commands = firstEntries(u.Commands, func(c *Command) { c.Name, c.Description = cutEntry(c.Name), cutEntry(c.Description) })
+		if u.entries > len(u.Commands) {
+			u.Cut = fmt.Sprintf("%d of %d commands decoded", len(u.Commands), u.entries)
+		}
 	case UpdateMode:
 		u.ModeID, _, derr = wire.ExactString(um, "currentModeId")
 	case UpdateUsage:

@@ -52,7 +52,11 @@ type elicitResult struct {
 //	Abandoned     cancel (ends the wait)  nothing (no retry; tasks/cancel)
 //	Withdrawn     nothing                 nothing
 //	Disconnected  nothing                 nothing
+//	Undelivered   nothing                 nothing
 //
+// Undelivered is never decided before the send: it is what the delivery
+// journals instead of the decided outcome when the reply did not reach
+// the server (NotDelivered).
 // A ReceiverTask's reply is what its task's tasks/result answers: the
 // result (the task completed) or the error (it failed); nothing when the
 // server cancelled the task (Withdrawn). A server request's answer echoes
@@ -94,7 +98,7 @@ func (d Decision) Reply(q *Question) (Reply, Outcome) {
 			return Reply{}, out
 		}
 		action = "cancel"
-	default: // Withdrawn, Disconnected
+	default: // Withdrawn, Disconnected, Undelivered
 		return Reply{}, out
 	}
 	r := elicitResult{Action: action}

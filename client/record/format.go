@@ -78,9 +78,11 @@ type Agent struct {
 	AllowFS    bool   `json:"allowFs,omitempty"`
 	Auth       string `json:"auth,omitempty"`
 	// CancelAfterMS is --cancel-after, QuestionTimeoutMS
-	// --prompt-timeout (0: none).
+	// --prompt-timeout (0: none), IdleTimeoutMS --idle-timeout (0: a
+	// recording made before it; replayed with its default).
 	CancelAfterMS     int64 `json:"cancelAfterMs,omitempty"`
 	QuestionTimeoutMS int64 `json:"questionTimeoutMs,omitempty"`
+	IdleTimeoutMS     int64 `json:"idleTimeoutMs,omitempty"`
 }
 
 // Server is one server of the session, as the server view shows it:

@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"sync"
 	"time"
+	"unicode/utf8"
 
 	"github.com/elicit-dev/elicit/client"
 	"github.com/elicit-dev/elicit/client/acp"
@@ -21,6 +22,7 @@ import (
 const acpUsage = `Usage: elicit acp --prompt TEXT [--answer POLICY] [--permission P]
                  [--cancel-after DURATION] [--cwd DIR] [--allow-fs]
                  [--auth METHOD] [--prompt-timeout D] [--start-timeout D]
+                 [--idle-timeout D]
                  [--elicit off|form|url|both] [--record FILE]
                  [-- AGENT ARGS...]
        elicit acp [--cwd DIR] [--record FILE] [-- AGENT ARGS...]   (the TUI)
@@ -29,6 +31,11 @@ Runs one ACP prompt turn against AGENT (an Agent Client Protocol agent on
 stdio; without one, the embedded demo agent, elicit demo --acp) and prints
 JSON: the agent, the stopReason, the message text, the tool calls, and
 every question the agent asked with its outcome and what was sent.
+A plan (commands, mode, usage) replaces the one before: "updates" holds
+the latest, "replaced" counting the others; what a turn keeps is bounded
+(1 MiB of text, 64 KiB an update; "cut", "messageCut"… say what was not).
+A request naming a session elicit did not open is refused -32602 whatever
+the policies say, and journalled; an update for one is dropped.
 The agent's elicitation/create questions are answered by --answer (as for
 elicit call: accept-defaults, accept, decline, cancel, FILE.json; or hold,
 which leaves them open as --permission hold does); its
@@ -49,7 +56,11 @@ question first, answered by --permission, and its diff is printed under
 for it (-32000 to session/new). --prompt-timeout ends a question left
 unanswered that long (answered -32800, as shutdown is). --start-timeout
 (default 30s) bounds start-up, initialize, authenticate and session/new;
-a slow request is abandoned with $/cancel_request.
+a slow request is abandoned with $/cancel_request. --idle-timeout
+(default 10m) stops the turn (session/cancel, as --cancel-after does)
+when the agent has sent nothing for it that long while none of its
+questions was open ("idleStopped" in the JSON): no one is there to stop
+an agent that went quiet.
 --elicit says which elicitation modes to declare (default both); one the
 agent uses without it is refused -32602.
 --record FILE writes a recording of the turn (JSONL: every ACP frame both
@@ -69,6 +80,7 @@ type acpFlags struct {
 	record                                   string
 	elicit                                   string
 	cancelAfter, promptTimeout, startTimeout time.Duration
+	idleTimeout                              time.Duration
 	allowFS                                  bool
 }
 
@@ -85,6 +97,7 @@ func runACP(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	fs.StringVar(&f.auth, "auth", "", "authenticate with this method when the agent requires it")
 	fs.DurationVar(&f.promptTimeout, "prompt-timeout", 0, "end a question left unanswered this long (answered -32800; 0: never)")
 	fs.DurationVar(&f.startTimeout, "start-timeout", 30*time.Second, "bound start-up, initialize, authenticate and session/new")
+	fs.DurationVar(&f.idleTimeout, "idle-timeout", acpIdleTimeout, "stop the turn when the agent sends nothing for this long (while no question of its is open)")
 	fs.StringVar(&f.record, "record", "", recordFlagUsage)
 	before, command := splitDashDash(args)
 	pos, err := parseInterleaved(fs, before)
@@ -97,8 +110,8 @@ func runACP(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	if f.prompt == "" {
 		return usageErr("acp needs --prompt TEXT")
 	}
-	if f.cancelAfter < 0 || f.promptTimeout < 0 || f.startTimeout <= 0 {
-		return usageErr("--cancel-after and --prompt-timeout must not be negative, --start-timeout must be positive")
+	if f.cancelAfter < 0 || f.promptTimeout < 0 || f.startTimeout <= 0 || f.idleTimeout <= 0 {
+		return usageErr("--cancel-after and --prompt-timeout must not be negative, --start-timeout and --idle-timeout must be positive")
 	}
 	em, err := parseElicit(f.elicit)
 	if err != nil {
@@ -131,7 +144,7 @@ func runACP(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	opts := acp.Options{Name: name, Command: command[0], Args: command[1:], ClientVersion: version,
 		Prompter: rec.Prompter(&acpPrompter{answer: answer, permission: f.permission}),
 		OnStderr: func(line string) { fmt.Fprintf(stderr, "[%s] %s\n", name, untrusted.Line(line)) },
-		AllowFS:  f.allowFS, OnFile: files.add, QuestionTimeout: f.promptTimeout, Modes: &modes}
+		AllowFS:  f.allowFS, OnFile: files.add, QuestionTimeout: f.promptTimeout, Modes: &modes, TurnIdle: f.idleTimeout}
 	if rec != nil {
 		opts.OnFrame = func(fr transport.Frame) { rec.Frame(name, fr) }
 		opts.OnResolved = rec.Resolved
@@ -173,7 +186,7 @@ func runACP(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		call.End(turnRecordOf(res), nil)
 	}
 	out.fill(res, c.Journal())
-	out.Files = files.all()
+	out.Files, out.FilesDropped = files.all(), files.droppedCount()
 	out.Authenticated = authed
 	if out.SessionID == "" && errors.Is(err, acp.ErrCancelled) {
 		// Our slow request, abandoned with $/cancel_request, and the
@@ -191,6 +204,10 @@ func runACP(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	return err
 }
 
+// acpIdleTimeout is --idle-timeout's default: long enough for an agent
+// at work without a word (a long tool run), short of hanging a job.
+const acpIdleTimeout = 10 * time.Minute
+
 // acpVerdict is how a finished turn exits.
 func acpVerdict(res acp.TurnResult, err error, qs []acpQuestion) error {
 	var ae *acp.AuthRequiredError
@@ -199,8 +216,12 @@ func acpVerdict(res acp.TurnResult, err error, qs []acpQuestion) error {
 		return fail(exitConnect, "%w (name one with --auth)", err)
 	case errors.Is(err, acp.ErrCancelled):
 		return fail(exitToolError, "cancelled: %w", err)
+	case res.IdleStopped && err != nil:
+		return fail(exitToolError, "the agent sent nothing for --idle-timeout; the turn was stopped: %w", err)
 	case err != nil:
 		return fail(exitToolError, "%w", err)
+	case res.IdleStopped:
+		return fail(exitToolError, "the agent sent nothing for --idle-timeout: the turn was stopped (stopReason %q)", res.StopReason)
 	}
 	for _, q := range qs {
 		if q.Outcome != question.Accept.String() || q.Kind == question.KindPermission.String() &&
@@ -268,20 +289,32 @@ type acpOutput struct {
 	SessionID  string   `json:"sessionId,omitempty"`
 	StopReason string   `json:"stopReason"`
 	Stopped    bool     `json:"stopped"`
+	// IdleStopped is set when --idle-timeout stopped the turn.
+	IdleStopped bool `json:"idleStopped,omitempty"`
 	// Cancelled is set when the agent answered the prompt -32800
 	// (cancelled, not a failure) instead of a stopReason.
-	Cancelled  bool           `json:"requestCancelled,omitempty"`
-	Message    string         `json:"message"`
-	Thought    string         `json:"thought,omitempty"`
-	ToolCalls  []acp.ToolCall `json:"toolCalls"`
-	Updates    []acpUpdate    `json:"updates"`
-	Questions  []acpQuestion  `json:"questions"`
-	Permission map[string]int `json:"permissionCounts"`
+	Cancelled bool           `json:"requestCancelled,omitempty"`
+	Message   string         `json:"message"`
+	Thought   string         `json:"thought,omitempty"`
+	ToolCalls []acp.ToolCall `json:"toolCalls"`
+	Updates   []acpUpdate    `json:"updates"`
+	// What was not kept of the turn (client/acp's keep.go bounds): the
+	// bytes of the message and thought past the first MiB, the updates
+	// past the first 256 of kinds that add, the updates of tool calls
+	// past the first 256.
+	MessageCut         int            `json:"messageCut,omitempty"`
+	ThoughtCut         int            `json:"thoughtCut,omitempty"`
+	UpdatesDropped     int            `json:"updatesDropped,omitempty"`
+	ToolUpdatesDropped int            `json:"toolUpdatesDropped,omitempty"`
+	Questions          []acpQuestion  `json:"questions"`
+	Permission         map[string]int `json:"permissionCounts"`
 	// Elicitation counts the agent's elicitations by bucket.
 	Elicitation map[string]int `json:"elicitationCounts"`
 	// Files are the agent's fs requests (--allow-fs), writes with their
 	// diff.
 	Files []acp.FileAccess `json:"files"`
+	// FilesDropped counts the fs requests past the first maxFilesKept.
+	FilesDropped int `json:"filesDropped,omitempty"`
 	// Authenticated is the --auth method used, if the agent asked.
 	Authenticated string `json:"authenticated,omitempty"`
 	// Abandoned is set when a request of ours before the prompt
@@ -319,6 +352,11 @@ func agentOf(name string, info acp.InitializeResult) acpAgent {
 type acpUpdate struct {
 	Kind string          `json:"kind"`
 	Raw  json.RawMessage `json:"update"`
+	// Replaced counts the earlier updates of this kind this one replaced
+	// (plan, available_commands_update…: the latest stands).
+	Replaced int `json:"replaced,omitempty"`
+	// Cut says what of the update was not kept (acp.MaxKeptUpdateBytes).
+	Cut string `json:"cut,omitempty"`
 }
 
 type acpQuestion struct {
@@ -336,12 +374,14 @@ type acpQuestion struct {
 
 func (o *acpOutput) fill(res acp.TurnResult, j *question.Journal) {
 	o.StopReason, o.Stopped, o.Message, o.Thought = res.StopReason, res.Stopped, res.Message, res.Thought
-	o.Cancelled = res.RequestCancelled
+	o.Cancelled, o.IdleStopped = res.RequestCancelled, res.IdleStopped
 	o.ToolCalls = append([]acp.ToolCall{}, res.ToolCalls...)
 	o.Updates = []acpUpdate{}
 	for _, u := range res.Other {
-		o.Updates = append(o.Updates, acpUpdate{Kind: u.Kind, Raw: u.Raw})
+		o.Updates = append(o.Updates, acpUpdate{Kind: u.Kind, Raw: u.Raw, Replaced: u.Replaced, Cut: u.Cut})
 	}
+	o.MessageCut, o.ThoughtCut = res.MessageCut, res.ThoughtCut
+	o.UpdatesDropped, o.ToolUpdatesDropped = res.UpdatesDropped, res.ToolUpdatesDropped
 	o.Questions = []acpQuestion{}
 	for _, e := range j.Entries() {
 		q := acpQuestion{Key: e.Key.String(), Kind: e.Asked.String(), ToolCallID: e.Origin.ToolCallID,
@@ -356,16 +396,42 @@ func (o *acpOutput) fill(res acp.TurnResult, j *question.Journal) {
 	o.Elicitation = j.AgentElicitationCounts()
 }
 
+// What elicit acp keeps of the agent's fs requests: the first
+// maxFilesKept, each diff at most maxDiffKept bytes (an agent may write
+// 8 MiB files without end).
+const (
+	maxFilesKept = 256
+	maxDiffKept  = 64 << 10
+)
+
 // acpFiles gathers the agent's fs requests as they end.
 type acpFiles struct {
-	mu  sync.Mutex
-	got []acp.FileAccess
+	mu      sync.Mutex
+	got     []acp.FileAccess
+	dropped int
 }
 
 func (f *acpFiles) add(fa acp.FileAccess) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
+	if len(f.got) >= maxFilesKept {
+		f.dropped++
+		return
+	}
+	if len(fa.Diff) > maxDiffKept {
+		n := maxDiffKept
+		for n > 0 && !utf8.RuneStart(fa.Diff[n]) {
+			n--
+		}
+		fa.Diff = fa.Diff[:n] + fmt.Sprintf("\n… %d bytes of the diff not kept (more than %d)\n", len(fa.Diff)-n, maxDiffKept)
+	}
 	f.got = append(f.got, fa)
+}
+
+func (f *acpFiles) droppedCount() int {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.dropped
 }
 
 func (f *acpFiles) all() []acp.FileAccess {

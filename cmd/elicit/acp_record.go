@@ -77,6 +77,7 @@ func acpRecordSettings(command string, f *acpFlags, spec agentSpec, demo bool) r
 	a := recordAgent(spec, demo)
 	a.Cwd, a.Permission, a.AllowFS, a.Auth = f.cwd, f.permission, f.allowFS, f.auth
 	a.CancelAfterMS, a.QuestionTimeoutMS = f.cancelAfter.Milliseconds(), f.promptTimeout.Milliseconds()
+	a.IdleTimeoutMS = f.idleTimeout.Milliseconds()
 	s := record.Settings{Command: command, Elicit: f.elicit, Sampling: "off", Answer: answerName(f.answer), Agents: []record.Agent{a}}
 	if s.Elicit == "" {
 		s.Elicit = "both"

@@ -9,10 +9,7 @@ import (
 	"text/tabwriter"
 	"time"
 
-	"github.com/elicit-dev/elicit/client"
 	"github.com/elicit-dev/elicit/client/findings"
-	"github.com/elicit-dev/elicit/client/record"
-	"github.com/elicit-dev/elicit/client/wire"
 	"github.com/elicit-dev/elicit/themes/untrusted"
 )
 
@@ -25,13 +22,16 @@ needs no arguments, and, with --call, calls TOOL with --args, answering
 its questions by --answer as elicit call does. Then it prints every spec
 violation the server committed meanwhile (the rule catalogue is
 docs/findings.md): a table, or JSON with --json.
-Exit codes: 0 no error-level finding (warnings allowed), 2 usage,
-3 connect failure, 6 at least one error-level finding.
+It reads the first 50 resources and gets the first 50 prompts, 8 at a
+time. --budget bounds the whole run after connecting (default 3 times
+--request-timeout): what it could not check is reported, not waited for,
+each step saying why ("notChecked": "timeout" when the server did not
+answer within --request-timeout, "budget" when the budget ran out before
+or while it was asked).
+Exit codes: 0 no error-level finding (warnings allowed; steps not
+checked too), 2 usage, 3 connect failure, 6 at least one error-level
+finding.
 `
-
-// maxChecked bounds how many resources and prompts check reads: a server
-// with thousands of resources is judged on its first ones.
-const maxChecked = 50
 
 // checkStep is one thing check did and how it went.
 type checkStep struct {
@@ -39,19 +39,26 @@ type checkStep struct {
 	OK    bool   `json:"ok"`
 	Note  string `json:"note,omitempty"`
 	Error string `json:"error,omitempty"`
+	// NotChecked says why the step did not check what it names:
+	// notCheckedTimeout or notCheckedBudget.
+	NotChecked string `json:"notChecked,omitempty"`
 }
 
 // checkOutput is what check prints with --json.
 type checkOutput struct {
-	Server   string             `json:"server"`
-	Protocol string             `json:"protocol"`
-	Era      string             `json:"era"`
-	Steps    []checkStep        `json:"steps"`
-	Findings []findings.Finding `json:"findings"`
-	Errors   int                `json:"errors"`
-	Warnings int                `json:"warnings"`
-	Failure  *failure           `json:"failure,omitempty"`
-	Repaired string             `json:"repaired,omitempty"`
+	Server   string      `json:"server"`
+	Protocol string      `json:"protocol"`
+	Era      string      `json:"era"`
+	Steps    []checkStep `json:"steps"`
+	// Budget is the run's --budget; NotChecked counts the steps that
+	// did not check what they name (timed out, or the budget ran out).
+	Budget     string             `json:"budget"`
+	NotChecked int                `json:"notChecked"`
+	Findings   []findings.Finding `json:"findings"`
+	Errors     int                `json:"errors"`
+	Warnings   int                `json:"warnings"`
+	Failure    *failure           `json:"failure,omitempty"`
+	Repaired   string             `json:"repaired,omitempty"`
 }
 
 func (o *checkOutput) setRepaired(note string) { o.Repaired = note }
@@ -60,6 +67,7 @@ func runCheck(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	var c common
 	var tool, argsJSON, answer string
 	var asJSON bool
+	var budget time.Duration
 	fs := newFlagSet("check", stderr, checkUsage)
 	c.register(fs)
 	c.registerConfig(fs)
@@ -67,6 +75,7 @@ func runCheck(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	fs.StringVar(&argsJSON, "args", "{}", "--call's arguments as a JSON object")
 	fs.StringVar(&answer, "answer", "accept-defaults", "how to answer --call's questions: accept-defaults, accept, decline, cancel or FILE.json")
 	fs.BoolVar(&asJSON, "json", false, "print JSON instead of a table")
+	fs.DurationVar(&budget, "budget", 0, fmt.Sprintf("bound the whole run after connecting (0: %d times --request-timeout)", checkBudgetTimeouts))
 	before, after := splitDashDash(args)
 	c.command = after
 	pos, err := parseInterleaved(fs, before)
@@ -76,6 +85,12 @@ func runCheck(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if len(pos) > 0 {
 		return usageErr("check takes no arguments, got %q (a tool to call goes in --call)", pos[0])
 	}
+	if budget < 0 {
+		return usageErr("--budget must not be negative, got %v", budget)
+	}
+	if budget == 0 {
+		budget = checkBudgetTimeouts * c.requestTimeout
+	}
 	var toolArgs map[string]any
 	if err := json.Unmarshal([]byte(argsJSON), &toolArgs); err != nil || toolArgs == nil {
 		return usageErr("--args must be a JSON object, e.g. --args '{\"title\":\"x\"}'")
@@ -84,7 +99,7 @@ func runCheck(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err != nil {
 		return err
 	}
-	out := &checkOutput{Steps: []checkStep{}}
+	out := &checkOutput{Steps: []checkStep{}, Budget: budget.String()}
 	c.recordAs, c.answer = "check", answer // --record: the call below is what a replay runs again
 	sess, cleanup, err := connectHeadless(ctx, &c, prompter, stderr)
 	if err != nil {
@@ -95,24 +110,12 @@ func runCheck(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	defer cleanup()
 	out.Server, out.Protocol, out.Era = sess.Name(), sess.Protocol(), sess.Era()
 	out.Steps = append(out.Steps, checkStep{Step: "connect", OK: true, Note: sess.Era()})
-	out.Steps = append(out.Steps, exerciseServer(ctx, sess, c.rec)...)
+	bctx, cancel := context.WithTimeoutCause(ctx, budget, errBudgetSpent)
+	defer cancel()
+	ex := &exercise{ctx: bctx, s: sess, rec: c.rec, budget: budget}
+	out.Steps = append(out.Steps, ex.run()...)
 	if tool != "" {
-		rc := c.rec.Begin(sess.Name(), wire.MethodToolsCall, tool, toolCallParams{Name: tool, Arguments: toolArgs}, nil)
-		res, err := sess.CallTool(ctx, tool, toolArgs, nil)
-		rc.End(callResult(res), err)
-		st := checkStep{Step: "tools/call " + tool, OK: err == nil && !res.IsError}
-		switch {
-		case err != nil:
-			st.Error = err.Error()
-		case res.IsError:
-			st.Note = "isError"
-		default:
-			st.Note = fmt.Sprintf("%d content blocks", len(res.Content))
-			if len(res.StructuredContent) > 0 {
-				st.Note += ", structuredContent"
-			}
-		}
-		out.Steps = append(out.Steps, st)
+		out.Steps = append(out.Steps, ex.call(tool, toolArgs))
 	}
 	// Closing lets every question settle and every late frame land, so
 	// the findings read next are all there are.
@@ -120,84 +123,14 @@ func runCheck(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	return printCheck(stdout, asJSON, out, c.findings, nil)
 }
 
-// exerciseServer lists what the server declared and reads what needs no
-// arguments: a person's first minute with it. Each step is a call of the
-// recording (--record), so a replay of a check lists and reads again and
-// says what changed.
-func exerciseServer(ctx context.Context, s *client.Session, rec *record.Recorder) []checkStep {
-	caps := s.ServerCapabilities()
-	var steps []checkStep
-	step := func(name string, n int, err error, what string) {
-		st := checkStep{Step: name, OK: err == nil}
-		if err != nil {
-			st.Error = err.Error()
-		} else {
-			st.Note = fmt.Sprintf("%d %s", n, what)
-		}
-		steps = append(steps, st)
-	}
-	if caps.Tools {
-		rc := rec.Begin(s.Name(), wire.MethodToolsList, "", nil, nil)
-		tools, err := s.ListTools(ctx)
-		rc.End(tools, err)
-		step(wire.MethodToolsList, len(tools), err, "tools")
-	}
-	if caps.Resources {
-		rc := rec.Begin(s.Name(), wire.MethodResourcesList, "", nil, nil)
-		res, err := s.ListResources(ctx)
-		rc.End(res, err)
-		step(wire.MethodResourcesList, len(res), err, "resources")
-		for i, r := range res {
-			if i == maxChecked {
-				break
-			}
-			rc := rec.Begin(s.Name(), wire.MethodResourcesRead, r.URI, uriParams{URI: r.URI}, nil)
-			c, err := s.ReadResource(ctx, r.URI)
-			rc.End(c, err)
-			step(wire.MethodResourcesRead+" "+r.URI, len(c), err, "contents")
-		}
-		rc = rec.Begin(s.Name(), wire.MethodResourcesTemplatesList, "", nil, nil)
-		tpl, err := s.ListResourceTemplates(ctx)
-		rc.End(tpl, err)
-		step(wire.MethodResourcesTemplatesList, len(tpl), err, "templates")
-	}
-	if caps.Prompts {
-		rc := rec.Begin(s.Name(), wire.MethodPromptsList, "", nil, nil)
-		prompts, err := s.ListPrompts(ctx)
-		rc.End(prompts, err)
-		step(wire.MethodPromptsList, len(prompts), err, "prompts")
-		got := 0
-		for _, p := range prompts {
-			if needsArguments(p) || got == maxChecked {
-				continue
-			}
-			got++
-			rc := rec.Begin(s.Name(), wire.MethodPromptsGet, p.Name, promptGetParams{Name: p.Name, Arguments: map[string]string{}}, nil)
-			res, err := s.GetPrompt(ctx, p.Name, map[string]string{})
-			rc.End(res, err)
-			n := 0
-			if res != nil {
-				n = len(res.Messages)
-			}
-			step(wire.MethodPromptsGet+" "+p.Name, n, err, "messages")
-		}
-	}
-	return steps
-}
-
-// needsArguments reports whether a prompt has a required argument.
-func needsArguments(p wire.Prompt) bool {
-	for _, a := range p.Arguments {
-		if a.Required {
-			return true
-		}
-	}
-	return false
-}
-
 // printCheck prints the findings and returns how check exits: err when
 // the check could not run, 6 when any finding is an error.
 func printCheck(w io.Writer, asJSON bool, out *checkOutput, rec *findings.Recorder, err error) error {
+	for _, st := range out.Steps {
+		if st.NotChecked != "" {
+			out.NotChecked++
+		}
+	}
 	out.Findings = findingsOf(rec)
 	out.Errors, out.Warnings = findings.Counts(out.Findings)
 	if err == nil && out.Errors > 0 {
@@ -224,7 +157,10 @@ func writeCheckTable(w io.Writer, out *checkOutput) {
 	tw := tabwriter.NewWriter(w, 2, 4, 2, ' ', 0)
 	for _, st := range out.Steps {
 		mark, text := "ok", st.Note
-		if !st.OK {
+		switch {
+		case st.NotChecked != "":
+			mark, text = "SKIP", st.Error
+		case !st.OK:
 			mark = "FAIL"
 			if st.Error != "" {
 				text = st.Error
@@ -233,6 +169,9 @@ func writeCheckTable(w io.Writer, out *checkOutput) {
 		fmt.Fprintf(tw, "  %s\t%s\t%s\n", mark, untrusted.Line(clipCell(st.Step, 60)), untrusted.Line(clipCell(text, 100)))
 	}
 	tw.Flush()
+	if out.NotChecked > 0 {
+		fmt.Fprintf(w, "\n%d step(s) not checked (SKIP: timed out, or the budget of %s ran out)\n", out.NotChecked, out.Budget)
+	}
 	fmt.Fprintln(w)
 	if len(out.Findings) == 0 {
 		fmt.Fprintln(w, "No findings: the server broke no rule elicit checks.")

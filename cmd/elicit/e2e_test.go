@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/elicit-dev/elicit/internal/testenv"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -32,9 +33,7 @@ func newTmux(t *testing.T, dir string, args ...string) *tmuxTerm {
 // newTmuxSized is newTmux on a terminal of cols×rows.
 func newTmuxSized(t *testing.T, cols, rows int, dir string, args ...string) *tmuxTerm {
 	t.Helper()
-	if _, err := exec.LookPath("tmux"); err != nil {
-		t.Skip("tmux not installed (.ci/run installs it)")
-	}
+	testenv.LookPath(t, "tmux")
 	// A socket path in the test's own directory (not -L NAME under
 	// /tmp/tmux-UID), so nothing is left behind when the test is done.
 	tm := &tmuxTerm{t: t, socket: filepath.Join(t.TempDir(), "tmux.sock")}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"flag"
 	"fmt"
@@ -230,6 +231,10 @@ func (c *common) configSpec() (serverSpec, error) {
 	var names []string
 	for _, s := range cfg.Servers {
 		if s.Name == c.server || c.server == "" && len(cfg.Servers) == 1 {
+			if c.config == "" && projectConfig(path) {
+				// Found here, never named: a headless command does not ask.
+				return serverSpec{}, configGate(path, nil, nil).allow(context.Background(), configLaunches(cfg, []serverSpec{s}, nil))
+			}
 			return s, s.broken // a variable it names is not set
 		}
 		names = append(names, s.Name)

@@ -257,7 +257,7 @@ Run "elicit COMMAND -h" for a command's flags.
 
 func dispatch(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	if len(args) == 0 {
-		return runTUI(ctx, nil, stdout, stderr)
+		return runTUI(ctx, nil, stdin, stdout, stderr)
 	}
 	switch args[0] {
 	case "help", "-h", "--help", "-help":
@@ -294,7 +294,7 @@ func dispatch(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		}
 		return withFailureJSON(stdout, func(w io.Writer) error { return runACP(ctx, args[1:], w, stderr) })
 	case "replay":
-		return runReplay(ctx, args[1:], stdout, stderr)
+		return runReplay(ctx, args[1:], stdin, stdout, stderr)
 	case "check":
 		return runCheck(ctx, args[1:], stdout, stderr)
 	case "conformance":
@@ -304,5 +304,5 @@ func dispatch(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	case "demo":
 		return runDemo(ctx, args[1:], stdin, stdout, stderr)
 	}
-	return runTUI(ctx, args, stdout, stderr)
+	return runTUI(ctx, args, stdin, stdout, stderr)
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -44,6 +45,7 @@ type acpReplayOptions struct {
 	record  string   // --record of the replay
 	asJSON  bool
 	wait    time.Duration
+	gate    trustGate
 }
 
 // runReplayACP replays a recording of agents only (elicit acp, the ACP
@@ -61,11 +63,15 @@ func runReplayACP(ctx context.Context, rec *record.Recording, o acpReplayOptions
 		}
 		specs, demos = append(specs, spec), append(demos, demo)
 	}
+	if err := o.gate.allow(ctx, agentLaunches(rec, specs, demos, len(o.command) > 0)); err != nil {
+		return err
+	}
 	settings := record.Settings{Command: "replay", Elicit: rec.Settings.Elicit, Sampling: "off"}
 	for i, spec := range specs {
 		a := recordAgent(spec, demos[i])
 		ra := rec.Settings.Agents[i]
 		a.Cwd, a.AllowFS, a.Auth, a.CancelAfterMS, a.QuestionTimeoutMS = ra.Cwd, ra.AllowFS, ra.Auth, ra.CancelAfterMS, ra.QuestionTimeoutMS
+		a.IdleTimeoutMS = ra.IdleTimeoutMS
 		settings.Agents = append(settings.Agents, a)
 	}
 	out, err := openRecord(o.record, settings)
@@ -149,7 +155,8 @@ func startACPReplay(ctx context.Context, rec *record.Recording, specs []agentSpe
 				out.Resolved(e)
 				prompter.Event(client.PromptResolved{Key: e.Key, Entry: e, Sent: e.Sent})
 			},
-			AllowFS: ra.AllowFS, QuestionTimeout: time.Duration(ra.QuestionTimeoutMS) * time.Millisecond, Modes: &modes}
+			AllowFS: ra.AllowFS, QuestionTimeout: time.Duration(ra.QuestionTimeoutMS) * time.Millisecond, Modes: &modes,
+			TurnIdle: cmp.Or(time.Duration(ra.IdleTimeoutMS)*time.Millisecond, acpIdleTimeout)}
 		if out != nil {
 			opts.OnFrame = func(fr transport.Frame) { out.Frame(name, fr) }
 		}
@@ -240,7 +247,11 @@ func agentOfRecorded(ra record.Agent, command []string) (spec agentSpec, demo bo
 	default:
 		return spec, false, usageErr("recorded agent %s is of kind %q, which this elicit cannot start: give it with -- AGENT ARGS", ra.Name, ra.Kind)
 	}
-	spec.Dir = ra.Dir
+	if len(command) == 0 {
+		// An agent the person names runs here, as a server named does:
+		// the recorded directory is the recorded agent's.
+		spec.Dir = ra.Dir
+	}
 	return spec, demo, err
 }
 

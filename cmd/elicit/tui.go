@@ -29,6 +29,10 @@ type tuiFlags struct {
 	// urlWaitSet: --url-wait was given; else the person's "done" (r on
 	// the pane) ends a -32042's wait, with no timer.
 	urlWaitSet bool
+	// stdin and stderr ask the person to confirm what a project's config
+	// found here would start (config_trust.go).
+	stdin  io.Reader
+	stderr io.Writer
 	// ask asks the person for the config's ${input:ID} values the
 	// environment does not give; nil takes them from the environment only.
 	ask inputAsker
@@ -59,8 +63,8 @@ func (f *tuiFlags) register(fs *flag.FlagSet) {
 }
 
 // runTUI starts the terminal UI with servers from flags or a config file.
-func runTUI(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	var f tuiFlags
+func runTUI(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
+	f := tuiFlags{stdin: stdin}
 	fs := newFlagSet("elicit", stderr, topUsage)
 	f.register(fs)
 	before, after := splitDashDash(args)
@@ -121,6 +125,17 @@ func (f *tuiFlags) servers(ctx context.Context) ([]serverSpec, string, error) {
 		}
 		path = p
 	}
+	if f.config == "" && projectConfig(path) {
+		// What it would start, before anything is asked (its inputs) or
+		// started: the values of ${input:…} are not needed to show it.
+		pre, err := loadConfigWith(path, func(string) (string, bool) { return "", true })
+		if err != nil {
+			return nil, "", usageErr("%v", err)
+		}
+		if err := configGate(path, f.stdin, f.stderr).allow(ctx, configLaunches(pre, pre.Servers, pre.Agents)); err != nil {
+			return nil, "", err
+		}
+	}
 	var cfg *config
 	var err error
 	if f.ask != nil {
@@ -152,6 +167,7 @@ func runTUIWith(ctx context.Context, f *tuiFlags, stdout, stderr io.Writer) erro
 	if f.ask == nil {
 		f.ask = terminalAsker(stdout)
 	}
+	f.stderr = stderr
 	specs, theme, err := f.servers(ctx)
 	if err != nil {
 		return err

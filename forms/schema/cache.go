@@ -6,7 +6,7 @@ import (
 	"encoding/json"
 	"sync"
 
-	"github.com/elicit-dev/elicit/forms/schema/internal/jsonschema"
+	"github.com/santhosh-tekuri/jsonschema/v6"
 )
 
 // Cache keeps compiled JSON Schema validators, keyed by the validation-

@@ -10,16 +10,17 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/elicit-dev/elicit/forms/schema/internal/jsonschema"
-	"github.com/elicit-dev/elicit/forms/schema/internal/jsonschema/kind"
-	"github.com/elicit-dev/elicit/forms/schema/internal/jsonschema/message"
+	"github.com/santhosh-tekuri/jsonschema/v6"
+	"github.com/santhosh-tekuri/jsonschema/v6/kind"
+	"golang.org/x/text/language"
+	"golang.org/x/text/message"
 )
 
 // docURL is where a compiled document lives. It is never fetched: the
 // document is added as a resource before compiling.
 const docURL = "urn:elicit:schema"
 
-// compiled is a document compiled once by santhosh-tekuri/jsonschema (our copy), on
+// compiled is a document compiled once by santhosh-tekuri/jsonschema, on
 // first use, safe for concurrent use.
 type compiled struct {
 	once sync.Once
@@ -75,16 +76,8 @@ func (c *compiled) sub(name string) *jsonschema.Schema {
 const maxRefs = 32
 
 // compileDoc compiles a schema document with format assertion on, no
-// network or file access, and RE2 patterns. A document metaValid vouches
-// for is not run through the meta-schema (which is then never compiled in
-// a run that asks only such questions): the same documents compile and
-// the same are refused (TestMetaValidAgrees, FuzzMetaValid).
+// network or file access, and RE2 patterns.
 func compileDoc(raw json.RawMessage) (*jsonschema.Schema, error) {
-	return compileDocWith(raw, true)
-}
-
-// compileDocWith is compileDoc; vouch false always runs the meta-schema.
-func compileDocWith(raw json.RawMessage, vouch bool) (*jsonschema.Schema, error) {
 	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(raw))
 	if err != nil {
 		return nil, fmt.Errorf("decoding schema: %w", err)
@@ -98,9 +91,6 @@ func compileDocWith(raw json.RawMessage, vouch bool) (*jsonschema.Schema, error)
 	// Server text must never make us read files or fetch URLs.
 	c.UseLoader(refuseLoader{})
 	c.UseRegexpEngine(lenientRegexp)
-	if vouch {
-		c.UseMetaCheck(metaValid)
-	}
 	if err := c.AddResource(docURL, doc); err != nil {
 		return nil, fmt.Errorf("adding schema: %w", err)
 	}
@@ -209,6 +199,9 @@ func libFailure(err error) (path []string, msg string) {
 			return append(slices.Clone(ve.InstanceLocation), k.Properties[0]), "is not allowed here"
 		}
 	}
-	p := message.English()
-	return ve.InstanceLocation, ve.ErrorKind.LocalizedString(p)
+	return ve.InstanceLocation, ve.ErrorKind.LocalizedString(english())
 }
+
+// english is the printer the library's error texts are written with
+// ("must be <= 150", numbers grouped as "1,000").
+func english() *message.Printer { return message.NewPrinter(language.English) }

@@ -55,10 +55,11 @@
 // []any; they are normalised first. Our own rules run first, in schema
 // order, with messages a person can act on (formats are asserted: a date
 // like 2025-02-30 is refused because February has 28 days); then the whole
-// document is checked with santhosh-tekuri/jsonschema v6 for anything else
-// the server wrote (a copy in internal/jsonschema whose meta-schemas compile
-// on first use, not at start-up: see its README). The compiler never reads
-// files or the network: references outside the document fail.
+// document is checked with github.com/santhosh-tekuri/jsonschema/v6 for
+// anything else the server wrote (meta-schema validation of the document,
+// every draft from 04 to 2020-12, formats asserted, error locations as JSON
+// Pointers). The compiler never reads files or the network: references
+// outside the document fail.
 //
 // # Tool input schemas
 //

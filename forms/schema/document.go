@@ -9,9 +9,9 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/elicit-dev/elicit/forms/schema/internal/jsonschema"
-	"github.com/elicit-dev/elicit/forms/schema/internal/jsonschema/kind"
-	"github.com/elicit-dev/elicit/forms/schema/internal/jsonschema/message"
+	"github.com/santhosh-tekuri/jsonschema/v6"
+	"github.com/santhosh-tekuri/jsonschema/v6/kind"
+	"golang.org/x/text/message"
 )
 
 // Document is a full JSON Schema document compiled to check JSON values
@@ -75,7 +75,7 @@ func (d *Document) Check(value []byte) error {
 		return fmt.Errorf("validating: %w", err)
 	}
 	var found []located
-	collectLeaves(ve, message.English(), &found)
+	collectLeaves(ve, english(), &found)
 	// The validator walks an object's members in map order; sorting by
 	// place makes the list (and which problems the cap keeps) the same
 	// on every run.

@@ -7,7 +7,7 @@
 // SDK_DIR is the package's folder (node_modules/@agentclientprotocol/sdk).
 // It plays one scene per prompt, chosen by a word in the prompt, as
 // elicit's demo agent does (cmd/elicit/demo/acpagent): permission,
-// withdrawperm, question, withdraw, url, long, deaf, write, read; anything
+// withdrawperm, question, withdraw, url, long, deaf, write, read, foreign; anything
 // else is echoed. It uses no model.
 import { Readable, Writable } from "node:stream";
 import { pathToFileURL } from "node:url";
@@ -204,8 +204,37 @@ class Turn {
     }
   }
 
+  // foreign sends, in the name of a session the client never opened, an
+  // update and every request that names a session (a permission, a form
+  // question, a read of notes.txt in the cwd, a write of foreign.txt
+  // there), and says how each was answered: a client must refuse them all.
+  async foreign() {
+    const sessionId = "ts_sess_foreign";
+    await this.ctx.client.notify("session/update", {
+      sessionId, update: { sessionUpdate: "agent_message_chunk", content: { type: "text", text: "FOREIGN-UPDATE" } },
+    });
+    const asks = [
+      ["permission", "session/request_permission", { sessionId, toolCall: { toolCallId: "call_x", title: "Delete everything", kind: "delete", status: "pending" }, options: permissionOptions }],
+      ["question", "elicitation/create", { sessionId, mode: "form", message: "Which strategy?", requestedSchema: formSchema }],
+      ["read", "fs/read_text_file", { sessionId, path: path.join(this.session.cwd, "notes.txt") }],
+      ["write", "fs/write_text_file", { sessionId, path: path.join(this.session.cwd, "foreign.txt"), content: "written for a foreign session\n" }],
+    ];
+    const said = [];
+    for (const [what, method, params] of asks) {
+      try {
+        const r = await this.ctx.client.request(method, params);
+        said.push(`${what}: answered ${JSON.stringify(r)}`);
+      } catch (e) {
+        said.push(`${what}: ${errorText(e)}`);
+      }
+    }
+    await this.say(said.join("; ") + ".");
+    return "end_turn";
+  }
+
   async play(text) {
     const w = text.toLowerCase();
+    if (w.includes("foreign")) return this.foreign();
     if (w.includes("withdrawperm")) {
       return this.withdraw("session/request_permission", {
         toolCall: { toolCallId: "call_w", title: "Delete build/", kind: "delete", status: "pending" },

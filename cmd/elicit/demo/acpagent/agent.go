@@ -31,6 +31,9 @@ type Options struct {
 	// and answer at once, without waiting: the client must end the
 	// question with its request (and still answer it).
 	AskOnNewThenAnswer bool
+	// CommandsOnNew makes it send available_commands_update for a new
+	// session right after the session/new result, as real agents do.
+	CommandsOnNew bool
 }
 
 type msg struct {
@@ -300,6 +303,10 @@ func (a *agent) call(m msg) {
 			return
 		}
 		a.result(m.ID, map[string]string{"sessionId": id})
+		if a.opts.CommandsOnNew {
+			a.notify("session/update", map[string]any{"sessionId": id, "update": map[string]any{
+				"sessionUpdate": "available_commands_update", "availableCommands": []map[string]string{{"name": "web", "description": "search"}}}})
+		}
 	case "session/prompt":
 		var p struct {
 			SessionID string `json:"sessionId"`

@@ -20,6 +20,12 @@
 //	              answers -32800 to $/cancel_request for the prompt
 //	deafer        a turn that ignores both for 20s
 //	updates       thought, commands, mode, usage and an unknown update kind
+//	foreign       an update, a permission, a question, a read and a write
+//	              in the name of a session the client never opened (all
+//	              must be refused), then what came back
+//	plans         20 plans, each longer than the last, up to 100,000 entries
+//	silent        a turn that says nothing until session/cancel
+//	manywrites    a write of 1 MiB, then 300 small ones, in the cwd
 //
 // Anything else is echoed. It imports nothing of ours, so it is an
 // independent peer for the engine's tests.

@@ -90,6 +90,21 @@ var formSchema = json.RawMessage(`{"type":"object","title":"Refactoring","proper
 func (a *agent) play(t *turn, prompt string) string {
 	word := strings.ToLower(strings.TrimSpace(prompt))
 	switch {
+	case strings.Contains(word, "foreign"):
+		return t.foreign()
+	case strings.Contains(word, "plans"):
+		return t.plans()
+	case strings.Contains(word, "manywrites"):
+		return t.manyWrites()
+	case strings.Contains(word, "silent"):
+		// Says nothing until session/cancel: only a bound on the
+		// client's side ends the turn.
+		select {
+		case <-t.cancel:
+			return "cancelled"
+		case <-t.abandon:
+			return errCancelledStop
+		}
 	case strings.Contains(word, "withdrawperm"):
 		return t.withdraw("session/request_permission", permissionParams(t.session, "call_w", "Delete build/"))
 	case strings.Contains(word, "permission"):
@@ -113,9 +128,7 @@ func (a *agent) play(t *turn, prompt string) string {
 	case strings.Contains(word, "err32800"):
 		// Answers the prompt -32800 when cancelled, as some SDKs do,
 		// instead of stopReason cancelled.
-		for !t.cancelled() {
-			time.Sleep(20 * time.Millisecond)
-		}
+		<-t.cancel
 		return errCancelledStop
 	case strings.Contains(word, "crash"):
 		t.a.request("session/request_permission", permissionParams(t.session, "call_c", "Format disk"))
@@ -332,4 +345,80 @@ func (t *turn) read(path string) string {
 	}
 	json.Unmarshal(r.Result, &res)
 	return "read back: " + strings.TrimSpace(res.Content)
+}
+
+// foreignSession is a session id the client never opened.
+const foreignSession = "sess_foreign"
+
+// foreign sends, in the name of a session the client never opened, an
+// update and every request that names a session (a permission, a form
+// question, a read of notes.txt in the cwd, a write of foreign.txt
+// there), and says how each was answered: a client must refuse them all.
+func (t *turn) foreign() string {
+	t.a.notify("session/update", map[string]any{"sessionId": foreignSession, "update": map[string]any{
+		"sessionUpdate": "agent_message_chunk", "content": map[string]string{"type": "text", "text": "FOREIGN-UPDATE"}}})
+	asks := []struct {
+		what, method string
+		params       map[string]any
+	}{
+		{"permission", "session/request_permission", permissionParams(foreignSession, "call_x", "Delete everything")},
+		{"question", "elicitation/create", map[string]any{"sessionId": foreignSession, "mode": "form",
+			"message": "Which strategy?", "requestedSchema": formSchema}},
+		{"read", "fs/read_text_file", map[string]any{"sessionId": foreignSession, "path": t.cwd + "/notes.txt"}},
+		{"write", "fs/write_text_file", map[string]any{"sessionId": foreignSession, "path": t.cwd + "/foreign.txt", "content": "written for a foreign session\n"}},
+	}
+	var said []string
+	for _, q := range asks {
+		_, r, ok := t.ask(q.method, q.params)
+		switch {
+		case !ok:
+			said = append(said, q.what+": no answer")
+		case r.Error != nil:
+			said = append(said, fmt.Sprintf("%s: error %d", q.what, r.Error.Code))
+		default:
+			said = append(said, q.what+": answered "+string(r.Result))
+		}
+	}
+	t.say(strings.Join(said, "; ") + ".")
+	return "end_turn"
+}
+
+// plans sends 20 plans, each longer than the last, up to 100,000
+// entries (about 6 MB), then a done message. A plan replaces the one
+// before it: a client keeps only the latest.
+func (t *turn) plans() string {
+	const steps, most = 20, 100_000
+	for i := 1; i <= steps; i++ {
+		n := most * i / steps
+		entries := make([]map[string]string, n)
+		for j := range entries {
+			entries[j] = map[string]string{"content": fmt.Sprintf("plan %d step %d", i, j+1), "priority": "medium", "status": "pending"}
+		}
+		t.update(map[string]any{"sessionUpdate": "plan", "entries": entries})
+	}
+	t.say("planned")
+	return "end_turn"
+}
+
+// manyWrites writes big.txt (1 MiB) in the cwd, then 300 small files,
+// and says how many writes were answered: a client keeps a bounded
+// account of them.
+func (t *turn) manyWrites() string {
+	paths := []string{t.cwd + "/big.txt"}
+	contents := []string{strings.Repeat("0123456789abcde\n", 1<<16)}
+	for i := range 300 {
+		paths, contents = append(paths, fmt.Sprintf("%s/f%d.txt", t.cwd, i)), append(contents, fmt.Sprintf("file %d\n", i))
+	}
+	written := 0
+	for i, p := range paths {
+		_, r, ok := t.ask("fs/write_text_file", map[string]any{"sessionId": t.session, "path": p, "content": contents[i]})
+		if !ok || t.cancelled() {
+			return "cancelled"
+		}
+		if r.Error == nil {
+			written++
+		}
+	}
+	t.say(fmt.Sprintf("wrote %d files", written))
+	return "end_turn"
 }
