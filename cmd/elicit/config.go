@@ -179,23 +179,11 @@ func (cs configServer) agentSpec(name, base string, inputs inputLookup) (agentSp
 	case cs.Roots != nil:
 		return a, errors.New(`"roots" are MCP's; an ACP agent works in its "cwd"`)
 	}
-	var err error
-	if a.Command, err = expandBraced(cs.Command, inputs); err != nil {
-		return a, fmt.Errorf("command: %w", err)
+	run, written, err := cs.expandLaunch(base, inputs)
+	if err != nil {
+		return a, err
 	}
-	if a.Dir, err = expandBraced(cs.Cwd, inputs); err != nil {
-		return a, fmt.Errorf("cwd: %w", err)
-	}
-	for i, arg := range cs.Args {
-		ea, err := expandBraced(arg, inputs)
-		if err != nil {
-			return a, fmt.Errorf("args[%d]: %w", i, err)
-		}
-		a.Args = append(a.Args, ea)
-	}
-	if a.Dir != "" && !filepath.IsAbs(a.Dir) {
-		a.Dir = filepath.Join(base, a.Dir)
-	}
+	a.Command, a.Args, a.Dir, a.written = run.Command, run.Args, run.Dir, written
 	for k, v := range cs.Env {
 		ev, err := expandVars(v, inputs)
 		if err != nil {
@@ -216,23 +204,11 @@ func (cs configServer) spec(name, base string, inputs inputLookup) (serverSpec, 
 		if cs.Type != "" && cs.Type != "stdio" {
 			return s, fmt.Errorf(`type %q does not go with a command (want "stdio", or "acp" for an ACP agent)`, cs.Type)
 		}
-		var err error
-		if s.Command, err = expandBraced(cs.Command, inputs); err != nil {
-			return s, fmt.Errorf("command: %w", err)
+		run, written, err := cs.expandLaunch(base, inputs)
+		if err != nil {
+			return s, err
 		}
-		if s.Dir, err = expandBraced(cs.Cwd, inputs); err != nil {
-			return s, fmt.Errorf("cwd: %w", err)
-		}
-		for i, a := range cs.Args {
-			ea, err := expandBraced(a, inputs)
-			if err != nil {
-				return s, fmt.Errorf("args[%d]: %w", i, err)
-			}
-			s.Args = append(s.Args, ea)
-		}
-		if s.Dir != "" && !filepath.IsAbs(s.Dir) {
-			s.Dir = filepath.Join(base, s.Dir)
-		}
+		s.Command, s.Args, s.Dir, s.written = run.Command, run.Args, run.Dir, written
 		for k, v := range cs.Env {
 			ev, err := expandVars(v, inputs)
 			if err != nil {
@@ -249,11 +225,11 @@ func (cs configServer) spec(name, base string, inputs inputLookup) (serverSpec, 
 		default:
 			return s, fmt.Errorf(`unknown type %q (want "http" or "sse"; "acp" for an ACP agent)`, cs.Type)
 		}
-		u, err := expandBraced(cs.URL, inputs)
+		run, written, err := cs.expandLaunch(base, inputs)
 		if err != nil {
-			return s, fmt.Errorf("url: %w", err)
+			return s, err
 		}
-		s.URL = u
+		s.URL, s.written = run.URL, written
 		if cs.OAuth != nil {
 			o, err := cs.OAuth.expanded(inputs)
 			if err != nil {
@@ -298,41 +274,6 @@ func (o oauthSpec) expanded(inputs inputLookup) (oauthSpec, error) {
 		return o, err
 	}
 	return o, nil
-}
-
-// unsetError is a variable of a server entry that is not set (a VS Code
-// input not given): that server is not started, and the file's others are.
-type unsetError struct {
-	Name string // as written: "TOKEN", "input:api-key"
-	msg  string
-}
-
-func (e *unsetError) Error() string { return e.msg }
-
-// expandBraced expands only ${VAR} (and ${input:ID}) as expandVars does,
-// leaving a bare $ alone: in a command, its arguments, cwd and URL a "$"
-// is more often meant as it is ("print $x") than in env and headers.
-func expandBraced(v string, inputs inputLookup) (string, error) {
-	var b strings.Builder
-	for {
-		i := strings.Index(v, "${")
-		if i < 0 {
-			break
-		}
-		j := strings.IndexByte(v[i:], '}')
-		if j < 0 {
-			break
-		}
-		val, err := expandVars(v[i:i+j+1], inputs)
-		if err != nil {
-			return "", err
-		}
-		b.WriteString(v[:i])
-		b.WriteString(val)
-		v = v[i+j+1:]
-	}
-	b.WriteString(v)
-	return b.String(), nil
 }
 
 // expandVars expands $VAR and ${VAR} from the environment, and VS Code's

@@ -32,9 +32,20 @@ type agentSpec struct {
 	// broken, when set, is why this agent of a config is not started (a
 	// variable it names is not set): it shows failed with it.
 	broken error
+	// written is its command, args and cwd as its config wrote them, when
+	// a ${VAR} was expanded in them (nil: they are what was written).
+	written *writtenLaunch
+}
+
+// shown is s as it may be shown or recorded (serverSpec.shown).
+func (s agentSpec) shown() agentSpec {
+	l := shownLaunch(launch{Command: s.Command, Args: s.Args, Dir: s.Dir}, s.written)
+	s.Command, s.Args, s.Dir = l.Command, l.Args, l.Dir
+	return s
 }
 
 func (s agentSpec) describe() string {
+	s = s.shown()
 	return strings.Join(append([]string{s.Command}, s.Args...), " ")
 }
 

@@ -81,6 +81,11 @@ func scrubber(spec serverSpec) func(error) error {
 			}
 		}
 	}
+	if spec.written != nil {
+		for _, v := range spec.written.values {
+			add(v) // what a ${VAR} put in the command, args, cwd or url
+		}
+	}
 	for i, a := range maskArgs(spec.Args) {
 		if a != spec.Args[i] {
 			add(spec.Args[i])
@@ -113,6 +118,7 @@ func scrubber(spec serverSpec) func(error) error {
 // so do the URL's password and query values; an argument that is, or
 // follows, a flag naming a secret is masked.
 func transportDetail(spec serverSpec) ui.TransportDetail {
+	spec = spec.shown() // as its config wrote it
 	switch {
 	case spec.Demo:
 		return ui.TransportDetail{Kind: "in-process"}

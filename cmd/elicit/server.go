@@ -44,9 +44,21 @@ type serverSpec struct {
 	// variable it names is not set): transport returns it, so the TUI
 	// shows the server failed and a headless command exits with it.
 	broken error
+	// written is its command, args, cwd and url as its config wrote them,
+	// when a ${VAR} was expanded in them (nil: they are what was written).
+	written *writtenLaunch
+}
+
+// shown is s as it may be shown or recorded: command, args, cwd and url
+// as written in its config, never what the environment put in them.
+func (s serverSpec) shown() serverSpec {
+	l := shownLaunch(launch{Command: s.Command, Args: s.Args, Dir: s.Dir, URL: s.URL}, s.written)
+	s.Command, s.Args, s.Dir, s.URL = l.Command, l.Args, l.Dir, l.URL
+	return s
 }
 
 func (s serverSpec) describe() string {
+	s = s.shown()
 	switch {
 	case s.Demo && s.Protocol != "":
 		return "the embedded demo server (" + s.Protocol + ")"
