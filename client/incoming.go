@@ -13,6 +13,7 @@ import (
 	"github.com/elicit-dev/elicit/client/wire"
 	"github.com/elicit-dev/elicit/transport"
 	"github.com/elicit-dev/elicit/transport/jsonrpc"
+	"github.com/elicit-dev/elicit/transport/rpcpeer"
 )
 
 // incoming is one request from the server that we are serving.
@@ -74,7 +75,7 @@ func (s *Session) handleRequest(in transport.Inbound) {
 	if asks {
 		e.origin = s.originLocked(in, taskID)
 		e.owner = e.origin.CallID
-		if c := s.out[in.RelatedID]; in.RelatedID.IsValid() && c != nil && c.method != wire.MethodTasksResult {
+		if c, _ := s.calls.Get(in.RelatedID); in.RelatedID.IsValid() && c != nil && c.method != wire.MethodTasksResult {
 			e.via = c
 		}
 		e.holds = s.holdLocked(in, e.origin)
@@ -102,7 +103,7 @@ func asksPerson(method string) bool {
 func (s *Session) originLocked(in transport.Inbound, taskID string) question.Origin {
 	var via *call // ours, whose HTTP stream carried the request
 	if in.RelatedID.IsValid() {
-		via = s.out[in.RelatedID]
+		via, _ = s.calls.Get(in.RelatedID)
 	}
 	// Tasks: a request naming its task, or on a tasks/result stream of
 	// ours, belongs to that task (tasks_core.go).
@@ -116,7 +117,7 @@ func (s *Session) originLocked(in transport.Inbound, taskID string) question.Ori
 		return question.Origin{CallID: in.RelatedID}
 	}
 	var open []*call
-	for _, c := range s.out {
+	for _, c := range s.calls.All() {
 		if c.method == wire.MethodToolsCall {
 			open = append(open, c)
 		}
@@ -159,11 +160,11 @@ func (s *Session) holdLocked(in transport.Inbound, o question.Origin) []*call {
 	}
 	var held []*call
 	if in.RelatedID.IsValid() {
-		if c := s.out[in.RelatedID]; c != nil {
+		if c, _ := s.calls.Get(in.RelatedID); c != nil {
 			held = append(held, c)
 		}
 	} else {
-		for _, c := range s.out {
+		for _, c := range s.calls.All() {
 			if c.clock != nil {
 				held = append(held, c)
 			}
@@ -218,11 +219,7 @@ func (s *Session) answer(e *incoming, ctx context.Context, result json.RawMessag
 
 // reply writes a response to the server's request id.
 func (s *Session) reply(id jsonrpc.ID, result json.RawMessage, rpcErr *jsonrpc.Error) error {
-	m := &jsonrpc.Message{ID: id, Result: result, Error: rpcErr}
-	if rpcErr != nil {
-		m.Result = nil
-	}
-	err := s.wire().Write(context.Background(), m, nil)
+	err := s.wire().Write(context.Background(), rpcpeer.Response(id, result, rpcErr), nil)
 	if err != nil {
 		s.log.Debug("writing a response failed", "id", id, "err", err)
 	}

@@ -499,7 +499,7 @@ func (s *Session) unrelatedLocked(e *incoming) bool {
 	if e.origin.CallID.IsValid() || e.origin.TaskID != "" {
 		return false
 	}
-	for _, c := range s.out {
+	for _, c := range s.calls.All() {
 		if c.method != wire.MethodPing {
 			return false
 		}

@@ -256,7 +256,7 @@ func (s *Session) acknowledged(params json.RawMessage) {
 	}
 	s.mu.Lock()
 	var l *Listener
-	if c := s.out[id]; c != nil {
+	if c, _ := s.calls.Get(id); c != nil {
 		l = c.listen
 	}
 	if l == nil || l.acked {
@@ -329,7 +329,7 @@ func (s *Session) listChanged(what string, params json.RawMessage) {
 	}
 	s.mu.Lock()
 	var l *Listener
-	if c := s.out[id]; c != nil {
+	if c, _ := s.calls.Get(id); c != nil {
 		l = c.listen
 	}
 	agreed := l != nil && l.acked && map[string]bool{
@@ -362,7 +362,7 @@ func (s *Session) endListen(params json.RawMessage) {
 		return
 	}
 	s.mu.Lock()
-	c := s.out[*p.RequestID]
+	c, _ := s.calls.Get(*p.RequestID)
 	if c == nil || c.listen == nil {
 		s.mu.Unlock()
 		if c != nil {
@@ -371,7 +371,7 @@ func (s *Session) endListen(params json.RawMessage) {
 		s.notice("ignored notifications/cancelled for request %s: servers cancel only subscriptions in 2026-07-28", p.RequestID)
 		return
 	}
-	delete(s.out, *p.RequestID)
+	s.calls.Forget(*p.RequestID, c)
 	s.mu.Unlock()
 	msg := "the server ended the subscription"
 	if p.Reason != "" {

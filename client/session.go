@@ -16,6 +16,7 @@ import (
 	"github.com/elicit-dev/elicit/forms/schema"
 	"github.com/elicit-dev/elicit/transport"
 	"github.com/elicit-dev/elicit/transport/jsonrpc"
+	"github.com/elicit-dev/elicit/transport/rpcpeer"
 )
 
 // ErrClosed is returned by calls on a Session that was closed by us.
@@ -26,7 +27,7 @@ var ErrClosed = errors.New("session closed")
 const closeGrace = time.Second
 
 // lateLimit bounds the set of ids we cancelled and may still get a late
-// response for (only used to word the Notice).
+// response for (only used to word the Notice; rpcpeer.Table).
 const lateLimit = 4096
 
 // Session is one connection to one MCP server. It is safe for concurrent
@@ -60,12 +61,13 @@ type Session struct {
 	baseCancel context.CancelCauseFunc
 
 	mu        sync.Mutex
-	nextID    int64
 	nextToken int64
-	out       map[jsonrpc.ID]*call     // our requests awaiting a response
+	// calls are our requests awaiting a response, by id (from 1), and
+	// the ids we cancelled (rpcpeer.Table). Under mu, with in and
+	// progress, which must agree with it.
+	calls     *rpcpeer.Table[*call]
 	in        map[jsonrpc.ID]*incoming // the server's requests being served
 	progress  map[jsonrpc.ID]*call     // progress token -> call
-	late      map[jsonrpc.ID]string    // ids we cancelled -> method
 	rounds    map[*roundRecord]bool    // MRTR rounds whose retry is not yet written (mrtr_round.go)
 	urlWaits  map[string][]*urlWait    // -32042 elicitations by elicitationId (urlrequired.go)
 	urlEarly  map[string]bool          // completions that came before their -32042; bounded
@@ -161,10 +163,9 @@ func Connect(ctx context.Context, t transport.Transport, opts *Options) (*Sessio
 
 func newSession(opts *Options) *Session {
 	s := &Session{
-		out:      map[jsonrpc.ID]*call{},
+		calls:    rpcpeer.NewTable[*call](1, lateLimit),
 		in:       map[jsonrpc.ID]*incoming{},
 		progress: map[jsonrpc.ID]*call{},
-		late:     map[jsonrpc.ID]string{},
 		rounds:   map[*roundRecord]bool{},
 		urlWaits: map[string][]*urlWait{},
 		urlEarly: map[string]bool{},
@@ -302,7 +303,7 @@ func (s *Session) teardown(readErr error) {
 	s.isDead, s.endedAt = true, time.Now()
 	s.baseCancel(cause)
 	// Waiters select on dead and read err; the tables just empty out.
-	clear(s.out)
+	s.calls.Drain()
 	clear(s.progress)
 	if !s.closing {
 		close(s.quit)
@@ -387,7 +388,7 @@ func (s *Session) Name() string { return s.name }
 func (s *Session) Pending() (outgoing, incoming int) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return len(s.out), len(s.in)
+	return s.calls.Len(), len(s.in)
 }
 
 // Journal is where this session records prompt outcomes.

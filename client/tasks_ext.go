@@ -290,6 +290,6 @@ func (s *Session) listenAgreed(params json.RawMessage, id string) bool {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	c := s.out[sub]
+	c, _ := s.calls.Get(sub)
 	return c != nil && c.listen != nil && c.listen.acked && slices.Contains(c.listen.agreed.TaskIDs, id)
 }

@@ -130,7 +130,7 @@ func (v *agentView) agent(c *viewCtx) (AgentStatus, bool) {
 
 func (v *agentView) typing() bool { return true }
 
-func (v *agentView) spinning() bool { return v.turns[v.cur] != nil }
+func (v *agentView) spinning(*viewCtx) bool { return v.turns[v.cur] != nil }
 
 // badge counts the turns under way.
 func (v *agentView) badge() int { return len(v.turns) }

@@ -221,9 +221,9 @@ func TestPaneHeaderFitsNarrow(t *testing.T) {
 	})
 	d.send(tea.WindowSizeMsg{Width: 80, Height: 24})
 	q := formPrompt(t, "demo-2025-11-25", 1, "Which branch?", nameSchema)
-	q.Arrived = time.Now().Add(-3 * time.Second)
+	q.Arrived = time.Now().Add(-13 * time.Second)
 	d.open(q)
-	mustShow(t, d, "demo-2025-11-25 (elicit demo server)  demo-2025-11-25#1", "tool deploy (call 3)  ·  waiting 3s")
+	mustShow(t, d, "demo-2025-11-25 (elicit demo server)  demo-2025-11-25#1", "tool deploy (call 3)  ·  waiting 10s")
 	for _, l := range strings.Split(d.screen(), "\n") {
 		if w := ansi.StringWidth(l); w > 80 {
 			t.Errorf("line wider than the screen (%d): %q", w, l)

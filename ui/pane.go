@@ -52,6 +52,10 @@ type pane struct {
 	endKind  question.OutcomeKind
 	endedAt  time.Time
 	note     string // transient line: "copied", validation error, opener error
+	// scroll is the first line of the body shown when the body does not
+	// fit the frame, and more what the last draw found (panefit.go).
+	scroll int
+	more   paneMore
 	// sizedW, sizedH: the size its form was last given (sizeShown tells
 	// a form only of a change).
 	sizedW, sizedH int
@@ -165,6 +169,9 @@ func causeText(server string, cause error) (question.OutcomeKind, string) {
 	return question.Cancel, "closed: " + untrusted.Line(cause.Error())
 }
 
+// waitStep is how finely a waiting time under a minute reads.
+const waitStep = 10 * time.Second
+
 // originText says what the prompt belongs to.
 func originText(o question.Origin) string {
 	name := untrusted.Line(o.Name)
@@ -209,18 +216,19 @@ func nameSuffix(name string) string {
 	return " (" + name + ")"
 }
 
-// waited renders how long a prompt has waited: in seconds for its first
-// minute, then in whole minutes. It is computed at render time from
-// Arrived, and the model ticks only while one is on screen, when the text
-// next changes (waitTickIn): once a second for a new question, once a
-// minute after, since every redraw wakes the idle process (BENCHMARKS.md,
-// "Idle").
+// waited renders how long a prompt has waited: "just now" for ten
+// seconds, then in tens of seconds for its first minute, then in whole
+// minutes. It is computed at render time from Arrived, and the model ticks
+// only while one is on screen, when the text next changes (waitTickIn):
+// six times in a question's first minute, once a minute after, since every
+// redraw wakes the idle process some 30 times (BENCHMARKS.md, "Idle"; a
+// count of seconds was 30 wake-ups a second for as long as it showed).
 func waited(d time.Duration) string {
 	switch {
-	case d < time.Second:
+	case d < waitStep:
 		return "just now"
 	case d < time.Minute:
-		return "waiting " + d.Truncate(time.Second).String()
+		return "waiting " + d.Truncate(waitStep).String()
 	case d < time.Hour:
 		return fmt.Sprintf("waiting %dm", int(d/time.Minute))
 	}

@@ -120,6 +120,9 @@ func (p *promptsView) key(c *viewCtx, k tea.KeyPressMsg) tea.Cmd {
 	if pn == nil {
 		return nil
 	}
+	if paneScrollKey(c, pn, k) { // panefit.go
+		return nil
+	}
 	if !pn.open() {
 		if key.Matches(k, c.keys.Dismiss) && pn.state == paneEnded {
 			return p.removePane(c, pn)

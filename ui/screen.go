@@ -58,7 +58,7 @@ type (
 	loader interface{ load(c *viewCtx) tea.Cmd }
 	// spins shows the shared spinner while spinning says so and it is on
 	// screen.
-	spins interface{ spinning() bool }
+	spins interface{ spinning(c *viewCtx) bool }
 	// badger puts a count on its tab, when not zero.
 	badger interface{ badge() int }
 	// fitted draws a body that is already exactly the body's size (a
@@ -95,8 +95,12 @@ type viewCtx struct {
 	// openBy counts the open prompt panes per server or agent (the agent
 	// view says when its agent waits on the person).
 	openBy map[string]int
-	shown  screen // the screen on show
-	spin   spinState
+	// askingCalls counts, per server and tool (id ""), the calls of ours
+	// with a question open (countOpen), so the tools view can say a call
+	// waits on the person.
+	askingCalls map[askingCall]int
+	shown       screen // the screen on show
+	spin        spinState
 	// selves is how each server last named itself (selfName), kept when
 	// it disconnects: the engine's status then has no serverInfo, and a
 	// pane it opened should still say who asked.
@@ -146,3 +150,7 @@ func (c *viewCtx) bodyHeight() int { return max(c.height-chrome, 1) }
 func notice(text string) tea.Cmd {
 	return func() tea.Msg { return noticeMsg(text) }
 }
+
+// askingCall names a call of ours by its server, tool and request id
+// (jsonrpc.ID.Raw), or, with id "", all the calls of that tool.
+type askingCall struct{ server, tool, id string }

@@ -91,7 +91,7 @@ func (v *tasksView) update(c *viewCtx, msg tea.Msg) tea.Cmd {
 }
 
 // spinning: the spinner turns while the server works on a task.
-func (v *tasksView) spinning() bool { return v.working() > 0 }
+func (v *tasksView) spinning(*viewCtx) bool { return v.working() > 0 }
 
 // badge counts the tasks not over yet.
 func (v *tasksView) badge() int { return v.waiting() }

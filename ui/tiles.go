@@ -287,11 +287,7 @@ func (p *promptsView) renderTile(c *viewCtx, t tiling, i int, open, ended []foot
 		hints = ended
 	}
 	body, footer := pn.render(c.st, c.keys, w, c.now(), c.selfName(pn.p.Server), hints)
-	inner := clipLines(body, h)
-	if footer != "" {
-		inner = clipLines(body, h-1) + "\n" + footer
-	}
-	return drawTitledFrame(frame, title, inner, tl.w, tl.h)
+	return drawTitledFrame(frame, title, pn.fit(c.st, body, footer, w, h), tl.w, tl.h)
 }
 
 // clickPane handles a left click in the body of the prompts view: a

@@ -213,6 +213,9 @@ func (t *toolsView) callLine(c *viewCtx, cl *call) string {
 		args = st.Muted.Render("  " + ansi.Truncate(untrusted.Line(cl.argsText), 48, "…"))
 	}
 	switch {
+	case t.waitsOnPerson(c, cl):
+		// Still: nothing turns while a person is asked (spinning).
+		return st.Warning.Render("? ") + name + st.Warning.Render("  waiting for your answer — F4") + args
 	case !cl.done && cl.cancelling:
 		return c.spin.view() + " " + name + st.Warning.Render("  cancellation requested…")
 	case !cl.done:

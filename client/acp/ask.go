@@ -89,7 +89,7 @@ func (c *Client) askAgent(ctx context.Context, m *jsonrpc.Message, arrived time.
 		c.Stop(q.Origin.SessionID)
 	}
 	if !r.None() {
-		if err := c.peer.respond(m.ID, r.Result, r.Err); err != nil {
+		if err := c.peer.Respond(m.ID, r.Result, r.Err); err != nil {
 			out = question.Outcome{Kind: question.Disconnected, Reason: question.JoinReason(out.Reason, err.Error())}
 			r = question.Reply{}
 		}

@@ -135,11 +135,12 @@ func runACP(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	} else {
 		name = filepath.Base(command[0])
 	}
-	rec, err := openRecord(f.record, acpRecordSettings("acp", &f, agentSpec{Name: name, Command: command[0], Args: command[1:]}, demo))
+	rec, err := openRecord(f.record, acpRecordSettings("acp", &f, agentSpec{Name: name, Command: command[0], Args: command[1:]}, demo), secretsOf(stderr))
 	if err != nil {
 		return err
 	}
 	defer closeRecord(rec, f.record, stderr)
+	secretsOf(stderr).Add(argSecrets(command[1:])...)
 	var files acpFiles
 	opts := acp.Options{Name: name, Command: command[0], Args: command[1:], ClientVersion: version,
 		Prompter: rec.Prompter(&acpPrompter{answer: answer, permission: f.permission}),

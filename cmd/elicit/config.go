@@ -179,17 +179,21 @@ func (cs configServer) agentSpec(name, base string, inputs inputLookup) (agentSp
 	case cs.Roots != nil:
 		return a, errors.New(`"roots" are MCP's; an ACP agent works in its "cwd"`)
 	}
-	run, written, err := cs.expandLaunch(base, inputs)
+	run, written, secrets, err := cs.expandLaunch(base, inputs)
 	if err != nil {
 		return a, err
 	}
 	a.Command, a.Args, a.Dir, a.written = run.Command, run.Args, run.Dir, written
+	a.secrets = append(a.secrets, secrets...)
 	for k, v := range cs.Env {
 		ev, err := expandVars(v, inputs)
 		if err != nil {
 			return a, fmt.Errorf("env %s: %w", k, err)
 		}
 		a.Env = append(a.Env, k+"="+ev)
+		if secretRef(v) {
+			a.secrets = append(a.secrets, ev)
+		}
 	}
 	slices.Sort(a.Env)
 	return a, nil
@@ -204,17 +208,21 @@ func (cs configServer) spec(name, base string, inputs inputLookup) (serverSpec, 
 		if cs.Type != "" && cs.Type != "stdio" {
 			return s, fmt.Errorf(`type %q does not go with a command (want "stdio", or "acp" for an ACP agent)`, cs.Type)
 		}
-		run, written, err := cs.expandLaunch(base, inputs)
+		run, written, secrets, err := cs.expandLaunch(base, inputs)
 		if err != nil {
 			return s, err
 		}
 		s.Command, s.Args, s.Dir, s.written = run.Command, run.Args, run.Dir, written
+		s.secrets = append(s.secrets, secrets...)
 		for k, v := range cs.Env {
 			ev, err := expandVars(v, inputs)
 			if err != nil {
 				return s, fmt.Errorf("env %s: %w", k, err)
 			}
 			s.Env = append(s.Env, k+"="+ev)
+			if secretRef(v) {
+				s.secrets = append(s.secrets, ev)
+			}
 		}
 		slices.Sort(s.Env)
 	case cs.URL != "":
@@ -225,11 +233,12 @@ func (cs configServer) spec(name, base string, inputs inputLookup) (serverSpec, 
 		default:
 			return s, fmt.Errorf(`unknown type %q (want "http" or "sse"; "acp" for an ACP agent)`, cs.Type)
 		}
-		run, written, err := cs.expandLaunch(base, inputs)
+		run, written, secrets, err := cs.expandLaunch(base, inputs)
 		if err != nil {
 			return s, err
 		}
 		s.URL, s.written = run.URL, written
+		s.secrets = append(s.secrets, secrets...)
 		if cs.OAuth != nil {
 			o, err := cs.OAuth.expanded(inputs)
 			if err != nil {

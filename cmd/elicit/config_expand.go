@@ -22,9 +22,9 @@ func (e *unsetError) Error() string { return e.msg }
 
 // expandBraced expands only ${VAR} (and ${input:ID}) as expandVars does,
 // leaving a bare $ alone: in a command, its arguments, cwd and URL a "$"
-// is more often meant as it is ("print $x") than in env and headers. The
-// value of each variable is added to values.
-func expandBraced(v string, inputs inputLookup, values *[]string) (string, error) {
+// is more often meant as it is ("print $x") than in env and headers.
+// seen is told each ${…} and what it expanded to.
+func expandBraced(v string, inputs inputLookup, seen func(ref, value string)) (string, error) {
 	var b strings.Builder
 	for {
 		i := strings.Index(v, "${")
@@ -39,7 +39,7 @@ func expandBraced(v string, inputs inputLookup, values *[]string) (string, error
 		if err != nil {
 			return "", err
 		}
-		*values = append(*values, val)
+		seen(v[i:i+j+1], val)
 		b.WriteString(v[:i])
 		b.WriteString(val)
 		v = v[i+j+1:]
@@ -57,43 +57,47 @@ type launch struct {
 	URL     string
 }
 
-// writtenLaunch is an entry's launch as written in its config, and the
-// values its ${VAR}s expanded to. What is shown and recorded of the entry
-// (transportDetail, the trust question, --record) is what was written,
-// so a token taken from the environment into an argument or a URL never
-// is; the values are masked out of error text (scrubber).
-type writtenLaunch struct {
-	launch
-	values []string
-}
+// writtenLaunch is an entry's launch as written in its config. What is
+// shown and recorded of the entry (transportDetail, the trust question,
+// --record) is what was written, so a token taken from the environment
+// into an argument or a URL never is.
+type writtenLaunch struct{ launch }
 
 // expandLaunch expands ${VAR} in the entry's command, args, cwd and url;
 // a relative cwd is taken from base. written is nil when nothing was
-// expanded (what runs is what was written).
-func (cs configServer) expandLaunch(base string, inputs inputLookup) (run launch, written *writtenLaunch, err error) {
-	var values []string
+// expanded (what runs is what was written); secrets are the values of
+// the ${…} that secretRef calls secrets (an input, ${GITHUB_TOKEN}), for
+// every sink to mask.
+func (cs configServer) expandLaunch(base string, inputs inputLookup) (run launch, written *writtenLaunch, secrets []string, err error) {
+	expanded := false
+	seen := func(ref, value string) {
+		expanded = true
+		if secretRef(ref) {
+			secrets = append(secrets, value)
+		}
+	}
 	expand := func(what, v string) (string, error) {
-		out, err := expandBraced(v, inputs, &values)
+		out, err := expandBraced(v, inputs, seen)
 		if err != nil {
 			return "", fmt.Errorf("%s: %w", what, err)
 		}
 		return out, nil
 	}
 	if run.Command, err = expand("command", cs.Command); err != nil {
-		return run, nil, err
+		return run, nil, nil, err
 	}
 	if run.Dir, err = expand("cwd", cs.Cwd); err != nil {
-		return run, nil, err
+		return run, nil, nil, err
 	}
 	for i, a := range cs.Args {
 		ea, err := expand(fmt.Sprintf("args[%d]", i), a)
 		if err != nil {
-			return run, nil, err
+			return run, nil, nil, err
 		}
 		run.Args = append(run.Args, ea)
 	}
 	if run.URL, err = expand("url", cs.URL); err != nil {
-		return run, nil, err
+		return run, nil, nil, err
 	}
 	w := launch{Command: cs.Command, Args: cs.Args, Dir: cs.Cwd, URL: cs.URL}
 	for _, l := range []*launch{&run, &w} {
@@ -101,10 +105,10 @@ func (cs configServer) expandLaunch(base string, inputs inputLookup) (run launch
 			l.Dir = filepath.Join(base, l.Dir)
 		}
 	}
-	if len(values) == 0 {
-		return run, nil, nil
+	if !expanded {
+		return run, nil, nil, nil
 	}
-	return run, &writtenLaunch{launch: w, values: values}, nil
+	return run, &writtenLaunch{launch: w}, secrets, nil
 }
 
 // shownLaunch is what may be shown of a launch: as written when it was

@@ -1,7 +1,7 @@
 package main
 
 import (
-	"errors"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -36,8 +36,9 @@ func TestProjectConfigShowsVariablesOfItsLaunch(t *testing.T) {
 }
 
 // TestExpandedLaunchNeverShown: what a ${VAR} put in a server's command,
-// args or url is not in the server view, the recording's settings or an
-// error's text; they show the entry as written.
+// args or url is not in the server view, the recording's settings or
+// describe; they show the entry as written. A secret-named variable's
+// value is among the secrets every sink masks.
 func TestExpandedLaunchNeverShown(t *testing.T) {
 	t.Setenv("ELICIT_TEST_TOKEN_E", "tok-secret-e")
 	p := writeFile(t, t.TempDir(), "mcp.json", `{"mcpServers": {
@@ -60,8 +61,10 @@ func TestExpandedLaunchNeverShown(t *testing.T) {
 			!strings.Contains(recorded, "ELICIT_TEST_TOKEN_E") {
 			t.Errorf("%s: shown %q, recorded %q; want as written", s.Name, shown, recorded)
 		}
-		if err := scrubber(s)(errors.New("dial https://h.example/tok-secret-e/mcp: refused")); strings.Contains(err.Error(), "tok-secret-e") {
-			t.Errorf("%s: the error keeps the value: %v", s.Name, err)
+		// A variable named as a secret: its value is one of the run's
+		// secrets, masked in every sink.
+		if !slices.Contains(specSecrets(s), "tok-secret-e") {
+			t.Errorf("%s: the value is not among the secrets %q", s.Name, specSecrets(s))
 		}
 	}
 }

@@ -105,7 +105,7 @@ func TestConfigVariablesEverywhere(t *testing.T) {
 		if s.broken == nil || codeOf(s.broken) != exitConnect || !strings.Contains(s.broken.Error(), where+": ${ELICIT_TEST_UNSET_Y} is not set") {
 			t.Errorf("%s: broken = %v, want exit %d naming %s and the variable", name, s.broken, exitConnect, where)
 		}
-		if _, err := s.transport(nil); err != s.broken {
+		if _, err := s.transport(nil, nil); err != s.broken {
 			t.Errorf("%s: transport = %v, want the broken error", name, err)
 		}
 	}

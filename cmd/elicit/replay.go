@@ -18,6 +18,7 @@ import (
 	"github.com/elicit-dev/elicit/client/wire"
 	"github.com/elicit-dev/elicit/themes/untrusted"
 	"github.com/elicit-dev/elicit/transport"
+	"github.com/elicit-dev/elicit/transport/redact"
 )
 
 const replayUsage = `Usage: elicit replay FILE [--json] [--recorded NAME] [flags] [-- CMD ARGS... | --url URL]
@@ -129,7 +130,7 @@ func runReplay(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 		specs = append(specs, t.spec)
 	}
 	slices.SortFunc(specs, func(a, b serverSpec) int { return strings.Compare(a.Name, b.Name) })
-	if r.out, err = openRecord(c.record, recordSettings("replay", &c, specs, 0, "")); err != nil {
+	if r.out, err = openRecord(c.record, recordSettings("replay", &c, specs, 0, ""), secretsOf(stderr)); err != nil {
 		return err
 	}
 	defer closeRecord(r.out, c.record, stderr)
@@ -351,7 +352,7 @@ func (r *replayer) connect(ctx context.Context, targets map[string]*replayTarget
 		if r.out != nil {
 			tobs.OnFrame = func(fr transport.Frame) { r.out.Frame(name, fr) }
 		}
-		tr, err := t.spec.transport(tobs)
+		tr, err := t.spec.transport(tobs, secretsOf(r.stderr))
 		if err != nil {
 			t.err = err
 			continue
@@ -410,6 +411,9 @@ func (r *replayer) replay(ctx context.Context, t *replayTarget, call record.Reco
 	rc := r.out.Begin(call.Server, call.Method, out.Name, call.Params, call.AsTask)
 	result, skip, err := runRecordedCall(cctx, t.sess, call.Call)
 	rc.End(result, err)
+	// Compared as a recording holds it: with the run's secrets masked
+	// (a server that echoes a header is recorded masked).
+	result, err = maskedResult(secretsOf(r.stderr), result), secretsOf(r.stderr).Error(err)
 	seen := t.prompter.end(ctx)
 	if skip != "" {
 		out.Status, out.Note = "skipped", skip
@@ -565,6 +569,19 @@ func encodeResult(v any) (json.RawMessage, error) {
 		return nil, fmt.Errorf("encode the result: %w", err)
 	}
 	return b, nil
+}
+
+// maskedResult is a call's result with sec's secrets masked, as raw JSON
+// (the result itself when it holds none, or does not encode).
+func maskedResult(sec *redact.Secrets, v any) any {
+	raw, err := encodeResult(v)
+	if err != nil || raw == nil {
+		return v
+	}
+	if red := sec.Bytes(raw); string(red) != string(raw) {
+		return json.RawMessage(red)
+	}
+	return v
 }
 
 var errNoResult = errors.New("no result recorded (the recording was cut short)")

@@ -74,7 +74,7 @@ func runReplayACP(ctx context.Context, rec *record.Recording, o acpReplayOptions
 		a.IdleTimeoutMS = ra.IdleTimeoutMS
 		settings.Agents = append(settings.Agents, a)
 	}
-	out, err := openRecord(o.record, settings)
+	out, err := openRecord(o.record, settings, secretsOf(stderr))
 	if err != nil {
 		return err
 	}
