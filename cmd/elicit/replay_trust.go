@@ -279,11 +279,26 @@ func terminalIn(stdin io.Reader, stderr io.Writer) (*os.File, bool) {
 	if !ok || !term.IsTerminal(in.Fd()) {
 		return nil, false
 	}
-	out, ok := stderr.(*os.File)
+	out, ok := fileOf(stderr)
 	if !ok || !term.IsTerminal(out.Fd()) {
 		return nil, false
 	}
 	return in, true
+}
+
+// fileOf is the file w writes to, looking through writers that wrap
+// another (the run's secrets masking stderr).
+func fileOf(w io.Writer) (*os.File, bool) {
+	for {
+		switch v := w.(type) {
+		case *os.File:
+			return v, true
+		case interface{ Unwrap() io.Writer }:
+			w = v.Unwrap()
+		default:
+			return nil, false
+		}
+	}
 }
 
 // readLine reads one line of in; ctx ending (Ctrl+C) ends the wait. A
