@@ -56,9 +56,6 @@ type engine struct {
 
 var _ ui.Engine = (*engine)(nil)
 
-// Findings is the servers' spec violations so far.
-func (e *engine) Findings() *findings.Recorder { return e.findings }
-
 // connectAll connects every server concurrently; each one's status is
 // visible as it goes (connecting, ready, failed with the reason).
 func (e *engine) connectAll(ctx context.Context, order []string) {
@@ -353,8 +350,6 @@ func (e *engine) Reconnect(ctx context.Context, server string) error {
 	e.listen(e.ctx, server)
 	return nil
 }
-
-func (e *engine) Journal() *question.Journal { return e.m.Journal() }
 
 // Roots implements ui.Engine.
 func (e *engine) Roots(server string) (client.RootsInfo, error) { return e.m.Roots(server) }

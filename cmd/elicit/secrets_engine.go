@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 
 	"github.com/elicit-dev/elicit/client"
+	"github.com/elicit-dev/elicit/client/findings"
 	"github.com/elicit-dev/elicit/client/question"
 	"github.com/elicit-dev/elicit/client/wire"
 	"github.com/elicit-dev/elicit/transport/redact"
@@ -150,4 +151,52 @@ func shownUpdate(sec *redact.Secrets, u ui.AgentUpdate) ui.AgentUpdate {
 		u.Plan = plan
 	}
 	return u
+}
+
+// Journal implements ui.Engine: the journal with the run's secrets masked
+// in what the servers sent (an accept's content holds the defaults a
+// server gave, a sampling entry its request).
+func (e *engine) Journal() ui.JournalSnapshot {
+	snap := ui.JournalOf(e.m.Journal())
+	sec := e.secretsNow()
+	if sec.Len() == 0 {
+		return snap
+	}
+	shown := make([]question.JournalEntry, len(snap.Entries))
+	for i, en := range snap.Entries {
+		shown[i] = shownEntry(sec, en)
+	}
+	snap.Entries = shown
+	return snap
+}
+
+// shownEntry is a journal entry as the TUI is given it; the entry's
+// pointers are the journal's, so what changes is copied.
+func shownEntry(sec *redact.Secrets, en question.JournalEntry) question.JournalEntry {
+	en.Reason = sec.String(en.Reason)
+	en.Origin.Name, en.Origin.TaskID = sec.String(en.Origin.Name), sec.String(en.Origin.TaskID)
+	en.Content = shownValue(sec, en.Content)
+	en.Option = shownValue(sec, en.Option)
+	if r := en.Sampling; r != nil {
+		c := *r
+		c.Request, c.Result = sec.Bytes(c.Request), sec.Bytes(c.Result)
+		if c.Error != nil {
+			je := *c.Error
+			je.Message, je.Data = sec.String(je.Message), sec.Bytes(je.Data)
+			c.Error = &je
+		}
+		en.Sampling = &c
+	}
+	return en
+}
+
+// Findings implements ui.Engine: the details quote the servers, so the
+// run's secrets are masked in them.
+func (e *engine) Findings(seen uint64) ([]findings.Finding, uint64) {
+	list, ver := ui.FindingsOf(e.findings, seen) // a copy
+	sec := e.secretsNow()
+	for i := range list {
+		list[i].Detail = sec.String(list[i].Detail)
+	}
+	return list, ver
 }

@@ -10,8 +10,10 @@ import (
 	"testing"
 
 	"github.com/elicit-dev/elicit/client"
+	"github.com/elicit-dev/elicit/client/findings"
 	"github.com/elicit-dev/elicit/client/question"
 	"github.com/elicit-dev/elicit/transport"
+	"github.com/elicit-dev/elicit/transport/jsonrpc"
 	"github.com/elicit-dev/elicit/transport/redact"
 	"github.com/elicit-dev/elicit/ui"
 )
@@ -123,5 +125,42 @@ func TestShownUpdateMasks(t *testing.T) {
 	noneOf(t, []string{echoAPIKey}, map[string]string{"the update": shown})
 	if !strings.Contains(shown, "[redacted]") {
 		t.Errorf("nothing masked: %s", shown)
+	}
+}
+
+// The journal and findings views get the run's secrets masked in every
+// part a server wrote (a reason, an accept's content, a sampling request,
+// reply and error, the origin, a finding's detail); the records keep
+// them as they came.
+func TestEngineJournalAndFindingsMasked(t *testing.T) {
+	sec := redact.NewSecrets()
+	sec.Add(echoAPIKey)
+	mgr := client.NewManager(nil)
+	defer mgr.Close()
+	rec := findings.NewRecorder(nil)
+	e := &engine{ctx: t.Context(), m: mgr, pending: map[string]error{}, secrets: sec, findings: rec}
+	k := echoAPIKey
+	mgr.Journal().Record(question.JournalEntry{Key: question.Key{Server: "s"}, Server: "s", Kind: question.Invalid,
+		Reason: "bad " + k, Content: map[string]any{"note": k}, Origin: question.Origin{Name: "tool-" + k},
+		Asked: question.KindSampling, Sampling: &question.SamplingRecord{Request: []byte(`{"m":"` + k + `"}`),
+			Result: []byte(`{"r":"` + k + `"}`), Error: &jsonrpc.Error{Message: "no " + k, Data: []byte(`"` + k + `"`)}}})
+	rec.Report("s", "2025-11-25", findings.ToolNameInvalid, findings.FrameRef{In: true}, "tool name %q", k)
+	snap := e.Journal()
+	list, ver := e.Findings(0)
+	if len(snap.Entries) != 1 || len(list) != 1 || ver == 0 {
+		t.Fatalf("journal %+v, findings %+v (version %d)", snap, list, ver)
+	}
+	en := snap.Entries[0]
+	shown := fmt.Sprintf("%s %v %s %s %s %s %s %s", en.Reason, en.Content, en.Origin.Name, en.Sampling.Request,
+		en.Sampling.Result, en.Sampling.Error.Message, en.Sampling.Error.Data, list[0].Detail)
+	noneOf(t, []string{k}, map[string]string{"the journal and findings": shown})
+	if strings.Count(shown, "[redacted]") != 8 {
+		t.Errorf("not each part masked: %s", shown)
+	}
+	if kept := mgr.Journal().Entries()[0]; kept.Reason != "bad "+k || kept.Content["note"] != k || !strings.Contains(string(kept.Sampling.Request), k) {
+		t.Errorf("the journal itself was changed: %+v", kept)
+	}
+	if again, _ := e.Findings(ver); again != nil {
+		t.Errorf("an unmoved record gave a list again: %v", again)
 	}
 }
