@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"encoding/json"
 
 	"github.com/elicit-dev/elicit/client"
@@ -109,23 +108,6 @@ func shownEvent(sec *redact.Secrets, e client.Event) client.Event {
 		return ev
 	}
 	return e
-}
-
-// shownPrompter gives the person (the TUI) a question with the secrets
-// masked in its message; the engine and the recording keep the question
-// as it came, and the answer goes back by its key.
-type shownPrompter struct {
-	next question.Prompter
-	sec  *redact.Secrets
-}
-
-func (p shownPrompter) Prompt(ctx context.Context, q *question.Question) question.Outcome {
-	if m := p.sec.String(q.Message); m != q.Message {
-		shown := *q
-		shown.Message = m
-		q = &shown
-	}
-	return p.next.Prompt(ctx, q)
 }
 
 // shownUpdate is an agent's update as the TUI is given it: its text, the
