@@ -13,7 +13,8 @@ import (
 
 // A question is shown to the person with the run's secrets masked in all
 // of it that is shown (the message, the URL, each field's title,
-// description, option labels and default, a sampling request), while
+// description, option labels and default, a sampling request, an agent's
+// permission request), while
 // what goes back to the server is its own: an option's value is never
 // masked (its label is what is shown), and a default the person left as
 // shown goes back as the server sent it. The engine and the recording
@@ -54,6 +55,9 @@ func shownQuestion(sec *redact.Secrets, q *question.Question) (*question.Questio
 	}
 	if q.Sampling != nil {
 		shown.Sampling = shownSampling(sec, q.Sampling)
+	}
+	if q.Permission != nil {
+		shown.Permission = shownPermission(sec, q.Permission)
 	}
 	return &shown, back
 }
@@ -132,6 +136,18 @@ func shownSampling(sec *redact.Secrets, s *question.Sampling) *question.Sampling
 			t.Title, t.Description = sec.String(t.Title), sec.String(t.Description)
 			c.Tools[i] = t
 		}
+	}
+	return &c
+}
+
+// shownPermission is an agent's permission request with the secrets
+// masked in its tool call and its options' names; the answer names an
+// option by its id, which stays as sent.
+func shownPermission(sec *redact.Secrets, p *question.Permission) *question.Permission {
+	c := question.Permission{ToolCall: sec.Bytes(p.ToolCall), Options: make([]question.PermissionOption, len(p.Options))}
+	for i, o := range p.Options {
+		o.Name = sec.String(o.Name)
+		c.Options[i] = o
 	}
 	return &c
 }

@@ -31,7 +31,8 @@ func TestShownQuestionMasksWhatIsShownOnly(t *testing.T) {
 		t.Fatal(err)
 	}
 	q := &question.Question{Key: question.Key{Server: "s"}, Message: "m " + k, URL: "https://h/x?k=" + k, Schema: sch, RawSchema: raw,
-		Sampling: &question.Sampling{Params: wire.CreateMessageParams{SystemPrompt: "sys " + k}, Raw: []byte(`{"k":"` + k + `"}`)}}
+		Sampling:   &question.Sampling{Params: wire.CreateMessageParams{SystemPrompt: "sys " + k}, Raw: []byte(`{"k":"` + k + `"}`)},
+		Permission: &question.Permission{ToolCall: []byte(`{"title":"` + k + `"}`), Options: []question.PermissionOption{{ID: "o-" + k, Name: "allow " + k}}}}
 	var seen *question.Question
 	p := shownPrompter{sec: sec, next: question.PrompterFunc(func(_ context.Context, q *question.Question) question.Outcome {
 		seen = q
@@ -51,7 +52,11 @@ func TestShownQuestionMasksWhatIsShownOnly(t *testing.T) {
 			parts = append(parts, opt.Label)
 		}
 	}
-	parts = append(parts, seen.Message, seen.URL, string(seen.RawSchema), seen.Sampling.Params.SystemPrompt, string(seen.Sampling.Raw))
+	parts = append(parts, seen.Message, seen.URL, string(seen.RawSchema), seen.Sampling.Params.SystemPrompt, string(seen.Sampling.Raw),
+		string(seen.Permission.ToolCall), seen.Permission.Options[0].Name)
+	if seen.Permission.Options[0].ID != "o-"+k {
+		t.Errorf("a permission option's id was changed: %+v", seen.Permission.Options[0])
+	}
 	noneOf(t, []string{k}, map[string]string{"the shown question": strings.Join(parts, "\n")})
 	if got := seen.Schema.Property(k); got == nil || got.Title != "[redacted]" {
 		t.Errorf("the field named by a secret: %+v", got)

@@ -75,3 +75,29 @@ func TestSecretsTUIShowsNone(t *testing.T) {
 		}
 	}
 }
+
+// The headless output of the same server: call's questions (the journal:
+// the content sent, which holds the server's default) and findings (the
+// detail quoting the field named by the secret), and check's findings,
+// all go through the masked stdout; the defaults went back intact.
+func TestSecretsHeadlessJournalAndFindings(t *testing.T) {
+	ts := secretAskServer(t)
+	hdr := []string{"--url", ts.URL + "/mcp", "--protocol", "2025-11-25", "--header", "X-Api-Key: " + echoAPIKey}
+	stdout, stderr, err := runElicit(t, nil, append([]string{"call", "ask", "--answer", "accept-defaults"}, hdr...)...)
+	if !strings.Contains(stdout, "defaults intact: true") || !strings.Contains(stdout, `"prompts": [`) ||
+		!strings.Contains(stdout, "elicitation-form-secret") {
+		t.Fatalf("call: err %v\nstdout:\n%s\nstderr:\n%s", err, stdout, stderr)
+	}
+	shown := map[string]string{"call's stdout": stdout, "call's stderr": stderr}
+	for _, form := range [][]string{{"--json"}, nil} {
+		cout, cerr, _ := runElicit(t, nil, append(append([]string{"check", "--call", "ask"}, form...), hdr...)...)
+		if !strings.Contains(cout, "elicitation-form-secret") || !strings.Contains(cout, "[redacted]") {
+			t.Errorf("check %v: no finding quoting the field, masked:\n%s\n%s", form, cout, cerr)
+		}
+		shown[fmt.Sprintf("check %v's stdout", form)], shown[fmt.Sprintf("check %v's stderr", form)] = cout, cerr
+	}
+	noneOf(t, []string{echoAPIKey}, shown)
+	if !strings.Contains(stdout, `"note": "[redacted]"`) || !strings.Contains(stdout, `field \"[redacted]\" asks for a secret`) {
+		t.Errorf("call's journal content or finding is not there masked:\n%s", stdout)
+	}
+}
