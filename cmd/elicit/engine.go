@@ -120,14 +120,15 @@ func (e *engine) session(name string) (*client.Session, error) {
 
 func (e *engine) Servers() []ui.ServerStatus {
 	st := e.m.Status()
+	sec := e.secretsNow()
 	out := make([]ui.ServerStatus, 0, len(st))
 	seen := map[string]bool{}
 	for _, s := range st {
 		seen[s.Name] = true
 		st := ui.ServerStatus{Name: s.Name, State: s.State, Protocol: s.Protocol, Era: s.Era,
-			Err: s.Err, Host: e.host(s.Name)}
+			Err: sec.Error(s.Err), Host: e.host(s.Name)}
 		if sess := e.m.Session(s.Name); sess != nil {
-			st.Caps, st.Info = sess.ServerCapabilities(), sess.ServerInfo()
+			st.Caps, st.Info = sess.ServerCapabilities(), shownValue(sec, sess.ServerInfo())
 		}
 		out = append(out, st)
 	}
@@ -135,7 +136,7 @@ func (e *engine) Servers() []ui.ServerStatus {
 	defer e.mu.Unlock()
 	for name, err := range e.pending {
 		if !seen[name] {
-			out = append(out, ui.ServerStatus{Name: name, State: client.StateFailed, Err: err})
+			out = append(out, ui.ServerStatus{Name: name, State: client.StateFailed, Err: sec.Error(err)})
 		}
 	}
 	if len(e.order) > 0 {
@@ -205,7 +206,7 @@ func (e *engine) Tasks() []client.Task {
 			out = append(out, s.Tasks()...)
 		}
 	}
-	return out
+	return shownTasks(e.secretsNow(), out)
 }
 
 // ListTasks implements ui.Engine (2025-11-25 tasks/list).
@@ -214,7 +215,8 @@ func (e *engine) ListTasks(ctx context.Context, server string) ([]client.Task, e
 	if err != nil {
 		return nil, err
 	}
-	return s.ListTasks(ctx)
+	tasks, err := s.ListTasks(ctx)
+	return shownTasks(e.secretsNow(), tasks), e.shownErr(err)
 }
 
 // CancelTask implements ui.Engine.

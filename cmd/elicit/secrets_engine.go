@@ -96,6 +96,9 @@ func shownEvent(sec *redact.Secrets, e client.Event) client.Event {
 	case client.URLRetry:
 		ev.Why = sec.String(ev.Why)
 		return ev
+	case client.TaskChanged:
+		ev.Task = shownTask(sec, ev.Task)
+		return ev
 	case client.ResourceSubscriptionEnded:
 		ev.Err = sec.Error(ev.Err)
 		return ev
@@ -181,4 +184,24 @@ func (e *engine) Findings(seen uint64) ([]findings.Finding, uint64) {
 		list[i].Detail = sec.String(list[i].Detail)
 	}
 	return list, ver
+}
+
+// shownTasks are tasks as the TUI is given them (a new slice).
+func shownTasks(sec *redact.Secrets, tasks []client.Task) []client.Task {
+	if sec.Len() == 0 || len(tasks) == 0 {
+		return tasks
+	}
+	out := make([]client.Task, len(tasks))
+	for i, t := range tasks {
+		out[i] = shownTask(sec, t)
+	}
+	return out
+}
+
+// shownTask is a task as the TUI is given it: the server's status
+// message, immediate response, result and error masked.
+func shownTask(sec *redact.Secrets, t client.Task) client.Task {
+	t.StatusMessage, t.ImmediateResponse = sec.String(t.StatusMessage), sec.String(t.ImmediateResponse)
+	t.Result, t.Err = shownResult(sec, t.Result), sec.Error(t.Err)
+	return t
 }
