@@ -227,9 +227,9 @@ func probe(b *testing.B, prog *tea.Program, f func(*Model)) {
 
 func benchArrivalProgram(b *testing.B, n int) {
 	br := NewBridge(BridgeOptions{})
-	w := &viewWatch{Model: New(newFakeEngine(), br, Options{OpenURL: func(string) error { return nil }, ArmDelay: -1}),
-		hit: make(chan time.Time, 1)}
 	ctx, cancel := context.WithCancel(context.Background())
+	w := &viewWatch{Model: New(newFakeEngine(), br, Options{Context: ctx, OpenURL: func(string) error { return nil }, ArmDelay: -1}),
+		hit: make(chan time.Time, 1)}
 	prog := tea.NewProgram(w, tea.WithContext(ctx), tea.WithInput(nil), tea.WithOutput(io.Discard),
 		tea.WithWindowSize(120, 40), tea.WithColorProfile(colorprofile.TrueColor),
 		tea.WithEnvironment([]string{"TERM=xterm-256color"}), tea.WithoutSignalHandler())

@@ -50,8 +50,9 @@ type floodProgram struct {
 func startFloodProgram(tb testing.TB) *floodProgram {
 	tb.Helper()
 	br := NewBridge(BridgeOptions{})
-	m := New(newFakeEngine(), br, Options{OpenURL: func(string) error { return nil }, ArmDelay: -1})
+	// The Model's ticks end with the program's context (untilDone).
 	ctx, cancel := context.WithCancel(context.Background())
+	m := New(newFakeEngine(), br, Options{Context: ctx, OpenURL: func(string) error { return nil }, ArmDelay: -1})
 	prog := tea.NewProgram(m, tea.WithContext(ctx), tea.WithInput(nil), tea.WithOutput(io.Discard),
 		tea.WithWindowSize(120, 40), tea.WithColorProfile(colorprofile.TrueColor),
 		tea.WithEnvironment([]string{"TERM=xterm-256color"}), tea.WithoutSignalHandler())
