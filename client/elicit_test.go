@@ -119,6 +119,10 @@ func TestServerWithdrawsElicitation(t *testing.T) {
 	if got := <-done; !strings.HasPrefix(got, "withdrawn") {
 		t.Errorf("tool result %q", got)
 	}
+	// The engine decides a withdrawal at once, without waiting for the
+	// Prompter to notice (question.Settle): the gate may note the cause
+	// after the call ended.
+	waitFor(t, "the prompter's ctx to end", func() bool { return g.cause("question w") != nil })
 	if !errors.Is(g.cause("question w"), question.ErrWithdrawn) {
 		t.Errorf("prompter ctx cause %v, want ErrWithdrawn", g.cause("question w"))
 	}
