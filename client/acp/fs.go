@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 
 	"github.com/elicit-dev/elicit/client/question"
 	"github.com/elicit-dev/elicit/client/wire"
@@ -101,9 +102,11 @@ func (c *Client) decodeFS(params json.RawMessage) (p fsParams, real, rel string,
 }
 
 // readBounded reads a regular file of at most MaxFileBytes; exists is
-// false when there is none.
+// false when there is none. It opens without blocking: opening a FIFO
+// (which the agent may make in the cwd) waits for a writer, for ever if
+// none comes, and what is not a regular file is refused once open.
 func readBounded(path string) (text string, exists bool, e *jsonrpc.Error) {
-	f, err := os.Open(path)
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
 	if errors.Is(err, fs.ErrNotExist) {
 		return "", false, nil
 	}
