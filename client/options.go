@@ -116,7 +116,9 @@ type Options struct {
 	// notifications/tasks/status, notifications/roots/list_changed. A
 	// server that stops reading its stdin, or takes the POST and never
 	// answers it, must not hold them for ever; such a write fails with
-	// ErrTimeout. Zero or negative means DefaultWriteTimeout.
+	// ErrTimeout. The bound stands still while the transport waits on a
+	// person (signing in: transport.PersonWaiter). Zero or negative means
+	// DefaultWriteTimeout.
 	WriteTimeout time.Duration
 	// Journal records outcomes; share one across sessions. nil gives the
 	// session a private one (see Session.Journal).

@@ -19,12 +19,16 @@ const DefaultWriteTimeout = rpcpeer.DefaultWriteTimeout
 // Options.WriteTimeout. A server that stops reading its stdin, or an HTTP
 // server that takes the POST and never answers it, must not hold the
 // goroutine for ever: past the bound the write fails with an error
-// wrapping ErrTimeout. ctx is context.Background() for what nobody asked
-// for (a response, a cancel, a task status).
+// wrapping ErrTimeout. A person is not timed out: the bound stands still
+// while the transport waits on one (transport.PersonWaiter). ctx is
+// context.Background() for what nobody asked for (a response, a cancel,
+// a task status).
 func (s *Session) send(ctx context.Context, conn transport.Conn, m *jsonrpc.Message) error {
 	bound := s.opts.WriteTimeout
-	ctx, cancel := context.WithTimeoutCause(ctx, bound,
-		fmt.Errorf("%w: %s did not take a message within %v", ErrTimeout, s.name, bound))
+	// Patient: while the person signs in (an HTTP answer that met a 401
+	// waits on their browser) the bound stands still.
+	ctx, cancel := patientTimeout(ctx, bound,
+		fmt.Errorf("%w: %s did not take a message within %v", ErrTimeout, s.name, bound), s.personWaiting)
 	defer cancel()
 	err := conn.Write(ctx, m, nil)
 	if err != nil && ctx.Err() != nil && !errors.Is(err, context.Cause(ctx)) {

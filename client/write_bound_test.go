@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -78,7 +79,7 @@ func TestAnswerWriteIsBounded(t *testing.T) {
 	rec := &recorder{}
 	opts := &client.Options{
 		Name:           "held",
-		WriteTimeout:   100 * time.Millisecond,
+		WriteTimeout:   500 * time.Millisecond, // the handshake's own writes fit in it on a loaded machine
 		RequestTimeout: time.Hour,
 		Prompter: question.PrompterFunc(func(context.Context, *question.Question) question.Outcome {
 			return question.Outcome{Kind: question.Accept, Content: map[string]any{"answer": "yes"}}
@@ -102,5 +103,78 @@ func TestAnswerWriteIsBounded(t *testing.T) {
 	e := waitJournal(t, s, 1)[0]
 	if e.Kind != question.Undelivered || !strings.Contains(e.Reason, "timed out") {
 		t.Fatalf("journal %+v, want Undelivered saying it timed out", e)
+	}
+}
+
+// signingIn is an HTTP RoundTripper that says, as transport/oauth's does
+// while someone authorizes in a browser, that a person is being waited on
+// (transport.PersonWaiter): from when the answer's POST is held until it
+// has been asked twice, that is until the write bound ran out twice.
+type signingIn struct {
+	held   atomic.Bool
+	polls  atomic.Int32
+	polled chan struct{} // closed at the second poll while held
+}
+
+func (s *signingIn) RoundTrip(r *http.Request) (*http.Response, error) {
+	return http.DefaultTransport.RoundTrip(r)
+}
+
+func (s *signingIn) Waiting() bool {
+	if !s.held.Load() {
+		return false
+	}
+	if s.polls.Add(1) == 2 {
+		close(s.polled)
+	}
+	return true
+}
+
+// TestAnswerWriteWaitsForThePerson: the POST of the person's answer waits
+// on someone signing in (the bound ran out twice meanwhile). That is a
+// person, not the server: the write bound stands still, and the answer
+// is delivered once the sign-in is over.
+func TestAnswerWriteWaitsForThePerson(t *testing.T) {
+	t.Parallel()
+	srv := newAskServer(nil)
+	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, nil)
+	rt := &signingIn{polled: make(chan struct{})}
+	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method == http.MethodPost {
+			body, _ := io.ReadAll(r.Body)
+			if isResponse(body) {
+				rt.held.Store(true)
+				select {
+				case <-rt.polled:
+				case <-r.Context().Done():
+					return
+				}
+				rt.held.Store(false)
+			}
+			r.Body = io.NopCloser(bytes.NewReader(body))
+		}
+		h.ServeHTTP(w, r)
+	}))
+	t.Cleanup(ts.Close)
+	t.Cleanup(func() {
+		for ss := range srv.Sessions() {
+			_ = ss.Close()
+		}
+	})
+	rec := &recorder{}
+	opts := &client.Options{
+		Name:         "signing-in",
+		WriteTimeout: 500 * time.Millisecond, // the handshake's own writes fit in it on a loaded machine
+		Prompter: question.PrompterFunc(func(context.Context, *question.Question) question.Outcome {
+			return question.Outcome{Kind: question.Accept, Content: map[string]any{"answer": "yes"}}
+		}),
+	}
+	s := connectFixture(t, &transport.HTTP{URL: ts.URL, Observer: rec, Client: &http.Client{Transport: rt}}, opts, rec)
+	got, err := callText(t, s, "ask", askArgs{Name: "a"})
+	if err != nil || got != "a: accept yes" {
+		t.Fatalf("call: %q, %v", got, err)
+	}
+	if e := waitJournal(t, s, 1)[0]; e.Kind != question.Accept || e.Sent != "accept" {
+		t.Fatalf("journal %+v, want the answer delivered", e)
 	}
 }
