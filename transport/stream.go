@@ -40,8 +40,11 @@ const rawPrefix = 4 << 10
 // whose id shows in its start still ends its call, see Conn).
 //
 // Close closes c, which must make a pending Read of r return (closing the
-// read end of a pipe does). c may be nil, in which case Close cannot
-// interrupt a Read of r that is already under way and does not wait for it.
+// read end of a pipe does), and a pending Write of w too (closing the write
+// end does): a line whose Write gave up with its ctx is still being
+// written, and ends only so if the peer never reads it. c may be nil, in
+// which case Close cannot interrupt a Read of r or a Write of w that is
+// already under way and does not wait for it.
 // obs may be nil.
 //
 // When r reaches EOF, Read returns an error wrapping io.EOF: the peer went
