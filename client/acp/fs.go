@@ -191,7 +191,25 @@ func (w *pendingWrite) do() error {
 	if st, err := os.Stat(w.real); err == nil {
 		mode = st.Mode().Perm()
 	}
-	return os.WriteFile(w.real, []byte(w.content), mode)
+	// Without blocking, and a regular file only: what was checked before
+	// the person was asked may be a FIFO by now (the agent runs in the
+	// cwd), whose open would wait for a reader for ever.
+	f, err := os.OpenFile(w.real, os.O_WRONLY|os.O_CREATE|syscall.O_NONBLOCK, mode)
+	if err != nil {
+		return err
+	}
+	if st, err := f.Stat(); err != nil || !st.Mode().IsRegular() {
+		f.Close()
+		return fmt.Errorf("%s: not a regular file", w.real)
+	}
+	_, err = f.WriteString(w.content)
+	if err == nil {
+		err = f.Truncate(int64(len(w.content)))
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	return err
 }
 
 // The options of a write question.
