@@ -244,18 +244,24 @@ type gate struct {
 	calls   int
 	answer  func(p *question.Question) question.Outcome
 	ctxEnds map[string]error // by message: context.Cause when ctx ended first
+	// returned is closed, by message, when Prompt has returned: the engine
+	// settles a question whose ctx ended without waiting for the Prompter,
+	// so cause waits for this before it reads ctxEnds.
+	returned map[string]chan struct{}
 }
 
 func newGate(answer func(p *question.Question) question.Outcome) *gate {
-	return &gate{open: map[string]chan struct{}{}, ctxEnds: map[string]error{}, answer: answer}
+	return &gate{open: map[string]chan struct{}{}, ctxEnds: map[string]error{}, returned: map[string]chan struct{}{}, answer: answer}
 }
 
 func (g *gate) Prompt(ctx context.Context, p *question.Question) question.Outcome {
-	ch := make(chan struct{})
+	ch, done := make(chan struct{}), make(chan struct{})
 	g.mu.Lock()
 	g.open[p.Message] = ch
+	g.returned[p.Message] = done
 	g.calls++
 	g.mu.Unlock()
+	defer close(done)
 	select {
 	case <-ch:
 		return g.answer(p)
@@ -292,6 +298,23 @@ func (g *gate) cause(msg string) error {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	return g.ctxEnds[msg]
+}
+
+// ended is cause once the Prompt of msg has returned: the engine settles
+// a question whose ctx ended without waiting for its Prompter, so a test
+// that saw the question resolved waits for this before it reads the cause.
+func (g *gate) ended(msg string) error {
+	g.mu.Lock()
+	done := g.returned[msg]
+	g.mu.Unlock()
+	if done != nil {
+		select {
+		case <-done:
+		case <-time.After(10 * time.Second):
+			return fmt.Errorf("the Prompter of %q has not returned", msg)
+		}
+	}
+	return g.cause(msg)
 }
 
 func (g *gate) count() int {
@@ -381,7 +404,7 @@ func pipePeer(t *testing.T, version string, opts *client.Options, rec *recorder)
 		if err != nil || m.Method != "initialize" {
 			return
 		}
-		_ = sc.Write(context.Background(), &jsonrpc.Message{ID: m.ID, Result: json.RawMessage(`{"protocolVersion":"` + version + `","capabilities":{"tools":{"listChanged":true},"logging":{}},"serverInfo":{"name":"peer","version":"0.1"},"instructions":"be nice"}`)}, nil)
+		_ = sc.Write(context.Background(), &jsonrpc.Message{ID: m.ID, Result: json.RawMessage(`{"protocolVersion":"` + version + `","capabilities":{"tools":{"listChanged":true},"resources":{},"prompts":{},"logging":{}},"serverInfo":{"name":"peer","version":"0.1"},"instructions":"be nice"}`)}, nil)
 		for {
 			m, err := msgOf(sc.Read(context.Background()))
 			if err != nil || m.Method == "notifications/initialized" {

@@ -506,7 +506,7 @@ func TestHostileExitsMidPrompt(t *testing.T) {
 	case <-time.After(hostileBound):
 		t.Fatal("the session outlived its server")
 	}
-	if !errors.Is(g.cause("q"), question.ErrDisconnected) {
+	if !errors.Is(g.ended("q"), question.ErrDisconnected) {
 		t.Errorf("prompt cause %v", g.cause("q"))
 	}
 	e := s.Journal().Entries()

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/elicit-dev/elicit/client/findings"
+	"github.com/elicit-dev/elicit/client/lint"
 	"github.com/elicit-dev/elicit/client/question"
 	"github.com/elicit-dev/elicit/client/wire"
 	"github.com/elicit-dev/elicit/transport"
@@ -61,14 +62,14 @@ func (s *Session) handleRequest(in transport.Inbound) {
 		s.mu.Unlock()
 		cancel(nil)
 		s.notice("ignored a %s request from the server: in 2026-07-28 servers send no requests", m.Method)
-		s.find(findings.ServerRequestStateless, inFrame(m.ID, m.Method, arrived), "%s request #%s", m.Method, m.ID.Raw())
+		s.lint.Find(findings.ServerRequestStateless, lint.InFrame(m.ID, m.Method, arrived), "%s request #%s", m.Method, m.ID.Raw())
 		return
 	}
 	if _, dup := s.in[m.ID]; dup {
 		s.mu.Unlock()
 		cancel(nil)
 		s.notice("ignored a second %s with id %s while the first is still open", m.Method, m.ID)
-		s.find(findings.DuplicateRequestID, inFrame(m.ID, m.Method, arrived), "a second %s with id %s while the first is still open", m.Method, m.ID)
+		s.lint.Find(findings.DuplicateRequestID, lint.InFrame(m.ID, m.Method, arrived), "a second %s with id %s while the first is still open", m.Method, m.ID)
 		return
 	}
 	e.gen = s.gen
@@ -84,7 +85,7 @@ func (s *Session) handleRequest(in transport.Inbound) {
 	unrelated := asks && s.unrelatedLocked(e)
 	s.wg.Add(1)
 	s.mu.Unlock()
-	s.lintRequest(m, arrived, unrelated)
+	s.lint.Request(m, arrived, unrelated)
 	go s.serve(e, m)
 }
 
@@ -260,7 +261,7 @@ func (s *Session) onProgress(params json.RawMessage) {
 	}
 	if wire.DecodeExact(params, &p) != nil || p.Token == nil {
 		s.notice("skipped a malformed notifications/progress")
-		s.lintMalformed(wire.NotifyProgress, "params without a progressToken, or of the wrong shape")
+		s.lint.Malformed(wire.NotifyProgress, "params without a progressToken, or of the wrong shape")
 		return
 	}
 	s.mu.Lock()
@@ -280,7 +281,7 @@ func (s *Session) onProgress(params json.RawMessage) {
 	if c == nil {
 		// Common and harmless: progress racing the final response.
 		s.log.Debug("progress for an unknown token", "token", p.Token)
-		s.lintProgress(*p.Token, issued)
+		s.lint.Progress(*p.Token, issued)
 		return
 	}
 	s.events.push(CallProgress{Server: s.name, CallID: id, Progress: p.Progress, Total: p.Total, Message: p.Message}, c.onProgress)

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/elicit-dev/elicit/client/findings"
+	"github.com/elicit-dev/elicit/client/lint"
 	"github.com/elicit-dev/elicit/client/wire"
 	"github.com/elicit-dev/elicit/transport"
 	"github.com/elicit-dev/elicit/transport/jsonrpc"
@@ -323,6 +324,7 @@ func agreeTo(key string, got, asked, agreed, extra []string) ([]string, []string
 func (s *Session) listChanged(what string, params json.RawMessage) {
 	id, ok := subscriptionID(params)
 	if !ok {
+		s.changedList(what)
 		s.emit(ListChanged{Server: s.name, What: what})
 		return
 	}
@@ -339,12 +341,13 @@ func (s *Session) listChanged(what string, params json.RawMessage) {
 	acked := l != nil && l.acked
 	s.mu.Unlock()
 	if !agreed && acked {
-		s.find(findings.SubscriptionUnrequested, inFrame(jsonrpc.ID{}, "", time.Now()), "%s list_changed on subscription %s, which did not agree to it", what, id)
+		s.lint.Find(findings.SubscriptionUnrequested, lint.InFrame(jsonrpc.ID{}, "", time.Now()), "%s list_changed on subscription %s, which did not agree to it", what, id)
 	}
 	if !agreed {
 		s.notice("ignored %s list_changed for subscription %s: not open, or not agreed to", what, id)
 		return
 	}
+	s.changedList(what)
 	s.emit(ListChanged{Server: s.name, What: what})
 }
 
@@ -364,7 +367,7 @@ func (s *Session) endListen(params json.RawMessage) {
 	if c == nil || c.listen == nil {
 		s.mu.Unlock()
 		if c != nil {
-			s.find(findings.CancelledStateless, inFrame(jsonrpc.ID{}, wire.NotifyCancelled, time.Now()), "notifications/cancelled for %s #%s", c.method, p.RequestID)
+			s.lint.Find(findings.CancelledStateless, lint.InFrame(jsonrpc.ID{}, wire.NotifyCancelled, time.Now()), "notifications/cancelled for %s #%s", c.method, p.RequestID)
 		}
 		s.notice("ignored notifications/cancelled for request %s: servers cancel only subscriptions in 2026-07-28", p.RequestID)
 		return

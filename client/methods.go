@@ -10,9 +10,16 @@ import (
 	"github.com/elicit-dev/elicit/transport/jsonrpc"
 )
 
-// maxPages bounds how many pages a list follows, against a server that
-// hands out cursors forever.
-const maxPages = 10_000
+// What a list keeps across its pages, against a server that hands out
+// new cursors for ever: pages, items, and the bytes of the items and
+// cursors (a server paging 20,000 resources at a time had elicit hold
+// 1.4 GB after 40 s, 10,000 pages being far off). Past a bound the list
+// stops with what it has, and says so.
+const (
+	maxPages     = 10_000
+	maxListItems = 100_000
+	maxListBytes = 64 << 20 // one frame's worth (transport.DefaultLineLimit)
+)
 
 // listAll follows nextCursor to the end of a paginated list, appending the
 // items under key.
@@ -20,6 +27,7 @@ func listAll[T any](ctx context.Context, s *Session, method, key string) ([]T, e
 	var all []T
 	cursor := ""
 	seen := map[string]bool{}
+	kept := 0 // bytes of the items and cursors kept
 	for page := 0; ; page++ {
 		if page >= maxPages {
 			return all, fmt.Errorf("%s on %s: more than %d pages", method, s.name, maxPages)
@@ -36,14 +44,18 @@ func listAll[T any](ctx context.Context, s *Session, method, key string) ([]T, e
 		s.mu.Lock()
 		id := c.id
 		s.mu.Unlock()
-		s.lintPage(method, id, res[key])
+		s.lint.Page(method, id, res[key])
 		var items []T
 		if raw, ok := res[key]; ok && string(raw) != "null" {
 			if err := json.Unmarshal(raw, &items); err != nil {
 				return all, fmt.Errorf("%s on %s: malformed %s: %w", method, s.name, key, err)
 			}
 		}
+		if len(all)+len(items) > maxListItems {
+			return append(all, items[:maxListItems-len(all)]...), fmt.Errorf("%s on %s: more than %d items: stopped there", method, s.name, maxListItems)
+		}
 		all = append(all, items...)
+		kept += len(res[key])
 		var next string
 		if raw, ok := res["nextCursor"]; ok && string(raw) != "null" {
 			if err := json.Unmarshal(raw, &next); err != nil {
@@ -53,8 +65,11 @@ func listAll[T any](ctx context.Context, s *Session, method, key string) ([]T, e
 		if next == "" {
 			return all, nil
 		}
+		if kept += len(next); kept > maxListBytes {
+			return all, fmt.Errorf("%s on %s: more than %d MiB of items and cursors: stopped there", method, s.name, maxListBytes>>20)
+		}
 		if seen[next] {
-			s.lintCursor(method, id, next)
+			s.lint.Cursor(method, id, next)
 			return all, fmt.Errorf("%s on %s: the server repeated cursor %q", method, s.name, next)
 		}
 		seen[next] = true
@@ -65,29 +80,53 @@ func listAll[T any](ctx context.Context, s *Session, method, key string) ([]T, e
 // ListTools returns every tool, following pagination to the end. In
 // 2026-07-28 over HTTP it also caches the tools' x-mcp-header bindings and
 // leaves out the tools whose bindings are invalid (see headers.go).
+//
+// Lists of every kind are coalesced (lists.go): however many callers ask
+// and however often the server says a list changed, at most one request
+// per kind is out and one waits.
 func (s *Session) ListTools(ctx context.Context) ([]wire.Tool, error) {
-	tools, err := listAll[wire.Tool](ctx, s, wire.MethodToolsList, "tools")
-	if err == nil {
-		s.rememberTaskSupport(tools) // execution.taskSupport, for CallTool (tasks_call.go)
-		s.lintTools(tools)           // names, outputSchemas (lint.go)
+	if err := s.requireCap(wire.MethodToolsList, "tools"); err != nil {
+		return nil, err
 	}
-	return s.rememberTools(tools, err == nil), err
+	return coalescedList(ctx, s, listTools, func(ctx context.Context) ([]wire.Tool, error) {
+		tools, err := listAll[wire.Tool](ctx, s, wire.MethodToolsList, "tools")
+		if err == nil {
+			s.rememberTaskSupport(tools) // execution.taskSupport, for CallTool (tasks_call.go)
+			s.lint.Tools(tools)          // names, outputSchemas (client/lint)
+		}
+		return s.rememberTools(tools, err == nil), err
+	})
 }
 
 // ListResources returns every resource, following pagination to the end.
 func (s *Session) ListResources(ctx context.Context) ([]wire.Resource, error) {
-	return listAll[wire.Resource](ctx, s, wire.MethodResourcesList, "resources")
+	if err := s.requireCap(wire.MethodResourcesList, "resources"); err != nil {
+		return nil, err
+	}
+	return coalescedList(ctx, s, listResources, func(ctx context.Context) ([]wire.Resource, error) {
+		return listAll[wire.Resource](ctx, s, wire.MethodResourcesList, "resources")
+	})
 }
 
 // ListResourceTemplates returns every resource template
 // (resources/templates/list), following pagination to the end.
 func (s *Session) ListResourceTemplates(ctx context.Context) ([]wire.ResourceTemplate, error) {
-	return listAll[wire.ResourceTemplate](ctx, s, wire.MethodResourcesTemplatesList, "resourceTemplates")
+	if err := s.requireCap(wire.MethodResourcesTemplatesList, "resources"); err != nil {
+		return nil, err
+	}
+	return coalescedList(ctx, s, listTemplates, func(ctx context.Context) ([]wire.ResourceTemplate, error) {
+		return listAll[wire.ResourceTemplate](ctx, s, wire.MethodResourcesTemplatesList, "resourceTemplates")
+	})
 }
 
 // ListPrompts returns every prompt template, following pagination.
 func (s *Session) ListPrompts(ctx context.Context) ([]wire.Prompt, error) {
-	return listAll[wire.Prompt](ctx, s, wire.MethodPromptsList, "prompts")
+	if err := s.requireCap(wire.MethodPromptsList, "prompts"); err != nil {
+		return nil, err
+	}
+	return coalescedList(ctx, s, listPrompts, func(ctx context.Context) ([]wire.Prompt, error) {
+		return listAll[wire.Prompt](ctx, s, wire.MethodPromptsList, "prompts")
+	})
 }
 
 // CallTool calls a tool. Each call carries a progress token of its own;
@@ -99,6 +138,9 @@ func (s *Session) ListPrompts(ctx context.Context) ([]wire.Prompt, error) {
 // task is terminal and returns its final result, emitting TaskChanged on
 // the way; cancelling ctx then sends tasks/cancel instead.
 func (s *Session) CallTool(ctx context.Context, name string, args any, opts *CallOptions) (*wire.CallToolResult, error) {
+	if err := s.requireCap(wire.MethodToolsCall, "tools"); err != nil {
+		return nil, err
+	}
 	c := &call{method: wire.MethodToolsCall, name: name, token: s.newToken()}
 	if opts != nil {
 		c.onProgress, c.onSent = opts.OnProgress, opts.OnSent
@@ -119,7 +161,7 @@ func (s *Session) CallTool(ctx context.Context, name string, args any, opts *Cal
 	}
 	if res, ok, err := s.taskAnswer(ctx, c, design, raw); ok {
 		if err == nil {
-			s.lintToolResult(name, res, jsonrpc.ID{})
+			s.lint.ToolResult(name, res, jsonrpc.ID{})
 		}
 		return res, err
 	}
@@ -130,7 +172,7 @@ func (s *Session) CallTool(ctx context.Context, name string, args any, opts *Cal
 	s.mu.Lock()
 	id := c.id
 	s.mu.Unlock()
-	s.lintToolResult(name, res, id)
+	s.lint.ToolResult(name, res, id)
 	return res, nil
 }
 
@@ -144,6 +186,9 @@ func (s *Session) newToken() jsonrpc.ID {
 
 // ReadResource reads a resource.
 func (s *Session) ReadResource(ctx context.Context, uri string) ([]wire.ResourceContents, error) {
+	if err := s.requireCap(wire.MethodResourcesRead, "resources"); err != nil {
+		return nil, err
+	}
 	var res struct {
 		Contents []wire.ResourceContents `json:"contents"`
 	}
@@ -156,6 +201,9 @@ func (s *Session) ReadResource(ctx context.Context, uri string) ([]wire.Resource
 
 // GetPrompt renders a prompt template with args.
 func (s *Session) GetPrompt(ctx context.Context, name string, args map[string]string) (*wire.GetPromptResult, error) {
+	if err := s.requireCap(wire.MethodPromptsGet, "prompts"); err != nil {
+		return nil, err
+	}
 	params := map[string]any{"name": name}
 	if args != nil {
 		params["arguments"] = args
@@ -177,6 +225,9 @@ func (s *Session) SetLogLevel(ctx context.Context, level string) error {
 		s.logLevel = level
 		s.mu.Unlock()
 		return nil
+	}
+	if err := s.requireCap(wire.MethodLoggingSetLevel, "logging"); err != nil {
+		return err
 	}
 	return s.Request(ctx, wire.MethodLoggingSetLevel, map[string]string{"level": level}, nil)
 }

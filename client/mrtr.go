@@ -122,7 +122,7 @@ func (s *Session) doStateless(ctx context.Context, c *call, base json.RawMessage
 			}
 			return m, nil
 		}
-		s.lintResultType(c, m)
+		s.lint.ResultType(c.method, c.taskOK, mrtrMethod(c.method), m)
 		switch rt := wire.ResultType(m.Result); {
 		case rt == "complete":
 			return m, nil

@@ -87,7 +87,7 @@ func (s *Session) serveRound(ctx context.Context, c *call, requests map[string]j
 	var cannot []string                  // the inputs elicit cannot give, and why
 	auto := map[string]json.RawMessage{} // answered without a person (roots.go)
 	for _, key := range slices.Sorted(maps.Keys(requests)) {
-		if res, ok := s.autoInput(requests[key]); ok {
+		if res, ok := s.roots.autoInput(requests[key]); ok {
 			auto[key] = res
 			continue
 		}
@@ -99,7 +99,7 @@ func (s *Session) serveRound(ctx context.Context, c *call, requests map[string]j
 		}
 		kind, params, why := s.inputParams(requests[key])
 		if why != "" {
-			s.lintInputUndeclared(requests[key], q.Arrived)
+			s.lint.InputUndeclared(requests[key], q.Arrived)
 			s.unanswerable(q, describeCall(origin), why)
 			cannot = append(cannot, fmt.Sprintf("%q: %s", key, why))
 			continue

@@ -34,10 +34,17 @@ func TestOriginAmbiguousTwoCalls(t *testing.T) {
 	})
 	var mu sync.Mutex
 	var asked []*question.Question
+	var bothAsked sync.WaitGroup
+	bothAsked.Add(2)
 	pr := question.PrompterFunc(func(_ context.Context, q *question.Question) question.Outcome {
 		mu.Lock()
 		asked = append(asked, q)
 		mu.Unlock()
+		// Neither is answered before both are asked: an answer ends its
+		// call, and the other question would then be read with one call
+		// open (and rightly tied to it).
+		bothAsked.Done()
+		bothAsked.Wait()
 		return question.Outcome{Kind: question.Accept, Content: map[string]any{"answer": "yes"}}
 	})
 	rec := &recorder{}

@@ -107,7 +107,7 @@ func (s *Session) Request(ctx context.Context, method string, params, result any
 		return fmt.Errorf("%s on %s: %w", method, s.name, err)
 	}
 	c := &call{method: method, token: callerToken(raw)}
-	s.lintCallerToken(c.token)
+	s.lint.CallerToken(c.token)
 	return s.do(ctx, c, raw, result)
 }
 
@@ -165,11 +165,11 @@ func (s *Session) do(ctx context.Context, c *call, params, result any) error {
 		// Exact names: "IsError" is not isError (see decodeExact).
 		if uerr := wire.DecodeExact(m.Result, result); uerr != nil {
 			err = fmt.Errorf("malformed result: %w", uerr)
-			s.lintResult(c, m, uerr)
+			s.lint.Result(c.method, m, uerr)
 		}
 	}
 	if err == nil {
-		s.lintResult(c, m, nil)
+		s.lint.Result(c.method, m, nil)
 	}
 	if err != nil {
 		err = fmt.Errorf("%s on %s: %w", c.describe(), s.name, err)
@@ -454,7 +454,7 @@ func (s *Session) handleResponse(in transport.Inbound) {
 	}
 	c, fate, lateMethod := s.calls.Resolve(id)
 	if fate == rpcpeer.Waiting {
-		defer s.lintAnswered(id, c.method)
+		defer s.lint.Answered(id, c.method)
 		if c.token.IsValid() && s.progress[c.token] == c {
 			delete(s.progress, c.token)
 		}
@@ -471,6 +471,6 @@ func (s *Session) handleResponse(in transport.Inbound) {
 		s.notice("dropped a late response to %s #%s (we had cancelled it)", lateMethod, id.Raw())
 	default:
 		s.notice("dropped a response for unknown request id %s", id)
-		s.lintStray(id, in.Received)
+		s.lint.Stray(id, in.Received)
 	}
 }

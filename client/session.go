@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/elicit-dev/elicit/client/findings"
+	"github.com/elicit-dev/elicit/client/lint"
 	"github.com/elicit-dev/elicit/client/question"
 	"github.com/elicit-dev/elicit/client/wire"
 	"github.com/elicit-dev/elicit/forms/schema"
@@ -52,7 +53,8 @@ type Session struct {
 	tasks         taskTable       // the tasks we follow (tasks*.go); under its own lock
 	receiver      receiverTable   // the tasks we run for the server (receiver*.go); under its own lock
 	resSubs       resourceListens // 2026-07-28 resource subscriptions (subscribe_listen.go); under its own lock
-	lint          lintState       // what the findings checks remember (lint.go); under its own lock
+	lists         listFlights     // list requests coalesced, last answers (lists.go); under its own lock
+	lint          *lint.Linter    // the findings checks and what they remember (client/lint); under its own lock
 
 	// base is the parent of every incoming request's context; cancelling
 	// it (always under mu) ends every open prompt with its cause.
@@ -176,10 +178,10 @@ func newSession(opts *Options) *Session {
 		s.opts = *opts
 	}
 	s.name = s.opts.Name
-	s.lint.rec = s.opts.Findings
 	if s.name == "" {
 		s.name = "server"
 	}
+	s.lint = newLinter(s)
 	// A bound always exists: zero (or less) is the default, not "never".
 	if s.opts.ConnectTimeout <= 0 {
 		s.opts.ConnectTimeout = DefaultConnectTimeout
@@ -190,6 +192,7 @@ func newSession(opts *Options) *Session {
 	if s.opts.WriteTimeout <= 0 {
 		s.opts.WriteTimeout = DefaultWriteTimeout
 	}
+	s.resSubs.h = listensHandleOf(s)
 	if s.opts.ClientInfo.Name == "" {
 		s.opts.ClientInfo = wire.Implementation{Name: "elicit", Version: "dev"}
 	}
@@ -272,7 +275,7 @@ func (s *Session) readLoop(conn transport.Conn, done chan struct{}) {
 			s.handleNotification(in.Msg)
 		default:
 			s.notice("skipped a message that is neither request, notification nor response")
-			s.find(findings.JSONRPCShape, inFrame(in.Msg.ID, in.Msg.Method, in.Received), "a message that is neither request, notification nor response")
+			s.lint.Find(findings.JSONRPCShape, lint.InFrame(in.Msg.ID, in.Msg.Method, in.Received), "a message that is neither request, notification nor response")
 		}
 	}
 	s.mu.Lock()

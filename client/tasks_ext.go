@@ -132,14 +132,14 @@ func (f *taskFollow) askInput(in *taskInput) {
 			f.changedLocked()
 		}
 	}()
-	if res, ok := s.autoInput(in.raw); ok {
+	if res, ok := s.roots.autoInput(in.raw); ok {
 		f.sendAuto(in.key, res) // roots/list: no person needed (roots.go)
 		return
 	}
 	q := &question.Question{Key: f.inputKey(in.key), Server: s.name, Origin: f.origin(), Arrived: time.Now()}
 	kind, params, why := s.inputParams(in.raw)
 	if why != "" {
-		s.lintInputUndeclared(in.raw, q.Arrived)
+		s.lint.InputUndeclared(in.raw, q.Arrived)
 		s.unanswerable(q, "task "+f.id, why)
 		return
 	}

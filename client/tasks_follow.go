@@ -382,7 +382,7 @@ func (f *taskFollow) observeTask(w *wireTask, asked time.Time) {
 	}
 	var act taskActions
 	f.mu.Lock()
-	defer s.lintTask(f.lintLocked(w, asked)) // judged after the lock is released (lint.go)
+	defer s.lint.Task(f.lintLocked(w, asked)) // judged after the lock is released (client/lint)
 	stale := false
 	if u := stamp(w.LastUpdatedAt); !u.IsZero() && u.Before(f.snap.LastUpdatedAt) && !w.Status.Terminal() {
 		stale = true

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"context"
+	"errors"
 	"strconv"
 	"strings"
 
@@ -44,6 +45,9 @@ type serverLists[T any] struct {
 	inFlight map[string]bool
 	again    map[string]bool
 	filter   listFilter
+	// titleRows is how many lines the title took when last drawn (it
+	// wraps at the width): listRows counts them out.
+	titleRows int
 }
 
 func (s *serverLists[T]) initLists(fetch listFetch) {
@@ -131,7 +135,7 @@ func (s *serverLists[T]) loaded(c *viewCtx, server string, items []T, err error)
 
 // listRows is how many list rows fit under the title line; textRows how
 // many lines of an opened item fit under its head and scroll hint.
-func (s *serverLists[T]) listRows(c *viewCtx) int { return max(c.bodyHeight()-1, 1) }
+func (s *serverLists[T]) listRows(c *viewCtx) int { return max(c.bodyHeight()-max(s.titleRows, 1), 1) }
 func (s *serverLists[T]) textRows(c *viewCtx) int { return max(c.bodyHeight()-2, 1) }
 
 // listWords are what a browse view calls its list, in renderList.
@@ -149,14 +153,17 @@ func (s *serverLists[T]) renderList(c *viewCtx, w listWords, line func(item *T, 
 	return s.renderTitle(c, w) + "\n" + s.renderRows(c, w, s.listRows(c), line)
 }
 
-// renderTitle is the list's title line: what it lists, of which server,
-// the filter, and the keys.
+// renderTitle is the list's title: what it lists, of which server, the
+// filter, and the keys, wrapped at the width (wrap.go).
 func (s *serverLists[T]) renderTitle(c *viewCtx, w listWords) string {
+	title := s.renderHead(c, w) + "   " + s.filterSegment(c) + c.st.Muted.Render(w.hints)
 	if s.filter.editing {
 		// Every key is the filter's: the list's keys would mislead.
-		return s.renderHead(c, w) + "   " + s.filterSegment(c)
+		title = s.renderHead(c, w) + "   " + s.filterSegment(c)
 	}
-	return s.renderHead(c, w) + "   " + s.filterSegment(c) + c.st.Muted.Render(w.hints)
+	title = wrapLine(title, c.width)
+	s.titleRows = strings.Count(title, "\n") + 1
+	return title
 }
 
 // renderHead is the title alone: what the list is, of which server.
@@ -169,11 +176,15 @@ func (s *serverLists[T]) renderHead(c *viewCtx, w listWords) string {
 func (s *serverLists[T]) renderRows(c *viewCtx, w listWords, rows int, line func(item *T, selected bool) string) string {
 	st := c.st
 	l := s.current()
+	var undeclared *client.UndeclaredError
 	switch {
 	case l == nil:
 		return st.Muted.Render("no server selected")
 	case l.loading:
 		return st.Muted.Render("loading " + w.noun + "…")
+	case errors.As(l.err, &undeclared):
+		// Not a failure: the server has nothing of the kind.
+		return st.Muted.Render(untrusted.Line(s.server) + " did not declare " + undeclared.Capability)
 	case l.err != nil:
 		return st.Error.Render(w.method + " failed: " + errText(l.err))
 	case len(l.items) == 0:

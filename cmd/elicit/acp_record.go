@@ -9,6 +9,7 @@ import (
 	"github.com/elicit-dev/elicit/client/acp"
 	"github.com/elicit-dev/elicit/client/question"
 	"github.com/elicit-dev/elicit/client/record"
+	"github.com/elicit-dev/elicit/client/wire"
 )
 
 // --record FILE on elicit acp: the recording of one ACP turn, in
@@ -46,6 +47,7 @@ func turnRecordOf(res acp.TurnResult) acpTurnRecord {
 // recordAgent describes an agent as recordServer does a stdio server:
 // environment variable names only, secret arguments masked.
 func recordAgent(spec agentSpec, demo bool) record.Agent {
+	spec = spec.shown() // as its config wrote it
 	a := record.Agent{Name: spec.Name, Kind: "stdio", Command: spec.Command, Args: maskArgs(spec.Args), Dir: spec.Dir}
 	if demo {
 		a = record.Agent{Name: spec.Name, Kind: "demo", Dir: spec.Dir}
@@ -66,7 +68,7 @@ func recordAgents(specs []agentSpec) []record.Agent {
 		d, err := demoAgentSpec(s.Name)
 		demo := err == nil && s.Command == d.Command && slices.Equal(s.Args, d.Args)
 		a := recordAgent(s, demo)
-		a.Cwd = cmpOr(s.Dir, ".")
+		a.Cwd = cmpOr(s.shown().Dir, ".")
 		out = append(out, a)
 	}
 	return out
@@ -120,7 +122,7 @@ func compareTurnOf(t acpTurnRecord) any {
 // decodeTurnRecord reads a recorded result line of an ACP turn.
 func decodeTurnRecord(raw json.RawMessage) (acpTurnRecord, error) {
 	var t acpTurnRecord
-	err := json.Unmarshal(raw, &t)
+	err := wire.DecodeExact(raw, &t) // by exact name, as a reader of the file reads it
 	return t, err
 }
 

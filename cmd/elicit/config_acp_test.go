@@ -23,8 +23,10 @@ func TestLoadConfigACP(t *testing.T) {
 	if len(cfg.Servers) != 1 || cfg.Servers[0].Name != "fs" {
 		t.Errorf("servers %+v", cfg.Servers)
 	}
-	want := []agentSpec{{Name: "claude", Command: "claude-agent-acp", Args: []string{"--x"}, Env: []string{"KEY=k"}, Dir: filepath.Join(dir, "proj")}}
-	if !cmp.Equal(cfg.Agents, want) {
+	// KEY's value came from a variable named as a secret: it is one.
+	want := []agentSpec{{Name: "claude", Command: "claude-agent-acp", Args: []string{"--x"}, Env: []string{"KEY=k"}, Dir: filepath.Join(dir, "proj"),
+		secrets: []string{"k"}}}
+	if !cmp.Equal(cfg.Agents, want, cmp.AllowUnexported(agentSpec{})) {
 		t.Errorf("agents %+v, want %+v", cfg.Agents, want)
 	}
 
@@ -47,7 +49,7 @@ func TestLoadConfigACP(t *testing.T) {
 		`{"type": "acpx", "command": "a"}`:                                     `"acp" for an ACP agent`,
 	} {
 		p := writeFile(t, dir, "bad.json", `{"mcpServers": {"x": `+body+`}}`)
-		_, err := loadConfig(p)
+		err := loadErr(p)
 		if err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("%s: error %v, want %q", body, err, want)
 		}

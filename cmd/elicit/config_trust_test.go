@@ -95,7 +95,7 @@ func TestProjectConfigShowsWhatItSends(t *testing.T) {
   "oauth": {"grant": "jwt-bearer", "clientId": "c", "assertionFile": "/etc/hostname", "clientSecret": "$ELICIT_LEAK_B"}}}}`)
 	code, _, errs := runCLI(t, "tools", "--server", "web")
 	for _, want := range []string{`server "web" connects to: https://example.invalid/mcp`, "with the headers X-Note (values not shown)",
-		"takes $ELICIT_LEAK_A, $ELICIT_LEAK_B from this environment (into its env, headers or oauth)",
+		"takes $ELICIT_LEAK_A, $ELICIT_LEAK_B from this environment (into its command, args, cwd, url, env, headers or oauth)",
 		"sends the contents of /etc/hostname to its authorization server (oauth assertionFile)"} {
 		if !strings.Contains(errs, want) {
 			t.Errorf("the refusal does not say %q:\n%s", want, errs)
@@ -103,5 +103,24 @@ func TestProjectConfigShowsWhatItSends(t *testing.T) {
 	}
 	if code != exitUsage || strings.Contains(errs, "secret-") {
 		t.Errorf("exit %d: %s", code, errs)
+	}
+}
+
+// TestProjectConfigURLSecretsNotShown: a project config's URL with a
+// password and an API key in its query is shown by where it goes, its
+// secrets masked, on stderr and in the failure JSON.
+func TestProjectConfigURLSecretsNotShown(t *testing.T) {
+	dir := t.TempDir()
+	t.Chdir(dir)
+	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
+	writeFile(t, dir, ".mcp.json", `{"mcpServers": {"web": {"url": "https://user:hunter2-pass@example.invalid/mcp?api_key=key-0123456789"}}}`)
+	code, out, errs := runCLI(t, "tools", "--server", "web")
+	if code != exitUsage || !strings.Contains(errs, `server "web" connects to: https://…@example.invalid/mcp?api_key=…`) {
+		t.Errorf("exit %d: %s", code, errs)
+	}
+	for _, secret := range []string{"hunter2-pass", "key-0123456789"} {
+		if strings.Contains(errs, secret) || strings.Contains(out, secret) {
+			t.Errorf("%s shown:\nstdout %s\nstderr %s", secret, out, errs)
+		}
 	}
 }

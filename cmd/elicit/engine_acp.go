@@ -16,6 +16,7 @@ import (
 	"github.com/elicit-dev/elicit/client/record"
 	"github.com/elicit-dev/elicit/client/wire"
 	"github.com/elicit-dev/elicit/transport"
+	"github.com/elicit-dev/elicit/transport/redact"
 	"github.com/elicit-dev/elicit/ui"
 )
 
@@ -29,9 +30,25 @@ type agentSpec struct {
 	// Dir is where the agent runs and the session's cwd ("" is elicit's
 	// working directory).
 	Dir string
+	// broken, when set, is why this agent of a config is not started (a
+	// variable it names is not set): it shows failed with it.
+	broken error
+	// written is its command, args and cwd as its config wrote them, when
+	// a ${VAR} was expanded in them (nil: they are what was written).
+	written *writtenLaunch
+	// secrets are as a serverSpec's.
+	secrets []string
+}
+
+// shown is s as it may be shown or recorded (serverSpec.shown).
+func (s agentSpec) shown() agentSpec {
+	l := shownLaunch(launch{Command: s.Command, Args: s.Args, Dir: s.Dir}, s.written)
+	s.Command, s.Args, s.Dir = l.Command, l.Args, l.Dir
+	return s
 }
 
 func (s agentSpec) describe() string {
+	s = s.shown()
 	return strings.Join(append([]string{s.Command}, s.Args...), " ")
 }
 
@@ -63,6 +80,9 @@ type agentHub struct {
 	// rec is the TUI's --record (nil: none): the agents' frames, their
 	// questions with the person's answers, and each prompt as a call.
 	rec *record.Recorder
+	// secrets are the run's (secrets.go), masked in the agents' frames
+	// and stderr; each agent's secret arguments and environment join.
+	secrets *redact.Secrets
 
 	// ctx is start's: restarts run under it too; close cancels it.
 	ctx    context.Context
@@ -120,15 +140,24 @@ func (h *agentHub) connect(ctx context.Context, name string) {
 	h.mu.Lock()
 	spec := h.agents[name].spec
 	h.mu.Unlock()
+	if spec.broken != nil {
+		h.set(name, func(a *agentConn) { a.state, a.err = client.StateFailed, spec.broken })
+		return
+	}
 	h.set(name, func(a *agentConn) { a.state, a.err = client.StateConnecting, nil })
-	opts := acp.Options{Name: name, Command: spec.Command, Args: spec.Args, Env: spec.Env, Dir: spec.Dir,
-		ClientVersion: version, Prompter: h.rec.Prompter(h.br), Journal: h.journal,
-		OnUpdate: func(u acp.Update) { h.br.AgentUpdate(name, uiUpdate(u)) },
+	h.secrets.Add(append(append(argSecrets(spec.Args), envSecrets(spec.Env)...), spec.secrets...)...)
+	seen := redactObserver(transport.ObserverFuncs{
 		OnStderr: func(line string) { h.br.Stderr(name, line) },
 		OnFrame: func(fr transport.Frame) {
 			h.rec.Frame(name, fr)
 			h.br.Frame(name, fr)
 		},
+	}, h.secrets)
+	opts := acp.Options{Name: name, Command: spec.Command, Args: spec.Args, Env: spec.Env, Dir: spec.Dir,
+		ClientVersion: version, Prompter: h.rec.Prompter(shownPrompter{next: h.br, sec: h.secrets}), Journal: h.journal,
+		OnUpdate: func(u acp.Update) { h.br.AgentUpdate(name, shownUpdate(h.secrets, uiUpdate(u))) },
+		OnStderr: seen.Stderr,
+		OnFrame:  seen.Frame,
 		// An agent that wants a sign-in asks which method, as a form pane.
 		ChooseAuth: recordedAuth(name, h.rec.Prompter(h.br), h.journal, h.rec.Resolved),
 		OnResolved: func(e question.JournalEntry) {

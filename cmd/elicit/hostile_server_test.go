@@ -58,6 +58,26 @@ var testServers = map[string]func(in *bufio.Scanner, out *json.Encoder){
 	// evil-error: tools/call fails with an error message that would set
 	// the window title, write the clipboard, ask the terminal to report
 	// its cursor (into our input), and more.
+	// resources-refused: declares resources, then refuses every request
+	// (-32601), resources/templates/list among them.
+	"resources-refused": func(in *bufio.Scanner, out *json.Encoder) {
+		for in.Scan() {
+			var m struct {
+				ID     json.RawMessage `json:"id"`
+				Method string          `json:"method"`
+			}
+			switch {
+			case json.Unmarshal(in.Bytes(), &m) != nil || m.ID == nil:
+			case m.Method == "initialize":
+				_ = out.Encode(map[string]any{"jsonrpc": "2.0", "id": m.ID, "result": map[string]any{
+					"protocolVersion": "2025-11-25", "capabilities": map[string]any{"resources": map[string]any{}},
+					"serverInfo": map[string]any{"name": "refuser", "version": "1"},
+				}})
+			default:
+				_ = out.Encode(map[string]any{"jsonrpc": "2.0", "id": m.ID, "error": map[string]any{"code": -32601, "message": "method not found"}})
+			}
+		}
+	},
 	"evil-error": func(in *bufio.Scanner, out *json.Encoder) {
 		serveScripted(in, out, func(id json.RawMessage) any {
 			return map[string]any{"jsonrpc": "2.0", "id": id, "error": map[string]any{"code": -32000, "message": evilText}}
@@ -78,6 +98,18 @@ var testServers = map[string]func(in *bufio.Scanner, out *json.Encoder){
 			}
 			return map[string]any{"jsonrpc": "2.0", "id": id, "result": map[string]any{
 				"content": []any{map[string]any{"type": "text", "text": text}},
+			}}
+		})
+	},
+	// env-echo: tool "env-echo" echoes ELICIT_TEST_TOKEN (its env) in
+	// its result and on stderr, as a careless server does.
+	"env-echo": func(in *bufio.Scanner, out *json.Encoder) {
+		v := os.Getenv("ELICIT_TEST_TOKEN")
+		fmt.Fprintf(os.Stderr, "starting with token %s\n", v)
+		serveScripted(in, out, func(id json.RawMessage) any {
+			fmt.Fprintf(os.Stderr, "called with token %s\n", v)
+			return map[string]any{"jsonrpc": "2.0", "id": id, "result": map[string]any{
+				"content": []any{map[string]any{"type": "text", "text": "my token is " + v}},
 			}}
 		})
 	},
@@ -112,6 +144,8 @@ var testServers = map[string]func(in *bufio.Scanner, out *json.Encoder){
 			_ = out.Encode(map[string]any{"jsonrpc": "2.0", "id": m.ID, "result": result})
 		}
 	},
+	// evil-log: logs terminal escapes at any level (loglevel_test.go).
+	"evil-log": serveEvilLog,
 	// demo-altered: the demo with one question changed (replay_test.go).
 	"demo-altered": serveDemoAltered,
 	// acp-altered: the demo ACP agent, one permission option changed

@@ -24,7 +24,7 @@ func TestConfigOAuth(t *testing.T) {
 		o.ClientMetadataURL != "https://elicit.example.com/client.json" {
 		t.Errorf("oauth %+v", o)
 	}
-	if _, err := cfg.Servers[0].oauthTransport(); err != nil {
+	if _, err := cfg.Servers[0].oauthTransport(nil); err != nil {
 		t.Errorf("oauthTransport: %v", err)
 	}
 }
@@ -42,7 +42,7 @@ func TestConfigOAuthErrors(t *testing.T) {
 		if err := os.WriteFile(p, []byte(`{"mcpServers": {"s": `+tc.server+`}}`), 0o600); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := loadConfig(p); err == nil || !strings.Contains(err.Error(), tc.want) {
+		if err := loadErr(p); err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%s: error %v, want %q", tc.server, err, tc.want)
 		}
 	}

@@ -18,6 +18,7 @@ import (
 	"github.com/elicit-dev/elicit/client/wire"
 	"github.com/elicit-dev/elicit/themes/untrusted"
 	"github.com/elicit-dev/elicit/transport"
+	"github.com/elicit-dev/elicit/transport/redact"
 )
 
 const replayUsage = `Usage: elicit replay FILE [--json] [--recorded NAME] [flags] [-- CMD ARGS... | --url URL]
@@ -43,7 +44,10 @@ named only in the file is run when you name the server instead
 it on a terminal (it is shown whole first), or pass
 --trust-recorded-command; else replay exits 2 and runs nothing. So are
 the recording's roots offered to a server you name (--root replaces
-them) and an agent's session cwd other than this directory. The
+them) and an agent's session cwd other than this directory. A recorded
+allow of an agent's tool call that may change things (any kind but read,
+search, think) is answered so only with your word (y on a terminal, or
+--trust-recorded-command); else it is rejected and reported. The
 embedded demo server and demo agent are elicit's own code.
 Exit codes: 0 everything matched, 6 something differs, 2 usage (or what
 the recording names was not confirmed), 3 the server could not be reached.
@@ -121,6 +125,10 @@ func runReplay(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 	if err := gate.allow(ctx, launches); err != nil {
 		return err
 	}
+	permits, err := agentPermits(ctx, gate, rec, agentDemos, false)
+	if err != nil {
+		return err
+	}
 	rep := &replayReport{File: pos[0], Ignored: volatileRules(), Truncated: rec.End == nil}
 	r := &replayer{rec: rec, c: &c, wait: wait, stderr: stderr}
 	// --record records the replay itself (to see what a red one did).
@@ -129,7 +137,7 @@ func runReplay(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 		specs = append(specs, t.spec)
 	}
 	slices.SortFunc(specs, func(a, b serverSpec) int { return strings.Compare(a.Name, b.Name) })
-	if r.out, err = openRecord(c.record, recordSettings("replay", &c, specs, 0, "")); err != nil {
+	if r.out, err = openRecord(c.record, recordSettings("replay", &c, specs, 0, ""), secretsOf(stderr)); err != nil {
 		return err
 	}
 	defer closeRecord(r.out, c.record, stderr)
@@ -151,7 +159,7 @@ func runReplay(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 	r.close(targets)
 	rep.Unattached = r.unattached(targets)
 	if len(agentSpecs) > 0 && ctx.Err() == nil {
-		set := startACPReplay(ctx, rec, agentSpecs, agentDemos, r.out, wait, stderr)
+		set := startACPReplay(ctx, rec, agentSpecs, permits, r.out, wait, stderr)
 		rep.Servers = append(rep.Servers, set.servers...)
 		rep.Calls = append(rep.Calls, set.run(ctx)...)
 		set.close()
@@ -351,7 +359,7 @@ func (r *replayer) connect(ctx context.Context, targets map[string]*replayTarget
 		if r.out != nil {
 			tobs.OnFrame = func(fr transport.Frame) { r.out.Frame(name, fr) }
 		}
-		tr, err := t.spec.transport(tobs)
+		tr, err := t.spec.transport(tobs, secretsOf(r.stderr))
 		if err != nil {
 			t.err = err
 			continue
@@ -410,6 +418,9 @@ func (r *replayer) replay(ctx context.Context, t *replayTarget, call record.Reco
 	rc := r.out.Begin(call.Server, call.Method, out.Name, call.Params, call.AsTask)
 	result, skip, err := runRecordedCall(cctx, t.sess, call.Call)
 	rc.End(result, err)
+	// Compared as a recording holds it: with the run's secrets masked
+	// (a server that echoes a header is recorded masked).
+	result, err = maskedResult(secretsOf(r.stderr), result), secretsOf(r.stderr).Error(err)
 	seen := t.prompter.end(ctx)
 	if skip != "" {
 		out.Status, out.Note = "skipped", skip
@@ -458,7 +469,7 @@ func callName(c record.Call) string {
 		Level  string `json:"level"`
 		TaskID string `json:"taskId"`
 	}
-	_ = json.Unmarshal(c.Params, &p)
+	_ = decodeParams(c.Params, &p)
 	return cmpOr(p.Name, p.URI, p.Level, p.TaskID)
 }
 
@@ -475,11 +486,8 @@ func cmpOr(vals ...string) string {
 // (a method a replay cannot make again).
 func runRecordedCall(ctx context.Context, s *client.Session, call record.Call) (result any, skip string, err error) {
 	decode := func(v any) error {
-		if len(call.Params) == 0 {
-			return nil
-		}
-		if err := json.Unmarshal(call.Params, v); err != nil {
-			return fmt.Errorf("the recorded params of %s: %w", call.Method, err)
+		if err := decodeParams(call.Params, v); err != nil {
+			return fmt.Errorf("%s: %w", call.Method, err)
 		}
 		return nil
 	}
@@ -565,6 +573,19 @@ func encodeResult(v any) (json.RawMessage, error) {
 		return nil, fmt.Errorf("encode the result: %w", err)
 	}
 	return b, nil
+}
+
+// maskedResult is a call's result with sec's secrets masked, as raw JSON
+// (the result itself when it holds none, or does not encode).
+func maskedResult(sec *redact.Secrets, v any) any {
+	raw, err := encodeResult(v)
+	if err != nil || raw == nil {
+		return v
+	}
+	if red := sec.Bytes(raw); string(red) != string(raw) {
+		return json.RawMessage(red)
+	}
+	return v
 }
 
 var errNoResult = errors.New("no result recorded (the recording was cut short)")

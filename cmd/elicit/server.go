@@ -10,6 +10,7 @@ import (
 
 	"github.com/elicit-dev/elicit/client"
 	"github.com/elicit-dev/elicit/cmd/elicit/demo"
+	"github.com/elicit-dev/elicit/themes/untrusted"
 	"github.com/elicit-dev/elicit/transport"
 	"github.com/elicit-dev/elicit/transport/redact"
 )
@@ -40,9 +41,28 @@ type serverSpec struct {
 	// is how the person is asked, set by the mode that runs the spec.
 	OAuth oauthSpec
 	auth  *authHooks
+	// broken, when set, is why this server of a config is not started (a
+	// variable it names is not set): transport returns it, so the TUI
+	// shows the server failed and a headless command exits with it.
+	broken error
+	// written is its command, args, cwd and url as its config wrote them,
+	// when a ${VAR} was expanded in them (nil: they are what was written).
+	written *writtenLaunch
+	// secrets are values the config took from a VS Code input or a
+	// variable named as a secret, whatever they are called (secretRef).
+	secrets []string
+}
+
+// shown is s as it may be shown or recorded: command, args, cwd and url
+// as written in its config, never what the environment put in them.
+func (s serverSpec) shown() serverSpec {
+	l := shownLaunch(launch{Command: s.Command, Args: s.Args, Dir: s.Dir, URL: s.URL}, s.written)
+	s.Command, s.Args, s.Dir, s.URL = l.Command, l.Args, l.Dir, l.URL
+	return s
 }
 
 func (s serverSpec) describe() string {
+	s = s.shown()
 	switch {
 	case s.Demo && s.Protocol != "":
 		return "the embedded demo server (" + s.Protocol + ")"
@@ -55,8 +75,14 @@ func (s serverSpec) describe() string {
 	}
 }
 
-// transport builds the transport for the spec; obs sees every frame.
-func (s serverSpec) transport(obs transport.Observer) (transport.Transport, error) {
+// transport builds the transport for the spec; obs sees every frame,
+// with the run's secrets (sec, to which the spec's are added) masked.
+func (s serverSpec) transport(obs transport.Observer, sec *redact.Secrets) (transport.Transport, error) {
+	sec.Add(specSecrets(s)...)
+	obs = redactObserver(obs, sec)
+	if s.broken != nil {
+		return nil, s.broken
+	}
 	switch {
 	case s.Demo:
 		return &inProcessDemo{obs: obs, opts: &demo.Options{Protocol: s.Protocol}}, nil
@@ -64,7 +90,7 @@ func (s serverSpec) transport(obs transport.Observer) (transport.Transport, erro
 		if _, err := transport.ParseHTTPURL(s.URL); err != nil {
 			return nil, usageErr("bad --url %q: want http://host[:port]/path or https://…", redact.URL(s.URL))
 		}
-		hc, err := s.httpClientFor()
+		hc, err := s.httpClientFor(sec)
 		if err != nil {
 			return nil, err
 		}
@@ -81,19 +107,21 @@ func (s serverSpec) transport(obs transport.Observer) (transport.Transport, erro
 	}
 }
 
-// parseHeader turns "Key: value" or "Key=value" into a header entry.
+// parseHeader turns "Key: value" or "Key=value" into a header entry. A
+// header that does not parse is not quoted back: it is most often a
+// secret with a slip in it, and the message goes to logs.
 func parseHeader(h http.Header, kv string) error {
 	i := strings.IndexAny(kv, ":=")
 	if i <= 0 {
-		return usageErr("bad --header %q: want 'Name: value'", kv)
+		return usageErr("bad --header (%d characters, no ':' or '=' after a name): want 'Name: value'", len(kv))
 	}
 	name := strings.TrimSpace(kv[:i])
 	if strings.ContainsAny(name, " \t\r\n") {
-		return usageErr("bad --header %q: header name has spaces", kv)
+		return usageErr("bad --header (%d characters): the name before the first ':' or '=' has spaces; want 'Name: value'", len(kv))
 	}
 	val := strings.TrimSpace(kv[i+1:])
 	if strings.ContainsAny(val, "\r\n") {
-		return usageErr("bad --header %q: value has a line break", kv)
+		return usageErr("bad --header %s: its value has a line break", untrusted.Line(name))
 	}
 	h.Add(name, val)
 	return nil

@@ -38,7 +38,7 @@ func newTestEngine(t *testing.T, ctx context.Context, spec serverSpec, state *ta
 	mgr := client.NewManager(&client.ManagerOptions{Observer: obs})
 	e = &engine{ctx: ctx, m: mgr, state: state, specs: map[string]serverSpec{spec.Name: spec}, pending: map[string]error{},
 		sessionOpts: func(string) *client.Options { return &client.Options{Prompter: p} },
-		transports:  func(s serverSpec) (transport.Transport, error) { return s.transport(nil) },
+		transports:  func(s serverSpec) (transport.Transport, error) { return s.transport(nil, nil) },
 	}
 	e.connectAll(ctx, []string{spec.Name})
 	return e, ch

@@ -65,7 +65,7 @@ func (f *tuiFlags) register(fs *flag.FlagSet) {
 // runTUI starts the terminal UI with servers from flags or a config file.
 func runTUI(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	f := tuiFlags{stdin: stdin}
-	fs := newFlagSet("elicit", stderr, topUsage)
+	fs := newFlagSet("elicit", stderr, topUsage())
 	f.register(fs)
 	before, after := splitDashDash(args)
 	f.command = after
@@ -196,7 +196,7 @@ func runTUIWith(ctx context.Context, f *tuiFlags, stdout, stderr io.Writer) erro
 	}
 	settings := recordSettings(command, &f.common, specs, urlWait, "")
 	settings.Agents = recordAgents(f.agents)
-	rec, err := openRecord(f.record, settings)
+	rec, err := openRecord(f.record, settings, secretsOf(stderr))
 	if err != nil {
 		return err
 	}
@@ -213,19 +213,21 @@ func runTUIWith(ctx context.Context, f *tuiFlags, stdout, stderr io.Writer) erro
 	if stateErr != nil {
 		printError(stderr, stateErr)
 	}
+	sec := secretsOf(stderr)
 	obs := client.ObserverFunc(func(e client.Event) {
 		if err := state.observe(e); err != nil {
 			br.Event(client.Notice{Text: err.Error()})
 		}
 		rec.Event(e)
-		br.Event(e)
+		br.Event(shownEvent(sec, e))
 	})
 	mgr := client.NewManager(&client.ManagerOptions{Observer: obs})
 	// The servers' spec violations (client/findings): the sessions report
 	// into it, the transports' undecodable frames too; the findings view
 	// reads it.
 	found := findings.NewRecorder(br.FindingsChanged)
-	eng := &engine{ctx: ctx, m: mgr, state: state, specs: map[string]serverSpec{}, pending: map[string]error{}, findings: found}
+	eng := &engine{ctx: ctx, m: mgr, state: state, specs: map[string]serverSpec{}, pending: map[string]error{}, findings: found,
+		secrets: sec}
 	var order []string
 	for _, s := range specs {
 		if _, dup := eng.specs[s.Name]; dup {
@@ -243,7 +245,7 @@ func runTUIWith(ctx context.Context, f *tuiFlags, stdout, stderr io.Writer) erro
 	if eng.agentHub, err = newAgentHub(br, mgr.Journal(), f.agents); err != nil {
 		return err
 	}
-	eng.agentHub.rec = rec
+	eng.agentHub.rec, eng.agentHub.secrets = rec, eng.secrets
 	for _, a := range f.agents {
 		if _, dup := eng.specs[a.Name]; dup {
 			// Questions and the journal are keyed by the peer's name.
@@ -273,7 +275,7 @@ func runTUIWith(ctx context.Context, f *tuiFlags, stdout, stderr io.Writer) erro
 			// pane, client.Session.CompleteElicitation), or cancels the
 			// call: the wait is theirs, unless --url-wait bounds it.
 			URLWait:        urlWait,
-			Prompter:       rec.Prompter(br),
+			Prompter:       rec.Prompter(shownPrompter{next: br, sec: sec}),
 			PromptTimeout:  f.promptTimeout,
 			ConnectTimeout: f.connectTimeout,
 			RequestTimeout: f.requestTimeout,
@@ -290,7 +292,7 @@ func runTUIWith(ctx context.Context, f *tuiFlags, stdout, stderr io.Writer) erro
 				found.Frame(name, "", fr.Dir == transport.In, fr.Err, fr.Time)
 			},
 			OnStderr: func(line string) { br.Stderr(name, line) },
-		})
+		}, eng.secrets)
 	}
 
 	uiOpts := ui.Options{Theme: theme, Context: ctx, OpenURL: browserOpener()}
