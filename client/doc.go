@@ -299,6 +299,13 @@
 //     new quiet period starts. So a tools/call, prompts/get or
 //     resources/read that waits on a person is never timed out however
 //     long they take, and is bounded again once they have answered.
+//   - What the engine writes on its own (a response to the server's
+//     request, notifications/cancelled, a task's status, initialized,
+//     roots/list_changed) is bounded by Options.WriteTimeout (default
+//     10 s, as ACP's writes): a server that stops reading its stdin, or
+//     takes the POST and never answers it, fails that write with
+//     ErrTimeout. An answer so lost is journalled Undelivered and ends
+//     what waited on it (the call whose stream carried the question).
 //   - A request that timed out is cancelled as one whose ctx ended is
 //     (initialize and the probe never are), and its error wraps ErrTimeout
 //     and says after how long.

@@ -220,7 +220,7 @@ func (s *Session) answer(e *incoming, ctx context.Context, result json.RawMessag
 
 // reply writes a response to the server's request id.
 func (s *Session) reply(id jsonrpc.ID, result json.RawMessage, rpcErr *jsonrpc.Error) error {
-	err := s.wire().Write(context.Background(), rpcpeer.Response(id, result, rpcErr), nil)
+	err := s.send(context.Background(), s.wire(), rpcpeer.Response(id, result, rpcErr))
 	if err != nil {
 		s.log.Debug("writing a response failed", "id", id, "err", err)
 	}

@@ -12,11 +12,16 @@ import (
 // serverEnv, when set, makes the test binary a go-sdk stdio server (the
 // "ask" server of the stateful era, with "book" the booking server of
 // 2026-07-28, with "sample" or "sample-legacy" the sampling server of
-// both eras or of the stateful one) instead of running tests: the stdio
+// both eras or of the stateful one; "deaf" the raw server of
+// TestDeafServerWritesEnd) instead of running tests: the stdio
 // tests fork-exec themselves to get a real subprocess peer.
 const serverEnv = "ELICIT_CLIENT_TEST_SERVER"
 
 func TestMain(m *testing.M) {
+	if kind := os.Getenv(serverEnv); kind == "deaf" {
+		serveDeaf()
+		os.Exit(0)
+	}
 	if kind := os.Getenv(serverEnv); kind != "" {
 		srv := newAskServer(nil)
 		switch kind {

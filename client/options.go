@@ -111,6 +111,15 @@ type Options struct {
 	// server and on no person (see the package doc, Timeouts). Zero or
 	// negative means DefaultRequestTimeout.
 	RequestTimeout time.Duration
+	// WriteTimeout bounds each message the engine writes on its own: a
+	// response to the server's request, notifications/cancelled,
+	// notifications/tasks/status, notifications/roots/list_changed. A
+	// server that stops reading its stdin, or takes the POST and never
+	// answers it, must not hold them for ever; such a write fails with
+	// ErrTimeout. The bound stands still while the transport waits on a
+	// person (signing in: transport.PersonWaiter). Zero or negative means
+	// DefaultWriteTimeout.
+	WriteTimeout time.Duration
 	// Journal records outcomes; share one across sessions. nil gives the
 	// session a private one (see Session.Journal).
 	Journal *question.Journal

@@ -428,7 +428,7 @@ func (s *Session) cancelCall(c *call, cause error) {
 		}
 		n, err := rpcpeer.Cancel{Method: wire.NotifyCancelled}.Message(c.id, reason)
 		if err == nil {
-			err = conn.Write(context.Background(), n, nil)
+			err = s.send(context.Background(), conn, n)
 		}
 		if err != nil {
 			s.log.Debug("sending notifications/cancelled failed", "id", c.id, "err", err)

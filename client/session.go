@@ -189,6 +189,9 @@ func newSession(opts *Options) *Session {
 	if s.opts.RequestTimeout <= 0 {
 		s.opts.RequestTimeout = DefaultRequestTimeout
 	}
+	if s.opts.WriteTimeout <= 0 {
+		s.opts.WriteTimeout = DefaultWriteTimeout
+	}
 	s.resSubs.h = listensHandleOf(s)
 	if s.opts.ClientInfo.Name == "" {
 		s.opts.ClientInfo = wire.Implementation{Name: "elicit", Version: "dev"}

@@ -292,9 +292,11 @@ func (c *httpConn) Read(ctx context.Context) (Inbound, error) {
 // a *StatusError; a 404 for our session also drops the session id and
 // wraps ErrSessionExpired, so the session can initialize again.
 //
-// ctx bounds only the wait: if it ends first, the POST still completes and
-// its replies still reach Read, because a disconnect is not a cancel (in
-// the 2026-07-28 era, CancelRequest is how to cancel).
+// ctx bounds only the wait: if it ends first, the POST of a request still
+// completes and its replies still reach Read, because a disconnect is not
+// a cancel (in the 2026-07-28 era, CancelRequest is how to cancel); the
+// POST of a response or a notification, which carries nothing back, ends
+// with it.
 //
 // opts.Headers go out with the POST (see WriteOptions and SendsHeaders).
 // Once a notifications/cancelled for one of our pending requests has been
@@ -372,6 +374,12 @@ func (c *httpConn) Write(ctx context.Context, m *jsonrpc.Message, opts *WriteOpt
 	case err := <-done:
 		return err
 	case <-ctx.Done():
+		if !isReq {
+			// Nothing comes back on the POST of a response or a
+			// notification but its 202: abandoned, it is not left open
+			// (a connection, a goroutine) until Close.
+			scancel()
+		}
 		return fmt.Errorf("transport: http write %s: %w", httpDescribe(m), context.Cause(ctx))
 	}
 }

@@ -40,8 +40,11 @@ const rawPrefix = 4 << 10
 // whose id shows in its start still ends its call, see Conn).
 //
 // Close closes c, which must make a pending Read of r return (closing the
-// read end of a pipe does). c may be nil, in which case Close cannot
-// interrupt a Read of r that is already under way and does not wait for it.
+// read end of a pipe does), and a pending Write of w too (closing the write
+// end does): a line whose Write gave up with its ctx is still being
+// written, and ends only so if the peer never reads it. c may be nil, in
+// which case Close cannot interrupt a Read of r or a Write of w that is
+// already under way and does not wait for it.
 // obs may be nil.
 //
 // When r reaches EOF, Read returns an error wrapping io.EOF: the peer went
@@ -133,9 +136,12 @@ func (s *stream) Read(ctx context.Context) (Inbound, error) {
 }
 
 // Write sends m as one line. Concurrent Writes are serialised; waiting for
-// the turn honours ctx, but once the bytes start going out they are written
-// whole (a half-written line would corrupt the stream). A stream has no
-// headers: opts.Headers are ignored.
+// the turn honours ctx, and so does the write itself: once the bytes start
+// going out they are written whole (a half-written line would corrupt the
+// stream), but if ctx ends first, Write returns and the rest of the line
+// goes out in the background, keeping the turn, until the server reads it
+// or Close ends it. A server that stops reading its stdin must not hold
+// the writer for ever. A stream has no headers: opts.Headers are ignored.
 func (s *stream) Write(ctx context.Context, m *jsonrpc.Message, _ *WriteOptions) error {
 	b, err := jsonrpc.Encode(m)
 	if err != nil {
@@ -148,20 +154,43 @@ func (s *stream) Write(ctx context.Context, m *jsonrpc.Message, _ *WriteOptions)
 	case <-s.done:
 		return errClosed("write")
 	}
-	defer func() { <-s.wsem }()
 	select {
 	case <-s.done:
+		<-s.wsem
 		return errClosed("write")
 	default:
 	}
 	if err := ctx.Err(); err != nil {
+		<-s.wsem
 		return fmt.Errorf("transport: write: %w", err)
 	}
 	// Reported under the write lock so the log order is the wire order. The
 	// three-index slice keeps the newline appended below out of the
 	// observer's view even if append reuses b's array.
 	s.obs.Frame(Frame{Time: time.Now(), Dir: Out, Raw: b[:len(b):len(b)]})
-	if _, err := s.w.Write(append(b, '\n')); err != nil {
+	line := append(b, '\n')
+	if ctx.Done() == nil { // nothing to return early for
+		err := s.writeLine(line)
+		<-s.wsem
+		return err
+	}
+	done := make(chan error, 1)
+	go func() {
+		err := s.writeLine(line)
+		<-s.wsem // the turn passes once the whole line is out
+		done <- err
+	}()
+	select {
+	case err := <-done:
+		return err
+	case <-ctx.Done():
+		return fmt.Errorf("transport: write: %w (the server is not reading; the line goes on in the background)", ctx.Err())
+	}
+}
+
+// writeLine writes one whole line; called holding the turn.
+func (s *stream) writeLine(line []byte) error {
+	if _, err := s.w.Write(line); err != nil {
 		select {
 		case <-s.done:
 			return errClosed("write")

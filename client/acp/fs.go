@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 
 	"github.com/elicit-dev/elicit/client/question"
 	"github.com/elicit-dev/elicit/client/wire"
@@ -101,9 +102,11 @@ func (c *Client) decodeFS(params json.RawMessage) (p fsParams, real, rel string,
 }
 
 // readBounded reads a regular file of at most MaxFileBytes; exists is
-// false when there is none.
+// false when there is none. It opens without blocking: opening a FIFO
+// (which the agent may make in the cwd) waits for a writer, for ever if
+// none comes, and what is not a regular file is refused once open.
 func readBounded(path string) (text string, exists bool, e *jsonrpc.Error) {
-	f, err := os.Open(path)
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
 	if errors.Is(err, fs.ErrNotExist) {
 		return "", false, nil
 	}
@@ -188,7 +191,25 @@ func (w *pendingWrite) do() error {
 	if st, err := os.Stat(w.real); err == nil {
 		mode = st.Mode().Perm()
 	}
-	return os.WriteFile(w.real, []byte(w.content), mode)
+	// Without blocking, and a regular file only: what was checked before
+	// the person was asked may be a FIFO by now (the agent runs in the
+	// cwd), whose open would wait for a reader for ever.
+	f, err := os.OpenFile(w.real, os.O_WRONLY|os.O_CREATE|syscall.O_NONBLOCK, mode)
+	if err != nil {
+		return err
+	}
+	if st, err := f.Stat(); err != nil || !st.Mode().IsRegular() {
+		f.Close()
+		return fmt.Errorf("%s: not a regular file", w.real)
+	}
+	_, err = f.WriteString(w.content)
+	if err == nil {
+		err = f.Truncate(int64(len(w.content)))
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	return err
 }
 
 // The options of a write question.

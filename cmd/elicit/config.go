@@ -75,7 +75,7 @@ func loadConfig(path string) (*config, error) { return loadConfigWith(path, envI
 
 // loadConfigWith is loadConfig with ${input:ID} given by inputs.
 func loadConfigWith(path string, inputs inputLookup) (*config, error) {
-	b, err := os.ReadFile(path)
+	b, err := readConfigFile(path)
 	if err != nil {
 		return nil, fmt.Errorf("config: %w", err)
 	}
