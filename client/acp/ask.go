@@ -37,6 +37,9 @@ func (c *Client) askAgent(ctx context.Context, m *jsonrpc.Message, arrived time.
 		if perr == nil && !c.ours(q.Origin.SessionID) {
 			perr = &question.ParamsError{Msg: errForeignSession}
 		}
+		if perr == nil && oq.noTurn {
+			perr = &question.ParamsError{Msg: errNoTurn}
+		}
 	case MethodWriteTextFile:
 		q.Key.Delivery = question.FileWrite
 		write, perr = c.parseWrite(q, m.Params)
