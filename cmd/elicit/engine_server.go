@@ -35,6 +35,9 @@ func (e *engine) Server(name string) (ui.ServerDetail, error) {
 	}
 	scrub := e.scrubber(spec)
 	out.ServerStatus = ui.ServerStatus{Name: name, State: d.State, Protocol: d.Protocol, Era: d.Era, Err: scrub(d.Err), Host: e.host(name)}
+	// What the server said of itself is shown with the secrets masked.
+	sec := e.secretsNow()
+	d.Session.ServerInfo, d.Session.Instructions = shownValue(sec, d.Session.ServerInfo), sec.String(d.Session.Instructions)
 	if d.State == client.StateReady {
 		out.Caps, out.Info = d.Session.Caps, d.Session.ServerInfo
 	}
@@ -59,6 +62,7 @@ func (e *engine) scrubber(spec serverSpec) func(error) error {
 // so do the URL's password and query values; an argument that is, or
 // follows, a flag naming a secret is masked.
 func transportDetail(spec serverSpec) ui.TransportDetail {
+	spec = spec.shown() // as its config wrote it
 	switch {
 	case spec.Demo:
 		return ui.TransportDetail{Kind: "in-process"}
