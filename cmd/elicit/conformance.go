@@ -13,6 +13,7 @@ import (
 	"github.com/elicit-dev/elicit/client"
 	"github.com/elicit-dev/elicit/client/question"
 	"github.com/elicit-dev/elicit/client/wire"
+	"github.com/elicit-dev/elicit/cmd/elicit/internal/app"
 	"github.com/elicit-dev/elicit/themes/untrusted"
 	"github.com/elicit-dev/elicit/transport"
 	"github.com/elicit-dev/elicit/transport/oauth"
@@ -151,15 +152,18 @@ func runConformance(ctx context.Context, args []string, stdout, stderr io.Writer
 	if err != nil {
 		return fail(exitConnect, "%w", err)
 	}
-	logFrame := transport.ObserverFuncs{OnFrame: func(f transport.Frame) {
-		fmt.Fprintf(stderr, "%s %s %s\n", f.Time.Format("15:04:05.000"), f.Dir, untrusted.Line(string(f.Raw)))
-	}}
-	sess, err := client.Connect(ctx, &transport.HTTP{URL: pos[0], Observer: logFrame, Client: &http.Client{Transport: auth}}, &client.Options{
-		Name:       "conformance",
-		ClientInfo: wire.Implementation{Name: "elicit", Version: version},
-		Elicit:     client.ElicitBoth,
-		Prompter:   question.AcceptDefaults,
-	})
+	// The suite judges the client, so no findings or recording: the
+	// frames are logged to stderr (masked, as every stderr is).
+	w := &app.Wiring{
+		Name:     "conformance",
+		Version:  version,
+		Elicit:   client.ElicitBoth,
+		Prompter: question.AcceptDefaults,
+		OnFrame: func(f transport.Frame) {
+			fmt.Fprintf(stderr, "%s %s %s\n", f.Time.Format("15:04:05.000"), f.Dir, untrusted.Line(string(f.Raw)))
+		},
+	}
+	sess, err := w.Connect(ctx, &transport.HTTP{URL: pos[0], Observer: w.TransportObserver(), Client: &http.Client{Transport: auth}})
 	if err != nil {
 		return fail(exitConnect, "connect to %s: %w", pos[0], err)
 	}

@@ -13,8 +13,8 @@ import (
 	"github.com/elicit-dev/elicit/client/findings"
 	"github.com/elicit-dev/elicit/client/question"
 	"github.com/elicit-dev/elicit/client/wire"
+	"github.com/elicit-dev/elicit/cmd/elicit/internal/app"
 	"github.com/elicit-dev/elicit/themes/untrusted"
-	"github.com/elicit-dev/elicit/transport"
 )
 
 const toolsUsage = `Usage: elicit tools [flags] [-- CMD ARGS...]
@@ -288,19 +288,6 @@ func connectHeadless(ctx context.Context, c *common, prompter question.Prompter,
 	c.rec = rec
 	var once sync.Once
 	closeRec := func() { once.Do(func() { closeRecord(rec, c.record, stderr) }) }
-	tobs := transport.ObserverFuncs{OnStderr: func(line string) {
-		fmt.Fprintf(stderr, "[%s] %s\n", spec.Name, untrusted.Line(line))
-	}, OnFrame: func(f transport.Frame) {
-		if rec != nil {
-			rec.Frame(spec.Name, f)
-		}
-		c.findings.Frame(spec.Name, c.protocol, f.Dir == transport.In, f.Err, f.Time)
-	}}
-	t, err := spec.transport(tobs, secretsOf(stderr))
-	if err != nil {
-		closeRec()
-		return nil, nil, err
-	}
 	modes, _ := parseElicit(c.elicit)
 	sampling, sampler, err := parseSample(c.sample)
 	if err != nil {
@@ -311,24 +298,29 @@ func connectHeadless(ctx context.Context, c *common, prompter question.Prompter,
 	if c.logLevel != "" {
 		obs = logPrinter{name: spec.Name, stderr: stderr, next: obs} // loglevel.go
 	}
-	if rec != nil {
-		obs = recordObserver{rec: rec, next: obs}
-	}
-	sess, err := client.Connect(ctx, t, &client.Options{
+	w := &app.Wiring{
 		Name:           spec.Name,
-		ClientInfo:     wire.Implementation{Name: "elicit", Version: version},
+		Version:        version,
 		Protocol:       c.protocol,
 		Elicit:         modes,
 		Roots:          spec.Roots, // declared only when some were given
 		Sampling:       sampling,
-		Prompter:       rec.Prompter(question.Route{question.KindElicitation: prompter, question.KindSampling: sampler}),
+		Prompter:       question.Route{question.KindElicitation: prompter, question.KindSampling: sampler},
 		Observer:       obs,
+		Recorder:       rec,
+		Findings:       c.findings,
 		URLWait:        c.urlWait,
 		PromptTimeout:  c.promptTimeout,
 		ConnectTimeout: c.connectTimeout,
 		RequestTimeout: c.requestTimeout,
-		Findings:       c.findings,
-	})
+		OnStderr:       func(line string) { fmt.Fprintf(stderr, "[%s] %s\n", spec.Name, untrusted.Line(line)) },
+	}
+	t, err := spec.transport(w.TransportObserver(), secretsOf(stderr))
+	if err != nil {
+		closeRec()
+		return nil, nil, err
+	}
+	sess, err := w.Connect(ctx, t)
 	if err != nil {
 		closeRec()
 		return nil, nil, fail(exitConnect, "%w", err) // "connect to NAME: …", naming the command or URL where it failed

@@ -7,7 +7,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/elicit-dev/elicit/client"
 	"github.com/elicit-dev/elicit/client/record"
 	"github.com/elicit-dev/elicit/client/wire"
 	"github.com/elicit-dev/elicit/transport/redact"
@@ -83,19 +82,6 @@ func recordServer(spec serverSpec) record.Server {
 		out.EnvNames = slices.Sorted(slices.Values(d.EnvNames))
 	}
 	return out
-}
-
-// recordObserver sends a session's events to the recording, then on.
-type recordObserver struct {
-	rec  *record.Recorder
-	next client.Observer
-}
-
-func (o recordObserver) Event(e client.Event) {
-	o.rec.Event(e)
-	if o.next != nil {
-		o.next.Event(e)
-	}
 }
 
 // The params of the calls a recording keeps, in the shape of the

@@ -14,10 +14,11 @@ import (
 	"time"
 
 	"github.com/elicit-dev/elicit/client"
+	"github.com/elicit-dev/elicit/client/findings"
 	"github.com/elicit-dev/elicit/client/record"
 	"github.com/elicit-dev/elicit/client/wire"
+	"github.com/elicit-dev/elicit/cmd/elicit/internal/app"
 	"github.com/elicit-dev/elicit/themes/untrusted"
-	"github.com/elicit-dev/elicit/transport"
 	"github.com/elicit-dev/elicit/transport/redact"
 )
 
@@ -130,7 +131,7 @@ func runReplay(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 		return err
 	}
 	rep := &replayReport{File: pos[0], Ignored: volatileRules(), Truncated: rec.End == nil}
-	r := &replayer{rec: rec, c: &c, wait: wait, stderr: stderr}
+	r := &replayer{rec: rec, c: &c, wait: wait, stderr: stderr, findings: findings.NewRecorder(nil)}
 	// --record records the replay itself (to see what a red one did).
 	var specs []serverSpec
 	for _, t := range targets {
@@ -158,6 +159,7 @@ func runReplay(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 	}
 	r.close(targets)
 	rep.Unattached = r.unattached(targets)
+	rep.Findings = findingsOf(r.findings)
 	if len(agentSpecs) > 0 && ctx.Err() == nil {
 		set := startACPReplay(ctx, rec, agentSpecs, permits, r.out, wait, stderr)
 		rep.Servers = append(rep.Servers, set.servers...)
@@ -317,11 +319,14 @@ func specOfRecorded(rs record.Server) (serverSpec, error) {
 
 // replayer runs a recording's calls again.
 type replayer struct {
-	rec    *record.Recording
-	out    *record.Recorder // --record of the replay (nil: none)
-	c      *common
-	wait   time.Duration
-	stderr io.Writer
+	rec *record.Recording
+	out *record.Recorder // --record of the replay (nil: none)
+	// findings are the server's spec violations the replayed sessions
+	// noticed, as the live ones do.
+	findings *findings.Recorder
+	c        *common
+	wait     time.Duration
+	stderr   io.Writer
 }
 
 // connect starts a session to every target, with the recorded settings.
@@ -353,34 +358,32 @@ func (r *replayer) connect(ctx context.Context, targets map[string]*replayTarget
 			}
 		}
 		t.spec.auth = headlessAuth(r.stderr, r.c.authTimeout)
-		tobs := transport.ObserverFuncs{OnStderr: func(line string) {
-			fmt.Fprintf(r.stderr, "[%s] %s\n", name, untrusted.Line(line))
-		}}
-		if r.out != nil {
-			tobs.OnFrame = func(fr transport.Frame) { r.out.Frame(name, fr) }
-		}
-		tr, err := t.spec.transport(tobs, secretsOf(r.stderr))
-		if err != nil {
-			t.err = err
-			continue
-		}
 		roots := t.spec.Roots
 		if roots == nil && (st.Command == "tui" || st.Command == "demo") {
 			roots = []client.Root{} // the TUI always declares roots
 		}
-		t.sess, t.err = client.Connect(ctx, tr, &client.Options{
+		w := &app.Wiring{
 			Name:           name,
-			ClientInfo:     wire.Implementation{Name: "elicit", Version: version},
+			Version:        version,
 			Protocol:       t.protocol,
 			Elicit:         modes,
 			Roots:          roots,
 			Sampling:       sampling,
-			Prompter:       r.out.Prompter(t.prompter),
-			Observer:       recordObserver{rec: r.out, next: t.prompter},
+			Prompter:       t.prompter,
+			Observer:       t.prompter,
+			Recorder:       r.out,
+			Findings:       r.findings,
 			URLWait:        urlWait,
 			ConnectTimeout: r.c.connectTimeout,
 			RequestTimeout: r.c.requestTimeout,
-		})
+			OnStderr:       func(line string) { fmt.Fprintf(r.stderr, "[%s] %s\n", name, untrusted.Line(line)) },
+		}
+		tr, err := t.spec.transport(w.TransportObserver(), secretsOf(r.stderr))
+		if err != nil {
+			t.err = err
+			continue
+		}
+		t.sess, t.err = w.Connect(ctx, tr)
 	}
 }
 

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/elicit-dev/elicit/client/findings"
 	"github.com/elicit-dev/elicit/client/record"
 	"github.com/elicit-dev/elicit/themes/untrusted"
 )
@@ -416,6 +417,10 @@ type replayReport struct {
 	// Truncated: the recording has no end line (the process was killed).
 	Truncated bool     `json:"truncated,omitempty"`
 	Ignored   []string `json:"ignored"`
+	// Findings are the server's spec violations seen in the replay
+	// (client/findings), as a live session reports them; they do not
+	// make it differ (the recording may have had them too).
+	Findings []findings.Finding `json:"findings"`
 }
 
 type replayServer struct {
@@ -471,6 +476,9 @@ func (r *replayReport) finish() {
 	if r.Calls == nil {
 		r.Calls = []callReport{}
 	}
+	if r.Findings == nil {
+		r.Findings = []findings.Finding{} // a script reads [] as "none"
+	}
 }
 
 // print writes the report for a person: one line a call, its
@@ -524,6 +532,9 @@ func (r *replayReport) printCalls(w io.Writer) {
 		verdict = fmt.Sprintf("%d difference(s)", r.Differences)
 	}
 	fmt.Fprintf(w, "%d call(s): %d same, %d differ, %d skipped; %s\n", len(r.Calls), same, differs, skipped, verdict)
+	for _, f := range r.Findings {
+		fmt.Fprintln(w, untrusted.Line(fmt.Sprintf("finding (%s) %s %s: %s", f.Severity, f.Server, f.Rule, f.Detail)))
+	}
 }
 
 func printDiffs(w io.Writer, ds []difference) {

@@ -14,7 +14,7 @@ import (
 
 	"github.com/elicit-dev/elicit/client"
 	"github.com/elicit-dev/elicit/client/findings"
-	"github.com/elicit-dev/elicit/client/wire"
+	"github.com/elicit-dev/elicit/cmd/elicit/internal/app"
 	"github.com/elicit-dev/elicit/themes"
 	"github.com/elicit-dev/elicit/transport"
 	"github.com/elicit-dev/elicit/ui"
@@ -214,14 +214,15 @@ func runTUIWith(ctx context.Context, f *tuiFlags, stdout, stderr io.Writer) erro
 		printError(stderr, stateErr)
 	}
 	sec := secretsOf(stderr)
+	// Each session's observer (the wiring's, below: the recording
+	// first, then this).
 	obs := client.ObserverFunc(func(e client.Event) {
 		if err := state.observe(e); err != nil {
 			br.Event(client.Notice{Text: err.Error()})
 		}
-		rec.Event(e)
 		br.Event(shownEvent(sec, e))
 	})
-	mgr := client.NewManager(&client.ManagerOptions{Observer: obs})
+	mgr := client.NewManager(&client.ManagerOptions{})
 	// The servers' spec violations (client/findings): the sessions report
 	// into it, the transports' undecodable frames too; the findings view
 	// reads it.
@@ -253,7 +254,8 @@ func runTUIWith(ctx context.Context, f *tuiFlags, stdout, stderr io.Writer) erro
 		}
 	}
 	eng.rec = rec
-	eng.sessionOpts = func(name string) *client.Options {
+	// wiring is a server's session as the TUI opens it (internal/app).
+	wiring := func(name string) *app.Wiring {
 		protocol := f.protocol
 		if p := eng.specs[name].Protocol; p != "" {
 			protocol = p
@@ -265,34 +267,32 @@ func runTUIWith(ctx context.Context, f *tuiFlags, stdout, stderr io.Writer) erro
 		if roots == nil {
 			roots = []client.Root{}
 		}
-		return &client.Options{
-			ClientInfo: wire.Implementation{Name: "elicit", Version: version},
-			Protocol:   protocol,
-			Elicit:     modes,
-			Roots:      roots,
-			Sampling:   sampling,
+		return &app.Wiring{
+			Name:     name,
+			Version:  version,
+			Protocol: protocol,
+			Elicit:   modes,
+			Roots:    roots,
+			Sampling: sampling,
 			// The person says when a -32042's page is done (r on its
 			// pane, client.Session.CompleteElicitation), or cancels the
 			// call: the wait is theirs, unless --url-wait bounds it.
 			URLWait:        urlWait,
-			Prompter:       rec.Prompter(shownPrompter{next: br, sec: sec}),
+			Prompter:       shownPrompter{next: br, sec: sec},
+			Observer:       obs,
+			Recorder:       rec,
+			Findings:       found,
 			PromptTimeout:  f.promptTimeout,
 			ConnectTimeout: f.connectTimeout,
 			RequestTimeout: f.requestTimeout,
-			Findings:       found,
+			OnFrame:        func(fr transport.Frame) { br.Frame(name, fr) },
+			OnStderr:       func(line string) { br.Stderr(name, line) },
 		}
 	}
+	eng.sessionOpts = func(name string) *client.Options { return wiring(name).Options() }
 	eng.transports = func(spec serverSpec) (transport.Transport, error) {
-		name := spec.Name
 		spec.auth = tuiAuth(br, f.authTimeout)
-		return spec.transport(transport.ObserverFuncs{
-			OnFrame: func(fr transport.Frame) {
-				rec.Frame(name, fr)
-				br.Frame(name, fr)
-				found.Frame(name, "", fr.Dir == transport.In, fr.Err, fr.Time)
-			},
-			OnStderr: func(line string) { br.Stderr(name, line) },
-		}, eng.secrets)
+		return spec.transport(wiring(spec.Name).TransportObserver(), eng.secrets)
 	}
 
 	uiOpts := ui.Options{Theme: theme, Context: ctx, OpenURL: browserOpener()}

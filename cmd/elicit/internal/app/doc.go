@@ -1,0 +1,13 @@
+// Package app is elicit's application layer below cmd/elicit: the one
+// session factory every MCP path of the binary opens its sessions
+// through (the TUI, the headless commands, check, replay, conformance).
+//
+// What varies between them (the server's name and protocol, what the
+// client declares, the prompter and observer, the recording, the
+// findings recorder, a frame and stderr observer of their own) is a
+// Wiring; the hooks every session gets from it (the recording of its
+// frames, events and answers, the findings of its frames and of what the
+// engine notices) are wired here once, so no path can lack one. How the
+// transport is made (a configured server, auth, the run's secrets
+// masking) stays with the caller, which gets the observer to give it.
+package app
