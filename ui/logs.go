@@ -261,7 +261,7 @@ func (lc logColumns) row(st *themes.Styles, e *LogEntry, width int) string {
 	who = ansi.Truncate(who, lc.who, "…")
 	body := ls.Render(text(e.Text))
 	switch {
-	case e.Ours && lc.about:
+	case e.Ours && lc.about && e.Server != "":
 		body = st.Muted.Render(text(e.Server)+": ") + body
 	case e.Logger != "":
 		body = st.Muted.Render(text(e.Logger)+": ") + body
