@@ -66,4 +66,4 @@ func (m *Model) handleServers(msg serversMsg) tea.Cmd {
 // handleStreams lets the screens pull what they show of lane 3.
 func (m *Model) handleStreams(msg streamsChangedMsg) tea.Cmd { return m.toScreens(msg) }
 
-func (m *Model) handleNotice(msg noticeMsg) { m.notice = string(msg) }
+func (m *Model) handleNotice(msg noticeMsg) { m.notice = plainWords(string(msg)) }
