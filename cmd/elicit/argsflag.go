@@ -53,6 +53,19 @@ func argsStrings(text string) (map[string]string, error) {
 	return out, nil
 }
 
+// whereErr is a JSON decoding error said with where it stopped.
+type whereErr struct {
+	where string
+	err   error
+}
+
+func (e *whereErr) Error() string { return e.where }
+func (e *whereErr) Unwrap() error { return e.err }
+
+// jsonErr is err, from decoding text, with the line and column it
+// stopped at (jsonWhere).
+func jsonErr(text string, err error) error { return &whereErr{where: jsonWhere(text, err), err: err} }
+
 // jsonWhere is a decoding error with the line and column it stopped at
 // (the column alone on a one-line text); at the end of the text, the
 // column just after it, where the missing rest would go.

@@ -2,6 +2,8 @@ package main
 
 import (
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -53,5 +55,19 @@ func TestMisspeltCommandFailureJSON(t *testing.T) {
 			got.Failure.Kind != "usage" || !strings.Contains(got.Failure.Message, "did you mean") {
 			t.Errorf("%s: stdout %q, want a usage failure object", word, out)
 		}
+	}
+}
+
+// TestConfigJSONErrorSaysWhere: a config file that is not JSON says where
+// the parser stopped, as --args does.
+func TestConfigJSONErrorSaysWhere(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "servers.json")
+	if err := os.WriteFile(path, []byte("{\"mcpServers\": {\n  \"a\": {\"command\": \"x\",}}}"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	code, _, errs := runCLI(t, "tools", "--config", path, "--server", "a")
+	want := "not valid JSON: line 2, column 24: invalid character '}' looking for beginning of object key string"
+	if code != exitUsage || !strings.Contains(errs, want) {
+		t.Fatalf("exit %d, stderr %q, want %q", code, errs, want)
 	}
 }

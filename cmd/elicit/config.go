@@ -80,7 +80,7 @@ func loadConfigWith(path string, inputs inputLookup) (*config, error) {
 		Inputs     []configInput              `json:"inputs"`
 	}
 	if err := json.Unmarshal(b, &raw); err != nil {
-		return nil, fmt.Errorf("config %s: not valid JSON: %w", path, err)
+		return nil, fmt.Errorf("config %s: not valid JSON: %w", path, jsonErr(string(b), err))
 	}
 	entries := raw.MCPServers
 	if entries == nil {
