@@ -213,3 +213,32 @@ func TestToolJSONTemplate(t *testing.T) {
 	}
 	wantJSON(t, contentJSON(t, f), `{"entities":[{"name":"Ada","entityType":"","observations":[]}]}`)
 }
+
+// TestValuesKeepJSONAsWritten: a JSON argument is carried as the text the
+// person wrote (compacted): its members in their order, and carried even
+// while it does not yet fit its schema, so that the JSON editor (ctrl+l)
+// shows what the form held rather than dropping it or sorting it.
+func TestValuesKeepJSONAsWritten(t *testing.T) {
+	t.Parallel()
+	f := NewToolArgs(parseTool(t, createEntities), Options{})
+	if got := string(asRaw(t, f.Values()["entities"])); got != `[{"name":"","entityType":"","observations":[]}]` {
+		t.Errorf("the template is carried as %s", got)
+	}
+	f.fields[0].(*jsonField).text = `[{"name": "Ada", "zeta": 1}]` // no entityType yet
+	if got := string(asRaw(t, f.Values()["entities"])); got != `[{"name":"Ada","zeta":1}]` {
+		t.Errorf("a half-written value is carried as %s", got)
+	}
+	f.fields[0].(*jsonField).text = `[{"name": "Ada",` // not JSON
+	if v, ok := f.Values()["entities"]; ok {
+		t.Errorf("text that is not JSON is carried: %v", v)
+	}
+}
+
+func asRaw(t *testing.T, v any) json.RawMessage {
+	t.Helper()
+	raw, ok := v.(json.RawMessage)
+	if !ok {
+		t.Fatalf("%T %v, want json.RawMessage", v, v)
+	}
+	return raw
+}
