@@ -11,8 +11,8 @@ import (
 
 // The scene of the Logs view's test: a server that declares logging and,
 // when its tool "notes" is called, logs a line under the logger name
-// "elicit" and answers a request id elicit never sent, which elicit drops
-// with a note of its own.
+// "elicit" and one at the longest level, emergency, and answers a request
+// id elicit never sent, which elicit drops with a note of its own.
 func init() { testServers["notes"] = serveNotes }
 
 func serveNotes(in *bufio.Scanner, out *json.Encoder) {
@@ -35,6 +35,8 @@ func serveNotes(in *bufio.Scanner, out *json.Encoder) {
 		case "tools/call":
 			_ = out.Encode(map[string]any{"jsonrpc": "2.0", "method": "notifications/message",
 				"params": map[string]any{"level": "notice", "logger": "elicit", "data": "a line the server logged"}})
+			_ = out.Encode(map[string]any{"jsonrpc": "2.0", "method": "notifications/message",
+				"params": map[string]any{"level": "emergency", "data": "the longest level"}})
 			_ = out.Encode(map[string]any{"jsonrpc": "2.0", "id": 999, "result": map[string]any{}})
 			reply["result"] = map[string]any{"content": []any{map[string]any{"type": "text", "text": "noted"}}}
 		case "logging/setLevel":
@@ -49,7 +51,7 @@ func serveNotes(in *bufio.Scanner, out *json.Encoder) {
 // TestTUILogsSayWhoseLineEachIs (issue 26, item 5): in the Logs view,
 // elicit's own note about a server is elicit's, and a line the server
 // logged is the server's, even under the logger name "elicit"; at 80×24
-// and 120×40, the columns line up.
+// and 120×40, the columns line up, an emergency line's too.
 func TestTUILogsSayWhoseLineEachIs(t *testing.T) {
 	self, err := os.Executable()
 	if err != nil {
@@ -70,8 +72,12 @@ func TestTUILogsSayWhoseLineEachIs(t *testing.T) {
 		if !ours.MatchString(s) || !theirs.MatchString(s) {
 			t.Fatalf("%dx%d: the rows do not say whose they are:\n%s", size[0], size[1], s)
 		}
-		if i, j := strings.Index(lineWith(s, "dropped a"), "dropped a"), strings.Index(lineWith(s, "a line the"), "elicit: a line"); i != j {
-			t.Errorf("%dx%d: the text columns differ (%d, %d):\n%s", size[0], size[1], i, j, s)
+		// The text starts in one column, whatever the level (emergency is
+		// the longest) and whoever the line is.
+		i, j, k := strings.Index(lineWith(s, "dropped a"), "dropped a"), strings.Index(lineWith(s, "a line the"), "elicit: a line"),
+			strings.Index(lineWith(s, "the longest level"), "the longest level")
+		if i != j || j != k {
+			t.Errorf("%dx%d: the text columns differ (%d, %d, %d):\n%s", size[0], size[1], i, j, k, s)
 		}
 		checkWidth(t, s, size[0])
 	}
