@@ -256,3 +256,21 @@ func TestPaneHeaderFitsNarrow(t *testing.T) {
 	d.send(tea.WindowSizeMsg{Width: 140, Height: 30})
 	mustShow(t, d, "demo-2025-11-25 (elicit demo server)  demo-2025-11-25#1  ·  tool deploy (call 3)  ·  waiting")
 }
+
+// TestTabBarKeepsHelpWithCounts (issue 26): with a question and a task
+// counting at 80 columns, F1 help is still on the bar, in the tasks view
+// as in the others (the counts give up their space first).
+func TestTabBarKeepsHelpWithCounts(t *testing.T) {
+	t.Parallel()
+	d := newDriver(t, Options{}, demoLike)
+	d.send(tea.WindowSizeMsg{Width: 80, Height: 24})
+	d.open(formPrompt(t, "demo-2025-11-25", 1, "Name?", nameSchema))
+	d.emit(mkTask("t-1", client.TaskWorking, func(tk *client.Task) { tk.Server = "demo-2025-11-25" }))
+	for _, k := range []tea.KeyPressMsg{keyF5, {Code: tea.KeyF11}, {Code: tea.KeyF4}} {
+		d.keys(k)
+		bar := d.tabBar()
+		if !strings.Contains(bar, "Qs(1)") || !strings.Contains(bar, "Tsk(1)") || !strings.HasSuffix(bar, "F1 help") || ansi.StringWidth(bar) > 80 {
+			t.Errorf("on %s the tab bar is %q", d.m.tabs[d.m.view].name, bar)
+		}
+	}
+}

@@ -20,8 +20,9 @@ import (
 //  3. the tabs without an F-key that are neither shown nor counting
 //     (the status bar names the agent's key);
 //     the names are whole again and go short from the end once more;
-//  4. "F1 help" (F1 and ? still open it; the empty questions screen says
-//     so);
+//  4. the space before each count ("Tsk(1)"), then "F1 help" (F1 and ?
+//     still open it; the empty questions screen says so) with the space
+//     back;
 //  5. under 80 columns: the names of the tabs not shown, from the bar's
 //     end, with "F1 help" back, so that every key is still there;
 //  6. the shown tab's key (the person is there): its full name alone,
@@ -31,12 +32,14 @@ import (
 
 // tabLayout is one step of giving up.
 type tabLayout struct {
-	tabs     []viewID // the tabs on the bar, in registry order
-	short    []bool   // per entry of tabs: its short name
-	bare     []bool   // per entry of tabs: its key alone
-	tight    bool     // no padding left of the tabs not shown
-	noHelp   bool     // no "F1 help"
-	shownCut int      // the shown tab: 0 as is, 1 short name, 2 no key, 3 short and no key
+	tabs   []viewID // the tabs on the bar, in registry order
+	short  []bool   // per entry of tabs: its short name
+	bare   []bool   // per entry of tabs: its key alone
+	tight  bool     // no padding left of the tabs not shown
+	noHelp bool     // no "F1 help"
+	// tightCount: a count without the space before it, "Tsk(1)"
+	tightCount bool
+	shownCut   int // the shown tab: 0 as is, 1 short name, 2 no key, 3 short and no key
 }
 
 func (m *Model) renderTabs() string {
@@ -70,7 +73,7 @@ func (m *Model) renderTabs() string {
 		l.short, l.bare = make([]bool, len(l.tabs)), make([]bool, len(l.tabs))
 	})
 	last := shorten(busy)
-	steps = append(steps, func() { l.noHelp = true })
+	steps = append(steps, func() { l.tightCount = true }, func() { l.noHelp, l.tightCount = true, false })
 	if last != nil {
 		steps = append(steps, last)
 	}
@@ -146,7 +149,9 @@ func (m *Model) drawTabs(l tabLayout, plain bool) string {
 			name = ""
 		}
 		label := strings.TrimSpace(key + " " + name)
-		if n := badgeOf(t); n > 0 {
+		if n := badgeOf(t); n > 0 && l.tightCount {
+			label += fmt.Sprintf("(%d)", n)
+		} else if n > 0 {
 			label += fmt.Sprintf(" (%d)", n)
 		}
 		if shown {
