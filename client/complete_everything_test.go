@@ -2,14 +2,13 @@ package client_test
 
 import (
 	"context"
-	"os"
-	"os/exec"
 	"slices"
 	"testing"
 	"time"
 
 	"github.com/elicit-dev/elicit/client"
 	"github.com/elicit-dev/elicit/client/wire"
+	"github.com/elicit-dev/elicit/internal/testenv"
 	"github.com/elicit-dev/elicit/transport"
 )
 
@@ -18,13 +17,8 @@ import (
 // the department given as context; and for its dynamic resource template's
 // resourceId, which it checks is an integer.
 func TestCompleteEverything(t *testing.T) {
-	path := os.Getenv("ELICIT_SERVER_EVERYTHING")
-	if path == "" {
-		t.Skip("ELICIT_SERVER_EVERYTHING is not set")
-	}
-	if _, err := exec.LookPath("node"); err != nil {
-		t.Skip("node is not installed")
-	}
+	path := testenv.Getenv(t, "ELICIT_SERVER_EVERYTHING", "path to server-everything's dist/index.js")
+	testenv.LookPath(t, "node")
 	t.Parallel()
 	ctx, cancel := context.WithTimeout(t.Context(), time.Minute)
 	defer cancel()

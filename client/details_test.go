@@ -59,7 +59,15 @@ func TestManagerDetails(t *testing.T) {
 	}
 	addr := l.Addr().String()
 	ts, _ := serveDetails(t, l)
-	m := client.NewManager(nil)
+	// Each event the manager's sessions emit is a reason to look at the
+	// state again (waitUntilState).
+	changed := make(chan struct{}, 1)
+	m := client.NewManager(&client.ManagerOptions{Observer: client.ObserverFunc(func(client.Event) {
+		select {
+		case changed <- struct{}{}:
+		default:
+		}
+	})})
 	defer m.Close()
 	if err := m.Add(t.Context(), "web", &transport.HTTP{URL: ts.URL}, &client.Options{Prompter: question.DeclineAll}); err != nil {
 		t.Fatal(err)
@@ -92,7 +100,7 @@ func TestManagerDetails(t *testing.T) {
 	// The server dies: the details stay, with the end and why.
 	ts.CloseClientConnections()
 	ts.Listener.Close()
-	waitUntilState(t, m, "web", client.StateDisconnected)
+	waitUntilState(t, m, changed, "web", client.StateDisconnected)
 	d, _ = m.Details("web")
 	if d.Session.ServerInfo.Title != "Details Server" || d.Session.Ended.IsZero() || !errors.Is(d.Session.Err, question.ErrDisconnected) {
 		t.Errorf("after the death: %+v", d.Session)
@@ -135,20 +143,23 @@ func TestManagerDetails(t *testing.T) {
 }
 
 // waitUntilState waits for a managed server to reach state, as long as a
-// dead server may take to be noticed.
-func waitUntilState(t *testing.T, m *client.Manager, name string, state client.ServerState) {
+// dead server may take to be noticed; it looks again on each signal of
+// changed (the manager's events: a session sets its state before it
+// emits the change).
+func waitUntilState(t *testing.T, m *client.Manager, changed <-chan struct{}, name string, state client.ServerState) {
 	t.Helper()
-	deadline := time.Now().Add(deadBound)
+	timeout := time.After(deadBound)
 	for {
 		for _, s := range m.Status() {
 			if s.Name == name && s.State == state {
 				return
 			}
 		}
-		if time.Now().After(deadline) {
+		select {
+		case <-changed:
+		case <-timeout:
 			t.Fatalf("%s did not become %v within %v: %+v", name, state, deadBound, m.Status())
 		}
-		time.Sleep(5 * time.Millisecond)
 	}
 }
 

@@ -47,7 +47,16 @@
 // questions end Abandoned (a request is still answered cancel, so the
 // server's wait ends too); a question that came on a call's HTTP stream
 // ends Disconnected when that stream is lost (the transport ends the call
-// with transport.Inbound.Err).
+// with transport.Inbound.Err). An answer that did not reach the server
+// (its write failed, or the server refused it: an HTTP 400 to the POSTed
+// response) is journalled Undelivered, saying what it was and why, with
+// nothing counted as sent; what waited on the server's next move ends at
+// once wrapping question.ErrUndelivered: the call whose HTTP stream
+// carried the question (cancelled on the wire), or the 2025-11-25 task it
+// belongs to (lost); an extension task's tasks/update that failed, or
+// that the server answered with an error, loses its task the same way.
+// A question tied to no call (stdio, a GET stream) ends nothing more:
+// which call it belongs to is a guess.
 //
 // What the client offers a server (the requests it serves and the
 // capabilities it declares, per version) is one table, features.go;
@@ -127,7 +136,8 @@
 // answered by the assistant's message; since 2026-07-28 has no way to
 // refuse one, a refused sampling question abandons the call
 // (ErrAbandonedCall) and no retry goes out. A round's prompts are
-// journalled, and PromptResolved sent, when its retry has been written.
+// journalled, and PromptResolved sent, when its retry has been written;
+// a retry that could not be written journals them Undelivered.
 //
 // # Sampling, -32042, and serving only what was declared
 //

@@ -2,21 +2,31 @@ package client
 
 import (
 	"context"
+	"fmt"
 
 	"github.com/elicit-dev/elicit/client/question"
 	"github.com/elicit-dev/elicit/transport/jsonrpc"
 )
 
-// serveElicit serves one elicitation/create request through the one ask
-// path (deliver.go): its delivery is the request itself.
-func (s *Session) serveElicit(e *incoming, params []byte) {
+// serveQuestion serves one server request a person answers
+// (elicitation/create, sampling/createMessage) through the one ask path
+// (deliver.go): a question of the kind the method asks, whose delivery is
+// the request itself, or, task-augmented, our task (receiver.go).
+func (s *Session) serveQuestion(e *incoming, m *jsonrpc.Message) {
+	closed := s.taskPromptOpened(e) // a task's question is its task's (tasks_core.go)
+	defer closed()
+	if s.servedAsTask(e, m) { // task-augmented: our task (receiver.go)
+		return
+	}
+	kind, _ := question.KindFor(m.Method) // features.go routes only the kinds' methods here
 	q := &question.Question{
 		Key:     question.Key{Server: s.name, Delivery: question.ServerRequest, RequestID: e.id},
 		Server:  s.name,
+		Kind:    kind,
 		Origin:  e.origin,
 		Arrived: e.arrived,
 	}
-	s.ask(e.ctx, q, params, requestDelivery{s, e})
+	s.ask(e.ctx, q, m.Params, requestDelivery{s, e})
 }
 
 // requestDelivery answers a question with a response to the server's
@@ -34,27 +44,42 @@ func (d requestDelivery) send(q *question.Question, r question.Reply, out questi
 		if err := d.s.reply(d.e.id, r.Result, r.Err); err == nil {
 			sent = &r
 		} else {
-			out.Reason = question.JoinReason(out.Reason, "answer not delivered: "+err.Error())
+			out = question.NotDelivered(out, r.Sent, err.Error())
+			// After the record: the journal says why before the call ends.
+			defer d.s.answerLost(d.e, r.Sent, err)
 		}
 	}
 	d.s.record(q, out, sent)
 }
 
-// serveCreateMessage serves one sampling/createMessage request through
-// the one ask path: a question of KindSampling, answered by a response
-// to the request (features.go declares sampling).
-func (s *Session) serveCreateMessage(e *incoming, m *jsonrpc.Message) {
-	closed := s.taskPromptOpened(e) // a task's question is its task's (tasks_core.go)
-	defer closed()
-	if s.servedAsTask(e, m) { // task-augmented: our task (receiver.go)
+// answerLost ends, at once, what waits on the server's next move after
+// our answer to its request e did not reach it (the write failed, or the
+// server refused it: an HTTP 400 to the POSTed response): the call whose
+// stream carried e, or the task e belongs to. Both would otherwise wait
+// for an answer the server never got, until their timeout or for ever.
+// A question tied to no call (stdio, a GET stream) ends nothing: which
+// call it belongs to is a guess, and its clock runs again as it closes.
+// When the session is ending, that ends them all anyway.
+func (s *Session) answerLost(e *incoming, sent string, err error) {
+	if s.Err() != nil {
 		return
 	}
-	q := &question.Question{
-		Key:     question.Key{Server: s.name, Delivery: question.ServerRequest, RequestID: e.id},
-		Server:  s.name,
-		Kind:    question.KindSampling,
-		Origin:  e.origin,
-		Arrived: e.arrived,
+	cause := undelivered(sent, fmt.Sprintf("the server's %s #%s", e.method, e.id.Raw()), err)
+	switch {
+	case e.origin.Kind == question.OriginTask:
+		if f := s.tasks.live(e.origin.TaskID); f != nil {
+			f.lose(cause)
+		}
+	case e.via != nil:
+		e.via.clock.end(cause)
 	}
-	s.ask(e.ctx, q, m.Params, requestDelivery{s, e})
+}
+
+// undelivered is the error that ends what waited on an answer (sent, as
+// Reply.Sent names it) to what that did not reach the server, for err.
+func undelivered(sent, what string, err error) error {
+	if sent == "" {
+		sent = "answer"
+	}
+	return fmt.Errorf("%w: the %s to %s was not taken: %w", question.ErrUndelivered, sent, what, err)
 }

@@ -119,7 +119,7 @@ func TestServerWithdrawsElicitation(t *testing.T) {
 	if got := <-done; !strings.HasPrefix(got, "withdrawn") {
 		t.Errorf("tool result %q", got)
 	}
-	if !errors.Is(g.cause("question w"), question.ErrWithdrawn) {
+	if !errors.Is(g.ended("question w"), question.ErrWithdrawn) {
 		t.Errorf("prompter ctx cause %v, want ErrWithdrawn", g.cause("question w"))
 	}
 	if resolved.Entry.Kind != question.Withdrawn || resolved.Sent != "" {
@@ -272,7 +272,7 @@ func TestPromptTimeout(t *testing.T) {
 	// The engine answers as soon as the timeout fires; the Prompter sees
 	// its ctx end independently, so wait for it.
 	waitFor(t, "prompter ctx to end with ErrTimeout", func() bool {
-		return errors.Is(g.cause("question t"), question.ErrTimeout)
+		return errors.Is(g.ended("question t"), question.ErrTimeout)
 	})
 	waitJournal(t, s, 1)
 	if c := s.Journal().Counts(); c[question.Timeout] != 1 || c.Total() != 1 {
@@ -301,7 +301,7 @@ func TestCancelledCallAbandonsItsPrompt(t *testing.T) {
 	if res.Entry.Kind != question.Abandoned || res.Sent != "cancel" {
 		t.Errorf("resolved %+v", res)
 	}
-	if !errors.Is(g.cause("question x"), question.ErrAbandoned) {
+	if !errors.Is(g.ended("question x"), question.ErrAbandoned) {
 		t.Errorf("cause %v", g.cause("question x"))
 	}
 }
@@ -319,7 +319,7 @@ func TestCloseAbandonsOpenPrompts(t *testing.T) {
 	if got := <-r["q"]; !strings.Contains(got, "session closed") {
 		t.Errorf("call: %q", got)
 	}
-	if !errors.Is(g.cause("question q"), question.ErrAbandoned) {
+	if !errors.Is(g.ended("question q"), question.ErrAbandoned) {
 		t.Errorf("cause %v", g.cause("question q"))
 	}
 	e := s.Journal().Entries()

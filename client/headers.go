@@ -106,7 +106,7 @@ func (s *Session) rememberTools(tools []wire.Tool, complete bool) []wire.Tool {
 		b, err := toolBindings(t.InputSchema)
 		if err != nil {
 			s.notice("tool %q left out: its input schema %v (x-mcp-header, 2026-07-28)", t.Name, err)
-			s.find(findings.HeaderAnnotation, s.listFrame(wire.MethodToolsList), "tool %q: %v", t.Name, err)
+			s.lint.Find(findings.HeaderAnnotation, s.lint.ListFrame(wire.MethodToolsList), "tool %q: %v", t.Name, err)
 			continue
 		}
 		if len(b) > 0 {

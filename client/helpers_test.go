@@ -30,12 +30,30 @@ type recorder struct {
 	mu     sync.Mutex
 	events []client.Event
 	frames []transport.Frame
+	// grew, once a waiter asked for it (eventsAndMore), is closed when an
+	// event is recorded: the waiter looks again then.
+	grew chan struct{}
 }
 
 func (r *recorder) Event(e client.Event) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.events = append(r.events, e)
+	if r.grew != nil {
+		close(r.grew)
+		r.grew = nil
+	}
+}
+
+// eventsAndMore returns the events so far and a channel closed when the
+// next one is recorded.
+func (r *recorder) eventsAndMore() ([]client.Event, <-chan struct{}) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.grew == nil {
+		r.grew = make(chan struct{})
+	}
+	return append([]client.Event(nil), r.events...), r.grew
 }
 
 func (r *recorder) Frame(f transport.Frame) {
@@ -99,18 +117,22 @@ func waitEvent[T client.Event](t *testing.T, r *recorder, pred func(T) bool) T {
 // waitEventWithin is waitEvent with its own bound.
 func waitEventWithin[T client.Event](t *testing.T, r *recorder, bound time.Duration, pred func(T) bool) T {
 	t.Helper()
-	deadline := time.Now().Add(bound)
-	for time.Now().Before(deadline) {
-		for _, e := range r.Events() {
+	timeout := time.After(bound)
+	for {
+		events, more := r.eventsAndMore()
+		for _, e := range events {
 			if v, ok := e.(T); ok && (pred == nil || pred(v)) {
 				return v
 			}
 		}
-		time.Sleep(2 * time.Millisecond)
+		select {
+		case <-more:
+		case <-timeout:
+			var zero T
+			t.Fatalf("no %T event within %v; got %v", zero, bound, r.Events())
+			return zero
+		}
 	}
-	var zero T
-	t.Fatalf("no %T event within %v; got %v", zero, bound, r.Events())
-	return zero
 }
 
 // waitFor polls cond until it holds.
@@ -222,18 +244,24 @@ type gate struct {
 	calls   int
 	answer  func(p *question.Question) question.Outcome
 	ctxEnds map[string]error // by message: context.Cause when ctx ended first
+	// returned is closed, by message, when Prompt has returned: the engine
+	// settles a question whose ctx ended without waiting for the Prompter,
+	// so cause waits for this before it reads ctxEnds.
+	returned map[string]chan struct{}
 }
 
 func newGate(answer func(p *question.Question) question.Outcome) *gate {
-	return &gate{open: map[string]chan struct{}{}, ctxEnds: map[string]error{}, answer: answer}
+	return &gate{open: map[string]chan struct{}{}, ctxEnds: map[string]error{}, returned: map[string]chan struct{}{}, answer: answer}
 }
 
 func (g *gate) Prompt(ctx context.Context, p *question.Question) question.Outcome {
-	ch := make(chan struct{})
+	ch, done := make(chan struct{}), make(chan struct{})
 	g.mu.Lock()
 	g.open[p.Message] = ch
+	g.returned[p.Message] = done
 	g.calls++
 	g.mu.Unlock()
+	defer close(done)
 	select {
 	case <-ch:
 		return g.answer(p)
@@ -270,6 +298,23 @@ func (g *gate) cause(msg string) error {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	return g.ctxEnds[msg]
+}
+
+// ended is cause once the Prompt of msg has returned: the engine settles
+// a question whose ctx ended without waiting for its Prompter, so a test
+// that saw the question resolved waits for this before it reads the cause.
+func (g *gate) ended(msg string) error {
+	g.mu.Lock()
+	done := g.returned[msg]
+	g.mu.Unlock()
+	if done != nil {
+		select {
+		case <-done:
+		case <-time.After(10 * time.Second):
+			return fmt.Errorf("the Prompter of %q has not returned", msg)
+		}
+	}
+	return g.cause(msg)
 }
 
 func (g *gate) count() int {

@@ -19,12 +19,11 @@ import (
 // keep-alive comments only, for ever: until we close it.
 type keepAliveServer struct {
 	mu        sync.Mutex
-	cancelled []string        // requestIds of notifications/cancelled POSTs
-	closed    chan string     // ids of tools/list streams we closed
-	listed    chan string     // ids of tools/list requests
-	done      chan struct{}   // ends the streams (cleanup)
-	streams   sync.WaitGroup  // the open streams
-	ids       map[string]bool // tools/list ids seen
+	cancelled []string       // requestIds of notifications/cancelled POSTs
+	closed    chan string    // ids of tools/list streams we closed
+	listed    chan string    // ids of tools/list requests
+	done      chan struct{}  // ends the streams (cleanup)
+	streams   sync.WaitGroup // the open streams
 }
 
 func (k *keepAliveServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {

@@ -1,16 +1,20 @@
 package client
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
+	"slices"
 	"time"
 
 	"github.com/elicit-dev/elicit/client/findings"
+	"github.com/elicit-dev/elicit/client/lint"
 	"github.com/elicit-dev/elicit/client/question"
 	"github.com/elicit-dev/elicit/client/wire"
 	"github.com/elicit-dev/elicit/transport"
 	"github.com/elicit-dev/elicit/transport/jsonrpc"
+	"github.com/elicit-dev/elicit/transport/rpcpeer"
 )
 
 // incoming is one request from the server that we are serving.
@@ -22,6 +26,7 @@ type incoming struct {
 	cancel  context.CancelCauseFunc // under Session.mu, or its task's lock (tasks_core.go)
 	origin  question.Origin         // questions (asksPerson) only
 	owner   jsonrpc.ID              // our call it belongs to, for abandonment
+	via     *call                   // ours, whose HTTP stream carried it (not a tasks/result); nil otherwise
 	holds   []*call                 // whose clocks stand still while it is served
 	reason  string                  // the server's reason, when withdrawn; under mu
 	gen     int                     // initialize generation it arrived under
@@ -57,27 +62,30 @@ func (s *Session) handleRequest(in transport.Inbound) {
 		s.mu.Unlock()
 		cancel(nil)
 		s.notice("ignored a %s request from the server: in 2026-07-28 servers send no requests", m.Method)
-		s.find(findings.ServerRequestStateless, inFrame(m.ID, m.Method, arrived), "%s request #%s", m.Method, m.ID.Raw())
+		s.lint.Find(findings.ServerRequestStateless, lint.InFrame(m.ID, m.Method, arrived), "%s request #%s", m.Method, m.ID.Raw())
 		return
 	}
 	if _, dup := s.in[m.ID]; dup {
 		s.mu.Unlock()
 		cancel(nil)
 		s.notice("ignored a second %s with id %s while the first is still open", m.Method, m.ID)
-		s.find(findings.DuplicateRequestID, inFrame(m.ID, m.Method, arrived), "a second %s with id %s while the first is still open", m.Method, m.ID)
+		s.lint.Find(findings.DuplicateRequestID, lint.InFrame(m.ID, m.Method, arrived), "a second %s with id %s while the first is still open", m.Method, m.ID)
 		return
 	}
 	e.gen = s.gen
 	if asks {
 		e.origin = s.originLocked(in, taskID)
 		e.owner = e.origin.CallID
+		if c, _ := s.calls.Get(in.RelatedID); in.RelatedID.IsValid() && c != nil && c.method != wire.MethodTasksResult {
+			e.via = c
+		}
 		e.holds = s.holdLocked(in, e.origin)
 	}
 	s.in[m.ID] = e
 	unrelated := asks && s.unrelatedLocked(e)
 	s.wg.Add(1)
 	s.mu.Unlock()
-	s.lintRequest(m, arrived, unrelated)
+	s.lint.Request(m, arrived, unrelated)
 	go s.serve(e, m)
 }
 
@@ -91,11 +99,12 @@ func asksPerson(method string) bool {
 // originLocked decides what an elicitation belongs to, at its arrival:
 // the call whose HTTP stream carried it; else the task named in its
 // related-task meta; else, if exactly one tools/call of ours is
-// outstanding, that one (Origin.Inferred); else unknown.
+// outstanding, that one (Origin.Inferred); else unknown, naming the
+// tools/call of ours it may belong to when several are (Origin.Maybe).
 func (s *Session) originLocked(in transport.Inbound, taskID string) question.Origin {
 	var via *call // ours, whose HTTP stream carried the request
 	if in.RelatedID.IsValid() {
-		via = s.out[in.RelatedID]
+		via, _ = s.calls.Get(in.RelatedID)
 	}
 	// Tasks: a request naming its task, or on a tasks/result stream of
 	// ours, belongs to that task (tasks_core.go).
@@ -108,20 +117,34 @@ func (s *Session) originLocked(in transport.Inbound, taskID string) question.Ori
 	if in.RelatedID.IsValid() {
 		return question.Origin{CallID: in.RelatedID}
 	}
-	var sole *call
-	n := 0
-	for _, c := range s.out {
+	var open []*call
+	for _, c := range s.calls.All() {
 		if c.method == wire.MethodToolsCall {
-			n++
-			sole = c
+			open = append(open, c)
 		}
 	}
-	if n == 1 {
-		o := sole.origin()
+	switch len(open) {
+	case 0:
+		return question.Origin{}
+	case 1:
+		o := open[0].origin()
 		o.Inferred = true
 		return o
 	}
-	return question.Origin{}
+	// Several: it is ours, but whose is a guess; say whose it may be.
+	slices.SortFunc(open, func(a, b *call) int { return cmpID(a.callID(), b.callID()) })
+	o := question.Origin{MaybeOf: len(open)}
+	for _, c := range open[:min(len(open), question.MaxMaybe)] {
+		o.Maybe = append(o.Maybe, c.origin())
+	}
+	return o
+}
+
+// cmpID orders our request ids (integers we issued) by age.
+func cmpID(a, b jsonrpc.ID) int {
+	x, _ := a.Int()
+	y, _ := b.Int()
+	return cmp.Compare(x, y)
 }
 
 // holdLocked stops the clocks (timeout.go) of the requests of ours that
@@ -138,11 +161,11 @@ func (s *Session) holdLocked(in transport.Inbound, o question.Origin) []*call {
 	}
 	var held []*call
 	if in.RelatedID.IsValid() {
-		if c := s.out[in.RelatedID]; c != nil {
+		if c, _ := s.calls.Get(in.RelatedID); c != nil {
 			held = append(held, c)
 		}
 	} else {
-		for _, c := range s.out {
+		for _, c := range s.calls.All() {
 			if c.clock != nil {
 				held = append(held, c)
 			}
@@ -197,11 +220,7 @@ func (s *Session) answer(e *incoming, ctx context.Context, result json.RawMessag
 
 // reply writes a response to the server's request id.
 func (s *Session) reply(id jsonrpc.ID, result json.RawMessage, rpcErr *jsonrpc.Error) error {
-	m := &jsonrpc.Message{ID: id, Result: result, Error: rpcErr}
-	if rpcErr != nil {
-		m.Result = nil
-	}
-	err := s.wire().Write(context.Background(), m, nil)
+	err := s.wire().Write(context.Background(), rpcpeer.Response(id, result, rpcErr), nil)
 	if err != nil {
 		s.log.Debug("writing a response failed", "id", id, "err", err)
 	}
@@ -242,7 +261,7 @@ func (s *Session) onProgress(params json.RawMessage) {
 	}
 	if wire.DecodeExact(params, &p) != nil || p.Token == nil {
 		s.notice("skipped a malformed notifications/progress")
-		s.lintMalformed(wire.NotifyProgress, "params without a progressToken, or of the wrong shape")
+		s.lint.Malformed(wire.NotifyProgress, "params without a progressToken, or of the wrong shape")
 		return
 	}
 	s.mu.Lock()
@@ -262,7 +281,7 @@ func (s *Session) onProgress(params json.RawMessage) {
 	if c == nil {
 		// Common and harmless: progress racing the final response.
 		s.log.Debug("progress for an unknown token", "token", p.Token)
-		s.lintProgress(*p.Token, issued)
+		s.lint.Progress(*p.Token, issued)
 		return
 	}
 	s.events.push(CallProgress{Server: s.name, CallID: id, Progress: p.Progress, Total: p.Total, Message: p.Message}, c.onProgress)

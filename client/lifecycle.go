@@ -65,7 +65,7 @@ func (s *Session) initialize(ctx context.Context) error {
 	}
 	s.gen++
 	s.mu.Unlock()
-	s.lintInitSent() // the server may speak freely from here (lint.go)
+	s.lint.InitSent() // the server may speak freely from here (client/lint)
 	n, err := jsonrpc.NewNotification(wire.NotifyInitialized, nil)
 	if err != nil {
 		return fmt.Errorf("notifications/initialized: %w", err)

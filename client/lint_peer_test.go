@@ -36,6 +36,7 @@ type lintPeer struct {
 	preInit  string // a raw line written before the initialize response
 	discover string // the server/discover result, when not the usual one
 	serve    func(p *lintPeer, m *jsonrpc.Message)
+	grace    time.Duration // the Recorder's CancelGrace when set (50 ms when not)
 	done     chan struct{}
 }
 
@@ -45,6 +46,9 @@ func linted(t *testing.T, p *lintPeer, opts *client.Options) (*client.Session, *
 	t.Helper()
 	rec := findings.NewRecorder(nil)
 	rec.CancelGrace = 50 * time.Millisecond
+	if p.grace > 0 {
+		rec.CancelGrace = p.grace
+	}
 	obs := transport.ObserverFuncs{OnFrame: func(f transport.Frame) { rec.Frame("lint", "", f.Dir == transport.In, f.Err, f.Time) }}
 	conn, sr, sw := transport.PipeIO(obs)
 	p.t, p.w, p.r, p.done = t, sw, sr, make(chan struct{})

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/elicit-dev/elicit/client/findings"
+	"github.com/elicit-dev/elicit/client/lint"
 	"github.com/elicit-dev/elicit/client/wire"
 	"github.com/elicit-dev/elicit/transport"
 	"github.com/elicit-dev/elicit/transport/jsonrpc"
@@ -256,7 +257,7 @@ func (s *Session) acknowledged(params json.RawMessage) {
 	}
 	s.mu.Lock()
 	var l *Listener
-	if c := s.out[id]; c != nil {
+	if c, _ := s.calls.Get(id); c != nil {
 		l = c.listen
 	}
 	if l == nil || l.acked {
@@ -328,7 +329,7 @@ func (s *Session) listChanged(what string, params json.RawMessage) {
 	}
 	s.mu.Lock()
 	var l *Listener
-	if c := s.out[id]; c != nil {
+	if c, _ := s.calls.Get(id); c != nil {
 		l = c.listen
 	}
 	agreed := l != nil && l.acked && map[string]bool{
@@ -339,7 +340,7 @@ func (s *Session) listChanged(what string, params json.RawMessage) {
 	acked := l != nil && l.acked
 	s.mu.Unlock()
 	if !agreed && acked {
-		s.find(findings.SubscriptionUnrequested, inFrame(jsonrpc.ID{}, "", time.Now()), "%s list_changed on subscription %s, which did not agree to it", what, id)
+		s.lint.Find(findings.SubscriptionUnrequested, lint.InFrame(jsonrpc.ID{}, "", time.Now()), "%s list_changed on subscription %s, which did not agree to it", what, id)
 	}
 	if !agreed {
 		s.notice("ignored %s list_changed for subscription %s: not open, or not agreed to", what, id)
@@ -360,16 +361,16 @@ func (s *Session) endListen(params json.RawMessage) {
 		return
 	}
 	s.mu.Lock()
-	c := s.out[*p.RequestID]
+	c, _ := s.calls.Get(*p.RequestID)
 	if c == nil || c.listen == nil {
 		s.mu.Unlock()
 		if c != nil {
-			s.find(findings.CancelledStateless, inFrame(jsonrpc.ID{}, wire.NotifyCancelled, time.Now()), "notifications/cancelled for %s #%s", c.method, p.RequestID)
+			s.lint.Find(findings.CancelledStateless, lint.InFrame(jsonrpc.ID{}, wire.NotifyCancelled, time.Now()), "notifications/cancelled for %s #%s", c.method, p.RequestID)
 		}
 		s.notice("ignored notifications/cancelled for request %s: servers cancel only subscriptions in 2026-07-28", p.RequestID)
 		return
 	}
-	delete(s.out, *p.RequestID)
+	s.calls.Forget(*p.RequestID, c)
 	s.mu.Unlock()
 	msg := "the server ended the subscription"
 	if p.Reason != "" {

@@ -562,8 +562,8 @@ func runCell(t *testing.T, d matrixDelivery, tr matrixTransport, end matrixEnd, 
 // cell of MRTR over Streamable HTTP, which cannot be driven like the
 // others: between rounds no request is open, so a dead server is noticed
 // only when the person's answers are POSTed. The call then fails within
-// the bound, the prompt keeps the person's answer in the journal with why
-// it never arrived, and nothing is held.
+// the bound, the prompt is journalled Undelivered, saying what the
+// person answered and why it never arrived, and nothing is held.
 func TestMatrixStatelessHTTPServerGoneDuringRound(t *testing.T) {
 	t.Parallel()
 	rec := &recorder{}
@@ -593,7 +593,7 @@ func TestMatrixStatelessHTTPServerGoneDuringRound(t *testing.T) {
 		t.Fatalf("the call did not end within %v of the answer", matrixBound)
 	}
 	e := waitJournal(t, f.s, 1)
-	if len(e) != 1 || e[0].Kind != question.Accept || !strings.Contains(e[0].Reason, "not delivered") {
+	if len(e) != 1 || e[0].Kind != question.Undelivered || !strings.Contains(e[0].Reason, "accept not delivered") {
 		t.Errorf("journal %+v", e)
 	}
 	res := waitEvent(t, rec, func(e client.PromptResolved) bool { return true })

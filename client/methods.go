@@ -36,7 +36,7 @@ func listAll[T any](ctx context.Context, s *Session, method, key string) ([]T, e
 		s.mu.Lock()
 		id := c.id
 		s.mu.Unlock()
-		s.lintPage(method, id, res[key])
+		s.lint.Page(method, id, res[key])
 		var items []T
 		if raw, ok := res[key]; ok && string(raw) != "null" {
 			if err := json.Unmarshal(raw, &items); err != nil {
@@ -54,7 +54,7 @@ func listAll[T any](ctx context.Context, s *Session, method, key string) ([]T, e
 			return all, nil
 		}
 		if seen[next] {
-			s.lintCursor(method, id, next)
+			s.lint.Cursor(method, id, next)
 			return all, fmt.Errorf("%s on %s: the server repeated cursor %q", method, s.name, next)
 		}
 		seen[next] = true
@@ -69,7 +69,7 @@ func (s *Session) ListTools(ctx context.Context) ([]wire.Tool, error) {
 	tools, err := listAll[wire.Tool](ctx, s, wire.MethodToolsList, "tools")
 	if err == nil {
 		s.rememberTaskSupport(tools) // execution.taskSupport, for CallTool (tasks_call.go)
-		s.lintTools(tools)           // names, outputSchemas (lint.go)
+		s.lint.Tools(tools)          // names, outputSchemas (client/lint)
 	}
 	return s.rememberTools(tools, err == nil), err
 }
@@ -119,7 +119,7 @@ func (s *Session) CallTool(ctx context.Context, name string, args any, opts *Cal
 	}
 	if res, ok, err := s.taskAnswer(ctx, c, design, raw); ok {
 		if err == nil {
-			s.lintToolResult(name, res, jsonrpc.ID{})
+			s.lint.ToolResult(name, res, jsonrpc.ID{})
 		}
 		return res, err
 	}
@@ -130,7 +130,7 @@ func (s *Session) CallTool(ctx context.Context, name string, args any, opts *Cal
 	s.mu.Lock()
 	id := c.id
 	s.mu.Unlock()
-	s.lintToolResult(name, res, id)
+	s.lint.ToolResult(name, res, id)
 	return res, nil
 }
 

@@ -80,7 +80,7 @@ func (s *Session) doStateless(ctx context.Context, c *call, base json.RawMessage
 		if rec != nil {
 			why := "the retry was not sent"
 			if err != nil {
-				why = "answer not delivered: " + err.Error()
+				why = err.Error()
 			}
 			rec.undelivered(why) // a no-op once delivered
 		}
@@ -122,7 +122,7 @@ func (s *Session) doStateless(ctx context.Context, c *call, base json.RawMessage
 			}
 			return m, nil
 		}
-		s.lintResultType(c, m)
+		s.lint.ResultType(c.method, c.taskOK, mrtrMethod(c.method), m)
 		switch rt := wire.ResultType(m.Result); {
 		case rt == "complete":
 			return m, nil

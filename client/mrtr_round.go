@@ -87,7 +87,7 @@ func (s *Session) serveRound(ctx context.Context, c *call, requests map[string]j
 	var cannot []string                  // the inputs elicit cannot give, and why
 	auto := map[string]json.RawMessage{} // answered without a person (roots.go)
 	for _, key := range slices.Sorted(maps.Keys(requests)) {
-		if res, ok := s.autoInput(requests[key]); ok {
+		if res, ok := s.roots.autoInput(requests[key]); ok {
 			auto[key] = res
 			continue
 		}
@@ -99,7 +99,7 @@ func (s *Session) serveRound(ctx context.Context, c *call, requests map[string]j
 		}
 		kind, params, why := s.inputParams(requests[key])
 		if why != "" {
-			s.lintInputUndeclared(requests[key], q.Arrived)
+			s.lint.InputUndeclared(requests[key], q.Arrived)
 			s.unanswerable(q, describeCall(origin), why)
 			cannot = append(cannot, fmt.Sprintf("%q: %s", key, why))
 			continue
@@ -216,13 +216,16 @@ func (r *roundRecord) delivered() {
 	})
 }
 
-// undelivered records every question with its decided outcome and why its
-// answer did not reach the server.
+// undelivered records every question whose answer did not reach the
+// server as Undelivered, saying why (one that had nothing to send keeps
+// its outcome).
 func (r *roundRecord) undelivered(why string) {
 	r.once.Do(func() {
 		for _, it := range r.items {
 			out := it.out
-			out.Reason = question.JoinReason(out.Reason, why)
+			if !it.reply.None() {
+				out = question.NotDelivered(out, it.reply.Sent, why)
+			}
 			r.s.record(it.q, out, nil)
 		}
 		// Only now: a session ending meanwhile finds the round still
@@ -249,6 +252,6 @@ func (s *Session) settleRounds(why error) {
 	clear(s.rounds)
 	s.mu.Unlock()
 	for _, r := range rounds {
-		r.undelivered("answer not delivered: " + why.Error())
+		r.undelivered(why.Error())
 	}
 }

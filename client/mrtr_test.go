@@ -291,7 +291,7 @@ func TestMRTRPersonCancelsMidRound(t *testing.T) {
 		t.Fatalf("CallTool error %v", err)
 	}
 	waitFor(t, "prompt b to end", func() bool { return g.cause("question b") != nil })
-	if !errors.Is(g.cause("question b"), question.ErrAbandoned) {
+	if !errors.Is(g.ended("question b"), question.ErrAbandoned) {
 		t.Errorf("prompt b cause %v", g.cause("question b"))
 	}
 	entries := waitJournal(t, s, 2)

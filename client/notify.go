@@ -35,7 +35,7 @@ func notificationTable() map[string]func(s *Session, m *jsonrpc.Message) {
 
 // handleNotification routes a notification from the server (read loop).
 func (s *Session) handleNotification(m *jsonrpc.Message) {
-	s.lintNotification(m)
+	s.lint.Notification(m)
 	if h := s.notifications[m.Method]; h != nil {
 		h(s, m)
 		return
@@ -58,7 +58,7 @@ func (s *Session) onLog(m *jsonrpc.Message) {
 	}
 	if wire.DecodeExact(m.Params, &p) != nil {
 		s.notice("skipped a malformed notifications/message")
-		s.lintMalformed(wire.NotifyMessage, "params of the wrong shape")
+		s.lint.Malformed(wire.NotifyMessage, "params of the wrong shape")
 		return
 	}
 	s.events.push(LogMessage{Server: s.name, Level: p.Level, Logger: p.Logger, Data: p.Data, Time: time.Now()}, nil)

@@ -115,7 +115,8 @@ type Options struct {
 	// session a private one (see Session.Journal).
 	Journal *question.Journal
 	// Findings, if set, records the server's spec violations the session
-	// notices (client/findings; lint.go); share one across sessions.
+	// notices (client/findings; the checks are client/lint); share one
+	// across sessions.
 	Findings *findings.Recorder
 	// Logger receives debug logs; nil discards them.
 	Logger *slog.Logger

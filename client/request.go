@@ -12,6 +12,7 @@ import (
 	"github.com/elicit-dev/elicit/client/wire"
 	"github.com/elicit-dev/elicit/transport"
 	"github.com/elicit-dev/elicit/transport/jsonrpc"
+	"github.com/elicit-dev/elicit/transport/rpcpeer"
 )
 
 // call is one of our requests.
@@ -106,7 +107,7 @@ func (s *Session) Request(ctx context.Context, method string, params, result any
 		return fmt.Errorf("%s on %s: %w", method, s.name, err)
 	}
 	c := &call{method: method, token: callerToken(raw)}
-	s.lintCallerToken(c.token)
+	s.lint.CallerToken(c.token)
 	return s.do(ctx, c, raw, result)
 }
 
@@ -164,11 +165,11 @@ func (s *Session) do(ctx context.Context, c *call, params, result any) error {
 		// Exact names: "IsError" is not isError (see decodeExact).
 		if uerr := wire.DecodeExact(m.Result, result); uerr != nil {
 			err = fmt.Errorf("malformed result: %w", uerr)
-			s.lintResult(c, m, uerr)
+			s.lint.Result(c.method, m, uerr)
 		}
 	}
 	if err == nil {
-		s.lintResult(c, m, nil)
+		s.lint.Result(c.method, m, nil)
 	}
 	if err != nil {
 		err = fmt.Errorf("%s on %s: %w", c.describe(), s.name, err)
@@ -249,13 +250,11 @@ func (s *Session) roundTrip(ctx context.Context, c *call, params json.RawMessage
 		s.mu.Unlock()
 		return transport.Inbound{}, 0, err
 	}
-	s.nextID++
-	c.id = jsonrpc.IntID(s.nextID)
+	c.resp = make(chan transport.Inbound, 1)
+	c.id = s.calls.Add(c) // before the write: the response may be read first
 	if !c.root.IsValid() {
 		c.root = c.id
 	}
-	c.resp = make(chan transport.Inbound, 1)
-	s.out[c.id] = c
 	if c.token.IsValid() {
 		s.progress[c.token] = c
 	}
@@ -383,9 +382,7 @@ func (s *Session) orphanPrompts(c *call, why error) {
 func (s *Session) forget(c *call) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.out[c.id] == c {
-		delete(s.out, c.id)
-	}
+	s.calls.Forget(c.id, c)
 	if c.token.IsValid() && s.progress[c.token] == c {
 		delete(s.progress, c.token)
 	}
@@ -397,14 +394,7 @@ func (s *Session) forget(c *call) {
 // will be dropped with a Notice.
 func (s *Session) cancelCall(c *call, cause error) {
 	s.mu.Lock()
-	pending := s.out[c.id] == c
-	if pending {
-		delete(s.out, c.id)
-		if len(s.late) >= lateLimit {
-			clear(s.late)
-		}
-		s.late[c.id] = c.method
-	}
+	pending := s.calls.GiveUp(c.id, c, c.method)
 	if c.token.IsValid() && s.progress[c.token] == c {
 		delete(s.progress, c.token)
 	}
@@ -436,7 +426,7 @@ func (s *Session) cancelCall(c *call, cause error) {
 		if rc, ok := conn.(transport.RequestCanceler); ok && rc.CancelRequest(c.id) {
 			return
 		}
-		n, err := jsonrpc.NewNotification(wire.NotifyCancelled, cancelledParams{RequestID: c.id, Reason: reason})
+		n, err := rpcpeer.Cancel{Method: wire.NotifyCancelled}.Message(c.id, reason)
 		if err == nil {
 			err = conn.Write(context.Background(), n, nil)
 		}
@@ -444,11 +434,6 @@ func (s *Session) cancelCall(c *call, cause error) {
 			s.log.Debug("sending notifications/cancelled failed", "id", c.id, "err", err)
 		}
 	}()
-}
-
-type cancelledParams struct {
-	RequestID jsonrpc.ID `json:"requestId"`
-	Reason    string     `json:"reason,omitempty"`
 }
 
 // handleResponse hands a response, or the transport's word that none will
@@ -459,39 +444,33 @@ func (s *Session) handleResponse(in transport.Inbound) {
 		id = in.Msg.ID
 	}
 	s.mu.Lock()
-	c := s.out[id]
-	var lateMethod string
-	var wasLate bool
-	if c != nil && s.closing {
+	if _, waiting := s.calls.Get(id); waiting && s.closing {
 		// Close has already failed every pending call (ErrClosed); a
 		// response that comes now, often provoked by the cancel answers
 		// Close sends for open prompts, must not win over that.
-		c = nil
 		s.mu.Unlock()
 		s.log.Debug("dropped a response that came after Close", "id", id)
 		return
 	}
-	if c != nil {
-		defer s.lintAnswered(id, c.method)
-		delete(s.out, id)
+	c, fate, lateMethod := s.calls.Resolve(id)
+	if fate == rpcpeer.Waiting {
+		defer s.lint.Answered(id, c.method)
 		if c.token.IsValid() && s.progress[c.token] == c {
 			delete(s.progress, c.token)
 		}
-	} else if lateMethod, wasLate = s.late[id]; wasLate {
-		delete(s.late, id)
 	}
 	s.mu.Unlock()
 	switch {
-	case c != nil:
+	case fate == rpcpeer.Waiting:
 		c.resp <- in // buffered, and each call gets one response
 	case in.Err != nil:
 		// No call waits for it: the transport has already reported the
 		// bad frame or the broken stream itself.
 		s.log.Debug("dropped the end of a request no call waits for", "id", id, "why", in.Err)
-	case wasLate:
+	case fate == rpcpeer.Late:
 		s.notice("dropped a late response to %s #%s (we had cancelled it)", lateMethod, id.Raw())
 	default:
 		s.notice("dropped a response for unknown request id %s", id)
-		s.lintStray(id, in.Received)
+		s.lint.Stray(id, in.Received)
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/elicit-dev/elicit/client/wire"
@@ -66,15 +67,13 @@ func RootFor(pathOrURI, base, name string) (Root, error) {
 		p = filepath.Join(home, rest)
 	}
 	if !filepath.IsAbs(p) {
-		if base == "" {
-			abs, err := filepath.Abs(p)
-			if err != nil {
-				return Root{}, fmt.Errorf("root %q: %w", p, err)
-			}
-			p = abs
-		} else {
-			p = filepath.Join(base, p)
+		// From base, and base (when relative: a config found as
+		// ./.vscode/mcp.json) from the working directory.
+		abs, err := filepath.Abs(filepath.Join(base, p))
+		if err != nil {
+			return Root{}, fmt.Errorf("root %q: %w", p, err)
 		}
+		p = abs
 	}
 	return Root{URI: fileURI(filepath.Clean(p)), Name: name}, nil
 }
@@ -138,24 +137,33 @@ type RootsInfo struct {
 	LastAsked time.Time
 }
 
-// rootsState is a session's roots, under Session.mu.
+// rootsState is a session's roots, under its own lock; declared is fixed
+// by newSession.
 type rootsState struct {
+	declared bool
+
+	mu        sync.Mutex
 	list      []Root
-	declared  bool
 	asked     int
 	lastAsked time.Time
 }
 
 // Roots reports the session's roots.
 func (s *Session) Roots() RootsInfo {
-	s.mu.Lock()
-	defer s.mu.Unlock()
+	info := s.roots.info()
+	info.ListChanged = info.Declared && !s.stateless()
+	return info
+}
+
+// info is where the roots stand, but for ListChanged (the era's).
+func (r *rootsState) info() RootsInfo {
+	r.mu.Lock()
+	defer r.mu.Unlock()
 	return RootsInfo{
-		Roots:       slices.Clone(s.roots.list),
-		Declared:    s.roots.declared,
-		ListChanged: s.roots.declared && s.neg.kind != eraStateless,
-		Asked:       s.roots.asked,
-		LastAsked:   s.roots.lastAsked,
+		Roots:     slices.Clone(r.list),
+		Declared:  r.declared,
+		Asked:     r.asked,
+		LastAsked: r.lastAsked,
 	}
 }
 
@@ -170,13 +178,15 @@ func (s *Session) SetRoots(ctx context.Context, roots []Root) error {
 	if err := checkRoots(roots); err != nil {
 		return fmt.Errorf("set roots on %s: %w", s.name, err)
 	}
-	s.mu.Lock()
+	s.roots.mu.Lock()
 	s.roots.list = slices.Clone(roots)
-	declared, notify := s.roots.declared, s.roots.declared && s.ready && !s.isDead && s.neg.kind != eraStateless
-	s.mu.Unlock()
-	if !declared {
+	s.roots.mu.Unlock()
+	if !s.roots.declared {
 		return fmt.Errorf("set roots on %s: %w", s.name, ErrRootsNotDeclared)
 	}
+	s.mu.Lock()
+	notify := s.ready && !s.isDead && s.neg.kind != eraStateless
+	s.mu.Unlock()
 	if !notify {
 		return nil
 	}
@@ -202,17 +212,17 @@ func (s *Session) declareRoots(v string) (string, any, bool) {
 	return "roots", map[string]any{"listChanged": true}, true
 }
 
-// rootsResult is the ListRootsResult of the list as it stands, counting
-// the ask; ok is false when the session declared no roots.
-func (s *Session) rootsResult() (json.RawMessage, bool) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if !s.roots.declared {
+// result is the ListRootsResult of the list as it stands, counting the
+// ask; ok is false when the session declared no roots.
+func (r *rootsState) result() (json.RawMessage, bool) {
+	if !r.declared {
 		return nil, false
 	}
-	s.roots.asked++
-	s.roots.lastAsked = time.Now()
-	list := s.roots.list
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.asked++
+	r.lastAsked = time.Now()
+	list := r.list
 	if list == nil {
 		list = []Root{} // "roots": [], never null
 	}
@@ -223,7 +233,7 @@ func (s *Session) rootsResult() (json.RawMessage, bool) {
 
 // serveRootsList answers the server's roots/list (stateful era).
 func (s *Session) serveRootsList(e *incoming, _ *jsonrpc.Message) {
-	res, ok := s.rootsResult()
+	res, ok := s.roots.result()
 	if !ok {
 		s.answer(e, e.ctx, nil, jsonrpc.NewError(jsonrpc.CodeMethodNotFound, "Roots not supported", nil))
 		return
@@ -234,10 +244,10 @@ func (s *Session) serveRootsList(e *incoming, _ *jsonrpc.Message) {
 // autoInput answers an inputRequests entry that needs no person (a
 // roots/list, when we declared roots) from what the client holds; ok is
 // false for every other entry, which goes to the ask path.
-func (s *Session) autoInput(raw json.RawMessage) (json.RawMessage, bool) {
+func (r *rootsState) autoInput(raw json.RawMessage) (json.RawMessage, bool) {
 	var e inputEntry
 	if json.Unmarshal(raw, &e) != nil || e.Method != wire.MethodRootsList {
 		return nil, false
 	}
-	return s.rootsResult()
+	return r.result()
 }

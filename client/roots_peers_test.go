@@ -3,7 +3,6 @@ package client_test
 import (
 	"context"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -12,6 +11,7 @@ import (
 	"github.com/elicit-dev/elicit/client"
 	"github.com/elicit-dev/elicit/client/question"
 	"github.com/elicit-dev/elicit/client/wire"
+	"github.com/elicit-dev/elicit/internal/testenv"
 	"github.com/elicit-dev/elicit/transport"
 )
 
@@ -23,14 +23,10 @@ import (
 func filesystemCommand(t *testing.T, args ...string) (string, []string) {
 	t.Helper()
 	if p := os.Getenv("ELICIT_SERVER_FILESYSTEM"); p != "" {
-		if _, err := exec.LookPath("node"); err != nil {
-			t.Skip("node is not installed")
-		}
+		testenv.LookPath(t, "node")
 		return "node", append([]string{p}, args...)
 	}
-	if _, err := exec.LookPath("npx"); err != nil {
-		t.Skip("npx is not installed (or set ELICIT_SERVER_FILESYSTEM)")
-	}
+	testenv.LookPath(t, "npx")
 	return "npx", append([]string{"-y", "@modelcontextprotocol/server-filesystem@2026.8.31"}, args...)
 }
 
@@ -69,7 +65,7 @@ func TestRootsFilesystem(t *testing.T) {
 	}}, &client.Options{Name: "fs", Roots: []client.Root{ra}, ConnectTimeout: 90 * time.Second})
 	if err != nil {
 		if strings.Contains(stderr.String(), "npm") {
-			t.Skipf("npx could not fetch server-filesystem: %v\n%s", err, stderr.String())
+			testenv.Missing(t, "npx could not fetch server-filesystem (set ELICIT_SERVER_FILESYSTEM): %v\n%s", err, stderr.String())
 		}
 		t.Fatalf("%v\n%s", err, stderr.String())
 	}
@@ -110,13 +106,8 @@ func TestRootsFilesystem(t *testing.T) {
 // (ELICIT_SERVER_EVERYTHING, as .ci/run installs it), or skips.
 func everythingScript(t *testing.T) string {
 	t.Helper()
-	path := os.Getenv("ELICIT_SERVER_EVERYTHING")
-	if path == "" {
-		t.Skip("ELICIT_SERVER_EVERYTHING is not set")
-	}
-	if _, err := exec.LookPath("node"); err != nil {
-		t.Skip("node is not installed")
-	}
+	path := testenv.Getenv(t, "ELICIT_SERVER_EVERYTHING", "path to server-everything's dist/index.js")
+	testenv.LookPath(t, "node")
 	return path
 }
 

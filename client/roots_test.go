@@ -1,3 +1,5 @@
+//lint:file-ignore SA1019 roots is deprecated as of 2026-07-28 (SEP-2577) but still served in the deprecation window; go-sdk's roots API is the real peer that tests it.
+
 package client_test
 
 import (
@@ -29,6 +31,10 @@ func TestRootFor(t *testing.T) {
 		{in: "proj", base: "/etc/elicit", want: "file:///etc/elicit/proj"},
 		{in: "../up", base: "/etc/elicit", want: "file:///etc/up"},
 		{in: "rel", want: "file://" + filepath.ToSlash(filepath.Join(cwd, "rel"))},
+		// A relative base (a config found as ./.vscode/mcp.json) is from
+		// the working directory: "file://.vscode" would name a host.
+		{in: ".", base: ".vscode", want: "file://" + filepath.ToSlash(filepath.Join(cwd, ".vscode"))},
+		{in: "p", base: "conf", want: "file://" + filepath.ToSlash(filepath.Join(cwd, "conf", "p"))},
 		{in: "~/work", want: "file://" + filepath.ToSlash(filepath.Join(home, "work"))},
 		{in: "file:///srv/x", want: "file:///srv/x"},
 		{in: "file://localhost/srv/x", want: "file:///srv/x"},

@@ -1,3 +1,5 @@
+//lint:file-ignore SA1019 sampling is deprecated as of 2026-07-28 (SEP-2577) but still served in the deprecation window; go-sdk's sampling API is the real peer that tests it.
+
 package client_test
 
 import (

@@ -11,11 +11,13 @@ import (
 	"time"
 
 	"github.com/elicit-dev/elicit/client/findings"
+	"github.com/elicit-dev/elicit/client/lint"
 	"github.com/elicit-dev/elicit/client/question"
 	"github.com/elicit-dev/elicit/client/wire"
 	"github.com/elicit-dev/elicit/forms/schema"
 	"github.com/elicit-dev/elicit/transport"
 	"github.com/elicit-dev/elicit/transport/jsonrpc"
+	"github.com/elicit-dev/elicit/transport/rpcpeer"
 )
 
 // ErrClosed is returned by calls on a Session that was closed by us.
@@ -26,7 +28,7 @@ var ErrClosed = errors.New("session closed")
 const closeGrace = time.Second
 
 // lateLimit bounds the set of ids we cancelled and may still get a late
-// response for (only used to word the Notice).
+// response for (only used to word the Notice; rpcpeer.Table).
 const lateLimit = 4096
 
 // Session is one connection to one MCP server. It is safe for concurrent
@@ -51,7 +53,7 @@ type Session struct {
 	tasks         taskTable       // the tasks we follow (tasks*.go); under its own lock
 	receiver      receiverTable   // the tasks we run for the server (receiver*.go); under its own lock
 	resSubs       resourceListens // 2026-07-28 resource subscriptions (subscribe_listen.go); under its own lock
-	lint          lintState       // what the findings checks remember (lint.go); under its own lock
+	lint          *lint.Linter    // the findings checks and what they remember (client/lint); under its own lock
 
 	// base is the parent of every incoming request's context; cancelling
 	// it (always under mu) ends every open prompt with its cause.
@@ -59,12 +61,13 @@ type Session struct {
 	baseCancel context.CancelCauseFunc
 
 	mu        sync.Mutex
-	nextID    int64
 	nextToken int64
-	out       map[jsonrpc.ID]*call     // our requests awaiting a response
+	// calls are our requests awaiting a response, by id (from 1), and
+	// the ids we cancelled (rpcpeer.Table). Under mu, with in and
+	// progress, which must agree with it.
+	calls     *rpcpeer.Table[*call]
 	in        map[jsonrpc.ID]*incoming // the server's requests being served
 	progress  map[jsonrpc.ID]*call     // progress token -> call
-	late      map[jsonrpc.ID]string    // ids we cancelled -> method
 	rounds    map[*roundRecord]bool    // MRTR rounds whose retry is not yet written (mrtr_round.go)
 	urlWaits  map[string][]*urlWait    // -32042 elicitations by elicitationId (urlrequired.go)
 	urlEarly  map[string]bool          // completions that came before their -32042; bounded
@@ -160,10 +163,9 @@ func Connect(ctx context.Context, t transport.Transport, opts *Options) (*Sessio
 
 func newSession(opts *Options) *Session {
 	s := &Session{
-		out:      map[jsonrpc.ID]*call{},
+		calls:    rpcpeer.NewTable[*call](1, lateLimit),
 		in:       map[jsonrpc.ID]*incoming{},
 		progress: map[jsonrpc.ID]*call{},
-		late:     map[jsonrpc.ID]string{},
 		rounds:   map[*roundRecord]bool{},
 		urlWaits: map[string][]*urlWait{},
 		urlEarly: map[string]bool{},
@@ -175,10 +177,10 @@ func newSession(opts *Options) *Session {
 		s.opts = *opts
 	}
 	s.name = s.opts.Name
-	s.lint.rec = s.opts.Findings
 	if s.name == "" {
 		s.name = "server"
 	}
+	s.lint = newLinter(s)
 	// A bound always exists: zero (or less) is the default, not "never".
 	if s.opts.ConnectTimeout <= 0 {
 		s.opts.ConnectTimeout = DefaultConnectTimeout
@@ -186,6 +188,7 @@ func newSession(opts *Options) *Session {
 	if s.opts.RequestTimeout <= 0 {
 		s.opts.RequestTimeout = DefaultRequestTimeout
 	}
+	s.resSubs.h = listensHandleOf(s)
 	if s.opts.ClientInfo.Name == "" {
 		s.opts.ClientInfo = wire.Implementation{Name: "elicit", Version: "dev"}
 	}
@@ -268,7 +271,7 @@ func (s *Session) readLoop(conn transport.Conn, done chan struct{}) {
 			s.handleNotification(in.Msg)
 		default:
 			s.notice("skipped a message that is neither request, notification nor response")
-			s.find(findings.JSONRPCShape, inFrame(in.Msg.ID, in.Msg.Method, in.Received), "a message that is neither request, notification nor response")
+			s.lint.Find(findings.JSONRPCShape, lint.InFrame(in.Msg.ID, in.Msg.Method, in.Received), "a message that is neither request, notification nor response")
 		}
 	}
 	s.mu.Lock()
@@ -301,7 +304,7 @@ func (s *Session) teardown(readErr error) {
 	s.isDead, s.endedAt = true, time.Now()
 	s.baseCancel(cause)
 	// Waiters select on dead and read err; the tables just empty out.
-	clear(s.out)
+	s.calls.Drain()
 	clear(s.progress)
 	if !s.closing {
 		close(s.quit)
@@ -386,7 +389,7 @@ func (s *Session) Name() string { return s.name }
 func (s *Session) Pending() (outgoing, incoming int) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return len(s.out), len(s.in)
+	return s.calls.Len(), len(s.in)
 }
 
 // Journal is where this session records prompt outcomes.

@@ -103,7 +103,7 @@ func TestKilledServerDisconnects(t *testing.T) {
 		t.Errorf("prompts ended %v after the kill; want within 1s", d)
 	}
 	for _, m := range []string{"question a", "question b"} {
-		if !errors.Is(g.cause(m), question.ErrDisconnected) {
+		if !errors.Is(g.ended(m), question.ErrDisconnected) {
 			t.Errorf("%s: cause %v", m, g.cause(m))
 		}
 	}

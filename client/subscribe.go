@@ -31,7 +31,7 @@ var ErrNoSubscribe = errors.New("the server declared no resources.subscribe capa
 // again to a URI already subscribed does nothing.
 func (s *Session) Subscribe(ctx context.Context, uri string) error {
 	if s.stateless() {
-		return s.listenResource(ctx, uri)
+		return s.resSubs.listen(ctx, uri)
 	}
 	return s.subscription(ctx, wire.MethodResourcesSubscribe, uri)
 }
@@ -40,7 +40,7 @@ func (s *Session) Subscribe(ctx context.Context, uri string) error {
 // stream and waits, within ctx, until it has ended).
 func (s *Session) Unsubscribe(ctx context.Context, uri string) error {
 	if s.stateless() {
-		return s.unlistenResource(ctx, uri)
+		return s.resSubs.unlisten(ctx, uri)
 	}
 	return s.subscription(ctx, wire.MethodResourcesUnsubscribe, uri)
 }
@@ -68,7 +68,7 @@ func (s *Session) resourceUpdated(params json.RawMessage) {
 	if id, ok := subscriptionID(params); ok {
 		s.mu.Lock()
 		var agreed bool
-		if c := s.out[id]; c != nil && c.listen != nil && c.listen.acked {
+		if c, _ := s.calls.Get(id); c != nil && c.listen != nil && c.listen.acked {
 			agreed = slices.ContainsFunc(c.listen.agreed.ResourceSubscriptions, func(sub string) bool {
 				return underURI(p.URI, sub)
 			})
@@ -76,7 +76,7 @@ func (s *Session) resourceUpdated(params json.RawMessage) {
 		s.mu.Unlock()
 		if !agreed {
 			s.notice("ignored notifications/resources/updated of %s on subscription %s: not open, or not agreed to", p.URI, id)
-			s.find(findings.SubscriptionUnrequested, findings.FrameRef{In: true, Method: wire.NotifyResourcesUpdated}, "resources/updated of %s on subscription %s, which did not ask for it", p.URI, id)
+			s.lint.Find(findings.SubscriptionUnrequested, findings.FrameRef{In: true, Method: wire.NotifyResourcesUpdated}, "resources/updated of %s on subscription %s, which did not ask for it", p.URI, id)
 			return
 		}
 	}

@@ -3,14 +3,13 @@ package client_test
 import (
 	"context"
 	"errors"
-	"os"
-	"os/exec"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/elicit-dev/elicit/client"
 	"github.com/elicit-dev/elicit/client/wire"
+	"github.com/elicit-dev/elicit/internal/testenv"
 	"github.com/elicit-dev/elicit/transport"
 )
 
@@ -19,13 +18,8 @@ import (
 // 5 s for each subscribed URI): a ResourceUpdated event names the URI.
 // After Unsubscribe no more come for it.
 func TestSubscribeEverything(t *testing.T) {
-	path := os.Getenv("ELICIT_SERVER_EVERYTHING")
-	if path == "" {
-		t.Skip("ELICIT_SERVER_EVERYTHING is not set")
-	}
-	if _, err := exec.LookPath("node"); err != nil {
-		t.Skip("node is not installed")
-	}
+	path := testenv.Getenv(t, "ELICIT_SERVER_EVERYTHING", "path to server-everything's dist/index.js")
+	testenv.LookPath(t, "node")
 	t.Parallel()
 	rec := &recorder{}
 	ctx, cancel := context.WithTimeout(t.Context(), time.Minute)
@@ -43,20 +37,7 @@ func TestSubscribeEverything(t *testing.T) {
 	if _, err := s.CallTool(ctx, "toggle-subscriber-updates", map[string]any{}, nil); err != nil {
 		t.Fatal(err)
 	}
-	updated := func() int {
-		n := 0
-		for _, e := range rec.Events() {
-			if u, ok := e.(client.ResourceUpdated); ok && u.Server == "everything" && u.URI == uri {
-				n++
-			}
-		}
-		return n
-	}
-	for deadline := time.Now().Add(20 * time.Second); updated() == 0; time.Sleep(100 * time.Millisecond) {
-		if time.Now().After(deadline) {
-			t.Fatalf("no resources/updated for %s within 20 s; events %v", uri, rec.Events())
-		}
-	}
+	waitEventWithin(t, rec, 20*time.Second, func(u client.ResourceUpdated) bool { return u.Server == "everything" && u.URI == uri })
 	if err := s.Unsubscribe(ctx, uri); err != nil {
 		t.Fatal(err)
 	}

@@ -19,13 +19,48 @@ import (
 // undone when the first one ends.) The list-changed kinds have their own
 // stream (the caller's Listen), which these never touch.
 
-// resourceListens are a session's open resource streams, by URI.
+// resourceListens are a session's open resource streams, by URI, and
+// what they need of the session.
 type resourceListens struct {
+	h listensHandle
 	// op serialises Subscribe and Unsubscribe, so that two of the same
 	// URI never race; each holds it at most for one bounded wait.
 	op sync.Mutex
 	mu sync.Mutex
 	by map[string]*resourceListen
+}
+
+// listensHandle is what resource streams need of their session.
+type listensHandle struct {
+	server string
+	// declared reports whether the server declared resources.subscribe.
+	declared func() bool
+	// open is Session.openListen.
+	open func(stream, wait context.Context, l *Listener) error
+	// timeout bounds the wait for a closed stream's end
+	// (Options.RequestTimeout).
+	timeout time.Duration
+	// quiet reports whether l's end is no news: the session is ending, or
+	// the server never acknowledged l (Connect or Subscribe says so).
+	quiet func(l *Listener) bool
+	emit  func(Event)
+}
+
+// listensHandleOf is s's handle for its resource streams; after newSession
+// settled Options.
+func listensHandleOf(s *Session) listensHandle {
+	return listensHandle{
+		server:   s.name,
+		declared: func() bool { return s.ServerCapabilities().ResourcesSubscribe },
+		open:     s.openListen,
+		timeout:  s.opts.RequestTimeout,
+		quiet: func(l *Listener) bool {
+			s.mu.Lock()
+			defer s.mu.Unlock()
+			return s.isDead || s.closing || !l.acked
+		},
+		emit: s.emit,
+	}
 }
 
 // resourceListen is one URI's stream.
@@ -37,12 +72,11 @@ type resourceListen struct {
 	dropped bool
 }
 
-// listenResource opens uri's stream, unless it is open already.
-func (s *Session) listenResource(ctx context.Context, uri string) error {
-	if !s.ServerCapabilities().ResourcesSubscribe {
-		return fmt.Errorf("subscribing to %s on %s: %w", uri, s.name, ErrNoSubscribe)
+// listen opens uri's stream, unless it is open already.
+func (rs *resourceListens) listen(ctx context.Context, uri string) error {
+	if !rs.h.declared() {
+		return fmt.Errorf("subscribing to %s on %s: %w", uri, rs.h.server, ErrNoSubscribe)
 	}
-	rs := &s.resSubs
 	rs.op.Lock()
 	defer rs.op.Unlock()
 	rs.mu.Lock()
@@ -57,16 +91,16 @@ func (s *Session) listenResource(ctx context.Context, uri string) error {
 	// acknowledgement) and keeps its values.
 	stream, cancel := context.WithCancel(context.WithoutCancel(ctx))
 	e := &resourceListen{l: newListener(ListenOptions{ResourceSubscriptions: []string{uri}}), cancel: cancel}
-	e.l.ended = func(err error) { s.resourceListenEnded(uri, e, err) }
+	e.l.ended = func(err error) { rs.ended(uri, e, err) }
 	rs.by[uri] = e
 	rs.mu.Unlock()
 
-	err := s.openListen(stream, ctx, e.l)
+	err := rs.h.open(stream, ctx, e.l)
 	if err == nil && !slices.Contains(e.l.Agreed().ResourceSubscriptions, uri) {
-		err = fmt.Errorf("subscribing to %s on %s: %w (its acknowledgement left the URI out)", uri, s.name, ErrNoSubscribe)
+		err = fmt.Errorf("subscribing to %s on %s: %w (its acknowledgement left the URI out)", uri, rs.h.server, ErrNoSubscribe)
 	}
 	if err != nil {
-		s.dropResourceListen(uri, e)
+		rs.drop(uri, e)
 		cancel()
 		<-e.l.Done()
 		return err
@@ -74,10 +108,9 @@ func (s *Session) listenResource(ctx context.Context, uri string) error {
 	return nil
 }
 
-// unlistenResource closes uri's stream and waits, within ctx and
+// unlisten closes uri's stream and waits, within ctx and
 // Options.RequestTimeout, for its end; a URI not subscribed is no error.
-func (s *Session) unlistenResource(ctx context.Context, uri string) error {
-	rs := &s.resSubs
+func (rs *resourceListens) unlisten(ctx context.Context, uri string) error {
 	rs.op.Lock()
 	defer rs.op.Unlock()
 	rs.mu.Lock()
@@ -86,26 +119,25 @@ func (s *Session) unlistenResource(ctx context.Context, uri string) error {
 	if e == nil {
 		return nil
 	}
-	s.dropResourceListen(uri, e)
+	rs.drop(uri, e)
 	e.cancel()
 	// Cancelling ends the request at once (stdio: notifications/cancelled
 	// is written; HTTP: the stream is closed); the bound is for a wedged
 	// write.
-	bound := time.NewTimer(s.opts.RequestTimeout)
+	bound := time.NewTimer(rs.h.timeout)
 	defer bound.Stop()
 	select {
 	case <-e.l.Done():
 		return nil
 	case <-ctx.Done():
-		return fmt.Errorf("unsubscribing from %s on %s: the stream has not ended yet: %w", uri, s.name, context.Cause(ctx))
+		return fmt.Errorf("unsubscribing from %s on %s: the stream has not ended yet: %w", uri, rs.h.server, context.Cause(ctx))
 	case <-bound.C:
-		return fmt.Errorf("unsubscribing from %s on %s: %w: the stream had not ended after %v", uri, s.name, ErrTimeout, s.opts.RequestTimeout)
+		return fmt.Errorf("unsubscribing from %s on %s: %w: the stream had not ended after %v", uri, rs.h.server, ErrTimeout, rs.h.timeout)
 	}
 }
 
-// dropResourceListen forgets e, if it is still uri's stream.
-func (s *Session) dropResourceListen(uri string, e *resourceListen) {
-	rs := &s.resSubs
+// drop forgets e, if it is still uri's stream.
+func (rs *resourceListens) drop(uri string, e *resourceListen) {
 	rs.mu.Lock()
 	defer rs.mu.Unlock()
 	e.dropped = true
@@ -114,32 +146,30 @@ func (s *Session) dropResourceListen(uri string, e *resourceListen) {
 	}
 }
 
-// resourceListenEnded is e's end (its stream's goroutine): unless we
-// ended it, the URI is forgotten and the end reported.
-func (s *Session) resourceListenEnded(uri string, e *resourceListen, err error) {
-	rs := &s.resSubs
+// ended is e's end (its stream's goroutine): unless we ended it, the URI
+// is forgotten and the end reported.
+func (rs *resourceListens) ended(uri string, e *resourceListen, err error) {
 	rs.mu.Lock()
 	dropped := e.dropped
 	if rs.by[uri] == e {
 		delete(rs.by, uri)
 	}
 	rs.mu.Unlock()
-	s.mu.Lock()
-	quiet := dropped || s.isDead || s.closing || !e.l.acked
-	s.mu.Unlock()
-	if quiet {
+	if dropped || rs.h.quiet(e.l) {
 		return
 	}
 	if err == nil {
 		err = errors.New("the server ended the stream")
 	}
-	s.emit(ResourceSubscriptionEnded{Server: s.name, URI: uri, Err: err})
+	rs.h.emit(ResourceSubscriptionEnded{Server: rs.h.server, URI: uri, Err: err})
 }
 
 // ResourceSubscriptions lists the URIs with an open 2026-07-28 stream,
 // sorted.
-func (s *Session) ResourceSubscriptions() []string {
-	rs := &s.resSubs
+func (s *Session) ResourceSubscriptions() []string { return s.resSubs.list() }
+
+// list is ResourceSubscriptions.
+func (rs *resourceListens) list() []string {
 	rs.mu.Lock()
 	defer rs.mu.Unlock()
 	var out []string

@@ -268,12 +268,17 @@ func (s *Session) CancelTask(ctx context.Context, id string) error {
 	}
 	var raw json.RawMessage
 	c := &call{method: wire.MethodTasksCancel, name: id, taskOK: true}
+	asked := time.Now()
 	if err := s.do(ctx, c, map[string]string{"taskId": id}, &raw); err != nil {
 		return err
 	}
-	if f != nil && design == TaskDesignCore {
+	if f == nil {
+		return nil
+	}
+	f.cancelAnswered()
+	if design == TaskDesignCore {
 		// 2025-11-25 answers the Task itself, already cancelled.
-		f.observe(raw, false)
+		f.observe(raw, asked)
 	}
 	return nil
 }

@@ -17,12 +17,18 @@ import (
 // elicitation/create requests tagged with related-task _meta (served by
 // elicit.go, with the task as their Origin).
 //
-// tasks/result is called once per transition into input_required, never
-// per poll (a blocking tasks/result serves every later question too),
-// while tasks/get polling goes on; and once more at the end if none has
-// answered yet. A tasks/result that ends without an answer (the stream
-// broke) does not give the task up: the next poll that still shows
-// input_required calls it again, at most maxResultRetries times.
+// Whatever shows the task in input_required (the CreateTaskResult, a
+// poll, a status notification, a cancel's answer) leads to exactly one
+// tasks/result in flight: it is called when none is in flight or has
+// answered, never once per poll (a blocking tasks/result serves every
+// later question too), while tasks/get polling goes on; and once more at
+// the end if none has answered yet. The test is the task's state, not a
+// move into input_required: a task created in input_required (the
+// TypeScript SDK's simpleTaskInteractive) shows no such move, and waiting
+// for one hung for ever. A tasks/result that ends without an answer (the
+// stream broke) does not give the task up: the next observation that
+// still shows input_required calls it again, at most maxResultRetries
+// times.
 
 // maxResultRetries bounds the tasks/result calls that ended without an
 // answer.
@@ -36,7 +42,6 @@ type coreState struct {
 	got   bool            // a tasks/result answered: raw, or err
 	raw   json.RawMessage // the result it answered
 	err   error           // the JSON-RPC error it answered
-	rearm bool            // the last one ended without an answer
 	fails int             // calls that ended without an answer
 	// asks are the task's elicitation/create requests being served: the
 	// task ends them (endCoreLocked) under the same lock under which a new
@@ -44,18 +49,25 @@ type coreState struct {
 	asks map[*incoming]struct{}
 }
 
-// coreObservedLocked reports whether an observation calls for tasks/result:
-// the task moved into input_required (or a failed call is re-armed), none
-// is in flight or answered, and we have not cancelled it.
-func (f *taskFollow) coreObservedLocked(prev TaskStatus) bool {
-	if f.snap.Status != TaskInputRequired {
-		return false
+// wantResultLocked reports whether the task's state calls for
+// tasks/result now: a 2025-11-25 task in input_required, none in flight
+// or answered, fewer than maxResultRetries ended without an answer, and
+// not cancelled by us.
+func (f *taskFollow) wantResultLocked() bool {
+	return f.design == TaskDesignCore && f.snap.Status == TaskInputRequired && !f.snap.Ended &&
+		!f.core.busy && !f.core.got && !f.byPerson && f.core.fails < maxResultRetries
+}
+
+// kickResult calls tasks/result if the task's state calls for it (see
+// wantResultLocked); for the state the task was created in, which no
+// observation folds in.
+func (f *taskFollow) kickResult() {
+	f.mu.Lock()
+	want := f.wantResultLocked()
+	f.mu.Unlock()
+	if want {
+		f.startResult(false)
 	}
-	if prev == TaskInputRequired && !f.core.rearm {
-		return false
-	}
-	f.core.rearm = false
-	return !f.core.busy && !f.core.got && !f.byPerson
 }
 
 // startResult calls tasks/result in the background, unless one is in
@@ -90,8 +102,7 @@ func (f *taskFollow) startResult(final bool) {
 		case answered:
 			f.core.got, f.core.err = true, err
 		default:
-			f.core.fails++
-			f.core.rearm = f.core.fails < maxResultRetries
+			f.core.fails++ // the next observation of input_required calls again
 		}
 		close(f.core.wait)
 		f.mu.Unlock()

@@ -49,6 +49,16 @@ func (f *taskFollow) requestCancelLocked() {
 	f.poke()
 }
 
+// cancelAnswered notes that a tasks/cancel was answered with success: from
+// then on the server knows, which is what the cancel findings count from.
+func (f *taskFollow) cancelAnswered() {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.cancelOK.IsZero() {
+		f.cancelOK = time.Now()
+	}
+}
+
 // cancelInBackground sends tasks/cancel for f, bounded, in the background
 // (the person cancelled the call; CallTool has already returned).
 func (s *Session) cancelInBackground(f *taskFollow) {

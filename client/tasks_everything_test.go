@@ -3,14 +3,13 @@ package client_test
 import (
 	"context"
 	"encoding/json"
-	"os"
-	"os/exec"
 	"testing"
 	"time"
 
 	"github.com/elicit-dev/elicit/client"
 	"github.com/elicit-dev/elicit/client/question"
 	"github.com/elicit-dev/elicit/client/wire"
+	"github.com/elicit-dev/elicit/internal/testenv"
 	"github.com/elicit-dev/elicit/transport"
 )
 
@@ -23,13 +22,8 @@ import (
 // its dist/index.js (.ci/run installs it); without it, or without node,
 // the test is skipped.
 func TestTaskEverythingResearch(t *testing.T) {
-	path := os.Getenv("ELICIT_SERVER_EVERYTHING")
-	if path == "" {
-		t.Skip("ELICIT_SERVER_EVERYTHING is not set")
-	}
-	if _, err := exec.LookPath("node"); err != nil {
-		t.Skip("node is not installed")
-	}
+	path := testenv.Getenv(t, "ELICIT_SERVER_EVERYTHING", "path to server-everything's dist/index.js")
+	testenv.LookPath(t, "node")
 	t.Parallel()
 	rec := &recorder{}
 	pr := newTaskPrompter(func(ctx context.Context, p *question.Question) question.Outcome {

@@ -132,14 +132,14 @@ func (f *taskFollow) askInput(in *taskInput) {
 			f.changedLocked()
 		}
 	}()
-	if res, ok := s.autoInput(in.raw); ok {
+	if res, ok := s.roots.autoInput(in.raw); ok {
 		f.sendAuto(in.key, res) // roots/list: no person needed (roots.go)
 		return
 	}
 	q := &question.Question{Key: f.inputKey(in.key), Server: s.name, Origin: f.origin(), Arrived: time.Now()}
 	kind, params, why := s.inputParams(in.raw)
 	if why != "" {
-		s.lintInputUndeclared(in.raw, q.Arrived)
+		s.lint.InputUndeclared(in.raw, q.Arrived)
 		s.unanswerable(q, "task "+f.id, why)
 		return
 	}
@@ -190,10 +190,21 @@ func (f *taskFollow) sendUpdate(q *question.Question, r question.Reply, out ques
 	c.sent = func() { once.Do(func() { s.record(q, out, &r) }) }
 	if err := s.do(context.Background(), c, params, nil); err != nil {
 		once.Do(func() {
-			out.Reason = question.JoinReason(out.Reason, "answer not delivered: "+err.Error())
-			s.record(q, out, nil)
+			s.record(q, question.NotDelivered(out, r.Sent, err.Error()), nil)
 		})
 		s.notice("task %s: tasks/update for %q: %v", f.id, q.Key.Input, err)
+		// The task waits for an answer it never took, and its input is
+		// asked once: it would wait for ever. Given up, with why: the
+		// server's refusal (it got the answer: journalled as sent), or
+		// the answer not delivered.
+		what := fmt.Sprintf("input %q of task %s", q.Key.Input, f.id)
+		cause := undelivered(r.Sent, what, err)
+		if serverAnswered(err) {
+			cause = fmt.Errorf("the server refused the %s to %s: %w", r.Sent, what, err)
+		}
+		if s.Err() == nil {
+			f.lose(cause)
+		}
 	}
 }
 
@@ -267,7 +278,7 @@ func (s *Session) taskNotification(method string, params json.RawMessage) {
 		s.log.Debug("status of a task we do not follow", "task", w.TaskID, "method", method)
 		return
 	}
-	f.observeTask(w)
+	f.observeTask(w, time.Time{})
 }
 
 // listenAgreed reports whether the subscription params names is ours,
@@ -279,6 +290,6 @@ func (s *Session) listenAgreed(params json.RawMessage, id string) bool {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	c := s.out[sub]
+	c, _ := s.calls.Get(sub)
 	return c != nil && c.listen != nil && c.listen.acked && slices.Contains(c.listen.agreed.TaskIDs, id)
 }

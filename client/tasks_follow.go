@@ -70,6 +70,9 @@ type taskFollow struct {
 	open     []question.Key // the task's open prompts, in arrival order
 	byPerson bool           // cancelled by us: its prompts end Abandoned, new ones at once
 	cancelAt time.Time      // when tasks/cancel was first asked for
+	cancelOK time.Time      // when a tasks/cancel was first answered with success
+	termAt   time.Time      // when the terminal status was folded in
+	termUpd  time.Time      // the terminal snapshot's own lastUpdatedAt (zero if it had none)
 	res      *wire.CallToolResult
 	err      error
 
@@ -197,6 +200,7 @@ func (f *taskFollow) run(fresh bool) {
 	s := f.s
 	defer s.wg.Done()
 	defer f.stop()
+	f.kickResult() // created in input_required: no poll shows a move into it
 	backoff := fallbackPoll
 	fails, unreached := 0, 0
 	next := time.Now()
@@ -325,6 +329,7 @@ func (f *taskFollow) poll() error {
 	f.mu.Unlock()
 	var raw json.RawMessage
 	c := &call{method: wire.MethodTasksGet, name: f.id, taskOK: true}
+	asked := time.Now() // no later than the request went out
 	err := s.do(f.ctx, c, map[string]string{"taskId": f.id}, &raw)
 	if err != nil {
 		var rpcErr *jsonrpc.Error
@@ -338,25 +343,24 @@ func (f *taskFollow) poll() error {
 		f.mu.Unlock()
 		return err
 	}
-	if !f.observe(raw, true) {
+	if !f.observe(raw, asked) {
+		f.mu.Lock()
+		f.changedLocked() // Polls moved
+		f.mu.Unlock()
 		return fmt.Errorf("tasks/get %s: the answer is not a task", f.id)
 	}
 	return nil
 }
 
-// observe folds a Task the server sent (a poll's answer, a cancel's, a
-// notification) into the snapshot; it reports whether raw was a task.
-func (f *taskFollow) observe(raw json.RawMessage, poll bool) bool {
+// observe folds a Task the server answered (a poll's answer, a cancel's)
+// into the snapshot; it reports whether raw was a task. asked is a time
+// no later than the request went out (see taskLint).
+func (f *taskFollow) observe(raw json.RawMessage, asked time.Time) bool {
 	w := decodeTask(raw)
 	if w == nil {
-		if poll {
-			f.mu.Lock()
-			f.changedLocked()
-			f.mu.Unlock()
-		}
 		return false
 	}
-	f.observeTask(w)
+	f.observeTask(w, asked)
 	return true
 }
 
@@ -364,8 +368,10 @@ func (f *taskFollow) observe(raw json.RawMessage, poll bool) bool {
 // than the one we hold (by lastUpdatedAt) is ignored, so that a poll
 // answered before a notification cannot undo it; a terminal one is never
 // stale, though (nothing can undo it, and a server whose clock stepped
-// back would otherwise never finish its task: found by fuzzing).
-func (f *taskFollow) observeTask(w *wireTask) {
+// back would otherwise never finish its task: found by fuzzing). asked is
+// a time no later than the request w answers went out; zero for a
+// notification.
+func (f *taskFollow) observeTask(w *wireTask, asked time.Time) {
 	s := f.s
 	if w.TaskID != f.id {
 		s.notice("task %s: ignored a status for task %q", f.id, w.TaskID)
@@ -376,7 +382,7 @@ func (f *taskFollow) observeTask(w *wireTask) {
 	}
 	var act taskActions
 	f.mu.Lock()
-	defer s.lintTask(f.lintLocked(w)) // judged after the lock is released (lint.go)
+	defer s.lint.Task(f.lintLocked(w, asked)) // judged after the lock is released (client/lint)
 	stale := false
 	if u := stamp(w.LastUpdatedAt); !u.IsZero() && u.Before(f.snap.LastUpdatedAt) && !w.Status.Terminal() {
 		stale = true
@@ -388,11 +394,13 @@ func (f *taskFollow) observeTask(w *wireTask) {
 		f.mu.Unlock()
 		return
 	}
-	prev := f.snap.Status
 	w.applyTo(&f.snap)
+	if f.snap.Status.Terminal() {
+		f.termAt, f.termUpd = time.Now(), stamp(w.LastUpdatedAt)
+	}
 	switch f.design {
 	case TaskDesignCore:
-		act.startResult = f.coreObservedLocked(prev)
+		act.startResult = f.wantResultLocked()
 	case TaskDesignExtension:
 		act.inputs = f.extObservedLocked(w)
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -72,11 +73,11 @@ func TestTaskReflowMonth(t *testing.T) {
 			}
 			p := prompts[0]
 			want := question.Origin{Kind: question.OriginTask, Name: "reflow_month", CallID: tk.CallID, TaskID: tk.ID}
-			if p.Origin != want {
+			if !reflect.DeepEqual(p.Origin, want) {
 				t.Errorf("origin %+v, want %+v", p.Origin, want)
 			}
 			entries := waitJournal(t, s, 1)
-			if len(entries) != 1 || entries[0].Kind != question.Accept || entries[0].Origin != want || entries[0].Key != p.Key {
+			if len(entries) != 1 || entries[0].Kind != question.Accept || !reflect.DeepEqual(entries[0].Origin, want) || entries[0].Key != p.Key {
 				t.Errorf("journal %+v", entries)
 			}
 

@@ -78,6 +78,23 @@ func (k *clock) stop() {
 	k.fire(nil)
 }
 
+// end ends the request at once with cause, whatever holds the clock: what
+// it waits on will not come (see answerLost).
+func (k *clock) end(cause error) {
+	if k == nil {
+		return
+	}
+	k.mu.Lock()
+	if k.over {
+		k.mu.Unlock()
+		return
+	}
+	k.over = true
+	k.timer.Stop()
+	k.mu.Unlock()
+	k.fire(cause)
+}
+
 // hold stops the clock while a question that may be the request's is open.
 func (k *clock) hold() {
 	if k == nil {
@@ -183,8 +200,7 @@ func patientTimeout(ctx context.Context, d time.Duration, cause error, waiting f
 	ctx, cancel := context.WithCancelCause(ctx)
 	var mu sync.Mutex
 	var t *time.Timer
-	var check func()
-	check = func() {
+	check := func() {
 		mu.Lock()
 		defer mu.Unlock()
 		if waiting() {

@@ -71,7 +71,7 @@ func TestPromptTimeoutExact(t *testing.T) {
 		if d := time.Since(start); d != time.Hour {
 			t.Errorf("answered after %v, want exactly 1h", d)
 		}
-		if string(m.Result) != `{"action":"cancel"}` || !errors.Is(g.cause("slow person"), question.ErrTimeout) {
+		if string(m.Result) != `{"action":"cancel"}` || !errors.Is(g.ended("slow person"), question.ErrTimeout) {
 			t.Errorf("answer %s, cause %v", m.Result, g.cause("slow person"))
 		}
 	})

@@ -105,7 +105,7 @@ func TestURLElicitationRequired(t *testing.T) {
 		refusals int
 		wait     time.Duration
 		kind     question.OutcomeKind
-		then     func(g *gatedServer, s func() *client.Session) func(question.Key)
+		then     func(t *testing.T, g *gatedServer, s func() *client.Session) func(question.Key)
 		calls    int
 		result   string // the tool's text, or the error's text
 		retried  bool
@@ -113,16 +113,18 @@ func TestURLElicitationRequired(t *testing.T) {
 		reason   string // in each journal entry
 	}{
 		{name: "notification", refusals: 1, wait: liveness, kind: question.Accept,
-			then: func(g *gatedServer, _ func() *client.Session) func(question.Key) {
+			then: func(_ *testing.T, g *gatedServer, _ func() *client.Session) func(question.Key) {
 				return func(k question.Key) { g.complete <- k.Input }
 			},
 			calls: 2, result: "through", retried: true, complete: 2, reason: "completed: notifications/elicitation/complete"},
 		{name: "person says done", refusals: 1, kind: question.Accept,
-			then: func(_ *gatedServer, s func() *client.Session) func(question.Key) {
+			then: func(t *testing.T, _ *gatedServer, s func() *client.Session) func(question.Key) {
 				return func(k question.Key) {
-					// Accepted, then done in the browser: the "done, retry" key.
-					for s().CompleteElicitation(k) != nil {
-						time.Sleep(time.Millisecond)
+					// Accepted, then done in the browser: the "done, retry"
+					// key. The wait for it was set up before the question
+					// was asked.
+					if err := s().CompleteElicitation(k); err != nil {
+						t.Errorf("CompleteElicitation(%v): %v", k, err)
 					}
 				}
 			},
@@ -142,7 +144,7 @@ func TestURLElicitationRequired(t *testing.T) {
 			get := func() *client.Session { smu.Lock(); defer smu.Unlock(); return sess }
 			p := &urlPerson{kind: tc.kind}
 			if tc.then != nil {
-				p.then = tc.then(g, get)
+				p.then = tc.then(t, g, get)
 			}
 			rec := &recorder{}
 			s := servePipe(t, g.srv, &client.Options{Prompter: p, URLWait: tc.wait}, rec)

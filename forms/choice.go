@@ -155,6 +155,9 @@ type multiField struct {
 	p     *schema.Property
 	picks []int
 	ms    *huh.MultiSelect[int] // the last one built, for resize
+	theme huh.Theme
+	// labelW is the width its labels were last wrapped at (0: unwrapped).
+	labelW int
 }
 
 func newMultiField(p *schema.Property, tool bool) *multiField {
@@ -173,10 +176,8 @@ func newMultiField(p *schema.Property, tool bool) *multiField {
 func (f *multiField) property() *schema.Property { return f.p }
 
 func (f *multiField) build(theme huh.Theme) huh.Field {
-	opts := make([]huh.Option[int], len(f.p.Options))
-	for i, o := range f.p.Options {
-		opts[i] = huh.NewOption(optionLabel(o), i)
-	}
+	f.theme, f.labelW = theme, 0
+	opts := f.options()
 	// Value before Options: the other way round the cursor stays on row 0
 	// instead of the first picked option (ui/AGENTS.md, charm v2 facts:
 	// select).
@@ -195,13 +196,52 @@ func (f *multiField) build(theme huh.Theme) huh.Field {
 	return m
 }
 
-// resize gives the multi select its height at inner width w. huh needs it
-// set: without a Height it subtracts the header from the options' own
-// height and hides the last options.
-func (f *multiField) resize(w int) {
-	if f.ms != nil {
-		f.ms.Height(min(len(f.p.Options), filterAbove) + headerHeight(f.p, w))
+// options are the choices, their labels wrapped at labelW: huh's multi
+// select draws a label on one line, which its window then cuts at the
+// field's edge (a select wraps its own).
+func (f *multiField) options() []huh.Option[int] {
+	opts := make([]huh.Option[int], len(f.p.Options))
+	for i, o := range f.p.Options {
+		label := optionLabel(o)
+		if f.labelW > 0 && len(label) > f.labelW { // a cell takes a byte at least
+			label = lipgloss.Wrap(label, f.labelW, wrapAt)
+		}
+		opts[i] = huh.NewOption(label, i)
 	}
+	return opts
+}
+
+// prefixWidth is what huh draws before a multi select's label: the cursor
+// and the picked mark, the widest of either style.
+func prefixWidth(theme huh.Theme) int {
+	w := 0
+	for _, s := range []huh.FieldStyles{theme.Theme(true).Focused, theme.Theme(true).Blurred} {
+		w = max(w, lipgloss.Width(s.MultiSelectSelector.String())+
+			max(lipgloss.Width(s.SelectedPrefix.String()), lipgloss.Width(s.UnselectedPrefix.String())))
+	}
+	return w
+}
+
+// resize wraps the labels at inner width w and gives the multi select
+// its height: huh needs it set (without a Height it subtracts the header
+// from the options' own height and hides the last options), and it
+// counts lines, so the options in the window count theirs.
+func (f *multiField) resize(w int) {
+	if f.ms == nil {
+		return
+	}
+	if lw := max(w-prefixWidth(f.theme), 10); lw != f.labelW {
+		f.labelW = lw
+		f.ms.Options(f.options()...)
+	}
+	rows := 0
+	for _, o := range f.p.Options[:min(len(f.p.Options), filterAbove)] {
+		rows++
+		if l := optionLabel(o); len(l) > f.labelW {
+			rows += lipgloss.Height(lipgloss.Wrap(l, f.labelW, wrapAt)) - 1
+		}
+	}
+	f.ms.Height(rows + headerHeight(f.p, w))
 }
 
 func (f *multiField) value() (any, bool, error) { return f.read(f.picks) }

@@ -286,6 +286,8 @@ func (f *Form) SetTheme(t huh.Theme) tea.Cmd {
 		t = defaultTheme()
 	}
 	f.theme.cur = t
+	// A multi select's labels wrap at the width its theme's marks leave.
+	f.resize(f.width())
 	// huh renders into its viewport on Update; a message no field knows
 	// makes it render again with the new styles.
 	return f.Update(restyleMsg{})

@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/elicit-dev/elicit/internal/testenv"
 	"github.com/elicit-dev/elicit/transport"
 	"github.com/elicit-dev/elicit/transport/jsonrpc"
 )
@@ -24,14 +25,8 @@ const everythingEnv = "ELICIT_SERVER_EVERYTHING"
 // base URL once it listens. The process is killed by t.Cleanup.
 func startEverything(t *testing.T, mode, ready string) string {
 	t.Helper()
-	index := os.Getenv(everythingEnv)
-	if index == "" {
-		t.Skipf("%s is not set (path to server-everything's dist/index.js)", everythingEnv)
-	}
-	node, err := exec.LookPath("node")
-	if err != nil {
-		t.Skipf("node: %v", err)
-	}
+	index := testenv.Getenv(t, everythingEnv, "path to server-everything's dist/index.js")
+	node := testenv.LookPath(t, "node")
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)

@@ -130,7 +130,7 @@ func (v *agentView) agent(c *viewCtx) (AgentStatus, bool) {
 
 func (v *agentView) typing() bool { return true }
 
-func (v *agentView) spinning() bool { return v.turns[v.cur] != nil }
+func (v *agentView) spinning(*viewCtx) bool { return v.turns[v.cur] != nil }
 
 // badge counts the turns under way.
 func (v *agentView) badge() int { return len(v.turns) }
@@ -303,8 +303,7 @@ func (v *agentView) render(c *viewCtx) string {
 	st := c.st
 	a, ok := v.agent(c)
 	if !ok {
-		return st.Muted.Render("\n  No ACP agents. Start one with elicit acp -- AGENT ARGS…, or give a config entry\n" +
-			`  {"type": "acp", "command": …} beside the servers.`)
+		return "\n" + wrapped(st.Muted, `No ACP agents. Start one with elicit acp -- AGENT ARGS…, or give a config entry {"type": "acp", "command": …} beside the servers.`, c.width)
 	}
 	v.restyle(c)
 	w, h := c.width, c.bodyHeight()

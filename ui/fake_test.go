@@ -46,6 +46,10 @@ type fakeEngine struct {
 	lists  []string // "resources demo", "prompts demo": list calls made
 	reads  []string // "server uri"
 	gets   []fakeGet
+	// served is signalled (without blocking) when a read or a
+	// prompts/get is recorded: a command may outlast the driver's wait
+	// for it, and a test waits for this instead (eventually).
+	served chan struct{}
 
 	// listHook, when set, runs first in Tools, ListResources and
 	// ListPrompts (what is "tools", "resources" or "prompts"), outside
@@ -139,6 +143,15 @@ func newFakeEngine() *fakeEngine {
 		contents:  map[string][]wire.ResourceContents{},
 		prompts:   map[string][]wire.Prompt{},
 		journal:   question.NewJournal(0),
+		served:    make(chan struct{}, 1),
+	}
+}
+
+// serve signals served; f.mu is held.
+func (f *fakeEngine) serve() {
+	select {
+	case f.served <- struct{}{}:
+	default:
 	}
 }
 
@@ -231,6 +244,7 @@ type fakeComplete struct {
 func (f *fakeEngine) ReadResource(ctx context.Context, server, uri string) ([]wire.ResourceContents, error) {
 	f.mu.Lock()
 	f.reads = append(f.reads, server+" "+uri)
+	f.serve()
 	fn := f.readFn
 	f.mu.Unlock()
 	if fn != nil {
@@ -249,6 +263,7 @@ func (f *fakeEngine) GetPrompt(_ context.Context, server, name string, args map[
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.gets = append(f.gets, fakeGet{server, name, args})
+	f.serve()
 	if f.getFn != nil {
 		return f.getFn(name, args)
 	}
@@ -326,6 +341,8 @@ type driver struct {
 	// (ticks, blinks, slow calls); awaitLate feeds the ones a test wants.
 	lateMu sync.Mutex
 	late   []tea.Msg
+	// lateAdded is signalled (without blocking) each time late grows.
+	lateAdded chan struct{}
 	// slow holds results collect waited past its first 30 ms for and fed
 	// at once (the command was working, or its timer had just fired when
 	// a loaded machine let the check run): awaitLate finds them here.
@@ -342,7 +359,8 @@ func (d *driver) awaitLate(match func(tea.Msg) bool) tea.Msg {
 			return msg // fed already, in its place
 		}
 	}
-	for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); time.Sleep(5 * time.Millisecond) {
+	timeout := time.After(5 * time.Second)
+	for {
 		d.lateMu.Lock()
 		var found tea.Msg
 		for i, msg := range d.late {
@@ -357,9 +375,13 @@ func (d *driver) awaitLate(match func(tea.Msg) bool) tea.Msg {
 			d.send(found)
 			return found
 		}
+		select {
+		case <-d.lateAdded:
+		case <-timeout:
+			d.t.Fatal("no late message matched within 5 s")
+			return nil
+		}
 	}
-	d.t.Fatal("no late message matched within 5 s")
-	return nil
 }
 
 // pump feeds the model what the bridge has delivered so far.
@@ -395,11 +417,6 @@ func newDriver(t testing.TB, opts Options, setup ...func(*fakeEngine)) *driver {
 	for _, f := range setup {
 		f(eng)
 	}
-	if opts.EndedLinger == 0 {
-		// Longer than collect's 30 ms, so panes stay until a key clears
-		// them, and short enough for the cleanup wait.
-		opts.EndedLinger = 200 * time.Millisecond
-	}
 	if opts.OpenURL == nil {
 		opts.OpenURL = func(string) error { return nil }
 	}
@@ -413,7 +430,7 @@ func newDriver(t testing.TB, opts Options, setup ...func(*fakeEngine)) *driver {
 	br := NewBridge(BridgeOptions{})
 	m := New(eng, br, opts)
 	d := &driver{t: t, m: m, eng: eng, replies: map[question.Key]chan question.Outcome{},
-		inbox: make(chan tea.Msg, 1024)}
+		inbox: make(chan tea.Msg, 1024), lateAdded: make(chan struct{}, 1)}
 	br.Attach(func(msg tea.Msg) { d.inbox <- msg })
 	t.Cleanup(br.Close)
 	// Dropped commands (ticks, cursor blink) end within about a second;
@@ -461,6 +478,10 @@ func (d *driver) collect(cmd tea.Cmd) []tea.Msg {
 			d.lateMu.Lock()
 			d.late = append(d.late, msg)
 			d.lateMu.Unlock()
+			select {
+			case d.lateAdded <- struct{}{}:
+			default:
+			}
 		}
 	})
 	id := <-gid

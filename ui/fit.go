@@ -50,18 +50,14 @@ func fitBody(s string, w, h int) string {
 	return b.String()
 }
 
-// drawFrame draws inner inside the border and padding of st, exactly w×h
-// cells: lines are cut, never wrapped (so nothing below them moves), and
-// padded; missing lines are blank. It is st.Width(w).Height(h).Render for
-// a frame at a fraction of the cost: lipgloss measures every line several
-// times, which made the frame the largest part of a redraw.
-func drawFrame(st lipgloss.Style, inner string, w, h int) string {
-	return drawTitledFrame(st, "", inner, w, h)
-}
-
-// drawTitledFrame is drawFrame with title (plain text of ours, a tile's
-// number) set into the top border after its first cell; a title that
-// does not fit is left out.
+// drawTitledFrame draws inner inside the border and padding of st,
+// exactly w×h cells: lines are cut, never wrapped (so nothing below them
+// moves), and padded; missing lines are blank. It is
+// st.Width(w).Height(h).Render for a frame at a fraction of the cost:
+// lipgloss measures every line several times, which made the frame the
+// largest part of a redraw. title (plain text of ours, a tile's number)
+// is set into the top border after its first cell; a title that does not
+// fit is left out.
 func drawTitledFrame(st lipgloss.Style, title, inner string, w, h int) string {
 	bd := st.GetBorderStyle()
 	paint := lipgloss.NewStyle().Foreground(st.GetBorderTopForeground())

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"regexp"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"charm.land/bubbles/v2/cursor"
@@ -47,8 +48,16 @@ func (d *driver) lateBlinks() int {
 // not re-armed, so an idle questions view runs no 530 ms timer. What
 // moves still moves without it: a keystroke shows, the cursor is still
 // drawn, and a stream that arrives is on screen when its view is shown.
+//
+// It runs in a synctest bubble: the waits of two blink periods below pass
+// on the bubble's clock, once every goroutine is blocked, so a blink that
+// comes back is there when they end, however loaded the machine.
 func TestIdleBlinkEndsAndTheScreenStillMoves(t *testing.T) {
 	t.Parallel()
+	synctest.Test(t, testIdleBlinkEnds)
+}
+
+func testIdleBlinkEnds(t *testing.T) {
 	d := newDriver(t, Options{})
 	d.open(formPrompt(t, "demo", 1, "Who are you?", nameSchema))
 	d.keys(tea.KeyPressMsg{Code: tea.KeyF4})

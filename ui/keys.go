@@ -20,6 +20,8 @@ type keyMap struct {
 	Tiles, ClearEnded key.Binding
 	// A form prompt; SaveMedia only on a sampling one.
 	Submit, Decline, Cancel, Dismiss, SaveMedia key.Binding
+	// A prompt whose body does not fit its frame: its window moves.
+	PaneMore key.Binding
 	// A URL prompt.
 	OpenURL, CopyURL, Consent key.Binding
 	// An accepted URL elicitation of a -32042: done in the browser, retry.
@@ -73,10 +75,11 @@ func newKeyMap() keyMap {
 		Tiles:      b("ctrl+s", "tiles (up to four) or one at a time", "ctrl+s"),
 		ClearEnded: b("ctrl+l", "clear every ended prompt", "ctrl+l"),
 
-		Submit:  b("enter", "next field / accept on the last one", "enter"),
-		Decline: b("ctrl+x", "decline (say no)", "ctrl+x"),
-		Cancel:  b("esc", "cancel (a filter closes first)", "esc"),
-		Dismiss: b("enter / ctrl+w", "clear an ended prompt", "enter", "ctrl+w"),
+		Submit:   b("enter", "next field / accept on the last one", "enter"),
+		Decline:  b("ctrl+x", "decline (say no)", "ctrl+x"),
+		Cancel:   b("esc", "cancel (a filter closes first)", "esc"),
+		Dismiss:  b("enter / ctrl+w", "clear an ended prompt", "enter", "ctrl+w"),
+		PaneMore: b("pgup / pgdn", "a prompt that says more ↓: scroll it (the wheel too)", "pgup", "pgdown"),
 		// alt+w (write): no view, huh field, textinput or textarea uses it.
 		SaveMedia: b("alt+w", "sampling: save its images, audio", "alt+w"),
 
@@ -174,7 +177,7 @@ func (k *keyMap) helpSections(tabs []*key.Binding) []helpSection {
 			one(&k.ClearEnded), one(&k.Tiles), one(&k.SaveMedia)}},
 		{"URL prompt", []helpLine{one(&k.OpenURL), one(&k.CopyURL), one(&k.Consent), one(&k.URLDone)}},
 		{"Lists", []helpLine{line("↑↓ / k j", "up, down", &k.Up, &k.Down),
-			line("pgup pgdn", "page up, down", &k.PageUp, &k.PageDown),
+			line("pgup pgdn", "page up, down; a prompt's more ↓", &k.PageUp, &k.PageDown, &k.PaneMore),
 			line("home/g end/G", "first, last (traffic: follow)", &k.Top, &k.Bottom),
 			one(&k.Select), one(&k.Back), one(&k.ListFilter), one(&k.NextServer)}},
 		{"Tools (F5)", []helpLine{one(&k.CancelCall), one(&k.Reconnect), one(&k.TaskToggle), one(&k.ToolsCalls),

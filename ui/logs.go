@@ -10,14 +10,13 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/elicit-dev/elicit/client"
+	"github.com/elicit-dev/elicit/client/wire"
 	"github.com/elicit-dev/elicit/themes"
 	"github.com/elicit-dev/elicit/themes/untrusted"
 )
 
 // logLevels are the syslog levels of logging/setLevel, lowest first.
-func logLevels() []string {
-	return []string{"debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"}
-}
+func logLevels() []string { return wire.LogLevels() }
 
 // logView shows server stderr, notifications/message and engine notices.
 type logView struct {

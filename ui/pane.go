@@ -52,6 +52,10 @@ type pane struct {
 	endKind  question.OutcomeKind
 	endedAt  time.Time
 	note     string // transient line: "copied", validation error, opener error
+	// scroll is the first line of the body shown when the body does not
+	// fit the frame, and more what the last draw found (panefit.go).
+	scroll int
+	more   paneMore
 	// sizedW, sizedH: the size its form was last given (sizeShown tells
 	// a form only of a change).
 	sizedW, sizedH int
@@ -165,6 +169,9 @@ func causeText(server string, cause error) (question.OutcomeKind, string) {
 	return question.Cancel, "closed: " + untrusted.Line(cause.Error())
 }
 
+// waitStep is how finely a waiting time under a minute reads.
+const waitStep = 10 * time.Second
+
 // originText says what the prompt belongs to.
 func originText(o question.Origin) string {
 	name := untrusted.Line(o.Name)
@@ -187,6 +194,18 @@ func originText(o question.Origin) string {
 		}
 		return "turn of session " + untrusted.Line(o.SessionID)
 	}
+	if len(o.Maybe) > 0 {
+		// Ours, but nothing says which call's (stdio, a GET stream).
+		calls := make([]string, len(o.Maybe))
+		for i, m := range o.Maybe {
+			calls[i] = originText(question.Origin{Kind: m.Kind, Name: m.Name, CallID: m.CallID})
+		}
+		more := ""
+		if o.MaybeOf > len(o.Maybe) {
+			more = ", …"
+		}
+		return fmt.Sprintf("one of %d calls: %s%s", max(o.MaybeOf, len(o.Maybe)), strings.Join(calls, ", "), more)
+	}
 	return "not tied to a call of ours"
 }
 
@@ -197,18 +216,19 @@ func nameSuffix(name string) string {
 	return " (" + name + ")"
 }
 
-// waited renders how long a prompt has waited: in seconds for its first
-// minute, then in whole minutes. It is computed at render time from
-// Arrived, and the model ticks only while one is on screen, when the text
-// next changes (waitTickIn): once a second for a new question, once a
-// minute after, since every redraw wakes the idle process (BENCHMARKS.md,
-// "Idle").
+// waited renders how long a prompt has waited: "just now" for ten
+// seconds, then in tens of seconds for its first minute, then in whole
+// minutes. It is computed at render time from Arrived, and the model ticks
+// only while one is on screen, when the text next changes (waitTickIn):
+// six times in a question's first minute, once a minute after, since every
+// redraw wakes the idle process some 30 times (BENCHMARKS.md, "Idle"; a
+// count of seconds was 30 wake-ups a second for as long as it showed).
 func waited(d time.Duration) string {
 	switch {
-	case d < time.Second:
+	case d < waitStep:
 		return "just now"
 	case d < time.Minute:
-		return "waiting " + d.Truncate(time.Second).String()
+		return "waiting " + d.Truncate(waitStep).String()
 	case d < time.Hour:
 		return fmt.Sprintf("waiting %dm", int(d/time.Minute))
 	}
@@ -236,11 +256,7 @@ func (p *pane) render(st *themes.Styles, km keyMap, width int, now time.Time, se
 		b.WriteString("\n" + style.Width(max(width, 1)).Render(p.notice) + "\n")
 		switch {
 		case p.state == paneEnded:
-			parts := []string{keyHint(st, km.Dismiss)}
-			for _, h := range hints {
-				parts = append(parts, h.render(st))
-			}
-			footer = st.Pane.Footer.Render(strings.Join(parts, "  "))
+			footer = st.Pane.Footer.Render(endedFooter(st, km, width, hints))
 		case awaitsURLDone(p):
 			footer = st.Pane.Footer.Render(st.Pane.Key.Render(km.URLDone.Help().Key) + " " + st.Pane.KeyDesc.Render("done, send it again"))
 		}
@@ -256,7 +272,8 @@ func (p *pane) render(st *themes.Styles, km keyMap, width int, now time.Time, se
 		b.WriteString(p.renderURL(st, width))
 	}
 	if p.note != "" {
-		b.WriteString("\n" + st.Warning.Render(untrusted.Line(p.note)))
+		// Wrapped: a tile 58 wide cut "just arrived: read it first…".
+		b.WriteString("\n" + wrapped(st.Warning, untrusted.Line(p.note), width))
 	}
 	b.WriteString("\n")
 	return b.String(), p.openFooter(st, km, width, hints)
@@ -391,6 +408,25 @@ type footerHint struct{ key, desc string }
 
 func (h footerHint) render(st *themes.Styles) string {
 	return st.Pane.Key.Render(h.key) + " " + st.Pane.KeyDesc.Render(h.desc)
+}
+
+// endedFooter is an ended pane's keys: clear it, and the view's (clear
+// all ended…). It says "clear" alone for the first when the whole does
+// not fit: a tile 58 wide cut "ctrl+l clear all 2 ended" to "ctrl+l
+// clear all 2" (issue 26).
+func endedFooter(st *themes.Styles, km keyMap, width int, hints []footerHint) string {
+	var line string
+	for _, first := range []string{keyHint(st, km.Dismiss), footerHint{km.Dismiss.Help().Key, "clear"}.render(st),
+		footerHint{km.Dismiss.Keys()[0], "clear"}.render(st)} {
+		parts := []string{first}
+		for _, h := range hints {
+			parts = append(parts, h.render(st))
+		}
+		if line = strings.Join(parts, "  "); width <= 0 || ansi.StringWidth(line) <= width {
+			return line
+		}
+	}
+	return ansi.Truncate(line, width, "…")
 }
 
 // declineLabel is the Decline button's text; clicks find it on screen.

@@ -101,6 +101,8 @@ func (m *Model) renderReader(rd *reader) string {
 func (m *Model) handleWheel(msg tea.MouseWheelMsg) tea.Cmd {
 	if p := m.openPager(); p != nil {
 		p.wheel(msg)
+		return nil
 	}
+	m.wheelPane(msg) // panefit.go
 	return nil
 }

@@ -6,6 +6,8 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/elicit-dev/elicit/client"
+	"github.com/elicit-dev/elicit/client/question"
 	"github.com/elicit-dev/elicit/themes"
 )
 
@@ -58,7 +60,7 @@ type (
 	loader interface{ load(c *viewCtx) tea.Cmd }
 	// spins shows the shared spinner while spinning says so and it is on
 	// screen.
-	spins interface{ spinning() bool }
+	spins interface{ spinning(c *viewCtx) bool }
 	// badger puts a count on its tab, when not zero.
 	badger interface{ badge() int }
 	// fitted draws a body that is already exactly the body's size (a
@@ -90,19 +92,37 @@ type viewCtx struct {
 	bg    tea.Msg // the last BackgroundColorMsg, for forms opened later
 
 	width, height int
-	servers       []ServerStatus
-	agents        []AgentStatus
+	// noticeRows are the rows the notice takes above the status bar
+	// (notice.go); the body has the rest.
+	noticeRows int
+	servers    []ServerStatus
+	agents     []AgentStatus
 	// openBy counts the open prompt panes per server or agent (the agent
 	// view says when its agent waits on the person).
 	openBy map[string]int
-	shown  screen // the screen on show
-	spin   spinState
+	// askingCalls counts, per server and tool (id ""), the calls of ours
+	// with a question open (countOpen), so the tools view can say a call
+	// waits on the person.
+	askingCalls map[askingCall]int
+	shown       screen // the screen on show
+	spin        spinState
 	// selves is how each server last named itself (selfName), kept when
 	// it disconnects: the engine's status then has no serverInfo, and a
 	// pane it opened should still say who asked.
 	selves map[string]string
 
 	nextID int
+	// tasksOpen gives a task's open questions (the Model's panes), read
+	// only: the task view lists them in a task's details.
+	tasksOpen func(t *client.Task) []*question.Question
+}
+
+// taskQuestions are the questions of task t open now.
+func (c *viewCtx) taskQuestions(t *client.Task) []*question.Question {
+	if c.tasksOpen == nil {
+		return nil
+	}
+	return c.tasksOpen(t)
 }
 
 func (c *viewCtx) now() time.Time { return c.opts.Now() }
@@ -139,10 +159,16 @@ func (c *viewCtx) noteSelves() {
 // onScreen reports whether s is the screen on show.
 func (c *viewCtx) onScreen(s screen) bool { return c.shown == s }
 
-func (c *viewCtx) bodyHeight() int { return max(c.height-chrome, 1) }
+// bodyHeight is the rows between the strip and the status bar that the
+// notice leaves (notice.go).
+func (c *viewCtx) bodyHeight() int { return max(c.height-chrome-c.noticeRows, 1) }
 
 // notice puts text on the status bar. It is a command, so a screen says
 // something without writing the Model.
 func notice(text string) tea.Cmd {
 	return func() tea.Msg { return noticeMsg(text) }
 }
+
+// askingCall names a call of ours by its server, tool and request id
+// (jsonrpc.ID.Raw), or, with id "", all the calls of that tool.
+type askingCall struct{ server, tool, id string }

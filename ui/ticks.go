@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"context"
 	"time"
 
 	"charm.land/bubbles/v2/spinner"
@@ -48,7 +49,7 @@ func (m *Model) armTicks() tea.Cmd {
 			m.ticking, m.tickAt = true, due
 			m.tickGen++
 			gen := m.tickGen
-			cmds = append(cmds, tea.Tick(in, func(time.Time) tea.Msg { return waitTickMsg{gen: gen} }))
+			cmds = append(cmds, untilDone(m.ctx, in, waitTickMsg{gen: gen}))
 		}
 	}
 	if !m.spin.running && m.spinNeeded() {
@@ -57,6 +58,22 @@ func (m *Model) armTicks() tea.Cmd {
 		cmds = append(cmds, m.spin.tick())
 	}
 	return tea.Batch(cmds...)
+}
+
+// untilDone is tea.Tick for a tick that waits long (a waiting time's,
+// up to a minute): its goroutine ends with the program's context instead
+// of outliving it by up to that long.
+func untilDone(ctx context.Context, d time.Duration, msg tea.Msg) tea.Cmd {
+	return func() tea.Msg {
+		t := time.NewTimer(d)
+		defer t.Stop()
+		select {
+		case <-t.C:
+			return msg
+		case <-ctx.Done():
+			return nil
+		}
+	}
 }
 
 func (m *Model) handleWaitTick(msg waitTickMsg) tea.Cmd {
@@ -78,20 +95,21 @@ func (m *Model) waitNeedsTick() bool {
 }
 
 // waitTickIn is when the waiting times on screen next read differently:
-// in a second while one of them is under a minute (waited shows seconds),
-// else at the next whole minute of any of them (at most one per tile), so
-// a question left open costs a redraw a minute, not sixty.
+// at the next ten seconds of one under a minute (waited), else at the next
+// whole minute of any of them (at most one per tile), so a question left
+// open costs six redraws in its first minute and one a minute after.
 func (m *Model) waitTickIn() time.Duration {
 	now, next := m.now(), time.Duration(0)
 	for _, tl := range m.prompts.tiling(&m.viewCtx).tiles {
 		if !tl.pn.open() {
 			continue
 		}
-		d := now.Sub(tl.pn.p.Arrived)
+		d := max(now.Sub(tl.pn.p.Arrived), 0)
+		step := time.Minute
 		if d < time.Minute {
-			return time.Second
+			step = waitStep
 		}
-		in := time.Minute - d%time.Minute
+		in := step - d%step
 		if next == 0 || in < next {
 			next = in
 		}
@@ -109,7 +127,7 @@ func (m *Model) waitTickIn() time.Duration {
 // switching back starts the spinner again.
 func (m *Model) spinNeeded() bool {
 	s, ok := m.shown.(spins)
-	return ok && s.spinning()
+	return ok && s.spinning(&m.viewCtx)
 }
 
 func (m *Model) handleSpinTick(msg spinTickMsg) tea.Cmd {

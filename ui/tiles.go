@@ -47,9 +47,6 @@ type tiling struct {
 
 func (t tiling) tiled() bool { return len(t.tiles) > 1 }
 
-// onScreen reports whether pane index i is shown.
-func (t tiling) onScreen(i int) bool { return i >= t.start && i < t.start+len(t.tiles) }
-
 // tileGrid is how many columns and rows of tiles a body of w×h holds.
 func tileGrid(w, h int) (cols, rows int) {
 	cols, rows = 1, 1
@@ -290,11 +287,7 @@ func (p *promptsView) renderTile(c *viewCtx, t tiling, i int, open, ended []foot
 		hints = ended
 	}
 	body, footer := pn.render(c.st, c.keys, w, c.now(), c.selfName(pn.p.Server), hints)
-	inner := clipLines(body, h)
-	if footer != "" {
-		inner = clipLines(body, h-1) + "\n" + footer
-	}
-	return drawTitledFrame(frame, title, inner, tl.w, tl.h)
+	return drawTitledFrame(frame, title, pn.fit(c.st, body, footer, w, h), tl.w, tl.h)
 }
 
 // clickPane handles a left click in the body of the prompts view: a

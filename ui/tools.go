@@ -133,8 +133,39 @@ func (t *toolsView) update(c *viewCtx, msg tea.Msg) tea.Cmd {
 	return nil
 }
 
-// spinning: the spinner turns while a call runs.
-func (t *toolsView) spinning() bool { return t.running() > 0 }
+// spinning: the spinner turns while a call runs, unless every running
+// call waits on the person: a question to a person keeps nothing busy, and
+// a spinner for it would redraw the screen ten times a second for as long
+// as the question stays open (issue 25: 250-300 wake-ups a second).
+func (t *toolsView) spinning(c *viewCtx) bool {
+	for _, cl := range t.calls {
+		if !cl.done && !t.waitsOnPerson(c, cl) {
+			return true
+		}
+	}
+	return false
+}
+
+// waitsOnPerson reports whether running call cl waits on a question to
+// the person: its tool on its server has a question open for as many of
+// our calls as run. A question names our request id, which the calls list
+// does not know, so with fewer the calls cannot be told apart and spin.
+func (t *toolsView) waitsOnPerson(c *viewCtx, cl *call) bool {
+	if cl.done || cl.cancelling {
+		return false
+	}
+	asking := c.askingCalls[askingCall{server: cl.server, tool: cl.tool}]
+	if asking == 0 {
+		return false
+	}
+	running := 0
+	for _, o := range t.calls {
+		if !o.done && o.server == cl.server && o.tool == cl.tool {
+			running++
+		}
+	}
+	return asking >= running
+}
 
 // taskChoice says, by client's rule, whether a call of tl on server may
 // or must run as a task.

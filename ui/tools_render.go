@@ -74,7 +74,7 @@ func (t *toolsView) render(c *viewCtx) string {
 		return b.String()
 	}
 	if t.args != nil {
-		b.WriteString(st.Muted.Render(argsHead(t.args.of, "esc closes · ctrl+l as JSON")) + "\n")
+		b.WriteString(wrapped(st.Muted, argsHead(t.args.of, "esc closes · ctrl+l as JSON"), c.width) + "\n")
 		b.WriteString(t.args.form.View())
 		return b.String()
 	}
@@ -82,16 +82,17 @@ func (t *toolsView) render(c *viewCtx) string {
 	b.WriteString(t.renderRows(c, toolWords, rows, func(tl *wire.Tool, selected bool) string {
 		return t.toolLine(c, tl, selected && !t.onCalls)
 	}))
-	b.WriteString("\n" + t.renderCalls(c, c.bodyHeight()-1-rows))
+	b.WriteString("\n" + t.renderCalls(c, c.bodyHeight()-max(t.titleRows, 1)-rows))
 	return b.String()
 }
 
-// toolRows is how many rows the tool list gets under the title: what the
+// toolRows is how many rows the tool list gets under the title (drawn
+// first: titleRows is this frame's): what the
 // calls below it do not need (no call yet: one line), at least half the
 // body while the list has that many, and no more than it has; the calls
 // get the rest, so neither leaves rows blank while the other is cut.
 func (t *toolsView) toolRows(c *viewCtx) int {
-	avail := c.bodyHeight() - 1 // the title line
+	avail := c.bodyHeight() - max(t.titleRows, 1) // the title's lines
 	half := max(c.bodyHeight()/2-1, 3)
 	return max(min(max(len(t.visible()), 1), max(half, avail-t.callsHeight(c))), 1)
 }
@@ -236,6 +237,9 @@ func (t *toolsView) callLine(c *viewCtx, cl *call) string {
 		args = st.Muted.Render("  " + ansi.Truncate(untrusted.Line(cl.argsText), 48, "…"))
 	}
 	switch {
+	case t.waitsOnPerson(c, cl):
+		// Still: nothing turns while a person is asked (spinning).
+		return st.Warning.Render("? ") + name + st.Warning.Render("  waiting for your answer — F4") + args
 	case !cl.done && cl.cancelling:
 		return c.spin.view() + " " + name + st.Warning.Render("  cancellation requested…")
 	case !cl.done:

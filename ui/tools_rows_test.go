@@ -40,9 +40,9 @@ func TestToolsListUsesTheRows(t *testing.T) {
 	d.send(tea.WindowSizeMsg{Width: 80, Height: 24})
 	d.keys(keyF5)
 	body := d.m.bodyHeight()
-	// The title line and "no calls yet" aside, every row.
-	if n := toolRowsShown(d.screen()); n != body-2 {
-		t.Errorf("no calls: %d tool rows of a %d-row body, want %d:\n%s", n, body, body-2, d.screen())
+	// The title's lines and "no calls yet" aside, every row.
+	if n, want := toolRowsShown(d.screen()), body-d.tools().titleRows-1; n != want {
+		t.Errorf("no calls: %d tool rows of a %d-row body, want %d:\n%s", n, body, want, d.screen())
 	}
 	d.keys(keyEnter) // t01 takes no arguments: called at once
 	settle(d)
@@ -50,10 +50,10 @@ func TestToolsListUsesTheRows(t *testing.T) {
 	if !strings.Contains(s, "Calls (0 running)") {
 		t.Fatalf("no call on screen:\n%s", s)
 	}
-	// The title line, the calls' head, the call's row and the empty
+	// The title's lines, the calls' head, the call's row and the empty
 	// result's line aside, every row.
-	if n := toolRowsShown(s); n != body-1-3 {
-		t.Errorf("one call: %d tool rows of a %d-row body, want %d:\n%s", n, body, body-4, s)
+	if n, want := toolRowsShown(s), body-d.tools().titleRows-3; n != want {
+		t.Errorf("one call: %d tool rows of a %d-row body, want %d:\n%s", n, body, want, s)
 	}
 	if got := strings.Count(s, "\n") + 1; got != 24 {
 		t.Errorf("the screen is %d lines, want 24", got)

@@ -102,12 +102,17 @@ func settle(d *driver) {
 	}
 }
 
-// eventually waits, within 5 s, for cond: what a command does may outlast
-// the driver's wait for it on a loaded machine.
-func eventually(t *testing.T, what string, cond func() bool) {
+// eventually waits, within 5 s, for cond on what the fake engine served
+// (a read, a prompts/get): what a command does may outlast the driver's
+// wait for it on a loaded machine. It looks again each time the engine
+// serves one.
+func eventually(t *testing.T, eng *fakeEngine, what string, cond func() bool) {
 	t.Helper()
-	for deadline := time.Now().Add(5 * time.Second); !cond(); time.Sleep(5 * time.Millisecond) {
-		if time.Now().After(deadline) {
+	timeout := time.After(5 * time.Second)
+	for !cond() {
+		select {
+		case <-eng.served:
+		case <-timeout:
 			t.Fatalf("no %s within 5 s", what)
 		}
 	}
@@ -143,13 +148,17 @@ func TestToolFilter(t *testing.T) {
 	if strings.Contains(s, "add — Add numbers") || strings.Contains(s, "slow") {
 		t.Fatalf("rows the filter does not match are shown:\n%s", s)
 	}
-	// The cursor was on slow, which went: it rests on a match.
-	if row := selectedRow(t, d); !strings.Contains(row, "deploy") {
-		t.Fatalf("cursor on %q, want the match nearest where it was (deploy)", row)
-	}
-	d.keys(keyUp) // the arrows move among the matches while typing
+	// A new text puts the cursor on its best match: echo by name, first,
+	// before deploy by its description.
 	if row := selectedRow(t, d); !strings.Contains(row, "echo") {
-		t.Fatalf("up moved to %q, want echo", row)
+		t.Fatalf("cursor on %q, want the best match (echo)", row)
+	}
+	if s := d.screen(); strings.Index(s, "deploy") < strings.Index(s, "echo —") {
+		t.Fatalf("the description match is above the name match:\n%s", s)
+	}
+	d.keys(keyDown, keyUp) // the arrows move among the matches while typing
+	if row := selectedRow(t, d); !strings.Contains(row, "echo") {
+		t.Fatalf("down, up moved to %q, want echo", row)
 	}
 	d.keys(keyEnter) // keeps the filter, stops typing
 	if d.m.typing() {
@@ -177,6 +186,40 @@ func TestToolFilter(t *testing.T) {
 	}
 }
 
+// TestToolFilterRanks: names first (whole, start, a word's start,
+// anywhere), then titles, then descriptions, each in the server's order,
+// and the cursor on the best; server-filesystem's /allowed (issue 26).
+func TestToolFilterRanks(t *testing.T) {
+	t.Parallel()
+	tools := []wire.Tool{
+		{Name: "read_text_file", Description: "Only works within allowed directories."},
+		{Name: "disallowed_things", Description: "a name holding it inside a word"},
+		{Name: "list_allowed_directories", Description: "Returns the list of directories this server may use."},
+		{Name: "checker", Title: "Allowed checker"},
+		{Name: "allowed_now"},
+		{Name: "allowed"},
+		{Name: "unrelated", Description: "nothing"},
+	}
+	d := newDriver(t, Options{}, withTools(tools...))
+	d.keys(keyF5, keySlash)
+	d.typeText("allowed")
+	mustShow(t, d, "(6 of 7)")
+	var order []string
+	for _, l := range strings.Split(d.screen(), "\n")[3:] { // the rows, under the tabs, strip and title
+		if !strings.HasPrefix(l, "› ") && !strings.HasPrefix(l, "  ") {
+			break
+		}
+		order = append(order, strings.Fields(strings.TrimPrefix(l, "› "))[0])
+	}
+	want := []string{"allowed", "allowed_now", "list_allowed_directories", "disallowed_things", "checker", "read_text_file"}
+	if strings.Join(order, " ") != strings.Join(want, " ") {
+		t.Fatalf("order %v, want %v:\n%s", order, want, d.screen())
+	}
+	if row := selectedRow(t, d); !strings.HasPrefix(row, "› allowed") || strings.HasPrefix(row, "› allowed_now") {
+		t.Fatalf("cursor on %q, want allowed", row)
+	}
+}
+
 // The filter is the lists' (serverlists.go): the resources view has it.
 func TestResourceFilter(t *testing.T) {
 	t.Parallel()
@@ -190,7 +233,7 @@ func TestResourceFilter(t *testing.T) {
 	}
 	d.keys(keyEnter)
 	var got []string
-	eventually(t, "the read", func() bool {
+	eventually(t, d.eng, "the read", func() bool {
 		d.eng.mu.Lock()
 		defer d.eng.mu.Unlock()
 		got = append([]string(nil), d.eng.reads...)
@@ -218,7 +261,7 @@ func TestTemplateFilter(t *testing.T) {
 	}
 	d.keys(keyEnter)
 	var gets []fakeGet
-	eventually(t, "the prompts/get", func() bool {
+	eventually(t, d.eng, "the prompts/get", func() bool {
 		d.eng.mu.Lock()
 		defer d.eng.mu.Unlock()
 		gets = append([]fakeGet(nil), d.eng.gets...)

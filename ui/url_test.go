@@ -4,6 +4,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
@@ -106,8 +107,16 @@ func TestBridgePromptLifecycle(t *testing.T) {
 	}
 }
 
+// TestBridgeCoalescesStreams runs in a synctest bubble: the coalescing
+// timer and the wait for more messages after the first run on the
+// bubble's clock, so what a burst brings is all in when the count is
+// taken.
 func TestBridgeCoalescesStreams(t *testing.T) {
 	t.Parallel()
+	synctest.Test(t, testBridgeCoalescesStreams)
+}
+
+func testBridgeCoalescesStreams(t *testing.T) {
 	br := NewBridge(BridgeOptions{TrafficSize: 100, Coalesce: 20 * time.Millisecond})
 	defer br.Close()
 	got := make(chan tea.Msg, 100)
@@ -123,8 +132,10 @@ func TestBridgeCoalescesStreams(t *testing.T) {
 	case <-time.After(5 * time.Second):
 		t.Fatal("no streamsChangedMsg")
 	}
-	// 1000 writes within one period give far fewer than 1000 messages.
+	// 1000 writes within one period give far fewer than 1000 messages:
+	// none in the next two periods.
 	time.Sleep(50 * time.Millisecond)
+	synctest.Wait()
 	if n := len(got); n > 10 {
 		t.Errorf("%d extra messages for one burst", n)
 	}

@@ -315,28 +315,6 @@ func TestAbandonSlowSessionNew(t *testing.T) {
 	}
 }
 
-func TestCloseAnswersOpenQuestions32800(t *testing.T) {
-	c := start(t, "plain", hold, nil)
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	sid, err := c.NewSession(ctx, ".")
-	if err != nil {
-		t.Fatal(err)
-	}
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		c.Prompt(ctx, sid, "permission")
-	}()
-	time.Sleep(500 * time.Millisecond)
-	c.Close()
-	<-done
-	e := onlyEntry(t, c)
-	if e.Sent != "error -32800" || e.Bucket != question.BucketShutdown {
-		t.Errorf("entry %+v", e)
-	}
-}
-
 func TestTypedUpdatesAndUnknownKind(t *testing.T) {
 	var mu sync.Mutex
 	var seen []acp.Update

@@ -3,13 +3,13 @@ package acp_test
 import (
 	"context"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"testing"
 	"time"
 
 	"github.com/elicit-dev/elicit/client/acp"
 	"github.com/elicit-dev/elicit/client/question"
+	"github.com/elicit-dev/elicit/internal/testenv"
 )
 
 // engineAgents are the agents the engine-only cells run against: the
@@ -22,8 +22,12 @@ func engineAgents(t *testing.T) map[string]func(*acp.Options) {
 	t.Helper()
 	agents := map[string]func(*acp.Options){"demo": nil}
 	sdk := os.Getenv("ELICIT_ACP_TS_SDK")
-	if _, err := exec.LookPath("node"); sdk == "" || err != nil {
-		t.Log("the TypeScript agent is skipped: ELICIT_ACP_TS_SDK unset or no node (.ci/run sets it)")
+	if sdk == "" {
+		testenv.MissingPart(t, "the TypeScript agent: ELICIT_ACP_TS_SDK not set (the @agentclientprotocol/sdk folder); .ci/run sets it")
+		return agents
+	}
+	if why := testenv.Lacks("node"); why != "" {
+		testenv.MissingPart(t, "the TypeScript agent: %s", why)
 		return agents
 	}
 	script, err := filepath.Abs(filepath.Join("..", "..", "cmd", "elicit", "testdata", "acp-ts-agent.mjs"))

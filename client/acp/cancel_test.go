@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -121,5 +122,36 @@ func TestAskAuth(t *testing.T) {
 	var ae *acp.AuthRequiredError
 	if _, err := declined.NewSession(ctx, "."); !errors.As(err, &ae) || !strings.Contains(err.Error(), "sign-in decline") {
 		t.Errorf("declined: %v, want AuthRequiredError", err)
+	}
+}
+
+// Answers no request of ours awaits (an id never sent, a second answer)
+// are dropped, and said so on stderr once, as MCP's engine notices them,
+// instead of vanishing; the turn is not disturbed.
+func TestStrayAnswersReported(t *testing.T) {
+	var mu sync.Mutex
+	var lines []string
+	c := start(t, "plain", nil, func(o *acp.Options) {
+		o.OnStderr = func(s string) {
+			mu.Lock()
+			lines = append(lines, s)
+			mu.Unlock()
+		}
+	})
+	res, err := turn(t, c, "stray")
+	if err != nil || res.StopReason != "end_turn" {
+		t.Fatalf("turn: %+v, %v", res, err)
+	}
+	// The stray answers were read before the turn's own: reported by now.
+	mu.Lock()
+	defer mu.Unlock()
+	var got []string
+	for _, l := range lines {
+		if strings.Contains(l, "no request of ours awaits") {
+			got = append(got, l)
+		}
+	}
+	if len(got) != 1 || !strings.Contains(got[0], "424242") || !strings.Contains(got[0], "any more such") {
+		t.Fatalf("stderr notices %q, want one naming 424242 and any more such (all stderr: %q)", got, lines)
 	}
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/elicit-dev/elicit/client/wire"
 	"github.com/elicit-dev/elicit/transport"
 	"github.com/elicit-dev/elicit/transport/jsonrpc"
+	"github.com/elicit-dev/elicit/transport/rpcpeer"
 )
 
 // ProtocolVersion is the ACP major version this client speaks.
@@ -135,6 +136,9 @@ type Client struct {
 	// foreignUpdates counts the updates dropped for naming a session not
 	// ours (said once on stderr).
 	foreignUpdates int
+	// strays counts the answers dropped for naming no request of ours
+	// awaiting one (said once on stderr).
+	strays int
 
 	// scoped counts questions scoped to a request of ours (requestId)
 	// being answered, so that the request returns with its journal
@@ -195,7 +199,7 @@ func Start(ctx context.Context, opts Options) (*Client, error) {
 		c.shutdown(question.ErrShutdown)
 		return nil, fmt.Errorf("acp: %w", err)
 	}
-	c.conn, c.peer = conn, newPeer(conn)
+	c.conn, c.peer = conn, newPeer(conn, c.dropped)
 	go c.readLoop()
 	if err := c.initialize(ctx); err != nil {
 		c.Close()
@@ -257,13 +261,13 @@ func (c *Client) readLoop() {
 	for {
 		in, err := c.conn.Read(context.Background())
 		if err != nil {
-			c.peer.fail(err)
+			c.peer.Fail(err)
 			c.endOpen(fmt.Errorf("%w: %v", question.ErrDisconnected, err))
 			return
 		}
 		if in.Msg == nil {
 			if in.ID.IsValid() {
-				c.peer.deliver(in.ID, answer{err: in.Err})
+				c.peer.Deliver(in.ID, answer{Err: in.Err})
 			}
 			continue
 		}
@@ -271,9 +275,9 @@ func (c *Client) readLoop() {
 		switch m.Kind() {
 		case jsonrpc.KindResponse:
 			if m.Error != nil {
-				c.peer.deliver(m.ID, answer{err: m.Error})
+				c.peer.Deliver(m.ID, answer{Err: m.Error})
 			} else {
-				c.peer.deliver(m.ID, answer{result: m.Result})
+				c.peer.Deliver(m.ID, answer{Result: m.Result})
 			}
 		case jsonrpc.KindNotification:
 			c.notification(m)
@@ -334,6 +338,23 @@ func (c *Client) notification(m *jsonrpc.Message) {
 	// may ignore any notification.
 }
 
+// dropped says on stderr that an answer no call of ours awaits was
+// dropped (read loop): each late one (bounded by our cancels), the first
+// stray (an agent may send any number).
+func (c *Client) dropped(id jsonrpc.ID, fate rpcpeer.Fate, method string) {
+	if fate == rpcpeer.Late {
+		c.stderr(fmt.Sprintf("acp: dropped a late answer to %s %s (we had given up on it)", method, id.Raw()))
+		return
+	}
+	c.mu.Lock()
+	c.strays++
+	first := c.strays == 1
+	c.mu.Unlock()
+	if first {
+		c.stderr(fmt.Sprintf("acp: dropped an answer to id %s, which no request of ours awaits: never sent, or answered already (and any more such)", id.Raw()))
+	}
+}
+
 func (c *Client) stderr(s string) {
 	if c.opts.OnStderr != nil {
 		c.opts.OnStderr(s)
@@ -365,7 +386,7 @@ func (c *Client) request(m *jsonrpc.Message, arrived time.Time) {
 		// fs/* and terminal/* we did not declare; anything else we do not
 		// know.
 		e := jsonrpc.NewError(jsonrpc.CodeMethodNotFound, "method not found: "+m.Method, nil)
-		_ = c.peer.respond(m.ID, nil, e)
+		_ = c.peer.Respond(m.ID, nil, e)
 		return
 	}
 	ctx, cancel := context.WithCancelCause(c.base)
@@ -390,7 +411,7 @@ func (c *Client) request(m *jsonrpc.Message, arrived time.Time) {
 		c.mu.Unlock()
 		cancel(nil)
 		e := jsonrpc.NewError(jsonrpc.CodeInvalidRequest, "request id already in use", nil)
-		_ = c.peer.respond(m.ID, nil, e)
+		_ = c.peer.Respond(m.ID, nil, e)
 		return
 	}
 	c.open[m.ID] = oq
@@ -428,7 +449,7 @@ func scopeCall(params json.RawMessage, p *peer) jsonrpc.ID {
 	}
 	raw, ok := m["requestId"]
 	var id jsonrpc.ID
-	if !ok || id.UnmarshalJSON([]byte(raw)) != nil || !p.inFlight(id) {
+	if !ok || id.UnmarshalJSON([]byte(raw)) != nil || !p.InFlight(id) {
 		return jsonrpc.ID{}
 	}
 	return id

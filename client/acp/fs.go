@@ -147,7 +147,7 @@ func (c *Client) serveRead(m *jsonrpc.Message) {
 	// Heard before the answer goes out, so that the turn it belongs to
 	// cannot end before it is.
 	c.fileAccess(fa)
-	if err := c.peer.respond(m.ID, result, e); err != nil {
+	if err := c.peer.Respond(m.ID, result, e); err != nil {
 		c.stderr(fmt.Sprintf("acp: %s %s: the answer could not be sent: %v", MethodReadTextFile, m.ID.Raw(), err))
 	}
 }

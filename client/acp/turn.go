@@ -162,11 +162,11 @@ func (c *Client) Prompt(ctx context.Context, sessionID, text string) (TurnResult
 	}()
 
 	params := map[string]any{"sessionId": sessionID, "prompt": []map[string]string{{"type": "text", "text": text}}}
-	id, ch, err := c.peer.start(MethodSessionPrompt, params)
+	id, ch, err := c.peer.start(MethodSessionPrompt, params, nil)
 	if err != nil {
 		return TurnResult{}, err
 	}
-	defer c.peer.forget(id)
+	defer c.peer.Forget(id)
 	a, answered, idled := c.awaitTurn(ctx, sessionID, t, ch)
 	if !answered {
 		// A turn ends by session/cancel, whose answer is the stopReason.
@@ -190,7 +190,7 @@ func (c *Client) Prompt(ctx context.Context, sessionID, text string) (TurnResult
 			return res, fmt.Errorf("acp: session/prompt: %w, nor within %s of session/cancel (it may still be working)", err, c.opts.CancelWait)
 		}
 	}
-	a.err = wrapAnswer(MethodSessionPrompt, a.err)
+	a.Err = wrapAnswer(MethodSessionPrompt, a.Err)
 	// The agent may answer before we journalled its last question's
 	// answer; wait for that, bounded.
 	waitSettled(&t.asks, c.opts.CloseWait)
@@ -201,17 +201,17 @@ func (c *Client) Prompt(ctx context.Context, sessionID, text string) (TurnResult
 		res.Stopped = true
 	default:
 	}
-	if errors.Is(a.err, ErrCancelled) {
+	if errors.Is(a.Err, ErrCancelled) {
 		res.RequestCancelled = true
 		return res, nil
 	}
-	if a.err != nil {
-		return res, a.err
+	if a.Err != nil {
+		return res, a.Err
 	}
 	var r struct {
 		StopReason string `json:"stopReason"`
 	}
-	if err := wire.DecodeExact(a.result, &r); err != nil || r.StopReason == "" {
+	if err := wire.DecodeExact(a.Result, &r); err != nil || r.StopReason == "" {
 		return res, fmt.Errorf("acp: session/prompt: the result has no stopReason")
 	}
 	res.StopReason = r.StopReason

@@ -36,11 +36,12 @@ func TestJournalBoundedWithExactCounts(t *testing.T) {
 	if c.Total() != 1000 {
 		t.Errorf("total %d", c.Total())
 	}
-	// 250 per worker over 8 kinds: 32 of the first 2 kinds, 31 of the rest.
+	// 250 per worker over n kinds: one more of the first 250%n kinds.
+	n := len(question.OutcomeKinds)
 	for i, k := range question.OutcomeKinds {
-		want := 4 * 31
-		if i < 250%8 {
-			want = 4 * 32
+		want := 4 * (250 / n)
+		if i < 250%n {
+			want = 4 * (250/n + 1)
 		}
 		if c[k] != want {
 			t.Errorf("%v: %d, want %d", k, c[k], want)

@@ -165,4 +165,15 @@ type Origin struct {
 	// Inferred is set when the engine guessed the owning call (the only
 	// tools/call outstanding when the request arrived) rather than knew it.
 	Inferred bool
+	// Maybe lists, for a question nothing ties to one call (stdio, a GET
+	// stream) that came while several calls of ours were open, the calls
+	// it may belong to (their Kind, Name and CallID), oldest first, at
+	// most MaxMaybe of them; MaybeOf is how many were open. Kind is then
+	// OriginUnknown: the question is ours, the call is not known. Read
+	// only: questions share it.
+	Maybe   []Origin
+	MaybeOf int
 }
+
+// MaxMaybe bounds Origin.Maybe.
+const MaxMaybe = 8

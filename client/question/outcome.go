@@ -30,10 +30,15 @@ const (
 	Abandoned
 	// Timeout: --prompt-timeout ran out (never without that flag).
 	Timeout
+	// Undelivered: an answer was decided but did not reach the server (its
+	// write failed, or the server refused it, as an HTTP 400 to the
+	// POSTed response); nothing counts as sent. Reason says what the
+	// answer was and why (NotDelivered).
+	Undelivered
 )
 
 // OutcomeKinds lists every kind in display order.
-var OutcomeKinds = [...]OutcomeKind{Accept, Decline, Cancel, Withdrawn, Disconnected, Invalid, Abandoned, Timeout}
+var OutcomeKinds = [...]OutcomeKind{Accept, Decline, Cancel, Withdrawn, Disconnected, Invalid, Abandoned, Timeout, Undelivered}
 
 func (k OutcomeKind) String() string {
 	switch k {
@@ -53,6 +58,8 @@ func (k OutcomeKind) String() string {
 		return "abandoned"
 	case Timeout:
 		return "timeout"
+	case Undelivered:
+		return "undelivered"
 	default:
 		return "unknown"
 	}
@@ -74,12 +81,25 @@ type Outcome struct {
 	Reason string
 }
 
+// NotDelivered is the outcome of an answer that did not reach the server:
+// out was decided, sent names what would have gone out (Reply.Sent), why
+// is what stopped it.
+func NotDelivered(out Outcome, sent, why string) Outcome {
+	if sent == "" {
+		sent = "answer"
+	}
+	return Outcome{Kind: Undelivered, Reason: JoinReason(out.Reason, sent+" not delivered: "+why)}
+}
+
 // Context causes for a prompt's context, read with context.Cause.
 var (
 	ErrWithdrawn    = errors.New("withdrawn by the server")
 	ErrDisconnected = errors.New("transport disconnected")
 	ErrAbandoned    = errors.New("owning call cancelled")
 	ErrTimeout      = errors.New("prompt timeout")
+	// ErrUndelivered: an answer did not reach the server (Undelivered);
+	// what waited on the server's next move ends with it.
+	ErrUndelivered = errors.New("answer not delivered")
 	// ErrShutdown: the client is shutting down (ACP: answered -32800).
 	ErrShutdown = errors.New("client shutting down")
 )

@@ -62,7 +62,7 @@ func (d Decision) sampleReply(q *Question) (Reply, Outcome) {
 			return Reply{Sampling: rec}, out
 		}
 		return refuse(jsonrpc.NewError(CodeUserRejected, MsgUserRejected, nil))
-	default: // Withdrawn, Disconnected
+	default: // Withdrawn, Disconnected, Undelivered
 		return Reply{Sampling: rec}, out
 	}
 	res, err := sampleResult(out.Sample)

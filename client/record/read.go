@@ -52,6 +52,7 @@ func Read(r io.Reader) (*Recording, error) {
 	br := bufio.NewReaderSize(r, 64<<10)
 	rec := &Recording{}
 	index := map[int64]int{} // call number -> index in Calls
+	settingsLine := 0
 	for n := 1; ; n++ {
 		line, err := br.ReadBytes('\n')
 		if len(line) == 0 && errors.Is(err, io.EOF) {
@@ -86,6 +87,15 @@ func Read(r io.Reader) (*Recording, error) {
 				return nil, fmt.Errorf("version %d: this elicit reads version %d", rec.Header.Version, Version)
 			}
 			continue
+		}
+		if head.Type == TypeSettings {
+			if settingsLine > 0 {
+				return nil, fmt.Errorf("line %d: a second settings line (the first is line %d): a recording has one, and a reader of the file would see the first", n, settingsLine)
+			}
+			settingsLine = n
+			if derr := checkSettings(line); derr != nil {
+				return nil, fmt.Errorf("line %d: %w", n, derr)
+			}
 		}
 		if derr := rec.add(head.Type, line, index); derr != nil {
 			return nil, fmt.Errorf("line %d: %w", n, derr)

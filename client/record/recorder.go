@@ -2,6 +2,7 @@ package record
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -25,7 +26,9 @@ type Recorder struct {
 	mu     sync.Mutex
 	c      io.Closer
 	w      *bufio.Writer
-	enc    *json.Encoder // onto w
+	enc    *json.Encoder // onto line
+	line   bytes.Buffer  // one encoded line, redacted before it goes to w
+	redact func([]byte) []byte
 	now    func() time.Time
 	err    error
 	closed bool
@@ -58,15 +61,28 @@ type pending struct {
 	given *Given
 }
 
-// Create makes (or truncates) the file at path and writes the header and
-// settings lines. It fails before any session starts, so a path that
-// cannot be written is said at once.
-func Create(path, elicitVersion string, s Settings) (*Recorder, error) {
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644)
+// Option is an option of New and Create.
+type Option func(*Recorder)
+
+// Redact passes each line through fn before it is written: the process
+// masks its secrets (header values, tokens) in all it records, since a
+// server may echo them in a result, an error or a question.
+func Redact(fn func([]byte) []byte) Option { return func(r *Recorder) { r.redact = fn } }
+
+// Create makes (or truncates) the file at path, mode 0600 (a recording
+// holds what servers said), and writes the header and settings lines. It
+// fails before any session starts, so a path that cannot be written is
+// said at once.
+func Create(path, elicitVersion string, s Settings, opts ...Option) (*Recorder, error) {
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o600)
 	if err != nil {
 		return nil, fmt.Errorf("record: %w", err)
 	}
-	r, err := New(f, elicitVersion, s)
+	if err := f.Chmod(0o600); err != nil { // a file that was there keeps its mode otherwise
+		_ = f.Close()
+		return nil, fmt.Errorf("record: %w", err)
+	}
+	r, err := New(f, elicitVersion, s, opts...)
 	if err != nil {
 		_ = f.Close()
 		return nil, err
@@ -75,10 +91,13 @@ func Create(path, elicitVersion string, s Settings) (*Recorder, error) {
 }
 
 // New writes a recording to w (closed by Close when it is an io.Closer).
-func New(w io.Writer, elicitVersion string, s Settings) (*Recorder, error) {
+func New(w io.Writer, elicitVersion string, s Settings, opts ...Option) (*Recorder, error) {
 	r := &Recorder{w: bufio.NewWriterSize(w, 64<<10), now: time.Now,
 		open: map[int64]*CallRec{}, asked: map[question.Key]*pending{}, ended: map[question.Key]bool{}}
-	r.enc = json.NewEncoder(r.w)
+	for _, o := range opts {
+		o(r)
+	}
+	r.enc = json.NewEncoder(&r.line)
 	r.enc.SetEscapeHTML(false)
 	if c, ok := w.(io.Closer); ok {
 		r.c = c
@@ -107,9 +126,21 @@ func (r *Recorder) write(v any, flush bool) {
 	}
 	// Encode, not Marshal: a frame's "<" and "&" stay as sent, not
 	// \u003c. The encoder ends the line.
+	r.line.Reset()
 	if err := r.enc.Encode(v); err != nil {
 		r.err = fmt.Errorf("record: write: %w", err)
 		return
+	}
+	b := r.line.Bytes()
+	if r.redact != nil {
+		b = r.redact(b) // whole lines: a secret is never cut in two
+	}
+	if _, err := r.w.Write(b); err != nil {
+		r.err = fmt.Errorf("record: write: %w", err)
+		return
+	}
+	if r.line.Cap() > 1<<20 {
+		r.line = bytes.Buffer{} // a huge frame's buffer is not kept for the session
 	}
 	if flush {
 		if err := r.w.Flush(); err != nil {

@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/elicit-dev/elicit/internal/testenv"
 )
 
 // The three agents of the ACP terminal-path matrix
@@ -140,18 +142,20 @@ func matrixRows() []matrixRow {
 // each agent its row names, through the built elicit acp binary.
 func TestACPMatrix(t *testing.T) {
 	agents := map[string][]string{agentDemo: {binPath, "demo", "--acp"}}
-	skipped := map[string]string{}
+	// An agent left out: by -short (a skip), or because the machine
+	// lacks what it needs (testenv.Missing: a failure under CI).
+	short, missing := map[string]string{}, map[string]string{}
 	if testing.Short() {
-		skipped[agentCoder] = "-short: builds a module from the proxy"
+		short[agentCoder] = "-short: builds a module from the proxy"
 	} else if bin, why := buildCoderAgent(t); why != "" {
-		skipped[agentCoder] = why
+		missing[agentCoder] = why
 	} else {
 		agents[agentCoder] = []string{bin}
 	}
 	if sdk := os.Getenv("ELICIT_ACP_TS_SDK"); sdk == "" {
-		skipped[agentTS] = "ELICIT_ACP_TS_SDK not set (the @agentclientprotocol/sdk folder); .ci/run sets it"
-	} else if _, err := exec.LookPath("node"); err != nil {
-		skipped[agentTS] = "node is not installed"
+		missing[agentTS] = "ELICIT_ACP_TS_SDK not set (the @agentclientprotocol/sdk folder); .ci/run sets it"
+	} else if why := testenv.Lacks("node"); why != "" {
+		missing[agentTS] = why
 	} else {
 		script, err := filepath.Abs(filepath.Join("testdata", "acp-ts-agent.mjs"))
 		if err != nil {
@@ -162,8 +166,11 @@ func TestACPMatrix(t *testing.T) {
 	for _, row := range matrixRows() {
 		for _, agent := range row.agents {
 			t.Run(row.name+"/"+agent, func(t *testing.T) {
-				if why := skipped[agent]; why != "" {
+				if why := short[agent]; why != "" {
 					t.Skip(why)
+				}
+				if why := missing[agent]; why != "" {
+					testenv.Missing(t, "%s", why)
 				}
 				t.Parallel()
 				tc := row.acpCase

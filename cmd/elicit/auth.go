@@ -106,7 +106,9 @@ func authLogin(ctx context.Context, spec serverSpec, c *common, stdout, stderr i
 		return usageErr("auth login: the config gives %s an Authorization header, which elicit sends instead of OAuth", spec.Name)
 	}
 	spec.auth = headlessAuth(stderr, c.authTimeout)
-	t, err := spec.oauthTransport()
+	sec := secretsOf(stderr)
+	sec.Add(specSecrets(spec)...)
+	t, err := spec.oauthTransport(sec)
 	if err != nil {
 		return err
 	}
@@ -140,7 +142,9 @@ func authLogin(ctx context.Context, spec serverSpec, c *common, stdout, stderr i
 // A failed revocation is also one warning on stderr, so it is seen when
 // stdout goes elsewhere.
 func authLogout(ctx context.Context, spec serverSpec, revoke bool, stdout, stderr io.Writer) error {
-	t, err := spec.oauthTransport()
+	sec := secretsOf(stderr)
+	sec.Add(specSecrets(spec)...)
+	t, err := spec.oauthTransport(sec)
 	if err != nil {
 		return err
 	}

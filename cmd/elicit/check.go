@@ -58,6 +58,8 @@ type checkOutput struct {
 	Warnings   int                `json:"warnings"`
 	Failure    *failure           `json:"failure,omitempty"`
 	Repaired   string             `json:"repaired,omitempty"`
+	// LogLevel is what became of --log-level (loglevel.go).
+	LogLevel *logLevelOutput `json:"logLevel,omitempty"`
 }
 
 func (o *checkOutput) setRepaired(note string) { o.Repaired = note }
@@ -70,6 +72,7 @@ func runCheck(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	fs := newFlagSet("check", stderr, checkUsage)
 	c.register(fs)
 	c.registerConfig(fs)
+	c.registerLogLevel(fs)
 	fs.StringVar(&tool, "call", "", "also call this tool")
 	fs.StringVar(&argsJSON, "args", "{}", "--call's arguments as a JSON object")
 	fs.StringVar(&answer, "answer", "accept-defaults", "how to answer --call's questions: accept-defaults, accept, decline, cancel or FILE.json")
@@ -108,6 +111,7 @@ func runCheck(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	defer cleanup()
 	out.Server, out.Protocol, out.Era = sess.Name(), sess.Protocol(), sess.Era()
+	out.LogLevel = c.logLevelOut
 	out.Steps = append(out.Steps, checkStep{Step: "connect", OK: true, Note: sess.Era()})
 	bctx, cancel := context.WithTimeoutCause(ctx, budget, errBudgetSpent)
 	defer cancel()

@@ -35,17 +35,18 @@ func serveDeafReads(*bufio.Scanner, *json.Encoder) {
 
 // TestCheckBudget: against a server that lists 50 resources and 50
 // prompts and answers none of their reads, check ends within its
-// --budget (100 reads at 300ms each, 8 at a time, cannot fit in 1s) and
+// --budget (100 reads at 3s each, 8 at a time, cannot fit in 5s; the
+// request timeout is long enough for a loaded machine's handshake) and
 // says of every read and get that it was not checked, and why; the exit
 // code is the findings' alone.
 func TestCheckBudget(t *testing.T) {
 	t.Parallel()
-	code, out, errs := runHostile(t, "deaf-reads", "check", "--request-timeout", "300ms", "--budget", "1s", "--json")
+	code, out, errs := runHostile(t, "deaf-reads", "check", "--request-timeout", "3s", "--budget", "5s", "--json")
 	got := checkJSON(t, out)
 	if want := map[bool]int{false: exitOK, true: exitFindings}[got.Errors > 0]; code != want {
 		t.Errorf("exit %d, want %d for %d error-level findings; stderr %s", code, want, got.Errors, errs)
 	}
-	if got.Budget != "1s" {
+	if got.Budget != "5s" {
 		t.Errorf("budget %q", got.Budget)
 	}
 	reads, gets, why := 0, 0, map[string]int{}
@@ -71,8 +72,8 @@ func TestCheckBudget(t *testing.T) {
 		t.Errorf("%d reads, %d gets, %d not checked (%v); want every one reported, some for the budget", reads, gets, got.NotChecked, why)
 	}
 
-	_, table, _ := runHostile(t, "deaf-reads", "check", "--request-timeout", "300ms", "--budget", "1s")
-	for _, want := range []string{"SKIP  resources/read test://r49", "not asked: the budget (--budget 1s) ran out", "100 step(s) not checked"} {
+	_, table, _ := runHostile(t, "deaf-reads", "check", "--request-timeout", "3s", "--budget", "5s")
+	for _, want := range []string{"SKIP  resources/read test://r49", "not asked: the budget (--budget 5s) ran out", "100 step(s) not checked"} {
 		if !strings.Contains(string(table), want) {
 			t.Errorf("table lacks %q:\n%s", want, table)
 		}

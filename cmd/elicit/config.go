@@ -25,6 +25,10 @@ type config struct {
 	// Inputs are the file's declared VS Code inputs ("inputs"), in its
 	// order.
 	Inputs []configInput
+	// Reads are, per server or agent, the environment variables its
+	// values expand ($VAR in env, headers, oauth): what of the person's
+	// it would send (config_trust.go).
+	Reads map[string][]string
 }
 
 // configInput is one entry of VS Code's "inputs": what to ask for a
@@ -82,6 +86,9 @@ func loadConfigWith(path string, inputs inputLookup) (*config, error) {
 	if err := json.Unmarshal(b, &raw); err != nil {
 		return nil, fmt.Errorf("config %s: not valid JSON: %w", path, jsonErr(string(b), err))
 	}
+	if err := configDuplicate(b); err != nil {
+		return nil, fmt.Errorf("config %s: %w", path, err)
+	}
 	entries := raw.MCPServers
 	if entries == nil {
 		entries = raw.Servers
@@ -89,7 +96,7 @@ func loadConfigWith(path string, inputs inputLookup) (*config, error) {
 	if len(entries) == 0 {
 		return nil, fmt.Errorf(`config %s: no servers (want {"mcpServers": {"name": {"command": …} or {"url": …}}})`, path)
 	}
-	cfg := &config{Theme: raw.Theme, Path: path, Inputs: raw.Inputs}
+	cfg := &config{Theme: raw.Theme, Path: path, Inputs: raw.Inputs, Reads: map[string][]string{}}
 	dir := filepath.Dir(path)
 	topRoots, topWarnings, err := parseConfigRoots(raw.Roots, dir)
 	if err != nil {
@@ -108,6 +115,7 @@ func loadConfigWith(path string, inputs inputLookup) (*config, error) {
 		if cs.Disabled {
 			continue
 		}
+		cfg.Reads[name] = cs.reads()
 		if cs.Type == "acp" {
 			a, err := cs.agentSpec(name, dir, inputs)
 			if err != nil {
@@ -168,6 +176,9 @@ func (cs configServer) agentSpec(name, base string, inputs inputLookup) (agentSp
 			return a, fmt.Errorf("env %s: %w", k, err)
 		}
 		a.Env = append(a.Env, k+"="+ev)
+		if secretRef(v) {
+			a.secrets = append(a.secrets, ev)
+		}
 	}
 	slices.Sort(a.Env)
 	return a, nil
@@ -192,6 +203,9 @@ func (cs configServer) spec(name, base string, inputs inputLookup) (serverSpec, 
 				return s, fmt.Errorf("env %s: %w", k, err)
 			}
 			s.Env = append(s.Env, k+"="+ev)
+			if secretRef(v) {
+				s.secrets = append(s.secrets, ev)
+			}
 		}
 		slices.Sort(s.Env)
 	case cs.URL != "":

@@ -23,8 +23,10 @@ func TestLoadConfigACP(t *testing.T) {
 	if len(cfg.Servers) != 1 || cfg.Servers[0].Name != "fs" {
 		t.Errorf("servers %+v", cfg.Servers)
 	}
-	want := []agentSpec{{Name: "claude", Command: "claude-agent-acp", Args: []string{"--x"}, Env: []string{"KEY=k"}, Dir: filepath.Join(dir, "proj")}}
-	if !cmp.Equal(cfg.Agents, want) {
+	// KEY's value came from a variable named as a secret: it is one.
+	want := []agentSpec{{Name: "claude", Command: "claude-agent-acp", Args: []string{"--x"}, Env: []string{"KEY=k"}, Dir: filepath.Join(dir, "proj"),
+		secrets: []string{"k"}}}
+	if !cmp.Equal(cfg.Agents, want, cmp.AllowUnexported(agentSpec{})) {
 		t.Errorf("agents %+v, want %+v", cfg.Agents, want)
 	}
 

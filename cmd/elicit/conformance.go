@@ -145,6 +145,7 @@ func runConformance(ctx context.Context, args []string, stdout, stderr io.Writer
 		OnState:           func(s oauth.State) { logf("%s", s) },
 		Timeout:           15 * time.Second,
 		Logf:              logf,
+		Secrets:           secretsOf(stderr), // the frames and log lines go to stderr
 	})
 	if err != nil {
 		return fail(exitConnect, "%w", err)

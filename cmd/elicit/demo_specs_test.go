@@ -66,7 +66,7 @@ func TestDemoServersEachInTheirEra(t *testing.T) {
 	mgr := client.NewManager(nil)
 	defer mgr.Close()
 	e := &engine{ctx: t.Context(), m: mgr, specs: map[string]serverSpec{}, pending: map[string]error{},
-		transports: func(s serverSpec) (transport.Transport, error) { return s.transport(transport.ObserverFuncs{}) },
+		transports: func(s serverSpec) (transport.Transport, error) { return s.transport(transport.ObserverFuncs{}, nil) },
 	}
 	for _, s := range specs {
 		e.specs[s.Name] = s

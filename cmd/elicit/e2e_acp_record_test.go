@@ -131,7 +131,8 @@ func TestTUIACPRecordAuth(t *testing.T) {
 		rec.Answers[0].Content["method"] != "demo-login" {
 		t.Fatalf("the sign-in answer: %+v", rec.Answers)
 	}
-	code, out, errs := runBin(t, "replay", f)
+	// The agent was a command: the replay runs it when the person names it.
+	code, out, errs := runBin(t, "replay", f, "--", binPath, "demo", "--acp", "--acp-auth")
 	if code != exitOK || !strings.Contains(out, "session/prompt hello") || !strings.Contains(out, "all matched") {
 		t.Fatalf("replay: exit %d\n%s%s", code, out, errs)
 	}

@@ -81,7 +81,7 @@ func TestTUIPaneKeepsTheServersName(t *testing.T) {
 		t.Fatal(err)
 	}
 	_ = server.Wait()
-	s = tm.waitWithin(deadNoticeBound, "the question ended disconnected", func(s string) bool {
+	tm.waitWithin(deadNoticeBound, "the question ended disconnected", func(s string) bool {
 		return strings.Contains(s, addr+" disconnected (transport disconnected")
 	})
 	tm.waitWithin(deadNoticeBound, "the status to turn disconnected", func(s string) bool {

@@ -131,3 +131,55 @@ func ctxSwitches(t *testing.T, pid string) int {
 	}
 	return n
 }
+
+// TestTUIIdleWithQuestionsOpen: fifty questions open (storm n=50, called
+// from the tools view) keep nothing busy. In each view, the tools view
+// where the storm call waits on them (it said so with a spinner: about
+// 300 context switches a second for as long as they stayed open), the
+// questions view (four tiles, each with its waiting time) and the traffic
+// view, the process wakes at most 10 times a second, counted as
+// TestTUIIdleIsSilent counts: all its threads' context switches, here
+// over the quieter of two three-second windows (a waiting time that
+// changes every few seconds falls in both).
+func TestTUIIdleWithQuestionsOpen(t *testing.T) {
+	dir := t.TempDir()
+	tm := newTmux(t, dir, "demo", "--protocol", "2025-11-25")
+	tm.waitText("demo-2025-11-25 ready")
+	pid := strings.TrimSpace(tm.run("display-message", "-p", "#{pane_pid}"))
+	tm.callTool("storm")
+	tm.waitText("arguments for storm")
+	tm.press("BSpace", "BSpace", "BSpace", "BSpace")
+	tm.typeText("50")
+	tm.press("Enter")
+	tm.waitText("50 open")
+	s := tm.waitText("Calls (1 running)")
+	if !strings.Contains(s, "waiting for your answer — F4") {
+		t.Errorf("the storm call does not say it waits on the person:\n%s", s)
+	}
+	for _, v := range []struct{ name, key, text string }{
+		{"tools", "F5", "Calls (1 running)"},
+		{"questions", "F4", "Storm question"},
+		{"traffic", "F6", "elicitation/create"},
+	} {
+		tm.press(v.key)
+		tm.waitText(v.text)
+		time.Sleep(time.Second) // what the key started ends
+		const window = 3
+		least := -1
+		for range 2 {
+			a := ctxSwitches(t, pid)
+			time.Sleep(window * time.Second)
+			if n := ctxSwitches(t, pid) - a; least < 0 || n < least {
+				least = n
+			}
+		}
+		t.Logf("%s view, 50 questions open: %d context switches in %d s", v.name, least, window)
+		if least > 10*window {
+			t.Errorf("the %s view with 50 questions open woke %d times in %d s (want at most %d a second)", v.name, least, window, 10)
+		}
+		if s := tm.screen(); !strings.Contains(s, "50 open") {
+			t.Fatalf("a question ended while nobody typed:\n%s", s)
+		}
+	}
+	tm.press("C-c")
+}

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/elicit-dev/elicit/internal/testenv"
 )
 
 // filesystemServer is the command that starts
@@ -20,14 +22,10 @@ import (
 func filesystemServer(t *testing.T) []string {
 	t.Helper()
 	if p := os.Getenv("ELICIT_SERVER_FILESYSTEM"); p != "" {
-		if _, err := exec.LookPath("node"); err != nil {
-			t.Skip("node is not installed")
-		}
+		testenv.LookPath(t, "node")
 		return []string{"node", p}
 	}
-	if _, err := exec.LookPath("npx"); err != nil {
-		t.Skip("npx is not installed (or set ELICIT_SERVER_FILESYSTEM)")
-	}
+	testenv.LookPath(t, "npx")
 	cmd := []string{"npx", "-y", "@modelcontextprotocol/server-filesystem@2026.8.31"}
 	ctx, cancel := context.WithTimeout(t.Context(), 3*time.Minute)
 	defer cancel()
@@ -35,7 +33,7 @@ func filesystemServer(t *testing.T) []string {
 	// the package is in npx's cache.
 	out, _ := exec.CommandContext(ctx, cmd[0], append(cmd[1:], filepath.Join(t.TempDir(), "none"))...).CombinedOutput()
 	if !strings.Contains(string(out), "directories") {
-		t.Skipf("npx could not run server-filesystem:\n%s", out)
+		testenv.Missing(t, "npx could not run server-filesystem (set ELICIT_SERVER_FILESYSTEM):\n%s", out)
 	}
 	return cmd
 }

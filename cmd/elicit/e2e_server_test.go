@@ -93,7 +93,7 @@ func TestTUIServerView(t *testing.T) {
 	}
 
 	tm.resize("160", "48")
-	s = tm.waitText("F4 Questions")
+	tm.waitText("F4 Questions")
 	tm.press("Home")
 	s = tm.waitFor("the whole page at 160×48", func(s string) bool {
 		return strings.Contains(s, "elicit declared (initialize)") && strings.Contains(s, "plain tools without questions")

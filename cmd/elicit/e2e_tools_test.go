@@ -114,6 +114,9 @@ func TestTUIWorkingWithTools(t *testing.T) {
 	tm.waitText("arguments for add · as JSON")
 	tm.waitText(`"b": 40`)
 	tm.press("Escape")
+	// Two Escapes read at once are one alt+Escape: the second goes only
+	// once the first has closed the editor.
+	tm.waitFor("the editor closed", func(s string) bool { return !strings.Contains(s, "arguments for add · as JSON") })
 	tm.press("Escape") // clears the filter
 	tm.waitText("echo — Echo")
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/elicit-dev/elicit/client/record"
 	"github.com/elicit-dev/elicit/client/wire"
 	"github.com/elicit-dev/elicit/transport"
+	"github.com/elicit-dev/elicit/transport/redact"
 	"github.com/elicit-dev/elicit/ui"
 )
 
@@ -42,6 +43,9 @@ type engine struct {
 	bg sync.WaitGroup
 	// findings records the servers' spec violations (nil: none).
 	findings *findings.Recorder
+	// secrets are the run's (secrets.go): masked in what the engine
+	// shows of servers (errors, frames). Nil: Server makes a set.
+	secrets *redact.Secrets
 
 	mu      sync.Mutex
 	pending map[string]error // servers whose transport could not be built
@@ -182,7 +186,7 @@ func (e *engine) Tools(ctx context.Context, server string) ([]wire.Tool, error) 
 	rc := e.rec.Begin(server, wire.MethodToolsList, "", nil, nil)
 	tools, err := s.ListTools(ctx)
 	rc.End(tools, err)
-	return tools, err
+	return shownValue(e.secretsNow(), tools), e.shownErr(err)
 }
 
 // Call implements ui.Engine. Whether the call runs as a task is the
@@ -202,7 +206,7 @@ func (e *engine) Call(ctx context.Context, server, tool string, args map[string]
 	rc := e.rec.Begin(server, wire.MethodToolsCall, tool, toolCallParams{Name: tool, Arguments: args}, opts.AsTask)
 	res, err := s.CallTool(ctx, tool, args, &client.CallOptions{OnProgress: opts.OnProgress, AsTask: opts.AsTask})
 	rc.End(callResult(res), err)
-	return res, err
+	return shownResult(e.secretsNow(), res), e.shownErr(err)
 }
 
 // Tasks implements ui.Engine: every task every live session follows.
@@ -234,7 +238,7 @@ func (e *engine) CancelTask(ctx context.Context, server, id string) error {
 	rc := e.rec.Begin(server, wire.MethodTasksCancel, "", taskParams{TaskID: id}, nil)
 	err = s.CancelTask(ctx, id)
 	rc.End(nil, err)
-	return err
+	return e.shownErr(err)
 }
 
 // resumeTasks follows the tasks a previous run left running on this
@@ -262,7 +266,7 @@ func (e *engine) ListResources(ctx context.Context, server string) ([]wire.Resou
 	rc := e.rec.Begin(server, wire.MethodResourcesList, "", nil, nil)
 	res, err := s.ListResources(ctx)
 	rc.End(res, err)
-	return res, err
+	return shownValue(e.secretsNow(), res), e.shownErr(err)
 }
 
 func (e *engine) ListResourceTemplates(ctx context.Context, server string) ([]wire.ResourceTemplate, error) {
@@ -273,7 +277,7 @@ func (e *engine) ListResourceTemplates(ctx context.Context, server string) ([]wi
 	rc := e.rec.Begin(server, wire.MethodResourcesTemplatesList, "", nil, nil)
 	res, err := s.ListResourceTemplates(ctx)
 	rc.End(res, err)
-	return res, err
+	return shownValue(e.secretsNow(), res), e.shownErr(err)
 }
 
 func (e *engine) Complete(ctx context.Context, server string, ref wire.CompleteRef, arg, value string, others map[string]string) (*wire.Completion, error) {
@@ -284,7 +288,7 @@ func (e *engine) Complete(ctx context.Context, server string, ref wire.CompleteR
 	rc := e.rec.Begin(server, wire.MethodCompletionComplete, completeName(ref), completeParams(ref, arg, value, others), nil)
 	res, err := s.Complete(ctx, ref, arg, value, others)
 	rc.End(res, err)
-	return res, err
+	return shownValue(e.secretsNow(), res), e.shownErr(err)
 }
 
 func (e *engine) Subscribe(ctx context.Context, server, uri string, on bool) error {
@@ -303,7 +307,7 @@ func (e *engine) Subscribe(ctx context.Context, server, uri string, on bool) err
 		err = s.Unsubscribe(ctx, uri)
 	}
 	rc.End(nil, err)
-	return err
+	return e.shownErr(err)
 }
 
 func (e *engine) ReadResource(ctx context.Context, server, uri string) ([]wire.ResourceContents, error) {
@@ -314,7 +318,7 @@ func (e *engine) ReadResource(ctx context.Context, server, uri string) ([]wire.R
 	rc := e.rec.Begin(server, wire.MethodResourcesRead, uri, uriParams{URI: uri}, nil)
 	res, err := s.ReadResource(ctx, uri)
 	rc.End(res, err)
-	return res, err
+	return shownValue(e.secretsNow(), res), e.shownErr(err)
 }
 
 func (e *engine) ListPrompts(ctx context.Context, server string) ([]wire.Prompt, error) {
@@ -325,7 +329,7 @@ func (e *engine) ListPrompts(ctx context.Context, server string) ([]wire.Prompt,
 	rc := e.rec.Begin(server, wire.MethodPromptsList, "", nil, nil)
 	res, err := s.ListPrompts(ctx)
 	rc.End(res, err)
-	return res, err
+	return shownValue(e.secretsNow(), res), e.shownErr(err)
 }
 
 func (e *engine) GetPrompt(ctx context.Context, server, name string, args map[string]string) (*wire.GetPromptResult, error) {
@@ -336,7 +340,7 @@ func (e *engine) GetPrompt(ctx context.Context, server, name string, args map[st
 	rc := e.rec.Begin(server, wire.MethodPromptsGet, name, promptGetParams{Name: name, Arguments: args}, nil)
 	res, err := s.GetPrompt(ctx, name, args)
 	rc.End(res, err)
-	return res, err
+	return shownValue(e.secretsNow(), res), e.shownErr(err)
 }
 
 func (e *engine) SetLogLevel(ctx context.Context, server, level string) error {
@@ -347,12 +351,12 @@ func (e *engine) SetLogLevel(ctx context.Context, server, level string) error {
 	rc := e.rec.Begin(server, wire.MethodLoggingSetLevel, "", setLevelParams{Level: level}, nil)
 	err = s.SetLogLevel(ctx, level)
 	rc.End(nil, err)
-	return err
+	return e.shownErr(err)
 }
 
 func (e *engine) Reconnect(ctx context.Context, server string) error {
 	if err := e.m.Reconnect(ctx, server); err != nil {
-		return err
+		return e.shownErr(err)
 	}
 	e.resumeTasks(server)
 	e.listen(e.ctx, server)

@@ -16,6 +16,7 @@ import (
 	"github.com/elicit-dev/elicit/client/record"
 	"github.com/elicit-dev/elicit/client/wire"
 	"github.com/elicit-dev/elicit/transport"
+	"github.com/elicit-dev/elicit/transport/redact"
 	"github.com/elicit-dev/elicit/ui"
 )
 
@@ -29,6 +30,8 @@ type agentSpec struct {
 	// Dir is where the agent runs and the session's cwd ("" is elicit's
 	// working directory).
 	Dir string
+	// secrets are as a serverSpec's.
+	secrets []string
 }
 
 func (s agentSpec) describe() string {
@@ -63,6 +66,9 @@ type agentHub struct {
 	// rec is the TUI's --record (nil: none): the agents' frames, their
 	// questions with the person's answers, and each prompt as a call.
 	rec *record.Recorder
+	// secrets are the run's (secrets.go), masked in the agents' frames
+	// and stderr; each agent's secret arguments and environment join.
+	secrets *redact.Secrets
 
 	// ctx is start's: restarts run under it too; close cancels it.
 	ctx    context.Context
@@ -121,14 +127,19 @@ func (h *agentHub) connect(ctx context.Context, name string) {
 	spec := h.agents[name].spec
 	h.mu.Unlock()
 	h.set(name, func(a *agentConn) { a.state, a.err = client.StateConnecting, nil })
-	opts := acp.Options{Name: name, Command: spec.Command, Args: spec.Args, Env: spec.Env, Dir: spec.Dir,
-		ClientVersion: version, Prompter: h.rec.Prompter(h.br), Journal: h.journal,
-		OnUpdate: func(u acp.Update) { h.br.AgentUpdate(name, uiUpdate(u)) },
+	h.secrets.Add(append(append(argSecrets(spec.Args), envSecrets(spec.Env)...), spec.secrets...)...)
+	seen := redactObserver(transport.ObserverFuncs{
 		OnStderr: func(line string) { h.br.Stderr(name, line) },
 		OnFrame: func(fr transport.Frame) {
 			h.rec.Frame(name, fr)
 			h.br.Frame(name, fr)
 		},
+	}, h.secrets)
+	opts := acp.Options{Name: name, Command: spec.Command, Args: spec.Args, Env: spec.Env, Dir: spec.Dir,
+		ClientVersion: version, Prompter: h.rec.Prompter(shownPrompter{next: h.br, sec: h.secrets}), Journal: h.journal,
+		OnUpdate: func(u acp.Update) { h.br.AgentUpdate(name, shownUpdate(h.secrets, uiUpdate(u))) },
+		OnStderr: seen.Stderr,
+		OnFrame:  seen.Frame,
 		// An agent that wants a sign-in asks which method, as a form pane.
 		ChooseAuth: recordedAuth(name, h.rec.Prompter(h.br), h.journal, h.rec.Resolved),
 		OnResolved: func(e question.JournalEntry) {

@@ -16,12 +16,23 @@ import (
 
 // TestAgentHub runs the TUI's agent adapter against the demo agent: it
 // starts, opens a session, runs a turn, stops a long one (the end is the
-// agent's stopReason), and shows the agent gone when it dies.
+// agent's stopReason), and shows the agent gone when it dies. The agent is
+// tapped (agent_tap_test.go): a stop waits for the agent to say its turn
+// began, so that session/cancel meets a running turn.
 func TestAgentHub(t *testing.T) {
 	br := ui.NewBridge(ui.BridgeOptions{})
-	br.Attach(func(tea.Msg) {})
+	// Every change of an agent's state reaches the UI as a message
+	// (AgentsChanged, lane 2): the waits below look again on each.
+	changed := make(chan struct{}, 1)
+	br.Attach(func(tea.Msg) {
+		select {
+		case changed <- struct{}{}:
+		default:
+		}
+	})
 	defer br.Close()
-	h, err := newAgentHub(br, question.NewJournal(0), []agentSpec{{Name: "demo", Command: binPath, Args: []string{"demo", "--acp"}}})
+	tap := newAgentTap(t)
+	h, err := newAgentHub(br, question.NewJournal(0), []agentSpec{tap.spec(t, "demo")})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -29,13 +40,21 @@ func TestAgentHub(t *testing.T) {
 	defer cancel()
 	h.start(ctx)
 	defer h.close()
-	var a ui.AgentStatus
-	for deadline := time.Now().Add(20 * time.Second); ; time.Sleep(20 * time.Millisecond) {
-		a = h.Agents()[0]
-		if a.SessionID != "" || a.State == client.StateFailed || time.Now().After(deadline) {
-			break
+	waitAgent := func(what string, ok func(ui.AgentStatus) bool) ui.AgentStatus {
+		t.Helper()
+		timeout := time.After(20 * time.Second)
+		for {
+			if a := h.Agents()[0]; ok(a) {
+				return a
+			}
+			select {
+			case <-changed:
+			case <-timeout:
+				t.Fatalf("%s: %+v", what, h.Agents()[0])
+			}
 		}
 	}
+	a := waitAgent("no session", func(a ui.AgentStatus) bool { return a.SessionID != "" || a.State == client.StateFailed })
 	if a.State != client.StateReady || a.SessionID == "" || a.Info.Name != "elicit-demo-agent" || a.Cwd == "" {
 		t.Fatalf("agent %+v", a)
 	}
@@ -48,7 +67,7 @@ func TestAgentHub(t *testing.T) {
 		end, _ := h.AgentPrompt(ctx, "demo", "long")
 		done <- end
 	}()
-	time.Sleep(300 * time.Millisecond)
+	tap.wait(t, `"Long job"`)
 	if err := h.AgentStop("demo"); err != nil {
 		t.Fatal(err)
 	}
@@ -64,7 +83,7 @@ func TestAgentHub(t *testing.T) {
 		}
 		done <- end
 	}()
-	time.Sleep(300 * time.Millisecond)
+	tap.wait(t, "not listening…")
 	if err := h.AgentStop("demo"); err != nil {
 		t.Fatal(err)
 	}
@@ -86,11 +105,7 @@ func TestAgentHub(t *testing.T) {
 	if _, err := h.AgentPrompt(ctx, "demo", "crash"); err == nil {
 		t.Fatal("the crashed turn did not fail")
 	}
-	for deadline := time.Now().Add(10 * time.Second); h.Agents()[0].State != client.StateDisconnected; time.Sleep(20 * time.Millisecond) {
-		if time.Now().After(deadline) {
-			t.Fatalf("after the crash: %+v", h.Agents()[0])
-		}
-	}
+	waitAgent("after the crash", func(a ui.AgentStatus) bool { return a.State == client.StateDisconnected })
 	if err := h.AgentStop("demo"); err == nil || !strings.Contains(err.Error(), "no session") {
 		t.Fatalf("stop of a gone agent: %v", err)
 	}
@@ -98,11 +113,7 @@ func TestAgentHub(t *testing.T) {
 	if err := h.AgentRestart("demo"); err != nil {
 		t.Fatal(err)
 	}
-	for deadline := time.Now().Add(20 * time.Second); h.Agents()[0].SessionID == ""; time.Sleep(20 * time.Millisecond) {
-		if time.Now().After(deadline) {
-			t.Fatalf("after the restart: %+v", h.Agents()[0])
-		}
-	}
+	waitAgent("after the restart", func(a ui.AgentStatus) bool { return a.SessionID != "" })
 	if end, err := h.AgentPrompt(ctx, "demo", "hello"); err != nil || end.StopReason != acp.StopEndTurn {
 		t.Fatalf("turn after the restart: %+v, %v", end, err)
 	}

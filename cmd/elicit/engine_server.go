@@ -1,9 +1,7 @@
 package main
 
 import (
-	"errors"
 	"fmt"
-	"net/url"
 	"slices"
 	"strings"
 
@@ -35,12 +33,12 @@ func (e *engine) Server(name string) (ui.ServerDetail, error) {
 		if perr == nil {
 			return ui.ServerDetail{}, err
 		}
-		perr = scrubber(spec)(perr)
+		perr = e.scrubber(spec)(perr)
 		out.ServerStatus = ui.ServerStatus{Name: name, State: client.StateFailed, Err: perr}
 		out.LastErr = perr
 		return out, nil
 	}
-	scrub := scrubber(spec)
+	scrub := e.scrubber(spec)
 	out.ServerStatus = ui.ServerStatus{Name: name, State: d.State, Protocol: d.Protocol, Era: d.Era, Err: scrub(d.Err), Host: e.host(name)}
 	if d.State == client.StateReady {
 		out.Caps, out.Info = d.Session.Caps, d.Session.ServerInfo
@@ -50,67 +48,15 @@ func (e *engine) Server(name string) (ui.ServerDetail, error) {
 	return out, nil
 }
 
-// scrubber returns a function that takes the spec's secrets (header and
-// environment values, the URL's password and query values, masked
-// arguments) out of an error's text: an HTTP client's errors quote the
-// request's URL, query and all.
-func scrubber(spec serverSpec) func(error) error {
-	var secrets []string
-	add := func(v string) {
-		// Short values would blank out ordinary words.
-		if len(v) >= 4 {
-			secrets = append(secrets, v, url.QueryEscape(v))
-		}
-	}
-	for _, vs := range spec.Header {
-		for _, v := range vs {
-			add(v)
-			if _, token, ok := strings.Cut(v, " "); ok {
-				add(token) // "Bearer TOKEN"
-			}
-		}
-	}
-	for _, kv := range spec.Env {
-		_, v, _ := strings.Cut(kv, "=")
-		add(v)
-	}
-	if u, err := url.Parse(spec.URL); err == nil {
-		if u.User != nil {
-			p, _ := u.User.Password()
-			add(p)
-			add(u.User.Username())
-		}
-		for _, vs := range u.Query() {
-			for _, v := range vs {
-				add(v)
-			}
-		}
-	}
-	for i, a := range maskArgs(spec.Args) {
-		if a != spec.Args[i] {
-			add(spec.Args[i])
-			for _, sep := range []string{"=", ":"} {
-				if _, v, ok := strings.Cut(spec.Args[i], sep); ok {
-					add(strings.TrimSpace(v))
-				}
-			}
-		}
-	}
-	// Longest first, so that a secret containing another goes whole.
-	slices.SortFunc(secrets, func(a, b string) int { return len(b) - len(a) })
-	return func(err error) error {
-		if err == nil || len(secrets) == 0 {
-			return err
-		}
-		text := err.Error()
-		for _, s := range secrets {
-			text = strings.ReplaceAll(text, s, masked)
-		}
-		if text == err.Error() {
-			return err
-		}
-		return errors.New(text)
-	}
+// scrubber returns a function that takes the run's secrets, with the
+// spec's (header and secret environment values, the URL's user info and
+// query values, secret arguments), out of an error's text: an HTTP
+// client's errors quote the request's URL, query and all, and a server
+// may echo what it was sent.
+func (e *engine) scrubber(spec serverSpec) func(error) error {
+	sec := e.secretsNow()
+	sec.Add(specSecrets(spec)...)
+	return sec.Error
 }
 
 // transportDetail describes spec for the server view. Nothing secret goes

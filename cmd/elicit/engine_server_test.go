@@ -42,7 +42,7 @@ func TestEngineServerDetail(t *testing.T) {
 			if s.Command != "" {
 				return nil, fmt.Errorf("start %s %s: not found", s.Command, strings.Join(s.Args, " "))
 			}
-			return s.transport(nil)
+			return s.transport(nil, nil)
 		},
 	}
 	e.connectAll(t.Context(), []string{"web", "gone", "tool", "demo"})

@@ -30,7 +30,7 @@ func TestEngineCallWithoutArguments(t *testing.T) {
 		sessionOpts: func(string) *client.Options {
 			return &client.Options{Prompter: question.AcceptDefaults, Protocol: "2025-11-25"}
 		},
-		transports: func(s serverSpec) (transport.Transport, error) { return s.transport(obs) },
+		transports: func(s serverSpec) (transport.Transport, error) { return s.transport(obs, nil) },
 	}
 	e.connectAll(t.Context(), []string{"demo"})
 	if _, err := e.Call(t.Context(), "demo", "showcase", nil, ui.CallOptions{}); err != nil {

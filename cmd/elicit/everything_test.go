@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"context"
 	"encoding/json"
 	"io"
@@ -11,6 +12,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/elicit-dev/elicit/internal/testenv"
 )
 
 // everythingCommand returns the command that starts
@@ -25,7 +28,7 @@ func everythingCommand(t *testing.T) []string {
 	if os.Getenv("ELICIT_NPX") == "1" {
 		return []string{"npx", "-y", "@modelcontextprotocol/server-everything", "stdio"}
 	}
-	t.Skip("server-everything not available: set ELICIT_SERVER_EVERYTHING (path to dist/index.js) or ELICIT_NPX=1")
+	testenv.Missing(t, "server-everything not available: set ELICIT_SERVER_EVERYTHING (path to dist/index.js) or ELICIT_NPX=1")
 	return nil
 }
 
@@ -75,13 +78,10 @@ func TestEverythingElicitation(t *testing.T) {
 // Streamable HTTP and legacy SSE servers; for /sse elicit must fall back to
 // HTTP+SSE by itself (POST initialize is refused there).
 func TestEverythingHTTP(t *testing.T) {
-	script := os.Getenv("ELICIT_SERVER_EVERYTHING")
-	if script == "" {
-		t.Skip("ELICIT_SERVER_EVERYTHING not set (path to server-everything's dist/index.js)")
-	}
-	for _, tc := range []struct{ mode, path, era string }{
-		{"streamableHttp", "/mcp", "stateful"},
-		{"sse", "/sse", "legacy SSE"},
+	script := testenv.Getenv(t, "ELICIT_SERVER_EVERYTHING", "path to server-everything's dist/index.js")
+	for _, tc := range []struct{ mode, path, era, ready string }{
+		{"streamableHttp", "/mcp", "stateful", "listening on port"},
+		{"sse", "/sse", "legacy SSE", "Server is running on port"},
 	} {
 		t.Run(tc.mode, func(t *testing.T) {
 			port := freePort(t)
@@ -89,12 +89,15 @@ func TestEverythingHTTP(t *testing.T) {
 			defer cancel()
 			srv := exec.CommandContext(ctx, "node", script, tc.mode)
 			srv.Env = append(os.Environ(), "PORT="+port)
-			srv.Stdout, srv.Stderr = io.Discard, io.Discard
+			// One pipe for both: the SSE server says it is ready on
+			// stderr. Wait copies the last of it; then the reader ends.
+			logs, w := io.Pipe()
+			srv.Stdout, srv.Stderr = w, w
 			if err := srv.Start(); err != nil {
 				t.Fatal(err)
 			}
-			defer func() { _ = srv.Process.Kill(); _ = srv.Wait() }()
-			waitListening(t, "127.0.0.1:"+port)
+			defer func() { _ = srv.Process.Kill(); _ = srv.Wait(); _ = w.Close() }()
+			waitLine(t, logs, tc.ready)
 
 			cmd := exec.CommandContext(ctx, binPath, "call", "trigger-elicitation-request", "--answer", "accept-defaults",
 				"--url", "http://localhost:"+port+tc.path)
@@ -129,6 +132,37 @@ func freePort(t *testing.T) string {
 	return strconv.Itoa(l.Addr().(*net.TCPAddr).Port)
 }
 
+// waitLine reads r until a line holds ready (a server saying it listens),
+// then keeps draining it in the background so the server never blocks on
+// a full pipe; it fails when r ends first or 20 s pass.
+func waitLine(t *testing.T, r io.Reader, ready string) {
+	t.Helper()
+	found := make(chan bool, 1)
+	go func() {
+		sc := bufio.NewScanner(r)
+		seen := false
+		for sc.Scan() {
+			if !seen && strings.Contains(sc.Text(), ready) {
+				seen = true
+				found <- true
+			}
+		}
+		if !seen {
+			found <- false
+		}
+	}()
+	select {
+	case ok := <-found:
+		if !ok {
+			t.Fatalf("the server ended before it said %q", ready)
+		}
+	case <-time.After(20 * time.Second):
+		t.Fatalf("the server did not say %q within 20 s", ready)
+	}
+}
+
+// waitListening dials addr until it answers: elicit demo --serve http
+// says where it serves before it listens, so there is no line to wait for.
 func waitListening(t *testing.T, addr string) {
 	t.Helper()
 	deadline := time.Now().Add(20 * time.Second)

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"flag"
 	"fmt"
@@ -14,6 +15,7 @@ import (
 	"github.com/elicit-dev/elicit/client/findings"
 	"github.com/elicit-dev/elicit/client/question"
 	"github.com/elicit-dev/elicit/client/record"
+	"github.com/elicit-dev/elicit/client/wire"
 	"github.com/elicit-dev/elicit/transport/oauth"
 )
 
@@ -55,6 +57,10 @@ type common struct {
 	// findings records the server's spec violations (connectHeadless
 	// makes it); the headless results carry them.
 	findings *findings.Recorder
+	// logLevel is --log-level (headless: loglevel.go); logLevelOut what
+	// became of it once connected, for the JSON.
+	logLevel    string
+	logLevelOut *logLevelOutput
 }
 
 // registerConfig adds --config and --server, for the headless commands.
@@ -145,6 +151,9 @@ func (c *common) spec(defaultDemo bool) (serverSpec, error) {
 	if n > 1 {
 		return s, usageErr("give one server: -- CMD ARGS..., --url URL, --demo or --config FILE --server NAME")
 	}
+	if c.logLevel != "" && !contains(wire.LogLevels(), c.logLevel) {
+		return s, usageErr("bad --log-level %q: want one of %s (RFC 5424, lowest first)", c.logLevel, strings.Join(wire.LogLevels(), ", "))
+	}
 	if c.protocol != "" && !contains(knownProtocols, c.protocol) {
 		return s, usageErr("unknown --protocol %q (known: %s)", c.protocol, strings.Join(knownProtocols, ", "))
 	}
@@ -230,6 +239,10 @@ func (c *common) configSpec() (serverSpec, error) {
 	var names []string
 	for _, s := range cfg.Servers {
 		if s.Name == c.server || c.server == "" && len(cfg.Servers) == 1 {
+			if c.config == "" && projectConfig(path) {
+				// Found here, never named: a headless command does not ask.
+				return serverSpec{}, configGate(path, nil, nil).allow(context.Background(), configLaunches(cfg, []serverSpec{s}, nil))
+			}
 			return s, nil
 		}
 		names = append(names, s.Name)

@@ -158,8 +158,10 @@ func TestGovernorWaitsForASlowTerminal(t *testing.T) {
 	<-g.blocked
 	r.gate.Store(nil)
 	r.p.Send(bumpMsg{}) // frame 2: rendered, waits for the renderer's mutex
-	for deadline := time.Now().Add(5 * time.Second); r.model.bumps.Load() < 2; time.Sleep(time.Millisecond) {
-		if time.Now().After(deadline) {
+	for timeout := time.After(5 * time.Second); r.model.bumps.Load() < 2; {
+		select {
+		case <-r.model.bumped:
+		case <-timeout:
 			t.Fatal("the second message was not taken")
 		}
 	}
@@ -225,7 +227,8 @@ type govModel struct {
 	n       int
 	key     string
 	leaving bool
-	bumps   atomic.Int32 // bumpMsgs taken, for the test to read
+	bumps   atomic.Int32  // bumpMsgs taken, for the test to read
+	bumped  chan struct{} // signalled (without blocking) on each bumpMsg
 }
 
 func (m *govModel) Init() tea.Cmd { return nil }
@@ -235,6 +238,10 @@ func (m *govModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case bumpMsg:
 		m.n++
 		m.bumps.Add(1)
+		select {
+		case m.bumped <- struct{}{}:
+		default:
+		}
 	case tea.KeyPressMsg:
 		m.key = msg.String()
 	case quitAfterMsg:
@@ -273,8 +280,10 @@ type govRig struct {
 	emuStop   atomic.Bool
 	emuDone   chan struct{}
 	emuClosed bool
-	// screens is every screen after a write, to tell what was drawn.
+	// screens is every screen after a write, to tell what was drawn;
+	// wrote is signalled (without blocking) after each.
 	screens []string
+	wrote   chan struct{}
 	// gate, when set, holds the next write (a terminal slow to read).
 	gate atomic.Pointer[writeGate]
 }
@@ -283,7 +292,8 @@ type writeGate struct{ blocked, open chan struct{} }
 
 func startGovRig(t *testing.T, gov *frameGovernor, bind func(*tea.Program)) *govRig {
 	t.Helper()
-	r := &govRig{t: t, gov: gov, done: make(chan error, 1), emu: vt.NewEmulator(60, 5), emuDone: make(chan struct{})}
+	r := &govRig{t: t, gov: gov, done: make(chan error, 1), emu: vt.NewEmulator(60, 5), emuDone: make(chan struct{}),
+		wrote: make(chan struct{}, 1)}
 	r.inR, r.inW = io.Pipe()
 	go func() {
 		defer close(r.emuDone)
@@ -295,7 +305,7 @@ func startGovRig(t *testing.T, gov *frameGovernor, bind func(*tea.Program)) *gov
 			}
 		}
 	}()
-	r.model = &govModel{}
+	r.model = &govModel{bumped: make(chan struct{}, 1)}
 	r.p = tea.NewProgram(gov.wrap(r.model), tea.WithInput(r.inR), tea.WithOutput(gov.output(emuWriter{r})),
 		tea.WithFPS(50), tea.WithWindowSize(60, 5), tea.WithoutSignalHandler(), tea.WithEnvironment([]string{"TERM=xterm-256color"}))
 	bind(r.p)
@@ -326,6 +336,10 @@ func (w emuWriter) Write(b []byte) (int, error) {
 	if !w.r.emuClosed {
 		_, _ = w.r.emu.Write(bytes.ReplaceAll(b, []byte("\n"), []byte("\r\n")))
 		w.r.screens = append(w.r.screens, w.r.emu.String())
+		select {
+		case w.r.wrote <- struct{}{}:
+		default:
+		}
 	}
 	return len(b), nil
 }
@@ -360,13 +374,18 @@ func (r *govRig) shown(want string) bool {
 
 func (r *govRig) waitScreen(want string) {
 	r.t.Helper()
-	s := ""
-	for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); time.Sleep(5 * time.Millisecond) {
-		if s = r.screen(); strings.Contains(s, want) {
+	timeout := time.After(5 * time.Second)
+	for {
+		s := r.screen()
+		if strings.Contains(s, want) {
 			return
 		}
+		select {
+		case <-r.wrote:
+		case <-timeout:
+			r.t.Fatalf("screen lacks %q after 5 s:\n%s", want, s)
+		}
 	}
-	r.t.Fatalf("screen lacks %q after 5 s:\n%s", want, s)
 }
 
 // programTicker reads the program's ticker as the governor does. Called

@@ -49,6 +49,7 @@ func runTools(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	fs := newFlagSet("tools", stderr, toolsUsage)
 	c.register(fs)
 	c.registerConfig(fs)
+	c.registerLogLevel(fs)
 	before, after := splitDashDash(args)
 	c.command = after
 	pos, err := parseInterleaved(fs, before)
@@ -71,7 +72,7 @@ func runTools(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return fail(exitToolError, "tools/list on %s: %w", sess.Name(), err)
 	}
 	return writeJSON(stdout, &toolsOutput{Server: sess.Name(), Protocol: sess.Protocol(), Era: sess.Era(),
-		Roots: orEmpty(sess.Roots().Roots), Tools: orEmpty(tools), Findings: findingsOf(c.findings)})
+		Roots: orEmpty(sess.Roots().Roots), Tools: orEmpty(tools), Findings: findingsOf(c.findings), LogLevel: c.logLevelOut})
 }
 
 func runCall(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -80,6 +81,7 @@ func runCall(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	fs := newFlagSet("call", stderr, callUsage)
 	c.register(fs)
 	c.registerConfig(fs)
+	c.registerLogLevel(fs)
 	fs.StringVar(&argsJSON, "args", "{}", "tool arguments as a JSON object")
 	fs.StringVar(&answer, "answer", "accept-defaults", "how to answer prompts: accept-defaults, accept, decline, cancel or FILE.json")
 	before, after := splitDashDash(args)
@@ -130,7 +132,7 @@ func runCall(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	rc.End(callResult(res), callErr)
 	listing.Wait()
 	out := callOutput{Server: sess.Name(), Protocol: sess.Protocol(), Era: sess.Era(), Tool: tool,
-		Roots: orEmpty(sess.Roots().Roots), ElapsedMS: elapsed.Milliseconds()}
+		Roots: orEmpty(sess.Roots().Roots), ElapsedMS: elapsed.Milliseconds(), LogLevel: c.logLevelOut}
 	// A prompt's answer reaches the server before its journal entry is
 	// written; closing the session waits for every prompt to settle, so
 	// the journal read below is complete.
@@ -138,7 +140,7 @@ func runCall(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	out.Prompts = []promptOutput{} // arrays, also when nothing was asked
 	out.Sampling = []samplingOutput{}
 	for _, e := range sess.Journal().Entries() {
-		if e.Asked == question.KindSampling {
+		if e.Sampling != nil { // a sampling question's entry holds its record
 			out.Sampling = append(out.Sampling, samplingEntry(e))
 			continue
 		}
@@ -211,6 +213,8 @@ type callOutput struct {
 	Failure *failure `json:"failure,omitempty"`
 	// Repaired says the output had to replace bytes the server sent.
 	Repaired string `json:"repaired,omitempty"`
+	// LogLevel is what became of --log-level (loglevel.go).
+	LogLevel *logLevelOutput `json:"logLevel,omitempty"`
 }
 
 func (o *callOutput) setRepaired(note string) { o.Repaired = note }
@@ -225,6 +229,7 @@ type toolsOutput struct {
 	// Findings are the server's spec violations seen meanwhile.
 	Findings jsonList[findings.Finding] `json:"findings"`
 	Repaired string                     `json:"repaired,omitempty"`
+	LogLevel *logLevelOutput            `json:"logLevel,omitempty"`
 }
 
 func (o *toolsOutput) setRepaired(note string) { o.Repaired = note }
@@ -272,7 +277,7 @@ func connectHeadless(ctx context.Context, c *common, prompter question.Prompter,
 	}
 	spec.auth = headlessAuth(stderr, c.authTimeout)
 	c.findings = findings.NewRecorder(nil)
-	rec, err := openRecord(c.record, recordSettings(c.recordAs, c, []serverSpec{spec}, c.urlWait, c.answer))
+	rec, err := openRecord(c.record, recordSettings(c.recordAs, c, []serverSpec{spec}, c.urlWait, c.answer), secretsOf(stderr))
 	if err != nil {
 		return nil, nil, err
 	}
@@ -287,7 +292,7 @@ func connectHeadless(ctx context.Context, c *common, prompter question.Prompter,
 		}
 		c.findings.Frame(spec.Name, c.protocol, f.Dir == transport.In, f.Err, f.Time)
 	}}
-	t, err := spec.transport(tobs)
+	t, err := spec.transport(tobs, secretsOf(stderr))
 	if err != nil {
 		closeRec()
 		return nil, nil, err
@@ -299,6 +304,9 @@ func connectHeadless(ctx context.Context, c *common, prompter question.Prompter,
 		return nil, nil, err
 	}
 	var obs client.Observer = headlessObserver{name: spec.Name, stderr: stderr, next: c.observer}
+	if c.logLevel != "" {
+		obs = logPrinter{name: spec.Name, stderr: stderr, next: obs} // loglevel.go
+	}
 	if rec != nil {
 		obs = recordObserver{rec: rec, next: obs}
 	}
@@ -309,7 +317,7 @@ func connectHeadless(ctx context.Context, c *common, prompter question.Prompter,
 		Elicit:         modes,
 		Roots:          spec.Roots, // declared only when some were given
 		Sampling:       sampling,
-		Prompter:       rec.Prompter(question.Route{Elicit: prompter, Sample: sampler}),
+		Prompter:       rec.Prompter(question.Route{question.KindElicitation: prompter, question.KindSampling: sampler}),
 		Observer:       obs,
 		URLWait:        c.urlWait,
 		PromptTimeout:  c.promptTimeout,
@@ -321,6 +329,7 @@ func connectHeadless(ctx context.Context, c *common, prompter question.Prompter,
 		closeRec()
 		return nil, nil, fail(exitConnect, "%w", err) // "connect to NAME: …", naming the command or URL where it failed
 	}
+	c.logLevelOut = applyLogLevel(ctx, c, sess, stderr)
 	// The recording is closed after the session: closing it settles the
 	// open questions, whose answers are recorded.
 	return sess, func() { sess.Close(); closeRec() }, nil

@@ -63,6 +63,8 @@ type readOutput struct {
 	// Findings are the server's spec violations seen meanwhile.
 	Findings jsonList[findings.Finding] `json:"findings"`
 	Repaired string                     `json:"repaired,omitempty"`
+	// LogLevel is what became of --log-level (loglevel.go).
+	LogLevel *logLevelOutput `json:"logLevel,omitempty"`
 }
 
 func (o *readOutput) setRepaired(note string) { o.Repaired = note }
@@ -76,6 +78,7 @@ func runRead(ctx context.Context, name, usage string, npos int, args []string, s
 	fs := newFlagSet(name, stderr, usage)
 	c.register(fs)
 	c.registerConfig(fs)
+	c.registerLogLevel(fs)
 	if extra != nil {
 		extra(fs)
 	}
@@ -94,7 +97,7 @@ func runRead(ctx context.Context, name, usage string, npos int, args []string, s
 		return err
 	}
 	defer cleanup()
-	out := &readOutput{Server: sess.Name(), Protocol: sess.Protocol(), Era: sess.Era(), Roots: orEmpty(sess.Roots().Roots)}
+	out := &readOutput{Server: sess.Name(), Protocol: sess.Protocol(), Era: sess.Era(), Roots: orEmpty(sess.Roots().Roots), LogLevel: c.logLevelOut}
 	if err := do(ctx, sess, pos, out, c.rec); err != nil {
 		if codeOf(err) != exitInternal {
 			return err // already says how to exit (a bad --args)

@@ -17,6 +17,7 @@ import (
 	"syscall"
 
 	"github.com/elicit-dev/elicit/themes/untrusted"
+	"github.com/elicit-dev/elicit/transport/redact"
 )
 
 // version is set at build time with -ldflags "-X main.version=…".
@@ -53,7 +54,11 @@ func main() {
 // pass"). Flags before the command ("--theme x version") still install
 // them: that is only a slower way to the same line.
 func printsOnly(args []string) bool {
-	return len(args) > 0 && slices.Contains([]string{"version", "--version", "help", "-h", "--help", "-help"}, args[0])
+	if len(args) == 0 {
+		return false
+	}
+	c, ok := lookupCommand(args[0])
+	return ok && c.printsOnly
 }
 
 // profileEnv names a file to write a CPU profile of the whole run to: how
@@ -111,9 +116,13 @@ func startTrace(path string, stderr io.Writer) func() {
 
 // run is main without the process: tests call it directly.
 func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	err := dispatch(ctx, args, stdin, stdout, stderr)
+	// The run's secrets, masked in all it prints on stderr; the writer
+	// carries them down to every command (secrets.go).
+	errw := redact.NewSecrets().Writer(stderr)
+	defer errw.Flush()
+	err := dispatch(ctx, args, stdin, stdout, errw)
 	if err != nil && !errors.Is(err, errHelp) {
-		printError(stderr, err)
+		printError(errw, err)
 	}
 	if errors.Is(err, errHelp) {
 		return exitOK
@@ -123,9 +132,14 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 
 var errHelp = errors.New("help shown")
 
-// commands are the subcommands, for hoistCommand and suggestions.
+// commands are the subcommands' names (commandTable), for hoistCommand
+// and suggestions.
 func commands() []string {
-	return []string{"demo", "acp", "tools", "call", "resources", "templates", "read", "prompts", "get", "replay", "check", "auth", "conformance", "version", "help"}
+	var names []string
+	for _, c := range commandTable() {
+		names = append(names, c.name)
+	}
+	return names
 }
 
 // hoistCommand lets flags come before the subcommand: "elicit --theme
@@ -184,6 +198,18 @@ func editDistance(a, b string) int {
 	return prev[len(b)]
 }
 
+// stdoutForScripts says that the command name (run with args) writes to a
+// stdout that is neither the TUI's terminal nor a protocol stream.
+func stdoutForScripts(name string, args []string) bool {
+	switch name {
+	case "demo":
+		return false // the TUI's terminal, or demo --serve stdio's protocol
+	case "acp":
+		return !acpWantsTUI(args[1:])
+	}
+	return true
+}
+
 // withFailureJSON runs a headless command; when it fails before writing
 // its JSON (bad flags, no server, a list that failed), it prints a JSON
 // object saying why, so a script always has JSON to read on stdout.
@@ -219,90 +245,30 @@ func printError(w io.Writer, err error) {
 	fmt.Fprintf(w, "elicit: %s\n", untrusted.Text(err.Error()))
 }
 
-const topUsage = `elicit — a terminal client for MCP servers that gets their questions right.
-
-Usage:
-  elicit demo                              the TUI against the embedded demo servers, one per
-                                           protocol era (demo-2025-11-25, demo-2026-07-28)
-  elicit [flags] -- CMD ARGS...            the TUI against a stdio server
-  elicit [flags] --url URL                 the TUI against a Streamable HTTP server
-  elicit tools [flags] [-- CMD ARGS...]    list a server's tools as JSON
-  elicit call TOOL [--args JSON] [--answer POLICY] [flags] [-- CMD ARGS...]
-                                           call a tool headless; prints JSON
-  elicit resources | templates | read URI | prompts | get NAME [--args JSON] [flags] [-- CMD ARGS...]
-                                           list resources or resource templates, read a resource,
-                                           list or get MCP prompts; JSON
-  elicit check [--call TOOL [--args JSON] [--answer POLICY]] [--json] [flags] [-- CMD ARGS...]
-                                           exercise a server and print its spec violations
-                                           (docs/findings.md); exit 6 on an error-level one
-  Headless commands take the server as -- CMD ARGS..., --url URL, --demo,
-  or --config FILE --server NAME.
-  elicit demo --serve stdio|http [--addr ADDR]
-                                           run the demo server for other clients
-  elicit auth login|status|logout --url URL | --config FILE --server NAME
-                                           OAuth ahead of time, what is kept, revoke and
-                                           forget it (logout --no-revoke: forget only)
-  elicit acp --prompt TEXT [--permission P] [--answer POLICY] [-- AGENT ARGS...]
-                                           one prompt turn with an ACP agent, headless; JSON
-  elicit demo --acp                        serve the demo ACP agent on stdio
-  elicit replay FILE [-- CMD ARGS... | --url URL]
-                                           run a recording (--record FILE on the TUI or any
-                                           headless command) again; exit 6 when anything differs
-  elicit conformance URL                   entry point for the MCP conformance suite
-  elicit version
-
-Without a server, tools and call use the embedded demo server.
-Run "elicit COMMAND -h" for a command's flags.
-`
-
+// dispatch runs the command args name (commandTable), or the TUI.
 func dispatch(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	if len(args) == 0 {
-		return runTUI(ctx, nil, stdout, stderr)
+		return runTUI(ctx, nil, stdin, stdout, stderr)
 	}
-	switch args[0] {
-	case "help", "-h", "--help", "-help":
-		fmt.Fprint(stdout, topUsage)
-		fmt.Fprintln(stdout, "\nFlags of the TUI (and demo); each command's own with elicit COMMAND -h:")
-		fs := flag.NewFlagSet("elicit", flag.ContinueOnError)
-		fs.SetOutput(stdout)
-		(&tuiFlags{}).register(fs)
-		fs.PrintDefaults()
-		return errHelp
+	// help is looked for before flags are hoisted: "elicit -h" is the
+	// top help, never a flag error.
+	if c, ok := lookupCommand(args[0]); ok && c.name == "help" {
+		return c.run(ctx, args[1:], stdin, stdout, stderr)
 	}
 	args = hoistCommand(args)
-	switch args[0] {
-	case "version", "--version":
-		fmt.Fprintf(stdout, "elicit %s\n", version)
-		return nil
-	case "tools":
-		return withFailureJSON(stdout, func(w io.Writer) error { return runTools(ctx, args[1:], w, stderr) })
-	case "call":
-		return withFailureJSON(stdout, func(w io.Writer) error { return runCall(ctx, args[1:], w, stderr) })
-	case "resources":
-		return withFailureJSON(stdout, func(w io.Writer) error { return runResources(ctx, args[1:], w, stderr) })
-	case "templates":
-		return withFailureJSON(stdout, func(w io.Writer) error { return runTemplates(ctx, args[1:], w, stderr) })
-	case "read":
-		return withFailureJSON(stdout, func(w io.Writer) error { return runReadResource(ctx, args[1:], w, stderr) })
-	case "prompts":
-		return withFailureJSON(stdout, func(w io.Writer) error { return runPrompts(ctx, args[1:], w, stderr) })
-	case "get":
-		return withFailureJSON(stdout, func(w io.Writer) error { return runGetPrompt(ctx, args[1:], w, stderr) })
-	case "acp":
-		if acpWantsTUI(args[1:]) {
-			return runACPTUI(ctx, args[1:], stdout, stderr) // acp_tui.go
-		}
-		return withFailureJSON(stdout, func(w io.Writer) error { return runACP(ctx, args[1:], w, stderr) })
-	case "replay":
-		return runReplay(ctx, args[1:], stdout, stderr)
-	case "check":
-		return runCheck(ctx, args[1:], stdout, stderr)
-	case "conformance":
-		return runConformance(ctx, args[1:], stdout, stderr)
-	case "auth":
-		return runAuth(ctx, args[1:], stdout, stderr)
-	case "demo":
-		return runDemo(ctx, args[1:], stdin, stdout, stderr)
+	c, ok := lookupCommand(args[0])
+	if !ok {
+		return runTUI(ctx, args, stdin, stdout, stderr)
 	}
-	return runTUI(ctx, args, stdout, stderr)
+	if stdoutForScripts(c.name, args) {
+		// Its stdout is text and JSON for scripts and logs: it gets the
+		// run's secrets masked too.
+		outw := secretsOf(stderr).Writer(stdout)
+		defer outw.Flush()
+		stdout = outw
+	}
+	if c.headless {
+		return withFailureJSON(stdout, func(w io.Writer) error { return c.run(ctx, args[1:], stdin, w, stderr) })
+	}
+	return c.run(ctx, args[1:], stdin, stdout, stderr)
 }

@@ -18,6 +18,9 @@ func TestMain(m *testing.M) {
 	if runTestServer() { // the binary is a test server (hostile_server_test.go)
 		os.Exit(0)
 	}
+	if runTappedAgent() { // the binary is the demo ACP agent (agent_tap_test.go)
+		os.Exit(0)
+	}
 	dir, err := os.MkdirTemp("", "elicit-bin-")
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)

@@ -15,6 +15,7 @@ import (
 
 	"github.com/elicit-dev/elicit/themes/untrusted"
 	"github.com/elicit-dev/elicit/transport/oauth"
+	"github.com/elicit-dev/elicit/transport/redact"
 )
 
 // oauthSpec is a server's "oauth" config object (and the --client-id,
@@ -71,10 +72,12 @@ func (s serverSpec) usesOAuth() bool {
 	return s.URL != "" && s.Header.Get("Authorization") == ""
 }
 
-// oauthTransport builds the OAuth RoundTripper for the spec.
-func (s serverSpec) oauthTransport() (*oauth.Transport, error) {
+// oauthTransport builds the OAuth RoundTripper for the spec; what the
+// flow gets (verifiers, codes, tokens) goes into sec.
+func (s serverSpec) oauthTransport(sec *redact.Secrets) (*oauth.Transport, error) {
 	o := s.OAuth
 	cfg := oauth.Config{
+		Secrets:           sec,
 		Resource:          s.URL,
 		ClientID:          o.ClientID,
 		ClientSecret:      o.ClientSecret,
@@ -139,11 +142,11 @@ func (o oauthSpec) grant() (oauth.Grant, error) {
 
 // httpClientFor is the HTTP client of the spec's transport: one whose
 // RoundTripper authorizes, when the server gets OAuth.
-func (s serverSpec) httpClientFor() (*http.Client, error) {
+func (s serverSpec) httpClientFor(sec *redact.Secrets) (*http.Client, error) {
 	if !s.usesOAuth() {
 		return nil, nil
 	}
-	t, err := s.oauthTransport()
+	t, err := s.oauthTransport(sec)
 	if err != nil {
 		return nil, err
 	}

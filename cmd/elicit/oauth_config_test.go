@@ -24,7 +24,7 @@ func TestConfigOAuth(t *testing.T) {
 		o.ClientMetadataURL != "https://elicit.example.com/client.json" {
 		t.Errorf("oauth %+v", o)
 	}
-	if _, err := cfg.Servers[0].oauthTransport(); err != nil {
+	if _, err := cfg.Servers[0].oauthTransport(nil); err != nil {
 		t.Errorf("oauthTransport: %v", err)
 	}
 }

@@ -11,6 +11,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/elicit-dev/elicit/internal/testenv"
 )
 
 // These tests authorize the real binary to a server built on a real SDK:
@@ -41,13 +43,9 @@ func tsOAuthServer(t *testing.T) string {
 // URLs.
 func tsNodeServer(t *testing.T, script string, args ...string) (mcpURL, authURL string) {
 	t.Helper()
-	sdk := os.Getenv("ELICIT_TS_SDK")
-	if sdk == "" {
-		t.Skip("ELICIT_TS_SDK not set (the @modelcontextprotocol/sdk folder); .ci/run sets it")
-	}
-	if _, err := exec.LookPath("curl"); err != nil {
-		t.Skip("curl, the test's browser, is not installed")
-	}
+	testenv.Getenv(t, "ELICIT_TS_SDK", "the @modelcontextprotocol/sdk folder")
+	testenv.LookPath(t, "node")
+	testenv.LookPath(t, "curl") // the test's browser
 	mcpPort, authPort := freePort(t), freePort(t)
 	ctx, cancel := context.WithCancel(context.Background())
 	cmd := exec.CommandContext(ctx, "node", append([]string{script}, args...)...)
@@ -260,9 +258,7 @@ func TestOAuthTUI(t *testing.T) {
 // newTmuxEnv is newTmux with extra environment for the binary.
 func newTmuxEnv(t *testing.T, dir string, env []string, args ...string) *tmuxTerm {
 	t.Helper()
-	if _, err := exec.LookPath("tmux"); err != nil {
-		t.Skip("tmux not installed (.ci/run installs it)")
-	}
+	testenv.LookPath(t, "tmux")
 	tm := &tmuxTerm{t: t, socket: filepath.Join(t.TempDir(), "tmux.sock")}
 	cmd := append([]string{"new-session", "-d", "-x", "120", "-y", "40", "-c", dir, "--",
 		"env", "TERM=xterm-256color", "XDG_STATE_HOME=" + filepath.Join(dir, "state")}, env...)

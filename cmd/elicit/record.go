@@ -10,6 +10,7 @@ import (
 	"github.com/elicit-dev/elicit/client"
 	"github.com/elicit-dev/elicit/client/record"
 	"github.com/elicit-dev/elicit/client/wire"
+	"github.com/elicit-dev/elicit/transport/redact"
 )
 
 // --record FILE: the TUI and every headless command write a recording of
@@ -19,13 +20,20 @@ const recordFlagUsage = "write a recording of the session to FILE (JSONL: every 
 
 // openRecord creates the recording at path ("" records nothing: a nil
 // Recorder), before any server is started, so a path that cannot be
-// written is said at once.
-func openRecord(path string, s record.Settings) (*record.Recorder, error) {
+// written is said at once. The file is private (0600: it holds what the
+// servers said), and every line of it has the run's secrets (sec)
+// masked, those added later too.
+func openRecord(path string, s record.Settings, sec *redact.Secrets) (*record.Recorder, error) {
 	if path == "" {
 		return nil, nil
 	}
-	r, err := record.Create(path, version, s)
+	f, err := redact.CreatePrivate(path)
 	if err != nil {
+		return nil, usageErr("--record %s: %v", path, err)
+	}
+	r, err := record.New(f, version, s, record.Redact(sec.Bytes))
+	if err != nil {
+		_ = f.Close()
 		return nil, usageErr("--record %s: %v", path, err)
 	}
 	return r, nil

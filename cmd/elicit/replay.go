@@ -18,6 +18,7 @@ import (
 	"github.com/elicit-dev/elicit/client/wire"
 	"github.com/elicit-dev/elicit/themes/untrusted"
 	"github.com/elicit-dev/elicit/transport"
+	"github.com/elicit-dev/elicit/transport/redact"
 )
 
 const replayUsage = `Usage: elicit replay FILE [--json] [--recorded NAME] [flags] [-- CMD ARGS... | --url URL]
@@ -37,8 +38,16 @@ permission request and elicitation as recorded (matched by the tool
 call's title and kind and the options' ids and kinds, or message and
 schema) and compares the stopReason, the message text, the tool calls'
 titles, kinds and statuses, and the questions.
-Exit codes: 0 everything matched, 6 something differs, 2 usage, 3 the
-server could not be reached.
+A recording is shared data: a server's or agent's command, or a URL,
+named only in the file is run when you name the server instead
+(-- CMD ARGS..., --url URL, --demo, --config FILE --server NAME), confirm
+it on a terminal (it is shown whole first), or pass
+--trust-recorded-command; else replay exits 2 and runs nothing. So are
+the recording's roots offered to a server you name (--root replaces
+them) and an agent's session cwd other than this directory. The
+embedded demo server and demo agent are elicit's own code.
+Exit codes: 0 everything matched, 6 something differs, 2 usage (or what
+the recording names was not confirmed), 3 the server could not be reached.
 `
 
 // replayWait bounds how long a replay waits for something the recording
@@ -46,16 +55,18 @@ server could not be reached.
 // and for the last outcomes of a call to be reported.
 const replayWait = 30 * time.Second
 
-func runReplay(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+func runReplay(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	var c common
 	var asJSON bool
 	var only string
 	var wait time.Duration
+	var trusted bool
 	fs := newFlagSet("replay", stderr, replayUsage)
 	c.register(fs)
 	c.registerConfig(fs)
 	fs.BoolVar(&asJSON, "json", false, "print the report as JSON")
 	fs.StringVar(&only, "recorded", "", "replay only the calls of this recorded server (needed with a server given when the recording has several)")
+	fs.BoolVar(&trusted, "trust-recorded-command", false, trustFlagUsage)
 	fs.DurationVar(&wait, "wait", replayWait, "how long to wait for what the recording says the server did by itself (withdrew a question), and for a call's outcomes")
 	before, after := splitDashDash(args)
 	c.command = after
@@ -92,12 +103,23 @@ func runReplay(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if set["url-wait"] {
 		rec.Settings.URLWaitMS = c.urlWait.Milliseconds()
 	}
+	gate := replayGate(pos[0], trusted, stdin, stderr)
 	if len(rec.Settings.Agents) > 0 && len(rec.Settings.Servers) == 0 {
 		// An ACP session (elicit acp --record): replay_acp.go.
-		return runReplayACP(ctx, rec, acpReplayOptions{file: pos[0], command: c.command, record: c.record, asJSON: asJSON, wait: wait}, stdout, stderr)
+		return runReplayACP(ctx, rec, acpReplayOptions{file: pos[0], command: c.command, record: c.record, asJSON: asJSON, wait: wait, gate: gate}, stdout, stderr)
 	}
 	targets, err := replayTargets(rec, &c, only, protocolSet)
 	if err != nil {
+		return err
+	}
+	// The agents beside the servers (elicit demo's TUI), as recorded;
+	// those the session used only. Replayed after the servers' calls.
+	agentSpecs, agentDemos, err := replayAgentsAsRecorded(rec)
+	if err != nil {
+		return err
+	}
+	launches := append(serverLaunches(targets), agentLaunches(rec, agentSpecs, agentDemos, false)...)
+	if err := gate.allow(ctx, launches); err != nil {
 		return err
 	}
 	rep := &replayReport{File: pos[0], Ignored: volatileRules(), Truncated: rec.End == nil}
@@ -108,16 +130,10 @@ func runReplay(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		specs = append(specs, t.spec)
 	}
 	slices.SortFunc(specs, func(a, b serverSpec) int { return strings.Compare(a.Name, b.Name) })
-	if r.out, err = openRecord(c.record, recordSettings("replay", &c, specs, 0, "")); err != nil {
+	if r.out, err = openRecord(c.record, recordSettings("replay", &c, specs, 0, ""), secretsOf(stderr)); err != nil {
 		return err
 	}
 	defer closeRecord(r.out, c.record, stderr)
-	// The agents beside the servers (elicit demo's TUI), as recorded;
-	// those the session used only. Replayed after the servers' calls.
-	agentSpecs, agentDemos, err := replayAgentsAsRecorded(rec)
-	if err != nil {
-		return err
-	}
 	r.connect(ctx, targets)
 	defer r.close(targets)
 	for _, t := range targets {
@@ -181,6 +197,11 @@ type replayTarget struct {
 	sess     *client.Session
 	err      error
 	prompter *replayPrompter
+	// fromFile: the recording alone names what is started or connected
+	// to (not the demo, not a server the person gave); rootsFromFile: the
+	// server the person gave is offered the recording's roots
+	// (replay_trust.go).
+	fromFile, rootsFromFile bool
 }
 
 func (t *replayTarget) summary() replayServer {
@@ -215,10 +236,12 @@ func replayTargets(rec *record.Recording, c *common, only string, protocolSet bo
 	for _, rs := range servers {
 		var spec serverSpec
 		var err error
+		rootsFromFile := false
 		if given {
 			spec, err = c.spec(false)
 			if len(spec.Roots) == 0 {
 				spec.Roots = recordedRoots(rs)
+				rootsFromFile = len(spec.Roots) > 0 && !spec.Demo
 			}
 		} else {
 			spec, err = specOfRecorded(rs)
@@ -234,7 +257,7 @@ func replayTargets(rec *record.Recording, c *common, only string, protocolSet bo
 		if protocolSet {
 			spec.Protocol, protocol = c.protocol, c.protocol
 		}
-		out[rs.Name] = &replayTarget{recorded: rs, spec: spec, protocol: protocol}
+		out[rs.Name] = &replayTarget{recorded: rs, spec: spec, protocol: protocol, fromFile: !given && !spec.Demo, rootsFromFile: rootsFromFile}
 	}
 	return out, nil
 }
@@ -329,7 +352,7 @@ func (r *replayer) connect(ctx context.Context, targets map[string]*replayTarget
 		if r.out != nil {
 			tobs.OnFrame = func(fr transport.Frame) { r.out.Frame(name, fr) }
 		}
-		tr, err := t.spec.transport(tobs)
+		tr, err := t.spec.transport(tobs, secretsOf(r.stderr))
 		if err != nil {
 			t.err = err
 			continue
@@ -386,8 +409,11 @@ func (r *replayer) replay(ctx context.Context, t *replayTarget, call record.Reco
 	defer cancel()
 	t.prompter.begin(expected, cancel)
 	rc := r.out.Begin(call.Server, call.Method, out.Name, call.Params, call.AsTask)
-	result, err, skip := runRecordedCall(cctx, t.sess, call.Call)
+	result, skip, err := runRecordedCall(cctx, t.sess, call.Call)
 	rc.End(result, err)
+	// Compared as a recording holds it: with the run's secrets masked
+	// (a server that echoes a header is recorded masked).
+	result, err = maskedResult(secretsOf(r.stderr), result), secretsOf(r.stderr).Error(err)
 	seen := t.prompter.end(ctx)
 	if skip != "" {
 		out.Status, out.Note = "skipped", skip
@@ -451,7 +477,7 @@ func cmpOr(vals ...string) string {
 
 // runRecordedCall makes call again on s; skip says why it was not
 // (a method a replay cannot make again).
-func runRecordedCall(ctx context.Context, s *client.Session, call record.Call) (result any, err error, skip string) {
+func runRecordedCall(ctx context.Context, s *client.Session, call record.Call) (result any, skip string, err error) {
 	decode := func(v any) error {
 		if len(call.Params) == 0 {
 			return nil
@@ -465,69 +491,69 @@ func runRecordedCall(ctx context.Context, s *client.Session, call record.Call) (
 	case wire.MethodToolsCall:
 		var p toolCallParams
 		if err := decode(&p); err != nil {
-			return nil, err, ""
+			return nil, "", err
 		}
 		if p.Arguments == nil {
 			p.Arguments = map[string]any{}
 		}
 		res, err := s.CallTool(ctx, p.Name, p.Arguments, &client.CallOptions{AsTask: call.AsTask})
-		return callResult(res), err, ""
+		return callResult(res), "", err
 	case wire.MethodPromptsGet:
 		var p promptGetParams
 		if err := decode(&p); err != nil {
-			return nil, err, ""
+			return nil, "", err
 		}
 		res, err := s.GetPrompt(ctx, p.Name, p.Arguments)
-		return res, err, ""
+		return res, "", err
 	case wire.MethodResourcesRead:
 		var p uriParams
 		if err := decode(&p); err != nil {
-			return nil, err, ""
+			return nil, "", err
 		}
 		res, err := s.ReadResource(ctx, p.URI)
-		return res, err, ""
+		return res, "", err
 	case wire.MethodResourcesSubscribe, wire.MethodResourcesUnsubscribe:
 		var p uriParams
 		if err := decode(&p); err != nil {
-			return nil, err, ""
+			return nil, "", err
 		}
 		if call.Method == wire.MethodResourcesSubscribe {
-			return nil, s.Subscribe(ctx, p.URI), ""
+			return nil, "", s.Subscribe(ctx, p.URI)
 		}
-		return nil, s.Unsubscribe(ctx, p.URI), ""
+		return nil, "", s.Unsubscribe(ctx, p.URI)
 	case wire.MethodCompletionComplete:
 		var p wire.CompleteParams
 		if err := decode(&p); err != nil {
-			return nil, err, ""
+			return nil, "", err
 		}
 		var others map[string]string
 		if p.Context != nil {
 			others = p.Context.Arguments
 		}
 		res, err := s.Complete(ctx, p.Ref, p.Argument.Name, p.Argument.Value, others)
-		return res, err, ""
+		return res, "", err
 	case wire.MethodLoggingSetLevel:
 		var p setLevelParams
 		if err := decode(&p); err != nil {
-			return nil, err, ""
+			return nil, "", err
 		}
-		return nil, s.SetLogLevel(ctx, p.Level), ""
+		return nil, "", s.SetLogLevel(ctx, p.Level)
 	case wire.MethodToolsList:
 		res, err := s.ListTools(ctx)
-		return res, err, ""
+		return res, "", err
 	case wire.MethodPromptsList:
 		res, err := s.ListPrompts(ctx)
-		return res, err, ""
+		return res, "", err
 	case wire.MethodResourcesList:
 		res, err := s.ListResources(ctx)
-		return res, err, ""
+		return res, "", err
 	case wire.MethodResourcesTemplatesList:
 		res, err := s.ListResourceTemplates(ctx)
-		return res, err, ""
+		return res, "", err
 	case wire.MethodTasksCancel:
-		return nil, nil, "tasks/cancel names a task of the recorded run; its task is not this run's"
+		return nil, "tasks/cancel names a task of the recorded run; its task is not this run's", nil
 	}
-	return nil, nil, fmt.Sprintf("elicit does not replay %s", call.Method)
+	return nil, fmt.Sprintf("elicit does not replay %s", call.Method), nil
 }
 
 // encodeResult is a replayed result as a recording keeps it.
@@ -543,6 +569,19 @@ func encodeResult(v any) (json.RawMessage, error) {
 		return nil, fmt.Errorf("encode the result: %w", err)
 	}
 	return b, nil
+}
+
+// maskedResult is a call's result with sec's secrets masked, as raw JSON
+// (the result itself when it holds none, or does not encode).
+func maskedResult(sec *redact.Secrets, v any) any {
+	raw, err := encodeResult(v)
+	if err != nil || raw == nil {
+		return v
+	}
+	if red := sec.Bytes(raw); string(red) != string(raw) {
+		return json.RawMessage(red)
+	}
+	return v
 }
 
 var errNoResult = errors.New("no result recorded (the recording was cut short)")

@@ -45,6 +45,7 @@ type acpReplayOptions struct {
 	record  string   // --record of the replay
 	asJSON  bool
 	wait    time.Duration
+	gate    trustGate
 }
 
 // runReplayACP replays a recording of agents only (elicit acp, the ACP
@@ -62,6 +63,9 @@ func runReplayACP(ctx context.Context, rec *record.Recording, o acpReplayOptions
 		}
 		specs, demos = append(specs, spec), append(demos, demo)
 	}
+	if err := o.gate.allow(ctx, agentLaunches(rec, specs, demos, len(o.command) > 0)); err != nil {
+		return err
+	}
 	settings := record.Settings{Command: "replay", Elicit: rec.Settings.Elicit, Sampling: "off"}
 	for i, spec := range specs {
 		a := recordAgent(spec, demos[i])
@@ -70,7 +74,7 @@ func runReplayACP(ctx context.Context, rec *record.Recording, o acpReplayOptions
 		a.IdleTimeoutMS = ra.IdleTimeoutMS
 		settings.Agents = append(settings.Agents, a)
 	}
-	out, err := openRecord(o.record, settings)
+	out, err := openRecord(o.record, settings, secretsOf(stderr))
 	if err != nil {
 		return err
 	}
@@ -243,7 +247,11 @@ func agentOfRecorded(ra record.Agent, command []string) (spec agentSpec, demo bo
 	default:
 		return spec, false, usageErr("recorded agent %s is of kind %q, which this elicit cannot start: give it with -- AGENT ARGS", ra.Name, ra.Kind)
 	}
-	spec.Dir = ra.Dir
+	if len(command) == 0 {
+		// An agent the person names runs here, as a server named does:
+		// the recorded directory is the recorded agent's.
+		spec.Dir = ra.Dir
+	}
 	return spec, demo, err
 }
 

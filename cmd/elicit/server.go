@@ -10,6 +10,7 @@ import (
 
 	"github.com/elicit-dev/elicit/client"
 	"github.com/elicit-dev/elicit/cmd/elicit/demo"
+	"github.com/elicit-dev/elicit/themes/untrusted"
 	"github.com/elicit-dev/elicit/transport"
 	"github.com/elicit-dev/elicit/transport/redact"
 )
@@ -40,6 +41,9 @@ type serverSpec struct {
 	// is how the person is asked, set by the mode that runs the spec.
 	OAuth oauthSpec
 	auth  *authHooks
+	// secrets are values the config took from a VS Code input or a
+	// variable named as a secret, whatever they are called (secretRef).
+	secrets []string
 }
 
 func (s serverSpec) describe() string {
@@ -55,8 +59,11 @@ func (s serverSpec) describe() string {
 	}
 }
 
-// transport builds the transport for the spec; obs sees every frame.
-func (s serverSpec) transport(obs transport.Observer) (transport.Transport, error) {
+// transport builds the transport for the spec; obs sees every frame,
+// with the run's secrets (sec, to which the spec's are added) masked.
+func (s serverSpec) transport(obs transport.Observer, sec *redact.Secrets) (transport.Transport, error) {
+	sec.Add(specSecrets(s)...)
+	obs = redactObserver(obs, sec)
 	switch {
 	case s.Demo:
 		return &inProcessDemo{obs: obs, opts: &demo.Options{Protocol: s.Protocol}}, nil
@@ -64,7 +71,7 @@ func (s serverSpec) transport(obs transport.Observer) (transport.Transport, erro
 		if _, err := transport.ParseHTTPURL(s.URL); err != nil {
 			return nil, usageErr("bad --url %q: want http://host[:port]/path or https://…", redact.URL(s.URL))
 		}
-		hc, err := s.httpClientFor()
+		hc, err := s.httpClientFor(sec)
 		if err != nil {
 			return nil, err
 		}
@@ -81,19 +88,21 @@ func (s serverSpec) transport(obs transport.Observer) (transport.Transport, erro
 	}
 }
 
-// parseHeader turns "Key: value" or "Key=value" into a header entry.
+// parseHeader turns "Key: value" or "Key=value" into a header entry. A
+// header that does not parse is not quoted back: it is most often a
+// secret with a slip in it, and the message goes to logs.
 func parseHeader(h http.Header, kv string) error {
 	i := strings.IndexAny(kv, ":=")
 	if i <= 0 {
-		return usageErr("bad --header %q: want 'Name: value'", kv)
+		return usageErr("bad --header (%d characters, no ':' or '=' after a name): want 'Name: value'", len(kv))
 	}
 	name := strings.TrimSpace(kv[:i])
 	if strings.ContainsAny(name, " \t\r\n") {
-		return usageErr("bad --header %q: header name has spaces", kv)
+		return usageErr("bad --header (%d characters): the name before the first ':' or '=' has spaces; want 'Name: value'", len(kv))
 	}
 	val := strings.TrimSpace(kv[i+1:])
 	if strings.ContainsAny(val, "\r\n") {
-		return usageErr("bad --header %q: value has a line break", kv)
+		return usageErr("bad --header %s: its value has a line break", untrusted.Line(name))
 	}
 	h.Add(name, val)
 	return nil

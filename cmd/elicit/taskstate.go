@@ -6,13 +6,13 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"slices"
 	"sync"
 
 	"github.com/elicit-dev/elicit/client"
 	"github.com/elicit-dev/elicit/client/question"
+	"github.com/elicit-dev/elicit/transport/redact"
 )
 
 // taskState keeps the ids of tasks that are still running in a small JSON
@@ -61,7 +61,7 @@ func loadTaskState(path string) (*taskState, error) {
 	if path == "" {
 		return st, nil
 	}
-	b, err := os.ReadFile(path)
+	b, err := redact.ReadPrivate(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return st, nil
 	}
@@ -144,25 +144,13 @@ func (st *taskState) write(list []taskEntry) error {
 	if st.path == "" {
 		return nil
 	}
-	if err := os.MkdirAll(filepath.Dir(st.path), 0o700); err != nil {
-		return fmt.Errorf("task state: %w", err)
-	}
 	b, err := json.MarshalIndent(list, "", "  ")
 	if err != nil {
 		return fmt.Errorf("task state: %w", err)
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(st.path), ".tasks-*.json")
-	if err != nil {
-		return fmt.Errorf("task state: %w", err)
-	}
-	_, werr := tmp.Write(append(b, '\n'))
-	cerr := tmp.Close()
-	if werr != nil || cerr != nil {
-		os.Remove(tmp.Name())
-		return fmt.Errorf("task state: write %s: %w", tmp.Name(), errors.Join(werr, cerr))
-	}
-	if err := os.Rename(tmp.Name(), st.path); err != nil {
-		os.Remove(tmp.Name())
+	// Private (0600 in a 0700 folder of the person's): a task id is a
+	// handle on the server's work, which anyone holding it may fetch.
+	if err := redact.WritePrivate(st.path, append(b, '\n')); err != nil {
 		return fmt.Errorf("task state: %w", err)
 	}
 	return nil

@@ -20,31 +20,41 @@ import (
 )
 
 // newTestEngine builds the TUI's engine (without the TUI) for one server,
-// with the task state file in play, the way runTUIWith does.
-func newTestEngine(t *testing.T, ctx context.Context, spec serverSpec, state *taskState, p question.Prompter) *engine {
+// with the task state file in play, the way runTUIWith does. changed is
+// signalled after each event the sessions emit (the state file has seen
+// it; a session sets what its Tasks report before it emits the change).
+func newTestEngine(t *testing.T, ctx context.Context, spec serverSpec, state *taskState, p question.Prompter) (e *engine, changed <-chan struct{}) {
 	t.Helper()
+	ch := make(chan struct{}, 1)
 	obs := client.ObserverFunc(func(e client.Event) {
 		if err := state.observe(e); err != nil {
 			t.Errorf("task state: %v", err)
 		}
+		select {
+		case ch <- struct{}{}:
+		default:
+		}
 	})
 	mgr := client.NewManager(&client.ManagerOptions{Observer: obs})
-	e := &engine{ctx: ctx, m: mgr, state: state, specs: map[string]serverSpec{spec.Name: spec}, pending: map[string]error{},
+	e = &engine{ctx: ctx, m: mgr, state: state, specs: map[string]serverSpec{spec.Name: spec}, pending: map[string]error{},
 		sessionOpts: func(string) *client.Options { return &client.Options{Prompter: p} },
-		transports:  func(s serverSpec) (transport.Transport, error) { return s.transport(nil) },
+		transports:  func(s serverSpec) (transport.Transport, error) { return s.transport(nil, nil) },
 	}
 	e.connectAll(ctx, []string{spec.Name})
-	return e
+	return e, ch
 }
 
-func waitUntil(t *testing.T, what string, cond func() bool) {
+// waitUntil waits up to 20 s for cond, looking again on each signal of
+// changed.
+func waitUntil(t *testing.T, changed <-chan struct{}, what string, cond func() bool) {
 	t.Helper()
-	deadline := time.Now().Add(20 * time.Second)
+	timeout := time.After(20 * time.Second)
 	for !cond() {
-		if time.Now().After(deadline) {
+		select {
+		case <-changed:
+		case <-timeout:
 			t.Fatalf("timed out waiting for %s", what)
 		}
-		time.Sleep(10 * time.Millisecond)
 	}
 }
 
@@ -70,7 +80,7 @@ func TestTaskResumeAfterRestart(t *testing.T) {
 		return question.Outcome{Kind: question.Cancel}
 	})
 	ctx1, cancel1 := context.WithCancel(t.Context())
-	e1 := newTestEngine(t, ctx1, spec, state1, never)
+	e1, _ := newTestEngine(t, ctx1, spec, state1, never)
 	callDone := make(chan error, 1)
 	go func() {
 		asTask := true
@@ -97,8 +107,8 @@ func TestTaskResumeAfterRestart(t *testing.T) {
 	}
 	ctx2, cancel2 := context.WithCancel(t.Context())
 	defer cancel2()
-	e2 := newTestEngine(t, ctx2, spec, state2, question.AcceptDefaults)
-	waitUntil(t, "the resumed task to complete", func() bool {
+	e2, changed := newTestEngine(t, ctx2, spec, state2, question.AcceptDefaults)
+	waitUntil(t, changed, "the resumed task to complete", func() bool {
 		for _, tk := range e2.Tasks() {
 			if tk.Tool == "reflow_month" && tk.Status == client.TaskCompleted {
 				return true
@@ -106,7 +116,7 @@ func TestTaskResumeAfterRestart(t *testing.T) {
 		}
 		return false
 	})
-	waitUntil(t, "the state file to forget the task", func() bool { return len(state2.forServer(spec.Name)) == 0 })
+	waitUntil(t, changed, "the state file to forget the task", func() bool { return len(state2.forServer(spec.Name)) == 0 })
 	e2.m.Close()
 	cancel2()
 	e2.bg.Wait()

@@ -29,6 +29,10 @@ type tuiFlags struct {
 	// urlWaitSet: --url-wait was given; else the person's "done" (r on
 	// the pane) ends a -32042's wait, with no timer.
 	urlWaitSet bool
+	// stdin and stderr ask the person to confirm what a project's config
+	// found here would start (config_trust.go).
+	stdin  io.Reader
+	stderr io.Writer
 	// ask asks the person for the config's ${input:ID} values the
 	// environment does not give; nil takes them from the environment only.
 	ask inputAsker
@@ -59,9 +63,9 @@ func (f *tuiFlags) register(fs *flag.FlagSet) {
 }
 
 // runTUI starts the terminal UI with servers from flags or a config file.
-func runTUI(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	var f tuiFlags
-	fs := newFlagSet("elicit", stderr, topUsage)
+func runTUI(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
+	f := tuiFlags{stdin: stdin}
+	fs := newFlagSet("elicit", stderr, topUsage())
 	f.register(fs)
 	before, after := splitDashDash(args)
 	f.command = after
@@ -125,6 +129,17 @@ func (f *tuiFlags) servers(ctx context.Context) ([]serverSpec, string, error) {
 		}
 		path = p
 	}
+	if f.config == "" && projectConfig(path) {
+		// What it would start, before anything is asked (its inputs) or
+		// started: the values of ${input:…} are not needed to show it.
+		pre, err := loadConfigWith(path, func(string) (string, bool) { return "", true })
+		if err != nil {
+			return nil, "", usageErr("%v", err)
+		}
+		if err := configGate(path, f.stdin, f.stderr).allow(ctx, configLaunches(pre, pre.Servers, pre.Agents)); err != nil {
+			return nil, "", err
+		}
+	}
 	var cfg *config
 	var err error
 	if f.ask != nil {
@@ -156,6 +171,7 @@ func runTUIWith(ctx context.Context, f *tuiFlags, stdout, stderr io.Writer) erro
 	if f.ask == nil {
 		f.ask = terminalAsker(stdout)
 	}
+	f.stderr = stderr
 	specs, theme, err := f.servers(ctx)
 	if err != nil {
 		return err
@@ -184,7 +200,7 @@ func runTUIWith(ctx context.Context, f *tuiFlags, stdout, stderr io.Writer) erro
 	}
 	settings := recordSettings(command, &f.common, specs, urlWait, "")
 	settings.Agents = recordAgents(f.agents)
-	rec, err := openRecord(f.record, settings)
+	rec, err := openRecord(f.record, settings, secretsOf(stderr))
 	if err != nil {
 		return err
 	}
@@ -201,19 +217,21 @@ func runTUIWith(ctx context.Context, f *tuiFlags, stdout, stderr io.Writer) erro
 	if stateErr != nil {
 		printError(stderr, stateErr)
 	}
+	sec := secretsOf(stderr)
 	obs := client.ObserverFunc(func(e client.Event) {
 		if err := state.observe(e); err != nil {
 			br.Event(client.Notice{Text: err.Error()})
 		}
 		rec.Event(e)
-		br.Event(e)
+		br.Event(shownEvent(sec, e))
 	})
 	mgr := client.NewManager(&client.ManagerOptions{Observer: obs})
 	// The servers' spec violations (client/findings): the sessions report
 	// into it, the transports' undecodable frames too; the findings view
 	// reads it.
 	found := findings.NewRecorder(br.FindingsChanged)
-	eng := &engine{ctx: ctx, m: mgr, state: state, specs: map[string]serverSpec{}, pending: map[string]error{}, findings: found}
+	eng := &engine{ctx: ctx, m: mgr, state: state, specs: map[string]serverSpec{}, pending: map[string]error{}, findings: found,
+		secrets: sec}
 	var order []string
 	for _, s := range specs {
 		if _, dup := eng.specs[s.Name]; dup {
@@ -231,7 +249,7 @@ func runTUIWith(ctx context.Context, f *tuiFlags, stdout, stderr io.Writer) erro
 	if eng.agentHub, err = newAgentHub(br, mgr.Journal(), f.agents); err != nil {
 		return err
 	}
-	eng.agentHub.rec = rec
+	eng.agentHub.rec, eng.agentHub.secrets = rec, eng.secrets
 	for _, a := range f.agents {
 		if _, dup := eng.specs[a.Name]; dup {
 			// Questions and the journal are keyed by the peer's name.
@@ -261,7 +279,7 @@ func runTUIWith(ctx context.Context, f *tuiFlags, stdout, stderr io.Writer) erro
 			// pane, client.Session.CompleteElicitation), or cancels the
 			// call: the wait is theirs, unless --url-wait bounds it.
 			URLWait:        urlWait,
-			Prompter:       rec.Prompter(br),
+			Prompter:       rec.Prompter(shownPrompter{next: br, sec: sec}),
 			PromptTimeout:  f.promptTimeout,
 			ConnectTimeout: f.connectTimeout,
 			RequestTimeout: f.requestTimeout,
@@ -278,7 +296,7 @@ func runTUIWith(ctx context.Context, f *tuiFlags, stdout, stderr io.Writer) erro
 				found.Frame(name, "", fr.Dir == transport.In, fr.Err, fr.Time)
 			},
 			OnStderr: func(line string) { br.Stderr(name, line) },
-		})
+		}, eng.secrets)
 	}
 
 	uiOpts := ui.Options{Theme: theme, Context: ctx, OpenURL: browserOpener()}

@@ -24,6 +24,7 @@ func (t *Transport) authorize(ctx context.Context, ch challenge, before []string
 		// What another process stored meanwhile (a registration) counts.
 		if stored, err := t.cfg.Store.Load(t.cfg.Resource); err == nil && stored != nil {
 			rec = stored
+			t.hold(rec)
 		}
 	}
 	d, err := f.discover(ctx, t.cfg.Resource, ch)
@@ -31,9 +32,9 @@ func (t *Transport) authorize(ctx context.Context, ch challenge, before []string
 		t.setState(StateFailed)
 		var oe *Error
 		if errors.As(err, &oe) {
-			return false, err
+			return false, t.redacted(err)
 		}
-		return false, &Error{Resource: t.cfg.Resource, Step: "discovery", Err: err}
+		return false, t.redacted(&Error{Resource: t.cfg.Resource, Step: "discovery", Err: err})
 	}
 	t.mu.Lock()
 	tryRefresh := !ch.stepUp() && rec.Issuer == d.asm.Issuer && rec.Token != nil && rec.Token.RefreshToken != "" && gen != t.refreshedGen
@@ -61,6 +62,9 @@ func (t *Transport) authorize(ctx context.Context, ch challenge, before []string
 		res, err = f.authorizationCode(ctx, d, rec, scopes, ch.stepUp())
 	}
 	if err != nil {
+		// The token endpoint's error may echo the request: the verifier,
+		// the code, the client secret.
+		err = t.redacted(err)
 		t.setState(StateFailed)
 		t.mu.Lock()
 		t.failed = err
@@ -84,7 +88,7 @@ func (t *Transport) authorize(ctx context.Context, ch challenge, before []string
 	})
 	if err != nil {
 		t.setState(StateFailed)
-		return false, &Error{Resource: t.cfg.Resource, Step: "store", Err: err}
+		return false, t.redacted(&Error{Resource: t.cfg.Resource, Step: "store", Err: err})
 	}
 	t.install(stored)
 	t.mu.Lock()
@@ -141,7 +145,7 @@ func (t *Transport) Login(ctx context.Context) error {
 	req.Header.Set("Accept", "application/json, text/event-stream")
 	resp, err := t.base().RoundTrip(req)
 	if err != nil {
-		return fmt.Errorf("oauth: reach %s: %w", t.cfg.Resource, err)
+		return t.redacted(fmt.Errorf("oauth: reach %s: %w", t.cfg.Resource, err))
 	}
 	ch := readChallenge(resp)
 	drain(resp)

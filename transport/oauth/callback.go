@@ -18,12 +18,11 @@ const callbackPath = "/callback"
 // callback is the loopback listener that takes the authorization
 // response (RFC 8252 §7.3): 127.0.0.1, one port, one answer.
 type callback struct {
-	ln    net.Listener
-	srv   *http.Server
-	state string
-	got   chan callbackResult
-	once  sync.Once
-	wg    sync.WaitGroup
+	ln   net.Listener
+	srv  *http.Server
+	got  chan callbackResult
+	once sync.Once
+	wg   sync.WaitGroup
 }
 
 // callbackResult is the authorization response's parameters.
@@ -55,9 +54,6 @@ func listenCallback(port int) (*callback, error) {
 func (c *callback) redirectURI() string {
 	return "http://" + c.ln.Addr().String() + callbackPath
 }
-
-// port is the listener's port.
-func (c *callback) port() int { return c.ln.Addr().(*net.TCPAddr).Port }
 
 // serve takes the first request to the callback path: whatever it says
 // is the answer (state and iss are judged by the flow, which stops on a

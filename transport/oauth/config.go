@@ -4,6 +4,8 @@ import (
 	"context"
 	"net/http"
 	"time"
+
+	"github.com/elicit-dev/elicit/transport/redact"
 )
 
 // Config says how to authorize to one MCP server.
@@ -64,6 +66,12 @@ type Config struct {
 	ProtocolVersion string
 	// Logf, if set, gets one line per step (never a token or secret).
 	Logf func(format string, args ...any)
+	// Secrets is the process's set of secrets: the flow adds each one it
+	// holds (the client secret, PKCE verifiers, authorization codes,
+	// assertions, tokens) as it gets it, and every error and log line the
+	// Transport gives out is redacted with it, since an authorization
+	// server may echo what it was sent. Nil: New makes one of its own.
+	Secrets *redact.Secrets
 }
 
 // Authorization is what the person is asked to open.

@@ -47,5 +47,9 @@
 // revoke.go.
 //
 // Tokens and registrations live in a Store: one file per server URL,
-// mode 0600, written atomically; nothing of them is ever logged.
+// mode 0600, written atomically, in a folder of the person's own that is
+// 0700 (one open to others is closed first, another user's refused).
+// Nothing of them is ever logged: every secret the flow holds goes into
+// Config.Secrets, which every error and log line it gives out is
+// redacted with.
 package oauth

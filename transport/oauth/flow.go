@@ -23,11 +23,7 @@ type flow struct {
 
 func (f *flow) http() *http.Client { return f.t.httpClient }
 
-func (f *flow) logf(format string, args ...any) {
-	if f.cfg.Logf != nil {
-		f.cfg.Logf(format, args...)
-	}
-}
+func (f *flow) logf(format string, args ...any) { f.t.logf(format, args...) }
 
 // grantResult is what a successful flow stores.
 type grantResult struct {
@@ -103,8 +99,10 @@ func (f *flow) authorizationCode(ctx context.Context, d *discovered, rec *Record
 	if err != nil {
 		return nil, &Error{Resource: f.cfg.Resource, Step: "registration", Err: err}
 	}
+	f.t.holdClient(client)
 	cfg := oauth2Config(d, client, cb.redirectURI(), scopes)
 	verifier := oauth2.GenerateVerifier()
+	f.hold(verifier)
 	state := rand.Text()
 	authURL := cfg.AuthCodeURL(state,
 		oauth2.S256ChallengeOption(verifier),
@@ -116,6 +114,7 @@ func (f *flow) authorizationCode(ctx context.Context, d *discovered, rec *Record
 	if err != nil {
 		return nil, &Error{Resource: f.cfg.Resource, Step: "authorization", Err: err}
 	}
+	f.hold(res.code)
 	if err := checkResponse(res, state, d.asm.Issuer, d.asm.AuthorizationResponseIssParameterSupported); err != nil {
 		return nil, &Error{Resource: f.cfg.Resource, Step: "authorization", Err: err}
 	}

@@ -25,6 +25,8 @@ import (
 // by itself: the error is the answer (the extensions say so).
 type Grant interface {
 	grant(ctx context.Context, f *flow, d *discovered, scopes []string) (*grantResult, error)
+	// secrets are the configured secrets it sends (secrets.go).
+	secrets() []string
 }
 
 // Grant types of the extensions.
@@ -97,6 +99,7 @@ func (g *ClientCredentials) grant(ctx context.Context, f *flow, d *discovered, s
 		if err != nil {
 			return nil, err
 		}
+		f.hold(assertion)
 		cfg.ClientSecret = ""
 		cfg.EndpointParams.Set("client_assertion_type", clientAssertionType)
 		cfg.EndpointParams.Set("client_assertion", assertion)
@@ -151,6 +154,7 @@ func (g *JWTBearer) grant(ctx context.Context, f *flow, d *discovered, scopes []
 	if err != nil {
 		return nil, &Error{Resource: f.cfg.Resource, Step: "jwt bearer", Err: fmt.Errorf("read the assertion: %w", err)}
 	}
+	f.hold(assertion)
 	method := "none"
 	if g.ClientSecret != "" {
 		method = secretMethod(d.asm.TokenEndpointAuthMethodsSupported)
@@ -214,6 +218,7 @@ func (g *Enterprise) grant(ctx context.Context, f *flow, d *discovered, scopes [
 	if err != nil {
 		return nil, &Error{Resource: f.cfg.Resource, Step: "token exchange", Err: fmt.Errorf("read the ID token: %w", err)}
 	}
+	f.hold(idToken)
 	if err := checkEndpoint(g.IdPTokenEndpoint); err != nil {
 		return nil, &Error{Resource: f.cfg.Resource, Step: "token exchange", Err: err}
 	}
@@ -233,6 +238,7 @@ func (g *Enterprise) grant(ctx context.Context, f *flow, d *discovered, scopes [
 	if err != nil {
 		return nil, &Error{Resource: f.cfg.Resource, Step: "token exchange", Err: tokenError(err)}
 	}
+	f.hold(jag.AccessToken)
 	method := "none"
 	if g.ClientSecret != "" {
 		method = secretMethod(d.asm.TokenEndpointAuthMethodsSupported)

@@ -137,6 +137,7 @@ func revokeAll(tok *Token, r Revocation) []Revocation {
 
 // revoke revokes rec's tokens at its issuer's revocation endpoint.
 func (f *flow) revoke(ctx context.Context, rec *Record) []Revocation {
+	f.t.hold(rec) // another process may have rotated them since New
 	tok := rec.Token
 	if rec.Issuer == "" {
 		return revokeAll(tok, Revocation{Outcome: Failed, Err: errors.New("the record names no authorization server")})
@@ -146,7 +147,7 @@ func (f *flow) revoke(ctx context.Context, rec *Record) []Revocation {
 	case errors.Is(err, errAbsent):
 		return revokeAll(tok, Revocation{Outcome: NoEndpoint, Err: fmt.Errorf("%s publishes no authorization server metadata", rec.Issuer)})
 	case err != nil:
-		return revokeAll(tok, Revocation{Outcome: Failed, Err: fmt.Errorf("discovery: %w", scrub(err, tok, rec.Clients[rec.Issuer].ClientSecret))})
+		return revokeAll(tok, Revocation{Outcome: Failed, Err: fmt.Errorf("discovery: %w", f.scrub(err))})
 	case asm.RevocationEndpoint == "":
 		return revokeAll(tok, Revocation{Outcome: NoEndpoint, Err: fmt.Errorf("%s publishes no revocation_endpoint", rec.Issuer)})
 	}
@@ -210,6 +211,7 @@ func (f *flow) revocationAuth(c Client, issuer string, listed []string) (revocat
 			return a, err
 		}
 		a.assertion = assertion
+		f.hold(assertion)
 		return a, nil
 	default:
 		return a, fmt.Errorf("client %s authenticates by %s, which logout cannot do", c.ClientID, c.AuthMethod)
@@ -277,7 +279,7 @@ func (f *flow) revokeOne(ctx context.Context, client *http.Client, endpoint stri
 	err := f.postRevocation(ctx, client, endpoint, a, hint, token)
 	if err != nil {
 		r.Outcome = Failed
-		r.Err = scrub(err, tok, a.secret, a.assertion)
+		r.Err = f.scrub(err)
 		return r
 	}
 	f.logf("revoked the %s at %s", what, endpoint)
@@ -353,19 +355,14 @@ func revocationError(resp *http.Response, body []byte) error {
 // one line of a report, not a page.
 const errLimit = 300
 
-// scrub takes every token and secret out of an error's text (a server
-// may echo what it was sent), then cuts it to errLimit runes: cutting
-// first could leave part of a token.
-func scrub(err error, tok *Token, secrets ...string) error {
+// scrub takes every token and secret the process holds out of an
+// error's text (a server may echo what it was sent), then cuts it to
+// errLimit runes: cutting first could leave part of a token.
+func (f *flow) scrub(err error) error {
 	if err == nil {
 		return nil
 	}
-	msg := err.Error()
-	for _, s := range append([]string{tok.AccessToken, tok.RefreshToken}, secrets...) {
-		if s != "" {
-			msg = strings.ReplaceAll(msg, s, "[redacted]")
-		}
-	}
+	msg := f.cfg.Secrets.String(err.Error())
 	if r := []rune(msg); len(r) > errLimit {
 		msg = string(r[:errLimit]) + "…"
 	}

@@ -35,6 +35,7 @@ type fakeServer struct {
 	badState     bool
 	badIss       string // iss to send instead of the issuer
 	noAccessTok  bool
+	echoToken    bool // refuse every token request, echoing it in error_description
 	refuseReg    bool
 	expiresIn    int
 	refresh      bool
@@ -207,6 +208,15 @@ func (f *fakeServer) token(w http.ResponseWriter, r *http.Request) {
 	defer f.mu.Unlock()
 	_ = r.ParseForm()
 	f.tokenReqs = append(f.tokenReqs, r.PostForm)
+	if f.echoToken {
+		var sent []string
+		for k, vs := range r.PostForm {
+			sent = append(sent, k+"="+strings.Join(vs, ","))
+		}
+		f.json(w, http.StatusBadRequest, map[string]string{"error": "invalid_grant",
+			"error_description": "you sent " + strings.Join(sent, " ") + " as " + r.PostForm.Encode() + " with " + r.Header.Get("Authorization")})
+		return
+	}
 	var scopes []string
 	switch r.PostForm.Get("grant_type") {
 	case "authorization_code":

@@ -10,6 +10,8 @@ import (
 	"os"
 	"path/filepath"
 	"time"
+
+	"github.com/elicit-dev/elicit/transport/redact"
 )
 
 // Store keeps what authorization produced, per MCP server URL: the
@@ -17,7 +19,10 @@ import (
 // One JSON file per server URL in Dir (mode 0700), each mode 0600,
 // written to a temporary file and renamed, so a crash never leaves half
 // a file; changes go under an advisory lock, so two elicit processes
-// rotating one refresh token do not lose it.
+// rotating one refresh token do not lose it. A Dir that exists already is
+// closed to 0700 when it is open to others, and refused when it is
+// another user's (redact.PrivateDir), before anything is read from or
+// written to it.
 //
 // A nil *Store keeps nothing: every method is a no-op.
 type Store struct {
@@ -76,7 +81,10 @@ func (s *Store) Load(url string) (*Record, error) {
 	if s == nil {
 		return nil, nil
 	}
-	b, err := os.ReadFile(s.file(url))
+	if err := redact.CheckPrivateDir(s.Dir); err != nil {
+		return nil, fmt.Errorf("oauth store: %w", err)
+	}
+	b, err := redact.ReadPrivate(s.file(url))
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
 	}
@@ -140,13 +148,16 @@ func (s *Store) List() ([]*Record, error) {
 	if s == nil {
 		return nil, nil
 	}
+	if err := redact.CheckPrivateDir(s.Dir); err != nil {
+		return nil, fmt.Errorf("oauth store: %w", err)
+	}
 	matches, err := filepath.Glob(filepath.Join(s.Dir, "*.json"))
 	if err != nil {
 		return nil, err
 	}
 	var out []*Record
 	for _, m := range matches {
-		b, err := os.ReadFile(m)
+		b, err := redact.ReadPrivate(m)
 		if err != nil {
 			continue
 		}
@@ -163,28 +174,7 @@ func (s *Store) write(url string, r *Record) error {
 	if err != nil {
 		return fmt.Errorf("oauth store: %w", err)
 	}
-	f, err := os.CreateTemp(s.Dir, ".tmp-*")
-	if err != nil {
-		return fmt.Errorf("oauth store: %w", err)
-	}
-	tmp := f.Name()
-	defer os.Remove(tmp) // after a successful rename, a no-op
-	if err := f.Chmod(0o600); err != nil {
-		f.Close()
-		return fmt.Errorf("oauth store: %w", err)
-	}
-	if _, err := f.Write(b); err != nil {
-		f.Close()
-		return fmt.Errorf("oauth store: %w", err)
-	}
-	if err := f.Sync(); err != nil {
-		f.Close()
-		return fmt.Errorf("oauth store: %w", err)
-	}
-	if err := f.Close(); err != nil {
-		return fmt.Errorf("oauth store: %w", err)
-	}
-	if err := os.Rename(tmp, s.file(url)); err != nil {
+	if err := redact.WritePrivate(s.file(url), b); err != nil {
 		return fmt.Errorf("oauth store: %w", err)
 	}
 	return nil
@@ -194,10 +184,10 @@ func (s *Store) write(url string, r *Record) error {
 // holding the store's lock.
 const lockWait = 10 * time.Second
 
-// lock takes the store's advisory lock on Dir/.lock, creating Dir (0700)
-// if needed, waiting at most lockWait.
+// lock takes the store's advisory lock on Dir/.lock, making Dir private
+// (redact.PrivateDir) first, waiting at most lockWait.
 func (s *Store) lock() (func(), error) {
-	if err := os.MkdirAll(s.Dir, 0o700); err != nil {
+	if err := redact.PrivateDir(s.Dir); err != nil {
 		return nil, fmt.Errorf("oauth store: %w", err)
 	}
 	f, err := os.OpenFile(filepath.Join(s.Dir, ".lock"), os.O_RDWR|os.O_CREATE, 0o600)

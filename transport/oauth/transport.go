@@ -11,6 +11,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/elicit-dev/elicit/transport/redact"
 )
 
 // Transport is an http.RoundTripper that authorizes requests to one MCP
@@ -61,6 +63,13 @@ func New(cfg Config) (*Transport, error) {
 			return nil, fmt.Errorf("oauth: client metadata URL %q must be https with a path", cfg.ClientMetadataURL)
 		}
 	}
+	if cfg.Secrets == nil {
+		cfg.Secrets = redact.NewSecrets()
+	}
+	cfg.Secrets.Add(cfg.ClientSecret)
+	if cfg.Grant != nil {
+		cfg.Secrets.Add(cfg.Grant.secrets()...)
+	}
 	t := &Transport{cfg: cfg, res: u}
 	t.httpClient = cfg.HTTPClient
 	if t.httpClient == nil {
@@ -74,6 +83,7 @@ func New(cfg Config) (*Transport, error) {
 		rec = &Record{URL: cfg.Resource}
 	}
 	t.rec = rec
+	t.hold(rec)
 	if rec.Token != nil && len(rec.Token.DPoPKey) > 0 {
 		if k, err := parseDPoPKey(rec.Token.DPoPKey); err == nil {
 			t.dpop = k
@@ -337,12 +347,13 @@ func (t *Transport) refresh(ctx context.Context) error {
 			*r = *t.rec
 			t.mu.Unlock()
 		}
+		t.hold(r) // as another process may have left it
 		if r.Token != nil && had != nil && r.Token.AccessToken != had.AccessToken && !r.Token.expired(time.Now()) {
 			return nil // rotated by someone else
 		}
 		tok, err := f.refresh(ctx, r)
 		if err != nil {
-			return err
+			return t.redacted(err)
 		}
 		dpop := []byte(nil)
 		if r.Token != nil {
@@ -364,6 +375,7 @@ func (t *Transport) refresh(ctx context.Context) error {
 
 // install makes rec the current state, with a new token generation.
 func (t *Transport) install(rec *Record) {
+	t.hold(rec)
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	t.rec = rec
@@ -378,7 +390,7 @@ func (t *Transport) install(rec *Record) {
 
 func (t *Transport) logf(format string, args ...any) {
 	if t.cfg.Logf != nil {
-		t.cfg.Logf(format, args...)
+		t.cfg.Logf("%s", t.cfg.Secrets.String(fmt.Sprintf(format, args...)))
 	}
 }
 

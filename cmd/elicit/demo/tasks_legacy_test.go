@@ -406,3 +406,19 @@ func TestLegacyTasksAreSessionBound(t *testing.T) {
 	}
 	b.fails("tasks/get", map[string]any{"taskId": id}, -32602) // and the eras do not mix
 }
+
+// TestLegacyHangUpWhileAsking: the client goes away while a tasks/result
+// is asking the task's question. The handler stops asking (its question
+// goes back to the task) and serving returns: it used to ask again at
+// once, for ever, each elicitation/create failing on the closed
+// connection, and go-sdk's session close waited on that handler.
+func TestLegacyHangUpWhileAsking(t *testing.T) {
+	t.Parallel()
+	p := pipePeer(t, false, taskOpts())
+	p.initialize()
+	id := legacyCreate(t, p, "reflow_month")["taskId"].(string)
+	p.start("tasks/result", map[string]any{"taskId": id})
+	p.next("elicitation/create")
+	p.hangUp()
+	within(t, waitFor, p.served, "ServeIO to return after the client hung up")
+}

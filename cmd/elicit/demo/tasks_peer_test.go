@@ -45,6 +45,10 @@ type peer struct {
 	modern bool           // add the 2026-07-28 _meta to every request
 	caps   map[string]any // the capabilities that _meta declares
 	send   func(body []byte, method, name string) error
+	// hangUp closes the client's end; served is closed once serving
+	// returned (pipePeer only).
+	hangUp func()
+	served <-chan struct{}
 
 	mu      sync.Mutex
 	nextID  int
@@ -210,9 +214,15 @@ func pipePeer(t *testing.T, modern bool, opts *demo.Options) *peer {
 	t.Helper()
 	toServer, fromClient := io.Pipe()
 	toClient, fromServer := io.Pipe()
-	served := make(chan error, 1)
-	go func() { served <- demo.ServeIO(t.Context(), toServer, fromServer, opts) }()
+	var serveErr error
+	served := make(chan struct{})
+	go func() {
+		defer close(served)
+		serveErr = demo.ServeIO(t.Context(), toServer, fromServer, opts)
+	}()
 	p := newPeer(t, modern)
+	p.hangUp = func() { _ = fromClient.Close() }
+	p.served = served
 	var wmu sync.Mutex
 	p.send = func(body []byte, _, _ string) error {
 		wmu.Lock()
@@ -231,8 +241,9 @@ func pipePeer(t *testing.T, modern bool, opts *demo.Options) *peer {
 	}()
 	t.Cleanup(func() {
 		_ = fromClient.Close()
-		if err := within(t, waitFor, served, "ServeIO to return"); err != nil {
-			t.Errorf("ServeIO = %v", err)
+		within(t, waitFor, served, "ServeIO to return")
+		if serveErr != nil {
+			t.Errorf("ServeIO = %v", serveErr)
 		}
 		within(t, waitFor, read, "the reader to stop")
 	})

@@ -349,13 +349,20 @@ func (s *taskStore) cancelNow(t *task) (taskView, error) {
 
 // await blocks until t is terminal, or, when unasked is set, until it has
 // a question nobody is asking; it returns that question's key ("" when
-// terminal). It fails when ctx ends.
+// terminal). It fails when ctx ends, and a caller whose ctx has ended
+// takes no question: its asking would fail at once and give the question
+// back, which it would take again, for ever (a tasks/result whose client
+// hung up).
 func (s *taskStore) await(ctx context.Context, t *task, unasked bool) (string, error) {
 	for {
 		s.mu.Lock()
 		if terminal(t.status) {
 			s.mu.Unlock()
 			return "", nil
+		}
+		if ctx.Err() != nil {
+			s.mu.Unlock()
+			return "", context.Cause(ctx)
 		}
 		if unasked {
 			for _, k := range slices.Sorted(maps.Keys(t.questions)) {

@@ -24,6 +24,7 @@
 //	              in the name of a session the client never opened (all
 //	              must be refused), then what came back
 //	plans         20 plans, each longer than the last, up to 100,000 entries
+//	stray         answers to ids the client never sent or had answered
 //	silent        a turn that says nothing until session/cancel
 //	manywrites    a write of 1 MiB, then 300 small ones, in the cwd
 //

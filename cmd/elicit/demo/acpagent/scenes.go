@@ -96,6 +96,13 @@ func (a *agent) play(t *turn, prompt string) string {
 		return t.plans()
 	case strings.Contains(word, "manywrites"):
 		return t.manyWrites()
+	case strings.Contains(word, "stray"):
+		// Answers that no request of the client's awaits: an id it never
+		// sent, and initialize's (0) a second time.
+		t.a.result(json.RawMessage(`424242`), map[string]any{})
+		t.a.result(json.RawMessage(`0`), map[string]any{"protocolVersion": 1})
+		t.say("sent two stray answers")
+		return "end_turn"
 	case strings.Contains(word, "silent"):
 		// Says nothing until session/cancel: only a bound on the
 		// client's side ends the turn.
@@ -128,9 +135,7 @@ func (a *agent) play(t *turn, prompt string) string {
 	case strings.Contains(word, "err32800"):
 		// Answers the prompt -32800 when cancelled, as some SDKs do,
 		// instead of stopReason cancelled.
-		for !t.cancelled() {
-			time.Sleep(20 * time.Millisecond)
-		}
+		<-t.cancel
 		return errCancelledStop
 	case strings.Contains(word, "crash"):
 		t.a.request("session/request_permission", permissionParams(t.session, "call_c", "Format disk"))

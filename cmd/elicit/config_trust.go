@@ -1,0 +1,111 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"maps"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+)
+
+// A config elicit finds in the working directory (./.mcp.json,
+// ./.vscode/mcp.json) is a project's file: it comes with a clone or a
+// download, and the person never named it. Its servers' and agents'
+// commands (and URLs) run when the person names the file (--config), or
+// confirms them on a terminal, shown whole as a replay shows a
+// recording's (replay_trust.go). The person's own config
+// ($XDG_CONFIG_HOME/elicit) needs neither.
+
+// projectConfig says path is a config findConfig found in the working
+// directory.
+func projectConfig(path string) bool {
+	return path == ".mcp.json" || path == filepath.Join(".vscode", "mcp.json")
+}
+
+// configGate is the gate of a project's config found at path; stdin nil
+// (a headless command) never asks.
+func configGate(path string, stdin io.Reader, stderr io.Writer) trustGate {
+	return trustGate{file: path, stdin: stdin, stderr: stderr, whose: "a project's file, found in this directory",
+		how: fmt.Sprintf("name the file with --config %s once you have read it, or give a server with -- CMD ARGS..., --url URL or --demo", path)}
+}
+
+// configLaunches are what the servers and agents of cfg start, and what
+// of the person's they would send: the variables they expand, the files
+// their oauth reads.
+func configLaunches(cfg *config, servers []serverSpec, agents []agentSpec) []recordedLaunch {
+	var out []recordedLaunch
+	for _, s := range servers {
+		l := recordedLaunch{what: "server", name: s.Name, command: s.Command, args: s.Args, url: s.URL, legacySSE: s.LegacySSE,
+			dir: s.Dir, envByFile: envNames(s.Env), headers: slices.Sorted(maps.Keys(s.Header))}
+		for _, r := range s.Roots {
+			l.roots = append(l.roots, r.URI)
+		}
+		l.extra = append(readsLine(cfg.Reads[s.Name]), oauthFiles(s.OAuth)...)
+		out = append(out, l)
+	}
+	for _, a := range agents {
+		out = append(out, recordedLaunch{what: "agent", name: a.Name, command: a.Command, args: a.Args, dir: a.Dir,
+			envByFile: envNames(a.Env), extra: readsLine(cfg.Reads[a.Name])})
+	}
+	return out
+}
+
+// readsLine says which of the person's environment variables an entry
+// expands into what it sends (none: nothing).
+func readsLine(vars []string) []string {
+	if len(vars) == 0 {
+		return nil
+	}
+	return []string{"takes $" + strings.Join(vars, ", $") + " from this environment (into its env, headers or oauth)"}
+}
+
+// oauthFiles says which files of the person's a server's oauth reads:
+// a jwt-bearer assertion is sent as it is.
+func oauthFiles(o oauthSpec) []string {
+	var out []string
+	if o.AssertionFile != "" {
+		out = append(out, "sends the contents of "+shellQuote(o.AssertionFile)+" to its authorization server (oauth assertionFile)")
+	}
+	if o.PrivateKeyFile != "" {
+		out = append(out, "signs its sign-in with the private key in "+shellQuote(o.PrivateKeyFile)+" (oauth privateKeyFile)")
+	}
+	return out
+}
+
+// reads are the environment variables the entry's values expand ($VAR,
+// ${VAR}; not ${input:ID}, which the person types), sorted.
+func (cs configServer) reads() []string {
+	seen := map[string]bool{}
+	scan := func(v string) {
+		os.Expand(v, func(name string) string {
+			if !strings.HasPrefix(name, "input:") && name != "" {
+				seen[name] = true
+			}
+			return ""
+		})
+	}
+	for _, v := range cs.Env {
+		scan(v)
+	}
+	for _, v := range cs.Headers {
+		scan(v)
+	}
+	if o := cs.OAuth; o != nil {
+		for _, v := range []string{o.ClientID, o.ClientSecret, o.PrivateKeyFile, o.AssertionFile} {
+			scan(v)
+		}
+	}
+	return slices.Sorted(maps.Keys(seen))
+}
+
+// envNames are the names of NAME=value entries.
+func envNames(env []string) []string {
+	var out []string
+	for _, kv := range env {
+		name, _, _ := strings.Cut(kv, "=")
+		out = append(out, name)
+	}
+	return out
+}

@@ -1,0 +1,98 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"io"
+	"time"
+
+	"github.com/elicit-dev/elicit/client"
+	"github.com/elicit-dev/elicit/client/findings"
+	"github.com/elicit-dev/elicit/client/question"
+	"github.com/elicit-dev/elicit/client/wire"
+)
+
+const pingUsage = `Usage: elicit ping [flags] [-- CMD ARGS...]
+
+Connects (the handshake: initialize, or server/discover in 2026-07-28),
+sends ping and prints JSON on stdout: the server, the protocol, how long
+the handshake took (connectMs) and the ping's round trip (rttMs).
+2026-07-28 has no ping: there the answered handshake is the proof of
+life, and "noPing" says so (exit 0).
+Exit codes: 0 answered, 2 usage, 3 the server could not be started or
+reached or the handshake failed, 4 the ping failed (an error answer, or
+no answer within --request-timeout).
+`
+
+// pingOutput is what elicit ping prints.
+type pingOutput struct {
+	Server   string `json:"server"`
+	Protocol string `json:"protocol"`
+	Era      string `json:"era"`
+	// ConnectMS is the handshake, from starting the server or dialling
+	// its URL to the session being ready.
+	ConnectMS float64 `json:"connectMs"`
+	// RTTMS is the ping's round trip; absent when none was sent.
+	RTTMS *float64 `json:"rttMs,omitempty"`
+	// NoPing says why no ping was sent (2026-07-28 has none).
+	NoPing string `json:"noPing,omitempty"`
+	Error  string `json:"error,omitempty"`
+	// Findings are the server's spec violations seen meanwhile.
+	Findings jsonList[findings.Finding] `json:"findings"`
+	Failure  *failure                   `json:"failure,omitempty"`
+	Repaired string                     `json:"repaired,omitempty"`
+}
+
+func (o *pingOutput) setRepaired(note string) { o.Repaired = note }
+
+func runPing(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	var c common
+	fs := newFlagSet("ping", stderr, pingUsage)
+	c.register(fs)
+	c.registerConfig(fs)
+	before, after := splitDashDash(args)
+	c.command = after
+	pos, err := parseInterleaved(fs, before)
+	if err != nil {
+		return err
+	}
+	if len(pos) > 0 {
+		return usageErr("ping takes no arguments, got %q", pos[0])
+	}
+	c.recordAs = "ping"
+	start := time.Now()
+	sess, cleanup, err := connectHeadless(ctx, &c, question.CancelAll, stderr)
+	if err != nil {
+		return err
+	}
+	defer cleanup()
+	out := pingOutput{Server: sess.Name(), Protocol: sess.Protocol(), Era: sess.Era(), ConnectMS: millis(time.Since(start))}
+	rc := c.rec.Begin(sess.Name(), wire.MethodPing, "", nil, nil)
+	sent := time.Now()
+	err = sess.Ping(ctx)
+	rtt := time.Since(sent)
+	rc.End(nil, err)
+	switch {
+	case errors.Is(err, client.ErrNoPing):
+		out.NoPing = err.Error()
+		err = nil
+	case err != nil:
+		out.Error = err.Error()
+		err = fail(exitToolError, "%w", err) // it names ping and the server
+	default:
+		ms := millis(rtt)
+		out.RTTMS = &ms
+	}
+	out.Findings = findingsOf(c.findings)
+	out.Failure = failureOf(err)
+	if werr := writeJSON(stdout, &out); werr != nil {
+		return werr
+	}
+	return err
+}
+
+// millis is d in milliseconds to the microsecond: a ping over stdio
+// takes a fraction of one.
+func millis(d time.Duration) float64 {
+	return float64(d.Microseconds()) / 1000
+}
