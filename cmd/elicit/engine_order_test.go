@@ -24,7 +24,7 @@ func TestEngineServersInOrderFromTheStart(t *testing.T) {
 	}
 	e := &engine{ctx: t.Context(), m: mgr, specs: specs, pending: map[string]error{}, order: order,
 		sessionOpts: func(string) *client.Options { return &client.Options{Prompter: question.DeclineAll} },
-		transports:  func(s serverSpec) (transport.Transport, error) { return s.transport(nil) },
+		transports:  func(s serverSpec) (transport.Transport, error) { return s.transport(nil, nil) },
 	}
 	names := func(st []ui.ServerStatus) []string {
 		var out []string
