@@ -41,7 +41,10 @@ func (f *boolField) property() *schema.Property { return f.p }
 
 func (f *boolField) build(theme huh.Theme) huh.Field {
 	if !f.three {
+		// Left: huh centres the buttons under the title and description,
+		// which puts them 40 columns from the label under a long one.
 		return themed(huh.NewConfirm(), theme).
+			WithButtonAlignment(lipgloss.Left).
 			Key(f.p.Name).
 			Title(title(f.p)).
 			Description(description(f.p)).

@@ -48,7 +48,10 @@
 //   - list (tools): a Text field, one item per line (commas also separate
 //     numbers and booleans), or a JSON array.
 //   - JSON (tools): a Text field holding JSON, checked against its
-//     sub-schema (ctrl+e opens $EDITOR).
+//     sub-schema (ctrl+e opens $EDITOR). Without a default or example it
+//     starts from the schema's template (an array of objects: one item
+//     with its required members) when required, and shows it as the
+//     placeholder when optional.
 //
 // Titles of required fields end in " *"; descriptions are followed by the
 // constraints a person needs (range, length, format, how many to choose).

@@ -47,17 +47,26 @@ func newField(p *schema.Property, tool bool) field {
 }
 
 // initial is the value a field starts with: the default, else (tool forms
-// only) the example of a required argument. The example of an optional
-// argument is only shown as a placeholder, so that a person who does not
-// touch the field does not send a value they never chose.
+// only) the example of a required argument, else its template (a JSON
+// argument's skeleton: an array of objects starts with one item to fill
+// in). The example or template of an optional argument is only shown as a
+// placeholder, so that a person who does not touch the field does not
+// send a value they never chose.
 func initial(p *schema.Property, tool bool) (start, hint any) {
+	var example any
+	switch {
+	case p.Example != nil:
+		example = p.Example
+	case p.Template != nil:
+		example = p.Template
+	}
 	switch {
 	case p.Default != nil:
 		return p.Default, nil
-	case tool && p.Example != nil && p.Required:
-		return p.Example, nil
+	case tool && example != nil && p.Required:
+		return example, nil
 	case tool:
-		return nil, p.Example
+		return nil, example
 	}
 	return nil, nil
 }

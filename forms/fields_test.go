@@ -139,3 +139,22 @@ func TestRefusals(t *testing.T) {
 		})
 	}
 }
+
+// TestConfirmButtonsUnderTheLabel (issue 26): a boolean's Yes/No sit at
+// the start of the line under its label, not centred under a long
+// description (40 columns away at 80).
+func TestConfirmButtonsUnderTheLabel(t *testing.T) {
+	t.Parallel()
+	f := NewToolArgs(parseTool(t, `{"type":"object","required":["dryRun"],"properties":{"dryRun":{"type":"boolean","title":"Dry run",
+		"description":"Only say what the deployment would change, touching nothing: no service restarts and no writes"}}}`), Options{})
+	d := drive(t, f, 80)
+	for l := range strings.SplitSeq(d.screen(), "\n") {
+		if i := strings.Index(l, "Yes"); i >= 0 {
+			if col := len([]rune(l[:i])); col > 4 {
+				t.Fatalf("Yes at column %d, want under the label:\n%s", col, d.screen())
+			}
+			return
+		}
+	}
+	t.Fatalf("no Yes on screen:\n%s", d.screen())
+}

@@ -223,10 +223,17 @@ func (f *jsonField) build(theme huh.Theme) huh.Field {
 		Title(title(f.p)).
 		Description(description(f.p)).
 		Placeholder(untrusted.Text(f.placeholder)).
-		Lines(6).
+		Lines(jsonLines(f.text, f.placeholder)).
 		EditorExtension("json").
 		Value(&f.text).
 		Validate(func(s string) error { _, _, err := f.read(s); return err })
+}
+
+// jsonLines is the height of a JSON box: six lines, or as many as its
+// starting text or placeholder (a template) takes, up to twelve.
+func jsonLines(text, placeholder string) int {
+	n := max(strings.Count(text, "\n"), strings.Count(placeholder, "\n")) + 1
+	return min(max(n, 6), 12)
 }
 
 func (f *jsonField) value() (any, bool, error) { return f.read(f.text) }

@@ -45,7 +45,16 @@ func TestToolArgs(t *testing.T) {
 		// Required arguments first, in document order.
 		{"query", func() { d.typeText("cats") }},
 		{"ids", func() { d.typeText("1, 2,3") }},
-		{"filter", func() { d.typeText(`{"field": "name", "op": "eq"}`) }},
+		{"filter", func() {
+			// It starts from its template, {"field": ""}: the name goes
+			// between the quotes, a line up from the end.
+			d.mustShow(`"field": ""`)
+			d.key("up")
+			for range len(`  "field": "`) - len("}") {
+				d.key("right")
+			}
+			d.typeText("name")
+		}},
 		{"limit", func() {}},
 		{"tags", func() { d.typeText("red"); d.key("alt+enter"); d.typeText("green, blue") }},
 		{"mode", func() {}},
@@ -62,7 +71,7 @@ func TestToolArgs(t *testing.T) {
 	if !f.Submitted() {
 		t.Fatalf("not submitted; focus on %q:\n%s", d.focused(), d.screen())
 	}
-	const want = `{"query":"cats","ids":[1,2,3],"filter":{"field":"name","op":"eq"},"limit":10,
+	const want = `{"query":"cats","ids":[1,2,3],"filter":{"field":"name"},"limit":10,
 		"tags":["red","green, blue"],"verbose":false}`
 	wantJSON(t, contentJSON(t, f), want)
 }
@@ -169,4 +178,67 @@ func TestToolNoArguments(t *testing.T) {
 	d := drive(t, f, 80)
 	d.submit()
 	wantJSON(t, contentJSON(t, f), `{}`)
+}
+
+// createEntities is server-memory's create_entities inputSchema (2026.8.31),
+// with an optional argument of the same shape beside it.
+const createEntities = `{"$schema":"http://json-schema.org/draft-07/schema#","type":"object","properties":{
+  "entities":{"type":"array","items":{"type":"object","properties":{"name":{"type":"string","description":"The name of the entity"},
+    "entityType":{"type":"string","description":"The type of the entity"},
+    "observations":{"type":"array","items":{"type":"string"},"description":"An array of observation contents associated with the entity"}},
+    "required":["name","entityType","observations"]}},
+  "more":{"type":"array","items":{"type":"object","properties":{"id":{"type":"string"}},"required":["id"]}}},
+  "required":["entities"]}`
+
+// TestToolJSONTemplate: a required array of objects starts from a
+// template of one item with its required members, which a person fills
+// in; an optional one shows it only as a placeholder and is not sent.
+func TestToolJSONTemplate(t *testing.T) {
+	t.Parallel()
+	f := NewToolArgs(parseTool(t, createEntities), Options{})
+	d := drive(t, f, 80)
+	d.mustShow(`"name": ""`, `"entityType": ""`, `"observations": []`)
+	// Fill the name in: the cursor is at the end of the text, after "]";
+	// four lines up, and right to between the quotes of "name": "".
+	d.key("up", "up", "up", "up")
+	for range len(`    "name": "`) - len("]") {
+		d.key("right")
+	}
+	d.typeText("Ada")
+	d.key("enter")
+	d.mustShow(`e.g. [`, `"id": ""`)
+	d.key("enter")
+	if !f.Submitted() {
+		t.Fatalf("not submitted; focus on %q:\n%s", d.focused(), d.screen())
+	}
+	wantJSON(t, contentJSON(t, f), `{"entities":[{"name":"Ada","entityType":"","observations":[]}]}`)
+}
+
+// TestValuesKeepJSONAsWritten: a JSON argument is carried as the text the
+// person wrote (compacted): its members in their order, and carried even
+// while it does not yet fit its schema, so that the JSON editor (ctrl+l)
+// shows what the form held rather than dropping it or sorting it.
+func TestValuesKeepJSONAsWritten(t *testing.T) {
+	t.Parallel()
+	f := NewToolArgs(parseTool(t, createEntities), Options{})
+	if got := string(asRaw(t, f.Values()["entities"])); got != `[{"name":"","entityType":"","observations":[]}]` {
+		t.Errorf("the template is carried as %s", got)
+	}
+	f.fields[0].(*jsonField).text = `[{"name": "Ada", "zeta": 1}]` // no entityType yet
+	if got := string(asRaw(t, f.Values()["entities"])); got != `[{"name":"Ada","zeta":1}]` {
+		t.Errorf("a half-written value is carried as %s", got)
+	}
+	f.fields[0].(*jsonField).text = `[{"name": "Ada",` // not JSON
+	if v, ok := f.Values()["entities"]; ok {
+		t.Errorf("text that is not JSON is carried: %v", v)
+	}
+}
+
+func asRaw(t *testing.T, v any) json.RawMessage {
+	t.Helper()
+	raw, ok := v.(json.RawMessage)
+	if !ok {
+		t.Fatalf("%T %v, want json.RawMessage", v, v)
+	}
+	return raw
 }

@@ -269,7 +269,7 @@ func (v *agentView) abandon(c *viewCtx, name string) tea.Cmd {
 func turnEndEntry(end AgentTurnEnd, err error) agentEntry {
 	switch {
 	case err != nil:
-		return agentEntry{kind: entryTurnEnd, warn: true, text: "the turn failed: " + untrusted.Line(err.Error())}
+		return agentEntry{kind: entryTurnEnd, warn: true, text: "the turn failed: " + errText(err)}
 	case end.RequestCancelled:
 		return agentEntry{kind: entryTurnEnd, label: "cancelled", warn: true, text: "cancelled (the agent answered the prompt -32800)"}
 	case end.StopReason == "end_turn":

@@ -382,8 +382,7 @@ func evilTour(t *testing.T, width, height int, check bool) {
 	d.waitInbox()
 	d.send(eventMsg{e: client.Notice{Server: srv, Text: ev("notice"), Time: t0}})
 	d.keys(keyF8)
-	// The logger is not shown; it is there in case it ever is.
-	look("logs", shown("stderr"), shown("lvl"), shown("ldata"), inJSON("lobj"), shown("notice"))
+	look("logs", shown("stderr"), shown("lvl"), shown("logger"), shown("ldata"), inJSON("lobj"), shown("notice"))
 	d.keys(key1('s'), key1('l'))
 	look("log level picker", shown("srv"))
 	d.keys(keyEnter)
@@ -445,12 +444,19 @@ func evilTour(t *testing.T, width, height int, check bool) {
 	d.keys(keyEsc)
 }
 
+// loggingTasksCaps are tasksCaps with logging declared.
+func loggingTasksCaps() client.ServerCapabilities {
+	c := tasksCaps
+	c.Logging = true
+	return c
+}
+
 // evilEngine fills the fake engine with evil: two servers, tools and
 // what their calls return, resources, prompt templates, the journal, and
 // the errors of setLevel, tasks/cancel and tasks/list.
 func evilEngine(t *testing.T, e *fakeEngine, srv, two string, release chan struct{}) {
 	e.servers = []ServerStatus{
-		{Name: srv, State: client.StateReady, Protocol: ev("proto"), Caps: tasksCaps},
+		{Name: srv, State: client.StateReady, Protocol: ev("proto"), Caps: loggingTasksCaps()},
 		{Name: two, State: client.StateFailed, Err: errors.New(ev("sfail0"))},
 	}
 	e.levelErr = errors.New(ev("lerr"))

@@ -23,12 +23,70 @@ type logView struct {
 	server  string // "" = all
 	rows    []LogEntry
 	total   int
-	picking bool // the level picker is open
-	level   int  // picker cursor
+	picking string // the server whose level the picker sets; "" = closed
+	level   int    // picker cursor
+	// levels are the levels set this session, by server, until it is
+	// no longer ready (a new session starts with none).
+	levels map[string]string
 }
 
+// levelSetMsg says the server took the level.
+type levelSetMsg struct{ server, level string }
+
+func (levelSetMsg) screenMsg() {}
+
 func (l *logView) refresh(c *viewCtx) {
-	l.rows, l.total = c.streams.logWindow(l.server, 0, max(c.bodyHeight()-2, 1))
+	rows := c.bodyHeight() - 2
+	if h, _ := l.hint(c); h != "" {
+		rows--
+	}
+	l.rows, l.total = c.streams.logWindow(l.server, 0, max(rows, 1))
+}
+
+// levelTarget is the server l sets the level of: the one shown, else the
+// only server, else the only one that declares logging; "" when it is not
+// obvious.
+func (l *logView) levelTarget(c *viewCtx) string {
+	if l.server != "" {
+		return l.server
+	}
+	if len(c.servers) == 1 {
+		return c.servers[0].Name
+	}
+	target := ""
+	for _, s := range c.servers {
+		if s.Caps.Logging {
+			if target != "" {
+				return ""
+			}
+			target = s.Name
+		}
+	}
+	return target
+}
+
+// hint is the line under the header about the level of the server l
+// sets: that it declares no logging, that it has no level set yet (many
+// servers send nothing until one is), or the level set. None while the
+// server is not ready (its capabilities are not known) or l has no
+// obvious server.
+func (l *logView) hint(c *viewCtx) (line string, warn bool) {
+	target := l.levelTarget(c)
+	for _, s := range c.servers {
+		if target == "" || s.Name != target || s.State != client.StateReady {
+			continue
+		}
+		name := untrusted.Line(target)
+		switch lv := l.levels[target]; {
+		case !s.Caps.Logging:
+			return name + " does not declare logging: its stderr and elicit's notes show here", false
+		case lv == "":
+			return name + ": no log level set; many servers log nothing until one is (l)", true
+		default:
+			return name + " sends log messages from " + lv + " up (l changes it)", false
+		}
+	}
+	return "", false
 }
 
 // The parts of a screen the log view has.
@@ -51,16 +109,30 @@ func (l *logView) update(c *viewCtx, msg tea.Msg) tea.Cmd {
 			l.refresh(c)
 		}
 	case eventMsg:
-		if n, ok := msg.e.(client.Notice); ok {
-			c.streams.pushLog(LogEntry{Time: n.Time, Server: n.Server, Level: "notice", Logger: "elicit", Text: n.Text})
+		switch e := msg.e.(type) {
+		case client.Notice:
+			c.streams.pushLog(LogEntry{Time: e.Time, Server: e.Server, Level: "note", Text: e.Text, Ours: true})
+		case client.ServerStateChanged:
+			if e.State != client.StateReady {
+				delete(l.levels, e.Server)
+			}
 		}
+	case levelSetMsg:
+		if l.levels == nil {
+			l.levels = map[string]string{}
+		}
+		l.levels[msg.server] = msg.level
+		if c.onScreen(l) {
+			l.refresh(c)
+		}
+		return notice(fmt.Sprintf("%s log level set to %s", untrusted.Line(msg.server), msg.level))
 	}
 	return nil
 }
 
 func (l *logView) key(c *viewCtx, k tea.KeyPressMsg) tea.Cmd {
 	km := c.keys
-	if l.picking {
+	if l.picking != "" {
 		levels := logLevels()
 		switch {
 		case key.Matches(k, km.Up):
@@ -68,10 +140,11 @@ func (l *logView) key(c *viewCtx, k tea.KeyPressMsg) tea.Cmd {
 		case key.Matches(k, km.Down):
 			l.level = min(l.level+1, len(levels)-1)
 		case key.Matches(k, km.Back):
-			l.picking = false
+			l.picking = ""
 		case key.Matches(k, km.Select):
-			l.picking = false
-			return l.setLevel(c, levels[l.level])
+			server := l.picking
+			l.picking = ""
+			return l.setLevel(c, server, levels[l.level])
 		}
 		return nil
 	}
@@ -82,10 +155,14 @@ func (l *logView) key(c *viewCtx, k tea.KeyPressMsg) tea.Cmd {
 		l.server = nextServerName(c.servers, l.server)
 		l.refresh(c)
 	case key.Matches(k, km.LogLevel):
-		if l.server == "" {
+		target := l.levelTarget(c)
+		if target == "" {
 			return notice("pick a server first (s), then l to set its log level")
 		}
-		l.picking = true
+		if caps := serverCaps(c.servers, target); !caps.Logging {
+			return notice(untrusted.Line(target) + " does not declare logging, so it takes no log level")
+		}
+		l.picking = target
 	}
 	return nil
 }
@@ -115,12 +192,11 @@ func (l *logView) read(c *viewCtx) tea.Cmd {
 	if len(rows) < total {
 		title += fmt.Sprintf(", the newest %d here", len(rows))
 	}
+	cols := l.columns(c)
 	return openReaderAtEnd(title, func(st *themes.Styles, _ int) string {
 		var b strings.Builder
 		for _, e := range rows {
-			ls := l.style(st, e.Level)
-			b.WriteString(st.Muted.Render(e.Time.Format("15:04:05")) + " " + st.Muted.Render(untrusted.Line(e.Server)) + " " +
-				ls.Render(fmt.Sprintf("%-7s", untrusted.Line(e.Level))) + " " + ls.Render(untrusted.Line(e.Text)))
+			b.WriteString(cols.row(st, &e, -1))
 			if e.Cut > 0 {
 				b.WriteString(st.Warning.Render(" " + moreNote(e.Cut)))
 			}
@@ -133,17 +209,68 @@ func (l *logView) read(c *viewCtx) tea.Cmd {
 	})
 }
 
-func (l *logView) setLevel(c *viewCtx, level string) tea.Cmd {
-	eng, ctx, server := c.engine, c.ctx, l.server
+func (l *logView) setLevel(c *viewCtx, server, level string) tea.Cmd {
+	eng, ctx := c.engine, c.ctx
 	return func() tea.Msg {
 		if err := eng.SetLogLevel(ctx, server, level); err != nil {
-			return noticeMsg(fmt.Sprintf("logging/setLevel %s on %s: %v", level, server, err))
+			return noticeMsg(fmt.Sprintf("logging/setLevel %s on %s: %v", level, untrusted.Line(server), err))
 		}
-		return noticeMsg(fmt.Sprintf("%s log level set to %s", server, level))
+		return levelSetMsg{server: server, level: level}
 	}
 }
 
-func (l *logView) style(st *themes.Styles, level string) lipgloss.Style {
+// logColumns lays out a log row: when, whose, level, text. Whose is the
+// server for what the server sent (notifications/message, stderr), and
+// "elicit" for elicit's own notes, which name the server they are about
+// when the view shows several. The columns are as wide as the longest
+// server name (up to 20) and the longest syslog level, so every row
+// lines up (a level that is none of them is shown whole, out of line).
+type logColumns struct {
+	who, level int
+	about      bool // elicit's notes say which server they are about
+}
+
+const ourName = "elicit"
+
+func (l *logView) columns(c *viewCtx) logColumns {
+	lc := logColumns{who: len(ourName), about: l.server == "" && len(c.servers) > 1}
+	for _, s := range c.servers {
+		lc.who = max(lc.who, min(ansi.StringWidth(untrusted.Line(s.Name)), 20))
+	}
+	for _, lv := range append(logLevels(), "stderr") {
+		lc.level = max(lc.level, len(lv))
+	}
+	return lc
+}
+
+// row draws e in width columns (the text is cut to what they can show:
+// a line may be a 64 KiB prefix of megabytes), or whole when width < 0.
+func (lc logColumns) row(st *themes.Styles, e *LogEntry, width int) string {
+	text := func(s string) string {
+		if width < 0 {
+			return untrusted.Line(s)
+		}
+		return untrusted.Line(rowText(s, width))
+	}
+	ls := logStyle(st, e.Level)
+	who, whoSt := text(e.Server), st.Muted
+	if e.Ours {
+		who, whoSt, ls = ourName, st.Title, st.Log.Info
+	}
+	who = ansi.Truncate(who, lc.who, "…")
+	body := ls.Render(text(e.Text))
+	switch {
+	case e.Ours && lc.about && e.Server != "":
+		body = st.Muted.Render(text(e.Server)+": ") + body
+	case e.Logger != "":
+		body = st.Muted.Render(text(e.Logger)+": ") + body
+	}
+	return st.Muted.Render(e.Time.Format("15:04:05")) + " " +
+		whoSt.Render(who) + strings.Repeat(" ", max(lc.who-ansi.StringWidth(who), 0)) + " " +
+		ls.Render(fmt.Sprintf("%-*s", lc.level, text(e.Level))) + " " + body
+}
+
+func logStyle(st *themes.Styles, level string) lipgloss.Style {
 	switch level {
 	case "debug":
 		return st.Log.Debug
@@ -164,10 +291,19 @@ func (l *logView) render(c *viewCtx) string {
 	if l.server != "" {
 		who = untrusted.Line(l.server)
 	}
-	b.WriteString(st.Title.Render(fmt.Sprintf("Logs: %d lines", l.total)) +
+	lines := "lines"
+	if l.total == 1 {
+		lines = "line"
+	}
+	b.WriteString(st.Title.Render(fmt.Sprintf("Logs: %d %s", l.total, lines)) +
 		st.Muted.Render(" ("+who+")  enter read all · s server · l log level") + "\n")
-	if l.picking {
-		b.WriteString(st.Title.Render("log level for "+who+" (enter sets, esc closes)") + "\n")
+	if h, warn := l.hint(c); warn {
+		b.WriteString(st.Warning.Render(h) + "\n")
+	} else if h != "" {
+		b.WriteString(st.Muted.Render(h) + "\n")
+	}
+	if l.picking != "" {
+		b.WriteString(st.Title.Render("log level for "+untrusted.Line(l.picking)+" (enter sets, esc closes)") + "\n")
 		for i, lv := range logLevels() {
 			if i == l.level {
 				b.WriteString(st.List.Selected.Render("› "+lv) + "\n")
@@ -181,12 +317,9 @@ func (l *logView) render(c *viewCtx) string {
 		b.WriteString(st.Muted.Render("nothing logged yet"))
 	}
 	w := c.width
+	cols := l.columns(c)
 	for _, e := range l.rows {
-		// Only what the row can show is sanitized and measured: a line
-		// may be a 64 KiB prefix of megabytes.
-		line := st.Muted.Render(e.Time.Format("15:04:05")) + " " + st.Muted.Render(untrusted.Line(rowText(e.Server, w))) + " " +
-			l.style(st, e.Level).Render(fmt.Sprintf("%-7s", untrusted.Line(rowText(e.Level, w)))) + " " +
-			l.style(st, e.Level).Render(untrusted.Line(rowText(e.Text, w)))
+		line := cols.row(st, &e, w)
 		if e.Dropped > 0 {
 			line += st.Warning.Render(fmt.Sprintf(" (+%d dropped)", e.Dropped))
 		}

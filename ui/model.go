@@ -2,6 +2,7 @@ package ui
 
 import (
 	"context"
+	"image/color"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
@@ -86,7 +87,11 @@ func New(engine Engine, bridge *Bridge, opts Options) *Model {
 		ctx = context.Background()
 	}
 	m := &Model{bridge: bridge, isDark: true}
-	m.viewCtx = viewCtx{engine: engine, ctx: ctx, opts: opts, streams: bridge.streams, agentLogs: bridge.agents, keys: newKeyMap()}
+	m.viewCtx = viewCtx{engine: engine, ctx: ctx, opts: opts, streams: bridge.streams, agentLogs: bridge.agents, keys: newKeyMap(),
+		// Dark until the terminal says otherwise, forms too: huh assumes
+		// light, and the light palette's text (235) on a dark terminal
+		// that never answers (tmux without a client) is near-invisible.
+		bg: tea.BackgroundColorMsg{Color: color.Black}}
 	th, err := themes.Lookup(opts.Theme)
 	if err != nil {
 		th, _ = themes.Lookup("")

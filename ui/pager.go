@@ -2,6 +2,8 @@ package ui
 
 import (
 	"fmt"
+	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode"
@@ -31,6 +33,7 @@ type pager struct {
 
 	src    []string // the rendered text, a line each
 	lines  []string // what is displayed: src wrapped to width, or src
+	starts []int    // the display line each src line starts at, wrapped
 	nowrap bool     // the zero pager wraps
 	plain  []string // lines without styles, made for a search
 
@@ -71,15 +74,17 @@ func (p *pager) set(st *themes.Styles, width int, render func() string) {
 // layout wraps the text to the width (or not) and finds the query again.
 func (p *pager) layout() {
 	if p.nowrap {
-		p.lines = p.src
+		p.lines, p.starts = p.src, nil
 	} else {
 		p.lines = make([]string, 0, len(p.src))
-		for _, l := range p.src {
+		p.starts = make([]int, len(p.src))
+		for i, l := range p.src {
+			p.starts[i] = len(p.lines)
 			if ansi.StringWidth(l) <= p.width {
 				p.lines = append(p.lines, l)
 				continue
 			}
-			p.lines = append(p.lines, strings.Split(ansi.Wrap(l, p.width, ""), "\n")...)
+			p.lines = append(p.lines, hangingWrap(l, p.width)...)
 		}
 	}
 	p.plain = nil
@@ -116,8 +121,8 @@ func (p *pager) key(km keyMap, k tea.KeyPressMsg, rows int) (tea.Cmd, bool) {
 	case key.Matches(k, km.Right) && p.nowrap:
 		p.xoff = min(p.xoff+p.width/2, max(p.widest()-p.width, 0))
 	case key.Matches(k, km.Wrap):
+		top := p.topSrcLine() // in the layout on show
 		p.nowrap, p.xoff = !p.nowrap, 0
-		top := p.topSrcLine()
 		p.layout()
 		p.offset = min(p.displayLineOf(top), p.maxOffset(rows))
 	case key.Matches(k, km.Search):
@@ -276,15 +281,11 @@ func (p *pager) topSrcLine() int {
 	if p.nowrap {
 		return p.offset
 	}
-	n := 0
-	for i, l := range p.src {
-		w := max((ansi.StringWidth(l)+p.width-1)/p.width, 1)
-		if n+w > p.offset {
-			return i
-		}
-		n += w
+	i, found := slices.BinarySearch(p.starts, p.offset)
+	if !found {
+		i--
 	}
-	return max(len(p.src)-1, 0)
+	return clamp(i, 0, max(len(p.src)-1, 0))
 }
 
 // displayLineOf is the first display line of text line i.
@@ -292,11 +293,42 @@ func (p *pager) displayLineOf(i int) int {
 	if p.nowrap {
 		return i
 	}
-	n := 0
-	for _, l := range p.src[:min(i, len(p.src))] {
-		n += max((ansi.StringWidth(l)+p.width-1)/p.width, 1)
+	if i < len(p.starts) {
+		return p.starts[i]
 	}
-	return n
+	return len(p.lines)
+}
+
+// keyValueRow is the head of an indented "key   value" row (a key of one
+// word, then two spaces or more), up to where the value starts.
+var keyValueRow = regexp.MustCompile(`^ +[^ ]+ {2,}`)
+
+// hangingWrap wraps a line to width, its continuation lines indented as
+// far as its text starts (its leading spaces; in an indented list item,
+// after the bullet; in an indented "key   value" row, where the value
+// starts), up to half the width, so a wrapped description or value stays
+// in its column.
+func hangingWrap(l string, width int) []string {
+	plain := ansi.Strip(l)
+	indent := len(plain) - len(strings.TrimLeft(plain, " "))
+	switch rest := plain[indent:]; {
+	case indent == 0:
+	case strings.HasPrefix(rest, "- "), strings.HasPrefix(rest, "* "), strings.HasPrefix(rest, "• "):
+		indent += 2 // a list item hangs at its text
+	default:
+		if m := keyValueRow.FindStringIndex(plain); m != nil {
+			indent = ansi.StringWidth(plain[:m[1]])
+		}
+	}
+	if indent == 0 || indent > width/2 {
+		return strings.Split(ansi.Wrap(l, width, ""), "\n")
+	}
+	out := strings.Split(ansi.Wrap(l, width-indent, ""), "\n")
+	pad := strings.Repeat(" ", indent)
+	for i := 1; i < len(out); i++ {
+		out[i] = pad + out[i]
+	}
+	return out
 }
 
 func (p *pager) widest() int {

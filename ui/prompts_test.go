@@ -436,7 +436,7 @@ func TestFailedServerShowsWhy(t *testing.T) {
 	d.m.bridge.Stderr("demo", "a line of another server")
 	d.waitInbox()
 	d.send(tea.WindowSizeMsg{Width: 120, Height: 30})
-	mustShow(t, d, "✗ broken failed: connect to broken: initialize: EOF", "Error: Cannot find module '␛[31m/x/server.js'", "F8 shows all of it")
+	mustShow(t, d, "✗ broken failed: connect to broken: initialize: the connection closed", "Error: Cannot find module '␛[31m/x/server.js'", "F8 shows all of it")
 	if strings.Contains(d.screen(), "a line of another server") {
 		t.Error("another server's stderr is shown as the failed one's")
 	}

@@ -30,14 +30,19 @@ type listFetch func(eng Engine, ctx context.Context, server string) tea.Msg
 // shows that server and dropped, then reloaded if on screen, when the
 // server says its list changed or reconnects. An eager one (tools, from
 // which calls start) keeps the selected server's list loaded even off
-// screen, and picks the first server to (re)connect.
+// screen, and picks the first server to connect until the engine's list
+// (in the order given) names the first.
 //
 // At most one request per server is in flight (inFlight); a change that
 // comes meanwhile marks the list stale (again) and, when the answer
 // comes, costs one request more, however many changes came: a server
 // sending 10,000 list_changed gets two requests, not 10,000.
 type serverLists[T any] struct {
-	server   string
+	server string
+	// chosen: the person picked the server (s); until then the view is
+	// on the first server of the engine's list (the order given), not on
+	// whichever connected first.
+	chosen   bool
 	lists    map[string]*listOf[T]
 	cursor   int
 	eager    bool
@@ -62,6 +67,9 @@ func (s *serverLists[T]) current() *listOf[T] { return s.lists[s.server] }
 // asked for the moment a server said it was ready can fail because the
 // engine did not yet hand out its session).
 func (s *serverLists[T]) enter(c *viewCtx) tea.Cmd {
+	if first := firstServer(c.servers, ""); !s.chosen && first != "" && first != s.server {
+		s.server, s.cursor = first, 0
+	}
 	s.server = firstServer(c.servers, s.server)
 	if l := s.lists[s.server]; s.server == "" || l != nil && l.err == nil {
 		return nil
@@ -226,7 +234,7 @@ func (s *serverLists[T]) listKey(c *viewCtx, k tea.KeyPressMsg) (tea.Cmd, bool) 
 
 // nextServer shows the next server's list; the filter stays.
 func (s *serverLists[T]) nextServer(c *viewCtx) tea.Cmd {
-	s.server, s.cursor = cycleServer(c.servers, s.server), 0
+	s.server, s.cursor, s.chosen = cycleServer(c.servers, s.server), 0, true
 	cmd := s.enter(c)
 	s.snap()
 	return cmd

@@ -266,5 +266,5 @@ func errText(err error) string {
 	if err == nil {
 		return "no reason given"
 	}
-	return untrusted.Line(err.Error())
+	return plainWords(untrusted.Line(err.Error()))
 }

@@ -13,12 +13,16 @@ import (
 // parts first, a step at a time (tabLayout), so every tab's key stays
 // with a name at 80 columns:
 //  1. the padding between tabs;
-//  2. the full names of the tabs not shown, from the bar's end;
+//  2. the full names, from the bar's end, the shown tab's too: an F-key
+//     tab's label does not change with the view on show (the highlight
+//     says which one it is); a tab without an F-key, on the bar because
+//     it is shown, goes short last (after "F1 help", in step 4);
 //  3. the tabs without an F-key that are neither shown nor counting
 //     (the status bar names the agent's key);
-//  4. the shown tab's full name (its short one with its key), or else
-//     "F1 help" (F1 and ? still open it; the empty questions screen says
-//     so), then both;
+//     the names are whole again and go short from the end once more;
+//  4. the space before each count ("Tsk(1)"), then "F1 help" (F1 and ?
+//     still open it; the empty questions screen says so) with the space
+//     back;
 //  5. under 80 columns: the names of the tabs not shown, from the bar's
 //     end, with "F1 help" back, so that every key is still there;
 //  6. the shown tab's key (the person is there): its full name alone,
@@ -28,12 +32,14 @@ import (
 
 // tabLayout is one step of giving up.
 type tabLayout struct {
-	tabs     []viewID // the tabs on the bar, in registry order
-	short    []bool   // per entry of tabs: its short name
-	bare     []bool   // per entry of tabs: its key alone
-	tight    bool     // no padding left of the tabs not shown
-	noHelp   bool     // no "F1 help"
-	shownCut int      // the shown tab: 0 as is, 1 short name, 2 no key, 3 short and no key
+	tabs   []viewID // the tabs on the bar, in registry order
+	short  []bool   // per entry of tabs: its short name
+	bare   []bool   // per entry of tabs: its key alone
+	tight  bool     // no padding left of the tabs not shown
+	noHelp bool     // no "F1 help"
+	// tightCount: a count without the space before it, "Tsk(1)"
+	tightCount bool
+	shownCut   int // the shown tab: 0 as is, 1 short name, 2 no key, 3 short and no key
 }
 
 func (m *Model) renderTabs() string {
@@ -43,23 +49,34 @@ func (m *Model) renderTabs() string {
 	// that fits is drawn.
 	fits := func() bool { return m.width == 0 || ansi.StringWidth(m.drawTabs(l, true)) <= m.width }
 	steps := []func(){func() { l.tight = true }}
-	for i := len(l.tabs) - 1; i >= 0; i-- {
-		if l.tabs[i] != m.view {
+	// The short names go from the bar's end whichever tab is shown, so
+	// an F-key tab has the same label in every view; a tab on the bar
+	// only because it is shown (no F-key) goes short last.
+	shorten := func(tabs []viewID) (shown func()) {
+		for i := len(tabs) - 1; i >= 0; i-- {
+			if tabs[i] == m.view && m.tabs[tabs[i]].fkey == 0 {
+				shown = func() { l.short[i] = true }
+				continue
+			}
 			steps = append(steps, func() { l.short[i] = true })
 		}
+		return shown
 	}
-	steps = append(steps,
-		func() {
-			l.tabs = m.barTabs(false)
-			l.short, l.bare = make([]bool, len(l.tabs)), make([]bool, len(l.tabs))
-			for i := range l.short {
-				l.short[i] = true
-			}
-		},
-		func() { l.shownCut = 1 },
-		func() { l.noHelp, l.shownCut = true, 0 },
-		func() { l.shownCut = 1 },
-	)
+	if last := shorten(l.tabs); last != nil {
+		steps = append(steps, last)
+	}
+	// Without the idle tabs, the names are whole again and go short
+	// from the end once more.
+	busy := m.barTabs(false)
+	steps = append(steps, func() {
+		l.tabs = busy
+		l.short, l.bare = make([]bool, len(l.tabs)), make([]bool, len(l.tabs))
+	})
+	last := shorten(busy)
+	steps = append(steps, func() { l.tightCount = true }, func() { l.noHelp, l.tightCount = true, false })
+	if last != nil {
+		steps = append(steps, last)
+	}
 	for i := len(l.tabs) - 1; i >= 0; i-- {
 		steps = append(steps, func() {
 			if i < len(l.bare) && l.tabs[i] != m.view {
@@ -125,14 +142,16 @@ func (m *Model) drawTabs(l tabLayout, plain bool) string {
 			key = ""
 		case shown && l.shownCut == 3:
 			name, key = t.short, ""
-		case shown && l.shownCut == 1, !shown && l.short[j]:
+		case shown && l.shownCut == 1, l.short[j]:
 			name = t.short
 		}
 		if !shown && l.bare[j] {
 			name = ""
 		}
 		label := strings.TrimSpace(key + " " + name)
-		if n := badgeOf(t); n > 0 {
+		if n := badgeOf(t); n > 0 && l.tightCount {
+			label += fmt.Sprintf("(%d)", n)
+		} else if n > 0 {
 			label += fmt.Sprintf(" (%d)", n)
 		}
 		if shown {

@@ -131,6 +131,12 @@ func placeholders(ti *schema.ToolInput, values map[string]any) {
 			}
 		case schema.MultiEnum, schema.List:
 			values[p.Name] = []any{}
+		case schema.JSON:
+			if p.Template != nil {
+				values[p.Name] = p.Template // an object's required members, an array's one item
+				continue
+			}
+			values[p.Name] = nil
 		default:
 			values[p.Name] = nil
 		}

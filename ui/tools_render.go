@@ -78,12 +78,36 @@ func (t *toolsView) render(c *viewCtx) string {
 		b.WriteString(t.args.form.View())
 		return b.String()
 	}
-	half := max(c.bodyHeight()/2-1, 3)
-	b.WriteString(t.renderRows(c, toolWords, half, func(tl *wire.Tool, selected bool) string {
+	rows := t.toolRows(c)
+	b.WriteString(t.renderRows(c, toolWords, rows, func(tl *wire.Tool, selected bool) string {
 		return t.toolLine(c, tl, selected && !t.onCalls)
 	}))
-	b.WriteString("\n" + t.renderCalls(c, c.bodyHeight()-half-1-max(t.titleRows, 1)))
+	b.WriteString("\n" + t.renderCalls(c, c.bodyHeight()-max(t.titleRows, 1)-rows))
 	return b.String()
+}
+
+// toolRows is how many rows the tool list gets under the title (drawn
+// first: titleRows is this frame's): what the
+// calls below it do not need (no call yet: one line), at least half the
+// body while the list has that many, and no more than it has; the calls
+// get the rest, so neither leaves rows blank while the other is cut.
+func (t *toolsView) toolRows(c *viewCtx) int {
+	avail := c.bodyHeight() - max(t.titleRows, 1) // the title's lines
+	half := max(c.bodyHeight()/2-1, 3)
+	return max(min(max(len(t.visible()), 1), max(half, avail-t.callsHeight(c))), 1)
+}
+
+// callsHeight is how many lines the calls would take whole: "no calls
+// yet", or their head, their rows and the selected call's result.
+func (t *toolsView) callsHeight(c *viewCtx) int {
+	if len(t.calls) == 0 {
+		return 1
+	}
+	n := 1 + min(len(t.calls), callRows)
+	if cl := t.calls[clamp(t.callSel, 0, len(t.calls)-1)]; cl.done {
+		n += strings.Count(cl.outcome(c.st, c.width), "\n") + 1
+	}
+	return n
 }
 
 // argsHead is the line above the arguments: for which tool, how it will

@@ -243,11 +243,14 @@ func (e *TrafficEntry) summarise() {
 
 // LogEntry is one stderr line or notifications/message.
 type LogEntry struct {
-	Time    time.Time
-	Server  string
-	Level   string // "stderr" for stderr lines
-	Logger  string
-	Text    string
+	Time   time.Time
+	Server string
+	Level  string // "stderr" for stderr lines
+	Logger string
+	Text   string
+	// Ours marks elicit's own note about Server (a client.Notice), which
+	// the view shows as elicit's, never as the server's.
+	Ours    bool
 	Dropped int
 	// Cut is how many bytes of Text were not kept (Text holds the first
 	// entryKeep).

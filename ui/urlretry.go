@@ -59,6 +59,6 @@ func (p *promptsView) update(_ *viewCtx, msg tea.Msg) tea.Cmd {
 	}
 	// The wait may have ended meanwhile (the call cancelled, the server's
 	// own completion notice): the engine's verdict follows.
-	pn.notice = "could not say done: " + m.err.Error()
+	pn.notice = "could not say done: " + errText(m.err)
 	return nil
 }

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"strings"
@@ -94,9 +93,9 @@ func runCheck(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if budget == 0 {
 		budget = checkBudgetTimeouts * c.requestTimeout
 	}
-	var toolArgs map[string]any
-	if err := json.Unmarshal([]byte(argsJSON), &toolArgs); err != nil || toolArgs == nil {
-		return usageErr("--args must be a JSON object, e.g. --args '{\"title\":\"x\"}'")
+	toolArgs, err := argsObject(argsJSON)
+	if err != nil {
+		return err
 	}
 	prompter, err := policy(answer)
 	if err != nil {

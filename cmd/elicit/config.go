@@ -92,7 +92,7 @@ func loadConfigWith(path string, inputs inputLookup) (*config, error) {
 	// By exact names, as the other clients reading the file read them:
 	// a lone "Args" or "MCPServers" is no member elicit acts on.
 	if err := wire.DecodeExact(b, &raw); err != nil {
-		return nil, fmt.Errorf("config %s: not valid JSON: %w", path, err)
+		return nil, fmt.Errorf("config %s: not valid JSON: %w", path, jsonErr(string(b), err))
 	}
 	if err := configDuplicate(b); err != nil {
 		return nil, fmt.Errorf("config %s: %w", path, err)

@@ -42,7 +42,8 @@ func (tm *tmuxTerm) storm(n int) {
 	tm.typeText(fmt.Sprint(n))
 	tm.press("Enter")
 	tm.waitFor(fmt.Sprintf("%d questions", n), func(s string) bool {
-		return strings.Contains(s, fmt.Sprintf("Questions (%d)", n)) || strings.Contains(s, fmt.Sprintf("Qs (%d)", n))
+		return strings.Contains(s, fmt.Sprintf("Questions (%d)", n)) || strings.Contains(s, fmt.Sprintf("Qs (%d)", n)) ||
+			strings.Contains(s, fmt.Sprintf("Qs(%d)", n))
 	})
 }
 
@@ -109,7 +110,7 @@ func TestTUITaskEnterShowsDetails(t *testing.T) {
 			tm.waitText("demo-2026-07-28 ready")
 			tm.callTool("reflow_month")
 			tm.waitFor("the task's question", func(s string) bool {
-				return strings.Contains(s, "Questions (1)") || strings.Contains(s, "Qs (1)")
+				return strings.Contains(s, "Questions (1)") || strings.Contains(s, "Qs (1)") || strings.Contains(s, "Qs(1)")
 			})
 			tm.press("F11")
 			tm.waitText("input required")

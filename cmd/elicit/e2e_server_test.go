@@ -74,7 +74,7 @@ func TestTUIServerView(t *testing.T) {
 	tm.press("F12")
 	s := tm.waitText("Server " + addr)
 	for _, want := range []string{
-		"F12 Server", "F1 help", "s next server · r reconnect",
+		"F12 Srv", "F1 help", "s next server · r reconnect", // the label F12 has in every view
 		"status     ● ready · 2025-11-25 stateful · since",
 		"transport  Streamable HTTP http://" + addr + "/mcp",
 		"session    stateful · Mcp-Session-Id ",

@@ -153,9 +153,10 @@ func (tm *tmuxTerm) callTool(name string) {
 // that answer a pane for its first 300 ms on screen (Options.ArmDelay).
 func (tm *tmuxTerm) question(text string) string {
 	tm.t.Helper()
-	// The tab says "Questions (n)", or "Qs (n)" where the width is short.
+	// The tab says "Questions (n)", or "Qs (n)" where the width is short,
+	// "Qs(n)" where other counts are on the bar too.
 	tm.waitFor("the question to be announced", func(s string) bool {
-		return strings.Contains(s, "Questions (") || strings.Contains(s, "Qs (")
+		return strings.Contains(s, "Questions (") || strings.Contains(s, "Qs (") || strings.Contains(s, "Qs(")
 	})
 	tm.press("F4")
 	s := tm.waitText(text)

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"encoding/json"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -136,4 +137,65 @@ func TestTUIOutputSchemaMismatch(t *testing.T) {
 	tm.waitText("at /sum: got string, want number")
 	tm.callTool("bare")
 	tm.waitText("✗ no structuredContent, though the tool declares an outputSchema")
+}
+
+// memoryCommand is @modelcontextprotocol/server-memory over stdio, keeping
+// its graph in dir; ELICIT_SERVER_MEMORY is the path to its dist/index.js
+// (2026.8.31). Without it the test skips, and fails under CI=true.
+func memoryCommand(t *testing.T, dir string) []string {
+	t.Helper()
+	p := os.Getenv("ELICIT_SERVER_MEMORY")
+	if p == "" {
+		missingPeer(t, "ELICIT_SERVER_MEMORY not set (path to @modelcontextprotocol/server-memory's dist/index.js)")
+	}
+	return []string{"env", "MEMORY_FILE_PATH=" + filepath.Join(dir, "memory.jsonl"), "node", p}
+}
+
+// TestTUIArrayOfObjectsTemplate (issue 26, item 7): server-memory's
+// create_entities takes an array of objects; its form starts from one
+// entity with its required members (not an empty box), the person fills
+// in the name, the server takes the call, and the JSON editor shows the
+// same shape (not "entities": null). At 80×24 and 120×40.
+func TestTUIArrayOfObjectsTemplate(t *testing.T) {
+	for _, size := range [][2]int{{80, 24}, {120, 40}} {
+		dir := t.TempDir()
+		tm := newTmuxSized(t, size[0], size[1], dir, append([]string{"--"}, memoryCommand(t, dir)...)...)
+		tm.waitText("server-memory ready")
+		tm.callTool("create_entities")
+		s := tm.waitText(`"observations": []`)
+		for _, want := range []string{"┃ [", `"name": "",`, `"entityType": "",`, `"observations": []`, "┃   }", "┃ ]"} {
+			if !strings.Contains(s, want) {
+				t.Fatalf("%dx%d: the form lacks %q:\n%s", size[0], size[1], want, s)
+			}
+		}
+		checkWidth(t, s, size[0])
+		// The cursor is after the closing ]: four lines up, and right to
+		// between the quotes of "name": "".
+		tm.press("Up", "Up", "Up", "Up")
+		for range len(`    "name": "`) - len("]") {
+			tm.press("Right")
+		}
+		tm.typeText("Ada")
+		tm.waitText(`"name": "Ada",`)
+		tm.press("Enter")
+		tm.waitText("✓ server-memory/create_entities")
+		s = tm.waitText(`"name": "Ada"`)
+		if strings.Contains(s, "isError") || strings.Contains(s, "✗") {
+			t.Fatalf("%dx%d: the call failed:\n%s", size[0], size[1], s)
+		}
+		// Called again as JSON: the last arguments, the same shape.
+		tm.press("Enter")
+		tm.waitText("arguments for create_entities")
+		tm.press("C-l")
+		s = tm.waitText("✓ fits the inputSchema")
+		for _, want := range []string{`"entities": [`, `"name": "Ada",`, `"entityType": "",`, `"observations": []`} {
+			if !strings.Contains(s, want) {
+				t.Fatalf("%dx%d: the JSON editor lacks %q:\n%s", size[0], size[1], want, s)
+			}
+		}
+		if strings.Contains(s, "null") {
+			t.Fatalf("%dx%d: the JSON editor shows null:\n%s", size[0], size[1], s)
+		}
+		checkWidth(t, s, size[0])
+	}
 }

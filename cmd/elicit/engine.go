@@ -136,7 +136,16 @@ func (e *engine) Servers() []ui.ServerStatus {
 	defer e.mu.Unlock()
 	for name, err := range e.pending {
 		if !seen[name] {
+			seen[name] = true
 			out = append(out, ui.ServerStatus{Name: name, State: client.StateFailed, Err: sec.Error(err)})
+		}
+	}
+	// A server not yet handed to the Manager is connecting: listed from
+	// the start, the UI's first list (and the server a view starts on)
+	// is in the order given, not in the order the servers connect.
+	for _, name := range e.order {
+		if !seen[name] {
+			out = append(out, ui.ServerStatus{Name: name, State: client.StateConnecting, Host: e.host(name)})
 		}
 	}
 	if len(e.order) > 0 {

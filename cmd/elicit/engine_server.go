@@ -22,9 +22,14 @@ func (e *engine) Server(name string) (ui.ServerDetail, error) {
 	d, err := e.m.Details(name)
 	if err != nil {
 		// Its transport could not be built: the Manager never had it.
+		// Or it is not handed to the Manager yet: connecting.
 		e.mu.Lock()
 		perr := e.pending[name]
 		e.mu.Unlock()
+		if perr == nil && slices.Contains(e.order, name) {
+			out.ServerStatus = ui.ServerStatus{Name: name, State: client.StateConnecting, Host: e.host(name)}
+			return out, nil
+		}
 		if perr == nil {
 			return ui.ServerDetail{}, err
 		}

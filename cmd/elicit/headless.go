@@ -95,9 +95,9 @@ func runCall(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		return usageErr("call needs exactly one TOOL name (see elicit call -h)")
 	}
 	tool := pos[0]
-	var toolArgs map[string]any
-	if err := json.Unmarshal([]byte(argsJSON), &toolArgs); err != nil || toolArgs == nil {
-		return usageErr("--args must be a JSON object, e.g. --args '{\"title\":\"x\"}'")
+	toolArgs, err := argsObject(argsJSON)
+	if err != nil {
+		return err
 	}
 	prompter, err := policy(answer)
 	if err != nil {

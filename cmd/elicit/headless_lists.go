@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"flag"
 	"io"
@@ -186,9 +185,9 @@ func runGetPrompt(ctx context.Context, args []string, stdout, stderr io.Writer) 
 			fs.StringVar(&argsJSON, "args", "{}", "prompt arguments as a JSON object of strings")
 		},
 		func(ctx context.Context, s *client.Session, pos []string, out *readOutput, rec *record.Recorder) (err error) {
-			var pargs map[string]string
-			if json.Unmarshal([]byte(argsJSON), &pargs) != nil || pargs == nil {
-				return usageErr(`--args must be a JSON object of strings, e.g. --args '{"name":"Ada"}'`)
+			pargs, err := argsStrings(argsJSON)
+			if err != nil {
+				return err
 			}
 			out.Prompt = pos[0]
 			rc := rec.Begin(s.Name(), wire.MethodPromptsGet, pos[0], promptGetParams{Name: pos[0], Arguments: pargs}, nil)

@@ -75,10 +75,14 @@ func runTUI(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 	}
 	fs.Visit(func(fl *flag.Flag) { f.urlWaitSet = f.urlWaitSet || fl.Name == "url-wait" })
 	if len(pos) > 0 {
-		if near := nearestCommand(pos[0]); near != "" {
-			return usageErr("unknown command %q: did you mean %q? (see elicit help)", pos[0], near)
-		}
-		return usageErr("unknown command %q (see elicit help)", pos[0])
+		// Most likely a headless command mistyped, whose caller reads
+		// stdout: the failure is its JSON there too.
+		return withFailureJSON(stdout, func(io.Writer) error {
+			if near := nearestCommand(pos[0]); near != "" {
+				return usageErr("unknown command %q: did you mean %q? (see elicit help)", pos[0], near)
+			}
+			return usageErr("unknown command %q (see elicit help)", pos[0])
+		})
 	}
 	return runTUIWith(ctx, &f, stdout, stderr)
 }

@@ -67,7 +67,9 @@
 // [ToolInput] fields: primitives and selects become the same kinds as in
 // elicitation, arrays of primitives become [List], and anything deeper
 // becomes [JSON], a JSON text field validated against its sub-schema with
-// local $refs resolved. Required arguments come first, each group in
+// local $refs resolved, whose [Property].Template is a skeleton to fill
+// in (an object's required members, an array's one item; bounded in
+// depth and size). Required arguments come first, each group in
 // document order.
 //
 // # Whole documents

@@ -118,6 +118,11 @@ type Property struct {
 	// Example is the first of the tool schema's "examples", typed like
 	// Default; nil when absent. Elicitation schemas do not carry it.
 	Example any
+	// Template is a JSON argument's skeleton, built from its schema, for
+	// a person to fill in: an object with its required members, an array
+	// with one item, each value of its type (compact JSON, members in the
+	// order "required" names them); nil when the schema gives no shape.
+	Template json.RawMessage
 
 	// Raw is the property's schema exactly as sent (for a tool argument
 	// written as a $ref, the $ref itself: the kind and constraints above come

@@ -157,6 +157,9 @@ func toolField(name string, sch map[string]any, doc any) *Property {
 	if ex, has := sch["examples"].([]any); has && len(ex) > 0 {
 		p.Example = fitValue(p, ex[0])
 	}
+	if p.Kind == JSON {
+		p.Template = template(doc, sch)
+	}
 	return p
 }
 

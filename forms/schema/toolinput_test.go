@@ -2,6 +2,7 @@ package schema_test
 
 import (
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -20,7 +21,7 @@ func TestParseToolInputFields(t *testing.T) {
 		{Name: "service", Kind: schema.String, Required: true, Description: "Service to deploy", MinLength: ptr(1), Example: "api"},
 		{Name: "env", Kind: schema.Enum, Required: true, Title: "Env", Description: "Where to",
 			Options: []schema.Option{{"dev", "dev"}, {"staging", "staging"}, {"prod", "prod"}}, Default: "dev"},
-		{Name: "target", Kind: schema.JSON, Required: true},
+		{Name: "target", Kind: schema.JSON, Required: true, Template: json.RawMessage(`{"host":""}`)},
 		// Then the rest, in document order.
 		{Name: "note", Kind: schema.String, Title: "Note", MaxLength: ptr(20)},
 		{Name: "replicas", Kind: schema.Integer, Minimum: ptr(1.0), Maximum: ptr(10.0), Default: int64(2)},
@@ -29,11 +30,11 @@ func TestParseToolInputFields(t *testing.T) {
 		{Name: "tags", Kind: schema.List, Items: schema.String, MaxItems: ptr(3), Default: []any{"a"}},
 		{Name: "ports", Kind: schema.List, Items: schema.Integer},
 		{Name: "regions", Kind: schema.MultiEnum, Options: []schema.Option{{"eu", "eu"}, {"us", "us"}}},
-		{Name: "targets", Kind: schema.JSON},
+		{Name: "targets", Kind: schema.JSON, Template: json.RawMessage(`[{"host":""}]`)},
 		{Name: "mode", Kind: schema.Enum, Options: []schema.Option{{"fast", "Fast"}, {"safe", "safe"}}},
-		{Name: "meta", Kind: schema.JSON, Default: map[string]any{"k": "v"}},
+		{Name: "meta", Kind: schema.JSON, Default: map[string]any{"k": "v"}, Template: json.RawMessage(`{"k":"v"}`)},
 		{Name: "anything", Kind: schema.JSON},
-		{Name: "strategy", Kind: schema.JSON},
+		{Name: "strategy", Kind: schema.JSON, Template: json.RawMessage(`""`)},
 	}
 	if diff := cmp.Diff(want, ti.Fields, propOpts); diff != "" {
 		t.Errorf("fields (-want +got):\n%s", diff)
@@ -229,5 +230,76 @@ func TestParseToolInputLenient(t *testing.T) {
 		if got := ti.Property(name).Kind; got != kind {
 			t.Errorf("%s: kind %v, want %v", name, got, kind)
 		}
+	}
+}
+
+// TestToolInputTemplate: an argument the form edits as JSON gets a
+// template from its schema: an object with its required members in the
+// order "required" names them, an array with one such item; each member a
+// value of its type (server-memory's create_entities: one entity with
+// name, entityType and observations).
+func TestToolInputTemplate(t *testing.T) {
+	t.Parallel()
+	createEntities := `{"$schema":"http://json-schema.org/draft-07/schema#","type":"object","properties":{"entities":{"type":"array","items":{"type":"object","properties":{"name":{"type":"string","description":"The name of the entity"},"entityType":{"type":"string","description":"The type of the entity"},"observations":{"type":"array","items":{"type":"string"},"description":"An array of observation contents associated with the entity"}},"required":["name","entityType","observations"]}}},"required":["entities"]}`
+	cases := []struct {
+		name, schema, want string
+	}{
+		{"create_entities", createEntities, `[{"name":"","entityType":"","observations":[]}]`},
+		{"nested and typed", `{"type":"object","properties":{"a":{"type":"object","required":["n","i","b","o","e","c","x"],"properties":{
+			"n":{"type":"number"},"i":{"type":"integer"},"b":{"type":"boolean"},"o":{"type":"object","properties":{"k":{"type":"string"}},"required":["k"]},
+			"e":{"enum":["up","down"]},"c":{"const":7},"x":{"type":["string","null"]},"optional":{"type":"string"}}}}}`,
+			`{"n":0,"i":0,"b":false,"o":{"k":""},"e":"up","c":7,"x":""}`},
+		{"defaults and examples first", `{"type":"object","properties":{"a":{"type":"array","items":{"type":"object","required":["d","x"],"properties":{
+			"d":{"type":"string","default":"dv"},"x":{"type":"integer","examples":[3]}}}}}}`, `[{"d":"dv","x":3}]`},
+		{"a $ref item", `{"type":"object","$defs":{"T":{"type":"object","properties":{"h":{"type":"string"}},"required":["h"]}},
+			"properties":{"a":{"type":"array","items":{"$ref":"#/$defs/T"}}}}`, `[{"h":""}]`},
+		{"a recursive $ref ends", `{"type":"object","$defs":{"N":{"type":"object","properties":{"next":{"$ref":"#/$defs/N"}},"required":["next"]}},
+			"properties":{"a":{"$ref":"#/$defs/N"}}}`, ""},
+		{"no required members", `{"type":"object","properties":{"a":{"type":"object","properties":{"k":{"type":"string"}}}}}`, `{}`},
+		{"unknown shape", `{"type":"object","properties":{"a":{}}}`, ""},
+	}
+	for _, c := range cases {
+		ti, err := schema.ParseToolInput(json.RawMessage(c.schema))
+		if err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		p := ti.Fields[0]
+		if p.Kind != schema.JSON {
+			t.Fatalf("%s: kind %v, want json", c.name, p.Kind)
+		}
+		got := string(p.Template)
+		if c.name == "a recursive $ref ends" {
+			// Bounded: some depth of "next", then null; never a hang.
+			if !strings.HasPrefix(got, `{"next":{"next":`) || !strings.Contains(got, "null") {
+				t.Errorf("%s: template %s", c.name, got)
+			}
+			continue
+		}
+		if got != c.want {
+			t.Errorf("%s: template %s, want %s", c.name, got, c.want)
+		}
+	}
+}
+
+// TestToolInputTemplateBounded: a schema whose objects each require many
+// members of their own kind gives a small template, at once.
+func TestToolInputTemplateBounded(t *testing.T) {
+	t.Parallel()
+	var req, props []string
+	for i := range 50 {
+		req = append(req, fmt.Sprintf(`"m%d"`, i))
+		props = append(props, fmt.Sprintf(`"m%d":{"$ref":"#/$defs/N"}`, i))
+	}
+	s := `{"type":"object","$defs":{"N":{"type":"object","required":[` + strings.Join(req, ",") + `],"properties":{` + strings.Join(props, ",") +
+		`}}},"properties":{"a":{"$ref":"#/$defs/N"}}}`
+	ti, err := schema.ParseToolInput(json.RawMessage(s))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := len(ti.Fields[0].Template); n == 0 || n > 8<<10 {
+		t.Fatalf("template of %d bytes", n)
+	}
+	if !json.Valid(ti.Fields[0].Template) {
+		t.Fatalf("template is not JSON: %s", ti.Fields[0].Template)
 	}
 }

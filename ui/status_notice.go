@@ -32,7 +32,8 @@ func (m *Model) setNotice(text string) tea.Cmd {
 	return m.fitNotice()
 }
 
-func (m *Model) handleNotice(msg noticeMsg) tea.Cmd { return m.setNotice(string(msg)) }
+// handleNotice says a notice, without Go's error words (plainWords).
+func (m *Model) handleNotice(msg noticeMsg) tea.Cmd { return m.setNotice(plainWords(string(msg))) }
 
 // dismissNotice clears a notice that has been on screen noticeHold, on a
 // key press or a click (before it is handled: what it does may say
