@@ -70,7 +70,7 @@ func (s *Session) answerLost(e *incoming, sent string, err error) {
 // the one ask path: a question of KindSampling, answered by a response
 // to the request (features.go declares sampling).
 func (s *Session) serveCreateMessage(e *incoming, m *jsonrpc.Message) {
-	closed := s.taskPromptOpened(e) // a task's question is its task's (tasks_core.go)
+	closed := s.tasks.promptOpened(e) // a task's question is its task's (tasks_core.go)
 	defer closed()
 	if s.servedAsTask(e, m) { // task-augmented: our task (receiver.go)
 		return

@@ -247,7 +247,7 @@ func (s *Session) servePing(e *incoming, _ *jsonrpc.Message) {
 }
 
 func (s *Session) serveElicitRequest(e *incoming, m *jsonrpc.Message) {
-	closed := s.taskPromptOpened(e) // a task's question is its task's (tasks_core.go)
+	closed := s.tasks.promptOpened(e) // a task's question is its task's (tasks_core.go)
 	defer closed()
 	if s.servedAsTask(e, m) { // task-augmented: our task (receiver.go)
 		return

@@ -197,6 +197,7 @@ func newSession(opts *Options) *Session {
 		s.log = slog.New(slog.DiscardHandler)
 	}
 	s.log = s.log.With("server", s.name)
+	s.tasks.h = tasksHandleOf(s)
 	s.prompter = s.opts.Prompter
 	if s.prompter == nil {
 		s.prompter = question.CancelAll

@@ -155,6 +155,7 @@ const maxEndedTasks = 256
 // while it holds Session.mu. Under taskTable.mu every task in byID is live:
 // finish marks it Ended and drops it from byID in one step.
 type taskTable struct {
+	h     tasksHandle
 	mu    sync.Mutex
 	all   []*taskFollow          // in the order they were first followed
 	byID  map[string]*taskFollow // live (not ended) ones
@@ -232,17 +233,16 @@ func (s *Session) Task(id string) (Task, bool) {
 	return s.receiver.snapshot(s.name, id)
 }
 
-// taskDesign is the design the session's protocol speaks, or ErrNoTasks.
-func (s *Session) taskDesign() (TaskDesign, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
+// design is the design the session's protocol speaks, or ErrNoTasks.
+func (t *taskTable) design() (TaskDesign, error) {
+	kind, protocol := t.h.era()
 	switch {
-	case s.neg.kind == eraStateless:
+	case kind == eraStateless:
 		return TaskDesignExtension, nil
-	case s.neg.protocol == wire.Protocol2025_11_25:
+	case protocol == wire.Protocol2025_11_25:
 		return TaskDesignCore, nil
 	}
-	return "", fmt.Errorf("%w: %s speaks %s", ErrNoTasks, s.name, eraLabel(s.neg.kind, s.neg.protocol))
+	return "", fmt.Errorf("%w: %s speaks %s", ErrNoTasks, t.h.server, eraLabel(kind, protocol))
 }
 
 // CancelTask asks the server to cancel task id (tasks/cancel) and returns
@@ -258,7 +258,7 @@ func (s *Session) CancelTask(ctx context.Context, id string) error {
 	if ours, err := s.receiver.cancelByPerson(id); ours {
 		return err
 	}
-	design, err := s.taskDesign()
+	design, err := s.tasks.design()
 	if err != nil {
 		return fmt.Errorf("tasks/cancel %s on %s: %w", id, s.name, err)
 	}
@@ -288,7 +288,7 @@ func (s *Session) CancelTask(ctx context.Context, id string) error {
 // ErrNoTasks, and Tasks is what the session knows. Listed tasks carry what
 // the server said, plus the tool name when this session started them.
 func (s *Session) ListTasks(ctx context.Context) ([]Task, error) {
-	design, err := s.taskDesign()
+	design, err := s.tasks.design()
 	if err == nil && design != TaskDesignCore {
 		err = fmt.Errorf("%w: the tasks extension has no tasks/list", ErrNoTasks)
 	}
@@ -323,7 +323,7 @@ func (s *Session) ListTasks(ctx context.Context) ([]Task, error) {
 // 2025-11-25 tasks belong to the session that created them, so they can
 // be resumed only on that same session; extension task ids work on any.
 func (s *Session) ResumeTask(ctx context.Context, id, tool string) (*wire.CallToolResult, error) {
-	design, err := s.taskDesign()
+	design, err := s.tasks.design()
 	if err != nil {
 		return nil, fmt.Errorf("resume task %s on %s: %w", id, s.name, err)
 	}
@@ -332,19 +332,19 @@ func (s *Session) ResumeTask(ctx context.Context, id, tool string) (*wire.CallTo
 	}
 	f := s.tasks.live(id)
 	if f == nil {
-		f, err = s.follow(design, id, tool, nil, nil, "")
+		f, err = s.tasks.follow(design, id, tool, nil, nil, "")
 		if err != nil {
 			return nil, err
 		}
 	}
-	return s.awaitTask(ctx, f)
+	return s.tasks.await(ctx, f)
 }
 
-// awaitTask blocks until f has ended and returns its outcome; when ctx ends
+// await blocks until f has ended and returns its outcome; when ctx ends
 // first, the task is cancelled on the server in the background (polling
-// goes on, bounded, so its real end is still reported) and awaitTask
-// returns ctx's cause, unless that cause is ErrTaskDetached.
-func (s *Session) awaitTask(ctx context.Context, f *taskFollow) (*wire.CallToolResult, error) {
+// goes on, bounded, so its real end is still reported) and await returns
+// ctx's cause, unless that cause is ErrTaskDetached.
+func (t *taskTable) await(ctx context.Context, f *taskFollow) (*wire.CallToolResult, error) {
 	select {
 	case <-f.done:
 		return f.outcome()
@@ -356,7 +356,7 @@ func (s *Session) awaitTask(ctx context.Context, f *taskFollow) (*wire.CallToolR
 	default:
 	}
 	if !errors.Is(context.Cause(ctx), ErrTaskDetached) {
-		s.cancelInBackground(f)
+		t.cancelInBackground(f)
 	}
-	return nil, fmt.Errorf("task %s of %s on %s: %w", f.id, f.describeTool(), s.name, context.Cause(ctx))
+	return nil, fmt.Errorf("task %s of %s on %s: %w", f.id, f.describeTool(), t.h.server, context.Cause(ctx))
 }

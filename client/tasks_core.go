@@ -271,37 +271,37 @@ func (f *taskFollow) closeRequest(e *incoming) {
 	}
 }
 
-// The request path reaches tasks through three hooks: taskOriginLocked
-// when a server request arrives, taskPromptOpened (and the func it
-// returns) while it is served, and taskNotification (tasks_ext.go) for
+// The request path reaches tasks through three hooks of the table:
+// originLocked when a server request arrives, promptOpened (and the func
+// it returns) while it is served, and notification (tasks_ext.go) for
 // status notifications. A request of no task costs one comparison in each
 // of the first two and takes no task lock.
 
-// taskOriginLocked says whether a server request belongs to a task: the
+// originLocked says whether a server request belongs to a task: the
 // one its related-task _meta names (taskID), or the one whose tasks/result
 // of ours carried it on its HTTP stream (via). The origin names the task's
 // tool and call when we follow it. Called under Session.mu.
-func (s *Session) taskOriginLocked(taskID string, via *call) (question.Origin, bool) {
+func (t *taskTable) originLocked(taskID string, via *call) (question.Origin, bool) {
 	if taskID == "" {
 		if via == nil || via.method != wire.MethodTasksResult {
 			return question.Origin{}, false
 		}
 		taskID = via.name
 	}
-	if f := s.tasks.live(taskID); f != nil {
+	if f := t.live(taskID); f != nil {
 		return f.origin(), true
 	}
 	return question.Origin{Kind: question.OriginTask, TaskID: taskID}, true
 }
 
-// taskPromptOpened hands an elicitation request of a task to the task while
+// promptOpened hands an elicitation request of a task to the task while
 // it is served (see openRequest); the returned func takes it back.
-func (s *Session) taskPromptOpened(e *incoming) (closed func()) {
+func (t *taskTable) promptOpened(e *incoming) (closed func()) {
 	if !asksPerson(e.method) || e.origin.TaskID == "" {
 		return func() {}
 	}
 	id := e.origin.TaskID
-	f := s.tasks.live(id)
+	f := t.live(id)
 	if f != nil {
 		f.openRequest(e)
 	}
@@ -310,7 +310,7 @@ func (s *Session) taskPromptOpened(e *incoming) (closed func()) {
 			f.closeRequest(e)
 		}
 		// A task followed since took it in (adoptLocked).
-		if g := s.tasks.find(id); g != nil && g != f {
+		if g := t.find(id); g != nil && g != f {
 			g.closeRequest(e)
 		}
 	}

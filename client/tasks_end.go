@@ -61,8 +61,8 @@ func (f *taskFollow) cancelAnswered() {
 
 // cancelInBackground sends tasks/cancel for f, bounded, in the background
 // (the person cancelled the call; CallTool has already returned).
-func (s *Session) cancelInBackground(f *taskFollow) {
-	if s.Err() != nil {
+func (t *taskTable) cancelInBackground(f *taskFollow) {
+	if t.h.err() != nil {
 		return // the session is ending: nothing can go out
 	}
 	f.mu.Lock()
@@ -71,12 +71,12 @@ func (s *Session) cancelInBackground(f *taskFollow) {
 		return
 	}
 	f.requestCancelLocked()
-	s.wg.Add(1) // the follower (not ended) holds the count above zero
+	t.h.wg.Add(1) // the follower (not ended) holds the count above zero
 	f.mu.Unlock()
 	go func() {
-		defer s.wg.Done()
-		if err := s.CancelTask(context.Background(), f.id); err != nil {
-			s.notice("task %s: tasks/cancel failed: %v; following it on", f.id, err)
+		defer t.h.wg.Done()
+		if err := t.h.cancel(context.Background(), f.id); err != nil {
+			t.h.notice("task %s: tasks/cancel failed: %v; following it on", f.id, err)
 		}
 	}()
 }

@@ -170,7 +170,7 @@ func (d taskInputDelivery) send(q *question.Question, r question.Reply, out ques
 		out.Reason = question.JoinReason(out.Reason, "nothing sent: the task was cancelled, since 2026-07-28 cannot refuse it")
 		d.f.s.record(q, out, nil)
 		d.f.s.notice("task %s: input %q (%s) ended %s, which the tasks extension cannot send; cancelling the task", d.f.id, q.Key.Input, q.Kind, out.Kind)
-		d.f.s.cancelInBackground(d.f)
+		d.f.s.tasks.cancelInBackground(d.f)
 		return
 	}
 	if r.None() {
@@ -260,36 +260,23 @@ func (f *taskFollow) listen() {
 	<-l.Done()
 }
 
-// taskNotification handles notifications/tasks/status (2025-11-25) and
+// notification handles notifications/tasks/status (2025-11-25) and
 // notifications/tasks (the extension, only on a subscription that agreed
 // to that task) from the read loop: the snapshot is folded in at once.
-func (s *Session) taskNotification(method string, params json.RawMessage) {
+func (t *taskTable) notification(method string, params json.RawMessage) {
 	w := decodeTask(params)
 	if w == nil {
-		s.notice("ignored a malformed %s", method)
+		t.h.notice("ignored a malformed %s", method)
 		return
 	}
-	if method == wire.NotifyTasks && !s.listenAgreed(params, w.TaskID) {
-		s.notice("ignored notifications/tasks for task %q: no subscription of ours agreed to it", w.TaskID)
+	if method == wire.NotifyTasks && !t.h.agreed(params, w.TaskID) {
+		t.h.notice("ignored notifications/tasks for task %q: no subscription of ours agreed to it", w.TaskID)
 		return
 	}
-	f := s.tasks.live(w.TaskID)
+	f := t.live(w.TaskID)
 	if f == nil {
-		s.log.Debug("status of a task we do not follow", "task", w.TaskID, "method", method)
+		t.h.log.Debug("status of a task we do not follow", "task", w.TaskID, "method", method)
 		return
 	}
 	f.observeTask(w, time.Time{})
-}
-
-// listenAgreed reports whether the subscription params names is ours,
-// acknowledged, and agreed to push task id.
-func (s *Session) listenAgreed(params json.RawMessage, id string) bool {
-	sub, ok := subscriptionID(params)
-	if !ok {
-		return false
-	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	c, _ := s.calls.Get(sub)
-	return c != nil && c.listen != nil && c.listen.acked && slices.Contains(c.listen.agreed.TaskIDs, id)
 }

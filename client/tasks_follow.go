@@ -83,11 +83,11 @@ type taskFollow struct {
 // follow starts following task id: it registers it, emits its first
 // TaskChanged and starts its goroutine. w is what the server said when it
 // created the task (nil when resumed: the first poll goes out at once).
-func (s *Session) follow(design TaskDesign, id, tool string, creator *call, w *wireTask, immediate string) (*taskFollow, error) {
-	f := &taskFollow{s: s, id: id, tool: tool, design: design, token: creator,
+func (t *taskTable) follow(design TaskDesign, id, tool string, creator *call, w *wireTask, immediate string) (*taskFollow, error) {
+	f := &taskFollow{id: id, tool: tool, design: design, token: creator,
 		wake: make(chan struct{}, 1), done: make(chan struct{})}
 	f.ctx, f.stop = context.WithCancel(context.Background())
-	f.snap = Task{Server: s.name, ID: id, Tool: tool, Design: design, ImmediateResponse: immediate}
+	f.snap = Task{Server: t.h.server, ID: id, Tool: tool, Design: design, ImmediateResponse: immediate}
 	if creator != nil {
 		f.callID = creator.callID()
 		f.snap.CallID = f.callID
@@ -95,37 +95,27 @@ func (s *Session) follow(design TaskDesign, id, tool string, creator *call, w *w
 	if w != nil {
 		w.applyTo(&f.snap)
 	}
-	// Session.mu: the session must not be ending (its WaitGroup counts the
-	// follower), and the task's questions that came before we knew it
-	// (in s.in) are its own from now on.
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.isDead || s.closing {
-		f.stop()
-		err := s.err
-		if err == nil {
-			err = ErrClosed
+	var old *taskFollow
+	listen := design == TaskDesignExtension && t.h.listen
+	err := t.h.enter(f, creator, func() bool {
+		t.mu.Lock()
+		defer t.mu.Unlock()
+		if old = t.byID[id]; old != nil {
+			return false
 		}
-		return nil, fmt.Errorf("follow task %s on %s: %w", id, s.name, err)
-	}
-	s.tasks.mu.Lock()
-	if old := s.tasks.byID[id]; old != nil {
-		s.tasks.mu.Unlock()
+		f.adoptLocked()
+		f.changedLocked() // f is not shared yet: its first event goes first
+		t.addLocked(f)
+		// Still under Session.mu: Close waits for what the WaitGroup counts.
+		t.h.wg.Add(1)
+		if listen {
+			t.h.wg.Add(1)
+		}
+		return true
+	})
+	if err != nil || old != nil {
 		f.stop()
-		return old, nil
-	}
-	f.adoptLocked()
-	f.changedLocked() // f is not shared yet: its first event goes first
-	s.tasks.addLocked(f)
-	s.tasks.mu.Unlock()
-	if creator != nil && creator.token.IsValid() {
-		// The call's progress token stays valid for the task's whole life.
-		s.progress[creator.token] = creator
-	}
-	listen := design == TaskDesignExtension && s.opts.ListenTasks
-	s.wg.Add(1)
-	if listen {
-		s.wg.Add(1)
+		return old, err
 	}
 	go f.run(w != nil)
 	if listen {
