@@ -197,7 +197,6 @@ func newSession(opts *Options) *Session {
 		s.log = slog.New(slog.DiscardHandler)
 	}
 	s.log = s.log.With("server", s.name)
-	s.tasks.h = tasksHandleOf(s)
 	s.prompter = s.opts.Prompter
 	if s.prompter == nil {
 		s.prompter = question.CancelAll
@@ -215,6 +214,7 @@ func newSession(opts *Options) *Session {
 	s.requests = requestTable(s.features)
 	s.notifications = notificationTable()
 	s.base, s.baseCancel = context.WithCancelCause(context.Background())
+	s.tasks.h = tasksHandleOf(s)
 	return s
 }
 

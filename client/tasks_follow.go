@@ -53,7 +53,7 @@ const (
 // channels never change; the rest is guarded by mu (the lock order is at
 // taskTable).
 type taskFollow struct {
-	s      *Session
+	t      *taskTable // its table, and through it the session (tasksHandle)
 	id     string
 	tool   string
 	design TaskDesign
@@ -84,7 +84,7 @@ type taskFollow struct {
 // TaskChanged and starts its goroutine. w is what the server said when it
 // created the task (nil when resumed: the first poll goes out at once).
 func (t *taskTable) follow(design TaskDesign, id, tool string, creator *call, w *wireTask, immediate string) (*taskFollow, error) {
-	f := &taskFollow{id: id, tool: tool, design: design, token: creator,
+	f := &taskFollow{t: t, id: id, tool: tool, design: design, token: creator,
 		wake: make(chan struct{}, 1), done: make(chan struct{})}
 	f.ctx, f.stop = context.WithCancel(context.Background())
 	f.snap = Task{Server: t.h.server, ID: id, Tool: tool, Design: design, ImmediateResponse: immediate}
@@ -96,14 +96,14 @@ func (t *taskTable) follow(design TaskDesign, id, tool string, creator *call, w 
 		w.applyTo(&f.snap)
 	}
 	var old *taskFollow
-	listen := design == TaskDesignExtension && t.h.listen
-	err := t.h.enter(f, creator, func() bool {
+	listen := design == TaskDesignExtension && t.h.listenTasks
+	err := t.h.enter(f, creator, func(in map[jsonrpc.ID]*incoming) bool {
 		t.mu.Lock()
 		defer t.mu.Unlock()
 		if old = t.byID[id]; old != nil {
 			return false
 		}
-		f.adoptLocked()
+		f.adoptLocked(in)
 		f.changedLocked() // f is not shared yet: its first event goes first
 		t.addLocked(f)
 		// Still under Session.mu: Close waits for what the WaitGroup counts.
@@ -146,7 +146,7 @@ func (f *taskFollow) ended() bool {
 
 // changedLocked reports the snapshot (under mu, so events keep their order).
 func (f *taskFollow) changedLocked() {
-	f.s.emit(TaskChanged{Task: f.snapshotLocked()})
+	f.t.h.emit(TaskChanged{Task: f.snapshotLocked()})
 }
 
 // poke wakes the follower.
@@ -187,8 +187,8 @@ func (f *taskFollow) removeOpenLocked(k question.Key) bool {
 // run polls until the task is terminal or lost, then settles it. fresh is
 // set for a task just created, whose first poll waits one interval.
 func (f *taskFollow) run(fresh bool) {
-	s := f.s
-	defer s.wg.Done()
+	h := &f.t.h
+	defer h.wg.Done()
 	defer f.stop()
 	f.kickResult() // created in input_required: no poll shows a move into it
 	backoff := fallbackPoll
@@ -212,18 +212,18 @@ func (f *taskFollow) run(fresh bool) {
 		switch {
 		case err == nil:
 			fails, unreached = 0, 0
-		case s.Err() != nil:
-			f.lose(s.Err())
+		case h.err() != nil:
+			f.lose(h.err())
 		case unreachable(err):
 			unreached++
-			s.notice("task %s: tasks/get could not reach the server (%d of %d): %v", f.id, unreached, maxUnreachable, err)
+			h.notice("task %s: tasks/get could not reach the server (%d of %d): %v", f.id, unreached, maxUnreachable, err)
 			if unreached >= maxUnreachable {
 				f.lose(fmt.Errorf("%w (tasks/get could not reach the server %d times in a row: %w)", question.ErrDisconnected, unreached, err))
 			}
 			interval = unreachableRetry << (unreached - 1)
 		default:
 			fails++
-			s.notice("task %s: tasks/get failed (%d of %d): %v", f.id, fails, maxPollFailures, err)
+			h.notice("task %s: tasks/get failed (%d of %d): %v", f.id, fails, maxPollFailures, err)
 			if fails >= maxPollFailures {
 				f.lose(fmt.Errorf("tasks/get failed %d times in a row: %w", fails, err))
 			}
@@ -267,7 +267,7 @@ func (f *taskFollow) interval(backoff *time.Duration) time.Duration {
 // have followed a cancelled task long enough. A notification never makes
 // the next poll come sooner. It reports whether to go on.
 func (f *taskFollow) sleepUntil(t time.Time) bool {
-	s := f.s
+	h := &f.t.h
 	for {
 		f.mu.Lock()
 		cancelAt := f.cancelAt
@@ -298,9 +298,9 @@ func (f *taskFollow) sleepUntil(t time.Time) bool {
 			if f.over() {
 				return false
 			}
-		case <-s.quit:
+		case <-h.quit:
 			tm.Stop()
-			err := s.Err()
+			err := h.err()
 			if err == nil {
 				err = ErrClosed
 			}
@@ -313,14 +313,14 @@ func (f *taskFollow) sleepUntil(t time.Time) bool {
 // poll sends one tasks/get and folds the answer in. An error that says the
 // server does not know the task loses it.
 func (f *taskFollow) poll() error {
-	s := f.s
+	h := &f.t.h
 	f.mu.Lock()
 	f.snap.Polls++
 	f.mu.Unlock()
 	var raw json.RawMessage
 	c := &call{method: wire.MethodTasksGet, name: f.id, taskOK: true}
 	asked := time.Now() // no later than the request went out
-	err := s.do(f.ctx, c, map[string]string{"taskId": f.id}, &raw)
+	err := h.do(f.ctx, c, map[string]string{"taskId": f.id}, &raw)
 	if err != nil {
 		var rpcErr *jsonrpc.Error
 		if errors.As(err, &rpcErr) && rpcErr.Code == jsonrpc.CodeInvalidParams {
@@ -362,17 +362,17 @@ func (f *taskFollow) observe(raw json.RawMessage, asked time.Time) bool {
 // a time no later than the request w answers went out; zero for a
 // notification.
 func (f *taskFollow) observeTask(w *wireTask, asked time.Time) {
-	s := f.s
+	h := &f.t.h
 	if w.TaskID != f.id {
-		s.notice("task %s: ignored a status for task %q", f.id, w.TaskID)
+		h.notice("task %s: ignored a status for task %q", f.id, w.TaskID)
 		return
 	}
 	if !knownStatus(w.Status) {
-		s.notice("task %s: ignored a status of %q, which is not a task status", f.id, w.Status)
+		h.notice("task %s: ignored a status of %q, which is not a task status", f.id, w.Status)
 	}
 	var act taskActions
 	f.mu.Lock()
-	defer s.lint.Task(f.lintLocked(w, asked)) // judged after the lock is released (client/lint)
+	defer h.lint.Task(f.lintLocked(w, asked)) // judged after the lock is released (client/lint)
 	stale := false
 	if u := stamp(w.LastUpdatedAt); !u.IsZero() && u.Before(f.snap.LastUpdatedAt) && !w.Status.Terminal() {
 		stale = true
