@@ -215,13 +215,18 @@ func (t *taskTable) addLocked(f *taskFollow) {
 // followed (the last maxEndedTasks ended ones), oldest first, then the
 // tasks it runs for the server (Task.Ours) that it still keeps.
 func (s *Session) Tasks() []Task {
-	s.tasks.mu.Lock()
-	out := make([]Task, 0, len(s.tasks.all))
-	for _, f := range s.tasks.all {
+	return append(s.tasks.snapshots(), s.receiver.snapshots(s.name)...)
+}
+
+// snapshots are the tasks we follow or followed, oldest first.
+func (t *taskTable) snapshots() []Task {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	out := make([]Task, 0, len(t.all))
+	for _, f := range t.all {
 		out = append(out, f.snapshot())
 	}
-	s.tasks.mu.Unlock()
-	return append(out, s.receiver.snapshots(s.name)...)
+	return out
 }
 
 // Task returns the latest snapshot of the task with id, if this session
@@ -258,18 +263,23 @@ func (s *Session) CancelTask(ctx context.Context, id string) error {
 	if ours, err := s.receiver.cancelByPerson(id); ours {
 		return err
 	}
-	design, err := s.tasks.design()
+	return s.tasks.cancel(ctx, id)
+}
+
+// cancel is CancelTask of a task that is not ours.
+func (t *taskTable) cancel(ctx context.Context, id string) error {
+	design, err := t.design()
 	if err != nil {
-		return fmt.Errorf("tasks/cancel %s on %s: %w", id, s.name, err)
+		return fmt.Errorf("tasks/cancel %s on %s: %w", id, t.h.server, err)
 	}
-	f := s.tasks.live(id)
+	f := t.live(id)
 	if f != nil {
 		f.requestCancel()
 	}
 	var raw json.RawMessage
 	c := &call{method: wire.MethodTasksCancel, name: id, taskOK: true}
 	asked := time.Now()
-	if err := s.do(ctx, c, map[string]string{"taskId": id}, &raw); err != nil {
+	if err := t.h.do(ctx, c, map[string]string{"taskId": id}, &raw); err != nil {
 		return err
 	}
 	if f == nil {
@@ -287,26 +297,29 @@ func (s *Session) CancelTask(ctx context.Context, id string) error {
 // pagination). The extension has no tasks/list: there it fails wrapping
 // ErrNoTasks, and Tasks is what the session knows. Listed tasks carry what
 // the server said, plus the tool name when this session started them.
-func (s *Session) ListTasks(ctx context.Context) ([]Task, error) {
-	design, err := s.tasks.design()
+func (s *Session) ListTasks(ctx context.Context) ([]Task, error) { return s.tasks.list(ctx) }
+
+// list is ListTasks.
+func (t *taskTable) list(ctx context.Context) ([]Task, error) {
+	design, err := t.design()
 	if err == nil && design != TaskDesignCore {
 		err = fmt.Errorf("%w: the tasks extension has no tasks/list", ErrNoTasks)
 	}
-	if err == nil && !s.ServerCapabilities().TasksList {
+	if err == nil && !t.h.caps().TasksList {
 		err = fmt.Errorf("%w: the server did not declare tasks.list", ErrNoTasks)
 	}
 	if err != nil {
-		return nil, fmt.Errorf("tasks/list on %s: %w", s.name, err)
+		return nil, fmt.Errorf("tasks/list on %s: %w", t.h.server, err)
 	}
-	wire, err := listAll[wireTask](ctx, s, wire.MethodTasksList, "tasks")
-	out := make([]Task, 0, len(wire))
-	for _, w := range wire {
-		t := Task{Server: s.name, ID: w.TaskID, Design: TaskDesignCore}
-		w.applyTo(&t)
-		if known, ok := s.Task(w.TaskID); ok {
-			t.Tool, t.CallID = known.Tool, known.CallID
+	listed, err := t.h.listTasks(ctx)
+	out := make([]Task, 0, len(listed))
+	for _, w := range listed {
+		task := Task{Server: t.h.server, ID: w.TaskID, Design: TaskDesignCore}
+		w.applyTo(&task)
+		if known, ok := t.h.task(w.TaskID); ok {
+			task.Tool, task.CallID = known.Tool, known.CallID
 		}
-		out = append(out, t)
+		out = append(out, task)
 	}
 	return out, err
 }
@@ -323,21 +336,26 @@ func (s *Session) ListTasks(ctx context.Context) ([]Task, error) {
 // 2025-11-25 tasks belong to the session that created them, so they can
 // be resumed only on that same session; extension task ids work on any.
 func (s *Session) ResumeTask(ctx context.Context, id, tool string) (*wire.CallToolResult, error) {
-	design, err := s.tasks.design()
+	return s.tasks.resume(ctx, id, tool)
+}
+
+// resume is ResumeTask.
+func (t *taskTable) resume(ctx context.Context, id, tool string) (*wire.CallToolResult, error) {
+	design, err := t.design()
 	if err != nil {
-		return nil, fmt.Errorf("resume task %s on %s: %w", id, s.name, err)
+		return nil, fmt.Errorf("resume task %s on %s: %w", id, t.h.server, err)
 	}
 	if id == "" {
-		return nil, fmt.Errorf("resume task on %s: empty task id", s.name)
+		return nil, fmt.Errorf("resume task on %s: empty task id", t.h.server)
 	}
-	f := s.tasks.live(id)
+	f := t.live(id)
 	if f == nil {
-		f, err = s.tasks.follow(design, id, tool, nil, nil, "")
+		f, err = t.follow(design, id, tool, nil, nil, "")
 		if err != nil {
 			return nil, err
 		}
 	}
-	return s.tasks.await(ctx, f)
+	return t.await(ctx, f)
 }
 
 // await blocks until f has ended and returns its outcome; when ctx ends

@@ -11,6 +11,7 @@ import (
 
 	"github.com/elicit-dev/elicit/client/lint"
 	"github.com/elicit-dev/elicit/client/question"
+	"github.com/elicit-dev/elicit/client/wire"
 	"github.com/elicit-dev/elicit/transport/jsonrpc"
 )
 
@@ -37,8 +38,11 @@ type tasksHandle struct {
 	// listTools is Session.ListTools (its result reaches the table through
 	// rememberTools).
 	listTools func(ctx context.Context) error
-	// cancel is Session.CancelTask.
-	cancel func(ctx context.Context, id string) error
+	// cancel is Session.CancelTask; listTasks is tasks/list, every page;
+	// task is Session.Task (ours too).
+	cancel    func(ctx context.Context, id string) error
+	listTasks func(ctx context.Context) ([]wireTask, error)
+	task      func(id string) (Task, bool)
 	// listen opens a subscriptions/listen stream (Session.Listen);
 	// listenTasks is Options.ListenTasks.
 	listen      func(ctx context.Context, opts ListenOptions) (*Listener, error)
@@ -94,7 +98,11 @@ func tasksHandleOf(s *Session) tasksHandle {
 			_, err := s.ListTools(ctx)
 			return err
 		},
-		cancel:      s.CancelTask,
+		cancel: s.CancelTask,
+		listTasks: func(ctx context.Context) ([]wireTask, error) {
+			return listAll[wireTask](ctx, s, wire.MethodTasksList, "tasks")
+		},
+		task:        s.Task,
 		listen:      s.Listen,
 		listenTasks: s.opts.ListenTasks,
 		agreed: func(params json.RawMessage, id string) bool {
