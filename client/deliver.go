@@ -39,7 +39,7 @@ func (s *Session) ask(ctx context.Context, q *question.Question, params json.Raw
 			d = question.CauseDecision(cause, reason)
 		}
 		if r, _ := d.Reply(q); perr.NotDeclared != "" && r.Err != nil && q.Key.Delivery == question.ServerRequest {
-			defer s.refused(q.Key.RequestID, q.Origin.CallID, askMethod(q.Kind), perr.NotDeclared, r.Err)
+			defer s.refused(q.Key.RequestID, q.Origin.CallID, q.Kind.Method(), perr.NotDeclared, r.Err)
 		}
 	} else {
 		if t := s.opts.PromptTimeout; t > 0 {
@@ -56,21 +56,16 @@ func (s *Session) ask(ctx context.Context, q *question.Question, params json.Raw
 	dl.send(q, r, out)
 }
 
-// parse fills q from its params by its kind (elicitation, sampling),
+// parse fills q from its params by its kind (its descriptor's parse),
 // against what we declared in the negotiated version.
 func (s *Session) parse(q *question.Question, params json.RawMessage) *question.ParamsError {
-	if q.Kind == question.KindSampling {
-		return question.ParseSampling(q, params, s.samplingModes())
-	}
-	return question.Parse(q, params, s.modes(), s.Subset(), &s.schemas)
+	return question.ParseAs(q, params, s.env())
 }
 
-// askMethod is the method that asks a question of kind k.
-func askMethod(k question.Kind) string {
-	if k == question.KindSampling {
-		return wire.MethodCreateMessage
-	}
-	return wire.MethodElicit
+// env is what we declared in the negotiated version, which a question's
+// params are read against.
+func (s *Session) env() question.Env {
+	return question.Env{Modes: s.modes(), Sampling: s.samplingModes(), Subset: s.Subset(), Schemas: &s.schemas}
 }
 
 // unanswerable journals an input request we cannot serve (malformed, or of
@@ -111,11 +106,8 @@ func (s *Session) inputParams(raw json.RawMessage) (question.Kind, json.RawMessa
 	if err := json.Unmarshal(raw, &e); err != nil {
 		return 0, nil, "malformed input request: " + err.Error()
 	}
-	switch {
-	case e.Method == wire.MethodElicit:
-		return question.KindElicitation, e.Params, ""
-	case e.Method == wire.MethodCreateMessage && s.samplingModes().On:
-		return question.KindSampling, e.Params, ""
+	if k, ok := question.KindFor(e.Method); ok && k.Declared(s.env()) {
+		return k, e.Params, ""
 	}
 	return 0, nil, fmt.Sprintf("input request of a kind elicit did not declare (%s); it gets no answer", e.Method)
 }
@@ -123,34 +115,7 @@ func (s *Session) inputParams(raw json.RawMessage) (question.Kind, json.RawMessa
 // record journals a question's outcome and reports it; r is what went on
 // the wire for it, nil for nothing.
 func (s *Session) record(q *question.Question, out question.Outcome, r *question.Reply) {
-	sent := ""
-	if r != nil {
-		sent = r.Sent
-	}
-	now := time.Now()
-	e := question.JournalEntry{
-		Key:     q.Key,
-		Server:  s.name,
-		Origin:  q.Origin,
-		Kind:    out.Kind,
-		Latency: now.Sub(q.Arrived),
-		Reason:  out.Reason,
-		At:      now,
-		Sent:    sent,
-		Asked:   q.Kind,
-	}
-	if sent == "accept" {
-		e.Content = out.Content
-	}
-	if q.Kind == question.KindSampling {
-		e.Sampling = &question.SamplingRecord{}
-		if q.Sampling != nil {
-			e.Sampling.Request = q.Sampling.Raw
-		}
-		if r != nil && r.Sampling != nil {
-			e.Sampling.Result, e.Sampling.Error = r.Sampling.Result, r.Sampling.Error
-		}
-	}
+	e := question.NewEntry(q, s.name, out, r, time.Now())
 	s.journal.Record(e)
-	s.emit(PromptResolved{Key: q.Key, Entry: e, Sent: sent})
+	s.emit(PromptResolved{Key: q.Key, Entry: e, Sent: e.Sent})
 }

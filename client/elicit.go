@@ -8,16 +8,25 @@ import (
 	"github.com/elicit-dev/elicit/transport/jsonrpc"
 )
 
-// serveElicit serves one elicitation/create request through the one ask
-// path (deliver.go): its delivery is the request itself.
-func (s *Session) serveElicit(e *incoming, params []byte) {
+// serveQuestion serves one server request a person answers
+// (elicitation/create, sampling/createMessage) through the one ask path
+// (deliver.go): a question of the kind the method asks, whose delivery is
+// the request itself, or, task-augmented, our task (receiver.go).
+func (s *Session) serveQuestion(e *incoming, m *jsonrpc.Message) {
+	closed := s.tasks.promptOpened(e) // a task's question is its task's (tasks_core.go)
+	defer closed()
+	if s.servedAsTask(e, m) { // task-augmented: our task (receiver.go)
+		return
+	}
+	kind, _ := question.KindFor(m.Method) // features.go routes only the kinds' methods here
 	q := &question.Question{
 		Key:     question.Key{Server: s.name, Delivery: question.ServerRequest, RequestID: e.id},
 		Server:  s.name,
+		Kind:    kind,
 		Origin:  e.origin,
 		Arrived: e.arrived,
 	}
-	s.ask(e.ctx, q, params, requestDelivery{s, e})
+	s.ask(e.ctx, q, m.Params, requestDelivery{s, e})
 }
 
 // requestDelivery answers a question with a response to the server's
@@ -64,25 +73,6 @@ func (s *Session) answerLost(e *incoming, sent string, err error) {
 	case e.via != nil:
 		e.via.clock.end(cause)
 	}
-}
-
-// serveCreateMessage serves one sampling/createMessage request through
-// the one ask path: a question of KindSampling, answered by a response
-// to the request (features.go declares sampling).
-func (s *Session) serveCreateMessage(e *incoming, m *jsonrpc.Message) {
-	closed := s.tasks.promptOpened(e) // a task's question is its task's (tasks_core.go)
-	defer closed()
-	if s.servedAsTask(e, m) { // task-augmented: our task (receiver.go)
-		return
-	}
-	q := &question.Question{
-		Key:     question.Key{Server: s.name, Delivery: question.ServerRequest, RequestID: e.id},
-		Server:  s.name,
-		Kind:    question.KindSampling,
-		Origin:  e.origin,
-		Arrived: e.arrived,
-	}
-	s.ask(e.ctx, q, m.Params, requestDelivery{s, e})
 }
 
 // undelivered is the error that ends what waited on an answer (sent, as

@@ -49,8 +49,8 @@ const (
 func features() []feature {
 	return []feature{
 		{requests: []string{wire.MethodPing}, serve: (*Session).servePing},
-		{requests: []string{wire.MethodElicit}, serve: (*Session).serveElicitRequest, declare: (*Session).declareElicitation},
-		{requests: []string{wire.MethodCreateMessage}, serve: (*Session).serveCreateMessage, declare: (*Session).declareSampling, unserved: unservedSampling},
+		{requests: []string{wire.MethodElicit}, serve: (*Session).serveQuestion, declare: (*Session).declareElicitation},
+		{requests: []string{wire.MethodCreateMessage}, serve: (*Session).serveQuestion, declare: (*Session).declareSampling, unserved: unservedSampling},
 		// Roots (roots.go): roots/list in the stateful era; in 2026-07-28
 		// the same list answers roots/list inputs (autoInput).
 		{requests: []string{wire.MethodRootsList}, serve: (*Session).serveRootsList, declare: (*Session).declareRoots, unserved: unservedRoots},
@@ -244,13 +244,4 @@ func (s *Session) samplingModes() question.SamplingModes {
 
 func (s *Session) servePing(e *incoming, _ *jsonrpc.Message) {
 	s.answer(e, e.ctx, json.RawMessage(`{}`), nil)
-}
-
-func (s *Session) serveElicitRequest(e *incoming, m *jsonrpc.Message) {
-	closed := s.tasks.promptOpened(e) // a task's question is its task's (tasks_core.go)
-	defer closed()
-	if s.servedAsTask(e, m) { // task-augmented: our task (receiver.go)
-		return
-	}
-	s.serveElicit(e, m.Params)
 }

@@ -268,9 +268,7 @@ func (s *Session) serveAsTask(e *incoming, m *jsonrpc.Message, ttl time.Duration
 		Origin:  e.origin,
 		Arrived: e.arrived,
 	}
-	if m.Method == wire.MethodCreateMessage {
-		q.Kind = question.KindSampling
-	}
+	q.Kind, _ = question.KindFor(m.Method) // what the task-augmented request asks
 	s.ask(t.ctx, q, m.Params, receiverDelivery{s, t})
 	t.cancel(nil)
 }

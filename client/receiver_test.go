@@ -355,7 +355,7 @@ func TestReceiverTasksBoundAndPages(t *testing.T) {
 func TestReceiverTaskSampling(t *testing.T) {
 	t.Parallel()
 	rec := &recorder{}
-	s, p, _ := pipePeer(t, "2025-11-25", &client.Options{Sampling: client.SamplingOn, Prompter: question.Route{Sample: question.SampleEcho}}, rec)
+	s, p, _ := pipePeer(t, "2025-11-25", &client.Options{Sampling: client.SamplingOn, Prompter: question.Route{question.KindSampling: question.SampleEcho}}, rec)
 	const params = `{"task":{"ttl":60000},"messages":[{"role":"user","content":{"type":"text","text":"hello there"}}],"maxTokens":20}`
 	m := p.ask(1, "sampling/createMessage", params, nil)
 	var ctr struct {
@@ -375,7 +375,7 @@ func TestReceiverTaskSampling(t *testing.T) {
 		t.Errorf("journal %+v", e)
 	}
 
-	_, p2, _ := pipePeer(t, "2025-11-25", &client.Options{Sampling: client.SamplingOn, Prompter: question.Route{Sample: question.DeclineAll}}, nil)
+	_, p2, _ := pipePeer(t, "2025-11-25", &client.Options{Sampling: client.SamplingOn, Prompter: question.Route{question.KindSampling: question.DeclineAll}}, nil)
 	m = p2.ask(1, "sampling/createMessage", params, nil)
 	if err := json.Unmarshal(m.Result, &ctr); err != nil || ctr.Task.TaskID == "" {
 		t.Fatalf("created %s %v", m.Result, m.Error)

@@ -303,8 +303,7 @@ func (v *agentView) render(c *viewCtx) string {
 	st := c.st
 	a, ok := v.agent(c)
 	if !ok {
-		return st.Muted.Render("\n  No ACP agents. Start one with elicit acp -- AGENT ARGS…, or give a config entry\n" +
-			`  {"type": "acp", "command": …} beside the servers.`)
+		return "\n" + wrapped(st.Muted, `No ACP agents. Start one with elicit acp -- AGENT ARGS…, or give a config entry {"type": "acp", "command": …} beside the servers.`, c.width)
 	}
 	v.restyle(c)
 	w, h := c.width, c.bodyHeight()

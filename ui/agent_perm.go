@@ -163,16 +163,23 @@ func turnEndText(p *question.Question, e question.JournalEntry, sent string) (st
 	case question.Withdrawn:
 		return fmt.Sprintf("withdrawn by %s ($/cancel_request); answered %s", agent, orNothing(sent)), true
 	case question.Abandoned:
-		if e.Bucket == question.BucketShutdown || strings.HasPrefix(sent, "error") {
+		// The bucket tells a shutdown: a write the turn ended is
+		// answered -32800 as one is (acp_reply.go's FileWrite column).
+		if e.Bucket == question.BucketShutdown {
 			return "closed: elicit is shutting down; answered " + orNothing(sent), true
 		}
 		return "the turn was stopped; answered " + orNothing(sent), true
 	case question.Cancel:
-		if p.Kind == question.KindPermission {
+		// As client/acp does by delivery: Esc on a permission stops the
+		// turn, on a write refuses it and the turn goes on.
+		switch p.Key.Delivery {
+		case question.PermissionRequest:
 			return "you stopped the turn (session/cancel); answered " + orNothing(sent), true
+		case question.FileWrite:
+			return "you refused the write; answered " + orNothing(sent), true
 		}
 	case question.Accept, question.Decline:
-		if p.Kind == question.KindPermission && e.Option != nil {
+		if e.Option != nil { // a permission's option
 			return fmt.Sprintf("%s: %s (sent %s)", untrusted.Line(e.Option.Kind), untrusted.Line(e.Option.Name), untrusted.Line(sent)), true
 		}
 	}

@@ -80,8 +80,7 @@ func TestStatusBarFitsBothErasAt80(t *testing.T) {
 
 // TestStatusBarCutsNamesWithAnEllipsis: when even the bare badges do not
 // fit, every name is cut to a share of the width with "…", never mid-word
-// without one, and each server keeps its glyph; a notice that does not
-// fit is cut at the end, after the badges.
+// without one, and each server keeps its glyph.
 func TestStatusBarCutsNamesWithAnEllipsis(t *testing.T) {
 	t.Parallel()
 	d := newDriver(t, Options{}, demoLike, func(e *fakeEngine) {
@@ -105,11 +104,44 @@ func TestStatusBarCutsNamesWithAnEllipsis(t *testing.T) {
 			}
 		}
 	}
-	d.send(tea.WindowSizeMsg{Width: 120, Height: 24})
-	d.send(noticeMsg("1 question is open: ctrl+c again quits, and they end abandoned (answered cancel); any other key stays"))
-	bar = d.statusBar()
-	if !strings.Contains(bar, "● demo-2025-11-25") || !strings.Contains(bar, "1 question is") || ansi.StringWidth(bar) > 120 {
-		t.Errorf("with a long notice the status bar is %q", bar)
+}
+
+// TestNoticeHasLinesOfItsOwn: a notice is never cut beside the badges:
+// it has lines of its own above the status bar, wrapped at the width,
+// and the body gives up those rows; a key a second later clears it, the
+// quit warning goes with the key that withdraws it (issue 26).
+func TestNoticeHasLinesOfItsOwn(t *testing.T) {
+	t.Parallel()
+	now := t0
+	d := newDriver(t, Options{Now: func() time.Time { return now }}, demoLike)
+	const warning = "1 question is open: ctrl+c again quits, and they end abandoned (answered cancel); any other key stays"
+	for _, w := range []int{80, 120} {
+		d.send(tea.WindowSizeMsg{Width: w, Height: 24})
+		bar := d.statusBar()
+		d.send(noticeMsg(warning))
+		lines := strings.Split(d.screen(), "\n")
+		if len(lines) != 24 || lines[23] != bar {
+			t.Fatalf("at %d: %d lines, the bar %q, was %q", w, len(lines), lines[23], bar)
+		}
+		var said []string
+		for _, l := range lines[21:23] {
+			said = append(said, strings.TrimSpace(l))
+		}
+		if got := strings.Join(said, " "); got != warning && !strings.HasSuffix(got, warning) {
+			t.Errorf("at %d the notice reads %q", w, got)
+		}
+		if rows := d.m.bodyHeight(); rows != 24-chrome-d.m.noticeRows || d.m.noticeRows < 1 {
+			t.Errorf("at %d the body has %d rows with a notice of %d", w, rows, d.m.noticeRows)
+		}
+	}
+	d.keys(keyDown) // at once: it stays
+	if d.m.notice == "" {
+		t.Fatal("a key at once cleared the notice")
+	}
+	now = now.Add(noticeHold)
+	d.keys(keyDown)
+	if d.m.notice != "" || d.m.noticeRows != 0 || d.m.bodyHeight() != 24-chrome {
+		t.Fatalf("a key a second later left the notice %q (%d rows)", d.m.notice, d.m.noticeRows)
 	}
 }
 

@@ -23,10 +23,13 @@ import (
 // other fields as context), one request at a time per field: a newer text
 // due while one is out cancels it and is asked once it has ended, and an
 // answer for a text no longer in the field is dropped. The values are
-// listed under the form; the person moves into the list with ↓/ctrl+n,
-// takes the highlighted value with tab or enter, and closes the list with
-// esc (the form stays open). Nothing is taken unless highlighted, so tab
-// and enter keep moving between fields while a list is shown.
+// listed under the form with the first one highlighted; ↓↑ (ctrl+n/p)
+// move the highlight, tab or enter take it, and esc closes the list (the
+// form stays open; tab and enter are then the form's again). Nothing
+// highlighted, nothing taken: with "deploy" listed for "d", tab left "d"
+// and enter read demo://scene/d (issue 26). When the text changes, the
+// highlight stays only on a value that still starts with it, until the
+// answer for the new text comes.
 
 const (
 	// completeDelay is how long the text must rest before it is asked
@@ -130,7 +133,7 @@ func (p *completer) follow(form *forms.Form, id int) tea.Cmd {
 	case !p.seen || name != p.field:
 		p.stop() // the other field's request and list are moot
 	case p.list != nil:
-		p.list.cursor = -1 // what was highlighted was for another text
+		p.list.cursor = p.list.startingWith(text)
 	}
 	p.field, p.value, p.seen, p.taken = name, text, true, false
 	p.gen++
@@ -204,6 +207,9 @@ func (p *completer) got(c *viewCtx, msg completeGotMsg, form *forms.Form, id int
 			}
 		}
 	}
+	if len(l.values) > 0 {
+		l.cursor = 0 // the first is highlighted from the start
+	}
 	p.list = l
 	return nil
 }
@@ -235,6 +241,18 @@ func (p *completer) completeKey(c *viewCtx, k tea.KeyPressMsg, form *forms.Form,
 		return nil, false
 	}
 	return nil, true
+}
+
+// startingWith is the first value that starts with text (regardless of
+// case), -1 when none does: the highlight a list answered for an older
+// text keeps while the new text's answer is on its way.
+func (l *completeList) startingWith(text string) int {
+	for i, v := range l.values {
+		if strings.HasPrefix(strings.ToLower(v), strings.ToLower(text)) {
+			return i
+		}
+	}
+	return -1
 }
 
 // take puts the highlighted value (as shown: sanitized) in the field. The
@@ -275,8 +293,11 @@ func (p *completer) view(c *viewCtx) string {
 	case len(l.values) == 0:
 		return st.Muted.Render("no suggestions for " + untrusted.Line(p.field))
 	}
-	head := st.List.Badge.Render("suggestions "+countText(l)) +
-		st.Muted.Render("  ↓↑ pick · tab/enter take · esc closes the list")
+	keys := "  ↓↑ pick · tab/enter take · esc closes the list"
+	if l.cursor < 0 {
+		keys = "  ↓↑ pick · esc closes the list" // tab and enter are the form's
+	}
+	head := st.List.Badge.Render("suggestions "+countText(l)) + st.Muted.Render(keys)
 	lines := []string{head}
 	start := 0
 	if l.cursor >= completeRows {

@@ -92,8 +92,8 @@ func isGot(msg tea.Msg) bool {
 // TestCompleteDebouncedAndPicked: keys typed in a burst make one request,
 // for the text after the last key, once the timer for that key is due
 // (the timers of the earlier keys are dropped); the values are listed with
-// how many there are, sanitized; ↓/ctrl+n highlight one, tab takes it, and
-// the other arguments go as context.
+// how many there are, sanitized, the first highlighted; ↓/ctrl+n move the
+// highlight, tab takes it, and the other arguments go as context.
 func TestCompleteDebouncedAndPicked(t *testing.T) {
 	t.Parallel()
 	d := openGreet(t, withCompletions, func(e *fakeEngine) {
@@ -126,11 +126,11 @@ func TestCompleteDebouncedAndPicked(t *testing.T) {
 	if strings.Contains(s, "\x1b[31mred") {
 		t.Fatal("a value's escape reached the screen")
 	}
-	if strings.Contains(d.screen(), "› Alice") {
-		t.Fatal("a value is highlighted before the person moved into the list")
+	if !strings.Contains(d.screen(), "› Alice") || !strings.Contains(d.screen(), "tab/enter take") {
+		t.Fatalf("the first value is not highlighted from the start:\n%s", d.screen())
 	}
 
-	d.keys(keyDown, keyCtrlN, keyCtrlN, keyUp) // Alice, the sanitized one, Alina, back
+	d.keys(keyDown, keyCtrlN, keyUp) // from Alice: the sanitized one, Alina, back
 	if s := d.screen(); !strings.Contains(s, "› Al") || strings.Contains(s, "› Alice") || strings.Contains(s, "› Alina") {
 		t.Fatalf("the second value is not the highlighted one:\n%s", s)
 	}
@@ -352,8 +352,8 @@ func TestCompleteResourceTemplateVariables(t *testing.T) {
 	if len(asked) != 1 || asked[0].ref != (wire.CompleteRef{Type: wire.RefResource, URI: "demo://text/{id}{?lang}"}) || asked[0].arg != "id" {
 		t.Fatalf("asked %+v", asked)
 	}
-	d.keys(keyDown, keyTab) // "7"
-	d.keys(keyEnter)        // on to lang
+	d.keys(keyTab)   // "7", highlighted from the start
+	d.keys(keyEnter) // on to lang
 	d.typeText("e")
 	d.dueOnly(r.args.id, r.args.comp)
 	d.settle(r.args.comp)
@@ -364,4 +364,29 @@ func TestCompleteResourceTemplateVariables(t *testing.T) {
 	d.typeText("n")
 	d.keys(keyEnter)
 	mustShow(t, d, "resources/read demo://text/7?lang=en", "text seven in en")
+}
+
+// TestCompleteHighlightFollowsTheText: while the answer for a new text is
+// on its way, the list of the old one keeps its highlight only on a value
+// that still starts with the text; with none highlighted, the list's
+// head no longer offers tab and enter (they are the form's).
+func TestCompleteHighlightFollowsTheText(t *testing.T) {
+	t.Parallel()
+	d := openGreet(t, withCompletions, func(e *fakeEngine) { e.completeFn = team })
+	h := &d.templates().argHost
+	d.typeText("E")
+	d.keys(keyTab) // the form's: name has no list yet
+	d.typeText("S")
+	d.due(h)
+	mustShow(t, d, "› Sales", "tab/enter take")
+	d.typeText("u") // "Su": Support is still listed, and starts with it
+	mustShow(t, d, "› Support", "tab/enter take")
+	d.typeText("x") // "Sux": none does
+	if s := d.screen(); strings.Contains(s, "› S") || strings.Contains(s, "tab/enter take") {
+		t.Fatalf("a value that does not start with the text is highlighted, or the head offers tab/enter:\n%s", s)
+	}
+	d.keys(keyBackspace, keyTab) // "Su" again: Support highlighted, and taken
+	if name, text, _ := h.args.form.FocusedText(); name != "style" || text != "Support" {
+		t.Fatalf("tab took %s = %q, want style = Support", name, text)
+	}
 }

@@ -9,7 +9,7 @@ import (
 // serversMsg carries the engine's server list.
 type serversMsg []ServerStatus
 
-// noticeMsg is a one-line message for the status bar.
+// noticeMsg is a message for the person (notice.go).
 type noticeMsg string
 
 // handleEvent applies a lane-2 event: the Model's part (the server list,
@@ -65,5 +65,3 @@ func (m *Model) handleServers(msg serversMsg) tea.Cmd {
 
 // handleStreams lets the screens pull what they show of lane 3.
 func (m *Model) handleStreams(msg streamsChangedMsg) tea.Cmd { return m.toScreens(msg) }
-
-func (m *Model) handleNotice(msg noticeMsg) { m.notice = string(msg) }

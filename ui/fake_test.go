@@ -417,11 +417,6 @@ func newDriver(t testing.TB, opts Options, setup ...func(*fakeEngine)) *driver {
 	for _, f := range setup {
 		f(eng)
 	}
-	if opts.EndedLinger == 0 {
-		// Longer than collect's 30 ms, so panes stay until a key clears
-		// them, and short enough for the cleanup wait.
-		opts.EndedLinger = 200 * time.Millisecond
-	}
 	if opts.OpenURL == nil {
 		opts.OpenURL = func(string) error { return nil }
 	}

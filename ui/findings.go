@@ -115,14 +115,21 @@ func (v *findingsView) key(c *viewCtx, k tea.KeyPressMsg) tea.Cmd {
 const detailLines = 5
 
 // rows is how many findings fit above the detail.
-func (v *findingsView) rows(c *viewCtx) int { return max(c.bodyHeight()-2-detailLines, 1) }
+func (v *findingsView) rows(c *viewCtx) int {
+	return max(c.bodyHeight()-1-strings.Count(v.title(c), "\n")-1-detailLines, 1)
+}
+
+// title is the view's first line, wrapped at the width (wrap.go).
+func (v *findingsView) title(c *viewCtx) string {
+	errs, warns := findings.Counts(v.list)
+	return wrapLine(c.st.Title.Render(fmt.Sprintf("Findings: %d errors, %d warnings", errs, warns))+
+		c.st.Muted.Render("  what the servers did against the spec · enter: its frame in traffic"), c.width)
+}
 
 func (v *findingsView) render(c *viewCtx) string {
 	st := c.st
 	var b strings.Builder
-	errs, warns := findings.Counts(v.list)
-	b.WriteString(st.Title.Render(fmt.Sprintf("Findings: %d errors, %d warnings", errs, warns)) +
-		st.Muted.Render("  what the servers did against the spec · enter: its frame in traffic") + "\n")
+	b.WriteString(v.title(c) + "\n")
 	if len(v.list) == 0 {
 		b.WriteString(st.Muted.Render("no findings: no server has broken a rule elicit checks (docs/findings.md)"))
 		return b.String()

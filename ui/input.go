@@ -11,9 +11,20 @@ import (
 // field uses), then hands the key to the current view.
 func (m *Model) handleKey(k tea.KeyPressMsg) tea.Cmd {
 	quit := key.Matches(k, m.keys.Quit)
-	if !quit {
-		m.quitAsked = false // any other key withdraws the question
+	var said tea.Cmd
+	switch {
+	case !quit && m.quitAsked:
+		// Any other key withdraws the question, and its warning with it.
+		m.quitAsked = false
+		said = m.setNotice("")
+	case !quit:
+		said = m.dismissNotice()
 	}
+	return tea.Batch(said, m.handleKeyAfterNotice(k, quit))
+}
+
+// handleKeyAfterNotice is handleKey once the notice has had the key.
+func (m *Model) handleKeyAfterNotice(k tea.KeyPressMsg, quit bool) tea.Cmd {
 	if m.showHelp {
 		// Any key closes the overlay, except quit and the ones that
 		// scroll it.
@@ -77,8 +88,7 @@ func (m *Model) quit() tea.Cmd {
 	if n > 1 {
 		q = fmt.Sprintf("%d questions are", n)
 	}
-	m.notice = q + " open: ctrl+c again quits, and they end abandoned (answered cancel); any other key stays"
-	return nil
+	return m.setNotice(q + " open: ctrl+c again quits, and they end abandoned (answered cancel); any other key stays")
 }
 
 // handleClick focuses the pane whose strip entry or tile was clicked,
@@ -87,6 +97,10 @@ func (m *Model) handleClick(c tea.MouseClickMsg) tea.Cmd {
 	if c.Button != tea.MouseLeft {
 		return nil
 	}
+	return tea.Batch(m.dismissNotice(), m.click(c))
+}
+
+func (m *Model) click(c tea.MouseClickMsg) tea.Cmd {
 	if c.Y != stripRow {
 		return m.clickPane(c.X, c.Y)
 	}

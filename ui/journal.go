@@ -184,14 +184,11 @@ func (j *journalView) countsLine(st *themes.Styles, label string, n question.Cou
 	return line
 }
 
-// askedTag marks a sampling entry in the list; elicitation is the
-// default and goes unmarked.
+// askedTag marks an entry of a kind other than elicitation in the list
+// (kinds.go); elicitation is the default and goes unmarked.
 func askedTag(st *themes.Styles, e question.JournalEntry) string {
-	switch e.Asked {
-	case question.KindSampling:
-		return st.Muted.Render("sampling ")
-	case question.KindPermission:
-		return st.Muted.Render("permission ")
+	if t := paneKindOf(e.Asked).tag; t != "" {
+		return st.Muted.Render(t + " ")
 	}
 	return ""
 }

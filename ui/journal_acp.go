@@ -56,7 +56,7 @@ func bucketStyle(st *themes.Styles, b string) lipgloss.Style {
 // permissionTag is a permission entry's bucket in the list: the option
 // kind chosen, or how it ended.
 func permissionTag(st *themes.Styles, e question.JournalEntry) string {
-	if e.Asked != question.KindPermission || e.Bucket == "" {
+	if !paneKindOf(e.Asked).byBucket || e.Bucket == "" {
 		return ""
 	}
 	return bucketStyle(st, e.Bucket).Render(untrusted.Line(e.Bucket)) + " "

@@ -1,6 +1,8 @@
 package ui
 
 import (
+	"cmp"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode"
@@ -14,37 +16,110 @@ import (
 
 // listFilter narrows a server list to the items whose name, title or
 // description (a resource's URI too) holds its text, without regard to
-// case. The cursor stays an index into the whole list, so the views that
-// read l.items[cursor] need not know a filter exists; it only ever rests
-// on an item the filter shows.
+// case, and ranks them: name matches first (the whole name, then its
+// start, then the start of a word in it, then anywhere), then title and
+// URI matches, then description matches, each rank in the server's
+// order. The cursor stays an index into the whole list, so the views
+// that read l.items[cursor] need not know a filter exists; it only ever
+// rests on an item the filter shows, and on the best one when the text
+// changes: /allowed on server-filesystem put it on read_text_file, whose
+// description says "allowed directories", and list_allowed_directories
+// came last (issue 26).
 type listFilter struct {
 	text    string
 	editing bool // the person is typing it: every key is text
 
-	// vis caches the matching indices for one list and one text: a list
-	// may be long and the filter is asked on every frame.
+	// vis caches the matching indices, best first, for one list and one
+	// text: a list may be long and the filter is asked on every frame.
 	vis     []int
 	visFor  any
 	visText string
 }
 
-// filterText is what the filter searches in an item, lower-cased.
-func filterText(item any) string {
-	var parts []string
-	switch v := item.(type) {
-	case *wire.Tool:
-		parts = []string{v.Name, v.Title, v.Annotations.Title, v.Description}
-	case *wire.Resource:
-		parts = []string{v.Name, v.Title, v.URI, v.Description}
-	case *wire.Prompt:
-		parts = []string{v.Name, v.Title, v.Description}
-	case interface{ filterParts() []string }:
-		parts = v.filterParts()
-	}
-	return strings.ToLower(strings.Join(parts, "\x00"))
+// filterFields is what the filter searches in an item, by rank.
+type filterFields struct {
+	name string   // matched first
+	alts []string // title, URI: next
+	desc []string // description and the rest: last
 }
 
-// visible returns the indices of the items the filter shows, in order.
+// fieldsOf is what the filter searches in an item.
+func fieldsOf(item any) filterFields {
+	switch v := item.(type) {
+	case *wire.Tool:
+		return filterFields{v.Name, []string{v.Title, v.Annotations.Title}, []string{v.Description}}
+	case *wire.Resource:
+		return filterFields{v.Name, []string{v.Title, v.URI}, []string{v.Description}}
+	case *wire.Prompt:
+		return filterFields{v.Name, []string{v.Title}, []string{v.Description}}
+	case interface{ filterFields() filterFields }:
+		return v.filterFields()
+	}
+	return filterFields{}
+}
+
+// How a field holds the needle, best first; noMatch when it does not.
+const (
+	matchExact = iota
+	matchPrefix
+	matchWord
+	matchInside
+	matchKinds
+	noMatch = -1
+)
+
+// matchKind is how field holds needle (both lower-cased).
+func matchKind(field, needle string) int {
+	i := strings.Index(field, needle)
+	switch {
+	case i < 0:
+		return noMatch
+	case field == needle:
+		return matchExact
+	case i == 0:
+		return matchPrefix
+	}
+	for ; i > 0; i = nextIndex(field, needle, i) {
+		if r := rune(field[i-1]); !unicode.IsLetter(r) && !unicode.IsDigit(r) {
+			return matchWord
+		}
+	}
+	return matchInside
+}
+
+// nextIndex is the next place after i where needle is in field, or -1.
+func nextIndex(field, needle string, i int) int {
+	if j := strings.Index(field[i+1:], needle); j >= 0 {
+		return i + 1 + j
+	}
+	return -1
+}
+
+// filterRank is how well an item's fields hold needle, lower is better;
+// noMatch when none does.
+func filterRank(f filterFields, needle string) int {
+	best := noMatch
+	try := func(tier int, field string) {
+		if k := matchKind(strings.ToLower(field), needle); k != noMatch && (best == noMatch || tier*matchKinds+k < best) {
+			best = tier*matchKinds + k
+		}
+	}
+	try(0, f.name)
+	for _, a := range f.alts {
+		try(1, a)
+	}
+	if best != noMatch {
+		return best
+	}
+	for _, d := range f.desc {
+		if strings.Contains(strings.ToLower(d), needle) {
+			return 2 * matchKinds
+		}
+	}
+	return noMatch
+}
+
+// visible returns the indices of the items the filter shows, best first.
 func (s *serverLists[T]) visible() []int {
 	l := s.current()
 	if l == nil {
@@ -56,10 +131,21 @@ func (s *serverLists[T]) visible() []int {
 	}
 	vis := make([]int, 0, len(l.items))
 	needle := strings.ToLower(f.text)
+	var ranks []int
+	if needle != "" {
+		ranks = make([]int, len(l.items))
+	}
 	for i := range l.items {
-		if needle == "" || strings.Contains(filterText(&l.items[i]), needle) {
+		if needle == "" {
+			vis = append(vis, i)
+			continue
+		}
+		if ranks[i] = filterRank(fieldsOf(&l.items[i]), needle); ranks[i] != noMatch {
 			vis = append(vis, i)
 		}
+	}
+	if ranks != nil {
+		slices.SortStableFunc(vis, func(a, b int) int { return cmp.Compare(ranks[a], ranks[b]) })
 	}
 	f.vis, f.visFor, f.visText = vis, any(l), f.text
 	return vis
@@ -120,6 +206,7 @@ func (s *serverLists[T]) filterKey(c *viewCtx, k tea.KeyPressMsg) bool {
 		}
 		return false
 	}
+	was := f.text
 	switch k.String() {
 	case "enter":
 		f.editing = false
@@ -139,6 +226,10 @@ func (s *serverLists[T]) filterKey(c *viewCtx, k tea.KeyPressMsg) bool {
 		if k.Text != "" && !strings.ContainsFunc(k.Text, unicode.IsControl) {
 			f.text += k.Text
 		}
+	}
+	if vis := s.visible(); f.text != was && f.text != "" && len(vis) > 0 {
+		s.cursor = vis[0] // a new text: its best match
+		return true
 	}
 	s.snap()
 	return true

@@ -25,8 +25,6 @@ type Options struct {
 	OpenURL func(url string) error
 	// Now is the clock; nil means time.Now. Tests fix it.
 	Now func() time.Time
-	// EndedLinger is how long an ended prompt's notice stays (5 s).
-	EndedLinger time.Duration
 	// ArmDelay is how long a prompt must have been on screen before a key
 	// may answer it (Enter, Esc, ctrl+x, a click on Decline): 0 means
 	// 300 ms; negative, none (tests that answer at once).
@@ -49,8 +47,11 @@ type Model struct {
 	prompts *promptsView
 	view    viewID // the tab on show
 
-	isDark   bool
-	notice   string // one-line message on the status bar
+	isDark bool
+	// notice is what elicit says to the person, on lines of its own
+	// above the status bar, since noticeAt (notice.go).
+	notice   string
+	noticeAt time.Time
 	showHelp bool
 	// helpScroll is the help overlay's first line shown (renderHelp keeps
 	// it in range).
@@ -74,9 +75,6 @@ func New(engine Engine, bridge *Bridge, opts Options) *Model {
 	if opts.Now == nil {
 		opts.Now = time.Now
 	}
-	if opts.EndedLinger <= 0 {
-		opts.EndedLinger = 5 * time.Second
-	}
 	if opts.ArmDelay == 0 {
 		opts.ArmDelay = defaultArmDelay
 	}
@@ -97,6 +95,7 @@ func New(engine Engine, bridge *Bridge, opts Options) *Model {
 	m.theme = th
 	m.st = th.Styles(m.isDark)
 	m.prompts = newPromptsView()
+	m.tasksOpen = m.prompts.taskQuestions
 	m.tabs = newTabs(m.prompts)
 	m.setView(viewPrompts)
 	for i, t := range m.tabs {

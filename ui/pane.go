@@ -256,11 +256,7 @@ func (p *pane) render(st *themes.Styles, km keyMap, width int, now time.Time, se
 		b.WriteString("\n" + style.Width(max(width, 1)).Render(p.notice) + "\n")
 		switch {
 		case p.state == paneEnded:
-			parts := []string{keyHint(st, km.Dismiss)}
-			for _, h := range hints {
-				parts = append(parts, h.render(st))
-			}
-			footer = st.Pane.Footer.Render(strings.Join(parts, "  "))
+			footer = st.Pane.Footer.Render(endedFooter(st, km, width, hints))
 		case awaitsURLDone(p):
 			footer = st.Pane.Footer.Render(st.Pane.Key.Render(km.URLDone.Help().Key) + " " + st.Pane.KeyDesc.Render("done, send it again"))
 		}
@@ -276,7 +272,8 @@ func (p *pane) render(st *themes.Styles, km keyMap, width int, now time.Time, se
 		b.WriteString(p.renderURL(st, width))
 	}
 	if p.note != "" {
-		b.WriteString("\n" + st.Warning.Render(untrusted.Line(p.note)))
+		// Wrapped: a tile 58 wide cut "just arrived: read it first…".
+		b.WriteString("\n" + wrapped(st.Warning, untrusted.Line(p.note), width))
 	}
 	b.WriteString("\n")
 	return b.String(), p.openFooter(st, km, width, hints)
@@ -411,6 +408,25 @@ type footerHint struct{ key, desc string }
 
 func (h footerHint) render(st *themes.Styles) string {
 	return st.Pane.Key.Render(h.key) + " " + st.Pane.KeyDesc.Render(h.desc)
+}
+
+// endedFooter is an ended pane's keys: clear it, and the view's (clear
+// all ended…). It says "clear" alone for the first when the whole does
+// not fit: a tile 58 wide cut "ctrl+l clear all 2 ended" to "ctrl+l
+// clear all 2" (issue 26).
+func endedFooter(st *themes.Styles, km keyMap, width int, hints []footerHint) string {
+	var line string
+	for _, first := range []string{keyHint(st, km.Dismiss), footerHint{km.Dismiss.Help().Key, "clear"}.render(st),
+		footerHint{km.Dismiss.Keys()[0], "clear"}.render(st)} {
+		parts := []string{first}
+		for _, h := range hints {
+			parts = append(parts, h.render(st))
+		}
+		if line = strings.Join(parts, "  "); width <= 0 || ansi.StringWidth(line) <= width {
+			return line
+		}
+	}
+	return ansi.Truncate(line, width, "…")
 }
 
 // declineLabel is the Decline button's text; clicks find it on screen.

@@ -1,28 +1,19 @@
 package ui
 
 import (
-	"time"
-
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/elicit-dev/elicit/client"
 	"github.com/elicit-dev/elicit/client/question"
-	"github.com/elicit-dev/elicit/forms"
 )
 
 // How panes come and go. The Model does this, not the prompts screen: a
 // prompt opens, ends and may take the screen on the engine's word (lanes
 // 1 and 2), whatever is on show.
 
-// paneExpireMsg clears an ended pane after its notice has been shown.
-type paneExpireMsg struct{ id int }
-
-// showTaskPromptMsg asks for a task's open prompt to be shown; with
-// detail, the task's details are shown instead when it has none.
-type showTaskPromptMsg struct {
-	task   client.Task
-	detail bool
-}
+// showTaskPromptMsg asks for a task's open prompt to be shown (p in the
+// tasks view).
+type showTaskPromptMsg struct{ task client.Task }
 
 // handlePromptOpened makes a pane for a new prompt. Focus belongs to the
 // person: a new prompt never switches the view (the tab counter and the
@@ -41,17 +32,8 @@ func (m *Model) handlePromptOpened(msg promptOpenedMsg) tea.Cmd {
 	}
 	pn := &pane{id: m.newID(), p: p, reply: msg.reply}
 	var cmd tea.Cmd
-	if p.Kind == question.KindPermission && p.Permission != nil && len(p.Permission.Options) > 0 {
-		pn.perm = newPermChoice(p, m.agentLogs.tool(p.Server, p.Origin.ToolCallID))
-	} else if p.Kind == question.KindElicitation && p.Mode == question.ModeURL {
-		pn.url = inspectURL(p.URL, m.serverHost(p.Server))
-	} else {
-		if p.Kind == question.KindSampling {
-			pn.form = samplingForm(p, m.keys.SaveMedia.Help().Key, m.theme.Form) // sampling.go
-		} else {
-			// The form shows the server's message above its fields, sanitized.
-			pn.form = forms.New(p.Schema, forms.Options{Message: p.Message, Theme: m.theme.Form})
-		}
+	paneKindOf(p.Kind).open(m, pn) // kinds.go
+	if pn.form != nil {
 		cmd = tag(pn.id, pn.form.Init())
 		if m.bg != nil {
 			cmd = tea.Batch(cmd, tag(pn.id, pn.form.Update(m.bg)))
@@ -78,7 +60,7 @@ func (m *Model) handlePromptClosed(msg promptClosedMsg) tea.Cmd {
 		text = "the turn was stopped"
 	}
 	pn.end(kind, text, m.now(), false)
-	return m.expireLater(pn.id)
+	return nil
 }
 
 // handleResolved shows the engine's verdict on a prompt.
@@ -87,20 +69,11 @@ func (m *Model) handleResolved(e client.PromptResolved) tea.Cmd {
 	if pn == nil {
 		return nil
 	}
+	// An ended pane stays, saying how it ended, until the person clears
+	// it (enter or ctrl+w on it, ctrl+l for all): one that cleared itself
+	// after 5 s was gone before a withdrawal could be read (issue 26).
 	pn.end(e.Entry.Kind, endText(pn.p, e.Entry, e.Sent), m.now(), true)
-	return m.expireLater(pn.id)
-}
-
-func (m *Model) expireLater(id int) tea.Cmd {
-	return tea.Tick(m.opts.EndedLinger, func(time.Time) tea.Msg { return paneExpireMsg{id: id} })
-}
-
-func (m *Model) handlePaneExpire(msg paneExpireMsg) tea.Cmd {
-	pn := m.prompts.byID[msg.id]
-	if pn == nil || pn.state != paneEnded {
-		return nil
-	}
-	return m.prompts.removePane(&m.viewCtx, pn)
+	return nil
 }
 
 // cyclePane moves focus by delta through the panes in arrival order (the
@@ -136,12 +109,7 @@ func (m *Model) handleShowTaskPrompt(msg showTaskPromptMsg) tea.Cmd {
 		m.setView(viewPrompts)
 		return m.prompts.focusPane(&m.viewCtx, pn.id)
 	}
-	if msg.detail {
-		k := keyOf(t)
-		return func() tea.Msg { return taskDetailMsg{key: k} }
-	}
-	m.notice = "task " + t.ID + " has no open prompt"
-	return nil
+	return m.setNotice("task " + t.ID + " has no open prompt")
 }
 
 // settlePanes runs after every Update: it records which panes are on

@@ -94,18 +94,33 @@ func (p *promptsView) removePane(c *viewCtx, pn *pane) tea.Cmd {
 // taskPane is the first open prompt pane of a task: those the engine
 // names first, then any whose key or origin names the task.
 func (p *promptsView) taskPane(t *client.Task) *pane {
-	for _, k := range t.OpenPrompts {
-		if pn := p.byKey[k]; pn != nil && pn.open() {
-			return pn
-		}
-	}
-	for _, pn := range p.panes {
-		pr := pn.p
-		if pn.open() && pr.Server == t.Server && (pr.Key.TaskID == t.ID || pr.Origin.TaskID == t.ID) {
-			return pn
-		}
+	if qs := p.taskQuestions(t); len(qs) > 0 {
+		return p.byKey[qs[0].Key]
 	}
 	return nil
+}
+
+// taskQuestions are a task's open questions (the task view's details
+// list them): those the engine names first, then any whose key or origin
+// names the task.
+func (p *promptsView) taskQuestions(t *client.Task) []*question.Question {
+	var out []*question.Question
+	seen := map[int]bool{}
+	add := func(pn *pane) {
+		if pn != nil && pn.open() && !seen[pn.id] {
+			seen[pn.id] = true
+			out = append(out, pn.p)
+		}
+	}
+	for _, k := range t.OpenPrompts {
+		add(p.byKey[k])
+	}
+	for _, pn := range p.panes {
+		if pr := pn.p; pr.Server == t.Server && (pr.Key.TaskID == t.ID || pr.Origin.TaskID == t.ID) {
+			add(pn)
+		}
+	}
+	return out
 }
 
 func (p *promptsView) enter(c *viewCtx) tea.Cmd { return p.sizeShown(c) }
@@ -145,7 +160,7 @@ func (p *promptsView) key(c *viewCtx, k tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(k, c.keys.Cancel) && (pn.form == nil || !pn.form.Filtering()):
 		pn.answer(question.Outcome{Kind: question.Cancel})
 		return nil
-	case key.Matches(k, c.keys.SaveMedia) && pn.p.Kind == question.KindSampling:
+	case key.Matches(k, c.keys.SaveMedia) && paneKindOf(pn.p.Kind).media:
 		return saveMedia(c, pn) // sampling_save.go
 	}
 	if pn.form == nil {
@@ -165,7 +180,7 @@ func formUpdate(pn *pane, msg tea.Msg) tea.Cmd {
 			return cmd
 		}
 		pn.note = ""
-		pn.answer(acceptOutcome(pn.p, content)) // sampling.go
+		pn.answer(paneKindOf(pn.p.Kind).accept(pn.p, content)) // kinds.go
 	}
 	return cmd
 }

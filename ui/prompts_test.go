@@ -357,6 +357,12 @@ func TestPaneArmDelay(t *testing.T) {
 	if s := d.screen(); !strings.Contains(s, "just arrived") {
 		t.Errorf("the held-back key is not explained:\n%s", s)
 	}
+	// In a tile (two questions at 120×40) the explanation wraps, whole.
+	q := formPrompt(t, "demo", 2, "And where?", nameSchema)
+	d.open(q)
+	if s := focusedTile(d); !strings.Contains(s, "just arrived: read it first (keys that answer it are taken after a moment)") {
+		t.Errorf("the explanation is cut in a tile:\n%s", d.screen())
+	}
 	now = now.Add(300 * time.Millisecond)
 	d.keys(keyEnter)
 	if got := d.reply(p.Key); got.Kind != question.Accept || !cmp.Equal(got.Content, map[string]any{"name": "Ada"}) {
@@ -381,6 +387,9 @@ func TestCtrlCAsksOnceWithQuestionsOpen(t *testing.T) {
 	}
 	d.noReply(p.Key)
 	d.m.handleKey(tea.KeyPressMsg{Code: 'x', Text: "x"})
+	if s := d.screen(); strings.Contains(s, "ctrl+c again quits") {
+		t.Errorf("the withdrawn question is still on screen:\n%s", s)
+	}
 	if cmd := d.m.handleKey(ctrlC); cmd != nil {
 		t.Fatal("ctrl+c after another key quit without asking again")
 	}
@@ -456,4 +465,17 @@ func TestEmptyScreenSaysWhatToTry(t *testing.T) {
 	mustShow(t, d, "Try the deploy tool first:", "F5 Tools, s until it shows demo-2026-07-28, ↓ to deploy, Enter twice.",
 		"  Its question opens here (F4): enter accepts, ctrl+x declines, esc cancels.",
 		"  Every tool works on the server that lists it; F7 shows how each question")
+}
+
+// focusedTile is the text of the focused tile (drawn in ┃), its lines'
+// words joined by one space, so a sentence wrapped in it reads whole.
+func focusedTile(d *driver) string {
+	var words []string
+	for _, l := range strings.Split(d.screen(), "\n") {
+		if _, in, ok := strings.Cut(l, "┃"); ok {
+			in, _, _ = strings.Cut(in, "┃")
+			words = append(words, strings.Fields(in)...)
+		}
+	}
+	return strings.Join(words, " ")
 }

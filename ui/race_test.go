@@ -56,7 +56,7 @@ func runSwitchRace(t *testing.T, run int) {
 	eng := newFakeEngine()
 	br := NewBridge(BridgeOptions{})
 	defer br.Close()
-	m := New(eng, br, Options{OpenURL: func(string) error { return nil }, EndedLinger: 50 * time.Millisecond, ArmDelay: -1})
+	m := New(eng, br, Options{OpenURL: func(string) error { return nil }, ArmDelay: -1})
 	tm := teatest.NewTestModel(t, m, teatest.WithInitialTermSize(100, 30))
 	br.Attach(tm.Send)
 
@@ -119,7 +119,7 @@ func TestScreenReplay(t *testing.T) {
 	eng := newFakeEngine()
 	br := NewBridge(BridgeOptions{})
 	defer br.Close()
-	m := New(eng, br, Options{EndedLinger: 50 * time.Millisecond, ArmDelay: -1})
+	m := New(eng, br, Options{ArmDelay: -1})
 	tm := teatest.NewTestModel(t, m, teatest.WithInitialTermSize(100, 30))
 	br.Attach(tm.Send)
 	ctx, cancel := context.WithCancel(context.Background())

@@ -26,12 +26,12 @@ type resourceItem struct {
 	tmpl *wire.ResourceTemplate
 }
 
-// filterParts is what the list filter searches (listfilter.go).
-func (it *resourceItem) filterParts() []string {
+// filterFields is what the list filter searches (listfilter.go).
+func (it *resourceItem) filterFields() filterFields {
 	if t := it.tmpl; t != nil {
-		return []string{t.Name, t.Title, t.URITemplate, t.Description, "template"}
+		return filterFields{t.Name, []string{t.Title, t.URITemplate}, []string{t.Description, "template"}}
 	}
-	return []string{it.res.Name, it.res.Title, it.res.URI, it.res.Description}
+	return fieldsOf(&it.res)
 }
 
 // listResources asks for a server's resources, then its templates. A
@@ -121,9 +121,9 @@ func (r *resourcesView) expandRead(c *viewCtx, tp wire.ResourceTemplate, values 
 // renderTemplateForm draws the open form of a template's variables.
 func (r *resourcesView) renderTemplateForm(c *viewCtx) string {
 	st, tp := c.st, r.args.of
-	head := st.Title.Render("variables of "+untrusted.Line(tp.Name)) + "  " +
-		st.Pane.URL.Render(untrusted.Line(tp.URITemplate)) +
-		st.Muted.Render("  (empty: left out"+r.completeHint()+" · esc closes)")
+	head := wrapLine(st.Title.Render("variables of "+untrusted.Line(tp.Name))+"  "+
+		st.Pane.URL.Render(untrusted.Line(tp.URITemplate))+
+		st.Muted.Render("  (empty: left out"+r.completeHint()+" · esc closes)"), c.width)
 	if tp.Description != "" {
 		head += "\n" + st.Muted.Render(untrusted.Line(tp.Description))
 	}

@@ -49,6 +49,12 @@ func (m *Model) handleBackground(msg tea.BackgroundColorMsg) tea.Cmd {
 
 func (m *Model) handleResize(msg tea.WindowSizeMsg) tea.Cmd {
 	m.width, m.height = msg.Width, msg.Height
+	m.noticeRows = len(m.noticeLines())
+	return m.resizeScreens()
+}
+
+// resizeScreens sizes every screen's forms to the body as it is now.
+func (m *Model) resizeScreens() tea.Cmd {
 	cmds := make([]tea.Cmd, 0, len(m.tabs))
 	for _, t := range m.tabs {
 		if r, ok := t.screen.(resizer); ok {

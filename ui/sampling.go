@@ -14,7 +14,7 @@ import (
 // them apart). Its images and audio are type/size lines naming saveKey,
 // which writes them to files (sampling_save.go).
 
-// samplingForm builds the pane's form for q (KindSampling).
+// samplingForm builds the pane's form for a sampling question q.
 func samplingForm(q *question.Question, saveKey string, theme huh.Theme) *forms.Form {
 	smp := q.Sampling
 	p := smp.Params
@@ -62,12 +62,9 @@ func sampleBlocks(bs []wire.SamplingBlock, saveKey string) []forms.SamplingBlock
 	return out
 }
 
-// acceptOutcome is the Accept a submitted form sends: its content, or for
-// a sampling question the reply the person wrote.
-func acceptOutcome(q *question.Question, content map[string]any) question.Outcome {
-	if q.Kind != question.KindSampling {
-		return question.Outcome{Kind: question.Accept, Content: content}
-	}
+// acceptSample is the Accept a submitted sampling form sends: the reply
+// the person wrote.
+func acceptSample(_ *question.Question, content map[string]any) question.Outcome {
 	text, model, stop, tool, input := forms.SamplingAnswer(content)
 	r := &question.SampleReply{Text: text, Model: model, StopReason: stop}
 	if tool != "" {

@@ -6,6 +6,8 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/elicit-dev/elicit/client"
+	"github.com/elicit-dev/elicit/client/question"
 	"github.com/elicit-dev/elicit/themes"
 )
 
@@ -90,8 +92,11 @@ type viewCtx struct {
 	bg    tea.Msg // the last BackgroundColorMsg, for forms opened later
 
 	width, height int
-	servers       []ServerStatus
-	agents        []AgentStatus
+	// noticeRows are the rows the notice takes above the status bar
+	// (notice.go); the body has the rest.
+	noticeRows int
+	servers    []ServerStatus
+	agents     []AgentStatus
 	// openBy counts the open prompt panes per server or agent (the agent
 	// view says when its agent waits on the person).
 	openBy map[string]int
@@ -107,6 +112,17 @@ type viewCtx struct {
 	selves map[string]string
 
 	nextID int
+	// tasksOpen gives a task's open questions (the Model's panes), read
+	// only: the task view lists them in a task's details.
+	tasksOpen func(t *client.Task) []*question.Question
+}
+
+// taskQuestions are the questions of task t open now.
+func (c *viewCtx) taskQuestions(t *client.Task) []*question.Question {
+	if c.tasksOpen == nil {
+		return nil
+	}
+	return c.tasksOpen(t)
 }
 
 func (c *viewCtx) now() time.Time { return c.opts.Now() }
@@ -143,7 +159,9 @@ func (c *viewCtx) noteSelves() {
 // onScreen reports whether s is the screen on show.
 func (c *viewCtx) onScreen(s screen) bool { return c.shown == s }
 
-func (c *viewCtx) bodyHeight() int { return max(c.height-chrome, 1) }
+// bodyHeight is the rows between the strip and the status bar that the
+// notice leaves (notice.go).
+func (c *viewCtx) bodyHeight() int { return max(c.height-chrome-c.noticeRows, 1) }
 
 // notice puts text on the status bar. It is a command, so a screen says
 // something without writing the Model.

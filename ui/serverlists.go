@@ -44,6 +44,9 @@ type serverLists[T any] struct {
 	inFlight map[string]bool
 	again    map[string]bool
 	filter   listFilter
+	// titleRows is how many lines the title took when last drawn (it
+	// wraps at the width): listRows counts them out.
+	titleRows int
 }
 
 func (s *serverLists[T]) initLists(fetch listFetch) {
@@ -131,7 +134,7 @@ func (s *serverLists[T]) loaded(c *viewCtx, server string, items []T, err error)
 
 // listRows is how many list rows fit under the title line; textRows how
 // many lines of an opened item fit under its head and scroll hint.
-func (s *serverLists[T]) listRows(c *viewCtx) int { return max(c.bodyHeight()-1, 1) }
+func (s *serverLists[T]) listRows(c *viewCtx) int { return max(c.bodyHeight()-max(s.titleRows, 1), 1) }
 func (s *serverLists[T]) textRows(c *viewCtx) int { return max(c.bodyHeight()-2, 1) }
 
 // listWords are what a browse view calls its list, in renderList.
@@ -149,14 +152,17 @@ func (s *serverLists[T]) renderList(c *viewCtx, w listWords, line func(item *T, 
 	return s.renderTitle(c, w) + "\n" + s.renderRows(c, w, s.listRows(c), line)
 }
 
-// renderTitle is the list's title line: what it lists, of which server,
-// the filter, and the keys.
+// renderTitle is the list's title: what it lists, of which server, the
+// filter, and the keys, wrapped at the width (wrap.go).
 func (s *serverLists[T]) renderTitle(c *viewCtx, w listWords) string {
+	title := s.renderHead(c, w) + "   " + s.filterSegment(c) + c.st.Muted.Render(w.hints)
 	if s.filter.editing {
 		// Every key is the filter's: the list's keys would mislead.
-		return s.renderHead(c, w) + "   " + s.filterSegment(c)
+		title = s.renderHead(c, w) + "   " + s.filterSegment(c)
 	}
-	return s.renderHead(c, w) + "   " + s.filterSegment(c) + c.st.Muted.Render(w.hints)
+	title = wrapLine(title, c.width)
+	s.titleRows = strings.Count(title, "\n") + 1
+	return title
 }
 
 // renderHead is the title alone: what the list is, of which server.

@@ -11,11 +11,11 @@ import (
 	"github.com/elicit-dev/elicit/themes/untrusted"
 )
 
-// The status bar: one badge per server and agent, then the notice. When
-// they do not fit the width, every badge says less, a level at a time
-// (statusLevel: a failure's reason is cut with "…" before it goes), then
-// the names share what is left, each cut with "…";
-// only then is the bar cut at its end. So at 80 columns the demo's two
+// The status bar: one badge per server and agent (the notice has lines
+// of its own above it, notice.go). When they do not fit the width, every
+// badge says less, a level at a time (statusLevel: a failure's reason is
+// cut with "…" before it goes), then the names share what is left, each
+// cut with "…"; only then is the bar cut at its end. So at 80 columns the demo's two
 // servers and its agent are all on it, and 120 columns say everything.
 
 // statusLevel is how much each badge says.
@@ -46,13 +46,13 @@ const (
 )
 
 // statusFit is how the bar is drawn: its level, the widths names and
-// reasons are cut to (0: whole), whether the notice is on it, and plain
+// reasons are cut to (0: whole), and plain
 // (no styles: the steps measure the bar without rendering it, and only
 // the one that fits is styled).
 type statusFit struct {
 	lv                 statusLevel
 	nameMax, reasonMax int
-	notice, plain      bool
+	plain              bool
 }
 
 func (f statusFit) paint(st lipgloss.Style, text string) string {
@@ -63,25 +63,21 @@ func (f statusFit) paint(st lipgloss.Style, text string) string {
 }
 
 func (m *Model) renderStatus() string {
-	// A notice that does not fit beside even the bare badges is cut at
-	// the end, after the badges have fitted without it.
 	width := 0
-	for _, notice := range []bool{true, false} {
-		for lv := statusFull; lv <= statusBare; lv++ {
-			f := statusFit{lv: lv, notice: notice, plain: true}
-			if lv == statusCut {
-				if f.reasonMax = m.reasonShare(f); f.reasonMax < minStatusReason {
-					continue
-				}
+	for lv := statusFull; lv <= statusBare; lv++ {
+		f := statusFit{lv: lv, plain: true}
+		if lv == statusCut {
+			if f.reasonMax = m.reasonShare(f); f.reasonMax < minStatusReason {
+				continue
 			}
-			if width = ansi.StringWidth(m.statusLine(f)); width <= m.width {
-				f.notice, f.plain = true, false
-				return ansi.Truncate(m.statusLine(f), m.width, "…")
-			}
+		}
+		if width = ansi.StringWidth(m.statusLine(f)); width <= m.width {
+			f.plain = false
+			return m.statusLine(f)
 		}
 	}
 	// The names share what the bare badges leave.
-	f := statusFit{lv: statusBare, notice: true}
+	f := statusFit{lv: statusBare}
 	if names := m.statusNames(); len(names) > 0 {
 		rest := m.width - (width - sumWidths(names))
 		f.nameMax = max(fairShare(names, rest), minStatusName)
@@ -161,9 +157,6 @@ func (m *Model) statusLine(f statusFit) string {
 	}
 	for _, a := range m.agents {
 		parts = append(parts, m.agentBadge(a, name(a.Name), f))
-	}
-	if m.notice != "" && f.notice {
-		parts = append(parts, f.paint(m.st.Warning, untrusted.Line(m.notice)))
 	}
 	if len(parts) == 0 {
 		parts = append(parts, f.paint(m.st.Muted, "no servers"))

@@ -53,13 +53,8 @@ type tasksView struct {
 	page       pager
 }
 
-// taskDetailMsg shows a task's details (when it has no open prompt to
-// show instead).
-type taskDetailMsg struct{ key taskKey }
-
 func (tasksMsg) screenMsg()         {}
 func (taskCancelledMsg) screenMsg() {}
-func (taskDetailMsg) screenMsg()    {}
 
 // The parts of a screen the task view has.
 var _ interface {
@@ -80,8 +75,6 @@ func (v *tasksView) update(c *viewCtx, msg tea.Msg) tea.Cmd {
 		return v.loaded(msg)
 	case taskCancelledMsg:
 		return v.cancelled(msg)
-	case taskDetailMsg:
-		v.showDetail(msg.key)
 	case eventMsg:
 		if e, ok := msg.e.(client.TaskChanged); ok {
 			v.put(e.Task)
@@ -277,15 +270,13 @@ func (v *tasksView) key(c *viewCtx, k tea.KeyPressMsg) tea.Cmd {
 	switch {
 	case moveCursor(km, k, &v.cursor, len(v.list), v.listRows(c)):
 	case key.Matches(k, km.Select):
-		t := v.selected()
-		if t == nil {
-			return nil
+		// Its details, as the hint says, also when it waits on a
+		// question: they list it, and answering is p, an explicit step
+		// into the questions view. Enter went to the question, where
+		// Esc, meant as "back", sent cancel (issue 26).
+		if t := v.selected(); t != nil {
+			v.showDetail(keyOf(t))
 		}
-		if t.Status == client.TaskInputRequired {
-			// Its prompt if it has one open, else its details.
-			return showTaskPrompt(*t, true)
-		}
-		v.showDetail(keyOf(t))
 	case key.Matches(k, km.CancelTask):
 		if t := v.selected(); t != nil {
 			return v.cancel(c, keyOf(t))
@@ -324,11 +315,8 @@ func (v *tasksView) jump(c *viewCtx, k taskKey) tea.Cmd {
 	if i < 0 {
 		return nil
 	}
-	return showTaskPrompt(v.list[i], false)
-}
-
-func showTaskPrompt(t client.Task, detail bool) tea.Cmd {
-	return func() tea.Msg { return showTaskPromptMsg{task: t, detail: detail} }
+	t := v.list[i]
+	return func() tea.Msg { return showTaskPromptMsg{task: t} }
 }
 
 func (v *tasksView) listRows(c *viewCtx) int { return max(c.bodyHeight()-1, 1) }
@@ -465,9 +453,9 @@ func (v *tasksView) renderDetail(c *viewCtx, t *client.Task) string {
 	san := untrusted.Line
 	now := c.now()
 	var b strings.Builder
-	b.WriteString(st.Title.Render("Task "+san(t.ID)) + st.Muted.Render(" of "+san(t.Server)+
-		"  (esc back · x cancel · p its prompt)") + "\n")
-	b.WriteString(v.line(c, t, now) + "\n")
+	b.WriteString(wrapLine(st.Title.Render("Task "+san(t.ID))+st.Muted.Render(" of "+san(t.Server)+
+		"  (esc back · x cancel · p its prompt)"), c.width) + "\n")
+	b.WriteString(wrapLine(v.line(c, t, now), c.width) + "\n")
 	meta := "design " + san(cmp.Or(string(t.Design), "?"))
 	if t.Ours {
 		meta += " · ours: the server asked us (" + san(t.Method) + ") and polls us for it"
@@ -475,13 +463,18 @@ func (v *tasksView) renderDetail(c *viewCtx, t *client.Task) string {
 	if !t.LastUpdatedAt.IsZero() {
 		meta += " · updated " + shortDur(now.Sub(t.LastUpdatedAt)) + " ago"
 	}
-	if n := len(t.OpenPrompts); n > 0 {
-		meta += fmt.Sprintf(" · %d open prompts (p)", n)
+	b.WriteString(wrapped(st.Muted, meta, c.width) + "\n")
+	if qs := c.taskQuestions(t); len(qs) > 0 {
+		// The questions it waits on, in full; answering them is a step
+		// into the questions view (p), never a key of this one.
+		for _, q := range qs {
+			b.WriteString(wrapped(st.Warning, "? open question: "+untrusted.Line(q.Message), c.width) + "\n")
+		}
+		b.WriteString(wrapped(st.Muted, c.keys.TaskPrompt.Help().Key+" answers it in the questions view", c.width) + "\n")
 	}
-	b.WriteString(st.Muted.Render(meta) + "\n")
 	if t.StatusMessage != "" {
 		// In full: the row cuts it.
-		b.WriteString(st.Muted.Render("status message: ") + st.Text.Render(untrusted.Text(t.StatusMessage)) + "\n")
+		b.WriteString(wrapped(st.Text, "status message: "+untrusted.Text(t.StatusMessage), c.width) + "\n")
 	}
 	if t.ImmediateResponse != "" {
 		b.WriteString(st.Muted.Render("immediate response: ") + st.Text.Render(san(t.ImmediateResponse)) + "\n")

@@ -255,9 +255,17 @@ func TestTaskInputRequiredJumpsToItsPrompt(t *testing.T) {
 	mustShow(t, d, "Task j-none", "no result yet: the task is input required")
 	d.keys(keyEsc)
 
-	d.keys(keyDown, keyEnter) // j-core: its prompt found by origin
+	// j-core: Enter shows its details, which list its question (found by
+	// origin); Esc goes back and answers nothing; p goes to it.
+	d.keys(keyDown, keyEnter)
+	mustShow(t, d, "Task j-core", "? open question: which month?", "p answers it in the questions view")
+	d.keys(keyEsc)
+	if d.m.viewName() != "Tasks" || !d.m.prompts.byKey[core.Key].open() {
+		t.Fatalf("Enter, Esc on j-core: view %v, its question open %v", d.m.viewName(), d.m.prompts.byKey[core.Key].open())
+	}
+	d.keys(key1('p'))
 	if d.m.viewName() != "Questions" || d.m.prompts.focused() != d.m.prompts.byKey[core.Key] {
-		t.Fatalf("Enter on j-core: view %v, focus %v", d.m.viewName(), d.m.prompts.focused().p.Key)
+		t.Fatalf("p on j-core: view %v, focus %v", d.m.viewName(), d.m.prompts.focused().p.Key)
 	}
 	d.keys(keyF11, keyDown, key1('p')) // j-ext: by the task's OpenPrompts
 	if d.m.viewName() != "Questions" || d.m.prompts.focused() != d.m.prompts.byKey[ext.Key] {

@@ -229,7 +229,7 @@ func (t *templatesView) render(c *viewCtx) string {
 	st := c.st
 	if t.args != nil {
 		tp := t.args.of
-		head := st.Title.Render("arguments for "+untrusted.Line(tp.Name)) + st.Muted.Render("  (* required"+t.completeHint()+"; esc closes)")
+		head := wrapLine(st.Title.Render("arguments for "+untrusted.Line(tp.Name))+st.Muted.Render("  (* required"+t.completeHint()+"; esc closes)"), c.width)
 		if tp.Description != "" {
 			head += "\n" + st.Muted.Render(untrusted.Line(tp.Description))
 		}

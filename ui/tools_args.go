@@ -294,7 +294,7 @@ func (j *argsJSON) fitLine(c *viewCtx) string {
 func (t *toolsView) renderJSON(c *viewCtx) string {
 	j, st := t.json, c.st
 	var b strings.Builder
-	b.WriteString(st.Muted.Render(argsHead(j.of, "as JSON: ctrl+s calls · esc closes · ctrl+l the form")) + "\n")
+	b.WriteString(wrapped(st.Muted, argsHead(j.of, "as JSON: ctrl+s calls · esc closes · ctrl+l the form"), c.width) + "\n")
 	if j.note != "" {
 		b.WriteString(st.Warning.Render(j.note) + "\n")
 	}

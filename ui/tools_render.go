@@ -74,7 +74,7 @@ func (t *toolsView) render(c *viewCtx) string {
 		return b.String()
 	}
 	if t.args != nil {
-		b.WriteString(st.Muted.Render(argsHead(t.args.of, "esc closes · ctrl+l as JSON")) + "\n")
+		b.WriteString(wrapped(st.Muted, argsHead(t.args.of, "esc closes · ctrl+l as JSON"), c.width) + "\n")
 		b.WriteString(t.args.form.View())
 		return b.String()
 	}
@@ -82,7 +82,7 @@ func (t *toolsView) render(c *viewCtx) string {
 	b.WriteString(t.renderRows(c, toolWords, half, func(tl *wire.Tool, selected bool) string {
 		return t.toolLine(c, tl, selected && !t.onCalls)
 	}))
-	b.WriteString("\n" + t.renderCalls(c, c.bodyHeight()-half-2))
+	b.WriteString("\n" + t.renderCalls(c, c.bodyHeight()-half-1-max(t.titleRows, 1)))
 	return b.String()
 }
 

@@ -148,13 +148,17 @@ func TestToolFilter(t *testing.T) {
 	if strings.Contains(s, "add — Add numbers") || strings.Contains(s, "slow") {
 		t.Fatalf("rows the filter does not match are shown:\n%s", s)
 	}
-	// The cursor was on slow, which went: it rests on a match.
-	if row := selectedRow(t, d); !strings.Contains(row, "deploy") {
-		t.Fatalf("cursor on %q, want the match nearest where it was (deploy)", row)
-	}
-	d.keys(keyUp) // the arrows move among the matches while typing
+	// A new text puts the cursor on its best match: echo by name, first,
+	// before deploy by its description.
 	if row := selectedRow(t, d); !strings.Contains(row, "echo") {
-		t.Fatalf("up moved to %q, want echo", row)
+		t.Fatalf("cursor on %q, want the best match (echo)", row)
+	}
+	if s := d.screen(); strings.Index(s, "deploy") < strings.Index(s, "echo —") {
+		t.Fatalf("the description match is above the name match:\n%s", s)
+	}
+	d.keys(keyDown, keyUp) // the arrows move among the matches while typing
+	if row := selectedRow(t, d); !strings.Contains(row, "echo") {
+		t.Fatalf("down, up moved to %q, want echo", row)
 	}
 	d.keys(keyEnter) // keeps the filter, stops typing
 	if d.m.typing() {
@@ -179,6 +183,40 @@ func TestToolFilter(t *testing.T) {
 	d.keys(keyEnter, key1('d'), key1('t'))
 	if got := d.eng.called(); len(got) != 0 || d.tools().args != nil || d.tools().details != nil {
 		t.Fatalf("a hidden tool was used: calls %v", got)
+	}
+}
+
+// TestToolFilterRanks: names first (whole, start, a word's start,
+// anywhere), then titles, then descriptions, each in the server's order,
+// and the cursor on the best; server-filesystem's /allowed (issue 26).
+func TestToolFilterRanks(t *testing.T) {
+	t.Parallel()
+	tools := []wire.Tool{
+		{Name: "read_text_file", Description: "Only works within allowed directories."},
+		{Name: "disallowed_things", Description: "a name holding it inside a word"},
+		{Name: "list_allowed_directories", Description: "Returns the list of directories this server may use."},
+		{Name: "checker", Title: "Allowed checker"},
+		{Name: "allowed_now"},
+		{Name: "allowed"},
+		{Name: "unrelated", Description: "nothing"},
+	}
+	d := newDriver(t, Options{}, withTools(tools...))
+	d.keys(keyF5, keySlash)
+	d.typeText("allowed")
+	mustShow(t, d, "(6 of 7)")
+	var order []string
+	for _, l := range strings.Split(d.screen(), "\n")[3:] { // the rows, under the tabs, strip and title
+		if !strings.HasPrefix(l, "› ") && !strings.HasPrefix(l, "  ") {
+			break
+		}
+		order = append(order, strings.Fields(strings.TrimPrefix(l, "› "))[0])
+	}
+	want := []string{"allowed", "allowed_now", "list_allowed_directories", "disallowed_things", "checker", "read_text_file"}
+	if strings.Join(order, " ") != strings.Join(want, " ") {
+		t.Fatalf("order %v, want %v:\n%s", order, want, d.screen())
+	}
+	if row := selectedRow(t, d); !strings.HasPrefix(row, "› allowed") || strings.HasPrefix(row, "› allowed_now") {
+		t.Fatalf("cursor on %q, want allowed", row)
 	}
 }
 

@@ -66,7 +66,11 @@ func (t *trafficView) enter(c *viewCtx) tea.Cmd {
 	return nil
 }
 
-func (t *trafficView) rowsOnScreen(c *viewCtx) int { return max(c.bodyHeight()-2, 1) }
+// rowsOnScreen is the rows under the title (wrapped at the width) and a
+// blank line.
+func (t *trafficView) rowsOnScreen(c *viewCtx) int {
+	return max(c.bodyHeight()-1-strings.Count(t.title(c), "\n")-1, 1)
+}
 
 func (t *trafficView) refresh(c *viewCtx) {
 	if t.follow {
@@ -270,9 +274,10 @@ func (t *trafficView) update(c *viewCtx, msg tea.Msg) tea.Cmd {
 	return nil
 }
 
-func (t *trafficView) render(c *viewCtx) string {
+// title is the view's first line: how many frames, the filter, whether
+// it follows, and the keys, wrapped at the width (wrap.go).
+func (t *trafficView) title(c *viewCtx) string {
 	st := c.st
-	var b strings.Builder
 	filter := "all servers"
 	if t.filter.Server != "" {
 		filter = untrusted.Line(t.filter.Server)
@@ -291,8 +296,14 @@ func (t *trafficView) render(c *viewCtx) string {
 	if t.follow {
 		state = "following"
 	}
-	b.WriteString(st.Title.Render(fmt.Sprintf("Traffic: %d frames", t.total)) +
-		st.Muted.Render(" ("+filter+", "+state+")  / filter · s server · enter show · e export · f follow") + "\n")
+	return wrapLine(st.Title.Render(fmt.Sprintf("Traffic: %d frames", t.total))+
+		st.Muted.Render(" ("+filter+", "+state+")  / filter · s server · enter show · e export · f follow"), c.width)
+}
+
+func (t *trafficView) render(c *viewCtx) string {
+	st := c.st
+	var b strings.Builder
+	b.WriteString(t.title(c) + "\n")
 	if len(t.rows) == 0 {
 		b.WriteString(st.Muted.Render("no frames yet"))
 	}

@@ -33,8 +33,6 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		cmd = m.handleEvent(msg)
 	case streamsChangedMsg:
 		cmd = m.handleStreams(msg)
-	case paneExpireMsg:
-		cmd = m.handlePaneExpire(msg)
 	case waitTickMsg:
 		cmd = m.handleWaitTick(msg)
 	case spinTickMsg:
@@ -50,7 +48,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case mediaSavedMsg:
 		m.handleMediaSaved(msg)
 	case noticeMsg:
-		m.handleNotice(msg)
+		cmd = m.handleNotice(msg)
 	case authStateMsg:
 		m.handleAuthState(msg)
 	case agentsChangedMsg:

@@ -41,7 +41,11 @@ func (m *Model) View() tea.View {
 	if !exact {
 		body = fitBody(body, m.width, m.bodyHeight())
 	}
-	v.SetContent(strings.Join([]string{m.renderTabs(), m.renderStrip(), body, m.renderStatus()}, "\n"))
+	rows := []string{m.renderTabs(), m.renderStrip(), body}
+	if n := m.renderNotice(); n != "" {
+		rows = append(rows, n)
+	}
+	v.SetContent(strings.Join(append(rows, m.renderStatus()), "\n"))
 	return v
 }
 

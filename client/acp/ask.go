@@ -37,6 +37,9 @@ func (c *Client) askAgent(ctx context.Context, m *jsonrpc.Message, arrived time.
 		if perr == nil && !c.ours(q.Origin.SessionID) {
 			perr = &question.ParamsError{Msg: errForeignSession}
 		}
+		if perr == nil && oq.noTurn {
+			perr = &question.ParamsError{Msg: errNoTurn}
+		}
 	case MethodWriteTextFile:
 		q.Key.Delivery = question.FileWrite
 		write, perr = c.parseWrite(q, m.Params)
@@ -167,23 +170,7 @@ func (c *Client) toolTitle(session, id string) string {
 
 // record journals a question's end.
 func (c *Client) record(q *question.Question, out question.Outcome, r question.Reply) {
-	now := time.Now()
-	e := question.JournalEntry{Key: q.Key, Server: c.opts.Name, Origin: q.Origin, Kind: out.Kind,
-		Latency: now.Sub(q.Arrived), Reason: out.Reason, At: now, Sent: r.Sent, Asked: q.Kind}
-	if r.Sent == "accept" {
-		e.Content = out.Content
-	}
-	switch {
-	case q.Kind == question.KindPermission:
-		e.Bucket = question.PermissionBucket(q, out, r)
-		if q.Permission != nil && (r.Result != nil || q.Key.Delivery == question.FileWrite) {
-			if o, ok := q.Permission.Option(out.Option); ok {
-				e.Option = &o
-			}
-		}
-	case q.Key.Delivery == question.AgentRequest:
-		e.Bucket = question.ElicitationBucket(out, r)
-	}
+	e := question.NewEntry(q, c.opts.Name, out, &r, time.Now())
 	c.journal.Record(e)
 	if c.opts.OnResolved != nil {
 		c.opts.OnResolved(e)

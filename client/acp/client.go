@@ -159,6 +159,9 @@ type openQuestion struct {
 	claimed bool
 	// call is the request of ours a requestId-scoped question belongs to.
 	call jsonrpc.ID
+	// noTurn: a permission request that came when no turn of its session
+	// was under way (refused).
+	noTurn bool
 	// stopping is set by Stop before session/cancel goes out: the turn's
 	// cancellation is how it ends, even if the agent's $/cancel_request
 	// for it (which some SDKs send on session/cancel) is read first.
@@ -368,10 +371,19 @@ func (c *Client) request(m *jsonrpc.Message, arrived time.Time) {
 		session, _, _ = wire.ExactString(pm, "sessionId")
 	}
 	c.mu.Lock()
-	if t := c.turns[session]; t != nil {
+	t := c.turns[session]
+	var prompt jsonrpc.ID
+	if t != nil {
 		t.heard()
+		prompt = t.prompt
 	}
 	c.mu.Unlock()
+	// A permission is for a tool call, and tool calls are a turn's: one
+	// that comes when the session has no turn under way (its prompt's
+	// answer already read, on this loop, before it) is refused unasked,
+	// not answered by a policy meant for the turn. Before the prompt's id
+	// is known the prompt is only just sent: under way.
+	noTurn := t == nil || prompt.IsValid() && !c.peer.InFlight(prompt)
 	switch {
 	case m.Method == MethodRequestPermission, m.Method == MethodElicitation:
 	case m.Method == MethodWriteTextFile && c.opts.AllowFS:
@@ -406,6 +418,7 @@ func (c *Client) request(m *jsonrpc.Message, arrived time.Time) {
 		oq.call = scopeCall(m.Params, c.peer)
 	}
 	oq.session = session
+	oq.noTurn = noTurn && m.Method == MethodRequestPermission
 	c.mu.Lock()
 	if _, dup := c.open[m.ID]; dup {
 		c.mu.Unlock()
@@ -418,7 +431,7 @@ func (c *Client) request(m *jsonrpc.Message, arrived time.Time) {
 	// Counted now, on the read loop, so that the turn or the request of
 	// ours it belongs to returns with its journal complete, however soon
 	// the agent answers after it.
-	t := c.turns[oq.session]
+	t = c.turns[oq.session]
 	if t != nil {
 		t.asks.begin()
 	}

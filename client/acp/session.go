@@ -147,6 +147,10 @@ func newSessionID(raw json.RawMessage) string {
 // or written.
 const errForeignSession = "invalid params: sessionId names no session of ours"
 
+// errNoTurn refuses a permission request of a session with no prompt
+// turn under way: the tool call it is about belongs to no turn.
+const errNoTurn = "invalid params: no prompt turn of this session is under way"
+
 // ours reports whether sid names a session this connection opened.
 func (c *Client) ours(sid string) bool {
 	c.mu.Lock()

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/elicit-dev/elicit/client/wire"
+	"github.com/elicit-dev/elicit/transport/jsonrpc"
 )
 
 // The stop reasons of a turn.
@@ -74,6 +75,10 @@ type turnState struct {
 	// activity hears, without blocking, that the agent sent something
 	// for the session (Options.TurnIdle).
 	activity chan struct{}
+	// prompt is the session/prompt's id once sent (under Client.mu):
+	// when the read loop has read its answer, the turn is over, though
+	// Prompt has not forgotten it yet (underWay).
+	prompt jsonrpc.ID
 }
 
 // heard notes that the agent sent something for the turn's session. On
@@ -166,6 +171,9 @@ func (c *Client) Prompt(ctx context.Context, sessionID, text string) (TurnResult
 	if err != nil {
 		return TurnResult{}, err
 	}
+	c.mu.Lock()
+	t.prompt = id
+	c.mu.Unlock()
 	defer c.peer.Forget(id)
 	a, answered, idled := c.awaitTurn(ctx, sessionID, t, ch)
 	if !answered {

@@ -141,7 +141,7 @@ func (l *Linter) Request(m *jsonrpc.Message, at time.Time, unrelated bool) {
 // outside the subset, malformed params, a form that asks for a secret.
 // A mode we did not declare is refused, which Refused reports.
 func (l *Linter) Question(q *question.Question, params json.RawMessage, perr *question.ParamsError) {
-	if !l.On() || q.Kind == question.KindSampling {
+	if !l.On() || q.Kind.Method() != wire.MethodElicit { // these are elicitation/create's rules
 		return
 	}
 	ref := findings.FrameRef{In: true, Time: q.Arrived}

@@ -34,9 +34,9 @@ const (
 	BucketCancel  = "cancel" // Esc: the question dismissed, the turn goes on
 )
 
-// agentReply is Decision.Reply's table for ACP, where a reply is always
-// owed while the connection lives. Internal cancellation (a timeout,
-// shutdown) answers -32800, as a withdrawal does:
+// The ACP columns of Decision.Reply, where a reply is always owed while
+// the connection lives. Internal cancellation (a timeout, shutdown)
+// answers -32800, as a withdrawal does:
 //
 //	outcome       PermissionRequest       AgentRequest (elicit)  FileWrite (fs/write_text_file)
 //	Accept        selected optionId       accept (+content)      null once written (allow option);
@@ -54,39 +54,70 @@ const (
 //
 // A FileWrite's null is the engine's to send after the write succeeded
 // (Reply.Result is "null"; a failed write is answered -32603 instead).
-func (d Decision) agentReply(q *Question) (Reply, Outcome) {
-	out := d.Outcome
-	cancelled := func() (Reply, Outcome) {
-		e := jsonrpc.NewError(CodeRequestCancelled, MsgRequestCancelled, nil)
-		return Reply{Err: e, Sent: fmt.Sprintf("error %d", e.Code)}, out
-	}
+// The elicitation column is agentElicitReply, the permission ones
+// permissionReply; agentEnding is the rows they share.
+
+// agent reports whether d is one of ACP's deliveries, whose replies are
+// ACP's columns.
+func (d Delivery) agent() bool {
+	return d == PermissionRequest || d == AgentRequest || d == FileWrite
+}
+
+// agentEnding is the rows every ACP column shares: how a question that
+// ended without the person's answer is answered; ok is false when the
+// kind's column decides.
+func (d Decision) agentEnding() (r Reply, out Outcome, ok bool) {
+	out = d.Outcome
 	switch {
 	case out.Kind == Disconnected:
-		return Reply{}, out
+		return Reply{}, out, true
 	case out.Kind == Withdrawn, out.Kind == Timeout, out.Kind == Abandoned && d.Shutdown:
-		return cancelled()
+		r, out = requestCancelled(out)
+		return r, out, true
 	case out.Kind == Invalid:
 		e := jsonrpc.NewError(jsonrpc.CodeInvalidParams, out.Reason, d.Data)
-		return Reply{Err: e, Sent: fmt.Sprintf("error %d", e.Code)}, out
+		return Reply{Err: e, Sent: fmt.Sprintf("error %d", e.Code)}, out, true
 	}
+	return Reply{}, out, false
+}
+
+// requestCancelled is ACP's -32800 answer.
+func requestCancelled(out Outcome) (Reply, Outcome) {
+	e := jsonrpc.NewError(CodeRequestCancelled, MsgRequestCancelled, nil)
+	return Reply{Err: e, Sent: fmt.Sprintf("error %d", e.Code)}, out
+}
+
+// agentElicitReply is the AgentRequest column: an elicitation's action.
+func (d Decision) agentElicitReply(q *Question) (Reply, Outcome) {
+	if r, out, ok := d.agentEnding(); ok {
+		return r, out
+	}
+	out := d.Outcome
+	action := out.Kind.String()
+	if out.Kind == Abandoned {
+		action = "cancel"
+	}
+	r := elicitResult{Action: action}
+	if out.Kind == Accept && q.Mode != ModeURL {
+		r.Content = out.Content
+	}
+	b, err := json.Marshal(r)
+	if err != nil {
+		out = Outcome{Kind: Invalid, Reason: "answer could not be encoded: " + err.Error()}
+		return Reply{Result: json.RawMessage(`{"action":"cancel"}`), Sent: "cancel"}, out
+	}
+	return Reply{Result: b, Sent: action}, out
+}
+
+// permissionReply is a permission's columns: PermissionRequest, and
+// FileWrite (fileWriteReply).
+func (d Decision) permissionReply(q *Question) (Reply, Outcome) {
+	if r, out, ok := d.agentEnding(); ok {
+		return r, out
+	}
+	out := d.Outcome
 	if q.Key.Delivery == FileWrite {
-		return fileWriteReply(q, out, cancelled)
-	}
-	if q.Kind != KindPermission {
-		action := out.Kind.String()
-		if out.Kind == Abandoned {
-			action = "cancel"
-		}
-		r := elicitResult{Action: action}
-		if out.Kind == Accept && q.Mode != ModeURL {
-			r.Content = out.Content
-		}
-		b, err := json.Marshal(r)
-		if err != nil {
-			out = Outcome{Kind: Invalid, Reason: "answer could not be encoded: " + err.Error()}
-			return Reply{Result: json.RawMessage(`{"action":"cancel"}`), Sent: "cancel"}, out
-		}
-		return Reply{Result: b, Sent: action}, out
+		return fileWriteReply(q, out)
 	}
 	option := ""
 	switch out.Kind {
@@ -110,10 +141,10 @@ func (d Decision) agentReply(q *Question) (Reply, Outcome) {
 // MsgWriteRefused is the error message of a write the person refused.
 const MsgWriteRefused = "the user did not allow this write"
 
-// fileWriteReply is the FileWrite column of agentReply.
-func fileWriteReply(q *Question, out Outcome, cancelled func() (Reply, Outcome)) (Reply, Outcome) {
+// fileWriteReply is the FileWrite column.
+func fileWriteReply(q *Question, out Outcome) (Reply, Outcome) {
 	if out.Kind == Abandoned {
-		return cancelled()
+		return requestCancelled(out)
 	}
 	if out.Kind == Decline && q.Permission != nil {
 		if o, ok := q.Permission.OfKind(OptionRejectOnce); ok {

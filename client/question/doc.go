@@ -14,6 +14,15 @@
 //   - Decision.Reply is the one table of what goes on the wire for each
 //     outcome and each delivery.
 //
+// A question kind (elicitation, sampling, ACP permission) is one
+// descriptor (kinds.go): its name and method, whether it is declared, its
+// parse, its judge, its columns of the reply table, its journal note and
+// tally, and what a headless Route answers without a policy for it. Parse
+// (ParseAs), Judge, Decision.Reply, the Journal, NewEntry and Route ask
+// the descriptor; nothing else branches on the kind. A new kind is its
+// constant, its descriptor and one line in kindSpecs, plus a front end's
+// form for it (the TUI's ui/kinds.go).
+//
 // It has no session and does no I/O: an engine (client.Session) parses,
 // settles and sends; this package decides. Its only goroutine is the
 // Prompter's, counted in Asker.WG.

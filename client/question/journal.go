@@ -26,18 +26,17 @@ func (c Counts) Total() int {
 type Journal struct {
 	mu   sync.Mutex
 	ring *Ring[JournalEntry]
-	// Elicitation and sampling are counted apart: a sampling decline is
-	// not an elicitation decline.
-	counts, sampling     Counts
-	byServer, sampServer map[string]Counts
-	// ACP permissions are counted by bucket (PermissionBucket): the
-	// option kind chosen, or how they ended without one; in all and per
-	// agent.
-	permission map[string]int
-	permServer map[string]map[string]int
-	// ACP elicitations are also counted by bucket (ElicitationBucket),
-	// so that a turn's cancellation is not folded into a person's cancel.
-	agentElicit map[string]int
+	// Each kind is counted apart, by outcome (a sampling decline is not
+	// an elicitation decline), in all and per server; a kind whose
+	// descriptor says byBucket (ACP permissions: the option kind chosen,
+	// or how they ended without one) by bucket instead.
+	counts   map[Kind]Counts
+	byServer map[Kind]map[string]Counts
+	// buckets holds the ACP buckets (PermissionBucket,
+	// ElicitationBucket), so that a turn's cancellation is not folded
+	// into a person's cancel; in all and per agent.
+	buckets         map[Kind]map[string]int
+	bucketsByServer map[Kind]map[string]map[string]int
 }
 
 // NewJournal returns a Journal keeping the last size entries (size <= 0
@@ -46,9 +45,9 @@ func NewJournal(size int) *Journal {
 	if size <= 0 {
 		size = DefaultJournalSize
 	}
-	return &Journal{ring: NewRing[JournalEntry](size), counts: Counts{}, sampling: Counts{},
-		byServer: map[string]Counts{}, sampServer: map[string]Counts{}, permission: map[string]int{},
-		permServer: map[string]map[string]int{}, agentElicit: map[string]int{}}
+	return &Journal{ring: NewRing[JournalEntry](size), counts: map[Kind]Counts{},
+		byServer: map[Kind]map[string]Counts{}, buckets: map[Kind]map[string]int{},
+		bucketsByServer: map[Kind]map[string]map[string]int{}}
 }
 
 // Record adds one entry.
@@ -56,30 +55,72 @@ func (j *Journal) Record(e JournalEntry) {
 	j.mu.Lock()
 	defer j.mu.Unlock()
 	j.ring.Push(e)
-	if e.Asked == KindPermission {
-		j.permission[e.Bucket]++
-		c := j.permServer[e.Server]
-		if c == nil {
-			c = map[string]int{}
-			j.permServer[e.Server] = c
-		}
-		c[e.Bucket]++
+	k := e.Asked
+	if e.Bucket != "" || k.spec().byBucket {
+		inner(j.buckets, k, func() map[string]int { return map[string]int{} })[e.Bucket]++
+		perAgent := inner(j.bucketsByServer, k, func() map[string]map[string]int { return map[string]map[string]int{} })
+		inner(perAgent, e.Server, func() map[string]int { return map[string]int{} })[e.Bucket]++
+	}
+	if k.spec().byBucket {
 		return
 	}
-	if e.Key.Delivery == AgentRequest && e.Bucket != "" {
-		j.agentElicit[e.Bucket]++
+	inner(j.counts, k, func() Counts { return Counts{} })[e.Kind]++
+	perServer := inner(j.byServer, k, func() map[string]Counts { return map[string]Counts{} })
+	inner(perServer, e.Server, func() Counts { return Counts{} })[e.Kind]++
+}
+
+// inner returns m[k], made first if absent.
+func inner[K comparable, V any](m map[K]V, k K, make func() V) V {
+	v, ok := m[k]
+	if !ok {
+		v = make()
+		m[k] = v
 	}
-	counts, byServer := j.counts, j.byServer
-	if e.Asked == KindSampling {
-		counts, byServer = j.sampling, j.sampServer
-	}
-	counts[e.Kind]++
-	c := byServer[e.Server]
+	return v
+}
+
+// CountsOf returns a copy of the counts of every question of kind k
+// recorded, by outcome (none for a kind counted by bucket).
+func (j *Journal) CountsOf(k Kind) Counts {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	c := maps.Clone(j.counts[k])
 	if c == nil {
 		c = Counts{}
-		byServer[e.Server] = c
 	}
-	c[e.Kind]++
+	return c
+}
+
+// CountsOfByServer returns a copy of the counts of kind k per server
+// name.
+func (j *Journal) CountsOfByServer(k Kind) map[string]Counts {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	return cloneByServer(j.byServer[k])
+}
+
+// BucketsOf returns a copy of the counts of every ACP question of kind k
+// recorded, by bucket (PermissionBucket, ElicitationBucket).
+func (j *Journal) BucketsOf(k Kind) map[string]int {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	b := maps.Clone(j.buckets[k])
+	if b == nil {
+		b = map[string]int{}
+	}
+	return b
+}
+
+// BucketsOfByServer returns a copy of the bucket counts of kind k per
+// agent name.
+func (j *Journal) BucketsOfByServer(k Kind) map[string]map[string]int {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	out := make(map[string]map[string]int, len(j.bucketsByServer[k]))
+	for s, c := range j.bucketsByServer[k] {
+		out[s] = maps.Clone(c)
+	}
+	return out
 }
 
 // Entries returns the kept entries, oldest first.
@@ -90,63 +131,33 @@ func (j *Journal) Entries() []JournalEntry {
 }
 
 // Counts returns a copy of the counts of every elicitation recorded.
-func (j *Journal) Counts() Counts {
-	j.mu.Lock()
-	defer j.mu.Unlock()
-	return maps.Clone(j.counts)
-}
+func (j *Journal) Counts() Counts { return j.CountsOf(KindElicitation) }
 
 // SamplingCounts returns a copy of the counts of every sampling question
 // recorded: their own buckets, apart from elicitation's.
-func (j *Journal) SamplingCounts() Counts {
-	j.mu.Lock()
-	defer j.mu.Unlock()
-	return maps.Clone(j.sampling)
-}
+func (j *Journal) SamplingCounts() Counts { return j.CountsOf(KindSampling) }
 
 // PermissionCounts returns a copy of the counts of every ACP permission
 // question recorded, by bucket (see PermissionBucket).
-func (j *Journal) PermissionCounts() map[string]int {
-	j.mu.Lock()
-	defer j.mu.Unlock()
-	return maps.Clone(j.permission)
-}
+func (j *Journal) PermissionCounts() map[string]int { return j.BucketsOf(KindPermission) }
 
 // PermissionCountsByServer returns a copy of the ACP permission counts
 // per agent name, by bucket.
 func (j *Journal) PermissionCountsByServer() map[string]map[string]int {
-	j.mu.Lock()
-	defer j.mu.Unlock()
-	out := make(map[string]map[string]int, len(j.permServer))
-	for s, c := range j.permServer {
-		out[s] = maps.Clone(c)
-	}
-	return out
+	return j.BucketsOfByServer(KindPermission)
 }
 
 // AgentElicitationCounts returns a copy of the counts of every ACP
 // elicitation recorded, by bucket (see ElicitationBucket). They are also
 // in Counts, by outcome kind.
-func (j *Journal) AgentElicitationCounts() map[string]int {
-	j.mu.Lock()
-	defer j.mu.Unlock()
-	return maps.Clone(j.agentElicit)
-}
+func (j *Journal) AgentElicitationCounts() map[string]int { return j.BucketsOf(KindElicitation) }
 
 // CountsByServer returns a copy of the elicitation counts per server name.
-func (j *Journal) CountsByServer() map[string]Counts {
-	j.mu.Lock()
-	defer j.mu.Unlock()
-	return cloneByServer(j.byServer)
-}
+func (j *Journal) CountsByServer() map[string]Counts { return j.CountsOfByServer(KindElicitation) }
 
 // SamplingCountsByServer returns a copy of the sampling counts per server
 // name.
-func (j *Journal) SamplingCountsByServer() map[string]Counts {
-	j.mu.Lock()
-	defer j.mu.Unlock()
-	return cloneByServer(j.sampServer)
-}
+func (j *Journal) SamplingCountsByServer() map[string]Counts { return j.CountsOfByServer(KindSampling) }
 
 func cloneByServer(m map[string]Counts) map[string]Counts {
 	out := make(map[string]Counts, len(m))

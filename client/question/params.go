@@ -157,3 +157,24 @@ func relatedTaskMeta(meta json.RawMessage) map[string]json.RawMessage {
 	}
 	return map[string]json.RawMessage{wire.MetaRelatedTask: rt}
 }
+
+// elicitationKind is the descriptor of elicitation/create (MCP's, an
+// input entry's, ACP's): a form or a URL, answered by an action. Every
+// version that has it takes it as an input: a mode we did not declare is
+// refused by Parse (-32602).
+var elicitationKind = kindSpec{
+	name:     "elicitation",
+	method:   wire.MethodElicit,
+	declared: func(Env) bool { return true },
+	parse: func(q *Question, params json.RawMessage, env Env) *ParamsError {
+		return Parse(q, params, env.Modes, env.Subset, env.Schemas)
+	},
+	judge: judgeContent,
+	reply: Decision.elicitReply,
+	note: func(e *JournalEntry, q *Question, out Outcome, r *Reply) {
+		if q.Key.Delivery == AgentRequest {
+			e.Bucket = ElicitationBucket(out, replyOf(r))
+		}
+	},
+	unrouted: Outcome{Kind: Cancel, Reason: "no elicitation policy"},
+}

@@ -125,3 +125,28 @@ func ParsePermission(q *Question, params json.RawMessage) *ParamsError {
 	}
 	return nil
 }
+
+// permissionKind is the descriptor of ACP's permission questions
+// (session/request_permission, and fs/write_text_file's): answered by an
+// option, journalled by bucket. No MCP request asks one; the ACP client
+// dispatches its own methods.
+var permissionKind = kindSpec{
+	name:     "permission",
+	declared: func(Env) bool { return false },
+	parse: func(q *Question, params json.RawMessage, _ Env) *ParamsError {
+		return ParsePermission(q, params)
+	},
+	judge: judgePermission,
+	reply: Decision.permissionReply,
+	note: func(e *JournalEntry, q *Question, out Outcome, r *Reply) {
+		rv := replyOf(r)
+		e.Bucket = PermissionBucket(q, out, rv)
+		if q.Permission != nil && (rv.Result != nil || q.Key.Delivery == FileWrite) {
+			if o, ok := q.Permission.Option(out.Option); ok {
+				e.Option = &o
+			}
+		}
+	},
+	byBucket: true,
+	unrouted: Outcome{Kind: Cancel, Reason: "no permission policy"},
+}

@@ -61,7 +61,7 @@ func (p Policy) Prompt(_ context.Context, pr *Question) Outcome {
 	case AcceptDefaults:
 		return fill(pr, nil)
 	case AcceptAll:
-		if pr.Kind == KindElicitation && pr.Mode == ModeURL {
+		if pr.Mode == ModeURL { // an elicitation's: no other kind has a URL mode
 			return Outcome{Kind: Accept, Reason: "policy: accept (consent only; nobody opened the URL here)"}
 		}
 		return fill(pr, nil)
@@ -75,8 +75,8 @@ func (p Policy) Prompt(_ context.Context, pr *Question) Outcome {
 // fill answers a form with the schema defaults overlaid by answers;
 // required fields left empty get a placeholder (see AcceptDefaults).
 func fill(p *Question, answers map[string]any) Outcome {
-	if p.Kind == KindSampling {
-		return Outcome{Kind: Decline, Reason: "form answers do not answer sampling: a sampling policy is needed"}
+	if why := p.Kind.spec().notForm; why != "" {
+		return Outcome{Kind: Decline, Reason: why}
 	}
 	if p.Mode == ModeURL {
 		return Outcome{Kind: Cancel, Reason: "URL mode needs a person"}

@@ -8,31 +8,6 @@ import (
 	"github.com/elicit-dev/elicit/forms/schema"
 )
 
-// Kind is what a question asks for.
-type Kind int
-
-// The kinds.
-const (
-	// KindElicitation: elicitation/create; Mode says form or URL.
-	KindElicitation Kind = iota
-	// KindSampling: sampling/createMessage; Sampling holds the request,
-	// and the answer is the assistant's message (Outcome.Sample).
-	KindSampling
-	// KindPermission: ACP's session/request_permission; Permission holds
-	// the options, and the answer names one (Outcome.Option).
-	KindPermission
-)
-
-func (k Kind) String() string {
-	switch k {
-	case KindSampling:
-		return "sampling"
-	case KindPermission:
-		return "permission"
-	}
-	return "elicitation"
-}
-
 // Question is one question for a person, however it arrived.
 type Question struct {
 	Key    Key

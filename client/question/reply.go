@@ -68,13 +68,17 @@ type elicitResult struct {
 // one of its elicitations was accepted (Sent "retry",
 // client/urlrequired.go); nor does AuthChoice (authenticate follows an
 // accept, client/acp). Sampling questions have a table of their own
-// (sampleReply).
+// (sampleReply), as ACP permissions do (permissionReply): each kind's
+// columns are its descriptor's (kinds.go).
 func (d Decision) Reply(q *Question) (Reply, Outcome) {
-	if q.Kind == KindSampling {
-		return d.sampleReply(q)
-	}
-	if q.Key.Delivery == PermissionRequest || q.Key.Delivery == AgentRequest || q.Key.Delivery == FileWrite {
-		return d.agentReply(q)
+	return q.Kind.spec().reply(d, q)
+}
+
+// elicitReply is an elicitation's columns of Decision.Reply (the table
+// above).
+func (d Decision) elicitReply(q *Question) (Reply, Outcome) {
+	if q.Key.Delivery.agent() {
+		return d.agentElicitReply(q)
 	}
 	out := d.Outcome
 	if q.Key.Delivery == URLRequired || q.Key.Delivery == AuthChoice {

@@ -41,7 +41,7 @@ func (p SamplePolicy) String() string {
 
 // Prompt implements Prompter.
 func (p SamplePolicy) Prompt(_ context.Context, q *Question) Outcome {
-	if q.Kind != KindSampling || q.Sampling == nil {
+	if q.Sampling == nil { // not a sampling question
 		return Outcome{Kind: Cancel, Reason: "a sampling policy answers sampling only"}
 	}
 	if p == SampleDecline {
@@ -168,7 +168,7 @@ func ParseSampleFile(data []byte) (*SampleFile, error) {
 
 // Prompt implements Prompter.
 func (f *SampleFile) Prompt(_ context.Context, q *Question) Outcome {
-	if q.Kind != KindSampling {
+	if q.Sampling == nil { // not a sampling question
 		return Outcome{Kind: Cancel, Reason: "a sampling file answers sampling only"}
 	}
 	var e *SampleEntry
@@ -201,35 +201,24 @@ func (f *SampleFile) Prompt(_ context.Context, q *Question) Outcome {
 	return Outcome{Kind: Accept, Sample: r}
 }
 
-// Route hands each question to the Prompter for its kind: elicitation to
-// Elicit, sampling to Sample. A nil one cancels (elicitation) or declines
-// (sampling).
-type Route struct {
-	Elicit Prompter
-	Sample Prompter
-}
+// Route hands each question to the Prompter for its kind: elicitation
+// to --answer's policy, sampling to --sample's, an ACP permission to
+// --permission's. A kind without one gets its descriptor's answer
+// (elicitation is cancelled, sampling declined). A Route is built once
+// and not changed while it answers.
+type Route map[Kind]Prompter
 
 // Prompt implements Prompter.
 func (r Route) Prompt(ctx context.Context, q *Question) Outcome {
-	p := r.pick(q)
+	p := r[q.Kind]
 	if p == nil {
-		if q.Kind == KindSampling {
-			return Outcome{Kind: Decline, Reason: "no sampling policy"}
-		}
-		return Outcome{Kind: Cancel, Reason: "no elicitation policy"}
+		return q.Kind.spec().unrouted
 	}
 	return p.Prompt(ctx, q)
 }
 
-func (r Route) pick(q *Question) Prompter {
-	if q.Kind == KindSampling {
-		return r.Sample
-	}
-	return r.Elicit
-}
-
 func (r Route) immediateFor(q *Question) bool {
-	p := r.pick(q)
+	p := r[q.Kind]
 	return p == nil || isImmediate(p, q)
 }
 

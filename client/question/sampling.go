@@ -264,3 +264,28 @@ func judgeSample(q *Question, out Outcome) Decision {
 	}
 	return Decision{Outcome: Outcome{Kind: Accept, Sample: r, Reason: out.Reason}}
 }
+
+// samplingKind is the descriptor of sampling/createMessage: answered by
+// the assistant's message, counted apart from elicitation, declined
+// without a sampling policy.
+var samplingKind = kindSpec{
+	name:     "sampling",
+	method:   wire.MethodCreateMessage,
+	declared: func(env Env) bool { return env.Sampling.On },
+	parse: func(q *Question, params json.RawMessage, env Env) *ParamsError {
+		return ParseSampling(q, params, env.Sampling)
+	},
+	judge: judgeSample,
+	reply: Decision.sampleReply,
+	note: func(e *JournalEntry, q *Question, _ Outcome, r *Reply) {
+		e.Sampling = &SamplingRecord{}
+		if q.Sampling != nil {
+			e.Sampling.Request = q.Sampling.Raw
+		}
+		if r != nil && r.Sampling != nil {
+			e.Sampling.Result, e.Sampling.Error = r.Sampling.Result, r.Sampling.Error
+		}
+	},
+	unrouted: Outcome{Kind: Decline, Reason: "no sampling policy"},
+	notForm:  "form answers do not answer sampling: a sampling policy is needed",
+}

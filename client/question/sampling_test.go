@@ -172,7 +172,7 @@ func TestSamplePolicies(t *testing.T) {
 			t.Errorf("accepted %s", bad)
 		}
 	}
-	r := question.Route{Elicit: question.AcceptDefaults, Sample: question.SampleEcho}
+	r := question.Route{question.KindElicitation: question.AcceptDefaults, question.KindSampling: question.SampleEcho}
 	if got := r.Prompt(ctx, q); got.Kind != question.Accept || got.Sample == nil {
 		t.Errorf("route to sampling %+v", got)
 	}

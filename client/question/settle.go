@@ -118,39 +118,40 @@ func Refused(e *ParamsError) Decision {
 	return Decision{Outcome: Outcome{Kind: Invalid, Reason: e.Msg}, Data: e.Data}
 }
 
-// Judge turns the Prompter's answer into the decision: accept content
-// must pass the schema, and a Prompter may only say accept, decline or
+// Judge turns the Prompter's answer into the decision: an accept must
+// hold what its kind asks for (content passing the schema, a valid reply,
+// an offered option), and a Prompter may only say accept, decline or
 // cancel.
 func Judge(q *Question, out Outcome) Decision {
 	switch out.Kind {
 	case Accept:
-		if q.Kind == KindSampling {
-			return judgeSample(q, out)
-		}
-		if q.Kind == KindPermission {
-			return judgePermission(q, out)
-		}
-		if q.Mode == ModeURL {
-			// Accept in URL mode is consent only: no content goes out.
-			return Decision{Outcome: Outcome{Kind: Accept, Reason: out.Reason}}
-		}
-		content := out.Content
-		if content == nil {
-			content = map[string]any{}
-		}
-		if q.Schema != nil {
-			if err := q.Schema.Validate(content); err != nil {
-				msg, data := contentError(err)
-				return Decision{Outcome: Outcome{Kind: Invalid, Content: content, Reason: msg}, Data: data}
-			}
-		}
-		return Decision{Outcome: Outcome{Kind: Accept, Content: content, Reason: out.Reason}}
+		return q.Kind.spec().judge(q, out)
 	case Decline, Cancel:
 		return Decision{Outcome: Outcome{Kind: out.Kind, Reason: out.Reason}}
 	default:
 		reason := fmt.Sprintf("the prompter answered %q, which is not an answer; sent cancel", out.Kind)
 		return Decision{Outcome: Outcome{Kind: Cancel, Reason: reason}}
 	}
+}
+
+// judgeContent judges an elicitation's accept: in URL mode it is consent
+// only; in form mode the content must pass the schema.
+func judgeContent(q *Question, out Outcome) Decision {
+	if q.Mode == ModeURL {
+		// Accept in URL mode is consent only: no content goes out.
+		return Decision{Outcome: Outcome{Kind: Accept, Reason: out.Reason}}
+	}
+	content := out.Content
+	if content == nil {
+		content = map[string]any{}
+	}
+	if q.Schema != nil {
+		if err := q.Schema.Validate(content); err != nil {
+			msg, data := contentError(err)
+			return Decision{Outcome: Outcome{Kind: Invalid, Content: content, Reason: msg}, Data: data}
+		}
+	}
+	return Decision{Outcome: Outcome{Kind: Accept, Content: content, Reason: out.Reason}}
 }
 
 // contentError words a failed validation for the -32602 answer.

@@ -2,11 +2,13 @@ package record
 
 import (
 	"bufio"
-	"encoding/json"
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
 	"os"
+
+	"github.com/elicit-dev/elicit/client/wire"
 )
 
 // Recording is what a replay needs of a recording: the frames are
@@ -46,8 +48,10 @@ func ReadFile(path string) (*Recording, error) {
 }
 
 // Read reads a recording. The header must come first and be of a
-// version this package knows; lines of a type it does not know are
-// skipped (a later elicit may add some).
+// version this package knows, the settings second; lines of a type it
+// does not know are skipped (a later elicit may add some). Lines are read
+// by exact member name (wire.DecodeExact), as any other reader of the
+// file reads them: encoding/json alone takes "Option" for "option".
 func Read(r io.Reader) (*Recording, error) {
 	br := bufio.NewReaderSize(r, 64<<10)
 	rec := &Recording{}
@@ -64,10 +68,15 @@ func Read(r io.Reader) (*Recording, error) {
 		if err != nil && !errors.Is(err, io.EOF) {
 			return nil, fmt.Errorf("line %d: %w", n, err)
 		}
+		if n == 1 {
+			// A byte order mark (an editor's) is no part of the JSON
+			// text: RFC 8259 §8.1 lets a parser ignore it.
+			line = bytes.TrimPrefix(line, []byte("\ufeff"))
+		}
 		var head struct {
 			Type string `json:"type"`
 		}
-		if jerr := json.Unmarshal(line, &head); jerr != nil {
+		if jerr := wire.DecodeExact(line, &head); jerr != nil {
 			if errors.Is(err, io.EOF) && n > 1 {
 				return rec, nil // a last line cut in the middle (the process was killed)
 			}
@@ -77,7 +86,7 @@ func Read(r io.Reader) (*Recording, error) {
 			if head.Type != TypeHeader {
 				return nil, fmt.Errorf("line 1 is %q, not the header: not an elicit recording", head.Type)
 			}
-			if err := json.Unmarshal(line, &rec.Header); err != nil {
+			if err := wire.DecodeExact(line, &rec.Header); err != nil {
 				return nil, fmt.Errorf("line 1: %w", err)
 			}
 			if rec.Header.Format != Format {
@@ -91,6 +100,9 @@ func Read(r io.Reader) (*Recording, error) {
 		if head.Type == TypeSettings {
 			if settingsLine > 0 {
 				return nil, fmt.Errorf("line %d: a second settings line (the first is line %d): a recording has one, and a reader of the file would see the first", n, settingsLine)
+			}
+			if n != 2 {
+				return nil, fmt.Errorf("line %d: the settings line must be line 2, after the header: the session's settings come before what happened in it", n)
 			}
 			settingsLine = n
 			if derr := checkSettings(line); derr != nil {
@@ -106,19 +118,19 @@ func Read(r io.Reader) (*Recording, error) {
 func (rec *Recording) add(typ string, line []byte, index map[int64]int) error {
 	switch typ {
 	case TypeSettings:
-		return json.Unmarshal(line, &rec.Settings)
+		return wire.DecodeExact(line, &rec.Settings)
 	case TypeFrame:
 		rec.Frames++
 	case TypeCall:
 		var c Call
-		if err := json.Unmarshal(line, &c); err != nil {
+		if err := wire.DecodeExact(line, &c); err != nil {
 			return err
 		}
 		index[c.Call] = len(rec.Calls)
 		rec.Calls = append(rec.Calls, RecordedCall{Call: c})
 	case TypeResult:
 		var r Result
-		if err := json.Unmarshal(line, &r); err != nil {
+		if err := wire.DecodeExact(line, &r); err != nil {
 			return err
 		}
 		i, ok := index[r.Call]
@@ -128,13 +140,13 @@ func (rec *Recording) add(typ string, line []byte, index map[int64]int) error {
 		rec.Calls[i].Result = &r
 	case TypeAnswer:
 		var a Answer
-		if err := json.Unmarshal(line, &a); err != nil {
+		if err := wire.DecodeExact(line, &a); err != nil {
 			return err
 		}
 		rec.Answers = append(rec.Answers, a)
 	case TypeEnd:
 		var e End
-		if err := json.Unmarshal(line, &e); err != nil {
+		if err := wire.DecodeExact(line, &e); err != nil {
 			return err
 		}
 		rec.End = &e

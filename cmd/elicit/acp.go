@@ -143,7 +143,7 @@ func runACP(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	secretsOf(stderr).Add(argSecrets(command[1:])...)
 	var files acpFiles
 	opts := acp.Options{Name: name, Command: command[0], Args: command[1:], ClientVersion: version,
-		Prompter: rec.Prompter(&acpPrompter{answer: answer, permission: f.permission}),
+		Prompter: rec.Prompter(question.Route{question.KindElicitation: answer, question.KindPermission: permissionPolicy(f.permission)}),
 		OnStderr: func(line string) { fmt.Fprintf(stderr, "[%s] %s\n", name, untrusted.Line(line)) },
 		AllowFS:  f.allowFS, OnFile: files.add, QuestionTimeout: f.promptTimeout, Modes: &modes, TurnIdle: f.idleTimeout}
 	if rec != nil {
@@ -225,7 +225,8 @@ func acpVerdict(res acp.TurnResult, err error, qs []acpQuestion) error {
 		return fail(exitToolError, "the agent sent nothing for --idle-timeout: the turn was stopped (stopReason %q)", res.StopReason)
 	}
 	for _, q := range qs {
-		if q.Outcome != question.Accept.String() || q.Kind == question.KindPermission.String() &&
+		// An option accepted (a permission's) is accepted only if it allows.
+		if q.Outcome != question.Accept.String() || q.Option != "" &&
 			q.Bucket != question.OptionAllowOnce && q.Bucket != question.OptionAllowAlways {
 			return fail(exitNotAccepted, "question %s ended %s (sent %q)", q.Key, orBucket(q), q.Sent)
 		}
@@ -246,18 +247,13 @@ func orBucket(q acpQuestion) string {
 	return q.Outcome
 }
 
-// acpPrompter answers an agent's questions headless: permissions by
-// --permission, elicitations by --answer.
-type acpPrompter struct {
-	answer     question.Prompter
-	permission string
-}
+// permissionPolicy answers an agent's permission questions headless, as
+// --permission says (allow, reject, cancel, hold, or an optionId);
+// elicitations are --answer's (the Route in runACP).
+type permissionPolicy string
 
-func (p *acpPrompter) Prompt(ctx context.Context, q *question.Question) question.Outcome {
-	if q.Kind != question.KindPermission {
-		return p.answer.Prompt(ctx, q)
-	}
-	switch p.permission {
+func (p permissionPolicy) Prompt(ctx context.Context, q *question.Question) question.Outcome {
+	switch p {
 	case "reject":
 		return question.Outcome{Kind: question.Decline}
 	case "cancel":
@@ -272,7 +268,7 @@ func (p *acpPrompter) Prompt(ctx context.Context, q *question.Question) question
 		}
 		return question.Outcome{Kind: question.Cancel, Reason: "--permission allow: the request offers no allow option"}
 	}
-	return question.Outcome{Kind: question.Accept, Option: p.permission}
+	return question.Outcome{Kind: question.Accept, Option: string(p)}
 }
 
 // holdPrompter never answers: the question stays open until the agent

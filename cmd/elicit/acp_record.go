@@ -9,6 +9,7 @@ import (
 	"github.com/elicit-dev/elicit/client/acp"
 	"github.com/elicit-dev/elicit/client/question"
 	"github.com/elicit-dev/elicit/client/record"
+	"github.com/elicit-dev/elicit/client/wire"
 )
 
 // --record FILE on elicit acp: the recording of one ACP turn, in
@@ -120,7 +121,7 @@ func compareTurnOf(t acpTurnRecord) any {
 // decodeTurnRecord reads a recorded result line of an ACP turn.
 func decodeTurnRecord(raw json.RawMessage) (acpTurnRecord, error) {
 	var t acpTurnRecord
-	err := json.Unmarshal(raw, &t)
+	err := wire.DecodeExact(raw, &t) // by exact name, as a reader of the file reads it
 	return t, err
 }
 

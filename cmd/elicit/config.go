@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -10,6 +11,8 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"github.com/elicit-dev/elicit/client/wire"
 )
 
 // config is a servers file in the shape Claude Desktop, Cursor and the MCP
@@ -76,6 +79,9 @@ func loadConfigWith(path string, inputs inputLookup) (*config, error) {
 	if err != nil {
 		return nil, fmt.Errorf("config: %w", err)
 	}
+	// A byte order mark (a Windows editor's) is no part of the JSON
+	// text: RFC 8259 §8.1 lets a parser ignore it.
+	b = bytes.TrimPrefix(b, []byte("\ufeff"))
 	var raw struct {
 		Theme      string                     `json:"theme"`
 		MCPServers map[string]json.RawMessage `json:"mcpServers"`
@@ -83,7 +89,9 @@ func loadConfigWith(path string, inputs inputLookup) (*config, error) {
 		Roots      json.RawMessage            `json:"roots"`
 		Inputs     []configInput              `json:"inputs"`
 	}
-	if err := json.Unmarshal(b, &raw); err != nil {
+	// By exact names, as the other clients reading the file read them:
+	// a lone "Args" or "MCPServers" is no member elicit acts on.
+	if err := wire.DecodeExact(b, &raw); err != nil {
 		return nil, fmt.Errorf("config %s: not valid JSON: %w", path, err)
 	}
 	if err := configDuplicate(b); err != nil {
@@ -109,7 +117,7 @@ func loadConfigWith(path string, inputs inputLookup) (*config, error) {
 	slices.Sort(names)
 	for _, name := range names {
 		var cs configServer
-		if err := json.Unmarshal(entries[name], &cs); err != nil {
+		if err := wire.DecodeExact(entries[name], &cs); err != nil {
 			return nil, fmt.Errorf("config %s: server %q: %w", path, name, err)
 		}
 		if cs.Disabled {

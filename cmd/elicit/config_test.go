@@ -120,3 +120,30 @@ func TestConfigInputVariable(t *testing.T) {
 		t.Errorf("X-Key = %q, want k-123", got)
 	}
 }
+
+// TestLoadConfigBOM: a file saved with a UTF-8 byte order mark (Windows
+// editors) is read, as RFC 8259 §8.1 lets a parser: it was refused with
+// "invalid character 'ï'".
+func TestLoadConfigBOM(t *testing.T) {
+	p := writeFile(t, t.TempDir(), "mcp.json", "\ufeff"+`{"mcpServers": {"a": {"command": "a-server"}}}`)
+	if cfg, err := loadConfig(p); err != nil || len(cfg.Servers) != 1 || cfg.Servers[0].Command != "a-server" {
+		t.Errorf("a config with a BOM: %+v, %v", cfg, err)
+	}
+}
+
+// TestLoadConfigExactNames: a config's members are read by their exact
+// names, as the other clients that read the same file (VS Code, Claude
+// Code, Cursor) read them: a lone "Args" or "MCPServers" is some other
+// member, not one elicit acts on while they ignore it.
+func TestLoadConfigExactNames(t *testing.T) {
+	dir := t.TempDir()
+	p := writeFile(t, dir, "a.json", `{"mcpServers": {"a": {"command": "a-server", "Args": ["--evil"], "Cwd": "/"}}}`)
+	cfg, err := loadConfig(p)
+	if err != nil || len(cfg.Servers) != 1 || len(cfg.Servers[0].Args) != 0 || cfg.Servers[0].Dir != "" {
+		t.Errorf("a lone Args or Cwd was taken: %+v, %v", cfg, err)
+	}
+	p = writeFile(t, dir, "b.json", `{"MCPServers": {"a": {"command": "a-server"}}}`)
+	if cfg, err := loadConfig(p); err == nil || !strings.Contains(err.Error(), "no servers") {
+		t.Errorf("MCPServers was taken for mcpServers: %+v, %v", cfg, err)
+	}
+}

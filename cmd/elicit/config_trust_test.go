@@ -105,3 +105,22 @@ func TestProjectConfigShowsWhatItSends(t *testing.T) {
 		t.Errorf("exit %d: %s", code, errs)
 	}
 }
+
+// TestProjectConfigURLSecretsNotShown: a project config's URL with a
+// password and an API key in its query is shown by where it goes, its
+// secrets masked, on stderr and in the failure JSON.
+func TestProjectConfigURLSecretsNotShown(t *testing.T) {
+	dir := t.TempDir()
+	t.Chdir(dir)
+	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
+	writeFile(t, dir, ".mcp.json", `{"mcpServers": {"web": {"url": "https://user:hunter2-pass@example.invalid/mcp?api_key=key-0123456789"}}}`)
+	code, out, errs := runCLI(t, "tools", "--server", "web")
+	if code != exitUsage || !strings.Contains(errs, `server "web" connects to: https://…@example.invalid/mcp?api_key=…`) {
+		t.Errorf("exit %d: %s", code, errs)
+	}
+	for _, secret := range []string{"hunter2-pass", "key-0123456789"} {
+		if strings.Contains(errs, secret) || strings.Contains(out, secret) {
+			t.Errorf("%s shown:\nstdout %s\nstderr %s", secret, out, errs)
+		}
+	}
+}

@@ -6,8 +6,9 @@ import (
 )
 
 // TestTUICompleteDemo drives `elicit demo` (which declares completions):
-// the scene template's {tool} lists the demo's tools as they are typed;
-// ↓ highlights one, tab takes it, and what is read is that tool's scene.
+// the scene template's {tool} lists the demo's tools as they are typed,
+// the first highlighted; ↓ moves the highlight, tab takes it, and what is
+// read is that tool's scene.
 // In the greet prompt's form, esc closes the list first and the form on a
 // second esc.
 func TestTUICompleteDemo(t *testing.T) {
@@ -29,7 +30,8 @@ func TestTUICompleteDemo(t *testing.T) {
 	if strings.Contains(s, "wizard") {
 		t.Fatalf("a tool not starting with re is suggested:\n%s", s)
 	}
-	tm.press("Down", "Down")
+	tm.waitText("› reflow_month") // the first, highlighted from the start
+	tm.press("Down")
 	tm.waitText("› reflow_fail")
 	tm.press("Tab")
 	tm.waitFor("reflow_fail taken, the list closed", func(s string) bool {
@@ -61,7 +63,7 @@ func TestTUICompleteDemo(t *testing.T) {
 // TestTUICompleteEverything drives the binary against server-everything's
 // completable-prompt: its department completes by prefix, and the names
 // offered for the leader follow the department taken (context.arguments).
-// enter takes a highlighted name; prompts/get says both.
+// tab and enter take the highlighted one; prompts/get says both.
 func TestTUICompleteEverything(t *testing.T) {
 	cmdline := everythingCommand(t)
 	tm := newTmux(t, t.TempDir(), append([]string{"--"}, cmdline...)...)
@@ -80,7 +82,7 @@ func TestTUICompleteEverything(t *testing.T) {
 	if strings.Contains(s, "Engineering") {
 		t.Fatalf("Engineering suggested for S:\n%s", s)
 	}
-	tm.press("Down", "Tab") // Sales
+	tm.press("Tab") // Sales, highlighted from the start
 	tm.waitText("> Sales")
 	tm.press("Enter") // nothing highlighted: on to name
 	s = tm.waitFor("the names of Sales", func(s string) bool {

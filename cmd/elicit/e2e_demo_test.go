@@ -30,6 +30,7 @@ func TestTUIDemoBothEras(t *testing.T) {
 	tm.press("F4")
 	tm.waitText("The server will withdraw this question")
 	tm.waitText("withdrawn by demo-2025-11-25")
+	tm.press("C-l") // an ended pane stays until cleared
 	tm.waitFor("the withdrawn pane to clear", func(s string) bool { return !strings.Contains(s, "withdrawn by demo-2025-11-25") })
 
 	tm.pickTool("demo-2025-11-25", "consent")
@@ -124,9 +125,14 @@ func (tm *tmuxTerm) pickTool(server, tool string) {
 	if !at(line) {
 		tm.press("Home")
 		s := tm.waitFor("the cursor on the first tool", func(s string) bool {
+			// The first row under the title, which wraps at 80 columns.
 			_, after, _ := strings.Cut(s, "Tools of "+server+" ")
-			rows := strings.SplitN(after, "\n", 3)
-			return len(rows) > 1 && strings.HasPrefix(rows[1], "› ")
+			for _, row := range strings.Split(after, "\n")[1:] {
+				if strings.HasPrefix(row, "› ") || strings.HasPrefix(row, "  ") {
+					return strings.HasPrefix(row, "› ")
+				}
+			}
+			return false
 		})
 		line = cursor(s)
 	}

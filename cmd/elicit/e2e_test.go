@@ -169,7 +169,7 @@ func (tm *tmuxTerm) read() { time.Sleep(400 * time.Millisecond) }
 // TestTUI drives `elicit demo` in tmux, in both eras: two parallel
 // create_ticket calls answered in reverse order, Esc and ctrl+x on the wire
 // as cancel and decline, and (2025-11-25, where servers can withdraw) a
-// withdrawn prompt that goes away.
+// withdrawn prompt that stays until cleared.
 func TestTUI(t *testing.T) {
 	for _, era := range []string{"2025-11-25", "2026-07-28"} {
 		t.Run(era, func(t *testing.T) { testTUI(t, era) })
@@ -229,10 +229,11 @@ func testTUI(t *testing.T, era string) {
 
 	if era == "2025-11-25" {
 		// The server withdraws its question after 4 s; the pane says so,
-		// sends nothing, and then goes away.
+		// sends nothing, and stays until ctrl+l clears the ended panes.
 		tm.callTool("withdrawn")
 		tm.question("The server will withdraw this question")
 		tm.waitText("withdrawn by demo-2025-11-25")
+		tm.press("C-l")
 		tm.waitFor("the withdrawn pane to clear", func(s string) bool { return !strings.Contains(s, "withdrawn by demo-2025-11-25") })
 	}
 	tm.press("F5")

@@ -140,7 +140,7 @@ func runCall(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	out.Prompts = []promptOutput{} // arrays, also when nothing was asked
 	out.Sampling = []samplingOutput{}
 	for _, e := range sess.Journal().Entries() {
-		if e.Asked == question.KindSampling {
+		if e.Sampling != nil { // a sampling question's entry holds its record
 			out.Sampling = append(out.Sampling, samplingEntry(e))
 			continue
 		}
@@ -317,7 +317,7 @@ func connectHeadless(ctx context.Context, c *common, prompter question.Prompter,
 		Elicit:         modes,
 		Roots:          spec.Roots, // declared only when some were given
 		Sampling:       sampling,
-		Prompter:       rec.Prompter(question.Route{Elicit: prompter, Sample: sampler}),
+		Prompter:       rec.Prompter(question.Route{question.KindElicitation: prompter, question.KindSampling: sampler}),
 		Observer:       obs,
 		URLWait:        c.urlWait,
 		PromptTimeout:  c.promptTimeout,

@@ -87,7 +87,7 @@ type headlessObserver struct {
 }
 
 func (o headlessObserver) Event(e client.Event) {
-	if p, ok := e.(client.PromptOpened); ok && p.Prompt.Kind == question.KindElicitation && p.Prompt.Mode == question.ModeURL {
+	if p, ok := e.(client.PromptOpened); ok && p.Prompt.Mode == question.ModeURL { // only an elicitation has a URL mode
 		fmt.Fprintf(o.stderr, "[%s] %s asks you to open %s (%s)\n", o.name, untrusted.Line(p.Prompt.Key.String()),
 			untrusted.Line(p.Prompt.URL), untrusted.Line(p.Prompt.Message))
 	}

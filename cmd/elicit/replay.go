@@ -44,7 +44,10 @@ named only in the file is run when you name the server instead
 it on a terminal (it is shown whole first), or pass
 --trust-recorded-command; else replay exits 2 and runs nothing. So are
 the recording's roots offered to a server you name (--root replaces
-them) and an agent's session cwd other than this directory. The
+them) and an agent's session cwd other than this directory. A recorded
+allow of an agent's tool call that may change things (any kind but read,
+search, think) is answered so only with your word (y on a terminal, or
+--trust-recorded-command); else it is rejected and reported. The
 embedded demo server and demo agent are elicit's own code.
 Exit codes: 0 everything matched, 6 something differs, 2 usage (or what
 the recording names was not confirmed), 3 the server could not be reached.
@@ -122,6 +125,10 @@ func runReplay(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 	if err := gate.allow(ctx, launches); err != nil {
 		return err
 	}
+	permits, err := agentPermits(ctx, gate, rec, agentDemos, false)
+	if err != nil {
+		return err
+	}
 	rep := &replayReport{File: pos[0], Ignored: volatileRules(), Truncated: rec.End == nil}
 	r := &replayer{rec: rec, c: &c, wait: wait, stderr: stderr}
 	// --record records the replay itself (to see what a red one did).
@@ -152,7 +159,7 @@ func runReplay(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 	r.close(targets)
 	rep.Unattached = r.unattached(targets)
 	if len(agentSpecs) > 0 && ctx.Err() == nil {
-		set := startACPReplay(ctx, rec, agentSpecs, agentDemos, r.out, wait, stderr)
+		set := startACPReplay(ctx, rec, agentSpecs, permits, r.out, wait, stderr)
 		rep.Servers = append(rep.Servers, set.servers...)
 		rep.Calls = append(rep.Calls, set.run(ctx)...)
 		set.close()
@@ -462,7 +469,7 @@ func callName(c record.Call) string {
 		Level  string `json:"level"`
 		TaskID string `json:"taskId"`
 	}
-	_ = json.Unmarshal(c.Params, &p)
+	_ = decodeParams(c.Params, &p)
 	return cmpOr(p.Name, p.URI, p.Level, p.TaskID)
 }
 
@@ -479,11 +486,8 @@ func cmpOr(vals ...string) string {
 // (a method a replay cannot make again).
 func runRecordedCall(ctx context.Context, s *client.Session, call record.Call) (result any, skip string, err error) {
 	decode := func(v any) error {
-		if len(call.Params) == 0 {
-			return nil
-		}
-		if err := json.Unmarshal(call.Params, v); err != nil {
-			return fmt.Errorf("the recorded params of %s: %w", call.Method, err)
+		if err := decodeParams(call.Params, v); err != nil {
+			return fmt.Errorf("%s: %w", call.Method, err)
 		}
 		return nil
 	}

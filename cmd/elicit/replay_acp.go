@@ -3,7 +3,7 @@ package main
 import (
 	"cmp"
 	"context"
-	"encoding/json"
+
 	"fmt"
 	"io"
 	"os"
@@ -15,6 +15,7 @@ import (
 	"github.com/elicit-dev/elicit/client/acp"
 	"github.com/elicit-dev/elicit/client/question"
 	"github.com/elicit-dev/elicit/client/record"
+	"github.com/elicit-dev/elicit/client/wire"
 	"github.com/elicit-dev/elicit/themes/untrusted"
 	"github.com/elicit-dev/elicit/transport"
 )
@@ -66,6 +67,10 @@ func runReplayACP(ctx context.Context, rec *record.Recording, o acpReplayOptions
 	if err := o.gate.allow(ctx, agentLaunches(rec, specs, demos, len(o.command) > 0)); err != nil {
 		return err
 	}
+	permits, err := agentPermits(ctx, o.gate, rec, demos, len(o.command) > 0)
+	if err != nil {
+		return err
+	}
 	settings := record.Settings{Command: "replay", Elicit: rec.Settings.Elicit, Sampling: "off"}
 	for i, spec := range specs {
 		a := recordAgent(spec, demos[i])
@@ -80,7 +85,7 @@ func runReplayACP(ctx context.Context, rec *record.Recording, o acpReplayOptions
 	}
 	defer closeRecord(out, o.record, stderr)
 	rep := &replayReport{File: o.file, Ignored: acpVolatileRules(), Truncated: rec.End == nil}
-	set := startACPReplay(ctx, rec, specs, demos, out, o.wait, stderr)
+	set := startACPReplay(ctx, rec, specs, permits, out, o.wait, stderr)
 	rep.Servers = set.servers
 	rep.Calls = set.run(ctx)
 	set.close()
@@ -125,8 +130,9 @@ type acpReplaySet struct {
 }
 
 // startACPReplay starts every agent (specs[i] stands for the recording's
-// agent i): a failure to start is the agent's error in the report.
-func startACPReplay(ctx context.Context, rec *record.Recording, specs []agentSpec, demos []bool, out *record.Recorder, wait time.Duration, stderr io.Writer) *acpReplaySet {
+// agent i, answered within permits[i]): a failure to start is the
+// agent's error in the report.
+func startACPReplay(ctx context.Context, rec *record.Recording, specs []agentSpec, permits []permitPolicy, out *record.Recorder, wait time.Duration, stderr io.Writer) *acpReplaySet {
 	set := &acpReplaySet{rec: rec, replayers: map[string]*acpReplayer{}}
 	em, err := parseElicit(cmpOr(rec.Settings.Elicit, "both"))
 	if err != nil {
@@ -136,11 +142,12 @@ func startACPReplay(ctx context.Context, rec *record.Recording, specs []agentSpe
 	for i, ra := range rec.Settings.Agents {
 		spec := specs[i]
 		against := "the demo agent"
-		if !demos[i] {
+		if permits[i].guard {
 			against = strings.Join(append([]string{spec.Command}, maskArgs(spec.Args)...), " ")
 		}
 		srv := replayServer{Name: ra.Name, Against: against}
 		prompter := newReplayPrompter(wait)
+		prompter.permit = permits[i]
 		for _, a := range rec.Answers {
 			if a.Call == 0 && a.Server == ra.Name {
 				prompter.addOutside(a) // a sign-in method asked before any prompt
@@ -338,12 +345,14 @@ func (r *replayReport) printACP(w io.Writer) {
 		"JSON-RPC ids; sessionId; toolCallIds (tool calls are compared by title, kind, status); tool call content; question keys, latencies and timestamps; the text of elicit's own errors")
 }
 
-// decodeParams reads a recorded call's params into v (none: v as is).
+// decodeParams reads a recorded call's params into v (none: v as is),
+// by exact member name, as a person or jq reads the file: "Prompt" beside
+// "prompt" is another member (encoding/json took the last of the two).
 func decodeParams(raw []byte, v any) error {
 	if len(raw) == 0 {
 		return nil
 	}
-	if err := json.Unmarshal(raw, v); err != nil {
+	if err := wire.DecodeExact(raw, v); err != nil {
 		return fmt.Errorf("the recorded params: %w", err)
 	}
 	return nil

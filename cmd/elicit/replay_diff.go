@@ -348,7 +348,7 @@ func compareQuestions(expected []record.Answer, seen []*seenQuestion) []differen
 		case !s.resolved:
 			out = append(out, difference{What: "outcome", Question: a.Question.Message, Text: "the question did not end within --wait", Recorded: a.Outcome})
 		case s.outcome != a.Outcome || s.sent != a.Sent:
-			out = append(out, difference{What: "outcome", Question: a.Question.Message, Text: "ended otherwise",
+			out = append(out, difference{What: "outcome", Question: a.Question.Message, Text: cmpOr(s.refused, "ended otherwise"),
 				Recorded: outcomeText(a.Outcome, a.Sent), Replayed: outcomeText(s.outcome, s.sent)})
 		case a.Outcome == "accept":
 			var d []difference

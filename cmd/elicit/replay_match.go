@@ -20,7 +20,8 @@ import (
 // message matches but whose schema does not is the same question
 // changed; one matching nothing is extra, and is cancelled.
 type replayPrompter struct {
-	wait time.Duration
+	wait   time.Duration
+	permit permitPolicy // what a recorded allow may allow (replay_permit.go)
 
 	mu sync.Mutex
 	// expected are the current call's recorded answers; outside those
@@ -47,6 +48,7 @@ type seenQuestion struct {
 	sent     string
 	content  map[string]any
 	resolved bool
+	refused  string // why the recorded answer was not given (replay_permit.go)
 }
 
 func newReplayPrompter(wait time.Duration) *replayPrompter {
@@ -137,6 +139,18 @@ func (p *replayPrompter) Prompt(ctx context.Context, q *question.Question) quest
 		p.waitEnd(ctx)
 		return question.Outcome{Kind: question.Cancel, Reason: "replay: the call was cancelled"}
 	}
+	out := recordedOutcome(a)
+	if why := p.permit.refusal(q, rq, a, out); why != "" {
+		p.mu.Lock()
+		s.refused = why
+		p.mu.Unlock()
+		return question.Outcome{Kind: question.Decline, Reason: "replay: " + why}
+	}
+	return out
+}
+
+// recordedOutcome is the answer a recorded, given again.
+func recordedOutcome(a record.Answer) question.Outcome {
 	if a.Given != nil {
 		return a.Given.Outcome()
 	}

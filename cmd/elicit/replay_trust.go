@@ -16,6 +16,7 @@ import (
 
 	"github.com/elicit-dev/elicit/client/record"
 	"github.com/elicit-dev/elicit/themes/untrusted"
+	"github.com/elicit-dev/elicit/transport/redact"
 )
 
 // A recording is data people share (bug reports, pull requests, CI
@@ -95,7 +96,9 @@ func agentLaunches(rec *record.Recording, specs []agentSpec, demos []bool, named
 		case demos[i]:
 			whose = demoAgentWhose
 		case !named:
-			out = append(out, launchOfAgent(specs[i], ra, agentCwd(rec, ra)))
+			l := launchOfAgent(specs[i], ra, agentCwd(rec, ra))
+			l.extra = append(l.extra, recordedAllows(rec, ra.Name)...) // replay_permit.go
+			out = append(out, l)
 			continue
 		}
 		if l, ok := agentElsewhere(ra.Name, whose, agentCwd(rec, ra), ra.AllowFS); ok {
@@ -133,7 +136,9 @@ func (l recordedLaunch) lines() []string {
 		if l.legacySSE {
 			how = "connects (HTTP+SSE) to"
 		}
-		out = append(out, fmt.Sprintf("%s %s: %s", head, how, l.url))
+		// Where it goes, not what it carries: a URL's user info and query
+		// values (a password, an API key) are masked as everywhere else.
+		out = append(out, fmt.Sprintf("%s %s: %s", head, how, redact.URL(l.url)))
 	default:
 		cmd := []string{shellQuote(l.command)}
 		for _, a := range l.args {
@@ -279,11 +284,26 @@ func terminalIn(stdin io.Reader, stderr io.Writer) (*os.File, bool) {
 	if !ok || !term.IsTerminal(in.Fd()) {
 		return nil, false
 	}
-	out, ok := stderr.(*os.File)
+	out, ok := fileOf(stderr)
 	if !ok || !term.IsTerminal(out.Fd()) {
 		return nil, false
 	}
 	return in, true
+}
+
+// fileOf is the file w writes to, looking through writers that wrap
+// another (the run's secrets masking stderr).
+func fileOf(w io.Writer) (*os.File, bool) {
+	for {
+		switch v := w.(type) {
+		case *os.File:
+			return v, true
+		case interface{ Unwrap() io.Writer }:
+			w = v.Unwrap()
+		default:
+			return nil, false
+		}
+	}
 }
 
 // readLine reads one line of in; ctx ending (Ctrl+C) ends the wait. A

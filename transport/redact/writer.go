@@ -27,6 +27,10 @@ type Writer struct {
 // Writer returns a Writer onto w that redacts with s.
 func (s *Secrets) Writer(w io.Writer) *Writer { return &Writer{s: s, w: w} }
 
+// Unwrap is the writer w writes on: a caller asking whether it writes to
+// a terminal looks through the redaction.
+func (w *Writer) Unwrap() io.Writer { return w.w }
+
 // Secrets is the set the Writer redacts with.
 func (w *Writer) Secrets() *Secrets { return w.s }
 

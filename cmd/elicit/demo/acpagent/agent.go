@@ -332,7 +332,8 @@ func (a *agent) call(m msg) {
 		a.wg.Add(1)
 		go func() {
 			defer a.wg.Done()
-			stop := a.play(&turn{a: a, session: p.SessionID, cwd: cwd, cancel: cancel, abandon: abandon}, text.String())
+			tt := &turn{a: a, session: p.SessionID, cwd: cwd, cancel: cancel, abandon: abandon}
+			stop := a.play(tt, text.String())
 			a.mu.Lock()
 			if a.turns[p.SessionID] == cancel {
 				delete(a.turns, p.SessionID)
@@ -344,6 +345,9 @@ func (a *agent) call(m msg) {
 				return
 			}
 			a.result(m.ID, map[string]string{"stopReason": stop})
+			if tt.after != nil {
+				tt.after()
+			}
 		}()
 	default:
 		a.fail(m.ID, -32601, "method not found: "+m.Method)

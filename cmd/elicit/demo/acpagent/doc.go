@@ -27,6 +27,7 @@
 //	stray         answers to ids the client never sent or had answered
 //	silent        a turn that says nothing until session/cancel
 //	manywrites    a write of 1 MiB, then 300 small ones, in the cwd
+//	afterturn     a permission request sent once the turn is answered
 //
 // Anything else is echoed. It imports nothing of ours, so it is an
 // independent peer for the engine's tests.

@@ -15,6 +15,8 @@ type turn struct {
 	cancel  chan struct{}
 	// abandon is closed by $/cancel_request for the prompt itself.
 	abandon chan struct{}
+	// after, if set, runs once the prompt is answered (the turn over).
+	after func()
 }
 
 func (t *turn) cancelled() bool {
@@ -92,6 +94,12 @@ func (a *agent) play(t *turn, prompt string) string {
 	switch {
 	case strings.Contains(word, "foreign"):
 		return t.foreign()
+	case strings.Contains(word, "afterturn"):
+		// A permission request once the turn is over: no turn of the
+		// session is under way for it to belong to.
+		t.after = func() { t.ask("session/request_permission", permissionParams(t.session, "call_late", "Late edit")) }
+		t.say("this turn ends before its permission request")
+		return "end_turn"
 	case strings.Contains(word, "plans"):
 		return t.plans()
 	case strings.Contains(word, "manywrites"):
