@@ -165,6 +165,17 @@
 // ListChanged events, and ends cleanly when its ctx ends. In older eras
 // list_changed notifications become ListChanged as they come.
 //
+// # Lists
+//
+// ListTools, ListResources, ListResourceTemplates and ListPrompts are
+// coalesced per kind (lists.go): at most one request out and one queued,
+// and the last answer given again while no list_changed came since it was
+// asked (where the server says its changes), so a storm of list_changed
+// and the consumers reacting to each cost a bounded number of requests.
+// A request for a capability the server did not declare (tools,
+// resources, prompts, logging) is not sent: its error wraps
+// ErrUndeclared (undeclared.go).
+//
 // Resource subscriptions: Session.Subscribe and Unsubscribe send
 // resources/subscribe and resources/unsubscribe in 2025-x; in 2026-07-28
 // Subscribe opens a subscriptions/listen stream of its own for the URI

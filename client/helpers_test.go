@@ -404,7 +404,7 @@ func pipePeer(t *testing.T, version string, opts *client.Options, rec *recorder)
 		if err != nil || m.Method != "initialize" {
 			return
 		}
-		_ = sc.Write(context.Background(), &jsonrpc.Message{ID: m.ID, Result: json.RawMessage(`{"protocolVersion":"` + version + `","capabilities":{"tools":{"listChanged":true},"logging":{}},"serverInfo":{"name":"peer","version":"0.1"},"instructions":"be nice"}`)}, nil)
+		_ = sc.Write(context.Background(), &jsonrpc.Message{ID: m.ID, Result: json.RawMessage(`{"protocolVersion":"` + version + `","capabilities":{"tools":{"listChanged":true},"resources":{},"prompts":{},"logging":{}},"serverInfo":{"name":"peer","version":"0.1"},"instructions":"be nice"}`)}, nil)
 		for {
 			m, err := msgOf(sc.Read(context.Background()))
 			if err != nil || m.Method == "notifications/initialized" {

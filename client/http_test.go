@@ -91,9 +91,16 @@ func TestHTTPSessionExpiredReinitializes(t *testing.T) {
 		t.Fatal(err)
 	}
 	time.Sleep(3 * idle) // the server forgets the idle session
+	// A call, not a list: the tools/list answer is given again while the
+	// server, which declared tools.listChanged, said no change (lists.go).
+	res, err := s.CallTool(t.Context(), "echo", askArgs{Name: "x"}, nil)
+	if err != nil || res.Text() != "echo x" {
+		t.Fatalf("call after expiry: %v %v", res, err)
+	}
+	// The new session's list is asked for again.
 	tools, err := s.ListTools(t.Context())
 	if err != nil {
-		t.Fatalf("ListTools after expiry: %v", err)
+		t.Fatalf("ListTools after re-initialize: %v", err)
 	}
 	if len(tools) != 2 {
 		t.Errorf("tools %+v", tools)

@@ -178,7 +178,7 @@ func TestLintOutputSchemaLate(t *testing.T) {
 
 func TestLintResultMalformed(t *testing.T) {
 	t.Parallel()
-	s, rec := linted(t, &lintPeer{serve: func(p *lintPeer, m *jsonrpc.Message) {
+	s, rec := linted(t, &lintPeer{caps: `{"resources":{}}`, serve: func(p *lintPeer, m *jsonrpc.Message) {
 		if m.Method == "resources/read" {
 			p.result(m.ID, `{"contents":"not a list"}`)
 		}

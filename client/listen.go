@@ -324,6 +324,7 @@ func agreeTo(key string, got, asked, agreed, extra []string) ([]string, []string
 func (s *Session) listChanged(what string, params json.RawMessage) {
 	id, ok := subscriptionID(params)
 	if !ok {
+		s.changedList(what)
 		s.emit(ListChanged{Server: s.name, What: what})
 		return
 	}
@@ -346,6 +347,7 @@ func (s *Session) listChanged(what string, params json.RawMessage) {
 		s.notice("ignored %s list_changed for subscription %s: not open, or not agreed to", what, id)
 		return
 	}
+	s.changedList(what)
 	s.emit(ListChanged{Server: s.name, What: what})
 }
 

@@ -80,29 +80,53 @@ func listAll[T any](ctx context.Context, s *Session, method, key string) ([]T, e
 // ListTools returns every tool, following pagination to the end. In
 // 2026-07-28 over HTTP it also caches the tools' x-mcp-header bindings and
 // leaves out the tools whose bindings are invalid (see headers.go).
+//
+// Lists of every kind are coalesced (lists.go): however many callers ask
+// and however often the server says a list changed, at most one request
+// per kind is out and one waits.
 func (s *Session) ListTools(ctx context.Context) ([]wire.Tool, error) {
-	tools, err := listAll[wire.Tool](ctx, s, wire.MethodToolsList, "tools")
-	if err == nil {
-		s.tasks.rememberTools(tools) // execution.taskSupport, for CallTool (tasks_call.go)
-		s.lint.Tools(tools)          // names, outputSchemas (client/lint)
+	if err := s.requireCap(wire.MethodToolsList, "tools"); err != nil {
+		return nil, err
 	}
-	return s.rememberTools(tools, err == nil), err
+	return coalescedList(ctx, s, listTools, func(ctx context.Context) ([]wire.Tool, error) {
+		tools, err := listAll[wire.Tool](ctx, s, wire.MethodToolsList, "tools")
+		if err == nil {
+			s.tasks.rememberTools(tools) // execution.taskSupport, for CallTool (tasks_call.go)
+			s.lint.Tools(tools)          // names, outputSchemas (client/lint)
+		}
+		return s.rememberTools(tools, err == nil), err
+	})
 }
 
 // ListResources returns every resource, following pagination to the end.
 func (s *Session) ListResources(ctx context.Context) ([]wire.Resource, error) {
-	return listAll[wire.Resource](ctx, s, wire.MethodResourcesList, "resources")
+	if err := s.requireCap(wire.MethodResourcesList, "resources"); err != nil {
+		return nil, err
+	}
+	return coalescedList(ctx, s, listResources, func(ctx context.Context) ([]wire.Resource, error) {
+		return listAll[wire.Resource](ctx, s, wire.MethodResourcesList, "resources")
+	})
 }
 
 // ListResourceTemplates returns every resource template
 // (resources/templates/list), following pagination to the end.
 func (s *Session) ListResourceTemplates(ctx context.Context) ([]wire.ResourceTemplate, error) {
-	return listAll[wire.ResourceTemplate](ctx, s, wire.MethodResourcesTemplatesList, "resourceTemplates")
+	if err := s.requireCap(wire.MethodResourcesTemplatesList, "resources"); err != nil {
+		return nil, err
+	}
+	return coalescedList(ctx, s, listTemplates, func(ctx context.Context) ([]wire.ResourceTemplate, error) {
+		return listAll[wire.ResourceTemplate](ctx, s, wire.MethodResourcesTemplatesList, "resourceTemplates")
+	})
 }
 
 // ListPrompts returns every prompt template, following pagination.
 func (s *Session) ListPrompts(ctx context.Context) ([]wire.Prompt, error) {
-	return listAll[wire.Prompt](ctx, s, wire.MethodPromptsList, "prompts")
+	if err := s.requireCap(wire.MethodPromptsList, "prompts"); err != nil {
+		return nil, err
+	}
+	return coalescedList(ctx, s, listPrompts, func(ctx context.Context) ([]wire.Prompt, error) {
+		return listAll[wire.Prompt](ctx, s, wire.MethodPromptsList, "prompts")
+	})
 }
 
 // CallTool calls a tool. Each call carries a progress token of its own;
@@ -114,6 +138,9 @@ func (s *Session) ListPrompts(ctx context.Context) ([]wire.Prompt, error) {
 // task is terminal and returns its final result, emitting TaskChanged on
 // the way; cancelling ctx then sends tasks/cancel instead.
 func (s *Session) CallTool(ctx context.Context, name string, args any, opts *CallOptions) (*wire.CallToolResult, error) {
+	if err := s.requireCap(wire.MethodToolsCall, "tools"); err != nil {
+		return nil, err
+	}
 	c := &call{method: wire.MethodToolsCall, name: name, token: s.newToken()}
 	if opts != nil {
 		c.onProgress, c.onSent = opts.OnProgress, opts.OnSent
@@ -159,6 +186,9 @@ func (s *Session) newToken() jsonrpc.ID {
 
 // ReadResource reads a resource.
 func (s *Session) ReadResource(ctx context.Context, uri string) ([]wire.ResourceContents, error) {
+	if err := s.requireCap(wire.MethodResourcesRead, "resources"); err != nil {
+		return nil, err
+	}
 	var res struct {
 		Contents []wire.ResourceContents `json:"contents"`
 	}
@@ -171,6 +201,9 @@ func (s *Session) ReadResource(ctx context.Context, uri string) ([]wire.Resource
 
 // GetPrompt renders a prompt template with args.
 func (s *Session) GetPrompt(ctx context.Context, name string, args map[string]string) (*wire.GetPromptResult, error) {
+	if err := s.requireCap(wire.MethodPromptsGet, "prompts"); err != nil {
+		return nil, err
+	}
 	params := map[string]any{"name": name}
 	if args != nil {
 		params["arguments"] = args
@@ -192,6 +225,9 @@ func (s *Session) SetLogLevel(ctx context.Context, level string) error {
 		s.logLevel = level
 		s.mu.Unlock()
 		return nil
+	}
+	if err := s.requireCap(wire.MethodLoggingSetLevel, "logging"); err != nil {
+		return err
 	}
 	return s.Request(ctx, wire.MethodLoggingSetLevel, map[string]string{"level": level}, nil)
 }

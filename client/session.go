@@ -53,6 +53,7 @@ type Session struct {
 	tasks         taskTable       // the tasks we follow (tasks*.go); under its own lock
 	receiver      receiverTable   // the tasks we run for the server (receiver*.go); under its own lock
 	resSubs       resourceListens // 2026-07-28 resource subscriptions (subscribe_listen.go); under its own lock
+	lists         listFlights     // list requests coalesced, last answers (lists.go); under its own lock
 	lint          *lint.Linter    // the findings checks and what they remember (client/lint); under its own lock
 
 	// base is the parent of every incoming request's context; cancelling

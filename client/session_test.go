@@ -259,7 +259,7 @@ func TestMalformedLineSkipped(t *testing.T) {
 		if err != nil {
 			return
 		}
-		_ = sc.Write(context.Background(), &jsonrpc.Message{ID: m.ID, Result: json.RawMessage(`{"protocolVersion":"2025-11-25","capabilities":{},"serverInfo":{"name":"x","version":"1"}}`)}, nil)
+		_ = sc.Write(context.Background(), &jsonrpc.Message{ID: m.ID, Result: json.RawMessage(`{"protocolVersion":"2025-11-25","capabilities":{"tools":{}},"serverInfo":{"name":"x","version":"1"}}`)}, nil)
 	}()
 	s, err := client.Connect(t.Context(), connTransport{cc}, &client.Options{Observer: rec})
 	if err != nil {

@@ -38,8 +38,10 @@ type fakeEngine struct {
 	resources  map[string][]wire.Resource
 	rtemplates map[string][]wire.ResourceTemplate
 	rtemplErr  error
-	contents   map[string][]wire.ResourceContents
-	prompts    map[string][]wire.Prompt
+	// listErr fails a list ("resources demo", "prompts demo") with its error.
+	listErr  map[string]error
+	contents map[string][]wire.ResourceContents
+	prompts  map[string][]wire.Prompt
 	// readFn replaces contents when set; getFn answers prompts/get.
 	readFn func(ctx context.Context, uri string) ([]wire.ResourceContents, error)
 	getFn  func(name string, args map[string]string) (*wire.GetPromptResult, error)
@@ -197,7 +199,7 @@ func (f *fakeEngine) ListResources(ctx context.Context, server string) ([]wire.R
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.lists = append(f.lists, "resources "+server)
-	return f.resources[server], nil
+	return f.resources[server], f.listErr["resources "+server]
 }
 func (f *fakeEngine) ListResourceTemplates(_ context.Context, server string) ([]wire.ResourceTemplate, error) {
 	f.mu.Lock()
@@ -257,7 +259,7 @@ func (f *fakeEngine) ListPrompts(ctx context.Context, server string) ([]wire.Pro
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.lists = append(f.lists, "prompts "+server)
-	return f.prompts[server], nil
+	return f.prompts[server], f.listErr["prompts "+server]
 }
 func (f *fakeEngine) GetPrompt(_ context.Context, server, name string, args map[string]string) (*wire.GetPromptResult, error) {
 	f.mu.Lock()

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"context"
+	"errors"
 	"strconv"
 	"strings"
 
@@ -175,11 +176,15 @@ func (s *serverLists[T]) renderHead(c *viewCtx, w listWords) string {
 func (s *serverLists[T]) renderRows(c *viewCtx, w listWords, rows int, line func(item *T, selected bool) string) string {
 	st := c.st
 	l := s.current()
+	var undeclared *client.UndeclaredError
 	switch {
 	case l == nil:
 		return st.Muted.Render("no server selected")
 	case l.loading:
 		return st.Muted.Render("loading " + w.noun + "…")
+	case errors.As(l.err, &undeclared):
+		// Not a failure: the server has nothing of the kind.
+		return st.Muted.Render(untrusted.Line(s.server) + " did not declare " + undeclared.Capability)
 	case l.err != nil:
 		return st.Error.Render(w.method + " failed: " + errText(l.err))
 	case len(l.items) == 0:

@@ -47,6 +47,7 @@ func turnRecordOf(res acp.TurnResult) acpTurnRecord {
 // recordAgent describes an agent as recordServer does a stdio server:
 // environment variable names only, secret arguments masked.
 func recordAgent(spec agentSpec, demo bool) record.Agent {
+	spec = spec.shown() // as its config wrote it
 	a := record.Agent{Name: spec.Name, Kind: "stdio", Command: spec.Command, Args: maskArgs(spec.Args), Dir: spec.Dir}
 	if demo {
 		a = record.Agent{Name: spec.Name, Kind: "demo", Dir: spec.Dir}
@@ -67,7 +68,7 @@ func recordAgents(specs []agentSpec) []record.Agent {
 		d, err := demoAgentSpec(s.Name)
 		demo := err == nil && s.Command == d.Command && slices.Equal(s.Args, d.Args)
 		a := recordAgent(s, demo)
-		a.Cwd = cmpOr(s.Dir, ".")
+		a.Cwd = cmpOr(s.shown().Dir, ".")
 		out = append(out, a)
 	}
 	return out

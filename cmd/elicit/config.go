@@ -126,13 +126,26 @@ func loadConfigWith(path string, inputs inputLookup) (*config, error) {
 		cfg.Reads[name] = cs.reads()
 		if cs.Type == "acp" {
 			a, err := cs.agentSpec(name, dir, inputs)
-			if err != nil {
+			var unset *unsetError
+			if errors.As(err, &unset) {
+				// As for a server: this agent is not started, the others are.
+				a = agentSpec{Name: name, Command: cs.Command,
+					broken: fmt.Errorf("not started: %w (agent %q of config %s)", err, name, path)}
+			} else if err != nil {
 				return nil, fmt.Errorf("config %s: agent %q: %w", path, name, err)
 			}
 			cfg.Agents = append(cfg.Agents, a)
 			continue
 		}
 		spec, err := cs.spec(name, dir, inputs)
+		var unset *unsetError
+		if errors.As(err, &unset) {
+			// This server is not started, naming the variable; the file's
+			// other servers are (expandVars says why not "").
+			cfg.Servers = append(cfg.Servers, serverSpec{Name: name,
+				broken: fail(exitConnect, "not started: %w (server %q of config %s)", err, name, path)})
+			continue
+		}
 		if err != nil {
 			return nil, fmt.Errorf("config %s: server %q: %w", path, name, err)
 		}
@@ -174,10 +187,12 @@ func (cs configServer) agentSpec(name, base string, inputs inputLookup) (agentSp
 	case cs.Roots != nil:
 		return a, errors.New(`"roots" are MCP's; an ACP agent works in its "cwd"`)
 	}
-	a.Command, a.Args, a.Dir = cs.Command, cs.Args, cs.Cwd
-	if a.Dir != "" && !filepath.IsAbs(a.Dir) {
-		a.Dir = filepath.Join(base, a.Dir)
+	run, written, secrets, err := cs.expandLaunch(base, inputs)
+	if err != nil {
+		return a, err
 	}
+	a.Command, a.Args, a.Dir, a.written = run.Command, run.Args, run.Dir, written
+	a.secrets = append(a.secrets, secrets...)
 	for k, v := range cs.Env {
 		ev, err := expandVars(v, inputs)
 		if err != nil {
@@ -201,10 +216,12 @@ func (cs configServer) spec(name, base string, inputs inputLookup) (serverSpec, 
 		if cs.Type != "" && cs.Type != "stdio" {
 			return s, fmt.Errorf(`type %q does not go with a command (want "stdio", or "acp" for an ACP agent)`, cs.Type)
 		}
-		s.Command, s.Args, s.Dir = cs.Command, cs.Args, cs.Cwd
-		if s.Dir != "" && !filepath.IsAbs(s.Dir) {
-			s.Dir = filepath.Join(base, s.Dir)
+		run, written, secrets, err := cs.expandLaunch(base, inputs)
+		if err != nil {
+			return s, err
 		}
+		s.Command, s.Args, s.Dir, s.written = run.Command, run.Args, run.Dir, written
+		s.secrets = append(s.secrets, secrets...)
 		for k, v := range cs.Env {
 			ev, err := expandVars(v, inputs)
 			if err != nil {
@@ -224,7 +241,12 @@ func (cs configServer) spec(name, base string, inputs inputLookup) (serverSpec, 
 		default:
 			return s, fmt.Errorf(`unknown type %q (want "http" or "sse"; "acp" for an ACP agent)`, cs.Type)
 		}
-		s.URL = cs.URL
+		run, written, secrets, err := cs.expandLaunch(base, inputs)
+		if err != nil {
+			return s, err
+		}
+		s.URL, s.written = run.URL, written
+		s.secrets = append(s.secrets, secrets...)
 		if cs.OAuth != nil {
 			o, err := cs.OAuth.expanded(inputs)
 			if err != nil {
@@ -272,9 +294,10 @@ func (o oauthSpec) expanded(inputs inputLookup) (oauthSpec, error) {
 }
 
 // expandVars expands $VAR and ${VAR} from the environment, and VS Code's
-// ${input:ID} through inputs. A variable that is not set is an error
-// naming it: silently expanding it to "" sent "Authorization: Bearer "
-// and empty API keys. A variable set to "" is taken as it is.
+// ${input:ID} through inputs. A variable that is not set is an
+// *unsetError naming it: silently expanding it to "" sent
+// "Authorization: Bearer " and empty API keys. A variable set to "" is
+// taken as it is.
 func expandVars(v string, inputs inputLookup) (string, error) {
 	var missing []string
 	out := os.Expand(v, func(name string) string {
@@ -295,9 +318,9 @@ func expandVars(v string, inputs inputLookup) (string, error) {
 		return out, nil
 	case strings.HasPrefix(missing[0], "input:"):
 		input := strings.TrimPrefix(missing[0], "input:")
-		return "", fmt.Errorf("${%s} is a VS Code input: set %s to its value", missing[0], inputEnv(input))
+		return "", &unsetError{Name: missing[0], msg: fmt.Sprintf("${%s} is a VS Code input: set %s to its value", missing[0], inputEnv(input))}
 	}
-	return "", fmt.Errorf("${%s} is not set (set it, to \"\" if it should be empty)", missing[0])
+	return "", &unsetError{Name: missing[0], msg: fmt.Sprintf("${%s} is not set (set it, to \"\" if it should be empty)", missing[0])}
 }
 
 // inputEnv is the environment variable that gives VS Code input NAME its

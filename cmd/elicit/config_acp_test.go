@@ -49,7 +49,7 @@ func TestLoadConfigACP(t *testing.T) {
 		`{"type": "acpx", "command": "a"}`:                                     `"acp" for an ACP agent`,
 	} {
 		p := writeFile(t, dir, "bad.json", `{"mcpServers": {"x": `+body+`}}`)
-		_, err := loadConfig(p)
+		err := loadErr(p)
 		if err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("%s: error %v, want %q", body, err, want)
 		}

@@ -61,6 +61,27 @@ func TestLoadConfig(t *testing.T) {
 	}
 }
 
+// loadErr is what loading the config at p fails with: the file's error,
+// else the first of its servers (then agents) not started (a variable it
+// names is not set; the file's others are).
+func loadErr(p string) error {
+	cfg, err := loadConfig(p)
+	if err != nil {
+		return err
+	}
+	for _, s := range cfg.Servers {
+		if s.broken != nil {
+			return s.broken
+		}
+	}
+	for _, a := range cfg.Agents {
+		if a.broken != nil {
+			return a.broken
+		}
+	}
+	return nil
+}
+
 func TestLoadConfigErrors(t *testing.T) {
 	dir := t.TempDir()
 	for _, tc := range []struct{ body, want string }{
@@ -72,12 +93,12 @@ func TestLoadConfigErrors(t *testing.T) {
 		{`{"mcpServers": {"a": {"command": "x", "type": "http"}}}`, `does not go with a command`},
 		{`{"mcpServers": {"a": {"command": 5}}}`, `server "a"`},
 		{`{"mcpServers": {"a": {"command": "x", "disabled": true}}}`, "every server is disabled"},
-		{`{"mcpServers": {"a": {"url": "http://y", "headers": {"Authorization": "Bearer ${ELICIT_TEST_UNSET_TOKEN}"}}}}`, `server "a": header Authorization: ${ELICIT_TEST_UNSET_TOKEN} is not set`},
-		{`{"mcpServers": {"a": {"command": "x", "env": {"API_KEY": "$ELICIT_TEST_UNSET_TOKEN"}}}}`, `server "a": env API_KEY: ${ELICIT_TEST_UNSET_TOKEN} is not set`},
+		{`{"mcpServers": {"a": {"url": "http://y", "headers": {"Authorization": "Bearer ${ELICIT_TEST_UNSET_TOKEN}"}}}}`, `header Authorization: ${ELICIT_TEST_UNSET_TOKEN} is not set`},
+		{`{"mcpServers": {"a": {"command": "x", "env": {"API_KEY": "$ELICIT_TEST_UNSET_TOKEN"}}}}`, `env API_KEY: ${ELICIT_TEST_UNSET_TOKEN} is not set`},
 		{`{"servers": {"a": {"url": "http://y", "headers": {"X-Key": "${input:api-key}"}}}}`, `set ELICIT_INPUT_API_KEY`},
 	} {
 		p := writeFile(t, dir, "c.json", tc.body)
-		_, err := loadConfig(p)
+		err := loadErr(p)
 		if err == nil || !strings.Contains(err.Error(), tc.want) || !strings.Contains(err.Error(), p) {
 			t.Errorf("%s: error %v, want it to name the file and say %q", tc.body, err, tc.want)
 		}

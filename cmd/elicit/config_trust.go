@@ -37,6 +37,7 @@ func configGate(path string, stdin io.Reader, stderr io.Writer) trustGate {
 func configLaunches(cfg *config, servers []serverSpec, agents []agentSpec) []recordedLaunch {
 	var out []recordedLaunch
 	for _, s := range servers {
+		s = s.shown() // as written: the variables it reads are said below
 		l := recordedLaunch{what: "server", name: s.Name, command: s.Command, args: s.Args, url: s.URL, legacySSE: s.LegacySSE,
 			dir: s.Dir, envByFile: envNames(s.Env), headers: slices.Sorted(maps.Keys(s.Header))}
 		for _, r := range s.Roots {
@@ -46,6 +47,7 @@ func configLaunches(cfg *config, servers []serverSpec, agents []agentSpec) []rec
 		out = append(out, l)
 	}
 	for _, a := range agents {
+		a = a.shown()
 		out = append(out, recordedLaunch{what: "agent", name: a.Name, command: a.Command, args: a.Args, dir: a.Dir,
 			envByFile: envNames(a.Env), extra: readsLine(cfg.Reads[a.Name])})
 	}
@@ -58,7 +60,7 @@ func readsLine(vars []string) []string {
 	if len(vars) == 0 {
 		return nil
 	}
-	return []string{"takes $" + strings.Join(vars, ", $") + " from this environment (into its env, headers or oauth)"}
+	return []string{"takes $" + strings.Join(vars, ", $") + " from this environment (into its command, args, cwd, url, env, headers or oauth)"}
 }
 
 // oauthFiles says which files of the person's a server's oauth reads:
@@ -75,7 +77,8 @@ func oauthFiles(o oauthSpec) []string {
 }
 
 // reads are the environment variables the entry's values expand ($VAR,
-// ${VAR}; not ${input:ID}, which the person types), sorted.
+// ${VAR}; not ${input:ID}, which the person types): in its command, args,
+// cwd, url, env, headers and oauth. Sorted.
 func (cs configServer) reads() []string {
 	seen := map[string]bool{}
 	scan := func(v string) {
@@ -85,6 +88,18 @@ func (cs configServer) reads() []string {
 			}
 			return ""
 		})
+	}
+	// In what starts it only ${VAR} is expanded (expandBraced); a bare $
+	// there is taken as written.
+	for _, v := range append([]string{cs.Command, cs.Cwd, cs.URL}, cs.Args...) {
+		for i := strings.Index(v, "${"); i >= 0; i = strings.Index(v, "${") {
+			j := strings.IndexByte(v[i:], '}')
+			if j < 0 {
+				break
+			}
+			scan(v[i : i+j+1])
+			v = v[i+j+1:]
+		}
 	}
 	for _, v := range cs.Env {
 		scan(v)

@@ -95,7 +95,7 @@ func TestProjectConfigShowsWhatItSends(t *testing.T) {
   "oauth": {"grant": "jwt-bearer", "clientId": "c", "assertionFile": "/etc/hostname", "clientSecret": "$ELICIT_LEAK_B"}}}}`)
 	code, _, errs := runCLI(t, "tools", "--server", "web")
 	for _, want := range []string{`server "web" connects to: https://example.invalid/mcp`, "with the headers X-Note (values not shown)",
-		"takes $ELICIT_LEAK_A, $ELICIT_LEAK_B from this environment (into its env, headers or oauth)",
+		"takes $ELICIT_LEAK_A, $ELICIT_LEAK_B from this environment (into its command, args, cwd, url, env, headers or oauth)",
 		"sends the contents of /etc/hostname to its authorization server (oauth assertionFile)"} {
 		if !strings.Contains(errs, want) {
 			t.Errorf("the refusal does not say %q:\n%s", want, errs)

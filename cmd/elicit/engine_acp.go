@@ -30,11 +30,25 @@ type agentSpec struct {
 	// Dir is where the agent runs and the session's cwd ("" is elicit's
 	// working directory).
 	Dir string
+	// broken, when set, is why this agent of a config is not started (a
+	// variable it names is not set): it shows failed with it.
+	broken error
+	// written is its command, args and cwd as its config wrote them, when
+	// a ${VAR} was expanded in them (nil: they are what was written).
+	written *writtenLaunch
 	// secrets are as a serverSpec's.
 	secrets []string
 }
 
+// shown is s as it may be shown or recorded (serverSpec.shown).
+func (s agentSpec) shown() agentSpec {
+	l := shownLaunch(launch{Command: s.Command, Args: s.Args, Dir: s.Dir}, s.written)
+	s.Command, s.Args, s.Dir = l.Command, l.Args, l.Dir
+	return s
+}
+
 func (s agentSpec) describe() string {
+	s = s.shown()
 	return strings.Join(append([]string{s.Command}, s.Args...), " ")
 }
 
@@ -126,6 +140,10 @@ func (h *agentHub) connect(ctx context.Context, name string) {
 	h.mu.Lock()
 	spec := h.agents[name].spec
 	h.mu.Unlock()
+	if spec.broken != nil {
+		h.set(name, func(a *agentConn) { a.state, a.err = client.StateFailed, spec.broken })
+		return
+	}
 	h.set(name, func(a *agentConn) { a.state, a.err = client.StateConnecting, nil })
 	h.secrets.Add(append(append(argSecrets(spec.Args), envSecrets(spec.Env)...), spec.secrets...)...)
 	seen := redactObserver(transport.ObserverFuncs{

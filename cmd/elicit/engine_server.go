@@ -59,6 +59,7 @@ func (e *engine) scrubber(spec serverSpec) func(error) error {
 // so do the URL's password and query values; an argument that is, or
 // follows, a flag naming a secret is masked.
 func transportDetail(spec serverSpec) ui.TransportDetail {
+	spec = spec.shown() // as its config wrote it
 	switch {
 	case spec.Demo:
 		return ui.TransportDetail{Kind: "in-process"}

@@ -243,7 +243,7 @@ func (c *common) configSpec() (serverSpec, error) {
 				// Found here, never named: a headless command does not ask.
 				return serverSpec{}, configGate(path, nil, nil).allow(context.Background(), configLaunches(cfg, []serverSpec{s}, nil))
 			}
-			return s, nil
+			return s, s.broken // a variable it names is not set
 		}
 		names = append(names, s.Name)
 	}

@@ -68,11 +68,12 @@ func runTools(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	rc := c.rec.Begin(sess.Name(), wire.MethodToolsList, "", nil, nil)
 	tools, err := sess.ListTools(ctx)
 	rc.End(tools, err)
+	why, err := skipped(err)
 	if err != nil {
 		return fail(exitToolError, "tools/list on %s: %w", sess.Name(), err)
 	}
 	return writeJSON(stdout, &toolsOutput{Server: sess.Name(), Protocol: sess.Protocol(), Era: sess.Era(),
-		Roots: orEmpty(sess.Roots().Roots), Tools: orEmpty(tools), Findings: findingsOf(c.findings), LogLevel: c.logLevelOut})
+		Roots: orEmpty(sess.Roots().Roots), Tools: orEmpty(tools), Skipped: why, Findings: findingsOf(c.findings), LogLevel: c.logLevelOut})
 }
 
 func runCall(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -226,6 +227,9 @@ type toolsOutput struct {
 	Era      string                `json:"era"`
 	Roots    jsonList[client.Root] `json:"roots"` // the roots served
 	Tools    []wire.Tool           `json:"tools"`
+	// Skipped says why tools were not listed: the server did not declare
+	// them (Tools is then empty).
+	Skipped string `json:"skipped,omitempty"`
 	// Findings are the server's spec violations seen meanwhile.
 	Findings jsonList[findings.Finding] `json:"findings"`
 	Repaired string                     `json:"repaired,omitempty"`

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"flag"
 	"io"
 
@@ -16,16 +17,22 @@ import (
 // The headless commands that read a server without calling a tool:
 // resources, templates, read URI, prompts, get NAME. Same server flags and JSON
 // shape as tools; what they print passes untrusted.JSON like the rest.
+// What the server did not declare is not asked for: a list of it is empty
+// with "skipped" saying why (exit 0), a read or get of it exits 4 naming
+// the capability.
 
 const resourcesUsage = `Usage: elicit resources [flags] [-- CMD ARGS...]
 
-Lists the server's resources (all pages) as JSON on stdout.
+Lists the server's resources (all pages) as JSON on stdout. A server
+that did not declare resources is not asked: the list is empty and
+"skipped" says why (exit 0).
 `
 
 const templatesUsage = `Usage: elicit templates [flags] [-- CMD ARGS...]
 
 Lists the server's resource templates (resources/templates/list, all
-pages) as JSON on stdout.
+pages) as JSON on stdout. A server that did not declare resources is not
+asked: the list is empty and "skipped" says why (exit 0).
 `
 
 const readUsage = `Usage: elicit read URI [flags] [-- CMD ARGS...]
@@ -36,6 +43,8 @@ Reads the resource URI and prints its contents as JSON on stdout.
 const promptsUsage = `Usage: elicit prompts [flags] [-- CMD ARGS...]
 
 Lists the server's MCP prompts (prompts/list, all pages) as JSON on stdout.
+A server that did not declare prompts is not asked: the list is empty and
+"skipped" says why (exit 0).
 `
 
 const getUsage = `Usage: elicit get NAME [--args JSON] [flags] [-- CMD ARGS...]
@@ -61,11 +70,25 @@ type readOutput struct {
 	Prompts   []wire.Prompt           `json:"prompts,omitzero"`
 	Prompt    string                  `json:"prompt,omitempty"`
 	Result    *wire.GetPromptResult   `json:"result,omitempty"`
+	// Skipped says why a list was not asked for: the server did not
+	// declare its capability (the list is then empty, and the exit 0).
+	Skipped string `json:"skipped,omitempty"`
 	// Findings are the server's spec violations seen meanwhile.
 	Findings jsonList[findings.Finding] `json:"findings"`
 	Repaired string                     `json:"repaired,omitempty"`
 	// LogLevel is what became of --log-level (loglevel.go).
 	LogLevel *logLevelOutput `json:"logLevel,omitempty"`
+}
+
+// skipped is why a list was not asked for, "" when it was: a server that
+// did not declare the capability has nothing of the kind, which is an
+// empty list, not a failure (the engine does not send the request).
+func skipped(err error) (string, error) {
+	var u *client.UndeclaredError
+	if errors.As(err, &u) {
+		return "the server did not declare " + u.Capability, nil
+	}
+	return "", err
 }
 
 func (o *readOutput) setRepaired(note string) { o.Repaired = note }
@@ -116,6 +139,7 @@ func runResources(ctx context.Context, args []string, stdout, stderr io.Writer) 
 			out.Resources, err = s.ListResources(ctx)
 			rc.End(out.Resources, err)
 			out.Resources = orEmpty(out.Resources)
+			out.Skipped, err = skipped(err)
 			return err
 		})
 }
@@ -127,6 +151,7 @@ func runTemplates(ctx context.Context, args []string, stdout, stderr io.Writer) 
 			out.Templates, err = s.ListResourceTemplates(ctx)
 			rc.End(out.Templates, err)
 			out.Templates = orEmpty(out.Templates)
+			out.Skipped, err = skipped(err)
 			return err
 		})
 }
@@ -149,6 +174,7 @@ func runPrompts(ctx context.Context, args []string, stdout, stderr io.Writer) er
 			out.Prompts, err = s.ListPrompts(ctx)
 			rc.End(out.Prompts, err)
 			out.Prompts = orEmpty(out.Prompts)
+			out.Skipped, err = skipped(err)
 			return err
 		})
 }

@@ -58,6 +58,26 @@ var testServers = map[string]func(in *bufio.Scanner, out *json.Encoder){
 	// evil-error: tools/call fails with an error message that would set
 	// the window title, write the clipboard, ask the terminal to report
 	// its cursor (into our input), and more.
+	// resources-refused: declares resources, then refuses every request
+	// (-32601), resources/templates/list among them.
+	"resources-refused": func(in *bufio.Scanner, out *json.Encoder) {
+		for in.Scan() {
+			var m struct {
+				ID     json.RawMessage `json:"id"`
+				Method string          `json:"method"`
+			}
+			switch {
+			case json.Unmarshal(in.Bytes(), &m) != nil || m.ID == nil:
+			case m.Method == "initialize":
+				_ = out.Encode(map[string]any{"jsonrpc": "2.0", "id": m.ID, "result": map[string]any{
+					"protocolVersion": "2025-11-25", "capabilities": map[string]any{"resources": map[string]any{}},
+					"serverInfo": map[string]any{"name": "refuser", "version": "1"},
+				}})
+			default:
+				_ = out.Encode(map[string]any{"jsonrpc": "2.0", "id": m.ID, "error": map[string]any{"code": -32601, "message": "method not found"}})
+			}
+		}
+	},
 	"evil-error": func(in *bufio.Scanner, out *json.Encoder) {
 		serveScripted(in, out, func(id json.RawMessage) any {
 			return map[string]any{"jsonrpc": "2.0", "id": id, "error": map[string]any{"code": -32000, "message": evilText}}

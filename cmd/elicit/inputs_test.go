@@ -101,7 +101,7 @@ func TestConfigInputsAbort(t *testing.T) {
 // missing input still fails naming the variable that gives it.
 func TestConfigInputsHeadlessStillFail(t *testing.T) {
 	p := writeFile(t, t.TempDir(), "mcp.json", inputsConfig)
-	if _, err := loadConfig(p); err == nil || !strings.Contains(err.Error(), "set ELICIT_INPUT_") {
+	if err := loadErr(p); err == nil || !strings.Contains(err.Error(), "set ELICIT_INPUT_") {
 		t.Errorf("loadConfig = %v", err)
 	}
 }

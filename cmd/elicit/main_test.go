@@ -21,6 +21,9 @@ func TestMain(m *testing.M) {
 	if runTappedAgent() { // the binary is the demo ACP agent (agent_tap_test.go)
 		os.Exit(0)
 	}
+	if runStormServer() { // the binary is a go-sdk server that storms (e2e_storm_test.go)
+		os.Exit(0)
+	}
 	dir, err := os.MkdirTemp("", "elicit-bin-")
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)

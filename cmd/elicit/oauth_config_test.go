@@ -42,7 +42,7 @@ func TestConfigOAuthErrors(t *testing.T) {
 		if err := os.WriteFile(p, []byte(`{"mcpServers": {"s": `+tc.server+`}}`), 0o600); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := loadConfig(p); err == nil || !strings.Contains(err.Error(), tc.want) {
+		if err := loadErr(p); err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%s: error %v, want %q", tc.server, err, tc.want)
 		}
 	}

@@ -41,12 +41,28 @@ type serverSpec struct {
 	// is how the person is asked, set by the mode that runs the spec.
 	OAuth oauthSpec
 	auth  *authHooks
+	// broken, when set, is why this server of a config is not started (a
+	// variable it names is not set): transport returns it, so the TUI
+	// shows the server failed and a headless command exits with it.
+	broken error
+	// written is its command, args, cwd and url as its config wrote them,
+	// when a ${VAR} was expanded in them (nil: they are what was written).
+	written *writtenLaunch
 	// secrets are values the config took from a VS Code input or a
 	// variable named as a secret, whatever they are called (secretRef).
 	secrets []string
 }
 
+// shown is s as it may be shown or recorded: command, args, cwd and url
+// as written in its config, never what the environment put in them.
+func (s serverSpec) shown() serverSpec {
+	l := shownLaunch(launch{Command: s.Command, Args: s.Args, Dir: s.Dir, URL: s.URL}, s.written)
+	s.Command, s.Args, s.Dir, s.URL = l.Command, l.Args, l.Dir, l.URL
+	return s
+}
+
 func (s serverSpec) describe() string {
+	s = s.shown()
 	switch {
 	case s.Demo && s.Protocol != "":
 		return "the embedded demo server (" + s.Protocol + ")"
@@ -64,6 +80,9 @@ func (s serverSpec) describe() string {
 func (s serverSpec) transport(obs transport.Observer, sec *redact.Secrets) (transport.Transport, error) {
 	sec.Add(specSecrets(s)...)
 	obs = redactObserver(obs, sec)
+	if s.broken != nil {
+		return nil, s.broken
+	}
 	switch {
 	case s.Demo:
 		return &inProcessDemo{obs: obs, opts: &demo.Options{Protocol: s.Protocol}}, nil

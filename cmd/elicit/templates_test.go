@@ -29,15 +29,16 @@ func TestTemplatesEmptyIsAList(t *testing.T) {
 	}
 }
 
-// TestTemplatesUnsupported: a server that does not answer
-// resources/templates/list fails the command with exit 4 and failure JSON
-// naming the method.
+// TestTemplatesUnsupported: a server that declares resources but does not
+// answer resources/templates/list fails the command with exit 4 and
+// failure JSON naming the method. (One that did not declare resources is
+// not asked: TestHeadlessListsOfUndeclaredCapability.)
 func TestTemplatesUnsupported(t *testing.T) {
 	self, err := os.Executable()
 	if err != nil {
 		t.Fatal(err)
 	}
-	code, out, _ := runCLI(t, "templates", "--", "env", testServerEnv+"=evil-error", self)
+	code, out, _ := runCLI(t, "templates", "--", "env", testServerEnv+"=resources-refused", self)
 	var got struct {
 		Failure *failure `json:"failure"`
 	}
