@@ -57,11 +57,15 @@ type Engine interface {
 	// Server describes one server for the server view (no IO: what the
 	// engine knows, also of a session that ended).
 	Server(name string) (ServerDetail, error)
-	// Journal is the record of every prompt's outcome.
-	Journal() *question.Journal
-	// Findings is the record of the servers' spec violations (nil: none
-	// are recorded).
-	Findings() *findings.Recorder
+	// Journal is a snapshot of the record of every prompt's outcome, as
+	// it is shown: the run's secrets masked in what servers sent (reasons,
+	// content, sampling requests and replies).
+	Journal() JournalSnapshot
+	// Findings is the servers' spec violations as they are shown (the
+	// run's secrets masked in the details, which quote the servers) and
+	// the record's version; list is nil while the version is still seen
+	// (0 and nil: none are recorded).
+	Findings(seen uint64) (list []findings.Finding, version uint64)
 	// Roots reports the roots a server is offered; SetRoots replaces
 	// them, telling the server where its session declared listChanged
 	// (an error wrapping client.ErrRootsNotDeclared: kept for the next
@@ -74,6 +78,32 @@ type Engine interface {
 	CompleteElicitation(key question.Key) error
 	// AgentEngine reaches the ACP agents (none: Agents is empty).
 	AgentEngine
+}
+
+// JournalSnapshot is the journal as the journal view shows it.
+type JournalSnapshot struct {
+	Entries    []question.JournalEntry
+	ByServer   map[string]question.Counts
+	Sampling   map[string]question.Counts
+	Permission map[string]map[string]int
+}
+
+// JournalOf snapshots j (nil: an empty snapshot), as it is.
+func JournalOf(j *question.Journal) JournalSnapshot {
+	if j == nil {
+		return JournalSnapshot{}
+	}
+	return JournalSnapshot{Entries: j.Entries(), ByServer: j.CountsByServer(), Sampling: j.SamplingCountsByServer(),
+		Permission: j.PermissionCountsByServer()}
+}
+
+// FindingsOf snapshots rec (nil: none) when it moved past seen, as it is.
+func FindingsOf(rec *findings.Recorder, seen uint64) ([]findings.Finding, uint64) {
+	ver := rec.Version()
+	if ver == seen {
+		return nil, ver
+	}
+	return rec.All(), ver
 }
 
 // CallOptions are what the person chose for one Call.

@@ -309,9 +309,11 @@ func (f *fakeEngine) Server(name string) (ServerDetail, error) {
 	return ServerDetail{}, fmt.Errorf("server %s: %w", name, client.ErrUnknownServer)
 }
 
-func (f *fakeEngine) Journal() *question.Journal { return f.journal }
+func (f *fakeEngine) Journal() JournalSnapshot { return JournalOf(f.journal) }
 
-func (f *fakeEngine) Findings() *findings.Recorder { return f.findings }
+func (f *fakeEngine) Findings(seen uint64) ([]findings.Finding, uint64) {
+	return FindingsOf(f.findings, seen)
+}
 
 func (f *fakeEngine) CompleteElicitation(k question.Key) error {
 	f.mu.Lock()

@@ -57,12 +57,8 @@ func (v *findingsView) load(c *viewCtx) tea.Cmd {
 	v.loading = true
 	eng, seen := c.engine, v.version
 	return func() tea.Msg {
-		rec := eng.Findings()
-		ver := rec.Version()
-		if ver == seen {
-			return findingsMsg{version: ver}
-		}
-		return findingsMsg{version: ver, list: rec.All()}
+		list, ver := eng.Findings(seen)
+		return findingsMsg{version: ver, list: list}
 	}
 }
 

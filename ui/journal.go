@@ -53,11 +53,7 @@ func (j *journalView) load(c *viewCtx) tea.Cmd {
 	eng := c.engine
 	return func() tea.Msg {
 		j := eng.Journal()
-		if j == nil {
-			return journalMsg{}
-		}
-		return journalMsg{entries: j.Entries(), byServer: j.CountsByServer(), sampling: j.SamplingCountsByServer(),
-			permission: j.PermissionCountsByServer()}
+		return journalMsg{entries: j.Entries, byServer: j.ByServer, sampling: j.Sampling, permission: j.Permission}
 	}
 }
 

@@ -56,9 +56,6 @@ type engine struct {
 
 var _ ui.Engine = (*engine)(nil)
 
-// Findings is the servers' spec violations so far.
-func (e *engine) Findings() *findings.Recorder { return e.findings }
-
 // connectAll connects every server concurrently; each one's status is
 // visible as it goes (connecting, ready, failed with the reason).
 func (e *engine) connectAll(ctx context.Context, order []string) {
@@ -123,14 +120,15 @@ func (e *engine) session(name string) (*client.Session, error) {
 
 func (e *engine) Servers() []ui.ServerStatus {
 	st := e.m.Status()
+	sec := e.secretsNow()
 	out := make([]ui.ServerStatus, 0, len(st))
 	seen := map[string]bool{}
 	for _, s := range st {
 		seen[s.Name] = true
 		st := ui.ServerStatus{Name: s.Name, State: s.State, Protocol: s.Protocol, Era: s.Era,
-			Err: s.Err, Host: e.host(s.Name)}
+			Err: sec.Error(s.Err), Host: e.host(s.Name)}
 		if sess := e.m.Session(s.Name); sess != nil {
-			st.Caps, st.Info = sess.ServerCapabilities(), sess.ServerInfo()
+			st.Caps, st.Info = sess.ServerCapabilities(), shownValue(sec, sess.ServerInfo())
 		}
 		out = append(out, st)
 	}
@@ -138,7 +136,7 @@ func (e *engine) Servers() []ui.ServerStatus {
 	defer e.mu.Unlock()
 	for name, err := range e.pending {
 		if !seen[name] {
-			out = append(out, ui.ServerStatus{Name: name, State: client.StateFailed, Err: err})
+			out = append(out, ui.ServerStatus{Name: name, State: client.StateFailed, Err: sec.Error(err)})
 		}
 	}
 	if len(e.order) > 0 {
@@ -208,7 +206,7 @@ func (e *engine) Tasks() []client.Task {
 			out = append(out, s.Tasks()...)
 		}
 	}
-	return out
+	return shownTasks(e.secretsNow(), out)
 }
 
 // ListTasks implements ui.Engine (2025-11-25 tasks/list).
@@ -217,7 +215,8 @@ func (e *engine) ListTasks(ctx context.Context, server string) ([]client.Task, e
 	if err != nil {
 		return nil, err
 	}
-	return s.ListTasks(ctx)
+	tasks, err := s.ListTasks(ctx)
+	return shownTasks(e.secretsNow(), tasks), e.shownErr(err)
 }
 
 // CancelTask implements ui.Engine.
@@ -353,8 +352,6 @@ func (e *engine) Reconnect(ctx context.Context, server string) error {
 	e.listen(e.ctx, server)
 	return nil
 }
-
-func (e *engine) Journal() *question.Journal { return e.m.Journal() }
 
 // Roots implements ui.Engine.
 func (e *engine) Roots(server string) (client.RootsInfo, error) { return e.m.Roots(server) }

@@ -216,7 +216,8 @@ func (h *agentHub) Agents() []ui.AgentStatus {
 	out := make([]ui.AgentStatus, 0, len(h.order))
 	for _, name := range h.order {
 		a := h.agents[name]
-		out = append(out, ui.AgentStatus{Name: name, State: a.state, Err: a.err, Info: a.info,
+		// What the agent said (its agentInfo, its errors) with the secrets masked.
+		out = append(out, ui.AgentStatus{Name: name, State: a.state, Err: h.secrets.Error(a.err), Info: shownValue(h.secrets, a.info),
 			Command: a.spec.describe(), Cwd: a.cwd, SessionID: a.sid})
 	}
 	return out

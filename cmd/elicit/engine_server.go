@@ -35,6 +35,9 @@ func (e *engine) Server(name string) (ui.ServerDetail, error) {
 	}
 	scrub := e.scrubber(spec)
 	out.ServerStatus = ui.ServerStatus{Name: name, State: d.State, Protocol: d.Protocol, Era: d.Era, Err: scrub(d.Err), Host: e.host(name)}
+	// What the server said of itself is shown with the secrets masked.
+	sec := e.secretsNow()
+	d.Session.ServerInfo, d.Session.Instructions = shownValue(sec, d.Session.ServerInfo), sec.String(d.Session.Instructions)
 	if d.State == client.StateReady {
 		out.Caps, out.Info = d.Session.Caps, d.Session.ServerInfo
 	}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"maps"
+	"net/url"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -138,7 +139,7 @@ func (l recordedLaunch) lines() []string {
 		}
 		// Where it goes, not what it carries: a URL's user info and query
 		// values (a password, an API key) are masked as everywhere else.
-		out = append(out, fmt.Sprintf("%s %s: %s", head, how, redact.URL(l.url)))
+		out = append(out, fmt.Sprintf("%s %s: %s", head, how, shownURL(l.url)))
 	default:
 		cmd := []string{shellQuote(l.command)}
 		for _, a := range l.args {
@@ -289,6 +290,15 @@ func terminalIn(stdin io.Reader, stderr io.Writer) (*os.File, bool) {
 		return nil, false
 	}
 	return in, true
+}
+
+// shownURL is raw as written when it carries nothing to mask (so a
+// ${VAR} in its path shows as the file has it), else redact.URL's form.
+func shownURL(raw string) string {
+	if u, err := url.Parse(raw); err == nil && u.User == nil && u.RawQuery == "" && u.Fragment == "" {
+		return raw
+	}
+	return redact.URL(raw)
 }
 
 // fileOf is the file w writes to, looking through writers that wrap

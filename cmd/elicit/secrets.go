@@ -19,7 +19,9 @@ import (
 // everything the OAuth flow gets (transport/oauth). Every sink applies
 // it: stdout, stderr, recordings (record.Redact), the traffic frames and
 // stderr lines a transport reports (redactObserver), what the engine
-// gives the TUI (secrets_engine.go), a replay's comparison.
+// gives the TUI (secrets_engine.go: every ui.Engine answer and event, the
+// journal and findings snapshots; secrets_question.go: the questions), a
+// replay's comparison.
 
 // secretsOf is the run's set, carried by its stderr; a writer that is not
 // one (a test calling a command directly) gets a set of its own.

@@ -1,10 +1,10 @@
 package main
 
 import (
-	"context"
 	"encoding/json"
 
 	"github.com/elicit-dev/elicit/client"
+	"github.com/elicit-dev/elicit/client/findings"
 	"github.com/elicit-dev/elicit/client/question"
 	"github.com/elicit-dev/elicit/client/wire"
 	"github.com/elicit-dev/elicit/transport/redact"
@@ -96,6 +96,9 @@ func shownEvent(sec *redact.Secrets, e client.Event) client.Event {
 	case client.URLRetry:
 		ev.Why = sec.String(ev.Why)
 		return ev
+	case client.TaskChanged:
+		ev.Task = shownTask(sec, ev.Task)
+		return ev
 	case client.ResourceSubscriptionEnded:
 		ev.Err = sec.Error(ev.Err)
 		return ev
@@ -108,23 +111,6 @@ func shownEvent(sec *redact.Secrets, e client.Event) client.Event {
 		return ev
 	}
 	return e
-}
-
-// shownPrompter gives the person (the TUI) a question with the secrets
-// masked in its message; the engine and the recording keep the question
-// as it came, and the answer goes back by its key.
-type shownPrompter struct {
-	next question.Prompter
-	sec  *redact.Secrets
-}
-
-func (p shownPrompter) Prompt(ctx context.Context, q *question.Question) question.Outcome {
-	if m := p.sec.String(q.Message); m != q.Message {
-		shown := *q
-		shown.Message = m
-		q = &shown
-	}
-	return p.next.Prompt(ctx, q)
 }
 
 // shownUpdate is an agent's update as the TUI is given it: its text, the
@@ -150,4 +136,72 @@ func shownUpdate(sec *redact.Secrets, u ui.AgentUpdate) ui.AgentUpdate {
 		u.Plan = plan
 	}
 	return u
+}
+
+// Journal implements ui.Engine: the journal with the run's secrets masked
+// in what the servers sent (an accept's content holds the defaults a
+// server gave, a sampling entry its request).
+func (e *engine) Journal() ui.JournalSnapshot {
+	snap := ui.JournalOf(e.m.Journal())
+	sec := e.secretsNow()
+	if sec.Len() == 0 {
+		return snap
+	}
+	shown := make([]question.JournalEntry, len(snap.Entries))
+	for i, en := range snap.Entries {
+		shown[i] = shownEntry(sec, en)
+	}
+	snap.Entries = shown
+	return snap
+}
+
+// shownEntry is a journal entry as the TUI is given it; the entry's
+// pointers are the journal's, so what changes is copied.
+func shownEntry(sec *redact.Secrets, en question.JournalEntry) question.JournalEntry {
+	en.Reason = sec.String(en.Reason)
+	en.Origin.Name, en.Origin.TaskID = sec.String(en.Origin.Name), sec.String(en.Origin.TaskID)
+	en.Content = shownValue(sec, en.Content)
+	en.Option = shownValue(sec, en.Option)
+	if r := en.Sampling; r != nil {
+		c := *r
+		c.Request, c.Result = sec.Bytes(c.Request), sec.Bytes(c.Result)
+		if c.Error != nil {
+			je := *c.Error
+			je.Message, je.Data = sec.String(je.Message), sec.Bytes(je.Data)
+			c.Error = &je
+		}
+		en.Sampling = &c
+	}
+	return en
+}
+
+// Findings implements ui.Engine: the details quote the servers, so the
+// run's secrets are masked in them.
+func (e *engine) Findings(seen uint64) ([]findings.Finding, uint64) {
+	list, ver := ui.FindingsOf(e.findings, seen) // a copy
+	sec := e.secretsNow()
+	for i := range list {
+		list[i].Detail = sec.String(list[i].Detail)
+	}
+	return list, ver
+}
+
+// shownTasks are tasks as the TUI is given them (a new slice).
+func shownTasks(sec *redact.Secrets, tasks []client.Task) []client.Task {
+	if sec.Len() == 0 || len(tasks) == 0 {
+		return tasks
+	}
+	out := make([]client.Task, len(tasks))
+	for i, t := range tasks {
+		out[i] = shownTask(sec, t)
+	}
+	return out
+}
+
+// shownTask is a task as the TUI is given it: the server's status
+// message, immediate response, result and error masked.
+func shownTask(sec *redact.Secrets, t client.Task) client.Task {
+	t.StatusMessage, t.ImmediateResponse = sec.String(t.StatusMessage), sec.String(t.ImmediateResponse)
+	t.Result, t.Err = shownResult(sec, t.Result), sec.Error(t.Err)
+	return t
 }
