@@ -13,7 +13,7 @@ import (
 // (deliver.go): a question of the kind the method asks, whose delivery is
 // the request itself, or, task-augmented, our task (receiver.go).
 func (s *Session) serveQuestion(e *incoming, m *jsonrpc.Message) {
-	closed := s.taskPromptOpened(e) // a task's question is its task's (tasks_core.go)
+	closed := s.tasks.promptOpened(e) // a task's question is its task's (tasks_core.go)
 	defer closed()
 	if s.servedAsTask(e, m) { // task-augmented: our task (receiver.go)
 		return

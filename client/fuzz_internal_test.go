@@ -365,7 +365,7 @@ func checkTask(t *testing.T, s *Session, w *wireTask, design TaskDesign) {
 	if left, ok := snap.TTLLeft(time.Now()); ok && left < 0 {
 		t.Fatalf("TTLLeft %v", left)
 	}
-	f := &taskFollow{s: s, id: w.TaskID, design: design, snap: snap}
+	f := &taskFollow{t: &s.tasks, id: w.TaskID, design: design, snap: snap}
 	backoff := fallbackPoll
 	d := f.interval(&backoff)
 	if snap.PollInterval > 0 && (d < minPoll || d > maxPoll) {

@@ -108,7 +108,7 @@ func (s *Session) originLocked(in transport.Inbound, taskID string) question.Ori
 	}
 	// Tasks: a request naming its task, or on a tasks/result stream of
 	// ours, belongs to that task (tasks_core.go).
-	if o, ok := s.taskOriginLocked(taskID, via); ok {
+	if o, ok := s.tasks.originLocked(taskID, via); ok {
 		return o
 	}
 	if via != nil {

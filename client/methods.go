@@ -91,7 +91,7 @@ func (s *Session) ListTools(ctx context.Context) ([]wire.Tool, error) {
 	return coalescedList(ctx, s, listTools, func(ctx context.Context) ([]wire.Tool, error) {
 		tools, err := listAll[wire.Tool](ctx, s, wire.MethodToolsList, "tools")
 		if err == nil {
-			s.rememberTaskSupport(tools) // execution.taskSupport, for CallTool (tasks_call.go)
+			s.tasks.rememberTools(tools) // execution.taskSupport, for CallTool (tasks_call.go)
 			s.lint.Tools(tools)          // names, outputSchemas (client/lint)
 		}
 		return s.rememberTools(tools, err == nil), err
@@ -154,12 +154,12 @@ func (s *Session) CallTool(ctx context.Context, name string, args any, opts *Cal
 		"_meta":     map[string]any{"progressToken": c.token},
 	}
 	// Tasks (tasks_call.go): may ask for a task, and follows one to its end.
-	design := s.prepareTask(ctx, c, name, opts, params)
+	design := s.tasks.prepare(ctx, c, name, opts, params)
 	var raw json.RawMessage
 	if err := s.do(ctx, c, params, &raw); err != nil {
 		return nil, err
 	}
-	if res, ok, err := s.taskAnswer(ctx, c, design, raw); ok {
+	if res, ok, err := s.tasks.answer(ctx, c, design, raw); ok {
 		if err == nil {
 			s.lint.ToolResult(name, res, jsonrpc.ID{})
 		}

@@ -218,6 +218,7 @@ func newSession(opts *Options) *Session {
 	s.requests = requestTable(s.features)
 	s.notifications = notificationTable()
 	s.base, s.baseCancel = context.WithCancelCause(context.Background())
+	s.tasks.h = tasksHandleOf(s)
 	return s
 }
 

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/elicit-dev/elicit/client"
+	"github.com/elicit-dev/elicit/client/skills"
 	"github.com/elicit-dev/elicit/transport"
 	"github.com/elicit-dev/elicit/transport/jsonrpc"
 )
@@ -90,18 +91,18 @@ func TestSkillsListedUnreadThenLoadedVerified(t *testing.T) {
 	if !s.ServerCapabilities().HasSkills() {
 		t.Fatal("the skills extension was not seen")
 	}
-	skills, err := s.ListSkills(t.Context())
-	if err != nil || len(skills) != 1 {
-		t.Fatalf("ListSkills: %v, %v", skills, err)
+	listed, err := s.Skills().List(t.Context())
+	if err != nil || len(listed) != 1 {
+		t.Fatalf("Skills().List: %v, %v", listed, err)
 	}
 	if r := reads(); len(r) != 0 {
 		t.Fatalf("listing read %v", r)
 	}
-	loaded, err := s.LoadSkill(t.Context(), skills[0])
+	loaded, err := s.Skills().Load(t.Context(), listed[0])
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(loaded.Order) != 2 || loaded.Order[0] != skills[0].URI || string(loaded.Files[loaded.Order[1]]) != skillForm {
+	if len(loaded.Order) != 2 || loaded.Order[0] != listed[0].URI || string(loaded.Files[loaded.Order[1]]) != skillForm {
 		t.Errorf("loaded %v", loaded.Order)
 	}
 }
@@ -118,12 +119,12 @@ func TestSkillThatFailsVerificationIsNotLoaded(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			s, reads := skillsPeer(t, tc.md, tc.frontmatter)
-			skills, err := s.ListSkills(t.Context())
+			listed, err := s.Skills().List(t.Context())
 			if err != nil {
 				t.Fatal(err)
 			}
-			_, err = s.LoadSkill(t.Context(), skills[0])
-			if !errors.Is(err, client.ErrSkillVerification) || !strings.Contains(err.Error(), tc.want) {
+			_, err = s.Skills().Load(t.Context(), listed[0])
+			if !errors.Is(err, skills.ErrSkillVerification) || !strings.Contains(err.Error(), tc.want) {
 				t.Fatalf("error %v, want %q", err, tc.want)
 			}
 			if r := reads(); len(r) != 1 || !strings.HasSuffix(r[0], "SKILL.md") {

@@ -2,7 +2,7 @@ package client
 
 // TaskChoice says how a tools/call of a tool whose execution.taskSupport
 // is support meets tasks on a server with capabilities caps. It is the
-// rule CallTool follows (prepareTask), for a UI that shows it and offers
+// rule CallTool follows (taskTable.prepare), for a UI that shows it and offers
 // the choice without restating it:
 //
 //   - must: the call runs as a task whatever CallOptions.AsTask says. That

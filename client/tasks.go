@@ -155,6 +155,7 @@ const maxEndedTasks = 256
 // while it holds Session.mu. Under taskTable.mu every task in byID is live:
 // finish marks it Ended and drops it from byID in one step.
 type taskTable struct {
+	h     tasksHandle
 	mu    sync.Mutex
 	all   []*taskFollow          // in the order they were first followed
 	byID  map[string]*taskFollow // live (not ended) ones
@@ -214,13 +215,18 @@ func (t *taskTable) addLocked(f *taskFollow) {
 // followed (the last maxEndedTasks ended ones), oldest first, then the
 // tasks it runs for the server (Task.Ours) that it still keeps.
 func (s *Session) Tasks() []Task {
-	s.tasks.mu.Lock()
-	out := make([]Task, 0, len(s.tasks.all))
-	for _, f := range s.tasks.all {
+	return append(s.tasks.snapshots(), s.receiver.snapshots(s.name)...)
+}
+
+// snapshots are the tasks we follow or followed, oldest first.
+func (t *taskTable) snapshots() []Task {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	out := make([]Task, 0, len(t.all))
+	for _, f := range t.all {
 		out = append(out, f.snapshot())
 	}
-	s.tasks.mu.Unlock()
-	return append(out, s.receiver.snapshots(s.name)...)
+	return out
 }
 
 // Task returns the latest snapshot of the task with id, if this session
@@ -232,17 +238,16 @@ func (s *Session) Task(id string) (Task, bool) {
 	return s.receiver.snapshot(s.name, id)
 }
 
-// taskDesign is the design the session's protocol speaks, or ErrNoTasks.
-func (s *Session) taskDesign() (TaskDesign, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
+// design is the design the session's protocol speaks, or ErrNoTasks.
+func (t *taskTable) design() (TaskDesign, error) {
+	kind, protocol := t.h.era()
 	switch {
-	case s.neg.kind == eraStateless:
+	case kind == eraStateless:
 		return TaskDesignExtension, nil
-	case s.neg.protocol == wire.Protocol2025_11_25:
+	case protocol == wire.Protocol2025_11_25:
 		return TaskDesignCore, nil
 	}
-	return "", fmt.Errorf("%w: %s speaks %s", ErrNoTasks, s.name, eraLabel(s.neg.kind, s.neg.protocol))
+	return "", fmt.Errorf("%w: %s speaks %s", ErrNoTasks, t.h.server, eraLabel(kind, protocol))
 }
 
 // CancelTask asks the server to cancel task id (tasks/cancel) and returns
@@ -258,18 +263,23 @@ func (s *Session) CancelTask(ctx context.Context, id string) error {
 	if ours, err := s.receiver.cancelByPerson(id); ours {
 		return err
 	}
-	design, err := s.taskDesign()
+	return s.tasks.cancel(ctx, id)
+}
+
+// cancel is CancelTask of a task that is not ours.
+func (t *taskTable) cancel(ctx context.Context, id string) error {
+	design, err := t.design()
 	if err != nil {
-		return fmt.Errorf("tasks/cancel %s on %s: %w", id, s.name, err)
+		return fmt.Errorf("tasks/cancel %s on %s: %w", id, t.h.server, err)
 	}
-	f := s.tasks.live(id)
+	f := t.live(id)
 	if f != nil {
 		f.requestCancel()
 	}
 	var raw json.RawMessage
 	c := &call{method: wire.MethodTasksCancel, name: id, taskOK: true}
 	asked := time.Now()
-	if err := s.do(ctx, c, map[string]string{"taskId": id}, &raw); err != nil {
+	if err := t.h.do(ctx, c, map[string]string{"taskId": id}, &raw); err != nil {
 		return err
 	}
 	if f == nil {
@@ -287,26 +297,29 @@ func (s *Session) CancelTask(ctx context.Context, id string) error {
 // pagination). The extension has no tasks/list: there it fails wrapping
 // ErrNoTasks, and Tasks is what the session knows. Listed tasks carry what
 // the server said, plus the tool name when this session started them.
-func (s *Session) ListTasks(ctx context.Context) ([]Task, error) {
-	design, err := s.taskDesign()
+func (s *Session) ListTasks(ctx context.Context) ([]Task, error) { return s.tasks.list(ctx) }
+
+// list is ListTasks.
+func (t *taskTable) list(ctx context.Context) ([]Task, error) {
+	design, err := t.design()
 	if err == nil && design != TaskDesignCore {
 		err = fmt.Errorf("%w: the tasks extension has no tasks/list", ErrNoTasks)
 	}
-	if err == nil && !s.ServerCapabilities().TasksList {
+	if err == nil && !t.h.caps().TasksList {
 		err = fmt.Errorf("%w: the server did not declare tasks.list", ErrNoTasks)
 	}
 	if err != nil {
-		return nil, fmt.Errorf("tasks/list on %s: %w", s.name, err)
+		return nil, fmt.Errorf("tasks/list on %s: %w", t.h.server, err)
 	}
-	wire, err := listAll[wireTask](ctx, s, wire.MethodTasksList, "tasks")
-	out := make([]Task, 0, len(wire))
-	for _, w := range wire {
-		t := Task{Server: s.name, ID: w.TaskID, Design: TaskDesignCore}
-		w.applyTo(&t)
-		if known, ok := s.Task(w.TaskID); ok {
-			t.Tool, t.CallID = known.Tool, known.CallID
+	listed, err := t.h.listTasks(ctx)
+	out := make([]Task, 0, len(listed))
+	for _, w := range listed {
+		task := Task{Server: t.h.server, ID: w.TaskID, Design: TaskDesignCore}
+		w.applyTo(&task)
+		if known, ok := t.h.task(w.TaskID); ok {
+			task.Tool, task.CallID = known.Tool, known.CallID
 		}
-		out = append(out, t)
+		out = append(out, task)
 	}
 	return out, err
 }
@@ -323,28 +336,33 @@ func (s *Session) ListTasks(ctx context.Context) ([]Task, error) {
 // 2025-11-25 tasks belong to the session that created them, so they can
 // be resumed only on that same session; extension task ids work on any.
 func (s *Session) ResumeTask(ctx context.Context, id, tool string) (*wire.CallToolResult, error) {
-	design, err := s.taskDesign()
+	return s.tasks.resume(ctx, id, tool)
+}
+
+// resume is ResumeTask.
+func (t *taskTable) resume(ctx context.Context, id, tool string) (*wire.CallToolResult, error) {
+	design, err := t.design()
 	if err != nil {
-		return nil, fmt.Errorf("resume task %s on %s: %w", id, s.name, err)
+		return nil, fmt.Errorf("resume task %s on %s: %w", id, t.h.server, err)
 	}
 	if id == "" {
-		return nil, fmt.Errorf("resume task on %s: empty task id", s.name)
+		return nil, fmt.Errorf("resume task on %s: empty task id", t.h.server)
 	}
-	f := s.tasks.live(id)
+	f := t.live(id)
 	if f == nil {
-		f, err = s.follow(design, id, tool, nil, nil, "")
+		f, err = t.follow(design, id, tool, nil, nil, "")
 		if err != nil {
 			return nil, err
 		}
 	}
-	return s.awaitTask(ctx, f)
+	return t.await(ctx, f)
 }
 
-// awaitTask blocks until f has ended and returns its outcome; when ctx ends
+// await blocks until f has ended and returns its outcome; when ctx ends
 // first, the task is cancelled on the server in the background (polling
-// goes on, bounded, so its real end is still reported) and awaitTask
-// returns ctx's cause, unless that cause is ErrTaskDetached.
-func (s *Session) awaitTask(ctx context.Context, f *taskFollow) (*wire.CallToolResult, error) {
+// goes on, bounded, so its real end is still reported) and await returns
+// ctx's cause, unless that cause is ErrTaskDetached.
+func (t *taskTable) await(ctx context.Context, f *taskFollow) (*wire.CallToolResult, error) {
 	select {
 	case <-f.done:
 		return f.outcome()
@@ -356,7 +374,7 @@ func (s *Session) awaitTask(ctx context.Context, f *taskFollow) (*wire.CallToolR
 	default:
 	}
 	if !errors.Is(context.Cause(ctx), ErrTaskDetached) {
-		s.cancelInBackground(f)
+		t.cancelInBackground(f)
 	}
-	return nil, fmt.Errorf("task %s of %s on %s: %w", f.id, f.describeTool(), s.name, context.Cause(ctx))
+	return nil, fmt.Errorf("task %s of %s on %s: %w", f.id, f.describeTool(), t.h.server, context.Cause(ctx))
 }

@@ -9,8 +9,8 @@ import (
 	"github.com/elicit-dev/elicit/client/wire"
 )
 
-// How a tools/call becomes a task: CallTool asks prepareTask before the
-// call goes out, and hands the result to taskAnswer, which follows a task
+// How a tools/call becomes a task: CallTool asks tasks.prepare before the
+// call goes out, and hands the result to tasks.answer, which follows a task
 // to its end.
 
 // DefaultTaskTTL is the ttl a 2025-11-25 task-augmented call asks for when
@@ -24,47 +24,47 @@ const (
 	TaskSupportRequired  = "required"
 )
 
-// rememberTaskSupport keeps each tool's execution.taskSupport from a complete
+// rememberTools keeps each tool's execution.taskSupport from a complete
 // tools/list, for CallTool.
-func (s *Session) rememberTaskSupport(tools []wire.Tool) {
+func (t *taskTable) rememberTools(tools []wire.Tool) {
 	m := make(map[string]string, len(tools))
-	for _, t := range tools {
-		m[t.Name] = t.Execution.TaskSupport
+	for _, tool := range tools {
+		m[tool.Name] = tool.Execution.TaskSupport
 	}
-	s.tasks.mu.Lock()
-	defer s.tasks.mu.Unlock()
-	s.tasks.tools, s.tasks.known = m, true
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.tools, t.known = m, true
 }
 
-// toolTaskSupport is the tool's execution.taskSupport as the last
+// toolSupport is the tool's execution.taskSupport as the last
 // tools/list said it. A session that never listed its tools lists them
 // once, when the server declared task-augmented tools/call (so that a
 // headless `elicit call` of a required-task tool just works).
-func (s *Session) toolTaskSupport(ctx context.Context, name string) string {
-	s.tasks.mu.Lock()
-	support, ok := s.tasks.tools[name]
-	known := s.tasks.known
-	s.tasks.mu.Unlock()
-	if ok || known || !s.ServerCapabilities().TasksToolsCall {
+func (t *taskTable) toolSupport(ctx context.Context, name string) string {
+	t.mu.Lock()
+	support, ok := t.tools[name]
+	known := t.known
+	t.mu.Unlock()
+	if ok || known || !t.h.caps().TasksToolsCall {
 		return support
 	}
-	if _, err := s.ListTools(ctx); err != nil {
-		s.notice("tools/list, to learn whether %q runs as a task, failed: %v; calling it without a task", name, err)
+	if err := t.h.listTools(ctx); err != nil {
+		t.h.notice("tools/list, to learn whether %q runs as a task, failed: %v; calling it without a task", name, err)
 		return ""
 	}
-	s.tasks.mu.Lock()
-	defer s.tasks.mu.Unlock()
-	return s.tasks.tools[name]
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.tools[name]
 }
 
-// prepareTask decides how a tools/call meets tasks. In 2025-11-25 it asks
+// prepare decides how a tools/call meets tasks. In 2025-11-25 it asks
 // for a task (params.task.ttl) when the tool requires one, or allows one
 // and CallOptions.AsTask (default: the server declared task-augmented
 // tools/call) says so; it returns TaskDesignCore then. In the extension
 // the server decides, so every call may come back as a task:
 // TaskDesignExtension. Otherwise "".
-func (s *Session) prepareTask(ctx context.Context, c *call, name string, opts *CallOptions, params map[string]any) TaskDesign {
-	design, err := s.taskDesign()
+func (t *taskTable) prepare(ctx context.Context, c *call, name string, opts *CallOptions, params map[string]any) TaskDesign {
+	design, err := t.design()
 	if err != nil {
 		return ""
 	}
@@ -78,9 +78,9 @@ func (s *Session) prepareTask(ctx context.Context, c *call, name string, opts *C
 	}
 	support := o.TaskSupport
 	if support == "" {
-		support = s.toolTaskSupport(ctx, name)
+		support = t.toolSupport(ctx, name)
 	}
-	declared := s.ServerCapabilities().TasksToolsCall
+	declared := t.h.caps().TasksToolsCall
 	ask := false
 	switch support {
 	case TaskSupportRequired:
@@ -92,7 +92,7 @@ func (s *Session) prepareTask(ctx context.Context, c *call, name string, opts *C
 		if o.AsTask != nil {
 			ask = *o.AsTask && declared
 			if *o.AsTask && !declared {
-				s.notice("%q was asked to run as a task, but the server did not declare task-augmented tools/call; calling it without", name)
+				t.h.notice("%q was asked to run as a task, but the server did not declare task-augmented tools/call; calling it without", name)
 			}
 		}
 	}
@@ -107,9 +107,9 @@ func (s *Session) prepareTask(ctx context.Context, c *call, name string, opts *C
 	return design
 }
 
-// taskAnswer follows a tools/call answered with a task to its end and
+// answer follows a tools/call answered with a task to its end and
 // returns its outcome; ok is false when raw is a plain result.
-func (s *Session) taskAnswer(ctx context.Context, c *call, design TaskDesign, raw json.RawMessage) (res *wire.CallToolResult, ok bool, err error) {
+func (t *taskTable) answer(ctx context.Context, c *call, design TaskDesign, raw json.RawMessage) (res *wire.CallToolResult, ok bool, err error) {
 	var w *wireTask
 	var immediate string
 	switch design {
@@ -122,12 +122,12 @@ func (s *Session) taskAnswer(ctx context.Context, c *call, design TaskDesign, ra
 		return nil, false, nil
 	}
 	if w == nil {
-		return nil, true, fmt.Errorf("tools/call %q on %s: invalid response: a task result without a taskId", c.name, s.name)
+		return nil, true, fmt.Errorf("tools/call %q on %s: invalid response: a task result without a taskId", c.name, t.h.server)
 	}
-	f, err := s.follow(design, w.TaskID, c.name, c, w, immediate)
+	f, err := t.follow(design, w.TaskID, c.name, c, w, immediate)
 	if err != nil {
 		return nil, true, err
 	}
-	res, err = s.awaitTask(ctx, f)
+	res, err = t.await(ctx, f)
 	return res, true, err
 }

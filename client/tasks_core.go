@@ -74,8 +74,8 @@ func (f *taskFollow) kickResult() {
 // flight or has answered. final is set at the end, when the result is
 // wanted whatever happened to the task's questions.
 func (f *taskFollow) startResult(final bool) {
-	s := f.s
-	if s.Err() != nil {
+	h := &f.t.h
+	if h.err() != nil {
 		return // the session is ending
 	}
 	f.mu.Lock()
@@ -84,15 +84,15 @@ func (f *taskFollow) startResult(final bool) {
 		return
 	}
 	f.core.busy, f.core.wait = true, make(chan struct{})
-	s.wg.Add(1) // the follower holds the count above zero
+	h.wg.Add(1) // the follower holds the count above zero
 	f.mu.Unlock()
 	go func() {
-		defer s.wg.Done()
+		defer h.wg.Done()
 		var raw json.RawMessage
 		// Before the end it answers only when the task ends: no timeout
 		// then. At the end it answers at once, and is bounded.
 		c := &call{method: wire.MethodTasksResult, name: f.id, noTimeout: !final}
-		err := s.do(f.ctx, c, map[string]string{"taskId": f.id}, &raw)
+		err := h.do(f.ctx, c, map[string]string{"taskId": f.id}, &raw)
 		f.mu.Lock()
 		f.core.busy = false
 		answered := err == nil || serverAnswered(err)
@@ -107,7 +107,7 @@ func (f *taskFollow) startResult(final bool) {
 		close(f.core.wait)
 		f.mu.Unlock()
 		if !answered && f.ctx.Err() == nil {
-			s.notice("task %s: tasks/result ended without an answer: %v", f.id, err)
+			h.notice("task %s: tasks/result ended without an answer: %v", f.id, err)
 		}
 		f.poke()
 	}()
@@ -130,7 +130,7 @@ func serverAnswered(err error) bool {
 
 // settleResult waits, bounded, for the tasks/result in flight, if any.
 func (f *taskFollow) settleResult() {
-	s := f.s
+	h := &f.t.h
 	f.mu.Lock()
 	busy, wait := f.core.busy, f.core.wait
 	f.mu.Unlock()
@@ -142,17 +142,17 @@ func (f *taskFollow) settleResult() {
 	select {
 	case <-wait:
 	case <-t.C:
-	case <-s.quit:
+	case <-h.quit:
 	}
 }
 
 // coreOutcome is the outcome of a completed or failed 2025-11-25 task:
 // what tasks/result answered, waiting for the one in flight or calling it.
 func (f *taskFollow) coreOutcome(status TaskStatus) (*wire.CallToolResult, error) {
-	s := f.s
+	h := &f.t.h
 	// The wait for one in flight from before the end, which has no clock
 	// of its own (startResult), is bounded as a request is.
-	deadline := time.NewTimer(s.opts.RequestTimeout)
+	deadline := time.NewTimer(h.timeout)
 	defer deadline.Stop()
 	for attempt := 0; ; {
 		f.mu.Lock()
@@ -167,15 +167,15 @@ func (f *taskFollow) coreOutcome(status TaskStatus) (*wire.CallToolResult, error
 				continue
 			case <-deadline.C:
 				return nil, fmt.Errorf("task %s of %s on %s ended %s, but tasks/result did not answer within %v",
-					f.id, f.describeTool(), s.name, status, s.opts.RequestTimeout)
-			case <-s.quit:
+					f.id, f.describeTool(), h.server, status, h.timeout)
+			case <-h.quit:
 			}
 		}
-		if err := s.Err(); err != nil {
-			return nil, fmt.Errorf("task %s of %s on %s ended %s, but its result was not fetched: %w", f.id, f.describeTool(), s.name, status, err)
+		if err := h.err(); err != nil {
+			return nil, fmt.Errorf("task %s of %s on %s ended %s, but its result was not fetched: %w", f.id, f.describeTool(), h.server, status, err)
 		}
 		if attempt >= 2 {
-			return nil, fmt.Errorf("task %s of %s on %s ended %s, but tasks/result gave no answer", f.id, f.describeTool(), s.name, status)
+			return nil, fmt.Errorf("task %s of %s on %s ended %s, but tasks/result gave no answer", f.id, f.describeTool(), h.server, status)
 		}
 		attempt++
 		f.startResult(true)
@@ -195,7 +195,7 @@ func (f *taskFollow) coreDecode(status TaskStatus, raw json.RawMessage, rerr err
 	}
 	res, err := toolResult(raw)
 	if err != nil {
-		return nil, fmt.Errorf("tasks/result %s on %s: malformed result: %w", f.id, f.s.name, err)
+		return nil, fmt.Errorf("tasks/result %s on %s: malformed result: %w", f.id, f.t.h.server, err)
 	}
 	return res, nil
 }
@@ -210,7 +210,7 @@ func (f *taskFollow) endCoreLocked(cause error) {
 }
 
 func (f *taskFollow) requestKey(id jsonrpc.ID) question.Key {
-	return question.Key{Server: f.s.name, Delivery: question.ServerRequest, RequestID: id}
+	return question.Key{Server: f.t.h.server, Delivery: question.ServerRequest, RequestID: id}
 }
 
 // addRequestLocked makes e one of the task's questions, once.
@@ -229,9 +229,9 @@ func (f *taskFollow) addRequestLocked(e *incoming) bool {
 // adoptLocked makes the task's questions that came before we followed it
 // (naming it in related-task _meta) its own, in arrival order. Under
 // Session.mu, before f is shared: they stay in s.in until claimed.
-func (f *taskFollow) adoptLocked() {
+func (f *taskFollow) adoptLocked(in map[jsonrpc.ID]*incoming) {
 	var early []*incoming
-	for _, e := range f.s.in {
+	for _, e := range in {
 		if e.method == wire.MethodElicit && e.origin.TaskID == f.id && e.ctx.Err() == nil {
 			early = append(early, e)
 		}
@@ -271,37 +271,37 @@ func (f *taskFollow) closeRequest(e *incoming) {
 	}
 }
 
-// The request path reaches tasks through three hooks: taskOriginLocked
-// when a server request arrives, taskPromptOpened (and the func it
-// returns) while it is served, and taskNotification (tasks_ext.go) for
+// The request path reaches tasks through three hooks of the table:
+// originLocked when a server request arrives, promptOpened (and the func
+// it returns) while it is served, and notification (tasks_ext.go) for
 // status notifications. A request of no task costs one comparison in each
 // of the first two and takes no task lock.
 
-// taskOriginLocked says whether a server request belongs to a task: the
+// originLocked says whether a server request belongs to a task: the
 // one its related-task _meta names (taskID), or the one whose tasks/result
 // of ours carried it on its HTTP stream (via). The origin names the task's
 // tool and call when we follow it. Called under Session.mu.
-func (s *Session) taskOriginLocked(taskID string, via *call) (question.Origin, bool) {
+func (t *taskTable) originLocked(taskID string, via *call) (question.Origin, bool) {
 	if taskID == "" {
 		if via == nil || via.method != wire.MethodTasksResult {
 			return question.Origin{}, false
 		}
 		taskID = via.name
 	}
-	if f := s.tasks.live(taskID); f != nil {
+	if f := t.live(taskID); f != nil {
 		return f.origin(), true
 	}
 	return question.Origin{Kind: question.OriginTask, TaskID: taskID}, true
 }
 
-// taskPromptOpened hands an elicitation request of a task to the task while
+// promptOpened hands an elicitation request of a task to the task while
 // it is served (see openRequest); the returned func takes it back.
-func (s *Session) taskPromptOpened(e *incoming) (closed func()) {
+func (t *taskTable) promptOpened(e *incoming) (closed func()) {
 	if !asksPerson(e.method) || e.origin.TaskID == "" {
 		return func() {}
 	}
 	id := e.origin.TaskID
-	f := s.tasks.live(id)
+	f := t.live(id)
 	if f != nil {
 		f.openRequest(e)
 	}
@@ -310,7 +310,7 @@ func (s *Session) taskPromptOpened(e *incoming) (closed func()) {
 			f.closeRequest(e)
 		}
 		// A task followed since took it in (adoptLocked).
-		if g := s.tasks.find(id); g != nil && g != f {
+		if g := t.find(id); g != nil && g != f {
 			g.closeRequest(e)
 		}
 	}

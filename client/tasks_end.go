@@ -61,8 +61,8 @@ func (f *taskFollow) cancelAnswered() {
 
 // cancelInBackground sends tasks/cancel for f, bounded, in the background
 // (the person cancelled the call; CallTool has already returned).
-func (s *Session) cancelInBackground(f *taskFollow) {
-	if s.Err() != nil {
+func (t *taskTable) cancelInBackground(f *taskFollow) {
+	if t.h.err() != nil {
 		return // the session is ending: nothing can go out
 	}
 	f.mu.Lock()
@@ -71,12 +71,12 @@ func (s *Session) cancelInBackground(f *taskFollow) {
 		return
 	}
 	f.requestCancelLocked()
-	s.wg.Add(1) // the follower (not ended) holds the count above zero
+	t.h.wg.Add(1) // the follower (not ended) holds the count above zero
 	f.mu.Unlock()
 	go func() {
-		defer s.wg.Done()
-		if err := s.CancelTask(context.Background(), f.id); err != nil {
-			s.notice("task %s: tasks/cancel failed: %v; following it on", f.id, err)
+		defer t.h.wg.Done()
+		if err := t.h.cancel(context.Background(), f.id); err != nil {
+			t.h.notice("task %s: tasks/cancel failed: %v; following it on", f.id, err)
 		}
 	}()
 }
@@ -84,7 +84,7 @@ func (s *Session) cancelInBackground(f *taskFollow) {
 // finish settles the task's outcome once polling is over, closes what is
 // still open, and reports the final snapshot.
 func (f *taskFollow) finish() {
-	s := f.s
+	h := &f.t.h
 	f.mu.Lock()
 	status, lost, lostErr := f.snap.Status, f.snap.Lost, f.snap.Err
 	f.mu.Unlock()
@@ -95,23 +95,19 @@ func (f *taskFollow) finish() {
 	var err error
 	switch {
 	case lost:
-		err = fmt.Errorf("task %s of %s on %s: %w: %w", f.id, f.describeTool(), s.name, ErrTaskLost, lostErr)
+		err = fmt.Errorf("task %s of %s on %s: %w: %w", f.id, f.describeTool(), h.server, ErrTaskLost, lostErr)
 	case status == TaskCancelled:
-		err = fmt.Errorf("task %s of %s on %s: %w", f.id, f.describeTool(), s.name, ErrTaskCancelled)
+		err = fmt.Errorf("task %s of %s on %s: %w", f.id, f.describeTool(), h.server, ErrTaskCancelled)
 	case f.design == TaskDesignCore:
 		res, err = f.coreOutcome(status)
 	default:
 		res, err = f.extOutcome(status)
 	}
 	if c := f.token; c != nil && c.token.IsValid() {
-		s.mu.Lock()
-		if s.progress[c.token] == c {
-			delete(s.progress, c.token)
-		}
-		s.mu.Unlock()
+		h.release(c)
 	}
 	// Ended and out of byID in one step (taskTable.mu, then f.mu).
-	s.tasks.mu.Lock()
+	f.t.mu.Lock()
 	f.mu.Lock()
 	f.res, f.err = res, err
 	f.snap.Result = res
@@ -128,12 +124,12 @@ func (f *taskFollow) finish() {
 	// The task's own questions are ending with it; the server's requests
 	// (2025-11-25) end when the server or the person ends them.
 	f.open = slices.DeleteFunc(f.open, func(k question.Key) bool { return k.Delivery == question.TaskInput })
-	if s.tasks.byID[f.id] == f {
-		delete(s.tasks.byID, f.id)
+	if f.t.byID[f.id] == f {
+		delete(f.t.byID, f.id)
 	}
 	f.changedLocked()
 	f.mu.Unlock()
-	s.tasks.mu.Unlock()
+	f.t.mu.Unlock()
 	close(f.done)
 }
 
@@ -190,5 +186,5 @@ func (f *taskFollow) taskFailure(rpcErr *jsonrpc.Error, statusMessage string) er
 		}
 		rpcErr = jsonrpc.NewError(jsonrpc.CodeInternalError, msg, nil)
 	}
-	return fmt.Errorf("task %s of tools/call %s on %s failed: %w", f.id, f.describeTool(), f.s.name, rpcErr)
+	return fmt.Errorf("task %s of tools/call %s on %s failed: %w", f.id, f.describeTool(), f.t.h.server, rpcErr)
 }

@@ -57,7 +57,7 @@ type taskInput struct {
 // (returned, to be shown; each counted in the session's WaitGroup),
 // withdrawn ones, the result or the error.
 func (f *taskFollow) extObservedLocked(w *wireTask) []*taskInput {
-	s := f.s
+	h := &f.t.h
 	var listed map[string]json.RawMessage
 	if f.snap.Status == TaskInputRequired {
 		listed = w.InputRequests
@@ -71,13 +71,13 @@ func (f *taskFollow) extObservedLocked(w *wireTask) []*taskInput {
 			continue // shown once, however many polls repeat it
 		}
 		in := &taskInput{key: key, raw: listed[key]}
-		in.ctx, in.cancel = context.WithCancelCause(s.base)
+		in.ctx, in.cancel = context.WithCancelCause(h.base)
 		if f.byPerson {
 			in.cancel(question.ErrAbandoned) // we cancelled the task: it ends at once
 		}
 		f.ext.inputs[key] = in
 		f.addOpenLocked(f.inputKey(key))
-		s.wg.Add(1) // the follower holds the count above zero
+		h.wg.Add(1) // the follower holds the count above zero
 		fresh = append(fresh, in)
 	}
 	for key, in := range f.ext.inputs {
@@ -96,7 +96,7 @@ func (f *taskFollow) extObservedLocked(w *wireTask) []*taskInput {
 }
 
 func (f *taskFollow) inputKey(key string) question.Key {
-	return question.Key{Server: f.s.name, Delivery: question.TaskInput, TaskID: f.id, Input: key}
+	return question.Key{Server: f.t.h.server, Delivery: question.TaskInput, TaskID: f.id, Input: key}
 }
 
 // withdrawInputsLocked ends the open questions as no longer asked.
@@ -121,8 +121,8 @@ func (f *taskFollow) endInputsLocked(cause error) {
 // askInput shows one question through the one ask path (deliver.go): its
 // delivery is a tasks/update of its own.
 func (f *taskFollow) askInput(in *taskInput) {
-	s := f.s
-	defer s.wg.Done()
+	h := &f.t.h
+	defer h.wg.Done()
 	defer func() {
 		f.mu.Lock()
 		defer f.mu.Unlock()
@@ -132,19 +132,19 @@ func (f *taskFollow) askInput(in *taskInput) {
 			f.changedLocked()
 		}
 	}()
-	if res, ok := s.roots.autoInput(in.raw); ok {
+	if res, ok := h.autoInput(in.raw); ok {
 		f.sendAuto(in.key, res) // roots/list: no person needed (roots.go)
 		return
 	}
-	q := &question.Question{Key: f.inputKey(in.key), Server: s.name, Origin: f.origin(), Arrived: time.Now()}
-	kind, params, why := s.inputParams(in.raw)
+	q := &question.Question{Key: f.inputKey(in.key), Server: h.server, Origin: f.origin(), Arrived: time.Now()}
+	kind, params, why := h.inputParams(in.raw)
 	if why != "" {
-		s.lint.InputUndeclared(in.raw, q.Arrived)
-		s.unanswerable(q, "task "+f.id, why)
+		h.lint.InputUndeclared(in.raw, q.Arrived)
+		h.unanswerable(q, "task "+f.id, why)
 		return
 	}
 	q.Kind = kind
-	s.ask(in.ctx, q, params, taskInputDelivery{f, in})
+	h.ask(in.ctx, q, params, taskInputDelivery{f, in})
 }
 
 // taskInputDelivery answers one question of an extension task.
@@ -168,13 +168,13 @@ func (d taskInputDelivery) send(q *question.Question, r question.Reply, out ques
 		// A refused sampling request: the task cannot be told, and would
 		// only ask again, so it is cancelled, as a call would be.
 		out.Reason = question.JoinReason(out.Reason, "nothing sent: the task was cancelled, since 2026-07-28 cannot refuse it")
-		d.f.s.record(q, out, nil)
-		d.f.s.notice("task %s: input %q (%s) ended %s, which the tasks extension cannot send; cancelling the task", d.f.id, q.Key.Input, q.Kind, out.Kind)
-		d.f.s.cancelInBackground(d.f)
+		d.f.t.h.record(q, out, nil)
+		d.f.t.h.notice("task %s: input %q (%s) ended %s, which the tasks extension cannot send; cancelling the task", d.f.id, q.Key.Input, q.Kind, out.Kind)
+		d.f.t.cancelInBackground(d.f)
 		return
 	}
 	if r.None() {
-		d.f.s.record(q, out, nil)
+		d.f.t.h.record(q, out, nil)
 		return
 	}
 	d.f.sendUpdate(q, r, out)
@@ -183,16 +183,16 @@ func (d taskInputDelivery) send(q *question.Question, r question.Reply, out ques
 // sendUpdate sends one answer in tasks/update and journals the question
 // once it was written (or could not be).
 func (f *taskFollow) sendUpdate(q *question.Question, r question.Reply, out question.Outcome) {
-	s := f.s
+	h := &f.t.h
 	params := map[string]any{"taskId": f.id, "inputResponses": map[string]json.RawMessage{q.Key.Input: r.Result}}
 	var once sync.Once
 	c := &call{method: wire.MethodTasksUpdate, name: f.id, taskOK: true}
-	c.sent = func() { once.Do(func() { s.record(q, out, &r) }) }
-	if err := s.do(context.Background(), c, params, nil); err != nil {
+	c.sent = func() { once.Do(func() { h.record(q, out, &r) }) }
+	if err := h.do(context.Background(), c, params, nil); err != nil {
 		once.Do(func() {
-			s.record(q, question.NotDelivered(out, r.Sent, err.Error()), nil)
+			h.record(q, question.NotDelivered(out, r.Sent, err.Error()), nil)
 		})
-		s.notice("task %s: tasks/update for %q: %v", f.id, q.Key.Input, err)
+		h.notice("task %s: tasks/update for %q: %v", f.id, q.Key.Input, err)
 		// The task waits for an answer it never took, and its input is
 		// asked once: it would wait for ever. Given up, with why: the
 		// server's refusal (it got the answer: journalled as sent), or
@@ -202,7 +202,7 @@ func (f *taskFollow) sendUpdate(q *question.Question, r question.Reply, out ques
 		if serverAnswered(err) {
 			cause = fmt.Errorf("the server refused the %s to %s: %w", r.Sent, what, err)
 		}
-		if s.Err() == nil {
+		if h.err() == nil {
 			f.lose(cause)
 		}
 	}
@@ -211,18 +211,18 @@ func (f *taskFollow) sendUpdate(q *question.Question, r question.Reply, out ques
 // sendAuto sends the answer to an input no person answers (a roots/list)
 // in a tasks/update of its own; nothing is journalled.
 func (f *taskFollow) sendAuto(key string, res json.RawMessage) {
-	s := f.s
+	h := &f.t.h
 	params := map[string]any{"taskId": f.id, "inputResponses": map[string]json.RawMessage{key: res}}
 	c := &call{method: wire.MethodTasksUpdate, name: f.id, taskOK: true}
-	if err := s.do(context.Background(), c, params, nil); err != nil {
-		s.notice("task %s: tasks/update for %q: %v", f.id, key, err)
+	if err := h.do(context.Background(), c, params, nil); err != nil {
+		h.notice("task %s: tasks/update for %q: %v", f.id, key, err)
 	}
 }
 
 // extOutcome is the outcome of a completed or failed extension task: the
 // inline result (isError included: it counts as completed), or the error.
 func (f *taskFollow) extOutcome(status TaskStatus) (*wire.CallToolResult, error) {
-	s := f.s
+	h := &f.t.h
 	f.mu.Lock()
 	raw, rpcErr, msg := f.ext.result, f.ext.err, f.snap.StatusMessage
 	f.mu.Unlock()
@@ -230,11 +230,11 @@ func (f *taskFollow) extOutcome(status TaskStatus) (*wire.CallToolResult, error)
 		return nil, f.taskFailure(rpcErr, msg)
 	}
 	if t := string(raw); t == "" || t == "null" {
-		return nil, fmt.Errorf("task %s of %s on %s completed without a result", f.id, f.describeTool(), s.name)
+		return nil, fmt.Errorf("task %s of %s on %s completed without a result", f.id, f.describeTool(), h.server)
 	}
 	res, err := toolResult(raw)
 	if err != nil {
-		return nil, fmt.Errorf("task %s of %s on %s: malformed result: %w", f.id, f.describeTool(), s.name, err)
+		return nil, fmt.Errorf("task %s of %s on %s: malformed result: %w", f.id, f.describeTool(), h.server, err)
 	}
 	return res, nil
 }
@@ -243,14 +243,14 @@ func (f *taskFollow) extOutcome(status TaskStatus) (*wire.CallToolResult, error)
 // stream of its own (Options.ListenTasks), kept until the follow ends.
 // Polling goes on regardless: the stream only makes news come sooner.
 func (f *taskFollow) listen() {
-	s := f.s
-	defer s.wg.Done()
+	h := &f.t.h
+	defer h.wg.Done()
 	ctx, cancel := context.WithCancel(f.ctx)
 	defer cancel()
-	l, err := s.Listen(ctx, ListenOptions{TaskIDs: []string{f.id}})
+	l, err := h.listen(ctx, ListenOptions{TaskIDs: []string{f.id}})
 	if err != nil {
 		if f.ctx.Err() == nil {
-			s.notice("task %s: no status notifications (%v); polling only", f.id, err)
+			h.notice("task %s: no status notifications (%v); polling only", f.id, err)
 		}
 		return
 	}
@@ -260,36 +260,23 @@ func (f *taskFollow) listen() {
 	<-l.Done()
 }
 
-// taskNotification handles notifications/tasks/status (2025-11-25) and
+// notification handles notifications/tasks/status (2025-11-25) and
 // notifications/tasks (the extension, only on a subscription that agreed
 // to that task) from the read loop: the snapshot is folded in at once.
-func (s *Session) taskNotification(method string, params json.RawMessage) {
+func (t *taskTable) notification(method string, params json.RawMessage) {
 	w := decodeTask(params)
 	if w == nil {
-		s.notice("ignored a malformed %s", method)
+		t.h.notice("ignored a malformed %s", method)
 		return
 	}
-	if method == wire.NotifyTasks && !s.listenAgreed(params, w.TaskID) {
-		s.notice("ignored notifications/tasks for task %q: no subscription of ours agreed to it", w.TaskID)
+	if method == wire.NotifyTasks && !t.h.agreed(params, w.TaskID) {
+		t.h.notice("ignored notifications/tasks for task %q: no subscription of ours agreed to it", w.TaskID)
 		return
 	}
-	f := s.tasks.live(w.TaskID)
+	f := t.live(w.TaskID)
 	if f == nil {
-		s.log.Debug("status of a task we do not follow", "task", w.TaskID, "method", method)
+		t.h.log.Debug("status of a task we do not follow", "task", w.TaskID, "method", method)
 		return
 	}
 	f.observeTask(w, time.Time{})
-}
-
-// listenAgreed reports whether the subscription params names is ours,
-// acknowledged, and agreed to push task id.
-func (s *Session) listenAgreed(params json.RawMessage, id string) bool {
-	sub, ok := subscriptionID(params)
-	if !ok {
-		return false
-	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	c, _ := s.calls.Get(sub)
-	return c != nil && c.listen != nil && c.listen.acked && slices.Contains(c.listen.agreed.TaskIDs, id)
 }

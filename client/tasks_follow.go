@@ -53,7 +53,7 @@ const (
 // channels never change; the rest is guarded by mu (the lock order is at
 // taskTable).
 type taskFollow struct {
-	s      *Session
+	t      *taskTable // its table, and through it the session (tasksHandle)
 	id     string
 	tool   string
 	design TaskDesign
@@ -83,11 +83,11 @@ type taskFollow struct {
 // follow starts following task id: it registers it, emits its first
 // TaskChanged and starts its goroutine. w is what the server said when it
 // created the task (nil when resumed: the first poll goes out at once).
-func (s *Session) follow(design TaskDesign, id, tool string, creator *call, w *wireTask, immediate string) (*taskFollow, error) {
-	f := &taskFollow{s: s, id: id, tool: tool, design: design, token: creator,
+func (t *taskTable) follow(design TaskDesign, id, tool string, creator *call, w *wireTask, immediate string) (*taskFollow, error) {
+	f := &taskFollow{t: t, id: id, tool: tool, design: design, token: creator,
 		wake: make(chan struct{}, 1), done: make(chan struct{})}
 	f.ctx, f.stop = context.WithCancel(context.Background())
-	f.snap = Task{Server: s.name, ID: id, Tool: tool, Design: design, ImmediateResponse: immediate}
+	f.snap = Task{Server: t.h.server, ID: id, Tool: tool, Design: design, ImmediateResponse: immediate}
 	if creator != nil {
 		f.callID = creator.callID()
 		f.snap.CallID = f.callID
@@ -95,37 +95,27 @@ func (s *Session) follow(design TaskDesign, id, tool string, creator *call, w *w
 	if w != nil {
 		w.applyTo(&f.snap)
 	}
-	// Session.mu: the session must not be ending (its WaitGroup counts the
-	// follower), and the task's questions that came before we knew it
-	// (in s.in) are its own from now on.
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.isDead || s.closing {
-		f.stop()
-		err := s.err
-		if err == nil {
-			err = ErrClosed
+	var old *taskFollow
+	listen := design == TaskDesignExtension && t.h.listenTasks
+	err := t.h.enter(f, creator, func(in map[jsonrpc.ID]*incoming) bool {
+		t.mu.Lock()
+		defer t.mu.Unlock()
+		if old = t.byID[id]; old != nil {
+			return false
 		}
-		return nil, fmt.Errorf("follow task %s on %s: %w", id, s.name, err)
-	}
-	s.tasks.mu.Lock()
-	if old := s.tasks.byID[id]; old != nil {
-		s.tasks.mu.Unlock()
+		f.adoptLocked(in)
+		f.changedLocked() // f is not shared yet: its first event goes first
+		t.addLocked(f)
+		// Still under Session.mu: Close waits for what the WaitGroup counts.
+		t.h.wg.Add(1)
+		if listen {
+			t.h.wg.Add(1)
+		}
+		return true
+	})
+	if err != nil || old != nil {
 		f.stop()
-		return old, nil
-	}
-	f.adoptLocked()
-	f.changedLocked() // f is not shared yet: its first event goes first
-	s.tasks.addLocked(f)
-	s.tasks.mu.Unlock()
-	if creator != nil && creator.token.IsValid() {
-		// The call's progress token stays valid for the task's whole life.
-		s.progress[creator.token] = creator
-	}
-	listen := design == TaskDesignExtension && s.opts.ListenTasks
-	s.wg.Add(1)
-	if listen {
-		s.wg.Add(1)
+		return old, err
 	}
 	go f.run(w != nil)
 	if listen {
@@ -156,7 +146,7 @@ func (f *taskFollow) ended() bool {
 
 // changedLocked reports the snapshot (under mu, so events keep their order).
 func (f *taskFollow) changedLocked() {
-	f.s.emit(TaskChanged{Task: f.snapshotLocked()})
+	f.t.h.emit(TaskChanged{Task: f.snapshotLocked()})
 }
 
 // poke wakes the follower.
@@ -197,8 +187,8 @@ func (f *taskFollow) removeOpenLocked(k question.Key) bool {
 // run polls until the task is terminal or lost, then settles it. fresh is
 // set for a task just created, whose first poll waits one interval.
 func (f *taskFollow) run(fresh bool) {
-	s := f.s
-	defer s.wg.Done()
+	h := &f.t.h
+	defer h.wg.Done()
 	defer f.stop()
 	f.kickResult() // created in input_required: no poll shows a move into it
 	backoff := fallbackPoll
@@ -222,18 +212,18 @@ func (f *taskFollow) run(fresh bool) {
 		switch {
 		case err == nil:
 			fails, unreached = 0, 0
-		case s.Err() != nil:
-			f.lose(s.Err())
+		case h.err() != nil:
+			f.lose(h.err())
 		case unreachable(err):
 			unreached++
-			s.notice("task %s: tasks/get could not reach the server (%d of %d): %v", f.id, unreached, maxUnreachable, err)
+			h.notice("task %s: tasks/get could not reach the server (%d of %d): %v", f.id, unreached, maxUnreachable, err)
 			if unreached >= maxUnreachable {
 				f.lose(fmt.Errorf("%w (tasks/get could not reach the server %d times in a row: %w)", question.ErrDisconnected, unreached, err))
 			}
 			interval = unreachableRetry << (unreached - 1)
 		default:
 			fails++
-			s.notice("task %s: tasks/get failed (%d of %d): %v", f.id, fails, maxPollFailures, err)
+			h.notice("task %s: tasks/get failed (%d of %d): %v", f.id, fails, maxPollFailures, err)
 			if fails >= maxPollFailures {
 				f.lose(fmt.Errorf("tasks/get failed %d times in a row: %w", fails, err))
 			}
@@ -277,7 +267,7 @@ func (f *taskFollow) interval(backoff *time.Duration) time.Duration {
 // have followed a cancelled task long enough. A notification never makes
 // the next poll come sooner. It reports whether to go on.
 func (f *taskFollow) sleepUntil(t time.Time) bool {
-	s := f.s
+	h := &f.t.h
 	for {
 		f.mu.Lock()
 		cancelAt := f.cancelAt
@@ -308,9 +298,9 @@ func (f *taskFollow) sleepUntil(t time.Time) bool {
 			if f.over() {
 				return false
 			}
-		case <-s.quit:
+		case <-h.quit:
 			tm.Stop()
-			err := s.Err()
+			err := h.err()
 			if err == nil {
 				err = ErrClosed
 			}
@@ -323,14 +313,14 @@ func (f *taskFollow) sleepUntil(t time.Time) bool {
 // poll sends one tasks/get and folds the answer in. An error that says the
 // server does not know the task loses it.
 func (f *taskFollow) poll() error {
-	s := f.s
+	h := &f.t.h
 	f.mu.Lock()
 	f.snap.Polls++
 	f.mu.Unlock()
 	var raw json.RawMessage
 	c := &call{method: wire.MethodTasksGet, name: f.id, taskOK: true}
 	asked := time.Now() // no later than the request went out
-	err := s.do(f.ctx, c, map[string]string{"taskId": f.id}, &raw)
+	err := h.do(f.ctx, c, map[string]string{"taskId": f.id}, &raw)
 	if err != nil {
 		var rpcErr *jsonrpc.Error
 		if errors.As(err, &rpcErr) && rpcErr.Code == jsonrpc.CodeInvalidParams {
@@ -372,17 +362,17 @@ func (f *taskFollow) observe(raw json.RawMessage, asked time.Time) bool {
 // a time no later than the request w answers went out; zero for a
 // notification.
 func (f *taskFollow) observeTask(w *wireTask, asked time.Time) {
-	s := f.s
+	h := &f.t.h
 	if w.TaskID != f.id {
-		s.notice("task %s: ignored a status for task %q", f.id, w.TaskID)
+		h.notice("task %s: ignored a status for task %q", f.id, w.TaskID)
 		return
 	}
 	if !knownStatus(w.Status) {
-		s.notice("task %s: ignored a status of %q, which is not a task status", f.id, w.Status)
+		h.notice("task %s: ignored a status of %q, which is not a task status", f.id, w.Status)
 	}
 	var act taskActions
 	f.mu.Lock()
-	defer s.lint.Task(f.lintLocked(w, asked)) // judged after the lock is released (client/lint)
+	defer h.lint.Task(f.lintLocked(w, asked)) // judged after the lock is released (client/lint)
 	stale := false
 	if u := stamp(w.LastUpdatedAt); !u.IsZero() && u.Before(f.snap.LastUpdatedAt) && !w.Status.Terminal() {
 		stale = true

@@ -169,7 +169,7 @@ func runConformance(ctx context.Context, args []string, stdout, stderr io.Writer
 	}
 	defer sess.Close()
 	if sess.ServerCapabilities().HasSkills() {
-		skills, err := sess.ListSkills(ctx)
+		skills, err := sess.Skills().List(ctx)
 		if err != nil {
 			return fail(exitToolError, "skills/list: %w", err)
 		}
@@ -178,7 +178,7 @@ func runConformance(ctx context.Context, args []string, stdout, stderr io.Writer
 			if !conformanceLoadsSkills[scenario] {
 				continue
 			}
-			loaded, err := sess.LoadSkill(ctx, sk)
+			loaded, err := sess.Skills().Load(ctx, sk)
 			if err != nil {
 				return fail(exitToolError, "%w", err)
 			}
