@@ -125,7 +125,7 @@ func TestTUITaskEnterShowsDetails(t *testing.T) {
 				t.Fatalf("Enter did not show the task's details with its question:\n%s", s)
 			}
 			tm.press("Escape")
-			s = tm.waitText("› ? input required")
+			tm.waitText("› ? input required")
 			tm.press("F7")
 			s = tm.waitText("Journal")
 			if strings.Contains(s, "cancel") {
