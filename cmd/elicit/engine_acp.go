@@ -40,6 +40,12 @@ type agentSpec struct {
 	secrets []string
 }
 
+// secretValues are the agent's secrets for the run's set: its secret
+// arguments and environment values, and its config's.
+func (a agentSpec) secretValues() []string {
+	return append(append(argSecrets(a.Args), envSecrets(a.Env)...), a.secrets...)
+}
+
 // shown is s as it may be shown or recorded (serverSpec.shown).
 func (s agentSpec) shown() agentSpec {
 	l := shownLaunch(launch{Command: s.Command, Args: s.Args, Dir: s.Dir}, s.written)
@@ -145,7 +151,7 @@ func (h *agentHub) connect(ctx context.Context, name string) {
 		return
 	}
 	h.set(name, func(a *agentConn) { a.state, a.err = client.StateConnecting, nil })
-	h.secrets.Add(append(append(argSecrets(spec.Args), envSecrets(spec.Env)...), spec.secrets...)...)
+	h.secrets.Add(spec.secretValues()...)
 	seen := redactObserver(transport.ObserverFuncs{
 		OnStderr: func(line string) { h.br.Stderr(name, line) },
 		OnFrame: func(fr transport.Frame) {

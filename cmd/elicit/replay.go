@@ -122,6 +122,9 @@ func runReplay(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 	if err != nil {
 		return err
 	}
+	for _, spec := range agentSpecs {
+		secretsOf(stderr).Add(spec.secretValues()...)
+	}
 	launches := append(serverLaunches(targets), agentLaunches(rec, agentSpecs, agentDemos, false)...)
 	if err := gate.allow(ctx, launches); err != nil {
 		return err

@@ -72,6 +72,10 @@ func runReplayACP(ctx context.Context, rec *record.Recording, o acpReplayOptions
 		return err
 	}
 	settings := record.Settings{Command: "replay", Elicit: rec.Settings.Elicit, Sampling: "off"}
+	for _, spec := range specs {
+		// What an agent given here prints is masked as elicit acp masks it.
+		secretsOf(stderr).Add(spec.secretValues()...)
+	}
 	for i, spec := range specs {
 		a := recordAgent(spec, demos[i])
 		ra := rec.Settings.Agents[i]

@@ -199,3 +199,30 @@ func TestACPRecordNoSecrets(t *testing.T) {
 		t.Errorf("replay against the agent given: exit %d\n%s%s", code, out, errs)
 	}
 }
+
+// TestACPReplayAgentSecretsMasked: an agent named on the replay's command
+// line with a secret in its arguments (ELICIT_API_TOKEN=… through env)
+// has that secret masked in what it prints, as elicit acp does: the
+// replay's stderr, stdout and its --record hold none of it.
+func TestACPReplayAgentSecretsMasked(t *testing.T) {
+	const secret = "s3cr3t-value-9c"
+	dir := t.TempDir()
+	f, g := filepath.Join(dir, "a.jsonl"), filepath.Join(dir, "b.jsonl")
+	if code, _, errs := runBin(t, "acp", "--prompt", "question", "--record", f, "--", binPath, "demo", "--acp"); code != exitOK {
+		t.Fatalf("acp --record: exit %d: %s", code, errs)
+	}
+	code, out, errs := runBin(t, "replay", f, "--record", g, "--", "env", "ELICIT_API_TOKEN="+secret,
+		"sh", "-c", `echo "token is $ELICIT_API_TOKEN" >&2; exec "$0" demo --acp`, binPath)
+	if code != exitOK || !strings.Contains(errs, "token is [redacted]") {
+		t.Errorf("replay: exit %d, want %d and the agent's line masked on stderr:\n%s%s", code, exitOK, out, errs)
+	}
+	b, err := os.ReadFile(g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for what, s := range map[string]string{"stdout": out, "stderr": errs, "the replay's recording": string(b)} {
+		if strings.Contains(s, secret) {
+			t.Errorf("the secret is in %s", what)
+		}
+	}
+}
