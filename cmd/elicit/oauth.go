@@ -115,7 +115,8 @@ func (o oauthSpec) grant() (oauth.Grant, error) {
 	case "client_credentials":
 		g := &oauth.ClientCredentials{ClientID: o.ClientID, ClientSecret: o.ClientSecret}
 		if o.PrivateKeyFile != "" {
-			b, err := os.ReadFile(o.PrivateKeyFile)
+			// Read as a config is: a FIFO or a device is never waited on.
+			b, err := readConfigFile(o.PrivateKeyFile)
 			if err != nil {
 				return nil, err
 			}
@@ -133,7 +134,7 @@ func (o oauthSpec) grant() (oauth.Grant, error) {
 		}
 		path := o.AssertionFile
 		return &oauth.JWTBearer{ClientID: o.ClientID, ClientSecret: o.ClientSecret, Assertion: func() (string, error) {
-			b, err := os.ReadFile(path)
+			b, err := readConfigFile(path)
 			return strings.TrimSpace(string(b)), err
 		}}, nil
 	}
