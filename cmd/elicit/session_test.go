@@ -4,7 +4,9 @@ import (
 	"encoding/json"
 	"os"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/elicit-dev/elicit/cmd/elicit/internal/hub"
 )
@@ -25,7 +27,7 @@ func TestSessionStartListStop(t *testing.T) {
 	if r.Session != "one" || r.Server == "" || r.Protocol != "2025-11-25" || r.Era == "" || r.Pid == 0 || r.HubPid == 0 {
 		t.Fatalf("session start printed %+v", r)
 	}
-	for path, want := range map[string]os.FileMode{h.paths().Dir: 0o700, h.paths().Socket: 0o600} {
+	for path, want := range map[string]os.FileMode{h.paths().Dir: 0o700, h.paths().Socket: 0o600, h.paths().Log: 0o600} {
 		fi, err := os.Stat(path)
 		if err != nil {
 			t.Fatal(err)
@@ -85,5 +87,58 @@ func TestSessionStartListStop(t *testing.T) {
 	}
 	if code, _, errs := h.run("session", "stop", "one"); code != exitConnect {
 		t.Errorf("stopping a stopped session: exit %d, %s", code, errs)
+	}
+}
+
+// TestSessionStartsRace: starts that race on a machine with no hub make
+// one hub between them.
+func TestSessionStartsRace(t *testing.T) {
+	t.Parallel()
+	h := newHubEnv(t)
+	var starts []*proc
+	for _, name := range []string{"a", "b", "c"} {
+		starts = append(starts, h.background(append([]string{"session", "start", name}, serverArgs(t)...)...))
+	}
+	hubs := map[int]bool{}
+	for _, p := range starts {
+		var r hub.StartResult
+		if code := p.wait(t); code != 0 || json.Unmarshal(p.out.Bytes(), &r) != nil {
+			t.Fatalf("session start: exit %d\n%s\n%s", code, p.out, p.errs)
+		}
+		hubs[r.HubPid] = true
+		h.pids = append(h.pids, r.HubPid, r.Pid)
+	}
+	if len(hubs) != 1 {
+		t.Errorf("three racing starts made %d hubs", len(hubs))
+	}
+}
+
+// TestSessionServerGone: a session whose server went away while the hub
+// lives says so in the list, and commands on it exit 3 saying
+// "disconnected".
+func TestSessionServerGone(t *testing.T) {
+	t.Parallel()
+	h := newHubEnv(t)
+	r := h.start("g")
+	if err := syscall.Kill(r.Pid, syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	if !pidGone(r.Pid, waitBound) {
+		t.Fatal("the server outlived SIGKILL")
+	}
+	// The list is the state: poll it until the session says so.
+	deadline := time.Now().Add(waitBound)
+	for {
+		_, out, _ := h.run("session", "list")
+		if strings.Contains(string(out), `"disconnected"`) {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("session list never said disconnected: %s", out)
+		}
+	}
+	code, out, errs := h.run("call", "ask", "--session", "g")
+	if code != exitConnect || !strings.Contains(string(out), "disconnected") {
+		t.Errorf("call on a session whose server is gone: exit %d\n%s\n%s", code, out, errs)
 	}
 }
