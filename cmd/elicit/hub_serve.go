@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strings"
 
+	"golang.org/x/sys/unix"
+
 	"github.com/elicit-dev/elicit/cmd/elicit/internal/hub"
 	"github.com/elicit-dev/elicit/transport/redact"
 )
@@ -35,6 +37,9 @@ func runHub(ctx context.Context, args []string, stderr io.Writer) error {
 		return fmt.Errorf("hub log: %w", err)
 	}
 	defer logf.Close()
+	// The hub's stderr is /dev/null (it is detached): what the runtime
+	// would print there (a panic) goes to the log instead.
+	_ = unix.Dup2(int(logf.Fd()), 2)
 	err = hub.Spawned(ctx, hub.Config{Paths: p, Open: hubOpener(logf), Run: runOnSession, Code: codeOf, Log: logf})
 	if errors.Is(err, hub.ErrBusy) {
 		return nil // the other one serves
