@@ -9,6 +9,7 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 
 	"github.com/elicit-dev/elicit/cmd/elicit/internal/hub"
 )
@@ -177,9 +178,21 @@ func TestSessionKilledCaller(t *testing.T) {
 	if code != exitNotAccepted || !strings.Contains(string(out), "abandoned") {
 		t.Errorf("answering the killed call's question: exit %d, %s", code, out)
 	}
-	code, out, errs := h.run("call", "log", "--session", "k", "--answer", "cancel")
-	if c := decodeCall(t, out); code != 0 || len(c.Result.Content) == 0 || c.Result.Content[0].Text == "" {
-		t.Errorf("the server saw no notifications/cancelled: exit %d\n%s\n%s", code, out, errs)
+	// The engine sends the cancel beside abandoning the question: ask the
+	// server what it saw until it says (its answer is the state).
+	deadline := time.Now().Add(waitBound)
+	for {
+		code, out, errs := h.run("call", "log", "--session", "k", "--answer", "cancel")
+		c := decodeCall(t, out)
+		if code != 0 || len(c.Result.Content) == 0 {
+			t.Fatalf("call log: exit %d\n%s\n%s", code, out, errs)
+		}
+		if c.Result.Content[0].Text != "" {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the server saw no notifications/cancelled within %s", waitBound)
+		}
 	}
 }
 
