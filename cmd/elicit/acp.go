@@ -15,7 +15,10 @@ import (
 	"github.com/elicit-dev/elicit/client"
 	"github.com/elicit-dev/elicit/client/acp"
 	"github.com/elicit-dev/elicit/client/question"
+	"github.com/elicit-dev/elicit/cmd/elicit/internal/cli"
 	"github.com/elicit-dev/elicit/cmd/elicit/internal/exit"
+	"github.com/elicit-dev/elicit/cmd/elicit/internal/headless"
+	"github.com/elicit-dev/elicit/cmd/elicit/internal/recording"
 	"github.com/elicit-dev/elicit/cmd/elicit/internal/serverspec"
 	"github.com/elicit-dev/elicit/themes/untrusted"
 	"github.com/elicit-dev/elicit/transport"
@@ -88,7 +91,7 @@ type acpFlags struct {
 
 func runACP(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	var f acpFlags
-	fs := newFlagSet("acp", stderr, acpUsage)
+	fs := cli.NewFlagSet("acp", stderr, acpUsage)
 	fs.StringVar(&f.prompt, "prompt", "", "the prompt text (required)")
 	fs.StringVar(&f.answer, "answer", "accept-defaults", "how to answer elicitations: accept-defaults, accept, decline, cancel or FILE.json")
 	fs.StringVar(&f.permission, "permission", "reject", "how to answer permission requests: allow, reject, cancel, hold or an optionId")
@@ -100,9 +103,9 @@ func runACP(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	fs.DurationVar(&f.promptTimeout, "prompt-timeout", 0, "end a question left unanswered this long (answered -32800; 0: never)")
 	fs.DurationVar(&f.startTimeout, "start-timeout", 30*time.Second, "bound start-up, initialize, authenticate and session/new")
 	fs.DurationVar(&f.idleTimeout, "idle-timeout", acpIdleTimeout, "stop the turn when the agent sends nothing for this long (while no question of its is open)")
-	fs.StringVar(&f.record, "record", "", recordFlagUsage)
-	before, command := splitDashDash(args)
-	pos, err := parseInterleaved(fs, before)
+	fs.StringVar(&f.record, "record", "", recording.FlagUsage)
+	before, command := cli.SplitDashDash(args)
+	pos, err := cli.ParseInterleaved(fs, before)
 	if err != nil {
 		return err
 	}
@@ -115,14 +118,14 @@ func runACP(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	if f.cancelAfter < 0 || f.promptTimeout < 0 || f.startTimeout <= 0 || f.idleTimeout <= 0 {
 		return exit.Usagef("--cancel-after and --prompt-timeout must not be negative, --start-timeout and --idle-timeout must be positive")
 	}
-	em, err := parseElicit(f.elicit)
+	em, err := cli.ParseElicit(f.elicit)
 	if err != nil {
 		return err
 	}
 	modes := question.Modes{Form: em == client.ElicitBoth || em == client.ElicitForm, URL: em == client.ElicitBoth || em == client.ElicitURL}
 	var answer question.Prompter = holdPrompter{}
 	if f.answer != "hold" {
-		if answer, err = policy(f.answer); err != nil {
+		if answer, err = cli.Policy(f.answer); err != nil {
 			return err
 		}
 	}
@@ -137,11 +140,11 @@ func runACP(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	} else {
 		name = filepath.Base(command[0])
 	}
-	rec, err := openRecord(f.record, acpRecordSettings("acp", &f, serverspec.Agent{Name: name, Command: command[0], Args: command[1:]}, demo), serverspec.SecretsOf(stderr))
+	rec, err := recording.Open(f.record, version, acpRecordSettings("acp", &f, serverspec.Agent{Name: name, Command: command[0], Args: command[1:]}, demo), serverspec.SecretsOf(stderr))
 	if err != nil {
 		return err
 	}
-	defer closeRecord(rec, f.record, stderr)
+	defer recording.Close(rec, f.record, stderr)
 	serverspec.SecretsOf(stderr).Add(serverspec.ArgSecrets(command[1:])...)
 	var files acpFiles
 	opts := acp.Options{Name: name, Command: command[0], Args: command[1:], ClientVersion: version,
@@ -201,7 +204,7 @@ func runACP(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		out.Error = err.Error()
 	}
 	out.Failure = exit.FailureOf(err)
-	if werr := writeJSON(stdout, &out); werr != nil {
+	if werr := headless.WriteJSON(stdout, &out); werr != nil {
 		return werr
 	}
 	return err
@@ -325,7 +328,7 @@ type acpOutput struct {
 	Repaired  string        `json:"repaired,omitempty"`
 }
 
-func (o *acpOutput) setRepaired(note string) { o.Repaired = note }
+func (o *acpOutput) SetRepaired(note string) { o.Repaired = note }
 
 type acpAgent struct {
 	Name            string   `json:"name"`

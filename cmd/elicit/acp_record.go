@@ -45,7 +45,7 @@ func turnRecordOf(res acp.TurnResult) acpTurnRecord {
 		Message: res.Message, ToolCalls: append([]acp.ToolCall{}, res.ToolCalls...)}
 }
 
-// recordAgent describes an agent as recordServer does a stdio server:
+// recordAgent describes an agent as recording.Server does a stdio server:
 // environment variable names only, secret arguments masked.
 func recordAgent(spec serverspec.Agent, demo bool) record.Agent {
 	spec = spec.Shown() // as its config wrote it
