@@ -80,7 +80,7 @@ func commandTable() []command {
 			{"check [--call TOOL [--args JSON] [--answer POLICY]] [--json] [flags] [-- CMD ARGS...]",
 				"exercise a server and print its spec violations\n(docs/findings.md); exit 6 on an error-level one"},
 		}},
-		{name: "auth", usage: authUsage, run: noStdin(runAuth), synopsis: []synopsis{
+		{name: "auth", usage: headless.AuthUsage, run: noStdin(hl.Auth), synopsis: []synopsis{
 			{"auth login|status|logout --url URL | --config FILE --server NAME",
 				"OAuth ahead of time, what is kept, revoke and\nforget it (logout --no-revoke: forget only)"},
 		}},
