@@ -29,7 +29,7 @@ type command struct {
 	// usage is what elicit NAME -h prints (the command's own text).
 	usage string
 	// headless commands print JSON on stdout; one that fails before
-	// writing any prints a failure object there instead (withFailureJSON).
+	// writing any prints a failure object there instead (headless.WithFailureJSON).
 	headless bool
 	// printsOnly commands print a text and start nothing a signal would
 	// have to stop (printsOnly, main.go).
@@ -129,7 +129,7 @@ func runACPEither(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	if acpWantsTUI(args) {
 		return runACPTUI(ctx, args, stdout, stderr) // acp_tui.go
 	}
-	return withFailureJSON(stdout, func(w io.Writer) error { return runACP(ctx, args, w, stderr) })
+	return headless.WithFailureJSON(stdout, func(w io.Writer) error { return runACP(ctx, args, w, stderr) })
 }
 
 const versionUsage = `Usage: elicit version

@@ -55,6 +55,7 @@ func TestLayers(t *testing.T) {
 		"cmd/elicit/internal/app":      {ours: []string{"client", "client/findings", "client/question", "client/record", "client/wire", "transport"}},
 		"cmd/elicit/internal/exit":     {ours: []string{"themes/untrusted"}},
 		"cmd/elicit/internal/jsontext": {},
+		"cmd/elicit/internal/profile":  {},
 		"cmd/elicit/internal/trust":    {ours: []string{"cmd/elicit/internal/exit", "themes/untrusted", "transport/redact"}, charmPkg: []string{"github.com/charmbracelet/x/term"}},
 		"cmd/elicit/internal/serverspec": {ours: []string{"cmd/elicit/internal/exit", "cmd/elicit/internal/jsontext", "cmd/elicit/internal/trust",
 			"cmd/elicit/demo", "client", "client/wire", "themes/untrusted", "transport", "transport/oauth", "transport/redact"}},
