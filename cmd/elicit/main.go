@@ -60,7 +60,7 @@ func printsOnly(args []string) bool {
 // run is main without the process: tests call it directly.
 func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	// The run's secrets, masked in all it prints on stderr; the writer
-	// carries them down to every command (secrets.go).
+	// carries them down to every command (serverspec/secrets.go).
 	errw := redact.NewSecrets().Writer(stderr)
 	defer errw.Flush()
 	err := dispatch(ctx, args, stdin, stdout, errw)
