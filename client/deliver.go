@@ -39,7 +39,8 @@ func (s *Session) ask(ctx context.Context, q *question.Question, params json.Raw
 			d = question.CauseDecision(cause, reason)
 		}
 		if r, _ := d.Reply(q); perr.NotDeclared != "" && r.Err != nil && q.Key.Delivery == question.ServerRequest {
-			defer s.refused(q.Key.RequestID, q.Origin.CallID, q.Kind.Method(), perr.NotDeclared, r.Err)
+			s.refusing(q.Key.RequestID, q.Origin.CallID, q.Kind.Method(), perr.NotDeclared)
+			defer s.refused(q.Key.RequestID, q.Kind.Method(), perr.NotDeclared, r.Err)
 		}
 	} else {
 		if t := s.opts.PromptTimeout; t > 0 {

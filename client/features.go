@@ -106,8 +106,9 @@ func (s *Session) serveRequest(e *incoming, m *jsonrpc.Message) {
 		v := s.Protocol()
 		rpcErr := jsonrpc.NewError(jsonrpc.CodeMethodNotFound, f.unserved,
 			map[string]string{"notDeclared": capability, "protocolVersion": v})
+		s.refusing(e.id, e.owner, m.Method, capability)
 		if s.answer(e, e.ctx, nil, rpcErr) {
-			s.refused(e.id, e.owner, m.Method, capability, rpcErr)
+			s.refused(e.id, m.Method, capability, rpcErr)
 		}
 	case f.serve == nil:
 		s.answer(e, e.ctx, nil, jsonrpc.NewError(jsonrpc.CodeMethodNotFound, "method not found: "+m.Method, nil))
@@ -129,24 +130,34 @@ func capabilityOf(method string) string {
 	return method
 }
 
+// refusing notes, before the refusal goes out, that the server request
+// id is refused because it needs a capability we did not declare: owner
+// is the call of ours it belongs to, if any, and its error will say so
+// (afterRefusals). Before, since the server may fail that call as soon as
+// it reads the refusal, and the call's error is decided when its answer
+// comes.
+func (s *Session) refusing(id, owner jsonrpc.ID, method, capability string) {
+	if !owner.IsValid() {
+		return
+	}
+	what := fmt.Sprintf("%s #%s (it did not declare %s)", method, id.Raw(), capability)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, c := range s.calls.All() {
+		if c.callID() == owner && len(c.refusals) < maxRefusals {
+			c.refusals = append(c.refusals, what)
+			break
+		}
+	}
+}
+
 // refused reports a server request refused because it needs a capability
-// we did not declare: a Notice now, and RequestRefused, which the traffic
-// view uses to mark the request and our answer. owner is the call of ours
-// it belongs to, if any: its error will say so (afterRefusals).
-func (s *Session) refused(id, owner jsonrpc.ID, method, capability string, rpcErr *jsonrpc.Error) {
+// we did not declare (refusing noted it first): a Notice now, and
+// RequestRefused, which the traffic view uses to mark the request and our
+// answer.
+func (s *Session) refused(id jsonrpc.ID, method, capability string, rpcErr *jsonrpc.Error) {
 	s.notice("refused %s #%s: the client did not declare %s in %s (answered %d %s)",
 		method, id.Raw(), capability, s.Protocol(), rpcErr.Code, rpcErr.Message)
-	if owner.IsValid() {
-		what := fmt.Sprintf("%s #%s (it did not declare %s)", method, id.Raw(), capability)
-		s.mu.Lock()
-		for _, c := range s.calls.All() {
-			if c.callID() == owner && len(c.refusals) < maxRefusals {
-				c.refusals = append(c.refusals, what)
-				break
-			}
-		}
-		s.mu.Unlock()
-	}
 	s.emit(RequestRefused{Server: s.name, ID: id, Method: method, Capability: capability, Err: rpcErr})
 	s.lint.Refused(id, method, capability)
 }
