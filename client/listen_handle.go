@@ -46,7 +46,7 @@ type listensHandle struct {
 }
 
 // listensHandleOf is s's handle for its subscriptions; in newSession,
-// after Options are settled (the Linter is read when a handler runs).
+// once Options and the Linter are settled.
 func listensHandleOf(s *Session) listensHandle {
 	return listensHandle{
 		server:    s.name,

@@ -19,6 +19,8 @@ type roundsHandle struct {
 	// err is Session.Err.
 	join func() (leave func(), err error)
 	err  func() error
+	// origin is what the questions of a call belong to (callOriginOf).
+	origin func(c *call) question.Origin
 	// roundTrip sends one round and waits for its answer
 	// (Session.roundTrip); meta is the _meta of every request in the
 	// negotiated version.
@@ -51,6 +53,7 @@ func roundsHandleOf(s *Session) roundsHandle {
 		base:      s.base,
 		join:      joinOf(s),
 		err:       s.Err,
+		origin:    callOriginOf(s),
 		roundTrip: s.roundTrip,
 		meta:      func() map[string]json.RawMessage { return s.metaFields(s.Protocol()) },
 		protocol:  s.Protocol,

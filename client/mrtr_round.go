@@ -60,7 +60,7 @@ func (rs *rounds) serve(ctx context.Context, c *call, requests map[string]json.R
 		return nil, nil, err
 	}
 	defer leave()
-	origin := c.origin()
+	origin := rs.h.origin(c)
 	// The round's questions wait on a person: the call's clock stands
 	// still until they are settled (timeout.go).
 	c.clock.hold()

@@ -116,7 +116,8 @@ func (u *urlRequired) required(ctx context.Context, c *call, raw json.RawMessage
 		return m, nil
 	}
 	defer leave()
-	callID, origin := c.callID(), c.origin()
+	origin := u.h.origin(c)
+	callID := origin.CallID
 	items := make([]*urlItem, 0, len(entries))
 	u.mu.Lock()
 	for i, raw := range entries {

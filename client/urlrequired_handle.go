@@ -23,6 +23,8 @@ type urlHandle struct {
 	// Session.Err.
 	join func() (leave func(), err error)
 	err  func() error
+	// origin is what the questions of a call belong to (callOriginOf).
+	origin func(c *call) question.Origin
 	// resend sends the request again, once (Session.doStateful).
 	resend func(ctx context.Context, c *call, params json.RawMessage) (*jsonrpc.Message, error)
 	// The ask path (asking): ask puts a question, record journals one.
@@ -43,6 +45,7 @@ func urlHandleOf(s *Session) urlHandle {
 		wait:   s.opts.URLWait,
 		join:   joinOf(s),
 		err:    s.Err,
+		origin: callOriginOf(s),
 		resend: s.doStateful,
 		ask:    s.questions.ask,
 		record: s.questions.record,
