@@ -37,9 +37,13 @@ type asking struct {
 	asker   question.Asker
 }
 
-// newAsking is the ask path of a session whose Prompter is p; wg counts
-// the Prompter's goroutines (the session's, which Close waits for).
+// newAsking is the ask path of a session whose Prompter is p (nil:
+// question.CancelAll); wg counts the Prompter's goroutines (the
+// session's, which Close waits for).
 func newAsking(h askHandle, p question.Prompter, wg *sync.WaitGroup) *asking {
+	if p == nil {
+		p = question.CancelAll
+	}
 	a := &asking{h: h}
 	a.asker = question.Asker{Prompter: p, WG: wg, OnPanic: func(q *question.Question, r any) {
 		h.log.Error("prompter panicked", "prompt", q.Key.String(), "panic", r)

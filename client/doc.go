@@ -72,7 +72,7 @@
 // module's files name Session, public entries aside):
 //
 //   - the ask path, asking (deliver.go; askHandle): the schema cache, the
-//     Asker, ask/record for every delivery;
+//     Asker over the Prompter, ask/record for every delivery;
 //   - what we offer, offers (features.go, elicit.go, notify.go;
 //     offersHandle): the features, the server-request and notification
 //     handler tables, read-only after newSession;

@@ -34,13 +34,12 @@ const lateLimit = 4096
 // Session is one connection to one MCP server. It is safe for concurrent
 // use. See the package doc for its goroutines and prompt rules.
 type Session struct {
-	name     string
-	opts     Options
-	log      *slog.Logger
-	prompter question.Prompter
-	journal  *question.Journal
-	events   *dispatcher
-	conn     transport.Conn
+	name    string
+	opts    Options
+	log     *slog.Logger
+	journal *question.Journal
+	events  *dispatcher
+	conn    transport.Conn
 	// questions is the one ask path: its schema cache and Asker (deliver.go).
 	questions *asking
 	// offers is what we offer a server and the handlers of its requests
@@ -194,10 +193,6 @@ func newSession(opts *Options) *Session {
 		s.log = slog.New(slog.DiscardHandler)
 	}
 	s.log = s.log.With("server", s.name)
-	s.prompter = s.opts.Prompter
-	if s.prompter == nil {
-		s.prompter = question.CancelAll
-	}
 	s.journal = s.opts.Journal
 	if s.journal == nil {
 		s.journal = question.NewJournal(0)
@@ -205,7 +200,7 @@ func newSession(opts *Options) *Session {
 	s.events = newDispatcher(s.opts.Observer)
 	s.roots = rootsState{list: slices.Clone(s.opts.Roots), declared: s.opts.Roots != nil}
 	s.base, s.baseCancel = context.WithCancelCause(context.Background())
-	s.questions = newAsking(askHandleOf(s), s.prompter, &s.wg)
+	s.questions = newAsking(askHandleOf(s), s.opts.Prompter, &s.wg)
 	s.receiver.h = receiverHandleOf(s)
 	s.urls = newURLRequired(urlHandleOf(s))
 	s.headers.h = headersHandleOf(s)
