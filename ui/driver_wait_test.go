@@ -45,8 +45,9 @@ func inBubble() (in bool) {
 // synctest.Test takes a *testing.T, so a benchmark has no bubble; it sets
 // a model up and measures it, and what its set-up needs (panes opened,
 // focus, the size) the driver's synchronous Updates decide, which the
-// benchmarks check. A command slower than this, on a stalled machine, only
-// loses its message (a blink, a list load), which no benchmark reads.
+// benchmarks check. A command slower than this, on a stalled machine,
+// loses its message (a blink; a list load, so the model measured lacks
+// that list): a figure off, never a check passed wrongly.
 const benchCmdWait = 30 * time.Millisecond
 
 // takeWithin is the driver's take in a benchmark: the message if the
