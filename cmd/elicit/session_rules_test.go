@@ -13,6 +13,8 @@ import (
 	"time"
 
 	"github.com/elicit-dev/elicit/cmd/elicit/demo"
+	"github.com/elicit-dev/elicit/cmd/elicit/internal/exit"
+	"github.com/elicit-dev/elicit/cmd/elicit/internal/headless"
 	"github.com/elicit-dev/elicit/cmd/elicit/internal/hub"
 )
 
@@ -30,8 +32,8 @@ type callOut struct {
 	Result struct {
 		Content []struct{ Text string } `json:"content"`
 	} `json:"result"`
-	Prompts []promptOutput `json:"prompts"`
-	Failure *failure       `json:"failure"`
+	Prompts []headless.PromptOutput `json:"prompts"`
+	Failure *exit.Failure           `json:"failure"`
 }
 
 func decodeCall(t *testing.T, out []byte) callOut {
@@ -71,13 +73,13 @@ func TestSessionAnswersAcrossProcesses(t *testing.T) {
 	}
 
 	code, out, _ := h.run("answer", q2.Key, "--session", "s", "--accept", `{"name":"x"}`)
-	if code != exitUsage || !strings.Contains(string(out), `field \"name\"`) {
+	if code != exit.Usage || !strings.Contains(string(out), `field \"name\"`) {
 		t.Errorf("content failing minLength: exit %d, %s", code, out)
 	}
-	if code, out, _ := h.run("answer", q2.Key, "--session", "s", "--accept", `{"nmae":"Bo"}`); code != exitUsage || !strings.Contains(string(out), "nmae") {
+	if code, out, _ := h.run("answer", q2.Key, "--session", "s", "--accept", `{"nmae":"Bo"}`); code != exit.Usage || !strings.Contains(string(out), "nmae") {
 		t.Errorf("a field the form lacks: exit %d, %s", code, out)
 	}
-	if code, out, _ := h.run("answer", q2.Key, "--session", "s", "--accept", `{}`, "--decline"); code != exitUsage {
+	if code, out, _ := h.run("answer", q2.Key, "--session", "s", "--accept", `{}`, "--decline"); code != exit.Usage {
 		t.Errorf("two answers at once: exit %d, %s", code, out)
 	}
 	code, out, errs := h.run("answer", q2.Key, "--session", "s", "--accept", `{"name":"Bo"}`)
@@ -94,14 +96,14 @@ func TestSessionAnswersAcrossProcesses(t *testing.T) {
 	if code, out, _ := h.run("answer", q1.Key, "--session", "s", "--decline"); code != 0 || !strings.Contains(string(out), `"decline"`) {
 		t.Fatalf("answer the first: exit %d, %s", code, out)
 	}
-	if code := first.wait(t); code != exitNotAccepted {
+	if code := first.wait(t); code != exit.NotAccepted {
 		t.Errorf("the first call, declined: exit %d\n%s", code, first.out)
 	}
 	if c := decodeCall(t, first.out.Bytes()); len(c.Prompts) != 1 || c.Prompts[0].Key != q1.Key || c.Prompts[0].Outcome != "decline" {
 		t.Errorf("the first call's prompts: %+v", c.Prompts)
 	}
 	code, out, _ = h.run("answer", q1.Key, "--session", "s", "--accept-defaults")
-	if code != exitNotAccepted || !strings.Contains(string(out), "answered") {
+	if code != exit.NotAccepted || !strings.Contains(string(out), "answered") {
 		t.Errorf("a late second answer: exit %d, %s", code, out)
 	}
 }
@@ -131,10 +133,10 @@ func TestSessionNoWaitAndResult(t *testing.T) {
 	if c := decodeCall(t, out); code != 0 || len(c.Prompts) != 1 || c.Prompts[0].Outcome != "accept" {
 		t.Errorf("result: exit %d\n%s\n%s", code, out, errs)
 	}
-	if code, _, _ := h.run("result", "99", "--session", "n"); code != exitUsage {
+	if code, _, _ := h.run("result", "99", "--session", "n"); code != exit.Usage {
 		t.Errorf("result of an unknown call: exit %d", code)
 	}
-	if code, _, _ := h.run("call", "ask", "--no-wait"); code != exitUsage {
+	if code, _, _ := h.run("call", "ask", "--no-wait"); code != exit.Usage {
 		t.Errorf("--no-wait without --session: exit %d", code)
 	}
 }
@@ -154,7 +156,7 @@ func TestSessionWithdrawnQuestion(t *testing.T) {
 	}
 	h.questions("w", func(qs []hub.QuestionInfo) bool { return len(qs) == 0 })
 	code, out, _ := h.run("answer", q.Key, "--session", "w", "--accept", `{"name":"Di"}`)
-	if code != exitNotAccepted || !strings.Contains(string(out), "withdrawn") {
+	if code != exit.NotAccepted || !strings.Contains(string(out), "withdrawn") {
 		t.Errorf("answering a withdrawn question: exit %d, %s", code, out)
 	}
 }
@@ -177,7 +179,7 @@ func TestSessionKilledCaller(t *testing.T) {
 	caller.wait(t)
 	h.questions("k", func(qs []hub.QuestionInfo) bool { return len(qs) == 0 })
 	code, out, _ := h.run("answer", q.Key, "--session", "k", "--decline")
-	if code != exitNotAccepted || !strings.Contains(string(out), "abandoned") {
+	if code != exit.NotAccepted || !strings.Contains(string(out), "abandoned") {
 		t.Errorf("answering the killed call's question: exit %d, %s", code, out)
 	}
 	// The engine sends the cancel beside abandoning the question: ask the
@@ -218,10 +220,10 @@ func TestSessionKilledHub(t *testing.T) {
 		}
 	}
 	code, out, errs := h.run("tools", "--session", "d")
-	if code != exitConnect || !strings.Contains(string(out)+string(errs), "disconnected") {
+	if code != exit.Connect || !strings.Contains(string(out)+string(errs), "disconnected") {
 		t.Errorf("tools on the dead hub's session: exit %d\n%s\n%s", code, out, errs)
 	}
-	if code, out, _ := h.run("questions", "--session", "d"); code != exitConnect || !strings.Contains(string(out), "disconnected") {
+	if code, out, _ := h.run("questions", "--session", "d"); code != exit.Connect || !strings.Contains(string(out), "disconnected") {
 		t.Errorf("questions on the dead hub's session: exit %d, %s", code, out)
 	}
 	if r2 := h.start("d2"); r2.HubPid == r.HubPid {
