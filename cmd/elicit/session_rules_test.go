@@ -201,8 +201,9 @@ func TestSessionKilledCaller(t *testing.T) {
 }
 
 // TestSessionKilledHub: a hub killed outright takes its servers with it
-// (no orphan), and the next command on its session exits 3 saying
-// "disconnected"; the next session start replaces it.
+// (no orphan); the call waiting on it and the next command on its
+// session exit 3 saying "disconnected"; the next session start replaces
+// it.
 func TestSessionKilledHub(t *testing.T) {
 	t.Parallel()
 	h := newHubEnv(t)
@@ -211,8 +212,13 @@ func TestSessionKilledHub(t *testing.T) {
 	server := serverArgs(t)
 	server = append([]string{server[0], server[1], hubStubbornEnv + "=1"}, server[2:]...)
 	r := h.startOn("d", server)
+	waiting := h.background("call", "ask", "--session", "d", "--args", `{"message":"pending"}`)
+	h.questions("d", func(qs []hub.QuestionInfo) bool { return len(qs) == 1 })
 	if err := syscall.Kill(r.HubPid, syscall.SIGKILL); err != nil {
 		t.Fatal(err)
+	}
+	if code := waiting.wait(t); code != exit.Connect || !strings.Contains(waiting.out.String(), "disconnected") {
+		t.Errorf("the call waiting on the killed hub: exit %d\n%s\n%s", code, waiting.out, waiting.errs)
 	}
 	for _, pid := range []int{r.HubPid, r.Pid} {
 		if !pidGone(pid, waitBound) {
