@@ -383,3 +383,54 @@ func TestSessionHTTP(t *testing.T) {
 		t.Errorf("a secret reached the hub's log:\n%s", log)
 	}
 }
+
+// TestSessionURLQuestion: a URL-mode question shows its url and no
+// schema; its accept is consent only (content refused, exit 2), given
+// with --accept-defaults.
+func TestSessionURLQuestion(t *testing.T) {
+	t.Parallel()
+	h := newHubEnv(t)
+	h.startOn("u", []string{"--demo"}, "--protocol", "2025-11-25")
+	code, out, _ := h.run("call", "consent", "--session", "u", "--no-wait")
+	var started struct{ Call string }
+	if code != 0 || json.Unmarshal(out, &started) != nil {
+		t.Fatalf("call consent --no-wait: exit %d, %s", code, out)
+	}
+	q := h.questions("u", func(qs []hub.QuestionInfo) bool { return len(qs) == 1 })[0]
+	if q.Mode != "url" || !strings.HasPrefix(q.URL, "https://") || q.RequestedSchema != nil || q.Call != started.Call {
+		t.Errorf("the URL-mode question: %+v", q)
+	}
+	if code, out, _ := h.run("answer", q.Key, "--session", "u", "--accept", `{"x":1}`); code != exit.Usage {
+		t.Errorf("content for a URL-mode question: exit %d, %s", code, out)
+	}
+	if code, out, _ := h.run("answer", q.Key, "--session", "u", "--accept-defaults"); code != 0 || !strings.Contains(string(out), `"accept"`) {
+		t.Errorf("consent: exit %d, %s", code, out)
+	}
+	if code, out, errs := h.run("result", started.Call, "--session", "u"); code != 0 {
+		t.Errorf("result: exit %d\n%s\n%s", code, out, errs)
+	}
+}
+
+// TestSessionHostileQuestion: a question's message with terminal
+// controls reaches elicit questions' output inert.
+func TestSessionHostileQuestion(t *testing.T) {
+	t.Parallel()
+	h := newHubEnv(t)
+	h.start("x")
+	msg := "red \x1b[31mALERT\x1b[0m \x07 \u202eevil"
+	args, _ := json.Marshal(map[string]string{"message": msg})
+	if code, out, _ := h.run("call", "ask", "--session", "x", "--no-wait", "--args", string(args)); code != 0 {
+		t.Fatalf("call --no-wait: exit %d, %s", code, out)
+	}
+	h.questions("x", func(qs []hub.QuestionInfo) bool { return len(qs) == 1 })
+	code, out, errs := h.run("questions", "--session", "x")
+	if code != 0 {
+		t.Fatalf("questions: exit %d, %s", code, errs)
+	}
+	assertInertBytes(t, "questions' stdout", out)
+	assertInertBytes(t, "questions' stderr", errs)
+	var qs []hub.QuestionInfo
+	if err := json.Unmarshal(out, &qs); err != nil || len(qs) != 1 || !strings.Contains(qs[0].Message, "ALERT") {
+		t.Errorf("the message is lost: %s (%v)", out, err)
+	}
+}
