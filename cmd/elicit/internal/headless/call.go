@@ -15,6 +15,7 @@ import (
 	"github.com/elicit-dev/elicit/client/wire"
 	"github.com/elicit-dev/elicit/cmd/elicit/internal/cli"
 	"github.com/elicit-dev/elicit/cmd/elicit/internal/exit"
+	"github.com/elicit-dev/elicit/cmd/elicit/internal/hub"
 	"github.com/elicit-dev/elicit/cmd/elicit/internal/recording"
 )
 
@@ -75,12 +76,22 @@ func (e Env) Tools(ctx context.Context, args []string, stdout, stderr io.Writer)
 // Call is elicit call.
 func (e Env) Call(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	var argsJSON, answer string
+	var noWait bool
+	var flags *flag.FlagSet
 	r, err := e.parse("call", CallUsage, args, stderr, withLogLevel, func(fs *flag.FlagSet) {
+		flags = fs
 		fs.StringVar(&argsJSON, "args", "{}", "tool arguments as a JSON object")
-		fs.StringVar(&answer, "answer", "accept-defaults", "how to answer prompts: accept-defaults, accept, decline, cancel or FILE.json")
+		fs.StringVar(&answer, "answer", "accept-defaults", "how to answer prompts: accept-defaults, accept, decline, cancel or FILE.json (with --session: a person answers unless this is given)")
+		fs.BoolVar(&noWait, "no-wait", false, "with --session: print {\"call\": ID, \"questions\": […]} at once; elicit result ID waits for the call")
 	})
 	if err != nil {
 		return err
+	}
+	// On a session (the hub runs this), the call's questions wait for a
+	// person unless --answer was given.
+	hc := hub.CallFrom(ctx)
+	if noWait && hc == nil {
+		return exit.Usagef("--no-wait needs --session NAME")
 	}
 	if len(r.pos) != 1 {
 		return exit.Usagef("call needs exactly one TOOL name (see elicit call -h)")
@@ -93,6 +104,9 @@ func (e Env) Call(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	prompter, err := cli.Policy(answer)
 	if err != nil {
 		return err
+	}
+	if hc != nil && flagGiven(flags, "answer") {
+		hc.SetPolicy(prompter)
 	}
 	var retries urlRetries
 	r.prompter, r.answer, r.observer = prompter, answer, &retries
@@ -116,6 +130,12 @@ func (e Env) Call(ctx context.Context, args []string, stdout, stderr io.Writer) 
 			listing.Go(func() { _, _ = sess.ListTools(ctx) })
 		}}
 	}
+	if hc != nil { // the session's questions for this call are known as its
+		if opts == nil {
+			opts = &client.CallOptions{}
+		}
+		opts.OnID = hc.OnID
+	}
 	start := time.Now()
 	rc := r.rec.Begin(sess.Name(), wire.MethodToolsCall, tool, recording.ToolCallParams{Name: tool, Arguments: toolArgs}, nil)
 	res, callErr := sess.CallTool(ctx, tool, toolArgs, opts)
@@ -128,9 +148,15 @@ func (e Env) Call(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	// written; closing the session waits for every prompt to settle, so
 	// the journal read below is complete.
 	r.close()
+	if hc != nil {
+		hc.Settle(ctx) // a kept session stays open: wait for its questions' entries
+	}
 	out.Prompts = []PromptOutput{} // arrays, also when nothing was asked
 	out.Sampling = []SamplingOutput{}
 	for _, e := range sess.Journal().Entries() {
+		if hc != nil && !hc.Owns(e.Origin) {
+			continue // another call's, on the same session
+		}
 		if e.Sampling != nil { // a sampling question's entry holds its record
 			out.Sampling = append(out.Sampling, samplingEntry(e))
 			continue
