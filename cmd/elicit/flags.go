@@ -47,6 +47,10 @@ type common struct {
 	authTimeout            time.Duration
 	// observer, if set, hears the session's events (headless call).
 	observer client.Observer
+	// toolsKnown says the session has listed the tools already (a kept
+	// session, --session, fills it): its results are judged against
+	// their outputSchema with no tools/list of the command's own.
+	toolsKnown bool
 	// record is --record FILE; rec the recording once the session is
 	// set up (record.go), recordAs the command it names and answer the
 	// --answer policy it notes.

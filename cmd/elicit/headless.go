@@ -22,10 +22,13 @@ const toolsUsage = `Usage: elicit tools [flags] [-- CMD ARGS...]
 Lists the server's tools (all pages) as JSON on stdout.
 `
 
-const callUsage = `Usage: elicit call TOOL [--args JSON] [--answer POLICY] [flags] [-- CMD ARGS...]
+const callUsage = `Usage: elicit call TOOL [--args JSON] [--answer POLICY] [--check] [flags] [-- CMD ARGS...]
 
 Calls TOOL and prints {"result": …, "prompts": […], "sampling": […]} as
-JSON on stdout. Prompts the server sends are answered by POLICY:
+JSON on stdout. --check also lists the tools (tools/list, beside the
+call) so that the result is judged against the tool's outputSchema: a
+result that breaks it is a finding in "findings" (elicit check --call
+always does). Prompts the server sends are answered by POLICY:
   accept-defaults   accept with the schema's defaults (default); URL-mode
                     questions are cancelled (nobody can open them)
   accept            as accept-defaults, and consent to URL-mode questions
@@ -79,12 +82,14 @@ func runTools(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 func runCall(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	var c common
 	var argsJSON, answer string
+	var check bool
 	fs := newFlagSet("call", stderr, callUsage)
 	c.register(fs)
 	c.registerConfig(fs)
 	c.registerLogLevel(fs)
 	fs.StringVar(&argsJSON, "args", "{}", "tool arguments as a JSON object")
 	fs.StringVar(&answer, "answer", "accept-defaults", "how to answer prompts: accept-defaults, accept, decline, cancel or FILE.json")
+	fs.BoolVar(&check, "check", false, "also list the tools, so the result is judged against the tool's outputSchema (findings)")
 	before, after := splitDashDash(args)
 	c.command = after
 	pos, err := parseInterleaved(fs, before)
@@ -112,16 +117,19 @@ func runCall(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	}
 	defer cleanup()
 
-	// The tool's outputSchema comes from tools/list, which the engine
-	// judges the call's result against (a finding when it breaks it). It
-	// is listed once the call has gone out (stdio: its line is on the
+	// The engine judges the call's result against the tool's outputSchema
+	// from the session's last tools/list (a finding when it breaks it).
+	// A session that has one judges with no request of ours (a kept one:
+	// c.toolsKnown); a cold call lists only when --check asks: the list
+	// cost every call a request (1.5–2 ms over HTTP, BENCHMARKS.md).
+	// It is listed once the call has gone out (stdio: its line is on the
 	// pipe; HTTP: its POST is written), while the call runs: after it, so
 	// the call's ids, and so its prompts' keys, stay what they were, and
 	// on a stream the call comes first; but not waiting for the result,
 	// which cost the run a whole round trip more.
 	var listing sync.WaitGroup
 	var opts *client.CallOptions
-	if sess.ServerCapabilities().Tools {
+	if check && !c.toolsKnown && sess.ServerCapabilities().Tools {
 		opts = &client.CallOptions{OnSent: func() {
 			listing.Go(func() { _, _ = sess.ListTools(ctx) })
 		}}
