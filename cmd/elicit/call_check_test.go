@@ -18,6 +18,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/elicit-dev/elicit/client/findings"
+	"github.com/elicit-dev/elicit/cmd/elicit/internal/exit"
 )
 
 // TestCallListsToolsOnlyToCheck: a cold `elicit call` sends no tools/list
@@ -60,7 +61,7 @@ func TestCallListsToolsOnlyToCheck(t *testing.T) {
 // checked.
 func assertCallChecked(t *testing.T, check bool, code int, out, errs []byte, sent []string) {
 	t.Helper()
-	if code != exitOK {
+	if code != exit.OK {
 		t.Fatalf("check=%v: exit %d, stderr %s", check, code, errs)
 	}
 	if !slices.Contains(sent, "tools/call") {

@@ -5,11 +5,13 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"slices"
+	"os"
 	"strings"
 
 	"golang.org/x/sys/unix"
 
+	"github.com/elicit-dev/elicit/cmd/elicit/internal/exit"
+	"github.com/elicit-dev/elicit/cmd/elicit/internal/headless"
 	"github.com/elicit-dev/elicit/cmd/elicit/internal/hub"
 	"github.com/elicit-dev/elicit/transport/redact"
 )
@@ -23,8 +25,11 @@ const hubCommand = "__hub"
 // say on stderr, masked with each session's secrets.
 func runHub(ctx context.Context, args []string, stderr io.Writer) error {
 	if len(args) > 0 {
-		return usageErr("%s takes no arguments", hubCommand)
+		return exit.Usagef("%s takes no arguments", hubCommand)
 	}
+	// Not the first starter's folder: the hub must not keep it busy, and
+	// what a session reads is made absolute by its callers.
+	_ = os.Chdir("/")
 	p, err := hub.Locate()
 	if err != nil {
 		return err
@@ -40,7 +45,7 @@ func runHub(ctx context.Context, args []string, stderr io.Writer) error {
 	// The hub's stderr is /dev/null (it is detached): what the runtime
 	// would print there (a panic) goes to the log instead.
 	_ = unix.Dup2(int(logf.Fd()), 2)
-	err = hub.Spawned(ctx, hub.Config{Paths: p, Open: hubOpener(logf), Run: runOnSession, Code: codeOf, Log: logf})
+	err = hub.Spawned(ctx, hub.Config{Paths: p, Open: hubOpener(logf), Run: runOnSession, Code: exit.CodeOf, Log: logf})
 	if errors.Is(err, hub.ErrBusy) {
 		return nil // the other one serves
 	}
@@ -48,48 +53,10 @@ func runHub(ctx context.Context, args []string, stderr io.Writer) error {
 }
 
 // hubOpener opens a session of the hub from elicit session start's
-// command line, as a one-shot command connects (connectSpec), where the
-// caller stands: a stdio server runs in the caller's folder with the
-// caller's environment.
+// command line, as a one-shot command connects (headless.Env.OpenSession).
 func hubOpener(log io.Writer) hub.Opener {
 	return func(ctx context.Context, p hub.StartParams, h hub.Hooks) (*hub.Opened, error) {
-		sec := redact.NewSecrets()
-		errw := sec.Writer(log)
-		var c common
-		fs := newFlagSet("session start", errw, sessionStartUsage)
-		c.register(fs)
-		c.registerConfig(fs)
-		c.registerLogLevel(fs)
-		before, after := splitDashDash(p.Args)
-		c.command = after
-		pos, err := parseInterleaved(fs, before)
-		if err != nil {
-			return nil, err
-		}
-		if len(pos) > 0 {
-			return nil, usageErr("session start takes one NAME, then flags; got %q too", pos[0])
-		}
-		spec, err := c.spec(true)
-		if err != nil {
-			return nil, err
-		}
-		for _, w := range spec.warnings {
-			fmt.Fprintf(errw, "elicit: warning: %s\n", w)
-		}
-		if spec.Command != "" {
-			if spec.Dir == "" {
-				spec.Dir = p.Cwd
-			}
-			spec.Env = append(slices.Clone(p.Env), spec.Env...)
-		}
-		c.recordAs, c.observer, c.dieWithParent = "session", h.Observer, true
-		sess, cleanup, err := connectSpec(ctx, &c, spec, h.Prompter, errw)
-		if err != nil {
-			errw.Flush()
-			return nil, err
-		}
-		return &hub.Opened{Client: sess, Findings: c.findings, Recorder: c.rec, Pid: sess.Details().Conn.Pid, Secrets: sec,
-			Close: func() { cleanup(); errw.Flush() }}, nil
+		return headless.Env{Version: version}.OpenSession(ctx, p, h, sessionUsage, log)
 	}
 }
 

@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -11,6 +12,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/elicit-dev/elicit/cmd/elicit/demo"
+	"github.com/elicit-dev/elicit/cmd/elicit/internal/exit"
+	"github.com/elicit-dev/elicit/cmd/elicit/internal/headless"
 	"github.com/elicit-dev/elicit/cmd/elicit/internal/hub"
 )
 
@@ -28,8 +32,8 @@ type callOut struct {
 	Result struct {
 		Content []struct{ Text string } `json:"content"`
 	} `json:"result"`
-	Prompts []promptOutput `json:"prompts"`
-	Failure *failure       `json:"failure"`
+	Prompts []headless.PromptOutput `json:"prompts"`
+	Failure *exit.Failure           `json:"failure"`
 }
 
 func decodeCall(t *testing.T, out []byte) callOut {
@@ -69,13 +73,13 @@ func TestSessionAnswersAcrossProcesses(t *testing.T) {
 	}
 
 	code, out, _ := h.run("answer", q2.Key, "--session", "s", "--accept", `{"name":"x"}`)
-	if code != exitUsage || !strings.Contains(string(out), `field \"name\"`) {
+	if code != exit.Usage || !strings.Contains(string(out), `field \"name\"`) {
 		t.Errorf("content failing minLength: exit %d, %s", code, out)
 	}
-	if code, out, _ := h.run("answer", q2.Key, "--session", "s", "--accept", `{"nmae":"Bo"}`); code != exitUsage || !strings.Contains(string(out), "nmae") {
+	if code, out, _ := h.run("answer", q2.Key, "--session", "s", "--accept", `{"nmae":"Bo"}`); code != exit.Usage || !strings.Contains(string(out), "nmae") {
 		t.Errorf("a field the form lacks: exit %d, %s", code, out)
 	}
-	if code, out, _ := h.run("answer", q2.Key, "--session", "s", "--accept", `{}`, "--decline"); code != exitUsage {
+	if code, out, _ := h.run("answer", q2.Key, "--session", "s", "--accept", `{}`, "--decline"); code != exit.Usage {
 		t.Errorf("two answers at once: exit %d, %s", code, out)
 	}
 	code, out, errs := h.run("answer", q2.Key, "--session", "s", "--accept", `{"name":"Bo"}`)
@@ -92,14 +96,14 @@ func TestSessionAnswersAcrossProcesses(t *testing.T) {
 	if code, out, _ := h.run("answer", q1.Key, "--session", "s", "--decline"); code != 0 || !strings.Contains(string(out), `"decline"`) {
 		t.Fatalf("answer the first: exit %d, %s", code, out)
 	}
-	if code := first.wait(t); code != exitNotAccepted {
+	if code := first.wait(t); code != exit.NotAccepted {
 		t.Errorf("the first call, declined: exit %d\n%s", code, first.out)
 	}
 	if c := decodeCall(t, first.out.Bytes()); len(c.Prompts) != 1 || c.Prompts[0].Key != q1.Key || c.Prompts[0].Outcome != "decline" {
 		t.Errorf("the first call's prompts: %+v", c.Prompts)
 	}
 	code, out, _ = h.run("answer", q1.Key, "--session", "s", "--accept-defaults")
-	if code != exitNotAccepted || !strings.Contains(string(out), "answered") {
+	if code != exit.NotAccepted || !strings.Contains(string(out), "answered") {
 		t.Errorf("a late second answer: exit %d, %s", code, out)
 	}
 }
@@ -129,10 +133,10 @@ func TestSessionNoWaitAndResult(t *testing.T) {
 	if c := decodeCall(t, out); code != 0 || len(c.Prompts) != 1 || c.Prompts[0].Outcome != "accept" {
 		t.Errorf("result: exit %d\n%s\n%s", code, out, errs)
 	}
-	if code, _, _ := h.run("result", "99", "--session", "n"); code != exitUsage {
+	if code, _, _ := h.run("result", "99", "--session", "n"); code != exit.Usage {
 		t.Errorf("result of an unknown call: exit %d", code)
 	}
-	if code, _, _ := h.run("call", "ask", "--no-wait"); code != exitUsage {
+	if code, _, _ := h.run("call", "ask", "--no-wait"); code != exit.Usage {
 		t.Errorf("--no-wait without --session: exit %d", code)
 	}
 }
@@ -152,7 +156,7 @@ func TestSessionWithdrawnQuestion(t *testing.T) {
 	}
 	h.questions("w", func(qs []hub.QuestionInfo) bool { return len(qs) == 0 })
 	code, out, _ := h.run("answer", q.Key, "--session", "w", "--accept", `{"name":"Di"}`)
-	if code != exitNotAccepted || !strings.Contains(string(out), "withdrawn") {
+	if code != exit.NotAccepted || !strings.Contains(string(out), "withdrawn") {
 		t.Errorf("answering a withdrawn question: exit %d, %s", code, out)
 	}
 }
@@ -175,7 +179,7 @@ func TestSessionKilledCaller(t *testing.T) {
 	caller.wait(t)
 	h.questions("k", func(qs []hub.QuestionInfo) bool { return len(qs) == 0 })
 	code, out, _ := h.run("answer", q.Key, "--session", "k", "--decline")
-	if code != exitNotAccepted || !strings.Contains(string(out), "abandoned") {
+	if code != exit.NotAccepted || !strings.Contains(string(out), "abandoned") {
 		t.Errorf("answering the killed call's question: exit %d, %s", code, out)
 	}
 	// The engine sends the cancel beside abandoning the question: ask the
@@ -197,8 +201,9 @@ func TestSessionKilledCaller(t *testing.T) {
 }
 
 // TestSessionKilledHub: a hub killed outright takes its servers with it
-// (no orphan), and the next command on its session exits 3 saying
-// "disconnected"; the next session start replaces it.
+// (no orphan); the call waiting on it and the next command on its
+// session exit 3 saying "disconnected"; the next session start replaces
+// it.
 func TestSessionKilledHub(t *testing.T) {
 	t.Parallel()
 	h := newHubEnv(t)
@@ -207,8 +212,13 @@ func TestSessionKilledHub(t *testing.T) {
 	server := serverArgs(t)
 	server = append([]string{server[0], server[1], hubStubbornEnv + "=1"}, server[2:]...)
 	r := h.startOn("d", server)
+	waiting := h.background("call", "ask", "--session", "d", "--args", `{"message":"pending"}`)
+	h.questions("d", func(qs []hub.QuestionInfo) bool { return len(qs) == 1 })
 	if err := syscall.Kill(r.HubPid, syscall.SIGKILL); err != nil {
 		t.Fatal(err)
+	}
+	if code := waiting.wait(t); code != exit.Connect || !strings.Contains(waiting.out.String(), "disconnected") {
+		t.Errorf("the call waiting on the killed hub: exit %d\n%s\n%s", code, waiting.out, waiting.errs)
 	}
 	for _, pid := range []int{r.HubPid, r.Pid} {
 		if !pidGone(pid, waitBound) {
@@ -216,10 +226,10 @@ func TestSessionKilledHub(t *testing.T) {
 		}
 	}
 	code, out, errs := h.run("tools", "--session", "d")
-	if code != exitConnect || !strings.Contains(string(out)+string(errs), "disconnected") {
+	if code != exit.Connect || !strings.Contains(string(out)+string(errs), "disconnected") {
 		t.Errorf("tools on the dead hub's session: exit %d\n%s\n%s", code, out, errs)
 	}
-	if code, out, _ := h.run("questions", "--session", "d"); code != exitConnect || !strings.Contains(string(out), "disconnected") {
+	if code, out, _ := h.run("questions", "--session", "d"); code != exit.Connect || !strings.Contains(string(out), "disconnected") {
 		t.Errorf("questions on the dead hub's session: exit %d, %s", code, out)
 	}
 	if r2 := h.start("d2"); r2.HubPid == r.HubPid {
@@ -316,5 +326,111 @@ func TestSessionRecordAndFindings(t *testing.T) {
 		if !strings.Contains(string(rec), want) {
 			t.Errorf("the recording lacks %s", want)
 		}
+	}
+}
+
+// TestSessionHTTP: a session over Streamable HTTP keeps its connection
+// between commands; there the stream that carries a question ties it to
+// its call, so two calls' questions are each their call's (not
+// ambiguous); the session's header secret is masked in what commands on
+// it print and in the hub's log.
+func TestSessionHTTP(t *testing.T) {
+	t.Parallel()
+	srv := httptest.NewServer(demo.HTTPHandler(nil))
+	t.Cleanup(srv.Close)
+	h := newHubEnv(t)
+	code, out, errs := h.run("session", "start", "web", "--url", srv.URL+"/?token=SEKRIT1", "--header", "Authorization: Bearer SEKRIT2x9y8z7", "--protocol", "2025-11-25")
+	if code != 0 {
+		t.Fatalf("session start --url: exit %d\n%s\n%s", code, out, errs)
+	}
+	var r hub.StartResult
+	if err := json.Unmarshal(out, &r); err != nil {
+		t.Fatal(err)
+	}
+	h.pids = append(h.pids, r.HubPid)
+	var ids []string
+	for range 2 {
+		code, out, _ := h.run("call", "deploy", "--session", "web", "--no-wait")
+		var started struct{ Call string }
+		if code != 0 || json.Unmarshal(out, &started) != nil {
+			t.Fatalf("call deploy --no-wait: exit %d, %s", code, out)
+		}
+		ids = append(ids, started.Call)
+	}
+	qs := h.questions("web", func(qs []hub.QuestionInfo) bool { return len(qs) == 2 })
+	for _, q := range qs {
+		if q.Call == "" || q.Origin != "" || !slices.Contains(ids, q.Call) {
+			t.Errorf("a question over HTTP is not tied to its call: %+v", q)
+		}
+		if code, out, _ := h.run("answer", q.Key, "--session", "web", "--accept", `{"confirm":true}`); code != 0 {
+			t.Errorf("answer %s: exit %d, %s", q.Key, code, out)
+		}
+	}
+	for _, id := range ids {
+		code, out, errs := h.run("result", id, "--session", "web")
+		if c := decodeCall(t, out); code != 0 || len(c.Prompts) != 1 || c.Prompts[0].Outcome != "accept" {
+			t.Errorf("result %s: exit %d\n%s\n%s", id, code, out, errs)
+		}
+		if strings.Contains(string(out)+string(errs), "SEKRIT") {
+			t.Errorf("a secret reached what result printed: %s", out)
+		}
+	}
+	if _, out, _ := h.run("tools", "--session", "web"); strings.Contains(string(out), "SEKRIT") || !strings.Contains(string(out), "deploy") {
+		t.Errorf("tools on the session: %s", out)
+	}
+	h.run("session", "stop", "web")
+	if log, _ := os.ReadFile(h.paths().Log); strings.Contains(string(log), "SEKRIT") {
+		t.Errorf("a secret reached the hub's log:\n%s", log)
+	}
+}
+
+// TestSessionURLQuestion: a URL-mode question shows its url and no
+// schema; its accept is consent only (content refused, exit 2), given
+// with --accept-defaults.
+func TestSessionURLQuestion(t *testing.T) {
+	t.Parallel()
+	h := newHubEnv(t)
+	h.startOn("u", []string{"--demo"}, "--protocol", "2025-11-25")
+	code, out, _ := h.run("call", "consent", "--session", "u", "--no-wait")
+	var started struct{ Call string }
+	if code != 0 || json.Unmarshal(out, &started) != nil {
+		t.Fatalf("call consent --no-wait: exit %d, %s", code, out)
+	}
+	q := h.questions("u", func(qs []hub.QuestionInfo) bool { return len(qs) == 1 })[0]
+	if q.Mode != "url" || !strings.HasPrefix(q.URL, "https://") || q.RequestedSchema != nil || q.Call != started.Call {
+		t.Errorf("the URL-mode question: %+v", q)
+	}
+	if code, out, _ := h.run("answer", q.Key, "--session", "u", "--accept", `{"x":1}`); code != exit.Usage {
+		t.Errorf("content for a URL-mode question: exit %d, %s", code, out)
+	}
+	if code, out, _ := h.run("answer", q.Key, "--session", "u", "--accept-defaults"); code != 0 || !strings.Contains(string(out), `"accept"`) {
+		t.Errorf("consent: exit %d, %s", code, out)
+	}
+	if code, out, errs := h.run("result", started.Call, "--session", "u"); code != 0 {
+		t.Errorf("result: exit %d\n%s\n%s", code, out, errs)
+	}
+}
+
+// TestSessionHostileQuestion: a question's message with terminal
+// controls reaches elicit questions' output inert.
+func TestSessionHostileQuestion(t *testing.T) {
+	t.Parallel()
+	h := newHubEnv(t)
+	h.start("x")
+	msg := "red \x1b[31mALERT\x1b[0m \x07 \u202eevil"
+	args, _ := json.Marshal(map[string]string{"message": msg})
+	if code, out, _ := h.run("call", "ask", "--session", "x", "--no-wait", "--args", string(args)); code != 0 {
+		t.Fatalf("call --no-wait: exit %d, %s", code, out)
+	}
+	h.questions("x", func(qs []hub.QuestionInfo) bool { return len(qs) == 1 })
+	code, out, errs := h.run("questions", "--session", "x")
+	if code != 0 {
+		t.Fatalf("questions: exit %d, %s", code, errs)
+	}
+	assertInertBytes(t, "questions' stdout", out)
+	assertInertBytes(t, "questions' stderr", errs)
+	var qs []hub.QuestionInfo
+	if err := json.Unmarshal(out, &qs); err != nil || len(qs) != 1 || !strings.Contains(qs[0].Message, "ALERT") {
+		t.Errorf("the message is lost: %s (%v)", out, err)
 	}
 }
