@@ -54,7 +54,7 @@ func (s *Session) Details() SessionDetails {
 		Ended:        s.endedAt,
 		Err:          s.err,
 	}
-	kind, conn := s.neg.kind, s.conn
+	kind, conn := s.neg.kind, s.peer.Conn()
 	s.mu.Unlock()
 	if dc, ok := conn.(transport.Describer); ok {
 		d.Conn = dc.Describe()

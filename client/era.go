@@ -99,14 +99,14 @@ func (s *Session) establish(ctx context.Context, t transport.Transport) error {
 // setVersion tells an HTTP connection the version to put in its headers
 // (from 2026-07-28 on, this also makes it POST-only and stateless).
 func (s *Session) setVersion(v string) {
-	if vs, ok := s.wire().(transport.VersionSetter); ok {
+	if vs, ok := s.peer.Conn().(transport.VersionSetter); ok {
 		vs.SetProtocolVersion(v)
 	}
 }
 
 // probe runs server/discover for era detection and judges the answer.
 func (s *Session) probe(ctx context.Context) (probeVerdict, error) {
-	pctx, cancel := patientTimeout(ctx, probeTimeout, errProbeTimeout, s.personWaiting)
+	pctx, cancel := patientTimeout(ctx, probeTimeout, errProbeTimeout, waitingOn(s.peer))
 	defer cancel()
 	v, err := s.discover(pctx, wire.Protocol2026_07_28)
 	switch {
@@ -299,8 +299,8 @@ func (s *Session) swap(ctx context.Context, t transport.Transport, legacy bool) 
 		_ = conn.Close()
 		return err
 	}
-	old, oldDone := s.conn, s.loopDone
-	s.conn, s.loopDone, s.legacySSE = conn, make(chan struct{}), legacy
+	old, oldDone := s.peer.Swap(conn), s.loopDone
+	s.loopDone, s.legacySSE = make(chan struct{}), legacy
 	done := s.loopDone
 	s.mu.Unlock()
 	_ = old.Close()

@@ -139,7 +139,7 @@ func (s *Session) refused(id, owner jsonrpc.ID, method, capability string, rpcEr
 	if owner.IsValid() {
 		what := fmt.Sprintf("%s #%s (it did not declare %s)", method, id.Raw(), capability)
 		s.mu.Lock()
-		for _, c := range s.calls.All() {
+		for _, c := range s.peer.Calls() {
 			if c.callID() == owner && len(c.refusals) < maxRefusals {
 				c.refusals = append(c.refusals, what)
 				break

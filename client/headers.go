@@ -86,7 +86,7 @@ func (s *Session) mirrorsHeaders() bool {
 	if !s.stateless() {
 		return false
 	}
-	hs, ok := s.wire().(transport.HeaderSender)
+	hs, ok := s.peer.Conn().(transport.HeaderSender)
 	return ok && hs.SendsHeaders()
 }
 

@@ -76,7 +76,7 @@ func (s *Session) handleRequest(in transport.Inbound) {
 	if asks {
 		e.origin = s.originLocked(in, taskID)
 		e.owner = e.origin.CallID
-		if c, _ := s.calls.Get(in.RelatedID); in.RelatedID.IsValid() && c != nil && c.method != wire.MethodTasksResult {
+		if c, _ := s.peer.Find(in.RelatedID); in.RelatedID.IsValid() && c != nil && c.method != wire.MethodTasksResult {
 			e.via = c
 		}
 		e.holds = s.holdLocked(in, e.origin)
@@ -104,7 +104,7 @@ func asksPerson(method string) bool {
 func (s *Session) originLocked(in transport.Inbound, taskID string) question.Origin {
 	var via *call // ours, whose HTTP stream carried the request
 	if in.RelatedID.IsValid() {
-		via, _ = s.calls.Get(in.RelatedID)
+		via, _ = s.peer.Find(in.RelatedID)
 	}
 	// Tasks: a request naming its task, or on a tasks/result stream of
 	// ours, belongs to that task (tasks_core.go).
@@ -118,7 +118,7 @@ func (s *Session) originLocked(in transport.Inbound, taskID string) question.Ori
 		return question.Origin{CallID: in.RelatedID}
 	}
 	var open []*call
-	for _, c := range s.calls.All() {
+	for _, c := range s.peer.Calls() {
 		if c.method == wire.MethodToolsCall {
 			open = append(open, c)
 		}
@@ -161,11 +161,11 @@ func (s *Session) holdLocked(in transport.Inbound, o question.Origin) []*call {
 	}
 	var held []*call
 	if in.RelatedID.IsValid() {
-		if c, _ := s.calls.Get(in.RelatedID); c != nil {
+		if c, _ := s.peer.Find(in.RelatedID); c != nil {
 			held = append(held, c)
 		}
 	} else {
-		for _, c := range s.calls.All() {
+		for _, c := range s.peer.Calls() {
 			if c.clock != nil {
 				held = append(held, c)
 			}
@@ -220,7 +220,7 @@ func (s *Session) answer(e *incoming, ctx context.Context, result json.RawMessag
 
 // reply writes a response to the server's request id.
 func (s *Session) reply(id jsonrpc.ID, result json.RawMessage, rpcErr *jsonrpc.Error) error {
-	err := s.send(context.Background(), s.wire(), rpcpeer.Response(id, result, rpcErr))
+	err := s.peer.WriteContext(context.Background(), rpcpeer.Response(id, result, rpcErr))
 	if err != nil {
 		s.log.Debug("writing a response failed", "id", id, "err", err)
 	}
@@ -264,20 +264,19 @@ func (s *Session) onProgress(params json.RawMessage) {
 		s.lint.Malformed(wire.NotifyProgress, "params without a progressToken, or of the wrong shape")
 		return
 	}
-	s.mu.Lock()
 	// The token is ours: read it by value, as a response's id is, in case
 	// the server wrote our 3 as 3.0.
 	var c *call
-	if tok, ok := p.Token.Canonical(); ok {
-		c = s.progress[tok]
+	tok, canonical := p.Token.Canonical()
+	if canonical {
+		c, _ = s.peer.ByToken(tok)
 	}
 	var id jsonrpc.ID
-	issued := c != nil || s.tokenIssuedLocked(p.Token)
+	issued := c != nil || canonical && s.peer.Issued(tok)
 	if c != nil {
-		id = c.id
+		id, _ = c.ids()
 		c.clock.kick() // progress resets the request's timeout (timeout.go)
 	}
-	s.mu.Unlock()
 	if c == nil {
 		// Common and harmless: progress racing the final response.
 		s.log.Debug("progress for an unknown token", "token", p.Token)

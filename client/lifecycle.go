@@ -70,7 +70,7 @@ func (s *Session) initialize(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("notifications/initialized: %w", err)
 	}
-	if err := s.send(ctx, s.wire(), n); err != nil {
+	if err := s.peer.WriteContext(ctx, n); err != nil {
 		return fmt.Errorf("notifications/initialized on %s: %w", s.name, err)
 	}
 	s.log.Info("initialized", "protocol", v, "serverName", res.ServerInfo.Name, "serverVersion", res.ServerInfo.Version)

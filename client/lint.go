@@ -32,11 +32,7 @@ func newLinter(s *Session) *lint.Linter {
 // handed out (newToken); under Session.mu.
 func (s *Session) tokenIssuedLocked(tok *jsonrpc.ID) bool {
 	c, ok := tok.Canonical()
-	if !ok {
-		return false
-	}
-	n, isInt := c.Int()
-	return isInt && n >= 1 && n <= s.nextToken
+	return ok && s.peer.Issued(c)
 }
 
 // unrelatedLocked reports whether a server request that asks a person has
@@ -46,7 +42,7 @@ func (s *Session) unrelatedLocked(e *incoming) bool {
 	if e.origin.CallID.IsValid() || e.origin.TaskID != "" {
 		return false
 	}
-	for _, c := range s.calls.All() {
+	for _, c := range s.peer.Calls() {
 		if c.method != wire.MethodPing {
 			return false
 		}

@@ -12,8 +12,8 @@ import (
 	"github.com/elicit-dev/elicit/client/findings"
 	"github.com/elicit-dev/elicit/client/lint"
 	"github.com/elicit-dev/elicit/client/wire"
-	"github.com/elicit-dev/elicit/transport"
 	"github.com/elicit-dev/elicit/transport/jsonrpc"
+	"github.com/elicit-dev/elicit/transport/rpcpeer"
 )
 
 // ListenOptions says which notifications a subscriptions/listen stream
@@ -257,7 +257,7 @@ func (s *Session) acknowledged(params json.RawMessage) {
 	}
 	s.mu.Lock()
 	var l *Listener
-	if c, _ := s.calls.Get(id); c != nil {
+	if c, _ := s.peer.Find(id); c != nil {
 		l = c.listen
 	}
 	if l == nil || l.acked {
@@ -330,7 +330,7 @@ func (s *Session) listChanged(what string, params json.RawMessage) {
 	}
 	s.mu.Lock()
 	var l *Listener
-	if c, _ := s.calls.Get(id); c != nil {
+	if c, _ := s.peer.Find(id); c != nil {
 		l = c.listen
 	}
 	agreed := l != nil && l.acked && map[string]bool{
@@ -363,7 +363,7 @@ func (s *Session) endListen(params json.RawMessage) {
 		return
 	}
 	s.mu.Lock()
-	c, _ := s.calls.Get(*p.RequestID)
+	c, _ := s.peer.Find(*p.RequestID)
 	if c == nil || c.listen == nil {
 		s.mu.Unlock()
 		if c != nil {
@@ -372,11 +372,10 @@ func (s *Session) endListen(params json.RawMessage) {
 		s.notice("ignored notifications/cancelled for request %s: servers cancel only subscriptions in 2026-07-28", p.RequestID)
 		return
 	}
-	s.calls.Forget(*p.RequestID, c)
 	s.mu.Unlock()
 	msg := "the server ended the subscription"
 	if p.Reason != "" {
 		msg += ": " + p.Reason
 	}
-	c.resp <- transport.Inbound{Msg: &jsonrpc.Message{ID: *p.RequestID, Error: jsonrpc.NewError(jsonrpc.CodeInternalError, msg, nil)}}
+	s.peer.Deliver(*p.RequestID, rpcpeer.Answer{Msg: &jsonrpc.Message{ID: *p.RequestID, Error: jsonrpc.NewError(jsonrpc.CodeInternalError, msg, nil)}})
 }

@@ -187,7 +187,7 @@ func (s *Session) listFreshness(kind listKind) (gen int, watch any) {
 	defer s.mu.Unlock()
 	caps := s.neg.caps
 	if s.neg.kind == eraStateless {
-		for _, c := range s.calls.All() {
+		for _, c := range s.peer.Calls() {
 			if l := c.listen; l != nil && l.acked && listAgreed(l.agreed, kind) {
 				return s.gen, l
 			}

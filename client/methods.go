@@ -41,9 +41,7 @@ func listAll[T any](ctx context.Context, s *Session, method, key string) ([]T, e
 		if err := s.do(ctx, c, params, &res); err != nil {
 			return all, err
 		}
-		s.mu.Lock()
-		id := c.id
-		s.mu.Unlock()
+		id, _ := c.ids()
 		s.lint.Page(method, id, res[key])
 		var items []T
 		if raw, ok := res[key]; ok && string(raw) != "null" {
@@ -141,7 +139,7 @@ func (s *Session) CallTool(ctx context.Context, name string, args any, opts *Cal
 	if err := s.requireCap(wire.MethodToolsCall, "tools"); err != nil {
 		return nil, err
 	}
-	c := &call{method: wire.MethodToolsCall, name: name, token: s.newToken()}
+	c := &call{method: wire.MethodToolsCall, name: name, token: s.peer.NewToken()}
 	if opts != nil {
 		c.onProgress, c.onSent = opts.OnProgress, opts.OnSent
 	}
@@ -169,19 +167,9 @@ func (s *Session) CallTool(ctx context.Context, name string, args any, opts *Cal
 	if err != nil {
 		return nil, fmt.Errorf("tools/call %q on %s: malformed result: %w", name, s.name, err)
 	}
-	s.mu.Lock()
-	id := c.id
-	s.mu.Unlock()
+	id, _ := c.ids()
 	s.lint.ToolResult(name, res, id)
 	return res, nil
-}
-
-// newToken returns a progress token no other call of this session has.
-func (s *Session) newToken() jsonrpc.ID {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.nextToken++
-	return jsonrpc.IntID(s.nextToken)
 }
 
 // ReadResource reads a resource.

@@ -426,7 +426,7 @@ func (d receiverDelivery) send(q *question.Question, rep question.Reply, out que
 func (s *Session) taskStatus(t receiverTaskJSON) {
 	n, err := jsonrpc.NewNotification(wire.NotifyTaskStatus, t)
 	if err == nil {
-		err = s.send(context.Background(), s.wire(), n)
+		err = s.peer.WriteContext(context.Background(), n)
 	}
 	if err != nil {
 		s.log.Debug("notifications/tasks/status not sent", "task", t.TaskID, "err", err)

@@ -194,7 +194,7 @@ func (s *Session) SetRoots(ctx context.Context, roots []Root) error {
 	if err != nil {
 		return fmt.Errorf("%s: %w", wire.NotifyRootsListChanged, err)
 	}
-	if err := s.send(ctx, s.wire(), n); err != nil {
+	if err := s.peer.WriteContext(ctx, n); err != nil {
 		return fmt.Errorf("%s to %s: %w", wire.NotifyRootsListChanged, s.name, err)
 	}
 	return nil

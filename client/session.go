@@ -27,10 +27,6 @@ var ErrClosed = errors.New("session closed")
 // before the transport goes.
 const closeGrace = time.Second
 
-// lateLimit bounds the set of ids we cancelled and may still get a late
-// response for (only used to word the Notice; rpcpeer.Table).
-const lateLimit = 4096
-
 // Session is one connection to one MCP server. It is safe for concurrent
 // use. See the package doc for its goroutines and prompt rules.
 type Session struct {
@@ -40,9 +36,12 @@ type Session struct {
 	prompter question.Prompter
 	journal  *question.Journal
 	events   *dispatcher
-	conn     transport.Conn
-	schemas  question.SchemaCache
-	asker    question.Asker // puts questions to prompter (deliver.go)
+	// peer is the JSON-RPC side (transport/rpcpeer): our ids, our calls
+	// awaiting a response (each a *call), the ids we cancelled, progress
+	// tokens, writes. Its lock is a leaf, taken under mu.
+	peer    *rpcpeer.Peer[*call]
+	schemas question.SchemaCache
+	asker   question.Asker // puts questions to prompter (deliver.go)
 	// features and requests are what we offer a server and the handler of
 	// each server request (features.go); read-only after newSession.
 	features []feature
@@ -61,31 +60,28 @@ type Session struct {
 	base       context.Context
 	baseCancel context.CancelCauseFunc
 
-	mu        sync.Mutex
-	nextToken int64
-	// calls are our requests awaiting a response, by id (from 1), and
-	// the ids we cancelled (rpcpeer.Table). Under mu, with in and
-	// progress, which must agree with it.
-	calls     *rpcpeer.Table[*call]
-	in        map[jsonrpc.ID]*incoming // the server's requests being served
-	progress  map[jsonrpc.ID]*call     // progress token -> call
-	rounds    map[*roundRecord]bool    // MRTR rounds whose retry is not yet written (mrtr_round.go)
-	urlWaits  map[string][]*urlWait    // -32042 elicitations by elicitationId (urlrequired.go)
-	urlEarly  map[string]bool          // completions that came before their -32042; bounded
-	neg       negotiated               // what initialize or server/discover settled
-	roots     rootsState               // the roots we offer (roots.go)
-	logLevel  string                   // 2026-07-28: sent in every request's _meta
-	legacySSE bool                     // the connection is the HTTP+SSE fallback
-	loopDone  chan struct{}            // closed when the current read loop ends
-	gen       int                      // bumped by every successful initialize
-	ready     bool                     // the first initialize succeeded
-	closing   bool                     // Close was called
-	readyAt   time.Time                // when Connect returned it ready
-	endedAt   time.Time                // when it ended
-	failErr   error                    // Connect failed with this
-	isDead    bool                     // the read loop ended
-	err       error                    // why the session ended
-	initMu    sync.Mutex               // serialises re-initialize
+	mu sync.Mutex
+	// in is the server's requests being served; under mu, which a change
+	// that must agree with the peer's calls (cancelCall, handleRequest)
+	// holds around both.
+	in        map[jsonrpc.ID]*incoming
+	rounds    map[*roundRecord]bool // MRTR rounds whose retry is not yet written (mrtr_round.go)
+	urlWaits  map[string][]*urlWait // -32042 elicitations by elicitationId (urlrequired.go)
+	urlEarly  map[string]bool       // completions that came before their -32042; bounded
+	neg       negotiated            // what initialize or server/discover settled
+	roots     rootsState            // the roots we offer (roots.go)
+	logLevel  string                // 2026-07-28: sent in every request's _meta
+	legacySSE bool                  // the connection is the HTTP+SSE fallback
+	loopDone  chan struct{}         // closed when the current read loop ends
+	gen       int                   // bumped by every successful initialize
+	ready     bool                  // the first initialize succeeded
+	closing   bool                  // Close was called
+	readyAt   time.Time             // when Connect returned it ready
+	endedAt   time.Time             // when it ended
+	failErr   error                 // Connect failed with this
+	isDead    bool                  // the read loop ended
+	err       error                 // why the session ended
+	initMu    sync.Mutex            // serialises re-initialize
 	closeOnce sync.Once
 
 	quit chan struct{}  // closed when Close starts or the read loop ends
@@ -110,7 +106,7 @@ type negotiated struct {
 // the Observer sees StateFailed and everything started is stopped.
 func Connect(ctx context.Context, t transport.Transport, opts *Options) (*Session, error) {
 	s := newSession(opts)
-	ctx, cancel := patientTimeout(ctx, s.opts.ConnectTimeout, connectTimeout(s.opts.ConnectTimeout), s.personWaiting)
+	ctx, cancel := patientTimeout(ctx, s.opts.ConnectTimeout, connectTimeout(s.opts.ConnectTimeout), waitingOn(s.peer))
 	defer cancel()
 	if err := checkRoots(s.opts.Roots); err != nil {
 		err = fmt.Errorf("connect to %s: %w", s.name, err)
@@ -134,7 +130,8 @@ func Connect(ctx context.Context, t transport.Transport, opts *Options) (*Sessio
 		return nil, err
 	}
 	s.mu.Lock()
-	s.conn, s.loopDone = conn, make(chan struct{})
+	s.peer.Swap(conn)
+	s.loopDone = make(chan struct{})
 	done := s.loopDone
 	s.mu.Unlock()
 	go s.readLoop(conn, done)
@@ -143,7 +140,7 @@ func Connect(ctx context.Context, t transport.Transport, opts *Options) (*Sessio
 		s.mu.Lock()
 		s.failErr = err
 		s.mu.Unlock()
-		_ = s.wire().Close()
+		_ = s.peer.Conn().Close()
 		<-s.done
 		return nil, err
 	}
@@ -164,9 +161,7 @@ func Connect(ctx context.Context, t transport.Transport, opts *Options) (*Sessio
 
 func newSession(opts *Options) *Session {
 	s := &Session{
-		calls:    rpcpeer.NewTable[*call](1, lateLimit),
 		in:       map[jsonrpc.ID]*incoming{},
-		progress: map[jsonrpc.ID]*call{},
 		rounds:   map[*roundRecord]bool{},
 		urlWaits: map[string][]*urlWait{},
 		urlEarly: map[string]bool{},
@@ -192,6 +187,7 @@ func newSession(opts *Options) *Session {
 	if s.opts.WriteTimeout <= 0 {
 		s.opts.WriteTimeout = DefaultWriteTimeout
 	}
+	s.peer = newPeer(s.name, s.opts.WriteTimeout)
 	s.resSubs.h = listensHandleOf(s)
 	if s.opts.ClientInfo.Name == "" {
 		s.opts.ClientInfo = wire.Implementation{Name: "elicit", Version: "dev"}
@@ -235,14 +231,6 @@ func (s *Session) abort(err error) {
 	close(s.done)
 }
 
-// wire is the current connection (it changes only during Connect, when
-// the era falls back).
-func (s *Session) wire() transport.Conn {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.conn
-}
-
 // readLoop reads conn until it fails or is closed, then tears down, unless
 // conn was swapped out meanwhile (era fallback), in which case it just
 // ends. It blocks on nothing but conn.Read: everything it does with a
@@ -280,7 +268,7 @@ func (s *Session) readLoop(conn transport.Conn, done chan struct{}) {
 		}
 	}
 	s.mu.Lock()
-	swapped := s.conn != conn
+	swapped := s.peer.Conn() != conn
 	s.mu.Unlock()
 	if !swapped {
 		s.teardown(err)
@@ -308,17 +296,17 @@ func (s *Session) teardown(readErr error) {
 	}
 	s.isDead, s.endedAt = true, time.Now()
 	s.baseCancel(cause)
-	// Waiters select on dead and read err; the tables just empty out.
-	s.calls.Drain()
-	clear(s.progress)
 	if !s.closing {
 		close(s.quit)
 	}
 	close(s.dead)
 	sessErr := s.err
 	s.mu.Unlock()
+	// Waiting calls end with the session's error (they may also have
+	// seen quit), and later ones fail at once with it.
+	s.peer.Fail(sessErr)
 
-	_ = s.wire().Close()
+	_ = s.peer.Conn().Close()
 	s.wg.Wait()
 	s.settleRounds(sessErr)
 	ev := ServerStateChanged{Server: s.name, State: state}
@@ -354,7 +342,7 @@ func (s *Session) Close() error {
 			return
 		}
 		waitGrace(&s.wg, closeGrace)
-		_ = s.wire().Close()
+		_ = s.peer.Conn().Close()
 	})
 	<-s.done
 	return nil
@@ -394,7 +382,8 @@ func (s *Session) Name() string { return s.name }
 func (s *Session) Pending() (outgoing, incoming int) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return s.calls.Len(), len(s.in)
+	out := s.peer.Len()
+	return out, len(s.in)
 }
 
 // Journal is where this session records prompt outcomes.

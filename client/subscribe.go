@@ -68,7 +68,7 @@ func (s *Session) resourceUpdated(params json.RawMessage) {
 	if id, ok := subscriptionID(params); ok {
 		s.mu.Lock()
 		var agreed bool
-		if c, _ := s.calls.Get(id); c != nil && c.listen != nil && c.listen.acked {
+		if c, _ := s.peer.Find(id); c != nil && c.listen != nil && c.listen.acked {
 			agreed = slices.ContainsFunc(c.listen.agreed.ResourceSubscriptions, func(sub string) bool {
 				return underURI(p.URI, sub)
 			})

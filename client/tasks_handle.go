@@ -112,7 +112,7 @@ func tasksHandleOf(s *Session) tasksHandle {
 			}
 			s.mu.Lock()
 			defer s.mu.Unlock()
-			c, _ := s.calls.Get(sub)
+			c, _ := s.peer.Find(sub)
 			return c != nil && c.listen != nil && c.listen.acked && slices.Contains(c.listen.agreed.TaskIDs, id)
 		},
 		enter: func(f *taskFollow, creator *call, fn func(in map[jsonrpc.ID]*incoming) bool) error {
@@ -133,16 +133,12 @@ func tasksHandleOf(s *Session) tasksHandle {
 			}
 			if creator != nil && creator.token.IsValid() {
 				// The call's progress token stays valid for the task's whole life.
-				s.progress[creator.token] = creator
+				s.peer.Bind(creator.token, creator)
 			}
 			return nil
 		},
 		release: func(c *call) {
-			s.mu.Lock()
-			defer s.mu.Unlock()
-			if s.progress[c.token] == c {
-				delete(s.progress, c.token)
-			}
+			s.peer.Unbind(c.token, c)
 		},
 		autoInput:    s.roots.autoInput,
 		inputParams:  s.inputParams,

@@ -6,8 +6,6 @@ import (
 	"fmt"
 	"sync"
 	"time"
-
-	"github.com/elicit-dev/elicit/transport"
 )
 
 // The defaults of Options.ConnectTimeout and Options.RequestTimeout.
@@ -181,16 +179,6 @@ func (k *clock) check() {
 	k.over = true
 	k.mu.Unlock()
 	k.fire(cause)
-}
-
-// personWaiting reports whether the connection is waiting on a person
-// (transport.PersonWaiter): an authorization in a browser.
-func (s *Session) personWaiting() bool {
-	s.mu.Lock()
-	c := s.conn
-	s.mu.Unlock()
-	pw, ok := c.(transport.PersonWaiter)
-	return ok && pw.WaitingOnPerson()
 }
 
 // patientTimeout is context.WithTimeoutCause(ctx, d, cause), except that
