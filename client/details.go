@@ -50,10 +50,8 @@ func (s *Session) Details() SessionDetails {
 		Instructions: s.neg.instructions,
 		Caps:         s.neg.caps,
 		LegacySSE:    s.legacySSE,
-		Ready:        s.readyAt,
-		Ended:        s.endedAt,
-		Err:          s.err,
 	}
+	d.Ready, d.Ended, d.Err = s.life.times()
 	kind, conn := s.neg.kind, s.peer.Conn()
 	s.mu.Unlock()
 	if dc, ok := conn.(transport.Describer); ok {

@@ -117,10 +117,7 @@ func (s *Session) probe(ctx context.Context) (probeVerdict, error) {
 	case ctx.Err() != nil:
 		return probeFatal, err // it names server/discover, and wraps the cause
 	}
-	s.mu.Lock()
-	dead := s.isDead
-	s.mu.Unlock()
-	if dead || authorizationFailed(err) {
+	if s.life.error() != nil || authorizationFailed(err) {
 		return probeFatal, err
 	}
 	rpcErr := probeError(err)
@@ -293,15 +290,14 @@ func (s *Session) swap(ctx context.Context, t transport.Transport, legacy bool) 
 		return fmt.Errorf("dial again: %w", err)
 	}
 	s.mu.Lock()
-	if s.isDead {
-		err := s.err
+	done, oldDone, err := s.life.newLoop()
+	if err != nil {
 		s.mu.Unlock()
 		_ = conn.Close()
 		return err
 	}
-	old, oldDone := s.peer.Swap(conn), s.loopDone
-	s.loopDone, s.legacySSE = make(chan struct{}), legacy
-	done := s.loopDone
+	old := s.peer.Swap(conn)
+	s.legacySSE = legacy
 	s.mu.Unlock()
 	_ = old.Close()
 	<-oldDone

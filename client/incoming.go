@@ -48,10 +48,10 @@ func (s *Session) handleRequest(in transport.Inbound) {
 	// Made before taking mu: an allocation can be drafted into a GC mark
 	// assist, and every prompt's claim waits on mu meanwhile (the load
 	// benchmark's slowest 1% showed such convoys).
-	ctx, cancel := context.WithCancelCause(s.base)
+	ctx, cancel := context.WithCancelCause(s.life.base)
 	e := &incoming{id: m.ID, method: m.Method, arrived: arrived, ctx: ctx, cancel: cancel}
 	s.mu.Lock()
-	if s.isDead || s.closing {
+	if s.life.alive() != nil {
 		s.mu.Unlock()
 		cancel(nil)
 		return
@@ -72,7 +72,7 @@ func (s *Session) handleRequest(in transport.Inbound) {
 		s.lint.Find(findings.DuplicateRequestID, lint.InFrame(m.ID, m.Method, arrived), "a second %s with id %s while the first is still open", m.Method, m.ID)
 		return
 	}
-	e.gen = s.gen
+	e.gen = s.life.generation()
 	if asks {
 		e.origin = s.originLocked(in, taskID)
 		e.owner = e.origin.CallID
@@ -83,7 +83,7 @@ func (s *Session) handleRequest(in transport.Inbound) {
 	}
 	s.in[m.ID] = e
 	unrelated := asks && s.unrelatedLocked(e)
-	s.wg.Add(1)
+	s.life.wg.Add(1) // alive above, under mu as the end is
 	s.mu.Unlock()
 	s.lint.Request(m, arrived, unrelated)
 	go s.serve(e, m)
@@ -179,7 +179,7 @@ func (s *Session) holdLocked(in transport.Inbound, o question.Origin) []*call {
 
 // serve answers one request from the server.
 func (s *Session) serve(e *incoming, m *jsonrpc.Message) {
-	defer s.wg.Done()
+	defer s.life.leave()
 	defer func() {
 		for _, c := range e.holds {
 			c.clock.release()

@@ -63,8 +63,8 @@ func (s *Session) initialize(ctx context.Context) error {
 		caps:         parseServerCapabilities(res.Capabilities),
 		instructions: res.Instructions,
 	}
-	s.gen++
 	s.mu.Unlock()
+	s.life.initialized()
 	s.lint.InitSent() // the server may speak freely from here (client/lint)
 	n, err := jsonrpc.NewNotification(wire.NotifyInitialized, nil)
 	if err != nil {
@@ -81,16 +81,11 @@ func (s *Session) initialize(ctx context.Context) error {
 // gen is the generation the failed request was sent under, so that when
 // several requests fail at once only the first re-initializes.
 func (s *Session) reinitialize(ctx context.Context, gen int) error {
-	s.initMu.Lock()
-	defer s.initMu.Unlock()
-	s.mu.Lock()
-	current := s.gen
-	s.mu.Unlock()
-	if current != gen {
-		return nil // someone else already did
-	}
-	s.notice("the server forgot our session (HTTP 404); initializing again")
-	if err := s.initialize(ctx); err != nil {
+	ran, err := s.life.reinitialize(gen, func() error {
+		s.notice("the server forgot our session (HTTP 404); initializing again")
+		return s.initialize(ctx)
+	})
+	if !ran || err != nil {
 		return err
 	}
 	// Requests of the forgotten server session can no longer be answered:

@@ -143,20 +143,12 @@ func (s *Session) openListen(stream, wait context.Context, l *Listener) error {
 		return never(fmt.Errorf("subscriptions/listen on %s: needs 2026-07-28, but the session speaks %s (list changes arrive without asking)", s.name, s.Era()))
 	}
 	lctx, cancel := context.WithCancelCause(stream)
-	s.mu.Lock()
-	if s.isDead || s.closing {
-		err := s.err
-		s.mu.Unlock()
+	if err := s.life.join(); err != nil {
 		cancel(nil)
-		if err == nil {
-			err = ErrClosed
-		}
 		return never(fmt.Errorf("subscriptions/listen on %s: %w", s.name, err))
 	}
-	s.wg.Add(1)
-	s.mu.Unlock()
 	go func() {
-		defer s.wg.Done()
+		defer s.life.leave()
 		defer cancel(nil)
 		err := s.do(lctx, &call{method: wire.MethodSubscriptionsListen, listen: l}, map[string]any{"notifications": opts}, nil)
 		switch {

@@ -189,10 +189,10 @@ func (s *Session) listFreshness(kind listKind) (gen int, watch any) {
 	if s.neg.kind == eraStateless {
 		for _, c := range s.peer.Calls() {
 			if l := c.listen; l != nil && l.acked && listAgreed(l.agreed, kind) {
-				return s.gen, l
+				return s.life.generation(), l
 			}
 		}
-		return s.gen, nil
+		return s.life.generation(), nil
 	}
 	var declared bool
 	switch kind {
@@ -204,9 +204,9 @@ func (s *Session) listFreshness(kind listKind) (gen int, watch any) {
 		declared = caps.PromptsListChanged
 	}
 	if !declared {
-		return s.gen, nil
+		return s.life.generation(), nil
 	}
-	return s.gen, statefulWatch{}
+	return s.life.generation(), statefulWatch{}
 }
 
 func listAgreed(o ListenOptions, kind listKind) bool {

@@ -55,19 +55,11 @@ func (d roundDelivery) send(_ *question.Question, r question.Reply, out question
 // arrived is when the input_required result was decoded (zero: now); every
 // question of the round counts its wait from it.
 func (s *Session) serveRound(ctx context.Context, c *call, requests map[string]json.RawMessage, arrived time.Time) (map[string]json.RawMessage, *roundRecord, error) {
-	s.mu.Lock()
-	if s.isDead || s.closing {
-		err := s.err
-		s.mu.Unlock()
-		if err == nil {
-			err = ErrClosed
-		}
+	if err := s.life.join(); err != nil { // Close and teardown wait for the round's questions
 		return nil, nil, err
 	}
-	s.wg.Add(1) // Close and teardown wait for the round's questions
 	origin := c.origin()
-	s.mu.Unlock()
-	defer s.wg.Done()
+	defer s.life.leave()
 	// The round's questions wait on a person: the call's clock stands
 	// still until they are settled (timeout.go).
 	c.clock.hold()
@@ -75,7 +67,7 @@ func (s *Session) serveRound(ctx context.Context, c *call, requests map[string]j
 
 	// The round ends early when the call is cancelled (Abandoned) or the
 	// session ends (s.base's cause).
-	rctx, rcancel := context.WithCancelCause(s.base)
+	rctx, rcancel := context.WithCancelCause(s.life.base)
 	defer rcancel(nil)
 	stop := context.AfterFunc(ctx, func() { rcancel(question.ErrAbandoned) })
 	defer stop()
@@ -126,9 +118,7 @@ func (s *Session) serveRound(ctx context.Context, c *call, requests map[string]j
 			}
 			s.record(it.q, out, nil)
 		}
-		s.mu.Lock()
-		sessErr := s.err
-		s.mu.Unlock()
+		sessErr := s.life.error()
 		switch {
 		case ctx.Err() != nil:
 			cause = context.Cause(ctx) // the caller's own reason

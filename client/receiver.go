@@ -301,7 +301,7 @@ func (r *receiverTable) create(s *Session, e *incoming, ttl time.Duration) (*rta
 		done:    make(chan struct{}),
 	}
 	t.key = question.Key{Server: s.name, Delivery: question.ReceiverTask, RequestID: e.id, TaskID: t.id}
-	t.ctx, t.cancel = context.WithCancelCause(s.base)
+	t.ctx, t.cancel = context.WithCancelCause(s.life.base)
 	if r.byID == nil {
 		r.byID = map[string]*rtask{}
 	}

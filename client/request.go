@@ -266,17 +266,10 @@ func marshalParams(params any) (json.RawMessage, error) {
 // delivers for it: its response, or why none will come (Inbound.Err). gen
 // is the initialize generation it was sent under.
 func (s *Session) roundTrip(ctx context.Context, c *call, params json.RawMessage) (transport.Inbound, int, error) {
-	s.mu.Lock()
-	if s.isDead || s.closing {
-		err := s.err
-		if err == nil {
-			err = ErrClosed
-		}
-		s.mu.Unlock()
+	gen, err := s.life.sending()
+	if err != nil {
 		return transport.Inbound{}, 0, err
 	}
-	gen := s.gen
-	s.mu.Unlock()
 
 	var opts *transport.WriteOptions
 	if h := s.paramHeaders(c, params); h != nil {
@@ -324,7 +317,11 @@ func (s *Session) roundTrip(ctx context.Context, c *call, params json.RawMessage
 			return transport.Inbound{}, gen, fmt.Errorf("%w (%w)", cause, err)
 		}
 		s.peer.Forget(id)
-		return transport.Inbound{}, gen, s.writeFailure(err)
+		err, ended := s.life.writeFailure(err)
+		if ended {
+			s.log.Debug("a request could not be written; the session has ended", "err", err)
+		}
+		return transport.Inbound{}, gen, err
 	}
 	select {
 	case a := <-ch:
@@ -340,7 +337,7 @@ func (s *Session) roundTrip(ctx context.Context, c *call, params json.RawMessage
 		cause := context.Cause(ctx)
 		s.cancelCall(c, id, cause)
 		return transport.Inbound{}, gen, cause
-	case <-s.quit:
+	case <-s.life.quit:
 		// A response may have won the race with the end.
 		select {
 		case a := <-ch:
@@ -348,13 +345,7 @@ func (s *Session) roundTrip(ctx context.Context, c *call, params json.RawMessage
 		default:
 		}
 		s.peer.Forget(id)
-		s.mu.Lock()
-		err := s.err
-		s.mu.Unlock()
-		if err == nil {
-			err = ErrClosed
-		}
-		return transport.Inbound{}, gen, err
+		return transport.Inbound{}, gen, s.life.alive()
 	}
 }
 
@@ -363,36 +354,6 @@ func (s *Session) roundTrip(ctx context.Context, c *call, params json.RawMessage
 // transport said it.
 func inbound(id jsonrpc.ID, a rpcpeer.Answer) transport.Inbound {
 	return transport.Inbound{ID: id, Msg: a.Msg, Err: a.Err, Received: a.Received}
-}
-
-// writeFailGrace is how long a failed write waits for the session to die
-// of the same cause: a server that went away usually fails the write a
-// moment before the read loop sees the end.
-const writeFailGrace = 250 * time.Millisecond
-
-// writeFailure turns the error of a request that could not be written into
-// what its caller gets: the session's own error (wrapping ErrDisconnected,
-// or ErrClosed) when the session has ended or ends within writeFailGrace,
-// since then the write failed only because the server went away; else err.
-// A refusal by the server (an HTTP status) is final at once.
-func (s *Session) writeFailure(err error) error {
-	var se *transport.StatusError
-	if !errors.As(err, &se) {
-		t := time.NewTimer(writeFailGrace)
-		defer t.Stop()
-		select {
-		case <-s.quit:
-		case <-t.C:
-		}
-	}
-	s.mu.Lock()
-	serr := s.err
-	s.mu.Unlock()
-	if serr == nil {
-		return err
-	}
-	s.log.Debug("a request could not be written; the session has ended", "err", err)
-	return serr
 }
 
 // orphanPrompts ends, with a cause wrapping ErrDisconnected, the prompts
@@ -428,10 +389,7 @@ func (s *Session) cancelCall(c *call, id jsonrpc.ID, cause error) {
 	s.receiver.endLocked(func(t *rtask) bool {
 		return t.origin.CallID.IsValid() && c.owns(t.origin.CallID)
 	}, question.ErrAbandoned)
-	notify := pending && c.method != wire.MethodInitialize && !c.noCancel && !s.isDead && !s.closing
-	if notify {
-		s.wg.Add(1)
-	}
+	notify := pending && c.method != wire.MethodInitialize && !c.noCancel && s.life.join() == nil
 	s.mu.Unlock()
 	if !notify {
 		return
@@ -441,7 +399,7 @@ func (s *Session) cancelCall(c *call, id jsonrpc.ID, cause error) {
 		reason = cause.Error()
 	}
 	go func() {
-		defer s.wg.Done()
+		defer s.life.leave()
 		if err := s.peer.Cancel(context.Background(), id, reason); err != nil {
 			s.log.Debug("sending notifications/cancelled failed", "id", id, "err", err)
 		}
@@ -455,10 +413,7 @@ func (s *Session) handleResponse(in transport.Inbound) {
 	if in.Msg != nil {
 		id = in.Msg.ID
 	}
-	s.mu.Lock()
-	closing := s.closing
-	s.mu.Unlock()
-	if closing && s.peer.InFlight(id) {
+	if s.life.isClosing() && s.peer.InFlight(id) {
 		// Close has already failed every pending call (ErrClosed); a
 		// response that comes now, often provoked by the cancel answers
 		// Close sends for open prompts, must not win over that.

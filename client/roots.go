@@ -185,7 +185,7 @@ func (s *Session) SetRoots(ctx context.Context, roots []Root) error {
 		return fmt.Errorf("set roots on %s: %w", s.name, ErrRootsNotDeclared)
 	}
 	s.mu.Lock()
-	notify := s.ready && !s.isDead && s.neg.kind != eraStateless
+	notify := s.life.up() && s.neg.kind != eraStateless
 	s.mu.Unlock()
 	if !notify {
 		return nil

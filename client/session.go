@@ -36,12 +36,8 @@ type Session struct {
 	prompter question.Prompter
 	journal  *question.Journal
 	events   *dispatcher
-	// peer is the JSON-RPC side (transport/rpcpeer): our ids, our calls
-	// awaiting a response (each a *call), the ids we cancelled, progress
-	// tokens, writes. Its lock is a leaf, taken under mu.
-	peer    *rpcpeer.Peer[*call]
-	schemas question.SchemaCache
-	asker   question.Asker // puts questions to prompter (deliver.go)
+	schemas  question.SchemaCache
+	asker    question.Asker // puts questions to prompter (deliver.go)
 	// features and requests are what we offer a server and the handler of
 	// each server request (features.go); read-only after newSession.
 	features []feature
@@ -55,39 +51,25 @@ type Session struct {
 	lists         listFlights     // list requests coalesced, last answers (lists.go); under its own lock
 	lint          *lint.Linter    // the findings checks and what they remember (client/lint); under its own lock
 
-	// base is the parent of every incoming request's context; cancelling
-	// it (always under mu) ends every open prompt with its cause.
-	base       context.Context
-	baseCancel context.CancelCauseFunc
+	// mu guards the tables below; a change that must agree with the
+	// peer's calls (cancelCall, handleRequest) holds it around both.
+	mu        sync.Mutex
+	in        map[jsonrpc.ID]*incoming // the server's requests being served
+	rounds    map[*roundRecord]bool    // MRTR rounds whose retry is not yet written (mrtr_round.go)
+	urlWaits  map[string][]*urlWait    // -32042 elicitations by elicitationId (urlrequired.go)
+	urlEarly  map[string]bool          // completions that came before their -32042; bounded
+	neg       negotiated               // what initialize or server/discover settled
+	roots     rootsState               // the roots we offer (roots.go)
+	logLevel  string                   // 2026-07-28: sent in every request's _meta
+	legacySSE bool                     // the connection is the HTTP+SSE fallback
 
-	mu sync.Mutex
-	// in is the server's requests being served; under mu, which a change
-	// that must agree with the peer's calls (cancelCall, handleRequest)
-	// holds around both.
-	in        map[jsonrpc.ID]*incoming
-	rounds    map[*roundRecord]bool // MRTR rounds whose retry is not yet written (mrtr_round.go)
-	urlWaits  map[string][]*urlWait // -32042 elicitations by elicitationId (urlrequired.go)
-	urlEarly  map[string]bool       // completions that came before their -32042; bounded
-	neg       negotiated            // what initialize or server/discover settled
-	roots     rootsState            // the roots we offer (roots.go)
-	logLevel  string                // 2026-07-28: sent in every request's _meta
-	legacySSE bool                  // the connection is the HTTP+SSE fallback
-	loopDone  chan struct{}         // closed when the current read loop ends
-	gen       int                   // bumped by every successful initialize
-	ready     bool                  // the first initialize succeeded
-	closing   bool                  // Close was called
-	readyAt   time.Time             // when Connect returned it ready
-	endedAt   time.Time             // when it ended
-	failErr   error                 // Connect failed with this
-	isDead    bool                  // the read loop ended
-	err       error                 // why the session ended
-	initMu    sync.Mutex            // serialises re-initialize
-	closeOnce sync.Once
-
-	quit chan struct{}  // closed when Close starts or the read loop ends
-	dead chan struct{}  // closed when the read loop ends
-	done chan struct{}  // closed when teardown has finished
-	wg   sync.WaitGroup // incoming handlers, cancel notifications, prompters
+	// peer is the JSON-RPC side (transport/rpcpeer): our ids, our calls
+	// awaiting a response (each a *call), the ids we cancelled, progress
+	// tokens, writes. Its lock is a leaf, taken under mu.
+	peer *rpcpeer.Peer[*call]
+	// life is connecting, ready, closing, ended, and what the end waits
+	// for (life.go).
+	life life
 }
 
 // negotiated is what initialize or server/discover settled.
@@ -129,19 +111,14 @@ func Connect(ctx context.Context, t transport.Transport, opts *Options) (*Sessio
 		s.abort(err)
 		return nil, err
 	}
-	s.mu.Lock()
 	s.peer.Swap(conn)
-	s.loopDone = make(chan struct{})
-	done := s.loopDone
-	s.mu.Unlock()
+	done, _, _ := s.life.newLoop()
 	go s.readLoop(conn, done)
 	if err := s.establish(ctx, t); err != nil {
 		err = fmt.Errorf("connect to %s: %w", s.name, err)
-		s.mu.Lock()
-		s.failErr = err
-		s.mu.Unlock()
+		s.life.failed(err)
 		_ = s.peer.Conn().Close()
-		<-s.done
+		<-s.life.done
 		return nil, err
 	}
 	if s.opts.onReady != nil {
@@ -149,13 +126,14 @@ func Connect(ctx context.Context, t transport.Transport, opts *Options) (*Sessio
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.isDead {
+	// Announced under the lifecycle's lock so that it cannot follow the
+	// teardown's final state.
+	if err := s.life.readyNow(func() {
+		s.emit(ServerStateChanged{Server: s.name, State: StateReady, Protocol: s.neg.protocol, Era: eraLabel(s.neg.kind, s.neg.protocol)})
+	}); err != nil {
 		// The transport died right after the handshake.
-		return nil, fmt.Errorf("connect to %s: %w", s.name, s.err)
+		return nil, fmt.Errorf("connect to %s: %w", s.name, err)
 	}
-	s.ready, s.readyAt = true, time.Now()
-	// Emitted under mu so that it cannot follow the teardown's final state.
-	s.emit(ServerStateChanged{Server: s.name, State: StateReady, Protocol: s.neg.protocol, Era: eraLabel(s.neg.kind, s.neg.protocol)})
 	return s, nil
 }
 
@@ -165,9 +143,7 @@ func newSession(opts *Options) *Session {
 		rounds:   map[*roundRecord]bool{},
 		urlWaits: map[string][]*urlWait{},
 		urlEarly: map[string]bool{},
-		quit:     make(chan struct{}),
-		dead:     make(chan struct{}),
-		done:     make(chan struct{}),
+		life:     newLife(),
 	}
 	if opts != nil {
 		s.opts = *opts
@@ -201,7 +177,7 @@ func newSession(opts *Options) *Session {
 	if s.prompter == nil {
 		s.prompter = question.CancelAll
 	}
-	s.asker = question.Asker{Prompter: s.prompter, WG: &s.wg, OnPanic: func(q *question.Question, r any) {
+	s.asker = question.Asker{Prompter: s.prompter, WG: &s.life.wg, OnPanic: func(q *question.Question, r any) {
 		s.log.Error("prompter panicked", "prompt", q.Key.String(), "panic", r)
 	}}
 	s.journal = s.opts.Journal
@@ -213,7 +189,6 @@ func newSession(opts *Options) *Session {
 	s.features = features()
 	s.requests = requestTable(s.features)
 	s.notifications = notificationTable()
-	s.base, s.baseCancel = context.WithCancelCause(context.Background())
 	s.tasks.h = tasksHandleOf(s)
 	return s
 }
@@ -221,14 +196,11 @@ func newSession(opts *Options) *Session {
 // abort ends a session that never got a connection.
 func (s *Session) abort(err error) {
 	s.mu.Lock()
-	s.failErr, s.err, s.isDead = err, err, true
-	s.baseCancel(question.ErrDisconnected)
-	close(s.quit)
-	close(s.dead)
+	s.life.abort(err)
 	s.mu.Unlock()
 	s.emit(ServerStateChanged{Server: s.name, State: StateFailed, Err: err})
 	s.events.close()
-	close(s.done)
+	close(s.life.done)
 }
 
 // readLoop reads conn until it fails or is closed, then tears down, unless
@@ -279,35 +251,17 @@ func (s *Session) readLoop(conn transport.Conn, done chan struct{}) {
 // fail, open prompts end (Disconnected, or Abandoned when we closed), the
 // final state goes out, and the dispatcher drains.
 func (s *Session) teardown(readErr error) {
+	// Under mu: a section that joins the lifecycle while it registers
+	// something in the session's tables sees it alive or ended, whole.
 	s.mu.Lock()
-	var state ServerState
-	var cause error
-	switch {
-	case s.failErr != nil:
-		state, cause, s.err = StateFailed, question.ErrDisconnected, s.failErr
-	case s.closing:
-		state, cause, s.err = StateClosed, question.ErrAbandoned, ErrClosed
-	case !s.ready:
-		state, cause = StateFailed, question.ErrDisconnected
-		s.err = fmt.Errorf("%s: %w: %w", s.name, question.ErrDisconnected, readErr)
-	default:
-		state, cause = StateDisconnected, question.ErrDisconnected
-		s.err = fmt.Errorf("%s: %w: %w", s.name, question.ErrDisconnected, readErr)
-	}
-	s.isDead, s.endedAt = true, time.Now()
-	s.baseCancel(cause)
-	if !s.closing {
-		close(s.quit)
-	}
-	close(s.dead)
-	sessErr := s.err
+	state, sessErr := s.life.end(s.name, readErr)
 	s.mu.Unlock()
 	// Waiting calls end with the session's error (they may also have
 	// seen quit), and later ones fail at once with it.
 	s.peer.Fail(sessErr)
 
 	_ = s.peer.Conn().Close()
-	s.wg.Wait()
+	s.life.wg.Wait()
 	s.settleRounds(sessErr)
 	ev := ServerStateChanged{Server: s.name, State: state}
 	if state != StateClosed {
@@ -315,7 +269,7 @@ func (s *Session) teardown(readErr error) {
 	}
 	s.emit(ev)
 	s.events.close()
-	close(s.done)
+	close(s.life.done)
 }
 
 // Close closes the session: open prompts end Abandoned (each answered
@@ -326,51 +280,27 @@ func (s *Session) teardown(readErr error) {
 //
 // A Prompter must return soon after its ctx ends, or Close waits for it.
 func (s *Session) Close() error {
-	s.closeOnce.Do(func() {
+	s.life.closeOnce.Do(func() {
 		s.mu.Lock()
-		dead := s.isDead
-		if !dead {
-			// Pending calls fail at once (quit), before the prompts'
-			// cancel answers can make the server reply to them.
-			s.closing = true
-			s.err = ErrClosed
-			close(s.quit)
-			s.baseCancel(question.ErrAbandoned)
-		}
+		started := s.life.startClose()
 		s.mu.Unlock()
-		if dead {
+		if !started {
 			return
 		}
-		waitGrace(&s.wg, closeGrace)
+		waitGrace(&s.life.wg, closeGrace)
 		_ = s.peer.Conn().Close()
 	})
-	<-s.done
+	<-s.life.done
 	return nil
-}
-
-// waitGrace waits for wg, but no longer than d.
-func waitGrace(wg *sync.WaitGroup, d time.Duration) {
-	ch := make(chan struct{})
-	go func() { wg.Wait(); close(ch) }()
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-ch:
-	case <-t.C:
-	}
 }
 
 // Done is closed when the session has ended (transport died, Close, or a
 // failed Connect) and all its goroutines are gone.
-func (s *Session) Done() <-chan struct{} { return s.done }
+func (s *Session) Done() <-chan struct{} { return s.life.done }
 
 // Err says why the session ended: an error wrapping ErrDisconnected, or
 // ErrClosed; nil while it is alive.
-func (s *Session) Err() error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.err
-}
+func (s *Session) Err() error { return s.life.error() }
 
 // Name is the server's name as given in Options.
 func (s *Session) Name() string { return s.name }

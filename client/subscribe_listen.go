@@ -57,7 +57,7 @@ func listensHandleOf(s *Session) listensHandle {
 		quiet: func(l *Listener) bool {
 			s.mu.Lock()
 			defer s.mu.Unlock()
-			return s.isDead || s.closing || !l.acked
+			return s.life.alive() != nil || !l.acked
 		},
 		emit: s.emit,
 	}

@@ -90,8 +90,8 @@ func tasksHandleOf(s *Session) tasksHandle {
 		},
 		caps:    s.ServerCapabilities,
 		err:     s.Err,
-		quit:    s.quit,
-		base:    s.base,
+		quit:    s.life.quit,
+		base:    s.life.base,
 		timeout: s.opts.RequestTimeout,
 		do:      s.do,
 		listTools: func(ctx context.Context) error {
@@ -121,11 +121,7 @@ func tasksHandleOf(s *Session) tasksHandle {
 			// before we knew it (in s.in) are its own from now on.
 			s.mu.Lock()
 			defer s.mu.Unlock()
-			if s.isDead || s.closing {
-				err := s.err
-				if err == nil {
-					err = ErrClosed
-				}
+			if err := s.life.alive(); err != nil {
 				return fmt.Errorf("follow task %s on %s: %w", f.id, s.name, err)
 			}
 			if !fn(s.in) {
@@ -145,7 +141,7 @@ func tasksHandleOf(s *Session) tasksHandle {
 		unanswerable: s.unanswerable,
 		ask:          s.ask,
 		record:       s.record,
-		wg:           &s.wg,
+		wg:           &s.life.wg,
 		emit:         s.emit,
 		notice:       s.notice,
 		log:          s.log,

@@ -96,11 +96,10 @@ func (s *Session) urlRequired(ctx context.Context, c *call, raw json.RawMessage,
 		return m, nil
 	}
 	s.mu.Lock()
-	if s.isDead || s.closing {
+	if s.life.join() != nil { // Close and teardown wait for the questions
 		s.mu.Unlock()
 		return m, nil
 	}
-	s.wg.Add(1) // Close and teardown wait for the questions
 	callID, origin := c.callID(), c.origin()
 	items := make([]*urlItem, 0, len(entries))
 	for i, raw := range entries {
@@ -125,13 +124,13 @@ func (s *Session) urlRequired(ctx context.Context, c *call, raw json.RawMessage,
 		items = append(items, it)
 	}
 	s.mu.Unlock()
-	defer s.wg.Done()
+	defer s.life.leave()
 	defer s.forgetURLWaits(items)
 	// A person is who the call waits on now: its clock stands still.
 	c.clock.hold()
 	defer c.clock.release()
 
-	rctx, rcancel := context.WithCancelCause(s.base)
+	rctx, rcancel := context.WithCancelCause(s.life.base)
 	defer rcancel(nil)
 	stop := context.AfterFunc(ctx, func() { rcancel(question.ErrAbandoned) })
 	defer stop()
