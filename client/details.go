@@ -60,7 +60,7 @@ func (s *Session) Details() SessionDetails {
 	// What went out: initialize offered its version's capabilities (the
 	// answer may name an older version); 2026-07-28 sends the negotiated
 	// version's with every request.
-	v := s.offered()
+	v := offered(s.opts.Protocol)
 	switch kind {
 	case eraUnknown:
 		return d

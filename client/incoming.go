@@ -74,19 +74,34 @@ func (s *Session) handleRequest(in transport.Inbound) {
 	}
 	e.gen = s.life.generation()
 	if asks {
-		e.origin = s.originLocked(in, taskID)
+		e.origin = originOf(s.peer, in.RelatedID, func(via *call) (question.Origin, bool) {
+			return s.tasks.originLocked(taskID, via)
+		})
 		e.owner = e.origin.CallID
 		if c, _ := s.peer.Find(in.RelatedID); in.RelatedID.IsValid() && c != nil && c.method != wire.MethodTasksResult {
 			e.via = c
 		}
-		e.holds = s.holdLocked(in, e.origin)
+		e.holds = holdClocks(s.peer, in.RelatedID, e.origin)
 	}
 	s.in[m.ID] = e
 	unrelated := asks && s.unrelatedLocked(e)
 	s.life.wg.Add(1) // alive above, under mu as the end is
 	s.mu.Unlock()
 	s.lint.Request(m, arrived, unrelated)
-	go s.serve(e, m)
+	go func() {
+		defer s.life.leave()
+		defer func() {
+			for _, c := range e.holds {
+				c.clock.release()
+			}
+		}()
+		s.serveRequest(e, m) // features.go
+		// Release the context (a no-op if it already ended). Not under
+		// mu: by now claim has taken e out of s.in, so nothing else
+		// looks at it, and cancelling takes the base context's own lock,
+		// which a thousand siblings share.
+		e.cancel(nil)
+	}()
 }
 
 // asksPerson reports whether a server request is a question for a person
@@ -96,29 +111,30 @@ func asksPerson(method string) bool {
 	return method == wire.MethodElicit || method == wire.MethodCreateMessage
 }
 
-// originLocked decides what an elicitation belongs to, at its arrival:
-// the call whose HTTP stream carried it; else the task named in its
-// related-task meta; else, if exactly one tools/call of ours is
+// originOf decides what an elicitation belongs to, at its arrival: the
+// call of ours (in calls) whose HTTP stream carried it (related); else the
+// task it names or whose tasks/result stream carried it (task: the task
+// table's originLocked); else, if exactly one tools/call of ours is
 // outstanding, that one (Origin.Inferred); else unknown, naming the
 // tools/call of ours it may belong to when several are (Origin.Maybe).
-func (s *Session) originLocked(in transport.Inbound, taskID string) question.Origin {
+func originOf(calls *rpcpeer.Peer[*call], related jsonrpc.ID, task func(via *call) (question.Origin, bool)) question.Origin {
 	var via *call // ours, whose HTTP stream carried the request
-	if in.RelatedID.IsValid() {
-		via, _ = s.peer.Find(in.RelatedID)
+	if related.IsValid() {
+		via, _ = calls.Find(related)
 	}
 	// Tasks: a request naming its task, or on a tasks/result stream of
 	// ours, belongs to that task (tasks_core.go).
-	if o, ok := s.tasks.originLocked(taskID, via); ok {
+	if o, ok := task(via); ok {
 		return o
 	}
 	if via != nil {
 		return via.origin()
 	}
-	if in.RelatedID.IsValid() {
-		return question.Origin{CallID: in.RelatedID}
+	if related.IsValid() {
+		return question.Origin{CallID: related}
 	}
 	var open []*call
-	for _, c := range s.peer.Calls() {
+	for _, c := range calls.Calls() {
 		if c.method == wire.MethodToolsCall {
 			open = append(open, c)
 		}
@@ -147,7 +163,7 @@ func cmpID(a, b jsonrpc.ID) int {
 	return cmp.Compare(x, y)
 }
 
-// holdLocked stops the clocks (timeout.go) of the requests of ours that
+// holdClocks stops the clocks (timeout.go) of the requests of ours that
 // a question arriving now may belong to, until it has been served: a
 // person, not the server, is the one they wait on meanwhile. That is the
 // request whose HTTP stream carried it; when nothing ties it to one
@@ -155,17 +171,17 @@ func cmpID(a, b jsonrpc.ID) int {
 // Origin is a guess, and a request timed out behind a person's back
 // loses their answer, while one held in vain only waits longer. A task's
 // question is its task's: no request waits on it.
-func (s *Session) holdLocked(in transport.Inbound, o question.Origin) []*call {
+func holdClocks(calls *rpcpeer.Peer[*call], related jsonrpc.ID, o question.Origin) []*call {
 	if o.Kind == question.OriginTask {
 		return nil
 	}
 	var held []*call
-	if in.RelatedID.IsValid() {
-		if c, _ := s.peer.Find(in.RelatedID); c != nil {
+	if related.IsValid() {
+		if c, _ := calls.Find(related); c != nil {
 			held = append(held, c)
 		}
 	} else {
-		for _, c := range s.peer.Calls() {
+		for _, c := range calls.Calls() {
 			if c.clock != nil {
 				held = append(held, c)
 			}
@@ -175,21 +191,6 @@ func (s *Session) holdLocked(in transport.Inbound, o question.Origin) []*call {
 		c.clock.hold()
 	}
 	return held
-}
-
-// serve answers one request from the server.
-func (s *Session) serve(e *incoming, m *jsonrpc.Message) {
-	defer s.life.leave()
-	defer func() {
-		for _, c := range e.holds {
-			c.clock.release()
-		}
-	}()
-	s.serveRequest(e, m) // features.go
-	// Release the context (a no-op if it already ended). Not under mu: by
-	// now claim has taken e out of s.in, so nothing else looks at it, and
-	// cancelling takes s.base's own lock, which a thousand siblings share.
-	e.cancel(nil)
 }
 
 // claim closes e's delivery: from here on a notifications/cancelled for

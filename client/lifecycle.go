@@ -7,6 +7,7 @@ import (
 
 	"github.com/elicit-dev/elicit/client/question"
 	"github.com/elicit-dev/elicit/client/wire"
+	"github.com/elicit-dev/elicit/transport"
 	"github.com/elicit-dev/elicit/transport/jsonrpc"
 )
 
@@ -24,10 +25,11 @@ type initializeResult struct {
 	Instructions    string              `json:"instructions"`
 }
 
-// offered is the version we put in initialize.
-func (s *Session) offered() string {
-	if s.opts.Protocol != "" {
-		return s.opts.Protocol
+// offered is the version we put in initialize: the pinned one, else
+// 2025-11-25.
+func offered(pin string) string {
+	if pin != "" {
+		return pin
 	}
 	return wire.Protocol2025_11_25
 }
@@ -36,67 +38,113 @@ func (s *Session) offered() string {
 // version header, notifications/initialized. It is never cancelled on the
 // wire (the spec forbids cancelling initialize); when ctx ends, the caller
 // gives up on the connection instead.
-func (s *Session) initialize(ctx context.Context) error {
+func (hs *handshake) initialize(ctx context.Context) error {
 	var res initializeResult
 	c := &call{method: wire.MethodInitialize}
-	params := initializeParams{ProtocolVersion: s.offered(), Capabilities: s.clientCapabilities(s.offered()), ClientInfo: s.opts.ClientInfo}
-	if err := s.do(ctx, c, params, &res); err != nil {
+	v := offered(hs.h.pin)
+	params := initializeParams{ProtocolVersion: v, Capabilities: hs.h.caps(v), ClientInfo: hs.h.client}
+	if err := hs.h.do(ctx, c, params, &res); err != nil {
 		return err
 	}
-	v := res.ProtocolVersion
+	v = res.ProtocolVersion
 	switch {
-	case s.opts.Protocol != "" && v != s.opts.Protocol:
-		return fmt.Errorf("server answered protocol version %q, but %q was pinned", v, s.opts.Protocol)
+	case hs.h.pin != "" && v != hs.h.pin:
+		return fmt.Errorf("server answered protocol version %q, but %q was pinned", v, hs.h.pin)
 	case !wire.Stateful(v):
 		return fmt.Errorf("server answered protocol version %q, which elicit does not speak over initialize (it speaks %v)", v, wire.SupportedProtocols()[1:])
 	}
-	s.setVersion(v)
-	s.mu.Lock()
+	setVersion(hs.h.peer, v)
 	kind := eraStateful
-	if s.legacySSE {
+	if hs.h.legacy() {
 		kind = eraLegacySSE
 	}
-	s.neg = negotiated{
+	hs.h.settle(negotiated{
 		protocol:     v,
 		kind:         kind,
 		serverInfo:   res.ServerInfo,
 		caps:         parseServerCapabilities(res.Capabilities),
 		instructions: res.Instructions,
-	}
-	s.mu.Unlock()
-	s.life.initialized()
-	s.lint.InitSent() // the server may speak freely from here (client/lint)
+	})
+	hs.h.life.initialized()
+	hs.h.initSent() // the server may speak freely from here (client/lint)
 	n, err := jsonrpc.NewNotification(wire.NotifyInitialized, nil)
 	if err != nil {
 		return fmt.Errorf("notifications/initialized: %w", err)
 	}
-	if err := s.peer.WriteContext(ctx, n); err != nil {
-		return fmt.Errorf("notifications/initialized on %s: %w", s.name, err)
+	if err := hs.h.peer.WriteContext(ctx, n); err != nil {
+		return fmt.Errorf("notifications/initialized on %s: %w", hs.h.name, err)
 	}
-	s.log.Info("initialized", "protocol", v, "serverName", res.ServerInfo.Name, "serverVersion", res.ServerInfo.Version)
+	hs.h.log.Info("initialized", "protocol", v, "serverName", res.ServerInfo.Name, "serverVersion", res.ServerInfo.Version)
 	return nil
 }
 
 // reinitialize runs initialize again after the server forgot our session;
 // gen is the generation the failed request was sent under, so that when
-// several requests fail at once only the first re-initializes.
-func (s *Session) reinitialize(ctx context.Context, gen int) error {
-	ran, err := s.life.reinitialize(gen, func() error {
-		s.notice("the server forgot our session (HTTP 404); initializing again")
-		return s.initialize(ctx)
+// several requests fail at once only the first re-initializes. Requests of
+// the forgotten server session can no longer be answered: their prompts
+// end as if disconnected, and nothing is sent for them (forgotten).
+func (hs *handshake) reinitialize(ctx context.Context, gen int) error {
+	ran, err := hs.h.life.reinitialize(gen, func() error {
+		hs.h.notice("the server forgot our session (HTTP 404); initializing again")
+		return hs.initialize(ctx)
 	})
-	if !ran || err != nil {
-		return err
+	if ran && err == nil {
+		hs.h.forgotten(gen)
 	}
-	// Requests of the forgotten server session can no longer be answered:
-	// their prompts end as if disconnected, and nothing is sent for them.
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	for _, e := range s.in {
-		if e.gen <= gen {
-			e.cancel(question.ErrDisconnected)
-		}
+	return err
+}
+
+// handshakeOf is s's handshake, once Options, the logger, the peer and
+// the Linter are settled (newSession).
+func handshakeOf(s *Session) handshakeHandle {
+	return handshakeHandle{
+		name:   s.name,
+		pin:    s.opts.Protocol,
+		hint:   s.opts.hint,
+		client: s.opts.ClientInfo,
+		log:    s.log,
+		peer:   s.peer,
+		life:   &s.life,
+		do:     s.do,
+		notice: s.notice,
+		caps:   s.clientCapabilities,
+		meta:   s.metaFields,
+		settle: func(n negotiated) {
+			s.mu.Lock()
+			defer s.mu.Unlock()
+			s.neg = n
+		},
+		legacy: func() bool {
+			s.mu.Lock()
+			defer s.mu.Unlock()
+			return s.legacySSE
+		},
+		redial: func(conn transport.Conn, legacy bool) error {
+			s.mu.Lock()
+			done, oldDone, err := s.life.newLoop()
+			if err != nil {
+				s.mu.Unlock()
+				_ = conn.Close()
+				return err
+			}
+			old := s.peer.Swap(conn)
+			s.legacySSE = legacy
+			s.mu.Unlock()
+			_ = old.Close()
+			<-oldDone
+			go s.readLoop(conn, done)
+			return nil
+		},
+		initSent: s.lint.InitSent,
+		forgotten: func(gen int) {
+			s.mu.Lock()
+			defer s.mu.Unlock()
+			for _, e := range s.in {
+				if e.gen <= gen {
+					e.cancel(question.ErrDisconnected)
+				}
+			}
+			s.receiver.endLocked(func(t *rtask) bool { return t.gen <= gen }, question.ErrDisconnected)
+		},
 	}
-	s.receiver.endLocked(func(t *rtask) bool { return t.gen <= gen }, question.ErrDisconnected)
-	return nil
 }

@@ -195,7 +195,7 @@ func (s *Session) switchVersion(e *jsonrpc.Error) bool {
 	old := s.neg.protocol
 	s.neg.protocol = v
 	s.mu.Unlock()
-	s.setVersion(v)
+	setVersion(s.peer, v)
 	s.notice("the server no longer speaks %s; switched to %s", old, v)
 	return true
 }

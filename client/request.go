@@ -180,7 +180,7 @@ func (s *Session) do(ctx context.Context, c *call, params, result any) error {
 	if err == nil && m.Error != nil {
 		err = m.Error
 		if wire.IsModernCode(m.Error.Code) {
-			err = s.modernError(m.Error)
+			err = modernError(m.Error, s.opts.Elicit, s.samplingModes().On)
 		}
 		err = s.afterRefusals(c, err)
 	}
@@ -213,7 +213,7 @@ func (s *Session) doStateful(ctx context.Context, c *call, raw json.RawMessage) 
 		in, gen, err := s.roundTrip(ctx, c, raw)
 		if err != nil && attempt == 0 && c.method != wire.MethodInitialize && errors.Is(err, transport.ErrSessionExpired) {
 			s.log.Info("session expired; initializing again", "method", c.method)
-			rerr := s.reinitialize(ctx, gen)
+			rerr := s.hs.reinitialize(ctx, gen)
 			if rerr == nil {
 				continue
 			}

@@ -70,6 +70,8 @@ type Session struct {
 	// life is connecting, ready, closing, ended, and what the end waits
 	// for (life.go).
 	life life
+	// hs settles the era, and initializes again (era.go, lifecycle.go).
+	hs handshake
 }
 
 // negotiated is what initialize or server/discover settled.
@@ -114,7 +116,7 @@ func Connect(ctx context.Context, t transport.Transport, opts *Options) (*Sessio
 	s.peer.Swap(conn)
 	done, _, _ := s.life.newLoop()
 	go s.readLoop(conn, done)
-	if err := s.establish(ctx, t); err != nil {
+	if err := s.hs.establish(ctx, t); err != nil {
 		err = fmt.Errorf("connect to %s: %w", s.name, err)
 		s.life.failed(err)
 		_ = s.peer.Conn().Close()
@@ -190,6 +192,7 @@ func newSession(opts *Options) *Session {
 	s.requests = requestTable(s.features)
 	s.notifications = notificationTable()
 	s.tasks.h = tasksHandleOf(s)
+	s.hs.h = handshakeOf(s)
 	return s
 }
 

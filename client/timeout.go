@@ -144,7 +144,7 @@ func (k *clock) kick() {
 // set for the end of the current quiet period (progress moved it).
 func (k *clock) check() {
 	// Asked before k.mu: the session's lock is taken inside, and the
-	// session holds its lock while it holds clocks (holdLocked).
+	// session holds its lock while it holds clocks (holdClocks).
 	waiting := k.waiting != nil && k.waiting()
 	k.mu.Lock()
 	if k.over || k.holds > 0 {
