@@ -273,7 +273,7 @@ func (s *Session) onProgress(params json.RawMessage) {
 		c, _ = s.peer.ByToken(tok)
 	}
 	var id jsonrpc.ID
-	issued := c != nil || canonical && s.peer.Issued(tok)
+	issued := c != nil || s.tokenIssuedLocked(p.Token)
 	if c != nil {
 		id, _ = c.ids()
 		c.clock.kick() // progress resets the request's timeout (timeout.go)
