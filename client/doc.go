@@ -37,10 +37,11 @@
 // The JSON-RPC side is transport/rpcpeer's Peer, the one ACP runs on too
 // (write.go builds it): our ids, the calls awaiting a response (each a
 // *call) and their progress tokens, the ids we cancelled, late and stray
-// responses, bounded writes, notifications/cancelled or the 2026-07-28
-// request's stream closed. What is MCP's stays here: the round trip
-// (request.go: eras, MRTR, -32042, re-initialize), the server's requests
-// being served (incoming.go), request clocks (timeout.go). The lifecycle
+// responses, the server's requests being served (each an *incoming),
+// bounded writes, notifications/cancelled or the 2026-07-28 request's
+// stream closed. What is MCP's stays here: the round trip
+// (request.go: eras, MRTR, -32042, re-initialize), serving the server's
+// requests (incoming.go), request clocks (timeout.go). The lifecycle
 // (life.go: connecting, ready, closing, ended, the initialize generation,
 // the context every served request derives from, and what the end waits
 // for) changes only by its transitions; the era's handshake (era.go,

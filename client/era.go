@@ -12,7 +12,6 @@ import (
 	"github.com/elicit-dev/elicit/client/wire"
 	"github.com/elicit-dev/elicit/transport"
 	"github.com/elicit-dev/elicit/transport/jsonrpc"
-	"github.com/elicit-dev/elicit/transport/rpcpeer"
 )
 
 // eraKind is how a session speaks to its server.
@@ -72,7 +71,7 @@ type handshakeHandle struct {
 	hint   eraKind // Options.hint: a Manager's memory of the era
 	client wire.Implementation
 	log    *slog.Logger
-	peer   *rpcpeer.Peer[*call]
+	peer   *mcpPeer
 	life   *life
 	do     func(ctx context.Context, c *call, params, result any) error
 	notice func(format string, args ...any)
@@ -138,7 +137,7 @@ func (hs *handshake) establish(ctx context.Context, t transport.Transport) error
 
 // setVersion tells an HTTP connection the version to put in its headers
 // (from 2026-07-28 on, this also makes it POST-only and stateless).
-func setVersion(p *rpcpeer.Peer[*call], v string) {
+func setVersion(p *mcpPeer, v string) {
 	if vs, ok := p.Conn().(transport.VersionSetter); ok {
 		vs.SetProtocolVersion(v)
 	}

@@ -65,7 +65,7 @@ func (s *Session) handleRequest(in transport.Inbound) {
 		s.lint.Find(findings.ServerRequestStateless, lint.InFrame(m.ID, m.Method, arrived), "%s request #%s", m.Method, m.ID.Raw())
 		return
 	}
-	if _, dup := s.in[m.ID]; dup {
+	if _, dup := s.peer.Serving(m.ID); dup {
 		s.mu.Unlock()
 		cancel(nil)
 		s.notice("ignored a second %s with id %s while the first is still open", m.Method, m.ID)
@@ -83,7 +83,7 @@ func (s *Session) handleRequest(in transport.Inbound) {
 		}
 		e.holds = holdClocks(s.peer, in.RelatedID, e.origin)
 	}
-	s.in[m.ID] = e
+	s.peer.Serve(m.ID, e) // not a duplicate (above, under mu)
 	unrelated := asks && s.unrelatedLocked(e)
 	s.life.wg.Add(1) // alive above, under mu as the end is
 	s.mu.Unlock()
@@ -97,7 +97,7 @@ func (s *Session) handleRequest(in transport.Inbound) {
 		}()
 		s.serveRequest(e, m) // features.go
 		// Release the context (a no-op if it already ended). Not under
-		// mu: by now claim has taken e out of s.in, so nothing else
+		// mu: by now claim has taken e out of the peer, so nothing else
 		// looks at it, and cancelling takes the base context's own lock,
 		// which a thousand siblings share.
 		e.cancel(nil)
@@ -117,7 +117,7 @@ func asksPerson(method string) bool {
 // table's originLocked); else, if exactly one tools/call of ours is
 // outstanding, that one (Origin.Inferred); else unknown, naming the
 // tools/call of ours it may belong to when several are (Origin.Maybe).
-func originOf(calls *rpcpeer.Peer[*call], related jsonrpc.ID, task func(via *call) (question.Origin, bool)) question.Origin {
+func originOf(calls *mcpPeer, related jsonrpc.ID, task func(via *call) (question.Origin, bool)) question.Origin {
 	var via *call // ours, whose HTTP stream carried the request
 	if related.IsValid() {
 		via, _ = calls.Find(related)
@@ -171,7 +171,7 @@ func cmpID(a, b jsonrpc.ID) int {
 // Origin is a guess, and a request timed out behind a person's back
 // loses their answer, while one held in vain only waits longer. A task's
 // question is its task's: no request waits on it.
-func holdClocks(calls *rpcpeer.Peer[*call], related jsonrpc.ID, o question.Origin) []*call {
+func holdClocks(calls *mcpPeer, related jsonrpc.ID, o question.Origin) []*call {
 	if o.Kind == question.OriginTask {
 		return nil
 	}
@@ -200,9 +200,7 @@ func holdClocks(calls *rpcpeer.Peer[*call], related jsonrpc.ID, o question.Origi
 func (s *Session) claim(e *incoming, ctx context.Context) (reason string, cause error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.in[e.id] == e {
-		delete(s.in, e.id)
-	}
+	s.peer.Served(e.id, e)
 	if ctx.Err() != nil {
 		return e.reason, context.Cause(ctx)
 	}
@@ -240,7 +238,7 @@ func (s *Session) withdraw(params json.RawMessage) {
 		return
 	}
 	s.mu.Lock()
-	e := s.in[*p.RequestID]
+	e, _ := s.peer.Serving(*p.RequestID)
 	if e != nil && e.ctx.Err() == nil {
 		e.reason = p.Reason
 		e.cancel(question.ErrWithdrawn)

@@ -139,7 +139,7 @@ func handshakeOf(s *Session) handshakeHandle {
 		forgotten: func(gen int) {
 			s.mu.Lock()
 			defer s.mu.Unlock()
-			for _, e := range s.in {
+			for _, e := range s.peer.AllServing() {
 				if e.gen <= gen {
 					e.cancel(question.ErrDisconnected)
 				}

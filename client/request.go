@@ -365,7 +365,7 @@ func (s *Session) orphanPrompts(c *call, why error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	cause := fmt.Errorf("%w: %s was lost: %w", question.ErrDisconnected, c.describe(), why)
-	for _, e := range s.in {
+	for _, e := range s.peer.AllServing() {
 		if c.owns(e.owner) && !e.origin.Inferred && e.origin.Kind != question.OriginTask {
 			e.cancel(cause)
 		}
@@ -380,7 +380,7 @@ func (s *Session) orphanPrompts(c *call, why error) {
 func (s *Session) cancelCall(c *call, id jsonrpc.ID, cause error) {
 	s.mu.Lock()
 	pending := s.peer.GiveUp(id)
-	for _, e := range s.in {
+	for _, e := range s.peer.AllServing() {
 		if c.owns(e.owner) {
 			e.cancel(question.ErrAbandoned)
 		}

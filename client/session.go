@@ -17,7 +17,6 @@ import (
 	"github.com/elicit-dev/elicit/forms/schema"
 	"github.com/elicit-dev/elicit/transport"
 	"github.com/elicit-dev/elicit/transport/jsonrpc"
-	"github.com/elicit-dev/elicit/transport/rpcpeer"
 )
 
 // ErrClosed is returned by calls on a Session that was closed by us.
@@ -51,22 +50,23 @@ type Session struct {
 	lists         listFlights     // list requests coalesced, last answers (lists.go); under its own lock
 	lint          *lint.Linter    // the findings checks and what they remember (client/lint); under its own lock
 
-	// mu guards the tables below; a change that must agree with the
-	// peer's calls (cancelCall, handleRequest) holds it around both.
+	// mu guards the tables below, and is held around what must agree
+	// across the peer's two tables (cancelCall, handleRequest, withdraw,
+	// claim): our calls and the server's requests being served.
 	mu        sync.Mutex
-	in        map[jsonrpc.ID]*incoming // the server's requests being served
-	rounds    map[*roundRecord]bool    // MRTR rounds whose retry is not yet written (mrtr_round.go)
-	urlWaits  map[string][]*urlWait    // -32042 elicitations by elicitationId (urlrequired.go)
-	urlEarly  map[string]bool          // completions that came before their -32042; bounded
-	neg       negotiated               // what initialize or server/discover settled
-	roots     rootsState               // the roots we offer (roots.go)
-	logLevel  string                   // 2026-07-28: sent in every request's _meta
-	legacySSE bool                     // the connection is the HTTP+SSE fallback
+	rounds    map[*roundRecord]bool // MRTR rounds whose retry is not yet written (mrtr_round.go)
+	urlWaits  map[string][]*urlWait // -32042 elicitations by elicitationId (urlrequired.go)
+	urlEarly  map[string]bool       // completions that came before their -32042; bounded
+	neg       negotiated            // what initialize or server/discover settled
+	roots     rootsState            // the roots we offer (roots.go)
+	logLevel  string                // 2026-07-28: sent in every request's _meta
+	legacySSE bool                  // the connection is the HTTP+SSE fallback
 
 	// peer is the JSON-RPC side (transport/rpcpeer): our ids, our calls
 	// awaiting a response (each a *call), the ids we cancelled, progress
-	// tokens, writes. Its lock is a leaf, taken under mu.
-	peer *rpcpeer.Peer[*call]
+	// tokens, the server's requests being served (each an *incoming),
+	// writes. Its lock is a leaf, taken under mu.
+	peer *mcpPeer
 	// life is connecting, ready, closing, ended, and what the end waits
 	// for (life.go).
 	life life
@@ -141,7 +141,6 @@ func Connect(ctx context.Context, t transport.Transport, opts *Options) (*Sessio
 
 func newSession(opts *Options) *Session {
 	s := &Session{
-		in:       map[jsonrpc.ID]*incoming{},
 		rounds:   map[*roundRecord]bool{},
 		urlWaits: map[string][]*urlWait{},
 		urlEarly: map[string]bool{},
@@ -315,8 +314,7 @@ func (s *Session) Name() string { return s.name }
 func (s *Session) Pending() (outgoing, incoming int) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	out := s.peer.Len()
-	return out, len(s.in)
+	return s.peer.Len(), s.peer.ServingLen()
 }
 
 // Journal is where this session records prompt outcomes.

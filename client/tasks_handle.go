@@ -118,13 +118,13 @@ func tasksHandleOf(s *Session) tasksHandle {
 		enter: func(f *taskFollow, creator *call, fn func(in map[jsonrpc.ID]*incoming) bool) error {
 			// Session.mu: the session must not be ending (its WaitGroup
 			// counts the follower), and the task's questions that came
-			// before we knew it (in s.in) are its own from now on.
+			// before we knew it (served by the peer) are its own from now on.
 			s.mu.Lock()
 			defer s.mu.Unlock()
 			if err := s.life.alive(); err != nil {
 				return fmt.Errorf("follow task %s on %s: %w", f.id, s.name, err)
 			}
-			if !fn(s.in) {
+			if !fn(s.peer.AllServing()) {
 				return nil
 			}
 			if creator != nil && creator.token.IsValid() {

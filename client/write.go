@@ -18,6 +18,10 @@ const DefaultWriteTimeout = rpcpeer.DefaultWriteTimeout
 // response for (only used to word the Notice; rpcpeer.Table).
 const lateLimit = 4096
 
+// mcpPeer is a session's JSON-RPC side: each request of ours carries its
+// *call, each of the server's requests being served its *incoming.
+type mcpPeer = rpcpeer.Peer[*call, *incoming]
+
 // newPeer is a session's JSON-RPC side, before it has a connection
 // (Swap): ids from 1, notifications/cancelled, and writes of what the
 // engine sends on its own (a response, a cancel, a notification) bounded
@@ -28,9 +32,9 @@ const lateLimit = 4096
 // still while the transport waits on one (transport.PersonWaiter), as
 // when an HTTP answer that met a 401 waits on their browser. A request
 // some caller waits on is bounded by its own clock instead (timeout.go).
-func newPeer(server string, bound time.Duration) *rpcpeer.Peer[*call] {
-	var p *rpcpeer.Peer[*call]
-	p = rpcpeer.New[*call](nil, rpcpeer.Options{
+func newPeer(server string, bound time.Duration) *mcpPeer {
+	var p *mcpPeer
+	p = rpcpeer.New[*call, *incoming](nil, rpcpeer.Options{
 		FirstID: 1,
 		LateMax: lateLimit,
 		Cancel:  rpcpeer.Cancel{Method: wire.NotifyCancelled},
@@ -44,7 +48,7 @@ func newPeer(server string, bound time.Duration) *rpcpeer.Peer[*call] {
 
 // waitingOn reports, when called, whether p's connection is waiting on a
 // person (transport.PersonWaiter): an authorization in a browser.
-func waitingOn(p *rpcpeer.Peer[*call]) func() bool {
+func waitingOn(p *mcpPeer) func() bool {
 	return func() bool {
 		pw, ok := p.Conn().(transport.PersonWaiter)
 		return ok && pw.WaitingOnPerson()

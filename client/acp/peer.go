@@ -70,7 +70,7 @@ type peer struct {
 const writeTimeout = 10 * time.Second
 
 func newPeer(conn transport.Conn, onStray func(jsonrpc.ID, rpcpeer.Fate, string)) *peer {
-	return &peer{rpcpeer.New[struct{}](conn, rpcpeer.Options{
+	return &peer{rpcpeer.New[struct{}, struct{}](conn, rpcpeer.Options{
 		WriteTimeout: writeTimeout,
 		Cancel:       rpcpeer.Cancel{Method: MethodCancelRequest},
 		OnStray:      onStray,

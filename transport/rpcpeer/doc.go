@@ -10,7 +10,7 @@
 //
 // Peer is a whole JSON-RPC side over one transport.Conn built on a Table,
 // the one both engines run on: calls that wait for their answer, each
-// carrying its owner's record of it (Peer[T]: MCP's *call; ACP's Plain
+// carrying its owner's record of it (Peer[T, I]: MCP's *call; ACP's Plain
 // carries nothing), registered before it is written and found by id
 // (Find, Calls) or by a token naming it (ByToken, Bind: MCP's progress
 // tokens, which NewToken hands out and Issued recognises); a bounded
@@ -25,10 +25,14 @@
 // responses to Deliver and the connection's end to Fail. Its lock is a
 // leaf: nothing of the owner's runs under it but Request.Registered.
 //
+// The other side's requests being served are a second table (Serve,
+// Serving, Served: each the owner's I, MCP's *incoming), by their ids,
+// which are another id space than ours; a duplicate id still being served
+// is refused. What serving one means stays the owner's.
+//
 // What differs between the protocols stays with them: which requests of
 // the other side are answered -32800 (ACP) or never answered once
-// withdrawn (MCP), the server's requests being served, eras, MRTR rounds,
-// per-request HTTP headers and the hook telling a request went out
-// (passed through as transport.WriteOptions), progress that resets a
-// timeout, tasks.
+// withdrawn (MCP), eras, MRTR rounds, per-request HTTP headers and the
+// hook telling a request went out (passed through as
+// transport.WriteOptions), progress that resets a timeout, tasks.
 package rpcpeer

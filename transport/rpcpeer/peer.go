@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"sync"
 	"time"
 
@@ -64,7 +65,7 @@ type Answer struct {
 // (each with its owner's T, and maybe a token naming it, as MCP's
 // progress tokens do), writes. Reading is its owner's loop (Deliver,
 // Fail). Its lock is a leaf: nothing of its owner's is called under it.
-type Peer[T comparable] struct {
+type Peer[T, I comparable] struct {
 	opts Options
 
 	mu    sync.Mutex
@@ -75,10 +76,15 @@ type Peer[T comparable] struct {
 	tokens map[jsonrpc.ID]T
 	issued int64 // tokens handed out by NewToken (1…issued)
 	dead   error // set once the connection ended (Fail)
+	// serving is the other side's requests we are serving, by their id
+	// (another id space than ours: they may collide), each its owner's
+	// record (Serve).
+	serving map[jsonrpc.ID]I
 }
 
-// Plain is a Peer whose requests carry nothing of their owner's (ACP's).
-type Plain = Peer[struct{}]
+// Plain is a Peer whose requests carry nothing of their owner's and that
+// keeps no record of the other side's (ACP's).
+type Plain = Peer[struct{}, struct{}]
 
 // waiter is one request of ours awaiting its answer.
 type waiter[T comparable] struct {
@@ -93,18 +99,19 @@ type waiter[T comparable] struct {
 }
 
 // New returns a Peer writing to conn.
-func New[T comparable](conn transport.Conn, opts Options) *Peer[T] {
+func New[T, I comparable](conn transport.Conn, opts Options) *Peer[T, I] {
 	if opts.WriteTimeout <= 0 {
 		opts.WriteTimeout = DefaultWriteTimeout
 	}
 	if opts.LateMax <= 0 {
 		opts.LateMax = 4096
 	}
-	return &Peer[T]{conn: conn, opts: opts, calls: NewTable[*waiter[T]](opts.FirstID, opts.LateMax), tokens: map[jsonrpc.ID]T{}}
+	return &Peer[T, I]{conn: conn, opts: opts, calls: NewTable[*waiter[T]](opts.FirstID, opts.LateMax),
+		tokens: map[jsonrpc.ID]T{}, serving: map[jsonrpc.ID]I{}}
 }
 
 // Conn is the connection written to.
-func (p *Peer[T]) Conn() transport.Conn {
+func (p *Peer[T, I]) Conn() transport.Conn {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	return p.conn
@@ -112,7 +119,7 @@ func (p *Peer[T]) Conn() transport.Conn {
 
 // Swap makes conn the connection written to and returns the one before
 // (MCP's era fallback dials again; ids go on).
-func (p *Peer[T]) Swap(conn transport.Conn) transport.Conn {
+func (p *Peer[T, I]) Swap(conn transport.Conn) transport.Conn {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	old := p.conn
@@ -121,14 +128,14 @@ func (p *Peer[T]) Swap(conn transport.Conn) transport.Conn {
 }
 
 // Write writes m, bounded by the write timeout (Options.Bound).
-func (p *Peer[T]) Write(m *jsonrpc.Message) error {
+func (p *Peer[T, I]) Write(m *jsonrpc.Message) error {
 	return p.WriteContext(context.Background(), m)
 }
 
 // WriteContext writes m within ctx and the write bound. When the bound
 // ended it, the error says why even if the transport does not (a stream
 // says only "deadline exceeded").
-func (p *Peer[T]) WriteContext(ctx context.Context, m *jsonrpc.Message) error {
+func (p *Peer[T, I]) WriteContext(ctx context.Context, m *jsonrpc.Message) error {
 	var cancel context.CancelFunc
 	if p.opts.Bound != nil {
 		ctx, cancel = p.opts.Bound(ctx)
@@ -144,7 +151,7 @@ func (p *Peer[T]) WriteContext(ctx context.Context, m *jsonrpc.Message) error {
 }
 
 // Notify sends a notification; a failed write is a *WriteError.
-func (p *Peer[T]) Notify(method string, params any) error {
+func (p *Peer[T, I]) Notify(method string, params any) error {
 	m, err := jsonrpc.NewNotification(method, params)
 	if err != nil {
 		return err
@@ -156,7 +163,7 @@ func (p *Peer[T]) Notify(method string, params any) error {
 }
 
 // Respond answers a request of the other side's (Response).
-func (p *Peer[T]) Respond(id jsonrpc.ID, result json.RawMessage, e *jsonrpc.Error) error {
+func (p *Peer[T, I]) Respond(id jsonrpc.ID, result json.RawMessage, e *jsonrpc.Error) error {
 	return p.Write(Response(id, result, e))
 }
 
@@ -178,7 +185,7 @@ func Response(id jsonrpc.ID, result json.RawMessage, e *jsonrpc.Error) *jsonrpc.
 // first (waiter). The caller Forgets the id when done with it. The error
 // is the connection's end (Fail) if it had ended, or a *WriteError; the
 // id is then invalid.
-func (p *Peer[T]) Start(method string, params any, onResult func(json.RawMessage)) (jsonrpc.ID, <-chan Answer, error) {
+func (p *Peer[T, I]) Start(method string, params any, onResult func(json.RawMessage)) (jsonrpc.ID, <-chan Answer, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), p.opts.WriteTimeout)
 	defer cancel()
 	id, ch, err := p.Send(ctx, Request[T]{Method: method, Params: params, OnResult: onResult})
@@ -214,7 +221,7 @@ type Request[T comparable] struct {
 // the write failed it is a *WriteError and r stays registered: the caller
 // Forgets it, or Gives it Up and Cancels it (the message may have gone
 // out).
-func (p *Peer[T]) Send(ctx context.Context, r Request[T]) (jsonrpc.ID, <-chan Answer, error) {
+func (p *Peer[T, I]) Send(ctx context.Context, r Request[T]) (jsonrpc.ID, <-chan Answer, error) {
 	m, err := jsonrpc.NewRequest(jsonrpc.ID{}, r.Method, r.Params)
 	if err != nil {
 		return jsonrpc.ID{}, nil, &WriteError{Err: err}
@@ -246,7 +253,7 @@ func (p *Peer[T]) Send(ctx context.Context, r Request[T]) (jsonrpc.ID, <-chan An
 // Abandons the request, waiting up to grace for the answer still owed.
 // The id is invalid if the request was never sent. err is Start's or
 // Abandon's; what the other side answered is in the Answer.
-func (p *Peer[T]) Call(ctx context.Context, method string, params any, grace time.Duration, onResult func(json.RawMessage)) (Answer, jsonrpc.ID, error) {
+func (p *Peer[T, I]) Call(ctx context.Context, method string, params any, grace time.Duration, onResult func(json.RawMessage)) (Answer, jsonrpc.ID, error) {
 	id, ch, err := p.Start(method, params, onResult)
 	if err != nil {
 		return Answer{}, id, err
@@ -263,7 +270,7 @@ func (p *Peer[T]) Call(ctx context.Context, method string, params any, grace tim
 
 // Forget drops our request id from those awaiting an answer, without
 // remembering it: an answer to it is a Stray.
-func (p *Peer[T]) Forget(id jsonrpc.ID) {
+func (p *Peer[T, I]) Forget(id jsonrpc.ID) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if w, ok := p.calls.Get(id); ok {
@@ -276,7 +283,7 @@ func (p *Peer[T]) Forget(id jsonrpc.ID) {
 // to grace for the answer still owed. The request stays registered, so
 // that answer reaches ch. The error is a *WriteError (the cancel could not
 // be sent) or wraps ErrNoAnswer.
-func (p *Peer[T]) Abandon(id jsonrpc.ID, ch <-chan Answer, grace time.Duration) (Answer, error) {
+func (p *Peer[T, I]) Abandon(id jsonrpc.ID, ch <-chan Answer, grace time.Duration) (Answer, error) {
 	m, err := p.opts.Cancel.Message(id, "")
 	if err != nil {
 		return Answer{}, err
@@ -297,7 +304,7 @@ func (p *Peer[T]) Abandon(id jsonrpc.ID, ch <-chan Answer, grace time.Duration) 
 
 // GiveUp moves id from waiting to given up on: its answer, if it still
 // comes, is Late. It reports whether id was waiting.
-func (p *Peer[T]) GiveUp(id jsonrpc.ID) bool {
+func (p *Peer[T, I]) GiveUp(id jsonrpc.ID) bool {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	w, ok := p.calls.Get(id)
@@ -313,7 +320,7 @@ func (p *Peer[T]) GiveUp(id jsonrpc.ID) bool {
 // (transport.RequestCanceler: 2026-07-28 HTTP) does that; otherwise the
 // cancel notification goes out with reason, within ctx and the write
 // bound.
-func (p *Peer[T]) Cancel(ctx context.Context, id jsonrpc.ID, reason string) error {
+func (p *Peer[T, I]) Cancel(ctx context.Context, id jsonrpc.ID, reason string) error {
 	if rc, ok := p.Conn().(transport.RequestCanceler); ok && rc.CancelRequest(id) {
 		return nil
 	}
@@ -328,7 +335,7 @@ func (p *Peer[T]) Cancel(ctx context.Context, id jsonrpc.ID, reason string) erro
 // come. A response no call waits for goes to Options.OnStray. Called by
 // the read loop. It says whose the response was, and the method of the
 // request it answered (Waiting or Late).
-func (p *Peer[T]) Deliver(id jsonrpc.ID, a Answer) (Fate, string) {
+func (p *Peer[T, I]) Deliver(id jsonrpc.ID, a Answer) (Fate, string) {
 	p.mu.Lock()
 	w, fate, method := p.calls.Resolve(id)
 	if fate == Waiting {
@@ -351,7 +358,7 @@ func (p *Peer[T]) Deliver(id jsonrpc.ID, a Answer) (Fate, string) {
 
 // Fail ends every waiting call with err; later calls fail at once with
 // it. Tokens are forgotten too.
-func (p *Peer[T]) Fail(err error) {
+func (p *Peer[T, I]) Fail(err error) {
 	p.mu.Lock()
 	p.dead = err
 	waiting := p.calls.Drain()
@@ -363,7 +370,7 @@ func (p *Peer[T]) Fail(err error) {
 }
 
 // InFlight reports whether id is a request of ours awaiting its answer.
-func (p *Peer[T]) InFlight(id jsonrpc.ID) bool {
+func (p *Peer[T, I]) InFlight(id jsonrpc.ID) bool {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	_, ok := p.calls.Get(id)
@@ -371,7 +378,7 @@ func (p *Peer[T]) InFlight(id jsonrpc.ID) bool {
 }
 
 // Find is the owner's record of our request id, if it awaits its answer.
-func (p *Peer[T]) Find(id jsonrpc.ID) (T, bool) {
+func (p *Peer[T, I]) Find(id jsonrpc.ID) (T, bool) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	w, ok := p.calls.Get(id)
@@ -384,7 +391,7 @@ func (p *Peer[T]) Find(id jsonrpc.ID) (T, bool) {
 
 // Calls is the owner's records of the requests awaiting their answer, in
 // no order.
-func (p *Peer[T]) Calls() []T {
+func (p *Peer[T, I]) Calls() []T {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	out := make([]T, 0, p.calls.Len())
@@ -395,14 +402,14 @@ func (p *Peer[T]) Calls() []T {
 }
 
 // Len is how many requests of ours await their answer.
-func (p *Peer[T]) Len() int {
+func (p *Peer[T, I]) Len() int {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	return p.calls.Len()
 }
 
 // NewToken is a token no other request of this Peer's has (1, 2, …).
-func (p *Peer[T]) NewToken() jsonrpc.ID {
+func (p *Peer[T, I]) NewToken() jsonrpc.ID {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.issued++
@@ -410,7 +417,7 @@ func (p *Peer[T]) NewToken() jsonrpc.ID {
 }
 
 // Issued reports whether tok (canonical) is one NewToken handed out.
-func (p *Peer[T]) Issued(tok jsonrpc.ID) bool {
+func (p *Peer[T, I]) Issued(tok jsonrpc.ID) bool {
 	n, isInt := tok.Int()
 	p.mu.Lock()
 	defer p.mu.Unlock()
@@ -418,7 +425,7 @@ func (p *Peer[T]) Issued(tok jsonrpc.ID) bool {
 }
 
 // ByToken is the request tok names (a canonical id), if any.
-func (p *Peer[T]) ByToken(tok jsonrpc.ID) (T, bool) {
+func (p *Peer[T, I]) ByToken(tok jsonrpc.ID) (T, bool) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	v, ok := p.tokens[tok]
@@ -427,7 +434,7 @@ func (p *Peer[T]) ByToken(tok jsonrpc.ID) (T, bool) {
 
 // Bind makes tok name v beyond its request's answer (MCP: a call's
 // progress token stays valid for its task's whole life), until Unbind.
-func (p *Peer[T]) Bind(tok jsonrpc.ID, v T) {
+func (p *Peer[T, I]) Bind(tok jsonrpc.ID, v T) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if p.dead == nil {
@@ -436,7 +443,7 @@ func (p *Peer[T]) Bind(tok jsonrpc.ID, v T) {
 }
 
 // Unbind drops tok if it still names v.
-func (p *Peer[T]) Unbind(tok jsonrpc.ID, v T) {
+func (p *Peer[T, I]) Unbind(tok jsonrpc.ID, v T) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if cur, ok := p.tokens[tok]; ok && cur == v {
@@ -445,10 +452,54 @@ func (p *Peer[T]) Unbind(tok jsonrpc.ID, v T) {
 }
 
 // untokenLocked drops w's token if it still names w's request.
-func (p *Peer[T]) untokenLocked(w *waiter[T]) {
+func (p *Peer[T, I]) untokenLocked(w *waiter[T]) {
 	if w.token.IsValid() {
 		if cur, ok := p.tokens[w.token]; ok && cur == w.tag {
 			delete(p.tokens, w.token)
 		}
 	}
+}
+
+// Serve records v as serving the other side's request id, unless one is
+// served under id already (a duplicate id: false, nothing changes).
+func (p *Peer[T, I]) Serve(id jsonrpc.ID, v I) bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if _, dup := p.serving[id]; dup {
+		return false
+	}
+	p.serving[id] = v
+	return true
+}
+
+// Serving is what serves the other side's request id, if any.
+func (p *Peer[T, I]) Serving(id jsonrpc.ID) (I, bool) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	v, ok := p.serving[id]
+	return v, ok
+}
+
+// Served drops v from serving id (answered, or given up), if it still
+// does.
+func (p *Peer[T, I]) Served(id jsonrpc.ID, v I) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if cur, ok := p.serving[id]; ok && cur == v {
+		delete(p.serving, id)
+	}
+}
+
+// AllServing is a copy of what serves the other side's requests, by id.
+func (p *Peer[T, I]) AllServing() map[jsonrpc.ID]I {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return maps.Clone(p.serving)
+}
+
+// ServingLen is how many of the other side's requests are being served.
+func (p *Peer[T, I]) ServingLen() int {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return len(p.serving)
 }

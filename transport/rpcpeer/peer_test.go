@@ -36,7 +36,7 @@ func newRig(t *testing.T, opts rpcpeer.Options) *rig {
 	opts.OnStray = func(id jsonrpc.ID, fate rpcpeer.Fate, method string) {
 		r.strays <- stray{id, fate, method}
 	}
-	r.peer = rpcpeer.New[struct{}](ours, opts)
+	r.peer = rpcpeer.New[struct{}, struct{}](ours, opts)
 	r.loop.Add(1)
 	go func() {
 		defer r.loop.Done()

@@ -22,10 +22,10 @@ type call struct {
 
 // tagged is a Peer whose requests carry a *call, on a pipe whose other
 // end the test reads; its loop delivers responses as MCP's does.
-func tagged(t *testing.T, opts rpcpeer.Options) (*rpcpeer.Peer[*call], transport.Conn, func(jsonrpc.ID, rpcpeer.Answer) (rpcpeer.Fate, string)) {
+func tagged(t *testing.T, opts rpcpeer.Options) (*rpcpeer.Peer[*call, *call], transport.Conn, func(jsonrpc.ID, rpcpeer.Answer) (rpcpeer.Fate, string)) {
 	t.Helper()
 	ours, other := transport.Pipe(nil)
-	p := rpcpeer.New[*call](nil, opts)
+	p := rpcpeer.New[*call, *call](nil, opts)
 	if old := p.Swap(ours); old != nil {
 		t.Fatalf("a new Peer had connection %v", old)
 	}
@@ -156,7 +156,7 @@ func TestCancelClosesTheRequestsStream(t *testing.T) {
 	defer other.Close()
 	defer ours.Close()
 	cc := &canceler{Conn: ours}
-	p := rpcpeer.New[*call](cc, rpcpeer.Options{Cancel: rpcpeer.Cancel{Method: "notifications/cancelled"}})
+	p := rpcpeer.New[*call, *call](cc, rpcpeer.Options{Cancel: rpcpeer.Cancel{Method: "notifications/cancelled"}})
 	if err := p.Cancel(context.Background(), jsonrpc.IntID(4), "x"); err != nil {
 		t.Fatal(err)
 	}
@@ -194,5 +194,31 @@ func TestSendAfterFail(t *testing.T) {
 	p.Bind(jsonrpc.IntID(1), &call{})
 	if _, ok := p.ByToken(jsonrpc.IntID(1)); ok {
 		t.Fatal("Bind after Fail bound a token")
+	}
+}
+
+// The other side's requests being served: a second one under an id still
+// served is refused, Served drops only what it names, and the id space is
+// not ours (a request of ours under the same id is another thing).
+func TestServing(t *testing.T) {
+	p := rpcpeer.New[*call, *call](nil, rpcpeer.Options{FirstID: 1})
+	a, b := &call{name: "a"}, &call{name: "b"}
+	id := jsonrpc.IntID(1)
+	if !p.Serve(id, a) || p.Serve(id, b) {
+		t.Fatal("Serve: want the first taken and the duplicate refused")
+	}
+	if v, ok := p.Serving(id); !ok || v != a {
+		t.Fatalf("Serving(1) = %v, %v", v, ok)
+	}
+	if _, ok := p.Find(id); ok {
+		t.Fatal("a request of theirs was found among ours")
+	}
+	p.Served(id, b)
+	if p.ServingLen() != 1 || len(p.AllServing()) != 1 {
+		t.Fatal("Served of another record dropped the request")
+	}
+	p.Served(id, a)
+	if _, ok := p.Serving(id); ok || p.ServingLen() != 0 {
+		t.Fatal("Served left the request")
 	}
 }
