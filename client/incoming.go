@@ -51,7 +51,8 @@ func (s *Session) handleRequest(in transport.Inbound) {
 	ctx, cancel := context.WithCancelCause(s.life.base)
 	e := &incoming{id: m.ID, method: m.Method, arrived: arrived, ctx: ctx, cancel: cancel}
 	s.mu.Lock()
-	if s.life.alive() != nil {
+	gen, err := s.life.sending()
+	if err != nil {
 		s.mu.Unlock()
 		cancel(nil)
 		return
@@ -72,7 +73,14 @@ func (s *Session) handleRequest(in transport.Inbound) {
 		s.lint.Find(findings.DuplicateRequestID, lint.InFrame(m.ID, m.Method, arrived), "a second %s with id %s while the first is still open", m.Method, m.ID)
 		return
 	}
-	e.gen = s.life.generation()
+	if s.life.join() != nil {
+		// Not since the check above: the end and Close change it under
+		// mu too.
+		s.mu.Unlock()
+		cancel(nil)
+		return
+	}
+	e.gen = gen
 	if asks {
 		e.origin = originOf(s.peer, in.RelatedID, func(via *call) (question.Origin, bool) {
 			return s.tasks.originLocked(taskID, via)
@@ -85,7 +93,6 @@ func (s *Session) handleRequest(in transport.Inbound) {
 	}
 	s.peer.Serve(m.ID, e) // not a duplicate (above, under mu)
 	unrelated := asks && s.unrelatedLocked(e)
-	s.life.wg.Add(1) // alive above, under mu as the end is
 	s.mu.Unlock()
 	s.lint.Request(m, arrived, unrelated)
 	go func() {

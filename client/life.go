@@ -83,8 +83,8 @@ func (l *life) join() error {
 
 func (l *life) leave() { l.wg.Done() }
 
-// sending is the initialize generation a request goes out under, unless
-// the session is ending.
+// sending is the initialize generation a request goes out (or one of the
+// server's comes in) under, unless the session is ending.
 func (l *life) sending() (int, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
@@ -217,6 +217,27 @@ func (l *life) end(name string, readErr error) (ServerState, error) {
 	close(l.dead)
 	return state, l.err
 }
+
+// close runs Close's part once: start (startClose, under the session's
+// lock), then, if it started, a grace for what the end waits for to finish
+// and after (the connection closed, so the read loop ends). Every call
+// returns once the end has finished.
+func (l *life) close(start func() bool, grace time.Duration, after func()) {
+	l.closeOnce.Do(func() {
+		if !start() {
+			return
+		}
+		waitGrace(&l.wg, grace)
+		after()
+	})
+	<-l.done
+}
+
+// settle waits for what the end waits for (join), once the end is marked.
+func (l *life) settle() { l.wg.Wait() }
+
+// finished says the end has finished: its final state is out (Done).
+func (l *life) finished() { close(l.done) }
 
 // startClose begins Close, unless the session has ended: pending calls
 // fail at once (quit), before the prompts' cancel answers can make the

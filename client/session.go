@@ -202,7 +202,7 @@ func (s *Session) abort(err error) {
 	s.mu.Unlock()
 	s.emit(ServerStateChanged{Server: s.name, State: StateFailed, Err: err})
 	s.events.close()
-	close(s.life.done)
+	s.life.finished()
 }
 
 // readLoop reads conn until it fails or is closed, then tears down, unless
@@ -263,7 +263,7 @@ func (s *Session) teardown(readErr error) {
 	s.peer.Fail(sessErr)
 
 	_ = s.peer.Conn().Close()
-	s.life.wg.Wait()
+	s.life.settle()
 	s.settleRounds(sessErr)
 	ev := ServerStateChanged{Server: s.name, State: state}
 	if state != StateClosed {
@@ -271,7 +271,7 @@ func (s *Session) teardown(readErr error) {
 	}
 	s.emit(ev)
 	s.events.close()
-	close(s.life.done)
+	s.life.finished()
 }
 
 // Close closes the session: open prompts end Abandoned (each answered
@@ -282,17 +282,11 @@ func (s *Session) teardown(readErr error) {
 //
 // A Prompter must return soon after its ctx ends, or Close waits for it.
 func (s *Session) Close() error {
-	s.life.closeOnce.Do(func() {
+	s.life.close(func() bool {
 		s.mu.Lock()
-		started := s.life.startClose()
-		s.mu.Unlock()
-		if !started {
-			return
-		}
-		waitGrace(&s.life.wg, closeGrace)
-		_ = s.peer.Conn().Close()
-	})
-	<-s.life.done
+		defer s.mu.Unlock()
+		return s.life.startClose()
+	}, closeGrace, func() { _ = s.peer.Conn().Close() })
 	return nil
 }
 
