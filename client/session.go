@@ -114,7 +114,7 @@ func Connect(ctx context.Context, t transport.Transport, opts *Options) (*Sessio
 		return nil, err
 	}
 	s.peer.Swap(conn)
-	done, _, _ := s.life.newLoop()
+	done, _, _ := s.life.newLoop() // the first loop: nothing has ended it yet
 	go s.readLoop(conn, done)
 	if err := s.hs.establish(ctx, t); err != nil {
 		err = fmt.Errorf("connect to %s: %w", s.name, err)
