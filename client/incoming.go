@@ -92,7 +92,7 @@ func (s *Session) handleRequest(in transport.Inbound) {
 		e.holds = holdClocks(s.peer, in.RelatedID, e.origin)
 	}
 	s.peer.Serve(m.ID, e) // not a duplicate (above, under mu)
-	unrelated := asks && s.unrelatedLocked(e)
+	unrelated := asks && unrelatedRequest(e, s.peer.Calls())
 	s.mu.Unlock()
 	s.lint.Request(m, arrived, unrelated)
 	go func() {
@@ -102,7 +102,7 @@ func (s *Session) handleRequest(in transport.Inbound) {
 				c.clock.release()
 			}
 		}()
-		s.serveRequest(e, m) // features.go
+		s.offers.serve(e, m) // features.go
 		// Release the context (a no-op if it already ended). Not under
 		// mu: by now claim has taken e out of the peer, so nothing else
 		// looks at it, and cancelling takes the base context's own lock,
@@ -278,7 +278,7 @@ func (s *Session) onProgress(params json.RawMessage) {
 		c, _ = s.peer.ByToken(tok)
 	}
 	var id jsonrpc.ID
-	issued := c != nil || s.tokenIssuedLocked(p.Token)
+	issued := c != nil || canonical && s.peer.Issued(tok)
 	if c != nil {
 		id, _ = c.ids()
 		c.clock.kick() // progress resets the request's timeout (timeout.go)

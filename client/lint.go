@@ -5,7 +5,6 @@ import (
 
 	"github.com/elicit-dev/elicit/client/lint"
 	"github.com/elicit-dev/elicit/client/wire"
-	"github.com/elicit-dev/elicit/transport/jsonrpc"
 )
 
 // The findings checks are client/lint: each hook in the engine is one call
@@ -28,21 +27,15 @@ func newLinter(s *Session) *lint.Linter {
 	})
 }
 
-// tokenIssuedLocked reports whether tok is a progress token this session
-// handed out (newToken); under Session.mu.
-func (s *Session) tokenIssuedLocked(tok *jsonrpc.ID) bool {
-	c, ok := tok.Canonical()
-	return ok && s.peer.Issued(c)
-}
-
-// unrelatedLocked reports whether a server request that asks a person has
+// unrelatedRequest reports whether a server request that asks a person has
 // nothing to belong to: no call of ours carried it or owns it, it names no
-// task, and no request of ours but pings is open (under Session.mu).
-func (s *Session) unrelatedLocked(e *incoming) bool {
+// task, and no request of ours (open are calls, read under Session.mu)
+// but pings is open.
+func unrelatedRequest(e *incoming, open []*call) bool {
 	if e.origin.CallID.IsValid() || e.origin.TaskID != "" {
 		return false
 	}
-	for _, c := range s.peer.Calls() {
+	for _, c := range open {
 		if c.method != wire.MethodPing {
 			return false
 		}

@@ -16,7 +16,7 @@ import (
 func (s *Session) metaFields(version string) map[string]json.RawMessage {
 	m := map[string]json.RawMessage{
 		wire.MetaProtocolVersion:    wire.MustJSON(version),
-		wire.MetaClientCapabilities: wire.MustJSON(s.clientCapabilities(version)),
+		wire.MetaClientCapabilities: wire.MustJSON(s.offers.capabilities(version)),
 		wire.MetaClientInfo:         wire.MustJSON(s.opts.ClientInfo),
 	}
 	s.mu.Lock()

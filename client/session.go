@@ -29,38 +29,33 @@ const closeGrace = time.Second
 // Session is one connection to one MCP server. It is safe for concurrent
 // use. See the package doc for its goroutines and prompt rules.
 type Session struct {
-	name     string
-	opts     Options
-	log      *slog.Logger
-	prompter question.Prompter
-	journal  *question.Journal
-	events   *dispatcher
-	schemas  question.SchemaCache
-	asker    question.Asker // puts questions to prompter (deliver.go)
-	// features and requests are what we offer a server and the handler of
-	// each server request (features.go); read-only after newSession.
-	features []feature
-	requests map[string]*feature
-	// notifications are the handlers of server notifications (notify.go).
-	notifications map[string]func(*Session, *jsonrpc.Message)
-	headers       toolHeaders     // x-mcp-header bindings from tools/list (headers.go)
-	tasks         taskTable       // the tasks we follow (tasks*.go); under its own lock
-	receiver      receiverTable   // the tasks we run for the server (receiver*.go); under its own lock
-	resSubs       resourceListens // 2026-07-28 resource subscriptions (subscribe_listen.go); under its own lock
-	lists         listFlights     // list requests coalesced, last answers (lists.go); under its own lock
-	lint          *lint.Linter    // the findings checks and what they remember (client/lint); under its own lock
+	name    string
+	opts    Options
+	log     *slog.Logger
+	journal *question.Journal
+	events  *dispatcher
+	// questions is the one ask path: its schema cache and Asker (deliver.go).
+	questions *asking
+	// offers is what we offer a server and the handlers of its requests
+	// and notifications (features.go, notify.go); read-only after newSession.
+	offers   *offers
+	headers  toolHeaders   // x-mcp-header bindings from tools/list (headers.go)
+	urls     *urlRequired  // -32042 elicitations awaiting completion (urlrequired.go); under its own lock
+	rounds   *rounds       // the 2026-07-28 request path, rounds not yet sent (mrtr*.go); under its own lock
+	tasks    taskTable     // the tasks we follow (tasks*.go); under its own lock
+	receiver receiverTable // the tasks we run for the server (receiver*.go); under its own lock
+	subs     subscriptions // subscriptions/listen streams, resource subscriptions (listen.go, subscribe*.go); under their own locks
+	lists    listFlights   // list requests coalesced, last answers (lists.go); under its own lock
+	lint     *lint.Linter  // the findings checks and what they remember (client/lint); under its own lock
 
 	// mu guards the tables below, and is held around what must agree
 	// across the peer's two tables (cancelCall, handleRequest, withdraw,
 	// claim): our calls and the server's requests being served.
 	mu        sync.Mutex
-	rounds    map[*roundRecord]bool // MRTR rounds whose retry is not yet written (mrtr_round.go)
-	urlWaits  map[string][]*urlWait // -32042 elicitations by elicitationId (urlrequired.go)
-	urlEarly  map[string]bool       // completions that came before their -32042; bounded
-	neg       negotiated            // what initialize or server/discover settled
-	roots     rootsState            // the roots we offer (roots.go)
-	logLevel  string                // 2026-07-28: sent in every request's _meta
-	legacySSE bool                  // the connection is the HTTP+SSE fallback
+	neg       negotiated // what initialize or server/discover settled
+	roots     rootsState // the roots we offer (roots.go)
+	logLevel  string     // 2026-07-28: sent in every request's _meta
+	legacySSE bool       // the connection is the HTTP+SSE fallback
 
 	// peer is the JSON-RPC side (transport/rpcpeer): our ids, our calls
 	// awaiting a response (each a *call), the ids we cancelled, progress
@@ -141,10 +136,7 @@ func Connect(ctx context.Context, t transport.Transport, opts *Options) (*Sessio
 
 func newSession(opts *Options) *Session {
 	s := &Session{
-		rounds:   map[*roundRecord]bool{},
-		urlWaits: map[string][]*urlWait{},
-		urlEarly: map[string]bool{},
-		life:     newLife(),
+		life: newLife(),
 	}
 	if opts != nil {
 		s.opts = *opts
@@ -165,7 +157,7 @@ func newSession(opts *Options) *Session {
 		s.opts.WriteTimeout = DefaultWriteTimeout
 	}
 	s.peer = newPeer(s.name, s.opts.WriteTimeout)
-	s.resSubs.h = listensHandleOf(s)
+	s.subs.h = listensHandleOf(s)
 	if s.opts.ClientInfo.Name == "" {
 		s.opts.ClientInfo = wire.Implementation{Name: "elicit", Version: "dev"}
 	}
@@ -174,22 +166,19 @@ func newSession(opts *Options) *Session {
 		s.log = slog.New(slog.DiscardHandler)
 	}
 	s.log = s.log.With("server", s.name)
-	s.prompter = s.opts.Prompter
-	if s.prompter == nil {
-		s.prompter = question.CancelAll
-	}
-	s.asker = question.Asker{Prompter: s.prompter, WG: &s.life.wg, OnPanic: func(q *question.Question, r any) {
-		s.log.Error("prompter panicked", "prompt", q.Key.String(), "panic", r)
-	}}
 	s.journal = s.opts.Journal
 	if s.journal == nil {
 		s.journal = question.NewJournal(0)
 	}
 	s.events = newDispatcher(s.opts.Observer)
 	s.roots = rootsState{list: slices.Clone(s.opts.Roots), declared: s.opts.Roots != nil}
-	s.features = features()
-	s.requests = requestTable(s.features)
-	s.notifications = notificationTable()
+	s.questions = newAsking(askHandleOf(s), s.opts.Prompter, &s.life.wg)
+	s.receiver.h = receiverHandleOf(s)
+	s.urls = newURLRequired(urlHandleOf(s))
+	s.headers.h = headersHandleOf(s)
+	s.lists.freshness = listFreshnessOf(s)
+	s.rounds = newRounds(roundsHandleOf(s))
+	s.offers = newOffers(offersHandleOf(s))
 	s.tasks.h = tasksHandleOf(s)
 	s.hs.h = handshakeOf(s)
 	return s
@@ -235,7 +224,7 @@ func (s *Session) readLoop(conn transport.Conn, done chan struct{}) {
 			// BENCHMARKS.md).
 			runtime.Gosched()
 		case jsonrpc.KindNotification:
-			s.handleNotification(in.Msg)
+			s.offers.notify(in.Msg)
 		default:
 			s.notice("skipped a message that is neither request, notification nor response")
 			s.lint.Find(findings.JSONRPCShape, lint.InFrame(in.Msg.ID, in.Msg.Method, in.Received), "a message that is neither request, notification nor response")
@@ -264,7 +253,7 @@ func (s *Session) teardown(readErr error) {
 
 	_ = s.peer.Conn().Close()
 	s.life.settle()
-	s.settleRounds(sessErr)
+	s.rounds.settle(sessErr)
 	ev := ServerStateChanged{Server: s.name, State: state}
 	if state != StateClosed {
 		ev.Err = sessErr
