@@ -29,7 +29,7 @@ func newLinter(s *Session) *lint.Linter {
 
 // unrelatedRequest reports whether a server request that asks a person has
 // nothing to belong to: no call of ours carried it or owns it, it names no
-// task, and no request of ours (open are calls, read under Session.mu)
+// task, and no request of ours (open: the peer's calls awaiting an answer)
 // but pings is open.
 func unrelatedRequest(e *incoming, open []*call) bool {
 	if e.origin.CallID.IsValid() || e.origin.TaskID != "" {
