@@ -22,7 +22,7 @@ import (
 type engine struct {
 	// ctx bounds everything the engine starts on its own (list
 	// subscriptions); cmd cancels it on quit.
-	ctx   context.Context
+	ctx context.Context
 	// m is the TUI's Manager, or under elicit attach the kept session
 	// (engine_kept.go).
 	m     sessionSet
