@@ -17,6 +17,8 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/vt"
+
+	"github.com/elicit-dev/elicit/transport/jsonrpc"
 )
 
 // echoModel is a TUI that shows what was typed and its size, and quits
@@ -166,10 +168,14 @@ func startHub(t *testing.T, exit string, refuse error) *hub {
 		h.conn <- conn
 		r := bufio.NewReader(conn)
 		id, hello, err := ReadHello(r)
+		var refused *jsonrpc.Error
 		if err == nil {
 			err = h.refuse
 		}
-		if rerr := Reply(conn, id, err); err != nil || rerr != nil {
+		if err != nil {
+			refused = jsonrpc.NewError(-32602, err.Error(), map[string]int{"exit": 2})
+		}
+		if rerr := Reply(conn, id, refused); err != nil || rerr != nil {
 			_ = conn.Close()
 			h.served <- errors.Join(err, rerr)
 			return
@@ -379,8 +385,12 @@ func TestAttachRefused(t *testing.T) {
 	h := startHub(t, "", errors.New("no session named \"nope\"\x1b[2J"))
 	_, _, err := dial(t, h, hello80x24())
 	var refused *RefusedError
-	if !errors.As(err, &refused) || refused.Message != `no session named "nope"[2J` {
+	if !errors.As(err, &refused) || refused.Error() != `no session named "nope"[2J` {
 		t.Fatalf("err = %v, want the hub's refusal without its control characters", err)
+	}
+	var rpcErr *jsonrpc.Error
+	if !errors.As(err, &rpcErr) || !strings.Contains(string(rpcErr.Data), `"exit":2`) {
+		t.Fatalf("err = %v, want the JSON-RPC error with its data", err)
 	}
 	<-h.served
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strings"
 	"sync"
 	"time"
 )
@@ -150,13 +151,12 @@ func copyKeys(in io.Reader, w *frameConn) {
 // plain drops control characters from a line the hub sends for the
 // terminal (its own words, but they reach a terminal).
 func plain(s string) string {
-	out := []rune{}
-	for _, r := range s {
-		if !isControl(r) || r == '\n' {
-			out = append(out, r)
+	return strings.Map(func(r rune) rune {
+		if isControl(r) {
+			return -1
 		}
-	}
-	return string(out)
+		return r
+	}, s)
 }
 
 // frameConn serialises frame writes from the key copier and Run.

@@ -144,10 +144,12 @@ func Request(w io.Writer, h Hello) error {
 }
 
 // RefusedError is the hub's refusal of a Hello (no such session, one
-// attached already), with its message.
-type RefusedError struct{ Message string }
+// attached already): its JSON-RPC error (errors.As finds it, with the
+// exit code its data names), printed plain.
+type RefusedError struct{ Err *jsonrpc.Error }
 
-func (e *RefusedError) Error() string { return e.Message }
+func (e *RefusedError) Error() string { return plain(e.Err.Message) }
+func (e *RefusedError) Unwrap() error { return e.Err }
 
 // ReadReply reads the hub's reply line. The reader it returns holds
 // what was read past the line (nothing, from a hub of ours: it sends no
@@ -163,13 +165,7 @@ func ReadReply(r io.Reader) (*bufio.Reader, error) {
 		return nil, fmt.Errorf("attach: the hub's reply: %w", err)
 	}
 	if msg.Error != nil {
-		// The hub's own words, but printed on a terminal: plain only.
-		return nil, &RefusedError{Message: strings.Map(func(r rune) rune {
-			if isControl(r) {
-				return -1
-			}
-			return r
-		}, msg.Error.Message)}
+		return nil, &RefusedError{Err: msg.Error}
 	}
 	return br, nil
 }
@@ -204,12 +200,12 @@ func ParseHello(params json.RawMessage) (Hello, error) {
 	return h, nil
 }
 
-// Reply writes the hub's reply to the request id: a result when err is
-// nil, else an error whose message the client prints.
-func Reply(w io.Writer, id jsonrpc.ID, refused error) error {
+// Reply writes the hub's reply to the request id: a result when refused
+// is nil, else the error, whose message the client prints.
+func Reply(w io.Writer, id jsonrpc.ID, refused *jsonrpc.Error) error {
 	var msg *jsonrpc.Message
 	if refused != nil {
-		msg = jsonrpc.NewErrorResponse(id, jsonrpc.NewError(-32000, refused.Error(), nil))
+		msg = jsonrpc.NewErrorResponse(id, refused)
 	} else {
 		var err error
 		if msg, err = jsonrpc.NewResponse(id, struct{}{}); err != nil {

@@ -26,6 +26,9 @@ type ServeOptions struct {
 	// Exit is the line the client prints once its terminal is restored
 	// ("" says nothing).
 	Exit string
+	// Output, when set, wraps what the program writes to (cmd/elicit's
+	// frame governor watches it).
+	Output func(io.Writer) io.Writer
 }
 
 // deadliner is what a net.Conn has to bound a write.
@@ -50,10 +53,14 @@ func Serve(ctx context.Context, conn io.ReadWriteCloser, r io.Reader, h Hello, m
 	defer cancel()
 	out := &screenWriter{conn: conn, timeout: opts.WriteTimeout, broken: cancel}
 	keys, keysIn := io.Pipe()
+	var screen io.Writer = out
+	if opts.Output != nil {
+		screen = opts.Output(out)
+	}
 	p := tea.NewProgram(m,
 		tea.WithContext(ctx),
 		tea.WithInput(keys),
-		tea.WithOutput(out),
+		tea.WithOutput(screen),
 		tea.WithEnvironment(h.Environ()),
 		tea.WithColorProfile(h.profile()),
 		tea.WithWindowSize(h.Width, h.Height),
