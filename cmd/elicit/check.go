@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"github.com/elicit-dev/elicit/cmd/elicit/internal/hub"
 	"io"
 	"strings"
 	"text/tabwriter"
@@ -71,6 +72,7 @@ func runCheck(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	var budget time.Duration
 	fs := newFlagSet("check", stderr, checkUsage)
 	c.register(fs)
+	c.registerSession(fs)
 	c.registerConfig(fs)
 	c.registerLogLevel(fs)
 	fs.StringVar(&tool, "call", "", "also call this tool")
@@ -100,6 +102,9 @@ func runCheck(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	prompter, err := policy(answer)
 	if err != nil {
 		return err
+	}
+	if hc := hub.CallFrom(ctx); hc != nil {
+		hc.SetPolicy(prompter) // --call's questions, on a session
 	}
 	out := &checkOutput{Steps: []checkStep{}, Budget: budget.String()}
 	c.recordAs, c.answer = "check", answer // --record: the call below is what a replay runs again

@@ -150,7 +150,7 @@ func (e *exercise) call(tool string, args map[string]any) checkStep {
 		return st
 	}
 	rc := e.rec.Begin(e.s.Name(), wire.MethodToolsCall, tool, toolCallParams{Name: tool, Arguments: args}, nil)
-	res, err := e.s.CallTool(e.ctx, tool, args, nil)
+	res, err := e.s.CallTool(e.ctx, tool, args, hubCallOptions(e.ctx))
 	rc.End(callResult(res), err)
 	switch {
 	case err != nil:

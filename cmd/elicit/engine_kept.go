@@ -11,7 +11,7 @@ import (
 )
 
 // sessionSet is what the engine reads of its servers' sessions: the
-// TUI's client.Manager, or one session a hub keeps (keptSession), which
+// TUI's client.Manager, or one session a hub keeps (heldSession), which
 // elicit attach's TUI shows.
 type sessionSet interface {
 	Add(ctx context.Context, name string, t transport.Transport, opts *client.Options) error
@@ -26,7 +26,7 @@ type sessionSet interface {
 
 var (
 	_ sessionSet = (*client.Manager)(nil)
-	_ sessionSet = keptSession{}
+	_ sessionSet = heldSession{}
 )
 
 // errKept: a kept session's server is the session's (elicit session
@@ -34,14 +34,14 @@ var (
 // not add or replace one.
 var errKept = errors.New("a kept session is started and stopped with elicit session start and stop, not from its TUI")
 
-// keptSession is one session a hub keeps, as a sessionSet of one.
-type keptSession struct{ s *client.Session }
+// heldSession is one session a hub keeps, as a sessionSet of one.
+type heldSession struct{ s *client.Session }
 
-func (k keptSession) Add(context.Context, string, transport.Transport, *client.Options) error {
+func (k heldSession) Add(context.Context, string, transport.Transport, *client.Options) error {
 	return errKept
 }
 
-func (k keptSession) Session(name string) *client.Session {
+func (k heldSession) Session(name string) *client.Session {
 	if name != k.s.Name() || k.s.Err() != nil {
 		return nil
 	}
@@ -49,7 +49,7 @@ func (k keptSession) Session(name string) *client.Session {
 }
 
 // Status is the session's, as the Manager says it of one it holds.
-func (k keptSession) Status() []client.ServerStatus {
+func (k heldSession) Status() []client.ServerStatus {
 	st := client.ServerStatus{Name: k.s.Name(), State: client.StateReady, Protocol: k.s.Protocol(), Era: k.s.Era()}
 	switch err := k.s.Err(); {
 	case errors.Is(err, client.ErrClosed):
@@ -60,7 +60,7 @@ func (k keptSession) Status() []client.ServerStatus {
 	return []client.ServerStatus{st}
 }
 
-func (k keptSession) Details(name string) (client.ServerDetails, error) {
+func (k heldSession) Details(name string) (client.ServerDetails, error) {
 	if name != k.s.Name() {
 		return client.ServerDetails{}, fmt.Errorf("details of %s: %w", name, client.ErrUnknownServer)
 	}
@@ -71,16 +71,16 @@ func (k keptSession) Details(name string) (client.ServerDetails, error) {
 	return d, nil
 }
 
-func (k keptSession) Reconnect(context.Context, string) error { return errKept }
+func (k heldSession) Reconnect(context.Context, string) error { return errKept }
 
-func (k keptSession) Roots(name string) (client.RootsInfo, error) {
+func (k heldSession) Roots(name string) (client.RootsInfo, error) {
 	if name != k.s.Name() {
 		return client.RootsInfo{}, fmt.Errorf("roots of %s: %w", name, client.ErrUnknownServer)
 	}
 	return k.s.Roots(), nil
 }
 
-func (k keptSession) SetRoots(ctx context.Context, name string, roots []client.Root) error {
+func (k heldSession) SetRoots(ctx context.Context, name string, roots []client.Root) error {
 	if name != k.s.Name() {
 		return fmt.Errorf("set roots on %s: %w", name, client.ErrUnknownServer)
 	}
@@ -90,4 +90,4 @@ func (k keptSession) SetRoots(ctx context.Context, name string, roots []client.R
 	return nil
 }
 
-func (k keptSession) Journal() *question.Journal { return k.s.Journal() }
+func (k heldSession) Journal() *question.Journal { return k.s.Journal() }

@@ -24,7 +24,7 @@ func TestKeptSessionEngine(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer s.Close()
-	e := &engine{ctx: t.Context(), m: keptSession{s}, specs: map[string]serverSpec{"demo": spec}, pending: map[string]error{}}
+	e := &engine{ctx: t.Context(), m: heldSession{s}, specs: map[string]serverSpec{"demo": spec}, pending: map[string]error{}}
 	st := e.Servers()
 	if len(st) != 1 || st[0].Name != "demo" || st[0].State != client.StateReady || !st[0].Caps.Tools {
 		t.Fatalf("Servers = %+v, want demo ready with its tools capability", st)

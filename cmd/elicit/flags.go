@@ -61,6 +61,17 @@ type common struct {
 	// became of it once connected, for the JSON.
 	logLevel    string
 	logLevelOut *logLevelOutput
+	// session is --session NAME: the command runs in the session hub on
+	// that session (session_forward.go); dieWithParent is set for the
+	// hub's own servers, which must not outlive it.
+	session       string
+	dieWithParent bool
+}
+
+// registerSession adds --session, for the commands that can run on a
+// kept session.
+func (c *common) registerSession(fs *flag.FlagSet) {
+	fs.StringVar(&c.session, "session", "", "run on the session NAME (elicit session start): no server started, no handshake")
 }
 
 // registerConfig adds --config and --server, for the headless commands.

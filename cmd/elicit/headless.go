@@ -14,7 +14,9 @@ import (
 	"github.com/elicit-dev/elicit/client/question"
 	"github.com/elicit-dev/elicit/client/wire"
 	"github.com/elicit-dev/elicit/cmd/elicit/internal/app"
+	"github.com/elicit-dev/elicit/cmd/elicit/internal/hub"
 	"github.com/elicit-dev/elicit/themes/untrusted"
+	"github.com/elicit-dev/elicit/transport"
 )
 
 const toolsUsage = `Usage: elicit tools [flags] [-- CMD ARGS...]
@@ -48,6 +50,7 @@ func runTools(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	var c common
 	fs := newFlagSet("tools", stderr, toolsUsage)
 	c.register(fs)
+	c.registerSession(fs)
 	c.registerConfig(fs)
 	c.registerLogLevel(fs)
 	before, after := splitDashDash(args)
@@ -79,17 +82,26 @@ func runTools(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 func runCall(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	var c common
 	var argsJSON, answer string
+	var noWait bool
 	fs := newFlagSet("call", stderr, callUsage)
 	c.register(fs)
 	c.registerConfig(fs)
 	c.registerLogLevel(fs)
+	c.registerSession(fs)
 	fs.StringVar(&argsJSON, "args", "{}", "tool arguments as a JSON object")
-	fs.StringVar(&answer, "answer", "accept-defaults", "how to answer prompts: accept-defaults, accept, decline, cancel or FILE.json")
+	fs.StringVar(&answer, "answer", "accept-defaults", "how to answer prompts: accept-defaults, accept, decline, cancel or FILE.json (with --session: a person answers unless this is given)")
+	fs.BoolVar(&noWait, "no-wait", false, "with --session: print {\"call\": ID, \"questions\": […]} at once; elicit result ID waits for the call")
 	before, after := splitDashDash(args)
 	c.command = after
 	pos, err := parseInterleaved(fs, before)
 	if err != nil {
 		return err
+	}
+	// On a session (the hub runs this), the call's questions wait for a
+	// person unless --answer was given.
+	hc := hub.CallFrom(ctx)
+	if noWait && hc == nil {
+		return usageErr("--no-wait needs --session NAME")
 	}
 	if len(pos) != 1 {
 		return usageErr("call needs exactly one TOOL name (see elicit call -h)")
@@ -102,6 +114,9 @@ func runCall(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	prompter, err := policy(answer)
 	if err != nil {
 		return err
+	}
+	if hc != nil && flagGiven(fs, "answer") {
+		hc.SetPolicy(prompter)
 	}
 	var retries urlRetries
 	c.observer = &retries
@@ -126,6 +141,12 @@ func runCall(ctx context.Context, args []string, stdout, stderr io.Writer) error
 			listing.Go(func() { _, _ = sess.ListTools(ctx) })
 		}}
 	}
+	if hc != nil { // the session's questions for this call are known as its
+		if opts == nil {
+			opts = &client.CallOptions{}
+		}
+		opts.OnID = hc.OnID
+	}
 	start := time.Now()
 	rc := c.rec.Begin(sess.Name(), wire.MethodToolsCall, tool, toolCallParams{Name: tool, Arguments: toolArgs}, nil)
 	res, callErr := sess.CallTool(ctx, tool, toolArgs, opts)
@@ -138,9 +159,15 @@ func runCall(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	// written; closing the session waits for every prompt to settle, so
 	// the journal read below is complete.
 	cleanup()
+	if hc != nil {
+		hc.Settle(ctx) // a kept session stays open: wait for its questions' entries
+	}
 	out.Prompts = []promptOutput{} // arrays, also when nothing was asked
 	out.Sampling = []samplingOutput{}
 	for _, e := range sess.Journal().Entries() {
+		if hc != nil && !hc.Owns(e.Origin) {
+			continue // another call's, on the same session
+		}
 		if e.Sampling != nil { // a sampling question's entry holds its record
 			out.Sampling = append(out.Sampling, samplingEntry(e))
 			continue
@@ -272,6 +299,12 @@ func policy(answer string) (question.Prompter, error) {
 // Server stderr is passed through to ours, so a failing server explains
 // itself.
 func connectHeadless(ctx context.Context, c *common, prompter question.Prompter, stderr io.Writer) (*client.Session, func(), error) {
+	if k := hub.SessionFrom(ctx); k != nil {
+		return keptSession(c, k) // session_forward.go
+	}
+	if c.session != "" {
+		return nil, nil, fail(exitInternal, "--session %s reached a command outside the hub", c.session)
+	}
 	spec, err := c.spec(true)
 	if err != nil {
 		return nil, nil, err
@@ -279,6 +312,12 @@ func connectHeadless(ctx context.Context, c *common, prompter question.Prompter,
 	for _, w := range spec.warnings {
 		fmt.Fprintf(stderr, "elicit: warning: %s\n", untrusted.Line(w))
 	}
+	return connectSpec(ctx, c, spec, prompter, stderr)
+}
+
+// connectSpec connects to spec with c's flags: a one-shot command's
+// session, or a session of the hub (hub_serve.go).
+func connectSpec(ctx context.Context, c *common, spec serverSpec, prompter question.Prompter, stderr io.Writer) (*client.Session, func(), error) {
 	spec.auth = headlessAuth(stderr, c.authTimeout)
 	c.findings = findings.NewRecorder(nil)
 	rec, err := openRecord(c.record, recordSettings(c.recordAs, c, []serverSpec{spec}, c.urlWait, c.answer), secretsOf(stderr))
@@ -319,6 +358,9 @@ func connectHeadless(ctx context.Context, c *common, prompter question.Prompter,
 	if err != nil {
 		closeRec()
 		return nil, nil, err
+	}
+	if st, ok := t.(*transport.Stdio); ok {
+		st.DieWithParent = c.dieWithParent
 	}
 	sess, err := w.Connect(ctx, t)
 	if err != nil {

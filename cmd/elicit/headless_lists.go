@@ -100,6 +100,7 @@ func runRead(ctx context.Context, name, usage string, npos int, args []string, s
 	var c common
 	fs := newFlagSet(name, stderr, usage)
 	c.register(fs)
+	c.registerSession(fs)
 	c.registerConfig(fs)
 	c.registerLogLevel(fs)
 	if extra != nil {

@@ -51,6 +51,7 @@ func TestLayers(t *testing.T) {
 		"ui":                         {ours: []string{"client", "client/wire", "client/question", "client/findings", "forms", "forms/schema", "themes", "themes/untrusted"}, testOurs: []string{"transport/jsonrpc"}, charm: true},
 		"cmd/elicit":                 {anything: true},
 		"cmd/elicit/internal/app":    {ours: []string{"client", "client/findings", "client/question", "client/record", "client/wire", "transport"}},
+		"cmd/elicit/internal/hub":    {ours: []string{"client", "client/findings", "client/question", "client/record", "forms/schema", "transport", "transport/jsonrpc", "transport/redact", "transport/rpcpeer"}},
 		"cmd/elicit/internal/attach": {ours: []string{"transport/jsonrpc"}, charm: true},
 		"cmd/elicit/demo":            {sdk: true, testSDK: true},
 		"cmd/elicit/demo/acpagent":   {},

@@ -49,6 +49,7 @@ func runPing(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	var c common
 	fs := newFlagSet("ping", stderr, pingUsage)
 	c.register(fs)
+	c.registerSession(fs)
 	c.registerConfig(fs)
 	before, after := splitDashDash(args)
 	c.command = after
