@@ -66,6 +66,9 @@ type common struct {
 	// hub's own servers, which must not outlive it.
 	session       string
 	dieWithParent bool
+	// kept, on a hub's session, keeps its traffic, stderr, findings and
+	// questions for elicit attach's TUI (attach_serve.go); nil elsewhere.
+	kept *keptUI
 }
 
 // registerSession adds --session, for the commands that can run on a

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/elicit-dev/elicit/client"
 	"github.com/elicit-dev/elicit/cmd/elicit/internal/hub"
 	"github.com/elicit-dev/elicit/transport/redact"
 )
@@ -77,14 +78,26 @@ func hubOpener(log io.Writer) hub.Opener {
 			}
 			spec.Env = append(slices.Clone(p.Env), spec.Env...)
 		}
-		c.recordAs, c.observer, c.dieWithParent = "session", h.Observer, true
+		// What elicit attach's TUI shows of the session is kept from its
+		// start: its questions (the hub's prompter hands each to it too),
+		// events, traffic, stderr and findings (attach_serve.go).
+		kept := newKeptUI(spec, sec)
+		if hp, ok := h.Prompter.(*hub.Prompter); ok {
+			hp.SetNext(kept.Prompter())
+		}
+		toUI := kept.Observer()
+		c.recordAs, c.dieWithParent, c.kept = "session", true, kept
+		c.observer = client.ObserverFunc(func(e client.Event) { h.Observer.Event(e); toUI.Event(e) })
 		sess, cleanup, err := connectSpec(ctx, &c, spec, h.Prompter, errw)
 		if err != nil {
+			kept.Close()
 			errw.Flush()
 			return nil, err
 		}
+		kept.session, kept.found, kept.rec = sess, c.findings, c.rec
 		return &hub.Opened{Client: sess, Findings: c.findings, Recorder: c.rec, Pid: sess.Details().Conn.Pid, Secrets: sec,
-			Close: func() { cleanup(); errw.Flush() }}, nil
+			Attach: kept.Attach,
+			Close:  func() { cleanup(); kept.Close(); errw.Flush() }}, nil
 	}
 }
 

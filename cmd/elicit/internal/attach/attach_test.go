@@ -182,7 +182,7 @@ func startHub(t *testing.T, exit string, refuse error) *hub {
 		}
 		h.hello <- hello
 		h.served <- Serve(context.Background(), conn, r, hello, h.model,
-			func(*tea.Program) { h.bound.Add(1) }, func() { h.unbound.Add(1) }, ServeOptions{Exit: exit})
+			func(*tea.Program) { h.bound.Add(1) }, func() { h.unbound.Add(1) }, ServeOptions{Exit: func() string { return exit }})
 	}()
 	t.Cleanup(func() { _ = ln.Close() })
 	return h

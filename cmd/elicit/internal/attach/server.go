@@ -24,8 +24,9 @@ type ServeOptions struct {
 	// default --fps).
 	FPS int
 	// Exit is the line the client prints once its terminal is restored
-	// ("" says nothing).
-	Exit string
+	// (nil or "" says nothing), asked once the program has ended: the
+	// program's end says which (the person quit, the session stopped).
+	Exit func() string
 	// Output, when set, wraps what the program writes to (cmd/elicit's
 	// frame governor watches it).
 	Output func(io.Writer) io.Writer
@@ -76,7 +77,11 @@ func Serve(ctx context.Context, conn io.ReadWriteCloser, r io.Reader, h Hello, m
 	unbind()
 	// The program has restored the terminal's modes through out; the
 	// exit frame tells the client it may restore the rest.
-	exitErr := out.frame(frameExit, []byte(opts.Exit))
+	line := ""
+	if opts.Exit != nil {
+		line = opts.Exit()
+	}
+	exitErr := out.frame(frameExit, []byte(line))
 	_ = keys.CloseWithError(io.EOF)
 	// Closing conn ends forward's read if the program quit by itself;
 	// that read's error is ours, not the client's.

@@ -1,0 +1,78 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"os"
+
+	"github.com/elicit-dev/elicit/cmd/elicit/internal/attach"
+	"github.com/elicit-dev/elicit/cmd/elicit/internal/hub"
+)
+
+const attachUsage = `usage: elicit attach NAME
+
+The TUI on session NAME (elicit session start): its open questions as
+panes, answerable there, its traffic, logs and journal from the session's
+start, its tools, resources and prompts. The TUI runs in the session hub;
+this command forwards the terminal to it.
+
+ctrl+c (or the terminal closing, SIGTERM, SIGHUP) detaches: the session
+keeps running, its open questions stay open, and elicit attach NAME comes
+back to them. One TUI at a time per session.
+
+Exit codes: 0 detached, 2 no terminal or the session has a TUI attached
+already, 3 no such session, or the hub went away ("disconnected").
+`
+
+func runAttach(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := newFlagSet("attach", stderr, attachUsage)
+	pos, err := parseInterleaved(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(pos) != 1 {
+		return usageErr("attach takes one session NAME (elicit session list shows them)")
+	}
+	name := pos[0]
+	term, stop, err := attach.OSTerminal()
+	if err != nil {
+		return usageErr("%v", err)
+	}
+	defer stop()
+	p, err := hub.Locate()
+	if err != nil {
+		return fail(exitConnect, "%w", err)
+	}
+	var d net.Dialer
+	conn, err := d.DialContext(ctx, "unix", p.Socket)
+	if err != nil {
+		return fail(exitConnect, "session %s: disconnected: no hub answers at %s (elicit session start starts one)", name, p.Socket)
+	}
+	if err := attach.Request(conn, attach.NewHello(name, term, os.Stdout, os.Environ())); err != nil {
+		conn.Close()
+		return fail(exitConnect, "session %s: disconnected: %w", name, err)
+	}
+	r, err := attach.ReadReply(conn)
+	if err != nil {
+		conn.Close()
+		var refused *attach.RefusedError
+		if errors.As(err, &refused) {
+			return fail(hub.ExitOf(err), "%s", refused.Error())
+		}
+		return fail(exitConnect, "session %s: disconnected: %w", name, err)
+	}
+	line, err := attach.Run(ctx, conn, r, term)
+	if errors.Is(err, attach.ErrDisconnected) {
+		return fail(exitConnect, "session %s: %w", name, err)
+	}
+	if err != nil {
+		return err
+	}
+	if line != "" {
+		fmt.Fprintln(stderr, line)
+	}
+	return nil
+}

@@ -1,0 +1,146 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net"
+	"sync"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/elicit-dev/elicit/client"
+	"github.com/elicit-dev/elicit/client/findings"
+	"github.com/elicit-dev/elicit/client/record"
+	"github.com/elicit-dev/elicit/cmd/elicit/internal/attach"
+	"github.com/elicit-dev/elicit/cmd/elicit/internal/hub"
+	"github.com/elicit-dev/elicit/transport"
+	"github.com/elicit-dev/elicit/transport/jsonrpc"
+	"github.com/elicit-dev/elicit/transport/redact"
+	"github.com/elicit-dev/elicit/ui"
+)
+
+// keptUI is what a session the hub keeps holds for elicit attach, from
+// its start: the Bridge (its questions, as the TUI would be shown them,
+// and the rings of its traffic, stderr and logs) and what the TUI's
+// engine reads. A TUI attaches to it, quits, and the next attaches to the
+// same one.
+type keptUI struct {
+	spec  serverSpec
+	br    *ui.Bridge
+	sec   *redact.Secrets
+	theme string
+	// session, found and rec are set once the session is open.
+	session *client.Session
+	found   *findings.Recorder
+	rec     *record.Recorder
+
+	mu       sync.Mutex
+	attached bool
+}
+
+// newKeptUI makes the Bridge of a session about to open: detached, so
+// the session's events never wait for a TUI.
+func newKeptUI(spec serverSpec, sec *redact.Secrets) *keptUI {
+	br := ui.NewBridge(ui.BridgeOptions{})
+	br.Detach()
+	return &keptUI{spec: spec, br: br, sec: sec}
+}
+
+// Prompter is the session's questions as the TUI is shown them (the
+// hub's prompter hands each one to it too, and cancels it when it is
+// settled elsewhere).
+func (k *keptUI) Prompter() shownPrompter { return shownPrompter{next: k.br, sec: k.sec} }
+
+// Observer gives the TUI the session's events, masked as the TUI's are.
+func (k *keptUI) Observer() client.Observer {
+	return client.ObserverFunc(func(e client.Event) { k.br.Event(shownEvent(k.sec, e)) })
+}
+
+// onFrame, stderr and findingsChanged are what connectSpec wires into
+// the session for the TUI (nothing when k is nil: not a hub's session).
+func (k *keptUI) onFrame() func(transport.Frame) {
+	if k == nil {
+		return nil
+	}
+	return func(fr transport.Frame) { k.br.Frame(k.spec.Name, fr) }
+}
+
+func (k *keptUI) stderr(line string) {
+	if k != nil {
+		k.br.Stderr(k.spec.Name, line)
+	}
+}
+
+func (k *keptUI) findingsChanged() func() {
+	if k == nil {
+		return nil
+	}
+	return k.br.FindingsChanged
+}
+
+// Close ends the Bridge with the session.
+func (k *keptUI) Close() { k.br.Close() }
+
+// Attach is the session's hub.Attacher: it checks the terminal's Hello,
+// answers it, and runs the TUI on it (Serve). One TUI at a time: its
+// panes answer the session's questions, and two would race for them.
+func (k *keptUI) Attach(ctx context.Context, conn net.Conn, r io.Reader, id jsonrpc.ID, params json.RawMessage) error {
+	refuse := func(err error) error {
+		_ = attach.Reply(conn, id, jsonrpc.NewError(jsonrpc.CodeInvalidParams, err.Error(), hub.ErrorData{Exit: hub.ExitUsage}))
+		_ = conn.Close()
+		return err
+	}
+	h, err := attach.ParseHello(params)
+	if err != nil {
+		return refuse(err)
+	}
+	k.mu.Lock()
+	busy := k.attached
+	k.attached = true
+	k.mu.Unlock()
+	if busy {
+		return refuse(fmt.Errorf("session %s has a TUI attached already: quit that one first", h.Session))
+	}
+	defer func() {
+		k.mu.Lock()
+		k.attached = false
+		k.mu.Unlock()
+	}()
+	if err := attach.Reply(conn, id, nil); err != nil {
+		_ = conn.Close()
+		return err
+	}
+	return k.serve(ctx, conn, r, h)
+}
+
+// serve runs the TUI on the terminal at the other end of conn, on the
+// session's live engine, until it quits, the terminal goes or ctx ends
+// (the session stopped); the session runs on.
+func (k *keptUI) serve(ctx context.Context, conn io.ReadWriteCloser, r io.Reader, h attach.Hello) error {
+	tctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	sess := k.session
+	eng := &engine{ctx: tctx, m: heldSession{sess}, specs: map[string]serverSpec{sess.Name(): k.spec}, order: []string{sess.Name()},
+		pending: map[string]error{}, findings: k.found, rec: k.rec, secrets: k.sec}
+	var err error
+	if eng.agentHub, err = newAgentHub(k.br, sess.Journal(), nil); err != nil {
+		return err
+	}
+	m := ui.New(eng, k.br, ui.Options{Theme: k.theme, Context: tctx, OpenURL: browserOpener(), Attached: true, Getenv: h.Getenv})
+	gov := newFrameGovernor(renderFPS)
+	exit := func() string {
+		if ctx.Err() != nil {
+			return "elicit: session " + h.Session + " stopped"
+		}
+		return "elicit: detached; session " + h.Session + " keeps running (elicit attach " + h.Session + " comes back)"
+	}
+	err = attach.Serve(tctx, conn, r, h, gov.wrap(m),
+		func(p *tea.Program) { gov.bind(p); k.br.Attach(p.Send) },
+		func() { k.br.Detach(); gov.close() },
+		attach.ServeOptions{FPS: renderFPS, Output: gov.output, Exit: exit})
+	cancel()
+	eng.bg.Wait()
+	return err
+}
