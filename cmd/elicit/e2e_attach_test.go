@@ -1,0 +1,256 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// waitAttach bounds each command and wait of these tests: a failure,
+// never a pace.
+const waitAttach = 30 * time.Second
+
+// attachEnv is a hub of a test's own: its socket folder and home are
+// the test's, so hubs of tests running side by side never meet.
+type attachEnv struct {
+	t   *testing.T
+	dir string
+	env []string
+}
+
+func newAttachEnv(t *testing.T) *attachEnv {
+	t.Helper()
+	dir := t.TempDir()
+	xdg, home := filepath.Join(dir, "xdg"), filepath.Join(dir, "home")
+	for _, d := range []string{xdg, home} {
+		if err := os.Mkdir(d, 0o700); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return &attachEnv{t: t, dir: dir, env: []string{"XDG_RUNTIME_DIR=" + xdg, "HOME=" + home, "XDG_STATE_HOME=" + filepath.Join(dir, "state")}}
+}
+
+// run runs the binary with the hub's environment: its exit code and
+// stdout.
+func (a *attachEnv) run(args ...string) (int, []byte) {
+	a.t.Helper()
+	// Not the test's context: the cleanup's session stop runs after it
+	// ended. Bounded all the same.
+	ctx, cancel := context.WithTimeout(context.Background(), waitAttach)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, binPath, args...)
+	cmd.Dir, cmd.Env = a.dir, append(os.Environ(), a.env...)
+	var out, errs bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errs
+	err := cmd.Run()
+	var ee *exec.ExitError
+	if errors.As(err, &ee) {
+		return ee.ExitCode(), out.Bytes()
+	} else if err != nil {
+		a.t.Fatalf("elicit %v: %v", args, err)
+	}
+	return 0, out.Bytes()
+}
+
+// json runs the binary, wants exit 0 and decodes its JSON into v.
+func (a *attachEnv) json(v any, args ...string) {
+	a.t.Helper()
+	code, out := a.run(args...)
+	if code != 0 {
+		a.t.Fatalf("elicit %v: exit %d\n%s", args, code, out)
+	}
+	if err := json.Unmarshal(out, v); err != nil {
+		a.t.Fatalf("elicit %v: %v\n%s", args, err, out)
+	}
+}
+
+// startDemo starts session name on the demo server; the hub is stopped
+// when the test ends (its pid is watched until it is gone).
+func (a *attachEnv) startDemo(name string) (hubPid int) {
+	a.t.Helper()
+	var st struct {
+		Session string `json:"session"`
+		HubPid  int    `json:"hubPid"`
+	}
+	a.json(&st, "session", "start", name, "--demo")
+	if st.Session != name || st.HubPid <= 0 {
+		a.t.Fatalf("session start: %+v", st)
+	}
+	a.t.Cleanup(func() {
+		_, _ = a.run("session", "stop", name)
+		_ = syscall.Kill(st.HubPid, syscall.SIGTERM)
+		waitGone(a.t, st.HubPid, 10*time.Second)
+	})
+	return st.HubPid
+}
+
+// openQuestion waits (bounded) until the session has an open question
+// whose key contains part, and returns its key.
+func (a *attachEnv) openQuestion(session, part string) string {
+	a.t.Helper()
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		var qs []struct {
+			Key string `json:"key"`
+		}
+		a.json(&qs, "questions", "--session", session)
+		for _, q := range qs {
+			if strings.Contains(q.Key, part) {
+				return q.Key
+			}
+		}
+		if time.Now().After(deadline) {
+			a.t.Fatalf("no open question %q in %s: %+v", part, session, qs)
+		}
+		time.Sleep(50 * time.Millisecond) // polling the hub's state, not waiting for time
+	}
+}
+
+// attach runs elicit attach NAME in tmux, in a shell that prints its
+// exit code and stays, so the screen after it can be read.
+func (a *attachEnv) attach(name string) *tmuxTerm {
+	a.t.Helper()
+	cmd := append([]string{"env", "TERM=xterm-256color"}, a.env...)
+	cmd = append(cmd, "sh", "-c", `"$0" attach "$1"; echo "EXIT=$?"; exec sleep 600`, binPath, name)
+	tm := newTmuxCommand(a.t, 120, 40, a.dir, cmd...)
+	tm.run("set-option", "-s", "escape-time", "10")
+	return tm
+}
+
+// attachedResult is what the test reads of elicit result's JSON.
+type attachedResult struct {
+	Tool    string `json:"tool"`
+	Prompts []struct {
+		Key     string         `json:"key"`
+		Outcome string         `json:"outcome"`
+		Content map[string]any `json:"content"`
+	} `json:"prompts"`
+}
+
+// TestAttachSession drives elicit attach in tmux on a session the demo
+// server runs in the hub: a call started headless asks, the attached TUI
+// shows the question as a pane, keys answer it, and elicit result has
+// the answer; ctrl+c detaches and leaves the session and its open
+// question; attaching again shows that question and the traffic from the
+// session's start; a question elicit answer settles while its pane is
+// shown ends there; a hub killed under an attached TUI leaves the
+// terminal restored and exits 3, "disconnected".
+func TestAttachSession(t *testing.T) {
+	a := newAttachEnv(t)
+	hubPid := a.startDemo("s1")
+	var started struct {
+		Call string `json:"call"`
+	}
+	a.json(&started, "call", "wizard", "--session", "s1", "--no-wait")
+	a.openQuestion("s1", "/environment")
+
+	tm := a.attach("s1")
+	tm.waitText("What kind of environment?")
+	tm.read()
+	tm.press("Down", "Enter") // staging
+	tm.waitText("Which staging slot?")
+
+	// Detach with the slot's question open: the session and the
+	// question stay.
+	tm.press("C-c")
+	s := tm.waitText("EXIT=")
+	if !strings.Contains(s, "EXIT=0") || !strings.Contains(s, "session s1 keeps running") {
+		t.Fatalf("ctrl+c did not detach cleanly:\n%s", s)
+	}
+	if alt := strings.TrimSpace(tm.run("display-message", "-p", "#{alternate_on}")); alt != "0" {
+		t.Fatalf("the terminal was left on the alternate screen (%s)", alt)
+	}
+	var list []struct {
+		Session   string `json:"session"`
+		Questions int    `json:"questions"`
+	}
+	a.json(&list, "session", "list")
+	if len(list) != 1 || list[0].Session != "s1" || list[0].Questions != 1 {
+		t.Fatalf("after the detach, session list = %+v; want s1 with its one open question", list)
+	}
+	a.openQuestion("s1", "/slot")
+
+	// Attach again: the open question is a pane, and the traffic goes
+	// back to the session's start.
+	tm = a.attach("s1")
+	tm.waitText("Which staging slot?")
+	tm.read()
+	tm.press("Down", "Enter") // slot-a
+	var res attachedResult
+	a.json(&res, "result", started.Call, "--session", "s1")
+	got := map[string]any{}
+	for _, p := range res.Prompts {
+		if p.Outcome != "accept" {
+			t.Fatalf("%s ended %s, want accept", p.Key, p.Outcome)
+		}
+		for k, v := range p.Content {
+			got[k] = v
+		}
+	}
+	if res.Tool != "wizard" || got["environment"] != "staging" || got["slot"] != "slot-a" {
+		t.Fatalf("result = %+v; want the answers given in the two TUIs", res)
+	}
+	tm.press("F6")
+	s = tm.waitText("Traffic: ")
+	if !strings.Contains(s, " #1 ") && !strings.Contains(s, " #1\n") {
+		t.Fatalf("the traffic view does not go back to the session's first request (#1):\n%s", s)
+	}
+
+	// A question settled by elicit answer while its pane is on screen
+	// ends there.
+	tm.press("F4")
+	a.json(&started, "call", "wizard", "--session", "s1", "--no-wait")
+	key := a.openQuestion("s1", "/environment")
+	tm.waitText("What kind of environment?")
+	var ans struct {
+		Outcome string `json:"outcome"`
+	}
+	a.json(&ans, "answer", key, "--session", "s1", "--accept", `{"environment":"production"}`)
+	tm.waitText("Type the service name to confirm") // the call went on with it
+	s = tm.waitFor("the answered pane to end", func(s string) bool {
+		return !strings.Contains(s, "What kind of environment?") && strings.Count(s, "accept (sent accept)") >= 1
+	})
+	if strings.Contains(s, "> (choose one)") {
+		t.Fatalf("the pane answered elsewhere still takes input:\n%s", s)
+	}
+	a.json(&ans, "answer", a.openQuestion("s1", "/service"), "--session", "s1", "--cancel")
+
+	// The hub dies under the attached TUI: the terminal comes back,
+	// exit 3, disconnected.
+	if err := syscall.Kill(hubPid, syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	s = tm.waitText("EXIT=")
+	if !strings.Contains(s, "EXIT=3") || !strings.Contains(s, "disconnected") {
+		t.Fatalf("after the hub was killed:\n%s", s)
+	}
+	if alt := strings.TrimSpace(tm.run("display-message", "-p", "#{alternate_on}")); alt != "0" {
+		t.Fatalf("the terminal was left on the alternate screen (%s)", alt)
+	}
+	if code, _ := a.run("questions", "--session", "s1"); code != 3 {
+		t.Fatalf("questions on the dead hub's session: exit %d, want 3", code)
+	}
+}
+
+// TestAttachRefusals: no such session is exit 3 (as every command on
+// one), and attach without a terminal is a usage error.
+func TestAttachRefusals(t *testing.T) {
+	a := newAttachEnv(t)
+	a.startDemo("s1")
+	tm := a.attach("nope")
+	s := tm.waitText("EXIT=")
+	if !strings.Contains(s, "EXIT=3") || !strings.Contains(s, `no session "nope"`) {
+		t.Fatalf("attach to a session that is not:\n%s", s)
+	}
+	if code, _ := a.run("attach", "s1"); code != 2 {
+		t.Fatalf("attach without a terminal: exit %d, want 2", code)
+	}
+}
