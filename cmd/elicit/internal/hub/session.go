@@ -245,13 +245,11 @@ func (c *Call) owns(id jsonrpc.ID) bool {
 	return c.ids[id]
 }
 
-// Owns says whether a journal entry's question was this call's, or may
-// have been (an ambiguous one that named it).
+// Owns says whether a journal entry's question was this call's. One
+// whose call could not be told (Origin.Maybe) is no call's: listing it
+// under each call it may belong to would claim it for a call it was not.
 func (c *Call) Owns(o question.Origin) bool {
-	if o.CallID.IsValid() {
-		return c.owns(o.CallID)
-	}
-	return slices.ContainsFunc(o.Maybe, func(m question.Origin) bool { return c.owns(m.CallID) })
+	return o.CallID.IsValid() && c.owns(o.CallID)
 }
 
 func (c *Call) opened(pd *pending) {

@@ -1,0 +1,307 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"syscall"
+	"testing"
+
+	"github.com/elicit-dev/elicit/cmd/elicit/internal/hub"
+)
+
+// byMessage is the question asking message.
+func byMessage(qs []hub.QuestionInfo, message string) (hub.QuestionInfo, bool) {
+	i := slices.IndexFunc(qs, func(q hub.QuestionInfo) bool { return q.Message == message })
+	if i < 0 {
+		return hub.QuestionInfo{}, false
+	}
+	return qs[i], true
+}
+
+// callOut is what a test reads of elicit call's JSON.
+type callOut struct {
+	Result struct {
+		Content []struct{ Text string } `json:"content"`
+	} `json:"result"`
+	Prompts []promptOutput `json:"prompts"`
+	Failure *failure       `json:"failure"`
+}
+
+func decodeCall(t *testing.T, out []byte) callOut {
+	t.Helper()
+	var c callOut
+	if err := json.Unmarshal(out, &c); err != nil {
+		t.Fatalf("call printed %s: %v", out, err)
+	}
+	return c
+}
+
+// TestSessionAnswersAcrossProcesses: two calls from two processes wait
+// on one session; the second question (asked while both calls were in
+// flight, over stdio: its call cannot be told) says its origin is
+// ambiguous and names both; they are answered in reverse order from two
+// other processes; content failing the schema exits 2 naming the field
+// and sends nothing; --accept is merged over the defaults; a second
+// answer exits 5 saying the question was answered; each call exits as
+// elicit call does (5 for the declined one) and lists only the questions
+// known to be its.
+func TestSessionAnswersAcrossProcesses(t *testing.T) {
+	t.Parallel()
+	h := newHubEnv(t)
+	h.start("s")
+	first := h.background("call", "ask", "--session", "s", "--args", `{"message":"first"}`)
+	q1, _ := byMessage(h.questions("s", func(qs []hub.QuestionInfo) bool { _, ok := byMessage(qs, "first"); return ok }), "first")
+	if q1.Call == "" || q1.Mode != "form" || q1.RequestedSchema == nil || q1.Server == "" || q1.Since.IsZero() {
+		t.Errorf("the first question: %+v", q1)
+	}
+	second := h.background("call", "ask", "--session", "s", "--args", `{"message":"second"}`)
+	q2, _ := byMessage(h.questions("s", func(qs []hub.QuestionInfo) bool { return len(qs) == 2 }), "second")
+	if q2.Call != "" || q2.Origin != "ambiguous" || len(q2.Maybe) != 2 {
+		t.Errorf("the second question, asked while two calls were in flight: %+v", q2)
+	}
+	if code, list, _ := h.run("session", "list"); !strings.Contains(string(list), `"questions": 2`) || !strings.Contains(string(list), `"calls": 2`) || code != 0 {
+		t.Errorf("session list with two calls waiting: %s", list)
+	}
+
+	code, out, _ := h.run("answer", q2.Key, "--session", "s", "--accept", `{"name":"x"}`)
+	if code != exitUsage || !strings.Contains(string(out), `field \"name\"`) {
+		t.Errorf("content failing minLength: exit %d, %s", code, out)
+	}
+	if code, out, _ := h.run("answer", q2.Key, "--session", "s", "--accept", `{"nmae":"Bo"}`); code != exitUsage || !strings.Contains(string(out), "nmae") {
+		t.Errorf("a field the form lacks: exit %d, %s", code, out)
+	}
+	if code, out, _ := h.run("answer", q2.Key, "--session", "s", "--accept", `{}`, "--decline"); code != exitUsage {
+		t.Errorf("two answers at once: exit %d, %s", code, out)
+	}
+	code, out, errs := h.run("answer", q2.Key, "--session", "s", "--accept", `{"name":"Bo"}`)
+	var a hub.AnswerResult
+	if code != 0 || json.Unmarshal(out, &a) != nil || a.Outcome != "accept" || a.Sent != "accept" || a.Content["name"] != "Bo" || a.Content["count"] != 1.0 {
+		t.Fatalf("answer the second: exit %d\n%s\n%s", code, out, errs)
+	}
+	if code := second.wait(t); code != 0 {
+		t.Errorf("the second call: exit %d\n%s\n%s", code, second.out, second.errs)
+	}
+	if c := decodeCall(t, second.out.Bytes()); len(c.Result.Content) == 0 || !strings.Contains(c.Result.Content[0].Text, `"Bo"`) {
+		t.Errorf("the second call's result: %s", second.out)
+	}
+	if code, out, _ := h.run("answer", q1.Key, "--session", "s", "--decline"); code != 0 || !strings.Contains(string(out), `"decline"`) {
+		t.Fatalf("answer the first: exit %d, %s", code, out)
+	}
+	if code := first.wait(t); code != exitNotAccepted {
+		t.Errorf("the first call, declined: exit %d\n%s", code, first.out)
+	}
+	if c := decodeCall(t, first.out.Bytes()); len(c.Prompts) != 1 || c.Prompts[0].Key != q1.Key || c.Prompts[0].Outcome != "decline" {
+		t.Errorf("the first call's prompts: %+v", c.Prompts)
+	}
+	code, out, _ = h.run("answer", q1.Key, "--session", "s", "--accept-defaults")
+	if code != exitNotAccepted || !strings.Contains(string(out), "answered") {
+		t.Errorf("a late second answer: exit %d, %s", code, out)
+	}
+}
+
+// TestSessionNoWaitAndResult: call --no-wait answers at once with the
+// call's id; result waits for the call and exits as call would have.
+func TestSessionNoWaitAndResult(t *testing.T) {
+	t.Parallel()
+	h := newHubEnv(t)
+	h.start("n")
+	code, out, errs := h.run("call", "ask", "--session", "n", "--no-wait", "--args", `{"message":"later"}`)
+	var started struct {
+		Call      string             `json:"call"`
+		Questions []hub.QuestionInfo `json:"questions"`
+	}
+	if code != 0 || json.Unmarshal(out, &started) != nil || started.Call == "" || started.Questions == nil {
+		t.Fatalf("call --no-wait: exit %d\n%s\n%s", code, out, errs)
+	}
+	q, _ := byMessage(h.questions("n", func(qs []hub.QuestionInfo) bool { return len(qs) == 1 }), "later")
+	if q.Call != started.Call {
+		t.Errorf("the question's call is %q, want %q", q.Call, started.Call)
+	}
+	if code, out, _ := h.run("answer", q.Key, "--session", "n", "--accept", `{"name":"Cy"}`); code != 0 {
+		t.Fatalf("answer: exit %d, %s", code, out)
+	}
+	code, out, errs = h.run("result", started.Call, "--session", "n")
+	if c := decodeCall(t, out); code != 0 || len(c.Prompts) != 1 || c.Prompts[0].Outcome != "accept" {
+		t.Errorf("result: exit %d\n%s\n%s", code, out, errs)
+	}
+	if code, _, _ := h.run("result", "99", "--session", "n"); code != exitUsage {
+		t.Errorf("result of an unknown call: exit %d", code)
+	}
+	if code, _, _ := h.run("call", "ask", "--no-wait"); code != exitUsage {
+		t.Errorf("--no-wait without --session: exit %d", code)
+	}
+}
+
+// TestSessionWithdrawnQuestion: a question the server withdraws is gone
+// from questions, and its answer exits 5 saying withdrawn.
+func TestSessionWithdrawnQuestion(t *testing.T) {
+	t.Parallel()
+	h := newHubEnv(t)
+	h.start("w")
+	if code, out, _ := h.run("call", "withdraw", "--session", "w", "--no-wait"); code != 0 {
+		t.Fatalf("call withdraw: exit %d, %s", code, out)
+	}
+	q, _ := byMessage(h.questions("w", func(qs []hub.QuestionInfo) bool { return len(qs) == 1 }), "withdrawn soon")
+	if code, out, _ := h.run("call", "pull", "--session", "w"); code != 0 {
+		t.Fatalf("call pull: exit %d, %s", code, out)
+	}
+	h.questions("w", func(qs []hub.QuestionInfo) bool { return len(qs) == 0 })
+	code, out, _ := h.run("answer", q.Key, "--session", "w", "--accept", `{"name":"Di"}`)
+	if code != exitNotAccepted || !strings.Contains(string(out), "withdrawn") {
+		t.Errorf("answering a withdrawn question: exit %d, %s", code, out)
+	}
+}
+
+// TestSessionKilledCaller: SIGTERM to elicit call --session cancels its
+// call (the server gets notifications/cancelled) and its question ends
+// abandoned (its answer exits 5 saying so).
+func TestSessionKilledCaller(t *testing.T) {
+	t.Parallel()
+	h := newHubEnv(t)
+	h.start("k")
+	caller := h.background("call", "ask", "--session", "k", "--args", `{"message":"doomed"}`)
+	q, _ := byMessage(h.questions("k", func(qs []hub.QuestionInfo) bool { return len(qs) == 1 }), "doomed")
+	if q.Call == "" {
+		t.Fatalf("the question is not tied to its call: %+v", q)
+	}
+	if err := caller.cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	caller.wait(t)
+	h.questions("k", func(qs []hub.QuestionInfo) bool { return len(qs) == 0 })
+	code, out, _ := h.run("answer", q.Key, "--session", "k", "--decline")
+	if code != exitNotAccepted || !strings.Contains(string(out), "abandoned") {
+		t.Errorf("answering the killed call's question: exit %d, %s", code, out)
+	}
+	code, out, errs := h.run("call", "log", "--session", "k", "--answer", "cancel")
+	if c := decodeCall(t, out); code != 0 || len(c.Result.Content) == 0 || c.Result.Content[0].Text == "" {
+		t.Errorf("the server saw no notifications/cancelled: exit %d\n%s\n%s", code, out, errs)
+	}
+}
+
+// TestSessionKilledHub: a hub killed outright takes its servers with it
+// (no orphan), and the next command on its session exits 3 saying
+// "disconnected"; the next session start replaces it.
+func TestSessionKilledHub(t *testing.T) {
+	t.Parallel()
+	h := newHubEnv(t)
+	// A server that does not end when its stdin closes: only the kernel's
+	// parent-death signal stops it when the hub is killed.
+	server := serverArgs(t)
+	server = append([]string{server[0], server[1], hubStubbornEnv + "=1"}, server[2:]...)
+	r := h.startOn("d", server)
+	if err := syscall.Kill(r.HubPid, syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	for _, pid := range []int{r.HubPid, r.Pid} {
+		if !pidGone(pid, waitBound) {
+			t.Fatalf("process %d outlived the killed hub", pid)
+		}
+	}
+	code, out, errs := h.run("tools", "--session", "d")
+	if code != exitConnect || !strings.Contains(string(out)+string(errs), "disconnected") {
+		t.Errorf("tools on the dead hub's session: exit %d\n%s\n%s", code, out, errs)
+	}
+	if code, out, _ := h.run("questions", "--session", "d"); code != exitConnect || !strings.Contains(string(out), "disconnected") {
+		t.Errorf("questions on the dead hub's session: exit %d, %s", code, out)
+	}
+	if r2 := h.start("d2"); r2.HubPid == r.HubPid {
+		t.Errorf("no new hub after the killed one")
+	}
+}
+
+// TestSessionOtherUserRefused: a process of another uid that reaches the
+// socket anyway (a hard link to it in a folder it may enter; the real
+// folder is 0700) is refused by the hub (SO_PEERCRED) before any
+// request is read. Needs root to make such a process.
+func TestSessionOtherUserRefused(t *testing.T) {
+	t.Parallel()
+	if os.Getuid() != 0 {
+		t.Skip("only root can run a process as another user here")
+	}
+	h := newHubEnv(t)
+	h.start("u")
+	open, err := os.MkdirTemp("", "elicit-peer-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(open) })
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	bin, link := filepath.Join(open, "dialer"), filepath.Join(open, "hub.sock")
+	data, err := os.ReadFile(self)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(bin, data, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Link(h.paths().Socket, link); err != nil {
+		t.Fatal(err)
+	}
+	for path, mode := range map[string]os.FileMode{open: 0o755, link: 0o666} {
+		if err := os.Chmod(path, mode); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, target := range []string{link, h.paths().Socket} {
+		cmd := exec.Command(bin)
+		cmd.Env = []string{hubDialEnv + "=" + target}
+		cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: 65534, Gid: 65534}}
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Fatalf("the dialer as uid 65534: %v\n%s", err, out)
+		}
+		got := string(out)
+		switch target {
+		case link: // reached the socket: the hub closes without a word
+			if !strings.Contains(got, `read ""`) || strings.Contains(got, "result") {
+				t.Errorf("uid 65534 through the link: %s", got)
+			}
+		default: // the folder keeps it out
+			if !strings.Contains(got, "permission denied") {
+				t.Errorf("uid 65534 at the socket's own path: %s", got)
+			}
+		}
+	}
+	log, _ := os.ReadFile(h.paths().Log)
+	if !strings.Contains(string(log), "refused a connection from uid 65534") {
+		t.Errorf("the hub's log does not say it refused uid 65534:\n%s", log)
+	}
+}
+
+// TestSessionRecordAndFindings: --record on session start records the
+// whole session (the calls on it included); a call on a session reports
+// findings as a one-shot call does; a relative --answer FILE is read
+// from the caller's folder.
+func TestSessionRecordAndFindings(t *testing.T) {
+	t.Parallel()
+	h := newHubEnv(t)
+	h.dir = t.TempDir()
+	if err := os.WriteFile(filepath.Join(h.dir, "answers.json"), []byte(`{"name":"Ed"}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	h.start("r", "--record", "session.jsonl")
+	code, out, errs := h.run("call", "ask", "--session", "r", "--answer", "answers.json", "--args", `{"message":"file"}`)
+	if c := decodeCall(t, out); code != 0 || len(c.Prompts) != 1 || c.Prompts[0].Outcome != "accept" || !strings.Contains(string(out), `"findings": [`) {
+		t.Fatalf("call --answer FILE on a session: exit %d\n%s\n%s", code, out, errs)
+	}
+	if code, out, _ := h.run("session", "stop", "r"); code != 0 {
+		t.Fatalf("stop: exit %d, %s", code, out)
+	}
+	rec, err := os.ReadFile(filepath.Join(h.dir, "session.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"tools/call", "elicitation/create", `\"Ed\"`} {
+		if !strings.Contains(string(rec), want) {
+			t.Errorf("the recording lacks %s", want)
+		}
+	}
+}
