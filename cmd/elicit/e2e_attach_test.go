@@ -8,10 +8,13 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/elicit-dev/elicit/internal/testenv"
 )
 
 // waitAttach bounds each command and wait of these tests: a failure,
@@ -253,4 +256,60 @@ func TestAttachRefusals(t *testing.T) {
 	if code, _ := a.run("attach", "s1"); code != 2 {
 		t.Fatalf("attach without a terminal: exit %d, want 2", code)
 	}
+}
+
+// TestAttachOneAtATimeAndSignals: a second TUI on a session is refused
+// (exit 2); SIGTERM to elicit attach detaches (exit 0, the terminal
+// given back, the session running); a session stopped under its TUI ends
+// it, saying so.
+func TestAttachOneAtATimeAndSignals(t *testing.T) {
+	a := newAttachEnv(t)
+	a.startDemo("s1")
+	first := a.attach("s1")
+	first.waitText("F4 Questions")
+	second := a.attach("s1")
+	s := second.waitText("EXIT=")
+	if !strings.Contains(s, "EXIT=2") || !strings.Contains(s, "attached already") {
+		t.Fatalf("a second attach:\n%s", s)
+	}
+	pid := attachPid(t, first)
+	if err := syscall.Kill(pid, syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	s = first.waitText("EXIT=")
+	if !strings.Contains(s, "EXIT=0") || !strings.Contains(s, "session s1 keeps running") {
+		t.Fatalf("after SIGTERM:\n%s", s)
+	}
+	if alt := strings.TrimSpace(first.run("display-message", "-p", "#{alternate_on}")); alt != "0" {
+		t.Fatalf("SIGTERM left the terminal on the alternate screen (%s)", alt)
+	}
+	third := a.attach("s1")
+	third.waitText("F4 Questions")
+	if code, out := a.run("session", "stop", "s1"); code != 0 {
+		t.Fatalf("session stop: exit %d\n%s", code, out)
+	}
+	s = third.waitText("EXIT=")
+	if !strings.Contains(s, "EXIT=0") || !strings.Contains(s, "session s1 stopped") {
+		t.Fatalf("the session stopped under its TUI:\n%s", s)
+	}
+}
+
+// attachPid is the elicit attach process in tm's pane: the child of the
+// pane's shell.
+func attachPid(t *testing.T, tm *tmuxTerm) int {
+	t.Helper()
+	shell := strings.TrimSpace(tm.run("display-message", "-p", "#{pane_pid}"))
+	b, err := os.ReadFile(filepath.Join("/proc", shell, "task", shell, "children"))
+	if err != nil {
+		testenv.Missing(t, "the /proc children list (Linux): %v", err)
+	}
+	f := strings.Fields(string(b))
+	if len(f) != 1 {
+		t.Fatalf("the pane's shell has children %q, want the one elicit attach", f)
+	}
+	pid, err := strconv.Atoi(f[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	return pid
 }
