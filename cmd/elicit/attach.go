@@ -7,12 +7,14 @@ import (
 	"io"
 	"net"
 	"os"
+	"strings"
 
 	"github.com/elicit-dev/elicit/cmd/elicit/internal/attach"
 	"github.com/elicit-dev/elicit/cmd/elicit/internal/hub"
+	"github.com/elicit-dev/elicit/themes"
 )
 
-const attachUsage = `usage: elicit attach NAME
+const attachUsage = `usage: elicit attach [--theme NAME] NAME
 
 The TUI on session NAME (elicit session start): its open questions as
 panes, answerable there, its traffic, logs and journal from the session's
@@ -29,9 +31,15 @@ already, 3 no such session, or the hub went away ("disconnected").
 
 func runAttach(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("attach", stderr, attachUsage)
+	theme := fs.String("theme", "", "colour theme: "+strings.Join(themes.Names(), ", ")+" (default charm; NO_COLOR is honoured)")
 	pos, err := parseInterleaved(fs, args)
 	if err != nil {
 		return err
+	}
+	if *theme != "" {
+		if _, err := themes.Lookup(*theme); err != nil {
+			return usageErr("--theme: %v", err)
+		}
 	}
 	if len(pos) != 1 {
 		return usageErr("attach takes one session NAME (elicit session list shows them)")
@@ -51,7 +59,9 @@ func runAttach(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if err != nil {
 		return fail(exitConnect, "session %s: disconnected: no hub answers at %s (elicit session start starts one)", name, p.Socket)
 	}
-	if err := attach.Request(conn, attach.NewHello(name, term, os.Stdout, os.Environ())); err != nil {
+	hello := attach.NewHello(name, term, os.Stdout, os.Environ())
+	hello.Theme = *theme
+	if err := attach.Request(conn, hello); err != nil {
 		conn.Close()
 		return fail(exitConnect, "session %s: disconnected: %w", name, err)
 	}

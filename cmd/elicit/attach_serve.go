@@ -128,7 +128,7 @@ func (k *keptUI) serve(ctx context.Context, conn io.ReadWriteCloser, r io.Reader
 	if eng.agentHub, err = newAgentHub(k.br, sess.Journal(), nil); err != nil {
 		return err
 	}
-	m := ui.New(eng, k.br, ui.Options{Theme: k.theme, Context: tctx, OpenURL: browserOpener(), Attached: true, Getenv: h.Getenv})
+	m := ui.New(eng, k.br, ui.Options{Theme: h.Theme, Context: tctx, OpenURL: browserOpener(), Attached: true, Getenv: h.Getenv})
 	gov := newFrameGovernor(renderFPS)
 	exit := func() string {
 		if ctx.Err() != nil {

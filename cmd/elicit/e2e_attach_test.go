@@ -292,6 +292,9 @@ func TestAttachOneAtATimeAndSignals(t *testing.T) {
 	if !strings.Contains(s, "EXIT=0") || !strings.Contains(s, "session s1 stopped") {
 		t.Fatalf("the session stopped under its TUI:\n%s", s)
 	}
+	if alt := strings.TrimSpace(third.run("display-message", "-p", "#{alternate_on}")); alt != "0" {
+		t.Fatalf("the stopped session's TUI left the terminal on the alternate screen (%s)", alt)
+	}
 }
 
 // attachPid is the elicit attach process in tm's pane: the child of the

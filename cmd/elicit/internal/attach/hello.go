@@ -32,6 +32,8 @@ type Hello struct {
 	NoColor bool `json:"noColor,omitempty"`
 	Width   int  `json:"width"`
 	Height  int  `json:"height"`
+	// Theme is elicit attach --theme ("" = the TUI's default).
+	Theme string `json:"theme,omitempty"`
 }
 
 // maxHelloLine bounds the handshake's lines.
@@ -54,9 +56,9 @@ func (h *Hello) Check() error {
 	if h.Session == "" || len(h.Session) > 128 || strings.ContainsFunc(h.Session, isControl) {
 		return errors.New("attach: the session's name is missing, longer than 128 bytes or has control characters")
 	}
-	for _, v := range []struct{ name, value string }{{"TERM", h.Term}, {"COLORTERM", h.ColorTerm}} {
+	for _, v := range []struct{ name, value string }{{"TERM", h.Term}, {"COLORTERM", h.ColorTerm}, {"--theme", h.Theme}} {
 		if len(v.value) > 64 || strings.ContainsFunc(v.value, notTermName) {
-			return fmt.Errorf("attach: %s %q is not a terminal's name", v.name, v.value)
+			return fmt.Errorf("attach: %s %q is not a name of letters, digits and . _ + -", v.name, v.value)
 		}
 	}
 	if _, ok := profileNamed(h.Profile); !ok {

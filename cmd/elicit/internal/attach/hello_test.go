@@ -24,6 +24,7 @@ func TestHelloCheck(t *testing.T) {
 		"escape in TERM":   func(h *Hello) { h.Term = "xterm\x1b]0;pwned\x07" },
 		"space in TERM":    func(h *Hello) { h.Term = "xterm 256" },
 		"long COLORTERM":   func(h *Hello) { h.ColorTerm = strings.Repeat("t", 65) },
+		"escape in theme":  func(h *Hello) { h.Theme = "charm\x1b[2J" },
 		"unknown profile":  func(h *Hello) { h.Profile = "Sixel" },
 		"no profile given": func(h *Hello) { h.Profile = "" },
 	} {
