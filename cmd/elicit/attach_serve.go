@@ -27,10 +27,9 @@ import (
 // engine reads. A TUI attaches to it, quits, and the next attaches to the
 // same one.
 type keptUI struct {
-	spec  serverSpec
-	br    *ui.Bridge
-	sec   *redact.Secrets
-	theme string
+	spec serverSpec
+	br   *ui.Bridge
+	sec  *redact.Secrets
 	// session, found and rec are set once the session is open.
 	session *client.Session
 	found   *findings.Recorder
