@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strings"
 
+	"golang.org/x/sys/unix"
+
 	"github.com/elicit-dev/elicit/client"
 	"github.com/elicit-dev/elicit/cmd/elicit/internal/hub"
 	"github.com/elicit-dev/elicit/transport/redact"
@@ -36,6 +38,9 @@ func runHub(ctx context.Context, args []string, stderr io.Writer) error {
 		return fmt.Errorf("hub log: %w", err)
 	}
 	defer logf.Close()
+	// The hub's stderr is /dev/null (it is detached): what the runtime
+	// would print there (a panic) goes to the log instead.
+	_ = unix.Dup2(int(logf.Fd()), 2)
 	err = hub.Spawned(ctx, hub.Config{Paths: p, Open: hubOpener(logf), Run: runOnSession, Code: codeOf, Log: logf})
 	if errors.Is(err, hub.ErrBusy) {
 		return nil // the other one serves
@@ -82,14 +87,20 @@ func hubOpener(log io.Writer) hub.Opener {
 		// start: its questions (the hub's prompter hands each to it too),
 		// events, traffic, stderr and findings (attach_serve.go).
 		kept := newKeptUI(spec, sec)
+		// Attached for the session's life: the Bridge holds a question
+		// while no TUI is attached and shows it to the next one
+		// (ui/bridge_prompts.go). Detached before the Bridge closes, so
+		// its last outcomes are never taken for answers.
+		detach := func() {}
 		if hp, ok := h.Prompter.(*hub.Prompter); ok {
-			hp.SetNext(kept.Prompter())
+			detach = hp.Attach(kept.Prompter())
 		}
 		toUI := kept.Observer()
 		c.recordAs, c.dieWithParent, c.kept = "session", true, kept
 		c.observer = client.ObserverFunc(func(e client.Event) { h.Observer.Event(e); toUI.Event(e) })
 		sess, cleanup, err := connectSpec(ctx, &c, spec, h.Prompter, errw)
 		if err != nil {
+			detach()
 			kept.Close()
 			errw.Flush()
 			return nil, err
@@ -97,7 +108,7 @@ func hubOpener(log io.Writer) hub.Opener {
 		kept.session, kept.found, kept.rec = sess, c.findings, c.rec
 		return &hub.Opened{Client: sess, Findings: c.findings, Recorder: c.rec, Pid: sess.Details().Conn.Pid, Secrets: sec,
 			Attach: kept.Attach,
-			Close:  func() { cleanup(); kept.Close(); errw.Flush() }}, nil
+			Close:  func() { cleanup(); detach(); kept.Close(); errw.Flush() }}, nil
 	}
 }
 

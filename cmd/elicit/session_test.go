@@ -142,3 +142,25 @@ func TestSessionServerGone(t *testing.T) {
 		t.Errorf("call on a session whose server is gone: exit %d\n%s\n%s", code, out, errs)
 	}
 }
+
+// TestSessionHeadlessCommands: every headless command runs on a session
+// and prints its usual JSON (check its table), naming the session's
+// server; a flag error is still the command's own (exit 2).
+func TestSessionHeadlessCommands(t *testing.T) {
+	t.Parallel()
+	h := newHubEnv(t)
+	h.startOn("d", []string{"--demo"}, "--protocol", "2025-11-25")
+	for _, args := range [][]string{
+		{"tools"}, {"resources"}, {"templates"}, {"prompts"}, {"ping"},
+		{"read", "demo://readme"}, {"get", "greet", "--args", `{"name":"Ada"}`},
+		{"call", "echo", "--args", `{"text":"hi"}`}, {"check"},
+	} {
+		code, out, errs := h.run(append(args, "--session", "d")...)
+		if code != 0 || !strings.Contains(string(out), "demo") {
+			t.Errorf("%s --session d: exit %d\n%s\n%s", args[0], code, out, errs)
+		}
+	}
+	if code, out, _ := h.run("tools", "--session", "d", "--nope"); code != exitUsage || !strings.Contains(string(out), `"usage"`) {
+		t.Errorf("a bad flag on a session: exit %d, %s", code, out)
+	}
+}

@@ -313,7 +313,10 @@ func (h *hub) run(ctx context.Context, p RunParams) (*RunResult, error) {
 	// It outlives this connection: it ends with the session, or its
 	// result is collected by elicit result.
 	cctx := context.WithValue(context.WithValue(s.ctx, sessionKey{}, s), callKey{}, c)
-	s.runs.Go(func() { c.finish(h.exec(cctx, s, p.Args)) })
+	if !s.goRun(c, func() RunResult { return h.exec(cctx, s, p.Args) }) {
+		s.forget(c)
+		return nil, hubError(ExitConnect, ErrorData{}, "session %s is stopping", s.Name)
+	}
 	return &RunResult{Call: c.ID, Questions: s.questionsOf(c.ID)}, nil
 }
 

@@ -30,9 +30,25 @@ type Prompter struct {
 	unresolved map[string]*pending
 	ended      map[string]string // key → how it ended, for a late answer
 	endedOrder []string
-	next       question.Prompter
+	att        *attachment // the attached prompter, if any
 	nexts      sync.WaitGroup
 }
+
+// attachment is a prompter every open question is handed to as well
+// (Attach).
+type attachment struct {
+	p      question.Prompter
+	ctx    context.Context
+	cancel context.CancelCauseFunc
+}
+
+// ErrSettled and ErrDetached are the causes an attached prompter's
+// question context ends with: the question was settled elsewhere (or
+// ended: withdrawn, abandoned…), or the prompter was detached.
+var (
+	ErrSettled  = errors.New("the question was settled elsewhere")
+	ErrDetached = errors.New("detached")
+)
 
 // pending is one question in the hub.
 type pending struct {
@@ -44,6 +60,9 @@ type pending struct {
 
 	answer  chan question.Outcome // buffered: the first claim never waits
 	claimed bool                  // under Prompter.mu
+	// live ends (ErrSettled) when the question is settled or ended; what
+	// an attached prompter was handed ends with it.
+	live context.Context
 	// resolved is closed once the engine journalled the question; entry
 	// and sent are set before.
 	resolved chan struct{}
@@ -55,13 +74,56 @@ func newPrompter(s *Session) *Prompter {
 	return &Prompter{s: s, open: map[string]*pending{}, unresolved: map[string]*pending{}, ended: map[string]string{}}
 }
 
-// SetNext hands every question opened from now on to next as well (nil:
-// to nobody): an attached TUI. What next answers competes with the other
-// answers; a question settled elsewhere has next's context cancelled.
-func (p *Prompter) SetNext(next question.Prompter) {
+// Attach hands every open question, and each one opened until detach is
+// called, to next as well: an attached TUI (a ui.Bridge). What next
+// answers competes with every other answer (the first wins); its
+// question's context ends with ErrSettled when the question is settled
+// elsewhere, with the engine's cause when it ends otherwise (withdrawn,
+// abandoned…), and with ErrDetached on detach. One prompter is
+// attached at a time: a second Attach detaches the first.
+func (p *Prompter) Attach(next question.Prompter) (detach func()) {
+	ctx, cancel := context.WithCancelCause(context.Background())
+	att := &attachment{p: next, ctx: ctx, cancel: cancel}
 	p.mu.Lock()
-	p.next = next
+	old := p.att
+	p.att = att
+	var open []*pending
+	for _, pd := range p.open {
+		if !pd.claimed {
+			open = append(open, pd)
+		}
+	}
 	p.mu.Unlock()
+	if old != nil {
+		old.cancel(ErrDetached)
+	}
+	slices.SortFunc(open, func(a, b *pending) int { return a.since.Compare(b.since) })
+	for _, pd := range open {
+		p.hand(att, pd)
+	}
+	return func() {
+		p.mu.Lock()
+		if p.att == att {
+			p.att = nil
+		}
+		p.mu.Unlock()
+		cancel(ErrDetached)
+	}
+}
+
+// hand gives pd to the attached prompter; its answer is claimed like any
+// other.
+func (p *Prompter) hand(att *attachment, pd *pending) {
+	nctx, stop := context.WithCancelCause(pd.live)
+	unhook := context.AfterFunc(att.ctx, func() { stop(context.Cause(att.ctx)) })
+	p.nexts.Go(func() {
+		defer stop(nil)
+		defer unhook()
+		out := att.p.Prompt(nctx, pd.q)
+		if nctx.Err() == nil {
+			_, _ = p.claim(pd.key, out)
+		}
+	})
 }
 
 // Prompt implements question.Prompter.
@@ -77,23 +139,19 @@ func (p *Prompter) Prompt(ctx context.Context, q *question.Question) question.Ou
 	if pd.since.IsZero() {
 		pd.since = time.Now()
 	}
+	live, settle := context.WithCancelCause(ctx)
+	defer settle(ErrSettled)
+	pd.live = live
 	p.mu.Lock()
 	p.open[pd.key] = pd
 	p.unresolved[pd.key] = pd
-	next := p.next
+	att := p.att
 	p.mu.Unlock()
 	if call != nil {
 		call.opened(pd)
 	}
-	nctx, stopNext := context.WithCancel(ctx)
-	defer stopNext()
-	if next != nil {
-		p.nexts.Go(func() {
-			out := next.Prompt(nctx, q)
-			if nctx.Err() == nil {
-				_, _ = p.claim(pd.key, out)
-			}
-		})
+	if att != nil {
+		p.hand(att, pd)
 	}
 	select {
 	case out := <-pd.answer:

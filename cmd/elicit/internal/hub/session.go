@@ -61,10 +61,16 @@ type Session struct {
 	cancel context.CancelFunc
 
 	mu       sync.Mutex
-	calls    map[string]*Call // running, and finished but not yet collected
+	calls    map[string]*Call // running, and --no-wait ones finished (collectable)
+	finished []string         // the finished --no-wait calls kept, oldest first
 	nextCall int
+	closed   bool // no call starts any more
 	runs     sync.WaitGroup
 }
+
+// keptResults bounds the finished --no-wait calls a session keeps for
+// elicit result; the oldest goes first.
+const keptResults = 1024
 
 // Client is the session's MCP session.
 func (s *Session) Client() *client.Session { return s.opened.Client }
@@ -143,6 +149,27 @@ func (s *Session) forget(c *Call) {
 	delete(s.calls, c.ID)
 }
 
+// goRun runs f as a call that outlives its command, unless the session is
+// closing; the session's close waits for it.
+func (s *Session) goRun(c *Call, f func() RunResult) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed {
+		return false
+	}
+	s.runs.Go(func() {
+		c.finish(f())
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		s.finished = append(s.finished, c.ID)
+		if len(s.finished) > keptResults {
+			delete(s.calls, s.finished[0])
+			s.finished = s.finished[1:]
+		}
+	})
+	return true
+}
+
 // callOf is the call a question of origin o belongs to, when one call of
 // ours can be named; else, for a question several calls may own, their
 // ids (hub call ids, or the request ids of calls the hub did not start).
@@ -183,6 +210,9 @@ func (s *Session) questionsOf(id string) []QuestionInfo {
 // close stops the session: calls still running end with it (their
 // questions abandoned), then its server.
 func (s *Session) close() {
+	s.mu.Lock()
+	s.closed = true
+	s.mu.Unlock()
 	s.cancel()
 	s.runs.Wait()
 	s.opened.Close()
