@@ -57,27 +57,11 @@ func (k *keptUI) Observer() client.Observer {
 	return client.ObserverFunc(func(e client.Event) { k.br.Event(shownEvent(k.sec, e)) })
 }
 
-// onFrame, stderr and findingsChanged are what connectSpec wires into
-// the session for the TUI (nothing when k is nil: not a hub's session).
-func (k *keptUI) onFrame() func(transport.Frame) {
-	if k == nil {
-		return nil
-	}
-	return func(fr transport.Frame) { k.br.Frame(k.spec.Name, fr) }
-}
-
-func (k *keptUI) stderr(line string) {
-	if k != nil {
-		k.br.Stderr(k.spec.Name, line)
-	}
-}
-
-func (k *keptUI) findingsChanged() func() {
-	if k == nil {
-		return nil
-	}
-	return k.br.FindingsChanged
-}
+// Frame, Stderr and FindingsChanged are what the session's wiring
+// gives the TUI (connectSpec: common.onFrame, onStderr, findingsChanged).
+func (k *keptUI) Frame(fr transport.Frame) { k.br.Frame(k.spec.Name, fr) }
+func (k *keptUI) Stderr(line string)       { k.br.Stderr(k.spec.Name, line) }
+func (k *keptUI) FindingsChanged()         { k.br.FindingsChanged() }
 
 // Close ends the Bridge with the session.
 func (k *keptUI) Close() { k.br.Close() }

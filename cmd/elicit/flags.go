@@ -5,6 +5,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"github.com/elicit-dev/elicit/transport"
 	"io"
 	"net/http"
 	"os"
@@ -66,9 +67,13 @@ type common struct {
 	// hub's own servers, which must not outlive it.
 	session       string
 	dieWithParent bool
-	// kept, on a hub's session, keeps its traffic, stderr, findings and
-	// questions for elicit attach's TUI (attach_serve.go); nil elsewhere.
-	kept *keptUI
+	// onFrame, onStderr and findingsChanged, when set, also get the
+	// session's frames, its server's stderr lines and word that its
+	// findings moved: a hub's session keeps them for elicit attach's TUI
+	// (attach_serve.go).
+	onFrame         func(transport.Frame)
+	onStderr        func(string)
+	findingsChanged func()
 }
 
 // registerSession adds --session, for the commands that can run on a

@@ -319,7 +319,7 @@ func connectHeadless(ctx context.Context, c *common, prompter question.Prompter,
 // session, or a session of the hub (hub_serve.go).
 func connectSpec(ctx context.Context, c *common, spec serverSpec, prompter question.Prompter, stderr io.Writer) (*client.Session, func(), error) {
 	spec.auth = headlessAuth(stderr, c.authTimeout)
-	c.findings = findings.NewRecorder(c.kept.findingsChanged())
+	c.findings = findings.NewRecorder(c.findingsChanged)
 	rec, err := openRecord(c.record, recordSettings(c.recordAs, c, []serverSpec{spec}, c.urlWait, c.answer), secretsOf(stderr))
 	if err != nil {
 		return nil, nil, err
@@ -354,9 +354,11 @@ func connectSpec(ctx context.Context, c *common, spec serverSpec, prompter quest
 		RequestTimeout: c.requestTimeout,
 		OnStderr: func(line string) {
 			fmt.Fprintf(stderr, "[%s] %s\n", spec.Name, untrusted.Line(line))
-			c.kept.stderr(line)
+			if c.onStderr != nil {
+				c.onStderr(line)
+			}
 		},
-		OnFrame: c.kept.onFrame(),
+		OnFrame: c.onFrame,
 	}
 	t, err := spec.transport(w.TransportObserver(), secretsOf(stderr))
 	if err != nil {

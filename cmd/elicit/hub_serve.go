@@ -96,7 +96,8 @@ func hubOpener(log io.Writer) hub.Opener {
 			detach = hp.Attach(kept.Prompter())
 		}
 		toUI := kept.Observer()
-		c.recordAs, c.dieWithParent, c.kept = "session", true, kept
+		c.recordAs, c.dieWithParent = "session", true
+		c.onFrame, c.onStderr, c.findingsChanged = kept.Frame, kept.Stderr, kept.FindingsChanged
 		c.observer = client.ObserverFunc(func(e client.Event) { h.Observer.Event(e); toUI.Event(e) })
 		sess, cleanup, err := connectSpec(ctx, &c, spec, h.Prompter, errw)
 		if err != nil {
