@@ -86,6 +86,11 @@ func TestBridgeDetachedKeepsPrompts(t *testing.T) {
 	case <-time.After(5 * time.Second):
 		t.Fatal("a lane-2 event blocked the engine while no TUI was attached")
 	}
+	// The log view records notices as they come; with nobody attached
+	// the ring took it, so the next TUI's log has it.
+	if rows, _ := br.streams.logWindow("", 0, 10); len(rows) != 1 || rows[0].Text != "nobody is attached" {
+		t.Fatalf("log ring = %+v, want the notice given while detached", rows)
+	}
 	p1 := formPrompt(t, "demo", 1, "first", defaultSchema)
 	p2 := formPrompt(t, "demo", 2, "second", defaultSchema)
 	out1 := prompting(t.Context(), br, p1)
