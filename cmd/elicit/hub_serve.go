@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"slices"
 	"strings"
 
@@ -26,6 +27,9 @@ func runHub(ctx context.Context, args []string, stderr io.Writer) error {
 	if len(args) > 0 {
 		return usageErr("%s takes no arguments", hubCommand)
 	}
+	// Not the first starter's folder: the hub must not keep it busy, and
+	// what a session reads is made absolute by its callers.
+	_ = os.Chdir("/")
 	p, err := hub.Locate()
 	if err != nil {
 		return err

@@ -166,7 +166,8 @@ func sessionList(ctx context.Context, stdout io.Writer) error {
 		return fail(exitConnect, "%w", err)
 	}
 	list := []hub.SessionInfo{}
-	if err := hub.Request(ctx, p, hub.MethodList, nil, &list); err != nil && !errors.Is(err, hub.ErrDisconnected) {
+	// No hub, or a dead one: no session.
+	if err := hub.Request(ctx, p, hub.MethodList, nil, &list); err != nil && !errors.Is(err, hub.ErrDisconnected) && !errors.Is(err, hub.ErrNoHub) {
 		return hubFailure("", err)
 	}
 	return writeJSON(stdout, list)

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"io"
 	"os"
@@ -101,8 +102,11 @@ func printRun(r hub.RunResult, stdout, stderr io.Writer) error {
 // hubFailure is the error of a command the hub refused or could not run.
 func hubFailure(session string, err error) error {
 	code := hub.ExitOf(err)
-	if code == exitConnect && strings.Contains(err.Error(), hub.ErrDisconnected.Error()) {
+	switch {
+	case errors.Is(err, hub.ErrDisconnected): // the hub died, or went while we asked
 		return fail(code, "session %s: disconnected: %s", session, hub.Message(err))
+	case errors.Is(err, hub.ErrNoHub):
+		return fail(code, "no session %s: no session hub runs (elicit session start starts one)", session)
 	}
 	return fail(code, "%s", hub.Message(err))
 }

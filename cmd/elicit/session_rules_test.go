@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -9,7 +10,9 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 
+	"github.com/elicit-dev/elicit/cmd/elicit/demo"
 	"github.com/elicit-dev/elicit/cmd/elicit/internal/hub"
 )
 
@@ -177,9 +180,21 @@ func TestSessionKilledCaller(t *testing.T) {
 	if code != exitNotAccepted || !strings.Contains(string(out), "abandoned") {
 		t.Errorf("answering the killed call's question: exit %d, %s", code, out)
 	}
-	code, out, errs := h.run("call", "log", "--session", "k", "--answer", "cancel")
-	if c := decodeCall(t, out); code != 0 || len(c.Result.Content) == 0 || c.Result.Content[0].Text == "" {
-		t.Errorf("the server saw no notifications/cancelled: exit %d\n%s\n%s", code, out, errs)
+	// The engine sends the cancel beside abandoning the question: ask the
+	// server what it saw until it says (its answer is the state).
+	deadline := time.Now().Add(waitBound)
+	for {
+		code, out, errs := h.run("call", "log", "--session", "k", "--answer", "cancel")
+		c := decodeCall(t, out)
+		if code != 0 || len(c.Result.Content) == 0 {
+			t.Fatalf("call log: exit %d\n%s\n%s", code, out, errs)
+		}
+		if c.Result.Content[0].Text != "" {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the server saw no notifications/cancelled within %s", waitBound)
+		}
 	}
 }
 
@@ -303,5 +318,60 @@ func TestSessionRecordAndFindings(t *testing.T) {
 		if !strings.Contains(string(rec), want) {
 			t.Errorf("the recording lacks %s", want)
 		}
+	}
+}
+
+// TestSessionHTTP: a session over Streamable HTTP keeps its connection
+// between commands; there the stream that carries a question ties it to
+// its call, so two calls' questions are each their call's (not
+// ambiguous); the session's header secret is masked in what commands on
+// it print and in the hub's log.
+func TestSessionHTTP(t *testing.T) {
+	t.Parallel()
+	srv := httptest.NewServer(demo.HTTPHandler(nil))
+	t.Cleanup(srv.Close)
+	h := newHubEnv(t)
+	code, out, errs := h.run("session", "start", "web", "--url", srv.URL+"/?token=SEKRIT1", "--header", "Authorization: Bearer SEKRIT2x9y8z7", "--protocol", "2025-11-25")
+	if code != 0 {
+		t.Fatalf("session start --url: exit %d\n%s\n%s", code, out, errs)
+	}
+	var r hub.StartResult
+	if err := json.Unmarshal(out, &r); err != nil {
+		t.Fatal(err)
+	}
+	h.pids = append(h.pids, r.HubPid)
+	var ids []string
+	for range 2 {
+		code, out, _ := h.run("call", "deploy", "--session", "web", "--no-wait")
+		var started struct{ Call string }
+		if code != 0 || json.Unmarshal(out, &started) != nil {
+			t.Fatalf("call deploy --no-wait: exit %d, %s", code, out)
+		}
+		ids = append(ids, started.Call)
+	}
+	qs := h.questions("web", func(qs []hub.QuestionInfo) bool { return len(qs) == 2 })
+	for _, q := range qs {
+		if q.Call == "" || q.Origin != "" || !slices.Contains(ids, q.Call) {
+			t.Errorf("a question over HTTP is not tied to its call: %+v", q)
+		}
+		if code, out, _ := h.run("answer", q.Key, "--session", "web", "--accept", `{"confirm":true}`); code != 0 {
+			t.Errorf("answer %s: exit %d, %s", q.Key, code, out)
+		}
+	}
+	for _, id := range ids {
+		code, out, errs := h.run("result", id, "--session", "web")
+		if c := decodeCall(t, out); code != 0 || len(c.Prompts) != 1 || c.Prompts[0].Outcome != "accept" {
+			t.Errorf("result %s: exit %d\n%s\n%s", id, code, out, errs)
+		}
+		if strings.Contains(string(out)+string(errs), "SEKRIT") {
+			t.Errorf("a secret reached what result printed: %s", out)
+		}
+	}
+	if _, out, _ := h.run("tools", "--session", "web"); strings.Contains(string(out), "SEKRIT") || !strings.Contains(string(out), "deploy") {
+		t.Errorf("tools on the session: %s", out)
+	}
+	h.run("session", "stop", "web")
+	if log, _ := os.ReadFile(h.paths().Log); strings.Contains(string(log), "SEKRIT") {
+		t.Errorf("a secret reached the hub's log:\n%s", log)
 	}
 }

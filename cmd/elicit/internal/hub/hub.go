@@ -125,6 +125,7 @@ func Serve(ctx context.Context, cfg Config) error {
 	// Sessions first: a command waiting on a person ends with its session.
 	h.closeAll()
 	conns.Wait()
+	h.closeAll() // one a start was still opening
 	return nil
 }
 

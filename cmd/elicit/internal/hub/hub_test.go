@@ -114,7 +114,7 @@ func TestServeOneHub(t *testing.T) {
 	if _, err := os.Stat(p.Socket); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("the socket outlived its hub: %v", err)
 	}
-	if err := Request(context.Background(), p, MethodList, nil, nil); !errors.Is(err, ErrDisconnected) || ExitOf(err) != ExitConnect {
+	if err := Request(context.Background(), p, MethodList, nil, nil); !errors.Is(err, ErrNoHub) || ExitOf(err) != ExitConnect {
 		t.Errorf("a request with no hub: %v", err)
 	}
 	serveTest(t, p, failing) // the folder is free again

@@ -129,15 +129,19 @@ func (p *Prompter) hand(att *attachment, pd *pending) {
 // Prompt implements question.Prompter.
 func (p *Prompter) Prompt(ctx context.Context, q *question.Question) question.Outcome {
 	call, maybe := p.s.callOf(q.Origin)
-	if call != nil {
-		if pol := call.policy(); pol != nil {
-			return pol.Prompt(ctx, q)
-		}
-	}
 	pd := &pending{q: q, key: q.Key.String(), call: call, maybe: maybe, since: q.Arrived,
 		answer: make(chan question.Outcome, 1), resolved: make(chan struct{})}
 	if pd.since.IsZero() {
 		pd.since = time.Now()
+	}
+	if call != nil {
+		call.opened(pd) // its result waits for the question's journal entry
+		if pol := call.policy(); pol != nil {
+			p.mu.Lock()
+			p.unresolved[pd.key] = pd
+			p.mu.Unlock()
+			return pol.Prompt(ctx, q) // never open: nobody else may answer it
+		}
 	}
 	live, settle := context.WithCancelCause(ctx)
 	defer settle(ErrSettled)
@@ -147,9 +151,6 @@ func (p *Prompter) Prompt(ctx context.Context, q *question.Question) question.Ou
 	p.unresolved[pd.key] = pd
 	att := p.att
 	p.mu.Unlock()
-	if call != nil {
-		call.opened(pd)
-	}
 	if att != nil {
 		p.hand(att, pd)
 	}

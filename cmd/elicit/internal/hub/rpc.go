@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io/fs"
 	"net"
 	"sync"
 
@@ -21,8 +22,13 @@ import (
 // connection closed before the answer: the caller was killed.
 var ErrCallerGone = errors.New("the caller went away")
 
-// ErrDisconnected wraps the error of a command whose hub is gone.
+// ErrDisconnected wraps the error of a command whose hub is gone: its
+// socket refuses, or it closed the connection before answering.
 var ErrDisconnected = errors.New("disconnected")
+
+// ErrNoHub wraps the error of a command when no hub runs (no socket: none
+// was started, or the last one ended with its last session).
+var ErrNoHub = errors.New("no session hub runs")
 
 // handler answers one request; an error that is no *jsonrpc.Error is
 // answered as an internal error.
@@ -73,6 +79,9 @@ func serveConn(ctx context.Context, nc net.Conn, h handler) {
 func call(ctx context.Context, socket, method string, params, result any) error {
 	var d net.Dialer
 	nc, err := d.DialContext(ctx, "unix", socket)
+	if errors.Is(err, fs.ErrNotExist) {
+		return fmt.Errorf("%w (%s)", ErrNoHub, socket)
+	}
 	if err != nil {
 		return fmt.Errorf("%w: no hub answers at %s: %w", ErrDisconnected, socket, err)
 	}
@@ -137,7 +146,7 @@ func ExitOf(err error) int {
 		if json.Unmarshal(e.Data, &d) == nil && d.Exit != 0 {
 			return d.Exit
 		}
-	case errors.Is(err, ErrDisconnected):
+	case errors.Is(err, ErrDisconnected), errors.Is(err, ErrNoHub):
 		return ExitConnect
 	}
 	return 1
