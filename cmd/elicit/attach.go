@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"net"
 	"os"
 	"strings"
@@ -26,13 +27,14 @@ keeps running, its open questions stay open, and elicit attach NAME comes
 back to them. One TUI at a time per session.
 
 Exit codes: 0 detached, 2 no terminal or the session has a TUI attached
-already, 3 no such session, or the hub went away ("disconnected").
+already, 3 no such session (no hub runs), or the hub went away
+("disconnected").
 `
 
 func runAttach(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("attach", stderr, attachUsage)
-	theme := fs.String("theme", "", "colour theme: "+strings.Join(themes.Names(), ", ")+" (default charm; NO_COLOR is honoured)")
-	pos, err := parseInterleaved(fs, args)
+	flags := newFlagSet("attach", stderr, attachUsage)
+	theme := flags.String("theme", "", "colour theme: "+strings.Join(themes.Names(), ", ")+" (default charm; NO_COLOR is honoured)")
+	pos, err := parseInterleaved(flags, args)
 	if err != nil {
 		return err
 	}
@@ -56,8 +58,12 @@ func runAttach(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	}
 	var d net.Dialer
 	conn, err := d.DialContext(ctx, "unix", p.Socket)
+	if errors.Is(err, fs.ErrNotExist) {
+		// As every command on a session says it (hubFailure).
+		return hubFailure(name, fmt.Errorf("%w (%s)", hub.ErrNoHub, p.Socket))
+	}
 	if err != nil {
-		return fail(exitConnect, "session %s: disconnected: no hub answers at %s (elicit session start starts one)", name, p.Socket)
+		return fail(exitConnect, "session %s: disconnected: no hub answers at %s: %v", name, p.Socket, err)
 	}
 	hello := attach.NewHello(name, term, os.Stdout, os.Environ())
 	hello.Theme = *theme

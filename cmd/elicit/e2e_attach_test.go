@@ -243,13 +243,19 @@ func TestAttachSession(t *testing.T) {
 	}
 }
 
-// TestAttachRefusals: no such session is exit 3 (as every command on
-// one), and attach without a terminal is a usage error.
+// TestAttachRefusals: no hub running and no such session are exit 3
+// (as for every command on a session), and attach without a terminal is
+// a usage error.
 func TestAttachRefusals(t *testing.T) {
 	a := newAttachEnv(t)
-	a.startDemo("s1")
-	tm := a.attach("nope")
+	tm := a.attach("s1")
 	s := tm.waitText("EXIT=")
+	if !strings.Contains(s, "EXIT=3") || !strings.Contains(s, "no session hub runs") {
+		t.Fatalf("attach when no hub runs:\n%s", s)
+	}
+	a.startDemo("s1")
+	tm = a.attach("nope")
+	s = tm.waitText("EXIT=")
 	if !strings.Contains(s, "EXIT=3") || !strings.Contains(s, `no session "nope"`) {
 		t.Fatalf("attach to a session that is not:\n%s", s)
 	}
