@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -14,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/elicit-dev/elicit/cmd/elicit/demo"
 	"github.com/elicit-dev/elicit/internal/testenv"
 )
 
@@ -321,4 +323,35 @@ func attachPid(t *testing.T, tm *tmuxTerm) int {
 		t.Fatal(err)
 	}
 	return pid
+}
+
+// TestAttachMasksSecrets: a session over HTTP with a secret in its URL's
+// query and in a header shows neither in the attached TUI: not in a
+// frame's headers and URL, not in the server view.
+func TestAttachMasksSecrets(t *testing.T) {
+	srv := httptest.NewServer(demo.HTTPHandler(nil))
+	t.Cleanup(srv.Close)
+	a := newAttachEnv(t)
+	var st struct {
+		HubPid int `json:"hubPid"`
+	}
+	a.json(&st, "session", "start", "web", "--url", srv.URL+"/?token=SEKRIT1", "--header", "Authorization: Bearer SEKRIT2x9y8z7", "--protocol", "2025-11-25")
+	t.Cleanup(func() {
+		_, _ = a.run("session", "stop", "web")
+		_ = syscall.Kill(st.HubPid, syscall.SIGTERM)
+		waitGone(t, st.HubPid, 10*time.Second)
+	})
+	tm := a.attach("web")
+	tm.waitText("F6 Traffic")
+	tm.press("F6")
+	tm.waitText("Traffic: ")
+	tm.press("Enter") // the newest frame, with its HTTP exchange
+	screens := []string{tm.waitText("Authorization: Bearer [redacted]")}
+	tm.press("Escape", "F12")
+	screens = append(screens, tm.waitText("transport"))
+	for _, s := range screens {
+		if strings.Contains(s, "SEKRIT") {
+			t.Fatalf("a secret reached the attached TUI:\n%s", s)
+		}
+	}
 }
