@@ -17,6 +17,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/vt"
+	"go.uber.org/goleak"
 
 	"github.com/elicit-dev/elicit/transport/jsonrpc"
 )
@@ -398,3 +399,56 @@ func TestAttachRefused(t *testing.T) {
 type writerFunc func([]byte) (int, error)
 
 func (f writerFunc) Write(p []byte) (int, error) { return f(p) }
+
+// TestDrainInputFindsTheReader: drainInput reaches into bubbletea's
+// Program by field name; a bubbletea that renames them fails here, not
+// as goroutines quietly held in the hub.
+func TestDrainInputFindsTheReader(t *testing.T) {
+	keys, typer := io.Pipe()
+	p := tea.NewProgram(&echoModel{}, tea.WithInput(keys), tea.WithOutput(io.Discard), tea.WithoutSignalHandler(), tea.WithWindowSize(80, 24))
+	done := make(chan error, 1)
+	go func() { _, err := p.Run(); done <- err }()
+	p.Quit()
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	_ = typer.Close()
+	if !drainInput(p) {
+		t.Fatal("drainInput did not find the Program's msgs and readLoopDone")
+	}
+}
+
+// TestServeEndsWithKeysAfterQuit: keys that come on behind the one that
+// quits the program (typed on, or a terminal's replies) leave nothing of
+// the program behind in the hub: its input reader ends with it.
+func TestServeEndsWithKeysAfterQuit(t *testing.T) {
+	for range 5 {
+		client, server := net.Pipe()
+		served := make(chan error, 1)
+		go func() {
+			served <- Serve(context.Background(), server, nil, hello80x24(), &echoModel{},
+				func(*tea.Program) {}, func() {}, ServeOptions{})
+		}()
+		screen := make(chan error, 1)
+		go func() {
+			for {
+				f, err := readFrame(client)
+				if err != nil || f.kind == frameExit {
+					screen <- err
+					return
+				}
+			}
+		}()
+		if err := writeFrame(client, frameData, append([]byte("q"), bytes.Repeat([]byte("x"), 4096)...)); err != nil {
+			t.Fatal(err)
+		}
+		if err := <-screen; err != nil {
+			t.Fatalf("no exit frame: %v", err)
+		}
+		if err := <-served; err != nil {
+			t.Fatalf("Serve = %v", err)
+		}
+		client.Close()
+	}
+	goleak.VerifyNone(t)
+}

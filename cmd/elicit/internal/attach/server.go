@@ -83,6 +83,7 @@ func Serve(ctx context.Context, conn io.ReadWriteCloser, r io.Reader, h Hello, m
 	}
 	exitErr := out.frame(frameExit, []byte(line))
 	_ = keys.CloseWithError(io.EOF)
+	drainInput(p)
 	// Closing conn ends forward's read if the program quit by itself;
 	// that read's error is ours, not the client's.
 	_ = conn.Close()
