@@ -11,6 +11,8 @@ import (
 	"strings"
 
 	"github.com/elicit-dev/elicit/cmd/elicit/internal/attach"
+	"github.com/elicit-dev/elicit/cmd/elicit/internal/cli"
+	"github.com/elicit-dev/elicit/cmd/elicit/internal/exit"
 	"github.com/elicit-dev/elicit/cmd/elicit/internal/hub"
 	"github.com/elicit-dev/elicit/themes"
 )
@@ -32,29 +34,29 @@ already, 3 no such session (no hub runs), or the hub went away
 `
 
 func runAttach(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	flags := newFlagSet("attach", stderr, attachUsage)
+	flags := cli.NewFlagSet("attach", stderr, attachUsage)
 	theme := flags.String("theme", "", "colour theme: "+strings.Join(themes.Names(), ", ")+" (default charm; NO_COLOR is honoured)")
-	pos, err := parseInterleaved(flags, args)
+	pos, err := cli.ParseInterleaved(flags, args)
 	if err != nil {
 		return err
 	}
 	if *theme != "" {
 		if _, err := themes.Lookup(*theme); err != nil {
-			return usageErr("--theme: %v", err)
+			return exit.Usagef("--theme: %v", err)
 		}
 	}
 	if len(pos) != 1 {
-		return usageErr("attach takes one session NAME (elicit session list shows them)")
+		return exit.Usagef("attach takes one session NAME (elicit session list shows them)")
 	}
 	name := pos[0]
 	term, stop, err := attach.OSTerminal()
 	if err != nil {
-		return usageErr("%v", err)
+		return exit.Usagef("%v", err)
 	}
 	defer stop()
 	p, err := hub.Locate()
 	if err != nil {
-		return fail(exitConnect, "%w", err)
+		return exit.Fail(exit.Connect, "%w", err)
 	}
 	var d net.Dialer
 	conn, err := d.DialContext(ctx, "unix", p.Socket)
@@ -63,26 +65,26 @@ func runAttach(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		return hubFailure(name, fmt.Errorf("%w (%s)", hub.ErrNoHub, p.Socket))
 	}
 	if err != nil {
-		return fail(exitConnect, "session %s: disconnected: no hub answers at %s: %v", name, p.Socket, err)
+		return exit.Fail(exit.Connect, "session %s: disconnected: no hub answers at %s: %v", name, p.Socket, err)
 	}
 	hello := attach.NewHello(name, term, os.Stdout, os.Environ())
 	hello.Theme = *theme
 	if err := attach.Request(conn, hello); err != nil {
 		conn.Close()
-		return fail(exitConnect, "session %s: disconnected: %w", name, err)
+		return exit.Fail(exit.Connect, "session %s: disconnected: %w", name, err)
 	}
 	r, err := attach.ReadReply(conn)
 	if err != nil {
 		conn.Close()
 		var refused *attach.RefusedError
 		if errors.As(err, &refused) {
-			return fail(hub.ExitOf(err), "%s", refused.Error())
+			return exit.Fail(hub.ExitOf(err), "%s", refused.Error())
 		}
-		return fail(exitConnect, "session %s: disconnected: %w", name, err)
+		return exit.Fail(exit.Connect, "session %s: disconnected: %w", name, err)
 	}
 	line, err := attach.Run(ctx, conn, r, term)
 	if errors.Is(err, attach.ErrDisconnected) {
-		return fail(exitConnect, "session %s: %w", name, err)
+		return exit.Fail(exit.Connect, "session %s: %w", name, err)
 	}
 	if err != nil {
 		return err

@@ -12,9 +12,12 @@ import (
 
 	"github.com/elicit-dev/elicit/client"
 	"github.com/elicit-dev/elicit/client/findings"
+	"github.com/elicit-dev/elicit/client/question"
 	"github.com/elicit-dev/elicit/client/record"
 	"github.com/elicit-dev/elicit/cmd/elicit/internal/attach"
+	"github.com/elicit-dev/elicit/cmd/elicit/internal/headless"
 	"github.com/elicit-dev/elicit/cmd/elicit/internal/hub"
+	"github.com/elicit-dev/elicit/cmd/elicit/internal/serverspec"
 	"github.com/elicit-dev/elicit/transport"
 	"github.com/elicit-dev/elicit/transport/jsonrpc"
 	"github.com/elicit-dev/elicit/transport/redact"
@@ -27,8 +30,10 @@ import (
 // engine reads. A TUI attaches to it, quits, and the next attaches to the
 // same one.
 type keptUI struct {
-	spec serverSpec
-	br   *ui.Bridge
+	br *ui.Bridge
+	// spec and sec are the session's server and secrets, set (tap's
+	// Spec) before it connects, so before any frame, event or question.
+	spec serverspec.Server
 	sec  *redact.Secrets
 	// session, found and rec are set once the session is open.
 	session *client.Session
@@ -41,27 +46,38 @@ type keptUI struct {
 
 // newKeptUI makes the Bridge of a session about to open: detached, so
 // the session's events never wait for a TUI.
-func newKeptUI(spec serverSpec, sec *redact.Secrets) *keptUI {
+func newKeptUI() *keptUI {
 	br := ui.NewBridge(ui.BridgeOptions{})
 	br.Detach()
-	return &keptUI{spec: spec, br: br, sec: sec}
+	return &keptUI{br: br}
 }
 
-// Prompter is the session's questions as the TUI is shown them (the
-// hub's prompter hands each one to it too, and cancels it when it is
+// tap is what the session's wiring gives the TUI (headless.SessionTap).
+func (k *keptUI) tap() *headless.SessionTap {
+	return &headless.SessionTap{
+		Spec:            func(s serverspec.Server, sec *redact.Secrets) { k.spec, k.sec = s, sec },
+		OnFrame:         func(fr transport.Frame) { k.br.Frame(k.spec.Name, fr) },
+		OnStderr:        func(line string) { k.br.Stderr(k.spec.Name, line) },
+		FindingsChanged: k.br.FindingsChanged,
+	}
+}
+
+// opened records the session once it is open.
+func (k *keptUI) opened(s *client.Session, found *findings.Recorder, rec *record.Recorder) {
+	k.session, k.found, k.rec = s, found, rec
+}
+
+// Prompt is the session's questions as the TUI is shown them, masked
+// (the hub's prompter hands each one here too, and ends it when it is
 // settled elsewhere).
-func (k *keptUI) Prompter() shownPrompter { return shownPrompter{next: k.br, sec: k.sec} }
+func (k *keptUI) Prompt(ctx context.Context, q *question.Question) question.Outcome {
+	return shownPrompter{next: k.br, sec: k.sec}.Prompt(ctx, q)
+}
 
 // Observer gives the TUI the session's events, masked as the TUI's are.
 func (k *keptUI) Observer() client.Observer {
 	return client.ObserverFunc(func(e client.Event) { k.br.Event(shownEvent(k.sec, e)) })
 }
-
-// Frame, Stderr and FindingsChanged are what the session's wiring
-// gives the TUI (connectSpec: common.onFrame, onStderr, findingsChanged).
-func (k *keptUI) Frame(fr transport.Frame) { k.br.Frame(k.spec.Name, fr) }
-func (k *keptUI) Stderr(line string)       { k.br.Stderr(k.spec.Name, line) }
-func (k *keptUI) FindingsChanged()         { k.br.FindingsChanged() }
 
 // Close ends the Bridge with the session.
 func (k *keptUI) Close() { k.br.Close() }
@@ -105,13 +121,13 @@ func (k *keptUI) serve(ctx context.Context, conn io.ReadWriteCloser, r io.Reader
 	tctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	sess := k.session
-	eng := &engine{ctx: tctx, m: heldSession{sess}, specs: map[string]serverSpec{sess.Name(): k.spec}, order: []string{sess.Name()},
+	eng := &engine{ctx: tctx, m: heldSession{sess}, specs: map[string]serverspec.Server{sess.Name(): k.spec}, order: []string{sess.Name()},
 		pending: map[string]error{}, findings: k.found, rec: k.rec, secrets: k.sec}
 	var err error
 	if eng.agentHub, err = newAgentHub(k.br, sess.Journal(), nil); err != nil {
 		return err
 	}
-	m := ui.New(eng, k.br, ui.Options{Theme: h.Theme, Context: tctx, OpenURL: browserOpener(), Attached: true, Getenv: h.Getenv})
+	m := ui.New(eng, k.br, ui.Options{Theme: h.Theme, Context: tctx, OpenURL: serverspec.BrowserOpener(), Attached: true, Getenv: h.Getenv})
 	gov := newFrameGovernor(renderFPS)
 	exit := func() string {
 		if ctx.Err() != nil {

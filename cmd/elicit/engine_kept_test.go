@@ -6,6 +6,7 @@ import (
 
 	"github.com/elicit-dev/elicit/client"
 	"github.com/elicit-dev/elicit/client/question"
+	"github.com/elicit-dev/elicit/cmd/elicit/internal/serverspec"
 	"github.com/elicit-dev/elicit/ui"
 )
 
@@ -14,8 +15,8 @@ import (
 // tools, journals its questions, details it, refuses to replace it, and
 // says closed once it is.
 func TestKeptSessionEngine(t *testing.T) {
-	spec := serverSpec{Name: "demo", Demo: true}
-	tr, err := spec.transport(nil, nil)
+	spec := serverspec.Server{Name: "demo", Demo: true}
+	tr, err := spec.Transport(nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -24,7 +25,7 @@ func TestKeptSessionEngine(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer s.Close()
-	e := &engine{ctx: t.Context(), m: heldSession{s}, specs: map[string]serverSpec{"demo": spec}, pending: map[string]error{}}
+	e := &engine{ctx: t.Context(), m: heldSession{s}, specs: map[string]serverspec.Server{"demo": spec}, pending: map[string]error{}}
 	st := e.Servers()
 	if len(st) != 1 || st[0].Name != "demo" || st[0].State != client.StateReady || !st[0].Caps.Tools {
 		t.Fatalf("Servers = %+v, want demo ready with its tools capability", st)

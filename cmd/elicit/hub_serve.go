@@ -6,12 +6,13 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"slices"
 	"strings"
 
 	"golang.org/x/sys/unix"
 
 	"github.com/elicit-dev/elicit/client"
+	"github.com/elicit-dev/elicit/cmd/elicit/internal/exit"
+	"github.com/elicit-dev/elicit/cmd/elicit/internal/headless"
 	"github.com/elicit-dev/elicit/cmd/elicit/internal/hub"
 	"github.com/elicit-dev/elicit/transport/redact"
 )
@@ -25,7 +26,7 @@ const hubCommand = "__hub"
 // say on stderr, masked with each session's secrets.
 func runHub(ctx context.Context, args []string, stderr io.Writer) error {
 	if len(args) > 0 {
-		return usageErr("%s takes no arguments", hubCommand)
+		return exit.Usagef("%s takes no arguments", hubCommand)
 	}
 	// Not the first starter's folder: the hub must not keep it busy, and
 	// what a session reads is made absolute by its callers.
@@ -45,7 +46,7 @@ func runHub(ctx context.Context, args []string, stderr io.Writer) error {
 	// The hub's stderr is /dev/null (it is detached): what the runtime
 	// would print there (a panic) goes to the log instead.
 	_ = unix.Dup2(int(logf.Fd()), 2)
-	err = hub.Spawned(ctx, hub.Config{Paths: p, Open: hubOpener(logf), Run: runOnSession, Code: codeOf, Log: logf})
+	err = hub.Spawned(ctx, hub.Config{Paths: p, Open: hubOpener(logf), Run: runOnSession, Code: exit.CodeOf, Log: logf})
 	if errors.Is(err, hub.ErrBusy) {
 		return nil // the other one serves
 	}
@@ -53,67 +54,36 @@ func runHub(ctx context.Context, args []string, stderr io.Writer) error {
 }
 
 // hubOpener opens a session of the hub from elicit session start's
-// command line, as a one-shot command connects (connectSpec), where the
-// caller stands: a stdio server runs in the caller's folder with the
-// caller's environment.
+// command line, as a one-shot command connects (headless.Env.OpenSession).
 func hubOpener(log io.Writer) hub.Opener {
 	return func(ctx context.Context, p hub.StartParams, h hub.Hooks) (*hub.Opened, error) {
-		sec := redact.NewSecrets()
-		errw := sec.Writer(log)
-		var c common
-		fs := newFlagSet("session start", errw, sessionStartUsage)
-		c.register(fs)
-		c.registerConfig(fs)
-		c.registerLogLevel(fs)
-		before, after := splitDashDash(p.Args)
-		c.command = after
-		pos, err := parseInterleaved(fs, before)
-		if err != nil {
-			return nil, err
-		}
-		if len(pos) > 0 {
-			return nil, usageErr("session start takes one NAME, then flags; got %q too", pos[0])
-		}
-		spec, err := c.spec(true)
-		if err != nil {
-			return nil, err
-		}
-		for _, w := range spec.warnings {
-			fmt.Fprintf(errw, "elicit: warning: %s\n", w)
-		}
-		if spec.Command != "" {
-			if spec.Dir == "" {
-				spec.Dir = p.Cwd
-			}
-			spec.Env = append(slices.Clone(p.Env), spec.Env...)
-		}
 		// What elicit attach's TUI shows of the session is kept from its
-		// start: its questions (the hub's prompter hands each to it too),
-		// events, traffic, stderr and findings (attach_serve.go).
-		kept := newKeptUI(spec, sec)
+		// start (attach_serve.go): its questions, events, traffic, stderr
+		// and findings.
+		kept := newKeptUI()
+		toUI := kept.Observer()
+		hooks := hub.Hooks{Prompter: h.Prompter,
+			Observer: client.ObserverFunc(func(e client.Event) { h.Observer.Event(e); toUI.Event(e) })}
 		// Attached for the session's life: the Bridge holds a question
 		// while no TUI is attached and shows it to the next one
 		// (ui/bridge_prompts.go). Detached before the Bridge closes, so
 		// its last outcomes are never taken for answers.
 		detach := func() {}
 		if hp, ok := h.Prompter.(*hub.Prompter); ok {
-			detach = hp.Attach(kept.Prompter())
+			detach = hp.Attach(kept)
 		}
-		toUI := kept.Observer()
-		c.recordAs, c.dieWithParent = "session", true
-		c.onFrame, c.onStderr, c.findingsChanged = kept.Frame, kept.Stderr, kept.FindingsChanged
-		c.observer = client.ObserverFunc(func(e client.Event) { h.Observer.Event(e); toUI.Event(e) })
-		sess, cleanup, err := connectSpec(ctx, &c, spec, h.Prompter, errw)
+		env := headless.Env{Version: version, Tap: kept.tap()}
+		opened, err := env.OpenSession(ctx, p, hooks, sessionUsage, log)
 		if err != nil {
 			detach()
 			kept.Close()
-			errw.Flush()
 			return nil, err
 		}
-		kept.session, kept.found, kept.rec = sess, c.findings, c.rec
-		return &hub.Opened{Client: sess, Findings: c.findings, Recorder: c.rec, Pid: sess.Details().Conn.Pid, Secrets: sec,
-			Attach: kept.Attach,
-			Close:  func() { cleanup(); detach(); kept.Close(); errw.Flush() }}, nil
+		kept.opened(opened.Client, opened.Findings, opened.Recorder)
+		closeSession := opened.Close
+		opened.Attach = kept.Attach
+		opened.Close = func() { closeSession(); detach(); kept.Close() }
+		return opened, nil
 	}
 }
 

@@ -5,6 +5,9 @@ import (
 	"encoding/json"
 	"io"
 
+	"github.com/elicit-dev/elicit/cmd/elicit/internal/cli"
+	"github.com/elicit-dev/elicit/cmd/elicit/internal/exit"
+	"github.com/elicit-dev/elicit/cmd/elicit/internal/headless"
 	"github.com/elicit-dev/elicit/cmd/elicit/internal/hub"
 )
 
@@ -42,20 +45,20 @@ Exit codes: those of elicit call; 3 also when the session stopped first.
 // session.
 func sessionFlags(name, usage string, args []string, stderr io.Writer, npos int, extra func(fsRegister)) (string, []string, error) {
 	var session string
-	fs := newFlagSet(name, stderr, usage)
+	fs := cli.NewFlagSet(name, stderr, usage)
 	fs.StringVar(&session, "session", "", "the session (elicit session list)")
 	if extra != nil {
 		extra(fs)
 	}
-	pos, err := parseInterleaved(fs, args)
+	pos, err := cli.ParseInterleaved(fs, args)
 	if err != nil {
 		return "", nil, err
 	}
 	if session == "" {
-		return "", nil, usageErr("%s needs --session NAME (elicit session list)", name)
+		return "", nil, exit.Usagef("%s needs --session NAME (elicit session list)", name)
 	}
 	if len(pos) != npos {
-		return "", nil, usageErr("%s takes %d argument(s), got %d (see elicit %s -h)", name, npos, len(pos), name)
+		return "", nil, exit.Usagef("%s takes %d argument(s), got %d (see elicit %s -h)", name, npos, len(pos), name)
 	}
 	return session, pos, nil
 }
@@ -73,13 +76,13 @@ func runQuestions(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	}
 	p, err := hub.Locate()
 	if err != nil {
-		return fail(exitConnect, "%w", err)
+		return exit.Fail(exit.Connect, "%w", err)
 	}
 	list := []hub.QuestionInfo{}
 	if err := hub.Request(ctx, p, hub.MethodQuestions, hub.NameParams{Session: session}, &list); err != nil {
 		return hubFailure(session, err)
 	}
-	return writeJSON(stdout, list)
+	return headless.WriteJSON(stdout, list)
 }
 
 func runAnswer(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -100,7 +103,7 @@ func runAnswer(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		n++
 		params.Action = "accept"
 		if err := json.Unmarshal([]byte(accept), &params.Content); err != nil || params.Content == nil {
-			return usageErr("--accept wants a JSON object of field values, like '{\"name\": \"Ada\"}'")
+			return exit.Usagef("--accept wants a JSON object of field values, like '{\"name\": \"Ada\"}'")
 		}
 	}
 	for _, f := range []struct {
@@ -114,17 +117,17 @@ func runAnswer(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	}
 	params.Defaults = defaults
 	if n != 1 {
-		return usageErr("answer takes exactly one of --accept JSON, --accept-defaults, --decline, --cancel")
+		return exit.Usagef("answer takes exactly one of --accept JSON, --accept-defaults, --decline, --cancel")
 	}
 	p, err := hub.Locate()
 	if err != nil {
-		return fail(exitConnect, "%w", err)
+		return exit.Fail(exit.Connect, "%w", err)
 	}
 	var r hub.AnswerResult
 	if err := hub.Request(ctx, p, hub.MethodAnswer, params, &r); err != nil {
 		return hubFailure(session, err)
 	}
-	return writeJSON(stdout, &r)
+	return headless.WriteJSON(stdout, &r)
 }
 
 func runResult(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -134,7 +137,7 @@ func runResult(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	}
 	p, err := hub.Locate()
 	if err != nil {
-		return fail(exitConnect, "%w", err)
+		return exit.Fail(exit.Connect, "%w", err)
 	}
 	var r hub.RunResult
 	if err := hub.Request(ctx, p, hub.MethodResult, hub.ResultParams{Session: session, Call: pos[0]}, &r); err != nil {

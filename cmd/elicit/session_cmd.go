@@ -9,6 +9,9 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/elicit-dev/elicit/cmd/elicit/internal/cli"
+	"github.com/elicit-dev/elicit/cmd/elicit/internal/exit"
+	"github.com/elicit-dev/elicit/cmd/elicit/internal/headless"
 	"github.com/elicit-dev/elicit/cmd/elicit/internal/hub"
 )
 
@@ -37,75 +40,55 @@ could not be started, no such session, or the hub is gone
 ("disconnected").
 `
 
-// sessionStartUsage is what a bad flag of session start shows.
-const sessionStartUsage = sessionUsage
-
 // runSession runs elicit session start|list|stop.
 func runSession(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if len(args) == 0 {
-		return usageErr("session needs start, list or stop (see elicit session -h)")
+		return exit.Usagef("session needs start, list or stop (see elicit session -h)")
 	}
 	switch args[0] {
 	case "-h", "-help", "--help":
 		io.WriteString(stderr, sessionUsage)
-		return errHelp
+		return exit.ErrHelp
 	case "start":
 		if len(args) < 2 || strings.HasPrefix(args[1], "-") {
-			return usageErr("session start needs a NAME first (see elicit session -h)")
+			return exit.Usagef("session start needs a NAME first (see elicit session -h)")
 		}
 		return sessionStart(ctx, args[1], args[2:], stdout, stderr)
 	case "list":
 		if len(args) > 1 {
-			return usageErr("session list takes no arguments, got %q", args[1])
+			return exit.Usagef("session list takes no arguments, got %q", args[1])
 		}
 		return sessionList(ctx, stdout)
 	case "stop":
 		if len(args) != 2 {
-			return usageErr("session stop takes one NAME (see elicit session list)")
+			return exit.Usagef("session stop takes one NAME (see elicit session list)")
 		}
 		p, err := hub.Locate()
 		if err != nil {
-			return fail(exitConnect, "%w", err)
+			return exit.Fail(exit.Connect, "%w", err)
 		}
 		var r hub.StopResult
 		if err := hub.Request(ctx, p, hub.MethodStop, hub.NameParams{Session: args[1]}, &r); err != nil {
 			return hubFailure(args[1], err)
 		}
-		return writeJSON(stdout, &r)
+		return headless.WriteJSON(stdout, &r)
 	}
-	return usageErr("session %q: want start, list or stop", args[0])
+	return exit.Usagef("session %q: want start, list or stop", args[0])
 }
 
 // sessionStart checks the flags here (a usage error needs no hub), makes
 // what they name absolute from here, and has the hub open the session.
 func sessionStart(ctx context.Context, name string, args []string, stdout, stderr io.Writer) error {
-	var c common
-	fs := newFlagSet("session start", stderr, sessionStartUsage)
-	c.register(fs)
-	c.registerConfig(fs)
-	c.registerLogLevel(fs)
-	before, after := splitDashDash(args)
-	c.command = after
-	pos, err := parseInterleaved(fs, before)
-	if err != nil {
-		return err
-	}
-	if len(pos) > 0 {
-		return usageErr("session start takes one NAME, then flags; got %q too", pos[0])
-	}
-	if c.server != "" && c.config == "" {
-		return usageErr("session start --server needs --config FILE (the session's server is named, never looked for)")
-	}
-	if _, err := c.spec(true); err != nil {
+	if err := (headless.Env{Version: version}).CheckStart(args, sessionUsage, stderr); err != nil {
 		return err
 	}
 	exe, err := os.Executable()
 	if err != nil {
-		return fail(exitInternal, "session start: %w", err)
+		return exit.Fail(exit.Internal, "session start: %w", err)
 	}
 	p, err := hub.Locate()
 	if err != nil {
-		return fail(exitConnect, "%w", err)
+		return exit.Fail(exit.Connect, "%w", err)
 	}
 	params := hub.StartParams{Session: name, Args: startArgs(args), Cwd: cwd(), Env: os.Environ()}
 	var r hub.StartResult
@@ -113,7 +96,7 @@ func sessionStart(ctx context.Context, name string, args []string, stdout, stder
 	// stopped) is replaced once.
 	for try := 0; ; try++ {
 		if err := hub.Ensure(ctx, p, []string{exe, hubCommand}); err != nil {
-			return fail(exitConnect, "session start: %w", err)
+			return exit.Fail(exit.Connect, "session start: %w", err)
 		}
 		err = hub.Request(ctx, p, hub.MethodStart, params, &r)
 		if err == nil || try > 0 || !errors.Is(err, hub.ErrDisconnected) {
@@ -123,7 +106,7 @@ func sessionStart(ctx context.Context, name string, args []string, stdout, stder
 	if err != nil {
 		return hubFailure(name, err)
 	}
-	return writeJSON(stdout, &r)
+	return headless.WriteJSON(stdout, &r)
 }
 
 // startArgs are session start's flags with the files they name made
@@ -137,7 +120,7 @@ func startArgs(args []string) []string {
 	paths := map[string]func(string) bool{
 		"config": word(), "root": word(), "record": word(), "sample": word("off", "decline", "echo"),
 	}
-	before, after := splitDashDash(out)
+	before, after := cli.SplitDashDash(out)
 	for i := 0; i < len(before); i++ {
 		a := strings.TrimLeft(before[i], "-")
 		if k := strings.Index(a, "="); k > 0 && strings.HasPrefix(before[i], "-") {
@@ -163,12 +146,12 @@ func startArgs(args []string) []string {
 func sessionList(ctx context.Context, stdout io.Writer) error {
 	p, err := hub.Locate()
 	if err != nil {
-		return fail(exitConnect, "%w", err)
+		return exit.Fail(exit.Connect, "%w", err)
 	}
 	list := []hub.SessionInfo{}
 	// No hub, or a dead one: no session.
 	if err := hub.Request(ctx, p, hub.MethodList, nil, &list); err != nil && !errors.Is(err, hub.ErrDisconnected) && !errors.Is(err, hub.ErrNoHub) {
 		return hubFailure("", err)
 	}
-	return writeJSON(stdout, list)
+	return headless.WriteJSON(stdout, list)
 }

@@ -13,6 +13,8 @@ import (
 	"time"
 
 	"github.com/elicit-dev/elicit/cmd/elicit/demo"
+	"github.com/elicit-dev/elicit/cmd/elicit/internal/exit"
+	"github.com/elicit-dev/elicit/cmd/elicit/internal/headless"
 	"github.com/elicit-dev/elicit/cmd/elicit/internal/hub"
 )
 
@@ -30,8 +32,8 @@ type callOut struct {
 	Result struct {
 		Content []struct{ Text string } `json:"content"`
 	} `json:"result"`
-	Prompts []promptOutput `json:"prompts"`
-	Failure *failure       `json:"failure"`
+	Prompts []headless.PromptOutput `json:"prompts"`
+	Failure *exit.Failure           `json:"failure"`
 }
 
 func decodeCall(t *testing.T, out []byte) callOut {
@@ -71,13 +73,13 @@ func TestSessionAnswersAcrossProcesses(t *testing.T) {
 	}
 
 	code, out, _ := h.run("answer", q2.Key, "--session", "s", "--accept", `{"name":"x"}`)
-	if code != exitUsage || !strings.Contains(string(out), `field \"name\"`) {
+	if code != exit.Usage || !strings.Contains(string(out), `field \"name\"`) {
 		t.Errorf("content failing minLength: exit %d, %s", code, out)
 	}
-	if code, out, _ := h.run("answer", q2.Key, "--session", "s", "--accept", `{"nmae":"Bo"}`); code != exitUsage || !strings.Contains(string(out), "nmae") {
+	if code, out, _ := h.run("answer", q2.Key, "--session", "s", "--accept", `{"nmae":"Bo"}`); code != exit.Usage || !strings.Contains(string(out), "nmae") {
 		t.Errorf("a field the form lacks: exit %d, %s", code, out)
 	}
-	if code, out, _ := h.run("answer", q2.Key, "--session", "s", "--accept", `{}`, "--decline"); code != exitUsage {
+	if code, out, _ := h.run("answer", q2.Key, "--session", "s", "--accept", `{}`, "--decline"); code != exit.Usage {
 		t.Errorf("two answers at once: exit %d, %s", code, out)
 	}
 	code, out, errs := h.run("answer", q2.Key, "--session", "s", "--accept", `{"name":"Bo"}`)
@@ -94,14 +96,14 @@ func TestSessionAnswersAcrossProcesses(t *testing.T) {
 	if code, out, _ := h.run("answer", q1.Key, "--session", "s", "--decline"); code != 0 || !strings.Contains(string(out), `"decline"`) {
 		t.Fatalf("answer the first: exit %d, %s", code, out)
 	}
-	if code := first.wait(t); code != exitNotAccepted {
+	if code := first.wait(t); code != exit.NotAccepted {
 		t.Errorf("the first call, declined: exit %d\n%s", code, first.out)
 	}
 	if c := decodeCall(t, first.out.Bytes()); len(c.Prompts) != 1 || c.Prompts[0].Key != q1.Key || c.Prompts[0].Outcome != "decline" {
 		t.Errorf("the first call's prompts: %+v", c.Prompts)
 	}
 	code, out, _ = h.run("answer", q1.Key, "--session", "s", "--accept-defaults")
-	if code != exitNotAccepted || !strings.Contains(string(out), "answered") {
+	if code != exit.NotAccepted || !strings.Contains(string(out), "answered") {
 		t.Errorf("a late second answer: exit %d, %s", code, out)
 	}
 }
@@ -131,10 +133,10 @@ func TestSessionNoWaitAndResult(t *testing.T) {
 	if c := decodeCall(t, out); code != 0 || len(c.Prompts) != 1 || c.Prompts[0].Outcome != "accept" {
 		t.Errorf("result: exit %d\n%s\n%s", code, out, errs)
 	}
-	if code, _, _ := h.run("result", "99", "--session", "n"); code != exitUsage {
+	if code, _, _ := h.run("result", "99", "--session", "n"); code != exit.Usage {
 		t.Errorf("result of an unknown call: exit %d", code)
 	}
-	if code, _, _ := h.run("call", "ask", "--no-wait"); code != exitUsage {
+	if code, _, _ := h.run("call", "ask", "--no-wait"); code != exit.Usage {
 		t.Errorf("--no-wait without --session: exit %d", code)
 	}
 }
@@ -154,7 +156,7 @@ func TestSessionWithdrawnQuestion(t *testing.T) {
 	}
 	h.questions("w", func(qs []hub.QuestionInfo) bool { return len(qs) == 0 })
 	code, out, _ := h.run("answer", q.Key, "--session", "w", "--accept", `{"name":"Di"}`)
-	if code != exitNotAccepted || !strings.Contains(string(out), "withdrawn") {
+	if code != exit.NotAccepted || !strings.Contains(string(out), "withdrawn") {
 		t.Errorf("answering a withdrawn question: exit %d, %s", code, out)
 	}
 }
@@ -177,7 +179,7 @@ func TestSessionKilledCaller(t *testing.T) {
 	caller.wait(t)
 	h.questions("k", func(qs []hub.QuestionInfo) bool { return len(qs) == 0 })
 	code, out, _ := h.run("answer", q.Key, "--session", "k", "--decline")
-	if code != exitNotAccepted || !strings.Contains(string(out), "abandoned") {
+	if code != exit.NotAccepted || !strings.Contains(string(out), "abandoned") {
 		t.Errorf("answering the killed call's question: exit %d, %s", code, out)
 	}
 	// The engine sends the cancel beside abandoning the question: ask the
@@ -199,8 +201,9 @@ func TestSessionKilledCaller(t *testing.T) {
 }
 
 // TestSessionKilledHub: a hub killed outright takes its servers with it
-// (no orphan), and the next command on its session exits 3 saying
-// "disconnected"; the next session start replaces it.
+// (no orphan); the call waiting on it and the next command on its
+// session exit 3 saying "disconnected"; the next session start replaces
+// it.
 func TestSessionKilledHub(t *testing.T) {
 	t.Parallel()
 	h := newHubEnv(t)
@@ -209,8 +212,13 @@ func TestSessionKilledHub(t *testing.T) {
 	server := serverArgs(t)
 	server = append([]string{server[0], server[1], hubStubbornEnv + "=1"}, server[2:]...)
 	r := h.startOn("d", server)
+	waiting := h.background("call", "ask", "--session", "d", "--args", `{"message":"pending"}`)
+	h.questions("d", func(qs []hub.QuestionInfo) bool { return len(qs) == 1 })
 	if err := syscall.Kill(r.HubPid, syscall.SIGKILL); err != nil {
 		t.Fatal(err)
+	}
+	if code := waiting.wait(t); code != exit.Connect || !strings.Contains(waiting.out.String(), "disconnected") {
+		t.Errorf("the call waiting on the killed hub: exit %d\n%s\n%s", code, waiting.out, waiting.errs)
 	}
 	for _, pid := range []int{r.HubPid, r.Pid} {
 		if !pidGone(pid, waitBound) {
@@ -218,10 +226,10 @@ func TestSessionKilledHub(t *testing.T) {
 		}
 	}
 	code, out, errs := h.run("tools", "--session", "d")
-	if code != exitConnect || !strings.Contains(string(out)+string(errs), "disconnected") {
+	if code != exit.Connect || !strings.Contains(string(out)+string(errs), "disconnected") {
 		t.Errorf("tools on the dead hub's session: exit %d\n%s\n%s", code, out, errs)
 	}
-	if code, out, _ := h.run("questions", "--session", "d"); code != exitConnect || !strings.Contains(string(out), "disconnected") {
+	if code, out, _ := h.run("questions", "--session", "d"); code != exit.Connect || !strings.Contains(string(out), "disconnected") {
 		t.Errorf("questions on the dead hub's session: exit %d, %s", code, out)
 	}
 	if r2 := h.start("d2"); r2.HubPid == r.HubPid {
@@ -373,5 +381,56 @@ func TestSessionHTTP(t *testing.T) {
 	h.run("session", "stop", "web")
 	if log, _ := os.ReadFile(h.paths().Log); strings.Contains(string(log), "SEKRIT") {
 		t.Errorf("a secret reached the hub's log:\n%s", log)
+	}
+}
+
+// TestSessionURLQuestion: a URL-mode question shows its url and no
+// schema; its accept is consent only (content refused, exit 2), given
+// with --accept-defaults.
+func TestSessionURLQuestion(t *testing.T) {
+	t.Parallel()
+	h := newHubEnv(t)
+	h.startOn("u", []string{"--demo"}, "--protocol", "2025-11-25")
+	code, out, _ := h.run("call", "consent", "--session", "u", "--no-wait")
+	var started struct{ Call string }
+	if code != 0 || json.Unmarshal(out, &started) != nil {
+		t.Fatalf("call consent --no-wait: exit %d, %s", code, out)
+	}
+	q := h.questions("u", func(qs []hub.QuestionInfo) bool { return len(qs) == 1 })[0]
+	if q.Mode != "url" || !strings.HasPrefix(q.URL, "https://") || q.RequestedSchema != nil || q.Call != started.Call {
+		t.Errorf("the URL-mode question: %+v", q)
+	}
+	if code, out, _ := h.run("answer", q.Key, "--session", "u", "--accept", `{"x":1}`); code != exit.Usage {
+		t.Errorf("content for a URL-mode question: exit %d, %s", code, out)
+	}
+	if code, out, _ := h.run("answer", q.Key, "--session", "u", "--accept-defaults"); code != 0 || !strings.Contains(string(out), `"accept"`) {
+		t.Errorf("consent: exit %d, %s", code, out)
+	}
+	if code, out, errs := h.run("result", started.Call, "--session", "u"); code != 0 {
+		t.Errorf("result: exit %d\n%s\n%s", code, out, errs)
+	}
+}
+
+// TestSessionHostileQuestion: a question's message with terminal
+// controls reaches elicit questions' output inert.
+func TestSessionHostileQuestion(t *testing.T) {
+	t.Parallel()
+	h := newHubEnv(t)
+	h.start("x")
+	msg := "red \x1b[31mALERT\x1b[0m \x07 \u202eevil"
+	args, _ := json.Marshal(map[string]string{"message": msg})
+	if code, out, _ := h.run("call", "ask", "--session", "x", "--no-wait", "--args", string(args)); code != 0 {
+		t.Fatalf("call --no-wait: exit %d, %s", code, out)
+	}
+	h.questions("x", func(qs []hub.QuestionInfo) bool { return len(qs) == 1 })
+	code, out, errs := h.run("questions", "--session", "x")
+	if code != 0 {
+		t.Fatalf("questions: exit %d, %s", code, errs)
+	}
+	assertInertBytes(t, "questions' stdout", out)
+	assertInertBytes(t, "questions' stderr", errs)
+	var qs []hub.QuestionInfo
+	if err := json.Unmarshal(out, &qs); err != nil || len(qs) != 1 || !strings.Contains(qs[0].Message, "ALERT") {
+		t.Errorf("the message is lost: %s (%v)", out, err)
 	}
 }

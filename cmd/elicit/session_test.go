@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/elicit-dev/elicit/cmd/elicit/internal/exit"
 	"github.com/elicit-dev/elicit/cmd/elicit/internal/hub"
 )
 
@@ -54,16 +55,16 @@ func TestSessionStartListStop(t *testing.T) {
 		}
 	}
 
-	if code, out, _ := h.run(append([]string{"session", "start", "one"}, serverArgs(t)...)...); code != exitUsage || !strings.Contains(string(out), "running already") {
+	if code, out, _ := h.run(append([]string{"session", "start", "one"}, serverArgs(t)...)...); code != exit.Usage || !strings.Contains(string(out), "running already") {
 		t.Errorf("a second start of one: exit %d, %s", code, out)
 	}
-	if code, out, _ := h.run("session", "start", "bad", "--", "/nonexistent/server"); code != exitConnect {
+	if code, out, _ := h.run("session", "start", "bad", "--", "/nonexistent/server"); code != exit.Connect {
 		t.Errorf("a server that cannot start: exit %d, %s", code, out)
 	}
-	if code, out, _ := h.run("questions", "--session", "nope"); code != exitConnect || !strings.Contains(string(out), "no session") {
+	if code, out, _ := h.run("questions", "--session", "nope"); code != exit.Connect || !strings.Contains(string(out), "no session") {
 		t.Errorf("questions on an unknown session: exit %d, %s", code, out)
 	}
-	if code, out, _ := h.run("tools", "--session", "one", "--demo"); code != exitUsage {
+	if code, out, _ := h.run("tools", "--session", "one", "--demo"); code != exit.Usage {
 		t.Errorf("tools --session with a server of its own: exit %d, %s", code, out)
 	}
 
@@ -85,7 +86,7 @@ func TestSessionStartListStop(t *testing.T) {
 	if code, out, _ := h.run("session", "list"); code != 0 || strings.TrimSpace(string(out)) != "[]" {
 		t.Errorf("session list after the stop: exit %d, %s", code, out)
 	}
-	if code, _, errs := h.run("session", "stop", "one"); code != exitConnect {
+	if code, _, errs := h.run("session", "stop", "one"); code != exit.Connect {
 		t.Errorf("stopping a stopped session: exit %d, %s", code, errs)
 	}
 }
@@ -138,7 +139,7 @@ func TestSessionServerGone(t *testing.T) {
 		}
 	}
 	code, out, errs := h.run("call", "ask", "--session", "g")
-	if code != exitConnect || !strings.Contains(string(out), "disconnected") {
+	if code != exit.Connect || !strings.Contains(string(out), "disconnected") {
 		t.Errorf("call on a session whose server is gone: exit %d\n%s\n%s", code, out, errs)
 	}
 }
@@ -160,7 +161,7 @@ func TestSessionHeadlessCommands(t *testing.T) {
 			t.Errorf("%s --session d: exit %d\n%s\n%s", args[0], code, out, errs)
 		}
 	}
-	if code, out, _ := h.run("tools", "--session", "d", "--nope"); code != exitUsage || !strings.Contains(string(out), `"usage"`) {
+	if code, out, _ := h.run("tools", "--session", "d", "--nope"); code != exit.Usage || !strings.Contains(string(out), `"usage"`) {
 		t.Errorf("a bad flag on a session: exit %d, %s", code, out)
 	}
 }

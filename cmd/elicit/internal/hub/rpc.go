@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"net"
 	"sync"
+	"time"
 
 	"github.com/elicit-dev/elicit/transport"
 	"github.com/elicit-dev/elicit/transport/jsonrpc"
@@ -77,6 +78,12 @@ func serveConn(ctx context.Context, nc net.Conn, h handler) {
 // cannot be reached or goes away meanwhile is ErrDisconnected; an error
 // the hub answered is a *jsonrpc.Error.
 func call(ctx context.Context, socket, method string, params, result any) error {
+	if bound := answerBound(method); bound > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeoutCause(ctx, bound,
+			fmt.Errorf("%w: the hub did not answer %s within %s", ErrDisconnected, method, bound))
+		defer cancel()
+	}
 	var d net.Dialer
 	nc, err := d.DialContext(ctx, "unix", socket)
 	if errors.Is(err, fs.ErrNotExist) {
@@ -126,6 +133,22 @@ func call(ctx context.Context, socket, method string, params, result any) error 
 	case <-ctx.Done():
 		return context.Cause(ctx)
 	}
+}
+
+// answerBound bounds the wait for the hub's answer to method: a hub
+// that hangs must not hang the command. A command that runs on a
+// session (run, result, start) waits as long as it runs: a call may wait
+// on a person, and a start is bounded by its own --connect-timeout.
+func answerBound(method string) time.Duration {
+	switch method {
+	case MethodList, MethodQuestions:
+		return 15 * time.Second
+	case MethodAnswer:
+		return settleBound + 15*time.Second
+	case MethodStop: // the server's shutdown has bounded steps of its own
+		return time.Minute
+	}
+	return 0
 }
 
 // hubError is an error answer carrying the exit code the command takes.
