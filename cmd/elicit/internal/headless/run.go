@@ -81,6 +81,10 @@ type run struct {
 	findings    *findings.Recorder // the server's spec violations
 	logLevelOut *LogLevelOutput    // what became of --log-level
 	close       func()             // ends the session, then the recording; more than once is fine
+	// toolsKnown says the session has listed the tools already (a kept
+	// session can: kept): its results are judged against their
+	// outputSchema with no tools/list of the command's own (call).
+	toolsKnown bool
 }
 
 // withLogLevel says a command takes --log-level.
