@@ -19,21 +19,33 @@ import (
 type Bridge struct {
 	coalesce time.Duration
 
-	attached chan struct{} // closed by Attach
+	attached chan struct{} // closed by the first Attach or Detach
 	closed   chan struct{} // closed by Close
 	once     sync.Once
+	woken    sync.Once // closes attached
 
 	// streams holds lane 3; the views read it. agents holds the ACP
 	// agents' transcripts, lane 3 as well.
 	streams *streamStore
 	agents  *agentStore
 
-	mu      sync.Mutex
-	send    func(tea.Msg)
+	mu sync.Mutex
+	// send delivers to the attached program; nil before the first
+	// Attach and after a Detach. gen counts the Attaches, so a prompt
+	// knows which program has been shown it.
+	send func(tea.Msg)
+	gen  int
+	// detached: Detach was called (the streams grew unwatched since).
+	detached bool
+	// prompts are the prompts waiting for an answer, in the order asked
+	// (bridge_prompts.go): a program that attaches is shown them all.
+	prompts promptTable
 	timer   *time.Timer // armed while a streamsChangedMsg is due
 	stopped bool
 	// findings: FindingsChanged was called since the last streamsChangedMsg.
 	findings bool
+	// onOpen, when set (tests), is told of each prompt once it is held.
+	onOpen func(question.Key)
 }
 
 // BridgeOptions tune a Bridge; the zero value is what cmd/elicit uses, and
@@ -74,15 +86,52 @@ var (
 )
 
 // Attach sets the function that delivers messages to the program
-// (tea.Program.Send, or a test's collector). Messages wait until then.
+// (tea.Program.Send, or a test's collector). Lane-2 messages wait for the
+// first Attach; prompts asked before it are shown then. After a Detach,
+// Attach may be called again for the next program: it is shown every
+// prompt still open, and the streams (kept meanwhile) are read again.
 func (b *Bridge) Attach(send func(tea.Msg)) {
 	b.mu.Lock()
-	if b.send == nil {
-		b.send = send
-		close(b.attached)
+	if b.send != nil {
+		b.mu.Unlock()
+		return // one program at a time: Detach first
 	}
+	b.send = send
+	b.gen++
+	gen := b.gen
+	reshow := b.prompts.reshow(gen)
+	again := b.detached
+	b.findings = b.findings || again
 	b.mu.Unlock()
+	b.wake()
+	if again {
+		// The rings grew while nobody watched: the tab counts and the
+		// findings are read afresh.
+		b.arm()
+	}
+	if len(reshow) > 0 {
+		// Not here: a program's Send blocks until its Run has started,
+		// and Attach comes before Run. It ends when the program does.
+		go b.showAll(gen, send, reshow)
+	}
 }
+
+// Detach ends the attached program's part: nothing more is delivered to
+// it, and until the next Attach the engine is never held up (lane-2
+// messages are dropped: the next program reads the engine's state
+// afresh). Open prompts stay open and wait for the next program. A
+// Bridge that should not hold the engine before its first program
+// (the hub's) is detached right after NewBridge.
+func (b *Bridge) Detach() {
+	b.mu.Lock()
+	b.send = nil
+	b.detached = true
+	b.mu.Unlock()
+	b.wake()
+}
+
+// wake lets messages waiting for the first Attach go (or be dropped).
+func (b *Bridge) wake() { b.woken.Do(func() { close(b.attached) }) }
 
 // Close stops the bridge: no more messages are delivered, pending prompts
 // see their context (the engine's) end, and the coalescing timer stops.
@@ -97,8 +146,9 @@ func (b *Bridge) Close() {
 	b.mu.Unlock()
 }
 
-// deliver sends msg once attached; it gives up if the bridge is closed or
-// ctx ends first. It reports whether the message went out.
+// deliver sends msg to the attached program, waiting for the first
+// Attach; it gives up if the bridge is closed, it is detached, or ctx
+// ends first. It reports whether the message went out.
 func (b *Bridge) deliver(ctx context.Context, msg tea.Msg) bool {
 	select {
 	case <-b.attached:
@@ -112,29 +162,30 @@ func (b *Bridge) deliver(ctx context.Context, msg tea.Msg) bool {
 		return false
 	default:
 	}
-	b.send(msg)
+	b.mu.Lock()
+	send := b.send
+	b.mu.Unlock()
+	if send == nil {
+		return false
+	}
+	send(msg)
 	return true
 }
 
 // Prompt implements client.Prompter (lane 1: blocking, lossless, keyed). It
-// opens a pane and waits for the person's answer or for ctx to end. When
-// ctx ends first, whatever is returned is ignored by the engine, which
-// records the cause; the pane is told to stop taking input.
+// opens a pane in the attached program (or in the next one to attach) and
+// waits for the person's answer or for ctx to end. When ctx ends first,
+// whatever is returned is ignored by the engine, which records the cause;
+// the pane is told to stop taking input.
 func (b *Bridge) Prompt(ctx context.Context, p *question.Question) question.Outcome {
-	reply := make(chan question.Outcome, 1)
-	if !b.deliver(ctx, promptOpenedMsg{p: p, reply: reply}) {
-		// Never shown: the engine records the context's cause, not this.
-		return question.Outcome{Kind: question.Cancel, Reason: "prompt never shown"}
-	}
-	select {
-	case o := <-reply:
-		return o
-	case <-ctx.Done():
-		b.deliver(context.Background(), promptClosedMsg{key: p.Key, cause: context.Cause(ctx)})
-		return question.Outcome{Kind: question.Cancel, Reason: "prompt context ended"}
-	case <-b.closed:
+	e, msg, send := b.hold(p)
+	if e == nil {
 		return question.Outcome{Kind: question.Cancel, Reason: "UI closed"}
 	}
+	if send != nil {
+		send(msg)
+	}
+	return b.await(ctx, e)
 }
 
 // Event implements client.Observer (lane 2: lossless and ordered; it blocks
@@ -149,6 +200,13 @@ func (b *Bridge) Event(e client.Event) {
 	case client.LogMessage:
 		b.streams.pushLog(LogEntry{Time: e.Time, Server: e.Server, Level: e.Level, Logger: e.Logger,
 			Text: logText(e.Data), Dropped: e.Dropped})
+		return
+	case client.Notice:
+		if !b.deliver(context.Background(), eventMsg{e: e}) {
+			// The log view records notices as they come (logs.go); with
+			// no program attached the ring takes it here.
+			b.streams.pushLog(LogEntry{Time: e.Time, Server: e.Server, Level: "note", Text: e.Text, Ours: true})
+		}
 		return
 	}
 	b.deliver(context.Background(), eventMsg{e: e})

@@ -35,6 +35,10 @@
 //	cancel() // open prompts end as cancelled/abandoned in the engine
 //	bridge.Close()
 //
+// A session that outlives its TUI (elicit attach) detaches the Bridge
+// when the program ends (bridge.Detach) and attaches the next program to
+// the same Bridge: its open prompts and rings are still there.
+//
 // # Concurrency
 //
 // Background work reaches the Model through the Bridge in three lanes

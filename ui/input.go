@@ -70,7 +70,8 @@ func (m *Model) handleKeyAfterNotice(k tea.KeyPressMsg, quit bool) tea.Cmd {
 	return m.shown.key(&m.viewCtx, k)
 }
 
-// quit quits, asking once first when questions are open: quitting ends
+// quit quits, asking once first when questions are open (not when
+// attached to a session, which keeps them): quitting ends
 // them abandoned (each answered cancel), which a stray ctrl+c should not
 // do to a question someone was about to answer.
 func (m *Model) quit() tea.Cmd {
@@ -80,7 +81,7 @@ func (m *Model) quit() tea.Cmd {
 			n++
 		}
 	}
-	if n == 0 || m.quitAsked {
+	if n == 0 || m.quitAsked || m.opts.Attached {
 		return tea.Quit
 	}
 	m.quitAsked = true

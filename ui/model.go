@@ -3,6 +3,7 @@ package ui
 import (
 	"context"
 	"image/color"
+	"os"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
@@ -35,6 +36,13 @@ type Options struct {
 	// StartView names the tab shown first ("" = Questions): cmd/elicit
 	// starts on "Agent" when it runs ACP agents and no server.
 	StartView string
+	// Attached: the TUI is on a session that outlives it (elicit attach):
+	// quitting leaves its questions open in the session, so it asks
+	// nothing first, and the help says so.
+	Attached bool
+	// Getenv reads the environment the theme honours (NO_COLOR); nil is
+	// os.Getenv. Under elicit attach it is the attaching terminal's.
+	Getenv func(string) string
 }
 
 // Model is the TUI's only tea.Model. It owns the viewCtx its screens
@@ -92,9 +100,16 @@ func New(engine Engine, bridge *Bridge, opts Options) *Model {
 		// light, and the light palette's text (235) on a dark terminal
 		// that never answers (tmux without a client) is near-invisible.
 		bg: tea.BackgroundColorMsg{Color: color.Black}}
-	th, err := themes.Lookup(opts.Theme)
+	if opts.Attached {
+		m.keys.Quit.SetHelp("ctrl+c", "detach (the session keeps running, its questions open)")
+	}
+	getenv := opts.Getenv
+	if getenv == nil {
+		getenv = os.Getenv
+	}
+	th, err := themes.LookupEnv(opts.Theme, getenv)
 	if err != nil {
-		th, _ = themes.Lookup("")
+		th, _ = themes.LookupEnv("", getenv)
 		m.notice = err.Error()
 	}
 	m.theme = th

@@ -90,6 +90,9 @@ func commandTable() []command {
 		{name: "result", headless: true, usage: resultUsage, run: noStdin(runResult), synopsis: []synopsis{
 			{"result ID --session NAME", "wait for a call --no-wait started; its JSON"},
 		}},
+		{name: "attach", usage: attachUsage, run: noStdin(runAttach), synopsis: []synopsis{
+			{"attach NAME", "the TUI on a kept session: its questions, traffic and\njournal; quitting leaves the session running"},
+		}},
 		{name: "check", usage: headless.CheckUsage, run: noStdin(hl.Check), synopsis: []synopsis{
 			{"check [--call TOOL [--args JSON] [--answer POLICY]] [--json] [flags] [-- CMD ARGS...]",
 				"exercise a server and print its spec violations\n(docs/findings.md); exit 6 on an error-level one"},

@@ -33,12 +33,18 @@ func newTmux(t *testing.T, dir string, args ...string) *tmuxTerm {
 // newTmuxSized is newTmux on a terminal of cols×rows.
 func newTmuxSized(t *testing.T, cols, rows int, dir string, args ...string) *tmuxTerm {
 	t.Helper()
+	return newTmuxCommand(t, cols, rows, dir, append([]string{"env", "TERM=xterm-256color", "XDG_STATE_HOME=" + filepath.Join(dir, "state"), binPath}, args...)...)
+}
+
+// newTmuxCommand runs command (its program first) in tmux on a terminal
+// of cols×rows, in dir.
+func newTmuxCommand(t *testing.T, cols, rows int, dir string, command ...string) *tmuxTerm {
+	t.Helper()
 	testenv.LookPath(t, "tmux")
 	// A socket path in the test's own directory (not -L NAME under
 	// /tmp/tmux-UID), so nothing is left behind when the test is done.
 	tm := &tmuxTerm{t: t, socket: filepath.Join(t.TempDir(), "tmux.sock")}
-	cmd := append([]string{"new-session", "-d", "-x", strconv.Itoa(cols), "-y", strconv.Itoa(rows), "-c", dir, "--",
-		"env", "TERM=xterm-256color", "XDG_STATE_HOME=" + filepath.Join(dir, "state"), binPath}, args...)
+	cmd := append([]string{"new-session", "-d", "-x", strconv.Itoa(cols), "-y", strconv.Itoa(rows), "-c", dir, "--"}, command...)
 	tm.run(cmd...)
 	tm.run("set-option", "-s", "escape-time", "10")
 	pid, _ := strconv.Atoi(strings.TrimSpace(tm.run("display-message", "-p", "#{pane_pid}")))

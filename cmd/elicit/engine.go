@@ -24,8 +24,10 @@ import (
 type engine struct {
 	// ctx bounds everything the engine starts on its own (list
 	// subscriptions); cmd cancels it on quit.
-	ctx   context.Context
-	m     *client.Manager
+	ctx context.Context
+	// m is the TUI's Manager, or under elicit attach the kept session
+	// (engine_kept.go).
+	m     sessionSet
 	specs map[string]serverspec.Server
 	// order is the servers in the order given (flags, config), which the
 	// status bar keeps: they connect concurrently, so the Manager's own

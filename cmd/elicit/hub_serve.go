@@ -10,6 +10,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
+	"github.com/elicit-dev/elicit/client"
 	"github.com/elicit-dev/elicit/cmd/elicit/internal/exit"
 	"github.com/elicit-dev/elicit/cmd/elicit/internal/headless"
 	"github.com/elicit-dev/elicit/cmd/elicit/internal/hub"
@@ -56,7 +57,33 @@ func runHub(ctx context.Context, args []string, stderr io.Writer) error {
 // command line, as a one-shot command connects (headless.Env.OpenSession).
 func hubOpener(log io.Writer) hub.Opener {
 	return func(ctx context.Context, p hub.StartParams, h hub.Hooks) (*hub.Opened, error) {
-		return headless.Env{Version: version}.OpenSession(ctx, p, h, sessionUsage, log)
+		// What elicit attach's TUI shows of the session is kept from its
+		// start (attach_serve.go): its questions, events, traffic, stderr
+		// and findings.
+		kept := newKeptUI()
+		toUI := kept.Observer()
+		hooks := hub.Hooks{Prompter: h.Prompter,
+			Observer: client.ObserverFunc(func(e client.Event) { h.Observer.Event(e); toUI.Event(e) })}
+		// Attached for the session's life: the Bridge holds a question
+		// while no TUI is attached and shows it to the next one
+		// (ui/bridge_prompts.go). Detached before the Bridge closes, so
+		// its last outcomes are never taken for answers.
+		detach := func() {}
+		if hp, ok := h.Prompter.(*hub.Prompter); ok {
+			detach = hp.Attach(kept)
+		}
+		env := headless.Env{Version: version, Tap: kept.tap()}
+		opened, err := env.OpenSession(ctx, p, hooks, sessionUsage, log)
+		if err != nil {
+			detach()
+			kept.Close()
+			return nil, err
+		}
+		kept.opened(opened.Client, opened.Findings, opened.Recorder)
+		closeSession := opened.Close
+		opened.Attach = kept.Attach
+		opened.Close = func() { closeSession(); detach(); kept.Close() }
+		return opened, nil
 	}
 }
 

@@ -65,10 +65,11 @@ func TestLayers(t *testing.T) {
 		"cmd/elicit/internal/headless": {ours: []string{"cmd/elicit/internal/app", "cmd/elicit/internal/cli", "cmd/elicit/internal/exit",
 			"cmd/elicit/internal/jsontext", "cmd/elicit/internal/recording", "cmd/elicit/internal/serverspec",
 			"client", "client/findings", "client/question", "client/record", "client/wire", "themes/untrusted", "transport", "transport/jsonrpc", "transport/oauth", "transport/redact", "cmd/elicit/internal/hub"}},
-		"cmd/elicit/internal/hub":  {ours: []string{"client", "client/findings", "client/question", "client/record", "forms/schema", "transport", "transport/jsonrpc", "transport/redact", "transport/rpcpeer"}},
-		"cmd/elicit/demo":          {sdk: true, testSDK: true},
-		"cmd/elicit/demo/acpagent": {},
-		"internal/testenv":         {},
+		"cmd/elicit/internal/attach": {ours: []string{"transport/jsonrpc"}, charm: true},
+		"cmd/elicit/internal/hub":    {ours: []string{"client", "client/findings", "client/question", "client/record", "forms/schema", "transport", "transport/jsonrpc", "transport/redact", "transport/rpcpeer"}},
+		"cmd/elicit/demo":            {sdk: true, testSDK: true},
+		"cmd/elicit/demo/acpagent":   {},
+		"internal/testenv":           {},
 	}
 	// testOnly are the packages of ours any package's tests may import.
 	testOnly := []string{"internal/testenv"}

@@ -92,7 +92,7 @@ func TestTaskResumeAfterRestart(t *testing.T) {
 	if got := state1.forServer(spec.Name); len(got) != 1 || got[0].Tool != "reflow_month" {
 		t.Fatalf("state while running = %+v, want the reflow_month task", got)
 	}
-	e1.m.Close() // quit: sessions close first, tasks are not cancelled
+	e1.m.(*client.Manager).Close() // quit: sessions close first, tasks are not cancelled
 	cancel1()
 	<-callDone
 	e1.bg.Wait()
@@ -118,7 +118,7 @@ func TestTaskResumeAfterRestart(t *testing.T) {
 		return false
 	})
 	waitUntil(t, changed, "the state file to forget the task", func() bool { return len(state2.forServer(spec.Name)) == 0 })
-	e2.m.Close()
+	e2.m.(*client.Manager).Close()
 	cancel2()
 	e2.bg.Wait()
 	reloaded, err := loadTaskState(path)

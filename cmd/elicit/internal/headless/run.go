@@ -22,6 +22,7 @@ import (
 	"github.com/elicit-dev/elicit/cmd/elicit/internal/serverspec"
 	"github.com/elicit-dev/elicit/themes/untrusted"
 	"github.com/elicit-dev/elicit/transport"
+	"github.com/elicit-dev/elicit/transport/redact"
 )
 
 // Env is what the headless commands get from the binary; its methods
@@ -29,6 +30,21 @@ import (
 type Env struct {
 	// Version is elicit's, for the handshake and a recording's header.
 	Version string
+	// Tap, when set, also gets what a session of the hub does
+	// (OpenSession): cmd/elicit keeps it for elicit attach's TUI.
+	Tap *SessionTap
+}
+
+// SessionTap is told what a session of the hub does besides what the
+// hub itself hears (its questions and events, hub.Hooks): the server's
+// spec once it is settled and the session's secrets (before it
+// connects), the transport's frames, the server's stderr lines, and word
+// that its findings moved. Any may be nil.
+type SessionTap struct {
+	Spec            func(serverspec.Server, *redact.Secrets)
+	OnFrame         func(transport.Frame)
+	OnStderr        func(string)
+	FindingsChanged func()
 }
 
 // run is one headless command's run: what parse read of its command line,
@@ -54,6 +70,10 @@ type run struct {
 	// hubSpec, for a session of the hub (OpenSession): where the caller
 	// stands, applied to the server's spec; the server dies with the hub.
 	hubSpec func(*serverspec.Server)
+	// tap, for a session of the hub: what its TUI is also given; sec,
+	// that session's secrets.
+	tap SessionTap
+	sec *redact.Secrets
 
 	// Set by connect.
 	sess        *client.Session
@@ -135,7 +155,7 @@ func (r *run) connect(ctx context.Context) error {
 		fmt.Fprintf(stderr, "elicit: warning: %s\n", untrusted.Line(w))
 	}
 	spec.Auth = serverspec.HeadlessAuth(stderr, c.AuthTimeout)
-	r.findings = findings.NewRecorder(nil)
+	r.findings = findings.NewRecorder(r.tap.FindingsChanged)
 	rec, err := recording.Open(c.Record, r.env.Version, c.RecordSettings(r.name, []serverspec.Server{spec}, c.URLWait, r.answer), serverspec.SecretsOf(stderr))
 	if err != nil {
 		return err
@@ -172,7 +192,13 @@ func (r *run) connect(ctx context.Context) error {
 		PromptTimeout:  c.PromptTimeout,
 		ConnectTimeout: c.ConnectTimeout,
 		RequestTimeout: c.RequestTimeout,
-		OnStderr:       func(line string) { fmt.Fprintf(stderr, "[%s] %s\n", spec.Name, untrusted.Line(line)) },
+		OnStderr: func(line string) {
+			fmt.Fprintf(stderr, "[%s] %s\n", spec.Name, untrusted.Line(line))
+			if r.tap.OnStderr != nil {
+				r.tap.OnStderr(line)
+			}
+		},
+		OnFrame: r.tap.OnFrame,
 	}
 	t, err := spec.Transport(w.TransportObserver(), serverspec.SecretsOf(stderr))
 	if err != nil {

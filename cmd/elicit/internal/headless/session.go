@@ -72,14 +72,20 @@ func (e Env) OpenSession(ctx context.Context, p hub.StartParams, h hub.Hooks, us
 		return nil, err
 	}
 	r.prompter, r.observer = h.Prompter, h.Observer
+	if e.Tap != nil {
+		r.tap = *e.Tap
+	}
+	r.sec = sec
 	r.hubSpec = func(s *serverspec.Server) {
-		if s.Command == "" {
-			return
+		if s.Command != "" {
+			if s.Dir == "" {
+				s.Dir = p.Cwd
+			}
+			s.Env = append(slices.Clone(p.Env), s.Env...)
 		}
-		if s.Dir == "" {
-			s.Dir = p.Cwd
+		if r.tap.Spec != nil {
+			r.tap.Spec(*s, r.sec)
 		}
-		s.Env = append(slices.Clone(p.Env), s.Env...)
 	}
 	if err := r.connect(ctx); err != nil {
 		errw.Flush()

@@ -20,6 +20,11 @@
 // hub's lifetime (it exits when its last session stops, its servers die
 // with it) is hub.go; starting it exactly once is spawn.go.
 //
+// One request takes its connection over: session/attach (elicit attach,
+// attach.go), told apart by the connection's first line, hands it to the
+// session's Attacher, which runs the session's TUI on the terminal at
+// its other end until it quits; the session runs on.
+//
 // How a session is opened and how a command runs on it stay with
 // cmd/elicit (Opener, Runner): they are its flags, its server specs and
 // its commands, opened through cmd/elicit/internal/app like every other

@@ -110,7 +110,11 @@ func Serve(ctx context.Context, cfg Config) error {
 		h.active++
 		h.mu.Unlock()
 		conns.Go(func() {
-			serveConn(ctx, nc, h.handle)
+			if m, rest := firstRequest(nc); m != nil {
+				h.attach(ctx, nc, rest, m)
+			} else {
+				serveConn(ctx, readerConn{Conn: nc, r: rest}, h.handle)
+			}
 			h.mu.Lock()
 			h.active--
 			h.mu.Unlock()

@@ -37,6 +37,9 @@ type Opened struct {
 	// Close stops the session (its server and what it started) and
 	// closes the recording.
 	Close func()
+	// Attach runs the session's TUI on an attached terminal (elicit
+	// attach); nil: it has none.
+	Attach Attacher
 }
 
 // Hooks are what the hub gives a session it opens: its questions go to
