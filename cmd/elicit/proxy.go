@@ -1,0 +1,151 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+
+	"github.com/elicit-dev/elicit/client"
+	"github.com/elicit-dev/elicit/client/findings"
+	"github.com/elicit-dev/elicit/client/question"
+	"github.com/elicit-dev/elicit/cmd/elicit/internal/app"
+	"github.com/elicit-dev/elicit/cmd/elicit/internal/proxy"
+	"github.com/elicit-dev/elicit/themes/untrusted"
+	"github.com/elicit-dev/elicit/transport"
+)
+
+const proxyUsage = `Usage: elicit proxy [--answer POLICY] [--sample …] [--elicit MODES] [--root PATH]
+                    [--record FILE] [server flags] -- CMD ARGS...
+
+Put in a host's config (Claude Desktop, Claude Code, Cursor, VS Code) in
+place of the server's command: elicit speaks MCP with the host on its
+stdin and stdout and runs the server (-- CMD ARGS, --url URL, or
+--config FILE --server NAME) as it would for itself. Every frame goes
+both ways unchanged in meaning and order, under the host's own ids.
+
+What the host does not declare, elicit declares in its place and answers
+itself: elicitation (the modes of --elicit, default both) by --answer
+(accept-defaults, accept, decline, cancel or FILE.json, as elicit call),
+sampling by --sample (decline, echo or FILE.json; off: not filled in),
+roots with the --root paths (none given: not filled in). What the host
+declares goes to the host, and elicit never answers it. In 2026-07-28
+elicit completes the input_required rounds it answers and the host gets
+the final result under its own id.
+
+The host closing its end stops the server; the server going away closes
+the host's end (exit 3). What elicit has to say, and the server's stderr
+(escaped), go to stderr; --record FILE keeps the server's traffic and
+elicit's answers (docs/proxy.md).
+`
+
+func runProxy(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
+	var c common
+	var answer string
+	fs := newFlagSet("proxy", stderr, proxyUsage)
+	c.register(fs)
+	c.registerConfig(fs)
+	fs.StringVar(&answer, "answer", "accept-defaults", "how elicit answers the elicitations it fills in for the host: accept-defaults, accept, decline, cancel or FILE.json")
+	before, after := splitDashDash(args)
+	c.command = after
+	pos, err := parseInterleaved(fs, before)
+	if err != nil {
+		return err
+	}
+	if len(pos) > 0 {
+		return usageErr("proxy takes no arguments, got %q (the server's command goes after --)", pos[0])
+	}
+	if c.protocol != "" {
+		return usageErr("proxy: --protocol does not apply: the host chooses the protocol")
+	}
+	spec, err := c.spec(false)
+	if err != nil {
+		return err
+	}
+	for _, w := range spec.warnings {
+		fmt.Fprintf(stderr, "elicit: warning: %s\n", untrusted.Line(w))
+	}
+	cfg, err := proxyFill(&c, answer, spec)
+	if err != nil {
+		return err
+	}
+	spec.auth = headlessAuth(stderr, c.authTimeout)
+	c.recordAs, c.answer = "proxy", answer
+	rec, err := openRecord(c.record, recordSettings(c.recordAs, &c, []serverSpec{spec}, c.urlWait, answer), secretsOf(stderr))
+	if err != nil {
+		return err
+	}
+	defer closeRecord(rec, c.record, stderr)
+	w := &app.Wiring{Name: spec.Name, Version: version, Recorder: rec, Findings: findings.NewRecorder(nil),
+		OnStderr: func(line string) { fmt.Fprintf(stderr, "[%s] %s\n", spec.Name, untrusted.Line(line)) }}
+	t, err := spec.transport(w.TransportObserver(), secretsOf(stderr))
+	if err != nil {
+		return err
+	}
+	dctx, cancel := context.WithTimeout(ctx, c.connectTimeout)
+	server, err := t.Dial(dctx)
+	cancel()
+	if err != nil {
+		return fail(exitConnect, "proxy: start %s: %w", spec.Name, err)
+	}
+	cfg.Server = server
+	cfg.Host = transport.NewStream(stdin, stdout, closerOf(stdin, stdout), nil)
+	cfg.Name = spec.Name
+	if cfg.Elicit != nil { // the recording keeps elicit's answers
+		cfg.Elicit = rec.Prompter(cfg.Elicit)
+	}
+	if cfg.Sample != nil {
+		cfg.Sample = rec.Prompter(cfg.Sample)
+	}
+	cfg.Notice = func(s string) { fmt.Fprintf(stderr, "elicit proxy: %s\n", untrusted.Line(s)) }
+	if err := proxy.Run(ctx, cfg); err != nil {
+		return fail(exitConnect, "proxy: %s: %w", spec.Name, err)
+	}
+	return nil
+}
+
+// proxyFill is what elicit fills in for the host, from the flags.
+func proxyFill(c *common, answer string, spec serverSpec) (proxy.Config, error) {
+	var cfg proxy.Config
+	modes, err := parseElicit(c.elicit)
+	if err != nil {
+		return cfg, err
+	}
+	cfg.Modes = question.Modes{Form: modes == client.ElicitBoth || modes == client.ElicitForm,
+		URL: modes == client.ElicitBoth || modes == client.ElicitURL}
+	if cfg.Modes.Form || cfg.Modes.URL {
+		if cfg.Elicit, err = policy(answer); err != nil {
+			return cfg, err
+		}
+	}
+	if _, cfg.Sample, err = parseSample(c.sample); err != nil {
+		return cfg, err
+	}
+	if len(spec.Roots) > 0 {
+		b, err := json.Marshal(struct {
+			Roots any `json:"roots"`
+		}{spec.Roots})
+		if err != nil {
+			return cfg, fmt.Errorf("proxy: roots: %w", err)
+		}
+		cfg.Roots = b
+	}
+	return cfg, nil
+}
+
+// closerOf closes whichever of r and w can be closed: the host's end.
+func closerOf(r io.Reader, w io.Writer) io.Closer {
+	return closeFunc(func() error {
+		if c, ok := r.(io.Closer); ok {
+			_ = c.Close()
+		}
+		if c, ok := w.(io.Closer); ok {
+			_ = c.Close()
+		}
+		return nil
+	})
+}
+
+type closeFunc func() error
+
+func (f closeFunc) Close() error { return f() }
