@@ -89,7 +89,10 @@ func runProxy(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		return fail(exitConnect, "proxy: start %s: %w", spec.Name, err)
 	}
 	cfg.Server = server
-	cfg.Host = transport.NewStream(stdin, stdout, closerOf(stdin, stdout), nil)
+	// No closer: closing a blocking stdin does not end a read of it, and
+	// the stream's Close would wait for that read. The host's end is
+	// closed below, once the proxy is over; the read dies with the process.
+	cfg.Host = transport.NewStream(stdin, stdout, nil, nil)
 	cfg.Name = spec.Name
 	if cfg.Elicit != nil { // the recording keeps elicit's answers
 		cfg.Elicit = rec.Prompter(cfg.Elicit)
@@ -98,7 +101,11 @@ func runProxy(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		cfg.Sample = rec.Prompter(cfg.Sample)
 	}
 	cfg.Notice = func(s string) { fmt.Fprintf(stderr, "elicit proxy: %s\n", untrusted.Line(s)) }
-	if err := proxy.Run(ctx, cfg); err != nil {
+	err = proxy.Run(ctx, cfg)
+	if c, ok := stdout.(io.Closer); ok {
+		_ = c.Close() // the host sees its server gone
+	}
+	if err != nil {
 		return fail(exitConnect, "proxy: %s: %w", spec.Name, err)
 	}
 	return nil
@@ -132,20 +139,3 @@ func proxyFill(c *common, answer string, spec serverSpec) (proxy.Config, error) 
 	}
 	return cfg, nil
 }
-
-// closerOf closes whichever of r and w can be closed: the host's end.
-func closerOf(r io.Reader, w io.Writer) io.Closer {
-	return closeFunc(func() error {
-		if c, ok := r.(io.Closer); ok {
-			_ = c.Close()
-		}
-		if c, ok := w.(io.Closer); ok {
-			_ = c.Close()
-		}
-		return nil
-	})
-}
-
-type closeFunc func() error
-
-func (f closeFunc) Close() error { return f() }
