@@ -247,6 +247,7 @@ func (p *proxy) hostCancel(m *jsonrpc.Message) {
 		return
 	}
 	id := c.cancel()
+	p.callEnded(c) // an answer that crosses the cancel goes to the host, which ignores it
 	if rc, ok := p.cfg.Server.(transport.RequestCanceler); ok && rc.CancelRequest(id) {
 		return
 	}
@@ -262,6 +263,15 @@ func (p *proxy) hostCancel(m *jsonrpc.Message) {
 func mustJSON(id jsonrpc.ID) json.RawMessage {
 	b, _ := encode(id) // an id always marshals
 	return b
+}
+
+// callEnded forgets the host's call c.
+func (p *proxy) callEnded(c *call) {
+	p.mu.Lock()
+	if p.hostCalls[key(c.hostID)] == c {
+		delete(p.hostCalls, key(c.hostID))
+	}
+	p.mu.Unlock()
 }
 
 // fromServer reads the server until it ends, and says why.
@@ -299,16 +309,23 @@ func (p *proxy) serverAnswer(m *jsonrpc.Message) {
 	}
 	p.mu.Lock()
 	c := p.hostCalls[key(m.ID)]
-	delete(p.hostCalls, key(m.ID))
 	p.mu.Unlock()
 	if c != nil && c.method == wire.MethodInitialize && m.Result != nil {
 		p.setVersion(member(m.Result, "protocolVersion"))
 	}
 	if c != nil && !c.fill.none() && m.Result != nil {
 		if round, ok := p.ownRound(c, m.Result); ok {
-			p.wg.Go(func() { p.complete(c, round) })
+			// The call stays the host's under way (a cancel finds it)
+			// until the round ends.
+			p.wg.Go(func() {
+				defer p.callEnded(c)
+				p.complete(c, round)
+			})
 			return
 		}
+	}
+	if c != nil {
+		p.callEnded(c)
 	}
 	p.toHostConn(m)
 }

@@ -1,0 +1,158 @@
+package proxy
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/elicit-dev/elicit/client/question"
+	"github.com/elicit-dev/elicit/transport"
+	"github.com/elicit-dev/elicit/transport/jsonrpc"
+)
+
+// rig is a proxy between a host and a server the test plays, each over an
+// in-memory pipe.
+type rig struct {
+	host, server transport.Conn // the test's ends
+	notices      chan string
+	done         chan error
+}
+
+func newRig(t *testing.T, cfg Config) *rig {
+	t.Helper()
+	host, proxyHost := transport.Pipe(nil)
+	proxyServer, server := transport.Pipe(nil)
+	r := &rig{host: host, server: server, notices: make(chan string, 16), done: make(chan error, 1)}
+	cfg.Host, cfg.Server = proxyHost, proxyServer
+	cfg.Name = "srv"
+	cfg.Notice = func(s string) {
+		select {
+		case r.notices <- s:
+		default:
+		}
+	}
+	go func() { r.done <- Run(context.Background(), cfg) }()
+	t.Cleanup(func() {
+		_ = host.Close()
+		<-r.done
+		_ = server.Close()
+	})
+	return r
+}
+
+func send(t *testing.T, c transport.Conn, raw string) {
+	t.Helper()
+	parts := jsonrpc.DecodeFrame([]byte(raw))
+	if len(parts) != 1 || parts[0].Err != nil {
+		t.Fatalf("bad test frame %s", raw)
+	}
+	if err := c.Write(t.Context(), parts[0].Msg, nil); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func read(t *testing.T, c transport.Conn) *jsonrpc.Message {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(t.Context(), 10*time.Second)
+	defer cancel()
+	in, err := c.Read(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return in.Msg
+}
+
+const testMeta = `"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{"sampling":{}}}`
+
+// TestHostCancelReachesElicitsRetry: in 2026-07-28, while elicit's retry
+// of a round it completed for the host is at the server, the host's
+// cancellation of its call reaches the server under the retry's id (the
+// one the server knows), not the host's, which the server has answered.
+func TestHostCancelReachesElicitsRetry(t *testing.T) {
+	r := newRig(t, Config{Elicit: question.AcceptDefaults, Modes: question.Modes{Form: true}})
+	send(t, r.host, `{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"t",`+testMeta+`}}`)
+	call := read(t, r.server)
+	if call.ID.String() != "5" || !strings.Contains(string(call.Params), `"elicitation":{"form":{}}`) || !strings.Contains(string(call.Params), `"sampling":{}`) {
+		t.Fatalf("server got %s %s: want the host's id, its sampling and form filled in", call.ID, call.Params)
+	}
+	send(t, r.server, `{"jsonrpc":"2.0","id":5,"result":{"resultType":"input_required","requestState":"s<1>",`+
+		`"inputRequests":{"a":{"method":"elicitation/create","params":{"message":"m","requestedSchema":{"type":"object","properties":{"n":{"type":"string","default":"x"}}}}}}}}`)
+	retry := read(t, r.server)
+	if !retry.ID.IsString() || !strings.HasPrefix(retry.ID.Raw(), "elicit-proxy-") ||
+		!strings.Contains(string(retry.Params), `"inputResponses":{"a":{"action":"accept","content":{"n":"x"}}}`) ||
+		!strings.Contains(string(retry.Params), `"requestState":"s<1>"`) {
+		t.Fatalf("retry %s %s: want elicit's id, the answer and requestState echoed exactly", retry.ID, retry.Params)
+	}
+	send(t, r.host, `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":5,"reason":"r"}}`)
+	cancel := read(t, r.server)
+	if cancel.Method != "notifications/cancelled" || string(cancel.Params) != `{"reason":"r","requestId":`+retry.ID.String()+`}` {
+		t.Fatalf("server got %s %s: want the cancel of the retry %s", cancel.Method, cancel.Params, retry.ID)
+	}
+}
+
+// TestHostAnswerToNothingDropped: a response from the host to a request
+// the server never sent it (one elicit answers, or none) is not passed
+// on: the server would get two answers, or one it never asked for.
+func TestHostAnswerToNothingDropped(t *testing.T) {
+	r := newRig(t, Config{})
+	send(t, r.host, `{"jsonrpc":"2.0","id":99,"result":{"action":"accept"}}`)
+	send(t, r.host, `{"jsonrpc":"2.0","id":1,"method":"ping"}`)
+	if m := read(t, r.server); m.Method != "ping" {
+		t.Fatalf("server got %v: want the ping, the stray answer dropped", m)
+	}
+	if n := <-r.notices; !strings.Contains(n, "never asked") {
+		t.Errorf("notice %q", n)
+	}
+}
+
+// TestServerGoneClosesHost: the server going away ends Run with why and
+// the host's end sees its server gone.
+func TestServerGoneClosesHost(t *testing.T) {
+	r := newRig(t, Config{})
+	_ = r.server.Close()
+	if err := <-r.done; err == nil || !strings.Contains(err.Error(), "went away") {
+		t.Errorf("Run: %v", err)
+	}
+	r.done <- nil // for the cleanup
+	if _, err := r.host.Read(t.Context()); err == nil {
+		t.Error("the host's end still open")
+	}
+}
+
+// TestOwnIDsStepOverTheHosts: an id of elicit's own that the host has
+// used is skipped.
+func TestOwnIDsStepOverTheHosts(t *testing.T) {
+	o := newOwnIDs()
+	o.hostUsed(jsonrpc.StringID(o.prefix + "1"))
+	id, _ := o.next()
+	if id.Raw() != o.prefix+"2" {
+		t.Errorf("next %s: want %s2", id, o.prefix)
+	}
+}
+
+// TestAddCaps: only what is filled in is added; an elicitation object
+// that declared form by being empty says form out loud once url joins.
+func TestAddCaps(t *testing.T) {
+	for _, tc := range []struct {
+		host string
+		fill caps
+		want string
+	}{
+		{`{}`, caps{form: true, url: true, sampling: true}, `{"elicitation":{"form":{},"url":{}},"sampling":{}}`},
+		{`{"elicitation":{}}`, caps{url: true}, `{"elicitation":{"form":{},"url":{}}}`},
+		{`{"elicitation":{"form":{"x":1}}}`, caps{url: true}, `{"elicitation":{"form":{"x":1},"url":{}}}`},
+		{`{"elicitation":{"url":{}},"experimental":{"a":"<b>"}}`, caps{form: true, roots: true}, `{"elicitation":{"form":{},"url":{}},"experimental":{"a":"<b>"},"roots":{}}`},
+		{``, caps{sampling: true}, `{"sampling":{}}`},
+	} {
+		got, err := addCaps(json.RawMessage(tc.host), tc.fill)
+		if err != nil || string(got) != tc.want {
+			t.Errorf("addCaps(%s, %+v) = %s, %v; want %s", tc.host, tc.fill, got, err, tc.want)
+		}
+		if d := readCaps(got); d != readCaps(json.RawMessage(tc.host)).or(tc.fill) {
+			t.Errorf("addCaps(%s, %+v) declares %+v", tc.host, tc.fill, d)
+		}
+	}
+}
+
