@@ -155,4 +155,3 @@ func TestAddCaps(t *testing.T) {
 		}
 	}
 }
-
