@@ -12,6 +12,8 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 const proxyInit = `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"raw-host","version":"1"}}}` + "\n"
@@ -168,6 +170,35 @@ func TestProxyPassesProgressLogsAndCancel(t *testing.T) {
 			}
 			if len(cancelled) != 1 || cancelled[0] != `{"requestId":"c-1","reason":"host gave up"}` {
 				t.Errorf("cancellations the server got %v: want the host's, as it sent it", cancelled)
+			}
+		})
+	}
+}
+
+// TestProxySamplingFilledIn: a go-sdk host without sampling calls the
+// demo's summarize; elicit declares sampling and answers it by --sample
+// echo, in both eras (2026-07-28: a round elicit completes).
+func TestProxySamplingFilledIn(t *testing.T) {
+	t.Parallel()
+	for _, era := range proxyEras {
+		t.Run(era, func(t *testing.T) {
+			t.Parallel()
+			cs, log, rec := goHost(t, era, nil, "--sample", "echo")
+			res, err := cs.CallTool(t.Context(), &mcp.CallToolParams{Name: "summarize", Arguments: map[string]any{"text": "tea is hot"}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := hostResultText(res); res.IsError || !strings.Contains(got, "tea is hot") {
+				t.Fatalf("result %q (isError %v): want the echoed summary", got, res.IsError)
+			}
+			if err := cs.Close(); err != nil {
+				t.Logf("close: %v", err)
+			}
+			if strings.Contains(log.String(), `"sampling/createMessage"`) {
+				t.Errorf("the host saw the sampling request elicit answered:\n%s", log.String())
+			}
+			if c := sentCaps(t, serverFrames(t, rec), era); string(c["sampling"]) != `{}` {
+				t.Errorf("sampling sent %s: want it filled in", c["sampling"])
 			}
 		})
 	}

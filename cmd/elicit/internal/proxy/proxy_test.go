@@ -155,3 +155,37 @@ func TestAddCaps(t *testing.T) {
 		}
 	}
 }
+
+// TestRootsFilledInAnswered: a host that declares no roots, elicit given
+// some: the server is told roots, and its roots/list is answered by
+// elicit under the server's id, never reaching the host; a host that
+// declares roots gets the server's roots/list itself.
+func TestRootsFilledInAnswered(t *testing.T) {
+	roots := json.RawMessage(`{"roots":[{"uri":"file:///w","name":"w"}]}`)
+	t.Run("filled", func(t *testing.T) {
+		r := newRig(t, Config{Roots: roots})
+		send(t, r.host, `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"h","version":"1"}}}`)
+		if m := read(t, r.server); string(m.Params) != `{"capabilities":{"roots":{}},"clientInfo":{"name":"h","version":"1"},"protocolVersion":"2025-11-25"}` {
+			t.Fatalf("initialize sent %s", m.Params)
+		}
+		send(t, r.server, `{"jsonrpc":"2.0","id":"r1","method":"roots/list"}`)
+		if m := read(t, r.server); m.ID.String() != `"r1"` || string(m.Result) != string(roots) {
+			t.Fatalf("server got %s %s: want elicit's roots under its own id", m.ID, m.Result)
+		}
+	})
+	t.Run("declared", func(t *testing.T) {
+		r := newRig(t, Config{Roots: roots})
+		send(t, r.host, `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{"roots":{"listChanged":true}},"clientInfo":{"name":"h","version":"1"}}}`)
+		if m := read(t, r.server); !strings.Contains(string(m.Params), `"capabilities":{"roots":{"listChanged":true}}`) {
+			t.Fatalf("initialize sent %s: want the host's capabilities as they were", m.Params)
+		}
+		send(t, r.server, `{"jsonrpc":"2.0","id":"r1","method":"roots/list"}`)
+		if m := read(t, r.host); m.Method != "roots/list" || m.ID.String() != `"r1"` {
+			t.Fatalf("host got %v: want the server's roots/list", m)
+		}
+		send(t, r.host, `{"jsonrpc":"2.0","id":"r1","result":{"roots":[]}}`)
+		if m := read(t, r.server); m.ID.String() != `"r1"` || string(m.Result) != `{"roots":[]}` {
+			t.Fatalf("server got %s %s: want the host's answer", m.ID, m.Result)
+		}
+	})
+}
