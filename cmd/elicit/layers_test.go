@@ -51,7 +51,7 @@ func TestLayers(t *testing.T) {
 		"ui":                        {ours: []string{"client", "client/wire", "client/question", "client/findings", "forms", "forms/schema", "themes", "themes/untrusted"}, testOurs: []string{"transport/jsonrpc"}, charm: true},
 		"cmd/elicit":                {anything: true},
 		"cmd/elicit/internal/app":   {ours: []string{"client", "client/findings", "client/question", "client/record", "client/wire", "transport"}},
-		"cmd/elicit/internal/proxy": {ours: []string{"client/question", "client/wire", "forms/schema", "transport", "transport/jsonrpc"}},
+		"cmd/elicit/internal/proxy": {ours: []string{"client/findings", "client/question", "client/wire", "forms/schema", "transport", "transport/jsonrpc"}},
 		"cmd/elicit/demo":           {sdk: true, testSDK: true},
 		"cmd/elicit/demo/acpagent":  {},
 		"internal/testenv":          {},

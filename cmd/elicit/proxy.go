@@ -34,8 +34,9 @@ elicit completes the input_required rounds it answers and the host gets
 the final result under its own id.
 
 The host closing its end stops the server; the server going away closes
-the host's end (exit 3). What elicit has to say, and the server's stderr
-(escaped), go to stderr; --record FILE keeps the server's traffic and
+the host's end (exit 3). What elicit has to say (what it answered, the
+host's violations as findings: docs/findings.md, the host- rules), and
+the server's stderr (escaped), go to stderr; --record FILE keeps the server's traffic and
 elicit's answers (docs/proxy.md).
 `
 
@@ -76,7 +77,8 @@ func runProxy(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		return err
 	}
 	defer closeRecord(rec, c.record, stderr)
-	w := &app.Wiring{Name: spec.Name, Version: version, Recorder: rec, Findings: findings.NewRecorder(nil),
+	found := findings.NewRecorder(nil) // the server's (frames) and the host's
+	w := &app.Wiring{Name: spec.Name, Version: version, Recorder: rec, Findings: found,
 		OnStderr: func(line string) { fmt.Fprintf(stderr, "[%s] %s\n", spec.Name, untrusted.Line(line)) }}
 	t, err := spec.transport(w.TransportObserver(), secretsOf(stderr))
 	if err != nil {
@@ -101,9 +103,15 @@ func runProxy(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		cfg.Sample = rec.Prompter(cfg.Sample)
 	}
 	cfg.Notice = func(s string) { fmt.Fprintf(stderr, "elicit proxy: %s\n", untrusted.Line(s)) }
+	cfg.Findings = found
 	err = proxy.Run(ctx, cfg)
 	if c, ok := stdout.(io.Closer); ok {
 		_ = c.Close() // the host sees its server gone
+	}
+	for _, f := range found.All() {
+		if f.Party == "" { // the host's were said as they came
+			fmt.Fprintf(stderr, "elicit proxy: finding (the server's) %s: %s\n", f.Rule, untrusted.Line(f.Detail))
+		}
 	}
 	if err != nil {
 		return fail(exitConnect, "proxy: %s: %w", spec.Name, err)

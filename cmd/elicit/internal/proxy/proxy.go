@@ -8,6 +8,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/elicit-dev/elicit/client/findings"
 	"github.com/elicit-dev/elicit/client/question"
 	"github.com/elicit-dev/elicit/client/wire"
 	"github.com/elicit-dev/elicit/transport"
@@ -34,6 +35,9 @@ type Config struct {
 	// Roots is the roots/list result elicit answers with when it fills in
 	// roots; nil fills in no roots.
 	Roots json.RawMessage
+	// Findings records the host's violations (Party host); nil records
+	// none.
+	Findings *findings.Recorder
 	// Notice hears what the proxy has to say (a host's violation, what it
 	// filled in); the caller escapes it. nil says nothing.
 	Notice func(string)
@@ -59,7 +63,7 @@ type proxy struct {
 	declared caps
 	// toHost are the server's requests given to the host, which only
 	// the host answers.
-	toHost map[jsonrpc.ID]bool
+	toHost map[jsonrpc.ID]hostAsked
 	// answering are the server's requests elicit answers, with what
 	// withdraws each (the server's notifications/cancelled).
 	answering map[jsonrpc.ID]context.CancelCauseFunc
@@ -78,7 +82,7 @@ func Run(ctx context.Context, cfg Config) error {
 		cfg.WriteTimeout = DefaultWriteTimeout
 	}
 	ctx, cancel := context.WithCancel(ctx)
-	p := &proxy{cfg: cfg, ctx: ctx, ids: newOwnIDs(), toHost: map[jsonrpc.ID]bool{},
+	p := &proxy{cfg: cfg, ctx: ctx, ids: newOwnIDs(), toHost: map[jsonrpc.ID]hostAsked{},
 		answering: map[jsonrpc.ID]context.CancelCauseFunc{}, hostCalls: map[jsonrpc.ID]*call{}}
 	hostDone := make(chan error, 1)
 	serverDone := make(chan error, 1)
@@ -162,13 +166,14 @@ func (p *proxy) hostMessage(m *jsonrpc.Message) {
 		p.hostNotification(m)
 	case jsonrpc.KindResponse:
 		p.mu.Lock()
-		ours := p.toHost[key(m.ID)]
+		asked, ours := p.toHost[key(m.ID)]
 		delete(p.toHost, key(m.ID))
 		p.mu.Unlock()
 		if !ours {
-			p.notice("the host answered request %s, which the server never asked it (dropped)", m.ID)
+			p.hostFinding(findings.HostAnswerUnasked, m, "the host answered request %s, which the server never sent it (dropped)", m.ID)
 			return
 		}
+		p.judgeHostAnswer(asked, m)
 		p.toServer(m)
 	}
 }
@@ -369,7 +374,7 @@ func (p *proxy) serverRequest(m *jsonrpc.Message) {
 		})
 		return
 	}
-	p.toHost[key(m.ID)] = true
+	p.toHost[key(m.ID)] = hostAsked{method: m.Method, mode: elicitMode(m.Params), declared: declared}
 	p.mu.Unlock()
 	p.toHostConn(m)
 }
@@ -429,10 +434,6 @@ func (c caps) String() string {
 // on every request (Streamable HTTP's MCP-Protocol-Version) which one
 // the host and the server agreed on, as elicit's own sessions do.
 func (p *proxy) setVersion(raw json.RawMessage) {
-	vs, ok := p.cfg.Server.(transport.VersionSetter)
-	if !ok {
-		return
-	}
 	var v string
 	if json.Unmarshal(raw, &v) != nil || v == "" {
 		return
@@ -441,7 +442,7 @@ func (p *proxy) setVersion(raw json.RawMessage) {
 	same := p.version == v
 	p.version = v
 	p.mu.Unlock()
-	if !same {
+	if vs, ok := p.cfg.Server.(transport.VersionSetter); ok && !same {
 		vs.SetProtocolVersion(v)
 	}
 }

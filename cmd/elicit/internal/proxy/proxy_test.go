@@ -3,10 +3,12 @@ package proxy
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/elicit-dev/elicit/client/findings"
 	"github.com/elicit-dev/elicit/client/question"
 	"github.com/elicit-dev/elicit/transport"
 	"github.com/elicit-dev/elicit/transport/jsonrpc"
@@ -102,7 +104,7 @@ func TestHostAnswerToNothingDropped(t *testing.T) {
 	if m := read(t, r.server); m.Method != "ping" {
 		t.Fatalf("server got %v: want the ping, the stray answer dropped", m)
 	}
-	if n := <-r.notices; !strings.Contains(n, "never asked") {
+	if n := <-r.notices; !strings.Contains(n, "never sent") {
 		t.Errorf("notice %q", n)
 	}
 }
@@ -188,4 +190,46 @@ func TestRootsFilledInAnswered(t *testing.T) {
 			t.Fatalf("server got %s %s: want the host's answer", m.ID, m.Result)
 		}
 	})
+}
+
+// TestHostFindings: the host's violations are findings marked as the
+// host's: answering an elicitation of a mode it did not declare, an
+// answer of the wrong shape, an answer to a request it was never sent.
+// Its answers still reach the server (what the server does with them is
+// what is tried); the unasked one does not.
+func TestHostFindings(t *testing.T) {
+	rec := findings.NewRecorder(nil)
+	r := newRig(t, Config{Findings: rec}) // fills in nothing
+	send(t, r.host, `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"h","version":"1"}}}`)
+	read(t, r.server)
+	const ask = `{"jsonrpc":"2.0","id":"%s","method":"elicitation/create","params":{"message":"m","requestedSchema":{"type":"object","properties":{}}}}`
+	for _, tc := range []struct{ id, answer string }{
+		{"e1", `{"action":"accept","content":{}}`},
+		{"e2", `{"action":"ok"}`},
+	} {
+		send(t, r.server, fmt.Sprintf(ask, tc.id))
+		if m := read(t, r.host); m.ID.Raw() != tc.id {
+			t.Fatalf("host got %v: want the server's %s", m, tc.id)
+		}
+		send(t, r.host, `{"jsonrpc":"2.0","id":"`+tc.id+`","result":`+tc.answer+`}`)
+		if m := read(t, r.server); m.ID.Raw() != tc.id || string(m.Result) != tc.answer {
+			t.Fatalf("server got %s %s: want the host's answer as it was", m.ID, m.Result)
+		}
+	}
+	send(t, r.host, `{"jsonrpc":"2.0","id":"e9","result":{"action":"accept"}}`)
+	send(t, r.host, `{"jsonrpc":"2.0","id":2,"method":"ping"}`)
+	if m := read(t, r.server); m.Method != "ping" {
+		t.Fatalf("server got %v: want the ping, the unasked answer dropped", m)
+	}
+	want := map[string][]string{findings.HostElicitUndeclared: {"e1", "e2"}, findings.HostReplyShape: {"e2"}, findings.HostAnswerUnasked: {"e9"}}
+	got := map[string][]string{}
+	for _, f := range rec.All() {
+		if f.Party != findings.PartyHost || f.Server != "srv" || f.Version != "2025-11-25" {
+			t.Errorf("finding %+v: want the host's, talking to srv in 2025-11-25", f)
+		}
+		got[f.Rule] = append(got[f.Rule], f.Frame.ID)
+	}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("findings %v: want %v", got, want)
+	}
 }
