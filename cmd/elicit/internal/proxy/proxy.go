@@ -72,6 +72,9 @@ type proxy struct {
 	hostCalls map[jsonrpc.ID]*call
 	schemas   question.SchemaCache
 	version   string // the protocol version the server connection was told
+	// carried are elicit's answers to rounds shared with the host, for
+	// the host's retry (carryKey).
+	carried map[string]map[string]json.RawMessage
 }
 
 // Run proxies until either side ends: the host closing its end stops the
@@ -83,7 +86,8 @@ func Run(ctx context.Context, cfg Config) error {
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	p := &proxy{cfg: cfg, ctx: ctx, ids: newOwnIDs(), toHost: map[jsonrpc.ID]hostAsked{},
-		answering: map[jsonrpc.ID]context.CancelCauseFunc{}, hostCalls: map[jsonrpc.ID]*call{}}
+		answering: map[jsonrpc.ID]context.CancelCauseFunc{}, hostCalls: map[jsonrpc.ID]*call{},
+		carried: map[string]map[string]json.RawMessage{}}
 	hostDone := make(chan error, 1)
 	serverDone := make(chan error, 1)
 	go func() { hostDone <- p.fromHost() }()
@@ -208,6 +212,9 @@ func (p *proxy) hostRequest(m *jsonrpc.Message) {
 		if c.fill.none() {
 			break
 		}
+		if carried := p.withCarried(m.Method, m.Params); carried != nil {
+			m = &jsonrpc.Message{ID: m.ID, Method: m.Method, Params: carried}
+		}
 		params, err := fillModern(m.Params, c.fill)
 		if err != nil {
 			p.notice("%s: %v (sent as the host wrote it)", m.Method, err)
@@ -319,7 +326,7 @@ func (p *proxy) serverAnswer(m *jsonrpc.Message) {
 		p.setVersion(member(m.Result, "protocolVersion"))
 	}
 	if c != nil && !c.fill.none() && m.Result != nil {
-		if round, ok := p.ownRound(c, m.Result); ok {
+		if round, ok := p.readRound(c, m.Result); ok {
 			// The call stays the host's under way (a cancel finds it)
 			// until the round ends.
 			p.wg.Go(func() {

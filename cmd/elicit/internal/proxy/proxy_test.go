@@ -233,3 +233,35 @@ func TestHostFindings(t *testing.T) {
 		t.Errorf("findings %v: want %v", got, want)
 	}
 }
+
+// TestSharedRound: in 2026-07-28 a round that asks the host for what it
+// declared (form) and elicit for what it filled in (url): the host gets
+// the round with its own input request only, under its id, and its retry
+// reaches the server with elicit's answer joined. Each input request is
+// answered by one side.
+func TestSharedRound(t *testing.T) {
+	r := newRig(t, Config{Elicit: question.AcceptAll, Modes: question.Modes{Form: true, URL: true}})
+	const meta = `"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{"elicitation":{"form":{}}}}`
+	send(t, r.host, `{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"t",`+meta+`}}`)
+	if m := read(t, r.server); !strings.Contains(string(m.Params), `"elicitation":{"form":{},"url":{}}`) {
+		t.Fatalf("server got %s: want url filled in beside the host's form", m.Params)
+	}
+	send(t, r.server, `{"jsonrpc":"2.0","id":5,"result":{"resultType":"input_required","requestState":"st","inputRequests":{`+
+		`"f":{"method":"elicitation/create","params":{"message":"m","requestedSchema":{"type":"object","properties":{}}}},`+
+		`"u":{"method":"elicitation/create","params":{"mode":"url","message":"m","url":"https://example.com/x"}}}}}`)
+	got := read(t, r.host)
+	var res struct {
+		InputRequests map[string]json.RawMessage `json:"inputRequests"`
+		RequestState  string                     `json:"requestState"`
+	}
+	_ = json.Unmarshal(got.Result, &res)
+	if got.ID.String() != "5" || len(res.InputRequests) != 1 || res.InputRequests["f"] == nil || res.RequestState != "st" {
+		t.Fatalf("host got %s %s: want its own input request f only, under its id", got.ID, got.Result)
+	}
+	send(t, r.host, `{"jsonrpc":"2.0","id":6,"method":"tools/call","params":{"name":"t",`+meta+
+		`,"inputResponses":{"f":{"action":"accept","content":{}}},"requestState":"st"}}`)
+	retry := read(t, r.server)
+	if retry.ID.String() != "6" || !strings.Contains(string(retry.Params), `"inputResponses":{"f":{"action":"accept","content":{}},"u":{"action":"accept"}}`) {
+		t.Fatalf("server got %s %s: want the host's retry with elicit's answer to u joined", retry.ID, retry.Params)
+	}
+}
