@@ -33,6 +33,13 @@ declares goes to the host, and elicit never answers it. In 2026-07-28
 elicit completes the input_required rounds it answers and the host gets
 the final result under its own id.
 
+With --listen 127.0.0.1:PORT --url UPSTREAM the host speaks Streamable
+HTTP to http://127.0.0.1:PORT/mcp instead, and each of its requests goes
+to the upstream with the host's own headers (Mcp-Session-Id,
+Last-Event-ID, Authorization…; to the upstream's origin only, no redirect
+followed): its sessions, SSE streams and resumption pass through.
+elicit's own OAuth is not used there.
+
 The host closing its end stops the server; the server going away closes
 the host's end (exit 3). What elicit has to say (what it answered, the
 host's violations as findings: docs/findings.md, the host- rules), and
@@ -46,6 +53,8 @@ func runProxy(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	fs := newFlagSet("proxy", stderr, proxyUsage)
 	c.register(fs)
 	c.registerConfig(fs)
+	var listen string
+	fs.StringVar(&listen, "listen", "", "serve the host Streamable HTTP at http://ADDR/mcp (ADDR 127.0.0.1:PORT), forwarding to --url, instead of stdio")
 	fs.StringVar(&answer, "answer", "accept-defaults", "how elicit answers the elicitations it fills in for the host: accept-defaults, accept, decline, cancel or FILE.json")
 	before, after := splitDashDash(args)
 	c.command = after
@@ -69,6 +78,9 @@ func runProxy(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	cfg, err := proxyFill(&c, answer, spec)
 	if err != nil {
 		return err
+	}
+	if listen != "" {
+		return runProxyHTTP(ctx, &c, cfg, spec, listen, answer, stderr)
 	}
 	spec.auth = headlessAuth(stderr, c.authTimeout)
 	c.recordAs, c.answer = "proxy", answer
