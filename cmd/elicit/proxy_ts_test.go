@@ -94,3 +94,59 @@ func TestProxyTSHost(t *testing.T) {
 		})
 	}
 }
+
+// inspectorCLI is the MCP Inspector's launcher (ELICIT_INSPECTOR, else
+// beside Node 22 in the peers folder .ci/run installs them in) and the
+// Node 22 bin folder it runs on.
+func inspectorCLI(t *testing.T) (bin, node22 string) {
+	t.Helper()
+	node22 = testenv.Getenv(t, "ELICIT_NODE22", "Node 22's bin folder")
+	bin = os.Getenv("ELICIT_INSPECTOR")
+	if bin == "" {
+		bin = filepath.Join(node22, "..", "..", ".bin", "mcp-inspector")
+	}
+	if _, err := os.Stat(bin); err != nil {
+		testenv.Missing(t, "the MCP Inspector (ELICIT_INSPECTOR; .ci/run installs it): %v", err)
+	}
+	return bin, node22
+}
+
+// TestProxyInspectorHost: the MCP Inspector's CLI (Node 22) as the host:
+// it declares no elicitation, so elicit declares it in its place and
+// answers the demo's question; the Inspector prints the tool's result.
+func TestProxyInspectorHost(t *testing.T) {
+	t.Parallel()
+	bin, node22 := inspectorCLI(t)
+	rec := filepath.Join(t.TempDir(), "proxy.jsonl")
+	cmd := exec.CommandContext(t.Context(), bin, "--cli", "--method", "tools/call", "--tool-name", "create_ticket", "--tool-arg", "title=t",
+		"--", binPath, "proxy", "--record", rec, "--", binPath, "demo", "--serve", "stdio")
+	// Its own state goes under HOME (~/.mcp-inspector): a folder of the test's.
+	cmd.Env = append(os.Environ(), "PATH="+node22+string(os.PathListSeparator)+os.Getenv("PATH"), "HOME="+t.TempDir())
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("inspector: %v\n%s\n%s", err, stdout.String(), stderr.String())
+	}
+	if !strings.Contains(stdout.String(), "priority P3") {
+		t.Errorf("inspector printed %s: want the ticket with elicit's default answer", stdout.String())
+	}
+	frames := serverFrames(t, rec)
+	init := sentInitialize(t, frames)
+	var info struct{ Name string }
+	_ = json.Unmarshal(init["clientInfo"], &info)
+	if info.Name != "inspector-cli" {
+		t.Errorf("clientInfo %s: want the Inspector's", init["clientInfo"])
+	}
+	if c := sentCaps(t, frames, "2025-11-25"); string(c["elicitation"]) != `{"form":{},"url":{}}` {
+		t.Errorf("elicitation sent %s: want it filled in for the Inspector", c["elicitation"])
+	}
+	qs := serverAsked(frames)
+	for id, n := range qs {
+		if n != 1 {
+			t.Errorf("elicitation %s answered %d times: want once, by elicit", id, n)
+		}
+	}
+	if len(qs) != 1 {
+		t.Errorf("%d questions: want 1", len(qs))
+	}
+}
