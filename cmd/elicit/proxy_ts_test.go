@@ -15,7 +15,8 @@ import (
 // tsHostScript is a host on the TypeScript SDK's Client: it starts elicit
 // proxy as its server over stdio (StdioClientTransport), declares form
 // elicitation and answers P2 when told "declare", declares nothing when
-// told "plain", calls create_ticket and prints what it got.
+// told "plain", calls create_ticket and prints what it got. Given a URL
+// for bin, it speaks Streamable HTTP to it (elicit proxy --listen).
 const tsHostScript = `
 const sdk = process.env.ELICIT_TS_SDK;
 const { Client } = await import(sdk + "/dist/esm/client/index.js");
@@ -31,9 +32,15 @@ if (mode === "declare") {
     return { action: "accept", content: { priority: "P2" } };
   });
 }
-const transport = new StdioClientTransport({
-  command: bin, args: ["proxy", "--record", rec, "--", bin, "demo", "--serve", "stdio"], stderr: "inherit",
-});
+let transport;
+if (bin.startsWith("http://")) {
+  const { StreamableHTTPClientTransport } = await import(sdk + "/dist/esm/client/streamableHttp.js");
+  transport = new StreamableHTTPClientTransport(new URL(bin));
+} else {
+  transport = new StdioClientTransport({
+    command: bin, args: ["proxy", "--record", rec, "--", bin, "demo", "--serve", "stdio"], stderr: "inherit",
+  });
+}
 await client.connect(transport);
 const res = await client.callTool({ name: "create_ticket", arguments: { title: "t" } });
 console.log(JSON.stringify({ asked, text: res.content.map((c) => c.text).join("\n"), server: client.getServerVersion().name }));
@@ -148,5 +155,53 @@ func TestProxyInspectorHost(t *testing.T) {
 	}
 	if len(qs) != 1 {
 		t.Errorf("%d questions: want 1", len(qs))
+	}
+}
+
+// TestProxyTSHostHTTP: the TypeScript SDK's client as a host over
+// Streamable HTTP to elicit proxy --listen in front of the demo's HTTP
+// server, declaring form elicitation and not.
+func TestProxyTSHostHTTP(t *testing.T) {
+	t.Parallel()
+	testenv.Getenv(t, "ELICIT_TS_SDK", "the @modelcontextprotocol/sdk folder")
+	node := testenv.LookPath(t, "node")
+	script := filepath.Join(t.TempDir(), "host.mjs")
+	if err := os.WriteFile(script, []byte(tsHostScript), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		mode, priority string
+		asked          int
+	}{{"declare", "P2", 1}, {"plain", "P3", 0}} {
+		t.Run(tc.mode, func(t *testing.T) {
+			t.Parallel()
+			endpoint, rec, stop := httpProxy(t, "2025-11-25")
+			cmd := exec.CommandContext(t.Context(), node, script, endpoint, tc.mode, "")
+			var stdout, stderr bytes.Buffer
+			cmd.Stdout, cmd.Stderr = &stdout, &stderr
+			if err := cmd.Run(); err != nil {
+				t.Fatalf("host: %v\n%s\n%s", err, stdout.String(), stderr.String())
+			}
+			stop()
+			var got struct {
+				Asked        int
+				Text, Server string
+			}
+			if err := json.Unmarshal(stdout.Bytes(), &got); err != nil {
+				t.Fatalf("host printed %q: %v; stderr %s", stdout.String(), err, stderr.String())
+			}
+			if got.Asked != tc.asked || !strings.Contains(got.Text, "priority "+tc.priority) {
+				t.Errorf("host got %+v: want asked %d, priority %s", got, tc.asked, tc.priority)
+			}
+			frames := serverFrames(t, rec)
+			if c := sentCaps(t, frames, "2025-11-25"); string(c["elicitation"]) != `{"form":{},"url":{}}` {
+				t.Errorf("elicitation sent %s", c["elicitation"])
+			}
+			for id, n := range serverAsked(frames) {
+				if n != 1 {
+					t.Errorf("elicitation %s answered %d times: want once", id, n)
+				}
+			}
+		})
 	}
 }
