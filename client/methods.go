@@ -143,7 +143,7 @@ func (s *Session) CallTool(ctx context.Context, name string, args any, opts *Cal
 	}
 	c := &call{method: wire.MethodToolsCall, name: name, token: s.newToken()}
 	if opts != nil {
-		c.onProgress, c.onSent = opts.OnProgress, opts.OnSent
+		c.onProgress, c.onSent, c.onID = opts.OnProgress, opts.OnSent, opts.OnID
 	}
 	if args == nil {
 		args = map[string]any{}

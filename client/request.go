@@ -31,6 +31,9 @@ type call struct {
 	// onSent is CallOptions.OnSent: called the first time the request
 	// went out, then cleared. Read and cleared by the caller's goroutine.
 	onSent func()
+	// onID is CallOptions.OnID: told each id the call is sent under,
+	// before it is written. Never changed once the call is made.
+	onID func(jsonrpc.ID)
 	// listen is set for subscriptions/listen: the read loop hands it the
 	// notifications of this subscription.
 	listen *Listener
@@ -258,8 +261,11 @@ func (s *Session) roundTrip(ctx context.Context, c *call, params json.RawMessage
 	if c.token.IsValid() {
 		s.progress[c.token] = c
 	}
-	gen, conn := s.gen, s.conn
+	gen, conn, id := s.gen, s.conn, c.id
 	s.mu.Unlock()
+	if c.onID != nil {
+		c.onID(id)
+	}
 
 	var opts *transport.WriteOptions
 	if h := s.headers.params(c, params); h != nil {

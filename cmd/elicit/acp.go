@@ -15,6 +15,11 @@ import (
 	"github.com/elicit-dev/elicit/client"
 	"github.com/elicit-dev/elicit/client/acp"
 	"github.com/elicit-dev/elicit/client/question"
+	"github.com/elicit-dev/elicit/cmd/elicit/internal/cli"
+	"github.com/elicit-dev/elicit/cmd/elicit/internal/exit"
+	"github.com/elicit-dev/elicit/cmd/elicit/internal/headless"
+	"github.com/elicit-dev/elicit/cmd/elicit/internal/recording"
+	"github.com/elicit-dev/elicit/cmd/elicit/internal/serverspec"
 	"github.com/elicit-dev/elicit/themes/untrusted"
 	"github.com/elicit-dev/elicit/transport"
 )
@@ -86,7 +91,7 @@ type acpFlags struct {
 
 func runACP(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	var f acpFlags
-	fs := newFlagSet("acp", stderr, acpUsage)
+	fs := cli.NewFlagSet("acp", stderr, acpUsage)
 	fs.StringVar(&f.prompt, "prompt", "", "the prompt text (required)")
 	fs.StringVar(&f.answer, "answer", "accept-defaults", "how to answer elicitations: accept-defaults, accept, decline, cancel or FILE.json")
 	fs.StringVar(&f.permission, "permission", "reject", "how to answer permission requests: allow, reject, cancel, hold or an optionId")
@@ -98,29 +103,29 @@ func runACP(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	fs.DurationVar(&f.promptTimeout, "prompt-timeout", 0, "end a question left unanswered this long (answered -32800; 0: never)")
 	fs.DurationVar(&f.startTimeout, "start-timeout", 30*time.Second, "bound start-up, initialize, authenticate and session/new")
 	fs.DurationVar(&f.idleTimeout, "idle-timeout", acpIdleTimeout, "stop the turn when the agent sends nothing for this long (while no question of its is open)")
-	fs.StringVar(&f.record, "record", "", recordFlagUsage)
-	before, command := splitDashDash(args)
-	pos, err := parseInterleaved(fs, before)
+	fs.StringVar(&f.record, "record", "", recording.FlagUsage)
+	before, command := cli.SplitDashDash(args)
+	pos, err := cli.ParseInterleaved(fs, before)
 	if err != nil {
 		return err
 	}
 	if len(pos) > 0 {
-		return usageErr("acp takes no arguments before --, got %q", pos[0])
+		return exit.Usagef("acp takes no arguments before --, got %q", pos[0])
 	}
 	if f.prompt == "" {
-		return usageErr("acp needs --prompt TEXT")
+		return exit.Usagef("acp needs --prompt TEXT")
 	}
 	if f.cancelAfter < 0 || f.promptTimeout < 0 || f.startTimeout <= 0 || f.idleTimeout <= 0 {
-		return usageErr("--cancel-after and --prompt-timeout must not be negative, --start-timeout and --idle-timeout must be positive")
+		return exit.Usagef("--cancel-after and --prompt-timeout must not be negative, --start-timeout and --idle-timeout must be positive")
 	}
-	em, err := parseElicit(f.elicit)
+	em, err := cli.ParseElicit(f.elicit)
 	if err != nil {
 		return err
 	}
 	modes := question.Modes{Form: em == client.ElicitBoth || em == client.ElicitForm, URL: em == client.ElicitBoth || em == client.ElicitURL}
 	var answer question.Prompter = holdPrompter{}
 	if f.answer != "hold" {
-		if answer, err = policy(f.answer); err != nil {
+		if answer, err = cli.Policy(f.answer); err != nil {
 			return err
 		}
 	}
@@ -129,18 +134,18 @@ func runACP(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	if demo {
 		exe, err := os.Executable()
 		if err != nil {
-			return fail(exitConnect, "the demo agent: %w", err)
+			return exit.Fail(exit.Connect, "the demo agent: %w", err)
 		}
 		command = []string{exe, "demo", "--acp"}
 	} else {
 		name = filepath.Base(command[0])
 	}
-	rec, err := openRecord(f.record, acpRecordSettings("acp", &f, agentSpec{Name: name, Command: command[0], Args: command[1:]}, demo), secretsOf(stderr))
+	rec, err := recording.Open(f.record, version, acpRecordSettings("acp", &f, serverspec.Agent{Name: name, Command: command[0], Args: command[1:]}, demo), serverspec.SecretsOf(stderr))
 	if err != nil {
 		return err
 	}
-	defer closeRecord(rec, f.record, stderr)
-	secretsOf(stderr).Add(argSecrets(command[1:])...)
+	defer recording.Close(rec, f.record, stderr)
+	serverspec.SecretsOf(stderr).Add(serverspec.ArgSecrets(command[1:])...)
 	var files acpFiles
 	opts := acp.Options{Name: name, Command: command[0], Args: command[1:], ClientVersion: version,
 		Prompter: rec.Prompter(question.Route{question.KindElicitation: answer, question.KindPermission: permissionPolicy(f.permission)}),
@@ -161,7 +166,7 @@ func runACP(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	defer cancel()
 	c, err := acp.Start(startCtx, opts)
 	if err != nil {
-		return fail(exitConnect, "%w", err)
+		return exit.Fail(exit.Connect, "%w", err)
 	}
 	defer c.Close()
 	out := acpOutput{Agent: agentOf(name, c.Info())}
@@ -198,8 +203,8 @@ func runACP(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	if err != nil {
 		out.Error = err.Error()
 	}
-	out.Failure = failureOf(err)
-	if werr := writeJSON(stdout, &out); werr != nil {
+	out.Failure = exit.FailureOf(err)
+	if werr := headless.WriteJSON(stdout, &out); werr != nil {
 		return werr
 	}
 	return err
@@ -214,28 +219,28 @@ func acpVerdict(res acp.TurnResult, err error, qs []acpQuestion) error {
 	var ae *acp.AuthRequiredError
 	switch {
 	case errors.As(err, &ae):
-		return fail(exitConnect, "%w (name one with --auth)", err)
+		return exit.Fail(exit.Connect, "%w (name one with --auth)", err)
 	case errors.Is(err, acp.ErrCancelled):
-		return fail(exitToolError, "cancelled: %w", err)
+		return exit.Fail(exit.ToolError, "cancelled: %w", err)
 	case res.IdleStopped && err != nil:
-		return fail(exitToolError, "the agent sent nothing for --idle-timeout; the turn was stopped: %w", err)
+		return exit.Fail(exit.ToolError, "the agent sent nothing for --idle-timeout; the turn was stopped: %w", err)
 	case err != nil:
-		return fail(exitToolError, "%w", err)
+		return exit.Fail(exit.ToolError, "%w", err)
 	case res.IdleStopped:
-		return fail(exitToolError, "the agent sent nothing for --idle-timeout: the turn was stopped (stopReason %q)", res.StopReason)
+		return exit.Fail(exit.ToolError, "the agent sent nothing for --idle-timeout: the turn was stopped (stopReason %q)", res.StopReason)
 	}
 	for _, q := range qs {
 		// An option accepted (a permission's) is accepted only if it allows.
 		if q.Outcome != question.Accept.String() || q.Option != "" &&
 			q.Bucket != question.OptionAllowOnce && q.Bucket != question.OptionAllowAlways {
-			return fail(exitNotAccepted, "question %s ended %s (sent %q)", q.Key, orBucket(q), q.Sent)
+			return exit.Fail(exit.NotAccepted, "question %s ended %s (sent %q)", q.Key, orBucket(q), q.Sent)
 		}
 	}
 	if res.RequestCancelled {
-		return fail(exitToolError, "the turn was cancelled (the agent answered -32800)")
+		return exit.Fail(exit.ToolError, "the turn was cancelled (the agent answered -32800)")
 	}
 	if res.StopReason != acp.StopEndTurn {
-		return fail(exitToolError, "the turn ended with stopReason %q", res.StopReason)
+		return exit.Fail(exit.ToolError, "the turn ended with stopReason %q", res.StopReason)
 	}
 	return nil
 }
@@ -317,13 +322,13 @@ type acpOutput struct {
 	// Abandoned is set when a request of ours before the prompt
 	// (session/new, authenticate) ran past --start-timeout and the agent
 	// answered our $/cancel_request -32800: cancelled, not failed.
-	Abandoned bool     `json:"abandoned,omitempty"`
-	Error     string   `json:"error,omitempty"`
-	Failure   *failure `json:"failure,omitempty"`
-	Repaired  string   `json:"repaired,omitempty"`
+	Abandoned bool          `json:"abandoned,omitempty"`
+	Error     string        `json:"error,omitempty"`
+	Failure   *exit.Failure `json:"failure,omitempty"`
+	Repaired  string        `json:"repaired,omitempty"`
 }
 
-func (o *acpOutput) setRepaired(note string) { o.Repaired = note }
+func (o *acpOutput) SetRepaired(note string) { o.Repaired = note }
 
 type acpAgent struct {
 	Name            string   `json:"name"`

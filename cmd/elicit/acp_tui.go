@@ -6,6 +6,11 @@ import (
 	"io"
 	"path/filepath"
 	"strings"
+
+	"github.com/elicit-dev/elicit/cmd/elicit/internal/cli"
+	"github.com/elicit-dev/elicit/cmd/elicit/internal/exit"
+	"github.com/elicit-dev/elicit/cmd/elicit/internal/recording"
+	"github.com/elicit-dev/elicit/cmd/elicit/internal/serverspec"
 )
 
 const acpTUIUsage = `Usage: elicit acp [--cwd DIR] [--theme NAME] [--fps N] [--record FILE]
@@ -28,7 +33,7 @@ the person's answer, the settings; secrets masked) for elicit replay FILE
 // --prompt before the agent's command. The headless flags alone are a
 // usage error there, not a silent TUI.
 func acpWantsTUI(args []string) bool {
-	before, _ := splitDashDash(args)
+	before, _ := cli.SplitDashDash(args)
 	for _, a := range before {
 		name, _, _ := strings.Cut(strings.TrimLeft(a, "-"), "=")
 		if strings.HasPrefix(a, "-") && (name == "prompt" || name == "h" || name == "help") {
@@ -44,11 +49,11 @@ func runACPTUI(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	// The TUI's other flags keep their defaults (timeouts, modes, fps).
 	f.register(flag.NewFlagSet("defaults", flag.ContinueOnError))
 	var cwd string
-	fs := newFlagSet("acp", stderr, acpTUIUsage)
+	fs := cli.NewFlagSet("acp", stderr, acpTUIUsage)
 	fs.StringVar(&cwd, "cwd", "", "the agent's working directory, and its session's (default: here)")
 	fs.StringVar(&f.theme, "theme", "", "colour theme")
 	fs.IntVar(&f.fps, "fps", renderFPS, "most redraws a second, 1-120 (as elicit's)")
-	fs.StringVar(&f.record, "record", "", recordFlagUsage)
+	fs.StringVar(&f.Record, "record", "", recording.FlagUsage)
 	// The headless flags are known here only to say where they belong.
 	var headless string
 	for _, name := range []string{"answer", "permission", "cancel-after"} {
@@ -59,27 +64,27 @@ func runACPTUI(ctx context.Context, args []string, stdout, stderr io.Writer) err
 			return nil
 		})
 	}
-	before, command := splitDashDash(args)
-	pos, err := parseInterleaved(fs, before)
+	before, command := cli.SplitDashDash(args)
+	pos, err := cli.ParseInterleaved(fs, before)
 	if err != nil {
 		return err
 	}
 	if headless != "" {
-		return usageErr("--%s goes with --prompt TEXT (one turn, headless); without --prompt elicit acp opens the TUI", headless)
+		return exit.Usagef("--%s goes with --prompt TEXT (one turn, headless); without --prompt elicit acp opens the TUI", headless)
 	}
 	if len(pos) > 0 {
-		return usageErr("acp takes no arguments before --, got %q (the headless flags go with --prompt)", pos[0])
+		return exit.Usagef("acp takes no arguments before --, got %q (the headless flags go with --prompt)", pos[0])
 	}
-	var spec agentSpec
+	var spec serverspec.Agent
 	if len(command) == 0 {
 		if spec, err = demoAgentSpec(demoAgentName); err != nil {
-			return fail(exitConnect, "%w", err)
+			return exit.Fail(exit.Connect, "%w", err)
 		}
 	} else {
-		spec = agentSpec{Name: filepath.Base(command[0]), Command: command[0], Args: command[1:]}
+		spec = serverspec.Agent{Name: filepath.Base(command[0]), Command: command[0], Args: command[1:]}
 	}
 	spec.Dir = cwd
-	f.acpOnly, f.agents = true, []agentSpec{spec}
+	f.acpOnly, f.agents = true, []serverspec.Agent{spec}
 	return runTUIWith(ctx, &f, stdout, stderr)
 }
 

@@ -3,10 +3,9 @@ package main
 import (
 	"fmt"
 	"slices"
-	"strings"
 
 	"github.com/elicit-dev/elicit/client"
-	"github.com/elicit-dev/elicit/transport/redact"
+	"github.com/elicit-dev/elicit/cmd/elicit/internal/serverspec"
 	"github.com/elicit-dev/elicit/ui"
 )
 
@@ -56,78 +55,16 @@ func (e *engine) Server(name string) (ui.ServerDetail, error) {
 // query values, secret arguments), out of an error's text: an HTTP
 // client's errors quote the request's URL, query and all, and a server
 // may echo what it was sent.
-func (e *engine) scrubber(spec serverSpec) func(error) error {
+func (e *engine) scrubber(spec serverspec.Server) func(error) error {
 	sec := e.secretsNow()
-	sec.Add(specSecrets(spec)...)
+	sec.Add(spec.SecretValues()...)
 	return sec.Error
 }
 
-// transportDetail describes spec for the server view. Nothing secret goes
-// out: header and environment values stay behind (their names go), and
-// so do the URL's password and query values; an argument that is, or
-// follows, a flag naming a secret is masked.
-func transportDetail(spec serverSpec) ui.TransportDetail {
-	spec = spec.shown() // as its config wrote it
-	switch {
-	case spec.Demo:
-		return ui.TransportDetail{Kind: "in-process"}
-	case spec.URL != "":
-		kind := "Streamable HTTP"
-		if spec.LegacySSE {
-			kind = "HTTP+SSE"
-		}
-		names := make([]string, 0, len(spec.Header))
-		for k := range spec.Header {
-			names = append(names, k)
-		}
-		slices.Sort(names)
-		return ui.TransportDetail{Kind: kind, URL: redact.URL(spec.URL), HeaderNames: names}
-	}
-	env := make([]string, 0, len(spec.Env))
-	for _, kv := range spec.Env {
-		k, _, _ := strings.Cut(kv, "=")
-		env = append(env, k)
-	}
-	return ui.TransportDetail{Kind: "stdio", Command: spec.Command, Args: maskArgs(spec.Args), Dir: spec.Dir, EnvNames: env}
-}
-
-// masked stands for a value left out.
-const masked = "…"
-
-// maskArgs masks the values of arguments that name a secret: "--token=X"
-// and "--api-key X" become "--token=…" and "--api-key …", "API_KEY=X"
-// becomes "API_KEY=…", "Authorization: Bearer X" becomes
-// "Authorization: …".
-func maskArgs(args []string) []string {
-	out := make([]string, len(args))
-	for i, a := range args {
-		out[i] = a
-		if i > 0 && strings.HasPrefix(args[i-1], "-") && !strings.Contains(args[i-1], "=") &&
-			secretName(args[i-1]) && !strings.HasPrefix(a, "-") {
-			out[i] = masked
-			continue
-		}
-		for _, sep := range []string{"=", ":"} {
-			if k, _, ok := strings.Cut(a, sep); ok && secretName(k) {
-				out[i] = k + sep + masked
-				if sep == ":" {
-					out[i] = k + ": " + masked
-				}
-				break
-			}
-		}
-	}
-	return out
-}
-
-// secretName reports whether a flag, variable or header name says its
-// value is a secret.
-func secretName(name string) bool {
-	n := strings.ToLower(name)
-	for _, w := range []string{"token", "key", "secret", "pass", "auth", "credential", "cookie", "bearer", "session"} {
-		if strings.Contains(n, w) {
-			return true
-		}
-	}
-	return false
+// transportDetail describes spec for the server view: what
+// serverspec.Server.Detail says, nothing secret.
+func transportDetail(spec serverspec.Server) ui.TransportDetail {
+	d := spec.Detail()
+	return ui.TransportDetail{Kind: d.Kind, URL: d.URL, HeaderNames: d.HeaderNames,
+		Command: d.Command, Args: d.Args, Dir: d.Dir, EnvNames: d.EnvNames}
 }

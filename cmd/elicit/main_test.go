@@ -24,6 +24,9 @@ func TestMain(m *testing.M) {
 	if runStormServer() { // the binary is a go-sdk server that storms (e2e_storm_test.go)
 		os.Exit(0)
 	}
+	if runHubTestServer() || runHubDialer() { // the session tests' server and dialer (session_helpers_test.go)
+		os.Exit(0)
+	}
 	dir, err := os.MkdirTemp("", "elicit-bin-")
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
@@ -52,4 +55,17 @@ func runWithLeakCheck(m *testing.M) int {
 		}
 	}
 	return code
+}
+
+// writeFile writes body to dir/name (making its folders) for a test.
+func writeFile(t *testing.T, dir, name, body string) string {
+	t.Helper()
+	p := filepath.Join(dir, name)
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(p, []byte(body), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return p
 }

@@ -10,7 +10,11 @@ import (
 	"github.com/elicit-dev/elicit/client/findings"
 	"github.com/elicit-dev/elicit/client/question"
 	"github.com/elicit-dev/elicit/cmd/elicit/internal/app"
+	"github.com/elicit-dev/elicit/cmd/elicit/internal/cli"
+	"github.com/elicit-dev/elicit/cmd/elicit/internal/exit"
 	"github.com/elicit-dev/elicit/cmd/elicit/internal/proxy"
+	"github.com/elicit-dev/elicit/cmd/elicit/internal/recording"
+	"github.com/elicit-dev/elicit/cmd/elicit/internal/serverspec"
 	"github.com/elicit-dev/elicit/themes/untrusted"
 	"github.com/elicit-dev/elicit/transport"
 )
@@ -48,31 +52,31 @@ elicit's answers (docs/proxy.md).
 `
 
 func runProxy(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
-	var c common
+	var c cli.Flags
 	var answer string
-	fs := newFlagSet("proxy", stderr, proxyUsage)
-	c.register(fs)
-	c.registerConfig(fs)
+	fs := cli.NewFlagSet("proxy", stderr, proxyUsage)
+	c.Register(fs)
+	c.RegisterConfig(fs)
 	var listen string
 	fs.StringVar(&listen, "listen", "", "serve the host Streamable HTTP at http://ADDR/mcp (ADDR 127.0.0.1:PORT), forwarding to --url, instead of stdio")
 	fs.StringVar(&answer, "answer", "accept-defaults", "how elicit answers the elicitations it fills in for the host: accept-defaults, accept, decline, cancel or FILE.json")
-	before, after := splitDashDash(args)
-	c.command = after
-	pos, err := parseInterleaved(fs, before)
+	before, after := cli.SplitDashDash(args)
+	c.Command = after
+	pos, err := cli.ParseInterleaved(fs, before)
 	if err != nil {
 		return err
 	}
 	if len(pos) > 0 {
-		return usageErr("proxy takes no arguments, got %q (the server's command goes after --)", pos[0])
+		return exit.Usagef("proxy takes no arguments, got %q (the server's command goes after --)", pos[0])
 	}
-	if c.protocol != "" {
-		return usageErr("proxy: --protocol does not apply: the host chooses the protocol")
+	if c.Protocol != "" {
+		return exit.Usagef("proxy: --protocol does not apply: the host chooses the protocol")
 	}
-	spec, err := c.spec(false)
+	spec, err := c.Spec(false)
 	if err != nil {
 		return err
 	}
-	for _, w := range spec.warnings {
+	for _, w := range spec.Warnings {
 		fmt.Fprintf(stderr, "elicit: warning: %s\n", untrusted.Line(w))
 	}
 	cfg, err := proxyFill(&c, answer, spec)
@@ -82,25 +86,24 @@ func runProxy(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	if listen != "" {
 		return runProxyHTTP(ctx, &c, cfg, spec, listen, answer, stderr)
 	}
-	spec.auth = headlessAuth(stderr, c.authTimeout)
-	c.recordAs, c.answer = "proxy", answer
-	rec, err := openRecord(c.record, recordSettings(c.recordAs, &c, []serverSpec{spec}, c.urlWait, answer), secretsOf(stderr))
+	spec.Auth = serverspec.HeadlessAuth(stderr, c.AuthTimeout)
+	rec, err := recording.Open(c.Record, version, c.RecordSettings("proxy", []serverspec.Server{spec}, c.URLWait, answer), serverspec.SecretsOf(stderr))
 	if err != nil {
 		return err
 	}
-	defer closeRecord(rec, c.record, stderr)
+	defer recording.Close(rec, c.Record, stderr)
 	found := findings.NewRecorder(nil) // the server's (frames) and the host's
 	w := &app.Wiring{Name: spec.Name, Version: version, Recorder: rec, Findings: found,
 		OnStderr: func(line string) { fmt.Fprintf(stderr, "[%s] %s\n", spec.Name, untrusted.Line(line)) }}
-	t, err := spec.transport(w.TransportObserver(), secretsOf(stderr))
+	t, err := spec.Transport(w.TransportObserver(), serverspec.SecretsOf(stderr))
 	if err != nil {
 		return err
 	}
-	dctx, cancel := context.WithTimeout(ctx, c.connectTimeout)
+	dctx, cancel := context.WithTimeout(ctx, c.ConnectTimeout)
 	server, err := t.Dial(dctx)
 	cancel()
 	if err != nil {
-		return fail(exitConnect, "proxy: start %s: %w", spec.Name, err)
+		return exit.Fail(exit.Connect, "proxy: start %s: %w", spec.Name, err)
 	}
 	cfg.Server = server
 	// No closer: closing a blocking stdin does not end a read of it, and
@@ -126,26 +129,26 @@ func runProxy(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		}
 	}
 	if err != nil {
-		return fail(exitConnect, "proxy: %s: %w", spec.Name, err)
+		return exit.Fail(exit.Connect, "proxy: %s: %w", spec.Name, err)
 	}
 	return nil
 }
 
 // proxyFill is what elicit fills in for the host, from the flags.
-func proxyFill(c *common, answer string, spec serverSpec) (proxy.Config, error) {
+func proxyFill(c *cli.Flags, answer string, spec serverspec.Server) (proxy.Config, error) {
 	var cfg proxy.Config
-	modes, err := parseElicit(c.elicit)
+	modes, err := cli.ParseElicit(c.Elicit)
 	if err != nil {
 		return cfg, err
 	}
 	cfg.Modes = question.Modes{Form: modes == client.ElicitBoth || modes == client.ElicitForm,
 		URL: modes == client.ElicitBoth || modes == client.ElicitURL}
 	if cfg.Modes.Form || cfg.Modes.URL {
-		if cfg.Elicit, err = policy(answer); err != nil {
+		if cfg.Elicit, err = cli.Policy(answer); err != nil {
 			return cfg, err
 		}
 	}
-	if _, cfg.Sample, err = parseSample(c.sample); err != nil {
+	if _, cfg.Sample, err = cli.ParseSample(c.Sample); err != nil {
 		return cfg, err
 	}
 	if len(spec.Roots) > 0 {

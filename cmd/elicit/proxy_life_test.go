@@ -13,6 +13,7 @@ import (
 	"syscall"
 	"testing"
 
+	"github.com/elicit-dev/elicit/cmd/elicit/internal/exit"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -88,8 +89,8 @@ func TestProxyServerDiesEndsHost(t *testing.T) {
 	}
 	err = cmd.Wait()
 	var ee *exec.ExitError
-	if !errors.As(err, &ee) || ee.ExitCode() != exitConnect {
-		t.Fatalf("proxy exit %v: want %d; stderr %s", err, exitConnect, stderr.String())
+	if !errors.As(err, &ee) || ee.ExitCode() != exit.Connect {
+		t.Fatalf("proxy exit %v: want %d; stderr %s", err, exit.Connect, stderr.String())
 	}
 	if stdout.Len() != 0 {
 		t.Errorf("stdout %q: the server said nothing", stdout.String())
