@@ -46,9 +46,9 @@ elicit's own OAuth is not used there.
 
 The host closing its end stops the server; the server going away closes
 the host's end (exit 3). What elicit has to say (what it answered, the
-host's violations as findings: docs/findings.md, the host- rules), and
-the server's stderr (escaped), go to stderr; --record FILE keeps the server's traffic and
-elicit's answers (docs/proxy.md).
+host's violations as findings: docs/findings.md, the host- rules) and
+the server's stderr (escaped) go to stderr; --record FILE keeps the
+server's traffic and elicit's answers (docs/proxy.md).
 `
 
 func runProxy(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
