@@ -27,7 +27,8 @@ type CallOptions struct {
 	// retry after -32042 gets a new one), before the request is written:
 	// a question the server sends for it is then known to be its
 	// (question.Origin.CallID), however soon it comes. From the caller's
-	// goroutine; it must not block.
+	// goroutine, under the session's request table lock: it must not
+	// block or call back into the session.
 	OnID func(jsonrpc.ID)
 
 	// The task options (2025-11-25; the extension lets the server decide,

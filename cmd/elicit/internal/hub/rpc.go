@@ -40,7 +40,7 @@ type handler func(ctx context.Context, method string, params json.RawMessage) (a
 // (ErrCallerGone) and waited for.
 func serveConn(ctx context.Context, nc net.Conn, h handler) {
 	conn := transport.NewStream(nc, nc, nc, nil)
-	peer := rpcpeer.New(conn, rpcpeer.Options{})
+	peer := rpcpeer.New[struct{}, struct{}](conn, rpcpeer.Options{})
 	ctx, cancel := context.WithCancelCause(ctx)
 	var wg sync.WaitGroup
 	for {
@@ -93,7 +93,7 @@ func call(ctx context.Context, socket, method string, params, result any) error 
 		return fmt.Errorf("%w: no hub answers at %s: %w", ErrDisconnected, socket, err)
 	}
 	conn := transport.NewStream(nc, nc, nc, nil)
-	peer := rpcpeer.New(conn, rpcpeer.Options{})
+	peer := rpcpeer.New[struct{}, struct{}](conn, rpcpeer.Options{})
 	loop := make(chan struct{})
 	go func() {
 		defer close(loop)
