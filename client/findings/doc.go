@@ -5,9 +5,11 @@
 // breaks, one line on how to fix it, and a reference to the frame it came
 // from, so the traffic view can show it.
 //
-// Findings are about the server only, never about elicit's own choices: a
+// Findings are about the server, never about elicit's own choices: a
 // rule is in the catalogue only when the spec says what the server must or
-// should do.
+// should do. The one exception is elicit proxy, between a host and a
+// server, where the host's violations are findings too (Party "host",
+// the host- rules).
 //
 // The engine (client) reports into a Recorder; the surfaces read it: the
 // TUI's findings view, the headless results' "findings" array, and elicit

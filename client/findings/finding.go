@@ -19,11 +19,16 @@ type FrameRef struct {
 	Time   time.Time `json:"time"`
 }
 
-// Finding is one violation a server committed.
+// Finding is one violation a server committed, or, between a host and a
+// server (elicit proxy), the host did (Party).
 type Finding struct {
 	Rule     string   `json:"rule"`
 	Severity Severity `json:"severity"`
 	Server   string   `json:"server"`
+	// Party is whose violation it is: "" for the server's (every finding
+	// but elicit proxy's host ones), PartyHost for the host's; Server is
+	// then the server the host was talking to.
+	Party string `json:"party,omitempty"`
 	// Version is the protocol version the session spoke ("" before one
 	// was settled: then the rule's first).
 	Version string `json:"version"`
@@ -54,7 +59,7 @@ type Recorder struct {
 
 	mu      sync.Mutex
 	list    []Finding
-	index   map[[3]string]int
+	index   map[[4]string]int
 	dropped int
 	version uint64
 	onNew   func()
@@ -67,7 +72,7 @@ const DefaultCancelGrace = 30 * time.Second
 // (outside the lock, from the reporting goroutine, so it must not block)
 // after each change: a new finding, or a count that grew.
 func NewRecorder(changed func()) *Recorder {
-	return &Recorder{index: map[[3]string]int{}, onNew: changed}
+	return &Recorder{index: map[[4]string]int{}, onNew: changed}
 }
 
 // Grace is CancelGrace, or its default.
@@ -78,10 +83,23 @@ func (r *Recorder) Grace() time.Duration {
 	return r.CancelGrace
 }
 
+// PartyHost marks a finding as the host's (Finding.Party).
+const PartyHost = "host"
+
 // Report records a violation of rule by server, at frame, with its detail
 // (printf-style). version is the protocol the session speaks. A nil
 // Recorder records nothing. It reports whether the finding is new.
 func (r *Recorder) Report(server, version, rule string, frame FrameRef, format string, args ...any) bool {
+	return r.report("", server, version, rule, frame, fmt.Sprintf(format, args...))
+}
+
+// ReportHost is Report for a violation by the host talking to server
+// through elicit proxy: the finding's Party is PartyHost.
+func (r *Recorder) ReportHost(server, version, rule string, frame FrameRef, format string, args ...any) bool {
+	return r.report(PartyHost, server, version, rule, frame, fmt.Sprintf(format, args...))
+}
+
+func (r *Recorder) report(party, server, version, rule string, frame FrameRef, detail string) bool {
 	if r == nil {
 		return false
 	}
@@ -95,13 +113,12 @@ func (r *Recorder) Report(server, version, rule string, frame FrameRef, format s
 	if frame.Time.IsZero() {
 		frame.Time = time.Now()
 	}
-	detail := fmt.Sprintf(format, args...)
 	if len(detail) > 1024 {
 		detail = detail[:1024] + "…"
 	}
-	f := Finding{Rule: ru.ID, Severity: ru.Severity, Server: server, Version: version, Section: ru.Section,
+	f := Finding{Rule: ru.ID, Severity: ru.Severity, Server: server, Party: party, Version: version, Section: ru.Section,
 		Title: ru.Title, Detail: detail, Fix: ru.Fix, Frame: frame, Time: time.Now(), Count: 1}
-	k := [3]string{server, rule, detail}
+	k := [4]string{party, server, rule, detail}
 	r.mu.Lock()
 	isNew := false
 	if i, ok := r.index[k]; ok {

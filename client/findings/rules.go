@@ -90,6 +90,11 @@ const (
 	HeaderAnnotation        = "headers-x-mcp-header"
 	CancelledStateless      = "cancelled-stateless"
 	SubscriptionUnrequested = "subscription-unrequested"
+
+	// The host's, between a host and a server (elicit proxy; Party host).
+	HostAnswerUnasked    = "host-answer-unasked"
+	HostElicitUndeclared = "host-elicitation-undeclared"
+	HostReplyShape       = "host-reply-shape"
 )
 
 // Rules returns the catalogue, in the order docs/findings.md lists it. It
@@ -195,6 +200,15 @@ func Rules() []Rule {
 		{SubscriptionUnrequested, Error, []string{v0728}, "basic/patterns/subscriptions",
 			"notification the subscription did not ask for",
 			"Send on a subscriptions/listen stream only the notification types the client asked for and the acknowledgement agreed to."},
+		{HostAnswerUnasked, Error, both, "basic#responses",
+			"the host answered a request the server never sent it",
+			"(The host's.) Answer only the requests you were sent, each once, under its own id."},
+		{HostElicitUndeclared, Error, []string{v1125}, "client/elicitation#capabilities",
+			"the host answered an elicitation of a mode it did not declare",
+			"(The host's.) Declare elicitation, with each mode you support (form, url), in initialize's capabilities; refuse a mode you did not declare with -32602."},
+		{HostReplyShape, Error, both, "client/elicitation#response-actions",
+			"the host's answer to an elicitation is malformed",
+			"(The host's.) Answer elicitation/create with action \"accept\", \"decline\" or \"cancel\", and content (an object) only with accept."},
 	}
 }
 

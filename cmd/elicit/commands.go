@@ -97,6 +97,10 @@ func commandTable() []command {
 			{"check [--call TOOL [--args JSON] [--answer POLICY]] [--json] [flags] [-- CMD ARGS...]",
 				"exercise a server and print its spec violations\n(docs/findings.md); exit 6 on an error-level one"},
 		}},
+		{name: "proxy", usage: proxyUsage, run: runProxy, synopsis: []synopsis{
+			{"proxy [--answer POLICY] [--sample …] [flags] -- CMD ARGS...",
+				"between a host and a server: pass every frame, fill in\nwhat the host does not declare (docs/proxy.md)"},
+		}},
 		{name: "auth", usage: headless.AuthUsage, run: noStdin(hl.Auth), synopsis: []synopsis{
 			{"auth login|status|logout --url URL | --config FILE --server NAME",
 				"OAuth ahead of time, what is kept, revoke and\nforget it (logout --no-revoke: forget only)"},

@@ -53,6 +53,7 @@ func TestLayers(t *testing.T) {
 		"ui":                           {ours: []string{"client", "client/wire", "client/question", "client/findings", "forms", "forms/schema", "themes", "themes/untrusted"}, testOurs: []string{"transport/jsonrpc"}, charm: true},
 		"cmd/elicit":                   {anything: true},
 		"cmd/elicit/internal/app":      {ours: []string{"client", "client/findings", "client/question", "client/record", "client/wire", "transport"}},
+		"cmd/elicit/internal/proxy":    {ours: []string{"client/findings", "client/question", "client/wire", "forms/schema", "transport", "transport/jsonrpc"}},
 		"cmd/elicit/internal/exit":     {ours: []string{"themes/untrusted"}},
 		"cmd/elicit/internal/jsontext": {},
 		"cmd/elicit/internal/profile":  {},
