@@ -15,7 +15,9 @@ import (
 // that it ends right after the response; closing that body before its end
 // (as the transport did once the response was in) costs the connection, so
 // every request dialled a new one. Ten sequential calls plus the standalone
-// GET now need two connections (three if a drain races the next request).
+// GET need two connections when every drain ends before the next request
+// starts; on a loaded machine a drain may race the next request now and
+// then, each race costing one dial. Without reuse it is one a request.
 func TestHTTPReusesConnections(t *testing.T) {
 	t.Parallel()
 	log := newHTTPLog()
@@ -42,7 +44,9 @@ func TestHTTPReusesConnections(t *testing.T) {
 		}
 	}
 	// initialize, initialized, GET, ten calls: 13 requests.
-	if n := dials.Load(); n > 3 {
-		t.Errorf("%d connections for %d sequential requests and the GET stream, want 2 (3 at most)", n, calls+3)
+	// Half the requests racing their drain is far beyond what load does
+	// (seen: 4), and far below no reuse (13).
+	if n := dials.Load(); n > calls/2+1 {
+		t.Errorf("%d connections for %d sequential requests and the GET stream, want 2 (%d at most)", n, calls+3, calls/2+1)
 	}
 }
