@@ -12,11 +12,10 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/elicit-dev/elicit/client"
 	"github.com/elicit-dev/elicit/client/acp"
 	"github.com/elicit-dev/elicit/client/question"
+	"github.com/elicit-dev/elicit/cmd/elicit/internal/app"
 	"github.com/elicit-dev/elicit/themes/untrusted"
-	"github.com/elicit-dev/elicit/transport"
 )
 
 const acpUsage = `Usage: elicit acp --prompt TEXT [--answer POLICY] [--permission P]
@@ -117,7 +116,6 @@ func runACP(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	if err != nil {
 		return err
 	}
-	modes := question.Modes{Form: em == client.ElicitBoth || em == client.ElicitForm, URL: em == client.ElicitBoth || em == client.ElicitURL}
 	var answer question.Prompter = holdPrompter{}
 	if f.answer != "hold" {
 		if answer, err = policy(f.answer); err != nil {
@@ -135,57 +133,53 @@ func runACP(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	} else {
 		name = filepath.Base(command[0])
 	}
-	rec, err := openRecord(f.record, acpRecordSettings("acp", &f, agentSpec{Name: name, Command: command[0], Args: command[1:]}, demo), secretsOf(stderr))
+	spec := agentSpec{Name: name, Command: command[0], Args: command[1:]}
+	rec, err := openRecord(f.record, acpRecordSettings("acp", &f, spec, demo), secretsOf(stderr))
 	if err != nil {
 		return err
 	}
 	defer closeRecord(rec, f.record, stderr)
-	secretsOf(stderr).Add(argSecrets(command[1:])...)
 	var files acpFiles
-	opts := acp.Options{Name: name, Command: command[0], Args: command[1:], ClientVersion: version,
-		Prompter: rec.Prompter(question.Route{question.KindElicitation: answer, question.KindPermission: permissionPolicy(f.permission)}),
+	w := &app.AgentWiring{Name: name, Version: version, Command: spec.Command, Args: spec.Args,
+		Secrets: secretsOf(stderr), SecretValues: spec.secretValues(), Recorder: rec, Elicit: em,
+		Prompter: question.Route{question.KindElicitation: answer, question.KindPermission: permissionPolicy(f.permission)},
 		OnStderr: func(line string) { fmt.Fprintf(stderr, "[%s] %s\n", name, untrusted.Line(line)) },
-		AllowFS:  f.allowFS, OnFile: files.add, QuestionTimeout: f.promptTimeout, Modes: &modes, TurnIdle: f.idleTimeout}
-	if rec != nil {
-		opts.OnFrame = func(fr transport.Frame) { rec.Frame(name, fr) }
-		opts.OnResolved = rec.Resolved
-	}
+		AllowFS:  f.allowFS, OnFile: files.add, QuestionTimeout: f.promptTimeout, TurnIdle: f.idleTimeout}
 	var authed string
 	if f.auth != "" {
-		opts.ChooseAuth = func(context.Context, []acp.AuthMethod) (string, error) {
+		w.ChooseAuth = func(context.Context, []acp.AuthMethod) (string, error) {
 			authed = f.auth
 			return f.auth, nil
 		}
 	}
 	startCtx, cancel := context.WithTimeout(ctx, f.startTimeout)
 	defer cancel()
-	c, err := acp.Start(startCtx, opts)
+	c, err := w.Start(startCtx)
 	if err != nil {
 		return fail(exitConnect, "%w", err)
 	}
 	defer c.Close()
 	out := acpOutput{Agent: agentOf(name, c.Info())}
-	call := rec.Begin(name, methodACPPrompt, "", acpPromptParams{Prompt: f.prompt, Cwd: f.cwd}, nil)
-	sid, err := c.NewSession(startCtx, f.cwd)
-	var res acp.TurnResult
-	if err == nil {
-		out.SessionID = sid
-		pctx := ctx
-		if f.cancelAfter > 0 {
-			var pcancel context.CancelFunc
-			pctx, pcancel = context.WithTimeout(ctx, f.cancelAfter)
-			defer pcancel()
-		}
-		res, err = c.Prompt(pctx, sid, f.prompt)
-	}
-	// Closing answers what is still held (-32800) and completes the
-	// journal.
-	c.Close()
-	if err != nil {
-		call.End(nil, err)
-	} else {
-		call.End(turnRecordOf(res), nil)
-	}
+	res, err := w.Turn(app.PromptParams{Prompt: f.prompt, Cwd: f.cwd}, func() (acp.TurnResult, error) {
+		res, err := func() (acp.TurnResult, error) {
+			sid, err := c.NewSession(startCtx, f.cwd)
+			if err != nil {
+				return acp.TurnResult{}, err
+			}
+			out.SessionID = sid
+			pctx := ctx
+			if f.cancelAfter > 0 {
+				var pcancel context.CancelFunc
+				pctx, pcancel = context.WithTimeout(ctx, f.cancelAfter)
+				defer pcancel()
+			}
+			return c.Prompt(pctx, sid, f.prompt)
+		}()
+		// Closing answers what is still held (-32800) and completes the
+		// journal, before the turn's call ends in the recording.
+		c.Close()
+		return res, err
+	})
 	out.fill(res, c.Journal())
 	out.Files, out.FilesDropped = files.all(), files.droppedCount()
 	out.Authenticated = authed

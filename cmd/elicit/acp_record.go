@@ -1,48 +1,21 @@
 package main
 
 import (
-	"context"
 	"encoding/json"
 	"slices"
 	"strings"
 
-	"github.com/elicit-dev/elicit/client/acp"
-	"github.com/elicit-dev/elicit/client/question"
 	"github.com/elicit-dev/elicit/client/record"
 	"github.com/elicit-dev/elicit/client/wire"
+	"github.com/elicit-dev/elicit/cmd/elicit/internal/app"
 )
 
 // --record FILE on elicit acp: the recording of one ACP turn, in
 // client/record's format (docs/record.md). The settings line names the
-// agent (Settings.Agents), the turn is one call "session/prompt" whose
-// result is acpTurnRecord, every frame both ways is a frame line, and
-// every question (permission or elicitation) an answer line.
-
-// methodACPPrompt is the call a recording of an ACP turn keeps: the
-// session/new and session/prompt it took, as one.
-const methodACPPrompt = "session/prompt"
-
-// acpPromptParams are that call's params: what a replay needs to run the
-// turn again.
-type acpPromptParams struct {
-	Prompt string `json:"prompt"`
-	Cwd    string `json:"cwd"`
-}
-
-// acpTurnRecord is what a recording keeps of how the turn ended, and
-// what a replay compares (acpTurnCompared).
-type acpTurnRecord struct {
-	StopReason       string         `json:"stopReason"`
-	Stopped          bool           `json:"stopped,omitempty"`
-	RequestCancelled bool           `json:"requestCancelled,omitempty"`
-	Message          string         `json:"message"`
-	ToolCalls        []acp.ToolCall `json:"toolCalls"`
-}
-
-func turnRecordOf(res acp.TurnResult) acpTurnRecord {
-	return acpTurnRecord{StopReason: res.StopReason, Stopped: res.Stopped, RequestCancelled: res.RequestCancelled,
-		Message: res.Message, ToolCalls: append([]acp.ToolCall{}, res.ToolCalls...)}
-}
+// agent (Settings.Agents), the turn is one call app.PromptMethod whose
+// result is app.TurnRecord (written by app.AgentWiring, with every frame
+// both ways as a frame line and every question, permission or
+// elicitation, as an answer line).
 
 // recordAgent describes an agent as recordServer does a stdio server:
 // environment variable names only, secret arguments masked.
@@ -111,7 +84,7 @@ type acpToolCompared struct {
 	Status string `json:"status"`
 }
 
-func compareTurnOf(t acpTurnRecord) any {
+func compareTurnOf(t app.TurnRecord) any {
 	c := acpTurnCompared{StopReason: t.StopReason, RequestCancelled: t.RequestCancelled, Message: t.Message, ToolCalls: []acpToolCompared{}}
 	for _, tc := range t.ToolCalls {
 		c.ToolCalls = append(c.ToolCalls, acpToolCompared{Title: tc.Title, Kind: tc.Kind, Status: tc.Status})
@@ -120,26 +93,8 @@ func compareTurnOf(t acpTurnRecord) any {
 }
 
 // decodeTurnRecord reads a recorded result line of an ACP turn.
-func decodeTurnRecord(raw json.RawMessage) (acpTurnRecord, error) {
-	var t acpTurnRecord
+func decodeTurnRecord(raw json.RawMessage) (app.TurnRecord, error) {
+	var t app.TurnRecord
 	err := wire.DecodeExact(raw, &t) // by exact name, as a reader of the file reads it
 	return t, err
-}
-
-// recordedAuth is acp.AskAuth whose sign-in question's end is also told
-// onEnd: AskAuth journals it, and no OnResolved says so, so a recording
-// would keep it "open" and a replay wait for it to end by itself.
-func recordedAuth(name string, p question.Prompter, j *question.Journal, onEnd func(question.JournalEntry)) func(context.Context, []acp.AuthMethod) (string, error) {
-	ask := acp.AskAuth(name, p, j)
-	return func(ctx context.Context, methods []acp.AuthMethod) (string, error) {
-		id, err := ask(ctx, methods)
-		entries := j.Entries()
-		for i := len(entries) - 1; i >= 0; i-- {
-			if e := entries[i]; e.Key.Server == name && e.Key.Delivery == question.AuthChoice {
-				onEnd(e)
-				break
-			}
-		}
-		return id, err
-	}
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/elicit-dev/elicit/client/question"
 	"github.com/elicit-dev/elicit/client/record"
 	"github.com/elicit-dev/elicit/client/wire"
+	"github.com/elicit-dev/elicit/cmd/elicit/internal/app"
 	"github.com/elicit-dev/elicit/transport"
 	"github.com/elicit-dev/elicit/transport/redact"
 	"github.com/elicit-dev/elicit/ui"
@@ -105,6 +106,7 @@ type agentConn struct {
 	state client.ServerState
 	err   error
 	c     *acp.Client
+	w     *app.AgentWiring // c's: records its turns
 	sid   string
 	cwd   string
 	info  wire.Implementation
@@ -151,28 +153,20 @@ func (h *agentHub) connect(ctx context.Context, name string) {
 		return
 	}
 	h.set(name, func(a *agentConn) { a.state, a.err = client.StateConnecting, nil })
-	h.secrets.Add(spec.secretValues()...)
-	seen := redactObserver(transport.ObserverFuncs{
-		OnStderr: func(line string) { h.br.Stderr(name, line) },
-		OnFrame: func(fr transport.Frame) {
-			h.rec.Frame(name, fr)
-			h.br.Frame(name, fr)
-		},
-	}, h.secrets)
-	opts := acp.Options{Name: name, Command: spec.Command, Args: spec.Args, Env: spec.Env, Dir: spec.Dir,
-		ClientVersion: version, Prompter: h.rec.Prompter(shownPrompter{next: h.br, sec: h.secrets}), Journal: h.journal,
-		OnUpdate: func(u acp.Update) { h.br.AgentUpdate(name, shownUpdate(h.secrets, uiUpdate(u))) },
-		OnStderr: seen.Stderr,
-		OnFrame:  seen.Frame,
+	w := &app.AgentWiring{Name: name, Version: version, Command: spec.Command, Args: spec.Args, Env: spec.Env, Dir: spec.Dir,
+		Secrets: h.secrets, SecretValues: spec.secretValues(), Recorder: h.rec,
+		Prompter: shownPrompter{next: h.br, sec: h.secrets}, Journal: h.journal,
 		// An agent that wants a sign-in asks which method, as a form pane.
-		ChooseAuth: recordedAuth(name, h.rec.Prompter(h.br), h.journal, h.rec.Resolved),
+		AskAuth:  h.br,
+		OnUpdate: func(u acp.Update) { h.br.AgentUpdate(name, shownUpdate(h.secrets, uiUpdate(u))) },
+		OnStderr: func(line string) { h.br.Stderr(name, line) },
+		OnFrame:  func(fr transport.Frame) { h.br.Frame(name, fr) },
 		OnResolved: func(e question.JournalEntry) {
-			h.rec.Resolved(e)
 			h.br.Event(client.PromptResolved{Key: e.Key, Entry: e, Sent: e.Sent})
 		}}
 	sctx, cancel := context.WithTimeout(ctx, agentStartTimeout)
 	defer cancel()
-	c, err := acp.Start(sctx, opts)
+	c, err := w.Start(sctx)
 	if err != nil {
 		h.set(name, func(a *agentConn) { a.state, a.err = client.StateFailed, err })
 		return
@@ -185,7 +179,7 @@ func (h *agentHub) connect(ctx context.Context, name string) {
 		cwd = abs
 	}
 	h.set(name, func(a *agentConn) {
-		a.c, a.state, a.cwd = c, client.StateReady, cwd
+		a.c, a.w, a.state, a.cwd = c, w, client.StateReady, cwd
 		if in := c.Info().AgentInfo; in != nil {
 			a.info = wire.Implementation{Name: in.Name, Title: in.Title, Version: in.Version}
 		}
@@ -229,45 +223,42 @@ func (h *agentHub) Agents() []ui.AgentStatus {
 	return out
 }
 
-// session is agent name's client and session, when it has one.
-func (h *agentHub) session(name string) (*acp.Client, string, error) {
+// session is agent name's client, its wiring and its session, when it
+// has one.
+func (h *agentHub) session(name string) (*acp.Client, *app.AgentWiring, string, error) {
 	if h == nil {
-		return nil, "", fmt.Errorf("no agent %q", name)
+		return nil, nil, "", fmt.Errorf("no agent %q", name)
 	}
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	a := h.agents[name]
 	switch {
 	case a == nil:
-		return nil, "", fmt.Errorf("no agent %q", name)
+		return nil, nil, "", fmt.Errorf("no agent %q", name)
 	case a.c == nil || a.sid == "" || a.state != client.StateReady:
-		return nil, "", fmt.Errorf("agent %s has no session (%s)", name, a.state)
+		return nil, nil, "", fmt.Errorf("agent %s has no session (%s)", name, a.state)
 	}
-	return a.c, a.sid, nil
+	return a.c, a.w, a.sid, nil
 }
 
 // AgentPrompt implements ui.AgentEngine.
 func (h *agentHub) AgentPrompt(ctx context.Context, name, text string) (ui.AgentTurnEnd, error) {
-	c, sid, err := h.session(name)
+	c, w, sid, err := h.session(name)
 	if err != nil {
 		return ui.AgentTurnEnd{}, err
 	}
 	h.mu.Lock()
 	cwd := cmpOr(h.agents[name].spec.Dir, ".")
 	h.mu.Unlock()
-	call := h.rec.Begin(name, methodACPPrompt, "", acpPromptParams{Prompt: text, Cwd: cwd}, nil)
-	res, err := c.Prompt(ctx, sid, text)
-	if err != nil {
-		call.End(nil, err)
-	} else {
-		call.End(turnRecordOf(res), nil)
-	}
+	res, err := w.Turn(app.PromptParams{Prompt: text, Cwd: cwd}, func() (acp.TurnResult, error) {
+		return c.Prompt(ctx, sid, text)
+	})
 	return ui.AgentTurnEnd{StopReason: res.StopReason, Stopped: res.Stopped, RequestCancelled: res.RequestCancelled}, err
 }
 
 // AgentStop implements ui.AgentEngine.
 func (h *agentHub) AgentStop(name string) error {
-	c, sid, err := h.session(name)
+	c, _, sid, err := h.session(name)
 	if err != nil {
 		return err
 	}
@@ -305,7 +296,7 @@ func (h *agentHub) AgentRestart(name string) error {
 
 // AgentAbandon implements ui.AgentEngine: a second stop.
 func (h *agentHub) AgentAbandon(name string) error {
-	c, sid, err := h.session(name)
+	c, _, sid, err := h.session(name)
 	if err != nil {
 		return err
 	}

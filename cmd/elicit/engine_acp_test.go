@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"strings"
 	"testing"
@@ -11,6 +12,8 @@ import (
 	"github.com/elicit-dev/elicit/client"
 	"github.com/elicit-dev/elicit/client/acp"
 	"github.com/elicit-dev/elicit/client/question"
+	"github.com/elicit-dev/elicit/client/record"
+	"github.com/elicit-dev/elicit/transport/redact"
 	"github.com/elicit-dev/elicit/ui"
 )
 
@@ -136,5 +139,63 @@ func TestUIUpdate(t *testing.T) {
 	u = uiUpdate(acp.Update{Kind: "notice", Raw: []byte(`{"sessionUpdate":"notice"}`)})
 	if u.Known || string(u.Raw) != `{"sessionUpdate":"notice"}` {
 		t.Fatalf("unknown kind %+v", u)
+	}
+}
+
+// TestAgentHubMasksAndRecords: an agent of the TUI with a secret argument
+// has it joined to the run's set as it starts, so the TUI's --record
+// keeps its frames (the prompt that carried the secret, the echo) masked,
+// and its turn as one call with how it ended.
+func TestAgentHubMasksAndRecords(t *testing.T) {
+	const secret = "sk-live-9f8e7d6c5b4a3210"
+	br := ui.NewBridge(ui.BridgeOptions{})
+	changed := make(chan struct{}, 1)
+	br.Attach(func(tea.Msg) {
+		select {
+		case changed <- struct{}{}:
+		default:
+		}
+	})
+	defer br.Close()
+	tap := newAgentTap(t)
+	spec := tap.spec(t, "demo")
+	spec.Args = []string{"--api-key=" + secret}
+	h, err := newAgentHub(br, question.NewJournal(0), []agentSpec{spec})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	h.secrets = redact.NewSecrets()
+	if h.rec, err = record.New(&buf, "test", record.Settings{Command: "tui"}, record.Redact(h.secrets.Bytes)); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(t.Context())
+	defer cancel()
+	h.start(ctx)
+	timeout := time.After(20 * time.Second)
+	for a := h.Agents()[0]; a.SessionID == "" && a.State != client.StateFailed; a = h.Agents()[0] {
+		select {
+		case <-changed:
+		case <-timeout:
+			t.Fatalf("no session: %+v", h.Agents()[0])
+		}
+	}
+	end, err := h.AgentPrompt(ctx, "demo", "hello "+secret)
+	if err != nil || end.StopReason != acp.StopEndTurn {
+		t.Fatalf("turn: %+v, %v", end, err)
+	}
+	h.close()
+	if err := h.rec.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(buf.String(), secret) || !strings.Contains(buf.String(), "hello "+redact.Mask) {
+		t.Errorf("the recording holds the secret, or not the prompt masked:\n%s", buf.String())
+	}
+	got, err := record.Read(&buf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got.Calls) != 1 || got.Calls[0].Result == nil || got.Calls[0].Result.Error != nil || got.Frames < 6 {
+		t.Errorf("recorded %d frames and calls %+v, want the handshake, the turn and one call that ended", got.Frames, got.Calls)
 	}
 }

@@ -50,7 +50,7 @@ func TestLayers(t *testing.T) {
 		"forms":                    {ours: []string{"forms/schema", "themes", "themes/untrusted"}, charm: true},
 		"ui":                       {ours: []string{"client", "client/wire", "client/question", "client/findings", "forms", "forms/schema", "themes", "themes/untrusted"}, testOurs: []string{"transport/jsonrpc"}, charm: true},
 		"cmd/elicit":               {anything: true},
-		"cmd/elicit/internal/app":  {ours: []string{"client", "client/findings", "client/question", "client/record", "client/wire", "transport"}},
+		"cmd/elicit/internal/app":  {ours: []string{"client", "client/acp", "client/findings", "client/question", "client/record", "client/wire", "transport", "transport/redact"}, testOurs: []string{"cmd/elicit/demo/acpagent"}},
 		"cmd/elicit/demo":          {sdk: true, testSDK: true},
 		"cmd/elicit/demo/acpagent": {},
 		"internal/testenv":         {},

@@ -16,8 +16,8 @@ import (
 	"github.com/elicit-dev/elicit/client/question"
 	"github.com/elicit-dev/elicit/client/record"
 	"github.com/elicit-dev/elicit/client/wire"
+	"github.com/elicit-dev/elicit/cmd/elicit/internal/app"
 	"github.com/elicit-dev/elicit/themes/untrusted"
-	"github.com/elicit-dev/elicit/transport"
 )
 
 // The replay of an ACP recording (elicit acp --record): the recorded
@@ -142,7 +142,6 @@ func startACPReplay(ctx context.Context, rec *record.Recording, specs []agentSpe
 	if err != nil {
 		em = client.ElicitBoth
 	}
-	modes := question.Modes{Form: em == client.ElicitBoth || em == client.ElicitForm, URL: em == client.ElicitBoth || em == client.ElicitURL}
 	for i, ra := range rec.Settings.Agents {
 		spec := specs[i]
 		against := "the demo agent"
@@ -158,38 +157,31 @@ func startACPReplay(ctx context.Context, rec *record.Recording, specs []agentSpe
 			}
 		}
 		name := ra.Name
-		journal := question.NewJournal(0)
-		opts := acp.Options{Name: name, Command: spec.Command, Args: spec.Args, Env: spec.Env, Dir: spec.Dir, ClientVersion: version,
-			Prompter: out.Prompter(prompter), Journal: journal,
+		w := &app.AgentWiring{Name: name, Version: version, Command: spec.Command, Args: spec.Args, Env: spec.Env, Dir: spec.Dir,
+			Secrets: secretsOf(stderr), SecretValues: spec.secretValues(), Recorder: out, Elicit: em,
+			Prompter: prompter, Journal: question.NewJournal(0),
 			OnStderr: func(line string) { fmt.Fprintf(stderr, "[%s] %s\n", name, untrusted.Line(line)) },
 			OnResolved: func(e question.JournalEntry) {
-				out.Resolved(e)
 				prompter.Event(client.PromptResolved{Key: e.Key, Entry: e, Sent: e.Sent})
 			},
-			AllowFS: ra.AllowFS, QuestionTimeout: time.Duration(ra.QuestionTimeoutMS) * time.Millisecond, Modes: &modes,
+			AllowFS: ra.AllowFS, QuestionTimeout: time.Duration(ra.QuestionTimeoutMS) * time.Millisecond,
 			TurnIdle: cmp.Or(time.Duration(ra.IdleTimeoutMS)*time.Millisecond, acpIdleTimeout)}
-		if out != nil {
-			opts.OnFrame = func(fr transport.Frame) { out.Frame(name, fr) }
-		}
 		if ra.Auth != "" {
-			opts.ChooseAuth = func(context.Context, []acp.AuthMethod) (string, error) { return ra.Auth, nil }
+			w.ChooseAuth = func(context.Context, []acp.AuthMethod) (string, error) { return ra.Auth, nil }
 		} else {
 			// The TUI asked the person which method: asked again, and
 			// answered as recorded.
-			opts.ChooseAuth = recordedAuth(name, out.Prompter(prompter), journal, func(e question.JournalEntry) {
-				out.Resolved(e)
-				prompter.Event(client.PromptResolved{Key: e.Key, Entry: e, Sent: e.Sent})
-			})
+			w.AskAuth = prompter
 		}
 		sctx, cancel := context.WithTimeout(ctx, agentStartTimeout)
-		c, err := acp.Start(sctx, opts)
+		c, err := w.Start(sctx)
 		cancel()
 		if err != nil {
 			srv.Error, c = err.Error(), nil
 		}
 		set.servers = append(set.servers, srv)
 		set.order = append(set.order, name)
-		set.replayers[name] = &acpReplayer{rec: rec, agent: ra, c: c, prompter: prompter, out: out}
+		set.replayers[name] = &acpReplayer{rec: rec, agent: ra, c: c, w: w, prompter: prompter}
 	}
 	return set
 }
@@ -270,17 +262,17 @@ func agentOfRecorded(ra record.Agent, command []string) (spec agentSpec, demo bo
 type acpReplayer struct {
 	rec      *record.Recording
 	agent    record.Agent
-	c        *acp.Client // nil: the agent did not start
+	c        *acp.Client      // nil: the agent did not start
+	w        *app.AgentWiring // c's: records the turns again
 	prompter *replayPrompter
-	out      *record.Recorder
 	session  string
 }
 
 func (r *acpReplayer) replay(ctx context.Context, call record.RecordedCall) callReport {
-	var p acpPromptParams
+	var p app.PromptParams
 	_ = decodeParams(call.Params, &p)
 	rep := callReport{Call: call.Call.Call, Server: call.Server, Method: call.Method, Name: p.Prompt}
-	if call.Method != methodACPPrompt {
+	if call.Method != app.PromptMethod {
 		rep.Status, rep.Note = "skipped", "elicit does not replay "+call.Method+" of an agent"
 		return rep
 	}
@@ -292,13 +284,7 @@ func (r *acpReplayer) replay(ctx context.Context, call record.RecordedCall) call
 	cctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	r.prompter.begin(expected, cancel)
-	rc := r.out.Begin(call.Server, call.Method, "", p, nil)
-	res, err := r.turn(cctx, p)
-	if err != nil {
-		rc.End(nil, err)
-	} else {
-		rc.End(turnRecordOf(res), nil)
-	}
+	res, err := r.w.Turn(p, func() (acp.TurnResult, error) { return r.turn(cctx, p) })
 	seen := r.prompter.end(ctx)
 	rep.Differences = append(rep.Differences, compareQuestions(expected, seen)...)
 	if call.Result != nil && call.Result.Error != nil && call.Result.Error.Closed {
@@ -315,14 +301,14 @@ func (r *acpReplayer) replay(ctx context.Context, call record.RecordedCall) call
 		return rep.done()
 	}
 	var d []difference
-	diffJSON("", compareTurnOf(recorded), compareTurnOf(turnRecordOf(res)), &d, "result")
+	diffJSON("", compareTurnOf(recorded), compareTurnOf(app.TurnRecordOf(res)), &d, "result")
 	rep.Differences = append(rep.Differences, d...)
 	return rep.done()
 }
 
 // turn runs one prompt: the session is made at the first (with the
 // recorded cwd), bounded as elicit acp bounds it.
-func (r *acpReplayer) turn(ctx context.Context, p acpPromptParams) (acp.TurnResult, error) {
+func (r *acpReplayer) turn(ctx context.Context, p app.PromptParams) (acp.TurnResult, error) {
 	if r.session == "" {
 		sctx, cancel := context.WithTimeout(ctx, agentStartTimeout)
 		defer cancel()

@@ -15,6 +15,7 @@ import (
 
 	"github.com/elicit-dev/elicit/client/record"
 	"github.com/elicit-dev/elicit/cmd/elicit/demo/acpagent"
+	"github.com/elicit-dev/elicit/cmd/elicit/internal/app"
 )
 
 // serveACPAltered is the demo agent with its permission request's last
@@ -85,7 +86,7 @@ func TestACPRecordReplay(t *testing.T) {
 		rec.Settings.Command != "acp" {
 		t.Errorf("settings: %+v", rec.Settings)
 	}
-	if rec.Frames < 8 || len(rec.Calls) != 1 || rec.Calls[0].Method != methodACPPrompt || rec.Calls[0].Result == nil {
+	if rec.Frames < 8 || len(rec.Calls) != 1 || rec.Calls[0].Method != app.PromptMethod || rec.Calls[0].Result == nil {
 		t.Fatalf("frames %d, calls %+v", rec.Frames, rec.Calls)
 	}
 	if len(rec.Answers) != 1 {

@@ -16,6 +16,7 @@ import (
 	"github.com/charmbracelet/x/term"
 
 	"github.com/elicit-dev/elicit/client/record"
+	"github.com/elicit-dev/elicit/cmd/elicit/internal/app"
 	"github.com/elicit-dev/elicit/themes/untrusted"
 	"github.com/elicit-dev/elicit/transport/redact"
 )
@@ -113,10 +114,10 @@ func agentLaunches(rec *record.Recording, specs []agentSpec, demos []bool, named
 // recorded cwd (acpReplayer.turn), else the agent's.
 func agentCwd(rec *record.Recording, ra record.Agent) string {
 	for _, c := range rec.Calls {
-		if c.Server != ra.Name || c.Method != methodACPPrompt {
+		if c.Server != ra.Name || c.Method != app.PromptMethod {
 			continue
 		}
-		var p acpPromptParams
+		var p app.PromptParams
 		_ = decodeParams(c.Params, &p)
 		return cmpOr(p.Cwd, ra.Cwd, ".")
 	}
