@@ -13,6 +13,7 @@ import (
 	"github.com/elicit-dev/elicit/client/question"
 	"github.com/elicit-dev/elicit/client/record"
 	"github.com/elicit-dev/elicit/client/wire"
+	"github.com/elicit-dev/elicit/cmd/elicit/internal/shown"
 	"github.com/elicit-dev/elicit/transport"
 	"github.com/elicit-dev/elicit/transport/redact"
 	"github.com/elicit-dev/elicit/ui"
@@ -128,7 +129,7 @@ func (e *engine) Servers() []ui.ServerStatus {
 		st := ui.ServerStatus{Name: s.Name, State: s.State, Protocol: s.Protocol, Era: s.Era,
 			Err: sec.Error(s.Err), Host: e.host(s.Name)}
 		if sess := e.m.Session(s.Name); sess != nil {
-			st.Caps, st.Info = sess.ServerCapabilities(), shownValue(sec, sess.ServerInfo())
+			st.Caps, st.Info = sess.ServerCapabilities(), shown.Value(sec, sess.ServerInfo())
 		}
 		out = append(out, st)
 	}
@@ -184,7 +185,7 @@ func (e *engine) Tools(ctx context.Context, server string) ([]wire.Tool, error) 
 	rc := e.rec.Begin(server, wire.MethodToolsList, "", nil, nil)
 	tools, err := s.ListTools(ctx)
 	rc.End(tools, err)
-	return shownValue(e.secretsNow(), tools), e.shownErr(err)
+	return shown.Value(e.secretsNow(), tools), e.shownErr(err)
 }
 
 // Call implements ui.Engine. Whether the call runs as a task is the
@@ -204,7 +205,7 @@ func (e *engine) Call(ctx context.Context, server, tool string, args map[string]
 	rc := e.rec.Begin(server, wire.MethodToolsCall, tool, toolCallParams{Name: tool, Arguments: args}, opts.AsTask)
 	res, err := s.CallTool(ctx, tool, args, &client.CallOptions{OnProgress: opts.OnProgress, AsTask: opts.AsTask})
 	rc.End(callResult(res), err)
-	return shownResult(e.secretsNow(), res), e.shownErr(err)
+	return shown.Result(e.secretsNow(), res), e.shownErr(err)
 }
 
 // Tasks implements ui.Engine: every task every live session follows.
@@ -215,7 +216,7 @@ func (e *engine) Tasks() []client.Task {
 			out = append(out, s.Tasks()...)
 		}
 	}
-	return shownTasks(e.secretsNow(), out)
+	return shown.Tasks(e.secretsNow(), out)
 }
 
 // ListTasks implements ui.Engine (2025-11-25 tasks/list).
@@ -225,7 +226,7 @@ func (e *engine) ListTasks(ctx context.Context, server string) ([]client.Task, e
 		return nil, err
 	}
 	tasks, err := s.ListTasks(ctx)
-	return shownTasks(e.secretsNow(), tasks), e.shownErr(err)
+	return shown.Tasks(e.secretsNow(), tasks), e.shownErr(err)
 }
 
 // CancelTask implements ui.Engine.
@@ -265,7 +266,7 @@ func (e *engine) ListResources(ctx context.Context, server string) ([]wire.Resou
 	rc := e.rec.Begin(server, wire.MethodResourcesList, "", nil, nil)
 	res, err := s.ListResources(ctx)
 	rc.End(res, err)
-	return shownValue(e.secretsNow(), res), e.shownErr(err)
+	return shown.Value(e.secretsNow(), res), e.shownErr(err)
 }
 
 func (e *engine) ListResourceTemplates(ctx context.Context, server string) ([]wire.ResourceTemplate, error) {
@@ -276,7 +277,7 @@ func (e *engine) ListResourceTemplates(ctx context.Context, server string) ([]wi
 	rc := e.rec.Begin(server, wire.MethodResourcesTemplatesList, "", nil, nil)
 	res, err := s.ListResourceTemplates(ctx)
 	rc.End(res, err)
-	return shownValue(e.secretsNow(), res), e.shownErr(err)
+	return shown.Value(e.secretsNow(), res), e.shownErr(err)
 }
 
 func (e *engine) Complete(ctx context.Context, server string, ref wire.CompleteRef, arg, value string, others map[string]string) (*wire.Completion, error) {
@@ -287,7 +288,7 @@ func (e *engine) Complete(ctx context.Context, server string, ref wire.CompleteR
 	rc := e.rec.Begin(server, wire.MethodCompletionComplete, completeName(ref), completeParams(ref, arg, value, others), nil)
 	res, err := s.Complete(ctx, ref, arg, value, others)
 	rc.End(res, err)
-	return shownValue(e.secretsNow(), res), e.shownErr(err)
+	return shown.Value(e.secretsNow(), res), e.shownErr(err)
 }
 
 func (e *engine) Subscribe(ctx context.Context, server, uri string, on bool) error {
@@ -317,7 +318,7 @@ func (e *engine) ReadResource(ctx context.Context, server, uri string) ([]wire.R
 	rc := e.rec.Begin(server, wire.MethodResourcesRead, uri, uriParams{URI: uri}, nil)
 	res, err := s.ReadResource(ctx, uri)
 	rc.End(res, err)
-	return shownValue(e.secretsNow(), res), e.shownErr(err)
+	return shown.Value(e.secretsNow(), res), e.shownErr(err)
 }
 
 func (e *engine) ListPrompts(ctx context.Context, server string) ([]wire.Prompt, error) {
@@ -328,7 +329,7 @@ func (e *engine) ListPrompts(ctx context.Context, server string) ([]wire.Prompt,
 	rc := e.rec.Begin(server, wire.MethodPromptsList, "", nil, nil)
 	res, err := s.ListPrompts(ctx)
 	rc.End(res, err)
-	return shownValue(e.secretsNow(), res), e.shownErr(err)
+	return shown.Value(e.secretsNow(), res), e.shownErr(err)
 }
 
 func (e *engine) GetPrompt(ctx context.Context, server, name string, args map[string]string) (*wire.GetPromptResult, error) {
@@ -339,7 +340,7 @@ func (e *engine) GetPrompt(ctx context.Context, server, name string, args map[st
 	rc := e.rec.Begin(server, wire.MethodPromptsGet, name, promptGetParams{Name: name, Arguments: args}, nil)
 	res, err := s.GetPrompt(ctx, name, args)
 	rc.End(res, err)
-	return shownValue(e.secretsNow(), res), e.shownErr(err)
+	return shown.Value(e.secretsNow(), res), e.shownErr(err)
 }
 
 func (e *engine) SetLogLevel(ctx context.Context, server, level string) error {

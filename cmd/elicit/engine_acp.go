@@ -16,6 +16,7 @@ import (
 	"github.com/elicit-dev/elicit/client/record"
 	"github.com/elicit-dev/elicit/client/wire"
 	"github.com/elicit-dev/elicit/cmd/elicit/internal/app"
+	"github.com/elicit-dev/elicit/cmd/elicit/internal/shown"
 	"github.com/elicit-dev/elicit/transport"
 	"github.com/elicit-dev/elicit/transport/redact"
 	"github.com/elicit-dev/elicit/ui"
@@ -155,10 +156,10 @@ func (h *agentHub) connect(ctx context.Context, name string) {
 	h.set(name, func(a *agentConn) { a.state, a.err = client.StateConnecting, nil })
 	w := &app.AgentWiring{Name: name, Version: version, Command: spec.Command, Args: spec.Args, Env: spec.Env, Dir: spec.Dir,
 		Secrets: h.secrets, SecretValues: spec.secretValues(), Recorder: h.rec,
-		Prompter: shownPrompter{next: h.br, sec: h.secrets}, Journal: h.journal,
+		Prompter: shown.Prompter{Next: h.br, Secrets: h.secrets}, Journal: h.journal,
 		// An agent that wants a sign-in asks which method, as a form pane.
 		AskAuth:  h.br,
-		OnUpdate: func(u acp.Update) { h.br.AgentUpdate(name, shownUpdate(h.secrets, uiUpdate(u))) },
+		OnUpdate: func(u acp.Update) { h.br.AgentUpdate(name, shown.Update(h.secrets, uiUpdate(u))) },
 		OnStderr: func(line string) { h.br.Stderr(name, line) },
 		OnFrame:  func(fr transport.Frame) { h.br.Frame(name, fr) },
 		OnResolved: func(e question.JournalEntry) {
@@ -217,7 +218,7 @@ func (h *agentHub) Agents() []ui.AgentStatus {
 	for _, name := range h.order {
 		a := h.agents[name]
 		// What the agent said (its agentInfo, its errors) with the secrets masked.
-		out = append(out, ui.AgentStatus{Name: name, State: a.state, Err: h.secrets.Error(a.err), Info: shownValue(h.secrets, a.info),
+		out = append(out, ui.AgentStatus{Name: name, State: a.state, Err: h.secrets.Error(a.err), Info: shown.Value(h.secrets, a.info),
 			Command: a.spec.describe(), Cwd: a.cwd, SessionID: a.sid})
 	}
 	return out

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/elicit-dev/elicit/client"
+	"github.com/elicit-dev/elicit/cmd/elicit/internal/shown"
 	"github.com/elicit-dev/elicit/transport/redact"
 	"github.com/elicit-dev/elicit/ui"
 )
@@ -42,7 +43,7 @@ func (e *engine) Server(name string) (ui.ServerDetail, error) {
 	out.ServerStatus = ui.ServerStatus{Name: name, State: d.State, Protocol: d.Protocol, Era: d.Era, Err: scrub(d.Err), Host: e.host(name)}
 	// What the server said of itself is shown with the secrets masked.
 	sec := e.secretsNow()
-	d.Session.ServerInfo, d.Session.Instructions = shownValue(sec, d.Session.ServerInfo), sec.String(d.Session.Instructions)
+	d.Session.ServerInfo, d.Session.Instructions = shown.Value(sec, d.Session.ServerInfo), sec.String(d.Session.Instructions)
 	if d.State == client.StateReady {
 		out.Caps, out.Info = d.Session.Caps, d.Session.ServerInfo
 	}

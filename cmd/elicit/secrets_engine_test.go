@@ -1,8 +1,6 @@
 package main
 
 import (
-	tea "charm.land/bubbletea/v2"
-	"context"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
@@ -12,10 +10,13 @@ import (
 	"testing"
 	"time"
 
+	tea "charm.land/bubbletea/v2"
+
 	"github.com/elicit-dev/elicit/client"
 	"github.com/elicit-dev/elicit/client/findings"
 	"github.com/elicit-dev/elicit/client/question"
 	"github.com/elicit-dev/elicit/client/wire"
+	"github.com/elicit-dev/elicit/cmd/elicit/internal/shown"
 	"github.com/elicit-dev/elicit/transport"
 	"github.com/elicit-dev/elicit/transport/jsonrpc"
 	"github.com/elicit-dev/elicit/transport/redact"
@@ -96,43 +97,6 @@ func TestSpecSecrets(t *testing.T) {
 	}
 }
 
-// A question whose message echoes a secret reaches the person masked;
-// the engine's question is left as it came.
-func TestShownPrompterMasksTheMessage(t *testing.T) {
-	sec := redact.NewSecrets()
-	sec.Add(echoAPIKey)
-	q := &question.Question{Key: question.Key{Server: "s"}, Message: "confirm key " + echoAPIKey + "?"}
-	var seen *question.Question
-	p := shownPrompter{sec: sec, next: question.PrompterFunc(func(_ context.Context, q *question.Question) question.Outcome {
-		seen = q
-		return question.Outcome{Kind: question.Decline}
-	})}
-	if o := p.Prompt(t.Context(), q); o.Kind != question.Decline {
-		t.Errorf("outcome %v", o)
-	}
-	if seen.Message != "confirm key [redacted]?" || seen.Key != q.Key {
-		t.Errorf("shown %+v", seen)
-	}
-	if !strings.Contains(q.Message, echoAPIKey) {
-		t.Errorf("the engine's question was changed: %q", q.Message)
-	}
-}
-
-// An agent's update that prints a secret reaches the TUI masked, in each
-// part the agent view shows.
-func TestShownUpdateMasks(t *testing.T) {
-	sec := redact.NewSecrets()
-	sec.Add(echoAPIKey)
-	u := shownUpdate(sec, ui.AgentUpdate{Text: "key " + echoAPIKey, Raw: []byte(`{"k":"` + echoAPIKey + `"}`),
-		Tool: &ui.AgentToolCall{Title: "env " + echoAPIKey, RawOutput: []byte(echoAPIKey)},
-		Plan: []ui.AgentPlanEntry{{Content: "use " + echoAPIKey}}})
-	shown := fmt.Sprintf("%s %s %s %s %s", u.Text, u.Raw, u.Tool.Title, u.Tool.RawOutput, u.Plan[0].Content)
-	noneOf(t, []string{echoAPIKey}, map[string]string{"the update": shown})
-	if !strings.Contains(shown, "[redacted]") {
-		t.Errorf("nothing masked: %s", shown)
-	}
-}
-
 // The journal and findings views get the run's secrets masked in every
 // part a server wrote (a reason, an accept's content, a sampling request,
 // reply and error, the origin, a finding's detail); the records keep
@@ -196,7 +160,7 @@ func TestEngineServerAndTasksMasked(t *testing.T) {
 	task := client.Task{Server: "web", ID: "t1", StatusMessage: "working with " + k, ImmediateResponse: "soon " + k,
 		Result: &wire.CallToolResult{Content: []wire.ContentBlock{{Type: "text", Text: "done " + k}}, Raw: []byte(`{"content":[{"type":"text","text":"done ` + k + `"}]}`)},
 		Err:    fmt.Errorf("failed: %s", k)}
-	ev, _ := shownEvent(sec, client.TaskChanged{Task: task}).(client.TaskChanged)
+	ev, _ := shown.Event(sec, client.TaskChanged{Task: task}).(client.TaskChanged)
 	shown := map[string]string{
 		"the status bar":  fmt.Sprintf("%+v", st[0].Info),
 		"the server view": fmt.Sprintf("%+v %s %+v", d.Info, d.Session.Instructions, d.Session.ServerInfo),

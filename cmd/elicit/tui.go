@@ -15,6 +15,7 @@ import (
 	"github.com/elicit-dev/elicit/client"
 	"github.com/elicit-dev/elicit/client/findings"
 	"github.com/elicit-dev/elicit/cmd/elicit/internal/app"
+	"github.com/elicit-dev/elicit/cmd/elicit/internal/shown"
 	"github.com/elicit-dev/elicit/themes"
 	"github.com/elicit-dev/elicit/transport"
 	"github.com/elicit-dev/elicit/ui"
@@ -224,7 +225,7 @@ func runTUIWith(ctx context.Context, f *tuiFlags, stdout, stderr io.Writer) erro
 		if err := state.observe(e); err != nil {
 			br.Event(client.Notice{Text: err.Error()})
 		}
-		br.Event(shownEvent(sec, e))
+		br.Event(shown.Event(sec, e))
 	})
 	mgr := client.NewManager(&client.ManagerOptions{})
 	// The servers' spec violations (client/findings): the sessions report
@@ -282,7 +283,7 @@ func runTUIWith(ctx context.Context, f *tuiFlags, stdout, stderr io.Writer) erro
 			// pane, client.Session.CompleteElicitation), or cancels the
 			// call: the wait is theirs, unless --url-wait bounds it.
 			URLWait:        urlWait,
-			Prompter:       shownPrompter{next: br, sec: sec},
+			Prompter:       shown.Prompter{Next: br, Secrets: sec},
 			Observer:       obs,
 			Recorder:       rec,
 			Findings:       found,

@@ -1,4 +1,4 @@
-package main
+package shown
 
 import (
 	"bytes"
@@ -20,21 +20,22 @@ import (
 // shown goes back as the server sent it. The engine and the recording
 // keep the question as it came; the answer goes back by its key.
 
-// shownPrompter gives the person (the TUI) the question as shownQuestion
+// Prompter gives the person (the TUI) the question as Question
 // makes it, and gives the engine the answer to the question as it came.
-type shownPrompter struct {
-	next question.Prompter
-	sec  *redact.Secrets
+type Prompter struct {
+	Next    question.Prompter
+	Secrets *redact.Secrets
 }
 
-func (p shownPrompter) Prompt(ctx context.Context, q *question.Question) question.Outcome {
-	shown, back := shownQuestion(p.sec, q)
-	return back(p.next.Prompt(ctx, shown))
+// Prompt implements question.Prompter.
+func (p Prompter) Prompt(ctx context.Context, q *question.Question) question.Outcome {
+	shown, back := Question(p.Secrets, q)
+	return back(p.Next.Prompt(ctx, shown))
 }
 
-// shownQuestion is q as the person is shown it (q itself when it holds
+// Question is q as the person is shown it (q itself when it holds
 // no secret), and how an answer to it becomes the answer to q.
-func shownQuestion(sec *redact.Secrets, q *question.Question) (*question.Question, func(question.Outcome) question.Outcome) {
+func Question(sec *redact.Secrets, q *question.Question) (*question.Question, func(question.Outcome) question.Outcome) {
 	same := func(o question.Outcome) question.Outcome { return o }
 	if sec.Len() == 0 {
 		return q, same
@@ -44,7 +45,7 @@ func shownQuestion(sec *redact.Secrets, q *question.Question) (*question.Questio
 	back := same
 	if q.Schema != nil {
 		var changed map[string]any
-		shown.Schema, changed = shownSchema(sec, q.Schema)
+		shown.Schema, changed = schemaOf(sec, q.Schema)
 		shown.RawSchema = sec.Bytes(q.RawSchema)
 		if len(changed) > 0 {
 			back = func(o question.Outcome) question.Outcome {
@@ -54,19 +55,19 @@ func shownQuestion(sec *redact.Secrets, q *question.Question) (*question.Questio
 		}
 	}
 	if q.Sampling != nil {
-		shown.Sampling = shownSampling(sec, q.Sampling)
+		shown.Sampling = sampling(sec, q.Sampling)
 	}
 	if q.Permission != nil {
-		shown.Permission = shownPermission(sec, q.Permission)
+		shown.Permission = permission(sec, q.Permission)
 	}
 	return &shown, back
 }
 
-// shownSchema is s with the secrets masked in what a form shows of each
+// schemaOf is s with the secrets masked in what a form shows of each
 // property, and the properties whose default it masked, by name with the
 // default as shown. Names and option values stay as sent (they are the
 // answer's); a name that holds a secret is shown through a masked title.
-func shownSchema(sec *redact.Secrets, s *schema.Schema) (*schema.Schema, map[string]any) {
+func schemaOf(sec *redact.Secrets, s *schema.Schema) (*schema.Schema, map[string]any) {
 	props := make([]*schema.Property, len(s.Properties))
 	var changed map[string]any
 	for i, p := range s.Properties {
@@ -85,7 +86,7 @@ func shownSchema(sec *redact.Secrets, s *schema.Schema) (*schema.Schema, map[str
 			}
 		}
 		if len(c.Options) == 0 && c.Default != nil {
-			if d := shownValue(sec, c.Default); !sameJSON(d, c.Default) {
+			if d := Value(sec, c.Default); !sameJSON(d, c.Default) {
 				c.Default = d
 				if changed == nil {
 					changed = map[string]any{}
@@ -123,12 +124,12 @@ func sameJSON(a, b any) bool {
 	return errA == nil && errB == nil && bytes.Equal(ja, jb)
 }
 
-// shownSampling is a sampling request with the secrets masked in what its
+// sampling is a sampling request with the secrets masked in what its
 // pane shows: the messages and system prompt, the tools' titles and
 // descriptions (their names are what a reply calls).
-func shownSampling(sec *redact.Secrets, s *question.Sampling) *question.Sampling {
+func sampling(sec *redact.Secrets, s *question.Sampling) *question.Sampling {
 	c := *s
-	c.Params = shownValue(sec, s.Params)
+	c.Params = Value(sec, s.Params)
 	c.Raw = sec.Bytes(s.Raw)
 	if len(s.Tools) > 0 {
 		c.Tools = make([]question.SamplingTool, len(s.Tools))
@@ -140,10 +141,10 @@ func shownSampling(sec *redact.Secrets, s *question.Sampling) *question.Sampling
 	return &c
 }
 
-// shownPermission is an agent's permission request with the secrets
+// permission is an agent's permission request with the secrets
 // masked in its tool call and its options' names; the answer names an
 // option by its id, which stays as sent.
-func shownPermission(sec *redact.Secrets, p *question.Permission) *question.Permission {
+func permission(sec *redact.Secrets, p *question.Permission) *question.Permission {
 	c := question.Permission{ToolCall: sec.Bytes(p.ToolCall), Options: make([]question.PermissionOption, len(p.Options))}
 	for i, o := range p.Options {
 		o.Name = sec.String(o.Name)

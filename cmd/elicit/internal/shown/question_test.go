@@ -1,4 +1,4 @@
-package main
+package shown
 
 import (
 	"context"
@@ -34,7 +34,7 @@ func TestShownQuestionMasksWhatIsShownOnly(t *testing.T) {
 		Sampling:   &question.Sampling{Params: wire.CreateMessageParams{SystemPrompt: "sys " + k}, Raw: []byte(`{"k":"` + k + `"}`)},
 		Permission: &question.Permission{ToolCall: []byte(`{"title":"` + k + `"}`), Options: []question.PermissionOption{{ID: "o-" + k, Name: "allow " + k}}}}
 	var seen *question.Question
-	p := shownPrompter{sec: sec, next: question.PrompterFunc(func(_ context.Context, q *question.Question) question.Outcome {
+	p := Prompter{Secrets: sec, Next: question.PrompterFunc(func(_ context.Context, q *question.Question) question.Outcome {
 		seen = q
 		content := q.Schema.Defaults() // the person leaves the defaults…
 		content["typed"] = "[redacted] by hand"
