@@ -15,6 +15,8 @@ import (
 	"github.com/elicit-dev/elicit/client/acp"
 	"github.com/elicit-dev/elicit/client/question"
 	"github.com/elicit-dev/elicit/cmd/elicit/internal/app"
+	"github.com/elicit-dev/elicit/cmd/elicit/internal/exit"
+	"github.com/elicit-dev/elicit/cmd/elicit/internal/serverspec"
 	"github.com/elicit-dev/elicit/themes/untrusted"
 )
 
@@ -104,13 +106,13 @@ func runACP(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		return err
 	}
 	if len(pos) > 0 {
-		return usageErr("acp takes no arguments before --, got %q", pos[0])
+		return exit.Usagef("acp takes no arguments before --, got %q", pos[0])
 	}
 	if f.prompt == "" {
-		return usageErr("acp needs --prompt TEXT")
+		return exit.Usagef("acp needs --prompt TEXT")
 	}
 	if f.cancelAfter < 0 || f.promptTimeout < 0 || f.startTimeout <= 0 || f.idleTimeout <= 0 {
-		return usageErr("--cancel-after and --prompt-timeout must not be negative, --start-timeout and --idle-timeout must be positive")
+		return exit.Usagef("--cancel-after and --prompt-timeout must not be negative, --start-timeout and --idle-timeout must be positive")
 	}
 	em, err := parseElicit(f.elicit)
 	if err != nil {
@@ -127,21 +129,21 @@ func runACP(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	if demo {
 		exe, err := os.Executable()
 		if err != nil {
-			return fail(exitConnect, "the demo agent: %w", err)
+			return exit.Fail(exit.Connect, "the demo agent: %w", err)
 		}
 		command = []string{exe, "demo", "--acp"}
 	} else {
 		name = filepath.Base(command[0])
 	}
-	spec := agentSpec{Name: name, Command: command[0], Args: command[1:]}
-	rec, err := openRecord(f.record, acpRecordSettings("acp", &f, spec, demo), secretsOf(stderr))
+	spec := serverspec.Agent{Name: name, Command: command[0], Args: command[1:]}
+	rec, err := openRecord(f.record, acpRecordSettings("acp", &f, spec, demo), serverspec.SecretsOf(stderr))
 	if err != nil {
 		return err
 	}
 	defer closeRecord(rec, f.record, stderr)
 	var files acpFiles
 	w := &app.AgentWiring{Name: name, Version: version, Command: spec.Command, Args: spec.Args,
-		Secrets: secretsOf(stderr), SecretValues: spec.secretValues(), Recorder: rec, Elicit: em,
+		Secrets: serverspec.SecretsOf(stderr), SecretValues: spec.SecretValues(), Recorder: rec, Elicit: em,
 		Prompter: question.Route{question.KindElicitation: answer, question.KindPermission: permissionPolicy(f.permission)},
 		OnStderr: func(line string) { fmt.Fprintf(stderr, "[%s] %s\n", name, untrusted.Line(line)) },
 		AllowFS:  f.allowFS, OnFile: files.add, QuestionTimeout: f.promptTimeout, TurnIdle: f.idleTimeout}
@@ -156,7 +158,7 @@ func runACP(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	defer cancel()
 	c, err := w.Start(startCtx)
 	if err != nil {
-		return fail(exitConnect, "%w", err)
+		return exit.Fail(exit.Connect, "%w", err)
 	}
 	defer c.Close()
 	out := acpOutput{Agent: agentOf(name, c.Info())}
@@ -192,7 +194,7 @@ func runACP(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	if err != nil {
 		out.Error = err.Error()
 	}
-	out.Failure = failureOf(err)
+	out.Failure = exit.FailureOf(err)
 	if werr := writeJSON(stdout, &out); werr != nil {
 		return werr
 	}
@@ -208,28 +210,28 @@ func acpVerdict(res acp.TurnResult, err error, qs []acpQuestion) error {
 	var ae *acp.AuthRequiredError
 	switch {
 	case errors.As(err, &ae):
-		return fail(exitConnect, "%w (name one with --auth)", err)
+		return exit.Fail(exit.Connect, "%w (name one with --auth)", err)
 	case errors.Is(err, acp.ErrCancelled):
-		return fail(exitToolError, "cancelled: %w", err)
+		return exit.Fail(exit.ToolError, "cancelled: %w", err)
 	case res.IdleStopped && err != nil:
-		return fail(exitToolError, "the agent sent nothing for --idle-timeout; the turn was stopped: %w", err)
+		return exit.Fail(exit.ToolError, "the agent sent nothing for --idle-timeout; the turn was stopped: %w", err)
 	case err != nil:
-		return fail(exitToolError, "%w", err)
+		return exit.Fail(exit.ToolError, "%w", err)
 	case res.IdleStopped:
-		return fail(exitToolError, "the agent sent nothing for --idle-timeout: the turn was stopped (stopReason %q)", res.StopReason)
+		return exit.Fail(exit.ToolError, "the agent sent nothing for --idle-timeout: the turn was stopped (stopReason %q)", res.StopReason)
 	}
 	for _, q := range qs {
 		// An option accepted (a permission's) is accepted only if it allows.
 		if q.Outcome != question.Accept.String() || q.Option != "" &&
 			q.Bucket != question.OptionAllowOnce && q.Bucket != question.OptionAllowAlways {
-			return fail(exitNotAccepted, "question %s ended %s (sent %q)", q.Key, orBucket(q), q.Sent)
+			return exit.Fail(exit.NotAccepted, "question %s ended %s (sent %q)", q.Key, orBucket(q), q.Sent)
 		}
 	}
 	if res.RequestCancelled {
-		return fail(exitToolError, "the turn was cancelled (the agent answered -32800)")
+		return exit.Fail(exit.ToolError, "the turn was cancelled (the agent answered -32800)")
 	}
 	if res.StopReason != acp.StopEndTurn {
-		return fail(exitToolError, "the turn ended with stopReason %q", res.StopReason)
+		return exit.Fail(exit.ToolError, "the turn ended with stopReason %q", res.StopReason)
 	}
 	return nil
 }
@@ -311,10 +313,10 @@ type acpOutput struct {
 	// Abandoned is set when a request of ours before the prompt
 	// (session/new, authenticate) ran past --start-timeout and the agent
 	// answered our $/cancel_request -32800: cancelled, not failed.
-	Abandoned bool     `json:"abandoned,omitempty"`
-	Error     string   `json:"error,omitempty"`
-	Failure   *failure `json:"failure,omitempty"`
-	Repaired  string   `json:"repaired,omitempty"`
+	Abandoned bool          `json:"abandoned,omitempty"`
+	Error     string        `json:"error,omitempty"`
+	Failure   *exit.Failure `json:"failure,omitempty"`
+	Repaired  string        `json:"repaired,omitempty"`
 }
 
 func (o *acpOutput) setRepaired(note string) { o.Repaired = note }

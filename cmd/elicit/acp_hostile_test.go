@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/elicit-dev/elicit/client/acp"
+	"github.com/elicit-dev/elicit/cmd/elicit/internal/exit"
 )
 
 // missingPeer skips a test whose peer is not installed, and fails it
@@ -62,8 +63,8 @@ func TestACPForeignSession(t *testing.T) {
 			}
 			args := append([]string{"--prompt", "foreign", "--permission", "allow", "--allow-fs", "--cwd", dir, "--"}, cmd...)
 			code, got, errs := acpRun(t, args...)
-			if code != exitNotAccepted {
-				t.Errorf("exit %d, want %d (questions refused); stderr %s", code, exitNotAccepted, errs)
+			if code != exit.NotAccepted {
+				t.Errorf("exit %d, want %d (questions refused); stderr %s", code, exit.NotAccepted, errs)
 			}
 			want := "permission: error -32602; question: error -32602; read: error -32602; write: error -32602."
 			if got.StopReason != "end_turn" || got.Message != want {
@@ -153,11 +154,11 @@ func TestACPPlansReplaced(t *testing.T) {
 func TestACPIdleTimeout(t *testing.T) {
 	t.Parallel()
 	code, got, errs := acpRun(t, "--prompt", "silent", "--idle-timeout", "300ms")
-	if code != exitToolError || !got.IdleStopped || !got.Stopped || got.StopReason != "cancelled" || !strings.Contains(got.Error, "--idle-timeout") {
+	if code != exit.ToolError || !got.IdleStopped || !got.Stopped || got.StopReason != "cancelled" || !strings.Contains(got.Error, "--idle-timeout") {
 		t.Errorf("exit %d, idleStopped %v stopped %v stopReason %q error %q; stderr %s", code, got.IdleStopped, got.Stopped, got.StopReason, got.Error, errs)
 	}
-	if code, _, _ := runCLI(t, "acp", "--prompt", "x", "--idle-timeout", "0s"); code != exitUsage {
-		t.Errorf("--idle-timeout 0s: exit %d, want %d (a bound always exists)", code, exitUsage)
+	if code, _, _ := runCLI(t, "acp", "--prompt", "x", "--idle-timeout", "0s"); code != exit.Usage {
+		t.Errorf("--idle-timeout 0s: exit %d, want %d (a bound always exists)", code, exit.Usage)
 	}
 }
 
@@ -168,7 +169,7 @@ func TestACPFilesBounded(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
 	code, got, errs := acpRun(t, "--prompt", "manywrites", "--allow-fs", "--cwd", dir, "--permission", "allow")
-	if code != exitOK || got.Message != "wrote 301 files" {
+	if code != exit.OK || got.Message != "wrote 301 files" {
 		t.Fatalf("exit %d, message %q; stderr %s", code, got.Message, errs)
 	}
 	if len(got.Files) != maxFilesKept || got.FilesDropped != 301-maxFilesKept {

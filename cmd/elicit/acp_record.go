@@ -8,6 +8,7 @@ import (
 	"github.com/elicit-dev/elicit/client/record"
 	"github.com/elicit-dev/elicit/client/wire"
 	"github.com/elicit-dev/elicit/cmd/elicit/internal/app"
+	"github.com/elicit-dev/elicit/cmd/elicit/internal/serverspec"
 )
 
 // --record FILE on elicit acp: the recording of one ACP turn, in
@@ -19,9 +20,9 @@ import (
 
 // recordAgent describes an agent as recordServer does a stdio server:
 // environment variable names only, secret arguments masked.
-func recordAgent(spec agentSpec, demo bool) record.Agent {
-	spec = spec.shown() // as its config wrote it
-	a := record.Agent{Name: spec.Name, Kind: "stdio", Command: spec.Command, Args: maskArgs(spec.Args), Dir: spec.Dir}
+func recordAgent(spec serverspec.Agent, demo bool) record.Agent {
+	spec = spec.Shown() // as its config wrote it
+	a := record.Agent{Name: spec.Name, Kind: "stdio", Command: spec.Command, Args: serverspec.MaskArgs(spec.Args), Dir: spec.Dir}
 	if demo {
 		a = record.Agent{Name: spec.Name, Kind: "demo", Dir: spec.Dir}
 	}
@@ -35,20 +36,20 @@ func recordAgent(spec agentSpec, demo bool) record.Agent {
 
 // recordAgents are the TUI's agents as its recording's settings name
 // them (the embedded demo agent as kind "demo").
-func recordAgents(specs []agentSpec) []record.Agent {
+func recordAgents(specs []serverspec.Agent) []record.Agent {
 	var out []record.Agent
 	for _, s := range specs {
 		d, err := demoAgentSpec(s.Name)
 		demo := err == nil && s.Command == d.Command && slices.Equal(s.Args, d.Args)
 		a := recordAgent(s, demo)
-		a.Cwd = cmpOr(s.shown().Dir, ".")
+		a.Cwd = cmpOr(s.Shown().Dir, ".")
 		out = append(out, a)
 	}
 	return out
 }
 
 // acpRecordSettings are the settings line of elicit acp --prompt.
-func acpRecordSettings(command string, f *acpFlags, spec agentSpec, demo bool) record.Settings {
+func acpRecordSettings(command string, f *acpFlags, spec serverspec.Agent, demo bool) record.Settings {
 	a := recordAgent(spec, demo)
 	a.Cwd, a.Permission, a.AllowFS, a.Auth = f.cwd, f.permission, f.allowFS, f.auth
 	a.CancelAfterMS, a.QuestionTimeoutMS = f.cancelAfter.Milliseconds(), f.promptTimeout.Milliseconds()

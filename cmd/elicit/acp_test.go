@@ -7,6 +7,8 @@ import (
 	"os/exec"
 	"strings"
 	"testing"
+
+	"github.com/elicit-dev/elicit/cmd/elicit/internal/exit"
 )
 
 // acpRun runs the built binary's elicit acp (a real process, whose agent
@@ -91,7 +93,7 @@ func (tc acpCase) check(t *testing.T) {
 
 func TestACPToolCallsAndUpdates(t *testing.T) {
 	code, got, _ := acpRun(t, "--prompt", "permission", "--permission", "allow")
-	if code != exitOK {
+	if code != exit.OK {
 		t.Fatalf("exit %d", code)
 	}
 	if len(got.ToolCalls) != 1 || got.ToolCalls[0].Status != "completed" || got.ToolCalls[0].Kind != "edit" {
@@ -107,7 +109,7 @@ func TestACPToolCallsAndUpdates(t *testing.T) {
 
 func TestACPAuthRequired(t *testing.T) {
 	code, got, _ := acpRun(t, "--prompt", "hello", "--", binPath, "demo", "--acp", "--acp-auth")
-	if code != exitConnect || got.Failure == nil || !strings.Contains(got.Failure.Message, "demo-login (Demo login)") {
+	if code != exit.Connect || got.Failure == nil || !strings.Contains(got.Failure.Message, "demo-login (Demo login)") {
 		t.Errorf("exit %d, failure %+v", code, got.Failure)
 	}
 }
@@ -118,8 +120,8 @@ func TestACPUsage(t *testing.T) {
 	for _, args := range [][]string{{"--permission", "allow"}, {"stray"}, {"--prompt", "x", "stray"}, {"--prompt", "x", "--cancel-after", "-1s"}, {"--prompt", "x", "--answer", "/no/such.json"},
 		{"--prompt", "x", "--start-timeout", "0s"}, {"--prompt", "x", "--prompt-timeout", "-1s"}} {
 		code, _, _ := runCLI(t, append([]string{"acp"}, args...)...)
-		if code != exitUsage {
-			t.Errorf("%q: exit %d, want %d", args, code, exitUsage)
+		if code != exit.Usage {
+			t.Errorf("%q: exit %d, want %d", args, code, exit.Usage)
 		}
 	}
 }

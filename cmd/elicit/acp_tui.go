@@ -6,6 +6,9 @@ import (
 	"io"
 	"path/filepath"
 	"strings"
+
+	"github.com/elicit-dev/elicit/cmd/elicit/internal/exit"
+	"github.com/elicit-dev/elicit/cmd/elicit/internal/serverspec"
 )
 
 const acpTUIUsage = `Usage: elicit acp [--cwd DIR] [--theme NAME] [--fps N] [--record FILE]
@@ -65,21 +68,21 @@ func runACPTUI(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		return err
 	}
 	if headless != "" {
-		return usageErr("--%s goes with --prompt TEXT (one turn, headless); without --prompt elicit acp opens the TUI", headless)
+		return exit.Usagef("--%s goes with --prompt TEXT (one turn, headless); without --prompt elicit acp opens the TUI", headless)
 	}
 	if len(pos) > 0 {
-		return usageErr("acp takes no arguments before --, got %q (the headless flags go with --prompt)", pos[0])
+		return exit.Usagef("acp takes no arguments before --, got %q (the headless flags go with --prompt)", pos[0])
 	}
-	var spec agentSpec
+	var spec serverspec.Agent
 	if len(command) == 0 {
 		if spec, err = demoAgentSpec(demoAgentName); err != nil {
-			return fail(exitConnect, "%w", err)
+			return exit.Fail(exit.Connect, "%w", err)
 		}
 	} else {
-		spec = agentSpec{Name: filepath.Base(command[0]), Command: command[0], Args: command[1:]}
+		spec = serverspec.Agent{Name: filepath.Base(command[0]), Command: command[0], Args: command[1:]}
 	}
 	spec.Dir = cwd
-	f.acpOnly, f.agents = true, []agentSpec{spec}
+	f.acpOnly, f.agents = true, []serverspec.Agent{spec}
 	return runTUIWith(ctx, &f, stdout, stderr)
 }
 

@@ -4,6 +4,8 @@ import (
 	"io"
 	"strings"
 	"testing"
+
+	"github.com/elicit-dev/elicit/cmd/elicit/internal/exit"
 )
 
 func TestACPWantsTUI(t *testing.T) {
@@ -22,7 +24,7 @@ func TestACPWantsTUI(t *testing.T) {
 		}
 	}
 	err := runACPTUI(t.Context(), []string{"--permission", "allow", "--", "a"}, io.Discard, io.Discard)
-	if err == nil || codeOf(err) != exitUsage || !strings.Contains(err.Error(), "--permission goes with --prompt") {
+	if err == nil || exit.CodeOf(err) != exit.Usage || !strings.Contains(err.Error(), "--permission goes with --prompt") {
 		t.Errorf("--permission without --prompt: %v", err)
 	}
 }

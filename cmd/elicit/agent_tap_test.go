@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/elicit-dev/elicit/cmd/elicit/demo/acpagent"
+	"github.com/elicit-dev/elicit/cmd/elicit/internal/serverspec"
 )
 
 // tapEnv names a unix socket: the test binary started with it is the demo
@@ -94,13 +95,13 @@ func newAgentTap(t *testing.T) *agentTap {
 }
 
 // spec is the demo agent, tapped.
-func (tap *agentTap) spec(t *testing.T, name string) agentSpec {
+func (tap *agentTap) spec(t *testing.T, name string) serverspec.Agent {
 	t.Helper()
 	exe, err := os.Executable()
 	if err != nil {
 		t.Fatal(err)
 	}
-	return agentSpec{Name: name, Command: exe, Env: []string{tapEnv + "=" + tap.path}}
+	return serverspec.Agent{Name: name, Command: exe, Env: []string{tapEnv + "=" + tap.path}}
 }
 
 // wait reads what the agents said until a line holds s.

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/elicit-dev/elicit/cmd/elicit/internal/exit"
+	"github.com/elicit-dev/elicit/cmd/elicit/internal/serverspec"
 	"github.com/elicit-dev/elicit/themes/untrusted"
 	"github.com/elicit-dev/elicit/transport/oauth"
 	"github.com/elicit-dev/elicit/transport/redact"
@@ -41,16 +43,16 @@ func runAuth(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if len(args) == 0 || strings.HasPrefix(args[0], "-") {
 		if len(args) > 0 && (args[0] == "-h" || args[0] == "--help" || args[0] == "-help") {
 			fmt.Fprint(stderr, authUsage)
-			return errHelp
+			return exit.ErrHelp
 		}
-		return usageErr("auth needs login, status or logout (see elicit auth -h)")
+		return exit.Usagef("auth needs login, status or logout (see elicit auth -h)")
 	}
 	verb := args[0]
 	var c common
 	fs := newFlagSet("auth "+verb, stderr, authUsage)
-	fs.StringVar(&c.url, "url", "", "the server's Streamable HTTP endpoint")
-	c.registerConfig(fs)
-	c.registerAuth(fs)
+	fs.StringVar(&c.URL, "url", "", "the server's Streamable HTTP endpoint")
+	c.RegisterConfig(fs)
+	c.RegisterAuth(fs)
 	var noRevoke bool
 	if verb == "logout" {
 		fs.BoolVar(&noRevoke, "no-revoke", false, "logout: forget the tokens without asking the authorization server to revoke them (offline)")
@@ -62,24 +64,24 @@ func runAuth(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		return err
 	}
 	if len(pos) > 0 {
-		return usageErr("auth %s takes no arguments, got %q", verb, pos[0])
+		return exit.Usagef("auth %s takes no arguments, got %q", verb, pos[0])
 	}
-	store := authStore()
+	store := serverspec.AuthStore()
 	if store == nil {
-		return fail(exitInternal, "auth: no place for tokens: set XDG_STATE_HOME or HOME")
+		return exit.Fail(exit.Internal, "auth: no place for tokens: set XDG_STATE_HOME or HOME")
 	}
-	if verb == "status" && c.url == "" && c.config == "" && c.server == "" {
+	if verb == "status" && c.URL == "" && c.Config == "" && c.Server == "" {
 		return authStatusAll(stdout, store)
 	}
-	if c.url == "" && c.config == "" && c.server == "" {
-		return usageErr("auth %s needs the server: --url URL or --config FILE --server NAME", verb)
+	if c.URL == "" && c.Config == "" && c.Server == "" {
+		return exit.Usagef("auth %s needs the server: --url URL or --config FILE --server NAME", verb)
 	}
 	spec, err := c.spec(false)
 	if err != nil {
 		return err
 	}
 	if spec.URL == "" {
-		return usageErr("auth %s: %s is not an HTTP server; OAuth is for servers with a URL", verb, spec.Name)
+		return exit.Usagef("auth %s: %s is not an HTTP server; OAuth is for servers with a URL", verb, spec.Name)
 	}
 	switch verb {
 	case "login":
@@ -87,7 +89,7 @@ func runAuth(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	case "status":
 		rec, err := store.Load(spec.URL)
 		if err != nil {
-			return fail(exitInternal, "%w", err)
+			return exit.Fail(exit.Internal, "%w", err)
 		}
 		if rec == nil {
 			fmt.Fprintf(stdout, "%s: nothing kept (not logged in)\n", untrusted.Line(redact.URL(spec.URL)))
@@ -98,34 +100,34 @@ func runAuth(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	case "logout":
 		return authLogout(ctx, spec, !noRevoke, stdout, stderr)
 	}
-	return usageErr("unknown auth command %q: want login, status or logout", verb)
+	return exit.Usagef("unknown auth command %q: want login, status or logout", verb)
 }
 
-func authLogin(ctx context.Context, spec serverSpec, c *common, stdout, stderr io.Writer) error {
+func authLogin(ctx context.Context, spec serverspec.Server, c *common, stdout, stderr io.Writer) error {
 	if spec.Header.Get("Authorization") != "" {
-		return usageErr("auth login: the config gives %s an Authorization header, which elicit sends instead of OAuth", spec.Name)
+		return exit.Usagef("auth login: the config gives %s an Authorization header, which elicit sends instead of OAuth", spec.Name)
 	}
-	spec.auth = headlessAuth(stderr, c.authTimeout)
-	sec := secretsOf(stderr)
-	sec.Add(specSecrets(spec)...)
-	t, err := spec.oauthTransport(sec)
+	spec.Auth = serverspec.HeadlessAuth(stderr, c.AuthTimeout)
+	sec := serverspec.SecretsOf(stderr)
+	sec.Add(spec.SecretValues()...)
+	t, err := spec.OAuthTransport(sec)
 	if err != nil {
 		return err
 	}
 	// The person's wait is bounded by --auth-timeout inside the flow;
 	// this bounds the rest (discovery, registration, the token request).
-	ctx, cancel := context.WithTimeout(ctx, c.authTimeout+2*time.Minute)
+	ctx, cancel := context.WithTimeout(ctx, c.AuthTimeout+2*time.Minute)
 	defer cancel()
 	if err := t.Login(ctx); err != nil {
 		if errors.Is(err, oauth.ErrNotNeeded) {
 			fmt.Fprintf(stdout, "%s: %v\n", untrusted.Line(redact.URL(spec.URL)), untrusted.Line(err.Error()))
 			return nil
 		}
-		return fail(exitConnect, "auth login: %w", err)
+		return exit.Fail(exit.Connect, "auth login: %w", err)
 	}
-	rec, err := authStore().Load(spec.URL)
+	rec, err := serverspec.AuthStore().Load(spec.URL)
 	if err != nil {
-		return fail(exitInternal, "%w", err)
+		return exit.Fail(exit.Internal, "%w", err)
 	}
 	if rec != nil {
 		printRecord(stdout, rec)
@@ -141,16 +143,16 @@ func authLogin(ctx context.Context, spec serverSpec, c *common, stdout, stderr i
 //
 // A failed revocation is also one warning on stderr, so it is seen when
 // stdout goes elsewhere.
-func authLogout(ctx context.Context, spec serverSpec, revoke bool, stdout, stderr io.Writer) error {
-	sec := secretsOf(stderr)
-	sec.Add(specSecrets(spec)...)
-	t, err := spec.oauthTransport(sec)
+func authLogout(ctx context.Context, spec serverspec.Server, revoke bool, stdout, stderr io.Writer) error {
+	sec := serverspec.SecretsOf(stderr)
+	sec.Add(spec.SecretValues()...)
+	t, err := spec.OAuthTransport(sec)
 	if err != nil {
 		return err
 	}
 	out, err := t.Logout(ctx, revoke)
 	if err != nil {
-		return fail(exitInternal, "auth logout: %w", err)
+		return exit.Fail(exit.Internal, "auth logout: %w", err)
 	}
 	name := untrusted.Line(redact.URL(spec.URL))
 	if !out.Kept {
@@ -200,7 +202,7 @@ func revocationLine(r oauth.Revocation, issuer string) string {
 func authStatusAll(stdout io.Writer, store *oauth.Store) error {
 	recs, err := store.List()
 	if err != nil {
-		return fail(exitInternal, "%w", err)
+		return exit.Fail(exit.Internal, "%w", err)
 	}
 	if len(recs) == 0 {
 		fmt.Fprintln(stdout, "no server is logged in")

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/elicit-dev/elicit/client/findings"
+	"github.com/elicit-dev/elicit/cmd/elicit/internal/exit"
 	"github.com/elicit-dev/elicit/themes/untrusted"
 )
 
@@ -56,7 +57,7 @@ type checkOutput struct {
 	Findings   []findings.Finding `json:"findings"`
 	Errors     int                `json:"errors"`
 	Warnings   int                `json:"warnings"`
-	Failure    *failure           `json:"failure,omitempty"`
+	Failure    *exit.Failure      `json:"failure,omitempty"`
 	Repaired   string             `json:"repaired,omitempty"`
 	// LogLevel is what became of --log-level (loglevel.go).
 	LogLevel *logLevelOutput `json:"logLevel,omitempty"`
@@ -71,7 +72,7 @@ func runCheck(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	var budget time.Duration
 	fs := newFlagSet("check", stderr, checkUsage)
 	c.register(fs)
-	c.registerConfig(fs)
+	c.RegisterConfig(fs)
 	c.registerLogLevel(fs)
 	fs.StringVar(&tool, "call", "", "also call this tool")
 	fs.StringVar(&argsJSON, "args", "{}", "--call's arguments as a JSON object")
@@ -79,16 +80,16 @@ func runCheck(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	fs.BoolVar(&asJSON, "json", false, "print JSON instead of a table")
 	fs.DurationVar(&budget, "budget", 0, fmt.Sprintf("bound the whole run after connecting (0: %d times --request-timeout)", checkBudgetTimeouts))
 	before, after := splitDashDash(args)
-	c.command = after
+	c.Command = after
 	pos, err := parseInterleaved(fs, before)
 	if err != nil {
 		return err
 	}
 	if len(pos) > 0 {
-		return usageErr("check takes no arguments, got %q (a tool to call goes in --call)", pos[0])
+		return exit.Usagef("check takes no arguments, got %q (a tool to call goes in --call)", pos[0])
 	}
 	if budget < 0 {
-		return usageErr("--budget must not be negative, got %v", budget)
+		return exit.Usagef("--budget must not be negative, got %v", budget)
 	}
 	if budget == 0 {
 		budget = checkBudgetTimeouts * c.requestTimeout
@@ -137,10 +138,10 @@ func printCheck(w io.Writer, asJSON bool, out *checkOutput, rec *findings.Record
 	out.Findings = findingsOf(rec)
 	out.Errors, out.Warnings = findings.Counts(out.Findings)
 	if err == nil && out.Errors > 0 {
-		err = fail(exitFindings, "%d error-level finding(s) for %s", out.Errors, out.Server)
+		err = exit.Fail(exit.Findings, "%d error-level finding(s) for %s", out.Errors, out.Server)
 	}
-	out.Failure = failureOf(err)
-	if out.Failure != nil && out.Failure.Exit == exitFindings {
+	out.Failure = exit.FailureOf(err)
+	if out.Failure != nil && out.Failure.Exit == exit.Findings {
 		out.Failure.Kind = "findings" // 6 is replay's "differs" too
 	}
 	if asJSON {

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/elicit-dev/elicit/client/findings"
+	"github.com/elicit-dev/elicit/cmd/elicit/internal/exit"
 )
 
 // lint-secret: tool "lint-secret" asks, in form mode, for a password.
@@ -39,7 +40,7 @@ func TestCheckDemo(t *testing.T) {
 	for _, era := range []string{"2025-11-25", "2026-07-28"} {
 		t.Run(era, func(t *testing.T) {
 			code, out, errs := runCLI(t, "check", "--demo", "--protocol", era, "--call", "deploy", "--json")
-			if code != exitOK {
+			if code != exit.OK {
 				t.Fatalf("exit %d, stderr %s, out %s", code, errs, out)
 			}
 			got := checkJSON(t, []byte(out))
@@ -64,8 +65,8 @@ func TestCheckDemo(t *testing.T) {
 func TestCheckSecret(t *testing.T) {
 	t.Parallel()
 	code, out, errs := runHostile(t, "lint-secret", "check", "--call", "lint-secret", "--json")
-	if code != exitFindings {
-		t.Fatalf("exit %d, want %d; stderr %s", code, exitFindings, errs)
+	if code != exit.Findings {
+		t.Fatalf("exit %d, want %d; stderr %s", code, exit.Findings, errs)
 	}
 	got := checkJSON(t, out)
 	if len(got.Findings) != 1 || got.Errors != 1 || got.Failure == nil || got.Failure.Kind != "findings" {
@@ -77,7 +78,7 @@ func TestCheckSecret(t *testing.T) {
 	}
 
 	code, table, _ := runHostile(t, "lint-secret", "check", "--call", "lint-secret")
-	if code != exitFindings {
+	if code != exit.Findings {
 		t.Fatalf("table: exit %d", code)
 	}
 	for _, want := range []string{"error", "elicitation-form-secret", "in #q1 elicitation/create", "fix: Ask for credentials through URL mode", "spec: 2025-11-25 client/elicitation", "1 error(s), 0 warning(s)"} {
@@ -93,7 +94,7 @@ func TestCheckSecret(t *testing.T) {
 func TestHeadlessFindings(t *testing.T) {
 	t.Parallel()
 	code, out, errs := runHostile(t, "output-schema", "call", "wrong")
-	if code != exitOK {
+	if code != exit.OK {
 		t.Fatalf("call: exit %d, stderr %s", code, errs)
 	}
 	var call struct {
@@ -107,7 +108,7 @@ func TestHeadlessFindings(t *testing.T) {
 	}
 	code, out, _ = runHostile(t, "output-schema", "check", "--call", "wrong", "--json")
 	got := checkJSON(t, out)
-	if code != exitFindings || len(got.Findings) != 1 || got.Findings[0].Rule != findings.OutputSchema {
+	if code != exit.Findings || len(got.Findings) != 1 || got.Findings[0].Rule != findings.OutputSchema {
 		t.Fatalf("check: exit %d, findings %+v", code, got.Findings)
 	}
 
@@ -122,11 +123,11 @@ func TestHeadlessFindings(t *testing.T) {
 func TestCheckRecordReplay(t *testing.T) {
 	t.Parallel()
 	f := filepath.Join(t.TempDir(), "check.jsonl")
-	if code, out, errs := runCLI(t, "check", "--demo", "--record", f); code != exitOK {
+	if code, out, errs := runCLI(t, "check", "--demo", "--record", f); code != exit.OK {
 		t.Fatalf("check --record: exit %d\n%s\n%s", code, out, errs)
 	}
 	code, out, errs := runCLI(t, "replay", f)
-	if code != exitOK {
+	if code != exit.OK {
 		t.Fatalf("replay: exit %d\n%s\n%s", code, out, errs)
 	}
 	for _, want := range []string{"tools/list", "resources/list", "resources/read demo://readme", "resources/templates/list", "prompts/list", "5 call(s): 5 same"} {

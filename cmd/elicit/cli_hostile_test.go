@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/elicit-dev/elicit/cmd/elicit/internal/exit"
 )
 
 // runHostile runs the real binary headless against the test server scene
@@ -53,8 +55,8 @@ func assertInertBytes(t *testing.T, name string, b []byte) {
 func TestHeadlessErrorFromHostileServer(t *testing.T) {
 	t.Parallel()
 	code, stdout, stderr := runHostile(t, "evil-error", "call", "evil-error")
-	if code != exitToolError {
-		t.Errorf("exit %d, want %d; stderr %q", code, exitToolError, stderr)
+	if code != exit.ToolError {
+		t.Errorf("exit %d, want %d; stderr %q", code, exit.ToolError, stderr)
 	}
 	assertInertBytes(t, "stderr", stderr)
 	assertInertBytes(t, "stdout", stdout)
@@ -73,7 +75,7 @@ func TestHeadlessErrorFromHostileServer(t *testing.T) {
 func TestHeadlessResultFromHostileServer(t *testing.T) {
 	t.Parallel()
 	code, stdout, stderr := runHostile(t, "evil-result", "call", "evil-result")
-	if code != exitOK {
+	if code != exit.OK {
 		t.Errorf("exit %d, want 0; stderr %q", code, stderr)
 	}
 	assertInertBytes(t, "stdout", stdout)
@@ -93,8 +95,8 @@ func TestHeadlessResultFromHostileServer(t *testing.T) {
 func TestHeadlessHugeEnumRefused(t *testing.T) {
 	t.Parallel()
 	code, stdout, stderr := runHostile(t, "huge-enum", "call", "huge-enum")
-	if code != exitNotAccepted {
-		t.Errorf("exit %d, want %d; stderr %q", code, exitNotAccepted, stderr)
+	if code != exit.NotAccepted {
+		t.Errorf("exit %d, want %d; stderr %q", code, exit.NotAccepted, stderr)
 	}
 	var out callOutput
 	if err := json.Unmarshal(stdout, &out); err != nil {

@@ -7,6 +7,8 @@ import (
 	"io"
 	"slices"
 	"strings"
+
+	"github.com/elicit-dev/elicit/cmd/elicit/internal/exit"
 )
 
 // runFunc runs a subcommand with the arguments after its name.
@@ -143,7 +145,7 @@ func runVersion(_ context.Context, args []string, _ io.Reader, stdout, stderr io
 		return err
 	}
 	if len(pos) > 0 {
-		return usageErr("version takes no arguments, got %q", pos[0])
+		return exit.Usagef("version takes no arguments, got %q", pos[0])
 	}
 	fmt.Fprintf(stdout, "elicit %s\n", version)
 	return nil
@@ -167,15 +169,15 @@ func runHelp(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 		return err
 	}
 	if len(pos) > 1 {
-		return usageErr("help takes at most one COMMAND, got %q", pos)
+		return exit.Usagef("help takes at most one COMMAND, got %q", pos)
 	}
 	if len(pos) == 1 && pos[0] != "help" {
 		c, ok := lookupCommand(pos[0])
 		if !ok {
 			if near := nearestCommand(pos[0]); near != "" {
-				return usageErr("help: unknown command %q: did you mean %q?", pos[0], near)
+				return exit.Usagef("help: unknown command %q: did you mean %q?", pos[0], near)
 			}
-			return usageErr("help: unknown command %q (see elicit help)", pos[0])
+			return exit.Usagef("help: unknown command %q (see elicit help)", pos[0])
 		}
 		return c.run(ctx, []string{"-h"}, stdin, stdout, stderr)
 	}
@@ -185,7 +187,7 @@ func runHelp(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	tfs.SetOutput(stdout)
 	(&tuiFlags{}).register(tfs)
 	tfs.PrintDefaults()
-	return errHelp
+	return exit.ErrHelp
 }
 
 const (

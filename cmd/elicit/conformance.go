@@ -14,6 +14,8 @@ import (
 	"github.com/elicit-dev/elicit/client/question"
 	"github.com/elicit-dev/elicit/client/wire"
 	"github.com/elicit-dev/elicit/cmd/elicit/internal/app"
+	"github.com/elicit-dev/elicit/cmd/elicit/internal/exit"
+	"github.com/elicit-dev/elicit/cmd/elicit/internal/serverspec"
 	"github.com/elicit-dev/elicit/themes/untrusted"
 	"github.com/elicit-dev/elicit/transport"
 	"github.com/elicit-dev/elicit/transport/oauth"
@@ -119,13 +121,13 @@ func runConformance(ctx context.Context, args []string, stdout, stderr io.Writer
 		return err
 	}
 	if len(pos) != 1 {
-		return usageErr("conformance needs the server URL as its last argument")
+		return exit.Usagef("conformance needs the server URL as its last argument")
 	}
 	scenario := os.Getenv("MCP_CONFORMANCE_SCENARIO")
 	var cc conformanceContext
 	if raw := os.Getenv("MCP_CONFORMANCE_CONTEXT"); raw != "" {
 		if err := json.Unmarshal([]byte(raw), &cc); err != nil {
-			return usageErr("MCP_CONFORMANCE_CONTEXT: %v", err)
+			return exit.Usagef("MCP_CONFORMANCE_CONTEXT: %v", err)
 		}
 	}
 	ctx, cancel := context.WithTimeout(ctx, 25*time.Second)
@@ -135,7 +137,7 @@ func runConformance(ctx context.Context, args []string, stdout, stderr io.Writer
 	}
 	grant, err := cc.grant()
 	if err != nil {
-		return usageErr("MCP_CONFORMANCE_CONTEXT: %v", err)
+		return exit.Usagef("MCP_CONFORMANCE_CONTEXT: %v", err)
 	}
 	auth, err := oauth.New(oauth.Config{
 		Grant:             grant,
@@ -147,10 +149,10 @@ func runConformance(ctx context.Context, args []string, stdout, stderr io.Writer
 		OnState:           func(s oauth.State) { logf("%s", s) },
 		Timeout:           15 * time.Second,
 		Logf:              logf,
-		Secrets:           secretsOf(stderr), // the frames and log lines go to stderr
+		Secrets:           serverspec.SecretsOf(stderr), // the frames and log lines go to stderr
 	})
 	if err != nil {
-		return fail(exitConnect, "%w", err)
+		return exit.Fail(exit.Connect, "%w", err)
 	}
 	// The suite judges the client, so no findings or recording: the
 	// frames are logged to stderr (masked, as every stderr is).
@@ -165,13 +167,13 @@ func runConformance(ctx context.Context, args []string, stdout, stderr io.Writer
 	}
 	sess, err := w.Connect(ctx, &transport.HTTP{URL: pos[0], Observer: w.TransportObserver(), Client: &http.Client{Transport: auth}})
 	if err != nil {
-		return fail(exitConnect, "connect to %s: %w", pos[0], err)
+		return exit.Fail(exit.Connect, "connect to %s: %w", pos[0], err)
 	}
 	defer sess.Close()
 	if sess.ServerCapabilities().HasSkills() {
 		skills, err := sess.Skills().List(ctx)
 		if err != nil {
-			return fail(exitToolError, "skills/list: %w", err)
+			return exit.Fail(exit.ToolError, "skills/list: %w", err)
 		}
 		for _, sk := range skills {
 			fmt.Fprintf(stdout, "skill %s\n", untrusted.Line(sk.URI))
@@ -180,14 +182,14 @@ func runConformance(ctx context.Context, args []string, stdout, stderr io.Writer
 			}
 			loaded, err := sess.Skills().Load(ctx, sk)
 			if err != nil {
-				return fail(exitToolError, "%w", err)
+				return exit.Fail(exit.ToolError, "%w", err)
 			}
 			fmt.Fprintf(stdout, "loaded %s: %d files verified\n", untrusted.Line(sk.URI), len(loaded.Order))
 		}
 	}
 	tools, err := sess.ListTools(ctx)
 	if err != nil && !errors.Is(err, client.ErrUndeclared) { // no tools: nothing to call
-		return fail(exitToolError, "tools/list: %w", err)
+		return exit.Fail(exit.ToolError, "tools/list: %w", err)
 	}
 	for _, c := range plan(scenario, cc, tools) {
 		args := c.Arguments
@@ -196,7 +198,7 @@ func runConformance(ctx context.Context, args []string, stdout, stderr io.Writer
 		}
 		res, err := sess.CallTool(ctx, c.Name, args, nil)
 		if err != nil {
-			return fail(exitToolError, "tools/call %s: %w", c.Name, err)
+			return exit.Fail(exit.ToolError, "tools/call %s: %w", c.Name, err)
 		}
 		fmt.Fprintf(stdout, "%s: %s\n", c.Name, untrusted.Line(string(res.Raw)))
 	}

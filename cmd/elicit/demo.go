@@ -10,6 +10,8 @@ import (
 
 	"github.com/elicit-dev/elicit/cmd/elicit/demo"
 	"github.com/elicit-dev/elicit/cmd/elicit/demo/acpagent"
+	"github.com/elicit-dev/elicit/cmd/elicit/internal/exit"
+	"github.com/elicit-dev/elicit/cmd/elicit/internal/serverspec"
 )
 
 const demoUsage = `Usage:
@@ -43,11 +45,11 @@ func runDemo(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 		return err
 	}
 	if f.record != "" && (serve != "" || acpAgent) {
-		return usageErr("--record records a session elicit has with a server (the TUI, a headless command), not a server elicit serves")
+		return exit.Usagef("--record records a session elicit has with a server (the TUI, a headless command), not a server elicit serves")
 	}
 	if acpAgent {
 		if serve != "" || len(pos) > 0 {
-			return usageErr("--acp serves the demo ACP agent on stdio and takes nothing else")
+			return exit.Usagef("--acp serves the demo ACP agent on stdio and takes nothing else")
 		}
 		if err := acpagent.Serve(ctx, stdin, stdout, acpagent.Options{RequireAuth: acpAuth, SlowNew: slow(acpSlow), SlowAuth: slow(acpSlow)}); err != nil && ctx.Err() == nil {
 			return fmt.Errorf("demo agent: %w", err)
@@ -57,11 +59,11 @@ func runDemo(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	opts := &demo.Options{Protocol: f.protocol, Stateless: stateless}
 	if serve != "" && f.protocol != "" {
 		if err := demo.CheckProtocol(f.protocol); err != nil {
-			return usageErr("--protocol: %v", err)
+			return exit.Usagef("--protocol: %v", err)
 		}
 	}
 	if stateless && serve != "http" {
-		return usageErr("--stateless goes with --serve http")
+		return exit.Usagef("--stateless goes with --serve http")
 	}
 	switch {
 	case serve == "stdio" && len(pos) == 0:
@@ -76,18 +78,18 @@ func runDemo(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 		}
 		fmt.Fprintf(stderr, "elicit demo: serving Streamable HTTP, %s, on http://%s/mcp (ctrl+c to stop)\n", mode, addr)
 		if err := demo.ServeHTTP(ctx, addr, opts); err != nil && !errors.Is(err, http.ErrServerClosed) && ctx.Err() == nil {
-			return fail(exitConnect, "demo server on %s: %w", addr, err)
+			return exit.Fail(exit.Connect, "demo server on %s: %w", addr, err)
 		}
 		return nil
 	case serve != "" && serve != "stdio" && serve != "http":
-		return usageErr("bad --serve %q: want stdio or http", serve)
+		return exit.Usagef("bad --serve %q: want stdio or http", serve)
 	case len(pos) > 0:
-		return usageErr("demo takes no arguments, got %q", pos[0])
+		return exit.Usagef("demo takes no arguments, got %q", pos[0])
 	}
-	if f.url != "" || f.config != "" {
-		return usageErr("elicit demo runs the embedded demo; use elicit --url or --config for other servers")
+	if f.URL != "" || f.Config != "" {
+		return exit.Usagef("elicit demo runs the embedded demo; use elicit --url or --config for other servers")
 	}
-	f.demo = true
+	f.Demo = true
 	return runTUIWith(ctx, &f, stdout, stderr)
 }
 
@@ -99,22 +101,22 @@ func demoEras() []string { return []string{demo.ProtocolLegacy, demo.ProtocolSta
 // one per era, named by it, or the one --protocol pins. Each serves only
 // its era and its session is pinned to it, so the tools each lists are the
 // ones that work there.
-func demoSpecs(base serverSpec, protocol, name string) ([]serverSpec, error) {
+func demoSpecs(base serverspec.Server, protocol, name string) ([]serverspec.Server, error) {
 	if protocol != "" {
 		if err := demo.CheckProtocol(protocol); err != nil {
-			return nil, usageErr("--protocol: %v", err)
+			return nil, exit.Usagef("--protocol: %v", err)
 		}
 		base.Protocol = protocol
 		base.Name = "demo-" + protocol
 		if name != "" {
 			base.Name = name
 		}
-		return []serverSpec{base}, nil
+		return []serverspec.Server{base}, nil
 	}
 	if name != "" {
-		return nil, usageErr("--name names one server, and the demo runs one per era; pin one with --protocol to name it")
+		return nil, exit.Usagef("--name names one server, and the demo runs one per era; pin one with --protocol to name it")
 	}
-	var out []serverSpec
+	var out []serverspec.Server
 	for _, era := range demoEras() {
 		s := base
 		s.Name, s.Protocol = "demo-"+era, era

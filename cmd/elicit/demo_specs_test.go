@@ -7,6 +7,8 @@ import (
 	"github.com/elicit-dev/elicit/client"
 	"github.com/elicit-dev/elicit/client/question"
 	"github.com/elicit-dev/elicit/client/wire"
+	"github.com/elicit-dev/elicit/cmd/elicit/internal/exit"
+	"github.com/elicit-dev/elicit/cmd/elicit/internal/serverspec"
 	"github.com/elicit-dev/elicit/transport"
 )
 
@@ -14,14 +16,14 @@ import (
 // --protocol pins one (and --name then names it); --name alone is refused,
 // since it would name two servers.
 func TestDemoSpecs(t *testing.T) {
-	specsOf := func(args ...string) ([]serverSpec, error) {
+	specsOf := func(args ...string) ([]serverspec.Server, error) {
 		var f tuiFlags
 		fs := newFlagSet("demo", nil, "")
 		f.register(fs)
 		if err := fs.Parse(args); err != nil {
 			t.Fatal(err)
 		}
-		f.demo = true
+		f.Demo = true
 		specs, _, err := f.servers(t.Context())
 		return specs, err
 	}
@@ -46,7 +48,7 @@ func TestDemoSpecs(t *testing.T) {
 	if specs, err := specsOf("--protocol", "2026-07-28", "--name", "mine"); err != nil || len(specs) != 1 || specs[0].Name != "mine" {
 		t.Errorf("--protocol and --name: %+v, %v", specs, err)
 	}
-	if _, err := specsOf("--name", "mine"); codeOf(err) != exitUsage {
+	if _, err := specsOf("--name", "mine"); exit.CodeOf(err) != exit.Usage {
 		t.Errorf("--name without --protocol: %v, want a usage error", err)
 	}
 }
@@ -58,15 +60,17 @@ func TestDemoSpecs(t *testing.T) {
 func TestDemoServersEachInTheirEra(t *testing.T) {
 	var f tuiFlags
 	f.register(newFlagSet("demo", nil, ""))
-	f.demo = true
+	f.Demo = true
 	specs, _, err := f.servers(t.Context())
 	if err != nil {
 		t.Fatal(err)
 	}
 	mgr := client.NewManager(nil)
 	defer mgr.Close()
-	e := &engine{ctx: t.Context(), m: mgr, specs: map[string]serverSpec{}, pending: map[string]error{},
-		transports: func(s serverSpec) (transport.Transport, error) { return s.transport(transport.ObserverFuncs{}, nil) },
+	e := &engine{ctx: t.Context(), m: mgr, specs: map[string]serverspec.Server{}, pending: map[string]error{},
+		transports: func(s serverspec.Server) (transport.Transport, error) {
+			return s.Transport(transport.ObserverFuncs{}, nil)
+		},
 	}
 	for _, s := range specs {
 		e.specs[s.Name] = s

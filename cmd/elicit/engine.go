@@ -13,6 +13,7 @@ import (
 	"github.com/elicit-dev/elicit/client/question"
 	"github.com/elicit-dev/elicit/client/record"
 	"github.com/elicit-dev/elicit/client/wire"
+	"github.com/elicit-dev/elicit/cmd/elicit/internal/serverspec"
 	"github.com/elicit-dev/elicit/cmd/elicit/internal/shown"
 	"github.com/elicit-dev/elicit/transport"
 	"github.com/elicit-dev/elicit/transport/redact"
@@ -25,7 +26,7 @@ type engine struct {
 	// subscriptions); cmd cancels it on quit.
 	ctx   context.Context
 	m     *client.Manager
-	specs map[string]serverSpec
+	specs map[string]serverspec.Server
 	// order is the servers in the order given (flags, config), which the
 	// status bar keeps: they connect concurrently, so the Manager's own
 	// order is whichever started first.
@@ -33,7 +34,7 @@ type engine struct {
 	// sessionOpts builds each server's session options (prompter,
 	// observer, modes) the same way for the first connect and reconnects.
 	sessionOpts func(name string) *client.Options
-	transports  func(spec serverSpec) (transport.Transport, error)
+	transports  func(spec serverspec.Server) (transport.Transport, error)
 
 	// rec records the person's calls (--record; nil records nothing).
 	rec *record.Recorder

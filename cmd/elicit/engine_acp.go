@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"strings"
 	"sync"
 	"time"
 
@@ -16,57 +15,21 @@ import (
 	"github.com/elicit-dev/elicit/client/record"
 	"github.com/elicit-dev/elicit/client/wire"
 	"github.com/elicit-dev/elicit/cmd/elicit/internal/app"
+	"github.com/elicit-dev/elicit/cmd/elicit/internal/exit"
+	"github.com/elicit-dev/elicit/cmd/elicit/internal/serverspec"
 	"github.com/elicit-dev/elicit/cmd/elicit/internal/shown"
 	"github.com/elicit-dev/elicit/transport"
 	"github.com/elicit-dev/elicit/transport/redact"
 	"github.com/elicit-dev/elicit/ui"
 )
 
-// agentSpec is an ACP agent the TUI runs: a command on stdio (elicit acp
-// -- AGENT ARGS…, a config entry of "type": "acp", or the demo agent).
-type agentSpec struct {
-	Name    string
-	Command string
-	Args    []string
-	Env     []string
-	// Dir is where the agent runs and the session's cwd ("" is elicit's
-	// working directory).
-	Dir string
-	// broken, when set, is why this agent of a config is not started (a
-	// variable it names is not set): it shows failed with it.
-	broken error
-	// written is its command, args and cwd as its config wrote them, when
-	// a ${VAR} was expanded in them (nil: they are what was written).
-	written *writtenLaunch
-	// secrets are as a serverSpec's.
-	secrets []string
-}
-
-// secretValues are the agent's secrets for the run's set: its secret
-// arguments and environment values, and its config's.
-func (a agentSpec) secretValues() []string {
-	return append(append(argSecrets(a.Args), envSecrets(a.Env)...), a.secrets...)
-}
-
-// shown is s as it may be shown or recorded (serverSpec.shown).
-func (s agentSpec) shown() agentSpec {
-	l := shownLaunch(launch{Command: s.Command, Args: s.Args, Dir: s.Dir}, s.written)
-	s.Command, s.Args, s.Dir = l.Command, l.Args, l.Dir
-	return s
-}
-
-func (s agentSpec) describe() string {
-	s = s.shown()
-	return strings.Join(append([]string{s.Command}, s.Args...), " ")
-}
-
 // demoAgentSpec runs the embedded demo agent (elicit demo --acp).
-func demoAgentSpec(name string) (agentSpec, error) {
+func demoAgentSpec(name string) (serverspec.Agent, error) {
 	exe, err := os.Executable()
 	if err != nil {
-		return agentSpec{}, fmt.Errorf("the demo agent: %w", err)
+		return serverspec.Agent{}, fmt.Errorf("the demo agent: %w", err)
 	}
-	return agentSpec{Name: name, Command: exe, Args: []string{"demo", "--acp"}}, nil
+	return serverspec.Agent{Name: name, Command: exe, Args: []string{"demo", "--acp"}}, nil
 }
 
 // agentStartTimeout bounds starting an agent (initialize);
@@ -103,7 +66,7 @@ type agentHub struct {
 
 // agentConn is one agent and where it stands.
 type agentConn struct {
-	spec  agentSpec
+	spec  serverspec.Agent
 	state client.ServerState
 	err   error
 	c     *acp.Client
@@ -113,11 +76,11 @@ type agentConn struct {
 	info  wire.Implementation
 }
 
-func newAgentHub(br *ui.Bridge, journal *question.Journal, specs []agentSpec) (*agentHub, error) {
+func newAgentHub(br *ui.Bridge, journal *question.Journal, specs []serverspec.Agent) (*agentHub, error) {
 	h := &agentHub{br: br, journal: journal, agents: map[string]*agentConn{}}
 	for _, s := range specs {
 		if _, dup := h.agents[s.Name]; dup {
-			return nil, usageErr("two agents are named %q", s.Name)
+			return nil, exit.Usagef("two agents are named %q", s.Name)
 		}
 		h.agents[s.Name] = &agentConn{spec: s}
 		h.order = append(h.order, s.Name)
@@ -149,13 +112,13 @@ func (h *agentHub) connect(ctx context.Context, name string) {
 	h.mu.Lock()
 	spec := h.agents[name].spec
 	h.mu.Unlock()
-	if spec.broken != nil {
-		h.set(name, func(a *agentConn) { a.state, a.err = client.StateFailed, spec.broken })
+	if spec.Broken != nil {
+		h.set(name, func(a *agentConn) { a.state, a.err = client.StateFailed, spec.Broken })
 		return
 	}
 	h.set(name, func(a *agentConn) { a.state, a.err = client.StateConnecting, nil })
 	w := &app.AgentWiring{Name: name, Version: version, Command: spec.Command, Args: spec.Args, Env: spec.Env, Dir: spec.Dir,
-		Secrets: h.secrets, SecretValues: spec.secretValues(), Recorder: h.rec,
+		Secrets: h.secrets, SecretValues: spec.SecretValues(), Recorder: h.rec,
 		Prompter: shown.Prompter{Next: h.br, Secrets: h.secrets}, Journal: h.journal,
 		// An agent that wants a sign-in asks which method, as a form pane.
 		AskAuth:  h.br,
@@ -219,7 +182,7 @@ func (h *agentHub) Agents() []ui.AgentStatus {
 		a := h.agents[name]
 		// What the agent said (its agentInfo, its errors) with the secrets masked.
 		out = append(out, ui.AgentStatus{Name: name, State: a.state, Err: h.secrets.Error(a.err), Info: shown.Value(h.secrets, a.info),
-			Command: a.spec.describe(), Cwd: a.cwd, SessionID: a.sid})
+			Command: a.spec.Describe(), Cwd: a.cwd, SessionID: a.sid})
 	}
 	return out
 }

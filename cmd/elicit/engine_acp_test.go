@@ -13,6 +13,7 @@ import (
 	"github.com/elicit-dev/elicit/client/acp"
 	"github.com/elicit-dev/elicit/client/question"
 	"github.com/elicit-dev/elicit/client/record"
+	"github.com/elicit-dev/elicit/cmd/elicit/internal/serverspec"
 	"github.com/elicit-dev/elicit/transport/redact"
 	"github.com/elicit-dev/elicit/ui"
 )
@@ -35,7 +36,7 @@ func TestAgentHub(t *testing.T) {
 	})
 	defer br.Close()
 	tap := newAgentTap(t)
-	h, err := newAgentHub(br, question.NewJournal(0), []agentSpec{tap.spec(t, "demo")})
+	h, err := newAgentHub(br, question.NewJournal(0), []serverspec.Agent{tap.spec(t, "demo")})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -160,7 +161,7 @@ func TestAgentHubMasksAndRecords(t *testing.T) {
 	tap := newAgentTap(t)
 	spec := tap.spec(t, "demo")
 	spec.Args = []string{"--api-key=" + secret}
-	h, err := newAgentHub(br, question.NewJournal(0), []agentSpec{spec})
+	h, err := newAgentHub(br, question.NewJournal(0), []serverspec.Agent{spec})
 	if err != nil {
 		t.Fatal(err)
 	}

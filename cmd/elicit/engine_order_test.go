@@ -6,6 +6,7 @@ import (
 
 	"github.com/elicit-dev/elicit/client"
 	"github.com/elicit-dev/elicit/client/question"
+	"github.com/elicit-dev/elicit/cmd/elicit/internal/serverspec"
 	"github.com/elicit-dev/elicit/transport"
 	"github.com/elicit-dev/elicit/ui"
 )
@@ -18,13 +19,13 @@ func TestEngineServersInOrderFromTheStart(t *testing.T) {
 	mgr := client.NewManager(nil)
 	defer mgr.Close()
 	order := []string{"zeta", "alpha", "mid"}
-	specs := map[string]serverSpec{}
+	specs := map[string]serverspec.Server{}
 	for _, n := range order {
-		specs[n] = serverSpec{Name: n, Demo: true}
+		specs[n] = serverspec.Server{Name: n, Demo: true}
 	}
 	e := &engine{ctx: t.Context(), m: mgr, specs: specs, pending: map[string]error{}, order: order,
 		sessionOpts: func(string) *client.Options { return &client.Options{Prompter: question.DeclineAll} },
-		transports:  func(s serverSpec) (transport.Transport, error) { return s.transport(nil, nil) },
+		transports:  func(s serverspec.Server) (transport.Transport, error) { return s.Transport(nil, nil) },
 	}
 	names := func(st []ui.ServerStatus) []string {
 		var out []string
@@ -59,7 +60,7 @@ func TestEngineServersInOrderFromTheStart(t *testing.T) {
 func TestEngineServerDetailWhileConnecting(t *testing.T) {
 	mgr := client.NewManager(nil)
 	defer mgr.Close()
-	e := &engine{ctx: t.Context(), m: mgr, specs: map[string]serverSpec{"one": {Name: "one", Demo: true}}, pending: map[string]error{},
+	e := &engine{ctx: t.Context(), m: mgr, specs: map[string]serverspec.Server{"one": {Name: "one", Demo: true}}, pending: map[string]error{},
 		order: []string{"one"}}
 	d, err := e.Server("one")
 	if err != nil || d.State != client.StateConnecting || d.Name != "one" {

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/elicit-dev/elicit/client"
+	"github.com/elicit-dev/elicit/cmd/elicit/internal/serverspec"
 	"github.com/elicit-dev/elicit/cmd/elicit/internal/shown"
 	"github.com/elicit-dev/elicit/transport/redact"
 	"github.com/elicit-dev/elicit/ui"
@@ -57,9 +58,9 @@ func (e *engine) Server(name string) (ui.ServerDetail, error) {
 // query values, secret arguments), out of an error's text: an HTTP
 // client's errors quote the request's URL, query and all, and a server
 // may echo what it was sent.
-func (e *engine) scrubber(spec serverSpec) func(error) error {
+func (e *engine) scrubber(spec serverspec.Server) func(error) error {
 	sec := e.secretsNow()
-	sec.Add(specSecrets(spec)...)
+	sec.Add(spec.SecretValues()...)
 	return sec.Error
 }
 
@@ -67,8 +68,8 @@ func (e *engine) scrubber(spec serverSpec) func(error) error {
 // out: header and environment values stay behind (their names go), and
 // so do the URL's password and query values; an argument that is, or
 // follows, a flag naming a secret is masked.
-func transportDetail(spec serverSpec) ui.TransportDetail {
-	spec = spec.shown() // as its config wrote it
+func transportDetail(spec serverspec.Server) ui.TransportDetail {
+	spec = spec.Shown() // as its config wrote it
 	switch {
 	case spec.Demo:
 		return ui.TransportDetail{Kind: "in-process"}
@@ -89,46 +90,5 @@ func transportDetail(spec serverSpec) ui.TransportDetail {
 		k, _, _ := strings.Cut(kv, "=")
 		env = append(env, k)
 	}
-	return ui.TransportDetail{Kind: "stdio", Command: spec.Command, Args: maskArgs(spec.Args), Dir: spec.Dir, EnvNames: env}
-}
-
-// masked stands for a value left out.
-const masked = "…"
-
-// maskArgs masks the values of arguments that name a secret: "--token=X"
-// and "--api-key X" become "--token=…" and "--api-key …", "API_KEY=X"
-// becomes "API_KEY=…", "Authorization: Bearer X" becomes
-// "Authorization: …".
-func maskArgs(args []string) []string {
-	out := make([]string, len(args))
-	for i, a := range args {
-		out[i] = a
-		if i > 0 && strings.HasPrefix(args[i-1], "-") && !strings.Contains(args[i-1], "=") &&
-			secretName(args[i-1]) && !strings.HasPrefix(a, "-") {
-			out[i] = masked
-			continue
-		}
-		for _, sep := range []string{"=", ":"} {
-			if k, _, ok := strings.Cut(a, sep); ok && secretName(k) {
-				out[i] = k + sep + masked
-				if sep == ":" {
-					out[i] = k + ": " + masked
-				}
-				break
-			}
-		}
-	}
-	return out
-}
-
-// secretName reports whether a flag, variable or header name says its
-// value is a secret.
-func secretName(name string) bool {
-	n := strings.ToLower(name)
-	for _, w := range []string{"token", "key", "secret", "pass", "auth", "credential", "cookie", "bearer", "session"} {
-		if strings.Contains(n, w) {
-			return true
-		}
-	}
-	return false
+	return ui.TransportDetail{Kind: "stdio", Command: spec.Command, Args: serverspec.MaskArgs(spec.Args), Dir: spec.Dir, EnvNames: env}
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/elicit-dev/elicit/client"
 	"github.com/elicit-dev/elicit/client/question"
 	"github.com/elicit-dev/elicit/cmd/elicit/demo"
+	"github.com/elicit-dev/elicit/cmd/elicit/internal/serverspec"
 	"github.com/elicit-dev/elicit/transport"
 	"github.com/elicit-dev/elicit/ui"
 )
@@ -25,7 +26,7 @@ import (
 func TestEngineServerDetail(t *testing.T) {
 	srv := httptest.NewServer(demo.HTTPHandler(nil))
 	defer srv.Close()
-	specs := map[string]serverSpec{
+	specs := map[string]serverspec.Server{
 		"web": {Name: "web", URL: strings.Replace(srv.URL, "http://", "http://user:SECRET-PW@", 1) + "/mcp?token=SECRET-Q&tenant=blue",
 			Header: http.Header{"Authorization": {"Bearer SECRET-H"}, "X-Tenant": {"SECRET-X"}}},
 		"gone": {Name: "gone", URL: "http://127.0.0.1:1/mcp?api_key=SECRET-G"},
@@ -38,11 +39,11 @@ func TestEngineServerDetail(t *testing.T) {
 	defer mgr.Close()
 	e := &engine{ctx: t.Context(), m: mgr, specs: specs, pending: map[string]error{},
 		sessionOpts: func(string) *client.Options { return &client.Options{Prompter: question.DeclineAll} },
-		transports: func(s serverSpec) (transport.Transport, error) {
+		transports: func(s serverspec.Server) (transport.Transport, error) {
 			if s.Command != "" {
 				return nil, fmt.Errorf("start %s %s: not found", s.Command, strings.Join(s.Args, " "))
 			}
-			return s.transport(nil, nil)
+			return s.Transport(nil, nil)
 		},
 	}
 	e.connectAll(t.Context(), []string{"web", "gone", "tool", "demo"})

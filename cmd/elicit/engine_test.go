@@ -7,6 +7,7 @@ import (
 
 	"github.com/elicit-dev/elicit/client"
 	"github.com/elicit-dev/elicit/client/question"
+	"github.com/elicit-dev/elicit/cmd/elicit/internal/serverspec"
 	"github.com/elicit-dev/elicit/transport"
 	"github.com/elicit-dev/elicit/ui"
 )
@@ -25,12 +26,12 @@ func TestEngineCallWithoutArguments(t *testing.T) {
 	}}
 	mgr := client.NewManager(nil)
 	defer mgr.Close()
-	spec := serverSpec{Name: "demo", Demo: true}
-	e := &engine{ctx: t.Context(), m: mgr, specs: map[string]serverSpec{"demo": spec}, pending: map[string]error{},
+	spec := serverspec.Server{Name: "demo", Demo: true}
+	e := &engine{ctx: t.Context(), m: mgr, specs: map[string]serverspec.Server{"demo": spec}, pending: map[string]error{},
 		sessionOpts: func(string) *client.Options {
 			return &client.Options{Prompter: question.AcceptDefaults, Protocol: "2025-11-25"}
 		},
-		transports: func(s serverSpec) (transport.Transport, error) { return s.transport(obs, nil) },
+		transports: func(s serverspec.Server) (transport.Transport, error) { return s.Transport(obs, nil) },
 	}
 	e.connectAll(t.Context(), []string{"demo"})
 	if _, err := e.Call(t.Context(), "demo", "showcase", nil, ui.CallOptions{}); err != nil {

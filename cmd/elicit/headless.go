@@ -14,6 +14,8 @@ import (
 	"github.com/elicit-dev/elicit/client/question"
 	"github.com/elicit-dev/elicit/client/wire"
 	"github.com/elicit-dev/elicit/cmd/elicit/internal/app"
+	"github.com/elicit-dev/elicit/cmd/elicit/internal/exit"
+	"github.com/elicit-dev/elicit/cmd/elicit/internal/serverspec"
 	"github.com/elicit-dev/elicit/themes/untrusted"
 )
 
@@ -48,16 +50,16 @@ func runTools(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	var c common
 	fs := newFlagSet("tools", stderr, toolsUsage)
 	c.register(fs)
-	c.registerConfig(fs)
+	c.RegisterConfig(fs)
 	c.registerLogLevel(fs)
 	before, after := splitDashDash(args)
-	c.command = after
+	c.Command = after
 	pos, err := parseInterleaved(fs, before)
 	if err != nil {
 		return err
 	}
 	if len(pos) > 0 {
-		return usageErr("tools takes no arguments, got %q", pos[0])
+		return exit.Usagef("tools takes no arguments, got %q", pos[0])
 	}
 	c.recordAs = "tools"
 	sess, cleanup, err := connectHeadless(ctx, &c, question.CancelAll, stderr)
@@ -70,7 +72,7 @@ func runTools(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	rc.End(tools, err)
 	why, err := skipped(err)
 	if err != nil {
-		return fail(exitToolError, "tools/list on %s: %w", sess.Name(), err)
+		return exit.Fail(exit.ToolError, "tools/list on %s: %w", sess.Name(), err)
 	}
 	return writeJSON(stdout, &toolsOutput{Server: sess.Name(), Protocol: sess.Protocol(), Era: sess.Era(),
 		Roots: orEmpty(sess.Roots().Roots), Tools: orEmpty(tools), Skipped: why, Findings: findingsOf(c.findings), LogLevel: c.logLevelOut})
@@ -81,18 +83,18 @@ func runCall(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	var argsJSON, answer string
 	fs := newFlagSet("call", stderr, callUsage)
 	c.register(fs)
-	c.registerConfig(fs)
+	c.RegisterConfig(fs)
 	c.registerLogLevel(fs)
 	fs.StringVar(&argsJSON, "args", "{}", "tool arguments as a JSON object")
 	fs.StringVar(&answer, "answer", "accept-defaults", "how to answer prompts: accept-defaults, accept, decline, cancel or FILE.json")
 	before, after := splitDashDash(args)
-	c.command = after
+	c.Command = after
 	pos, err := parseInterleaved(fs, before)
 	if err != nil {
 		return err
 	}
 	if len(pos) != 1 {
-		return usageErr("call needs exactly one TOOL name (see elicit call -h)")
+		return exit.Usagef("call needs exactly one TOOL name (see elicit call -h)")
 	}
 	tool := pos[0]
 	toolArgs, err := argsObject(argsJSON)
@@ -157,7 +159,7 @@ func runCall(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if callErr != nil {
 		out.Error = callErr.Error()
 	}
-	out.Failure = failureOf(err)
+	out.Failure = exit.FailureOf(err)
 	if werr := writeJSON(stdout, &out); werr != nil {
 		return werr
 	}
@@ -170,23 +172,23 @@ func runCall(ctx context.Context, args []string, stdout, stderr io.Writer) error
 func callVerdict(tool string, callErr error, res *wire.CallToolResult, prompts []promptOutput, sampling []samplingOutput, prompter question.Prompter, answer string) error {
 	switch {
 	case callErr != nil:
-		return fail(exitToolError, "%w", callErr) // it names the call and the server already
+		return exit.Fail(exit.ToolError, "%w", callErr) // it names the call and the server already
 	case res.IsError:
-		return fail(exitToolError, "tool %q returned isError", tool)
+		return exit.Fail(exit.ToolError, "tool %q returned isError", tool)
 	}
 	for _, p := range prompts {
 		if p.Outcome != question.Accept.String() {
-			return fail(exitNotAccepted, "prompt %s ended as %s", p.Key, p.Outcome)
+			return exit.Fail(exit.NotAccepted, "prompt %s ended as %s", p.Key, p.Outcome)
 		}
 	}
 	for _, p := range sampling {
 		if p.Outcome != question.Accept.String() {
-			return fail(exitNotAccepted, "sampling request %s ended as %s", p.Key, p.Outcome)
+			return exit.Fail(exit.NotAccepted, "sampling request %s ended as %s", p.Key, p.Outcome)
 		}
 	}
 	if a, ok := prompter.(*question.Answers); ok {
 		if unused := a.Unused(); len(unused) > 0 {
-			return fail(exitNotAccepted, "--answer %s: %s filled no field of any question (a misspelt name?)", answer, strings.Join(unused, ", "))
+			return exit.Fail(exit.NotAccepted, "--answer %s: %s filled no field of any question (a misspelt name?)", answer, strings.Join(unused, ", "))
 		}
 	}
 	return nil
@@ -211,7 +213,7 @@ type callOutput struct {
 	// Findings are the server's spec violations seen meanwhile.
 	Findings jsonList[findings.Finding] `json:"findings"`
 	// Failure is set whenever the command exits non-zero.
-	Failure *failure `json:"failure,omitempty"`
+	Failure *exit.Failure `json:"failure,omitempty"`
 	// Repaired says the output had to replace bytes the server sent.
 	Repaired string `json:"repaired,omitempty"`
 	// LogLevel is what became of --log-level (loglevel.go).
@@ -263,7 +265,7 @@ func policy(answer string) (question.Prompter, error) {
 	}
 	p, err := question.AnswerFile(answer)
 	if err != nil {
-		return nil, usageErr("--answer %s: %v", answer, err)
+		return nil, exit.Usagef("--answer %s: %v", answer, err)
 	}
 	return p, nil
 }
@@ -276,12 +278,12 @@ func connectHeadless(ctx context.Context, c *common, prompter question.Prompter,
 	if err != nil {
 		return nil, nil, err
 	}
-	for _, w := range spec.warnings {
+	for _, w := range spec.Warnings {
 		fmt.Fprintf(stderr, "elicit: warning: %s\n", untrusted.Line(w))
 	}
-	spec.auth = headlessAuth(stderr, c.authTimeout)
+	spec.Auth = serverspec.HeadlessAuth(stderr, c.AuthTimeout)
 	c.findings = findings.NewRecorder(nil)
-	rec, err := openRecord(c.record, recordSettings(c.recordAs, c, []serverSpec{spec}, c.urlWait, c.answer), secretsOf(stderr))
+	rec, err := openRecord(c.record, recordSettings(c.recordAs, c, []serverspec.Server{spec}, c.urlWait, c.answer), serverspec.SecretsOf(stderr))
 	if err != nil {
 		return nil, nil, err
 	}
@@ -315,7 +317,7 @@ func connectHeadless(ctx context.Context, c *common, prompter question.Prompter,
 		RequestTimeout: c.requestTimeout,
 		OnStderr:       func(line string) { fmt.Fprintf(stderr, "[%s] %s\n", spec.Name, untrusted.Line(line)) },
 	}
-	t, err := spec.transport(w.TransportObserver(), secretsOf(stderr))
+	t, err := spec.Transport(w.TransportObserver(), serverspec.SecretsOf(stderr))
 	if err != nil {
 		closeRec()
 		return nil, nil, err
@@ -323,7 +325,7 @@ func connectHeadless(ctx context.Context, c *common, prompter question.Prompter,
 	sess, err := w.Connect(ctx, t)
 	if err != nil {
 		closeRec()
-		return nil, nil, fail(exitConnect, "%w", err) // "connect to NAME: …", naming the command or URL where it failed
+		return nil, nil, exit.Fail(exit.Connect, "%w", err) // "connect to NAME: …", naming the command or URL where it failed
 	}
 	c.logLevelOut = applyLogLevel(ctx, c, sess, stderr)
 	// The recording is closed after the session: closing it settles the

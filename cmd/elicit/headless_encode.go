@@ -278,3 +278,12 @@ func newline(w *bufio.Writer, prefix, indent string, depth int) {
 		_, _ = w.WriteString(indent)
 	}
 }
+
+// orEmpty is a list as headless JSON prints it: [] when there is none,
+// never null, so a script can iterate it.
+func orEmpty[T any](s []T) []T {
+	if s == nil {
+		return []T{}
+	}
+	return s
+}

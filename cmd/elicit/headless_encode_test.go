@@ -10,6 +10,7 @@ import (
 
 	"github.com/elicit-dev/elicit/client"
 	"github.com/elicit-dev/elicit/client/findings"
+	"github.com/elicit-dev/elicit/cmd/elicit/internal/exit"
 	"github.com/elicit-dev/elicit/themes/untrusted"
 	"github.com/elicit-dev/elicit/transport/jsonrpc"
 )
@@ -53,7 +54,7 @@ func TestEncodeCallEveryMember(t *testing.T) {
 		ElapsedMS:  7,
 		Findings: []findings.Finding{{Rule: "r", Severity: findings.Error, Server: "s", Detail: "d<", Time: tm, Count: 2,
 			Frame: findings.FrameRef{In: true, ID: "3", Time: tm}}},
-		Failure:  &failure{Exit: 4, Kind: "tool", Message: "m&"},
+		Failure:  &exit.Failure{Exit: 4, Kind: "tool", Message: "m&"},
 		Repaired: "r",
 	}
 	empty := &callOutput{Result: json.RawMessage(`0`), Roots: []client.Root{}, Prompts: []promptOutput{}, Sampling: []samplingOutput{},

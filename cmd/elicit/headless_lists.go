@@ -11,6 +11,7 @@ import (
 	"github.com/elicit-dev/elicit/client/question"
 	"github.com/elicit-dev/elicit/client/record"
 	"github.com/elicit-dev/elicit/client/wire"
+	"github.com/elicit-dev/elicit/cmd/elicit/internal/exit"
 )
 
 // The headless commands that read a server without calling a tool:
@@ -100,19 +101,19 @@ func runRead(ctx context.Context, name, usage string, npos int, args []string, s
 	var c common
 	fs := newFlagSet(name, stderr, usage)
 	c.register(fs)
-	c.registerConfig(fs)
+	c.RegisterConfig(fs)
 	c.registerLogLevel(fs)
 	if extra != nil {
 		extra(fs)
 	}
 	before, after := splitDashDash(args)
-	c.command = after
+	c.Command = after
 	pos, err := parseInterleaved(fs, before)
 	if err != nil {
 		return err
 	}
 	if len(pos) != npos {
-		return usageErr("%s takes %d argument(s), got %d (see elicit %s -h)", name, npos, len(pos), name)
+		return exit.Usagef("%s takes %d argument(s), got %d (see elicit %s -h)", name, npos, len(pos), name)
 	}
 	c.recordAs = name
 	sess, cleanup, err := connectHeadless(ctx, &c, question.CancelAll, stderr)
@@ -122,10 +123,10 @@ func runRead(ctx context.Context, name, usage string, npos int, args []string, s
 	defer cleanup()
 	out := &readOutput{Server: sess.Name(), Protocol: sess.Protocol(), Era: sess.Era(), Roots: orEmpty(sess.Roots().Roots), LogLevel: c.logLevelOut}
 	if err := do(ctx, sess, pos, out, c.rec); err != nil {
-		if codeOf(err) != exitInternal {
+		if exit.CodeOf(err) != exit.Internal {
 			return err // already says how to exit (a bad --args)
 		}
-		return fail(exitToolError, "%w", err) // the engine's error names the method and server
+		return exit.Fail(exit.ToolError, "%w", err) // the engine's error names the method and server
 	}
 	out.Findings = findingsOf(c.findings)
 	return writeJSON(stdout, out)

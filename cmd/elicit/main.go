@@ -16,6 +16,8 @@ import (
 	"strings"
 	"syscall"
 
+	"github.com/elicit-dev/elicit/cmd/elicit/internal/exit"
+	"github.com/elicit-dev/elicit/cmd/elicit/internal/serverspec"
 	"github.com/elicit-dev/elicit/themes/untrusted"
 	"github.com/elicit-dev/elicit/transport/redact"
 )
@@ -121,16 +123,14 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	errw := redact.NewSecrets().Writer(stderr)
 	defer errw.Flush()
 	err := dispatch(ctx, args, stdin, stdout, errw)
-	if err != nil && !errors.Is(err, errHelp) {
+	if err != nil && !errors.Is(err, exit.ErrHelp) {
 		printError(errw, err)
 	}
-	if errors.Is(err, errHelp) {
-		return exitOK
+	if errors.Is(err, exit.ErrHelp) {
+		return exit.OK
 	}
-	return codeOf(err)
+	return exit.CodeOf(err)
 }
-
-var errHelp = errors.New("help shown")
 
 // commands are the subcommands' names (commandTable), for hoistCommand
 // and suggestions.
@@ -216,10 +216,10 @@ func stdoutForScripts(name string, args []string) bool {
 func withFailureJSON(stdout io.Writer, run func(io.Writer) error) error {
 	w := &countingWriter{w: stdout}
 	err := run(w)
-	if err != nil && !errors.Is(err, errHelp) && w.n == 0 {
+	if err != nil && !errors.Is(err, exit.ErrHelp) && w.n == 0 {
 		if werr := writeJSON(stdout, struct {
-			Failure *failure `json:"failure"`
-		}{failureOf(err)}); werr != nil {
+			Failure *exit.Failure `json:"failure"`
+		}{exit.FailureOf(err)}); werr != nil {
 			return errors.Join(err, werr)
 		}
 	}
@@ -263,7 +263,7 @@ func dispatch(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	if stdoutForScripts(c.name, args) {
 		// Its stdout is text and JSON for scripts and logs: it gets the
 		// run's secrets masked too.
-		outw := secretsOf(stderr).Writer(stdout)
+		outw := serverspec.SecretsOf(stderr).Writer(stdout)
 		defer outw.Flush()
 		stdout = outw
 	}

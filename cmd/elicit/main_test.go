@@ -53,3 +53,16 @@ func runWithLeakCheck(m *testing.M) int {
 	}
 	return code
 }
+
+// writeFile writes body to dir/name (making its folders) for a test.
+func writeFile(t *testing.T, dir, name, body string) string {
+	t.Helper()
+	p := filepath.Join(dir, name)
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(p, []byte(body), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}

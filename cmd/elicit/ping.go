@@ -10,6 +10,7 @@ import (
 	"github.com/elicit-dev/elicit/client/findings"
 	"github.com/elicit-dev/elicit/client/question"
 	"github.com/elicit-dev/elicit/client/wire"
+	"github.com/elicit-dev/elicit/cmd/elicit/internal/exit"
 )
 
 const pingUsage = `Usage: elicit ping [flags] [-- CMD ARGS...]
@@ -39,7 +40,7 @@ type pingOutput struct {
 	Error  string `json:"error,omitempty"`
 	// Findings are the server's spec violations seen meanwhile.
 	Findings jsonList[findings.Finding] `json:"findings"`
-	Failure  *failure                   `json:"failure,omitempty"`
+	Failure  *exit.Failure              `json:"failure,omitempty"`
 	Repaired string                     `json:"repaired,omitempty"`
 }
 
@@ -49,15 +50,15 @@ func runPing(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	var c common
 	fs := newFlagSet("ping", stderr, pingUsage)
 	c.register(fs)
-	c.registerConfig(fs)
+	c.RegisterConfig(fs)
 	before, after := splitDashDash(args)
-	c.command = after
+	c.Command = after
 	pos, err := parseInterleaved(fs, before)
 	if err != nil {
 		return err
 	}
 	if len(pos) > 0 {
-		return usageErr("ping takes no arguments, got %q", pos[0])
+		return exit.Usagef("ping takes no arguments, got %q", pos[0])
 	}
 	c.recordAs = "ping"
 	start := time.Now()
@@ -78,13 +79,13 @@ func runPing(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		err = nil
 	case err != nil:
 		out.Error = err.Error()
-		err = fail(exitToolError, "%w", err) // it names ping and the server
+		err = exit.Fail(exit.ToolError, "%w", err) // it names ping and the server
 	default:
 		ms := millis(rtt)
 		out.RTTMS = &ms
 	}
 	out.Findings = findingsOf(c.findings)
-	out.Failure = failureOf(err)
+	out.Failure = exit.FailureOf(err)
 	if werr := writeJSON(stdout, &out); werr != nil {
 		return werr
 	}

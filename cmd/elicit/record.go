@@ -9,6 +9,8 @@ import (
 
 	"github.com/elicit-dev/elicit/client/record"
 	"github.com/elicit-dev/elicit/client/wire"
+	"github.com/elicit-dev/elicit/cmd/elicit/internal/exit"
+	"github.com/elicit-dev/elicit/cmd/elicit/internal/serverspec"
 	"github.com/elicit-dev/elicit/transport/redact"
 )
 
@@ -28,12 +30,12 @@ func openRecord(path string, s record.Settings, sec *redact.Secrets) (*record.Re
 	}
 	f, err := redact.CreatePrivate(path)
 	if err != nil {
-		return nil, usageErr("--record %s: %v", path, err)
+		return nil, exit.Usagef("--record %s: %v", path, err)
 	}
 	r, err := record.New(f, version, s, record.Redact(sec.Bytes))
 	if err != nil {
 		_ = f.Close()
-		return nil, usageErr("--record %s: %v", path, err)
+		return nil, exit.Usagef("--record %s: %v", path, err)
 	}
 	return r, nil
 }
@@ -48,7 +50,7 @@ func closeRecord(r *record.Recorder, path string, stderr io.Writer) {
 
 // recordSettings are the settings line of a session of specs, with the
 // flags c gave.
-func recordSettings(command string, c *common, specs []serverSpec, urlWait time.Duration, answer string) record.Settings {
+func recordSettings(command string, c *common, specs []serverspec.Server, urlWait time.Duration, answer string) record.Settings {
 	s := record.Settings{Command: command, Protocol: c.protocol, Elicit: c.elicit, Sampling: c.sample,
 		Answer: answer, URLWaitMS: urlWait.Milliseconds()}
 	if s.Elicit == "" {
@@ -63,7 +65,7 @@ func recordSettings(command string, c *common, specs []serverSpec, urlWait time.
 // recordServer describes spec as the server view does (transportDetail):
 // header and environment variable names, never their values; the URL's
 // password and query values and secret arguments masked.
-func recordServer(spec serverSpec) record.Server {
+func recordServer(spec serverspec.Server) record.Server {
 	out := record.Server{Name: spec.Name, Protocol: spec.Protocol}
 	for _, r := range spec.Roots {
 		out.Roots = append(out.Roots, r.URI)

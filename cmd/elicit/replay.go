@@ -18,6 +18,8 @@ import (
 	"github.com/elicit-dev/elicit/client/record"
 	"github.com/elicit-dev/elicit/client/wire"
 	"github.com/elicit-dev/elicit/cmd/elicit/internal/app"
+	"github.com/elicit-dev/elicit/cmd/elicit/internal/exit"
+	"github.com/elicit-dev/elicit/cmd/elicit/internal/serverspec"
 	"github.com/elicit-dev/elicit/themes/untrusted"
 	"github.com/elicit-dev/elicit/transport/redact"
 )
@@ -67,26 +69,26 @@ func runReplay(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 	var trusted bool
 	fs := newFlagSet("replay", stderr, replayUsage)
 	c.register(fs)
-	c.registerConfig(fs)
+	c.RegisterConfig(fs)
 	fs.BoolVar(&asJSON, "json", false, "print the report as JSON")
 	fs.StringVar(&only, "recorded", "", "replay only the calls of this recorded server (needed with a server given when the recording has several)")
 	fs.BoolVar(&trusted, "trust-recorded-command", false, trustFlagUsage)
 	fs.DurationVar(&wait, "wait", replayWait, "how long to wait for what the recording says the server did by itself (withdrew a question), and for a call's outcomes")
 	before, after := splitDashDash(args)
-	c.command = after
+	c.Command = after
 	pos, err := parseInterleaved(fs, before)
 	if err != nil {
 		return err
 	}
 	if len(pos) != 1 {
-		return usageErr("replay needs exactly one FILE (see elicit replay -h)")
+		return exit.Usagef("replay needs exactly one FILE (see elicit replay -h)")
 	}
 	if wait <= 0 {
-		return usageErr("--wait must be positive")
+		return exit.Usagef("--wait must be positive")
 	}
 	rec, err := record.ReadFile(pos[0])
 	if err != nil {
-		return usageErr("%v", err)
+		return exit.Usagef("%v", err)
 	}
 	set := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
@@ -110,7 +112,7 @@ func runReplay(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 	gate := replayGate(pos[0], trusted, stdin, stderr)
 	if len(rec.Settings.Agents) > 0 && len(rec.Settings.Servers) == 0 {
 		// An ACP session (elicit acp --record): replay_acp.go.
-		return runReplayACP(ctx, rec, acpReplayOptions{file: pos[0], command: c.command, record: c.record, asJSON: asJSON, wait: wait, gate: gate}, stdout, stderr)
+		return runReplayACP(ctx, rec, acpReplayOptions{file: pos[0], command: c.Command, record: c.record, asJSON: asJSON, wait: wait, gate: gate}, stdout, stderr)
 	}
 	targets, err := replayTargets(rec, &c, only, protocolSet)
 	if err != nil {
@@ -123,10 +125,10 @@ func runReplay(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 		return err
 	}
 	for _, spec := range agentSpecs {
-		secretsOf(stderr).Add(spec.secretValues()...)
+		serverspec.SecretsOf(stderr).Add(spec.SecretValues()...)
 	}
 	launches := append(serverLaunches(targets), agentLaunches(rec, agentSpecs, agentDemos, false)...)
-	if err := gate.allow(ctx, launches); err != nil {
+	if err := gate.Allow(ctx, launches); err != nil {
 		return err
 	}
 	permits, err := agentPermits(ctx, gate, rec, agentDemos, false)
@@ -136,12 +138,12 @@ func runReplay(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 	rep := &replayReport{File: pos[0], Ignored: volatileRules(), Truncated: rec.End == nil}
 	r := &replayer{rec: rec, c: &c, wait: wait, stderr: stderr, findings: findings.NewRecorder(nil)}
 	// --record records the replay itself (to see what a red one did).
-	var specs []serverSpec
+	var specs []serverspec.Server
 	for _, t := range targets {
 		specs = append(specs, t.spec)
 	}
-	slices.SortFunc(specs, func(a, b serverSpec) int { return strings.Compare(a.Name, b.Name) })
-	if r.out, err = openRecord(c.record, recordSettings("replay", &c, specs, 0, ""), secretsOf(stderr)); err != nil {
+	slices.SortFunc(specs, func(a, b serverspec.Server) int { return strings.Compare(a.Name, b.Name) })
+	if r.out, err = openRecord(c.record, recordSettings("replay", &c, specs, 0, ""), serverspec.SecretsOf(stderr)); err != nil {
 		return err
 	}
 	defer closeRecord(r.out, c.record, stderr)
@@ -188,15 +190,15 @@ func (r *replayReport) end(ctx context.Context, file string, asJSON bool, print 
 		print(stdout)
 	}
 	if ctx.Err() != nil {
-		return fail(exitInternal, "replay interrupted")
+		return exit.Fail(exit.Internal, "replay interrupted")
 	}
 	for _, s := range r.Servers {
 		if s.Error != "" {
-			return fail(exitConnect, "replay of %s: %s: %s", file, s.Name, s.Error)
+			return exit.Fail(exit.Connect, "replay of %s: %s: %s", file, s.Name, s.Error)
 		}
 	}
 	if !r.Match {
-		return fail(exitDiffers, "replay of %s: %d difference(s)", file, r.Differences)
+		return exit.Fail(exit.Differs, "replay of %s: %d difference(s)", file, r.Differences)
 	}
 	return nil
 }
@@ -204,7 +206,7 @@ func (r *replayReport) end(ctx context.Context, file string, asJSON bool, print 
 // replayTarget is one recorded server and where it is replayed.
 type replayTarget struct {
 	recorded record.Server
-	spec     serverSpec
+	spec     serverspec.Server
 	protocol string // the session's (spec.Protocol also pins a demo)
 	sess     *client.Session
 	err      error
@@ -217,7 +219,7 @@ type replayTarget struct {
 }
 
 func (t *replayTarget) summary() replayServer {
-	s := replayServer{Name: t.recorded.Name, Against: t.spec.describe()}
+	s := replayServer{Name: t.recorded.Name, Against: t.spec.Describe()}
 	if t.err != nil {
 		s.Error = t.err.Error()
 	} else if t.sess != nil {
@@ -233,20 +235,20 @@ func replayTargets(rec *record.Recording, c *common, only string, protocolSet bo
 	if only != "" {
 		i := slices.IndexFunc(servers, func(s record.Server) bool { return s.Name == only })
 		if i < 0 {
-			return nil, usageErr("--recorded %s: the recording has no such server (it has %s)", only, recordedNames(servers))
+			return nil, exit.Usagef("--recorded %s: the recording has no such server (it has %s)", only, recordedNames(servers))
 		}
 		servers = servers[i : i+1]
 	}
 	if len(servers) == 0 {
-		return nil, usageErr("the recording names no server")
+		return nil, exit.Usagef("the recording names no server")
 	}
-	given := c.url != "" || len(c.command) > 0 || c.demo || c.config != "" || c.server != ""
+	given := c.URL != "" || len(c.Command) > 0 || c.Demo || c.Config != "" || c.Server != ""
 	if given && len(servers) > 1 {
-		return nil, usageErr("the recording has %d servers (%s): say which the given server stands for with --recorded NAME", len(servers), recordedNames(servers))
+		return nil, exit.Usagef("the recording has %d servers (%s): say which the given server stands for with --recorded NAME", len(servers), recordedNames(servers))
 	}
 	out := map[string]*replayTarget{}
 	for _, rs := range servers {
-		var spec serverSpec
+		var spec serverspec.Server
 		var err error
 		rootsFromFile := false
 		if given {
@@ -294,14 +296,14 @@ func recordedRoots(rs record.Server) []client.Root {
 // masked cannot be had from it: a masked argument or URL asks for the
 // server to be given; environment variables are taken from this
 // process's environment by the names recorded.
-func specOfRecorded(rs record.Server) (serverSpec, error) {
-	s := serverSpec{Name: rs.Name, Protocol: rs.Protocol, Roots: recordedRoots(rs)}
+func specOfRecorded(rs record.Server) (serverspec.Server, error) {
+	s := serverspec.Server{Name: rs.Name, Protocol: rs.Protocol, Roots: recordedRoots(rs)}
 	switch rs.Kind {
 	case "demo":
 		s.Demo = true
 	case "stdio":
-		if slices.Contains(rs.Args, masked) || strings.Contains(strings.Join(rs.Args, " "), masked) {
-			return s, usageErr("the recorded command of %s has a masked (secret) argument: give the server with -- CMD ARGS...", rs.Name)
+		if slices.Contains(rs.Args, serverspec.Masked) || strings.Contains(strings.Join(rs.Args, " "), serverspec.Masked) {
+			return s, exit.Usagef("the recorded command of %s has a masked (secret) argument: give the server with -- CMD ARGS...", rs.Name)
 		}
 		s.Command, s.Args, s.Dir = rs.Command, rs.Args, rs.Dir
 		for _, name := range rs.EnvNames {
@@ -310,12 +312,12 @@ func specOfRecorded(rs record.Server) (serverSpec, error) {
 			}
 		}
 	case "http", "sse":
-		if strings.Contains(rs.URL, masked) || len(rs.HeaderNames) > 0 {
-			return s, usageErr("the recorded URL of %s had secrets (masked query values, a password or headers %s): give it with --url URL [--header …]", rs.Name, strings.Join(rs.HeaderNames, ", "))
+		if strings.Contains(rs.URL, serverspec.Masked) || len(rs.HeaderNames) > 0 {
+			return s, exit.Usagef("the recorded URL of %s had secrets (masked query values, a password or headers %s): give it with --url URL [--header …]", rs.Name, strings.Join(rs.HeaderNames, ", "))
 		}
 		s.URL, s.LegacySSE = rs.URL, rs.Kind == "sse"
 	default:
-		return s, usageErr("recorded server %s is of kind %q, which this elicit cannot start: give it with -- CMD or --url", rs.Name, rs.Kind)
+		return s, exit.Usagef("recorded server %s is of kind %q, which this elicit cannot start: give it with -- CMD or --url", rs.Name, rs.Kind)
 	}
 	return s, nil
 }
@@ -360,7 +362,7 @@ func (r *replayer) connect(ctx context.Context, targets map[string]*replayTarget
 				t.prompter.addOutside(a)
 			}
 		}
-		t.spec.auth = headlessAuth(r.stderr, r.c.authTimeout)
+		t.spec.Auth = serverspec.HeadlessAuth(r.stderr, r.c.AuthTimeout)
 		roots := t.spec.Roots
 		if roots == nil && (st.Command == "tui" || st.Command == "demo") {
 			roots = []client.Root{} // the TUI always declares roots
@@ -381,7 +383,7 @@ func (r *replayer) connect(ctx context.Context, targets map[string]*replayTarget
 			RequestTimeout: r.c.requestTimeout,
 			OnStderr:       func(line string) { fmt.Fprintf(r.stderr, "[%s] %s\n", name, untrusted.Line(line)) },
 		}
-		tr, err := t.spec.transport(w.TransportObserver(), secretsOf(r.stderr))
+		tr, err := t.spec.Transport(w.TransportObserver(), serverspec.SecretsOf(r.stderr))
 		if err != nil {
 			t.err = err
 			continue
@@ -426,7 +428,7 @@ func (r *replayer) replay(ctx context.Context, t *replayTarget, call record.Reco
 	rc.End(result, err)
 	// Compared as a recording holds it: with the run's secrets masked
 	// (a server that echoes a header is recorded masked).
-	result, err = maskedResult(secretsOf(r.stderr), result), secretsOf(r.stderr).Error(err)
+	result, err = maskedResult(serverspec.SecretsOf(r.stderr), result), serverspec.SecretsOf(r.stderr).Error(err)
 	seen := t.prompter.end(ctx)
 	if skip != "" {
 		out.Status, out.Note = "skipped", skip

@@ -17,6 +17,9 @@ import (
 	"github.com/elicit-dev/elicit/client/record"
 	"github.com/elicit-dev/elicit/client/wire"
 	"github.com/elicit-dev/elicit/cmd/elicit/internal/app"
+	"github.com/elicit-dev/elicit/cmd/elicit/internal/exit"
+	"github.com/elicit-dev/elicit/cmd/elicit/internal/serverspec"
+	"github.com/elicit-dev/elicit/cmd/elicit/internal/trust"
 	"github.com/elicit-dev/elicit/themes/untrusted"
 )
 
@@ -46,16 +49,16 @@ type acpReplayOptions struct {
 	record  string   // --record of the replay
 	asJSON  bool
 	wait    time.Duration
-	gate    trustGate
+	gate    trust.Gate
 }
 
 // runReplayACP replays a recording of agents only (elicit acp, the ACP
 // TUI).
 func runReplayACP(ctx context.Context, rec *record.Recording, o acpReplayOptions, stdout, stderr io.Writer) error {
 	if len(o.command) > 0 && len(rec.Settings.Agents) != 1 {
-		return usageErr("the recording has %d agents: -- AGENT ARGS stands for one", len(rec.Settings.Agents))
+		return exit.Usagef("the recording has %d agents: -- AGENT ARGS stands for one", len(rec.Settings.Agents))
 	}
-	var specs []agentSpec
+	var specs []serverspec.Agent
 	var demos []bool
 	for _, ra := range rec.Settings.Agents {
 		spec, demo, err := agentOfRecorded(ra, o.command)
@@ -64,7 +67,7 @@ func runReplayACP(ctx context.Context, rec *record.Recording, o acpReplayOptions
 		}
 		specs, demos = append(specs, spec), append(demos, demo)
 	}
-	if err := o.gate.allow(ctx, agentLaunches(rec, specs, demos, len(o.command) > 0)); err != nil {
+	if err := o.gate.Allow(ctx, agentLaunches(rec, specs, demos, len(o.command) > 0)); err != nil {
 		return err
 	}
 	permits, err := agentPermits(ctx, o.gate, rec, demos, len(o.command) > 0)
@@ -74,7 +77,7 @@ func runReplayACP(ctx context.Context, rec *record.Recording, o acpReplayOptions
 	settings := record.Settings{Command: "replay", Elicit: rec.Settings.Elicit, Sampling: "off"}
 	for _, spec := range specs {
 		// What an agent given here prints is masked as elicit acp masks it.
-		secretsOf(stderr).Add(spec.secretValues()...)
+		serverspec.SecretsOf(stderr).Add(spec.SecretValues()...)
 	}
 	for i, spec := range specs {
 		a := recordAgent(spec, demos[i])
@@ -83,7 +86,7 @@ func runReplayACP(ctx context.Context, rec *record.Recording, o acpReplayOptions
 		a.IdleTimeoutMS = ra.IdleTimeoutMS
 		settings.Agents = append(settings.Agents, a)
 	}
-	out, err := openRecord(o.record, settings, secretsOf(stderr))
+	out, err := openRecord(o.record, settings, serverspec.SecretsOf(stderr))
 	if err != nil {
 		return err
 	}
@@ -104,7 +107,7 @@ func runReplayACP(ctx context.Context, rec *record.Recording, o acpReplayOptions
 // Only the agents the recording has a prompt or a question of are
 // started: elicit demo's agent, never used, is not part of the session
 // replayed. rec's agents are left as those.
-func replayAgentsAsRecorded(rec *record.Recording) ([]agentSpec, []bool, error) {
+func replayAgentsAsRecorded(rec *record.Recording) ([]serverspec.Agent, []bool, error) {
 	used := map[string]bool{}
 	for _, c := range rec.Calls {
 		used[c.Server] = true
@@ -113,7 +116,7 @@ func replayAgentsAsRecorded(rec *record.Recording) ([]agentSpec, []bool, error) 
 		used[a.Server] = true
 	}
 	rec.Settings.Agents = slices.DeleteFunc(rec.Settings.Agents, func(a record.Agent) bool { return !used[a.Name] })
-	var specs []agentSpec
+	var specs []serverspec.Agent
 	var demos []bool
 	for _, ra := range rec.Settings.Agents {
 		spec, demo, err := agentOfRecorded(ra, nil)
@@ -136,7 +139,7 @@ type acpReplaySet struct {
 // startACPReplay starts every agent (specs[i] stands for the recording's
 // agent i, answered within permits[i]): a failure to start is the
 // agent's error in the report.
-func startACPReplay(ctx context.Context, rec *record.Recording, specs []agentSpec, permits []permitPolicy, out *record.Recorder, wait time.Duration, stderr io.Writer) *acpReplaySet {
+func startACPReplay(ctx context.Context, rec *record.Recording, specs []serverspec.Agent, permits []permitPolicy, out *record.Recorder, wait time.Duration, stderr io.Writer) *acpReplaySet {
 	set := &acpReplaySet{rec: rec, replayers: map[string]*acpReplayer{}}
 	em, err := parseElicit(cmpOr(rec.Settings.Elicit, "both"))
 	if err != nil {
@@ -146,7 +149,7 @@ func startACPReplay(ctx context.Context, rec *record.Recording, specs []agentSpe
 		spec := specs[i]
 		against := "the demo agent"
 		if permits[i].guard {
-			against = strings.Join(append([]string{spec.Command}, maskArgs(spec.Args)...), " ")
+			against = strings.Join(append([]string{spec.Command}, serverspec.MaskArgs(spec.Args)...), " ")
 		}
 		srv := replayServer{Name: ra.Name, Against: against}
 		prompter := newReplayPrompter(wait)
@@ -158,7 +161,7 @@ func startACPReplay(ctx context.Context, rec *record.Recording, specs []agentSpe
 		}
 		name := ra.Name
 		w := &app.AgentWiring{Name: name, Version: version, Command: spec.Command, Args: spec.Args, Env: spec.Env, Dir: spec.Dir,
-			Secrets: secretsOf(stderr), SecretValues: spec.secretValues(), Recorder: out, Elicit: em,
+			Secrets: serverspec.SecretsOf(stderr), SecretValues: spec.SecretValues(), Recorder: out, Elicit: em,
 			Prompter: prompter, Journal: question.NewJournal(0),
 			OnStderr: func(line string) { fmt.Fprintf(stderr, "[%s] %s\n", name, untrusted.Line(line)) },
 			OnResolved: func(e question.JournalEntry) {
@@ -230,25 +233,25 @@ func (s *acpReplaySet) unattached() []difference {
 // agentOfRecorded is where the recorded agent is replayed: the command
 // given, else the recorded one (demo: this elicit's own). What the
 // recording masked cannot be had from it.
-func agentOfRecorded(ra record.Agent, command []string) (spec agentSpec, demo bool, err error) {
+func agentOfRecorded(ra record.Agent, command []string) (spec serverspec.Agent, demo bool, err error) {
 	switch {
 	case len(command) > 0:
-		spec = agentSpec{Name: ra.Name, Command: command[0], Args: command[1:]}
+		spec = serverspec.Agent{Name: ra.Name, Command: command[0], Args: command[1:]}
 	case ra.Kind == "demo":
 		spec, err = demoAgentSpec(ra.Name)
 		demo = true
 	case ra.Kind == "stdio":
-		if slices.ContainsFunc(ra.Args, func(a string) bool { return strings.Contains(a, masked) }) {
-			return spec, false, usageErr("the recorded command of %s has a masked (secret) argument: give the agent with -- AGENT ARGS...", ra.Name)
+		if slices.ContainsFunc(ra.Args, func(a string) bool { return strings.Contains(a, serverspec.Masked) }) {
+			return spec, false, exit.Usagef("the recorded command of %s has a masked (secret) argument: give the agent with -- AGENT ARGS...", ra.Name)
 		}
-		spec = agentSpec{Name: ra.Name, Command: ra.Command, Args: ra.Args}
+		spec = serverspec.Agent{Name: ra.Name, Command: ra.Command, Args: ra.Args}
 		for _, name := range ra.EnvNames {
 			if v, ok := os.LookupEnv(name); ok {
 				spec.Env = append(spec.Env, name+"="+v)
 			}
 		}
 	default:
-		return spec, false, usageErr("recorded agent %s is of kind %q, which this elicit cannot start: give it with -- AGENT ARGS", ra.Name, ra.Kind)
+		return spec, false, exit.Usagef("recorded agent %s is of kind %q, which this elicit cannot start: give it with -- AGENT ARGS", ra.Name, ra.Kind)
 	}
 	if len(command) == 0 {
 		// An agent the person names runs here, as a server named does:

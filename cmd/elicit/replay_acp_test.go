@@ -16,6 +16,8 @@ import (
 	"github.com/elicit-dev/elicit/client/record"
 	"github.com/elicit-dev/elicit/cmd/elicit/demo/acpagent"
 	"github.com/elicit-dev/elicit/cmd/elicit/internal/app"
+	"github.com/elicit-dev/elicit/cmd/elicit/internal/exit"
+	"github.com/elicit-dev/elicit/cmd/elicit/internal/serverspec"
 )
 
 // serveACPAltered is the demo agent with its permission request's last
@@ -75,7 +77,7 @@ func replayACPJSON(t *testing.T, args ...string) (int, replayReport) {
 func TestACPRecordReplay(t *testing.T) {
 	f := filepath.Join(t.TempDir(), "acp.jsonl")
 	code, _, errs := runBin(t, "acp", "--prompt", "permission please", "--permission", "allow", "--record", f)
-	if code != exitOK {
+	if code != exit.OK {
 		t.Fatalf("acp --record: exit %d: %s", code, errs)
 	}
 	rec, err := record.ReadFile(f)
@@ -100,7 +102,7 @@ func TestACPRecordReplay(t *testing.T) {
 	}
 
 	code, out, errs := runBin(t, "replay", f)
-	if code != exitOK || !strings.Contains(out, "✓ call 1 demo-agent session/prompt permission please") ||
+	if code != exit.OK || !strings.Contains(out, "✓ call 1 demo-agent session/prompt permission please") ||
 		!strings.Contains(out, "all matched") || !strings.Contains(out, "not compared") {
 		t.Fatalf("replay: exit %d\n%s%s", code, out, errs)
 	}
@@ -119,7 +121,7 @@ func TestACPRecordReplay(t *testing.T) {
 		t.Fatal(err)
 	}
 	code, rep := replayACPJSON(t, changed)
-	if code != exitDiffers || rep.Match || len(rep.Calls) != 1 {
+	if code != exit.Differs || rep.Match || len(rep.Calls) != 1 {
 		t.Fatalf("replay of the changed answer: exit %d %+v", code, rep)
 	}
 	var outcome, message, status bool
@@ -143,7 +145,7 @@ func TestACPRecordReplay(t *testing.T) {
 		t.Fatal(err)
 	}
 	code, rep = replayACPJSON(t, f, "--", "env", testServerEnv+"=acp-altered", exe)
-	if code != exitDiffers || rep.Match {
+	if code != exit.Differs || rep.Match {
 		t.Fatalf("replay against the altered agent: exit %d %+v", code, rep)
 	}
 	var shape *difference
@@ -157,7 +159,7 @@ func TestACPRecordReplay(t *testing.T) {
 		t.Errorf("the changed permission request: %+v", rep.Calls[0].Differences)
 	}
 	code, out, _ = runBin(t, "replay", f, "--", "env", testServerEnv+"=acp-altered", exe)
-	if code != exitDiffers || !strings.Contains(out, "✗ call 1 demo-agent session/prompt") ||
+	if code != exit.Differs || !strings.Contains(out, "✗ call 1 demo-agent session/prompt") ||
 		!strings.Contains(out, `question changed (question "Edit config.json") permission/options/3/optionId`) {
 		t.Errorf("the text report:\n%s", out)
 	}
@@ -171,7 +173,7 @@ func TestACPRecordNoSecrets(t *testing.T) {
 	f := filepath.Join(t.TempDir(), "acp.jsonl")
 	code, _, errs := runBin(t, "acp", "--prompt", "question", "--record", f, "--",
 		"env", "ELICIT_API_TOKEN="+secret, binPath, "demo", "--acp")
-	if code != exitOK {
+	if code != exit.OK {
 		t.Fatalf("acp --record: exit %d: %s", code, errs)
 	}
 	b, err := os.ReadFile(f)
@@ -185,18 +187,18 @@ func TestACPRecordNoSecrets(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if a := rec.Settings.Agents[0]; a.Kind != "stdio" || a.Command != "env" || !strings.Contains(strings.Join(a.Args, " "), "ELICIT_API_TOKEN="+masked) {
+	if a := rec.Settings.Agents[0]; a.Kind != "stdio" || a.Command != "env" || !strings.Contains(strings.Join(a.Args, " "), "ELICIT_API_TOKEN="+serverspec.Masked) {
 		t.Errorf("the agent as recorded: %+v", a)
 	}
 	if len(rec.Answers) != 1 || rec.Answers[0].Question.Kind != "elicitation" || rec.Answers[0].Given == nil || rec.Answers[0].Given.Kind != "accept" {
 		t.Errorf("the elicitation answer: %+v", rec.Answers)
 	}
 	code, _, errs = runBin(t, "replay", f)
-	if code != exitUsage || !strings.Contains(errs, "masked (secret) argument") {
-		t.Errorf("replay of a masked command: exit %d (want %d): %s", code, exitUsage, errs)
+	if code != exit.Usage || !strings.Contains(errs, "masked (secret) argument") {
+		t.Errorf("replay of a masked command: exit %d (want %d): %s", code, exit.Usage, errs)
 	}
 	code, out, errs := runBin(t, "replay", f, "--", binPath, "demo", "--acp")
-	if code != exitOK || !strings.Contains(out, "all matched") {
+	if code != exit.OK || !strings.Contains(out, "all matched") {
 		t.Errorf("replay against the agent given: exit %d\n%s%s", code, out, errs)
 	}
 }
@@ -209,13 +211,13 @@ func TestACPReplayAgentSecretsMasked(t *testing.T) {
 	const secret = "s3cr3t-value-9c"
 	dir := t.TempDir()
 	f, g := filepath.Join(dir, "a.jsonl"), filepath.Join(dir, "b.jsonl")
-	if code, _, errs := runBin(t, "acp", "--prompt", "question", "--record", f, "--", binPath, "demo", "--acp"); code != exitOK {
+	if code, _, errs := runBin(t, "acp", "--prompt", "question", "--record", f, "--", binPath, "demo", "--acp"); code != exit.OK {
 		t.Fatalf("acp --record: exit %d: %s", code, errs)
 	}
 	code, out, errs := runBin(t, "replay", f, "--record", g, "--", "env", "ELICIT_API_TOKEN="+secret,
 		"sh", "-c", `echo "token is $ELICIT_API_TOKEN" >&2; exec "$0" demo --acp`, binPath)
-	if code != exitOK || !strings.Contains(errs, "token is [redacted]") {
-		t.Errorf("replay: exit %d, want %d and the agent's line masked on stderr:\n%s%s", code, exitOK, out, errs)
+	if code != exit.OK || !strings.Contains(errs, "token is [redacted]") {
+		t.Errorf("replay: exit %d, want %d and the agent's line masked on stderr:\n%s%s", code, exit.OK, out, errs)
 	}
 	b, err := os.ReadFile(g)
 	if err != nil {

@@ -3,11 +3,10 @@ package main
 import (
 	"context"
 	"fmt"
-	"strings"
 
 	"github.com/elicit-dev/elicit/client/question"
 	"github.com/elicit-dev/elicit/client/record"
-	"github.com/elicit-dev/elicit/themes/untrusted"
+	"github.com/elicit-dev/elicit/cmd/elicit/internal/trust"
 )
 
 // A recorded "allow" to an ACP permission request is the consent of
@@ -63,7 +62,7 @@ func recordedAllows(rec *record.Recording, agent string) []string {
 			continue
 		}
 		kind := cmpOr(a.Question.Permission.ToolKind, "no kind")
-		out = append(out, fmt.Sprintf("answers allow (option %s) to the permission request %q (%s), as recorded", shellQuote(a.Given.Option), a.Question.Permission.Title, kind))
+		out = append(out, fmt.Sprintf("answers allow (option %s) to the permission request %q (%s), as recorded", trust.Quote(a.Given.Option), a.Question.Permission.Title, kind))
 	}
 	return out
 }
@@ -104,12 +103,12 @@ func (p permitPolicy) refusal(q *question.Question, rq *record.Question, a recor
 // the person named, the allows are asked here, and without a terminal or
 // the flag they are rejected (said on stderr), not refused outright: the
 // replay still says how the agent behaves.
-func agentPermits(ctx context.Context, g trustGate, rec *record.Recording, demos []bool, named bool) ([]permitPolicy, error) {
+func agentPermits(ctx context.Context, g trust.Gate, rec *record.Recording, demos []bool, named bool) ([]permitPolicy, error) {
 	out := make([]permitPolicy, len(rec.Settings.Agents))
 	var ask []string
 	for i, ra := range rec.Settings.Agents {
 		allows := recordedAllows(rec, ra.Name)
-		out[i] = permitPolicy{guard: !demos[i], trusted: g.trusted, confirmed: !named && len(allows) > 0}
+		out[i] = permitPolicy{guard: !demos[i], trusted: g.Trusted, confirmed: !named && len(allows) > 0}
 		if named && !demos[i] {
 			for _, s := range allows {
 				ask = append(ask, fmt.Sprintf("agent %q (the one you named) %s", ra.Name, s))
@@ -119,7 +118,7 @@ func agentPermits(ctx context.Context, g trustGate, rec *record.Recording, demos
 	if len(ask) == 0 {
 		return out, nil
 	}
-	yes, err := g.permit(ctx, ask)
+	yes, err := g.Permit(ctx, ask)
 	if err != nil {
 		return nil, err
 	}
@@ -127,39 +126,4 @@ func agentPermits(ctx context.Context, g trustGate, rec *record.Recording, demos
 		out[i].confirmed = out[i].confirmed || yes
 	}
 	return out, nil
-}
-
-// permit asks the person whether the answers the file gives for them
-// (lines) may be given. Unlike allow, no terminal and no flag is a no
-// (said on stderr), not an error: nothing the file names runs.
-func (g trustGate) permit(ctx context.Context, lines []string) (bool, error) {
-	var shown strings.Builder
-	for _, s := range lines {
-		shown.WriteString("  " + untrusted.Line(s) + "\n")
-	}
-	file := untrusted.Line(g.file)
-	if g.trusted {
-		fmt.Fprintf(g.stderr, "elicit replay: --trust-recorded-command: answering as %s recorded:\n%s", file, shown.String())
-		return true, nil
-	}
-	in, ok := terminalIn(g.stdin, g.stderr)
-	if !ok {
-		fmt.Fprintf(g.stderr, "elicit replay: %s allows for you what may change things (%s); without your word each is rejected:\n%s"+
-			"To answer them as recorded, pass --trust-recorded-command, or run the replay on a terminal to confirm.\n", file, g.whose, shown.String())
-		return false, nil
-	}
-	fmt.Fprintf(g.stderr, "%s answers for you (%s: check it):\n%sAnswer so? [y/N] ", file, g.whose, shown.String())
-	answer, err := readLine(ctx, in)
-	if ctx.Err() != nil {
-		return false, fail(exitInternal, "interrupted before anything ran")
-	}
-	if err != nil {
-		return false, fmt.Errorf("the answer to allow what %s allows: %w", file, err)
-	}
-	switch strings.ToLower(strings.TrimSpace(answer)) {
-	case "y", "yes":
-		return true, nil
-	}
-	fmt.Fprintf(g.stderr, "elicit replay: not confirmed: the recorded allows are rejected\n")
-	return false, nil
 }

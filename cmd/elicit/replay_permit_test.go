@@ -9,6 +9,7 @@ import (
 
 	"github.com/elicit-dev/elicit/client/question"
 	"github.com/elicit-dev/elicit/client/record"
+	"github.com/elicit-dev/elicit/cmd/elicit/internal/exit"
 )
 
 // A recording's "allow" to a permission request is the consent of
@@ -23,7 +24,7 @@ func recordAllow(t *testing.T) string {
 	t.Helper()
 	f := filepath.Join(t.TempDir(), "acp.jsonl")
 	code, _, errs := runBin(t, "acp", "--prompt", "permission please", "--permission", "allow", "--record", f)
-	if code != exitOK {
+	if code != exit.OK {
 		t.Fatalf("acp --record: exit %d: %s", code, errs)
 	}
 	return f
@@ -39,8 +40,8 @@ func TestReplayRecordedAllowNeedsYourWord(t *testing.T) {
 	agent := []string{"--", binPath, "demo", "--acp"}
 
 	code, rep := replayACPJSON(t, append([]string{f}, agent...)...)
-	if code != exitDiffers || rep.Match || len(rep.Calls) != 1 {
-		t.Fatalf("replay against a named agent: exit %d (want %d) %+v", code, exitDiffers, rep)
+	if code != exit.Differs || rep.Match || len(rep.Calls) != 1 {
+		t.Fatalf("replay against a named agent: exit %d (want %d) %+v", code, exit.Differs, rep)
 	}
 	var refused bool
 	for _, d := range rep.Calls[0].Differences {
@@ -54,20 +55,20 @@ func TestReplayRecordedAllowNeedsYourWord(t *testing.T) {
 		t.Errorf("the recorded allow was not refused and said so: %+v", rep.Calls[0].Differences)
 	}
 	code, out, errs := runBin(t, append([]string{"replay", f}, agent...)...)
-	if code != exitDiffers || !strings.Contains(out, `outcome (question "Edit config.json")`) ||
+	if code != exit.Differs || !strings.Contains(out, `outcome (question "Edit config.json")`) ||
 		!strings.Contains(errs, "--trust-recorded-command") || !strings.Contains(errs, `"Edit config.json" (edit)`) {
 		t.Errorf("the text report: exit %d\n%s%s", code, out, errs)
 	}
 
 	// The person's word: the flag (or y on a terminal).
 	code, out, errs = runBin(t, append([]string{"replay", "--trust-recorded-command", f}, agent...)...)
-	if code != exitOK || !strings.Contains(out, "all matched") || !strings.Contains(errs, `"Edit config.json" (edit)`) {
+	if code != exit.OK || !strings.Contains(out, "all matched") || !strings.Contains(errs, `"Edit config.json" (edit)`) {
 		t.Errorf("replay --trust-recorded-command: exit %d\n%s%s", code, out, errs)
 	}
 
 	// elicit's own demo agent, as recorded: its tool calls change nothing.
 	code, out, errs = runBin(t, "replay", f)
-	if code != exitOK || !strings.Contains(out, "all matched") {
+	if code != exit.OK || !strings.Contains(out, "all matched") {
 		t.Errorf("replay against the demo agent: exit %d\n%s%s", code, out, errs)
 	}
 }
@@ -107,15 +108,15 @@ func TestReplayRecordedAllowConfirm(t *testing.T) {
 func TestReplayRecordedAgentShowsAllows(t *testing.T) {
 	f := filepath.Join(t.TempDir(), "acp.jsonl")
 	code, _, errs := runBin(t, "acp", "--prompt", "permission please", "--permission", "allow", "--record", f, "--", binPath, "demo", "--acp")
-	if code != exitOK {
+	if code != exit.OK {
 		t.Fatalf("acp --record: exit %d: %s", code, errs)
 	}
 	code, _, errs = runBin(t, "replay", f)
-	if code != exitUsage || !strings.Contains(errs, `answers allow (option allow) to the permission request "Edit config.json" (edit), as recorded`) {
+	if code != exit.Usage || !strings.Contains(errs, `answers allow (option allow) to the permission request "Edit config.json" (edit), as recorded`) {
 		t.Errorf("the refusal does not show the recorded allow: exit %d\n%s", code, errs)
 	}
 	code, out, errs := runBin(t, "replay", "--trust-recorded-command", f)
-	if code != exitOK || !strings.Contains(out, "all matched") {
+	if code != exit.OK || !strings.Contains(out, "all matched") {
 		t.Errorf("replay --trust-recorded-command: exit %d\n%s%s", code, out, errs)
 	}
 }
@@ -174,7 +175,7 @@ func TestReplayReadsExactNames(t *testing.T) {
 		t.Fatal(err)
 	}
 	code, out, errs := runBin(t, "replay", f)
-	if code != exitOK || !strings.Contains(out, "✓ call 1 demo-agent session/prompt permission please") {
+	if code != exit.OK || !strings.Contains(out, "✓ call 1 demo-agent session/prompt permission please") {
 		t.Errorf("replay: exit %d\n%s%s", code, out, errs)
 	}
 }

@@ -14,6 +14,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/elicit-dev/elicit/cmd/elicit/internal/exit"
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -123,8 +124,8 @@ func TestSecretsTokenErrorEchoed(t *testing.T) {
 	env := []string{"XDG_STATE_HOME=" + filepath.Join(dir, "state"), "BROWSER=" + browserScript(t, dir, filepath.Join(dir, "browser.log"), false)}
 	stdout, stderr, err := runElicit(t, env, "tools", "--url", a.srv.URL+"/mcp",
 		"--client-id", "echo-client", "--client-secret", echoClientSecret, "--auth-timeout", "20s", "--record", rec)
-	if code := exitCode(err); code != exitConnect {
-		t.Fatalf("exit %d, want %d (connect)\nstdout:\n%s\nstderr:\n%s", code, exitConnect, stdout, stderr)
+	if code := exitCode(err); code != exit.Connect {
+		t.Fatalf("exit %d, want %d (connect)\nstdout:\n%s\nstderr:\n%s", code, exit.Connect, stdout, stderr)
 	}
 	if !strings.Contains(stdout, "invalid_grant") || !strings.Contains(stdout, "you sent") {
 		t.Errorf("the failure does not say what the server said:\n%s", stdout)
@@ -145,8 +146,8 @@ func TestSecretsTokenErrorEchoedAtLogin(t *testing.T) {
 	env := []string{"XDG_STATE_HOME=" + filepath.Join(dir, "state"), "BROWSER=" + browserScript(t, dir, filepath.Join(dir, "browser.log"), false)}
 	stdout, stderr, err := runElicit(t, env, "auth", "login", "--url", a.srv.URL+"/mcp",
 		"--client-id", "echo-client", "--client-secret", echoClientSecret, "--auth-timeout", "20s")
-	if code := exitCode(err); code != exitConnect {
-		t.Fatalf("exit %d, want %d\nstdout:\n%s\nstderr:\n%s", code, exitConnect, stdout, stderr)
+	if code := exitCode(err); code != exit.Connect {
+		t.Fatalf("exit %d, want %d\nstdout:\n%s\nstderr:\n%s", code, exit.Connect, stdout, stderr)
 	}
 	if !strings.Contains(stderr, "you sent") {
 		t.Errorf("the error does not say what the server said:\n%s", stderr)
@@ -347,7 +348,7 @@ func TestSecretsBadHeaderNotQuoted(t *testing.T) {
 	const tok = "tok-secret-0123456789"
 	for _, h := range []string{"Authorization Bearer " + tok, "X Key: " + tok, "Authorization: Bearer " + tok + "\nX: y"} {
 		stdout, stderr, err := runElicit(t, nil, "tools", "--url", "http://127.0.0.1:1/mcp", "--header", h)
-		if exitCode(err) != exitUsage || !strings.Contains(stderr, "--header") {
+		if exitCode(err) != exit.Usage || !strings.Contains(stderr, "--header") {
 			t.Errorf("%q: exit %d\n%s", h, exitCode(err), stderr)
 		}
 		noneOf(t, []string{tok}, map[string]string{"stdout": stdout, "stderr": stderr})

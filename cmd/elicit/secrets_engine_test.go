@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
-	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -16,6 +15,7 @@ import (
 	"github.com/elicit-dev/elicit/client/findings"
 	"github.com/elicit-dev/elicit/client/question"
 	"github.com/elicit-dev/elicit/client/wire"
+	"github.com/elicit-dev/elicit/cmd/elicit/internal/serverspec"
 	"github.com/elicit-dev/elicit/cmd/elicit/internal/shown"
 	"github.com/elicit-dev/elicit/transport"
 	"github.com/elicit-dev/elicit/transport/jsonrpc"
@@ -32,14 +32,14 @@ func TestEngineShowsNoSecrets(t *testing.T) {
 	sec := redact.NewSecrets()
 	var mu sync.Mutex
 	var frames []string
-	spec := serverSpec{Name: "web", URL: ts.URL + "/mcp",
+	spec := serverspec.Server{Name: "web", URL: ts.URL + "/mcp",
 		Header: http.Header{"Authorization": {"Bearer " + echoBearer}, "X-Api-Key": {echoAPIKey}}}
 	mgr := client.NewManager(nil)
 	defer mgr.Close()
-	e := &engine{ctx: t.Context(), m: mgr, specs: map[string]serverSpec{"web": spec}, pending: map[string]error{}, secrets: sec,
+	e := &engine{ctx: t.Context(), m: mgr, specs: map[string]serverspec.Server{"web": spec}, pending: map[string]error{}, secrets: sec,
 		sessionOpts: func(string) *client.Options { return &client.Options{Prompter: question.DeclineAll} },
-		transports: func(s serverSpec) (transport.Transport, error) {
-			return s.transport(transport.ObserverFuncs{OnFrame: func(f transport.Frame) {
+		transports: func(s serverspec.Server) (transport.Transport, error) {
+			return s.Transport(transport.ObserverFuncs{OnFrame: func(f transport.Frame) {
 				mu.Lock()
 				defer mu.Unlock()
 				frames = append(frames, string(f.Raw))
@@ -64,37 +64,6 @@ func TestEngineShowsNoSecrets(t *testing.T) {
 	shown["the frames"] = strings.Join(frames, "\n")
 	mu.Unlock()
 	noneOf(t, []string{echoBearer, echoAPIKey}, shown)
-}
-
-// TestSpecSecrets: what of a configuration is a secret to mask in all
-// that is shown, and what is not (an ordinary word would be blanked out
-// everywhere).
-func TestSpecSecrets(t *testing.T) {
-	spec := serverSpec{
-		URL:     "https://user:pw-0001@h/mcp?token=abcd&tenant=blue&sig=0a1b2c3d4e5f6a7b8c9d",
-		Header:  http.Header{"Authorization": {"Bearer tok-1"}, "Accept": {"application/json"}, "X-Custom": {"Zq9v0x8c7b6n5m4l3k2j"}},
-		Env:     []string{"API_KEY=env-key-1", "HOME=/home/x", "DATABASE_URL=postgres://db:dbpass-1@host/db", "GH=from-input-1"},
-		Args:    []string{"--token", "arg-tok-1", "--verbose"},
-		secrets: []string{"from-input-1"},
-		OAuth:   oauthSpec{ClientSecret: "client-secret-1"},
-	}
-	got := append(specSecrets(spec), urlSecrets("https://tok-as-user@h/mcp")...)
-	for _, want := range []string{"pw-0001", "tok-as-user", "abcd", "0a1b2c3d4e5f6a7b8c9d", "Bearer tok-1", "Zq9v0x8c7b6n5m4l3k2j",
-		"env-key-1", "dbpass-1", "from-input-1", "arg-tok-1", "client-secret-1"} {
-		if !slices.Contains(got, want) {
-			t.Errorf("%q is not taken as a secret (got %q)", want, got)
-		}
-	}
-	for _, not := range []string{"user", "blue", "application/json", "/home/x", "--verbose"} {
-		if slices.Contains(got, not) {
-			t.Errorf("%q is taken as a secret", not)
-		}
-	}
-	for raw, want := range map[string]bool{"${input:token}": true, "Bearer ${GITHUB_TOKEN}": true, "${HOME}/x": false, "plain": false} {
-		if secretRef(raw) != want {
-			t.Errorf("secretRef(%q) = %v", raw, !want)
-		}
-	}
 }
 
 // The journal and findings views get the run's secrets masked in every
@@ -144,12 +113,12 @@ func TestEngineServerAndTasksMasked(t *testing.T) {
 	ts := httptest.NewServer(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, nil))
 	t.Cleanup(ts.Close)
 	sec := redact.NewSecrets()
-	spec := serverSpec{Name: "web", URL: ts.URL + "/mcp", Header: http.Header{"X-Api-Key": {k}}}
+	spec := serverspec.Server{Name: "web", URL: ts.URL + "/mcp", Header: http.Header{"X-Api-Key": {k}}}
 	mgr := client.NewManager(nil)
 	defer mgr.Close()
-	e := &engine{ctx: t.Context(), m: mgr, specs: map[string]serverSpec{"web": spec}, pending: map[string]error{}, secrets: sec,
+	e := &engine{ctx: t.Context(), m: mgr, specs: map[string]serverspec.Server{"web": spec}, pending: map[string]error{}, secrets: sec,
 		sessionOpts: func(string) *client.Options { return &client.Options{Prompter: question.DeclineAll} },
-		transports:  func(s serverSpec) (transport.Transport, error) { return s.transport(nil, sec) },
+		transports:  func(s serverspec.Server) (transport.Transport, error) { return s.Transport(nil, sec) },
 	}
 	e.connectAll(t.Context(), []string{"web"})
 	st := e.Servers()
@@ -186,7 +155,7 @@ func TestAgentStatusMasked(t *testing.T) {
 	})
 	defer br.Close()
 	tap := newAgentTap(t)
-	h, err := newAgentHub(br, question.NewJournal(0), []agentSpec{tap.spec(t, "demo")})
+	h, err := newAgentHub(br, question.NewJournal(0), []serverspec.Agent{tap.spec(t, "demo")})
 	if err != nil {
 		t.Fatal(err)
 	}

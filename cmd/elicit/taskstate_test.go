@@ -15,6 +15,7 @@ import (
 	"github.com/elicit-dev/elicit/client"
 	"github.com/elicit-dev/elicit/client/question"
 	"github.com/elicit-dev/elicit/cmd/elicit/demo"
+	"github.com/elicit-dev/elicit/cmd/elicit/internal/serverspec"
 	"github.com/elicit-dev/elicit/transport"
 	"github.com/elicit-dev/elicit/ui"
 )
@@ -23,7 +24,7 @@ import (
 // with the task state file in play, the way runTUIWith does. changed is
 // signalled after each event the sessions emit (the state file has seen
 // it; a session sets what its Tasks report before it emits the change).
-func newTestEngine(t *testing.T, ctx context.Context, spec serverSpec, state *taskState, p question.Prompter) (e *engine, changed <-chan struct{}) {
+func newTestEngine(t *testing.T, ctx context.Context, spec serverspec.Server, state *taskState, p question.Prompter) (e *engine, changed <-chan struct{}) {
 	t.Helper()
 	ch := make(chan struct{}, 1)
 	obs := client.ObserverFunc(func(e client.Event) {
@@ -36,9 +37,9 @@ func newTestEngine(t *testing.T, ctx context.Context, spec serverSpec, state *ta
 		}
 	})
 	mgr := client.NewManager(&client.ManagerOptions{Observer: obs})
-	e = &engine{ctx: ctx, m: mgr, state: state, specs: map[string]serverSpec{spec.Name: spec}, pending: map[string]error{},
+	e = &engine{ctx: ctx, m: mgr, state: state, specs: map[string]serverspec.Server{spec.Name: spec}, pending: map[string]error{},
 		sessionOpts: func(string) *client.Options { return &client.Options{Prompter: p} },
-		transports:  func(s serverSpec) (transport.Transport, error) { return s.transport(nil, nil) },
+		transports:  func(s serverspec.Server) (transport.Transport, error) { return s.Transport(nil, nil) },
 	}
 	e.connectAll(ctx, []string{spec.Name})
 	return e, ch
@@ -66,7 +67,7 @@ func TestTaskResumeAfterRestart(t *testing.T) {
 	srv := httptest.NewServer(demo.HTTPHandlerStateless(&demo.Options{TaskPollInterval: 20 * time.Millisecond, TaskStep: 5 * time.Millisecond}))
 	defer srv.Close()
 	path := filepath.Join(t.TempDir(), "elicit", "tasks.json")
-	spec := serverSpec{Name: "demo-http", URL: srv.URL + "/mcp"}
+	spec := serverspec.Server{Name: "demo-http", URL: srv.URL + "/mcp"}
 
 	// First run: the person never answers, then quits.
 	state1, err := loadTaskState(path)

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/elicit-dev/elicit/client/wire"
+	"github.com/elicit-dev/elicit/cmd/elicit/internal/exit"
 )
 
 // TestTemplatesEmptyIsAList: a server without templates prints
@@ -40,9 +41,9 @@ func TestTemplatesUnsupported(t *testing.T) {
 	}
 	code, out, _ := runCLI(t, "templates", "--", "env", testServerEnv+"=resources-refused", self)
 	var got struct {
-		Failure *failure `json:"failure"`
+		Failure *exit.Failure `json:"failure"`
 	}
-	if json.Unmarshal([]byte(out), &got) != nil || got.Failure == nil || code != exitToolError ||
+	if json.Unmarshal([]byte(out), &got) != nil || got.Failure == nil || code != exit.ToolError ||
 		!strings.Contains(got.Failure.Message, "resources/templates/list") {
 		t.Errorf("exit %d, stdout %s", code, out)
 	}
@@ -56,7 +57,7 @@ func TestEverythingTemplates(t *testing.T) {
 	var got struct {
 		Templates []wire.ResourceTemplate `json:"resourceTemplates"`
 	}
-	if code != exitOK || json.Unmarshal([]byte(out), &got) != nil {
+	if code != exit.OK || json.Unmarshal([]byte(out), &got) != nil {
 		t.Fatalf("exit %d, stderr %q, stdout %s", code, errs, out)
 	}
 	found := false

@@ -15,6 +15,8 @@ import (
 	"github.com/elicit-dev/elicit/client"
 	"github.com/elicit-dev/elicit/client/findings"
 	"github.com/elicit-dev/elicit/cmd/elicit/internal/app"
+	"github.com/elicit-dev/elicit/cmd/elicit/internal/exit"
+	"github.com/elicit-dev/elicit/cmd/elicit/internal/serverspec"
 	"github.com/elicit-dev/elicit/cmd/elicit/internal/shown"
 	"github.com/elicit-dev/elicit/themes"
 	"github.com/elicit-dev/elicit/transport"
@@ -23,24 +25,23 @@ import (
 
 // tuiFlags are the flags of the interactive mode.
 type tuiFlags struct {
-	common
-	config string
+	common // its Config is --config (every server of the file)
 	theme  string
 	fps    int
 	// urlWaitSet: --url-wait was given; else the person's "done" (r on
 	// the pane) ends a -32042's wait, with no timer.
 	urlWaitSet bool
 	// stdin and stderr ask the person to confirm what a project's config
-	// found here would start (config_trust.go).
+	// found here would start (serverspec.ProjectGate).
 	stdin  io.Reader
 	stderr io.Writer
 	// ask asks the person for the config's ${input:ID} values the
 	// environment does not give; nil takes them from the environment only.
-	ask inputAsker
+	ask serverspec.InputAsker
 	// agents are the ACP agents the TUI runs beside the servers: set by
 	// servers() from the config or the demo, or beforehand by elicit acp
 	// (acpOnly: no MCP server at all).
-	agents  []agentSpec
+	agents  []serverspec.Agent
 	acpOnly bool
 }
 
@@ -58,7 +59,7 @@ const renderFPS = 20
 
 func (f *tuiFlags) register(fs *flag.FlagSet) {
 	f.common.register(fs)
-	fs.StringVar(&f.config, "config", "", `servers file in the "mcpServers" JSON shape (Claude Desktop, Cursor, MCP Inspector) or VS Code's "servers"`)
+	fs.StringVar(&f.Config, "config", "", `servers file in the "mcpServers" JSON shape (Claude Desktop, Cursor, MCP Inspector) or VS Code's "servers"`)
 	fs.StringVar(&f.theme, "theme", "", "colour theme: "+strings.Join(themes.Names(), ", ")+" (default charm; NO_COLOR is honoured)")
 	fs.IntVar(&f.fps, "fps", renderFPS, "most redraws a second while the screen changes, 1-120: a keystroke shows up to 1/fps s later (the renderer stops when nothing changes)")
 }
@@ -69,7 +70,7 @@ func runTUI(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 	fs := newFlagSet("elicit", stderr, topUsage())
 	f.register(fs)
 	before, after := splitDashDash(args)
-	f.command = after
+	f.Command = after
 	pos, err := parseInterleaved(fs, before)
 	if err != nil {
 		return err
@@ -80,9 +81,9 @@ func runTUI(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 		// stdout: the failure is its JSON there too.
 		return withFailureJSON(stdout, func(io.Writer) error {
 			if near := nearestCommand(pos[0]); near != "" {
-				return usageErr("unknown command %q: did you mean %q? (see elicit help)", pos[0], near)
+				return exit.Usagef("unknown command %q: did you mean %q? (see elicit help)", pos[0], near)
 			}
-			return usageErr("unknown command %q (see elicit help)", pos[0])
+			return exit.Usagef("unknown command %q (see elicit help)", pos[0])
 		})
 	}
 	return runTUIWith(ctx, &f, stdout, stderr)
@@ -90,7 +91,7 @@ func runTUI(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 
 // servers resolves which servers the TUI talks to: the one on the command
 // line, or those of a config file (given, or found in the usual places).
-func (f *tuiFlags) servers(ctx context.Context) ([]serverSpec, string, error) {
+func (f *tuiFlags) servers(ctx context.Context) ([]serverspec.Server, string, error) {
 	theme := f.theme
 	if err := f.checkTimeouts(); err != nil {
 		return nil, "", err
@@ -98,16 +99,16 @@ func (f *tuiFlags) servers(ctx context.Context) ([]serverSpec, string, error) {
 	if f.acpOnly {
 		return nil, theme, nil
 	}
-	if f.url != "" || len(f.command) > 0 || f.demo {
-		if f.config != "" {
-			return nil, "", usageErr("give either a server or --config, not both")
+	if f.URL != "" || len(f.Command) > 0 || f.Demo {
+		if f.Config != "" {
+			return nil, "", exit.Usagef("give either a server or --config, not both")
 		}
 		spec, err := f.spec(false)
 		if err != nil {
 			return nil, "", err
 		}
 		if spec.Demo {
-			specs, err := demoSpecs(spec, f.protocol, f.name)
+			specs, err := demoSpecs(spec, f.protocol, f.Name)
 			if err != nil {
 				return nil, "", err
 			}
@@ -120,54 +121,54 @@ func (f *tuiFlags) servers(ctx context.Context) ([]serverSpec, string, error) {
 			f.agents = append(f.agents, agent)
 			return specs, theme, nil
 		}
-		return []serverSpec{spec}, theme, nil
+		return []serverspec.Server{spec}, theme, nil
 	}
-	path := f.config
+	path := f.Config
 	if path == "" {
-		p, err := findConfig(os.Getenv)
+		p, err := serverspec.Find(os.Getenv)
 		if err != nil {
 			return nil, "", err
 		}
 		path = p
 	}
-	if f.config == "" && projectConfig(path) {
+	if f.Config == "" && serverspec.IsProject(path) {
 		// What it would start, before anything is asked (its inputs) or
 		// started: the values of ${input:…} are not needed to show it.
-		pre, err := loadConfigWith(path, func(string) (string, bool) { return "", true })
+		pre, err := serverspec.LoadWith(path, func(string) (string, bool) { return "", true })
 		if err != nil {
-			return nil, "", usageErr("%v", err)
+			return nil, "", exit.Usagef("%v", err)
 		}
-		if err := configGate(path, f.stdin, f.stderr).allow(ctx, configLaunches(pre, pre.Servers, pre.Agents)); err != nil {
+		if err := serverspec.ProjectGate(path, f.stdin, f.stderr).Allow(ctx, serverspec.Launches(pre, pre.Servers, pre.Agents)); err != nil {
 			return nil, "", err
 		}
 	}
-	var cfg *config
+	var cfg *serverspec.Config
 	var err error
 	if f.ask != nil {
-		cfg, err = loadConfigAsking(ctx, path, f.ask)
+		cfg, err = serverspec.LoadAsking(ctx, path, f.ask)
 	} else {
-		cfg, err = loadConfig(path)
+		cfg, err = serverspec.Load(path)
 	}
 	if err != nil {
-		return nil, "", usageErr("%v", err)
+		return nil, "", exit.Usagef("%v", err)
 	}
 	if theme == "" {
 		theme = cfg.Theme
 	}
 	f.agents = append(f.agents, cfg.Agents...)
-	flagRoots, err := f.roots.roots()
+	flagRoots, err := f.Roots.Roots()
 	if err != nil {
 		return nil, "", err
 	}
 	for i := range cfg.Servers {
-		cfg.Servers[i].Roots = withRoots(flagRoots, cfg.Servers[i].Roots)
+		cfg.Servers[i].Roots = serverspec.WithRoots(flagRoots, cfg.Servers[i].Roots)
 	}
 	return cfg.Servers, theme, nil
 }
 
 func runTUIWith(ctx context.Context, f *tuiFlags, stdout, stderr io.Writer) error {
 	if f.fps < 1 || f.fps > 120 {
-		return usageErr("--fps %d: want 1 to 120 redraws a second", f.fps)
+		return exit.Usagef("--fps %d: want 1 to 120 redraws a second", f.fps)
 	}
 	if f.ask == nil {
 		f.ask = terminalAsker(stdout)
@@ -179,7 +180,7 @@ func runTUIWith(ctx context.Context, f *tuiFlags, stdout, stderr io.Writer) erro
 	}
 	if theme != "" {
 		if _, err := themes.Lookup(theme); err != nil {
-			return usageErr("--theme: %v", err)
+			return exit.Usagef("--theme: %v", err)
 		}
 	}
 	modes, err := parseElicit(f.elicit)
@@ -196,12 +197,12 @@ func runTUIWith(ctx context.Context, f *tuiFlags, stdout, stderr io.Writer) erro
 		urlWait = f.urlWait
 	}
 	command := "tui"
-	if f.demo {
+	if f.Demo {
 		command = "demo"
 	}
 	settings := recordSettings(command, &f.common, specs, urlWait, "")
 	settings.Agents = recordAgents(f.agents)
-	rec, err := openRecord(f.record, settings, secretsOf(stderr))
+	rec, err := openRecord(f.record, settings, serverspec.SecretsOf(stderr))
 	if err != nil {
 		return err
 	}
@@ -218,7 +219,7 @@ func runTUIWith(ctx context.Context, f *tuiFlags, stdout, stderr io.Writer) erro
 	if stateErr != nil {
 		printError(stderr, stateErr)
 	}
-	sec := secretsOf(stderr)
+	sec := serverspec.SecretsOf(stderr)
 	// Each session's observer (the wiring's, below: the recording
 	// first, then this).
 	obs := client.ObserverFunc(func(e client.Event) {
@@ -232,18 +233,18 @@ func runTUIWith(ctx context.Context, f *tuiFlags, stdout, stderr io.Writer) erro
 	// into it, the transports' undecodable frames too; the findings view
 	// reads it.
 	found := findings.NewRecorder(br.FindingsChanged)
-	eng := &engine{ctx: ctx, m: mgr, state: state, specs: map[string]serverSpec{}, pending: map[string]error{}, findings: found,
+	eng := &engine{ctx: ctx, m: mgr, state: state, specs: map[string]serverspec.Server{}, pending: map[string]error{}, findings: found,
 		secrets: sec}
 	var order []string
 	for _, s := range specs {
 		if _, dup := eng.specs[s.Name]; dup {
-			return usageErr("two servers are named %q", s.Name)
+			return exit.Usagef("two servers are named %q", s.Name)
 		}
 		eng.specs[s.Name] = s
 		order = append(order, s.Name)
 	}
 	for _, s := range specs {
-		for _, w := range s.warnings {
+		for _, w := range s.Warnings {
 			printError(stderr, errors.New("warning: "+w))
 		}
 	}
@@ -255,7 +256,7 @@ func runTUIWith(ctx context.Context, f *tuiFlags, stdout, stderr io.Writer) erro
 	for _, a := range f.agents {
 		if _, dup := eng.specs[a.Name]; dup {
 			// Questions and the journal are keyed by the peer's name.
-			return usageErr("a server and an agent are both named %q", a.Name)
+			return exit.Usagef("a server and an agent are both named %q", a.Name)
 		}
 	}
 	eng.rec = rec
@@ -295,12 +296,12 @@ func runTUIWith(ctx context.Context, f *tuiFlags, stdout, stderr io.Writer) erro
 		}
 	}
 	eng.sessionOpts = func(name string) *client.Options { return wiring(name).Options() }
-	eng.transports = func(spec serverSpec) (transport.Transport, error) {
-		spec.auth = tuiAuth(br, f.authTimeout)
-		return spec.transport(wiring(spec.Name).TransportObserver(), eng.secrets)
+	eng.transports = func(spec serverspec.Server) (transport.Transport, error) {
+		spec.Auth = tuiAuth(br, f.AuthTimeout)
+		return spec.Transport(wiring(spec.Name).TransportObserver(), eng.secrets)
 	}
 
-	uiOpts := ui.Options{Theme: theme, Context: ctx, OpenURL: browserOpener()}
+	uiOpts := ui.Options{Theme: theme, Context: ctx, OpenURL: serverspec.BrowserOpener()}
 	if len(specs) == 0 && len(f.agents) > 0 {
 		uiOpts.StartView = "Agent"
 	}

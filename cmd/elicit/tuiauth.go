@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/elicit-dev/elicit/client/question"
+	"github.com/elicit-dev/elicit/cmd/elicit/internal/serverspec"
 	"github.com/elicit-dev/elicit/transport/jsonrpc"
 	"github.com/elicit-dev/elicit/transport/oauth"
 	"github.com/elicit-dev/elicit/ui"
@@ -19,13 +20,13 @@ import (
 // opened it": the flow goes on waiting for the redirect to the loopback
 // listener, and the pane goes away when it comes. Declining ends the
 // authorization. The server's status line shows the state.
-func tuiAuth(br *ui.Bridge, timeout time.Duration) *authHooks {
-	return &authHooks{
-		timeout: timeout,
-		open: func(ctx context.Context, server string, a oauth.Authorization) error {
-			msg := "Sign in to " + server + " at " + hostOf(a.Issuer)
+func tuiAuth(br *ui.Bridge, timeout time.Duration) *serverspec.AuthHooks {
+	return &serverspec.AuthHooks{
+		Timeout: timeout,
+		Open: func(ctx context.Context, server string, a oauth.Authorization) error {
+			msg := "Sign in to " + server + " at " + serverspec.HostOf(a.Issuer)
 			if a.StepUp {
-				msg = server + " needs more access (" + strings.Join(a.Scopes, " ") + "): sign in again at " + hostOf(a.Issuer)
+				msg = server + " needs more access (" + strings.Join(a.Scopes, " ") + "): sign in again at " + serverspec.HostOf(a.Issuer)
 			}
 			msg += ". Open the link, approve, and come back: elicit waits for the browser's redirect."
 			q := &question.Question{
@@ -50,6 +51,6 @@ func tuiAuth(br *ui.Bridge, timeout time.Duration) *authHooks {
 			}
 			return nil
 		},
-		onState: func(server string, s oauth.State) { br.AuthState(server, string(s)) },
+		OnState: func(server string, s oauth.State) { br.AuthState(server, string(s)) },
 	}
 }

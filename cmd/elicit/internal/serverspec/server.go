@@ -1,4 +1,4 @@
-package main
+package serverspec
 
 import (
 	"context"
@@ -10,14 +10,15 @@ import (
 
 	"github.com/elicit-dev/elicit/client"
 	"github.com/elicit-dev/elicit/cmd/elicit/demo"
+	"github.com/elicit-dev/elicit/cmd/elicit/internal/exit"
 	"github.com/elicit-dev/elicit/themes/untrusted"
 	"github.com/elicit-dev/elicit/transport"
 	"github.com/elicit-dev/elicit/transport/redact"
 )
 
-// serverSpec says how to reach one server: a command (stdio), a URL
+// Server says how to reach one server: a command (stdio), a URL
 // (Streamable HTTP), or the embedded demo.
-type serverSpec struct {
+type Server struct {
 	Name    string
 	Command string
 	Args    []string
@@ -33,18 +34,18 @@ type serverSpec struct {
 	// LegacySSE selects the 2024-11-05 HTTP+SSE transport for URL.
 	LegacySSE bool
 	// Roots are offered to the server (nil: no roots capability, unless
-	// the TUI declares it anyway); warnings are what loading them found
+	// the TUI declares it anyway); Warnings are what loading them found
 	// (roots that do not exist), to be shown before connecting.
 	Roots    []client.Root
-	warnings []string
-	// OAuth configures authorization to an HTTP server (oauth.go); auth
+	Warnings []string
+	// OAuth configures authorization to an HTTP server (oauth.go); Auth
 	// is how the person is asked, set by the mode that runs the spec.
-	OAuth oauthSpec
-	auth  *authHooks
-	// broken, when set, is why this server of a config is not started (a
+	OAuth OAuth
+	Auth  *AuthHooks
+	// Broken, when set, is why this server of a config is not started (a
 	// variable it names is not set): transport returns it, so the TUI
 	// shows the server failed and a headless command exits with it.
-	broken error
+	Broken error
 	// written is its command, args, cwd and url as its config wrote them,
 	// when a ${VAR} was expanded in them (nil: they are what was written).
 	written *writtenLaunch
@@ -53,16 +54,18 @@ type serverSpec struct {
 	secrets []string
 }
 
-// shown is s as it may be shown or recorded: command, args, cwd and url
+// Shown is s as it may be shown or recorded: command, args, cwd and url
 // as written in its config, never what the environment put in them.
-func (s serverSpec) shown() serverSpec {
+func (s Server) Shown() Server {
 	l := shownLaunch(launch{Command: s.Command, Args: s.Args, Dir: s.Dir, URL: s.URL}, s.written)
 	s.Command, s.Args, s.Dir, s.URL = l.Command, l.Args, l.Dir, l.URL
 	return s
 }
 
-func (s serverSpec) describe() string {
-	s = s.shown()
+// Describe is the server as a person is shown it: the demo, its URL or
+// its command line, as written.
+func (s Server) Describe() string {
+	s = s.Shown()
 	switch {
 	case s.Demo && s.Protocol != "":
 		return "the embedded demo server (" + s.Protocol + ")"
@@ -75,20 +78,20 @@ func (s serverSpec) describe() string {
 	}
 }
 
-// transport builds the transport for the spec; obs sees every frame,
+// Transport builds the transport for the spec; obs sees every frame,
 // with the run's secrets (sec, to which the spec's are added) masked.
-func (s serverSpec) transport(obs transport.Observer, sec *redact.Secrets) (transport.Transport, error) {
-	sec.Add(specSecrets(s)...)
-	obs = redactObserver(obs, sec)
-	if s.broken != nil {
-		return nil, s.broken
+func (s Server) Transport(obs transport.Observer, sec *redact.Secrets) (transport.Transport, error) {
+	sec.Add(s.SecretValues()...)
+	obs = RedactObserver(obs, sec)
+	if s.Broken != nil {
+		return nil, s.Broken
 	}
 	switch {
 	case s.Demo:
 		return &inProcessDemo{obs: obs, opts: &demo.Options{Protocol: s.Protocol}}, nil
 	case s.URL != "":
 		if _, err := transport.ParseHTTPURL(s.URL); err != nil {
-			return nil, usageErr("bad --url %q: want http://host[:port]/path or https://…", redact.URL(s.URL))
+			return nil, exit.Usagef("bad --url %q: want http://host[:port]/path or https://…", redact.URL(s.URL))
 		}
 		hc, err := s.httpClientFor(sec)
 		if err != nil {
@@ -103,7 +106,7 @@ func (s serverSpec) transport(obs transport.Observer, sec *redact.Secrets) (tran
 	case s.Command != "":
 		return &transport.Stdio{Command: s.Command, Args: s.Args, Env: s.Env, Dir: s.Dir, Observer: obs}, nil
 	default:
-		return nil, usageErr("no server given: use -- CMD ARGS..., --url URL, or --demo")
+		return nil, exit.Usagef("no server given: use -- CMD ARGS..., --url URL, or --demo")
 	}
 }
 
@@ -113,15 +116,15 @@ func (s serverSpec) transport(obs transport.Observer, sec *redact.Secrets) (tran
 func parseHeader(h http.Header, kv string) error {
 	i := strings.IndexAny(kv, ":=")
 	if i <= 0 {
-		return usageErr("bad --header (%d characters, no ':' or '=' after a name): want 'Name: value'", len(kv))
+		return exit.Usagef("bad --header (%d characters, no ':' or '=' after a name): want 'Name: value'", len(kv))
 	}
 	name := strings.TrimSpace(kv[:i])
 	if strings.ContainsAny(name, " \t\r\n") {
-		return usageErr("bad --header (%d characters): the name before the first ':' or '=' has spaces; want 'Name: value'", len(kv))
+		return exit.Usagef("bad --header (%d characters): the name before the first ':' or '=' has spaces; want 'Name: value'", len(kv))
 	}
 	val := strings.TrimSpace(kv[i+1:])
 	if strings.ContainsAny(val, "\r\n") {
-		return usageErr("bad --header %s: its value has a line break", untrusted.Line(name))
+		return exit.Usagef("bad --header %s: its value has a line break", untrusted.Line(name))
 	}
 	h.Add(name, val)
 	return nil

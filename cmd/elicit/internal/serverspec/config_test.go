@@ -1,4 +1,4 @@
-package main
+package serverspec
 
 import (
 	"os"
@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/elicit-dev/elicit/cmd/elicit/internal/exit"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -32,14 +33,14 @@ func TestLoadConfig(t *testing.T) {
 	    "old": {"url": "http://localhost:3001/sse", "type": "sse"},
 	    "off": {"command": "nope", "disabled": true}
 	  }}`)
-	cfg, err := loadConfig(p)
+	cfg, err := Load(p)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if cfg.Theme != "dracula" || len(cfg.Servers) != 3 {
 		t.Fatalf("config %+v", cfg)
 	}
-	byName := map[string]serverSpec{}
+	byName := map[string]Server{}
 	for _, s := range cfg.Servers {
 		byName[s.Name] = s
 	}
@@ -56,7 +57,7 @@ func TestLoadConfig(t *testing.T) {
 	}
 
 	vs := writeFile(t, dir, ".vscode/mcp.json", `{"servers": {"x": {"type": "stdio", "command": "x-server"}}}`)
-	if cfg, err := loadConfig(vs); err != nil || len(cfg.Servers) != 1 || cfg.Servers[0].Command != "x-server" {
+	if cfg, err := Load(vs); err != nil || len(cfg.Servers) != 1 || cfg.Servers[0].Command != "x-server" {
 		t.Errorf("VS Code shape: %+v, %v", cfg, err)
 	}
 }
@@ -65,18 +66,18 @@ func TestLoadConfig(t *testing.T) {
 // else the first of its servers (then agents) not started (a variable it
 // names is not set; the file's others are).
 func loadErr(p string) error {
-	cfg, err := loadConfig(p)
+	cfg, err := Load(p)
 	if err != nil {
 		return err
 	}
 	for _, s := range cfg.Servers {
-		if s.broken != nil {
-			return s.broken
+		if s.Broken != nil {
+			return s.Broken
 		}
 	}
 	for _, a := range cfg.Agents {
-		if a.broken != nil {
-			return a.broken
+		if a.Broken != nil {
+			return a.Broken
 		}
 	}
 	return nil
@@ -103,7 +104,7 @@ func TestLoadConfigErrors(t *testing.T) {
 			t.Errorf("%s: error %v, want it to name the file and say %q", tc.body, err, tc.want)
 		}
 	}
-	if _, err := loadConfig(filepath.Join(dir, "missing.json")); err == nil {
+	if _, err := Load(filepath.Join(dir, "missing.json")); err == nil {
 		t.Error("missing file accepted")
 	}
 }
@@ -112,8 +113,8 @@ func TestFindConfigSaysWhereItLooked(t *testing.T) {
 	t.Chdir(t.TempDir())
 	home := t.TempDir()
 	env := map[string]string{"HOME": home}
-	_, err := findConfig(func(k string) string { return env[k] })
-	if err == nil || codeOf(err) != exitUsage {
+	_, err := Find(func(k string) string { return env[k] })
+	if err == nil || exit.CodeOf(err) != exit.Usage {
 		t.Fatalf("want a usage error, got %v", err)
 	}
 	for _, want := range []string{filepath.Join(home, ".config", "elicit", "config.json"), ".mcp.json", "elicit demo"} {
@@ -122,9 +123,9 @@ func TestFindConfigSaysWhereItLooked(t *testing.T) {
 		}
 	}
 	p := writeFile(t, home, ".config/elicit/config.json", `{"mcpServers": {"a": {"command": "x"}}}`)
-	got, err := findConfig(func(k string) string { return env[k] })
+	got, err := Find(func(k string) string { return env[k] })
 	if err != nil || got != p {
-		t.Errorf("findConfig = %q, %v; want %q", got, err, p)
+		t.Errorf("Find = %q, %v; want %q", got, err, p)
 	}
 }
 
@@ -133,7 +134,7 @@ func TestFindConfigSaysWhereItLooked(t *testing.T) {
 func TestConfigInputVariable(t *testing.T) {
 	t.Setenv("ELICIT_INPUT_API_KEY", "k-123")
 	p := writeFile(t, t.TempDir(), "mcp.json", `{"servers": {"a": {"url": "http://y", "headers": {"X-Key": "${input:api-key}"}}}}`)
-	cfg, err := loadConfig(p)
+	cfg, err := Load(p)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -147,7 +148,7 @@ func TestConfigInputVariable(t *testing.T) {
 // "invalid character 'ï'".
 func TestLoadConfigBOM(t *testing.T) {
 	p := writeFile(t, t.TempDir(), "mcp.json", "\ufeff"+`{"mcpServers": {"a": {"command": "a-server"}}}`)
-	if cfg, err := loadConfig(p); err != nil || len(cfg.Servers) != 1 || cfg.Servers[0].Command != "a-server" {
+	if cfg, err := Load(p); err != nil || len(cfg.Servers) != 1 || cfg.Servers[0].Command != "a-server" {
 		t.Errorf("a config with a BOM: %+v, %v", cfg, err)
 	}
 }
@@ -159,12 +160,12 @@ func TestLoadConfigBOM(t *testing.T) {
 func TestLoadConfigExactNames(t *testing.T) {
 	dir := t.TempDir()
 	p := writeFile(t, dir, "a.json", `{"mcpServers": {"a": {"command": "a-server", "Args": ["--evil"], "Cwd": "/"}}}`)
-	cfg, err := loadConfig(p)
+	cfg, err := Load(p)
 	if err != nil || len(cfg.Servers) != 1 || len(cfg.Servers[0].Args) != 0 || cfg.Servers[0].Dir != "" {
 		t.Errorf("a lone Args or Cwd was taken: %+v, %v", cfg, err)
 	}
 	p = writeFile(t, dir, "b.json", `{"MCPServers": {"a": {"command": "a-server"}}}`)
-	if cfg, err := loadConfig(p); err == nil || !strings.Contains(err.Error(), "no servers") {
+	if cfg, err := Load(p); err == nil || !strings.Contains(err.Error(), "no servers") {
 		t.Errorf("MCPServers was taken for mcpServers: %+v, %v", cfg, err)
 	}
 }

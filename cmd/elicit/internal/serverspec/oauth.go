@@ -1,4 +1,4 @@
-package main
+package serverspec
 
 import (
 	"context"
@@ -13,14 +13,15 @@ import (
 	"strings"
 	"time"
 
+	"github.com/elicit-dev/elicit/cmd/elicit/internal/exit"
 	"github.com/elicit-dev/elicit/themes/untrusted"
 	"github.com/elicit-dev/elicit/transport/oauth"
 	"github.com/elicit-dev/elicit/transport/redact"
 )
 
-// oauthSpec is a server's "oauth" config object (and the --client-id,
+// OAuth is a server's "oauth" config object (and the --client-id,
 // --client-secret and --scope flags for --url).
-type oauthSpec struct {
+type OAuth struct {
 	ClientID          string   `json:"clientId"`
 	ClientSecret      string   `json:"clientSecret"`
 	Scopes            []string `json:"scopes"`
@@ -34,14 +35,14 @@ type oauthSpec struct {
 	AssertionFile  string `json:"assertionFile"`
 }
 
-// authHooks is how the person is asked to authorize, per mode (headless
+// AuthHooks is how the person is asked to authorize, per mode (headless
 // prints and runs $BROWSER; the TUI shows a pane), and where state
 // changes go.
-type authHooks struct {
-	open    func(ctx context.Context, server string, a oauth.Authorization) error
-	onState func(server string, s oauth.State)
-	timeout time.Duration
-	logf    func(server, format string, args ...any)
+type AuthHooks struct {
+	Open    func(ctx context.Context, server string, a oauth.Authorization) error
+	OnState func(server string, s oauth.State)
+	Timeout time.Duration
+	Logf    func(server, format string, args ...any)
 }
 
 // authDir is where tokens are kept: $XDG_STATE_HOME/elicit/auth
@@ -58,8 +59,8 @@ func authDir(getenv func(string) string) string {
 	return filepath.Join(dir, "elicit", "auth")
 }
 
-// authStore is the token store, nil (memory only) when there is no home.
-func authStore() *oauth.Store {
+// AuthStore is the token store, nil (memory only) when there is no home.
+func AuthStore() *oauth.Store {
 	if d := authDir(os.Getenv); d != "" {
 		return &oauth.Store{Dir: d}
 	}
@@ -68,13 +69,13 @@ func authStore() *oauth.Store {
 
 // usesOAuth reports whether the spec's server gets OAuth: an HTTP server
 // without a configured Authorization header (one given by hand wins).
-func (s serverSpec) usesOAuth() bool {
+func (s Server) usesOAuth() bool {
 	return s.URL != "" && s.Header.Get("Authorization") == ""
 }
 
-// oauthTransport builds the OAuth RoundTripper for the spec; what the
+// OAuthTransport builds the OAuth RoundTripper for the spec; what the
 // flow gets (verifiers, codes, tokens) goes into sec.
-func (s serverSpec) oauthTransport(sec *redact.Secrets) (*oauth.Transport, error) {
+func (s Server) OAuthTransport(sec *redact.Secrets) (*oauth.Transport, error) {
 	o := s.OAuth
 	cfg := oauth.Config{
 		Secrets:           sec,
@@ -84,31 +85,31 @@ func (s serverSpec) oauthTransport(sec *redact.Secrets) (*oauth.Transport, error
 		ClientMetadataURL: o.ClientMetadataURL,
 		Scopes:            o.Scopes,
 		RedirectPort:      o.RedirectPort,
-		Store:             authStore(),
+		Store:             AuthStore(),
 	}
 	name := s.Name
-	if h := s.auth; h != nil {
-		if h.open != nil {
-			cfg.Open = func(ctx context.Context, a oauth.Authorization) error { return h.open(ctx, name, a) }
+	if h := s.Auth; h != nil {
+		if h.Open != nil {
+			cfg.Open = func(ctx context.Context, a oauth.Authorization) error { return h.Open(ctx, name, a) }
 		}
-		if h.onState != nil {
-			cfg.OnState = func(st oauth.State) { h.onState(name, st) }
+		if h.OnState != nil {
+			cfg.OnState = func(st oauth.State) { h.OnState(name, st) }
 		}
-		if h.logf != nil {
-			cfg.Logf = func(format string, args ...any) { h.logf(name, format, args...) }
+		if h.Logf != nil {
+			cfg.Logf = func(format string, args ...any) { h.Logf(name, format, args...) }
 		}
-		cfg.Timeout = h.timeout
+		cfg.Timeout = h.Timeout
 	}
 	g, err := o.grant()
 	if err != nil {
-		return nil, usageErr("server %s: oauth: %v", name, err)
+		return nil, exit.Usagef("server %s: oauth: %v", name, err)
 	}
 	cfg.Grant = g
 	return oauth.New(cfg)
 }
 
 // grant is the configured grant, nil for the authorization code flow.
-func (o oauthSpec) grant() (oauth.Grant, error) {
+func (o OAuth) grant() (oauth.Grant, error) {
 	switch o.Grant {
 	case "", "authorization_code":
 		return nil, nil
@@ -143,30 +144,30 @@ func (o oauthSpec) grant() (oauth.Grant, error) {
 
 // httpClientFor is the HTTP client of the spec's transport: one whose
 // RoundTripper authorizes, when the server gets OAuth.
-func (s serverSpec) httpClientFor(sec *redact.Secrets) (*http.Client, error) {
+func (s Server) httpClientFor(sec *redact.Secrets) (*http.Client, error) {
 	if !s.usesOAuth() {
 		return nil, nil
 	}
-	t, err := s.oauthTransport(sec)
+	t, err := s.OAuthTransport(sec)
 	if err != nil {
 		return nil, err
 	}
 	return &http.Client{Transport: t}, nil
 }
 
-// headlessAuth asks on stderr: the URL is printed (every time, so it can
+// HeadlessAuth asks on stderr: the URL is printed (every time, so it can
 // be copied on a machine without a browser), $BROWSER runs it when set,
 // and the flow waits up to timeout for the redirect.
-func headlessAuth(stderr io.Writer, timeout time.Duration) *authHooks {
-	return &authHooks{
-		timeout: timeout,
-		open: func(ctx context.Context, server string, a oauth.Authorization) error {
+func HeadlessAuth(stderr io.Writer, timeout time.Duration) *AuthHooks {
+	return &AuthHooks{
+		Timeout: timeout,
+		Open: func(ctx context.Context, server string, a oauth.Authorization) error {
 			what := "needs authorization"
 			if a.StepUp {
 				what = "needs more scope (" + strings.Join(a.Scopes, " ") + ")"
 			}
 			fmt.Fprintf(stderr, "elicit: %s %s at %s; open this URL to sign in (waiting %v):\n  %s\n",
-				untrusted.Line(server), what, untrusted.Line(hostOf(a.Issuer)), timeout, untrusted.Line(a.URL))
+				untrusted.Line(server), what, untrusted.Line(HostOf(a.Issuer)), timeout, untrusted.Line(a.URL))
 			if b := os.Getenv("BROWSER"); b != "" {
 				if err := startBrowser(b, a.URL); err != nil {
 					fmt.Fprintf(stderr, "elicit: $BROWSER: %v\n", err)
@@ -174,7 +175,7 @@ func headlessAuth(stderr io.Writer, timeout time.Duration) *authHooks {
 			}
 			return nil
 		},
-		onState: func(server string, s oauth.State) {
+		OnState: func(server string, s oauth.State) {
 			if s == oauth.StateAuthorized || s == oauth.StateRefreshing {
 				fmt.Fprintf(stderr, "elicit: %s: %s\n", untrusted.Line(server), s)
 			}
@@ -182,7 +183,8 @@ func headlessAuth(stderr io.Writer, timeout time.Duration) *authHooks {
 	}
 }
 
-func hostOf(raw string) string {
+// HostOf is the host of a URL (an issuer), or raw when it has none.
+func HostOf(raw string) string {
 	if u, err := url.Parse(raw); err == nil && u.Host != "" {
 		return u.Host
 	}
@@ -233,10 +235,10 @@ func startBrowser(browser, u string) error {
 	return nil
 }
 
-// browserOpener is the TUI's "o" on a URL pane: $BROWSER when set (run as
+// BrowserOpener is the TUI's "o" on a URL pane: $BROWSER when set (run as
 // the pane's opener, which waits for it), else the UI's own (xdg-open,
 // or open on macOS).
-func browserOpener() func(string) error {
+func BrowserOpener() func(string) error {
 	b := os.Getenv("BROWSER")
 	if b == "" {
 		return nil

@@ -1,4 +1,4 @@
-package main
+package serverspec
 
 import (
 	"path/filepath"
@@ -16,7 +16,7 @@ func TestLoadConfigACP(t *testing.T) {
 	    "claude": {"type": "acp", "command": "claude-agent-acp", "args": ["--x"], "env": {"KEY": "${ELICIT_TEST_KEY}"}, "cwd": "proj"},
 	    "gone": {"type": "acp", "command": "nope", "disabled": true}
 	  }}`)
-	cfg, err := loadConfig(p)
+	cfg, err := Load(p)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -24,17 +24,17 @@ func TestLoadConfigACP(t *testing.T) {
 		t.Errorf("servers %+v", cfg.Servers)
 	}
 	// KEY's value came from a variable named as a secret: it is one.
-	want := []agentSpec{{Name: "claude", Command: "claude-agent-acp", Args: []string{"--x"}, Env: []string{"KEY=k"}, Dir: filepath.Join(dir, "proj"),
+	want := []Agent{{Name: "claude", Command: "claude-agent-acp", Args: []string{"--x"}, Env: []string{"KEY=k"}, Dir: filepath.Join(dir, "proj"),
 		secrets: []string{"k"}}}
-	if !cmp.Equal(cfg.Agents, want, cmp.AllowUnexported(agentSpec{})) {
+	if !cmp.Equal(cfg.Agents, want, cmp.AllowUnexported(Agent{})) {
 		t.Errorf("agents %+v, want %+v", cfg.Agents, want)
 	}
 
 	only := writeFile(t, dir, "only.json", `{"mcpServers": {"a": {"type": "acp", "command": "agent"}}}`)
-	if cfg, err := loadConfig(only); err != nil || len(cfg.Agents) != 1 || len(cfg.Servers) != 0 {
+	if cfg, err := Load(only); err != nil || len(cfg.Agents) != 1 || len(cfg.Servers) != 0 {
 		t.Errorf("a config of agents only: %+v, %v", cfg, err)
 	}
-	c := common{config: only}
+	c := Flags{Config: only}
 	if _, err := c.configSpec(); err == nil || !strings.Contains(err.Error(), "only ACP agents") {
 		t.Errorf("a headless command on a config of agents only: %v", err)
 	}

@@ -1,4 +1,4 @@
-package main
+package serverspec
 
 import (
 	"fmt"
@@ -24,7 +24,7 @@ func (e *unsetError) Error() string { return e.msg }
 // leaving a bare $ alone: in a command, its arguments, cwd and URL a "$"
 // is more often meant as it is ("print $x") than in env and headers.
 // seen is told each ${…} and what it expanded to.
-func expandBraced(v string, inputs inputLookup, seen func(ref, value string)) (string, error) {
+func expandBraced(v string, inputs InputLookup, seen func(ref, value string)) (string, error) {
 	var b strings.Builder
 	for {
 		i := strings.Index(v, "${")
@@ -68,7 +68,7 @@ type writtenLaunch struct{ launch }
 // expanded (what runs is what was written); secrets are the values of
 // the ${…} that secretRef calls secrets (an input, ${GITHUB_TOKEN}), for
 // every sink to mask.
-func (cs configServer) expandLaunch(base string, inputs inputLookup) (run launch, written *writtenLaunch, secrets []string, err error) {
+func (cs configServer) expandLaunch(base string, inputs InputLookup) (run launch, written *writtenLaunch, secrets []string, err error) {
 	expanded := false
 	seen := func(ref, value string) {
 		expanded = true

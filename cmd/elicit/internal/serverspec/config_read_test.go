@@ -1,6 +1,6 @@
 //go:build unix
 
-package main
+package serverspec
 
 import (
 	"fmt"
@@ -34,16 +34,16 @@ func TestConfigNotWaitedOnForEver(t *testing.T) {
 	} {
 		errc := make(chan error, 1)
 		go func() {
-			_, err := loadConfig(tc.path)
+			_, err := Load(tc.path)
 			errc <- err
 		}()
 		select {
 		case err := <-errc:
 			if err == nil || !strings.Contains(err.Error(), tc.path) || !strings.Contains(err.Error(), tc.want) {
-				t.Errorf("loadConfig(%s) = %v, want an error naming it, saying %q", tc.path, err, tc.want)
+				t.Errorf("Load(%s) = %v, want an error naming it, saying %q", tc.path, err, tc.want)
 			}
 		case <-time.After(20 * time.Second):
-			t.Fatalf("loadConfig(%s) still reading", tc.path)
+			t.Fatalf("Load(%s) still reading", tc.path)
 		}
 	}
 }
@@ -61,7 +61,7 @@ func TestConfigFromAPipe(t *testing.T) {
 		defer w.Close()
 		_, _ = w.WriteString(`{"mcpServers": {"piped": {"command": "x-server"}}}`)
 	}()
-	cfg, err := loadConfig(fmt.Sprintf("/dev/fd/%d", r.Fd()))
+	cfg, err := Load(fmt.Sprintf("/dev/fd/%d", r.Fd()))
 	if err != nil || len(cfg.Servers) != 1 || cfg.Servers[0].Command != "x-server" {
 		t.Fatalf("config from a pipe: %+v, %v", cfg, err)
 	}

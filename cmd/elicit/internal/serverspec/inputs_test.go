@@ -1,4 +1,4 @@
-package main
+package serverspec
 
 import (
 	"context"
@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/elicit-dev/elicit/cmd/elicit/internal/exit"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -30,8 +31,8 @@ func TestConfigInputsAsked(t *testing.T) {
 		os.Unsetenv(v)
 	}
 	p := writeFile(t, t.TempDir(), "mcp.json", inputsConfig)
-	var asked []inputQuestion
-	cfg, err := loadConfigAsking(t.Context(), p, func(_ context.Context, path string, qs []inputQuestion) (map[string]string, error) {
+	var asked []InputQuestion
+	cfg, err := LoadAsking(t.Context(), p, func(_ context.Context, path string, qs []InputQuestion) (map[string]string, error) {
 		if path != p {
 			t.Errorf("asked for %s, want %s", path, p)
 		}
@@ -41,9 +42,9 @@ func TestConfigInputsAsked(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []inputQuestion{
-		{ID: "token", Input: configInput{Type: "promptString", ID: "token", Description: "Envy API token", Password: true}},
-		{ID: "zone", Input: configInput{Type: "pickString", ID: "zone", Description: "Zone", Options: []string{"a", "b"}}},
+	want := []InputQuestion{
+		{ID: "token", Input: Input{Type: "promptString", ID: "token", Description: "Envy API token", Password: true}},
+		{ID: "zone", Input: Input{Type: "pickString", ID: "zone", Description: "Zone", Options: []string{"a", "b"}}},
 		{ID: "team"},
 	}
 	if diff := cmp.Diff(want, asked); diff != "" {
@@ -70,7 +71,7 @@ func TestConfigInputsFromEnvNotAsked(t *testing.T) {
 	t.Setenv("ELICIT_INPUT_TEAM", "red")
 	t.Setenv("ELICIT_INPUT_ZONE", "a")
 	p := writeFile(t, t.TempDir(), "mcp.json", inputsConfig)
-	cfg, err := loadConfigAsking(t.Context(), p, func(context.Context, string, []inputQuestion) (map[string]string, error) {
+	cfg, err := LoadAsking(t.Context(), p, func(context.Context, string, []InputQuestion) (map[string]string, error) {
 		t.Error("asked although the environment gives every input")
 		return nil, nil
 	})
@@ -88,20 +89,20 @@ func TestConfigInputsFromEnvNotAsked(t *testing.T) {
 // no server is built.
 func TestConfigInputsAbort(t *testing.T) {
 	p := writeFile(t, t.TempDir(), "mcp.json", inputsConfig)
-	stop := usageErr("start-up aborted")
-	cfg, err := loadConfigAsking(t.Context(), p, func(context.Context, string, []inputQuestion) (map[string]string, error) {
+	stop := exit.Usagef("start-up aborted")
+	cfg, err := LoadAsking(t.Context(), p, func(context.Context, string, []InputQuestion) (map[string]string, error) {
 		return nil, stop
 	})
 	if !errors.Is(err, stop) || cfg != nil {
-		t.Errorf("loadConfigAsking = %+v, %v; want the abort", cfg, err)
+		t.Errorf("LoadAsking = %+v, %v; want the abort", cfg, err)
 	}
 }
 
-// TestConfigInputsHeadlessStillFail: without a person (loadConfig) a
+// TestConfigInputsHeadlessStillFail: without a person (Load) a
 // missing input still fails naming the variable that gives it.
 func TestConfigInputsHeadlessStillFail(t *testing.T) {
 	p := writeFile(t, t.TempDir(), "mcp.json", inputsConfig)
 	if err := loadErr(p); err == nil || !strings.Contains(err.Error(), "set ELICIT_INPUT_") {
-		t.Errorf("loadConfig = %v", err)
+		t.Errorf("Load = %v", err)
 	}
 }

@@ -1,4 +1,4 @@
-package main
+package serverspec
 
 import (
 	"io"
@@ -15,24 +15,24 @@ import (
 // masks it in whatever is printed there); headless commands get their
 // stdout wrapped the same way (dispatch). What the set holds is added
 // where it is known: each server's configured secrets when its transport
-// is built (specSecrets), an agent's secret arguments when it starts, and
+// is built (Server.SecretValues), an agent's secret arguments when it starts, and
 // everything the OAuth flow gets (transport/oauth). Every sink applies
 // it: stdout, stderr, recordings (record.Redact), the traffic frames and
-// stderr lines a transport reports (redactObserver), what the engine
-// gives the TUI (secrets_engine.go: every ui.Engine answer and event, the
+// stderr lines a transport reports (RedactObserver), what the engine
+// gives the TUI (cmd/elicit/secrets_engine.go: every ui.Engine answer and event, the
 // journal and findings snapshots; secrets_question.go: the questions), a
 // replay's comparison.
 
-// secretsOf is the run's set, carried by its stderr; a writer that is not
+// SecretsOf is the run's set, carried by its stderr; a writer that is not
 // one (a test calling a command directly) gets a set of its own.
-func secretsOf(w io.Writer) *redact.Secrets {
+func SecretsOf(w io.Writer) *redact.Secrets {
 	if rw, ok := w.(*redact.Writer); ok {
 		return rw.Secrets()
 	}
 	return redact.NewSecrets()
 }
 
-// specSecrets are the secrets of a server's configuration: the values
+// SecretValues are the secrets of a server's configuration: the values
 // (and a "Scheme credentials" value's credentials) of headers named as
 // secrets (Authorization, X-Api-Key, Cookie) or that look like a key,
 // environment values named as secrets, the URL's user info and secret
@@ -40,7 +40,7 @@ func secretsOf(w io.Writer) *redact.Secrets {
 // or a secret variable, the OAuth client secret. A value that is none of
 // these ("Accept: application/json", "?tenant=blue") is not masked in
 // everything shown: that would blank out ordinary words.
-func specSecrets(spec serverSpec) []string {
+func (spec Server) SecretValues() []string {
 	var out []string
 	for k, vs := range spec.Header {
 		for _, v := range vs {
@@ -51,7 +51,7 @@ func specSecrets(spec serverSpec) []string {
 	}
 	out = append(out, envSecrets(spec.Env)...)
 	out = append(out, urlSecrets(spec.URL)...)
-	out = append(out, argSecrets(spec.Args)...)
+	out = append(out, ArgSecrets(spec.Args)...)
 	out = append(out, spec.secrets...)
 	return append(out, spec.OAuth.ClientSecret)
 }
@@ -133,15 +133,15 @@ func userInfo(raw string) []string {
 	return []string{p}
 }
 
-// argSecrets are the values maskArgs masks: "--token X", "--api-key=X",
+// ArgSecrets are the values MaskArgs masks: "--token X", "--api-key=X",
 // "API_KEY=X", "Authorization: Bearer X".
-func argSecrets(args []string) []string {
+func ArgSecrets(args []string) []string {
 	var out []string
-	for i, a := range maskArgs(args) {
+	for i, a := range MaskArgs(args) {
 		if a == args[i] {
 			continue
 		}
-		if a == masked {
+		if a == Masked {
 			out = append(out, args[i])
 			continue
 		}
@@ -155,11 +155,11 @@ func argSecrets(args []string) []string {
 	return out
 }
 
-// redactObserver masks the run's secrets in what a transport reports
+// RedactObserver masks the run's secrets in what a transport reports
 // (frames, their errors, stderr lines) before anything sees it: the
 // recording, the traffic view and its exports, stderr. A server may echo
 // a header it was sent, or a stdio server print its environment.
-func redactObserver(next transport.Observer, sec *redact.Secrets) transport.Observer {
+func RedactObserver(next transport.Observer, sec *redact.Secrets) transport.Observer {
 	if next == nil {
 		return nil
 	}

@@ -1,4 +1,4 @@
-package main
+package serverspec
 
 import (
 	"bytes"
@@ -13,30 +13,32 @@ import (
 	"strings"
 
 	"github.com/elicit-dev/elicit/client/wire"
+	"github.com/elicit-dev/elicit/cmd/elicit/internal/exit"
+	"github.com/elicit-dev/elicit/cmd/elicit/internal/jsontext"
 )
 
-// config is a servers file in the shape Claude Desktop, Cursor and the MCP
+// Config is a servers file in the shape Claude Desktop, Cursor and the MCP
 // Inspector use ({"mcpServers": {...}}), or VS Code's ({"servers": {...}}),
 // plus elicit's own optional "theme".
-type config struct {
+type Config struct {
 	Theme   string
-	Servers []serverSpec
+	Servers []Server
 	// Agents are the entries of "type": "acp": ACP agents, beside the
 	// MCP servers (the TUI's agent view).
-	Agents []agentSpec
+	Agents []Agent
 	Path   string
 	// Inputs are the file's declared VS Code inputs ("inputs"), in its
 	// order.
-	Inputs []configInput
+	Inputs []Input
 	// Reads are, per server or agent, the environment variables its
 	// values expand ($VAR in env, headers, oauth): what of the person's
 	// it would send (config_trust.go).
 	Reads map[string][]string
 }
 
-// configInput is one entry of VS Code's "inputs": what to ask for a
+// Input is one entry of VS Code's "inputs": what to ask for a
 // ${input:ID} ("promptString", or "pickString" with options).
-type configInput struct {
+type Input struct {
 	Type        string   `json:"type"`
 	ID          string   `json:"id"`
 	Description string   `json:"description"`
@@ -45,12 +47,12 @@ type configInput struct {
 	Options     []string `json:"options"`
 }
 
-// inputLookup gives the value of ${input:ID}, or reports it has none.
-type inputLookup func(id string) (string, bool)
+// InputLookup gives the value of ${input:ID}, or reports it has none.
+type InputLookup func(id string) (string, bool)
 
 // envInput reads ${input:ID} from ELICIT_INPUT_ID (inputEnv), as the
 // headless commands do: nobody is there to ask.
-func envInput(id string) (string, bool) { return os.LookupEnv(inputEnv(id)) }
+func envInput(id string) (string, bool) { return os.LookupEnv(InputEnv(id)) }
 
 type configServer struct {
 	Command string            `json:"command"`
@@ -65,16 +67,16 @@ type configServer struct {
 	// Roots replace the top level's for this server (roots.go).
 	Roots json.RawMessage `json:"roots"`
 	// OAuth configures authorization to an HTTP server.
-	OAuth *oauthSpec `json:"oauth"`
+	OAuth *OAuth `json:"oauth"`
 }
 
-// loadConfig reads and checks a config file, with ${input:ID} from the
+// Load reads and checks a config file, with ${input:ID} from the
 // environment. Errors name the file and the server, so a person can find
 // the line to fix.
-func loadConfig(path string) (*config, error) { return loadConfigWith(path, envInput) }
+func Load(path string) (*Config, error) { return LoadWith(path, envInput) }
 
-// loadConfigWith is loadConfig with ${input:ID} given by inputs.
-func loadConfigWith(path string, inputs inputLookup) (*config, error) {
+// LoadWith is Load with ${input:ID} given by inputs.
+func LoadWith(path string, inputs InputLookup) (*Config, error) {
 	b, err := readConfigFile(path)
 	if err != nil {
 		return nil, fmt.Errorf("config: %w", err)
@@ -87,12 +89,12 @@ func loadConfigWith(path string, inputs inputLookup) (*config, error) {
 		MCPServers map[string]json.RawMessage `json:"mcpServers"`
 		Servers    map[string]json.RawMessage `json:"servers"`
 		Roots      json.RawMessage            `json:"roots"`
-		Inputs     []configInput              `json:"inputs"`
+		Inputs     []Input                    `json:"inputs"`
 	}
 	// By exact names, as the other clients reading the file read them:
 	// a lone "Args" or "MCPServers" is no member elicit acts on.
 	if err := wire.DecodeExact(b, &raw); err != nil {
-		return nil, fmt.Errorf("config %s: not valid JSON: %w", path, jsonErr(string(b), err))
+		return nil, fmt.Errorf("config %s: not valid JSON: %w", path, jsontext.Err(string(b), err))
 	}
 	if err := configDuplicate(b); err != nil {
 		return nil, fmt.Errorf("config %s: %w", path, err)
@@ -104,7 +106,7 @@ func loadConfigWith(path string, inputs inputLookup) (*config, error) {
 	if len(entries) == 0 {
 		return nil, fmt.Errorf(`config %s: no servers (want {"mcpServers": {"name": {"command": …} or {"url": …}}})`, path)
 	}
-	cfg := &config{Theme: raw.Theme, Path: path, Inputs: raw.Inputs, Reads: map[string][]string{}}
+	cfg := &Config{Theme: raw.Theme, Path: path, Inputs: raw.Inputs, Reads: map[string][]string{}}
 	dir := filepath.Dir(path)
 	topRoots, topWarnings, err := parseConfigRoots(raw.Roots, dir)
 	if err != nil {
@@ -125,25 +127,25 @@ func loadConfigWith(path string, inputs inputLookup) (*config, error) {
 		}
 		cfg.Reads[name] = cs.reads()
 		if cs.Type == "acp" {
-			a, err := cs.agentSpec(name, dir, inputs)
+			a, err := cs.agent(name, dir, inputs)
 			var unset *unsetError
 			if errors.As(err, &unset) {
 				// As for a server: this agent is not started, the others are.
-				a = agentSpec{Name: name, Command: cs.Command,
-					broken: fmt.Errorf("not started: %w (agent %q of config %s)", err, name, path)}
+				a = Agent{Name: name, Command: cs.Command,
+					Broken: fmt.Errorf("not started: %w (agent %q of config %s)", err, name, path)}
 			} else if err != nil {
 				return nil, fmt.Errorf("config %s: agent %q: %w", path, name, err)
 			}
 			cfg.Agents = append(cfg.Agents, a)
 			continue
 		}
-		spec, err := cs.spec(name, dir, inputs)
+		spec, err := cs.server(name, dir, inputs)
 		var unset *unsetError
 		if errors.As(err, &unset) {
 			// This server is not started, naming the variable; the file's
 			// other servers are (expandVars says why not "").
-			cfg.Servers = append(cfg.Servers, serverSpec{Name: name,
-				broken: fail(exitConnect, "not started: %w (server %q of config %s)", err, name, path)})
+			cfg.Servers = append(cfg.Servers, Server{Name: name,
+				Broken: exit.Fail(exit.Connect, "not started: %w (server %q of config %s)", err, name, path)})
 			continue
 		}
 		if err != nil {
@@ -157,7 +159,7 @@ func loadConfigWith(path string, inputs inputLookup) (*config, error) {
 			}
 		}
 		for _, w := range warnings {
-			spec.warnings = append(spec.warnings, fmt.Sprintf("config %s: server %q: %s", path, name, w))
+			spec.Warnings = append(spec.Warnings, fmt.Sprintf("config %s: server %q: %s", path, name, w))
 		}
 		cfg.Servers = append(cfg.Servers, spec)
 	}
@@ -167,12 +169,12 @@ func loadConfigWith(path string, inputs inputLookup) (*config, error) {
 	return cfg, nil
 }
 
-// agentSpec reads an entry of "type": "acp": an ACP agent on stdio,
+// agent reads an entry of "type": "acp": an ACP agent on stdio,
 // started as a stdio server is (command, args, env, cwd). What only an
 // MCP server or an HTTP one has is refused by name, so a mistyped entry
 // is not silently half-read.
-func (cs configServer) agentSpec(name, base string, inputs inputLookup) (agentSpec, error) {
-	a := agentSpec{Name: name}
+func (cs configServer) agent(name, base string, inputs InputLookup) (Agent, error) {
+	a := Agent{Name: name}
 	switch {
 	case cs.Command == "" && cs.URL != "":
 		return a, errors.New(`"type": "acp" runs a command on stdio; ACP has no "url" (give "command")`)
@@ -207,8 +209,8 @@ func (cs configServer) agentSpec(name, base string, inputs inputLookup) (agentSp
 	return a, nil
 }
 
-func (cs configServer) spec(name, base string, inputs inputLookup) (serverSpec, error) {
-	s := serverSpec{Name: name}
+func (cs configServer) server(name, base string, inputs InputLookup) (Server, error) {
+	s := Server{Name: name}
 	switch {
 	case cs.Command != "" && cs.URL != "":
 		return s, errors.New(`has both "command" and "url"; give one`)
@@ -273,7 +275,7 @@ func (cs configServer) spec(name, base string, inputs inputLookup) (serverSpec, 
 
 // expanded checks an "oauth" object and expands $VAR in its secrets and
 // paths (a client secret belongs in the environment, not the file).
-func (o oauthSpec) expanded(inputs inputLookup) (oauthSpec, error) {
+func (o OAuth) expanded(inputs InputLookup) (OAuth, error) {
 	for _, f := range []*string{&o.ClientID, &o.ClientSecret, &o.PrivateKeyFile, &o.AssertionFile} {
 		v, err := expandVars(*f, inputs)
 		if err != nil {
@@ -298,7 +300,7 @@ func (o oauthSpec) expanded(inputs inputLookup) (oauthSpec, error) {
 // *unsetError naming it: silently expanding it to "" sent
 // "Authorization: Bearer " and empty API keys. A variable set to "" is
 // taken as it is.
-func expandVars(v string, inputs inputLookup) (string, error) {
+func expandVars(v string, inputs InputLookup) (string, error) {
 	var missing []string
 	out := os.Expand(v, func(name string) string {
 		var val string
@@ -318,15 +320,15 @@ func expandVars(v string, inputs inputLookup) (string, error) {
 		return out, nil
 	case strings.HasPrefix(missing[0], "input:"):
 		input := strings.TrimPrefix(missing[0], "input:")
-		return "", &unsetError{Name: missing[0], msg: fmt.Sprintf("${%s} is a VS Code input: set %s to its value", missing[0], inputEnv(input))}
+		return "", &unsetError{Name: missing[0], msg: fmt.Sprintf("${%s} is a VS Code input: set %s to its value", missing[0], InputEnv(input))}
 	}
 	return "", &unsetError{Name: missing[0], msg: fmt.Sprintf("${%s} is not set (set it, to \"\" if it should be empty)", missing[0])}
 }
 
-// inputEnv is the environment variable that gives VS Code input NAME its
+// InputEnv is the environment variable that gives VS Code input NAME its
 // value: ELICIT_INPUT_ and the name in capitals, other than letters and
 // digits made "_" ("api-key" is ELICIT_INPUT_API_KEY).
-func inputEnv(name string) string {
+func InputEnv(name string) string {
 	b := []byte("ELICIT_INPUT_")
 	for _, r := range strings.ToUpper(name) {
 		if r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' {
@@ -340,7 +342,7 @@ func inputEnv(name string) string {
 
 // configCandidates lists where elicit looks for a config when none is
 // given, in order.
-func configCandidates(getenv func(string) string) []string {
+func candidates(getenv func(string) string) []string {
 	var out []string
 	dir := getenv("XDG_CONFIG_HOME")
 	if dir == "" {
@@ -355,10 +357,10 @@ func configCandidates(getenv func(string) string) []string {
 	return out
 }
 
-// findConfig returns the first candidate that exists, or an error that
+// Find returns the first candidate that exists, or an error that
 // lists every place it looked.
-func findConfig(getenv func(string) string) (string, error) {
-	cands := configCandidates(getenv)
+func Find(getenv func(string) string) (string, error) {
+	cands := candidates(getenv)
 	for _, p := range cands {
 		if _, err := os.Stat(p); err == nil {
 			return p, nil
@@ -366,7 +368,7 @@ func findConfig(getenv func(string) string) (string, error) {
 			return "", fmt.Errorf("config %s: %w", p, err)
 		}
 	}
-	return "", usageErr("no server given and no config found; looked in:\n  %s\n"+
+	return "", exit.Usagef("no server given and no config found; looked in:\n  %s\n"+
 		"Try: elicit demo, elicit -- CMD ARGS..., elicit --url URL, or elicit --config FILE",
 		strings.Join(cands, "\n  "))
 }

@@ -1,6 +1,8 @@
-package main
+package serverspec
 
-import "testing"
+import (
+	"testing"
+)
 
 func TestServerNames(t *testing.T) {
 	for _, tc := range []struct {

@@ -1,4 +1,4 @@
-package main
+package serverspec
 
 import (
 	"fmt"
@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"github.com/elicit-dev/elicit/cmd/elicit/internal/trust"
 )
 
 // A config elicit finds in the working directory (./.mcp.json,
@@ -15,41 +17,40 @@ import (
 // download, and the person never named it. Its servers' and agents'
 // commands (and URLs) run when the person names the file (--config), or
 // confirms them on a terminal, shown whole as a replay shows a
-// recording's (replay_trust.go). The person's own config
+// recording's (package trust). The person's own config
 // ($XDG_CONFIG_HOME/elicit) needs neither.
 
-// projectConfig says path is a config findConfig found in the working
-// directory.
-func projectConfig(path string) bool {
+// IsProject says path is a config Find found in the working directory.
+func IsProject(path string) bool {
 	return path == ".mcp.json" || path == filepath.Join(".vscode", "mcp.json")
 }
 
-// configGate is the gate of a project's config found at path; stdin nil
+// ProjectGate is the gate of a project's config found at path; stdin nil
 // (a headless command) never asks.
-func configGate(path string, stdin io.Reader, stderr io.Writer) trustGate {
-	return trustGate{file: path, stdin: stdin, stderr: stderr, whose: "a project's file, found in this directory",
-		how: fmt.Sprintf("name the file with --config %s once you have read it, or give a server with -- CMD ARGS..., --url URL or --demo", path)}
+func ProjectGate(path string, stdin io.Reader, stderr io.Writer) trust.Gate {
+	return trust.Gate{File: path, Stdin: stdin, Stderr: stderr, Whose: "a project's file, found in this directory",
+		How: fmt.Sprintf("name the file with --config %s once you have read it, or give a server with -- CMD ARGS..., --url URL or --demo", path)}
 }
 
-// configLaunches are what the servers and agents of cfg start, and what
-// of the person's they would send: the variables they expand, the files
-// their oauth reads.
-func configLaunches(cfg *config, servers []serverSpec, agents []agentSpec) []recordedLaunch {
-	var out []recordedLaunch
+// Launches are what the servers and agents of cfg start, and what of the
+// person's they would send: the variables they expand, the files their
+// oauth reads.
+func Launches(cfg *Config, servers []Server, agents []Agent) []trust.Launch {
+	var out []trust.Launch
 	for _, s := range servers {
-		s = s.shown() // as written: the variables it reads are said below
-		l := recordedLaunch{what: "server", name: s.Name, command: s.Command, args: s.Args, url: s.URL, legacySSE: s.LegacySSE,
-			dir: s.Dir, envByFile: envNames(s.Env), headers: slices.Sorted(maps.Keys(s.Header))}
+		s = s.Shown() // as written: the variables it reads are said below
+		l := trust.Launch{What: "server", Name: s.Name, Command: s.Command, Args: s.Args, URL: s.URL, LegacySSE: s.LegacySSE,
+			Dir: s.Dir, EnvByFile: EnvNames(s.Env), Headers: slices.Sorted(maps.Keys(s.Header))}
 		for _, r := range s.Roots {
-			l.roots = append(l.roots, r.URI)
+			l.Roots = append(l.Roots, r.URI)
 		}
-		l.extra = append(readsLine(cfg.Reads[s.Name]), oauthFiles(s.OAuth)...)
+		l.Extra = append(readsLine(cfg.Reads[s.Name]), oauthFiles(s.OAuth)...)
 		out = append(out, l)
 	}
 	for _, a := range agents {
-		a = a.shown()
-		out = append(out, recordedLaunch{what: "agent", name: a.Name, command: a.Command, args: a.Args, dir: a.Dir,
-			envByFile: envNames(a.Env), extra: readsLine(cfg.Reads[a.Name])})
+		a = a.Shown()
+		out = append(out, trust.Launch{What: "agent", Name: a.Name, Command: a.Command, Args: a.Args, Dir: a.Dir,
+			EnvByFile: EnvNames(a.Env), Extra: readsLine(cfg.Reads[a.Name])})
 	}
 	return out
 }
@@ -65,13 +66,13 @@ func readsLine(vars []string) []string {
 
 // oauthFiles says which files of the person's a server's oauth reads:
 // a jwt-bearer assertion is sent as it is.
-func oauthFiles(o oauthSpec) []string {
+func oauthFiles(o OAuth) []string {
 	var out []string
 	if o.AssertionFile != "" {
-		out = append(out, "sends the contents of "+shellQuote(o.AssertionFile)+" to its authorization server (oauth assertionFile)")
+		out = append(out, "sends the contents of "+trust.Quote(o.AssertionFile)+" to its authorization server (oauth assertionFile)")
 	}
 	if o.PrivateKeyFile != "" {
-		out = append(out, "signs its sign-in with the private key in "+shellQuote(o.PrivateKeyFile)+" (oauth privateKeyFile)")
+		out = append(out, "signs its sign-in with the private key in "+trust.Quote(o.PrivateKeyFile)+" (oauth privateKeyFile)")
 	}
 	return out
 }
@@ -115,8 +116,8 @@ func (cs configServer) reads() []string {
 	return slices.Sorted(maps.Keys(seen))
 }
 
-// envNames are the names of NAME=value entries.
-func envNames(env []string) []string {
+// EnvNames are the names of NAME=value entries.
+func EnvNames(env []string) []string {
 	var out []string
 	for _, kv := range env {
 		name, _, _ := strings.Cut(kv, "=")

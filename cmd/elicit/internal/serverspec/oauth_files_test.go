@@ -1,4 +1,4 @@
-package main
+package serverspec
 
 import (
 	"path/filepath"
@@ -20,11 +20,11 @@ func TestOAuthKeyFilesNeverWaitedOn(t *testing.T) {
 	}
 	done := make(chan error, 2)
 	go func() {
-		_, err := oauthSpec{Grant: "client_credentials", ClientID: "c", PrivateKeyFile: fifo}.grant()
+		_, err := OAuth{Grant: "client_credentials", ClientID: "c", PrivateKeyFile: fifo}.grant()
 		done <- err
 	}()
 	go func() {
-		g, err := oauthSpec{Grant: "jwt-bearer", ClientID: "c", AssertionFile: fifo}.grant()
+		g, err := OAuth{Grant: "jwt-bearer", ClientID: "c", AssertionFile: fifo}.grant()
 		if err != nil {
 			done <- err
 			return

@@ -1,4 +1,4 @@
-package main
+package serverspec
 
 import (
 	"bytes"
@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/elicit-dev/elicit/client"
+	"github.com/elicit-dev/elicit/cmd/elicit/internal/exit"
 )
 
 // Roots from the command line and the config file. --root PATH is
@@ -26,22 +27,22 @@ import (
 // between machines. The TUI always declares roots (its roots view may add
 // some); a headless command only when it was given some.
 
-// rootFlags is --root, repeatable.
-type rootFlags []string
+// RootFlags is --root, repeatable.
+type RootFlags []string
 
-func (r *rootFlags) String() string     { return strings.Join(*r, ", ") }
-func (r *rootFlags) Set(v string) error { *r = append(*r, v); return nil }
+func (r *RootFlags) String() string     { return strings.Join(*r, ", ") }
+func (r *RootFlags) Set(v string) error { *r = append(*r, v); return nil }
 
-// roots resolves the --root flags, each of which must exist.
-func (r rootFlags) roots() ([]client.Root, error) {
+// Roots resolves the --root flags, each of which must exist.
+func (r RootFlags) Roots() ([]client.Root, error) {
 	var out []client.Root
 	for _, p := range r {
 		root, err := client.RootFor(p, "", "")
 		if err != nil {
-			return nil, usageErr("--root %s: %v", p, err)
+			return nil, exit.Usagef("--root %s: %v", p, err)
 		}
 		if err := rootExists(root); err != nil {
-			return nil, usageErr("--root %s: %v", p, err)
+			return nil, exit.Usagef("--root %s: %v", p, err)
 		}
 		out = append(out, named(root))
 	}
@@ -128,9 +129,9 @@ func parseConfigRoots(raw json.RawMessage, base string) (roots []client.Root, wa
 	return roots, warnings, nil
 }
 
-// withRoots puts first before spec's own roots, dropping repeats; the
+// WithRoots puts first before spec's own roots, dropping repeats; the
 // result is nil only when both are (no roots declared).
-func withRoots(first, own []client.Root) []client.Root {
+func WithRoots(first, own []client.Root) []client.Root {
 	if first == nil && own == nil {
 		return nil
 	}
@@ -143,13 +144,4 @@ func withRoots(first, own []client.Root) []client.Root {
 		}
 	}
 	return out
-}
-
-// orEmpty is a list as headless JSON prints it: [] when there is none,
-// never null, so a script can iterate it.
-func orEmpty[T any](s []T) []T {
-	if s == nil {
-		return []T{}
-	}
-	return s
 }

@@ -1,4 +1,4 @@
-package main
+package serverspec
 
 import (
 	"os"
@@ -15,7 +15,7 @@ func TestConfigOAuth(t *testing.T) {
 		          "clientMetadataUrl": "https://elicit.example.com/client.json", "redirectPort": 53682}}}}`), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	cfg, err := loadConfig(p)
+	cfg, err := Load(p)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -24,7 +24,7 @@ func TestConfigOAuth(t *testing.T) {
 		o.ClientMetadataURL != "https://elicit.example.com/client.json" {
 		t.Errorf("oauth %+v", o)
 	}
-	if _, err := cfg.Servers[0].oauthTransport(nil); err != nil {
+	if _, err := cfg.Servers[0].OAuthTransport(nil); err != nil {
 		t.Errorf("oauthTransport: %v", err)
 	}
 }
@@ -49,12 +49,12 @@ func TestConfigOAuthErrors(t *testing.T) {
 }
 
 func TestOAuthFlagsOnlyForURL(t *testing.T) {
-	c := common{clientID: "a", command: []string{"x"}, connectTimeout: 1, requestTimeout: 1, urlWait: 1}
-	if _, err := c.spec(false); err == nil || !strings.Contains(err.Error(), "apply to --url") {
+	c := Flags{ClientID: "a", Command: []string{"x"}}
+	if _, err := c.Spec(false); err == nil || !strings.Contains(err.Error(), "apply to --url") {
 		t.Errorf("--client-id with a command: %v", err)
 	}
-	c = common{url: "https://x/mcp", clientID: "a", scopes: headerList{"read write", "admin"}, connectTimeout: 1, requestTimeout: 1, urlWait: 1}
-	s, err := c.spec(false)
+	c = Flags{URL: "https://x/mcp", ClientID: "a", Scopes: ListFlag{"read write", "admin"}}
+	s, err := c.Spec(false)
 	if err != nil || s.OAuth.ClientID != "a" || strings.Join(s.OAuth.Scopes, ",") != "read,write,admin" {
 		t.Errorf("spec %+v, %v", s.OAuth, err)
 	}
