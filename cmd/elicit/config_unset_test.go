@@ -100,7 +100,7 @@ func TestConfigUnsetVariableAgent(t *testing.T) {
 	br := ui.NewBridge(ui.BridgeOptions{})
 	br.Attach(func(tea.Msg) {})
 	defer br.Close()
-	h, err := newAgentHub(br, question.NewJournal(0), cfg.Agents)
+	h, err := newAgentHub(br, question.NewJournal(0), cfg.Agents, agentHubOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -51,9 +52,11 @@ type agentHub struct {
 	// rec is the TUI's --record (nil: none): the agents' frames, their
 	// questions with the person's answers, and each prompt as a call.
 	rec *record.Recorder
-	// secrets are the run's (secrets.go), masked in the agents' frames
-	// and stderr; each agent's secret arguments and environment join.
+	// secrets are the run's (serverspec.SecretsOf), masked in the
+	// agents' frames and stderr; each agent's secret arguments and
+	// environment join.
 	secrets *redact.Secrets
+	version string
 
 	// ctx is start's: restarts run under it too; close cancels it.
 	ctx    context.Context
@@ -76,8 +79,19 @@ type agentConn struct {
 	info  wire.Implementation
 }
 
-func newAgentHub(br *ui.Bridge, journal *question.Journal, specs []serverspec.Agent) (*agentHub, error) {
-	h := &agentHub{br: br, journal: journal, agents: map[string]*agentConn{}}
+// agentHubOptions are what the hub's agents share with the rest of the
+// run.
+type agentHubOptions struct {
+	// Version is elicit's, sent as clientInfo.
+	Version string
+	// Recorder is the TUI's --record (nil: none).
+	Recorder *record.Recorder
+	// Secrets are the run's (nil: none to mask).
+	Secrets *redact.Secrets
+}
+
+func newAgentHub(br *ui.Bridge, journal *question.Journal, specs []serverspec.Agent, o agentHubOptions) (*agentHub, error) {
+	h := &agentHub{br: br, journal: journal, agents: map[string]*agentConn{}, version: o.Version, rec: o.Recorder, secrets: o.Secrets}
 	for _, s := range specs {
 		if _, dup := h.agents[s.Name]; dup {
 			return nil, exit.Usagef("two agents are named %q", s.Name)
@@ -117,7 +131,7 @@ func (h *agentHub) connect(ctx context.Context, name string) {
 		return
 	}
 	h.set(name, func(a *agentConn) { a.state, a.err = client.StateConnecting, nil })
-	w := &app.AgentWiring{Name: name, Version: version, Command: spec.Command, Args: spec.Args, Env: spec.Env, Dir: spec.Dir,
+	w := &app.AgentWiring{Name: name, Version: h.version, Command: spec.Command, Args: spec.Args, Env: spec.Env, Dir: spec.Dir,
 		Secrets: h.secrets, SecretValues: spec.SecretValues(), Recorder: h.rec,
 		Prompter: shown.Prompter{Next: h.br, Secrets: h.secrets}, Journal: h.journal,
 		// An agent that wants a sign-in asks which method, as a form pane.
@@ -212,7 +226,7 @@ func (h *agentHub) AgentPrompt(ctx context.Context, name, text string) (ui.Agent
 		return ui.AgentTurnEnd{}, err
 	}
 	h.mu.Lock()
-	cwd := cmpOr(h.agents[name].spec.Dir, ".")
+	cwd := cmp.Or(h.agents[name].spec.Dir, ".")
 	h.mu.Unlock()
 	res, err := w.Turn(app.PromptParams{Prompt: text, Cwd: cwd}, func() (acp.TurnResult, error) {
 		return c.Prompt(ctx, sid, text)

@@ -36,7 +36,7 @@ func TestAgentHub(t *testing.T) {
 	})
 	defer br.Close()
 	tap := newAgentTap(t)
-	h, err := newAgentHub(br, question.NewJournal(0), []serverspec.Agent{tap.spec(t, "demo")})
+	h, err := newAgentHub(br, question.NewJournal(0), []serverspec.Agent{tap.spec(t, "demo")}, agentHubOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -161,13 +161,14 @@ func TestAgentHubMasksAndRecords(t *testing.T) {
 	tap := newAgentTap(t)
 	spec := tap.spec(t, "demo")
 	spec.Args = []string{"--api-key=" + secret}
-	h, err := newAgentHub(br, question.NewJournal(0), []serverspec.Agent{spec})
+	var buf bytes.Buffer
+	sec := redact.NewSecrets()
+	rec, err := record.New(&buf, "test", record.Settings{Command: "tui"}, record.Redact(sec.Bytes))
 	if err != nil {
 		t.Fatal(err)
 	}
-	var buf bytes.Buffer
-	h.secrets = redact.NewSecrets()
-	if h.rec, err = record.New(&buf, "test", record.Settings{Command: "tui"}, record.Redact(h.secrets.Bytes)); err != nil {
+	h, err := newAgentHub(br, question.NewJournal(0), []serverspec.Agent{spec}, agentHubOptions{Recorder: rec, Secrets: sec})
+	if err != nil {
 		t.Fatal(err)
 	}
 	ctx, cancel := context.WithCancel(t.Context())
@@ -186,7 +187,7 @@ func TestAgentHubMasksAndRecords(t *testing.T) {
 		t.Fatalf("turn: %+v, %v", end, err)
 	}
 	h.close()
-	if err := h.rec.Close(); err != nil {
+	if err := rec.Close(); err != nil {
 		t.Fatal(err)
 	}
 	if strings.Contains(buf.String(), secret) || !strings.Contains(buf.String(), "hello "+redact.Mask) {

@@ -155,12 +155,12 @@ func TestAgentStatusMasked(t *testing.T) {
 	})
 	defer br.Close()
 	tap := newAgentTap(t)
-	h, err := newAgentHub(br, question.NewJournal(0), []serverspec.Agent{tap.spec(t, "demo")})
+	sec := redact.NewSecrets()
+	sec.Add("elicit-demo-agent")
+	h, err := newAgentHub(br, question.NewJournal(0), []serverspec.Agent{tap.spec(t, "demo")}, agentHubOptions{Secrets: sec})
 	if err != nil {
 		t.Fatal(err)
 	}
-	h.secrets = redact.NewSecrets()
-	h.secrets.Add("elicit-demo-agent")
 	h.start(t.Context())
 	defer h.close()
 	timeout := time.After(20 * time.Second)

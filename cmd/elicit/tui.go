@@ -249,10 +249,9 @@ func runTUIWith(ctx context.Context, f *tuiFlags, stdout, stderr io.Writer) erro
 		}
 	}
 	eng.order = order
-	if eng.agentHub, err = newAgentHub(br, mgr.Journal(), f.agents); err != nil {
+	if eng.agentHub, err = newAgentHub(br, mgr.Journal(), f.agents, agentHubOptions{Version: version, Recorder: rec, Secrets: eng.secrets}); err != nil {
 		return err
 	}
-	eng.agentHub.rec, eng.agentHub.secrets = rec, eng.secrets
 	for _, a := range f.agents {
 		if _, dup := eng.specs[a.Name]; dup {
 			// Questions and the journal are keyed by the peer's name.
