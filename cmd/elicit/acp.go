@@ -8,12 +8,15 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"time"
 	"unicode/utf8"
 
 	"github.com/elicit-dev/elicit/client/acp"
 	"github.com/elicit-dev/elicit/client/question"
+	"github.com/elicit-dev/elicit/client/record"
+	"github.com/elicit-dev/elicit/cmd/elicit/internal/agents"
 	"github.com/elicit-dev/elicit/cmd/elicit/internal/app"
 	"github.com/elicit-dev/elicit/cmd/elicit/internal/exit"
 	"github.com/elicit-dev/elicit/cmd/elicit/internal/serverspec"
@@ -431,4 +434,25 @@ func (f *acpFiles) all() []acp.FileAccess {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	return append([]acp.FileAccess{}, f.got...)
+}
+
+// acpRecordSettings are the settings line of elicit acp --prompt.
+func acpRecordSettings(command string, f *acpFlags, spec serverspec.Agent, demo bool) record.Settings {
+	a := agents.RecordOf(spec, demo)
+	a.Cwd, a.Permission, a.AllowFS, a.Auth = f.cwd, f.permission, f.allowFS, f.auth
+	a.CancelAfterMS, a.QuestionTimeoutMS = f.cancelAfter.Milliseconds(), f.promptTimeout.Milliseconds()
+	a.IdleTimeoutMS = f.idleTimeout.Milliseconds()
+	s := record.Settings{Command: command, Elicit: f.elicit, Sampling: "off", Answer: answerName(f.answer), Agents: []record.Agent{a}}
+	if s.Elicit == "" {
+		s.Elicit = "both"
+	}
+	return s
+}
+
+// answerName is --answer as a recording keeps it: a file's name only.
+func answerName(answer string) string {
+	if strings.HasSuffix(answer, ".json") {
+		return answer[strings.LastIndexAny(answer, `/\`)+1:]
+	}
+	return answer
 }

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/elicit-dev/elicit/cmd/elicit/internal/agents"
 	"github.com/elicit-dev/elicit/cmd/elicit/internal/exit"
 	"github.com/elicit-dev/elicit/cmd/elicit/internal/serverspec"
 )
@@ -75,7 +76,7 @@ func runACPTUI(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	}
 	var spec serverspec.Agent
 	if len(command) == 0 {
-		if spec, err = demoAgentSpec(demoAgentName); err != nil {
+		if spec, err = agents.Demo(demoAgentName); err != nil {
 			return exit.Fail(exit.Connect, "%w", err)
 		}
 	} else {

@@ -13,6 +13,7 @@ import (
 	"github.com/elicit-dev/elicit/client/question"
 	"github.com/elicit-dev/elicit/client/record"
 	"github.com/elicit-dev/elicit/client/wire"
+	"github.com/elicit-dev/elicit/cmd/elicit/internal/agents"
 	"github.com/elicit-dev/elicit/cmd/elicit/internal/serverspec"
 	"github.com/elicit-dev/elicit/cmd/elicit/internal/shown"
 	"github.com/elicit-dev/elicit/transport"
@@ -52,8 +53,8 @@ type engine struct {
 	mu      sync.Mutex
 	pending map[string]error // servers whose transport could not be built
 
-	// agentHub runs the ACP agents (engine_acp.go); never nil in the TUI.
-	*agentHub
+	// Hub runs the ACP agents (internal/agents); never nil in the TUI.
+	*agents.Hub
 }
 
 var _ ui.Engine = (*engine)(nil)

@@ -16,6 +16,7 @@ import (
 	"github.com/elicit-dev/elicit/client/question"
 	"github.com/elicit-dev/elicit/client/record"
 	"github.com/elicit-dev/elicit/client/wire"
+	"github.com/elicit-dev/elicit/cmd/elicit/internal/agents"
 	"github.com/elicit-dev/elicit/cmd/elicit/internal/app"
 	"github.com/elicit-dev/elicit/cmd/elicit/internal/exit"
 	"github.com/elicit-dev/elicit/cmd/elicit/internal/serverspec"
@@ -80,7 +81,7 @@ func runReplayACP(ctx context.Context, rec *record.Recording, o acpReplayOptions
 		serverspec.SecretsOf(stderr).Add(spec.SecretValues()...)
 	}
 	for i, spec := range specs {
-		a := recordAgent(spec, demos[i])
+		a := agents.RecordOf(spec, demos[i])
 		ra := rec.Settings.Agents[i]
 		a.Cwd, a.AllowFS, a.Auth, a.CancelAfterMS, a.QuestionTimeoutMS = ra.Cwd, ra.AllowFS, ra.Auth, ra.CancelAfterMS, ra.QuestionTimeoutMS
 		a.IdleTimeoutMS = ra.IdleTimeoutMS
@@ -176,7 +177,7 @@ func startACPReplay(ctx context.Context, rec *record.Recording, specs []serversp
 			// answered as recorded.
 			w.AskAuth = prompter
 		}
-		sctx, cancel := context.WithTimeout(ctx, agentStartTimeout)
+		sctx, cancel := context.WithTimeout(ctx, agents.StartTimeout)
 		c, err := w.Start(sctx)
 		cancel()
 		if err != nil {
@@ -238,7 +239,7 @@ func agentOfRecorded(ra record.Agent, command []string) (spec serverspec.Agent, 
 	case len(command) > 0:
 		spec = serverspec.Agent{Name: ra.Name, Command: command[0], Args: command[1:]}
 	case ra.Kind == "demo":
-		spec, err = demoAgentSpec(ra.Name)
+		spec, err = agents.Demo(ra.Name)
 		demo = true
 	case ra.Kind == "stdio":
 		if slices.ContainsFunc(ra.Args, func(a string) bool { return strings.Contains(a, serverspec.Masked) }) {
@@ -313,7 +314,7 @@ func (r *acpReplayer) replay(ctx context.Context, call record.RecordedCall) call
 // recorded cwd), bounded as elicit acp bounds it.
 func (r *acpReplayer) turn(ctx context.Context, p app.PromptParams) (acp.TurnResult, error) {
 	if r.session == "" {
-		sctx, cancel := context.WithTimeout(ctx, agentStartTimeout)
+		sctx, cancel := context.WithTimeout(ctx, agents.StartTimeout)
 		defer cancel()
 		sid, err := r.c.NewSession(sctx, cmpOr(p.Cwd, r.agent.Cwd, "."))
 		if err != nil {

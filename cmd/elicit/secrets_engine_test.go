@@ -7,9 +7,6 @@ import (
 	"strings"
 	"sync"
 	"testing"
-	"time"
-
-	tea "charm.land/bubbletea/v2"
 
 	"github.com/elicit-dev/elicit/client"
 	"github.com/elicit-dev/elicit/client/findings"
@@ -138,40 +135,5 @@ func TestEngineServerAndTasksMasked(t *testing.T) {
 	noneOf(t, []string{k}, shown)
 	if task.StatusMessage != "working with "+k {
 		t.Errorf("the engine's task was changed: %+v", task)
-	}
-}
-
-// What an agent says of itself (its agentInfo) reaches the agent view
-// with the run's secrets masked: the demo agent's name stands in for a
-// secret it echoes.
-func TestAgentStatusMasked(t *testing.T) {
-	br := ui.NewBridge(ui.BridgeOptions{})
-	changed := make(chan struct{}, 1)
-	br.Attach(func(tea.Msg) { // lane 2 waits for a UI to take its messages
-		select {
-		case changed <- struct{}{}:
-		default:
-		}
-	})
-	defer br.Close()
-	tap := newAgentTap(t)
-	sec := redact.NewSecrets()
-	sec.Add("elicit-demo-agent")
-	h, err := newAgentHub(br, question.NewJournal(0), []serverspec.Agent{tap.spec(t, "demo")}, agentHubOptions{Secrets: sec})
-	if err != nil {
-		t.Fatal(err)
-	}
-	h.start(t.Context())
-	defer h.close()
-	timeout := time.After(20 * time.Second)
-	for h.Agents()[0].SessionID == "" { // the session is up: agentInfo came
-		select {
-		case <-changed:
-		case <-timeout:
-			t.Fatalf("no session: %+v", h.Agents()[0])
-		}
-	}
-	if a := h.Agents()[0]; a.Info.Name != "[redacted]" {
-		t.Errorf("the agent's info is shown as %+v", a.Info)
 	}
 }

@@ -14,6 +14,7 @@ import (
 
 	"github.com/elicit-dev/elicit/client"
 	"github.com/elicit-dev/elicit/client/findings"
+	"github.com/elicit-dev/elicit/cmd/elicit/internal/agents"
 	"github.com/elicit-dev/elicit/cmd/elicit/internal/app"
 	"github.com/elicit-dev/elicit/cmd/elicit/internal/exit"
 	"github.com/elicit-dev/elicit/cmd/elicit/internal/serverspec"
@@ -114,7 +115,7 @@ func (f *tuiFlags) servers(ctx context.Context) ([]serverspec.Server, string, er
 			}
 			// The demo shows everything elicit does: the demo ACP agent
 			// runs beside the demo servers (its view is alt+a).
-			agent, err := demoAgentSpec(demoAgentName)
+			agent, err := agents.Demo(demoAgentName)
 			if err != nil {
 				return nil, "", err
 			}
@@ -201,7 +202,7 @@ func runTUIWith(ctx context.Context, f *tuiFlags, stdout, stderr io.Writer) erro
 		command = "demo"
 	}
 	settings := recordSettings(command, &f.common, specs, urlWait, "")
-	settings.Agents = recordAgents(f.agents)
+	settings.Agents = agents.RecordsOf(f.agents)
 	rec, err := openRecord(f.record, settings, serverspec.SecretsOf(stderr))
 	if err != nil {
 		return err
@@ -249,7 +250,7 @@ func runTUIWith(ctx context.Context, f *tuiFlags, stdout, stderr io.Writer) erro
 		}
 	}
 	eng.order = order
-	if eng.agentHub, err = newAgentHub(br, mgr.Journal(), f.agents, agentHubOptions{Version: version, Recorder: rec, Secrets: eng.secrets}); err != nil {
+	if eng.Hub, err = agents.NewHub(br, mgr.Journal(), f.agents, agents.HubOptions{Version: version, Recorder: rec, Secrets: eng.secrets}); err != nil {
 		return err
 	}
 	for _, a := range f.agents {
@@ -315,12 +316,12 @@ func runTUIWith(ctx context.Context, f *tuiFlags, stdout, stderr io.Writer) erro
 		defer close(done)
 		eng.connectAll(ctx, order)
 	}()
-	eng.agentHub.start(ctx)
+	eng.Hub.Start(ctx)
 	_, runErr := p.Run()
 	gov.close()
 	// The agents first: their open questions are answered -32800 and
 	// their processes stopped, bounded (client/acp's Close).
-	eng.agentHub.close()
+	eng.Hub.Close()
 	// Quitting closes the sessions first: open prompts end as abandoned,
 	// running calls end, and tasks stay on their servers (remembered in
 	// the state file, resumed next time) instead of being cancelled. Then

@@ -1,4 +1,4 @@
-package main
+package agents
 
 import (
 	"bytes"
@@ -36,14 +36,14 @@ func TestAgentHub(t *testing.T) {
 	})
 	defer br.Close()
 	tap := newAgentTap(t)
-	h, err := newAgentHub(br, question.NewJournal(0), []serverspec.Agent{tap.spec(t, "demo")}, agentHubOptions{})
+	h, err := NewHub(br, question.NewJournal(0), []serverspec.Agent{tap.spec(t, "demo")}, HubOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	ctx, cancel := context.WithCancel(t.Context())
 	defer cancel()
-	h.start(ctx)
-	defer h.close()
+	h.Start(ctx)
+	defer h.Close()
 	waitAgent := func(what string, ok func(ui.AgentStatus) bool) ui.AgentStatus {
 		t.Helper()
 		timeout := time.After(20 * time.Second)
@@ -167,13 +167,13 @@ func TestAgentHubMasksAndRecords(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	h, err := newAgentHub(br, question.NewJournal(0), []serverspec.Agent{spec}, agentHubOptions{Recorder: rec, Secrets: sec})
+	h, err := NewHub(br, question.NewJournal(0), []serverspec.Agent{spec}, HubOptions{Recorder: rec, Secrets: sec})
 	if err != nil {
 		t.Fatal(err)
 	}
 	ctx, cancel := context.WithCancel(t.Context())
 	defer cancel()
-	h.start(ctx)
+	h.Start(ctx)
 	timeout := time.After(20 * time.Second)
 	for a := h.Agents()[0]; a.SessionID == "" && a.State != client.StateFailed; a = h.Agents()[0] {
 		select {
@@ -186,7 +186,7 @@ func TestAgentHubMasksAndRecords(t *testing.T) {
 	if err != nil || end.StopReason != acp.StopEndTurn {
 		t.Fatalf("turn: %+v, %v", end, err)
 	}
-	h.close()
+	h.Close()
 	if err := rec.Close(); err != nil {
 		t.Fatal(err)
 	}

@@ -1,4 +1,4 @@
-package main
+package agents
 
 import (
 	"cmp"
@@ -18,7 +18,7 @@ import (
 
 // recordAgent describes an agent as recordServer does a stdio server:
 // environment variable names only, secret arguments masked.
-func recordAgent(spec serverspec.Agent, demo bool) record.Agent {
+func RecordOf(spec serverspec.Agent, demo bool) record.Agent {
 	spec = spec.Shown() // as its config wrote it
 	a := record.Agent{Name: spec.Name, Kind: "stdio", Command: spec.Command, Args: serverspec.MaskArgs(spec.Args), Dir: spec.Dir}
 	if demo {
@@ -34,35 +34,14 @@ func recordAgent(spec serverspec.Agent, demo bool) record.Agent {
 
 // recordAgents are the TUI's agents as its recording's settings name
 // them (the embedded demo agent as kind "demo").
-func recordAgents(specs []serverspec.Agent) []record.Agent {
+func RecordsOf(specs []serverspec.Agent) []record.Agent {
 	var out []record.Agent
 	for _, s := range specs {
-		d, err := demoAgentSpec(s.Name)
+		d, err := Demo(s.Name)
 		demo := err == nil && s.Command == d.Command && slices.Equal(s.Args, d.Args)
-		a := recordAgent(s, demo)
+		a := RecordOf(s, demo)
 		a.Cwd = cmp.Or(s.Shown().Dir, ".")
 		out = append(out, a)
 	}
 	return out
-}
-
-// acpRecordSettings are the settings line of elicit acp --prompt.
-func acpRecordSettings(command string, f *acpFlags, spec serverspec.Agent, demo bool) record.Settings {
-	a := recordAgent(spec, demo)
-	a.Cwd, a.Permission, a.AllowFS, a.Auth = f.cwd, f.permission, f.allowFS, f.auth
-	a.CancelAfterMS, a.QuestionTimeoutMS = f.cancelAfter.Milliseconds(), f.promptTimeout.Milliseconds()
-	a.IdleTimeoutMS = f.idleTimeout.Milliseconds()
-	s := record.Settings{Command: command, Elicit: f.elicit, Sampling: "off", Answer: answerName(f.answer), Agents: []record.Agent{a}}
-	if s.Elicit == "" {
-		s.Elicit = "both"
-	}
-	return s
-}
-
-// answerName is --answer as a recording keeps it: a file's name only.
-func answerName(answer string) string {
-	if strings.HasSuffix(answer, ".json") {
-		return answer[strings.LastIndexAny(answer, `/\`)+1:]
-	}
-	return answer
 }

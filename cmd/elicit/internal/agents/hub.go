@@ -1,4 +1,4 @@
-package main
+package agents
 
 import (
 	"cmp"
@@ -25,7 +25,7 @@ import (
 )
 
 // demoAgentSpec runs the embedded demo agent (elicit demo --acp).
-func demoAgentSpec(name string) (serverspec.Agent, error) {
+func Demo(name string) (serverspec.Agent, error) {
 	exe, err := os.Executable()
 	if err != nil {
 		return serverspec.Agent{}, fmt.Errorf("the demo agent: %w", err)
@@ -37,7 +37,7 @@ func demoAgentSpec(name string) (serverspec.Agent, error) {
 // agentSessionTimeout session/new, which may wait for the person to pick
 // a sign-in method.
 const (
-	agentStartTimeout   = 30 * time.Second
+	StartTimeout        = 30 * time.Second
 	agentSessionTimeout = 10 * time.Minute
 )
 
@@ -45,7 +45,7 @@ const (
 // ui.AgentEngine. The agents' questions go through the Bridge as prompt
 // panes and into the one journal; their updates into the Bridge's agent
 // transcripts; their state changes tell the Bridge.
-type agentHub struct {
+type Hub struct {
 	br      *ui.Bridge
 	journal *question.Journal
 	order   []string
@@ -81,7 +81,7 @@ type agentConn struct {
 
 // agentHubOptions are what the hub's agents share with the rest of the
 // run.
-type agentHubOptions struct {
+type HubOptions struct {
 	// Version is elicit's, sent as clientInfo.
 	Version string
 	// Recorder is the TUI's --record (nil: none).
@@ -90,8 +90,8 @@ type agentHubOptions struct {
 	Secrets *redact.Secrets
 }
 
-func newAgentHub(br *ui.Bridge, journal *question.Journal, specs []serverspec.Agent, o agentHubOptions) (*agentHub, error) {
-	h := &agentHub{br: br, journal: journal, agents: map[string]*agentConn{}, version: o.Version, rec: o.Recorder, secrets: o.Secrets}
+func NewHub(br *ui.Bridge, journal *question.Journal, specs []serverspec.Agent, o HubOptions) (*Hub, error) {
+	h := &Hub{br: br, journal: journal, agents: map[string]*agentConn{}, version: o.Version, rec: o.Recorder, secrets: o.Secrets}
 	for _, s := range specs {
 		if _, dup := h.agents[s.Name]; dup {
 			return nil, exit.Usagef("two agents are named %q", s.Name)
@@ -104,7 +104,7 @@ func newAgentHub(br *ui.Bridge, journal *question.Journal, specs []serverspec.Ag
 
 // start starts every agent concurrently; each one's state shows as it
 // goes.
-func (h *agentHub) start(ctx context.Context) {
+func (h *Hub) Start(ctx context.Context) {
 	ctx, cancel := context.WithCancel(ctx)
 	h.mu.Lock()
 	h.ctx, h.cancel = ctx, cancel
@@ -114,7 +114,7 @@ func (h *agentHub) start(ctx context.Context) {
 	}
 }
 
-func (h *agentHub) set(name string, f func(a *agentConn)) {
+func (h *Hub) set(name string, f func(a *agentConn)) {
 	h.mu.Lock()
 	f(h.agents[name])
 	h.mu.Unlock()
@@ -122,7 +122,7 @@ func (h *agentHub) set(name string, f func(a *agentConn)) {
 }
 
 // connect starts one agent, runs initialize and opens its session.
-func (h *agentHub) connect(ctx context.Context, name string) {
+func (h *Hub) connect(ctx context.Context, name string) {
 	h.mu.Lock()
 	spec := h.agents[name].spec
 	h.mu.Unlock()
@@ -142,7 +142,7 @@ func (h *agentHub) connect(ctx context.Context, name string) {
 		OnResolved: func(e question.JournalEntry) {
 			h.br.Event(client.PromptResolved{Key: e.Key, Entry: e, Sent: e.Sent})
 		}}
-	sctx, cancel := context.WithTimeout(ctx, agentStartTimeout)
+	sctx, cancel := context.WithTimeout(ctx, StartTimeout)
 	defer cancel()
 	c, err := w.Start(sctx)
 	if err != nil {
@@ -185,7 +185,7 @@ func (h *agentHub) connect(ctx context.Context, name string) {
 }
 
 // Agents implements ui.AgentEngine.
-func (h *agentHub) Agents() []ui.AgentStatus {
+func (h *Hub) Agents() []ui.AgentStatus {
 	if h == nil {
 		return nil
 	}
@@ -203,7 +203,7 @@ func (h *agentHub) Agents() []ui.AgentStatus {
 
 // session is agent name's client, its wiring and its session, when it
 // has one.
-func (h *agentHub) session(name string) (*acp.Client, *app.AgentWiring, string, error) {
+func (h *Hub) session(name string) (*acp.Client, *app.AgentWiring, string, error) {
 	if h == nil {
 		return nil, nil, "", fmt.Errorf("no agent %q", name)
 	}
@@ -220,7 +220,7 @@ func (h *agentHub) session(name string) (*acp.Client, *app.AgentWiring, string, 
 }
 
 // AgentPrompt implements ui.AgentEngine.
-func (h *agentHub) AgentPrompt(ctx context.Context, name, text string) (ui.AgentTurnEnd, error) {
+func (h *Hub) AgentPrompt(ctx context.Context, name, text string) (ui.AgentTurnEnd, error) {
 	c, w, sid, err := h.session(name)
 	if err != nil {
 		return ui.AgentTurnEnd{}, err
@@ -235,7 +235,7 @@ func (h *agentHub) AgentPrompt(ctx context.Context, name, text string) (ui.Agent
 }
 
 // AgentStop implements ui.AgentEngine.
-func (h *agentHub) AgentStop(name string) error {
+func (h *Hub) AgentStop(name string) error {
 	c, _, sid, err := h.session(name)
 	if err != nil {
 		return err
@@ -246,7 +246,7 @@ func (h *agentHub) AgentStop(name string) error {
 
 // AgentRestart implements ui.AgentEngine: the old client is closed (its
 // open questions answered -32800), then the agent starts again.
-func (h *agentHub) AgentRestart(name string) error {
+func (h *Hub) AgentRestart(name string) error {
 	if h == nil {
 		return fmt.Errorf("no agent %q", name)
 	}
@@ -273,7 +273,7 @@ func (h *agentHub) AgentRestart(name string) error {
 }
 
 // AgentAbandon implements ui.AgentEngine: a second stop.
-func (h *agentHub) AgentAbandon(name string) error {
+func (h *Hub) AgentAbandon(name string) error {
 	c, _, sid, err := h.session(name)
 	if err != nil {
 		return err
@@ -284,7 +284,7 @@ func (h *agentHub) AgentAbandon(name string) error {
 
 // close ends every agent: their open questions are answered -32800 and
 // their processes stopped (client/acp's Close, bounded).
-func (h *agentHub) close() {
+func (h *Hub) Close() {
 	// First no start or restart goes on, so every client is recorded.
 	h.mu.Lock()
 	if h.cancel != nil {
