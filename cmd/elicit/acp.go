@@ -18,7 +18,10 @@ import (
 	"github.com/elicit-dev/elicit/client/record"
 	"github.com/elicit-dev/elicit/cmd/elicit/internal/agents"
 	"github.com/elicit-dev/elicit/cmd/elicit/internal/app"
+	"github.com/elicit-dev/elicit/cmd/elicit/internal/cli"
 	"github.com/elicit-dev/elicit/cmd/elicit/internal/exit"
+	"github.com/elicit-dev/elicit/cmd/elicit/internal/headless"
+	"github.com/elicit-dev/elicit/cmd/elicit/internal/recording"
 	"github.com/elicit-dev/elicit/cmd/elicit/internal/serverspec"
 	"github.com/elicit-dev/elicit/themes/untrusted"
 )
@@ -90,7 +93,7 @@ type acpFlags struct {
 
 func runACP(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	var f acpFlags
-	fs := newFlagSet("acp", stderr, acpUsage)
+	fs := cli.NewFlagSet("acp", stderr, acpUsage)
 	fs.StringVar(&f.prompt, "prompt", "", "the prompt text (required)")
 	fs.StringVar(&f.answer, "answer", "accept-defaults", "how to answer elicitations: accept-defaults, accept, decline, cancel or FILE.json")
 	fs.StringVar(&f.permission, "permission", "reject", "how to answer permission requests: allow, reject, cancel, hold or an optionId")
@@ -102,9 +105,9 @@ func runACP(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	fs.DurationVar(&f.promptTimeout, "prompt-timeout", 0, "end a question left unanswered this long (answered -32800; 0: never)")
 	fs.DurationVar(&f.startTimeout, "start-timeout", 30*time.Second, "bound start-up, initialize, authenticate and session/new")
 	fs.DurationVar(&f.idleTimeout, "idle-timeout", acpIdleTimeout, "stop the turn when the agent sends nothing for this long (while no question of its is open)")
-	fs.StringVar(&f.record, "record", "", recordFlagUsage)
-	before, command := splitDashDash(args)
-	pos, err := parseInterleaved(fs, before)
+	fs.StringVar(&f.record, "record", "", recording.FlagUsage)
+	before, command := cli.SplitDashDash(args)
+	pos, err := cli.ParseInterleaved(fs, before)
 	if err != nil {
 		return err
 	}
@@ -117,13 +120,13 @@ func runACP(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	if f.cancelAfter < 0 || f.promptTimeout < 0 || f.startTimeout <= 0 || f.idleTimeout <= 0 {
 		return exit.Usagef("--cancel-after and --prompt-timeout must not be negative, --start-timeout and --idle-timeout must be positive")
 	}
-	em, err := parseElicit(f.elicit)
+	em, err := cli.ParseElicit(f.elicit)
 	if err != nil {
 		return err
 	}
 	var answer question.Prompter = holdPrompter{}
 	if f.answer != "hold" {
-		if answer, err = policy(f.answer); err != nil {
+		if answer, err = cli.Policy(f.answer); err != nil {
 			return err
 		}
 	}
@@ -139,11 +142,11 @@ func runACP(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		name = filepath.Base(command[0])
 	}
 	spec := serverspec.Agent{Name: name, Command: command[0], Args: command[1:]}
-	rec, err := openRecord(f.record, acpRecordSettings("acp", &f, spec, demo), serverspec.SecretsOf(stderr))
+	rec, err := recording.Open(f.record, version, acpRecordSettings("acp", &f, spec, demo), serverspec.SecretsOf(stderr))
 	if err != nil {
 		return err
 	}
-	defer closeRecord(rec, f.record, stderr)
+	defer recording.Close(rec, f.record, stderr)
 	var files acpFiles
 	w := &app.AgentWiring{Name: name, Version: version, Command: spec.Command, Args: spec.Args,
 		Secrets: serverspec.SecretsOf(stderr), SecretValues: spec.SecretValues(), Recorder: rec, Elicit: em,
@@ -198,7 +201,7 @@ func runACP(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		out.Error = err.Error()
 	}
 	out.Failure = exit.FailureOf(err)
-	if werr := writeJSON(stdout, &out); werr != nil {
+	if werr := headless.WriteJSON(stdout, &out); werr != nil {
 		return werr
 	}
 	return err
@@ -322,7 +325,7 @@ type acpOutput struct {
 	Repaired  string        `json:"repaired,omitempty"`
 }
 
-func (o *acpOutput) setRepaired(note string) { o.Repaired = note }
+func (o *acpOutput) SetRepaired(note string) { o.Repaired = note }
 
 type acpAgent struct {
 	Name            string   `json:"name"`

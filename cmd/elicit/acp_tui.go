@@ -8,7 +8,9 @@ import (
 	"strings"
 
 	"github.com/elicit-dev/elicit/cmd/elicit/internal/agents"
+	"github.com/elicit-dev/elicit/cmd/elicit/internal/cli"
 	"github.com/elicit-dev/elicit/cmd/elicit/internal/exit"
+	"github.com/elicit-dev/elicit/cmd/elicit/internal/recording"
 	"github.com/elicit-dev/elicit/cmd/elicit/internal/serverspec"
 )
 
@@ -32,7 +34,7 @@ the person's answer, the settings; secrets masked) for elicit replay FILE
 // --prompt before the agent's command. The headless flags alone are a
 // usage error there, not a silent TUI.
 func acpWantsTUI(args []string) bool {
-	before, _ := splitDashDash(args)
+	before, _ := cli.SplitDashDash(args)
 	for _, a := range before {
 		name, _, _ := strings.Cut(strings.TrimLeft(a, "-"), "=")
 		if strings.HasPrefix(a, "-") && (name == "prompt" || name == "h" || name == "help") {
@@ -48,11 +50,11 @@ func runACPTUI(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	// The TUI's other flags keep their defaults (timeouts, modes, fps).
 	f.register(flag.NewFlagSet("defaults", flag.ContinueOnError))
 	var cwd string
-	fs := newFlagSet("acp", stderr, acpTUIUsage)
+	fs := cli.NewFlagSet("acp", stderr, acpTUIUsage)
 	fs.StringVar(&cwd, "cwd", "", "the agent's working directory, and its session's (default: here)")
 	fs.StringVar(&f.theme, "theme", "", "colour theme")
 	fs.IntVar(&f.fps, "fps", renderFPS, "most redraws a second, 1-120 (as elicit's)")
-	fs.StringVar(&f.record, "record", "", recordFlagUsage)
+	fs.StringVar(&f.Record, "record", "", recording.FlagUsage)
 	// The headless flags are known here only to say where they belong.
 	var headless string
 	for _, name := range []string{"answer", "permission", "cancel-after"} {
@@ -63,8 +65,8 @@ func runACPTUI(ctx context.Context, args []string, stdout, stderr io.Writer) err
 			return nil
 		})
 	}
-	before, command := splitDashDash(args)
-	pos, err := parseInterleaved(fs, before)
+	before, command := cli.SplitDashDash(args)
+	pos, err := cli.ParseInterleaved(fs, before)
 	if err != nil {
 		return err
 	}

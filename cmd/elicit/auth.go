@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/elicit-dev/elicit/cmd/elicit/internal/cli"
 	"github.com/elicit-dev/elicit/cmd/elicit/internal/exit"
 	"github.com/elicit-dev/elicit/cmd/elicit/internal/serverspec"
 	"github.com/elicit-dev/elicit/themes/untrusted"
@@ -48,8 +49,8 @@ func runAuth(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		return exit.Usagef("auth needs login, status or logout (see elicit auth -h)")
 	}
 	verb := args[0]
-	var c common
-	fs := newFlagSet("auth "+verb, stderr, authUsage)
+	var c cli.Flags
+	fs := cli.NewFlagSet("auth "+verb, stderr, authUsage)
 	fs.StringVar(&c.URL, "url", "", "the server's Streamable HTTP endpoint")
 	c.RegisterConfig(fs)
 	c.RegisterAuth(fs)
@@ -58,8 +59,8 @@ func runAuth(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		fs.BoolVar(&noRevoke, "no-revoke", false, "logout: forget the tokens without asking the authorization server to revoke them (offline)")
 	}
 	// Unused here; spec checks that they are bounds.
-	c.connectTimeout, c.requestTimeout, c.urlWait = time.Second, time.Second, time.Second
-	pos, err := parseInterleaved(fs, args[1:])
+	c.ConnectTimeout, c.RequestTimeout, c.URLWait = time.Second, time.Second, time.Second
+	pos, err := cli.ParseInterleaved(fs, args[1:])
 	if err != nil {
 		return err
 	}
@@ -76,7 +77,7 @@ func runAuth(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if c.URL == "" && c.Config == "" && c.Server == "" {
 		return exit.Usagef("auth %s needs the server: --url URL or --config FILE --server NAME", verb)
 	}
-	spec, err := c.spec(false)
+	spec, err := c.Spec(false)
 	if err != nil {
 		return err
 	}
@@ -103,7 +104,7 @@ func runAuth(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	return exit.Usagef("unknown auth command %q: want login, status or logout", verb)
 }
 
-func authLogin(ctx context.Context, spec serverspec.Server, c *common, stdout, stderr io.Writer) error {
+func authLogin(ctx context.Context, spec serverspec.Server, c *cli.Flags, stdout, stderr io.Writer) error {
 	if spec.Header.Get("Authorization") != "" {
 		return exit.Usagef("auth login: the config gives %s an Authorization header, which elicit sends instead of OAuth", spec.Name)
 	}

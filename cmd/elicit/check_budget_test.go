@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/elicit-dev/elicit/cmd/elicit/internal/exit"
+	"github.com/elicit-dev/elicit/cmd/elicit/internal/headless"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -65,11 +66,11 @@ func TestCheckBudget(t *testing.T) {
 			continue
 		}
 		why[st.NotChecked]++
-		if st.OK || st.Error == "" || st.NotChecked != notCheckedTimeout && st.NotChecked != notCheckedBudget {
+		if st.OK || st.Error == "" || st.NotChecked != headless.NotCheckedTimeout && st.NotChecked != headless.NotCheckedBudget {
 			t.Errorf("step %+v: want it not checked, saying why", st)
 		}
 	}
-	if reads != maxChecked || gets != maxChecked || got.NotChecked != reads+gets || why[notCheckedBudget] == 0 {
+	if reads != headless.MaxChecked || gets != headless.MaxChecked || got.NotChecked != reads+gets || why[headless.NotCheckedBudget] == 0 {
 		t.Errorf("%d reads, %d gets, %d not checked (%v); want every one reported, some for the budget", reads, gets, got.NotChecked, why)
 	}
 

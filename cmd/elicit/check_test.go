@@ -9,6 +9,7 @@ import (
 
 	"github.com/elicit-dev/elicit/client/findings"
 	"github.com/elicit-dev/elicit/cmd/elicit/internal/exit"
+	"github.com/elicit-dev/elicit/cmd/elicit/internal/headless"
 )
 
 // lint-secret: tool "lint-secret" asks, in form mode, for a password.
@@ -25,9 +26,9 @@ func init() {
 }
 
 // checkJSON decodes check's --json output.
-func checkJSON(t *testing.T, out []byte) checkOutput {
+func checkJSON(t *testing.T, out []byte) headless.CheckOutput {
 	t.Helper()
-	var got checkOutput
+	var got headless.CheckOutput
 	if err := json.Unmarshal(out, &got); err != nil {
 		t.Fatalf("check --json printed %q: %v", out, err)
 	}

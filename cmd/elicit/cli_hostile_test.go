@@ -11,6 +11,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/elicit-dev/elicit/cmd/elicit/internal/exit"
+	"github.com/elicit-dev/elicit/cmd/elicit/internal/headless"
 )
 
 // runHostile runs the real binary headless against the test server scene
@@ -63,7 +64,7 @@ func TestHeadlessErrorFromHostileServer(t *testing.T) {
 	if !bytes.Contains(stderr, []byte("failed␛]0;pwned␇")) {
 		t.Errorf("stderr does not show the server's message as inert text: %q", stderr)
 	}
-	var out callOutput
+	var out headless.CallOutput
 	if err := json.Unmarshal(stdout, &out); err != nil || !strings.Contains(out.Error, "\x1b]0;pwned") {
 		t.Errorf("stdout %q (%v): the error must still say what the server sent, escaped", stdout, err)
 	}
@@ -80,7 +81,7 @@ func TestHeadlessResultFromHostileServer(t *testing.T) {
 	}
 	assertInertBytes(t, "stdout", stdout)
 	assertInertBytes(t, "stderr", stderr)
-	for _, want := range []string{`\u009b2J`, `\u009d0;title\u009c`, `\u202etxt.exe`, `\ufffd\ufffd`, `"repaired": "` + repairedNote + `"`} {
+	for _, want := range []string{`\u009b2J`, `\u009d0;title\u009c`, `\u202etxt.exe`, `\ufffd\ufffd`, `"repaired": "` + headless.RepairedNote + `"`} {
 		if !bytes.Contains(stdout, []byte(want)) {
 			t.Errorf("stdout lacks %s:\n%s", want, stdout)
 		}
@@ -98,7 +99,7 @@ func TestHeadlessHugeEnumRefused(t *testing.T) {
 	if code != exit.NotAccepted {
 		t.Errorf("exit %d, want %d; stderr %q", code, exit.NotAccepted, stderr)
 	}
-	var out callOutput
+	var out headless.CallOutput
 	if err := json.Unmarshal(stdout, &out); err != nil {
 		t.Fatalf("stdout: %v\n%s", err, stdout)
 	}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/elicit-dev/elicit/cmd/elicit/demo"
 	"github.com/elicit-dev/elicit/cmd/elicit/internal/exit"
+	"github.com/elicit-dev/elicit/cmd/elicit/internal/headless"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -37,7 +38,7 @@ func testShowcase(t *testing.T, era, key string) {
 		Result struct {
 			StructuredContent map[string]any `json:"structuredContent"`
 		} `json:"result"`
-		Prompts []promptOutput `json:"prompts"`
+		Prompts []headless.PromptOutput `json:"prompts"`
 	}
 	if err := json.Unmarshal([]byte(out), &got); err != nil {
 		t.Fatalf("output: %v\n%s", err, out)
@@ -57,7 +58,7 @@ func TestCallDeclineAndCancelAreDistinct(t *testing.T) {
 		if code != exit.NotAccepted {
 			t.Errorf("--answer %s: exit %d, want %d", answer, code, exit.NotAccepted)
 		}
-		var got callOutput
+		var got headless.CallOutput
 		if err := json.Unmarshal([]byte(out), &got); err != nil {
 			t.Fatalf("output: %v\n%s", err, out)
 		}
@@ -148,7 +149,7 @@ func TestCallAnswerFileMisspelt(t *testing.T) {
 	if code != exit.NotAccepted || !strings.Contains(errs, `priorty filled no field`) {
 		t.Fatalf("exit %d, stderr %q; want %d naming priorty", code, errs, exit.NotAccepted)
 	}
-	var got callOutput
+	var got headless.CallOutput
 	if err := json.Unmarshal([]byte(out), &got); err != nil {
 		t.Fatalf("output: %v\n%s", err, out)
 	}
@@ -165,7 +166,7 @@ func TestCallOutputListsWhatWasSent(t *testing.T) {
 	if code != exit.OK {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
-	var got callOutput
+	var got headless.CallOutput
 	if err := json.Unmarshal([]byte(out), &got); err != nil {
 		t.Fatalf("output: %v\n%s", err, out)
 	}

@@ -8,7 +8,9 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/elicit-dev/elicit/cmd/elicit/internal/cli"
 	"github.com/elicit-dev/elicit/cmd/elicit/internal/exit"
+	"github.com/elicit-dev/elicit/cmd/elicit/internal/headless"
 )
 
 // runFunc runs a subcommand with the arguments after its name.
@@ -43,37 +45,38 @@ type synopsis struct{ form, does string }
 // commandTable is every subcommand, in the order help shows them. A new
 // command is one entry here (and its file): see AGENTS.md, "How to add…".
 func commandTable() []command {
+	hl := headless.Env{Version: version}
 	return []command{
 		{name: "demo", usage: demoUsage, run: runDemo, synopsis: []synopsis{
 			{"demo", "the TUI against the embedded demo servers, one per\nprotocol era (demo-2025-11-25, demo-2026-07-28)"},
 			{"demo --serve stdio|http [--addr ADDR]", "run the demo server for other clients"},
 			{"demo --acp", "serve the demo ACP agent on stdio"},
 		}},
-		{name: "tools", headless: true, usage: toolsUsage, run: noStdin(runTools), synopsis: []synopsis{
+		{name: "tools", headless: true, usage: headless.ToolsUsage, run: noStdin(hl.Tools), synopsis: []synopsis{
 			{"tools [flags] [-- CMD ARGS...]", "list a server's tools as JSON"},
 		}},
-		{name: "call", headless: true, usage: callUsage, run: noStdin(runCall), synopsis: []synopsis{
+		{name: "call", headless: true, usage: headless.CallUsage, run: noStdin(hl.Call), synopsis: []synopsis{
 			{"call TOOL [--args JSON] [--answer POLICY] [flags] [-- CMD ARGS...]", "call a tool headless; prints JSON"},
 		}},
-		{name: "resources", headless: true, usage: resourcesUsage, run: noStdin(runResources), synopsis: []synopsis{
+		{name: "resources", headless: true, usage: headless.ResourcesUsage, run: noStdin(hl.Resources), synopsis: []synopsis{
 			{"resources [flags] [-- CMD ARGS...]", "list a server's resources; JSON"},
 		}},
-		{name: "templates", headless: true, usage: templatesUsage, run: noStdin(runTemplates), synopsis: []synopsis{
+		{name: "templates", headless: true, usage: headless.TemplatesUsage, run: noStdin(hl.Templates), synopsis: []synopsis{
 			{"templates [flags] [-- CMD ARGS...]", "list its resource templates; JSON"},
 		}},
-		{name: "read", headless: true, usage: readUsage, run: noStdin(runReadResource), synopsis: []synopsis{
+		{name: "read", headless: true, usage: headless.ReadUsage, run: noStdin(hl.Read), synopsis: []synopsis{
 			{"read URI [flags] [-- CMD ARGS...]", "read a resource; JSON"},
 		}},
-		{name: "prompts", headless: true, usage: promptsUsage, run: noStdin(runPrompts), synopsis: []synopsis{
+		{name: "prompts", headless: true, usage: headless.PromptsUsage, run: noStdin(hl.Prompts), synopsis: []synopsis{
 			{"prompts [flags] [-- CMD ARGS...]", "list its MCP prompts; JSON"},
 		}},
-		{name: "get", headless: true, usage: getUsage, run: noStdin(runGetPrompt), synopsis: []synopsis{
+		{name: "get", headless: true, usage: headless.GetUsage, run: noStdin(hl.Get), synopsis: []synopsis{
 			{"get NAME [--args JSON] [flags] [-- CMD ARGS...]", "get an MCP prompt; JSON"},
 		}},
-		{name: "ping", headless: true, usage: pingUsage, run: noStdin(runPing), synopsis: []synopsis{
+		{name: "ping", headless: true, usage: headless.PingUsage, run: noStdin(hl.Ping), synopsis: []synopsis{
 			{"ping [flags] [-- CMD ARGS...]", "connect, ping, print the round trip; JSON"},
 		}},
-		{name: "check", usage: checkUsage, run: noStdin(runCheck), synopsis: []synopsis{
+		{name: "check", usage: headless.CheckUsage, run: noStdin(hl.Check), synopsis: []synopsis{
 			{"check [--call TOOL [--args JSON] [--answer POLICY]] [--json] [flags] [-- CMD ARGS...]",
 				"exercise a server and print its spec violations\n(docs/findings.md); exit 6 on an error-level one"},
 		}},
@@ -91,7 +94,7 @@ func commandTable() []command {
 			{"replay FILE [-- CMD ARGS... | --url URL]",
 				"run a recording (--record FILE on the TUI or any\nheadless command) again; exit 6 when anything differs"},
 		}},
-		{name: "conformance", usage: conformanceUsage, run: noStdin(runConformance), synopsis: []synopsis{
+		{name: "conformance", usage: headless.ConformanceUsage, run: noStdin(hl.Conformance), synopsis: []synopsis{
 			{"conformance URL", "entry point for the MCP conformance suite"},
 		}},
 		{name: "version", aliases: []string{"--version"}, printsOnly: true, usage: versionUsage, run: runVersion, synopsis: []synopsis{
@@ -137,10 +140,10 @@ Prints "elicit VERSION" on stdout.
 // runVersion prints the version. The TUI's flags are parsed and ignored:
 // "elicit --theme x version" comes here as "version --theme x".
 func runVersion(_ context.Context, args []string, _ io.Reader, stdout, stderr io.Writer) error {
-	fs := newFlagSet("version", stderr, versionUsage)
+	fs := cli.NewFlagSet("version", stderr, versionUsage)
 	fs.Usage = func() { fmt.Fprint(stderr, versionUsage) }
 	(&tuiFlags{}).register(fs)
-	pos, err := parseInterleaved(fs, args)
+	pos, err := cli.ParseInterleaved(fs, args)
 	if err != nil {
 		return err
 	}
@@ -161,10 +164,10 @@ that command's usage and flags (as elicit COMMAND -h does).
 // usage. The TUI's flags are parsed and ignored: "elicit --theme x help"
 // comes here as "help --theme x".
 func runHelp(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
-	fs := newFlagSet("help", stderr, helpUsage)
+	fs := cli.NewFlagSet("help", stderr, helpUsage)
 	fs.Usage = func() { fmt.Fprint(stderr, helpUsage) }
 	(&tuiFlags{}).register(fs)
-	pos, err := parseInterleaved(fs, args)
+	pos, err := cli.ParseInterleaved(fs, args)
 	if err != nil {
 		return err
 	}

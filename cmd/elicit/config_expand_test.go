@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/elicit-dev/elicit/cmd/elicit/internal/exit"
+	"github.com/elicit-dev/elicit/cmd/elicit/internal/recording"
 	"github.com/elicit-dev/elicit/cmd/elicit/internal/serverspec"
 )
 
@@ -57,7 +58,7 @@ func TestExpandedLaunchNeverShown(t *testing.T) {
 		}
 		d := transportDetail(s)
 		shown := strings.Join(d.Args, " ") + d.URL + s.Describe()
-		r := recordServer(s)
+		r := recording.Server(s)
 		recorded := strings.Join(r.Args, " ") + r.URL
 		// (A URL shows its braces escaped.)
 		if strings.Contains(shown+recorded, "tok-secret-e") || !strings.Contains(shown, "ELICIT_TEST_TOKEN_E") ||

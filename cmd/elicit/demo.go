@@ -10,6 +10,7 @@ import (
 
 	"github.com/elicit-dev/elicit/cmd/elicit/demo"
 	"github.com/elicit-dev/elicit/cmd/elicit/demo/acpagent"
+	"github.com/elicit-dev/elicit/cmd/elicit/internal/cli"
 	"github.com/elicit-dev/elicit/cmd/elicit/internal/exit"
 )
 
@@ -31,7 +32,7 @@ func runDemo(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	var serve, addr string
 	var stateless, acpAgent, acpAuth, acpSlow bool
 	var f tuiFlags
-	fs := newFlagSet("demo", stderr, demoUsage)
+	fs := cli.NewFlagSet("demo", stderr, demoUsage)
 	fs.BoolVar(&acpAgent, "acp", false, "serve the demo ACP agent on stdio (for elicit acp and other ACP clients)")
 	fs.BoolVar(&acpAuth, "acp-auth", false, "with --acp: require authenticate before session/new")
 	fs.BoolVar(&acpSlow, "acp-slow", false, "with --acp: answer session/new and authenticate only after a minute (-32800 to $/cancel_request meanwhile)")
@@ -39,11 +40,11 @@ func runDemo(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	fs.StringVar(&addr, "addr", "127.0.0.1:3001", "listen address for --serve http")
 	fs.BoolVar(&stateless, "stateless", false, "with --serve http: serve 2026-07-28 statelessly (go-sdk's stateless handler)")
 	f.register(fs)
-	pos, err := parseInterleaved(fs, args)
+	pos, err := cli.ParseInterleaved(fs, args)
 	if err != nil {
 		return err
 	}
-	if f.record != "" && (serve != "" || acpAgent) {
+	if f.Record != "" && (serve != "" || acpAgent) {
 		return exit.Usagef("--record records a session elicit has with a server (the TUI, a headless command), not a server elicit serves")
 	}
 	if acpAgent {
@@ -55,9 +56,9 @@ func runDemo(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 		}
 		return nil
 	}
-	opts := &demo.Options{Protocol: f.protocol, Stateless: stateless}
-	if serve != "" && f.protocol != "" {
-		if err := demo.CheckProtocol(f.protocol); err != nil {
+	opts := &demo.Options{Protocol: f.Protocol, Stateless: stateless}
+	if serve != "" && f.Protocol != "" {
+		if err := demo.CheckProtocol(f.Protocol); err != nil {
 			return exit.Usagef("--protocol: %v", err)
 		}
 	}

@@ -7,6 +7,7 @@ import (
 	"github.com/elicit-dev/elicit/client"
 	"github.com/elicit-dev/elicit/client/question"
 	"github.com/elicit-dev/elicit/client/wire"
+	"github.com/elicit-dev/elicit/cmd/elicit/internal/cli"
 	"github.com/elicit-dev/elicit/cmd/elicit/internal/exit"
 	"github.com/elicit-dev/elicit/cmd/elicit/internal/serverspec"
 	"github.com/elicit-dev/elicit/transport"
@@ -18,7 +19,7 @@ import (
 func TestDemoSpecs(t *testing.T) {
 	specsOf := func(args ...string) ([]serverspec.Server, error) {
 		var f tuiFlags
-		fs := newFlagSet("demo", nil, "")
+		fs := cli.NewFlagSet("demo", nil, "")
 		f.register(fs)
 		if err := fs.Parse(args); err != nil {
 			t.Fatal(err)
@@ -59,7 +60,7 @@ func TestDemoSpecs(t *testing.T) {
 // they were given in, however they finish connecting.
 func TestDemoServersEachInTheirEra(t *testing.T) {
 	var f tuiFlags
-	f.register(newFlagSet("demo", nil, ""))
+	f.register(cli.NewFlagSet("demo", nil, ""))
 	f.Demo = true
 	specs, _, err := f.servers(t.Context())
 	if err != nil {

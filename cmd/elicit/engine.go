@@ -14,6 +14,7 @@ import (
 	"github.com/elicit-dev/elicit/client/record"
 	"github.com/elicit-dev/elicit/client/wire"
 	"github.com/elicit-dev/elicit/cmd/elicit/internal/agents"
+	"github.com/elicit-dev/elicit/cmd/elicit/internal/recording"
 	"github.com/elicit-dev/elicit/cmd/elicit/internal/serverspec"
 	"github.com/elicit-dev/elicit/cmd/elicit/internal/shown"
 	"github.com/elicit-dev/elicit/transport"
@@ -204,9 +205,9 @@ func (e *engine) Call(ctx context.Context, server, tool string, args map[string]
 		// refuse (the TypeScript SDK wants an object).
 		args = map[string]any{}
 	}
-	rc := e.rec.Begin(server, wire.MethodToolsCall, tool, toolCallParams{Name: tool, Arguments: args}, opts.AsTask)
+	rc := e.rec.Begin(server, wire.MethodToolsCall, tool, recording.ToolCallParams{Name: tool, Arguments: args}, opts.AsTask)
 	res, err := s.CallTool(ctx, tool, args, &client.CallOptions{OnProgress: opts.OnProgress, AsTask: opts.AsTask})
-	rc.End(callResult(res), err)
+	rc.End(recording.CallResult(res), err)
 	return shown.Result(e.secretsNow(), res), e.shownErr(err)
 }
 
@@ -237,7 +238,7 @@ func (e *engine) CancelTask(ctx context.Context, server, id string) error {
 	if err != nil {
 		return err
 	}
-	rc := e.rec.Begin(server, wire.MethodTasksCancel, "", taskParams{TaskID: id}, nil)
+	rc := e.rec.Begin(server, wire.MethodTasksCancel, "", recording.TaskParams{TaskID: id}, nil)
 	err = s.CancelTask(ctx, id)
 	rc.End(nil, err)
 	return e.shownErr(err)
@@ -287,7 +288,7 @@ func (e *engine) Complete(ctx context.Context, server string, ref wire.CompleteR
 	if err != nil {
 		return nil, err
 	}
-	rc := e.rec.Begin(server, wire.MethodCompletionComplete, completeName(ref), completeParams(ref, arg, value, others), nil)
+	rc := e.rec.Begin(server, wire.MethodCompletionComplete, recording.CompleteName(ref), recording.CompleteParams(ref, arg, value, others), nil)
 	res, err := s.Complete(ctx, ref, arg, value, others)
 	rc.End(res, err)
 	return shown.Value(e.secretsNow(), res), e.shownErr(err)
@@ -302,7 +303,7 @@ func (e *engine) Subscribe(ctx context.Context, server, uri string, on bool) err
 	if on {
 		method = wire.MethodResourcesSubscribe
 	}
-	rc := e.rec.Begin(server, method, uri, uriParams{URI: uri}, nil)
+	rc := e.rec.Begin(server, method, uri, recording.URIParams{URI: uri}, nil)
 	if on {
 		err = s.Subscribe(ctx, uri)
 	} else {
@@ -317,7 +318,7 @@ func (e *engine) ReadResource(ctx context.Context, server, uri string) ([]wire.R
 	if err != nil {
 		return nil, err
 	}
-	rc := e.rec.Begin(server, wire.MethodResourcesRead, uri, uriParams{URI: uri}, nil)
+	rc := e.rec.Begin(server, wire.MethodResourcesRead, uri, recording.URIParams{URI: uri}, nil)
 	res, err := s.ReadResource(ctx, uri)
 	rc.End(res, err)
 	return shown.Value(e.secretsNow(), res), e.shownErr(err)
@@ -339,7 +340,7 @@ func (e *engine) GetPrompt(ctx context.Context, server, name string, args map[st
 	if err != nil {
 		return nil, err
 	}
-	rc := e.rec.Begin(server, wire.MethodPromptsGet, name, promptGetParams{Name: name, Arguments: args}, nil)
+	rc := e.rec.Begin(server, wire.MethodPromptsGet, name, recording.PromptGetParams{Name: name, Arguments: args}, nil)
 	res, err := s.GetPrompt(ctx, name, args)
 	rc.End(res, err)
 	return shown.Value(e.secretsNow(), res), e.shownErr(err)
@@ -350,7 +351,7 @@ func (e *engine) SetLogLevel(ctx context.Context, server, level string) error {
 	if err != nil {
 		return err
 	}
-	rc := e.rec.Begin(server, wire.MethodLoggingSetLevel, "", setLevelParams{Level: level}, nil)
+	rc := e.rec.Begin(server, wire.MethodLoggingSetLevel, "", recording.SetLevelParams{Level: level}, nil)
 	err = s.SetLogLevel(ctx, level)
 	rc.End(nil, err)
 	return e.shownErr(err)

@@ -3,12 +3,10 @@ package main
 import (
 	"fmt"
 	"slices"
-	"strings"
 
 	"github.com/elicit-dev/elicit/client"
 	"github.com/elicit-dev/elicit/cmd/elicit/internal/serverspec"
 	"github.com/elicit-dev/elicit/cmd/elicit/internal/shown"
-	"github.com/elicit-dev/elicit/transport/redact"
 	"github.com/elicit-dev/elicit/ui"
 )
 
@@ -64,31 +62,10 @@ func (e *engine) scrubber(spec serverspec.Server) func(error) error {
 	return sec.Error
 }
 
-// transportDetail describes spec for the server view. Nothing secret goes
-// out: header and environment values stay behind (their names go), and
-// so do the URL's password and query values; an argument that is, or
-// follows, a flag naming a secret is masked.
+// transportDetail describes spec for the server view: what
+// serverspec.Server.Detail says, nothing secret.
 func transportDetail(spec serverspec.Server) ui.TransportDetail {
-	spec = spec.Shown() // as its config wrote it
-	switch {
-	case spec.Demo:
-		return ui.TransportDetail{Kind: "in-process"}
-	case spec.URL != "":
-		kind := "Streamable HTTP"
-		if spec.LegacySSE {
-			kind = "HTTP+SSE"
-		}
-		names := make([]string, 0, len(spec.Header))
-		for k := range spec.Header {
-			names = append(names, k)
-		}
-		slices.Sort(names)
-		return ui.TransportDetail{Kind: kind, URL: redact.URL(spec.URL), HeaderNames: names}
-	}
-	env := make([]string, 0, len(spec.Env))
-	for _, kv := range spec.Env {
-		k, _, _ := strings.Cut(kv, "=")
-		env = append(env, k)
-	}
-	return ui.TransportDetail{Kind: "stdio", Command: spec.Command, Args: serverspec.MaskArgs(spec.Args), Dir: spec.Dir, EnvNames: env}
+	d := spec.Detail()
+	return ui.TransportDetail{Kind: d.Kind, URL: d.URL, HeaderNames: d.HeaderNames,
+		Command: d.Command, Args: d.Args, Dir: d.Dir, EnvNames: d.EnvNames}
 }

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"io"
 	"os/exec"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -58,11 +59,17 @@ func TestLayers(t *testing.T) {
 		"cmd/elicit/internal/agents": {ours: []string{"client", "client/acp", "client/question", "client/record", "client/wire", "cmd/elicit/internal/app", "cmd/elicit/internal/exit",
 			"cmd/elicit/internal/serverspec", "cmd/elicit/internal/shown", "transport", "transport/redact", "ui"}, testOurs: []string{"cmd/elicit/demo/acpagent"}, testCharm: true},
 		"cmd/elicit/internal/shown":    {ours: []string{"client", "client/question", "client/wire", "forms/schema", "transport/redact", "ui"}},
-		"cmd/elicit/internal/exit":     {},
+		"cmd/elicit/internal/exit":     {ours: []string{"themes/untrusted"}},
 		"cmd/elicit/internal/jsontext": {},
 		"cmd/elicit/internal/trust":    {ours: []string{"cmd/elicit/internal/exit", "themes/untrusted", "transport/redact"}, charmPkg: []string{"github.com/charmbracelet/x/term"}},
 		"cmd/elicit/internal/serverspec": {ours: []string{"cmd/elicit/internal/exit", "cmd/elicit/internal/jsontext", "cmd/elicit/internal/trust",
 			"cmd/elicit/demo", "client", "client/wire", "themes/untrusted", "transport", "transport/oauth", "transport/redact"}},
+		"cmd/elicit/internal/recording": {ours: []string{"cmd/elicit/internal/exit", "cmd/elicit/internal/serverspec", "client/record", "client/wire", "transport/redact"}},
+		"cmd/elicit/internal/cli": {ours: []string{"cmd/elicit/internal/exit", "cmd/elicit/internal/recording", "cmd/elicit/internal/serverspec",
+			"client", "client/question", "client/record"}},
+		"cmd/elicit/internal/headless": {ours: []string{"cmd/elicit/internal/app", "cmd/elicit/internal/cli", "cmd/elicit/internal/exit",
+			"cmd/elicit/internal/jsontext", "cmd/elicit/internal/recording", "cmd/elicit/internal/serverspec",
+			"client", "client/findings", "client/question", "client/record", "client/wire", "themes/untrusted", "transport", "transport/jsonrpc", "transport/oauth"}},
 		"cmd/elicit/demo":          {sdk: true, testSDK: true},
 		"cmd/elicit/demo/acpagent": {},
 		"internal/testenv":         {},
@@ -109,11 +116,11 @@ func TestLayers(t *testing.T) {
 				switch {
 				case isOurs && strings.HasPrefix(rel, name+"/internal/"):
 					// A package's own internal packages are part of it.
-				case isOurs && !contains(r.ours, rel) && !(test && (rel == name || contains(r.testOurs, rel) || contains(testOnly, rel))):
+				case isOurs && !slices.Contains(r.ours, rel) && !(test && (rel == name || slices.Contains(r.testOurs, rel) || slices.Contains(testOnly, rel))):
 					t.Errorf("%s imports %s, which the layering rule forbids", what, imp)
-				case strings.HasPrefix(imp, sdk) && !r.sdk && !(test && r.testSDK) && !contains(r.sdkPkgs, strings.TrimPrefix(imp, sdk)):
+				case strings.HasPrefix(imp, sdk) && !r.sdk && !(test && r.testSDK) && !slices.Contains(r.sdkPkgs, strings.TrimPrefix(imp, sdk)):
 					t.Errorf("%s imports %s: go-sdk is a test peer of the engine and the demo's base only", what, imp)
-				case (strings.HasPrefix(imp, "charm.land/") || strings.HasPrefix(imp, "github.com/charmbracelet/")) && !r.charm && !contains(r.charmPkg, imp) && !(test && r.testCharm):
+				case (strings.HasPrefix(imp, "charm.land/") || strings.HasPrefix(imp, "github.com/charmbracelet/")) && !r.charm && !slices.Contains(r.charmPkg, imp) && !(test && r.testCharm):
 					t.Errorf("%s imports %s: only ui, forms and themes may use charm", what, imp)
 				}
 			}

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/elicit-dev/elicit/cmd/elicit/internal/exit"
+	"github.com/elicit-dev/elicit/cmd/elicit/internal/headless"
 )
 
 // serveEvilLog declares logging; it answers logging/setLevel and then
@@ -45,7 +46,7 @@ func serveEvilLog(in *bufio.Scanner, out *json.Encoder) {
 
 // logLevelResult is what a test reads of a command's JSON.
 type logLevelResult struct {
-	LogLevel *logLevelOutput
+	LogLevel *headless.LogLevelOutput
 	Failure  *exit.Failure
 }
 
@@ -91,7 +92,7 @@ func TestLogLevel(t *testing.T) {
 				switch {
 				case tc.level == "" && got.LogLevel != nil:
 					t.Errorf("logLevel %+v without --log-level", got.LogLevel)
-				case tc.level != "" && (got.LogLevel == nil || *got.LogLevel != logLevelOutput{Level: tc.level}):
+				case tc.level != "" && (got.LogLevel == nil || *got.LogLevel != headless.LogLevelOutput{Level: tc.level}):
 					t.Errorf("logLevel %+v, want {Level: %s}\n%s", got.LogLevel, tc.level, out)
 				}
 			})

@@ -16,9 +16,10 @@ import (
 	"strings"
 	"syscall"
 
+	"github.com/elicit-dev/elicit/cmd/elicit/internal/cli"
 	"github.com/elicit-dev/elicit/cmd/elicit/internal/exit"
+	"github.com/elicit-dev/elicit/cmd/elicit/internal/headless"
 	"github.com/elicit-dev/elicit/cmd/elicit/internal/serverspec"
-	"github.com/elicit-dev/elicit/themes/untrusted"
 	"github.com/elicit-dev/elicit/transport/redact"
 )
 
@@ -124,7 +125,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	defer errw.Flush()
 	err := dispatch(ctx, args, stdin, stdout, errw)
 	if err != nil && !errors.Is(err, exit.ErrHelp) {
-		printError(errw, err)
+		exit.Print(errw, err)
 	}
 	if errors.Is(err, exit.ErrHelp) {
 		return exit.OK
@@ -152,7 +153,7 @@ func hoistCommand(args []string) []string {
 	fs := flag.NewFlagSet("elicit", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	(&tuiFlags{}).register(fs)
-	before, _ := splitDashDash(args)
+	before, _ := cli.SplitDashDash(args)
 	if fs.Parse(before) != nil {
 		return args
 	}
@@ -217,7 +218,7 @@ func withFailureJSON(stdout io.Writer, run func(io.Writer) error) error {
 	w := &countingWriter{w: stdout}
 	err := run(w)
 	if err != nil && !errors.Is(err, exit.ErrHelp) && w.n == 0 {
-		if werr := writeJSON(stdout, struct {
+		if werr := headless.WriteJSON(stdout, struct {
 			Failure *exit.Failure `json:"failure"`
 		}{exit.FailureOf(err)}); werr != nil {
 			return errors.Join(err, werr)
@@ -236,13 +237,6 @@ func (c *countingWriter) Write(p []byte) (int, error) {
 	n, err := c.w.Write(p)
 	c.n += n
 	return n, err
-}
-
-// printError writes the run's last line. Errors carry server text (a
-// JSON-RPC error message, a dying server's stderr), so it goes through
-// the sanitizer like everything else elicit prints.
-func printError(w io.Writer, err error) {
-	fmt.Fprintf(w, "elicit: %s\n", untrusted.Text(err.Error()))
 }
 
 // dispatch runs the command args name (commandTable), or the TUI.

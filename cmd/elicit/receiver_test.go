@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/elicit-dev/elicit/cmd/elicit/internal/exit"
+	"github.com/elicit-dev/elicit/cmd/elicit/internal/headless"
 )
 
 // Receiver-side tasks against server-everything, headless: its async
@@ -32,7 +33,7 @@ func TestEverythingAsyncElicitationHeadless(t *testing.T) {
 	if err != nil {
 		t.Fatalf("elicit call: %v\n%s\n%s", err, out, stderr.String())
 	}
-	var got callOutput
+	var got headless.CallOutput
 	if err := json.Unmarshal(out, &got); err != nil {
 		t.Fatalf("output: %v\n%s", err, out)
 	}

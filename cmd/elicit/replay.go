@@ -18,7 +18,10 @@ import (
 	"github.com/elicit-dev/elicit/client/record"
 	"github.com/elicit-dev/elicit/client/wire"
 	"github.com/elicit-dev/elicit/cmd/elicit/internal/app"
+	"github.com/elicit-dev/elicit/cmd/elicit/internal/cli"
 	"github.com/elicit-dev/elicit/cmd/elicit/internal/exit"
+	"github.com/elicit-dev/elicit/cmd/elicit/internal/headless"
+	"github.com/elicit-dev/elicit/cmd/elicit/internal/recording"
 	"github.com/elicit-dev/elicit/cmd/elicit/internal/serverspec"
 	"github.com/elicit-dev/elicit/themes/untrusted"
 	"github.com/elicit-dev/elicit/transport/redact"
@@ -62,21 +65,21 @@ the recording names was not confirmed), 3 the server could not be reached.
 const replayWait = 30 * time.Second
 
 func runReplay(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
-	var c common
+	var c cli.Flags
 	var asJSON bool
 	var only string
 	var wait time.Duration
 	var trusted bool
-	fs := newFlagSet("replay", stderr, replayUsage)
-	c.register(fs)
+	fs := cli.NewFlagSet("replay", stderr, replayUsage)
+	c.Register(fs)
 	c.RegisterConfig(fs)
 	fs.BoolVar(&asJSON, "json", false, "print the report as JSON")
 	fs.StringVar(&only, "recorded", "", "replay only the calls of this recorded server (needed with a server given when the recording has several)")
 	fs.BoolVar(&trusted, "trust-recorded-command", false, trustFlagUsage)
 	fs.DurationVar(&wait, "wait", replayWait, "how long to wait for what the recording says the server did by itself (withdrew a question), and for a call's outcomes")
-	before, after := splitDashDash(args)
+	before, after := cli.SplitDashDash(args)
 	c.Command = after
-	pos, err := parseInterleaved(fs, before)
+	pos, err := cli.ParseInterleaved(fs, before)
 	if err != nil {
 		return err
 	}
@@ -95,24 +98,24 @@ func runReplay(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 	protocolSet := set["protocol"]
 	// The session is set up as recorded; a flag given says otherwise.
 	if set["elicit"] {
-		if _, err := parseElicit(c.elicit); err != nil {
+		if _, err := cli.ParseElicit(c.Elicit); err != nil {
 			return err
 		}
-		rec.Settings.Elicit = c.elicit
+		rec.Settings.Elicit = c.Elicit
 	}
 	if set["sample"] {
-		if _, _, err := parseSample(c.sample); err != nil {
+		if _, _, err := cli.ParseSample(c.Sample); err != nil {
 			return err
 		}
-		rec.Settings.Sampling = c.sample
+		rec.Settings.Sampling = c.Sample
 	}
 	if set["url-wait"] {
-		rec.Settings.URLWaitMS = c.urlWait.Milliseconds()
+		rec.Settings.URLWaitMS = c.URLWait.Milliseconds()
 	}
 	gate := replayGate(pos[0], trusted, stdin, stderr)
 	if len(rec.Settings.Agents) > 0 && len(rec.Settings.Servers) == 0 {
 		// An ACP session (elicit acp --record): replay_acp.go.
-		return runReplayACP(ctx, rec, acpReplayOptions{file: pos[0], command: c.Command, record: c.record, asJSON: asJSON, wait: wait, gate: gate}, stdout, stderr)
+		return runReplayACP(ctx, rec, acpReplayOptions{file: pos[0], command: c.Command, record: c.Record, asJSON: asJSON, wait: wait, gate: gate}, stdout, stderr)
 	}
 	targets, err := replayTargets(rec, &c, only, protocolSet)
 	if err != nil {
@@ -143,10 +146,10 @@ func runReplay(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 		specs = append(specs, t.spec)
 	}
 	slices.SortFunc(specs, func(a, b serverspec.Server) int { return strings.Compare(a.Name, b.Name) })
-	if r.out, err = openRecord(c.record, recordSettings("replay", &c, specs, 0, ""), serverspec.SecretsOf(stderr)); err != nil {
+	if r.out, err = recording.Open(c.Record, version, c.RecordSettings("replay", specs, 0, ""), serverspec.SecretsOf(stderr)); err != nil {
 		return err
 	}
-	defer closeRecord(r.out, c.record, stderr)
+	defer recording.Close(r.out, c.Record, stderr)
 	r.connect(ctx, targets)
 	defer r.close(targets)
 	for _, t := range targets {
@@ -164,7 +167,7 @@ func runReplay(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 	}
 	r.close(targets)
 	rep.Unattached = r.unattached(targets)
-	rep.Findings = findingsOf(r.findings)
+	rep.Findings = headless.FindingsOf(r.findings)
 	if len(agentSpecs) > 0 && ctx.Err() == nil {
 		set := startACPReplay(ctx, rec, agentSpecs, permits, r.out, wait, stderr)
 		rep.Servers = append(rep.Servers, set.servers...)
@@ -183,7 +186,7 @@ func runReplay(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 func (r *replayReport) end(ctx context.Context, file string, asJSON bool, print func(io.Writer), stdout io.Writer) error {
 	r.finish()
 	if asJSON {
-		if err := writeJSON(stdout, r); err != nil {
+		if err := headless.WriteJSON(stdout, r); err != nil {
 			return err
 		}
 	} else {
@@ -230,7 +233,7 @@ func (t *replayTarget) summary() replayServer {
 
 // replayTargets decides where each recorded server is replayed: the
 // server the flags give (one recorded server only), or the recorded one.
-func replayTargets(rec *record.Recording, c *common, only string, protocolSet bool) (map[string]*replayTarget, error) {
+func replayTargets(rec *record.Recording, c *cli.Flags, only string, protocolSet bool) (map[string]*replayTarget, error) {
 	servers := rec.Settings.Servers
 	if only != "" {
 		i := slices.IndexFunc(servers, func(s record.Server) bool { return s.Name == only })
@@ -252,7 +255,7 @@ func replayTargets(rec *record.Recording, c *common, only string, protocolSet bo
 		var err error
 		rootsFromFile := false
 		if given {
-			spec, err = c.spec(false)
+			spec, err = c.Spec(false)
 			if len(spec.Roots) == 0 {
 				spec.Roots = recordedRoots(rs)
 				rootsFromFile = len(spec.Roots) > 0 && !spec.Demo
@@ -269,7 +272,7 @@ func replayTargets(rec *record.Recording, c *common, only string, protocolSet bo
 		spec.Protocol = rs.Protocol
 		protocol := cmpOr(rs.Protocol, rec.Settings.Protocol)
 		if protocolSet {
-			spec.Protocol, protocol = c.protocol, c.protocol
+			spec.Protocol, protocol = c.Protocol, c.Protocol
 		}
 		out[rs.Name] = &replayTarget{recorded: rs, spec: spec, protocol: protocol, fromFile: !given && !spec.Demo, rootsFromFile: rootsFromFile}
 	}
@@ -329,7 +332,7 @@ type replayer struct {
 	// findings are the server's spec violations the replayed sessions
 	// noticed, as the live ones do.
 	findings *findings.Recorder
-	c        *common
+	c        *cli.Flags
 	wait     time.Duration
 	stderr   io.Writer
 }
@@ -337,7 +340,7 @@ type replayer struct {
 // connect starts a session to every target, with the recorded settings.
 func (r *replayer) connect(ctx context.Context, targets map[string]*replayTarget) {
 	st := r.rec.Settings
-	modes, err := parseElicit(st.Elicit)
+	modes, err := cli.ParseElicit(st.Elicit)
 	if err != nil {
 		modes = client.ElicitBoth
 	}
@@ -379,8 +382,8 @@ func (r *replayer) connect(ctx context.Context, targets map[string]*replayTarget
 			Recorder:       r.out,
 			Findings:       r.findings,
 			URLWait:        urlWait,
-			ConnectTimeout: r.c.connectTimeout,
-			RequestTimeout: r.c.requestTimeout,
+			ConnectTimeout: r.c.ConnectTimeout,
+			RequestTimeout: r.c.RequestTimeout,
 			OnStderr:       func(line string) { fmt.Fprintf(r.stderr, "[%s] %s\n", name, untrusted.Line(line)) },
 		}
 		tr, err := t.spec.Transport(w.TransportObserver(), serverspec.SecretsOf(r.stderr))
@@ -501,7 +504,7 @@ func runRecordedCall(ctx context.Context, s *client.Session, call record.Call) (
 	}
 	switch call.Method {
 	case wire.MethodToolsCall:
-		var p toolCallParams
+		var p recording.ToolCallParams
 		if err := decode(&p); err != nil {
 			return nil, "", err
 		}
@@ -509,23 +512,23 @@ func runRecordedCall(ctx context.Context, s *client.Session, call record.Call) (
 			p.Arguments = map[string]any{}
 		}
 		res, err := s.CallTool(ctx, p.Name, p.Arguments, &client.CallOptions{AsTask: call.AsTask})
-		return callResult(res), "", err
+		return recording.CallResult(res), "", err
 	case wire.MethodPromptsGet:
-		var p promptGetParams
+		var p recording.PromptGetParams
 		if err := decode(&p); err != nil {
 			return nil, "", err
 		}
 		res, err := s.GetPrompt(ctx, p.Name, p.Arguments)
 		return res, "", err
 	case wire.MethodResourcesRead:
-		var p uriParams
+		var p recording.URIParams
 		if err := decode(&p); err != nil {
 			return nil, "", err
 		}
 		res, err := s.ReadResource(ctx, p.URI)
 		return res, "", err
 	case wire.MethodResourcesSubscribe, wire.MethodResourcesUnsubscribe:
-		var p uriParams
+		var p recording.URIParams
 		if err := decode(&p); err != nil {
 			return nil, "", err
 		}
@@ -545,7 +548,7 @@ func runRecordedCall(ctx context.Context, s *client.Session, call record.Call) (
 		res, err := s.Complete(ctx, p.Ref, p.Argument.Name, p.Argument.Value, others)
 		return res, "", err
 	case wire.MethodLoggingSetLevel:
-		var p setLevelParams
+		var p recording.SetLevelParams
 		if err := decode(&p); err != nil {
 			return nil, "", err
 		}

@@ -18,7 +18,9 @@ import (
 	"github.com/elicit-dev/elicit/client/wire"
 	"github.com/elicit-dev/elicit/cmd/elicit/internal/agents"
 	"github.com/elicit-dev/elicit/cmd/elicit/internal/app"
+	"github.com/elicit-dev/elicit/cmd/elicit/internal/cli"
 	"github.com/elicit-dev/elicit/cmd/elicit/internal/exit"
+	"github.com/elicit-dev/elicit/cmd/elicit/internal/recording"
 	"github.com/elicit-dev/elicit/cmd/elicit/internal/serverspec"
 	"github.com/elicit-dev/elicit/cmd/elicit/internal/trust"
 	"github.com/elicit-dev/elicit/themes/untrusted"
@@ -87,11 +89,11 @@ func runReplayACP(ctx context.Context, rec *record.Recording, o acpReplayOptions
 		a.IdleTimeoutMS = ra.IdleTimeoutMS
 		settings.Agents = append(settings.Agents, a)
 	}
-	out, err := openRecord(o.record, settings, serverspec.SecretsOf(stderr))
+	out, err := recording.Open(o.record, version, settings, serverspec.SecretsOf(stderr))
 	if err != nil {
 		return err
 	}
-	defer closeRecord(out, o.record, stderr)
+	defer recording.Close(out, o.record, stderr)
 	rep := &replayReport{File: o.file, Ignored: acpVolatileRules(), Truncated: rec.End == nil}
 	set := startACPReplay(ctx, rec, specs, permits, out, o.wait, stderr)
 	rep.Servers = set.servers
@@ -142,7 +144,7 @@ type acpReplaySet struct {
 // agent's error in the report.
 func startACPReplay(ctx context.Context, rec *record.Recording, specs []serverspec.Agent, permits []permitPolicy, out *record.Recorder, wait time.Duration, stderr io.Writer) *acpReplaySet {
 	set := &acpReplaySet{rec: rec, replayers: map[string]*acpReplayer{}}
-	em, err := parseElicit(cmpOr(rec.Settings.Elicit, "both"))
+	em, err := cli.ParseElicit(cmpOr(rec.Settings.Elicit, "both"))
 	if err != nil {
 		em = client.ElicitBoth
 	}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/elicit-dev/elicit/client"
 	"github.com/elicit-dev/elicit/cmd/elicit/internal/exit"
+	"github.com/elicit-dev/elicit/cmd/elicit/internal/headless"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -64,7 +65,7 @@ func TestEverythingRoots(t *testing.T) {
 	if err != nil {
 		t.Fatalf("elicit call: %v\n%s\n%s", err, out, stderr.String())
 	}
-	var got callOutput
+	var got headless.CallOutput
 	if err := json.Unmarshal(out, &got); err != nil {
 		t.Fatalf("output: %v\n%s", err, out)
 	}

@@ -11,12 +11,13 @@ import (
 	"time"
 
 	"github.com/elicit-dev/elicit/cmd/elicit/internal/exit"
+	"github.com/elicit-dev/elicit/cmd/elicit/internal/headless"
 )
 
 // callJSON decodes a call's output.
-func callJSON(t *testing.T, out string) callOutput {
+func callJSON(t *testing.T, out string) headless.CallOutput {
 	t.Helper()
-	var got callOutput
+	var got headless.CallOutput
 	if err := json.Unmarshal([]byte(out), &got); err != nil {
 		t.Fatalf("output is not JSON: %v\n%s", err, out)
 	}
@@ -24,7 +25,7 @@ func callJSON(t *testing.T, out string) callOutput {
 }
 
 // resultText joins the text blocks of a call's result.
-func resultText(t *testing.T, got callOutput) string {
+func resultText(t *testing.T, got headless.CallOutput) string {
 	t.Helper()
 	var res struct {
 		Content []struct{ Text string } `json:"content"`
@@ -142,7 +143,7 @@ func TestSampleFlagErrors(t *testing.T) {
 }
 
 // everythingRun runs the elicit binary headless against server-everything.
-func everythingRun(t *testing.T, args ...string) (callOutput, int, string) {
+func everythingRun(t *testing.T, args ...string) (headless.CallOutput, int, string) {
 	t.Helper()
 	cmdline := everythingCommand(t)
 	ctx, cancel := context.WithTimeout(t.Context(), 60*time.Second)

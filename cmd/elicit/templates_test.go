@@ -9,19 +9,20 @@ import (
 
 	"github.com/elicit-dev/elicit/client/wire"
 	"github.com/elicit-dev/elicit/cmd/elicit/internal/exit"
+	"github.com/elicit-dev/elicit/cmd/elicit/internal/headless"
 )
 
 // TestTemplatesEmptyIsAList: a server without templates prints
 // "resourceTemplates": [], not nothing (the same for resources and
 // prompts), so a script reads an empty list rather than a missing member.
 func TestTemplatesEmptyIsAList(t *testing.T) {
-	for _, out := range []*readOutput{
+	for _, out := range []*headless.ReadOutput{
 		{Templates: []wire.ResourceTemplate{}},
 		{Resources: []wire.Resource{}},
 		{Prompts: []wire.Prompt{}},
 	} {
 		var b bytes.Buffer
-		if err := writeJSON(&b, out); err != nil {
+		if err := headless.WriteJSON(&b, out); err != nil {
 			t.Fatal(err)
 		}
 		if !strings.Contains(b.String(), ": []") {

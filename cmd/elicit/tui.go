@@ -16,7 +16,9 @@ import (
 	"github.com/elicit-dev/elicit/client/findings"
 	"github.com/elicit-dev/elicit/cmd/elicit/internal/agents"
 	"github.com/elicit-dev/elicit/cmd/elicit/internal/app"
+	"github.com/elicit-dev/elicit/cmd/elicit/internal/cli"
 	"github.com/elicit-dev/elicit/cmd/elicit/internal/exit"
+	"github.com/elicit-dev/elicit/cmd/elicit/internal/recording"
 	"github.com/elicit-dev/elicit/cmd/elicit/internal/serverspec"
 	"github.com/elicit-dev/elicit/cmd/elicit/internal/shown"
 	"github.com/elicit-dev/elicit/themes"
@@ -26,9 +28,9 @@ import (
 
 // tuiFlags are the flags of the interactive mode.
 type tuiFlags struct {
-	common // its Config is --config (every server of the file)
-	theme  string
-	fps    int
+	cli.Flags // its Config is --config (every server of the file)
+	theme     string
+	fps       int
 	// urlWaitSet: --url-wait was given; else the person's "done" (r on
 	// the pane) ends a -32042's wait, with no timer.
 	urlWaitSet bool
@@ -59,7 +61,7 @@ type tuiFlags struct {
 const renderFPS = 20
 
 func (f *tuiFlags) register(fs *flag.FlagSet) {
-	f.common.register(fs)
+	f.Flags.Register(fs)
 	fs.StringVar(&f.Config, "config", "", `servers file in the "mcpServers" JSON shape (Claude Desktop, Cursor, MCP Inspector) or VS Code's "servers"`)
 	fs.StringVar(&f.theme, "theme", "", "colour theme: "+strings.Join(themes.Names(), ", ")+" (default charm; NO_COLOR is honoured)")
 	fs.IntVar(&f.fps, "fps", renderFPS, "most redraws a second while the screen changes, 1-120: a keystroke shows up to 1/fps s later (the renderer stops when nothing changes)")
@@ -68,11 +70,11 @@ func (f *tuiFlags) register(fs *flag.FlagSet) {
 // runTUI starts the terminal UI with servers from flags or a config file.
 func runTUI(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	f := tuiFlags{stdin: stdin}
-	fs := newFlagSet("elicit", stderr, topUsage())
+	fs := cli.NewFlagSet("elicit", stderr, topUsage())
 	f.register(fs)
-	before, after := splitDashDash(args)
+	before, after := cli.SplitDashDash(args)
 	f.Command = after
-	pos, err := parseInterleaved(fs, before)
+	pos, err := cli.ParseInterleaved(fs, before)
 	if err != nil {
 		return err
 	}
@@ -94,7 +96,7 @@ func runTUI(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 // line, or those of a config file (given, or found in the usual places).
 func (f *tuiFlags) servers(ctx context.Context) ([]serverspec.Server, string, error) {
 	theme := f.theme
-	if err := f.checkTimeouts(); err != nil {
+	if err := f.CheckTimeouts(); err != nil {
 		return nil, "", err
 	}
 	if f.acpOnly {
@@ -104,12 +106,12 @@ func (f *tuiFlags) servers(ctx context.Context) ([]serverspec.Server, string, er
 		if f.Config != "" {
 			return nil, "", exit.Usagef("give either a server or --config, not both")
 		}
-		spec, err := f.spec(false)
+		spec, err := f.Spec(false)
 		if err != nil {
 			return nil, "", err
 		}
 		if spec.Demo {
-			specs, err := demoSpecs(spec, f.protocol, f.Name)
+			specs, err := demoSpecs(spec, f.Protocol, f.Name)
 			if err != nil {
 				return nil, "", err
 			}
@@ -184,32 +186,32 @@ func runTUIWith(ctx context.Context, f *tuiFlags, stdout, stderr io.Writer) erro
 			return exit.Usagef("--theme: %v", err)
 		}
 	}
-	modes, err := parseElicit(f.elicit)
+	modes, err := cli.ParseElicit(f.Elicit)
 	if err != nil {
 		return err
 	}
 	// In the TUI the person answers sampling; --sample off declares none.
-	sampling, _, err := parseSample(f.sample)
+	sampling, _, err := cli.ParseSample(f.Sample)
 	if err != nil {
 		return err
 	}
 	urlWait := time.Duration(0)
 	if f.urlWaitSet {
-		urlWait = f.urlWait
+		urlWait = f.URLWait
 	}
 	command := "tui"
 	if f.Demo {
 		command = "demo"
 	}
-	settings := recordSettings(command, &f.common, specs, urlWait, "")
+	settings := f.RecordSettings(command, specs, urlWait, "")
 	settings.Agents = agents.RecordsOf(f.agents)
-	rec, err := openRecord(f.record, settings, serverspec.SecretsOf(stderr))
+	rec, err := recording.Open(f.Record, version, settings, serverspec.SecretsOf(stderr))
 	if err != nil {
 		return err
 	}
 	// Deferred, so it runs after the sessions are closed below (their
 	// last answers are recorded) and on every way out.
-	defer closeRecord(rec, f.record, stderr)
+	defer recording.Close(rec, f.Record, stderr)
 
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
@@ -218,7 +220,7 @@ func runTUIWith(ctx context.Context, f *tuiFlags, stdout, stderr io.Writer) erro
 	defer br.Close()
 	state, stateErr := loadTaskState(taskStatePath(os.Getenv))
 	if stateErr != nil {
-		printError(stderr, stateErr)
+		exit.Print(stderr, stateErr)
 	}
 	sec := serverspec.SecretsOf(stderr)
 	// Each session's observer (the wiring's, below: the recording
@@ -246,7 +248,7 @@ func runTUIWith(ctx context.Context, f *tuiFlags, stdout, stderr io.Writer) erro
 	}
 	for _, s := range specs {
 		for _, w := range s.Warnings {
-			printError(stderr, errors.New("warning: "+w))
+			exit.Print(stderr, errors.New("warning: "+w))
 		}
 	}
 	eng.order = order
@@ -262,7 +264,7 @@ func runTUIWith(ctx context.Context, f *tuiFlags, stdout, stderr io.Writer) erro
 	eng.rec = rec
 	// wiring is a server's session as the TUI opens it (internal/app).
 	wiring := func(name string) *app.Wiring {
-		protocol := f.protocol
+		protocol := f.Protocol
 		if p := eng.specs[name].Protocol; p != "" {
 			protocol = p
 		}
@@ -288,9 +290,9 @@ func runTUIWith(ctx context.Context, f *tuiFlags, stdout, stderr io.Writer) erro
 			Observer:       obs,
 			Recorder:       rec,
 			Findings:       found,
-			PromptTimeout:  f.promptTimeout,
-			ConnectTimeout: f.connectTimeout,
-			RequestTimeout: f.requestTimeout,
+			PromptTimeout:  f.PromptTimeout,
+			ConnectTimeout: f.ConnectTimeout,
+			RequestTimeout: f.RequestTimeout,
 			OnFrame:        func(fr transport.Frame) { br.Frame(name, fr) },
 			OnStderr:       func(line string) { br.Stderr(name, line) },
 		}

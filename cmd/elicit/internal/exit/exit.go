@@ -3,6 +3,9 @@ package exit
 import (
 	"errors"
 	"fmt"
+	"io"
+
+	"github.com/elicit-dev/elicit/themes/untrusted"
 )
 
 // Exit codes are part of the CLI's contract; scripts depend on them, so the
@@ -85,4 +88,11 @@ func Kind(code int) string {
 		return "differs"
 	}
 	return "internal"
+}
+
+// Print writes the run's last line, "elicit: " and err. Errors carry
+// server text (a JSON-RPC error message, a dying server's stderr), so it
+// goes through the sanitizer like everything else elicit prints.
+func Print(w io.Writer, err error) {
+	fmt.Fprintf(w, "elicit: %s\n", untrusted.Text(err.Error()))
 }

@@ -1,4 +1,4 @@
-package main
+package headless
 
 import (
 	"bytes"
@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/elicit-dev/elicit/cmd/elicit/internal/exit"
 )
 
 // FuzzHeadlessWriters: whatever a server puts in a result, an error
@@ -20,11 +22,11 @@ func FuzzHeadlessWriters(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, s string) {
 		raw := rawString(s)
-		out := &callOutput{Server: "srv", Tool: s, Result: raw, Error: s,
-			Prompts: []promptOutput{{Key: "srv#1", Outcome: "accept", Reason: s}}}
+		out := &CallOutput{Server: "srv", Tool: s, Result: raw, Error: s,
+			Prompts: []PromptOutput{{Key: "srv#1", Outcome: "accept", Reason: s}}}
 		var stdout bytes.Buffer
-		if err := writeJSON(&stdout, out); err != nil {
-			t.Fatalf("writeJSON: %v", err)
+		if err := WriteJSON(&stdout, out); err != nil {
+			t.Fatalf("WriteJSON: %v", err)
 		}
 		b := stdout.Bytes()
 		if !json.Valid(b) {
@@ -34,7 +36,7 @@ func FuzzHeadlessWriters(f *testing.F) {
 			t.Fatalf("repaired %q for a string that is valid UTF-8: %v", out.Repaired, utf8.ValidString(s))
 		}
 		var stderr bytes.Buffer
-		printError(&stderr, errors.New("tools/call \"t\" on srv: "+s))
+		exit.Print(&stderr, errors.New("tools/call \"t\" on srv: "+s))
 		for name, w := range map[string][]byte{"stdout": b, "stderr": stderr.Bytes()} {
 			if !utf8.Valid(w) {
 				t.Fatalf("%s is not valid UTF-8: %q", name, w)

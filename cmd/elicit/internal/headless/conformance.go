@@ -1,4 +1,4 @@
-package main
+package headless
 
 import (
 	"context"
@@ -14,6 +14,7 @@ import (
 	"github.com/elicit-dev/elicit/client/question"
 	"github.com/elicit-dev/elicit/client/wire"
 	"github.com/elicit-dev/elicit/cmd/elicit/internal/app"
+	"github.com/elicit-dev/elicit/cmd/elicit/internal/cli"
 	"github.com/elicit-dev/elicit/cmd/elicit/internal/exit"
 	"github.com/elicit-dev/elicit/cmd/elicit/internal/serverspec"
 	"github.com/elicit-dev/elicit/themes/untrusted"
@@ -21,7 +22,8 @@ import (
 	"github.com/elicit-dev/elicit/transport/oauth"
 )
 
-const conformanceUsage = `Usage: elicit conformance URL
+// ConformanceUsage is elicit conformance -h.
+const ConformanceUsage = `Usage: elicit conformance URL
 
 The client side of the official MCP conformance suite:
   npx @modelcontextprotocol/conformance client \
@@ -114,9 +116,11 @@ type conformanceContext struct {
 	ToolCalls []toolCall `json:"toolCalls"`
 }
 
-func runConformance(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("conformance", stderr, conformanceUsage)
-	pos, err := parseInterleaved(fs, args)
+// Conformance is elicit conformance: the client the MCP conformance suite
+// runs against a scenario's server.
+func (e Env) Conformance(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := cli.NewFlagSet("conformance", stderr, ConformanceUsage)
+	pos, err := cli.ParseInterleaved(fs, args)
 	if err != nil {
 		return err
 	}
@@ -158,7 +162,7 @@ func runConformance(ctx context.Context, args []string, stdout, stderr io.Writer
 	// frames are logged to stderr (masked, as every stderr is).
 	w := &app.Wiring{
 		Name:     "conformance",
-		Version:  version,
+		Version:  e.Version,
 		Elicit:   client.ElicitBoth,
 		Prompter: question.AcceptDefaults,
 		OnFrame: func(f transport.Frame) {

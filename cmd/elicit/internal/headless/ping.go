@@ -1,4 +1,4 @@
-package main
+package headless
 
 import (
 	"context"
@@ -8,12 +8,12 @@ import (
 
 	"github.com/elicit-dev/elicit/client"
 	"github.com/elicit-dev/elicit/client/findings"
-	"github.com/elicit-dev/elicit/client/question"
 	"github.com/elicit-dev/elicit/client/wire"
 	"github.com/elicit-dev/elicit/cmd/elicit/internal/exit"
 )
 
-const pingUsage = `Usage: elicit ping [flags] [-- CMD ARGS...]
+// PingUsage is elicit ping -h.
+const PingUsage = `Usage: elicit ping [flags] [-- CMD ARGS...]
 
 Connects (the handshake: initialize, or server/discover in 2026-07-28),
 sends ping and prints JSON on stdout: the server, the protocol, how long
@@ -25,8 +25,8 @@ reached or the handshake failed, 4 the ping failed (an error answer, or
 no answer within --request-timeout).
 `
 
-// pingOutput is what elicit ping prints.
-type pingOutput struct {
+// PingOutput is what elicit ping prints.
+type PingOutput struct {
 	Server   string `json:"server"`
 	Protocol string `json:"protocol"`
 	Era      string `json:"era"`
@@ -44,31 +44,25 @@ type pingOutput struct {
 	Repaired string                     `json:"repaired,omitempty"`
 }
 
-func (o *pingOutput) setRepaired(note string) { o.Repaired = note }
+func (o *PingOutput) SetRepaired(note string) { o.Repaired = note }
 
-func runPing(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	var c common
-	fs := newFlagSet("ping", stderr, pingUsage)
-	c.register(fs)
-	c.RegisterConfig(fs)
-	before, after := splitDashDash(args)
-	c.Command = after
-	pos, err := parseInterleaved(fs, before)
+// Ping is elicit ping.
+func (e Env) Ping(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	r, err := e.parse("ping", PingUsage, args, stderr, !withLogLevel, nil)
 	if err != nil {
 		return err
 	}
-	if len(pos) > 0 {
-		return exit.Usagef("ping takes no arguments, got %q", pos[0])
+	if err := r.noArgs(); err != nil {
+		return err
 	}
-	c.recordAs = "ping"
 	start := time.Now()
-	sess, cleanup, err := connectHeadless(ctx, &c, question.CancelAll, stderr)
-	if err != nil {
+	if err := r.connect(ctx); err != nil {
 		return err
 	}
-	defer cleanup()
-	out := pingOutput{Server: sess.Name(), Protocol: sess.Protocol(), Era: sess.Era(), ConnectMS: millis(time.Since(start))}
-	rc := c.rec.Begin(sess.Name(), wire.MethodPing, "", nil, nil)
+	defer r.close()
+	sess := r.sess
+	out := PingOutput{Server: sess.Name(), Protocol: sess.Protocol(), Era: sess.Era(), ConnectMS: millis(time.Since(start))}
+	rc := r.rec.Begin(sess.Name(), wire.MethodPing, "", nil, nil)
 	sent := time.Now()
 	err = sess.Ping(ctx)
 	rtt := time.Since(sent)
@@ -84,9 +78,9 @@ func runPing(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		ms := millis(rtt)
 		out.RTTMS = &ms
 	}
-	out.Findings = findingsOf(c.findings)
+	out.Findings = FindingsOf(r.findings)
 	out.Failure = exit.FailureOf(err)
-	if werr := writeJSON(stdout, &out); werr != nil {
+	if werr := WriteJSON(stdout, &out); werr != nil {
 		return werr
 	}
 	return err

@@ -1,4 +1,4 @@
-package main
+package headless
 
 import (
 	"bufio"
@@ -10,17 +10,20 @@ import (
 	"github.com/elicit-dev/elicit/themes/untrusted"
 )
 
-// repairable is output that can say its server text was repaired.
-type repairable interface{ setRepaired(note string) }
+// Repairable is output that can say its server text was repaired
+// (WriteJSON tells it, with RepairedNote): every command's output has it.
+type Repairable interface{ SetRepaired(note string) }
 
-const repairedNote = "the server sent invalid UTF-8; each bad byte is shown as U+FFFD"
+// RepairedNote is what "repaired" says when a string of the server's
+// was not valid UTF-8.
+const RepairedNote = "the server sent invalid UTF-8; each bad byte is shown as U+FFFD"
 
-// writeJSON writes v as indented JSON through untrusted.JSON: valid UTF-8
+// WriteJSON writes v as indented JSON through untrusted.JSON: valid UTF-8
 // with C1 and bidi controls escaped, whatever the server put in it. When
 // bytes had to be replaced, output that can say so does. A call's output
 // with a result is written as it is indented (writeCall).
-func writeJSON(w io.Writer, v any) error {
-	if o, ok := v.(*callOutput); ok && len(o.Result) > 0 {
+func WriteJSON(w io.Writer, v any) error {
+	if o, ok := v.(*CallOutput); ok && len(o.Result) > 0 {
 		return writeCall(w, o)
 	}
 	b, err := encodeJSON(v)
@@ -28,8 +31,8 @@ func writeJSON(w io.Writer, v any) error {
 		return err
 	}
 	safe, repaired := untrusted.JSON(b)
-	if r, ok := v.(repairable); ok && repaired {
-		r.setRepaired(repairedNote)
+	if r, ok := v.(Repairable); ok && repaired {
+		r.SetRepaired(RepairedNote)
 		if b, err = encodeJSON(v); err != nil {
 			return err
 		}
@@ -69,7 +72,7 @@ func (l jsonList[T]) MarshalJSON() ([]byte, error) {
 
 func encodeJSON(v any) ([]byte, error) {
 	switch o := v.(type) {
-	case *callOutput:
+	case *CallOutput:
 		if len(o.Result) > 0 {
 			return encodeCall(o)
 		}
@@ -89,7 +92,7 @@ func encodeIndented(v any) ([]byte, error) {
 	return buf.Bytes(), nil
 }
 
-// resultSlot stands for the result while the rest of a callOutput is
+// resultSlot stands for the result while the rest of a CallOutput is
 // encoded; the result is put there. It is found as the value of the
 // top-level "result" member: a newline never occurs inside a JSON string,
 // so `\n  "result": ` is that member and nothing else.
@@ -98,7 +101,7 @@ const resultSlot = "\n  \"result\": 0"
 // encodeCall returns a call's output as encodeIndented would, without
 // passing the result through encoding/json's encoder (see writeCall); the
 // bytes are the same (TestEncodeCallSameBytes).
-func encodeCall(o *callOutput) ([]byte, error) {
+func encodeCall(o *CallOutput) ([]byte, error) {
 	var out bytes.Buffer
 	if err := putCall(&out, o, o.Result); err != nil {
 		return nil, err
@@ -106,7 +109,7 @@ func encodeCall(o *callOutput) ([]byte, error) {
 	return out.Bytes(), nil
 }
 
-// writeCall writes a call's output as writeJSON writes any other, but
+// writeCall writes a call's output as WriteJSON writes any other, but
 // streams the result into w as it indents it, instead of building the
 // output first: encoding/json's encoder compacts a RawMessage into its
 // buffer, indents the whole into a second, and even json.Indent grows its
@@ -115,17 +118,17 @@ func encodeCall(o *callOutput) ([]byte, error) {
 // and the rest apart from it, which is the same: what untrusted.JSON
 // changes is inside strings, indentation is outside them, and every part
 // ends on an ASCII byte.
-func writeCall(w io.Writer, o *callOutput) error {
+func writeCall(w io.Writer, o *CallOutput) error {
 	raw, repaired := untrusted.JSON(o.Result)
 	if repaired {
-		o.setRepaired(repairedNote)
+		o.SetRepaired(RepairedNote)
 	}
 	head, err := callHead(o)
 	if err != nil {
 		return err
 	}
 	if safe, headRepaired := untrusted.JSON(head); headRepaired && !repaired {
-		o.setRepaired(repairedNote)
+		o.SetRepaired(RepairedNote)
 		if head, err = callHead(o); err != nil {
 			return err
 		}
@@ -137,7 +140,7 @@ func writeCall(w io.Writer, o *callOutput) error {
 }
 
 // putCall writes o with raw as its result (unchecked by untrusted.JSON).
-func putCall(w io.Writer, o *callOutput, raw []byte) error {
+func putCall(w io.Writer, o *CallOutput, raw []byte) error {
 	head, err := callHead(o)
 	if err != nil {
 		return err
@@ -160,7 +163,7 @@ func putBuffered(w io.Writer, head, raw []byte) error {
 // callHead encodes o with resultSlot for its result. Its lists are
 // jsonLists, so encoding/json builds no encoder for their elements when
 // they are empty, as they almost always are.
-func callHead(o *callOutput) ([]byte, error) {
+func callHead(o *CallOutput) ([]byte, error) {
 	h := *o
 	h.Result = json.RawMessage("0")
 	return encodeIndented(&h)

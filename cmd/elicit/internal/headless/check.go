@@ -1,7 +1,8 @@
-package main
+package headless
 
 import (
 	"context"
+	"flag"
 	"fmt"
 	"io"
 	"strings"
@@ -9,11 +10,13 @@ import (
 	"time"
 
 	"github.com/elicit-dev/elicit/client/findings"
+	"github.com/elicit-dev/elicit/cmd/elicit/internal/cli"
 	"github.com/elicit-dev/elicit/cmd/elicit/internal/exit"
 	"github.com/elicit-dev/elicit/themes/untrusted"
 )
 
-const checkUsage = `Usage: elicit check [--call TOOL [--args JSON] [--answer POLICY]] [--json] [flags] [-- CMD ARGS...]
+// CheckUsage is elicit check -h.
+const CheckUsage = `Usage: elicit check [--call TOOL [--args JSON] [--answer POLICY]] [--json] [flags] [-- CMD ARGS...]
 
 Exercises a server as a person starts to: connects (initialize, or
 server/discover in 2026-07-28), lists its tools, resources, resource
@@ -33,23 +36,23 @@ checked too), 2 usage, 3 connect failure, 6 at least one error-level
 finding.
 `
 
-// checkStep is one thing check did and how it went.
-type checkStep struct {
+// CheckStep is one thing check did and how it went.
+type CheckStep struct {
 	Step  string `json:"step"`
 	OK    bool   `json:"ok"`
 	Note  string `json:"note,omitempty"`
 	Error string `json:"error,omitempty"`
 	// NotChecked says why the step did not check what it names:
-	// notCheckedTimeout or notCheckedBudget.
+	// NotCheckedTimeout or NotCheckedBudget.
 	NotChecked string `json:"notChecked,omitempty"`
 }
 
-// checkOutput is what check prints with --json.
-type checkOutput struct {
+// CheckOutput is what check prints with --json.
+type CheckOutput struct {
 	Server   string      `json:"server"`
 	Protocol string      `json:"protocol"`
 	Era      string      `json:"era"`
-	Steps    []checkStep `json:"steps"`
+	Steps    []CheckStep `json:"steps"`
 	// Budget is the run's --budget; NotChecked counts the steps that
 	// did not check what they name (timed out, or the budget ran out).
 	Budget     string             `json:"budget"`
@@ -60,82 +63,77 @@ type checkOutput struct {
 	Failure    *exit.Failure      `json:"failure,omitempty"`
 	Repaired   string             `json:"repaired,omitempty"`
 	// LogLevel is what became of --log-level (loglevel.go).
-	LogLevel *logLevelOutput `json:"logLevel,omitempty"`
+	LogLevel *LogLevelOutput `json:"logLevel,omitempty"`
 }
 
-func (o *checkOutput) setRepaired(note string) { o.Repaired = note }
+func (o *CheckOutput) SetRepaired(note string) { o.Repaired = note }
 
-func runCheck(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	var c common
+// Check is elicit check.
+func (e Env) Check(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	var tool, argsJSON, answer string
 	var asJSON bool
 	var budget time.Duration
-	fs := newFlagSet("check", stderr, checkUsage)
-	c.register(fs)
-	c.RegisterConfig(fs)
-	c.registerLogLevel(fs)
-	fs.StringVar(&tool, "call", "", "also call this tool")
-	fs.StringVar(&argsJSON, "args", "{}", "--call's arguments as a JSON object")
-	fs.StringVar(&answer, "answer", "accept-defaults", "how to answer --call's questions: accept-defaults, accept, decline, cancel or FILE.json")
-	fs.BoolVar(&asJSON, "json", false, "print JSON instead of a table")
-	fs.DurationVar(&budget, "budget", 0, fmt.Sprintf("bound the whole run after connecting (0: %d times --request-timeout)", checkBudgetTimeouts))
-	before, after := splitDashDash(args)
-	c.Command = after
-	pos, err := parseInterleaved(fs, before)
+	r, err := e.parse("check", CheckUsage, args, stderr, withLogLevel, func(fs *flag.FlagSet) {
+		fs.StringVar(&tool, "call", "", "also call this tool")
+		fs.StringVar(&argsJSON, "args", "{}", "--call's arguments as a JSON object")
+		fs.StringVar(&answer, "answer", "accept-defaults", "how to answer --call's questions: accept-defaults, accept, decline, cancel or FILE.json")
+		fs.BoolVar(&asJSON, "json", false, "print JSON instead of a table")
+		fs.DurationVar(&budget, "budget", 0, fmt.Sprintf("bound the whole run after connecting (0: %d times --request-timeout)", checkBudgetTimeouts))
+	})
 	if err != nil {
 		return err
 	}
-	if len(pos) > 0 {
-		return exit.Usagef("check takes no arguments, got %q (a tool to call goes in --call)", pos[0])
+	if len(r.pos) > 0 {
+		return exit.Usagef("check takes no arguments, got %q (a tool to call goes in --call)", r.pos[0])
 	}
 	if budget < 0 {
 		return exit.Usagef("--budget must not be negative, got %v", budget)
 	}
 	if budget == 0 {
-		budget = checkBudgetTimeouts * c.requestTimeout
+		budget = checkBudgetTimeouts * r.flags.RequestTimeout
 	}
 	toolArgs, err := argsObject(argsJSON)
 	if err != nil {
 		return err
 	}
-	prompter, err := policy(answer)
+	prompter, err := cli.Policy(answer)
 	if err != nil {
 		return err
 	}
-	out := &checkOutput{Steps: []checkStep{}, Budget: budget.String()}
-	c.recordAs, c.answer = "check", answer // --record: the call below is what a replay runs again
-	sess, cleanup, err := connectHeadless(ctx, &c, prompter, stderr)
-	if err != nil {
+	out := &CheckOutput{Steps: []CheckStep{}, Budget: budget.String()}
+	r.prompter, r.answer = prompter, answer // --record: the call below is what a replay runs again
+	if err := r.connect(ctx); err != nil {
 		// What the handshake showed of the server is still worth saying.
-		out.Steps = append(out.Steps, checkStep{Step: "connect", Error: err.Error()})
-		return printCheck(stdout, asJSON, out, c.findings, err)
+		out.Steps = append(out.Steps, CheckStep{Step: "connect", Error: err.Error()})
+		return printCheck(stdout, asJSON, out, r.findings, err)
 	}
-	defer cleanup()
+	defer r.close()
+	sess := r.sess
 	out.Server, out.Protocol, out.Era = sess.Name(), sess.Protocol(), sess.Era()
-	out.LogLevel = c.logLevelOut
-	out.Steps = append(out.Steps, checkStep{Step: "connect", OK: true, Note: sess.Era()})
+	out.LogLevel = r.logLevelOut
+	out.Steps = append(out.Steps, CheckStep{Step: "connect", OK: true, Note: sess.Era()})
 	bctx, cancel := context.WithTimeoutCause(ctx, budget, errBudgetSpent)
 	defer cancel()
-	ex := &exercise{ctx: bctx, s: sess, rec: c.rec, budget: budget}
+	ex := &exercise{ctx: bctx, s: sess, rec: r.rec, budget: budget}
 	out.Steps = append(out.Steps, ex.run()...)
 	if tool != "" {
 		out.Steps = append(out.Steps, ex.call(tool, toolArgs))
 	}
 	// Closing lets every question settle and every late frame land, so
 	// the findings read next are all there are.
-	cleanup()
-	return printCheck(stdout, asJSON, out, c.findings, nil)
+	r.close()
+	return printCheck(stdout, asJSON, out, r.findings, nil)
 }
 
 // printCheck prints the findings and returns how check exits: err when
 // the check could not run, 6 when any finding is an error.
-func printCheck(w io.Writer, asJSON bool, out *checkOutput, rec *findings.Recorder, err error) error {
+func printCheck(w io.Writer, asJSON bool, out *CheckOutput, rec *findings.Recorder, err error) error {
 	for _, st := range out.Steps {
 		if st.NotChecked != "" {
 			out.NotChecked++
 		}
 	}
-	out.Findings = findingsOf(rec)
+	out.Findings = FindingsOf(rec)
 	out.Errors, out.Warnings = findings.Counts(out.Findings)
 	if err == nil && out.Errors > 0 {
 		err = exit.Fail(exit.Findings, "%d error-level finding(s) for %s", out.Errors, out.Server)
@@ -145,7 +143,7 @@ func printCheck(w io.Writer, asJSON bool, out *checkOutput, rec *findings.Record
 		out.Failure.Kind = "findings" // 6 is replay's "differs" too
 	}
 	if asJSON {
-		if werr := writeJSON(w, out); werr != nil {
+		if werr := WriteJSON(w, out); werr != nil {
 			return werr
 		}
 		return err
@@ -156,7 +154,7 @@ func printCheck(w io.Writer, asJSON bool, out *checkOutput, rec *findings.Record
 
 // writeCheckTable is check's table: the steps, then one block per
 // finding. Server text goes through untrusted.Line.
-func writeCheckTable(w io.Writer, out *checkOutput) {
+func writeCheckTable(w io.Writer, out *CheckOutput) {
 	fmt.Fprintf(w, "elicit check: %s (%s)\n\n", untrusted.Line(out.Server), untrusted.Line(out.Era))
 	tw := tabwriter.NewWriter(w, 2, 4, 2, ' ', 0)
 	for _, st := range out.Steps {

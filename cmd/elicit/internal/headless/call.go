@@ -1,9 +1,9 @@
-package main
+package headless
 
 import (
 	"context"
 	"encoding/json"
-	"fmt"
+	"flag"
 	"io"
 	"strings"
 	"sync"
@@ -13,18 +13,19 @@ import (
 	"github.com/elicit-dev/elicit/client/findings"
 	"github.com/elicit-dev/elicit/client/question"
 	"github.com/elicit-dev/elicit/client/wire"
-	"github.com/elicit-dev/elicit/cmd/elicit/internal/app"
+	"github.com/elicit-dev/elicit/cmd/elicit/internal/cli"
 	"github.com/elicit-dev/elicit/cmd/elicit/internal/exit"
-	"github.com/elicit-dev/elicit/cmd/elicit/internal/serverspec"
-	"github.com/elicit-dev/elicit/themes/untrusted"
+	"github.com/elicit-dev/elicit/cmd/elicit/internal/recording"
 )
 
-const toolsUsage = `Usage: elicit tools [flags] [-- CMD ARGS...]
+// ToolsUsage is elicit tools -h.
+const ToolsUsage = `Usage: elicit tools [flags] [-- CMD ARGS...]
 
 Lists the server's tools (all pages) as JSON on stdout.
 `
 
-const callUsage = `Usage: elicit call TOOL [--args JSON] [--answer POLICY] [flags] [-- CMD ARGS...]
+// CallUsage is elicit call -h.
+const CallUsage = `Usage: elicit call TOOL [--args JSON] [--answer POLICY] [flags] [-- CMD ARGS...]
 
 Calls TOOL and prints {"result": …, "prompts": […], "sampling": […]} as
 JSON on stdout. Prompts the server sends are answered by POLICY:
@@ -46,73 +47,60 @@ Exit codes: 0 ok, 2 usage, 3 connect failure, 4 tool error,
 5 a prompt ended other than accept.
 `
 
-func runTools(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	var c common
-	fs := newFlagSet("tools", stderr, toolsUsage)
-	c.register(fs)
-	c.RegisterConfig(fs)
-	c.registerLogLevel(fs)
-	before, after := splitDashDash(args)
-	c.Command = after
-	pos, err := parseInterleaved(fs, before)
+// Tools is elicit tools.
+func (e Env) Tools(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	r, err := e.parse("tools", ToolsUsage, args, stderr, withLogLevel, nil)
 	if err != nil {
 		return err
 	}
-	if len(pos) > 0 {
-		return exit.Usagef("tools takes no arguments, got %q", pos[0])
-	}
-	c.recordAs = "tools"
-	sess, cleanup, err := connectHeadless(ctx, &c, question.CancelAll, stderr)
-	if err != nil {
+	if err := r.noArgs(); err != nil {
 		return err
 	}
-	defer cleanup()
-	rc := c.rec.Begin(sess.Name(), wire.MethodToolsList, "", nil, nil)
+	if err := r.connect(ctx); err != nil {
+		return err
+	}
+	defer r.close()
+	sess := r.sess
+	rc := r.rec.Begin(sess.Name(), wire.MethodToolsList, "", nil, nil)
 	tools, err := sess.ListTools(ctx)
 	rc.End(tools, err)
-	why, err := skipped(err)
+	why, err := Skipped(err)
 	if err != nil {
 		return exit.Fail(exit.ToolError, "tools/list on %s: %w", sess.Name(), err)
 	}
-	return writeJSON(stdout, &toolsOutput{Server: sess.Name(), Protocol: sess.Protocol(), Era: sess.Era(),
-		Roots: orEmpty(sess.Roots().Roots), Tools: orEmpty(tools), Skipped: why, Findings: findingsOf(c.findings), LogLevel: c.logLevelOut})
+	return WriteJSON(stdout, &ToolsOutput{Server: sess.Name(), Protocol: sess.Protocol(), Era: sess.Era(),
+		Roots: orEmpty(sess.Roots().Roots), Tools: orEmpty(tools), Skipped: why, Findings: FindingsOf(r.findings), LogLevel: r.logLevelOut})
 }
 
-func runCall(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	var c common
+// Call is elicit call.
+func (e Env) Call(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	var argsJSON, answer string
-	fs := newFlagSet("call", stderr, callUsage)
-	c.register(fs)
-	c.RegisterConfig(fs)
-	c.registerLogLevel(fs)
-	fs.StringVar(&argsJSON, "args", "{}", "tool arguments as a JSON object")
-	fs.StringVar(&answer, "answer", "accept-defaults", "how to answer prompts: accept-defaults, accept, decline, cancel or FILE.json")
-	before, after := splitDashDash(args)
-	c.Command = after
-	pos, err := parseInterleaved(fs, before)
+	r, err := e.parse("call", CallUsage, args, stderr, withLogLevel, func(fs *flag.FlagSet) {
+		fs.StringVar(&argsJSON, "args", "{}", "tool arguments as a JSON object")
+		fs.StringVar(&answer, "answer", "accept-defaults", "how to answer prompts: accept-defaults, accept, decline, cancel or FILE.json")
+	})
 	if err != nil {
 		return err
 	}
-	if len(pos) != 1 {
+	if len(r.pos) != 1 {
 		return exit.Usagef("call needs exactly one TOOL name (see elicit call -h)")
 	}
-	tool := pos[0]
+	tool := r.pos[0]
 	toolArgs, err := argsObject(argsJSON)
 	if err != nil {
 		return err
 	}
-	prompter, err := policy(answer)
+	prompter, err := cli.Policy(answer)
 	if err != nil {
 		return err
 	}
 	var retries urlRetries
-	c.observer = &retries
-	c.recordAs, c.answer = "call", answer
-	sess, cleanup, err := connectHeadless(ctx, &c, prompter, stderr)
-	if err != nil {
+	r.prompter, r.answer, r.observer = prompter, answer, &retries
+	if err := r.connect(ctx); err != nil {
 		return err
 	}
-	defer cleanup()
+	defer r.close()
+	sess := r.sess
 
 	// The tool's outputSchema comes from tools/list, which the engine
 	// judges the call's result against (a finding when it breaks it). It
@@ -129,29 +117,29 @@ func runCall(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		}}
 	}
 	start := time.Now()
-	rc := c.rec.Begin(sess.Name(), wire.MethodToolsCall, tool, toolCallParams{Name: tool, Arguments: toolArgs}, nil)
+	rc := r.rec.Begin(sess.Name(), wire.MethodToolsCall, tool, recording.ToolCallParams{Name: tool, Arguments: toolArgs}, nil)
 	res, callErr := sess.CallTool(ctx, tool, toolArgs, opts)
 	elapsed := time.Since(start)
-	rc.End(callResult(res), callErr)
+	rc.End(recording.CallResult(res), callErr)
 	listing.Wait()
-	out := callOutput{Server: sess.Name(), Protocol: sess.Protocol(), Era: sess.Era(), Tool: tool,
-		Roots: orEmpty(sess.Roots().Roots), ElapsedMS: elapsed.Milliseconds(), LogLevel: c.logLevelOut}
+	out := CallOutput{Server: sess.Name(), Protocol: sess.Protocol(), Era: sess.Era(), Tool: tool,
+		Roots: orEmpty(sess.Roots().Roots), ElapsedMS: elapsed.Milliseconds(), LogLevel: r.logLevelOut}
 	// A prompt's answer reaches the server before its journal entry is
 	// written; closing the session waits for every prompt to settle, so
 	// the journal read below is complete.
-	cleanup()
-	out.Prompts = []promptOutput{} // arrays, also when nothing was asked
-	out.Sampling = []samplingOutput{}
+	r.close()
+	out.Prompts = []PromptOutput{} // arrays, also when nothing was asked
+	out.Sampling = []SamplingOutput{}
 	for _, e := range sess.Journal().Entries() {
 		if e.Sampling != nil { // a sampling question's entry holds its record
 			out.Sampling = append(out.Sampling, samplingEntry(e))
 			continue
 		}
-		out.Prompts = append(out.Prompts, promptOutput{Key: e.Key.String(), Outcome: e.Kind.String(),
+		out.Prompts = append(out.Prompts, PromptOutput{Key: e.Key.String(), Outcome: e.Kind.String(),
 			Sent: e.Sent, Content: e.Content, Reason: e.Reason, LatencyMS: e.Latency.Milliseconds()})
 	}
 	out.URLRetries = retries.list()
-	out.Findings = findingsOf(c.findings)
+	out.Findings = FindingsOf(r.findings)
 	if callErr == nil {
 		out.Result, out.IsError = res.Raw, res.IsError
 	}
@@ -160,7 +148,7 @@ func runCall(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		out.Error = callErr.Error()
 	}
 	out.Failure = exit.FailureOf(err)
-	if werr := writeJSON(stdout, &out); werr != nil {
+	if werr := WriteJSON(stdout, &out); werr != nil {
 		return werr
 	}
 	return err
@@ -169,7 +157,7 @@ func runCall(ctx context.Context, args []string, stdout, stderr io.Writer) error
 // callVerdict is how a finished call exits: the call's error, a tool
 // error, a question that did not end in accept, or answer-file entries
 // that filled nothing (a misspelt field name left its default in place).
-func callVerdict(tool string, callErr error, res *wire.CallToolResult, prompts []promptOutput, sampling []samplingOutput, prompter question.Prompter, answer string) error {
+func callVerdict(tool string, callErr error, res *wire.CallToolResult, prompts []PromptOutput, sampling []SamplingOutput, prompter question.Prompter, answer string) error {
 	switch {
 	case callErr != nil:
 		return exit.Fail(exit.ToolError, "%w", callErr) // it names the call and the server already
@@ -194,7 +182,8 @@ func callVerdict(tool string, callErr error, res *wire.CallToolResult, prompts [
 	return nil
 }
 
-type callOutput struct {
+// CallOutput is what elicit call prints.
+type CallOutput struct {
 	Server   string                 `json:"server"`
 	Protocol string                 `json:"protocol"`
 	Era      string                 `json:"era"`
@@ -203,12 +192,12 @@ type callOutput struct {
 	Result   json.RawMessage        `json:"result,omitempty"`
 	IsError  bool                   `json:"isError"`
 	Error    string                 `json:"error,omitempty"`
-	Prompts  jsonList[promptOutput] `json:"prompts"`
+	Prompts  jsonList[PromptOutput] `json:"prompts"`
 	// Sampling lists each sampling request: what was asked, what was sent.
-	Sampling jsonList[samplingOutput] `json:"sampling"`
+	Sampling jsonList[SamplingOutput] `json:"sampling"`
 	// URLRetries says, for each -32042 the call got, how its URL
 	// elicitations ended and whether it was sent again.
-	URLRetries jsonList[urlRetryOutput] `json:"urlRetries,omitempty"`
+	URLRetries jsonList[URLRetryOutput] `json:"urlRetries,omitempty"`
 	ElapsedMS  int64                    `json:"elapsedMs"`
 	// Findings are the server's spec violations seen meanwhile.
 	Findings jsonList[findings.Finding] `json:"findings"`
@@ -217,13 +206,13 @@ type callOutput struct {
 	// Repaired says the output had to replace bytes the server sent.
 	Repaired string `json:"repaired,omitempty"`
 	// LogLevel is what became of --log-level (loglevel.go).
-	LogLevel *logLevelOutput `json:"logLevel,omitempty"`
+	LogLevel *LogLevelOutput `json:"logLevel,omitempty"`
 }
 
-func (o *callOutput) setRepaired(note string) { o.Repaired = note }
+func (o *CallOutput) SetRepaired(note string) { o.Repaired = note }
 
-// toolsOutput is what elicit tools prints.
-type toolsOutput struct {
+// ToolsOutput is what elicit tools prints.
+type ToolsOutput struct {
 	Server   string                `json:"server"`
 	Protocol string                `json:"protocol"`
 	Era      string                `json:"era"`
@@ -235,12 +224,13 @@ type toolsOutput struct {
 	// Findings are the server's spec violations seen meanwhile.
 	Findings jsonList[findings.Finding] `json:"findings"`
 	Repaired string                     `json:"repaired,omitempty"`
-	LogLevel *logLevelOutput            `json:"logLevel,omitempty"`
+	LogLevel *LogLevelOutput            `json:"logLevel,omitempty"`
 }
 
-func (o *toolsOutput) setRepaired(note string) { o.Repaired = note }
+func (o *ToolsOutput) SetRepaired(note string) { o.Repaired = note }
 
-type promptOutput struct {
+// PromptOutput is one question the call's server asked and how it ended.
+type PromptOutput struct {
 	Key     string `json:"key"`
 	Outcome string `json:"outcome"`
 	// Sent is what went on the wire ("" for nothing), and Content what an
@@ -251,91 +241,9 @@ type promptOutput struct {
 	LatencyMS int64          `json:"latencyMs"`
 }
 
-// policy picks the headless Prompter named by --answer.
-func policy(answer string) (question.Prompter, error) {
-	switch answer {
-	case "accept-defaults", "":
-		return question.AcceptDefaults, nil
-	case "accept":
-		return question.AcceptAll, nil
-	case "decline":
-		return question.DeclineAll, nil
-	case "cancel":
-		return question.CancelAll, nil
-	}
-	p, err := question.AnswerFile(answer)
-	if err != nil {
-		return nil, exit.Usagef("--answer %s: %v", answer, err)
-	}
-	return p, nil
-}
-
-// connectHeadless starts the server named by the flags and connects.
-// Server stderr is passed through to ours, so a failing server explains
-// itself.
-func connectHeadless(ctx context.Context, c *common, prompter question.Prompter, stderr io.Writer) (*client.Session, func(), error) {
-	spec, err := c.spec(true)
-	if err != nil {
-		return nil, nil, err
-	}
-	for _, w := range spec.Warnings {
-		fmt.Fprintf(stderr, "elicit: warning: %s\n", untrusted.Line(w))
-	}
-	spec.Auth = serverspec.HeadlessAuth(stderr, c.AuthTimeout)
-	c.findings = findings.NewRecorder(nil)
-	rec, err := openRecord(c.record, recordSettings(c.recordAs, c, []serverspec.Server{spec}, c.urlWait, c.answer), serverspec.SecretsOf(stderr))
-	if err != nil {
-		return nil, nil, err
-	}
-	c.rec = rec
-	var once sync.Once
-	closeRec := func() { once.Do(func() { closeRecord(rec, c.record, stderr) }) }
-	modes, _ := parseElicit(c.elicit)
-	sampling, sampler, err := parseSample(c.sample)
-	if err != nil {
-		closeRec()
-		return nil, nil, err
-	}
-	var obs client.Observer = headlessObserver{name: spec.Name, stderr: stderr, next: c.observer}
-	if c.logLevel != "" {
-		obs = logPrinter{name: spec.Name, stderr: stderr, next: obs} // loglevel.go
-	}
-	w := &app.Wiring{
-		Name:           spec.Name,
-		Version:        version,
-		Protocol:       c.protocol,
-		Elicit:         modes,
-		Roots:          spec.Roots, // declared only when some were given
-		Sampling:       sampling,
-		Prompter:       question.Route{question.KindElicitation: prompter, question.KindSampling: sampler},
-		Observer:       obs,
-		Recorder:       rec,
-		Findings:       c.findings,
-		URLWait:        c.urlWait,
-		PromptTimeout:  c.promptTimeout,
-		ConnectTimeout: c.connectTimeout,
-		RequestTimeout: c.requestTimeout,
-		OnStderr:       func(line string) { fmt.Fprintf(stderr, "[%s] %s\n", spec.Name, untrusted.Line(line)) },
-	}
-	t, err := spec.Transport(w.TransportObserver(), serverspec.SecretsOf(stderr))
-	if err != nil {
-		closeRec()
-		return nil, nil, err
-	}
-	sess, err := w.Connect(ctx, t)
-	if err != nil {
-		closeRec()
-		return nil, nil, exit.Fail(exit.Connect, "%w", err) // "connect to NAME: …", naming the command or URL where it failed
-	}
-	c.logLevelOut = applyLogLevel(ctx, c, sess, stderr)
-	// The recording is closed after the session: closing it settles the
-	// open questions, whose answers are recorded.
-	return sess, func() { sess.Close(); closeRec() }, nil
-}
-
-// findingsOf is what rec holds, as an array also when empty (a script
+// FindingsOf is what rec holds, as an array also when empty (a script
 // reads "findings": [] as "none").
-func findingsOf(rec *findings.Recorder) []findings.Finding {
+func FindingsOf(rec *findings.Recorder) []findings.Finding {
 	if all := rec.All(); all != nil {
 		return all
 	}

@@ -1,15 +1,16 @@
-package main
+package headless
 
 import (
 	"context"
 	"encoding/json"
-	"flag"
 	"fmt"
 	"io"
 	"strings"
 
 	"github.com/elicit-dev/elicit/client"
+	"github.com/elicit-dev/elicit/client/record"
 	"github.com/elicit-dev/elicit/client/wire"
+	"github.com/elicit-dev/elicit/cmd/elicit/internal/recording"
 	"github.com/elicit-dev/elicit/themes/untrusted"
 )
 
@@ -26,13 +27,8 @@ import (
 var logLevelFlagUsage = "ask the server for its log messages at LEVEL and above (logging/setLevel after the handshake; " +
 	strings.Join(wire.LogLevels(), ", ") + "); they are printed on stderr"
 
-// registerLogLevel adds --log-level.
-func (c *common) registerLogLevel(fs *flag.FlagSet) {
-	fs.StringVar(&c.logLevel, "log-level", "", logLevelFlagUsage)
-}
-
-// logLevelOutput is what became of --log-level, in the command's JSON.
-type logLevelOutput struct {
+// LogLevelOutput is what became of --log-level, in the command's JSON.
+type LogLevelOutput struct {
 	Level string `json:"level"`
 	// Skipped says why no level was asked for: the server did not
 	// declare logging.
@@ -42,26 +38,26 @@ type logLevelOutput struct {
 	Error string `json:"error,omitempty"`
 }
 
-// applyLogLevel sends --log-level to sess, if given, and says what became
+// applyLogLevel sends --log-level (level) to sess, if given, and says what became
 // of it (nil when not given). A server that did not declare logging is not
 // asked; a refused or unanswered request is a warning, not the command's
 // failure: the logs were asked for beside what the command does.
-func applyLogLevel(ctx context.Context, c *common, sess *client.Session, stderr io.Writer) *logLevelOutput {
-	if c.logLevel == "" {
+func applyLogLevel(ctx context.Context, level string, rec *record.Recorder, sess *client.Session, stderr io.Writer) *LogLevelOutput {
+	if level == "" {
 		return nil
 	}
-	out := &logLevelOutput{Level: c.logLevel}
+	out := &LogLevelOutput{Level: level}
 	if !sess.ServerCapabilities().Logging {
 		out.Skipped = "the server did not declare logging"
-		fmt.Fprintf(stderr, "elicit: warning: --log-level %s: not sent, %s did not declare logging\n", c.logLevel, untrusted.Line(sess.Name()))
+		fmt.Fprintf(stderr, "elicit: warning: --log-level %s: not sent, %s did not declare logging\n", level, untrusted.Line(sess.Name()))
 		return out
 	}
-	rc := c.rec.Begin(sess.Name(), wire.MethodLoggingSetLevel, "", setLevelParams{Level: c.logLevel}, nil)
-	err := sess.SetLogLevel(ctx, c.logLevel)
+	rc := rec.Begin(sess.Name(), wire.MethodLoggingSetLevel, "", recording.SetLevelParams{Level: level}, nil)
+	err := sess.SetLogLevel(ctx, level)
 	rc.End(nil, err)
 	if err != nil {
 		out.Error = err.Error()
-		fmt.Fprintf(stderr, "elicit: warning: --log-level %s: %s\n", c.logLevel, untrusted.Line(err.Error()))
+		fmt.Fprintf(stderr, "elicit: warning: --log-level %s: %s\n", level, untrusted.Line(err.Error()))
 	}
 	return out
 }

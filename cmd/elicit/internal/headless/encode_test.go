@@ -1,4 +1,4 @@
-package main
+package headless
 
 import (
 	"bufio"
@@ -28,8 +28,8 @@ func TestEncodeCallSameBytes(t *testing.T) {
 		`[]`, `"just a string"`, `0`, `{}`,
 	}
 	for _, r := range results {
-		o := &callOutput{Server: "s\n  \"result\": 0", Protocol: "2025-11-25", Era: "e", Tool: `"result": 0`,
-			Result: json.RawMessage(r), Prompts: []promptOutput{{Key: "k", Outcome: "accept", Content: map[string]any{"result": 0}}},
+		o := &CallOutput{Server: "s\n  \"result\": 0", Protocol: "2025-11-25", Era: "e", Tool: `"result": 0`,
+			Result: json.RawMessage(r), Prompts: []PromptOutput{{Key: "k", Outcome: "accept", Content: map[string]any{"result": 0}}},
 			Error: "\n  \"result\": 0", ElapsedMS: 3}
 		sameAsEncoder(t, "result "+r, o)
 		if string(o.Result) != r {
@@ -44,23 +44,23 @@ func TestEncodeCallSameBytes(t *testing.T) {
 // optional members present and absent.
 func TestEncodeCallEveryMember(t *testing.T) {
 	tm := time.Date(2026, 12, 1, 18, 0, 0, 5, time.UTC)
-	full := &callOutput{Server: "s<&>", Protocol: "2025-11-25", Era: "e\u2028", Tool: "t\xff",
+	full := &CallOutput{Server: "s<&>", Protocol: "2025-11-25", Era: "e\u2028", Tool: "t\xff",
 		Roots:  []client.Root{{URI: "file:///a&b", Name: "<a>"}, {URI: "file:///c"}},
 		Result: json.RawMessage(`{"content":[]}`), IsError: true, Error: "err <x>",
-		Prompts: []promptOutput{{Key: "k", Outcome: "accept", Sent: "accept", Content: map[string]any{"b": 1.5, "a": []any{"<", nil}}, Reason: "r", LatencyMS: 2}},
-		Sampling: []samplingOutput{{Key: "s", Outcome: "decline", Sent: "error -1", Request: json.RawMessage(`{"m" : 1}`),
+		Prompts: []PromptOutput{{Key: "k", Outcome: "accept", Sent: "accept", Content: map[string]any{"b": 1.5, "a": []any{"<", nil}}, Reason: "r", LatencyMS: 2}},
+		Sampling: []SamplingOutput{{Key: "s", Outcome: "decline", Sent: "error -1", Request: json.RawMessage(`{"m" : 1}`),
 			Error: &jsonrpc.Error{Code: -1, Message: "no <"}, LatencyMS: 1}},
-		URLRetries: []urlRetryOutput{{Elicitations: []string{"e"}, Completed: nil, Retried: true, Why: "w&"}},
+		URLRetries: []URLRetryOutput{{Elicitations: []string{"e"}, Completed: nil, Retried: true, Why: "w&"}},
 		ElapsedMS:  7,
 		Findings: []findings.Finding{{Rule: "r", Severity: findings.Error, Server: "s", Detail: "d<", Time: tm, Count: 2,
 			Frame: findings.FrameRef{In: true, ID: "3", Time: tm}}},
 		Failure:  &exit.Failure{Exit: 4, Kind: "tool", Message: "m&"},
 		Repaired: "r",
 	}
-	empty := &callOutput{Result: json.RawMessage(`0`), Roots: []client.Root{}, Prompts: []promptOutput{}, Sampling: []samplingOutput{},
-		URLRetries: []urlRetryOutput{}, Findings: []findings.Finding{}}
-	nils := &callOutput{Result: json.RawMessage(`{}`)}
-	for name, o := range map[string]*callOutput{"full": full, "empty": empty, "nil": nils} {
+	empty := &CallOutput{Result: json.RawMessage(`0`), Roots: []client.Root{}, Prompts: []PromptOutput{}, Sampling: []SamplingOutput{},
+		URLRetries: []URLRetryOutput{}, Findings: []findings.Finding{}}
+	nils := &CallOutput{Result: json.RawMessage(`{}`)}
+	for name, o := range map[string]*CallOutput{"full": full, "empty": empty, "nil": nils} {
 		sameAsEncoder(t, name, o)
 	}
 }
@@ -68,7 +68,7 @@ func TestEncodeCallEveryMember(t *testing.T) {
 // sameAsEncoder checks that encodeJSON writes o byte for byte as
 // encoding/json's indenting encoder (HTML not escaped) does; what names
 // the case in a failure.
-func sameAsEncoder(t *testing.T, what string, o *callOutput) {
+func sameAsEncoder(t *testing.T, what string, o *CallOutput) {
 	t.Helper()
 	var want bytes.Buffer
 	enc := json.NewEncoder(&want)
@@ -94,7 +94,7 @@ func BenchmarkEncodeHugeCall(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	o := &callOutput{Server: "s", Tool: "huge", Result: raw, Prompts: []promptOutput{}}
+	o := &CallOutput{Server: "s", Tool: "huge", Result: raw, Prompts: []PromptOutput{}}
 	b.SetBytes(int64(len(raw)))
 	b.ReportAllocs()
 	for b.Loop() {
@@ -165,7 +165,7 @@ func TestWriteCallSameAsWhole(t *testing.T) {
 		{`{"content":[]}`, bad},
 		{`["` + bad + `"]`, bad},
 	} {
-		o := &callOutput{Server: tc.server, Tool: "t", Result: json.RawMessage(tc.result), Prompts: []promptOutput{}}
+		o := &CallOutput{Server: tc.server, Tool: "t", Result: json.RawMessage(tc.result), Prompts: []PromptOutput{}}
 		var want []byte
 		{
 			c := *o
@@ -175,14 +175,14 @@ func TestWriteCallSameAsWhole(t *testing.T) {
 			}
 			safe, repaired := untrusted.JSON(b)
 			if repaired {
-				c.Repaired = repairedNote
+				c.Repaired = RepairedNote
 				b, _ = encodeIndented(&c)
 				safe, _ = untrusted.JSON(b)
 			}
 			want = safe
 		}
 		var got bytes.Buffer
-		if err := writeJSON(&got, o); err != nil {
+		if err := WriteJSON(&got, o); err != nil {
 			t.Fatalf("%s: %v", tc.result, err)
 		}
 		if !bytes.Equal(got.Bytes(), want) {
@@ -195,9 +195,9 @@ func TestWriteCallSameAsWhole(t *testing.T) {
 // with nothing written, as encoding it did.
 func TestWriteCallInvalidResult(t *testing.T) {
 	var got bytes.Buffer
-	err := writeJSON(&got, &callOutput{Tool: "t", Result: json.RawMessage(`{"content":`), Prompts: []promptOutput{}})
+	err := WriteJSON(&got, &CallOutput{Tool: "t", Result: json.RawMessage(`{"content":`), Prompts: []PromptOutput{}})
 	if err == nil || got.Len() != 0 {
-		t.Fatalf("writeJSON of a broken result: err %v, wrote %q; want an error and nothing", err, got.Bytes())
+		t.Fatalf("WriteJSON of a broken result: err %v, wrote %q; want an error and nothing", err, got.Bytes())
 	}
 }
 
@@ -209,9 +209,9 @@ func TestJSONListSameBytes(t *testing.T) {
 	when := time.Date(2026, 12, 1, 18, 0, 0, 123456789, time.UTC)
 	text := "<a href='x'>&</a> \u2028\u2029 \xff\xfe \"q\" \\ \x01 é 🙂"
 	finds := []findings.Finding{{Rule: "r", Severity: findings.Error, Server: text, Detail: text, Frame: findings.FrameRef{In: true, ID: "7", Method: "tools/call", Time: when}, Time: when, Count: 2}, {}}
-	prompts := []promptOutput{{Key: "k", Outcome: "accepted", Sent: "accept", Content: map[string]any{"z": 1.5, "a": []any{text, nil, true}, "m": map[string]any{"<": ">"}}, LatencyMS: 3}}
-	sampling := []samplingOutput{{Key: "s", Request: json.RawMessage(`{ "x" : [1, 2] }`), Error: &jsonrpc.Error{Code: -32603, Message: text}}}
-	retries := []urlRetryOutput{{Elicitations: []string{"a"}, Completed: nil, Retried: true, Why: text}}
+	prompts := []PromptOutput{{Key: "k", Outcome: "accepted", Sent: "accept", Content: map[string]any{"z": 1.5, "a": []any{text, nil, true}, "m": map[string]any{"<": ">"}}, LatencyMS: 3}}
+	sampling := []SamplingOutput{{Key: "s", Request: json.RawMessage(`{ "x" : [1, 2] }`), Error: &jsonrpc.Error{Code: -32603, Message: text}}}
+	retries := []URLRetryOutput{{Elicitations: []string{"a"}, Completed: nil, Retried: true, Why: text}}
 
 	check := func(name string, list, plain any) {
 		t.Helper()
@@ -241,24 +241,24 @@ func TestJSONListSameBytes(t *testing.T) {
 		E []findings.Finding `json:"e,omitempty"`
 	}{nil, []findings.Finding{}, finds, nil, finds})
 	check("prompts", struct {
-		P jsonList[promptOutput] `json:"p"`
+		P jsonList[PromptOutput] `json:"p"`
 	}{prompts}, struct {
-		P []promptOutput `json:"p"`
+		P []PromptOutput `json:"p"`
 	}{prompts})
 	check("sampling", struct {
-		S jsonList[samplingOutput] `json:"s"`
+		S jsonList[SamplingOutput] `json:"s"`
 	}{sampling}, struct {
-		S []samplingOutput `json:"s"`
+		S []SamplingOutput `json:"s"`
 	}{sampling})
 	check("retries", struct {
-		R jsonList[urlRetryOutput] `json:"r,omitempty"`
-		E jsonList[urlRetryOutput] `json:"e,omitempty"`
-	}{retries, jsonList[urlRetryOutput]{}}, struct {
-		R []urlRetryOutput `json:"r,omitempty"`
-		E []urlRetryOutput `json:"e,omitempty"`
-	}{retries, []urlRetryOutput{}})
+		R jsonList[URLRetryOutput] `json:"r,omitempty"`
+		E jsonList[URLRetryOutput] `json:"e,omitempty"`
+	}{retries, jsonList[URLRetryOutput]{}}, struct {
+		R []URLRetryOutput `json:"r,omitempty"`
+		E []URLRetryOutput `json:"e,omitempty"`
+	}{retries, []URLRetryOutput{}})
 	// And a whole call's output, through the path a run takes.
-	o := &callOutput{Server: text, Tool: "t", Result: json.RawMessage(`{"content":[]}`), Prompts: prompts, Sampling: sampling, URLRetries: retries, Findings: finds}
+	o := &CallOutput{Server: text, Tool: "t", Result: json.RawMessage(`{"content":[]}`), Prompts: prompts, Sampling: sampling, URLRetries: retries, Findings: finds}
 	got, err := encodeJSON(o)
 	if err != nil {
 		t.Fatal(err)

@@ -1,4 +1,4 @@
-package main
+package headless
 
 import (
 	"context"
@@ -10,11 +10,12 @@ import (
 	"github.com/elicit-dev/elicit/client"
 	"github.com/elicit-dev/elicit/client/record"
 	"github.com/elicit-dev/elicit/client/wire"
+	"github.com/elicit-dev/elicit/cmd/elicit/internal/recording"
 )
 
-// maxChecked bounds how many resources and prompts check reads: a server
+// MaxChecked bounds how many resources and prompts check reads: a server
 // with thousands of resources is judged on its first ones.
-const maxChecked = 50
+const MaxChecked = 50
 
 // checkConcurrency is how many reads and gets check has in flight at
 // once: a server that answers nothing costs a request timeout per
@@ -25,10 +26,10 @@ const checkConcurrency = 8
 // lists, then the reads and gets in checkConcurrency lanes.
 const checkBudgetTimeouts = 3
 
-// Why a step was not checked (checkStep.NotChecked).
+// Why a step was not checked (CheckStep.NotChecked).
 const (
-	notCheckedTimeout = "timeout" // the server did not answer within --request-timeout
-	notCheckedBudget  = "budget"  // --budget ran out before or while it was asked
+	NotCheckedTimeout = "timeout" // the server did not answer within --request-timeout
+	NotCheckedBudget  = "budget"  // --budget ran out before or while it was asked
 )
 
 // errBudgetSpent is the cause of the run's context ending at --budget.
@@ -45,15 +46,15 @@ type exercise struct {
 
 // stepOf is how one request went: ok with its note, failed, or not
 // checked (timed out, or the budget ran out while it waited).
-func (e *exercise) stepOf(name string, n int, err error, what string) checkStep {
-	st := checkStep{Step: name, OK: err == nil}
+func (e *exercise) stepOf(name string, n int, err error, what string) CheckStep {
+	st := CheckStep{Step: name, OK: err == nil}
 	switch {
 	case err == nil:
 		st.Note = fmt.Sprintf("%d %s", n, what)
 	case errors.Is(err, client.ErrTimeout):
-		st.Error, st.NotChecked = err.Error(), notCheckedTimeout
+		st.Error, st.NotChecked = err.Error(), NotCheckedTimeout
 	case errors.Is(context.Cause(e.ctx), errBudgetSpent):
-		st.Error, st.NotChecked = fmt.Sprintf("the budget (--budget %s) ran out while it waited", e.budget), notCheckedBudget
+		st.Error, st.NotChecked = fmt.Sprintf("the budget (--budget %s) ran out while it waited", e.budget), NotCheckedBudget
 	default:
 		st.Error = err.Error()
 	}
@@ -61,11 +62,11 @@ func (e *exercise) stepOf(name string, n int, err error, what string) checkStep 
 }
 
 // spent is the step of a request not asked: the budget was gone.
-func (e *exercise) spent(name string) (checkStep, bool) {
+func (e *exercise) spent(name string) (CheckStep, bool) {
 	if !errors.Is(context.Cause(e.ctx), errBudgetSpent) {
-		return checkStep{}, false
+		return CheckStep{}, false
 	}
-	return checkStep{Step: name, Error: fmt.Sprintf("not asked: the budget (--budget %s) ran out", e.budget), NotChecked: notCheckedBudget}, true
+	return CheckStep{Step: name, Error: fmt.Sprintf("not asked: the budget (--budget %s) ran out", e.budget), NotChecked: NotCheckedBudget}, true
 }
 
 // run lists what the server declared, then reads what needs no
@@ -74,10 +75,10 @@ func (e *exercise) spent(name string) (checkStep, bool) {
 // a check lists and reads again and says what changed. Steps come in a
 // fixed order (the lists, the reads, the gets), however the reads
 // interleave.
-func (e *exercise) run() []checkStep {
+func (e *exercise) run() []CheckStep {
 	caps := e.s.ServerCapabilities()
-	var steps []checkStep
-	var jobs []func() checkStep
+	var steps []CheckStep
+	var jobs []func() CheckStep
 	if caps.Tools {
 		_, st := listStep(e, wire.MethodToolsList, "tools", e.s.ListTools)
 		steps = append(steps, st)
@@ -87,8 +88,8 @@ func (e *exercise) run() []checkStep {
 		steps = append(steps, st)
 		_, st = listStep(e, wire.MethodResourcesTemplatesList, "templates", e.s.ListResourceTemplates)
 		steps = append(steps, st)
-		for _, r := range res[:min(len(res), maxChecked)] {
-			jobs = append(jobs, func() checkStep { return e.read(r.URI) })
+		for _, r := range res[:min(len(res), MaxChecked)] {
+			jobs = append(jobs, func() CheckStep { return e.read(r.URI) })
 		}
 	}
 	if caps.Prompts {
@@ -96,18 +97,18 @@ func (e *exercise) run() []checkStep {
 		steps = append(steps, st)
 		got := 0
 		for _, p := range prompts {
-			if needsArguments(p) || got == maxChecked {
+			if needsArguments(p) || got == MaxChecked {
 				continue
 			}
 			got++
-			jobs = append(jobs, func() checkStep { return e.get(p.Name) })
+			jobs = append(jobs, func() CheckStep { return e.get(p.Name) })
 		}
 	}
 	return append(steps, e.pool(jobs)...)
 }
 
 // listStep runs one list, unless the budget is gone.
-func listStep[T any](e *exercise, method, what string, list func(context.Context) ([]T, error)) ([]T, checkStep) {
+func listStep[T any](e *exercise, method, what string, list func(context.Context) ([]T, error)) ([]T, CheckStep) {
 	if st, gone := e.spent(method); gone {
 		return nil, st
 	}
@@ -117,23 +118,23 @@ func listStep[T any](e *exercise, method, what string, list func(context.Context
 	return items, e.stepOf(method, len(items), err, what)
 }
 
-func (e *exercise) read(uri string) checkStep {
+func (e *exercise) read(uri string) CheckStep {
 	name := wire.MethodResourcesRead + " " + uri
 	if st, gone := e.spent(name); gone {
 		return st
 	}
-	rc := e.rec.Begin(e.s.Name(), wire.MethodResourcesRead, uri, uriParams{URI: uri}, nil)
+	rc := e.rec.Begin(e.s.Name(), wire.MethodResourcesRead, uri, recording.URIParams{URI: uri}, nil)
 	c, err := e.s.ReadResource(e.ctx, uri)
 	rc.End(c, err)
 	return e.stepOf(name, len(c), err, "contents")
 }
 
-func (e *exercise) get(prompt string) checkStep {
+func (e *exercise) get(prompt string) CheckStep {
 	name := wire.MethodPromptsGet + " " + prompt
 	if st, gone := e.spent(name); gone {
 		return st
 	}
-	rc := e.rec.Begin(e.s.Name(), wire.MethodPromptsGet, prompt, promptGetParams{Name: prompt, Arguments: map[string]string{}}, nil)
+	rc := e.rec.Begin(e.s.Name(), wire.MethodPromptsGet, prompt, recording.PromptGetParams{Name: prompt, Arguments: map[string]string{}}, nil)
 	res, err := e.s.GetPrompt(e.ctx, prompt, map[string]string{})
 	rc.End(res, err)
 	n := 0
@@ -144,19 +145,19 @@ func (e *exercise) get(prompt string) checkStep {
 }
 
 // call calls tool with args (--call), unless the budget is gone.
-func (e *exercise) call(tool string, args map[string]any) checkStep {
+func (e *exercise) call(tool string, args map[string]any) CheckStep {
 	name := wire.MethodToolsCall + " " + tool
 	if st, gone := e.spent(name); gone {
 		return st
 	}
-	rc := e.rec.Begin(e.s.Name(), wire.MethodToolsCall, tool, toolCallParams{Name: tool, Arguments: args}, nil)
+	rc := e.rec.Begin(e.s.Name(), wire.MethodToolsCall, tool, recording.ToolCallParams{Name: tool, Arguments: args}, nil)
 	res, err := e.s.CallTool(e.ctx, tool, args, nil)
-	rc.End(callResult(res), err)
+	rc.End(recording.CallResult(res), err)
 	switch {
 	case err != nil:
 		return e.stepOf(name, 0, err, "")
 	case res.IsError:
-		return checkStep{Step: name, Note: "isError"}
+		return CheckStep{Step: name, Note: "isError"}
 	}
 	st := e.stepOf(name, len(res.Content), nil, "content blocks")
 	if len(res.StructuredContent) > 0 {
@@ -166,8 +167,8 @@ func (e *exercise) call(tool string, args map[string]any) checkStep {
 }
 
 // pool runs jobs checkConcurrency at a time; their steps in job order.
-func (e *exercise) pool(jobs []func() checkStep) []checkStep {
-	steps := make([]checkStep, len(jobs))
+func (e *exercise) pool(jobs []func() CheckStep) []CheckStep {
+	steps := make([]CheckStep, len(jobs))
 	next := make(chan int)
 	var wg sync.WaitGroup
 	for range min(checkConcurrency, len(jobs)) {

@@ -1,4 +1,4 @@
-package main
+package headless
 
 import (
 	"encoding/json"
@@ -14,9 +14,9 @@ import (
 
 // What a headless call says of sampling requests and of -32042 retries.
 
-// samplingOutput is one sampling request of the JSON result: what the
+// SamplingOutput is one sampling request of the JSON result: what the
 // server asked (its params as sent) and what went back.
-type samplingOutput struct {
+type SamplingOutput struct {
 	Key     string `json:"key"`
 	Outcome string `json:"outcome"`
 	// Sent is "result", "error -1", "error -32602" or "" (nothing).
@@ -29,8 +29,8 @@ type samplingOutput struct {
 	LatencyMS int64           `json:"latencyMs"`
 }
 
-func samplingEntry(e question.JournalEntry) samplingOutput {
-	o := samplingOutput{Key: e.Key.String(), Outcome: e.Kind.String(), Sent: e.Sent, Reason: e.Reason, LatencyMS: e.Latency.Milliseconds()}
+func samplingEntry(e question.JournalEntry) SamplingOutput {
+	o := SamplingOutput{Key: e.Key.String(), Outcome: e.Kind.String(), Sent: e.Sent, Reason: e.Reason, LatencyMS: e.Latency.Milliseconds()}
 	if r := e.Sampling; r != nil {
 		if json.Valid(r.Request) {
 			o.Request = r.Request
@@ -40,8 +40,8 @@ func samplingEntry(e question.JournalEntry) samplingOutput {
 	return o
 }
 
-// urlRetryOutput is one -32042 of the call and what came of it.
-type urlRetryOutput struct {
+// URLRetryOutput is one -32042 of the call and what came of it.
+type URLRetryOutput struct {
 	Elicitations []string `json:"elicitations"` // the questions' keys
 	Completed    []string `json:"completed"`    // whose completion came
 	Retried      bool     `json:"retried"`
@@ -51,7 +51,7 @@ type urlRetryOutput struct {
 // urlRetries collects the URLRetry events of a call.
 type urlRetries struct {
 	mu    sync.Mutex
-	items []urlRetryOutput
+	items []URLRetryOutput
 }
 
 func (u *urlRetries) Event(e client.Event) {
@@ -59,7 +59,7 @@ func (u *urlRetries) Event(e client.Event) {
 	if !ok {
 		return
 	}
-	o := urlRetryOutput{Elicitations: []string{}, Completed: []string{}, Retried: ev.Retried, Why: ev.Why}
+	o := URLRetryOutput{Elicitations: []string{}, Completed: []string{}, Retried: ev.Retried, Why: ev.Why}
 	for _, k := range ev.Keys {
 		o.Elicitations = append(o.Elicitations, k.String())
 	}
@@ -71,10 +71,10 @@ func (u *urlRetries) Event(e client.Event) {
 	u.mu.Unlock()
 }
 
-func (u *urlRetries) list() []urlRetryOutput {
+func (u *urlRetries) list() []URLRetryOutput {
 	u.mu.Lock()
 	defer u.mu.Unlock()
-	return append([]urlRetryOutput(nil), u.items...)
+	return append([]URLRetryOutput(nil), u.items...)
 }
 
 // headlessObserver prints on stderr what a person running a headless
