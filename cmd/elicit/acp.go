@@ -104,7 +104,7 @@ func runACP(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	fs.StringVar(&f.auth, "auth", "", "authenticate with this method when the agent requires it")
 	fs.DurationVar(&f.promptTimeout, "prompt-timeout", 0, "end a question left unanswered this long (answered -32800; 0: never)")
 	fs.DurationVar(&f.startTimeout, "start-timeout", 30*time.Second, "bound start-up, initialize, authenticate and session/new")
-	fs.DurationVar(&f.idleTimeout, "idle-timeout", acpIdleTimeout, "stop the turn when the agent sends nothing for this long (while no question of its is open)")
+	fs.DurationVar(&f.idleTimeout, "idle-timeout", agents.IdleTimeout, "stop the turn when the agent sends nothing for this long (while no question of its is open)")
 	fs.StringVar(&f.record, "record", "", recording.FlagUsage)
 	before, command := cli.SplitDashDash(args)
 	pos, err := cli.ParseInterleaved(fs, before)
@@ -206,10 +206,6 @@ func runACP(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	}
 	return err
 }
-
-// acpIdleTimeout is --idle-timeout's default: long enough for an agent
-// at work without a word (a long tool run), short of hanging a job.
-const acpIdleTimeout = 10 * time.Minute
 
 // acpVerdict is how a finished turn exits.
 func acpVerdict(res acp.TurnResult, err error, qs []acpQuestion) error {

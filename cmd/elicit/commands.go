@@ -11,6 +11,7 @@ import (
 	"github.com/elicit-dev/elicit/cmd/elicit/internal/cli"
 	"github.com/elicit-dev/elicit/cmd/elicit/internal/exit"
 	"github.com/elicit-dev/elicit/cmd/elicit/internal/headless"
+	"github.com/elicit-dev/elicit/cmd/elicit/internal/replay"
 )
 
 // runFunc runs a subcommand with the arguments after its name.
@@ -90,7 +91,7 @@ func commandTable() []command {
 			{"acp --prompt TEXT [--permission P] [--answer POLICY] [-- AGENT ARGS...]", "one prompt turn with an ACP agent, headless; JSON"},
 			{"acp [-- AGENT ARGS...]", "the TUI on an ACP agent (the demo agent without one)"},
 		}},
-		{name: "replay", usage: replayUsage, run: runReplay, synopsis: []synopsis{
+		{name: "replay", usage: replay.Usage, run: replay.Env{Version: version}.Run, synopsis: []synopsis{
 			{"replay FILE [-- CMD ARGS... | --url URL]",
 				"run a recording (--record FILE on the TUI or any\nheadless command) again; exit 6 when anything differs"},
 		}},

@@ -17,6 +17,7 @@ import (
 	"github.com/elicit-dev/elicit/cmd/elicit/demo/acpagent"
 	"github.com/elicit-dev/elicit/cmd/elicit/internal/app"
 	"github.com/elicit-dev/elicit/cmd/elicit/internal/exit"
+	"github.com/elicit-dev/elicit/cmd/elicit/internal/replay"
 	"github.com/elicit-dev/elicit/cmd/elicit/internal/serverspec"
 )
 
@@ -60,10 +61,10 @@ func runBin(t *testing.T, args ...string) (int, string, string) {
 	return 0, out.String(), errb.String()
 }
 
-func replayACPJSON(t *testing.T, args ...string) (int, replayReport) {
+func replayACPJSON(t *testing.T, args ...string) (int, replay.Report) {
 	t.Helper()
 	code, out, errs := runBin(t, append([]string{"replay", "--json"}, args...)...)
-	var rep replayReport
+	var rep replay.Report
 	if err := json.Unmarshal([]byte(out), &rep); err != nil {
 		t.Fatalf("replay --json: %v\n%s\nstderr: %s", err, out, errs)
 	}
@@ -148,7 +149,7 @@ func TestACPRecordReplay(t *testing.T) {
 	if code != exit.Differs || rep.Match {
 		t.Fatalf("replay against the altered agent: exit %d %+v", code, rep)
 	}
-	var shape *difference
+	var shape *replay.Difference
 	for i, d := range rep.Calls[0].Differences {
 		if d.What == "question changed" {
 			shape = &rep.Calls[0].Differences[i]

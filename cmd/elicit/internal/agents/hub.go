@@ -24,7 +24,7 @@ import (
 	"github.com/elicit-dev/elicit/ui"
 )
 
-// demoAgentSpec runs the embedded demo agent (elicit demo --acp).
+// Demo runs the embedded demo agent (elicit demo --acp).
 func Demo(name string) (serverspec.Agent, error) {
 	exe, err := os.Executable()
 	if err != nil {
@@ -33,15 +33,21 @@ func Demo(name string) (serverspec.Agent, error) {
 	return serverspec.Agent{Name: name, Command: exe, Args: []string{"demo", "--acp"}}, nil
 }
 
-// agentStartTimeout bounds starting an agent (initialize);
-// agentSessionTimeout session/new, which may wait for the person to pick
-// a sign-in method.
+// StartTimeout bounds starting an agent (initialize);
+// sessionTimeout session/new, which may wait for the person to pick a
+// sign-in method.
 const (
-	StartTimeout        = 30 * time.Second
-	agentSessionTimeout = 10 * time.Minute
+	StartTimeout   = 30 * time.Second
+	sessionTimeout = 10 * time.Minute
 )
 
-// agentHub runs the TUI's agents over client/acp and implements
+// IdleTimeout is how long a turn may go without a word from the agent
+// (while none of its questions is open) before it is stopped, unless
+// elicit acp --idle-timeout says otherwise: long enough for an agent at
+// work without a word (a long tool run), short of hanging a job.
+const IdleTimeout = 10 * time.Minute
+
+// Hub runs the TUI's agents over client/acp and implements
 // ui.AgentEngine. The agents' questions go through the Bridge as prompt
 // panes and into the one journal; their updates into the Bridge's agent
 // transcripts; their state changes tell the Bridge.
@@ -79,7 +85,7 @@ type agentConn struct {
 	info  wire.Implementation
 }
 
-// agentHubOptions are what the hub's agents share with the rest of the
+// HubOptions are what the hub's agents share with the rest of the
 // run.
 type HubOptions struct {
 	// Version is elicit's, sent as clientInfo.
@@ -102,7 +108,7 @@ func NewHub(br *ui.Bridge, journal *question.Journal, specs []serverspec.Agent, 
 	return h, nil
 }
 
-// start starts every agent concurrently; each one's state shows as it
+// Start starts every agent concurrently; each one's state shows as it
 // goes.
 func (h *Hub) Start(ctx context.Context) {
 	ctx, cancel := context.WithCancel(ctx)
@@ -164,7 +170,7 @@ func (h *Hub) connect(ctx context.Context, name string) {
 	})
 	// session/new may wait on the person: an agent that wants a sign-in
 	// asks for the method first (AskAuth).
-	nctx, ncancel := context.WithTimeout(ctx, agentSessionTimeout)
+	nctx, ncancel := context.WithTimeout(ctx, sessionTimeout)
 	defer ncancel()
 	sid, err := c.NewSession(nctx, cwd)
 	if err != nil {
@@ -282,7 +288,7 @@ func (h *Hub) AgentAbandon(name string) error {
 	return nil
 }
 
-// close ends every agent: their open questions are answered -32800 and
+// Close ends every agent: their open questions are answered -32800 and
 // their processes stopped (client/acp's Close, bounded).
 func (h *Hub) Close() {
 	// First no start or restart goes on, so every client is recorded.

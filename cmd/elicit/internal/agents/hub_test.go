@@ -21,7 +21,7 @@ import (
 // TestAgentHub runs the TUI's agent adapter against the demo agent: it
 // starts, opens a session, runs a turn, stops a long one (the end is the
 // agent's stopReason), and shows the agent gone when it dies. The agent is
-// tapped (agent_tap_test.go): a stop waits for the agent to say its turn
+// tapped (tap_test.go): a stop waits for the agent to say its turn
 // began, so that session/cancel meets a running turn.
 func TestAgentHub(t *testing.T) {
 	br := ui.NewBridge(ui.BridgeOptions{})

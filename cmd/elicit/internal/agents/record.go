@@ -16,7 +16,7 @@ import (
 // both ways as a frame line and every question, permission or
 // elicitation, as an answer line).
 
-// recordAgent describes an agent as recordServer does a stdio server:
+// RecordOf describes an agent as recording.Server does a stdio server:
 // environment variable names only, secret arguments masked.
 func RecordOf(spec serverspec.Agent, demo bool) record.Agent {
 	spec = spec.Shown() // as its config wrote it
@@ -32,7 +32,7 @@ func RecordOf(spec serverspec.Agent, demo bool) record.Agent {
 	return a
 }
 
-// recordAgents are the TUI's agents as its recording's settings name
+// RecordsOf are the TUI's agents as its recording's settings name
 // them (the embedded demo agent as kind "demo").
 func RecordsOf(specs []serverspec.Agent) []record.Agent {
 	var out []record.Agent

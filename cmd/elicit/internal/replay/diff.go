@@ -1,4 +1,4 @@
-package main
+package replay
 
 import (
 	"encoding/json"
@@ -147,7 +147,7 @@ func maskVolatileText(s string, seen []string) string {
 const maxDiffs = 20
 
 // diffJSON lists where a and b (decoded JSON) differ, by JSON pointer.
-func diffJSON(path string, a, b any, out *[]difference, what string) {
+func diffJSON(path string, a, b any, out *[]Difference, what string) {
 	if len(*out) >= maxDiffs {
 		return
 	}
@@ -170,9 +170,9 @@ func diffJSON(path string, a, b any, out *[]difference, what string) {
 			bv, bok := y[k]
 			switch {
 			case !aok:
-				*out = append(*out, difference{What: what, Path: p, Replayed: bv, Text: "added"})
+				*out = append(*out, Difference{What: what, Path: p, Replayed: bv, Text: "added"})
 			case !bok:
-				*out = append(*out, difference{What: what, Path: p, Recorded: av, Text: "gone"})
+				*out = append(*out, Difference{What: what, Path: p, Recorded: av, Text: "gone"})
 			default:
 				diffJSON(p, av, bv, out, what)
 			}
@@ -191,9 +191,9 @@ func diffJSON(path string, a, b any, out *[]difference, what string) {
 			p := path + "/" + strconv.Itoa(i)
 			switch {
 			case i >= len(x):
-				*out = append(*out, difference{What: what, Path: p, Replayed: y[i], Text: "added"})
+				*out = append(*out, Difference{What: what, Path: p, Replayed: y[i], Text: "added"})
 			case i >= len(y):
-				*out = append(*out, difference{What: what, Path: p, Recorded: x[i], Text: "gone"})
+				*out = append(*out, Difference{What: what, Path: p, Recorded: x[i], Text: "gone"})
 			default:
 				diffJSON(p, x[i], y[i], out, what)
 			}
@@ -203,7 +203,7 @@ func diffJSON(path string, a, b any, out *[]difference, what string) {
 	ja, _ := json.Marshal(a)
 	jb, _ := json.Marshal(b)
 	if string(ja) != string(jb) {
-		*out = append(*out, difference{What: what, Path: path, Recorded: a, Replayed: b, Text: "changed"})
+		*out = append(*out, Difference{What: what, Path: path, Recorded: a, Replayed: b, Text: "changed"})
 	}
 }
 
@@ -241,7 +241,7 @@ func uniqueBy(list []any, key string) bool {
 
 // diffKeyed compares two lists item by item by key; a path names an
 // item as [key=value].
-func diffKeyed(path, key string, a, b []any, out *[]difference, what string) {
+func diffKeyed(path, key string, a, b []any, out *[]Difference, what string) {
 	index := func(list []any) (map[string]any, []string) {
 		m := map[string]any{}
 		var order []string
@@ -266,9 +266,9 @@ func diffKeyed(path, key string, a, b []any, out *[]difference, what string) {
 		bv, bok := bm[n]
 		switch {
 		case !aok:
-			*out = append(*out, difference{What: what, Path: p, Text: "added"})
+			*out = append(*out, Difference{What: what, Path: p, Text: "added"})
 		case !bok:
-			*out = append(*out, difference{What: what, Path: p, Text: "gone"})
+			*out = append(*out, Difference{What: what, Path: p, Text: "gone"})
 		default:
 			diffJSON(p, av, bv, out, what)
 		}
@@ -282,54 +282,54 @@ func pointerEscape(k string) string {
 // compareResult compares a call's recorded end with the replay's.
 // recVol and nowVol are the volatile values of the call's questions in
 // the recording and now.
-func compareResult(rec *record.Result, result any, err error, recVol, nowVol []string) []difference {
+func compareResult(rec *record.Result, result any, err error, recVol, nowVol []string) []Difference {
 	if rec == nil {
-		return []difference{{What: "result", Text: errNoResult.Error()}}
+		return []Difference{{What: "result", Text: errNoResult.Error()}}
 	}
 	if err != nil {
 		now := record.ErrorOf(err)
 		switch {
 		case rec.Error == nil:
-			return []difference{{What: "error", Text: "the call failed, and did not in the recording", Replayed: now.Message}}
+			return []Difference{{What: "error", Text: "the call failed, and did not in the recording", Replayed: now.Message}}
 		case rec.Error.Code != now.Code:
-			return []difference{{What: "error", Text: "the error's code changed", Recorded: rec.Error.Code, Replayed: now.Code}}
+			return []Difference{{What: "error", Text: "the error's code changed", Recorded: rec.Error.Code, Replayed: now.Code}}
 		case now.Code != 0 && maskVolatileText(rec.Error.Message, recVol) != maskVolatileText(now.Message, nowVol):
-			return []difference{{What: "error", Text: "the error's message changed", Recorded: rec.Error.Message, Replayed: now.Message}}
+			return []Difference{{What: "error", Text: "the error's message changed", Recorded: rec.Error.Message, Replayed: now.Message}}
 		}
 		return nil
 	}
 	if rec.Error != nil {
-		return []difference{{What: "error", Text: "the call failed in the recording, and did not now", Recorded: rec.Error.Message}}
+		return []Difference{{What: "error", Text: "the call failed in the recording, and did not now", Recorded: rec.Error.Message}}
 	}
 	raw, eerr := encodeResult(result)
 	if eerr != nil {
-		return []difference{{What: "result", Text: eerr.Error()}}
+		return []Difference{{What: "result", Text: eerr.Error()}}
 	}
-	var out []difference
+	var out []Difference
 	diffJSON("", normalize(rec.Result, recVol...), normalize(raw, nowVol...), &out, "result")
 	return out
 }
 
 // compareQuestions compares the recorded questions of a call with those
 // of the replay.
-func compareQuestions(expected []record.Answer, seen []*seenQuestion) []difference {
-	var out []difference
+func compareQuestions(expected []record.Answer, seen []*seenQuestion) []Difference {
+	var out []Difference
 	matched := map[int64]bool{}
 	for _, s := range seen {
 		if s.match == nil {
-			out = append(out, difference{What: "question extra", Text: describeQuestion(s.q) + " was asked; the recording has no such question (it was cancelled)"})
+			out = append(out, Difference{What: "question extra", Text: describeQuestion(s.q) + " was asked; the recording has no such question (it was cancelled)"})
 			continue
 		}
 		a := s.match.a
 		matched[a.Seq] = true
 		if s.changed {
-			var d []difference
+			var d []Difference
 			diffJSON("", normalize(a.Question.Schema), normalize(s.q.Schema), &d, "question changed")
 			if a.Question.Mode != s.q.Mode {
-				d = append(d, difference{What: "question changed", Path: "mode", Recorded: a.Question.Mode, Replayed: s.q.Mode, Text: "changed"})
+				d = append(d, Difference{What: "question changed", Path: "mode", Recorded: a.Question.Mode, Replayed: s.q.Mode, Text: "changed"})
 			}
 			if maskVolatileText(a.Question.URL, nil) != maskVolatileText(s.q.URL, nil) {
-				d = append(d, difference{What: "question changed", Path: "url", Recorded: a.Question.URL, Replayed: s.q.URL, Text: "changed"})
+				d = append(d, Difference{What: "question changed", Path: "url", Recorded: a.Question.URL, Replayed: s.q.URL, Text: "changed"})
 			}
 			for i := range d {
 				d[i].Question = a.Question.Message
@@ -337,7 +337,7 @@ func compareQuestions(expected []record.Answer, seen []*seenQuestion) []differen
 					d[i].Path = "schema" + d[i].Path
 				}
 			}
-			var pd []difference
+			var pd []Difference
 			diffJSON("", normalize(permissionShape(a.Question.Permission)), normalize(permissionShape(s.q.Permission)), &pd, "question changed")
 			for i := range pd {
 				pd[i].Question, pd[i].Path = a.Question.Message, "permission"+pd[i].Path
@@ -347,12 +347,12 @@ func compareQuestions(expected []record.Answer, seen []*seenQuestion) []differen
 		}
 		switch {
 		case !s.resolved:
-			out = append(out, difference{What: "outcome", Question: a.Question.Message, Text: "the question did not end within --wait", Recorded: a.Outcome})
+			out = append(out, Difference{What: "outcome", Question: a.Question.Message, Text: "the question did not end within --wait", Recorded: a.Outcome})
 		case s.outcome != a.Outcome || s.sent != a.Sent:
-			out = append(out, difference{What: "outcome", Question: a.Question.Message, Text: cmpOr(s.refused, "ended otherwise"),
+			out = append(out, Difference{What: "outcome", Question: a.Question.Message, Text: cmpOr(s.refused, "ended otherwise"),
 				Recorded: outcomeText(a.Outcome, a.Sent), Replayed: outcomeText(s.outcome, s.sent)})
 		case a.Outcome == "accept":
-			var d []difference
+			var d []Difference
 			diffJSON("", jsonValue(a.Content), jsonValue(s.content), &d, "outcome")
 			for i := range d {
 				d[i].Question, d[i].Path = a.Question.Message, "content"+d[i].Path
@@ -362,7 +362,7 @@ func compareQuestions(expected []record.Answer, seen []*seenQuestion) []differen
 	}
 	for _, a := range expected {
 		if !matched[a.Seq] {
-			out = append(out, difference{What: "question missing", Question: questionMessage(a.Question),
+			out = append(out, Difference{What: "question missing", Question: questionMessage(a.Question),
 				Text: describeQuestion(a.Question) + " did not come", Recorded: outcomeText(a.Outcome, a.Sent)})
 		}
 	}
@@ -406,12 +406,12 @@ func describeQuestion(q *record.Question) string {
 
 // The report.
 
-type replayReport struct {
+type Report struct {
 	File    string         `json:"file"`
 	Servers []replayServer `json:"servers"`
 	Calls   []callReport   `json:"calls"`
 	// Unattached are differences of questions asked outside any call.
-	Unattached  []difference `json:"unattached,omitempty"`
+	Unattached  []Difference `json:"unattached,omitempty"`
 	Differences int          `json:"differences"`
 	Match       bool         `json:"match"`
 	// Truncated: the recording has no end line (the process was killed).
@@ -438,10 +438,10 @@ type callReport struct {
 	// Status is same, differs or skipped (Note says why).
 	Status      string       `json:"status"`
 	Note        string       `json:"note,omitempty"`
-	Differences []difference `json:"differences,omitempty"`
+	Differences []Difference `json:"differences,omitempty"`
 }
 
-type difference struct {
+type Difference struct {
 	// What is result, error, question missing, question extra, question
 	// changed, outcome or server.
 	What     string `json:"what"`
@@ -452,7 +452,7 @@ type difference struct {
 	Replayed any    `json:"replayed,omitempty"`
 }
 
-func (c *callReport) add(d difference) { c.Differences = append(c.Differences, d) }
+func (c *callReport) add(d Difference) { c.Differences = append(c.Differences, d) }
 
 func (c callReport) done() callReport {
 	c.Status = "same"
@@ -462,7 +462,7 @@ func (c callReport) done() callReport {
 	return c
 }
 
-func (r *replayReport) finish() {
+func (r *Report) finish() {
 	r.Differences = len(r.Unattached)
 	for _, c := range r.Calls {
 		r.Differences += len(c.Differences)
@@ -483,14 +483,14 @@ func (r *replayReport) finish() {
 
 // print writes the report for a person: one line a call, its
 // differences under it, then the total and what was not compared.
-func (r *replayReport) print(w io.Writer) {
+func (r *Report) print(w io.Writer) {
 	r.printCalls(w)
 	fmt.Fprintf(w, "not compared, as they differ between runs by design: JSON-RPC ids; members %s (and their values where they recur in text); timestamps in text; per-run URL query values (session, state, token…); the text of elicit's own errors. Why each: --json, docs/record.md\n",
 		strings.Join(slices.Sorted(maps.Keys(volatileMembers)), ", "))
 }
 
 // printCalls writes the report but for what was not compared.
-func (r *replayReport) printCalls(w io.Writer) {
+func (r *Report) printCalls(w io.Writer) {
 	fmt.Fprintf(w, "replay %s\n", untrusted.Line(r.File))
 	for _, s := range r.Servers {
 		line := fmt.Sprintf("  %s against %s", s.Name, s.Against)
@@ -537,7 +537,7 @@ func (r *replayReport) printCalls(w io.Writer) {
 	}
 }
 
-func printDiffs(w io.Writer, ds []difference) {
+func printDiffs(w io.Writer, ds []Difference) {
 	for _, d := range ds {
 		line := "    " + d.What
 		if d.Question != "" {

@@ -1,4 +1,4 @@
-package main
+package replay
 
 import (
 	"bytes"
@@ -21,7 +21,7 @@ import (
 // changed; one matching nothing is extra, and is cancelled.
 type replayPrompter struct {
 	wait   time.Duration
-	permit permitPolicy // what a recorded allow may allow (replay_permit.go)
+	permit permitPolicy // what a recorded allow may allow (permit.go)
 
 	mu sync.Mutex
 	// expected are the current call's recorded answers; outside those
@@ -48,7 +48,7 @@ type seenQuestion struct {
 	sent     string
 	content  map[string]any
 	resolved bool
-	refused  string // why the recorded answer was not given (replay_permit.go)
+	refused  string // why the recorded answer was not given (permit.go)
 }
 
 func newReplayPrompter(wait time.Duration) *replayPrompter {

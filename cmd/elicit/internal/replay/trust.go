@@ -1,4 +1,4 @@
-package main
+package replay
 
 import (
 	"io"
@@ -67,7 +67,7 @@ func agentLaunches(rec *record.Recording, specs []serverspec.Agent, demos []bool
 			whose = demoAgentWhose
 		case !named:
 			l := launchOfAgent(specs[i], ra, agentCwd(rec, ra))
-			l.Extra = append(l.Extra, recordedAllows(rec, ra.Name)...) // replay_permit.go
+			l.Extra = append(l.Extra, recordedAllows(rec, ra.Name)...) // permit.go
 			out = append(out, l)
 			continue
 		}

@@ -1,4 +1,4 @@
-package main
+package replay
 
 import (
 	"encoding/json"
@@ -15,7 +15,7 @@ func TestNormalizeMasksVolatile(t *testing.T) {
 	run2 := `{"_meta":{"io.modelcontextprotocol/related-task":{"taskId":"QQ99ZZ11"}},
 		"content":[{"type":"text","text":"task QQ99ZZ11 done at 2026-12-02T09:00:00.5+01:00, see https://x.test/c?session=BBBB&lang=en (elicitation EL2D5678)"}],
 		"structuredContent":{"taskId":"QQ99ZZ11","createdAt":"2026-12-02T09:00:00Z","count":3}}`
-	var out []difference
+	var out []Difference
 	diffJSON("", normalize(json.RawMessage(run1), "EL1D1234"), normalize(json.RawMessage(run2), "EL2D5678"), &out, "result")
 	if len(out) != 0 {
 		t.Errorf("volatile parts counted as differences: %+v", out)
@@ -37,7 +37,7 @@ func TestNormalizeMasksVolatile(t *testing.T) {
 func TestDiffNamedLists(t *testing.T) {
 	a := `[{"name":"add","description":"a"},{"name":"deploy","description":"d"}]`
 	b := `[{"name":"add","description":"a"},{"name":"consent","description":"c"},{"name":"deploy","description":"D"}]`
-	var out []difference
+	var out []Difference
 	diffJSON("", normalize(json.RawMessage(a)), normalize(json.RawMessage(b)), &out, "result")
 	var got []string
 	for _, d := range out {

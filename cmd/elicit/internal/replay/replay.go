@@ -1,4 +1,4 @@
-package main
+package replay
 
 import (
 	"cmp"
@@ -27,7 +27,7 @@ import (
 	"github.com/elicit-dev/elicit/transport/redact"
 )
 
-const replayUsage = `Usage: elicit replay FILE [--json] [--recorded NAME] [flags] [-- CMD ARGS... | --url URL]
+const Usage = `Usage: elicit replay FILE [--json] [--recorded NAME] [flags] [-- CMD ARGS... | --url URL]
 
 Runs the calls of a recording (elicit --record FILE, docs/record.md) again,
 in order, against the recorded server or the one given, answers each
@@ -64,13 +64,21 @@ the recording names was not confirmed), 3 the server could not be reached.
 // and for the last outcomes of a call to be reported.
 const replayWait = 30 * time.Second
 
-func runReplay(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
+// Env is what elicit replay gets from the binary.
+type Env struct {
+	// Version is elicit's: the replayed sessions' clientInfo and the
+	// --record header.
+	Version string
+}
+
+// Run is elicit replay.
+func (e Env) Run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	var c cli.Flags
 	var asJSON bool
 	var only string
 	var wait time.Duration
 	var trusted bool
-	fs := cli.NewFlagSet("replay", stderr, replayUsage)
+	fs := cli.NewFlagSet("replay", stderr, Usage)
 	c.Register(fs)
 	c.RegisterConfig(fs)
 	fs.BoolVar(&asJSON, "json", false, "print the report as JSON")
@@ -114,8 +122,8 @@ func runReplay(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 	}
 	gate := replayGate(pos[0], trusted, stdin, stderr)
 	if len(rec.Settings.Agents) > 0 && len(rec.Settings.Servers) == 0 {
-		// An ACP session (elicit acp --record): replay_acp.go.
-		return runReplayACP(ctx, rec, acpReplayOptions{file: pos[0], command: c.Command, record: c.Record, asJSON: asJSON, wait: wait, gate: gate}, stdout, stderr)
+		// An ACP session (elicit acp --record): acp.go.
+		return runReplayACP(ctx, rec, acpReplayOptions{version: e.Version, file: pos[0], command: c.Command, record: c.Record, asJSON: asJSON, wait: wait, gate: gate}, stdout, stderr)
 	}
 	targets, err := replayTargets(rec, &c, only, protocolSet)
 	if err != nil {
@@ -138,15 +146,15 @@ func runReplay(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 	if err != nil {
 		return err
 	}
-	rep := &replayReport{File: pos[0], Ignored: volatileRules(), Truncated: rec.End == nil}
-	r := &replayer{rec: rec, c: &c, wait: wait, stderr: stderr, findings: findings.NewRecorder(nil)}
+	rep := &Report{File: pos[0], Ignored: volatileRules(), Truncated: rec.End == nil}
+	r := &replayer{version: e.Version, rec: rec, c: &c, wait: wait, stderr: stderr, findings: findings.NewRecorder(nil)}
 	// --record records the replay itself (to see what a red one did).
 	var specs []serverspec.Server
 	for _, t := range targets {
 		specs = append(specs, t.spec)
 	}
 	slices.SortFunc(specs, func(a, b serverspec.Server) int { return strings.Compare(a.Name, b.Name) })
-	if r.out, err = recording.Open(c.Record, version, c.RecordSettings("replay", specs, 0, ""), serverspec.SecretsOf(stderr)); err != nil {
+	if r.out, err = recording.Open(c.Record, e.Version, c.RecordSettings("replay", specs, 0, ""), serverspec.SecretsOf(stderr)); err != nil {
 		return err
 	}
 	defer recording.Close(r.out, c.Record, stderr)
@@ -169,7 +177,7 @@ func runReplay(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 	rep.Unattached = r.unattached(targets)
 	rep.Findings = headless.FindingsOf(r.findings)
 	if len(agentSpecs) > 0 && ctx.Err() == nil {
-		set := startACPReplay(ctx, rec, agentSpecs, permits, r.out, wait, stderr)
+		set := startACPReplay(ctx, e.Version, rec, agentSpecs, permits, r.out, wait, stderr)
 		rep.Servers = append(rep.Servers, set.servers...)
 		rep.Calls = append(rep.Calls, set.run(ctx)...)
 		set.close()
@@ -183,7 +191,7 @@ func runReplay(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 // end totals the report, prints it (as JSON, or by print) and says how
 // the replay of file ended: interrupted, a server or agent that could not
 // be reached, differences, or all matched.
-func (r *replayReport) end(ctx context.Context, file string, asJSON bool, print func(io.Writer), stdout io.Writer) error {
+func (r *Report) end(ctx context.Context, file string, asJSON bool, print func(io.Writer), stdout io.Writer) error {
 	r.finish()
 	if asJSON {
 		if err := headless.WriteJSON(stdout, r); err != nil {
@@ -217,7 +225,7 @@ type replayTarget struct {
 	// fromFile: the recording alone names what is started or connected
 	// to (not the demo, not a server the person gave); rootsFromFile: the
 	// server the person gave is offered the recording's roots
-	// (replay_trust.go).
+	// (trust.go).
 	fromFile, rootsFromFile bool
 }
 
@@ -327,8 +335,9 @@ func specOfRecorded(rs record.Server) (serverspec.Server, error) {
 
 // replayer runs a recording's calls again.
 type replayer struct {
-	rec *record.Recording
-	out *record.Recorder // --record of the replay (nil: none)
+	version string // elicit's
+	rec     *record.Recording
+	out     *record.Recorder // --record of the replay (nil: none)
 	// findings are the server's spec violations the replayed sessions
 	// noticed, as the live ones do.
 	findings *findings.Recorder
@@ -372,7 +381,7 @@ func (r *replayer) connect(ctx context.Context, targets map[string]*replayTarget
 		}
 		w := &app.Wiring{
 			Name:           name,
-			Version:        version,
+			Version:        r.version,
 			Protocol:       t.protocol,
 			Elicit:         modes,
 			Roots:          roots,
@@ -419,7 +428,7 @@ func answersOf(rec *record.Recording, call record.RecordedCall) []record.Answer 
 func (r *replayer) replay(ctx context.Context, t *replayTarget, call record.RecordedCall) callReport {
 	out := callReport{Call: call.Call.Call, Server: call.Server, Method: call.Method, Name: callName(call.Call)}
 	if t.err != nil {
-		out.add(difference{What: "server", Text: "not connected: " + t.err.Error()})
+		out.add(Difference{What: "server", Text: "not connected: " + t.err.Error()})
 		return out.done()
 	}
 	expected := answersOf(r.rec, call)
@@ -459,14 +468,14 @@ func (r *replayer) replay(ctx context.Context, t *replayTarget, call record.Reco
 
 // unattached reports the recorded answers that belonged to no call and
 // did not come again.
-func (r *replayer) unattached(targets map[string]*replayTarget) []difference {
-	var out []difference
+func (r *replayer) unattached(targets map[string]*replayTarget) []Difference {
+	var out []Difference
 	for _, a := range r.rec.Answers {
 		if a.Call != 0 || targets[a.Server] == nil {
 			continue
 		}
 		if !targets[a.Server].prompter.cameOutside(a) {
-			out = append(out, difference{What: "question missing", Text: fmt.Sprintf("%s (asked outside any call) did not come again", describeQuestion(a.Question))})
+			out = append(out, Difference{What: "question missing", Text: fmt.Sprintf("%s (asked outside any call) did not come again", describeQuestion(a.Question))})
 		}
 	}
 	return out

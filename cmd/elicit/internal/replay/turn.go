@@ -1,4 +1,4 @@
-package main
+package replay
 
 import (
 	"encoding/json"
@@ -8,7 +8,7 @@ import (
 )
 
 // What a replay compares of a recorded ACP turn (app.TurnRecord): the
-// recording itself is written by app.AgentWiring (agent_record.go says
+// recording itself is written by app.AgentWiring (internal/agents says
 // what of the agents it names).
 
 // acpTurnCompared is the part of a turn a replay compares: the stop

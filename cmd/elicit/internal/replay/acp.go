@@ -1,4 +1,4 @@
-package main
+package replay
 
 import (
 	"cmp"
@@ -47,6 +47,7 @@ func acpVolatileRules() []string {
 
 // acpReplayOptions are the flags a replay of an ACP recording honours.
 type acpReplayOptions struct {
+	version string // elicit\'s
 	file    string
 	command []string // -- AGENT ARGS (none: the recorded agent)
 	record  string   // --record of the replay
@@ -89,13 +90,13 @@ func runReplayACP(ctx context.Context, rec *record.Recording, o acpReplayOptions
 		a.IdleTimeoutMS = ra.IdleTimeoutMS
 		settings.Agents = append(settings.Agents, a)
 	}
-	out, err := recording.Open(o.record, version, settings, serverspec.SecretsOf(stderr))
+	out, err := recording.Open(o.record, o.version, settings, serverspec.SecretsOf(stderr))
 	if err != nil {
 		return err
 	}
 	defer recording.Close(out, o.record, stderr)
-	rep := &replayReport{File: o.file, Ignored: acpVolatileRules(), Truncated: rec.End == nil}
-	set := startACPReplay(ctx, rec, specs, permits, out, o.wait, stderr)
+	rep := &Report{File: o.file, Ignored: acpVolatileRules(), Truncated: rec.End == nil}
+	set := startACPReplay(ctx, o.version, rec, specs, permits, out, o.wait, stderr)
 	rep.Servers = set.servers
 	rep.Calls = set.run(ctx)
 	set.close()
@@ -142,7 +143,7 @@ type acpReplaySet struct {
 // startACPReplay starts every agent (specs[i] stands for the recording's
 // agent i, answered within permits[i]): a failure to start is the
 // agent's error in the report.
-func startACPReplay(ctx context.Context, rec *record.Recording, specs []serverspec.Agent, permits []permitPolicy, out *record.Recorder, wait time.Duration, stderr io.Writer) *acpReplaySet {
+func startACPReplay(ctx context.Context, version string, rec *record.Recording, specs []serverspec.Agent, permits []permitPolicy, out *record.Recorder, wait time.Duration, stderr io.Writer) *acpReplaySet {
 	set := &acpReplaySet{rec: rec, replayers: map[string]*acpReplayer{}}
 	em, err := cli.ParseElicit(cmpOr(rec.Settings.Elicit, "both"))
 	if err != nil {
@@ -171,7 +172,7 @@ func startACPReplay(ctx context.Context, rec *record.Recording, specs []serversp
 				prompter.Event(client.PromptResolved{Key: e.Key, Entry: e, Sent: e.Sent})
 			},
 			AllowFS: ra.AllowFS, QuestionTimeout: time.Duration(ra.QuestionTimeoutMS) * time.Millisecond,
-			TurnIdle: cmp.Or(time.Duration(ra.IdleTimeoutMS)*time.Millisecond, acpIdleTimeout)}
+			TurnIdle: cmp.Or(time.Duration(ra.IdleTimeoutMS)*time.Millisecond, agents.IdleTimeout)}
 		if ra.Auth != "" {
 			w.ChooseAuth = func(context.Context, []acp.AuthMethod) (string, error) { return ra.Auth, nil }
 		} else {
@@ -219,15 +220,15 @@ func (s *acpReplaySet) close() {
 
 // unattached reports the recorded answers of no prompt (a sign-in
 // method's) that did not come again.
-func (s *acpReplaySet) unattached() []difference {
-	var out []difference
+func (s *acpReplaySet) unattached() []Difference {
+	var out []Difference
 	for _, a := range s.rec.Answers {
 		r := s.replayers[a.Server]
 		if a.Call != 0 || r == nil {
 			continue
 		}
 		if !r.prompter.cameOutside(a) {
-			out = append(out, difference{What: "question missing", Text: fmt.Sprintf("%s (asked outside any prompt) did not come again", describeQuestion(a.Question))})
+			out = append(out, Difference{What: "question missing", Text: fmt.Sprintf("%s (asked outside any prompt) did not come again", describeQuestion(a.Question))})
 		}
 	}
 	return out
@@ -283,7 +284,7 @@ func (r *acpReplayer) replay(ctx context.Context, call record.RecordedCall) call
 		return rep
 	}
 	if r.c == nil {
-		rep.add(difference{What: "server", Text: "the agent did not start"})
+		rep.add(Difference{What: "server", Text: "the agent did not start"})
 		return rep.done()
 	}
 	expected := answersOf(r.rec, call)
@@ -303,10 +304,10 @@ func (r *acpReplayer) replay(ctx context.Context, call record.RecordedCall) call
 	}
 	recorded, derr := decodeTurnRecord(call.Result.Result)
 	if derr != nil {
-		rep.add(difference{What: "result", Text: "the recorded turn cannot be read: " + derr.Error()})
+		rep.add(Difference{What: "result", Text: "the recorded turn cannot be read: " + derr.Error()})
 		return rep.done()
 	}
-	var d []difference
+	var d []Difference
 	diffJSON("", compareTurnOf(recorded), compareTurnOf(app.TurnRecordOf(res)), &d, "result")
 	rep.Differences = append(rep.Differences, d...)
 	return rep.done()
@@ -333,7 +334,7 @@ func (r *acpReplayer) turn(ctx context.Context, p app.PromptParams) (acp.TurnRes
 }
 
 // printACP is print with the ACP turn's "not compared".
-func (r *replayReport) printACP(w io.Writer) {
+func (r *Report) printACP(w io.Writer) {
 	var b strings.Builder
 	r.printCalls(&b)
 	fmt.Fprint(w, b.String())
