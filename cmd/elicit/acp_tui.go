@@ -78,7 +78,7 @@ func runACPTUI(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	}
 	var spec serverspec.Agent
 	if len(command) == 0 {
-		if spec, err = agents.Demo(demoAgentName); err != nil {
+		if spec, err = agents.Demo(agents.DemoName); err != nil {
 			return exit.Fail(exit.Connect, "%w", err)
 		}
 	} else {
@@ -88,6 +88,3 @@ func runACPTUI(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	f.acpOnly, f.agents = true, []serverspec.Agent{spec}
 	return runTUIWith(ctx, &f, stdout, stderr)
 }
-
-// demoAgentName names the embedded demo agent in the TUI and headless.
-const demoAgentName = "demo-agent"

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/elicit-dev/elicit/cmd/elicit/internal/agents"
 	"github.com/elicit-dev/elicit/cmd/elicit/internal/cli"
 	"github.com/elicit-dev/elicit/cmd/elicit/internal/exit"
 	"github.com/elicit-dev/elicit/cmd/elicit/internal/headless"
@@ -87,7 +88,7 @@ func commandTable() []command {
 		}},
 		// acp's -h is the headless usage (acpWantsTUI); its TUI prints
 		// acpTUIUsage on a flag error.
-		{name: "acp", usage: acpUsage, run: noStdin(runACPEither), synopsis: []synopsis{
+		{name: "acp", usage: agents.ACPUsage, run: noStdin(runACPEither), synopsis: []synopsis{
 			{"acp --prompt TEXT [--permission P] [--answer POLICY] [-- AGENT ARGS...]", "one prompt turn with an ACP agent, headless; JSON"},
 			{"acp [-- AGENT ARGS...]", "the TUI on an ACP agent (the demo agent without one)"},
 		}},
@@ -130,7 +131,7 @@ func runACPEither(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	if acpWantsTUI(args) {
 		return runACPTUI(ctx, args, stdout, stderr) // acp_tui.go
 	}
-	return withFailureJSON(stdout, func(w io.Writer) error { return runACP(ctx, args, w, stderr) })
+	return withFailureJSON(stdout, func(w io.Writer) error { return agents.Env{Version: version}.RunACP(ctx, args, w, stderr) })
 }
 
 const versionUsage = `Usage: elicit version

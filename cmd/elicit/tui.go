@@ -117,7 +117,7 @@ func (f *tuiFlags) servers(ctx context.Context) ([]serverspec.Server, string, er
 			}
 			// The demo shows everything elicit does: the demo ACP agent
 			// runs beside the demo servers (its view is alt+a).
-			agent, err := agents.Demo(demoAgentName)
+			agent, err := agents.Demo(agents.DemoName)
 			if err != nil {
 				return nil, "", err
 			}

@@ -24,6 +24,9 @@ import (
 	"github.com/elicit-dev/elicit/ui"
 )
 
+// DemoName names the embedded demo agent in the TUI and headless.
+const DemoName = "demo-agent"
+
 // Demo runs the embedded demo agent (elicit demo --acp).
 func Demo(name string) (serverspec.Agent, error) {
 	exe, err := os.Executable()

@@ -1,4 +1,4 @@
-package main
+package agents
 
 import (
 	"context"
@@ -16,7 +16,6 @@ import (
 	"github.com/elicit-dev/elicit/client/acp"
 	"github.com/elicit-dev/elicit/client/question"
 	"github.com/elicit-dev/elicit/client/record"
-	"github.com/elicit-dev/elicit/cmd/elicit/internal/agents"
 	"github.com/elicit-dev/elicit/cmd/elicit/internal/app"
 	"github.com/elicit-dev/elicit/cmd/elicit/internal/cli"
 	"github.com/elicit-dev/elicit/cmd/elicit/internal/exit"
@@ -26,7 +25,7 @@ import (
 	"github.com/elicit-dev/elicit/themes/untrusted"
 )
 
-const acpUsage = `Usage: elicit acp --prompt TEXT [--answer POLICY] [--permission P]
+const ACPUsage = `Usage: elicit acp --prompt TEXT [--answer POLICY] [--permission P]
                  [--cancel-after DURATION] [--cwd DIR] [--allow-fs]
                  [--auth METHOD] [--prompt-timeout D] [--start-timeout D]
                  [--idle-timeout D]
@@ -91,9 +90,16 @@ type acpFlags struct {
 	allowFS                                  bool
 }
 
-func runACP(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+// Env is what elicit acp gets from the binary.
+type Env struct {
+	// Version is elicit's: the agent's clientInfo and the --record header.
+	Version string
+}
+
+// RunACP is elicit acp --prompt: one turn, headless, JSON.
+func (e Env) RunACP(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	var f acpFlags
-	fs := cli.NewFlagSet("acp", stderr, acpUsage)
+	fs := cli.NewFlagSet("acp", stderr, ACPUsage)
 	fs.StringVar(&f.prompt, "prompt", "", "the prompt text (required)")
 	fs.StringVar(&f.answer, "answer", "accept-defaults", "how to answer elicitations: accept-defaults, accept, decline, cancel or FILE.json")
 	fs.StringVar(&f.permission, "permission", "reject", "how to answer permission requests: allow, reject, cancel, hold or an optionId")
@@ -104,7 +110,7 @@ func runACP(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	fs.StringVar(&f.auth, "auth", "", "authenticate with this method when the agent requires it")
 	fs.DurationVar(&f.promptTimeout, "prompt-timeout", 0, "end a question left unanswered this long (answered -32800; 0: never)")
 	fs.DurationVar(&f.startTimeout, "start-timeout", 30*time.Second, "bound start-up, initialize, authenticate and session/new")
-	fs.DurationVar(&f.idleTimeout, "idle-timeout", agents.IdleTimeout, "stop the turn when the agent sends nothing for this long (while no question of its is open)")
+	fs.DurationVar(&f.idleTimeout, "idle-timeout", IdleTimeout, "stop the turn when the agent sends nothing for this long (while no question of its is open)")
 	fs.StringVar(&f.record, "record", "", recording.FlagUsage)
 	before, command := cli.SplitDashDash(args)
 	pos, err := cli.ParseInterleaved(fs, before)
@@ -130,7 +136,7 @@ func runACP(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 			return err
 		}
 	}
-	name := demoAgentName
+	name := DemoName
 	demo := len(command) == 0
 	if demo {
 		exe, err := os.Executable()
@@ -142,13 +148,13 @@ func runACP(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		name = filepath.Base(command[0])
 	}
 	spec := serverspec.Agent{Name: name, Command: command[0], Args: command[1:]}
-	rec, err := recording.Open(f.record, version, acpRecordSettings("acp", &f, spec, demo), serverspec.SecretsOf(stderr))
+	rec, err := recording.Open(f.record, e.Version, acpRecordSettings("acp", &f, spec, demo), serverspec.SecretsOf(stderr))
 	if err != nil {
 		return err
 	}
 	defer recording.Close(rec, f.record, stderr)
 	var files acpFiles
-	w := &app.AgentWiring{Name: name, Version: version, Command: spec.Command, Args: spec.Args,
+	w := &app.AgentWiring{Name: name, Version: e.Version, Command: spec.Command, Args: spec.Args,
 		Secrets: serverspec.SecretsOf(stderr), SecretValues: spec.SecretValues(), Recorder: rec, Elicit: em,
 		Prompter: question.Route{question.KindElicitation: answer, question.KindPermission: permissionPolicy(f.permission)},
 		OnStderr: func(line string) { fmt.Fprintf(stderr, "[%s] %s\n", name, untrusted.Line(line)) },
@@ -167,7 +173,7 @@ func runACP(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		return exit.Fail(exit.Connect, "%w", err)
 	}
 	defer c.Close()
-	out := acpOutput{Agent: agentOf(name, c.Info())}
+	out := ACPOutput{Agent: agentOf(name, c.Info())}
 	res, err := w.Turn(app.PromptParams{Prompt: f.prompt, Cwd: f.cwd}, func() (acp.TurnResult, error) {
 		res, err := func() (acp.TurnResult, error) {
 			sid, err := c.NewSession(startCtx, f.cwd)
@@ -247,7 +253,7 @@ func orBucket(q acpQuestion) string {
 
 // permissionPolicy answers an agent's permission questions headless, as
 // --permission says (allow, reject, cancel, hold, or an optionId);
-// elicitations are --answer's (the Route in runACP).
+// elicitations are --answer's (the Route in RunACP).
 type permissionPolicy string
 
 func (p permissionPolicy) Prompt(ctx context.Context, q *question.Question) question.Outcome {
@@ -278,8 +284,8 @@ func (holdPrompter) Prompt(ctx context.Context, _ *question.Question) question.O
 	return question.Outcome{Kind: question.Cancel}
 }
 
-// acpOutput is what elicit acp prints.
-type acpOutput struct {
+// ACPOutput is what elicit acp prints.
+type ACPOutput struct {
 	Agent      acpAgent `json:"agent"`
 	SessionID  string   `json:"sessionId,omitempty"`
 	StopReason string   `json:"stopReason"`
@@ -321,7 +327,7 @@ type acpOutput struct {
 	Repaired  string        `json:"repaired,omitempty"`
 }
 
-func (o *acpOutput) SetRepaired(note string) { o.Repaired = note }
+func (o *ACPOutput) SetRepaired(note string) { o.Repaired = note }
 
 type acpAgent struct {
 	Name            string   `json:"name"`
@@ -367,7 +373,7 @@ type acpQuestion struct {
 	LatencyMS  int64          `json:"latencyMs"`
 }
 
-func (o *acpOutput) fill(res acp.TurnResult, j *question.Journal) {
+func (o *ACPOutput) fill(res acp.TurnResult, j *question.Journal) {
 	o.StopReason, o.Stopped, o.Message, o.Thought = res.StopReason, res.Stopped, res.Message, res.Thought
 	o.Cancelled, o.IdleStopped = res.RequestCancelled, res.IdleStopped
 	o.ToolCalls = append([]acp.ToolCall{}, res.ToolCalls...)
@@ -395,8 +401,8 @@ func (o *acpOutput) fill(res acp.TurnResult, j *question.Journal) {
 // maxFilesKept, each diff at most maxDiffKept bytes (an agent may write
 // 8 MiB files without end).
 const (
-	maxFilesKept = 256
-	maxDiffKept  = 64 << 10
+	MaxFilesKept = 256
+	MaxDiffKept  = 64 << 10
 )
 
 // acpFiles gathers the agent's fs requests as they end.
@@ -409,16 +415,16 @@ type acpFiles struct {
 func (f *acpFiles) add(fa acp.FileAccess) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	if len(f.got) >= maxFilesKept {
+	if len(f.got) >= MaxFilesKept {
 		f.dropped++
 		return
 	}
-	if len(fa.Diff) > maxDiffKept {
-		n := maxDiffKept
+	if len(fa.Diff) > MaxDiffKept {
+		n := MaxDiffKept
 		for n > 0 && !utf8.RuneStart(fa.Diff[n]) {
 			n--
 		}
-		fa.Diff = fa.Diff[:n] + fmt.Sprintf("\n… %d bytes of the diff not kept (more than %d)\n", len(fa.Diff)-n, maxDiffKept)
+		fa.Diff = fa.Diff[:n] + fmt.Sprintf("\n… %d bytes of the diff not kept (more than %d)\n", len(fa.Diff)-n, MaxDiffKept)
 	}
 	f.got = append(f.got, fa)
 }
@@ -437,7 +443,7 @@ func (f *acpFiles) all() []acp.FileAccess {
 
 // acpRecordSettings are the settings line of elicit acp --prompt.
 func acpRecordSettings(command string, f *acpFlags, spec serverspec.Agent, demo bool) record.Settings {
-	a := agents.RecordOf(spec, demo)
+	a := RecordOf(spec, demo)
 	a.Cwd, a.Permission, a.AllowFS, a.Auth = f.cwd, f.permission, f.allowFS, f.auth
 	a.CancelAfterMS, a.QuestionTimeoutMS = f.cancelAfter.Milliseconds(), f.promptTimeout.Milliseconds()
 	a.IdleTimeoutMS = f.idleTimeout.Milliseconds()
