@@ -44,8 +44,8 @@ func acpWantsTUI(args []string) bool {
 	return true
 }
 
-// runACPTUI opens the TUI on one agent, with no MCP server.
-func runACPTUI(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+// runACP opens the TUI on one agent, with no MCP server.
+func (e tuiEnv) runACP(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	var f tuiFlags
 	// The TUI's other flags keep their defaults (timeouts, modes, fps).
 	f.register(flag.NewFlagSet("defaults", flag.ContinueOnError))
@@ -86,5 +86,5 @@ func runACPTUI(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	}
 	spec.Dir = cwd
 	f.acpOnly, f.agents = true, []serverspec.Agent{spec}
-	return runTUIWith(ctx, &f, stdout, stderr)
+	return e.run(ctx, &f, stdout, stderr)
 }

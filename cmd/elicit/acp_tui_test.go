@@ -23,7 +23,7 @@ func TestACPWantsTUI(t *testing.T) {
 			t.Errorf("%q: TUI %v, want %v", args, got, want)
 		}
 	}
-	err := runACPTUI(t.Context(), []string{"--permission", "allow", "--", "a"}, io.Discard, io.Discard)
+	err := tuiEnv{}.runACP(t.Context(), []string{"--permission", "allow", "--", "a"}, io.Discard, io.Discard)
 	if err == nil || exit.CodeOf(err) != exit.Usage || !strings.Contains(err.Error(), "--permission goes with --prompt") {
 		t.Errorf("--permission without --prompt: %v", err)
 	}

@@ -129,7 +129,7 @@ func noStdin(run func(ctx context.Context, args []string, stdout, stderr io.Writ
 // --prompt (which prints JSON, a failure object when it fails early).
 func runACPEither(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if acpWantsTUI(args) {
-		return runACPTUI(ctx, args, stdout, stderr) // acp_tui.go
+		return tuiEnv{Version: version}.runACP(ctx, args, stdout, stderr)
 	}
 	return withFailureJSON(stdout, func(w io.Writer) error { return agents.Env{Version: version}.RunACP(ctx, args, w, stderr) })
 }

@@ -90,7 +90,7 @@ func runDemo(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 		return exit.Usagef("elicit demo runs the embedded demo; use elicit --url or --config for other servers")
 	}
 	f.Demo = true
-	return runTUIWith(ctx, &f, stdout, stderr)
+	return tuiEnv{Version: version, Ask: terminalAsker(stdout)}.run(ctx, &f, stdout, stderr)
 }
 
 // slow is the demo agent's delay for --acp-slow.

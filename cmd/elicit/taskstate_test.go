@@ -21,7 +21,7 @@ import (
 )
 
 // newTestEngine builds the TUI's engine (without the TUI) for one server,
-// with the task state file in play, the way runTUIWith does. changed is
+// with the task state file in play, the way tuiEnv.run does. changed is
 // signalled after each event the sessions emit (the state file has seen
 // it; a session sets what its Tasks report before it emits the change).
 func newTestEngine(t *testing.T, ctx context.Context, spec serverspec.Server, state *taskState, p question.Prompter) (e *engine, changed <-chan struct{}) {
@@ -196,4 +196,41 @@ func TestTaskStateConcurrentObserve(t *testing.T) {
 			}
 		}
 	}
+}
+
+// The task state, which holds what servers said of their tasks, is
+// written 0600 into a folder that is, or is closed to, 0700.
+func TestTaskStatePrivate(t *testing.T) {
+	dir := t.TempDir()
+	state := filepath.Join(dir, "state")
+	if err := os.MkdirAll(filepath.Join(state, "elicit"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chmod(filepath.Join(state, "elicit"), 0o777); err != nil {
+		t.Fatal(err)
+	}
+	st, err := loadTaskState(taskStatePath(func(k string) string {
+		if k == "XDG_STATE_HOME" {
+			return state
+		}
+		return ""
+	}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := st.write([]taskEntry{{Server: "s", ID: "task-1"}}); err != nil {
+		t.Fatal(err)
+	}
+	if m, d := permOf(t, st.path), permOf(t, filepath.Dir(st.path)); m != 0o600 || d != 0o700 {
+		t.Errorf("the task state is %04o in a folder %04o, want 0600 in 0700", m, d)
+	}
+}
+
+func permOf(t *testing.T, path string) os.FileMode {
+	t.Helper()
+	fi, err := os.Stat(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return fi.Mode().Perm()
 }

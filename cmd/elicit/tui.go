@@ -46,6 +46,20 @@ type tuiFlags struct {
 	// (acpOnly: no MCP server at all).
 	agents  []serverspec.Agent
 	acpOnly bool
+	// version is elicit's (tuiEnv.Version).
+	version string
+}
+
+// tuiEnv is what the TUI gets from the binary.
+type tuiEnv struct {
+	// Version is elicit's: the sessions' clientInfo, the --record header.
+	Version string
+	// Stdin confirms what a project's config found here would start
+	// (nil: no terminal to ask on).
+	Stdin io.Reader
+	// Ask asks the person for the config's ${input:ID} values the
+	// environment does not give (nil: from the environment only).
+	Ask serverspec.InputAsker
 }
 
 // renderFPS is how often a second the screen is redrawn while it
@@ -60,36 +74,17 @@ type tuiFlags struct {
 // "Idle").
 const renderFPS = 20
 
+// visited notes what of fs's flags was given: --url-wait bounds a
+// -32042's wait, else the person's "done" ends it.
+func (f *tuiFlags) visited(fs *flag.FlagSet) {
+	fs.Visit(func(fl *flag.Flag) { f.urlWaitSet = f.urlWaitSet || fl.Name == "url-wait" })
+}
+
 func (f *tuiFlags) register(fs *flag.FlagSet) {
 	f.Flags.Register(fs)
 	fs.StringVar(&f.Config, "config", "", `servers file in the "mcpServers" JSON shape (Claude Desktop, Cursor, MCP Inspector) or VS Code's "servers"`)
 	fs.StringVar(&f.theme, "theme", "", "colour theme: "+strings.Join(themes.Names(), ", ")+" (default charm; NO_COLOR is honoured)")
 	fs.IntVar(&f.fps, "fps", renderFPS, "most redraws a second while the screen changes, 1-120: a keystroke shows up to 1/fps s later (the renderer stops when nothing changes)")
-}
-
-// runTUI starts the terminal UI with servers from flags or a config file.
-func runTUI(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
-	f := tuiFlags{stdin: stdin}
-	fs := cli.NewFlagSet("elicit", stderr, topUsage())
-	f.register(fs)
-	before, after := cli.SplitDashDash(args)
-	f.Command = after
-	pos, err := cli.ParseInterleaved(fs, before)
-	if err != nil {
-		return err
-	}
-	fs.Visit(func(fl *flag.Flag) { f.urlWaitSet = f.urlWaitSet || fl.Name == "url-wait" })
-	if len(pos) > 0 {
-		// Most likely a headless command mistyped, whose caller reads
-		// stdout: the failure is its JSON there too.
-		return withFailureJSON(stdout, func(io.Writer) error {
-			if near := nearestCommand(pos[0]); near != "" {
-				return exit.Usagef("unknown command %q: did you mean %q? (see elicit help)", pos[0], near)
-			}
-			return exit.Usagef("unknown command %q (see elicit help)", pos[0])
-		})
-	}
-	return runTUIWith(ctx, &f, stdout, stderr)
 }
 
 // servers resolves which servers the TUI talks to: the one on the command
@@ -169,14 +164,12 @@ func (f *tuiFlags) servers(ctx context.Context) ([]serverspec.Server, string, er
 	return cfg.Servers, theme, nil
 }
 
-func runTUIWith(ctx context.Context, f *tuiFlags, stdout, stderr io.Writer) error {
+// run opens the TUI with f's servers and agents.
+func (e tuiEnv) run(ctx context.Context, f *tuiFlags, stdout, stderr io.Writer) error {
 	if f.fps < 1 || f.fps > 120 {
 		return exit.Usagef("--fps %d: want 1 to 120 redraws a second", f.fps)
 	}
-	if f.ask == nil {
-		f.ask = terminalAsker(stdout)
-	}
-	f.stderr = stderr
+	f.version, f.stdin, f.ask, f.stderr = e.Version, e.Stdin, e.Ask, stderr
 	specs, theme, err := f.servers(ctx)
 	if err != nil {
 		return err
@@ -205,7 +198,7 @@ func runTUIWith(ctx context.Context, f *tuiFlags, stdout, stderr io.Writer) erro
 	}
 	settings := f.RecordSettings(command, specs, urlWait, "")
 	settings.Agents = agents.RecordsOf(f.agents)
-	rec, err := recording.Open(f.Record, version, settings, serverspec.SecretsOf(stderr))
+	rec, err := recording.Open(f.Record, f.version, settings, serverspec.SecretsOf(stderr))
 	if err != nil {
 		return err
 	}
@@ -252,7 +245,7 @@ func runTUIWith(ctx context.Context, f *tuiFlags, stdout, stderr io.Writer) erro
 		}
 	}
 	eng.order = order
-	if eng.Hub, err = agents.NewHub(br, mgr.Journal(), f.agents, agents.HubOptions{Version: version, Recorder: rec, Secrets: eng.secrets}); err != nil {
+	if eng.Hub, err = agents.NewHub(br, mgr.Journal(), f.agents, agents.HubOptions{Version: f.version, Recorder: rec, Secrets: eng.secrets}); err != nil {
 		return err
 	}
 	for _, a := range f.agents {
@@ -277,7 +270,7 @@ func runTUIWith(ctx context.Context, f *tuiFlags, stdout, stderr io.Writer) erro
 		}
 		return &app.Wiring{
 			Name:     name,
-			Version:  version,
+			Version:  f.version,
 			Protocol: protocol,
 			Elicit:   modes,
 			Roots:    roots,
