@@ -117,7 +117,7 @@ func TestACPAuthRequired(t *testing.T) {
 
 func TestACPUsage(t *testing.T) {
 	// Without --prompt, elicit acp opens the TUI: its headless flags there
-	// are a usage error (acp_tui.go).
+	// are a usage error (internal/tui/acp.go).
 	for _, args := range [][]string{{"--permission", "allow"}, {"stray"}, {"--prompt", "x", "stray"}, {"--prompt", "x", "--cancel-after", "-1s"}, {"--prompt", "x", "--answer", "/no/such.json"},
 		{"--prompt", "x", "--start-timeout", "0s"}, {"--prompt", "x", "--prompt-timeout", "-1s"}} {
 		code, _, _ := runCLI(t, append([]string{"acp"}, args...)...)

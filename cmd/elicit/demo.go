@@ -12,6 +12,7 @@ import (
 	"github.com/elicit-dev/elicit/cmd/elicit/demo/acpagent"
 	"github.com/elicit-dev/elicit/cmd/elicit/internal/cli"
 	"github.com/elicit-dev/elicit/cmd/elicit/internal/exit"
+	"github.com/elicit-dev/elicit/cmd/elicit/internal/tui"
 )
 
 const demoUsage = `Usage:
@@ -31,7 +32,7 @@ With --serve, --protocol restricts the versions the demo offers.
 func runDemo(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	var serve, addr string
 	var stateless, acpAgent, acpAuth, acpSlow bool
-	var f tuiFlags
+	var f tui.Flags
 	fs := cli.NewFlagSet("demo", stderr, demoUsage)
 	fs.BoolVar(&acpAgent, "acp", false, "serve the demo ACP agent on stdio (for elicit acp and other ACP clients)")
 	fs.BoolVar(&acpAuth, "acp-auth", false, "with --acp: require authenticate before session/new")
@@ -39,7 +40,7 @@ func runDemo(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	fs.StringVar(&serve, "serve", "", "serve the demo instead of running the TUI: stdio or http")
 	fs.StringVar(&addr, "addr", "127.0.0.1:3001", "listen address for --serve http")
 	fs.BoolVar(&stateless, "stateless", false, "with --serve http: serve 2026-07-28 statelessly (go-sdk's stateless handler)")
-	f.register(fs)
+	f.Register(fs)
 	pos, err := cli.ParseInterleaved(fs, args)
 	if err != nil {
 		return err
@@ -90,7 +91,7 @@ func runDemo(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 		return exit.Usagef("elicit demo runs the embedded demo; use elicit --url or --config for other servers")
 	}
 	f.Demo = true
-	return tuiEnv{Version: version, Ask: terminalAsker(stdout)}.run(ctx, &f, stdout, stderr)
+	return tui.Env{Version: version, Ask: terminalAsker(stdout)}.Run(ctx, &f, stdout, stderr)
 }
 
 // slow is the demo agent's delay for --acp-slow.

@@ -6,20 +6,21 @@ import (
 
 	"github.com/elicit-dev/elicit/cmd/elicit/internal/cli"
 	"github.com/elicit-dev/elicit/cmd/elicit/internal/exit"
+	"github.com/elicit-dev/elicit/cmd/elicit/internal/tui"
 )
 
 // runTUI starts the terminal UI with servers from flags or a config file.
 func runTUI(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
-	var f tuiFlags
+	var f tui.Flags
 	fs := cli.NewFlagSet("elicit", stderr, topUsage())
-	f.register(fs)
+	f.Register(fs)
 	before, after := cli.SplitDashDash(args)
 	f.Command = after
 	pos, err := cli.ParseInterleaved(fs, before)
 	if err != nil {
 		return err
 	}
-	f.visited(fs)
+	f.Visited(fs)
 	if len(pos) > 0 {
 		// Most likely a headless command mistyped, whose caller reads
 		// stdout: the failure is its JSON there too.
@@ -30,5 +31,5 @@ func runTUI(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 			return exit.Usagef("unknown command %q (see elicit help)", pos[0])
 		})
 	}
-	return tuiEnv{Version: version, Stdin: stdin, Ask: terminalAsker(stdout)}.run(ctx, &f, stdout, stderr)
+	return tui.Env{Version: version, Stdin: stdin, Ask: terminalAsker(stdout)}.Run(ctx, &f, stdout, stderr)
 }

@@ -15,7 +15,8 @@ import (
 // same, the package itself, and what is listed for them (a real peer to
 // test against, the ids client's data types carry). go-sdk is a test peer
 // of the engine and what the demo is built on, nothing more; only ui, forms
-// and themes may touch charm. internal/testenv is for tests only: every
+// and themes may touch charm (and cmd/elicit/internal/tui, which runs
+// the program). internal/testenv is for tests only: every
 // package's tests may import it, no package may.
 func TestLayers(t *testing.T) {
 	const (
@@ -61,6 +62,10 @@ func TestLayers(t *testing.T) {
 		"cmd/elicit/internal/replay": {ours: []string{"client", "client/acp", "client/findings", "client/question", "client/record", "client/wire",
 			"cmd/elicit/internal/agents", "cmd/elicit/internal/app", "cmd/elicit/internal/cli", "cmd/elicit/internal/exit", "cmd/elicit/internal/headless",
 			"cmd/elicit/internal/recording", "cmd/elicit/internal/serverspec", "cmd/elicit/internal/trust", "themes/untrusted", "transport/redact"}},
+		"cmd/elicit/internal/tui": {ours: []string{"client", "client/findings", "client/question", "client/record", "client/wire", "cmd/elicit/demo",
+			"cmd/elicit/internal/agents", "cmd/elicit/internal/app", "cmd/elicit/internal/cli", "cmd/elicit/internal/exit", "cmd/elicit/internal/recording",
+			"cmd/elicit/internal/serverspec", "cmd/elicit/internal/shown", "themes", "transport", "transport/jsonrpc", "transport/oauth", "transport/redact", "ui"},
+			charm: true, testSDK: true},
 		"cmd/elicit/internal/shown":    {ours: []string{"client", "client/question", "client/wire", "forms/schema", "transport/redact", "ui"}},
 		"cmd/elicit/internal/exit":     {ours: []string{"themes/untrusted"}},
 		"cmd/elicit/internal/jsontext": {},

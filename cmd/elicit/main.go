@@ -20,6 +20,7 @@ import (
 	"github.com/elicit-dev/elicit/cmd/elicit/internal/exit"
 	"github.com/elicit-dev/elicit/cmd/elicit/internal/headless"
 	"github.com/elicit-dev/elicit/cmd/elicit/internal/serverspec"
+	"github.com/elicit-dev/elicit/cmd/elicit/internal/tui"
 	"github.com/elicit-dev/elicit/transport/redact"
 )
 
@@ -152,7 +153,7 @@ func hoistCommand(args []string) []string {
 	}
 	fs := flag.NewFlagSet("elicit", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
-	(&tuiFlags{}).register(fs)
+	(&tui.Flags{}).Register(fs)
 	before, _ := cli.SplitDashDash(args)
 	if fs.Parse(before) != nil {
 		return args
@@ -206,7 +207,7 @@ func stdoutForScripts(name string, args []string) bool {
 	case "demo":
 		return false // the TUI's terminal, or demo --serve stdio's protocol
 	case "acp":
-		return !acpWantsTUI(args[1:])
+		return !tui.ACPWantsTUI(args[1:])
 	}
 	return true
 }

@@ -1,4 +1,4 @@
-package main
+package tui
 
 import (
 	"github.com/elicit-dev/elicit/client/findings"
@@ -11,7 +11,7 @@ import (
 // What the TUI is shown of servers passes the run's secrets too: the
 // engine masks them in the errors and answers it gives the UI, and in
 // the events on their way to it (the frames and stderr lines are masked
-// where the transports report them, redactObserver). The Manager and
+// where the transports report them, serverspec.RedactObserver). The Manager and
 // sessions keep what the servers sent; only what is shown changes.
 
 // secretsNow is the engine's set (one is made when none was given).

@@ -1,4 +1,4 @@
-package main
+package tui
 
 import (
 	"context"
@@ -21,7 +21,7 @@ import (
 )
 
 // newTestEngine builds the TUI's engine (without the TUI) for one server,
-// with the task state file in play, the way tuiEnv.run does. changed is
+// with the task state file in play, the way Env.Run does. changed is
 // signalled after each event the sessions emit (the state file has seen
 // it; a session sets what its Tasks report before it emits the change).
 func newTestEngine(t *testing.T, ctx context.Context, spec serverspec.Server, state *taskState, p question.Prompter) (e *engine, changed <-chan struct{}) {

@@ -1,4 +1,4 @@
-package main
+package tui
 
 import (
 	"context"
@@ -26,8 +26,8 @@ import (
 	"github.com/elicit-dev/elicit/ui"
 )
 
-// tuiFlags are the flags of the interactive mode.
-type tuiFlags struct {
+// Flags are the flags of the interactive mode.
+type Flags struct {
 	cli.Flags // its Config is --config (every server of the file)
 	theme     string
 	fps       int
@@ -46,12 +46,12 @@ type tuiFlags struct {
 	// (acpOnly: no MCP server at all).
 	agents  []serverspec.Agent
 	acpOnly bool
-	// version is elicit's (tuiEnv.Version).
+	// version is elicit's (Env.Version).
 	version string
 }
 
-// tuiEnv is what the TUI gets from the binary.
-type tuiEnv struct {
+// Env is what the TUI gets from the binary.
+type Env struct {
 	// Version is elicit's: the sessions' clientInfo, the --record header.
 	Version string
 	// Stdin confirms what a project's config found here would start
@@ -74,13 +74,14 @@ type tuiEnv struct {
 // "Idle").
 const renderFPS = 20
 
-// visited notes what of fs's flags was given: --url-wait bounds a
+// Visited notes what of fs's flags was given: --url-wait bounds a
 // -32042's wait, else the person's "done" ends it.
-func (f *tuiFlags) visited(fs *flag.FlagSet) {
+func (f *Flags) Visited(fs *flag.FlagSet) {
 	fs.Visit(func(fl *flag.Flag) { f.urlWaitSet = f.urlWaitSet || fl.Name == "url-wait" })
 }
 
-func (f *tuiFlags) register(fs *flag.FlagSet) {
+// Register adds the TUI's flags (the session's, --config, --theme, --fps) to fs.
+func (f *Flags) Register(fs *flag.FlagSet) {
 	f.Flags.Register(fs)
 	fs.StringVar(&f.Config, "config", "", `servers file in the "mcpServers" JSON shape (Claude Desktop, Cursor, MCP Inspector) or VS Code's "servers"`)
 	fs.StringVar(&f.theme, "theme", "", "colour theme: "+strings.Join(themes.Names(), ", ")+" (default charm; NO_COLOR is honoured)")
@@ -89,7 +90,7 @@ func (f *tuiFlags) register(fs *flag.FlagSet) {
 
 // servers resolves which servers the TUI talks to: the one on the command
 // line, or those of a config file (given, or found in the usual places).
-func (f *tuiFlags) servers(ctx context.Context) ([]serverspec.Server, string, error) {
+func (f *Flags) servers(ctx context.Context) ([]serverspec.Server, string, error) {
 	theme := f.theme
 	if err := f.CheckTimeouts(); err != nil {
 		return nil, "", err
@@ -164,8 +165,8 @@ func (f *tuiFlags) servers(ctx context.Context) ([]serverspec.Server, string, er
 	return cfg.Servers, theme, nil
 }
 
-// run opens the TUI with f's servers and agents.
-func (e tuiEnv) run(ctx context.Context, f *tuiFlags, stdout, stderr io.Writer) error {
+// Run opens the TUI with f's servers and agents.
+func (e Env) Run(ctx context.Context, f *Flags, stdout, stderr io.Writer) error {
 	if f.fps < 1 || f.fps > 120 {
 		return exit.Usagef("--fps %d: want 1 to 120 redraws a second", f.fps)
 	}

@@ -1,4 +1,4 @@
-package main
+package tui
 
 import (
 	"context"
@@ -30,10 +30,10 @@ the person's answer, the settings; secrets masked) for elicit replay FILE
 (docs/record.md).
 `
 
-// acpWantsTUI reports whether elicit acp's arguments ask for the TUI: no
+// ACPWantsTUI reports whether elicit acp's arguments ask for the TUI: no
 // --prompt before the agent's command. The headless flags alone are a
 // usage error there, not a silent TUI.
-func acpWantsTUI(args []string) bool {
+func ACPWantsTUI(args []string) bool {
 	before, _ := cli.SplitDashDash(args)
 	for _, a := range before {
 		name, _, _ := strings.Cut(strings.TrimLeft(a, "-"), "=")
@@ -44,11 +44,11 @@ func acpWantsTUI(args []string) bool {
 	return true
 }
 
-// runACP opens the TUI on one agent, with no MCP server.
-func (e tuiEnv) runACP(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	var f tuiFlags
+// RunACP opens the TUI on one agent, with no MCP server.
+func (e Env) RunACP(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	var f Flags
 	// The TUI's other flags keep their defaults (timeouts, modes, fps).
-	f.register(flag.NewFlagSet("defaults", flag.ContinueOnError))
+	f.Register(flag.NewFlagSet("defaults", flag.ContinueOnError))
 	var cwd string
 	fs := cli.NewFlagSet("acp", stderr, acpTUIUsage)
 	fs.StringVar(&cwd, "cwd", "", "the agent's working directory, and its session's (default: here)")
@@ -86,5 +86,5 @@ func (e tuiEnv) runACP(ctx context.Context, args []string, stdout, stderr io.Wri
 	}
 	spec.Dir = cwd
 	f.acpOnly, f.agents = true, []serverspec.Agent{spec}
-	return e.run(ctx, &f, stdout, stderr)
+	return e.Run(ctx, &f, stdout, stderr)
 }

@@ -1,4 +1,4 @@
-package main
+package tui
 
 import (
 	"slices"
@@ -18,9 +18,9 @@ import (
 // since it would name two servers.
 func TestDemoSpecs(t *testing.T) {
 	specsOf := func(args ...string) ([]serverspec.Server, error) {
-		var f tuiFlags
+		var f Flags
 		fs := cli.NewFlagSet("demo", nil, "")
-		f.register(fs)
+		f.Register(fs)
 		if err := fs.Parse(args); err != nil {
 			t.Fatal(err)
 		}
@@ -59,8 +59,8 @@ func TestDemoSpecs(t *testing.T) {
 // its era, lists the tools that work there, and Servers keeps the order
 // they were given in, however they finish connecting.
 func TestDemoServersEachInTheirEra(t *testing.T) {
-	var f tuiFlags
-	f.register(cli.NewFlagSet("demo", nil, ""))
+	var f Flags
+	f.Register(cli.NewFlagSet("demo", nil, ""))
 	f.Demo = true
 	specs, _, err := f.servers(t.Context())
 	if err != nil {

@@ -1,4 +1,4 @@
-package main
+package tui
 
 import (
 	"io"
@@ -19,11 +19,11 @@ func TestACPWantsTUI(t *testing.T) {
 		"-h":                      false,
 		"--permission allow -- a": true, // then refused: the headless flags go with --prompt
 	} {
-		if got := acpWantsTUI(splitFields(args)); got != want {
+		if got := ACPWantsTUI(splitFields(args)); got != want {
 			t.Errorf("%q: TUI %v, want %v", args, got, want)
 		}
 	}
-	err := tuiEnv{}.runACP(t.Context(), []string{"--permission", "allow", "--", "a"}, io.Discard, io.Discard)
+	err := Env{}.RunACP(t.Context(), []string{"--permission", "allow", "--", "a"}, io.Discard, io.Discard)
 	if err == nil || exit.CodeOf(err) != exit.Usage || !strings.Contains(err.Error(), "--permission goes with --prompt") {
 		t.Errorf("--permission without --prompt: %v", err)
 	}
