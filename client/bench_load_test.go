@@ -166,7 +166,7 @@ func BenchmarkLoad1000Prompts(b *testing.B) {
 				// went out, so the call may return first.
 				deadline := time.Now().Add(liveness)
 				for j.Counts().Total() < 10+loadPrompts*(len(all)/loadPrompts+1) && time.Now().Before(deadline) {
-					time.Sleep(time.Millisecond)
+					time.Sleep(time.Millisecond) // the interval of a poll of the journal, untimed
 				}
 				all = append(all, latencies(j, loadPrompts)...)
 				b.StartTimer()

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"sync"
 	"time"
 
 	"github.com/elicit-dev/elicit/client/question"
@@ -26,31 +27,56 @@ type delivery interface {
 	send(q *question.Question, r question.Reply, out question.Outcome)
 }
 
+// asking is the one ask path of a session: it owns the schema cache the
+// questions' params are read against and the Asker that puts them to the
+// Prompter, and reaches the session only through its askHandle
+// (deliver_handle.go).
+type asking struct {
+	h       askHandle
+	schemas question.SchemaCache
+	asker   question.Asker
+}
+
+// newAsking is the ask path of a session whose Prompter is p (nil:
+// question.CancelAll); wg counts the Prompter's goroutines (the
+// session's, which Close waits for).
+func newAsking(h askHandle, p question.Prompter, wg *sync.WaitGroup) *asking {
+	if p == nil {
+		p = question.CancelAll
+	}
+	a := &asking{h: h}
+	a.asker = question.Asker{Prompter: p, WG: wg, OnPanic: func(q *question.Question, r any) {
+		h.log.Error("prompter panicked", "prompt", q.Key.String(), "panic", r)
+	}}
+	return a
+}
+
 // ask runs one question from its params to its end. ctx carries every
 // reason it may end early; Options.PromptTimeout is added here.
-func (s *Session) ask(ctx context.Context, q *question.Question, params json.RawMessage, dl delivery) {
+func (a *asking) ask(ctx context.Context, q *question.Question, params json.RawMessage, dl delivery) {
 	var d question.Decision
-	perr := s.parse(q, params)
-	s.lint.Question(q, params, perr)
+	perr := a.parse(q, params)
+	a.h.lint.Question(q, params, perr)
 	if perr != nil {
-		s.log.Info("refused a question", "prompt", q.Key.String(), "kind", q.Kind, "why", perr.Msg)
+		a.h.log.Info("refused a question", "prompt", q.Key.String(), "kind", q.Kind, "why", perr.Msg)
 		d = question.Refused(perr)
 		if reason, cause := dl.claim(ctx); cause != nil {
 			d = question.CauseDecision(cause, reason)
 		}
 		if r, _ := d.Reply(q); perr.NotDeclared != "" && r.Err != nil && q.Key.Delivery == question.ServerRequest {
-			defer s.refused(q.Key.RequestID, q.Origin.CallID, q.Kind.Method(), perr.NotDeclared, r.Err)
+			a.h.refusing(q.Key.RequestID, q.Origin.CallID, q.Kind.Method(), perr.NotDeclared)
+			defer a.h.refused(q.Key.RequestID, q.Kind.Method(), perr.NotDeclared, r.Err)
 		}
 	} else {
-		if t := s.opts.PromptTimeout; t > 0 {
+		if t := a.h.promptTimeout; t > 0 {
 			var cancel context.CancelFunc
 			ctx, cancel = context.WithTimeoutCause(ctx, t, question.ErrTimeout)
 			defer cancel()
 		}
 		if ctx.Err() == nil {
-			s.emit(PromptOpened{Prompt: q})
+			a.h.emit(PromptOpened{Prompt: q})
 		}
-		d = s.asker.Settle(ctx, q, dl.claim)
+		d = a.asker.Settle(ctx, q, dl.claim)
 	}
 	r, out := d.Reply(q)
 	dl.send(q, r, out)
@@ -58,22 +84,23 @@ func (s *Session) ask(ctx context.Context, q *question.Question, params json.Raw
 
 // parse fills q from its params by its kind (its descriptor's parse),
 // against what we declared in the negotiated version.
-func (s *Session) parse(q *question.Question, params json.RawMessage) *question.ParamsError {
-	return question.ParseAs(q, params, s.env())
+func (a *asking) parse(q *question.Question, params json.RawMessage) *question.ParamsError {
+	return question.ParseAs(q, params, a.env())
 }
 
 // env is what we declared in the negotiated version, which a question's
 // params are read against.
-func (s *Session) env() question.Env {
-	return question.Env{Modes: s.modes(), Sampling: s.samplingModes(), Subset: s.Subset(), Schemas: &s.schemas}
+func (a *asking) env() question.Env {
+	m, sm, sub := a.h.declared()
+	return question.Env{Modes: m, Sampling: sm, Subset: sub, Schemas: &a.schemas}
 }
 
 // unanswerable journals an input request we cannot serve (malformed, or of
 // a kind we did not declare) and says so; nothing answers it.
-func (s *Session) unanswerable(q *question.Question, where, why string) {
+func (a *asking) unanswerable(q *question.Question, where, why string) {
 	q.Mode = question.ModeForm
-	s.notice("%s: input %q: %s", where, q.Key.Input, why)
-	s.record(q, question.Outcome{Kind: question.Invalid, Reason: why}, nil)
+	a.h.notice("%s: input %q: %s", where, q.Key.Input, why)
+	a.record(q, question.Outcome{Kind: question.Invalid, Reason: why}, nil)
 }
 
 // inputEntry is one entry of inputRequests (MRTR and task inputs).
@@ -101,12 +128,12 @@ func (e *inputEntry) UnmarshalJSON(b []byte) error {
 // inputParams reads an inputRequests entry: the question's kind and
 // params, or why it cannot be answered (a kind we did not declare:
 // roots/list, sampling with sampling off).
-func (s *Session) inputParams(raw json.RawMessage) (question.Kind, json.RawMessage, string) {
+func (a *asking) inputParams(raw json.RawMessage) (question.Kind, json.RawMessage, string) {
 	var e inputEntry
 	if err := json.Unmarshal(raw, &e); err != nil {
 		return 0, nil, "malformed input request: " + err.Error()
 	}
-	if k, ok := question.KindFor(e.Method); ok && k.Declared(s.env()) {
+	if k, ok := question.KindFor(e.Method); ok && k.Declared(a.env()) {
 		return k, e.Params, ""
 	}
 	return 0, nil, fmt.Sprintf("input request of a kind elicit did not declare (%s); it gets no answer", e.Method)
@@ -114,8 +141,8 @@ func (s *Session) inputParams(raw json.RawMessage) (question.Kind, json.RawMessa
 
 // record journals a question's outcome and reports it; r is what went on
 // the wire for it, nil for nothing.
-func (s *Session) record(q *question.Question, out question.Outcome, r *question.Reply) {
-	e := question.NewEntry(q, s.name, out, r, time.Now())
-	s.journal.Record(e)
-	s.emit(PromptResolved{Key: q.Key, Entry: e, Sent: e.Sent})
+func (a *asking) record(q *question.Question, out question.Outcome, r *question.Reply) {
+	e := question.NewEntry(q, a.h.server, out, r, time.Now())
+	a.h.journal.Record(e)
+	a.h.emit(PromptResolved{Key: q.Key, Entry: e, Sent: e.Sent})
 }

@@ -69,7 +69,7 @@ func (s *Session) Details() SessionDetails {
 	case eraStateless:
 		v = d.Protocol
 	}
-	if b, err := json.Marshal(s.clientCapabilities(v)); err == nil {
+	if b, err := json.Marshal(s.offers.capabilities(v)); err == nil {
 		d.ClientCaps = b
 	}
 	return d

@@ -57,14 +57,14 @@ func TestHeadlessLogCostsNothing(t *testing.T) {
 	m := &jsonrpc.Message{Method: wire.NotifyMessage, Params: json.RawMessage(`{"level":"info","logger":"x","data":"` + strings.Repeat("y", 4096) + `"}`)}
 	headless := newSession(&Options{Name: "headless"})
 	defer headless.events.close()
-	if n := testing.AllocsPerRun(100, func() { headless.handleNotification(m) }); n != 0 {
+	if n := testing.AllocsPerRun(100, func() { headless.offers.notify(m) }); n != 0 {
 		t.Errorf("a log nobody sees cost %v allocations, want 0", n)
 	}
 
 	got := make(chan Event, 4)
 	observed := newSession(&Options{Name: "observed", Observer: ObserverFunc(func(e Event) { got <- e })})
-	observed.handleNotification(m)
-	observed.handleNotification(&jsonrpc.Message{Method: wire.NotifyMessage, Params: json.RawMessage(`{"Level":"info","data":1}`)})
+	observed.offers.notify(m)
+	observed.offers.notify(&jsonrpc.Message{Method: wire.NotifyMessage, Params: json.RawMessage(`{"Level":"info","data":1}`)})
 	observed.events.close()
 	close(got)
 	var kinds []string

@@ -59,8 +59,38 @@
 // which call it belongs to is a guess.
 //
 // What the client offers a server (the requests it serves and the
-// capabilities it declares, per version) is one table, features.go;
-// notifications dispatch through notify.go.
+// capabilities it declares, per version) is one table, features.go
+// (offers); notifications dispatch through notify.go.
+//
+// # Modules
+//
+// Session is its lifecycle, its id tables and its connection; each
+// feature is a module that owns its state and its lock and reaches the
+// session only through a handle of values and funcs built once in
+// newSession (its *_handle.go; TestModulesReachTheSessionOnlyThroughTheirHandles
+// and TestTasksReachTheSessionOnlyThroughTheirHandle fail when a
+// module's files name Session, public entries aside):
+//
+//   - the ask path, asking (deliver.go; askHandle): the schema cache, the
+//     Asker over the Prompter, ask/record for every delivery;
+//   - what we offer, offers (features.go, elicit.go, notify.go;
+//     offersHandle): the features, the server-request and notification
+//     handler tables, read-only after newSession;
+//   - -32042 elicitations, urlRequired (urlrequired.go; urlHandle);
+//   - the 2026-07-28 request path and its rounds, rounds (mrtr*.go;
+//     roundsHandle);
+//   - the tasks we follow, taskTable (tasks*.go; tasksHandle), and those
+//     we run for the server, receiverTable (receiver*.go; receiverHandle);
+//   - subscriptions/listen streams and resource subscriptions,
+//     subscriptions (listen.go, subscribe*.go; listensHandle); a
+//     Listener guards its own acknowledgement;
+//   - the x-mcp-header bindings, toolHeaders (headers.go; headersHandle);
+//     the coalesced lists, listFlights (lists.go; listFreshnessOf); the
+//     roots, rootsState (roots.go); the findings, lint.Handle (lint.go);
+//     the skills, skills.Handle (skills.go).
+//
+// A module that starts work Close must wait for joins the session first
+// (joinOf: it fails once the session is ending).
 //
 // A response the server sent that cannot be decoded, but whose id could be
 // recovered, fails its call at once ("could not be decoded"), wrapping the

@@ -12,44 +12,44 @@ import (
 // (elicitation/create, sampling/createMessage) through the one ask path
 // (deliver.go): a question of the kind the method asks, whose delivery is
 // the request itself, or, task-augmented, our task (receiver.go).
-func (s *Session) serveQuestion(e *incoming, m *jsonrpc.Message) {
-	closed := s.tasks.promptOpened(e) // a task's question is its task's (tasks_core.go)
+func (o *offers) serveQuestion(e *incoming, m *jsonrpc.Message) {
+	closed := o.h.promptOpened(e) // a task's question is its task's (tasks_core.go)
 	defer closed()
-	if s.servedAsTask(e, m) { // task-augmented: our task (receiver.go)
+	if o.h.servedAsTask(e, m) { // task-augmented: our task (receiver.go)
 		return
 	}
 	kind, _ := question.KindFor(m.Method) // features.go routes only the kinds' methods here
 	q := &question.Question{
-		Key:     question.Key{Server: s.name, Delivery: question.ServerRequest, RequestID: e.id},
-		Server:  s.name,
+		Key:     question.Key{Server: o.h.server, Delivery: question.ServerRequest, RequestID: e.id},
+		Server:  o.h.server,
 		Kind:    kind,
 		Origin:  e.origin,
 		Arrived: e.arrived,
 	}
-	s.ask(e.ctx, q, m.Params, requestDelivery{s, e})
+	o.h.ask(e.ctx, q, m.Params, requestDelivery{o, e})
 }
 
 // requestDelivery answers a question with a response to the server's
 // request.
 type requestDelivery struct {
-	s *Session
+	o *offers
 	e *incoming
 }
 
-func (d requestDelivery) claim(ctx context.Context) (string, error) { return d.s.claim(d.e, ctx) }
+func (d requestDelivery) claim(ctx context.Context) (string, error) { return d.o.h.claim(d.e, ctx) }
 
 func (d requestDelivery) send(q *question.Question, r question.Reply, out question.Outcome) {
 	var sent *question.Reply
 	if !r.None() {
-		if err := d.s.reply(d.e.id, r.Result, r.Err); err == nil {
+		if err := d.o.h.reply(d.e.id, r.Result, r.Err); err == nil {
 			sent = &r
 		} else {
 			out = question.NotDelivered(out, r.Sent, err.Error())
 			// After the record: the journal says why before the call ends.
-			defer d.s.answerLost(d.e, r.Sent, err)
+			defer d.o.answerLost(d.e, r.Sent, err)
 		}
 	}
-	d.s.record(q, out, sent)
+	d.o.h.record(q, out, sent)
 }
 
 // answerLost ends, at once, what waits on the server's next move after
@@ -60,16 +60,14 @@ func (d requestDelivery) send(q *question.Question, r question.Reply, out questi
 // A question tied to no call (stdio, a GET stream) ends nothing: which
 // call it belongs to is a guess, and its clock runs again as it closes.
 // When the session is ending, that ends them all anyway.
-func (s *Session) answerLost(e *incoming, sent string, err error) {
-	if s.Err() != nil {
+func (o *offers) answerLost(e *incoming, sent string, err error) {
+	if o.h.err() != nil {
 		return
 	}
 	cause := undelivered(sent, fmt.Sprintf("the server's %s #%s", e.method, e.id.Raw()), err)
 	switch {
 	case e.origin.Kind == question.OriginTask:
-		if f := s.tasks.live(e.origin.TaskID); f != nil {
-			f.lose(cause)
-		}
+		o.h.taskLost(e.origin.TaskID, cause)
 	case e.via != nil:
 		e.via.clock.end(cause)
 	}

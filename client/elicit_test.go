@@ -91,7 +91,7 @@ func newWithdrawServer(pull <-chan struct{}, linger time.Duration) *mcp.Server {
 		if err != nil {
 			text = "withdrawn: " + err.Error()
 		}
-		time.Sleep(linger)
+		time.Sleep(linger) // a deliberately lingering tool
 		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: text}}}, nil, nil
 	})
 	return srv

@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"maps"
-	"slices"
 	"strings"
 
 	"github.com/elicit-dev/elicit/client/question"
@@ -20,15 +19,36 @@ import (
 // server request (sampling/createMessage, roots/list) is one entry here
 // and its handler.
 
+// offers is what the client offers a server and how it serves it: the
+// features (their capabilities, by version), the handler of each server
+// request and of each server notification (notify.go). Its tables are
+// built once, in newOffers, and read-only after; it reaches the session
+// only through its offersHandle (features_handle.go).
+type offers struct {
+	h             offersHandle
+	features      []feature
+	requests      map[string]*feature
+	notifications map[string]func(*jsonrpc.Message)
+}
+
+// newOffers builds the tables over h.
+func newOffers(h offersHandle) *offers {
+	o := &offers{h: h}
+	o.features = o.table()
+	o.requests = requestTable(o.features)
+	o.notifications = o.notificationTable()
+	return o
+}
+
 // feature is one thing the client offers a server.
 type feature struct {
 	// requests are the server requests it serves (none for a feature
 	// that only changes what we accept, like the tasks extension).
 	requests []string
-	serve    func(s *Session, e *incoming, m *jsonrpc.Message)
+	serve    func(e *incoming, m *jsonrpc.Message)
 	// declare returns the capability member it adds for version v and
 	// its value; ok is false when it declares nothing in v.
-	declare func(s *Session, v string) (name string, value any, ok bool)
+	declare func(v string) (name string, value any, ok bool)
 	// unserved, when set, is the message of the -32601 a request of this
 	// feature gets whenever the feature is not declared in the session's
 	// version: we serve only what we declared. Elicitation has none: its
@@ -44,28 +64,31 @@ const (
 	unservedRoots    = "Roots not supported"
 )
 
-// features is the table; built per session (no package state), read-only
-// after newSession.
-func features() []feature {
+// table is the features; built per session (no package state), read-only
+// after newOffers.
+func (o *offers) table() []feature {
+	h := o.h
+	elicitation := func(v string) (string, any, bool) { return declareElicitation(h.elicit, v) }
+	sampling := func(v string) (string, any, bool) { return declareSampling(h.sampling, v) }
 	return []feature{
-		{requests: []string{wire.MethodPing}, serve: (*Session).servePing},
-		{requests: []string{wire.MethodElicit}, serve: (*Session).serveQuestion, declare: (*Session).declareElicitation},
-		{requests: []string{wire.MethodCreateMessage}, serve: (*Session).serveQuestion, declare: (*Session).declareSampling, unserved: unservedSampling},
+		{requests: []string{wire.MethodPing}, serve: o.servePing},
+		{requests: []string{wire.MethodElicit}, serve: o.serveQuestion, declare: elicitation},
+		{requests: []string{wire.MethodCreateMessage}, serve: o.serveQuestion, declare: sampling, unserved: unservedSampling},
 		// Roots (roots.go): roots/list in the stateful era; in 2026-07-28
 		// the same list answers roots/list inputs (autoInput).
-		{requests: []string{wire.MethodRootsList}, serve: (*Session).serveRootsList, declare: (*Session).declareRoots, unserved: unservedRoots},
+		{requests: []string{wire.MethodRootsList}, serve: o.serveRoots, declare: h.declareRoots, unserved: unservedRoots},
 		// 2025-11-25 core tasks, both ways: we list and cancel the
 		// server's tasks, and run tasks for it when it task-augments a
 		// request we declared in tasks.requests, answering its tasks/*
 		// about them (receiver.go).
 		{
 			requests: []string{wire.MethodTasksList, wire.MethodTasksGet, wire.MethodTasksResult, wire.MethodTasksCancel},
-			serve:    (*Session).serveReceiverRequest,
-			declare:  (*Session).declareTasks,
+			serve:    h.serveTasks,
+			declare:  func(v string) (string, any, bool) { return declareTasks(h.elicit, h.sampling, v) },
 		},
 		// The 2026-07-28 tasks extension: a tools/call may answer
 		// resultType "task" (tasks*.go).
-		{declare: func(_ *Session, v string) (string, any, bool) {
+		{declare: func(v string) (string, any, bool) {
 			return "extensions", map[string]any{extTasks: struct{}{}}, wire.Stateless(v)
 		}},
 	}
@@ -83,36 +106,37 @@ func requestTable(fs []feature) map[string]*feature {
 }
 
 // declared reports whether f declares anything in version v.
-func (s *Session) declared(f *feature, v string) bool {
+func declared(f *feature, v string) bool {
 	if f.declare == nil {
 		return false
 	}
-	_, _, ok := f.declare(s, v)
+	_, _, ok := f.declare(v)
 	return ok
 }
 
-// serveRequest serves one server request through its feature: a method we
+// serve serves one server request through its feature: a method we
 // know nothing of gets -32601 "method not found", and one of a feature
 // not declared in the session's version gets the feature's own -32601,
 // marked for the traffic view (RequestRefused, and the error's data names
 // the capability).
-func (s *Session) serveRequest(e *incoming, m *jsonrpc.Message) {
-	f := s.requests[m.Method]
+func (o *offers) serve(e *incoming, m *jsonrpc.Message) {
+	f := o.requests[m.Method]
 	switch {
 	case f == nil:
-		s.answer(e, e.ctx, nil, jsonrpc.NewError(jsonrpc.CodeMethodNotFound, "method not found: "+m.Method, nil))
-	case f.unserved != "" && !s.declared(f, s.Protocol()):
+		o.h.answer(e, nil, jsonrpc.NewError(jsonrpc.CodeMethodNotFound, "method not found: "+m.Method, nil))
+	case f.unserved != "" && !declared(f, o.h.protocol()):
 		capability := capabilityOf(m.Method)
-		v := s.Protocol()
+		v := o.h.protocol()
 		rpcErr := jsonrpc.NewError(jsonrpc.CodeMethodNotFound, f.unserved,
 			map[string]string{"notDeclared": capability, "protocolVersion": v})
-		if s.answer(e, e.ctx, nil, rpcErr) {
-			s.refused(e.id, e.owner, m.Method, capability, rpcErr)
+		o.refusing(e.id, e.owner, m.Method, capability)
+		if o.h.answer(e, nil, rpcErr) {
+			o.refused(e.id, m.Method, capability, rpcErr)
 		}
 	case f.serve == nil:
-		s.answer(e, e.ctx, nil, jsonrpc.NewError(jsonrpc.CodeMethodNotFound, "method not found: "+m.Method, nil))
+		o.h.answer(e, nil, jsonrpc.NewError(jsonrpc.CodeMethodNotFound, "method not found: "+m.Method, nil))
 	default:
-		f.serve(s, e, m)
+		f.serve(e, m)
 	}
 }
 
@@ -129,26 +153,27 @@ func capabilityOf(method string) string {
 	return method
 }
 
-// refused reports a server request refused because it needs a capability
-// we did not declare: a Notice now, and RequestRefused, which the traffic
-// view uses to mark the request and our answer. owner is the call of ours
-// it belongs to, if any: its error will say so (afterRefusals).
-func (s *Session) refused(id, owner jsonrpc.ID, method, capability string, rpcErr *jsonrpc.Error) {
-	s.notice("refused %s #%s: the client did not declare %s in %s (answered %d %s)",
-		method, id.Raw(), capability, s.Protocol(), rpcErr.Code, rpcErr.Message)
+// refusing notes, before the refusal goes out, that the server request
+// id is refused because it needs a capability we did not declare: owner
+// is the call of ours it belongs to, if any, and its error will say so
+// (afterRefusals). Before, since the server may fail that call as soon as
+// it reads the refusal, and the call's error is decided when its answer
+// comes.
+func (o *offers) refusing(id, owner jsonrpc.ID, method, capability string) {
 	if owner.IsValid() {
-		what := fmt.Sprintf("%s #%s (it did not declare %s)", method, id.Raw(), capability)
-		s.mu.Lock()
-		for _, c := range s.calls.All() {
-			if c.callID() == owner && len(c.refusals) < maxRefusals {
-				c.refusals = append(c.refusals, what)
-				break
-			}
-		}
-		s.mu.Unlock()
+		o.h.noteRefusal(owner, fmt.Sprintf("%s #%s (it did not declare %s)", method, id.Raw(), capability))
 	}
-	s.emit(RequestRefused{Server: s.name, ID: id, Method: method, Capability: capability, Err: rpcErr})
-	s.lint.Refused(id, method, capability)
+}
+
+// refused reports a server request refused because it needs a capability
+// we did not declare (refusing noted it first): a Notice now, and
+// RequestRefused, which the traffic view uses to mark the request and our
+// answer.
+func (o *offers) refused(id jsonrpc.ID, method, capability string, rpcErr *jsonrpc.Error) {
+	o.h.notice("refused %s #%s: the client did not declare %s in %s (answered %d %s)",
+		method, id.Raw(), capability, o.h.protocol(), rpcErr.Code, rpcErr.Message)
+	o.h.emit(RequestRefused{Server: o.h.server, ID: id, Method: method, Capability: capability, Err: rpcErr})
+	o.h.lint.Refused(id, method, capability)
 }
 
 // maxRefusals bounds call.refusals: a few name the cause.
@@ -158,10 +183,8 @@ const maxRefusals = 4
 // when the client had refused server requests of c, the server's error
 // (often a bare -32601 naming the call's own method, as go-sdk's bridge
 // sends) follows what the client refused, which is what happened.
-func (s *Session) afterRefusals(c *call, err error) error {
-	s.mu.Lock()
-	refusals := slices.Clone(c.refusals)
-	s.mu.Unlock()
+func (o *offers) afterRefusals(c *call, err error) error {
+	refusals := o.h.refusals(c)
 	if len(refusals) == 0 {
 		return err
 	}
@@ -169,17 +192,17 @@ func (s *Session) afterRefusals(c *call, err error) error {
 		strings.Join(refusals, ", "), err)
 }
 
-// clientCapabilities is what we declare in version v: initialize's
+// capabilities is what we declare in version v: initialize's
 // capabilities, or 2026-07-28's clientCapabilities _meta. Only what the
 // client can honour is declared. Members two features share (extensions)
 // are merged.
-func (s *Session) clientCapabilities(v string) map[string]any {
+func (o *offers) capabilities(v string) map[string]any {
 	caps := map[string]any{}
-	for _, f := range s.features {
+	for _, f := range o.features {
 		if f.declare == nil {
 			continue
 		}
-		name, value, ok := f.declare(s, v)
+		name, value, ok := f.declare(v)
 		if !ok {
 			continue
 		}
@@ -195,12 +218,10 @@ func (s *Session) clientCapabilities(v string) map[string]any {
 	return caps
 }
 
-// declareElicitation declares elicitation in the modes of Options.Elicit,
-// in the shape of version v: 2025-11-25 and later name the modes,
-// 2025-06-18 knows only "elicitation":{} (form), earlier versions have no
-// elicitation at all.
-func (s *Session) declareElicitation(v string) (string, any, bool) {
-	m := s.opts.Elicit
+// declareElicitation declares elicitation in modes m, in the shape of
+// version v: 2025-11-25 and later name the modes, 2025-06-18 knows only
+// "elicitation":{} (form), earlier versions have no elicitation at all.
+func declareElicitation(m ElicitModes, v string) (string, any, bool) {
 	switch {
 	case v == wire.Protocol2025_11_25 || wire.Stateless(v):
 		el := map[string]any{}
@@ -217,12 +238,12 @@ func (s *Session) declareElicitation(v string) (string, any, bool) {
 	return "", nil, false
 }
 
-// declareSampling declares sampling when Options.Sampling is on: "{}"
-// in 2024-11-05 to 2025-06-18, with "tools" from 2025-11-25 on (elicit
-// shows the offered tools and can answer with tool_use). "context" is
-// never declared: elicit includes no server context.
-func (s *Session) declareSampling(v string) (string, any, bool) {
-	if s.opts.Sampling != SamplingOn || !wire.IsSupported(v) {
+// declareSampling declares sampling when mode (Options.Sampling) is on:
+// "{}" in 2024-11-05 to 2025-06-18, with "tools" from 2025-11-25 on
+// (elicit shows the offered tools and can answer with tool_use).
+// "context" is never declared: elicit includes no server context.
+func declareSampling(mode SamplingMode, v string) (string, any, bool) {
+	if mode != SamplingOn || !wire.IsSupported(v) {
 		return "", nil, false
 	}
 	if v == wire.Protocol2025_11_25 || wire.Stateless(v) {
@@ -231,17 +252,22 @@ func (s *Session) declareSampling(v string) (string, any, bool) {
 	return "sampling", struct{}{}, true
 }
 
-// samplingModes is what of sampling is in force: what we declared in the
-// negotiated version.
-func (s *Session) samplingModes() question.SamplingModes {
-	_, v, ok := s.declareSampling(s.Protocol())
+// samplingModes is what of sampling is in force in version v: what we
+// declared in it, given mode (Options.Sampling).
+func samplingModes(mode SamplingMode, v string) question.SamplingModes {
+	_, caps, ok := declareSampling(mode, v)
 	m := question.SamplingModes{On: ok}
-	if caps, isMap := v.(map[string]any); isMap {
+	if caps, isMap := caps.(map[string]any); isMap {
 		_, m.Tools = caps["tools"]
 	}
 	return m
 }
 
-func (s *Session) servePing(e *incoming, _ *jsonrpc.Message) {
-	s.answer(e, e.ctx, json.RawMessage(`{}`), nil)
+func (o *offers) servePing(e *incoming, _ *jsonrpc.Message) {
+	o.h.answer(e, json.RawMessage(`{}`), nil)
+}
+
+func (o *offers) serveRoots(e *incoming, _ *jsonrpc.Message) {
+	res, rpcErr := o.h.rootsList()
+	o.h.answer(e, res, rpcErr)
 }

@@ -155,7 +155,7 @@ func answerable(raw json.RawMessage) bool {
 func checkRound(t *testing.T, s *Session, reqs map[string]json.RawMessage) map[string]json.RawMessage {
 	t.Helper()
 	c := &call{method: "tools/call", name: "fuzz", id: jsonrpc.IntID(1)}
-	responses, rec, err := s.serveRound(context.Background(), c, reqs, time.Time{})
+	responses, rec, err := s.rounds.serve(context.Background(), c, reqs, time.Time{})
 	want := 0
 	for _, raw := range reqs {
 		if answerable(raw) {
@@ -230,7 +230,7 @@ func checkRound(t *testing.T, s *Session, reqs map[string]json.RawMessage) map[s
 func checkRoundParams(t *testing.T, s *Session, responses map[string]json.RawMessage, state json.RawMessage) {
 	t.Helper()
 	base := json.RawMessage(`{"name":"fuzz","arguments":{"a":1},"inputResponses":{"stale":{}},"requestState":"stale","_meta":{"progressToken":7}}`)
-	params, err := s.roundParams(base, responses, state, true)
+	params, err := s.rounds.params(base, responses, state, true)
 	if err != nil {
 		t.Fatalf("roundParams: %v", err)
 	}
@@ -406,7 +406,7 @@ func checkEntry(t *testing.T, s *Session, key string, raw json.RawMessage) {
 // checkParsed runs question.Parse as the session does and checks its verdict.
 func checkParsed(t *testing.T, s *Session, p *question.Question, params json.RawMessage) {
 	t.Helper()
-	perr := question.Parse(p, params, s.modes(), s.Subset(), &s.schemas)
+	perr := question.Parse(p, params, s.modes(), s.Subset(), &s.questions.schemas)
 	form, urlMode := s.modes().Form, s.modes().URL
 	if perr != nil {
 		if !strings.HasPrefix(perr.Msg, "invalid ") {

@@ -264,7 +264,7 @@ func FuzzCallToolPeer(f *testing.F) {
 			if time.Now().After(deadline) {
 				t.Fatalf("Pending (%d, %d) %v after CallTool returned", o, i, fuzzReturnBound)
 			}
-			time.Sleep(time.Millisecond)
+			time.Sleep(time.Millisecond) // the interval of a poll of Pending
 		}
 		if err := s.Err(); err != nil {
 			t.Fatalf("the session ended: %v", err)

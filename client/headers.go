@@ -49,6 +49,7 @@ type headerBinding struct {
 // toolHeaders is a session's cache of the header bindings of the tools it
 // listed, by tool name. Tools without bindings are not kept.
 type toolHeaders struct {
+	h  headersHandle
 	mu sync.Mutex
 	m  map[string][]headerBinding
 }
@@ -79,25 +80,21 @@ func (h *toolHeaders) put(bindings map[string][]headerBinding, complete bool) {
 	maps.Copy(h.m, bindings)
 }
 
-// mirrorsHeaders reports whether this session's requests carry
-// Mcp-Param headers: 2026-07-28 on a connection that sends message headers
+// mirrors reports whether this session's requests carry Mcp-Param
+// headers: 2026-07-28 on a connection that sends message headers
 // (Streamable HTTP; stdio has none).
-func (s *Session) mirrorsHeaders() bool {
-	if !s.stateless() {
-		return false
-	}
-	hs, ok := s.wire().(transport.HeaderSender)
-	return ok && hs.SendsHeaders()
+func (h *toolHeaders) mirrors() bool {
+	return h.h.stateless() && h.h.sendsHeaders()
 }
 
-// rememberTools is ListTools' hook: on a session that mirrors headers it
+// remember is ListTools' hook: on a session that mirrors headers it
 // caches every tool's bindings and drops the tools whose annotations are
 // invalid, with a Notice each. SEP-2243 says a Streamable HTTP client MUST
 // reject such tool definitions, and go-sdk's client leaves them out of
 // tools/list (filterValidTools); a call to one could never carry the right
 // headers. Other sessions get tools back unchanged.
-func (s *Session) rememberTools(tools []wire.Tool, complete bool) []wire.Tool {
-	if !s.mirrorsHeaders() {
+func (h *toolHeaders) remember(tools []wire.Tool, complete bool) []wire.Tool {
+	if !h.mirrors() {
 		return tools
 	}
 	bindings := make(map[string][]headerBinding)
@@ -105,8 +102,8 @@ func (s *Session) rememberTools(tools []wire.Tool, complete bool) []wire.Tool {
 	for _, t := range tools {
 		b, err := toolBindings(t.InputSchema)
 		if err != nil {
-			s.notice("tool %q left out: its input schema %v (x-mcp-header, 2026-07-28)", t.Name, err)
-			s.lint.Find(findings.HeaderAnnotation, s.lint.ListFrame(wire.MethodToolsList), "tool %q: %v", t.Name, err)
+			h.h.notice("tool %q left out: its input schema %v (x-mcp-header, 2026-07-28)", t.Name, err)
+			h.h.lint.Find(findings.HeaderAnnotation, h.h.lint.ListFrame(wire.MethodToolsList), "tool %q: %v", t.Name, err)
 			continue
 		}
 		if len(b) > 0 {
@@ -114,16 +111,16 @@ func (s *Session) rememberTools(tools []wire.Tool, complete bool) []wire.Tool {
 		}
 		kept = append(kept, t)
 	}
-	s.headers.put(bindings, complete)
+	h.put(bindings, complete)
 	return kept
 }
 
-// paramHeaders is the Mcp-Param headers of one request (nil for all but a
+// params is the Mcp-Param headers of one request (nil for all but a
 // tools/call of a tool with bindings, on a session that mirrors headers),
 // read from the params as sent (name and arguments, so Session.Request
 // gets them too), like go-sdk's generateParamHeaders.
-func (s *Session) paramHeaders(c *call, params json.RawMessage) map[string]string {
-	if c.method != wire.MethodToolsCall || s.headers.none() || !s.mirrorsHeaders() {
+func (h *toolHeaders) params(c *call, params json.RawMessage) map[string]string {
+	if c.method != wire.MethodToolsCall || h.none() || !h.mirrors() {
 		return nil
 	}
 	var p struct {
@@ -133,32 +130,32 @@ func (s *Session) paramHeaders(c *call, params json.RawMessage) map[string]strin
 	if json.Unmarshal(params, &p) != nil || p.Arguments == nil {
 		return nil
 	}
-	b := s.headers.get(p.Name)
+	b := h.get(p.Name)
 	if len(b) == 0 {
 		return nil
 	}
 	return mirror(b, p.Arguments)
 }
 
-// relistForHeaders handles -32020 on a tools/call: it lists the tools again
+// relist handles -32020 on a tools/call: it lists the tools again
 // (the server may have a schema we lack or an older one of) and reports
 // whether that changed the call's headers, in which case the call is worth
 // sending once more. The server refuses a mismatch before running the tool,
 // so the retry repeats nothing.
-func (s *Session) relistForHeaders(ctx context.Context, c *call, params json.RawMessage) bool {
-	if c.method != wire.MethodToolsCall || !s.mirrorsHeaders() {
+func (h *toolHeaders) relist(ctx context.Context, c *call, params json.RawMessage) bool {
+	if c.method != wire.MethodToolsCall || !h.mirrors() {
 		return false
 	}
-	before := s.paramHeaders(c, params)
-	if _, err := s.ListTools(ctx); err != nil {
-		s.log.Debug("tools/list after a header mismatch failed", "tool", c.name, "err", err)
+	before := h.params(c, params)
+	if err := h.h.listTools(ctx); err != nil {
+		h.h.log.Debug("tools/list after a header mismatch failed", "tool", c.name, "err", err)
 		return false
 	}
-	after := s.paramHeaders(c, params)
+	after := h.params(c, params)
 	if maps.Equal(before, after) {
 		return false
 	}
-	s.notice("%s: the server refused our Mcp-Param headers; listed the tools again and retrying with the new ones", c.describe())
+	h.h.notice("%s: the server refused our Mcp-Param headers; listed the tools again and retrying with the new ones", c.describe())
 	return true
 }
 

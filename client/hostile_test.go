@@ -201,7 +201,7 @@ func (o *countingObserver) Event(e client.Event) {
 			<-o.hold
 		}
 		if o.slow > 0 {
-			time.Sleep(o.slow)
+			time.Sleep(o.slow) // a deliberately slow observer
 		}
 	case client.Notice:
 		o.notices.Add(1)

@@ -85,12 +85,18 @@ func TestHTTPThreeElicitationsInReverse(t *testing.T) {
 func TestHTTPSessionExpiredReinitializes(t *testing.T) {
 	t.Parallel()
 	rec := &recorder{}
-	const idle = 400 * time.Millisecond
-	s := serveHTTP(t, newAskServer(nil), &mcp.StreamableHTTPOptions{SessionTimeout: idle}, &client.Options{Prompter: question.DeclineAll}, rec)
+	srv := newAskServer(nil)
+	s := serveHTTP(t, srv, nil, &client.Options{Prompter: question.DeclineAll}, rec)
 	if _, err := s.ListTools(t.Context()); err != nil {
 		t.Fatal(err)
 	}
-	time.Sleep(3 * idle) // the server forgets the idle session
+	// The server forgets the session: what its idle timeout
+	// (StreamableHTTPOptions.SessionTimeout) does, done here at once;
+	// Close returns once the handler has dropped it, so the next request
+	// gets 404.
+	for ss := range srv.Sessions() {
+		_ = ss.Close()
+	}
 	// A call, not a list: the tools/list answer is given again while the
 	// server, which declared tools.listChanged, said no change (lists.go).
 	res, err := s.CallTool(t.Context(), "echo", askArgs{Name: "x"}, nil)

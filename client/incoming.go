@@ -82,7 +82,7 @@ func (s *Session) handleRequest(in transport.Inbound) {
 		e.holds = s.holdLocked(in, e.origin)
 	}
 	s.in[m.ID] = e
-	unrelated := asks && s.unrelatedLocked(e)
+	unrelated := asks && unrelatedRequest(e, s.calls.All())
 	s.wg.Add(1)
 	s.mu.Unlock()
 	s.lint.Request(m, arrived, unrelated)
@@ -185,7 +185,7 @@ func (s *Session) serve(e *incoming, m *jsonrpc.Message) {
 			c.clock.release()
 		}
 	}()
-	s.serveRequest(e, m) // features.go
+	s.offers.serve(e, m) // features.go
 	// Release the context (a no-op if it already ended). Not under mu: by
 	// now claim has taken e out of s.in, so nothing else looks at it, and
 	// cancelling takes s.base's own lock, which a thousand siblings share.
@@ -272,7 +272,7 @@ func (s *Session) onProgress(params json.RawMessage) {
 		c = s.progress[tok]
 	}
 	var id jsonrpc.ID
-	issued := c != nil || s.tokenIssuedLocked(p.Token)
+	issued := c != nil || tokenIssued(p.Token, s.nextToken)
 	if c != nil {
 		id = c.id
 		c.clock.kick() // progress resets the request's timeout (timeout.go)

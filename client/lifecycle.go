@@ -39,7 +39,7 @@ func (s *Session) offered() string {
 func (s *Session) initialize(ctx context.Context) error {
 	var res initializeResult
 	c := &call{method: wire.MethodInitialize}
-	params := initializeParams{ProtocolVersion: s.offered(), Capabilities: s.clientCapabilities(s.offered()), ClientInfo: s.opts.ClientInfo}
+	params := initializeParams{ProtocolVersion: s.offered(), Capabilities: s.offers.capabilities(s.offered()), ClientInfo: s.opts.ClientInfo}
 	if err := s.do(ctx, c, params, &res); err != nil {
 		return err
 	}

@@ -1,6 +1,7 @@
 package client
 
 import (
+	"iter"
 	"time"
 
 	"github.com/elicit-dev/elicit/client/lint"
@@ -28,25 +29,26 @@ func newLinter(s *Session) *lint.Linter {
 	})
 }
 
-// tokenIssuedLocked reports whether tok is a progress token this session
-// handed out (newToken); under Session.mu.
-func (s *Session) tokenIssuedLocked(tok *jsonrpc.ID) bool {
+// tokenIssued reports whether tok is a progress token a session whose
+// next token is next handed out (newToken; read under Session.mu).
+func tokenIssued(tok *jsonrpc.ID, next int64) bool {
 	c, ok := tok.Canonical()
 	if !ok {
 		return false
 	}
 	n, isInt := c.Int()
-	return isInt && n >= 1 && n <= s.nextToken
+	return isInt && n >= 1 && n <= next
 }
 
-// unrelatedLocked reports whether a server request that asks a person has
+// unrelatedRequest reports whether a server request that asks a person has
 // nothing to belong to: no call of ours carried it or owns it, it names no
-// task, and no request of ours but pings is open (under Session.mu).
-func (s *Session) unrelatedLocked(e *incoming) bool {
+// task, and no request of ours (open are calls, read under Session.mu)
+// but pings is open.
+func unrelatedRequest(e *incoming, open iter.Seq2[jsonrpc.ID, *call]) bool {
 	if e.origin.CallID.IsValid() || e.origin.TaskID != "" {
 		return false
 	}
-	for _, c := range s.calls.All() {
+	for _, c := range open {
 		if c.method != wire.MethodPing {
 			return false
 		}

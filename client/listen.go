@@ -7,12 +7,12 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/elicit-dev/elicit/client/findings"
 	"github.com/elicit-dev/elicit/client/lint"
 	"github.com/elicit-dev/elicit/client/wire"
-	"github.com/elicit-dev/elicit/transport"
 	"github.com/elicit-dev/elicit/transport/jsonrpc"
 )
 
@@ -72,7 +72,7 @@ type Listener struct {
 	ack  chan error
 	done chan struct{}
 
-	// Guarded by Session.mu.
+	mu     sync.Mutex // guards agreed and acked
 	agreed ListenOptions
 	acked  bool
 
@@ -89,10 +89,18 @@ func newListener(opts ListenOptions) *Listener {
 
 // Agreed is what the server agreed to send (a subset of what was asked).
 func (l *Listener) Agreed() ListenOptions {
-	a := l.agreed
+	_, a := l.state()
 	a.TaskIDs = slices.Clone(a.TaskIDs)
 	a.ResourceSubscriptions = slices.Clone(a.ResourceSubscriptions)
 	return a
+}
+
+// state is whether the server acknowledged l, and what it agreed to
+// (its slices are not to be changed).
+func (l *Listener) state() (acked bool, agreed ListenOptions) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.acked, l.agreed
 }
 
 // Done is closed when the subscription has ended.
@@ -121,17 +129,17 @@ var errBadAck = errors.New("the server acknowledged notifications we did not ask
 // timeout: it is meant to stay open.
 func (s *Session) Listen(ctx context.Context, opts ListenOptions) (*Listener, error) {
 	l := newListener(opts)
-	if err := s.openListen(ctx, ctx, l); err != nil {
+	if err := s.subs.open(ctx, ctx, l); err != nil {
 		return nil, err
 	}
 	return l, nil
 }
 
-// openListen opens l's stream, which lives until stream ends, and waits
+// open opens l's stream, which lives until stream ends, and waits
 // for its acknowledgement until wait ends or Options.RequestTimeout has
 // passed (then the stream is closed and the error says why). When it
 // returns an error, l has ended (Done is closed).
-func (s *Session) openListen(stream, wait context.Context, l *Listener) error {
+func (rs *subscriptions) open(stream, wait context.Context, l *Listener) error {
 	opts := l.asked
 	// Never opened, l has ended all the same (its Done is closed).
 	never := func(err error) error {
@@ -139,26 +147,19 @@ func (s *Session) openListen(stream, wait context.Context, l *Listener) error {
 		close(l.done)
 		return err
 	}
-	if !s.stateless() {
-		return never(fmt.Errorf("subscriptions/listen on %s: needs 2026-07-28, but the session speaks %s (list changes arrive without asking)", s.name, s.Era()))
+	if !rs.h.stateless() {
+		return never(fmt.Errorf("subscriptions/listen on %s: needs 2026-07-28, but the session speaks %s (list changes arrive without asking)", rs.h.server, rs.h.era()))
 	}
 	lctx, cancel := context.WithCancelCause(stream)
-	s.mu.Lock()
-	if s.isDead || s.closing {
-		err := s.err
-		s.mu.Unlock()
+	leave, err := rs.h.join()
+	if err != nil {
 		cancel(nil)
-		if err == nil {
-			err = ErrClosed
-		}
-		return never(fmt.Errorf("subscriptions/listen on %s: %w", s.name, err))
+		return never(fmt.Errorf("subscriptions/listen on %s: %w", rs.h.server, err))
 	}
-	s.wg.Add(1)
-	s.mu.Unlock()
 	go func() {
-		defer s.wg.Done()
+		defer leave()
 		defer cancel(nil)
-		err := s.do(lctx, &call{method: wire.MethodSubscriptionsListen, listen: l}, map[string]any{"notifications": opts}, nil)
+		err := rs.h.do(lctx, &call{method: wire.MethodSubscriptionsListen, listen: l}, map[string]any{"notifications": opts}, nil)
 		switch {
 		case lctx.Err() != nil:
 			if cause := context.Cause(lctx); errors.Is(cause, errBadAck) || errors.Is(cause, ErrTimeout) || errors.Is(cause, errGaveUp) {
@@ -167,32 +168,29 @@ func (s *Session) openListen(stream, wait context.Context, l *Listener) error {
 		case err != nil:
 			l.err = err
 		default:
-			s.notice("the server ended subscription %v", opts.names())
+			rs.h.notice("the server ended subscription %v", opts.names())
 		}
 		if l.ended != nil {
 			l.ended(l.err)
 		}
 		close(l.done)
 	}()
-	acked := time.NewTimer(s.opts.RequestTimeout)
+	acked := time.NewTimer(rs.h.timeout)
 	defer acked.Stop()
 	select {
 	case <-acked.C:
-		cause := fmt.Errorf("%w: not acknowledged within %v", ErrTimeout, s.opts.RequestTimeout)
+		cause := fmt.Errorf("%w: not acknowledged within %v", ErrTimeout, rs.h.timeout)
 		cancel(cause)
 		<-l.done
-		return fmt.Errorf("subscriptions/listen on %s: %w", s.name, cause)
+		return fmt.Errorf("subscriptions/listen on %s: %w", rs.h.server, cause)
 	case err := <-l.ack:
 		if err != nil {
 			cancel(fmt.Errorf("%w: %w", errBadAck, err))
 			<-l.done
-			return fmt.Errorf("subscriptions/listen on %s: %w", s.name, err)
+			return fmt.Errorf("subscriptions/listen on %s: %w", rs.h.server, err)
 		}
-		s.mu.Lock()
-		agreed := l.agreed
-		s.mu.Unlock()
-		if !agreed.equal(opts) {
-			s.notice("subscription: asked for %v, the server agreed to %v", opts.names(), agreed.names())
+		if _, agreed := l.state(); !agreed.equal(opts) {
+			rs.h.notice("subscription: asked for %v, the server agreed to %v", opts.names(), agreed.names())
 		}
 		return nil
 	case <-wait.Done():
@@ -201,18 +199,18 @@ func (s *Session) openListen(stream, wait context.Context, l *Listener) error {
 			cause := fmt.Errorf("%w: %w", errGaveUp, context.Cause(wait))
 			cancel(cause)
 			<-l.done
-			return fmt.Errorf("subscriptions/listen on %s: %w", s.name, cause)
+			return fmt.Errorf("subscriptions/listen on %s: %w", rs.h.server, cause)
 		}
 		<-l.done
-		return fmt.Errorf("subscriptions/listen on %s: %w", s.name, context.Cause(wait))
+		return fmt.Errorf("subscriptions/listen on %s: %w", rs.h.server, context.Cause(wait))
 	case <-l.done:
 		if l.err != nil {
 			return l.err
 		}
 		if wait.Err() != nil {
-			return fmt.Errorf("subscriptions/listen on %s: %w", s.name, context.Cause(wait))
+			return fmt.Errorf("subscriptions/listen on %s: %w", rs.h.server, context.Cause(wait))
 		}
-		return fmt.Errorf("subscriptions/listen on %s: ended before the server acknowledged it", s.name)
+		return fmt.Errorf("subscriptions/listen on %s: ended before the server acknowledged it", rs.h.server)
 	}
 }
 
@@ -246,23 +244,24 @@ func subscriptionID(params json.RawMessage) (jsonrpc.ID, bool) {
 
 // acknowledged handles notifications/subscriptions/acknowledged (read
 // loop): the agreed set must be within what was asked.
-func (s *Session) acknowledged(params json.RawMessage) {
+func (rs *subscriptions) acknowledged(params json.RawMessage) {
 	id, ok := subscriptionID(params)
 	var p struct {
 		Notifications map[string]json.RawMessage `json:"notifications"`
 	}
 	if !ok || json.Unmarshal(params, &p) != nil {
-		s.notice("ignored a malformed notifications/subscriptions/acknowledged")
+		rs.h.notice("ignored a malformed notifications/subscriptions/acknowledged")
 		return
 	}
-	s.mu.Lock()
-	var l *Listener
-	if c, _ := s.calls.Get(id); c != nil {
-		l = c.listen
+	l, _ := rs.h.listener(id)
+	if l != nil {
+		l.mu.Lock()
 	}
 	if l == nil || l.acked {
-		s.mu.Unlock()
-		s.notice("ignored an acknowledgement for subscription %s: not open, or acknowledged already", id)
+		if l != nil {
+			l.mu.Unlock()
+		}
+		rs.h.notice("ignored an acknowledgement for subscription %s: not open, or acknowledged already", id)
 		return
 	}
 	l.acked = true
@@ -296,7 +295,7 @@ func (s *Session) acknowledged(params json.RawMessage) {
 			extra = append(extra, k)
 		}
 	}
-	s.mu.Unlock()
+	l.mu.Unlock()
 	if len(extra) > 0 {
 		l.ack <- fmt.Errorf("%w: %s", errBadAck, strings.Join(extra, ", "))
 		return
@@ -321,62 +320,55 @@ func agreeTo(key string, got, asked, agreed, extra []string) ([]string, []string
 // listChanged routes notifications/{tools,prompts,resources}/list_changed
 // (read loop): on a subscription, only kinds it agreed to; without a
 // subscription id (older eras), as is.
-func (s *Session) listChanged(what string, params json.RawMessage) {
+func (rs *subscriptions) listChanged(what string, params json.RawMessage) {
 	id, ok := subscriptionID(params)
 	if !ok {
-		s.changedList(what)
-		s.emit(ListChanged{Server: s.name, What: what})
+		rs.h.changedList(what)
+		rs.h.emit(ListChanged{Server: rs.h.server, What: what})
 		return
 	}
-	s.mu.Lock()
-	var l *Listener
-	if c, _ := s.calls.Get(id); c != nil {
-		l = c.listen
+	var acked bool
+	var on ListenOptions
+	if l, _ := rs.h.listener(id); l != nil {
+		acked, on = l.state()
 	}
-	agreed := l != nil && l.acked && map[string]bool{
-		"tools":     l.agreed.ToolsListChanged,
-		"prompts":   l.agreed.PromptsListChanged,
-		"resources": l.agreed.ResourcesListChanged,
+	agreed := acked && map[string]bool{
+		"tools":     on.ToolsListChanged,
+		"prompts":   on.PromptsListChanged,
+		"resources": on.ResourcesListChanged,
 	}[what]
-	acked := l != nil && l.acked
-	s.mu.Unlock()
 	if !agreed && acked {
-		s.lint.Find(findings.SubscriptionUnrequested, lint.InFrame(jsonrpc.ID{}, "", time.Now()), "%s list_changed on subscription %s, which did not agree to it", what, id)
+		rs.h.lint.Find(findings.SubscriptionUnrequested, lint.InFrame(jsonrpc.ID{}, "", time.Now()), "%s list_changed on subscription %s, which did not agree to it", what, id)
 	}
 	if !agreed {
-		s.notice("ignored %s list_changed for subscription %s: not open, or not agreed to", what, id)
+		rs.h.notice("ignored %s list_changed for subscription %s: not open, or not agreed to", what, id)
 		return
 	}
-	s.changedList(what)
-	s.emit(ListChanged{Server: s.name, What: what})
+	rs.h.changedList(what)
+	rs.h.emit(ListChanged{Server: rs.h.server, What: what})
 }
 
 // endListen handles a 2026-07-28 notifications/cancelled, which a server
 // sends only to end a subscriptions/listen stream (read loop).
-func (s *Session) endListen(params json.RawMessage) {
+func (rs *subscriptions) endListen(params json.RawMessage) {
 	var p struct {
 		RequestID *jsonrpc.ID `json:"requestId"`
 		Reason    string      `json:"reason"`
 	}
 	if wire.DecodeExact(params, &p) != nil || p.RequestID == nil {
-		s.notice("ignored a malformed notifications/cancelled")
+		rs.h.notice("ignored a malformed notifications/cancelled")
 		return
 	}
-	s.mu.Lock()
-	c, _ := s.calls.Get(*p.RequestID)
-	if c == nil || c.listen == nil {
-		s.mu.Unlock()
-		if c != nil {
-			s.lint.Find(findings.CancelledStateless, lint.InFrame(jsonrpc.ID{}, wire.NotifyCancelled, time.Now()), "notifications/cancelled for %s #%s", c.method, p.RequestID)
-		}
-		s.notice("ignored notifications/cancelled for request %s: servers cancel only subscriptions in 2026-07-28", p.RequestID)
-		return
-	}
-	s.calls.Forget(*p.RequestID, c)
-	s.mu.Unlock()
 	msg := "the server ended the subscription"
 	if p.Reason != "" {
 		msg += ": " + p.Reason
 	}
-	c.resp <- transport.Inbound{Msg: &jsonrpc.Message{ID: *p.RequestID, Error: jsonrpc.NewError(jsonrpc.CodeInternalError, msg, nil)}}
+	method, ended := rs.h.endStream(*p.RequestID, jsonrpc.NewError(jsonrpc.CodeInternalError, msg, nil))
+	if ended {
+		return
+	}
+	if method != "" {
+		rs.h.lint.Find(findings.CancelledStateless, lint.InFrame(jsonrpc.ID{}, wire.NotifyCancelled, time.Now()), "notifications/cancelled for %s #%s", method, p.RequestID)
+	}
+	rs.h.notice("ignored notifications/cancelled for request %s: servers cancel only subscriptions in 2026-07-28", p.RequestID)
 }

@@ -17,7 +17,7 @@ import (
 //     else the queued one, which goes out when the one in flight ends;
 //   - the last answer is kept, and given again, while no change was said
 //     since it was asked for, when the server is one that says so
-//     (listFreshness): a consumer whose events lag behind the wire (the
+//     (freshness): a consumer whose events lag behind the wire (the
 //     TUI's loop) asks again for changes its last answer already has.
 //
 // A burst of N list_changed, then, costs the request the first started
@@ -38,8 +38,12 @@ const (
 // listFlights is every kind's requests and last answer; under its own
 // lock, taken on the read loop briefly and never while calling out.
 type listFlights struct {
-	mu    sync.Mutex
-	kinds [listKinds]listState
+	// freshness is the session's initialize generation and what tells of
+	// changes of kind (listFreshnessOf, lists_handle.go): the one thing
+	// the coalescing needs of its session.
+	freshness func(kind listKind) (gen int, watch any)
+	mu        sync.Mutex
+	kinds     [listKinds]listState
 }
 
 type listState struct {
@@ -55,7 +59,7 @@ type listFlight struct {
 	base    context.Context // whose values the request carries
 	asked   uint64          // changes when it went out
 	gen     int             // the session's initialize generation then
-	watch   any             // what told of changes then (listFreshness)
+	watch   any             // what told of changes then (freshness)
 	waiters int
 	cancel  context.CancelFunc // set once it went out
 	// abandoned: everyone waiting gave up and it was cancelled; a caller
@@ -66,10 +70,9 @@ type listFlight struct {
 	err       error
 }
 
-// changedList counts a list_changed of what ("tools", "resources", "prompts")
+// changed counts a list_changed of what ("tools", "resources", "prompts")
 // on the read loop. Resources' says templates may have changed too.
-func (s *Session) changedList(what string) {
-	l := &s.lists
+func (l *listFlights) changed(what string) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	switch what {
@@ -87,9 +90,8 @@ func (s *Session) changedList(what string) {
 // other caller as the rules above say. Each caller gets its own copy of
 // the slice. ctx ending returns at once; the request is cancelled when
 // nobody waits for it any more.
-func coalescedList[T any](ctx context.Context, s *Session, kind listKind, fetch func(context.Context) ([]T, error)) ([]T, error) {
-	gen, watch := s.listFreshness(kind)
-	l := &s.lists
+func coalescedList[T any](ctx context.Context, l *listFlights, kind listKind, fetch func(context.Context) ([]T, error)) ([]T, error) {
+	gen, watch := l.freshness(kind)
 	l.mu.Lock()
 	k := &l.kinds[kind]
 	var f *listFlight
@@ -108,7 +110,7 @@ func coalescedList[T any](ctx context.Context, s *Session, kind listKind, fetch 
 	default:
 		f = newListFlight(ctx, fetch)
 		k.flight = f
-		s.sendList(kind, f, gen, watch)
+		l.send(kind, f, gen, watch)
 	}
 	f.waiters++
 	l.mu.Unlock()
@@ -141,20 +143,19 @@ func newListFlight[T any](ctx context.Context, fetch func(context.Context) ([]T,
 	}
 }
 
-// sendList sends f, which is k's flight now (under l.mu). Its request
+// send sends f, which is k's flight now (under l.mu). Its request
 // runs apart from any one caller's ctx: it ends when its answer comes,
 // the session ends, or nobody waits any more. When it ends the queued
 // request, if anyone still waits for it, goes out.
-func (s *Session) sendList(kind listKind, f *listFlight, gen int, watch any) {
-	k := &s.lists.kinds[kind]
+func (l *listFlights) send(kind listKind, f *listFlight, gen int, watch any) {
+	k := &l.kinds[kind]
 	f.asked, f.gen, f.watch = k.changes, gen, watch
 	ctx, cancel := context.WithCancel(context.WithoutCancel(f.base))
 	f.cancel = cancel
 	go func() {
 		items, err := f.fetch(ctx)
 		cancel()
-		gen, watch := s.listFreshness(kind)
-		l := &s.lists
+		gen, watch := l.freshness(kind)
 		l.mu.Lock()
 		defer l.mu.Unlock()
 		f.items, f.err = items, err
@@ -165,7 +166,7 @@ func (s *Session) sendList(kind listKind, f *listFlight, gen int, watch any) {
 		if q := k.queued; q != nil {
 			k.queued = nil
 			k.flight = q
-			s.sendList(kind, q, gen, watch)
+			l.send(kind, q, gen, watch)
 		}
 		close(f.done)
 	}()
@@ -174,40 +175,6 @@ func (s *Session) sendList(kind listKind, f *listFlight, gen int, watch any) {
 // statefulWatch is the watch of a session before 2026-07-28: the
 // server's declared listChanged holds for the session's life.
 type statefulWatch struct{}
-
-// listFreshness is the session's initialize generation (a new one may
-// list other things) and what tells of changes of kind, nil if nothing
-// does: before 2026-07-28 the server's declared listChanged
-// (statefulWatch); in 2026-07-28, where they come only on a
-// subscriptions/listen, the open one of ours that agreed to them. An
-// answer is given again only under the same watch it was asked under: a
-// change while none was open went unheard.
-func (s *Session) listFreshness(kind listKind) (gen int, watch any) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	caps := s.neg.caps
-	if s.neg.kind == eraStateless {
-		for _, c := range s.calls.All() {
-			if l := c.listen; l != nil && l.acked && listAgreed(l.agreed, kind) {
-				return s.gen, l
-			}
-		}
-		return s.gen, nil
-	}
-	var declared bool
-	switch kind {
-	case listTools:
-		declared = caps.ToolsListChanged
-	case listResources, listTemplates:
-		declared = caps.ResourcesListChanged
-	case listPrompts:
-		declared = caps.PromptsListChanged
-	}
-	if !declared {
-		return s.gen, nil
-	}
-	return s.gen, statefulWatch{}
-}
 
 func listAgreed(o ListenOptions, kind listKind) bool {
 	switch kind {

@@ -103,7 +103,7 @@ func newMatrixServer(life context.Context, mrtr bool) *mcp.Server {
 		res, err := req.Session.Elicit(ectx, &mcp.ElicitParams{Message: matrixQuestion, RequestedSchema: matrixSchema})
 		if err != nil {
 			if in.WithdrawMS > 0 && ctx.Err() == nil {
-				time.Sleep(matrixLinger)
+				time.Sleep(matrixLinger) // a deliberately lingering tool (matrixLinger)
 				return matrixText("withdrawn")
 			}
 			return matrixText("error " + err.Error())
@@ -543,7 +543,7 @@ func runCell(t *testing.T, d matrixDelivery, tr matrixTransport, end matrixEnd, 
 
 	// The wire: give a late frame (one that must not exist) a moment to
 	// show, then read what went out for the prompt.
-	time.Sleep(20 * time.Millisecond)
+	time.Sleep(20 * time.Millisecond) // a window in which a frame that must not exist may show
 	if got := d.wire(t, f, e); got != want.wire {
 		t.Errorf("on the wire for the prompt: %q, want %q", got, want.wire)
 	}

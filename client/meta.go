@@ -16,7 +16,7 @@ import (
 func (s *Session) metaFields(version string) map[string]json.RawMessage {
 	m := map[string]json.RawMessage{
 		wire.MetaProtocolVersion:    wire.MustJSON(version),
-		wire.MetaClientCapabilities: wire.MustJSON(s.clientCapabilities(version)),
+		wire.MetaClientCapabilities: wire.MustJSON(s.offers.capabilities(version)),
 		wire.MetaClientInfo:         wire.MustJSON(s.opts.ClientInfo),
 	}
 	s.mu.Lock()
@@ -46,7 +46,7 @@ func (s *Session) modernError(e *jsonrpc.Error) error {
 			switch {
 			case strings.HasPrefix(c, "elicitation"):
 				declared = append(declared, fmt.Sprintf("elicitation modes: %s", s.opts.Elicit))
-			case strings.HasPrefix(c, "sampling") && !s.samplingModes().On:
+			case strings.HasPrefix(c, "sampling") && !samplingModes(s.opts.Sampling, s.Protocol()).On:
 				declared = append(declared, "sampling: off")
 			}
 		}

@@ -88,13 +88,13 @@ func (s *Session) ListTools(ctx context.Context) ([]wire.Tool, error) {
 	if err := s.requireCap(wire.MethodToolsList, "tools"); err != nil {
 		return nil, err
 	}
-	return coalescedList(ctx, s, listTools, func(ctx context.Context) ([]wire.Tool, error) {
+	return coalescedList(ctx, &s.lists, listTools, func(ctx context.Context) ([]wire.Tool, error) {
 		tools, err := listAll[wire.Tool](ctx, s, wire.MethodToolsList, "tools")
 		if err == nil {
 			s.tasks.rememberTools(tools) // execution.taskSupport, for CallTool (tasks_call.go)
 			s.lint.Tools(tools)          // names, outputSchemas (client/lint)
 		}
-		return s.rememberTools(tools, err == nil), err
+		return s.headers.remember(tools, err == nil), err
 	})
 }
 
@@ -103,7 +103,7 @@ func (s *Session) ListResources(ctx context.Context) ([]wire.Resource, error) {
 	if err := s.requireCap(wire.MethodResourcesList, "resources"); err != nil {
 		return nil, err
 	}
-	return coalescedList(ctx, s, listResources, func(ctx context.Context) ([]wire.Resource, error) {
+	return coalescedList(ctx, &s.lists, listResources, func(ctx context.Context) ([]wire.Resource, error) {
 		return listAll[wire.Resource](ctx, s, wire.MethodResourcesList, "resources")
 	})
 }
@@ -114,7 +114,7 @@ func (s *Session) ListResourceTemplates(ctx context.Context) ([]wire.ResourceTem
 	if err := s.requireCap(wire.MethodResourcesTemplatesList, "resources"); err != nil {
 		return nil, err
 	}
-	return coalescedList(ctx, s, listTemplates, func(ctx context.Context) ([]wire.ResourceTemplate, error) {
+	return coalescedList(ctx, &s.lists, listTemplates, func(ctx context.Context) ([]wire.ResourceTemplate, error) {
 		return listAll[wire.ResourceTemplate](ctx, s, wire.MethodResourcesTemplatesList, "resourceTemplates")
 	})
 }
@@ -124,7 +124,7 @@ func (s *Session) ListPrompts(ctx context.Context) ([]wire.Prompt, error) {
 	if err := s.requireCap(wire.MethodPromptsList, "prompts"); err != nil {
 		return nil, err
 	}
-	return coalescedList(ctx, s, listPrompts, func(ctx context.Context) ([]wire.Prompt, error) {
+	return coalescedList(ctx, &s.lists, listPrompts, func(ctx context.Context) ([]wire.Prompt, error) {
 		return listAll[wire.Prompt](ctx, s, wire.MethodPromptsList, "prompts")
 	})
 }

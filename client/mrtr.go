@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"sync"
 
 	"github.com/elicit-dev/elicit/client/wire"
 	"github.com/elicit-dev/elicit/transport"
@@ -55,8 +56,22 @@ func (ir *inputRequired) UnmarshalJSON(b []byte) error {
 	return wire.DecodeExact(b, (*plain)(ir))
 }
 
-// doStateless runs c in the 2026-07-28 era until its final response.
-func (s *Session) doStateless(ctx context.Context, c *call, base json.RawMessage) (*jsonrpc.Message, error) {
+// rounds is a session's 2026-07-28 request path: it runs a call round
+// after round, and keeps the rounds whose retry is not yet written (under
+// its own lock). It reaches the session only through its roundsHandle
+// (mrtr_handle.go).
+type rounds struct {
+	h    roundsHandle
+	mu   sync.Mutex
+	open map[*roundRecord]bool
+}
+
+func newRounds(h roundsHandle) *rounds {
+	return &rounds{h: h, open: map[*roundRecord]bool{}}
+}
+
+// run runs c in the 2026-07-28 era until its final response.
+func (rs *rounds) run(ctx context.Context, c *call, base json.RawMessage) (*jsonrpc.Message, error) {
 	var (
 		responses map[string]json.RawMessage // nil in round 1 and after a round that asked nothing
 		state     json.RawMessage
@@ -68,14 +83,14 @@ func (s *Session) doStateless(ctx context.Context, c *call, base json.RawMessage
 		relisted  bool
 	)
 	for {
-		params, err := s.roundParams(base, responses, state, mrtrMethod(c.method))
+		params, err := rs.params(base, responses, state, mrtrMethod(c.method))
 		if err != nil {
 			return nil, err
 		}
 		if rec != nil {
 			c.sent = rec.delivered
 		}
-		in, _, err := s.roundTrip(ctx, c, params)
+		in, _, err := rs.h.roundTrip(ctx, c, params)
 		c.sent = nil
 		if rec != nil {
 			why := "the retry was not sent"
@@ -93,9 +108,9 @@ func (s *Session) doStateless(ctx context.Context, c *call, base json.RawMessage
 			// answers must not be lost that way.
 			resends++
 			if round > 1 {
-				s.notice("the connection dropped while %s was sending the answers of round %d; sending them again", c.describe(), round)
+				rs.h.notice("the connection dropped while %s was sending the answers of round %d; sending them again", c.describe(), round)
 			} else {
-				s.notice("the connection dropped during %s; sending it again", c.describe())
+				rs.h.notice("the connection dropped during %s; sending it again", c.describe())
 			}
 			rec = nil
 			continue
@@ -108,21 +123,21 @@ func (s *Session) doStateless(ctx context.Context, c *call, base json.RawMessage
 			switch {
 			case m.Error.Code == jsonrpc.CodeUnsupportedProtocolVersion && !switched:
 				switched = true
-				if s.switchVersion(m.Error) {
+				if rs.switchVersion(m.Error) {
 					rec = nil
 					continue
 				}
 			case m.Error.Code == jsonrpc.CodeHeaderMismatch && !relisted:
 				// Maybe a tool schema we lack (headers.go).
 				relisted = true
-				if s.relistForHeaders(ctx, c, params) {
+				if rs.h.relist(ctx, c, params) {
 					rec = nil
 					continue
 				}
 			}
 			return m, nil
 		}
-		s.lint.ResultType(c.method, c.taskOK, mrtrMethod(c.method), m)
+		rs.h.lint.ResultType(c.method, c.taskOK, mrtrMethod(c.method), m)
 		switch rt := wire.ResultType(m.Result); {
 		case rt == "complete":
 			return m, nil
@@ -150,7 +165,7 @@ func (s *Session) doStateless(ctx context.Context, c *call, base json.RawMessage
 			continue
 		}
 		empty = 0
-		responses, rec, err = s.serveRound(ctx, c, ir.Requests, in.Received)
+		responses, rec, err = rs.serve(ctx, c, ir.Requests, in.Received)
 		if err != nil {
 			return nil, err
 		}
@@ -158,10 +173,10 @@ func (s *Session) doStateless(ctx context.Context, c *call, base json.RawMessage
 	}
 }
 
-// roundParams is the request's params for one round: the caller's params,
+// params is the request's params for one round: the caller's params,
 // the round's answers and requestState (exactly as the server sent it),
 // and our _meta.
-func (s *Session) roundParams(base json.RawMessage, responses map[string]json.RawMessage, state json.RawMessage, mrtr bool) (json.RawMessage, error) {
+func (rs *rounds) params(base json.RawMessage, responses map[string]json.RawMessage, state json.RawMessage, mrtr bool) (json.RawMessage, error) {
 	top, err := wire.Members(base)
 	if err != nil {
 		return nil, err
@@ -169,7 +184,7 @@ func (s *Session) roundParams(base json.RawMessage, responses map[string]json.Ra
 	if !mrtr {
 		// Not a round at all: tasks/update carries inputResponses of its
 		// own (tasks_ext.go), which must go out as they are.
-		return wire.WithMeta(wire.Object(top), s.metaFields(s.Protocol()))
+		return wire.WithMeta(wire.Object(top), rs.h.meta())
 	}
 	delete(top, "inputResponses")
 	delete(top, "requestState")
@@ -179,24 +194,20 @@ func (s *Session) roundParams(base json.RawMessage, responses map[string]json.Ra
 	if state != nil {
 		top["requestState"] = state
 	}
-	return wire.WithMeta(wire.Object(top), s.metaFields(s.Protocol()))
+	return wire.WithMeta(wire.Object(top), rs.h.meta())
 }
 
 // switchVersion handles -32022 on a stateless session: if the server
 // speaks another stateless version we speak, the session moves to it and
 // the request is sent again once.
-func (s *Session) switchVersion(e *jsonrpc.Error) bool {
+func (rs *rounds) switchVersion(e *jsonrpc.Error) bool {
 	sup, _ := wire.UnsupportedVersion(e.Data)
 	v := best(sup, wire.Stateless)
-	if v == "" || v == s.Protocol() {
+	if v == "" || v == rs.h.protocol() {
 		return false
 	}
-	s.mu.Lock()
-	old := s.neg.protocol
-	s.neg.protocol = v
-	s.mu.Unlock()
-	s.setVersion(v)
-	s.notice("the server no longer speaks %s; switched to %s", old, v)
+	old := rs.h.switchTo(v)
+	rs.h.notice("the server no longer speaks %s; switched to %s", old, v)
 	return true
 }
 

@@ -45,7 +45,7 @@ func (d roundDelivery) send(_ *question.Question, r question.Reply, out question
 	d.it.reply, d.it.out = r, out
 }
 
-// serveRound shows a round's questions through the Prompter, all at once,
+// serve shows a round's questions through the Prompter, all at once,
 // and returns the answers by key. Entries of kinds we did not declare get
 // no answer (the spec leaves this open; they are journalled Invalid with a
 // Notice). If the call is cancelled or the session ends before every
@@ -54,20 +54,13 @@ func (d roundDelivery) send(_ *question.Question, r question.Reply, out question
 //
 // arrived is when the input_required result was decoded (zero: now); every
 // question of the round counts its wait from it.
-func (s *Session) serveRound(ctx context.Context, c *call, requests map[string]json.RawMessage, arrived time.Time) (map[string]json.RawMessage, *roundRecord, error) {
-	s.mu.Lock()
-	if s.isDead || s.closing {
-		err := s.err
-		s.mu.Unlock()
-		if err == nil {
-			err = ErrClosed
-		}
+func (rs *rounds) serve(ctx context.Context, c *call, requests map[string]json.RawMessage, arrived time.Time) (map[string]json.RawMessage, *roundRecord, error) {
+	leave, err := rs.h.join() // Close and teardown wait for the round's questions
+	if err != nil {
 		return nil, nil, err
 	}
-	s.wg.Add(1) // Close and teardown wait for the round's questions
-	origin := c.origin()
-	s.mu.Unlock()
-	defer s.wg.Done()
+	defer leave()
+	origin := rs.h.origin(c)
 	// The round's questions wait on a person: the call's clock stands
 	// still until they are settled (timeout.go).
 	c.clock.hold()
@@ -75,7 +68,7 @@ func (s *Session) serveRound(ctx context.Context, c *call, requests map[string]j
 
 	// The round ends early when the call is cancelled (Abandoned) or the
 	// session ends (s.base's cause).
-	rctx, rcancel := context.WithCancelCause(s.base)
+	rctx, rcancel := context.WithCancelCause(rs.h.base)
 	defer rcancel(nil)
 	stop := context.AfterFunc(ctx, func() { rcancel(question.ErrAbandoned) })
 	defer stop()
@@ -87,20 +80,20 @@ func (s *Session) serveRound(ctx context.Context, c *call, requests map[string]j
 	var cannot []string                  // the inputs elicit cannot give, and why
 	auto := map[string]json.RawMessage{} // answered without a person (roots.go)
 	for _, key := range slices.Sorted(maps.Keys(requests)) {
-		if res, ok := s.roots.autoInput(requests[key]); ok {
+		if res, ok := rs.h.autoInput(requests[key]); ok {
 			auto[key] = res
 			continue
 		}
 		q := &question.Question{
-			Key:     question.Key{Server: s.name, Delivery: question.InputRequest, CallID: origin.CallID, Input: key},
-			Server:  s.name,
+			Key:     question.Key{Server: rs.h.server, Delivery: question.InputRequest, CallID: origin.CallID, Input: key},
+			Server:  rs.h.server,
 			Origin:  origin,
 			Arrived: arrived,
 		}
-		kind, params, why := s.inputParams(requests[key])
+		kind, params, why := rs.h.inputParams(requests[key])
 		if why != "" {
-			s.lint.InputUndeclared(requests[key], q.Arrived)
-			s.unanswerable(q, describeCall(origin), why)
+			rs.h.lint.InputUndeclared(requests[key], q.Arrived)
+			rs.h.unanswerable(q, describeCall(origin), why)
 			cannot = append(cannot, fmt.Sprintf("%q: %s", key, why))
 			continue
 		}
@@ -113,7 +106,7 @@ func (s *Session) serveRound(ctx context.Context, c *call, requests map[string]j
 
 	var wg sync.WaitGroup
 	for _, it := range items {
-		wg.Go(func() { s.ask(rctx, it.q, it.params, roundDelivery{it}) })
+		wg.Go(func() { rs.h.ask(rctx, it.q, it.params, roundDelivery{it}) })
 	}
 	wg.Wait()
 
@@ -124,11 +117,9 @@ func (s *Session) serveRound(ctx context.Context, c *call, requests map[string]j
 			if k := it.out.Kind; k == question.Accept || k == question.Decline || k == question.Cancel {
 				out.Reason = question.JoinReason(out.Reason, fmt.Sprintf("answered %s, but no retry was sent", k))
 			}
-			s.record(it.q, out, nil)
+			rs.h.record(it.q, out, nil)
 		}
-		s.mu.Lock()
-		sessErr := s.err
-		s.mu.Unlock()
+		sessErr := rs.h.err()
 		switch {
 		case ctx.Err() != nil:
 			cause = context.Cause(ctx) // the caller's own reason
@@ -138,7 +129,7 @@ func (s *Session) serveRound(ctx context.Context, c *call, requests map[string]j
 		return nil, nil, cause
 	}
 
-	if err := s.abandonRound(origin, items); err != nil {
+	if err := rs.abandon(origin, items); err != nil {
 		return nil, nil, err
 	}
 	responses := auto
@@ -147,18 +138,18 @@ func (s *Session) serveRound(ctx context.Context, c *call, requests map[string]j
 			responses[it.q.Key.Input] = it.reply.Result
 		}
 	}
-	rec := &roundRecord{s: s, items: items}
-	s.mu.Lock()
-	s.rounds[rec] = true
-	s.mu.Unlock()
+	rec := &roundRecord{rs: rs, items: items}
+	rs.mu.Lock()
+	rs.open[rec] = true
+	rs.mu.Unlock()
 	return responses, rec, nil
 }
 
-// abandonRound ends a round none of whose answers can go out because one
+// abandon ends a round none of whose answers can go out because one
 // of its questions has no answer in 2026-07-28 (a refused sampling
 // request: Reply.Abandon): every question is journalled with nothing
 // sent, and the call fails saying which refusal ended it.
-func (s *Session) abandonRound(origin question.Origin, items []*roundItem) error {
+func (rs *rounds) abandon(origin question.Origin, items []*roundItem) error {
 	var first *roundItem
 	for _, it := range items {
 		if it.reply.Abandon {
@@ -178,9 +169,9 @@ func (s *Session) abandonRound(origin question.Origin, items []*roundItem) error
 		} else {
 			out.Reason = question.JoinReason(out.Reason, "nothing sent: the call was abandoned")
 		}
-		s.record(it.q, out, nil)
+		rs.h.record(it.q, out, nil)
 	}
-	s.notice("%s: %s", describeCall(origin), why)
+	rs.h.notice("%s: %s", describeCall(origin), why)
 	return fmt.Errorf("%w: %s", ErrAbandonedCall, why)
 }
 
@@ -201,7 +192,7 @@ func describeCall(o question.Origin) string {
 // (or could not): PromptResolved reaches the UI when the retry was
 // written, like a 2025 answer when its response was.
 type roundRecord struct {
-	s     *Session
+	rs    *rounds
 	once  sync.Once
 	items []*roundItem
 }
@@ -210,9 +201,9 @@ type roundRecord struct {
 func (r *roundRecord) delivered() {
 	r.once.Do(func() {
 		for _, it := range r.items {
-			r.s.record(it.q, it.out, &it.reply)
+			r.rs.h.record(it.q, it.out, &it.reply)
 		}
-		r.s.dropRound(r) // after: settleRounds must wait for these (once.Do)
+		r.rs.drop(r) // after: settle must wait for these (once.Do)
 	})
 }
 
@@ -226,32 +217,32 @@ func (r *roundRecord) undelivered(why string) {
 			if !it.reply.None() {
 				out = question.NotDelivered(out, it.reply.Sent, why)
 			}
-			r.s.record(it.q, out, nil)
+			r.rs.h.record(it.q, out, nil)
 		}
 		// Only now: a session ending meanwhile finds the round still
-		// registered (settleRounds), so it waits in once.Do for these
+		// registered (settle), so it waits in once.Do for these
 		// records instead of closing the events before them.
-		r.s.dropRound(r)
+		r.rs.drop(r)
 	})
 }
 
-func (s *Session) dropRound(r *roundRecord) {
-	s.mu.Lock()
-	delete(s.rounds, r)
-	s.mu.Unlock()
+func (rs *rounds) drop(r *roundRecord) {
+	rs.mu.Lock()
+	delete(rs.open, r)
+	rs.mu.Unlock()
 }
 
-// settleRounds records, as the session ends, the rounds whose retry never
+// settle records, as the session ends, the rounds whose retry never
 // went out (its POST failed because the server went away): their
 // PromptResolved must precede the session's final state, after which the
 // dispatcher takes no more events. The caller's own record of the round
 // is then a no-op.
-func (s *Session) settleRounds(why error) {
-	s.mu.Lock()
-	rounds := slices.Collect(maps.Keys(s.rounds))
-	clear(s.rounds)
-	s.mu.Unlock()
-	for _, r := range rounds {
+func (rs *rounds) settle(why error) {
+	rs.mu.Lock()
+	open := slices.Collect(maps.Keys(rs.open))
+	clear(rs.open)
+	rs.mu.Unlock()
+	for _, r := range open {
 		r.undelivered(why.Error())
 	}
 }

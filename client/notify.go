@@ -9,46 +9,41 @@ import (
 )
 
 // notificationTable maps each server notification we act on to its
-// handler; built per session, read-only after newSession. A handler runs
+// handler; built per session, read-only after newOffers. A handler runs
 // on the read loop and must not block (see Session.readLoop).
-func notificationTable() map[string]func(s *Session, m *jsonrpc.Message) {
-	return map[string]func(*Session, *jsonrpc.Message){
-		wire.NotifyCancelled: func(s *Session, m *jsonrpc.Message) {
-			if s.stateless() {
-				s.endListen(m.Params) // 2026-07-28: the end of a subscription (listen.go)
-				return
-			}
-			s.withdraw(m.Params)
-		},
-		wire.NotifySubscriptionsAcknowledged: func(s *Session, m *jsonrpc.Message) { s.acknowledged(m.Params) },
-		wire.NotifyProgress:                  func(s *Session, m *jsonrpc.Message) { s.onProgress(m.Params) },
-		wire.NotifyMessage:                   (*Session).onLog,
-		wire.NotifyTaskStatus:                func(s *Session, m *jsonrpc.Message) { s.tasks.notification(m.Method, m.Params) },
-		wire.NotifyTasks:                     func(s *Session, m *jsonrpc.Message) { s.tasks.notification(m.Method, m.Params) },
-		wire.NotifyToolsListChanged:          func(s *Session, m *jsonrpc.Message) { s.listChanged("tools", m.Params) },
-		wire.NotifyResourcesListChanged:      func(s *Session, m *jsonrpc.Message) { s.listChanged("resources", m.Params) },
-		wire.NotifyPromptsListChanged:        func(s *Session, m *jsonrpc.Message) { s.listChanged("prompts", m.Params) },
-		wire.NotifyElicitationComplete:       func(s *Session, m *jsonrpc.Message) { s.elicitationComplete(m.Params) },
-		wire.NotifyResourcesUpdated:          func(s *Session, m *jsonrpc.Message) { s.resourceUpdated(m.Params) },
+func (o *offers) notificationTable() map[string]func(m *jsonrpc.Message) {
+	on := o.h.on
+	return map[string]func(*jsonrpc.Message){
+		wire.NotifyCancelled:                 func(m *jsonrpc.Message) { on.cancelled(m.Params) },
+		wire.NotifySubscriptionsAcknowledged: func(m *jsonrpc.Message) { on.acknowledged(m.Params) },
+		wire.NotifyProgress:                  func(m *jsonrpc.Message) { on.progress(m.Params) },
+		wire.NotifyMessage:                   o.onLog,
+		wire.NotifyTaskStatus:                func(m *jsonrpc.Message) { on.task(m.Method, m.Params) },
+		wire.NotifyTasks:                     func(m *jsonrpc.Message) { on.task(m.Method, m.Params) },
+		wire.NotifyToolsListChanged:          func(m *jsonrpc.Message) { on.listChanged("tools", m.Params) },
+		wire.NotifyResourcesListChanged:      func(m *jsonrpc.Message) { on.listChanged("resources", m.Params) },
+		wire.NotifyPromptsListChanged:        func(m *jsonrpc.Message) { on.listChanged("prompts", m.Params) },
+		wire.NotifyElicitationComplete:       func(m *jsonrpc.Message) { on.elicitationComplete(m.Params) },
+		wire.NotifyResourcesUpdated:          func(m *jsonrpc.Message) { on.resourceUpdated(m.Params) },
 	}
 }
 
-// handleNotification routes a notification from the server (read loop).
-func (s *Session) handleNotification(m *jsonrpc.Message) {
-	s.lint.Notification(m)
-	if h := s.notifications[m.Method]; h != nil {
-		h(s, m)
+// notify routes a notification from the server (read loop).
+func (o *offers) notify(m *jsonrpc.Message) {
+	o.h.lint.Notification(m)
+	if h := o.notifications[m.Method]; h != nil {
+		h(m)
 		return
 	}
-	s.log.Debug("notification ignored", "method", m.Method)
+	o.h.log.Debug("notification ignored", "method", m.Method)
 }
 
 // onLog turns notifications/message into a LogMessage event. With no
 // Observer (a headless session) nobody would see it, so its params are not
 // even decoded: a server flooding logs costs a headless run the frame's
 // decoding only (BENCHMARKS.md, "Against the peers").
-func (s *Session) onLog(m *jsonrpc.Message) {
-	if !s.events.observed() {
+func (o *offers) onLog(m *jsonrpc.Message) {
+	if !o.h.observed {
 		return
 	}
 	var p struct {
@@ -57,9 +52,9 @@ func (s *Session) onLog(m *jsonrpc.Message) {
 		Data   json.RawMessage `json:"data"`
 	}
 	if wire.DecodeExact(m.Params, &p) != nil {
-		s.notice("skipped a malformed notifications/message")
-		s.lint.Malformed(wire.NotifyMessage, "params of the wrong shape")
+		o.h.notice("skipped a malformed notifications/message")
+		o.h.lint.Malformed(wire.NotifyMessage, "params of the wrong shape")
 		return
 	}
-	s.events.push(LogMessage{Server: s.name, Level: p.Level, Logger: p.Logger, Data: p.Data, Time: time.Now()}, nil)
+	o.h.emit(LogMessage{Server: o.h.server, Level: p.Level, Logger: p.Logger, Data: p.Data, Time: time.Now()})
 }

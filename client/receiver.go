@@ -62,6 +62,7 @@ const (
 // Lock order: Session.mu, then receiverTable.mu (then the dispatcher's).
 // Code holding mu never takes Session.mu.
 type receiverTable struct {
+	h     receiverHandle
 	mu    sync.Mutex
 	seq   int64
 	byID  map[string]*rtask
@@ -170,18 +171,18 @@ func (t *rtask) snapshot(server string) Task {
 
 // declareTasks is the 2025-11-25 client tasks capability: list and cancel
 // (the server's tasks and ours), and in requests the server requests we
-// run as tasks: elicitation/create while we declare elicitation,
-// sampling/createMessage while we declare sampling.
-func (s *Session) declareTasks(v string) (string, any, bool) {
+// run as tasks: elicitation/create while we declare elicitation (in
+// modes el), sampling/createMessage while we declare sampling.
+func declareTasks(el ElicitModes, sampling SamplingMode, v string) (string, any, bool) {
 	if v != wire.Protocol2025_11_25 {
 		return "", nil, false
 	}
 	caps := map[string]any{"list": struct{}{}, "cancel": struct{}{}}
 	requests := map[string]any{}
-	if _, _, ok := s.declareElicitation(v); ok {
+	if _, _, ok := declareElicitation(el, v); ok {
 		requests["elicitation"] = map[string]any{"create": struct{}{}}
 	}
-	if _, _, ok := s.declareSampling(v); ok {
+	if _, _, ok := declareSampling(sampling, v); ok {
 		requests["sampling"] = map[string]any{"createMessage": struct{}{}}
 	}
 	if len(requests) > 0 {
@@ -190,10 +191,10 @@ func (s *Session) declareTasks(v string) (string, any, bool) {
 	return "tasks", caps, true
 }
 
-// taskAugmentable reports whether we declared, in the session's version,
+// augmentable reports whether we declared, in the session's version,
 // that method may be task-augmented.
-func (s *Session) taskAugmentable(method string) bool {
-	_, caps, ok := s.declareTasks(s.Protocol())
+func (r *receiverTable) augmentable(method string) bool {
+	_, caps, ok := declareTasks(r.h.elicit, r.h.sampling, r.h.protocol())
 	if !ok {
 		return false
 	}
@@ -241,41 +242,41 @@ func taskParam(params json.RawMessage) (ttl time.Duration, ok bool, err error) {
 // returned at once, then the question runs until it ends, its answer kept
 // as the task's result. Called from the request's own goroutine, whose
 // clock holds (incoming.go) last until the question has ended.
-func (s *Session) serveAsTask(e *incoming, m *jsonrpc.Message, ttl time.Duration) {
-	t, rpcErr := s.receiver.create(s, e, ttl)
+func (r *receiverTable) serveAsTask(e *incoming, m *jsonrpc.Message, ttl time.Duration) {
+	t, rpcErr := r.create(e, ttl)
 	if rpcErr != nil {
-		s.notice("refused a task-augmented %s: %s", m.Method, rpcErr.Message)
-		s.answer(e, e.ctx, nil, rpcErr)
+		r.h.notice("refused a task-augmented %s: %s", m.Method, rpcErr.Message)
+		r.h.answer(e, nil, rpcErr)
 		return
 	}
-	s.receiver.mu.Lock()
+	r.mu.Lock()
 	created := wire.MustJSON(struct {
 		Task receiverTaskJSON `json:"task"`
 	}{t.onWire()})
-	s.receiver.mu.Unlock()
-	if !s.answer(e, e.ctx, created, nil) {
+	r.mu.Unlock()
+	if !r.h.answer(e, created, nil) {
 		// Withdrawn or gone before the task could be told: it never was.
-		s.receiver.drop(t)
+		r.drop(t)
 		t.cancel(nil)
 		return
 	}
-	s.receiver.mu.Lock()
-	s.emit(TaskChanged{Task: t.snapshot(s.name)})
-	s.receiver.mu.Unlock()
+	r.mu.Lock()
+	r.h.emit(TaskChanged{Task: t.snapshot(r.h.server)})
+	r.mu.Unlock()
 	q := &question.Question{
 		Key:     t.key,
-		Server:  s.name,
+		Server:  r.h.server,
 		Origin:  e.origin,
 		Arrived: e.arrived,
 	}
 	q.Kind, _ = question.KindFor(m.Method) // what the task-augmented request asks
-	s.ask(t.ctx, q, m.Params, receiverDelivery{s, t})
+	r.h.ask(t.ctx, q, m.Params, receiverDelivery{r, t})
 	t.cancel(nil)
 }
 
 // create makes a task for e, or says why not (the table is full of open
 // questions).
-func (r *receiverTable) create(s *Session, e *incoming, ttl time.Duration) (*rtask, *jsonrpc.Error) {
+func (r *receiverTable) create(e *incoming, ttl time.Duration) (*rtask, *jsonrpc.Error) {
 	now := time.Now()
 	r.mu.Lock()
 	defer r.mu.Unlock()
@@ -300,8 +301,8 @@ func (r *receiverTable) create(s *Session, e *incoming, ttl time.Duration) (*rta
 		open:    true,
 		done:    make(chan struct{}),
 	}
-	t.key = question.Key{Server: s.name, Delivery: question.ReceiverTask, RequestID: e.id, TaskID: t.id}
-	t.ctx, t.cancel = context.WithCancelCause(s.base)
+	t.key = question.Key{Server: r.h.server, Delivery: question.ReceiverTask, RequestID: e.id, TaskID: t.id}
+	t.ctx, t.cancel = context.WithCancelCause(r.h.base)
 	if r.byID == nil {
 		r.byID = map[string]*rtask{}
 	}
@@ -359,12 +360,12 @@ func (r *receiverTable) findLocked(id string, now time.Time) *rtask {
 
 // receiverDelivery turns a question's answer into its task's result.
 type receiverDelivery struct {
-	s *Session
+	r *receiverTable
 	t *rtask
 }
 
 func (d receiverDelivery) claim(ctx context.Context) (string, error) {
-	r := &d.s.receiver
+	r := d.r
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	d.t.claimed = true
@@ -379,8 +380,7 @@ func (d receiverDelivery) claim(ctx context.Context) (string, error) {
 // server's tasks/cancel) or lost (the session ended). A task the server
 // cancelled stays cancelled whatever the answer.
 func (d receiverDelivery) send(q *question.Question, rep question.Reply, out question.Outcome) {
-	s, t := d.s, d.t
-	r := &s.receiver
+	r, t := d.r, d.t
 	now := time.Now()
 	r.mu.Lock()
 	t.open = false
@@ -398,24 +398,24 @@ func (d receiverDelivery) send(q *question.Question, rep question.Reply, out que
 		t.status, t.result, t.message = TaskCompleted, rep.Result, "answered: "+rep.Sent
 		kept = &rep
 	default:
-		t.lost = fmt.Errorf("task %s on %s ended without an answer: %w", t.id, s.name, context.Cause(t.ctx))
+		t.lost = fmt.Errorf("task %s on %s ended without an answer: %w", t.id, r.h.server, context.Cause(t.ctx))
 		t.message = "ended without an answer"
 	}
 	if changed {
 		t.updated, t.ended = now, now
 	}
-	snap, st, lost := t.snapshot(s.name), t.onWire(), t.lost
-	s.emit(TaskChanged{Task: snap})
+	snap, st, lost := t.snapshot(r.h.server), t.onWire(), t.lost
+	r.h.emit(TaskChanged{Task: snap})
 	r.mu.Unlock()
 	if kept != nil {
 		out.Reason = question.JoinReason(out.Reason, "kept as task "+t.id+"'s result (tasks/result)")
 	}
-	s.record(q, out, kept)
+	r.h.record(q, out, kept)
 	if changed {
 		// The status notification goes out before a waiting tasks/result
 		// is released, so the server hears "completed" before the result.
 		if lost == nil {
-			s.taskStatus(st)
+			r.status(st)
 		}
 		close(t.done)
 	}
@@ -423,13 +423,13 @@ func (d receiverDelivery) send(q *question.Question, rep question.Reply, out que
 
 // taskStatus sends notifications/tasks/status for one of our tasks. It is
 // optional news: a write that fails is only logged.
-func (s *Session) taskStatus(t receiverTaskJSON) {
+func (r *receiverTable) status(t receiverTaskJSON) {
 	n, err := jsonrpc.NewNotification(wire.NotifyTaskStatus, t)
 	if err == nil {
-		err = s.send(context.Background(), s.wire(), n)
+		err = r.h.notify(n)
 	}
 	if err != nil {
-		s.log.Debug("notifications/tasks/status not sent", "task", t.TaskID, "err", err)
+		r.h.log.Debug("notifications/tasks/status not sent", "task", t.TaskID, "err", err)
 	}
 }
 
@@ -437,24 +437,25 @@ func (s *Session) taskStatus(t receiverTaskJSON) {
 // (params.task) and we declared that its method may be, in the session's
 // version; otherwise it reports false and m is served as a plain request
 // (the spec: a receiver that did not declare it ignores task).
-func (s *Session) servedAsTask(e *incoming, m *jsonrpc.Message) bool {
-	if !s.taskAugmentable(m.Method) {
+func (r *receiverTable) servedAsTask(e *incoming, m *jsonrpc.Message) bool {
+	if !r.augmentable(m.Method) {
 		return false
 	}
 	ttl, ok, err := taskParam(m.Params)
 	switch {
 	case err != nil:
-		s.answer(e, e.ctx, nil, jsonrpc.NewError(jsonrpc.CodeInvalidParams, err.Error(), nil))
+		r.h.answer(e, nil, jsonrpc.NewError(jsonrpc.CodeInvalidParams, err.Error(), nil))
 		return true
 	case !ok:
 		return false
 	}
-	s.serveAsTask(e, m, ttl)
+	r.serveAsTask(e, m, ttl)
 	return true
 }
 
 // snapshots are our tasks, oldest first.
-func (r *receiverTable) snapshots(server string) []Task {
+func (r *receiverTable) snapshots() []Task {
+	server := r.h.server
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.purgeLocked(time.Now())
@@ -466,7 +467,8 @@ func (r *receiverTable) snapshots(server string) []Task {
 }
 
 // snapshot is our task id, if it is kept.
-func (r *receiverTable) snapshot(server, id string) (Task, bool) {
+func (r *receiverTable) snapshot(id string) (Task, bool) {
+	server := r.h.server
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if t := r.findLocked(id, time.Now()); t != nil {

@@ -14,28 +14,28 @@ import (
 // The server's requests about our tasks (receiver.go), answered as the
 // receiver: tasks/get, tasks/list, tasks/cancel and tasks/result.
 
-// serveReceiverRequest answers the server's tasks/* about our tasks.
-func (s *Session) serveReceiverRequest(e *incoming, m *jsonrpc.Message) {
+// serve answers the server's tasks/* about our tasks.
+func (r *receiverTable) serve(e *incoming, m *jsonrpc.Message) {
 	if m.Method == wire.MethodTasksList {
-		res, rpcErr := s.receiver.list(m.Params)
-		s.answer(e, e.ctx, res, rpcErr)
+		res, rpcErr := r.list(m.Params)
+		r.h.answer(e, res, rpcErr)
 		return
 	}
 	var p struct {
 		TaskID *string `json:"taskId"`
 	}
 	if wire.DecodeExact(m.Params, &p) != nil || p.TaskID == nil {
-		s.answer(e, e.ctx, nil, jsonrpc.NewError(jsonrpc.CodeInvalidParams, "invalid params: "+m.Method+" needs a taskId string", nil))
+		r.h.answer(e, nil, jsonrpc.NewError(jsonrpc.CodeInvalidParams, "invalid params: "+m.Method+" needs a taskId string", nil))
 		return
 	}
 	switch m.Method {
 	case wire.MethodTasksGet:
-		res, rpcErr := s.receiver.get(s, *p.TaskID)
-		s.answer(e, e.ctx, res, rpcErr)
+		res, rpcErr := r.get(*p.TaskID)
+		r.h.answer(e, res, rpcErr)
 	case wire.MethodTasksCancel:
-		s.cancelReceiverTask(e, *p.TaskID)
+		r.cancel(e, *p.TaskID)
 	case wire.MethodTasksResult:
-		s.receiverResult(e, *p.TaskID)
+		r.result(e, *p.TaskID)
 	}
 }
 
@@ -44,7 +44,7 @@ func taskNotFound(id string) *jsonrpc.Error {
 }
 
 // get answers tasks/get.
-func (r *receiverTable) get(s *Session, id string) (json.RawMessage, *jsonrpc.Error) {
+func (r *receiverTable) get(id string) (json.RawMessage, *jsonrpc.Error) {
 	now := time.Now()
 	r.mu.Lock()
 	defer r.mu.Unlock()
@@ -55,7 +55,7 @@ func (r *receiverTable) get(s *Session, id string) (json.RawMessage, *jsonrpc.Er
 	t.polls++
 	if !t.terminal() && now.Sub(t.lastPollEvt) >= receiverPollEvents {
 		t.lastPollEvt = now
-		s.emit(TaskChanged{Task: t.snapshot(s.name)})
+		r.h.emit(TaskChanged{Task: t.snapshot(r.h.server)})
 	}
 	return wire.MustJSON(t.onWire()), nil
 }
@@ -99,18 +99,17 @@ func (r *receiverTable) list(params json.RawMessage) (json.RawMessage, *jsonrpc.
 	return wire.MustJSON(res), nil
 }
 
-// cancelReceiverTask answers tasks/cancel: a task not yet terminal is
+// cancel answers tasks/cancel: a task not yet terminal is
 // cancelled before the answer goes out, its question ends Withdrawn (the
 // server no longer wants it); a terminal one is -32602.
-func (s *Session) cancelReceiverTask(e *incoming, id string) {
-	r := &s.receiver
+func (r *receiverTable) cancel(e *incoming, id string) {
 	now := time.Now()
 	r.mu.Lock()
 	t := r.findLocked(id, now)
 	switch {
 	case t == nil:
 		r.mu.Unlock()
-		s.answer(e, e.ctx, nil, taskNotFound(id))
+		r.h.answer(e, nil, taskNotFound(id))
 		return
 	case t.terminal():
 		st := t.status
@@ -118,7 +117,7 @@ func (s *Session) cancelReceiverTask(e *incoming, id string) {
 			st = "lost"
 		}
 		r.mu.Unlock()
-		s.answer(e, e.ctx, nil, jsonrpc.NewError(jsonrpc.CodeInvalidParams,
+		r.h.answer(e, nil, jsonrpc.NewError(jsonrpc.CodeInvalidParams,
 			fmt.Sprintf("Cannot cancel task: already %s", st), map[string]string{"taskId": id}))
 		return
 	}
@@ -130,31 +129,30 @@ func (s *Session) cancelReceiverTask(e *incoming, id string) {
 		t.cancel(question.ErrWithdrawn)
 	}
 	st := t.onWire()
-	s.emit(TaskChanged{Task: t.snapshot(s.name)})
+	r.h.emit(TaskChanged{Task: t.snapshot(r.h.server)})
 	r.mu.Unlock()
 	// The status goes out before the answer, so a server hears of the
 	// change in one order whatever its own requests race with.
-	s.taskStatus(st)
-	s.answer(e, e.ctx, wire.MustJSON(st), nil)
+	r.status(st)
+	r.h.answer(e, wire.MustJSON(st), nil)
 }
 
-// receiverResult answers tasks/result: it waits until the task is
+// result answers tasks/result: it waits until the task is
 // terminal (or this request ends: the server cancelled it, the session
 // ended), then sends what the request would have got without a task,
 // with related-task _meta naming the task.
-func (s *Session) receiverResult(e *incoming, id string) {
-	r := &s.receiver
+func (r *receiverTable) result(e *incoming, id string) {
 	r.mu.Lock()
 	t := r.findLocked(id, time.Now())
 	r.mu.Unlock()
 	if t == nil {
-		s.answer(e, e.ctx, nil, taskNotFound(id))
+		r.h.answer(e, nil, taskNotFound(id))
 		return
 	}
 	select {
 	case <-t.done:
 	case <-e.ctx.Done():
-		s.answer(e, e.ctx, nil, jsonrpc.NewError(jsonrpc.CodeInternalError, "tasks/result ended before the task did", nil))
+		r.h.answer(e, nil, jsonrpc.NewError(jsonrpc.CodeInternalError, "tasks/result ended before the task did", nil))
 		return
 	}
 	r.mu.Lock()
@@ -162,13 +160,13 @@ func (s *Session) receiverResult(e *incoming, id string) {
 	r.mu.Unlock()
 	switch {
 	case status == TaskCompleted:
-		s.answer(e, e.ctx, withRelatedTask(result, id), nil)
+		r.h.answer(e, withRelatedTask(result, id), nil)
 	case status == TaskFailed:
-		s.answer(e, e.ctx, nil, rpcErr)
+		r.h.answer(e, nil, rpcErr)
 	case status == TaskCancelled:
-		s.answer(e, e.ctx, nil, jsonrpc.NewError(jsonrpc.CodeInvalidParams, "task "+id+" was cancelled: it has no result", map[string]string{"taskId": id}))
+		r.h.answer(e, nil, jsonrpc.NewError(jsonrpc.CodeInvalidParams, "task "+id+" was cancelled: it has no result", map[string]string{"taskId": id}))
 	default:
-		s.answer(e, e.ctx, nil, jsonrpc.NewError(jsonrpc.CodeInternalError, lost.Error(), nil))
+		r.h.answer(e, nil, jsonrpc.NewError(jsonrpc.CodeInternalError, lost.Error(), nil))
 	}
 }
 

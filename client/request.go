@@ -143,11 +143,11 @@ func (s *Session) do(ctx context.Context, c *call, params, result any) error {
 	start := time.Now()
 	var m *jsonrpc.Message
 	if s.stateless() {
-		m, err = s.doStateless(ctx, c, raw)
+		m, err = s.rounds.run(ctx, c, raw)
 	} else {
 		m, err = s.doStateful(ctx, c, raw)
 		if err == nil && m.Error != nil && m.Error.Code == jsonrpc.CodeURLElicitationRequired {
-			m, err = s.urlRequired(ctx, c, raw, m) // urlrequired.go: the questions, then one retry
+			m, err = s.urls.required(ctx, c, raw, m) // urlrequired.go: the questions, then one retry
 		}
 	}
 	if err == nil && m.Error != nil {
@@ -155,7 +155,7 @@ func (s *Session) do(ctx context.Context, c *call, params, result any) error {
 		if wire.IsModernCode(m.Error.Code) {
 			err = s.modernError(m.Error)
 		}
-		err = s.afterRefusals(c, err)
+		err = s.offers.afterRefusals(c, err)
 	}
 	if raw, ok := result.(*json.RawMessage); ok && err == nil && m.Result != nil {
 		// Decoded from the frame already, and ours alone: a copy would be
@@ -262,7 +262,7 @@ func (s *Session) roundTrip(ctx context.Context, c *call, params json.RawMessage
 	s.mu.Unlock()
 
 	var opts *transport.WriteOptions
-	if h := s.paramHeaders(c, params); h != nil {
+	if h := s.headers.params(c, params); h != nil {
 		opts = &transport.WriteOptions{Headers: h}
 	}
 	// onSent runs once: when the transport says the request is on the

@@ -157,12 +157,12 @@ func TestRequestTimeoutProgressKeepsAlive(t *testing.T) {
 			done := callAsync(context.Background(), s, "slow")
 			req := awaitMethod(t, sc, "tools/call")
 			for i := range 5 { // 4.5 s, four and a half timeouts
-				time.Sleep(every)
+				time.Sleep(every) // the bubble's clock: a slow server between progress notes
 				if err := sendProgress(sc, progressToken(t, req), i); err != nil {
 					t.Fatal(err)
 				}
 			}
-			time.Sleep(every)
+			time.Sleep(every) // the bubble's clock: a slow server
 			answer(t, sc, req.ID, `{"content":[{"type":"text","text":"slow but sure"}]}`)
 			if got := <-done; got != "slow but sure" {
 				t.Errorf("call %q", got)
@@ -229,12 +229,12 @@ func TestRequestTimeoutNotWhileAsking(t *testing.T) {
 				s, _, sc := pipePeer(t, "2025-11-25", &client.Options{RequestTimeout: timeout, Prompter: g}, nil)
 				done := callAsync(context.Background(), s, "ask")
 				req := awaitMethod(t, sc, "tools/call")
-				time.Sleep(timeout / 2)
+				time.Sleep(timeout / 2) // the bubble's clock: half a timeout passes
 				if err := sc.Write(context.Background(), &jsonrpc.Message{ID: jsonrpc.StringID("q1"), Method: "elicitation/create", Params: json.RawMessage(ask)}, nil); err != nil {
 					t.Fatal(err)
 				}
 				synctest.Wait()
-				time.Sleep(5 * timeout) // the person thinks
+				time.Sleep(5 * timeout) // the bubble's clock: the person thinks
 				synctest.Wait()
 				if g.cause("take your time") != nil {
 					t.Fatalf("the question ended by itself: %v", g.cause("take your time"))
@@ -249,7 +249,7 @@ func TestRequestTimeoutNotWhileAsking(t *testing.T) {
 				}
 				answered := time.Now()
 				if tc.answer {
-					time.Sleep(timeout - time.Millisecond)
+					time.Sleep(timeout - time.Millisecond) // the bubble's clock: just within the restarted timeout
 					answer(t, sc, req.ID, `{"content":[{"type":"text","text":"thanks"}]}`)
 					if got := <-done; got != "thanks" {
 						t.Errorf("call %q", got)
@@ -280,7 +280,7 @@ func TestRequestTimeoutNotDuringRound(t *testing.T) {
 		req := awaitMethod(t, p.conn, "tools/call")
 		answer(t, p.conn, req.ID, `{"resultType":"input_required","inputRequests":{"q":{"method":"elicitation/create","params":{"message":"slowly","requestedSchema":{"type":"object","properties":{}}}}}}`)
 		synctest.Wait()
-		time.Sleep(5 * timeout)
+		time.Sleep(5 * timeout) // the bubble's clock: the person takes five timeouts
 		synctest.Wait()
 		if g.cause("slowly") != nil {
 			t.Fatalf("the question ended by itself: %v", g.cause("slowly"))

@@ -178,10 +178,7 @@ func (s *Session) SetRoots(ctx context.Context, roots []Root) error {
 	if err := checkRoots(roots); err != nil {
 		return fmt.Errorf("set roots on %s: %w", s.name, err)
 	}
-	s.roots.mu.Lock()
-	s.roots.list = slices.Clone(roots)
-	s.roots.mu.Unlock()
-	if !s.roots.declared {
+	if !s.roots.set(roots) {
 		return fmt.Errorf("set roots on %s: %w", s.name, ErrRootsNotDeclared)
 	}
 	s.mu.Lock()
@@ -200,11 +197,20 @@ func (s *Session) SetRoots(ctx context.Context, roots []Root) error {
 	return nil
 }
 
-// declareRoots declares roots when Options.Roots is set: with listChanged
+// set makes roots the list offered, and reports whether roots are
+// declared at all (a list set without is kept for nothing).
+func (r *rootsState) set(roots []Root) (declared bool) {
+	r.mu.Lock()
+	r.list = slices.Clone(roots)
+	r.mu.Unlock()
+	return r.declared
+}
+
+// declare declares roots when Options.Roots is set: with listChanged
 // in the stateful era, as {} in 2026-07-28 (listChanged is gone there).
-func (s *Session) declareRoots(v string) (string, any, bool) {
+func (r *rootsState) declare(v string) (string, any, bool) {
 	switch {
-	case !s.roots.declared:
+	case !r.declared:
 		return "", nil, false
 	case wire.Stateless(v):
 		return "roots", struct{}{}, true
@@ -231,14 +237,13 @@ func (r *rootsState) result() (json.RawMessage, bool) {
 	}{list}), true
 }
 
-// serveRootsList answers the server's roots/list (stateful era).
-func (s *Session) serveRootsList(e *incoming, _ *jsonrpc.Message) {
-	res, ok := s.roots.result()
+// serve answers the server's roots/list (stateful era).
+func (r *rootsState) serve() (json.RawMessage, *jsonrpc.Error) {
+	res, ok := r.result()
 	if !ok {
-		s.answer(e, e.ctx, nil, jsonrpc.NewError(jsonrpc.CodeMethodNotFound, "Roots not supported", nil))
-		return
+		return nil, jsonrpc.NewError(jsonrpc.CodeMethodNotFound, unservedRoots, nil)
 	}
-	s.answer(e, e.ctx, res, nil)
+	return res, nil
 }
 
 // autoInput answers an inputRequests entry that needs no person (a

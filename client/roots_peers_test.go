@@ -86,7 +86,7 @@ func TestRootsFilesystem(t *testing.T) {
 			if strings.Contains(got, want) && !strings.Contains(got, not) {
 				return
 			}
-			time.Sleep(50 * time.Millisecond)
+			time.Sleep(50 * time.Millisecond) // the interval of a poll of the server's allowed directories
 		}
 		t.Fatalf("allowed directories %q: want %s and not %s\nserver stderr:\n%s", got, want, not, stderr.String())
 	}
@@ -122,7 +122,7 @@ func TestEverythingAsyncElicitation(t *testing.T) {
 	t.Parallel()
 	rec := &recorder{}
 	pr := newTaskPrompter(func(ctx context.Context, p *question.Question) question.Outcome {
-		time.Sleep(1500 * time.Millisecond) // a person, long enough for a poll or two
+		time.Sleep(1500 * time.Millisecond) // a deliberately slow person, long enough for a poll or two
 		return question.Outcome{Kind: question.Accept, Content: map[string]any{"name": "Ada", "favoriteColor": "Blue", "agreeToTerms": true}}
 	})
 	ctx, cancel := context.WithTimeout(t.Context(), time.Minute)

@@ -34,27 +34,25 @@ const lateLimit = 4096
 // Session is one connection to one MCP server. It is safe for concurrent
 // use. See the package doc for its goroutines and prompt rules.
 type Session struct {
-	name     string
-	opts     Options
-	log      *slog.Logger
-	prompter question.Prompter
-	journal  *question.Journal
-	events   *dispatcher
-	conn     transport.Conn
-	schemas  question.SchemaCache
-	asker    question.Asker // puts questions to prompter (deliver.go)
-	// features and requests are what we offer a server and the handler of
-	// each server request (features.go); read-only after newSession.
-	features []feature
-	requests map[string]*feature
-	// notifications are the handlers of server notifications (notify.go).
-	notifications map[string]func(*Session, *jsonrpc.Message)
-	headers       toolHeaders     // x-mcp-header bindings from tools/list (headers.go)
-	tasks         taskTable       // the tasks we follow (tasks*.go); under its own lock
-	receiver      receiverTable   // the tasks we run for the server (receiver*.go); under its own lock
-	resSubs       resourceListens // 2026-07-28 resource subscriptions (subscribe_listen.go); under its own lock
-	lists         listFlights     // list requests coalesced, last answers (lists.go); under its own lock
-	lint          *lint.Linter    // the findings checks and what they remember (client/lint); under its own lock
+	name    string
+	opts    Options
+	log     *slog.Logger
+	journal *question.Journal
+	events  *dispatcher
+	conn    transport.Conn
+	// questions is the one ask path: its schema cache and Asker (deliver.go).
+	questions *asking
+	// offers is what we offer a server and the handlers of its requests
+	// and notifications (features.go, notify.go); read-only after newSession.
+	offers   *offers
+	headers  toolHeaders   // x-mcp-header bindings from tools/list (headers.go)
+	urls     *urlRequired  // -32042 elicitations awaiting completion (urlrequired.go); under its own lock
+	rounds   *rounds       // the 2026-07-28 request path, rounds not yet sent (mrtr*.go); under its own lock
+	tasks    taskTable     // the tasks we follow (tasks*.go); under its own lock
+	receiver receiverTable // the tasks we run for the server (receiver*.go); under its own lock
+	subs     subscriptions // subscriptions/listen streams, resource subscriptions (listen.go, subscribe*.go); under their own locks
+	lists    listFlights   // list requests coalesced, last answers (lists.go); under its own lock
+	lint     *lint.Linter  // the findings checks and what they remember (client/lint); under its own lock
 
 	// base is the parent of every incoming request's context; cancelling
 	// it (always under mu) ends every open prompt with its cause.
@@ -69,9 +67,6 @@ type Session struct {
 	calls     *rpcpeer.Table[*call]
 	in        map[jsonrpc.ID]*incoming // the server's requests being served
 	progress  map[jsonrpc.ID]*call     // progress token -> call
-	rounds    map[*roundRecord]bool    // MRTR rounds whose retry is not yet written (mrtr_round.go)
-	urlWaits  map[string][]*urlWait    // -32042 elicitations by elicitationId (urlrequired.go)
-	urlEarly  map[string]bool          // completions that came before their -32042; bounded
 	neg       negotiated               // what initialize or server/discover settled
 	roots     rootsState               // the roots we offer (roots.go)
 	logLevel  string                   // 2026-07-28: sent in every request's _meta
@@ -167,9 +162,6 @@ func newSession(opts *Options) *Session {
 		calls:    rpcpeer.NewTable[*call](1, lateLimit),
 		in:       map[jsonrpc.ID]*incoming{},
 		progress: map[jsonrpc.ID]*call{},
-		rounds:   map[*roundRecord]bool{},
-		urlWaits: map[string][]*urlWait{},
-		urlEarly: map[string]bool{},
 		quit:     make(chan struct{}),
 		dead:     make(chan struct{}),
 		done:     make(chan struct{}),
@@ -192,7 +184,7 @@ func newSession(opts *Options) *Session {
 	if s.opts.WriteTimeout <= 0 {
 		s.opts.WriteTimeout = DefaultWriteTimeout
 	}
-	s.resSubs.h = listensHandleOf(s)
+	s.subs.h = listensHandleOf(s)
 	if s.opts.ClientInfo.Name == "" {
 		s.opts.ClientInfo = wire.Implementation{Name: "elicit", Version: "dev"}
 	}
@@ -201,23 +193,20 @@ func newSession(opts *Options) *Session {
 		s.log = slog.New(slog.DiscardHandler)
 	}
 	s.log = s.log.With("server", s.name)
-	s.prompter = s.opts.Prompter
-	if s.prompter == nil {
-		s.prompter = question.CancelAll
-	}
-	s.asker = question.Asker{Prompter: s.prompter, WG: &s.wg, OnPanic: func(q *question.Question, r any) {
-		s.log.Error("prompter panicked", "prompt", q.Key.String(), "panic", r)
-	}}
 	s.journal = s.opts.Journal
 	if s.journal == nil {
 		s.journal = question.NewJournal(0)
 	}
 	s.events = newDispatcher(s.opts.Observer)
 	s.roots = rootsState{list: slices.Clone(s.opts.Roots), declared: s.opts.Roots != nil}
-	s.features = features()
-	s.requests = requestTable(s.features)
-	s.notifications = notificationTable()
 	s.base, s.baseCancel = context.WithCancelCause(context.Background())
+	s.questions = newAsking(askHandleOf(s), s.opts.Prompter, &s.wg)
+	s.receiver.h = receiverHandleOf(s)
+	s.urls = newURLRequired(urlHandleOf(s))
+	s.headers.h = headersHandleOf(s)
+	s.lists.freshness = listFreshnessOf(s)
+	s.rounds = newRounds(roundsHandleOf(s))
+	s.offers = newOffers(offersHandleOf(s))
 	s.tasks.h = tasksHandleOf(s)
 	return s
 }
@@ -273,7 +262,7 @@ func (s *Session) readLoop(conn transport.Conn, done chan struct{}) {
 			// BENCHMARKS.md).
 			runtime.Gosched()
 		case jsonrpc.KindNotification:
-			s.handleNotification(in.Msg)
+			s.offers.notify(in.Msg)
 		default:
 			s.notice("skipped a message that is neither request, notification nor response")
 			s.lint.Find(findings.JSONRPCShape, lint.InFrame(in.Msg.ID, in.Msg.Method, in.Received), "a message that is neither request, notification nor response")
@@ -320,7 +309,7 @@ func (s *Session) teardown(readErr error) {
 
 	_ = s.wire().Close()
 	s.wg.Wait()
-	s.settleRounds(sessErr)
+	s.rounds.settle(sessErr)
 	ev := ServerStateChanged{Server: s.name, State: state}
 	if state != StateClosed {
 		ev.Err = sessErr

@@ -31,56 +31,58 @@ var ErrNoSubscribe = errors.New("the server declared no resources.subscribe capa
 // again to a URI already subscribed does nothing.
 func (s *Session) Subscribe(ctx context.Context, uri string) error {
 	if s.stateless() {
-		return s.resSubs.listen(ctx, uri)
+		return s.subs.listen(ctx, uri)
 	}
-	return s.subscription(ctx, wire.MethodResourcesSubscribe, uri)
+	return s.subs.subscription(ctx, wire.MethodResourcesSubscribe, uri)
 }
 
 // Unsubscribe ends a subscription to uri (in 2026-07-28: closes its
 // stream and waits, within ctx, until it has ended).
 func (s *Session) Unsubscribe(ctx context.Context, uri string) error {
 	if s.stateless() {
-		return s.resSubs.unlisten(ctx, uri)
+		return s.subs.unlisten(ctx, uri)
 	}
-	return s.subscription(ctx, wire.MethodResourcesUnsubscribe, uri)
+	return s.subs.subscription(ctx, wire.MethodResourcesUnsubscribe, uri)
 }
 
-func (s *Session) subscription(ctx context.Context, method, uri string) error {
-	if !s.ServerCapabilities().ResourcesSubscribe {
-		return fmt.Errorf("%s on %s: %w", method, s.name, ErrNoSubscribe)
+// subscription is resources/subscribe or resources/unsubscribe (before
+// 2026-07-28).
+func (rs *subscriptions) subscription(ctx context.Context, method, uri string) error {
+	if !rs.h.declared() {
+		return fmt.Errorf("%s on %s: %w", method, rs.h.server, ErrNoSubscribe)
 	}
 	var res json.RawMessage
-	return s.Request(ctx, method, map[string]string{"uri": uri}, &res)
+	return rs.h.request(ctx, method, map[string]string{"uri": uri}, &res)
 }
 
 // resourceUpdated handles notifications/resources/updated (read loop).
 // One on a 2026-07-28 subscription stream counts only if that stream
 // agreed to the URI, or to one the URI lies under (the spec lets an
 // update name a sub-resource of the one subscribed).
-func (s *Session) resourceUpdated(params json.RawMessage) {
+func (rs *subscriptions) resourceUpdated(params json.RawMessage) {
 	var p struct {
 		URI string `json:"uri"`
 	}
 	if wire.DecodeExact(params, &p) != nil || p.URI == "" {
-		s.notice("ignored a malformed notifications/resources/updated")
+		rs.h.notice("ignored a malformed notifications/resources/updated")
 		return
 	}
 	if id, ok := subscriptionID(params); ok {
-		s.mu.Lock()
 		var agreed bool
-		if c, _ := s.calls.Get(id); c != nil && c.listen != nil && c.listen.acked {
-			agreed = slices.ContainsFunc(c.listen.agreed.ResourceSubscriptions, func(sub string) bool {
-				return underURI(p.URI, sub)
-			})
+		if l, _ := rs.h.listener(id); l != nil {
+			if acked, on := l.state(); acked {
+				agreed = slices.ContainsFunc(on.ResourceSubscriptions, func(sub string) bool {
+					return underURI(p.URI, sub)
+				})
+			}
 		}
-		s.mu.Unlock()
 		if !agreed {
-			s.notice("ignored notifications/resources/updated of %s on subscription %s: not open, or not agreed to", p.URI, id)
-			s.lint.Find(findings.SubscriptionUnrequested, findings.FrameRef{In: true, Method: wire.NotifyResourcesUpdated}, "resources/updated of %s on subscription %s, which did not ask for it", p.URI, id)
+			rs.h.notice("ignored notifications/resources/updated of %s on subscription %s: not open, or not agreed to", p.URI, id)
+			rs.h.lint.Find(findings.SubscriptionUnrequested, findings.FrameRef{In: true, Method: wire.NotifyResourcesUpdated}, "resources/updated of %s on subscription %s, which did not ask for it", p.URI, id)
 			return
 		}
 	}
-	s.emit(ResourceUpdated{Server: s.name, URI: p.URI})
+	rs.h.emit(ResourceUpdated{Server: rs.h.server, URI: p.URI})
 }
 
 // underURI reports whether uri is sub or a resource under it.

@@ -19,48 +19,18 @@ import (
 // undone when the first one ends.) The list-changed kinds have their own
 // stream (the caller's Listen), which these never touch.
 
-// resourceListens are a session's open resource streams, by URI, and
-// what they need of the session.
-type resourceListens struct {
+// subscriptions are a session's subscriptions: its subscriptions/listen
+// streams (listen.go), resources/subscribe before 2026-07-28
+// (subscribe.go), and the open resource streams, by URI. Each Listener
+// guards its own acknowledgement; the session is reached only through
+// listensHandle (listen_handle.go).
+type subscriptions struct {
 	h listensHandle
 	// op serialises Subscribe and Unsubscribe, so that two of the same
 	// URI never race; each holds it at most for one bounded wait.
 	op sync.Mutex
 	mu sync.Mutex
 	by map[string]*resourceListen
-}
-
-// listensHandle is what resource streams need of their session.
-type listensHandle struct {
-	server string
-	// declared reports whether the server declared resources.subscribe.
-	declared func() bool
-	// open is Session.openListen.
-	open func(stream, wait context.Context, l *Listener) error
-	// timeout bounds the wait for a closed stream's end
-	// (Options.RequestTimeout).
-	timeout time.Duration
-	// quiet reports whether l's end is no news: the session is ending, or
-	// the server never acknowledged l (Connect or Subscribe says so).
-	quiet func(l *Listener) bool
-	emit  func(Event)
-}
-
-// listensHandleOf is s's handle for its resource streams; after newSession
-// settled Options.
-func listensHandleOf(s *Session) listensHandle {
-	return listensHandle{
-		server:   s.name,
-		declared: func() bool { return s.ServerCapabilities().ResourcesSubscribe },
-		open:     s.openListen,
-		timeout:  s.opts.RequestTimeout,
-		quiet: func(l *Listener) bool {
-			s.mu.Lock()
-			defer s.mu.Unlock()
-			return s.isDead || s.closing || !l.acked
-		},
-		emit: s.emit,
-	}
 }
 
 // resourceListen is one URI's stream.
@@ -73,7 +43,7 @@ type resourceListen struct {
 }
 
 // listen opens uri's stream, unless it is open already.
-func (rs *resourceListens) listen(ctx context.Context, uri string) error {
+func (rs *subscriptions) listen(ctx context.Context, uri string) error {
 	if !rs.h.declared() {
 		return fmt.Errorf("subscribing to %s on %s: %w", uri, rs.h.server, ErrNoSubscribe)
 	}
@@ -95,7 +65,7 @@ func (rs *resourceListens) listen(ctx context.Context, uri string) error {
 	rs.by[uri] = e
 	rs.mu.Unlock()
 
-	err := rs.h.open(stream, ctx, e.l)
+	err := rs.open(stream, ctx, e.l)
 	if err == nil && !slices.Contains(e.l.Agreed().ResourceSubscriptions, uri) {
 		err = fmt.Errorf("subscribing to %s on %s: %w (its acknowledgement left the URI out)", uri, rs.h.server, ErrNoSubscribe)
 	}
@@ -110,7 +80,7 @@ func (rs *resourceListens) listen(ctx context.Context, uri string) error {
 
 // unlisten closes uri's stream and waits, within ctx and
 // Options.RequestTimeout, for its end; a URI not subscribed is no error.
-func (rs *resourceListens) unlisten(ctx context.Context, uri string) error {
+func (rs *subscriptions) unlisten(ctx context.Context, uri string) error {
 	rs.op.Lock()
 	defer rs.op.Unlock()
 	rs.mu.Lock()
@@ -137,7 +107,7 @@ func (rs *resourceListens) unlisten(ctx context.Context, uri string) error {
 }
 
 // drop forgets e, if it is still uri's stream.
-func (rs *resourceListens) drop(uri string, e *resourceListen) {
+func (rs *subscriptions) drop(uri string, e *resourceListen) {
 	rs.mu.Lock()
 	defer rs.mu.Unlock()
 	e.dropped = true
@@ -148,7 +118,7 @@ func (rs *resourceListens) drop(uri string, e *resourceListen) {
 
 // ended is e's end (its stream's goroutine): unless we ended it, the URI
 // is forgotten and the end reported.
-func (rs *resourceListens) ended(uri string, e *resourceListen, err error) {
+func (rs *subscriptions) ended(uri string, e *resourceListen, err error) {
 	rs.mu.Lock()
 	dropped := e.dropped
 	if rs.by[uri] == e {
@@ -166,10 +136,10 @@ func (rs *resourceListens) ended(uri string, e *resourceListen, err error) {
 
 // ResourceSubscriptions lists the URIs with an open 2026-07-28 stream,
 // sorted.
-func (s *Session) ResourceSubscriptions() []string { return s.resSubs.list() }
+func (s *Session) ResourceSubscriptions() []string { return s.subs.list() }
 
 // list is ResourceSubscriptions.
-func (rs *resourceListens) list() []string {
+func (rs *subscriptions) list() []string {
 	rs.mu.Lock()
 	defer rs.mu.Unlock()
 	var out []string

@@ -215,7 +215,7 @@ func (t *taskTable) addLocked(f *taskFollow) {
 // followed (the last maxEndedTasks ended ones), oldest first, then the
 // tasks it runs for the server (Task.Ours) that it still keeps.
 func (s *Session) Tasks() []Task {
-	return append(s.tasks.snapshots(), s.receiver.snapshots(s.name)...)
+	return append(s.tasks.snapshots(), s.receiver.snapshots()...)
 }
 
 // snapshots are the tasks we follow or followed, oldest first.
@@ -235,7 +235,7 @@ func (s *Session) Task(id string) (Task, bool) {
 	if f := s.tasks.find(id); f != nil {
 		return f.snapshot(), true
 	}
-	return s.receiver.snapshot(s.name, id)
+	return s.receiver.snapshot(id)
 }
 
 // design is the design the session's protocol speaks, or ErrNoTasks.

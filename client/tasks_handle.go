@@ -113,7 +113,11 @@ func tasksHandleOf(s *Session) tasksHandle {
 			s.mu.Lock()
 			defer s.mu.Unlock()
 			c, _ := s.calls.Get(sub)
-			return c != nil && c.listen != nil && c.listen.acked && slices.Contains(c.listen.agreed.TaskIDs, id)
+			if c == nil || c.listen == nil {
+				return false
+			}
+			acked, agreed := c.listen.state()
+			return acked && slices.Contains(agreed.TaskIDs, id)
 		},
 		enter: func(f *taskFollow, creator *call, fn func(in map[jsonrpc.ID]*incoming) bool) error {
 			// Session.mu: the session must not be ending (its WaitGroup
@@ -145,10 +149,10 @@ func tasksHandleOf(s *Session) tasksHandle {
 			}
 		},
 		autoInput:    s.roots.autoInput,
-		inputParams:  s.inputParams,
-		unanswerable: s.unanswerable,
-		ask:          s.ask,
-		record:       s.record,
+		inputParams:  s.questions.inputParams,
+		unanswerable: s.questions.unanswerable,
+		ask:          s.questions.ask,
+		record:       s.questions.record,
 		wg:           &s.wg,
 		emit:         s.emit,
 		notice:       s.notice,

@@ -41,7 +41,7 @@ func TestNoHiddenTimeout(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		g := newGate(func(*question.Question) question.Outcome { return question.Outcome{Kind: question.Decline} })
 		s, p := fakeTimePeer(t, &client.Options{Prompter: g})
-		time.Sleep(72 * time.Hour) // the person went away for a long weekend
+		time.Sleep(72 * time.Hour) // the bubble's clock: the person went away for a long weekend
 		synctest.Wait()
 		if g.count() != 1 || g.cause("slow person") != nil {
 			t.Fatalf("prompt ended by itself: count %d cause %v", g.count(), g.cause("slow person"))
@@ -61,7 +61,7 @@ func TestPromptTimeoutExact(t *testing.T) {
 		g := newGate(func(*question.Question) question.Outcome { return question.Outcome{Kind: question.Decline} })
 		start := time.Now()
 		_, p := fakeTimePeer(t, &client.Options{Prompter: g, PromptTimeout: time.Hour})
-		time.Sleep(time.Hour - time.Nanosecond)
+		time.Sleep(time.Hour - time.Nanosecond) // the bubble's clock: a nanosecond short of the timeout
 		synctest.Wait()
 		if g.cause("slow person") != nil {
 			t.Fatalf("ended before the timeout: %v", g.cause("slow person"))

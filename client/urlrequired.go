@@ -26,22 +26,38 @@ import (
 // retry (mrtr_round.go).
 
 // urlEarlyLimit bounds the completion notices kept for elicitations not
-// yet known (Session.urlEarly).
+// yet known (urlRequired.early).
 const urlEarlyLimit = 64
+
+// urlRequired is a session's -32042 elicitations awaiting completion, and
+// the completions that came first. It reaches the session only through
+// its urlHandle (urlrequired_handle.go).
+type urlRequired struct {
+	h  urlHandle
+	mu sync.Mutex
+	// waits are the elicitations awaited, by elicitationId; early the
+	// completions that came before their -32042 (bounded).
+	waits map[string][]*urlWait
+	early map[string]bool
+}
+
+func newURLRequired(h urlHandle) *urlRequired {
+	return &urlRequired{h: h, waits: map[string][]*urlWait{}, early: map[string]bool{}}
+}
 
 // urlWait is one URL elicitation of a -32042 whose completion we await.
 type urlWait struct {
 	key  question.Key
 	once sync.Once
 	done chan struct{} // closed on completion
-	by   string        // who completed it; under Session.mu
+	by   string        // who completed it; under urlRequired.mu
 }
 
-func (w *urlWait) complete(s *Session, by string) {
+func (w *urlWait) complete(u *urlRequired, by string) {
 	w.once.Do(func() {
-		s.mu.Lock()
+		u.mu.Lock()
 		w.by = by
-		s.mu.Unlock()
+		u.mu.Unlock()
 		close(w.done)
 	})
 }
@@ -87,62 +103,62 @@ func elicitationID(raw json.RawMessage) string {
 	return id
 }
 
-// urlRequired handles a -32042 answer m to c: it returns the answer to
-// the request sent again, or m itself when there is to be no retry.
-func (s *Session) urlRequired(ctx context.Context, c *call, raw json.RawMessage, m *jsonrpc.Message) (*jsonrpc.Message, error) {
+// required handles a -32042 answer m to c: it returns the answer to the
+// request sent again, or m itself when there is to be no retry.
+func (u *urlRequired) required(ctx context.Context, c *call, raw json.RawMessage, m *jsonrpc.Message) (*jsonrpc.Message, error) {
 	entries, err := urlElicitations(m.Error.Data)
 	if err != nil {
-		s.notice("%s: -32042 without URL elicitations (%v); not retried", c.describe(), err)
+		u.h.notice("%s: -32042 without URL elicitations (%v); not retried", c.describe(), err)
 		return m, nil
 	}
-	s.mu.Lock()
-	if s.isDead || s.closing {
-		s.mu.Unlock()
+	leave, err := u.h.join() // Close and teardown wait for the questions
+	if err != nil {
 		return m, nil
 	}
-	s.wg.Add(1) // Close and teardown wait for the questions
-	callID, origin := c.callID(), c.origin()
+	defer leave()
+	origin := u.h.origin(c)
+	callID := origin.CallID
 	items := make([]*urlItem, 0, len(entries))
+	u.mu.Lock()
 	for i, raw := range entries {
 		id := elicitationID(raw)
 		if id == "" {
 			id = fmt.Sprintf("#%d", i+1) // the spec wants one; a key needs one all the same
 		}
 		it := &urlItem{params: raw, wait: &urlWait{done: make(chan struct{})}, q: &question.Question{
-			Key:     question.Key{Server: s.name, Delivery: question.URLRequired, CallID: callID, Input: id},
-			Server:  s.name,
+			Key:     question.Key{Server: u.h.server, Delivery: question.URLRequired, CallID: callID, Input: id},
+			Server:  u.h.server,
 			Origin:  origin,
 			Arrived: time.Now(),
 		}}
 		it.wait.key = it.q.Key
-		if s.urlEarly[id] {
+		if u.early[id] {
 			// Its completion overtook the error on its way to us.
-			delete(s.urlEarly, id)
+			delete(u.early, id)
 			it.wait.by = wire.NotifyElicitationComplete
 			it.wait.once.Do(func() { close(it.wait.done) })
 		}
-		s.urlWaits[id] = append(s.urlWaits[id], it.wait)
+		u.waits[id] = append(u.waits[id], it.wait)
 		items = append(items, it)
 	}
-	s.mu.Unlock()
-	defer s.wg.Done()
-	defer s.forgetURLWaits(items)
+	u.mu.Unlock()
+	defer u.forget(items)
 	// A person is who the call waits on now: its clock stands still.
 	c.clock.hold()
 	defer c.clock.release()
 
-	rctx, rcancel := context.WithCancelCause(s.base)
+	rctx, rcancel := context.WithCancelCause(u.h.base)
 	defer rcancel(nil)
 	stop := context.AfterFunc(ctx, func() { rcancel(question.ErrAbandoned) })
 	defer stop()
 
 	var wg sync.WaitGroup
 	for _, it := range items {
-		wg.Go(func() { s.ask(rctx, it.q, it.params, urlDelivery{it}) })
+		wg.Go(func() { u.h.ask(rctx, it.q, it.params, urlDelivery{it}) })
 	}
 	wg.Wait()
 
-	ev := URLRetry{Server: s.name, CallID: callID, Method: c.method}
+	ev := URLRetry{Server: u.h.server, CallID: callID, Method: c.method}
 	for _, it := range items {
 		ev.Keys = append(ev.Keys, it.q.Key)
 	}
@@ -156,7 +172,7 @@ func (s *Session) urlRequired(ctx context.Context, c *call, raw json.RawMessage,
 		}
 	}
 	if rctx.Err() == nil && !refused {
-		ev.Why = s.awaitURLs(rctx, items)
+		ev.Why = u.await(rctx, items)
 	}
 	if rctx.Err() != nil {
 		cause := context.Cause(rctx)
@@ -166,47 +182,47 @@ func (s *Session) urlRequired(ctx context.Context, c *call, raw json.RawMessage,
 				out = question.CauseDecision(cause, "").Outcome
 				out.Reason = question.JoinReason(out.Reason, "accepted, but the request was not sent again")
 			}
-			s.record(it.q, out, nil)
+			u.h.record(it.q, out, nil)
 		}
 		ev.Why = "ended before the retry: " + cause.Error()
-		s.emit(ev)
+		u.h.emit(ev)
 		if ctx.Err() != nil {
 			return nil, context.Cause(ctx)
 		}
-		if err := s.Err(); err != nil {
+		if err := u.h.err(); err != nil {
 			return nil, err
 		}
 		return nil, cause
 	}
-	ev.Completed = s.completedURLs(items)
+	ev.Completed = completedURLs(items)
 	if refused {
 		for _, it := range items {
-			s.record(it.q, it.out, nil)
+			u.h.record(it.q, it.out, nil)
 		}
-		s.notice("%s: URL elicitation required; %s", c.describe(), ev.Why)
-		s.emit(ev)
+		u.h.notice("%s: URL elicitation required; %s", c.describe(), ev.Why)
+		u.h.emit(ev)
 		return m, nil
 	}
 	ev.Retried = true
 	for _, it := range items {
 		out := it.out
-		out.Reason = question.JoinReason(out.Reason, s.urlDoneReason(it.wait))
-		s.record(it.q, out, &question.Reply{Sent: "retry"})
+		out.Reason = question.JoinReason(out.Reason, u.doneReason(it.wait))
+		u.h.record(it.q, out, &question.Reply{Sent: "retry"})
 	}
-	s.notice("%s: URL elicitation required; %s; sending it again", c.describe(), ev.Why)
-	s.emit(ev)
-	again, err := s.doStateful(ctx, c, raw)
+	u.h.notice("%s: URL elicitation required; %s; sending it again", c.describe(), ev.Why)
+	u.h.emit(ev)
+	again, err := u.h.resend(ctx, c, raw)
 	if err == nil && again.Error != nil && again.Error.Code == jsonrpc.CodeURLElicitationRequired {
-		s.notice("%s: the retry was answered -32042 again; it is not retried twice", c.describe())
+		u.h.notice("%s: the retry was answered -32042 again; it is not retried twice", c.describe())
 	}
 	return again, err
 }
 
-// awaitURLs waits for every accepted elicitation's completion, within
+// await waits for every accepted elicitation's completion, within
 // Options.URLWait when it is set, and says how the wait ended.
-func (s *Session) awaitURLs(ctx context.Context, items []*urlItem) string {
+func (u *urlRequired) await(ctx context.Context, items []*urlItem) string {
 	var timeout <-chan time.Time
-	if d := s.opts.URLWait; d > 0 {
+	if d := u.h.wait; d > 0 {
 		t := time.NewTimer(d)
 		defer t.Stop()
 		timeout = t.C
@@ -215,8 +231,8 @@ func (s *Session) awaitURLs(ctx context.Context, items []*urlItem) string {
 		select {
 		case <-it.wait.done:
 		case <-timeout:
-			n := len(s.completedURLs(items))
-			return fmt.Sprintf("all %d accepted; %d of them completed within %v, retried anyway", len(items), n, s.opts.URLWait)
+			n := len(completedURLs(items))
+			return fmt.Sprintf("all %d accepted; %d of them completed within %v, retried anyway", len(items), n, u.h.wait)
 		case <-ctx.Done():
 			return ""
 		}
@@ -225,7 +241,7 @@ func (s *Session) awaitURLs(ctx context.Context, items []*urlItem) string {
 }
 
 // completedURLs lists the keys whose completion came.
-func (s *Session) completedURLs(items []*urlItem) []question.Key {
+func completedURLs(items []*urlItem) []question.Key {
 	var out []question.Key
 	for _, it := range items {
 		select {
@@ -237,27 +253,27 @@ func (s *Session) completedURLs(items []*urlItem) []question.Key {
 	return out
 }
 
-// urlDoneReason says how one elicitation's completion came, for the
+// doneReason says how one elicitation's completion came, for the
 // journal.
-func (s *Session) urlDoneReason(w *urlWait) string {
+func (u *urlRequired) doneReason(w *urlWait) string {
 	select {
 	case <-w.done:
 	default:
 		return "no completion came; retried anyway"
 	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
+	u.mu.Lock()
+	defer u.mu.Unlock()
 	return "completed: " + w.by
 }
 
-// forgetURLWaits drops the call's elicitations from the table: a
-// completion notice for them is unknown from now on.
-func (s *Session) forgetURLWaits(items []*urlItem) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
+// forget drops the call's elicitations from the table: a completion
+// notice for them is unknown from now on.
+func (u *urlRequired) forget(items []*urlItem) {
+	u.mu.Lock()
+	defer u.mu.Unlock()
 	for _, it := range items {
 		id := it.q.Key.Input
-		ws := s.urlWaits[id]
+		ws := u.waits[id]
 		for i, w := range ws {
 			if w == it.wait {
 				ws = append(ws[:i], ws[i+1:]...)
@@ -265,9 +281,9 @@ func (s *Session) forgetURLWaits(items []*urlItem) {
 			}
 		}
 		if len(ws) == 0 {
-			delete(s.urlWaits, id)
+			delete(u.waits, id)
 		} else {
-			s.urlWaits[id] = ws
+			u.waits[id] = ws
 		}
 	}
 }
@@ -275,31 +291,31 @@ func (s *Session) forgetURLWaits(items []*urlItem) {
 // elicitationComplete handles notifications/elicitation/complete (read
 // loop): the elicitation it names is done. One we do not wait for, or
 // whose wait is over, is ignored, as the spec requires.
-func (s *Session) elicitationComplete(params json.RawMessage) {
+func (u *urlRequired) elicitationComplete(params json.RawMessage) {
 	var p struct {
 		ElicitationID string `json:"elicitationId"`
 	}
 	if wire.DecodeExact(params, &p) != nil || p.ElicitationID == "" {
-		s.notice("ignored a malformed notifications/elicitation/complete")
+		u.h.notice("ignored a malformed notifications/elicitation/complete")
 		return
 	}
-	s.mu.Lock()
-	ws := append([]*urlWait(nil), s.urlWaits[p.ElicitationID]...)
+	u.mu.Lock()
+	ws := append([]*urlWait(nil), u.waits[p.ElicitationID]...)
 	if len(ws) == 0 {
 		// Unknown, so ignored; but kept a moment, since the notice may
 		// overtake, on the read loop, the -32042 that names it.
-		if len(s.urlEarly) >= urlEarlyLimit {
-			clear(s.urlEarly)
+		if len(u.early) >= urlEarlyLimit {
+			clear(u.early)
 		}
-		s.urlEarly[p.ElicitationID] = true
+		u.early[p.ElicitationID] = true
 	}
-	s.mu.Unlock()
+	u.mu.Unlock()
 	if len(ws) == 0 {
-		s.log.Debug("completion of an elicitation we do not wait for", "elicitationId", p.ElicitationID)
+		u.h.log.Debug("completion of an elicitation we do not wait for", "elicitationId", p.ElicitationID)
 		return
 	}
 	for _, w := range ws {
-		w.complete(s, wire.NotifyElicitationComplete)
+		w.complete(u, wire.NotifyElicitationComplete)
 	}
 }
 
@@ -313,21 +329,24 @@ var ErrNoSuchElicitation = errors.New("no URL elicitation awaits completion unde
 // of the error has completed, the request is sent again. Call it after
 // the question was accepted; before, it is remembered, and an elicitation
 // the person turns down is not retried anyway.
-func (s *Session) CompleteElicitation(key question.Key) error {
+func (s *Session) CompleteElicitation(key question.Key) error { return s.urls.completeByPerson(key) }
+
+// completeByPerson is CompleteElicitation.
+func (u *urlRequired) completeByPerson(key question.Key) error {
 	if key.Delivery != question.URLRequired {
 		return fmt.Errorf("complete elicitation %s: %w", key, ErrNoSuchElicitation)
 	}
-	s.mu.Lock()
+	u.mu.Lock()
 	var found *urlWait
-	for _, w := range s.urlWaits[key.Input] {
+	for _, w := range u.waits[key.Input] {
 		if w.key == key {
 			found = w
 		}
 	}
-	s.mu.Unlock()
+	u.mu.Unlock()
 	if found == nil {
 		return fmt.Errorf("complete elicitation %s: %w", key, ErrNoSuchElicitation)
 	}
-	found.complete(s, "the person said done")
+	found.complete(u, "the person said done")
 	return nil
 }

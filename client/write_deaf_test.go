@@ -36,7 +36,7 @@ func serveDeaf() {
 			fmt.Printf(`{"jsonrpc":"2.0","id":%s,"result":{"protocolVersion":"2025-11-25","capabilities":{"tools":{}},"serverInfo":{"name":"deaf","version":"1"}}}`+"\n", m.ID)
 		case "notifications/initialized":
 			fmt.Println(`{"jsonrpc":"2.0","id":"q1","method":"elicitation/create","params":{"message":"question deaf","requestedSchema":{"type":"object","properties":{"answer":{"type":"string"}}}}}`)
-			time.Sleep(time.Hour) // deaf: SIGTERM ends it
+			time.Sleep(time.Hour) // a deliberately deaf peer: SIGTERM ends it
 			return
 		}
 	}

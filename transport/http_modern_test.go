@@ -182,7 +182,7 @@ func TestHTTPModernKeepAlive(t *testing.T) {
 		httpSSE(w, ":\r\n\r\n")
 		httpSSE(w, "data: "+httpEncode(t, httpNote(t, "notifications/progress", map[string]any{"progress": 1}))+"\n\n")
 		for range 3 {
-			time.Sleep(10 * time.Millisecond)
+			time.Sleep(10 * time.Millisecond) // a deliberately slow server: keep-alives spaced out
 			httpSSE(w, ": keep-alive\n\n")
 		}
 		httpSSE(w, ":\n")
@@ -235,7 +235,7 @@ func TestHTTPModernLost(t *testing.T) {
 	if !strings.Contains(in.Err.Error(), "re-issued") {
 		t.Errorf("error %q does not say the request may be re-issued", in.Err)
 	}
-	time.Sleep(50 * time.Millisecond) // past the retry the server asked for
+	time.Sleep(50 * time.Millisecond) // a window past the server's retry (10 ms) in which no GET must come
 	if gets := log.SeenMethod(http.MethodGet); len(gets) != 0 {
 		t.Errorf("the stream was resumed with GET: %d", len(gets))
 	}

@@ -41,7 +41,7 @@ func TestHTTPStandaloneRetryZeroBounded(t *testing.T) {
 	var gets atomic.Int64
 	conn, _, _ := httpStart(t, retryZeroServer(&gets), nil)
 	conn.(transport.VersionSetter).SetProtocolVersion("2025-11-25")
-	time.Sleep(retryZeroWindow)
+	time.Sleep(retryZeroWindow) // the window the GETs are counted in, not a wait
 	if n := gets.Load(); n > retryZeroMax || n < 2 {
 		t.Errorf("%d GETs in %v, want 2 to %d", n, retryZeroWindow, retryZeroMax)
 	}
@@ -54,7 +54,7 @@ func TestHTTPResumeRetryZeroBounded(t *testing.T) {
 	var gets atomic.Int64
 	conn, _, _ := httpStart(t, retryZeroServer(&gets), nil)
 	httpWrite(t, conn, httpReq(t, 1, "tools/call", nil))
-	time.Sleep(retryZeroWindow)
+	time.Sleep(retryZeroWindow) // the window the GETs are counted in, not a wait
 	if n := gets.Load(); n > retryZeroMax || n < 2 {
 		t.Errorf("%d resuming GETs in %v, want 2 to %d", n, retryZeroWindow, retryZeroMax)
 	}

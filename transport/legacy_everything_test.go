@@ -137,7 +137,7 @@ func TestSSEServerEverything(t *testing.T) {
 		if strings.Contains(strings.Join(tools, " "), "trigger-elicitation-request") || i > 20 {
 			break
 		}
-		time.Sleep(50 * time.Millisecond)
+		time.Sleep(50 * time.Millisecond) // the interval of a poll of tools/list
 	}
 	if !strings.Contains(strings.Join(tools, " "), "echo") || !strings.Contains(strings.Join(tools, " "), "trigger-elicitation-request") {
 		t.Fatalf("tools = %v, want echo and trigger-elicitation-request", tools)

@@ -115,7 +115,7 @@ func serveIgnoreTerm() {
 	echo()
 	<-sig
 	fmt.Fprintln(os.Stderr, "got SIGTERM, ignoring it")
-	time.Sleep(time.Hour)
+	time.Sleep(time.Hour) // a deliberate peer: only SIGKILL ends it
 }
 
 // serveGrandchild starts a child that ignores SIGTERM (it holds our stderr
@@ -139,7 +139,7 @@ func serveGrandchild() {
 func serveSleeper() {
 	signal.Ignore(syscall.SIGTERM)
 	fmt.Fprintln(os.Stderr, "sleeper up")
-	time.Sleep(time.Hour)
+	time.Sleep(time.Hour) // a deliberate peer: only SIGKILL ends it
 }
 
 // stdioConn is what a stdio Conn offers tests beyond Conn.
@@ -346,7 +346,7 @@ func TestStdioStderr(t *testing.T) {
 type slowStderr struct{ recorder }
 
 func (s *slowStderr) Stderr(line string) {
-	time.Sleep(time.Millisecond)
+	time.Sleep(time.Millisecond) // a deliberately slow observer
 	s.recorder.Stderr(line)
 }
 

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+	"testing/synctest"
 
 	"github.com/elicit-dev/elicit/client/wire"
 )
@@ -14,15 +15,17 @@ import (
 // text colour (235) on a dark terminal is near-invisible.
 func TestFormsAreDarkUntilTold(t *testing.T) {
 	t.Parallel()
-	schema := `{"type":"object","properties":{"mode":{"enum":["fast","exact","careful"]},"note":{"type":"string","default":"typed text"}},"required":["mode"]}`
-	d := newDriver(t, Options{}, withTools(wire.Tool{Name: "pick", InputSchema: json.RawMessage(schema)}))
-	d.keys(keyF5, keyEnter)
-	mustShow(t, d, "arguments for pick", "typed text")
-	raw := d.m.View().Content
-	if strings.Contains(raw, "38;5;235m") {
-		t.Fatalf("the form is drawn in the light palette's text colour (235):\n%q", raw)
-	}
-	if !strings.Contains(raw, "38;5;252m") {
-		t.Fatalf("the form is not drawn in the dark palette's text colour (252):\n%q", raw)
-	}
+	synctest.Test(t, func(t *testing.T) {
+		schema := `{"type":"object","properties":{"mode":{"enum":["fast","exact","careful"]},"note":{"type":"string","default":"typed text"}},"required":["mode"]}`
+		d := newDriver(t, Options{}, withTools(wire.Tool{Name: "pick", InputSchema: json.RawMessage(schema)}))
+		d.keys(keyF5, keyEnter)
+		mustShow(t, d, "arguments for pick", "typed text")
+		raw := d.m.View().Content
+		if strings.Contains(raw, "38;5;235m") {
+			t.Fatalf("the form is drawn in the light palette's text colour (235):\n%q", raw)
+		}
+		if !strings.Contains(raw, "38;5;252m") {
+			t.Fatalf("the form is not drawn in the dark palette's text colour (252):\n%q", raw)
+		}
+	})
 }

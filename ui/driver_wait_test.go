@@ -1,60 +1,66 @@
 package ui
 
 import (
-	"bytes"
-	"runtime"
-	"strconv"
-	"strings"
+	"testing/synctest"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
 )
 
-// The driver gives up on a command that has not returned within a short
-// wait, since blinks, spinner ticks and gated fake calls block for long or
-// for ever. On a loaded machine real work can take longer than that wait
-// too, and dropping its result made tests fail at random. So before giving
-// up the driver looks at what the command's goroutine is doing: blocked on
-// a timer or a channel, it is a wait (late); running, runnable, or in a
-// lock or syscall, it is work (wait on).
+// Whether a command the driver started is work (wait for its message) or a
+// wait (blink, spinner and waiting-time ticks, a fake call a test gates,
+// for long or for ever) is decided by synctest: the test runs in a bubble,
+// and synctest.Wait returns once every other goroutine in it is durably
+// blocked. The command has then either returned and offers its message,
+// or it is parked on a timer or a channel of the bubble and will not move
+// until the test does something or the bubble's clock advances, which
+// happens only when the test blocks too. Work that takes long (a loaded
+// machine, -race, a lock, a file write) is not durably blocked, so it is
+// waited for however long it takes; no wall-clock guess is involved.
 
-// goroutineID is the id of the calling goroutine, from its stack header
-// ("goroutine 42 [running]:").
-func goroutineID() int64 {
-	var buf [64]byte
-	b := buf[:runtime.Stack(buf[:], false)]
-	b = bytes.TrimPrefix(b, []byte("goroutine "))
-	if i := bytes.IndexByte(b, ' '); i > 0 {
-		id, _ := strconv.ParseInt(string(b[:i]), 10, 64)
-		return id
+// takeSettled is the driver's take inside a bubble.
+func takeSettled(ch <-chan tea.Msg) (tea.Msg, bool) {
+	synctest.Wait()
+	select {
+	case msg := <-ch:
+		return msg, true
+	default:
+		return nil, false
 	}
-	return 0
 }
 
-// goroutineWaiting reports whether goroutine id is parked on a channel, a
-// select or a sleep (or is gone), rather than working.
-func goroutineWaiting(id int64) bool {
-	buf := make([]byte, 1<<20)
-	for {
-		n := runtime.Stack(buf, true)
-		if n < len(buf) {
-			buf = buf[:n]
-			break
+// inBubble reports whether the caller runs in a synctest bubble, where
+// alone synctest.Wait does not panic.
+func inBubble() (in bool) {
+	defer func() {
+		if recover() != nil {
+			in = false
 		}
-		buf = make([]byte, 2*len(buf))
-	}
-	head := []byte("goroutine " + strconv.FormatInt(id, 10) + " [")
-	i := bytes.Index(buf, head)
-	if i < 0 {
-		return true // it has ended: its result is on its way or taken
-	}
-	rest := buf[i+len(head):]
-	end := bytes.IndexByte(rest, ']')
-	if end < 0 {
-		return true
-	}
-	state := string(rest[:end])
-	for _, w := range []string{"chan receive", "chan send", "select", "sleep", "IO wait"} {
-		if strings.HasPrefix(state, w) {
-			return true
+	}()
+	synctest.Wait()
+	return true
+}
+
+// benchCmdWait is how long a benchmark's driver waits for a command.
+// synctest.Test takes a *testing.T, so a benchmark has no bubble; it sets
+// a model up and measures it, and what its set-up needs (panes opened,
+// focus, the size) the driver's synchronous Updates decide, which the
+// benchmarks check. A command slower than this, on a stalled machine,
+// loses its message (a blink; a list load, so the model measured lacks
+// that list): a figure off, never a check passed wrongly.
+const benchCmdWait = 30 * time.Millisecond
+
+// takeWithin is the driver's take in a benchmark: the message if the
+// command returns within wait.
+func takeWithin(wait time.Duration) func(<-chan tea.Msg) (tea.Msg, bool) {
+	return func(ch <-chan tea.Msg) (tea.Msg, bool) {
+		t := time.NewTimer(wait)
+		defer t.Stop()
+		select {
+		case msg := <-ch:
+			return msg, true
+		case <-t.C:
+			return nil, false
 		}
 	}
-	return false
 }

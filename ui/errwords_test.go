@@ -7,6 +7,7 @@ import (
 	"io"
 	"strings"
 	"testing"
+	"testing/synctest"
 
 	"github.com/elicit-dev/elicit/client"
 	"github.com/elicit-dev/elicit/client/wire"
@@ -38,24 +39,26 @@ func TestPlainWords(t *testing.T) {
 // "cancelled", in its row and its result, and nowhere "context canceled".
 func TestCancelledCallInPlainWords(t *testing.T) {
 	t.Parallel()
-	started := make(chan struct{})
-	d := newDriver(t, Options{}, withTools(wire.Tool{Name: "ping"}), func(e *fakeEngine) {
-		e.callFn = func(ctx context.Context, _ string, _ map[string]any, _ func(client.CallProgress)) (*wire.CallToolResult, error) {
-			close(started)
-			<-ctx.Done()
-			return nil, fmt.Errorf("tools/call %q on demo: %w", "ping", ctx.Err())
+	synctest.Test(t, func(t *testing.T) {
+		started := make(chan struct{})
+		d := newDriver(t, Options{}, withTools(wire.Tool{Name: "ping"}), func(e *fakeEngine) {
+			e.callFn = func(ctx context.Context, _ string, _ map[string]any, _ func(client.CallProgress)) (*wire.CallToolResult, error) {
+				close(started)
+				<-ctx.Done()
+				return nil, fmt.Errorf("tools/call %q on demo: %w", "ping", ctx.Err())
+			}
+		})
+		d.keys(keyF5, keyEnter)
+		<-started
+		d.keys(keyTab, key1('x'))
+		d.awaitLate(isCallDone)
+		s := d.screen()
+		if strings.Contains(s, "context canceled") || !strings.Contains(s, `tools/call "ping" on demo: cancelled`) {
+			t.Fatalf("the cancelled call:\n%s", s)
+		}
+		d.send(noticeMsg("tasks/get: " + errors.Join(context.DeadlineExceeded).Error()))
+		if !strings.Contains(d.screen(), "tasks/get: timed out") {
+			t.Fatalf("a notice keeps Go's words:\n%s", d.screen())
 		}
 	})
-	d.keys(keyF5, keyEnter)
-	<-started
-	d.keys(keyTab, key1('x'))
-	d.awaitLate(isCallDone)
-	s := d.screen()
-	if strings.Contains(s, "context canceled") || !strings.Contains(s, `tools/call "ping" on demo: cancelled`) {
-		t.Fatalf("the cancelled call:\n%s", s)
-	}
-	d.send(noticeMsg("tasks/get: " + errors.Join(context.DeadlineExceeded).Error()))
-	if !strings.Contains(d.screen(), "tasks/get: timed out") {
-		t.Fatalf("a notice keeps Go's words:\n%s", d.screen())
-	}
 }

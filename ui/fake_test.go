@@ -48,10 +48,6 @@ type fakeEngine struct {
 	lists  []string // "resources demo", "prompts demo": list calls made
 	reads  []string // "server uri"
 	gets   []fakeGet
-	// served is signalled (without blocking) when a read or a
-	// prompts/get is recorded: a command may outlast the driver's wait
-	// for it, and a test waits for this instead (eventually).
-	served chan struct{}
 
 	// listHook, when set, runs first in Tools, ListResources and
 	// ListPrompts (what is "tools", "resources" or "prompts"), outside
@@ -145,15 +141,6 @@ func newFakeEngine() *fakeEngine {
 		contents:  map[string][]wire.ResourceContents{},
 		prompts:   map[string][]wire.Prompt{},
 		journal:   question.NewJournal(0),
-		served:    make(chan struct{}, 1),
-	}
-}
-
-// serve signals served; f.mu is held.
-func (f *fakeEngine) serve() {
-	select {
-	case f.served <- struct{}{}:
-	default:
 	}
 }
 
@@ -246,7 +233,6 @@ type fakeComplete struct {
 func (f *fakeEngine) ReadResource(ctx context.Context, server, uri string) ([]wire.ResourceContents, error) {
 	f.mu.Lock()
 	f.reads = append(f.reads, server+" "+uri)
-	f.serve()
 	fn := f.readFn
 	f.mu.Unlock()
 	if fn != nil {
@@ -265,7 +251,6 @@ func (f *fakeEngine) GetPrompt(_ context.Context, server, name string, args map[
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.gets = append(f.gets, fakeGet{server, name, args})
-	f.serve()
 	if f.getFn != nil {
 		return f.getFn(name, args)
 	}
@@ -330,9 +315,9 @@ func (f *fakeEngine) completedKeys() []question.Key {
 
 // driver runs the model synchronously (AGENTS.md, charm v2 facts: update
 // driver): it calls Update, runs the returned commands and feeds their
-// messages back, in order.
-// Commands that do not finish within 30 ms and are parked on a timer or
-// channel (blink, ticks, gated calls) are dropped to late.
+// messages back, in order. A test that drives one runs in a synctest
+// bubble (driver_wait_test.go says how a command is found to be waiting:
+// blink, ticks, gated calls); their results go to late.
 type driver struct {
 	t       testing.TB
 	m       *Model
@@ -340,6 +325,9 @@ type driver struct {
 	replies map[question.Key]chan question.Outcome
 	wg      sync.WaitGroup
 	inbox   chan tea.Msg // what the Bridge delivered
+	// take is a command's message if it has one to give once it has
+	// returned or is waiting (driver_wait_test.go).
+	take func(<-chan tea.Msg) (tea.Msg, bool)
 
 	// late holds the results of commands collect stopped waiting for
 	// (ticks, blinks, slow calls); awaitLate feeds the ones a test wants.
@@ -347,22 +335,14 @@ type driver struct {
 	late   []tea.Msg
 	// lateAdded is signalled (without blocking) each time late grows.
 	lateAdded chan struct{}
-	// slow holds results collect waited past its first 30 ms for and fed
-	// at once (the command was working, or its timer had just fired when
-	// a loaded machine let the check run): awaitLate finds them here.
-	slow []tea.Msg
 }
 
 // awaitLate waits for a late command result that match accepts, removes
-// it and feeds it to the model.
+// it and feeds it to the model. The 5 s are the bubble's: they pass at
+// once when nothing in it can move, so a result that never comes fails
+// the test without the wait.
 func (d *driver) awaitLate(match func(tea.Msg) bool) tea.Msg {
 	d.t.Helper()
-	for i, msg := range d.slow {
-		if match(msg) {
-			d.slow = append(d.slow[:i], d.slow[i+1:]...)
-			return msg // fed already, in its place
-		}
-	}
 	timeout := time.After(5 * time.Second)
 	for {
 		d.lateMu.Lock()
@@ -414,9 +394,17 @@ func (d *driver) waitInbox() tea.Msg {
 }
 
 // newDriver starts a model on a fake engine; setup runs before Init, so
-// what it puts in the engine is what the model first loads.
+// what it puts in the engine is what the model first loads. A test calls
+// it inside synctest.Test; a benchmark, which cannot have a bubble, gets
+// takeWithin (driver_wait_test.go).
 func newDriver(t testing.TB, opts Options, setup ...func(*fakeEngine)) *driver {
 	t.Helper()
+	take := takeSettled
+	if _, ok := t.(*testing.B); ok {
+		take = takeWithin(benchCmdWait)
+	} else if !inBubble() {
+		t.Fatal("newDriver outside a synctest bubble: run the test's body in synctest.Test")
+	}
 	eng := newFakeEngine()
 	for _, f := range setup {
 		f(eng)
@@ -434,11 +422,12 @@ func newDriver(t testing.TB, opts Options, setup ...func(*fakeEngine)) *driver {
 	br := NewBridge(BridgeOptions{})
 	m := New(eng, br, opts)
 	d := &driver{t: t, m: m, eng: eng, replies: map[question.Key]chan question.Outcome{},
-		inbox: make(chan tea.Msg, 1024), lateAdded: make(chan struct{}, 1)}
+		inbox: make(chan tea.Msg, 1024), lateAdded: make(chan struct{}, 1), take: take}
 	br.Attach(func(msg tea.Msg) { d.inbox <- msg })
 	t.Cleanup(br.Close)
-	// Dropped commands (ticks, cursor blink) end within about a second;
-	// wait for them so goleak sees none.
+	// Dropped commands (ticks, cursor blink) end within about a second
+	// (at once on a bubble's clock); wait for them so none outlives the
+	// test.
 	t.Cleanup(d.wg.Wait)
 	// Cleanups run last-first: this ends the model's context before the
 	// wait above, so a call a failed test left running returns.
@@ -465,16 +454,17 @@ func (d *driver) run(cmd tea.Cmd) {
 
 var seqType = reflect.TypeFor[tea.Cmd]()
 
-// collect runs cmd and flattens batches and sequences into messages.
+// collect runs cmd and flattens batches and sequences into messages. The
+// command runs in a goroutine of its own; d.take either gets its message
+// (work: fed now, in order) or finds it waiting (a timer, a channel: its
+// message, when it comes, goes to late).
 func (d *driver) collect(cmd tea.Cmd) []tea.Msg {
 	if cmd == nil {
 		return nil
 	}
 	ch := make(chan tea.Msg)    // unbuffered: a result nobody takes goes to late
 	gave := make(chan struct{}) // closed when collect stops waiting
-	gid := make(chan int64, 1)
 	d.wg.Go(func() {
-		gid <- goroutineID()
 		msg := cmd()
 		select {
 		case ch <- msg:
@@ -488,33 +478,10 @@ func (d *driver) collect(cmd tea.Cmd) []tea.Msg {
 			}
 		}
 	})
-	id := <-gid
-	var msg tea.Msg
-	// 30 ms, then longer only while the command is working rather than
-	// waiting (driver_wait_test.go), up to 10 s.
-	check, limit := time.NewTimer(30*time.Millisecond), time.NewTimer(10*time.Second)
-	defer check.Stop()
-	defer limit.Stop()
-	waited := false
-wait:
-	for {
-		select {
-		case msg = <-ch:
-			if waited {
-				d.slow = append(d.slow, msg)
-			}
-			break wait
-		case <-check.C:
-			waited = true
-			if goroutineWaiting(id) {
-				close(gave)
-				return nil
-			}
-			check.Reset(10 * time.Millisecond)
-		case <-limit.C:
-			close(gave)
-			return nil
-		}
+	msg, ok := d.take(ch)
+	if !ok {
+		close(gave)
+		return nil
 	}
 	switch m := msg.(type) {
 	case nil:

@@ -115,13 +115,21 @@ func (fp *floodProgram) press(tb testing.TB, k tea.KeyPressMsg, want string) tim
 	return at.Sub(t0)
 }
 
+// floodGoing is how many notifications a flood sends before it says it
+// is going, so that every key lands in it.
+const floodGoing = 1000
+
 // flood feeds the bridge as a flooding server's engine would, a log
 // notification at a time (its traffic frame and its log event), until ctx
-// ends; it returns how many it sent.
-func flood(ctx context.Context, br *Bridge) int {
+// ends; it closes going once floodGoing are in (Frame takes a frame
+// before it returns) and returns how many it sent.
+func flood(ctx context.Context, br *Bridge, going chan<- struct{}) int {
 	n := 0
 	for ctx.Err() == nil {
 		n++
+		if n == floodGoing+1 {
+			close(going)
+		}
 		line := "flood line " + strconv.Itoa(n) + "\x1b]52;c;ZXZpbA==\x07"
 		data, _ := json.Marshal(line)
 		raw := []byte(`{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":` + string(data) + `}}`)
@@ -150,11 +158,9 @@ func runFlood(tb testing.TB, fp *floodProgram, presses int) (lat []time.Duration
 	var wg sync.WaitGroup
 	var total atomic.Int64
 	start := fp.br.seqNow() // frames of earlier floods
-	wg.Go(func() { total.Store(int64(flood(ctx, fp.br))) })
-	// Let the flood get going, so that every key lands in it.
-	for fp.br.seqNow()-start < 1000 {
-		time.Sleep(time.Millisecond)
-	}
+	going := make(chan struct{})
+	wg.Go(func() { total.Store(int64(flood(ctx, fp.br, going))) })
+	<-going
 	first := fp.br.seqNow()
 	for i := 0; i < presses || fp.br.seqNow()-start < floodLeast; i++ {
 		k := floodKeys[i%len(floodKeys)]

@@ -4,6 +4,7 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"testing/synctest"
 	"unicode/utf8"
 
 	"charm.land/bubbles/v2/key"
@@ -17,61 +18,63 @@ import (
 // fails when a line is never on screen whole.
 func TestHelpNamesEveryBinding(t *testing.T) {
 	t.Parallel()
-	d := newDriver(t, Options{}, demoLike)
-	secs := d.m.keys.helpSections(d.m.tabBindings())
-	covered := map[*key.Binding]bool{}
-	for _, sec := range secs {
-		for _, l := range sec.lines {
-			if len(l.of) == 0 {
-				t.Errorf("%s: the line %q stands for no binding", sec.title, l.key)
-			}
-			for _, b := range l.of {
-				covered[b] = true
-				for _, k := range b.Keys() {
-					if !labelNames(l.key, k) {
-						t.Errorf("%s: the line %q %q does not name its key %q", sec.title, l.key, l.desc, k)
+	synctest.Test(t, func(t *testing.T) {
+		d := newDriver(t, Options{}, demoLike)
+		secs := d.m.keys.helpSections(d.m.tabBindings())
+		covered := map[*key.Binding]bool{}
+		for _, sec := range secs {
+			for _, l := range sec.lines {
+				if len(l.of) == 0 {
+					t.Errorf("%s: the line %q stands for no binding", sec.title, l.key)
+				}
+				for _, b := range l.of {
+					covered[b] = true
+					for _, k := range b.Keys() {
+						if !labelNames(l.key, k) {
+							t.Errorf("%s: the line %q %q does not name its key %q", sec.title, l.key, l.desc, k)
+						}
 					}
 				}
 			}
 		}
-	}
-	km := reflect.ValueOf(&d.m.keys).Elem()
-	for i := range km.NumField() {
-		f := km.Type().Field(i)
-		if f.Type != reflect.TypeFor[key.Binding]() {
-			t.Errorf("keyMap.%s is a %s: the walk only knows key.Binding", f.Name, f.Type)
-			continue
-		}
-		if b := (*key.Binding)(km.Field(i).Addr().UnsafePointer()); !covered[b] {
-			t.Errorf("the help has no line for keyMap.%s (%q)", f.Name, b.Keys())
-		}
-	}
-	for i := range d.m.tabs {
-		if !covered[&d.m.tabs[i].bind] {
-			t.Errorf("the help has no line for the %s tab's %q", d.m.tabs[i].name, d.m.tabs[i].bind.Keys())
-		}
-	}
-
-	for _, size := range [][2]int{{80, 24}, {120, 40}} {
-		d.send(tea.WindowSizeMsg{Width: size[0], Height: size[1]})
-		d.keys(keyF1)
-		var rows []string
-		for range 20 {
-			rows = append(rows, strings.Split(d.screen(), "\n")...)
-			d.keys(tea.KeyPressMsg{Code: tea.KeyPgDown})
-		}
-		if !d.m.showHelp {
-			t.Fatal("scrolling closed the help")
-		}
-		for _, sec := range secs {
-			for _, l := range sec.lines {
-				if !onOneRow(rows, "  "+l.key+" ", l.desc) {
-					t.Errorf("at %dx%d the help never shows %s's %q %q", size[0], size[1], sec.title, l.key, l.desc)
-				}
+		km := reflect.ValueOf(&d.m.keys).Elem()
+		for i := range km.NumField() {
+			f := km.Type().Field(i)
+			if f.Type != reflect.TypeFor[key.Binding]() {
+				t.Errorf("keyMap.%s is a %s: the walk only knows key.Binding", f.Name, f.Type)
+				continue
+			}
+			if b := (*key.Binding)(km.Field(i).Addr().UnsafePointer()); !covered[b] {
+				t.Errorf("the help has no line for keyMap.%s (%q)", f.Name, b.Keys())
 			}
 		}
-		d.keys(key1('x'))
-	}
+		for i := range d.m.tabs {
+			if !covered[&d.m.tabs[i].bind] {
+				t.Errorf("the help has no line for the %s tab's %q", d.m.tabs[i].name, d.m.tabs[i].bind.Keys())
+			}
+		}
+
+		for _, size := range [][2]int{{80, 24}, {120, 40}} {
+			d.send(tea.WindowSizeMsg{Width: size[0], Height: size[1]})
+			d.keys(keyF1)
+			var rows []string
+			for range 20 {
+				rows = append(rows, strings.Split(d.screen(), "\n")...)
+				d.keys(tea.KeyPressMsg{Code: tea.KeyPgDown})
+			}
+			if !d.m.showHelp {
+				t.Fatal("scrolling closed the help")
+			}
+			for _, sec := range secs {
+				for _, l := range sec.lines {
+					if !onOneRow(rows, "  "+l.key+" ", l.desc) {
+						t.Errorf("at %dx%d the help never shows %s's %q %q", size[0], size[1], sec.title, l.key, l.desc)
+					}
+				}
+			}
+			d.keys(key1('x'))
+		}
+	})
 }
 
 func onOneRow(rows []string, parts ...string) bool {

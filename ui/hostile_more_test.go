@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+	"testing/synctest"
 	"time"
 	"unicode/utf8"
 
@@ -259,7 +260,7 @@ func TestEvilTextInertEverywhere(t *testing.T) {
 	}{{2000, 70, true}, {120, 40, false}, {44, 14, false}} {
 		t.Run(fmt.Sprintf("%dx%d", size.w, size.h), func(t *testing.T) {
 			t.Parallel()
-			evilTour(t, size.w, size.h, size.check)
+			synctest.Test(t, func(t *testing.T) { evilTour(t, size.w, size.h, size.check) })
 		})
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/elicit-dev/elicit/client"
@@ -53,40 +54,42 @@ func liveHeap() uint64 {
 // entry cut to its prefix with what was cut counted; the log and traffic
 // views show them and say how much more there was.
 func TestBridgeHugeLogsBounded(t *testing.T) {
-	// Not parallel: it weighs the heap.
-	d := newDriver(t, Options{})
-	br := d.m.bridge
-	before := liveHeap()
-	feedHuge(br, 20, hugeEntry)
-	grew := int64(liveHeap()) - int64(before)
-	st := br.streams
-	st.mu.Lock()
-	tb, lb, tn, ln := st.traffic.bytes, st.logs.bytes, st.traffic.len(), st.logs.len()
-	cut := st.logs.at(ln - 1).Cut
-	st.mu.Unlock()
-	t.Logf("traffic %d entries, %d B; logs %d entries, %d B; heap grew %d MB", tn, tb, ln, lb, grew>>20)
-	if tb > trafficBytes || lb > logBytes || tn != 20 || ln != 20 {
-		t.Errorf("traffic %d entries in %d B, logs %d in %d B; want 20 each within %d and %d B", tn, tb, ln, lb, trafficBytes, logBytes)
-	}
-	if tb > 20*(entryKeep+4<<10) || lb > 20*(entryKeep+4<<10) {
-		t.Errorf("traffic %d B, logs %d B: more than a prefix of each entry kept", tb, lb)
-	}
-	if cut < hugeEntry-entryKeep-64 {
-		t.Errorf("the last log line says %d bytes were cut, want about %d", cut, hugeEntry-entryKeep)
-	}
-	if grew > 64<<20 {
-		t.Errorf("the heap grew by %d MB for twenty 16 MB lines, want < 64 MB", grew>>20)
-	}
+	synctest.Test(t, func(t *testing.T) {
+		// Not parallel: it weighs the heap.
+		d := newDriver(t, Options{})
+		br := d.m.bridge
+		before := liveHeap()
+		feedHuge(br, 20, hugeEntry)
+		grew := int64(liveHeap()) - int64(before)
+		st := br.streams
+		st.mu.Lock()
+		tb, lb, tn, ln := st.traffic.bytes, st.logs.bytes, st.traffic.len(), st.logs.len()
+		cut := st.logs.at(ln - 1).Cut
+		st.mu.Unlock()
+		t.Logf("traffic %d entries, %d B; logs %d entries, %d B; heap grew %d MB", tn, tb, ln, lb, grew>>20)
+		if tb > trafficBytes || lb > logBytes || tn != 20 || ln != 20 {
+			t.Errorf("traffic %d entries in %d B, logs %d in %d B; want 20 each within %d and %d B", tn, tb, ln, lb, trafficBytes, logBytes)
+		}
+		if tb > 20*(entryKeep+4<<10) || lb > 20*(entryKeep+4<<10) {
+			t.Errorf("traffic %d B, logs %d B: more than a prefix of each entry kept", tb, lb)
+		}
+		if cut < hugeEntry-entryKeep-64 {
+			t.Errorf("the last log line says %d bytes were cut, want about %d", cut, hugeEntry-entryKeep)
+		}
+		if grew > 64<<20 {
+			t.Errorf("the heap grew by %d MB for twenty 16 MB lines, want < 64 MB", grew>>20)
+		}
 
-	d.waitInbox()
-	d.keys(keyF8)
-	mustShow(t, d, "Logs: 20 lines", "<U+009B>2J", "(16.7 MB more)")
-	assertInertHuge(t, d.m.View().Content)
-	d.keys(keyF6)
-	mustShow(t, d, "Traffic: 20 frames", "(16.7 MB more)")
-	d.keys(keyEnter)
-	mustShow(t, d, "notifications/message", "<U+009B>2J", "16.7 MB more")
-	assertInertHuge(t, d.m.View().Content)
+		d.waitInbox()
+		d.keys(keyF8)
+		mustShow(t, d, "Logs: 20 lines", "<U+009B>2J", "(16.7 MB more)")
+		assertInertHuge(t, d.m.View().Content)
+		d.keys(keyF6)
+		mustShow(t, d, "Traffic: 20 frames", "(16.7 MB more)")
+		d.keys(keyEnter)
+		mustShow(t, d, "notifications/message", "<U+009B>2J", "16.7 MB more")
+		assertInertHuge(t, d.m.View().Content)
+	})
 }
 
 // assertInertHuge fails if a view holds hugeEvil's controls raw.
@@ -103,27 +106,29 @@ func assertInertHuge(t *testing.T, view string) {
 // too big to keep whole, and says how much is missing.
 func TestExportOfCutFrame(t *testing.T) {
 	t.Parallel()
-	dir := t.TempDir()
-	d := newDriver(t, Options{ExportDir: dir, Now: func() time.Time { return t0 }})
-	feedHuge(d.m.bridge, 1, 3*entryKeep)
-	d.waitInbox()
-	d.keys(keyF6, key1('e'))
-	var line struct {
-		Frame json.RawMessage `json:"frame"`
-		Raw   string          `json:"raw"`
-		Cut   int             `json:"cut"`
-	}
-	data, err := os.ReadFile(filepath.Join(dir, "elicit-traffic-20260102-150405.jsonl"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := json.Unmarshal(data, &line); err != nil {
-		t.Fatal(err)
-	}
-	if line.Frame != nil || len(line.Raw) != entryKeep || line.Cut < 2*entryKeep ||
-		!strings.HasPrefix(line.Raw, `{"jsonrpc":"2.0","method":"notifications/message"`) {
-		t.Errorf("exported frame %d bytes of raw, cut %d, starting %.60q", len(line.Raw), line.Cut, line.Raw)
-	}
+	synctest.Test(t, func(t *testing.T) {
+		dir := t.TempDir()
+		d := newDriver(t, Options{ExportDir: dir, Now: func() time.Time { return t0 }})
+		feedHuge(d.m.bridge, 1, 3*entryKeep)
+		d.waitInbox()
+		d.keys(keyF6, key1('e'))
+		var line struct {
+			Frame json.RawMessage `json:"frame"`
+			Raw   string          `json:"raw"`
+			Cut   int             `json:"cut"`
+		}
+		data, err := os.ReadFile(filepath.Join(dir, "elicit-traffic-20260102-150405.jsonl"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := json.Unmarshal(data, &line); err != nil {
+			t.Fatal(err)
+		}
+		if line.Frame != nil || len(line.Raw) != entryKeep || line.Cut < 2*entryKeep ||
+			!strings.HasPrefix(line.Raw, `{"jsonrpc":"2.0","method":"notifications/message"`) {
+			t.Errorf("exported frame %d bytes of raw, cut %d, starting %.60q", len(line.Raw), line.Cut, line.Raw)
+		}
+	})
 }
 
 // TestRingByteBound: the oldest entries go as soon as the bytes would

@@ -65,9 +65,9 @@ func testIdleBlinkEnds(t *testing.T) {
 	// Any other blink armed at the start lands within a blink period;
 	// feed those too, then wait two periods more: a blink now would be a
 	// re-armed one.
-	time.Sleep(700 * time.Millisecond)
+	time.Sleep(700 * time.Millisecond) // the bubble's clock: one blink period passes
 	d.lateBlinks()
-	time.Sleep(1200 * time.Millisecond)
+	time.Sleep(1200 * time.Millisecond) // the bubble's clock: a window in which no blink may come
 	if n := d.lateBlinks(); n > 0 {
 		t.Fatalf("%d cursor blinks re-armed after the first came back: the idle view keeps a timer running", n)
 	}
@@ -93,20 +93,22 @@ var reverseVideo = regexp.MustCompile(`\x1b\[7[;m]`).MatchString
 // showing the view again starts it.
 func TestJSONEditorBlinkParksWhileHidden(t *testing.T) {
 	t.Parallel()
-	d := newDriver(t, Options{}, withTools(wire.Tool{Name: "echo", InputSchema: json.RawMessage(echoSchema)}))
-	d.keys(keyF5, keyEnter, keyCtrlL)
-	mustShow(t, d, "arguments for echo · as JSON")
-	id := d.tools().json.id
-	editorBlink := func(msg tea.Msg) bool { return isBlinkMsg(msg) && msg.(routedMsg).id == id }
-	d.keys(keyF6)
-	d.awaitLate(editorBlink) // the blink Focus armed, back while hidden
-	if j := d.tools().json; j == nil || !j.parked {
-		t.Fatal("a blink for the hidden JSON editor was passed on, not parked")
-	}
-	d.keys(keyF5)
-	if d.tools().json.parked {
-		t.Fatal("showing the tools view did not restart the parked blink")
-	}
-	d.awaitLate(editorBlink) // the restarted blink, fed while shown…
-	d.awaitLate(editorBlink) // …re-arms: the cursor blinks on screen again
+	synctest.Test(t, func(t *testing.T) {
+		d := newDriver(t, Options{}, withTools(wire.Tool{Name: "echo", InputSchema: json.RawMessage(echoSchema)}))
+		d.keys(keyF5, keyEnter, keyCtrlL)
+		mustShow(t, d, "arguments for echo · as JSON")
+		id := d.tools().json.id
+		editorBlink := func(msg tea.Msg) bool { return isBlinkMsg(msg) && msg.(routedMsg).id == id }
+		d.keys(keyF6)
+		d.awaitLate(editorBlink) // the blink Focus armed, back while hidden
+		if j := d.tools().json; j == nil || !j.parked {
+			t.Fatal("a blink for the hidden JSON editor was passed on, not parked")
+		}
+		d.keys(keyF5)
+		if d.tools().json.parked {
+			t.Fatal("showing the tools view did not restart the parked blink")
+		}
+		d.awaitLate(editorBlink) // the restarted blink, fed while shown…
+		d.awaitLate(editorBlink) // …re-arms: the cursor blinks on screen again
+	})
 }

@@ -3,6 +3,7 @@ package ui
 import (
 	"strings"
 	"testing"
+	"testing/synctest"
 
 	"github.com/elicit-dev/elicit/client"
 	"github.com/elicit-dev/elicit/client/question"
@@ -15,32 +16,34 @@ import (
 // answered -32800 as a shutdown is: the bucket, not the error, tells them
 // apart.
 func TestFileWritePaneEnds(t *testing.T) {
-	d := newDriver(t, Options{}, withAgent)
-	cases := []struct {
-		entry   question.JournalEntry
-		sent    string
-		want    string
-		notWant string
-	}{
-		{question.JournalEntry{Kind: question.Cancel, Bucket: question.BucketCancelled}, "error -32603",
-			"you refused the write; answered error -32603", "stopped the turn"},
-		{question.JournalEntry{Kind: question.Abandoned, Bucket: question.BucketCancelled}, "error -32800",
-			"the turn was stopped; answered error -32800", "shutting down"},
-		{question.JournalEntry{Kind: question.Abandoned, Bucket: question.BucketShutdown}, "error -32800",
-			"closed: elicit is shutting down; answered error -32800", "the turn was stopped"},
-	}
-	for i, c := range cases {
-		p := permQuestion(int64(20 + i))
-		p.Key.Delivery = question.FileWrite
-		d.open(p)
-		d.m.prompts.focusPane(&d.m.viewCtx, d.m.prompts.byKey[p.Key].id)
-		c.entry.Key, c.entry.Asked = p.Key, question.KindPermission
-		d.send(eventMsg{e: client.PromptResolved{Key: p.Key, Entry: c.entry, Sent: c.sent}})
-		s := d.m.prompts.byKey[p.Key].notice // the screen holds the earlier cases' panes too
-		if !strings.Contains(s, c.want) || strings.Contains(s, c.notWant) {
-			t.Errorf("%v (%s): pane says %q, want %q, not %q:\n%s", c.entry.Kind, c.entry.Bucket, s, c.want, c.notWant, d.screen())
+	synctest.Test(t, func(t *testing.T) {
+		d := newDriver(t, Options{}, withAgent)
+		cases := []struct {
+			entry   question.JournalEntry
+			sent    string
+			want    string
+			notWant string
+		}{
+			{question.JournalEntry{Kind: question.Cancel, Bucket: question.BucketCancelled}, "error -32603",
+				"you refused the write; answered error -32603", "stopped the turn"},
+			{question.JournalEntry{Kind: question.Abandoned, Bucket: question.BucketCancelled}, "error -32800",
+				"the turn was stopped; answered error -32800", "shutting down"},
+			{question.JournalEntry{Kind: question.Abandoned, Bucket: question.BucketShutdown}, "error -32800",
+				"closed: elicit is shutting down; answered error -32800", "the turn was stopped"},
 		}
-	}
+		for i, c := range cases {
+			p := permQuestion(int64(20 + i))
+			p.Key.Delivery = question.FileWrite
+			d.open(p)
+			d.m.prompts.focusPane(&d.m.viewCtx, d.m.prompts.byKey[p.Key].id)
+			c.entry.Key, c.entry.Asked = p.Key, question.KindPermission
+			d.send(eventMsg{e: client.PromptResolved{Key: p.Key, Entry: c.entry, Sent: c.sent}})
+			s := d.m.prompts.byKey[p.Key].notice // the screen holds the earlier cases' panes too
+			if !strings.Contains(s, c.want) || strings.Contains(s, c.notWant) {
+				t.Errorf("%v (%s): pane says %q, want %q, not %q:\n%s", c.entry.Kind, c.entry.Bucket, s, c.want, c.notWant, d.screen())
+			}
+		}
+	})
 }
 
 // TestPaneKindsRegistered: every question kind the engine has opens a

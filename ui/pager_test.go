@@ -6,6 +6,7 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
@@ -225,94 +226,100 @@ func TestPagerCopies(t *testing.T) {
 // stays open per tab.
 func TestReaderFrame(t *testing.T) {
 	t.Parallel()
-	d := newDriver(t, Options{Now: func() time.Time { return t0 }})
-	items := make([]string, 300)
-	for i := range items {
-		items[i] = fmt.Sprintf(`{"n":%d}`, i)
-	}
-	raw := `{"jsonrpc":"2.0","id":1,"result":{"items":[` + strings.Join(items, ",") + `,{"tail":"q?"}]}}`
-	d.m.bridge.Frame("demo", client.Frame{Time: t0, Dir: client.In, Raw: []byte(raw)})
-	d.waitInbox()
-	d.keys(keyF6, keyEnter)
-	s := d.screen()
-	if !strings.Contains(s, `"items": [`) || !strings.Contains(s, "↓ more") {
-		t.Fatalf("the reader does not show the frame's start and say there is more:\n%s", s)
-	}
-	d.keys(keyG)
-	if s := d.screen(); !strings.Contains(s, `"tail": "q?"`) {
-		t.Fatalf("G does not reach the frame's end:\n%s", s)
-	}
-	d.keys(keyHome, keySlash)
-	d.typeText("q?")
-	if d.m.showHelp {
-		t.Fatal("? in the query opened the help")
-	}
-	d.keys(keyEnter)
-	if s := d.screen(); !strings.Contains(s, "match 1/1") || !strings.Contains(s, `"tail": "q?"`) {
-		t.Fatalf("the search did not find the tail:\n%s", s)
-	}
-	// Another tab and back: the reader is as it was.
-	d.keys(keyF8, keyF6)
-	if s := d.screen(); !strings.Contains(s, "match 1/1") {
-		t.Fatalf("the reader did not stay with its tab:\n%s", s)
-	}
-	d.keys(key1('q'))
-	if d.m.readers[d.m.view] != nil || !strings.Contains(d.screen(), "Traffic: 1 frames") {
-		t.Fatalf("q did not close the reader:\n%s", d.screen())
-	}
+	synctest.Test(t, func(t *testing.T) {
+		d := newDriver(t, Options{Now: func() time.Time { return t0 }})
+		items := make([]string, 300)
+		for i := range items {
+			items[i] = fmt.Sprintf(`{"n":%d}`, i)
+		}
+		raw := `{"jsonrpc":"2.0","id":1,"result":{"items":[` + strings.Join(items, ",") + `,{"tail":"q?"}]}}`
+		d.m.bridge.Frame("demo", client.Frame{Time: t0, Dir: client.In, Raw: []byte(raw)})
+		d.waitInbox()
+		d.keys(keyF6, keyEnter)
+		s := d.screen()
+		if !strings.Contains(s, `"items": [`) || !strings.Contains(s, "↓ more") {
+			t.Fatalf("the reader does not show the frame's start and say there is more:\n%s", s)
+		}
+		d.keys(keyG)
+		if s := d.screen(); !strings.Contains(s, `"tail": "q?"`) {
+			t.Fatalf("G does not reach the frame's end:\n%s", s)
+		}
+		d.keys(keyHome, keySlash)
+		d.typeText("q?")
+		if d.m.showHelp {
+			t.Fatal("? in the query opened the help")
+		}
+		d.keys(keyEnter)
+		if s := d.screen(); !strings.Contains(s, "match 1/1") || !strings.Contains(s, `"tail": "q?"`) {
+			t.Fatalf("the search did not find the tail:\n%s", s)
+		}
+		// Another tab and back: the reader is as it was.
+		d.keys(keyF8, keyF6)
+		if s := d.screen(); !strings.Contains(s, "match 1/1") {
+			t.Fatalf("the reader did not stay with its tab:\n%s", s)
+		}
+		d.keys(key1('q'))
+		if d.m.readers[d.m.view] != nil || !strings.Contains(d.screen(), "Traffic: 1 frames") {
+			t.Fatalf("q did not close the reader:\n%s", d.screen())
+		}
+	})
 }
 
 // TestReaderLogs: Enter in the log view reads the whole log, from its
 // newest line, each line whole.
 func TestReaderLogs(t *testing.T) {
 	t.Parallel()
-	d := newDriver(t, Options{Now: func() time.Time { return t0 }})
-	for i := range 200 {
-		d.m.bridge.Event(client.LogMessage{Server: "demo", Level: "info", Data: []byte(fmt.Sprintf(`"entry %d %s"`, i, strings.Repeat("w", 150))), Time: t0})
-	}
-	d.waitInbox()
-	d.keys(keyF8, keyEnter)
-	s := d.screen()
-	if !strings.Contains(s, "Logs of all servers: 200 lines") || !strings.Contains(s, "entry 199") || strings.Contains(s, "entry 100 ") {
-		t.Fatalf("the log reader does not open at the newest line:\n%s", s)
-	}
-	if !strings.Contains(s, "↑ (end)") {
-		t.Errorf("the hint does not say there is more above:\n%s", s)
-	}
-	// The line is whole: wrapped, not cut.
-	if !strings.Contains(strings.ReplaceAll(s, "\n", ""), strings.Repeat("w", 150)) {
-		t.Errorf("a long log line is cut in the reader:\n%s", s)
-	}
-	d.keys(keyEsc)
-	if !strings.Contains(d.screen(), "enter read all") {
-		t.Fatalf("esc did not go back to the log view:\n%s", d.screen())
-	}
+	synctest.Test(t, func(t *testing.T) {
+		d := newDriver(t, Options{Now: func() time.Time { return t0 }})
+		for i := range 200 {
+			d.m.bridge.Event(client.LogMessage{Server: "demo", Level: "info", Data: []byte(fmt.Sprintf(`"entry %d %s"`, i, strings.Repeat("w", 150))), Time: t0})
+		}
+		d.waitInbox()
+		d.keys(keyF8, keyEnter)
+		s := d.screen()
+		if !strings.Contains(s, "Logs of all servers: 200 lines") || !strings.Contains(s, "entry 199") || strings.Contains(s, "entry 100 ") {
+			t.Fatalf("the log reader does not open at the newest line:\n%s", s)
+		}
+		if !strings.Contains(s, "↑ (end)") {
+			t.Errorf("the hint does not say there is more above:\n%s", s)
+		}
+		// The line is whole: wrapped, not cut.
+		if !strings.Contains(strings.ReplaceAll(s, "\n", ""), strings.Repeat("w", 150)) {
+			t.Errorf("a long log line is cut in the reader:\n%s", s)
+		}
+		d.keys(keyEsc)
+		if !strings.Contains(d.screen(), "enter read all") {
+			t.Fatalf("esc did not go back to the log view:\n%s", d.screen())
+		}
+	})
 }
 
 // TestReaderToolResult: a result longer than the calls list's room says
 // how much more there is, and Enter on the call reads it all.
 func TestReaderToolResult(t *testing.T) {
 	t.Parallel()
-	d := newDriver(t, Options{}, withTools(wire.Tool{Name: "long"}), func(e *fakeEngine) {
-		e.callFn = func(context.Context, string, map[string]any, func(client.CallProgress)) (*wire.CallToolResult, error) {
-			return &wire.CallToolResult{Content: []wire.ContentBlock{{Type: "text", Text: numbered(300)}}}, nil
+	synctest.Test(t, func(t *testing.T) {
+		d := newDriver(t, Options{}, withTools(wire.Tool{Name: "long"}), func(e *fakeEngine) {
+			e.callFn = func(context.Context, string, map[string]any, func(client.CallProgress)) (*wire.CallToolResult, error) {
+				return &wire.CallToolResult{Content: []wire.ContentBlock{{Type: "text", Text: numbered(300)}}}, nil
+			}
+		})
+		d.keys(keyF5, keyEnter)
+		s := d.screen()
+		if !strings.Contains(s, "more lines: tab, then enter, reads all of it") || strings.Contains(s, "line 300") {
+			t.Fatalf("the clipped result does not say there is more:\n%s", s)
+		}
+		d.keys(keyTab, keyEnter)
+		if s := d.screen(); !strings.Contains(s, "Result of demo/long") || !strings.Contains(s, "lines 1–") {
+			t.Fatalf("enter on the call did not open the reader:\n%s", s)
+		}
+		d.keys(keyG)
+		if s := d.screen(); !strings.Contains(s, "line 300") {
+			t.Fatalf("G does not reach the end:\n%s", s)
+		}
+		d.keys(keyEsc)
+		if s := d.screen(); !strings.Contains(s, "Calls (0 running)") {
+			t.Fatalf("esc did not go back to the tools view:\n%s", s)
 		}
 	})
-	d.keys(keyF5, keyEnter)
-	s := d.screen()
-	if !strings.Contains(s, "more lines: tab, then enter, reads all of it") || strings.Contains(s, "line 300") {
-		t.Fatalf("the clipped result does not say there is more:\n%s", s)
-	}
-	d.keys(keyTab, keyEnter)
-	if s := d.screen(); !strings.Contains(s, "Result of demo/long") || !strings.Contains(s, "lines 1–") {
-		t.Fatalf("enter on the call did not open the reader:\n%s", s)
-	}
-	d.keys(keyG)
-	if s := d.screen(); !strings.Contains(s, "line 300") {
-		t.Fatalf("G does not reach the end:\n%s", s)
-	}
-	d.keys(keyEsc)
-	if s := d.screen(); !strings.Contains(s, "Calls (0 running)") {
-		t.Fatalf("esc did not go back to the tools view:\n%s", s)
-	}
 }

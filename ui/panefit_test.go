@@ -3,6 +3,7 @@ package ui
 import (
 	"strings"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
@@ -18,61 +19,63 @@ import (
 // and no line of the message is cut at the frame's edge.
 func TestPaneShowsAllOfALongQuestion(t *testing.T) {
 	t.Parallel()
-	d := newDriver(t, Options{})
-	d.send(tea.WindowSizeMsg{Width: 80, Height: 16})
-	var msg strings.Builder
-	for i := range 12 {
-		msg.WriteString("Sentence number " + itoa(i) + " of a message that is longer than the pane is wide and tall. ")
-	}
-	msg.WriteString("LAST-WORDS")
-	d.open(&question.Question{Key: reqKey("demo", 7), Server: "demo", Mode: question.ModeURL,
-		Message: msg.String(), URL: "https://good.com@evil.example/login", Arrived: time.Now()})
-	d.keys(tea.KeyPressMsg{Code: tea.KeyF4})
-	s := d.screen()
-	if !strings.Contains(s, "more ↓") || strings.Contains(s, "more ↑") || strings.Contains(s, "LAST-WORDS") {
-		t.Fatalf("the top of a long question: want \"more ↓\" alone, and not its end:\n%s", s)
-	}
-	footer := func(s string) {
-		t.Helper()
-		lines := strings.Split(s, "\n")
-		for i := len(lines) - 1; i >= 0; i-- {
-			if strings.Contains(lines[i], declineLabel) {
-				if !strings.Contains(lines[i+1], "╰") && !strings.Contains(lines[i+1], "┗") {
-					t.Errorf("the footer is not the pane's last line:\n%s", s)
+	synctest.Test(t, func(t *testing.T) {
+		d := newDriver(t, Options{})
+		d.send(tea.WindowSizeMsg{Width: 80, Height: 16})
+		var msg strings.Builder
+		for i := range 12 {
+			msg.WriteString("Sentence number " + itoa(i) + " of a message that is longer than the pane is wide and tall. ")
+		}
+		msg.WriteString("LAST-WORDS")
+		d.open(&question.Question{Key: reqKey("demo", 7), Server: "demo", Mode: question.ModeURL,
+			Message: msg.String(), URL: "https://good.com@evil.example/login", Arrived: time.Now()})
+		d.keys(tea.KeyPressMsg{Code: tea.KeyF4})
+		s := d.screen()
+		if !strings.Contains(s, "more ↓") || strings.Contains(s, "more ↑") || strings.Contains(s, "LAST-WORDS") {
+			t.Fatalf("the top of a long question: want \"more ↓\" alone, and not its end:\n%s", s)
+		}
+		footer := func(s string) {
+			t.Helper()
+			lines := strings.Split(s, "\n")
+			for i := len(lines) - 1; i >= 0; i-- {
+				if strings.Contains(lines[i], declineLabel) {
+					if !strings.Contains(lines[i+1], "╰") && !strings.Contains(lines[i+1], "┗") {
+						t.Errorf("the footer is not the pane's last line:\n%s", s)
+					}
+					return
 				}
-				return
+			}
+			t.Errorf("no footer:\n%s", s)
+		}
+		footer(s)
+		seen := false // the message's last words on some page
+		for range 10 {
+			seen = seen || strings.Contains(d.screen(), "LAST-WORDS")
+			if !strings.Contains(d.screen(), "more ↓") {
+				break
+			}
+			d.keys(tea.KeyPressMsg{Code: tea.KeyPgDown})
+		}
+		s = d.screen()
+		if !seen || !strings.Contains(s, "the real host is") || !strings.Contains(s, "Accepting gives consent only") || strings.Contains(s, "more ↓") {
+			t.Fatalf("pgdn never showed the end of the question:\n%s", s)
+		}
+		footer(s)
+		for _, l := range strings.Split(s, "\n") {
+			if w := ansi.StringWidth(l); w > 80 {
+				t.Errorf("a line wider than the screen (%d): %q", w, l)
 			}
 		}
-		t.Errorf("no footer:\n%s", s)
-	}
-	footer(s)
-	seen := false // the message's last words on some page
-	for range 10 {
-		seen = seen || strings.Contains(d.screen(), "LAST-WORDS")
+		d.keys(tea.KeyPressMsg{Code: tea.KeyPgUp})
 		if !strings.Contains(d.screen(), "more ↓") {
-			break
+			t.Fatalf("pgup did not go back:\n%s", d.screen())
 		}
-		d.keys(tea.KeyPressMsg{Code: tea.KeyPgDown})
-	}
-	s = d.screen()
-	if !seen || !strings.Contains(s, "the real host is") || !strings.Contains(s, "Accepting gives consent only") || strings.Contains(s, "more ↓") {
-		t.Fatalf("pgdn never showed the end of the question:\n%s", s)
-	}
-	footer(s)
-	for _, l := range strings.Split(s, "\n") {
-		if w := ansi.StringWidth(l); w > 80 {
-			t.Errorf("a line wider than the screen (%d): %q", w, l)
+		top := d.m.prompts.focused().scroll
+		d.send(tea.MouseWheelMsg{X: 10, Y: 5, Button: tea.MouseWheelDown})
+		if got := d.m.prompts.focused().scroll; got != top+wheelLines {
+			t.Fatalf("the wheel over the pane scrolled it from %d to %d, want %d", top, got, top+wheelLines)
 		}
-	}
-	d.keys(tea.KeyPressMsg{Code: tea.KeyPgUp})
-	if !strings.Contains(d.screen(), "more ↓") {
-		t.Fatalf("pgup did not go back:\n%s", d.screen())
-	}
-	top := d.m.prompts.focused().scroll
-	d.send(tea.MouseWheelMsg{X: 10, Y: 5, Button: tea.MouseWheelDown})
-	if got := d.m.prompts.focused().scroll; got != top+wheelLines {
-		t.Fatalf("the wheel over the pane scrolled it from %d to %d, want %d", top, got, top+wheelLines)
-	}
+	})
 }
 
 // TestWrapLinesKeepsEveryCell: a line wider than the pane wraps into

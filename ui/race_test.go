@@ -7,6 +7,7 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
@@ -24,22 +25,24 @@ const defaultSchema = `{"type":"object","properties":{"name":{"type":"string","t
 // A, not the pane that has focus when it arrives.
 func TestEnterThenSwitchIsDeterministic(t *testing.T) {
 	t.Parallel()
-	d := newDriver(t, Options{})
-	a := formPrompt(t, "demo", 1, "A", defaultSchema)
-	b := formPrompt(t, "demo", 2, "B", defaultSchema)
-	d.open(a)
-	d.open(b)
-	d.typeText("x")
-	_, cmd := d.m.Update(keyEnter) // A's nextField is now pending in cmd
-	d.send(keyF2)                  // focus moves to B
-	d.run(cmd)                     // A's messages arrive after the switch
-	if got := d.reply(a.Key); got.Kind != question.Accept || got.Content["name"] != "dfltx" {
-		t.Fatalf("A reply = %+v, want accept name=dfltx", got)
-	}
-	d.noReply(b.Key)
-	if d.m.prompts.focus != d.m.prompts.byKey[b.Key].id {
-		t.Fatal("focus left B")
-	}
+	synctest.Test(t, func(t *testing.T) {
+		d := newDriver(t, Options{})
+		a := formPrompt(t, "demo", 1, "A", defaultSchema)
+		b := formPrompt(t, "demo", 2, "B", defaultSchema)
+		d.open(a)
+		d.open(b)
+		d.typeText("x")
+		_, cmd := d.m.Update(keyEnter) // A's nextField is now pending in cmd
+		d.send(keyF2)                  // focus moves to B
+		d.run(cmd)                     // A's messages arrive after the switch
+		if got := d.reply(a.Key); got.Kind != question.Accept || got.Content["name"] != "dfltx" {
+			t.Fatalf("A reply = %+v, want accept name=dfltx", got)
+		}
+		d.noReply(b.Key)
+		if d.m.prompts.focus != d.m.prompts.byKey[b.Key].id {
+			t.Fatal("focus left B")
+		}
+	})
 }
 
 // TestEnterThenSwitchRace runs the same race through a real tea.Program
@@ -108,7 +111,7 @@ func waitProbe(t *testing.T, tm *teatest.TestModel, cond func(*Model) bool) {
 			}
 		case <-time.After(time.Second):
 		}
-		time.Sleep(5 * time.Millisecond)
+		time.Sleep(5 * time.Millisecond) // the interval of a poll of the model's state, not a wait for it
 	}
 	t.Fatal("condition not reached within 5 s")
 }
@@ -139,6 +142,7 @@ func TestScreenReplay(t *testing.T) {
 	// The tab on show keeps its name however narrow the bar gets.
 	wants := []string{"demo#9", "sent decline", "F4 Questions"}
 	screen := ""
+	// The sleep is the interval of a poll of the screen, not a wait for it.
 	for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
 		out, err := io.ReadAll(tm.Output())
 		if err != nil {

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"testing/synctest"
 
 	"github.com/elicit-dev/elicit/client/wire"
 )
@@ -74,41 +75,45 @@ func withResTemplates(e *fakeEngine) {
 // expanded URI is read in the view's pager.
 func TestResourceTemplateFormExpandsAndReads(t *testing.T) {
 	t.Parallel()
-	d := newDriver(t, Options{}, twoServers, withResources, withResTemplates)
-	d.keys(keyF9)
-	s := d.screen()
-	if i, j := strings.Index(s, "file:///long.txt"), strings.Index(s, "template text — A text  demo://text/{id}{?lang}"); i < 0 || j < i {
-		t.Fatalf("templates not listed, marked, after the resources:\n%s", s)
-	}
-	for range 4 {
-		d.keys(keyDown)
-	}
-	d.keys(keyEnter)
-	mustShow(t, d, "variables of text", "demo://text/{id}{?lang}", "id", "lang")
-	d.typeText("7")
-	d.keys(keyEnter)
-	d.typeText("en")
-	d.keys(keyEnter)
-	mustShow(t, d, "resources/read demo://text/7?lang=en", "text seven in en")
-	d.keys(keyEsc, keyDown, keyEnter) // a template without variables reads at once
-	mustShow(t, d, "resources/read demo://fixed", "fixed body")
-	if got := d.eng.reads; !slices.Equal(got, []string{"demo demo://text/7?lang=en", "demo demo://fixed"}) {
-		t.Fatalf("reads %q", got)
-	}
-	// The filter finds templates by their URI template.
-	d.keys(keyEsc, key1('/'))
-	d.typeText("{?lang}")
-	mustShow(t, d, "template text")
-	if strings.Contains(d.screen(), "notes — Notes") {
-		t.Errorf("the filter kept a resource:\n%s", d.screen())
-	}
+	synctest.Test(t, func(t *testing.T) {
+		d := newDriver(t, Options{}, twoServers, withResources, withResTemplates)
+		d.keys(keyF9)
+		s := d.screen()
+		if i, j := strings.Index(s, "file:///long.txt"), strings.Index(s, "template text — A text  demo://text/{id}{?lang}"); i < 0 || j < i {
+			t.Fatalf("templates not listed, marked, after the resources:\n%s", s)
+		}
+		for range 4 {
+			d.keys(keyDown)
+		}
+		d.keys(keyEnter)
+		mustShow(t, d, "variables of text", "demo://text/{id}{?lang}", "id", "lang")
+		d.typeText("7")
+		d.keys(keyEnter)
+		d.typeText("en")
+		d.keys(keyEnter)
+		mustShow(t, d, "resources/read demo://text/7?lang=en", "text seven in en")
+		d.keys(keyEsc, keyDown, keyEnter) // a template without variables reads at once
+		mustShow(t, d, "resources/read demo://fixed", "fixed body")
+		if got := d.eng.reads; !slices.Equal(got, []string{"demo demo://text/7?lang=en", "demo demo://fixed"}) {
+			t.Fatalf("reads %q", got)
+		}
+		// The filter finds templates by their URI template.
+		d.keys(keyEsc, key1('/'))
+		d.typeText("{?lang}")
+		mustShow(t, d, "template text")
+		if strings.Contains(d.screen(), "notes — Notes") {
+			t.Errorf("the filter kept a resource:\n%s", d.screen())
+		}
+	})
 }
 
 // TestResourceTemplatesListFailureKeepsResources: a server whose
 // templates/list fails still shows its resources, and says why.
 func TestResourceTemplatesListFailureKeepsResources(t *testing.T) {
 	t.Parallel()
-	d := newDriver(t, Options{}, twoServers, withResources, func(e *fakeEngine) { e.rtemplErr = errors.New("Method not found") })
-	d.keys(keyF9)
-	mustShow(t, d, "notes — Notes", "resources/templates/list of demo failed: Method not found")
+	synctest.Test(t, func(t *testing.T) {
+		d := newDriver(t, Options{}, twoServers, withResources, func(e *fakeEngine) { e.rtemplErr = errors.New("Method not found") })
+		d.keys(keyF9)
+		mustShow(t, d, "notes — Notes", "resources/templates/list of demo failed: Method not found")
+	})
 }

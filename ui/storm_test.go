@@ -4,6 +4,7 @@ import (
 	"context"
 	"sync"
 	"testing"
+	"testing/synctest"
 
 	tea "charm.land/bubbletea/v2"
 
@@ -26,51 +27,53 @@ func TestListChangedStormCoalesced(t *testing.T) {
 	} {
 		t.Run(tc.what, func(t *testing.T) {
 			t.Parallel()
-			d := newDriver(t, Options{}, withResources, withTemplates)
-			d.keys(tc.keys...)
+			synctest.Test(t, func(t *testing.T) {
+				d := newDriver(t, Options{}, withResources, withTemplates)
+				d.keys(tc.keys...)
 
-			var mu sync.Mutex
-			calls, inFlight, most := 0, 0, 0
-			gate := make(chan struct{})
-			d.eng.mu.Lock()
-			d.eng.listHook = func(_ context.Context, what, server string) {
-				if what != tc.what || server != "demo" {
-					return
+				var mu sync.Mutex
+				calls, inFlight, most := 0, 0, 0
+				gate := make(chan struct{})
+				d.eng.mu.Lock()
+				d.eng.listHook = func(_ context.Context, what, server string) {
+					if what != tc.what || server != "demo" {
+						return
+					}
+					mu.Lock()
+					calls++
+					first := calls == 1
+					inFlight++
+					most = max(most, inFlight)
+					mu.Unlock()
+					if first {
+						<-gate // the server is slow to answer the first
+					}
+					mu.Lock()
+					inFlight--
+					mu.Unlock()
 				}
-				mu.Lock()
-				calls++
-				first := calls == 1
-				inFlight++
-				most = max(most, inFlight)
-				mu.Unlock()
-				if first {
-					<-gate // the server is slow to answer the first
-				}
-				mu.Lock()
-				inFlight--
-				mu.Unlock()
-			}
-			d.eng.mu.Unlock()
+				d.eng.mu.Unlock()
 
-			for range 10_001 {
-				d.send(eventMsg{e: client.ListChanged{Server: "demo", What: tc.what}})
-			}
-			close(gate)
-			d.awaitLate(func(msg tea.Msg) bool {
-				switch msg.(type) {
-				case toolsMsg, resourcesMsg, templatesMsg:
-					return true
+				for range 10_001 {
+					d.send(eventMsg{e: client.ListChanged{Server: "demo", What: tc.what}})
 				}
-				return false
+				close(gate)
+				d.awaitLate(func(msg tea.Msg) bool {
+					switch msg.(type) {
+					case toolsMsg, resourcesMsg, templatesMsg:
+						return true
+					}
+					return false
+				})
+				mu.Lock()
+				defer mu.Unlock()
+				if calls != 2 || most != 1 {
+					t.Errorf("%s: %d list requests, at most %d in flight; want 2, one at a time", tc.what, calls, most)
+				}
+				if loading(d, tc.what) {
+					t.Errorf("%s: the list is still loading", tc.what)
+				}
 			})
-			mu.Lock()
-			defer mu.Unlock()
-			if calls != 2 || most != 1 {
-				t.Errorf("%s: %d list requests, at most %d in flight; want 2, one at a time", tc.what, calls, most)
-			}
-			if loading(d, tc.what) {
-				t.Errorf("%s: the list is still loading", tc.what)
-			}
 		})
 	}
 }

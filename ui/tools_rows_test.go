@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"testing/synctest"
 
 	tea "charm.land/bubbletea/v2"
 
@@ -36,26 +37,28 @@ func toolRowsShown(s string) int {
 // short result, the rows that result leaves.
 func TestToolsListUsesTheRows(t *testing.T) {
 	t.Parallel()
-	d := newDriver(t, Options{}, manyTools(30))
-	d.send(tea.WindowSizeMsg{Width: 80, Height: 24})
-	d.keys(keyF5)
-	body := d.m.bodyHeight()
-	// The title's lines and "no calls yet" aside, every row.
-	if n, want := toolRowsShown(d.screen()), body-d.tools().titleRows-1; n != want {
-		t.Errorf("no calls: %d tool rows of a %d-row body, want %d:\n%s", n, body, want, d.screen())
-	}
-	d.keys(keyEnter) // t01 takes no arguments: called at once
-	settle(d)
-	s := d.screen()
-	if !strings.Contains(s, "Calls (0 running)") {
-		t.Fatalf("no call on screen:\n%s", s)
-	}
-	// The title's lines, the calls' head, the call's row and the empty
-	// result's line aside, every row.
-	if n, want := toolRowsShown(s), body-d.tools().titleRows-3; n != want {
-		t.Errorf("one call: %d tool rows of a %d-row body, want %d:\n%s", n, body, want, s)
-	}
-	if got := strings.Count(s, "\n") + 1; got != 24 {
-		t.Errorf("the screen is %d lines, want 24", got)
-	}
+	synctest.Test(t, func(t *testing.T) {
+		d := newDriver(t, Options{}, manyTools(30))
+		d.send(tea.WindowSizeMsg{Width: 80, Height: 24})
+		d.keys(keyF5)
+		body := d.m.bodyHeight()
+		// The title's lines and "no calls yet" aside, every row.
+		if n, want := toolRowsShown(d.screen()), body-d.tools().titleRows-1; n != want {
+			t.Errorf("no calls: %d tool rows of a %d-row body, want %d:\n%s", n, body, want, d.screen())
+		}
+		d.keys(keyEnter) // t01 takes no arguments: called at once
+		callsDone(d)
+		s := d.screen()
+		if !strings.Contains(s, "Calls (0 running)") {
+			t.Fatalf("no call on screen:\n%s", s)
+		}
+		// The title's lines, the calls' head, the call's row and the empty
+		// result's line aside, every row.
+		if n, want := toolRowsShown(s), body-d.tools().titleRows-3; n != want {
+			t.Errorf("one call: %d tool rows of a %d-row body, want %d:\n%s", n, body, want, s)
+		}
+		if got := strings.Count(s, "\n") + 1; got != 24 {
+			t.Errorf("the screen is %d lines, want 24", got)
+		}
+	})
 }

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+	"testing/synctest"
 
 	"github.com/elicit-dev/elicit/client/wire"
 	"github.com/elicit-dev/elicit/forms/schema"
@@ -18,14 +19,16 @@ const createEntitiesSchema = `{"$schema":"http://json-schema.org/draft-07/schema
 // the JSON editor, never an empty box or null.
 func TestToolArrayOfObjectsTemplate(t *testing.T) {
 	t.Parallel()
-	d := newDriver(t, Options{}, withTools(wire.Tool{Name: "create_entities", InputSchema: json.RawMessage(createEntitiesSchema)}))
-	d.keys(keyF5, keyEnter)
-	mustShow(t, d, "arguments for create_entities", `"name": ""`, `"entityType": ""`, `"observations": []`)
-	d.keys(keyCtrlL)
-	mustShow(t, d, "as JSON", `"entities": [`, `"name": ""`, `"entityType": ""`, `"observations": []`, "✓ fits the inputSchema")
-	if strings.Contains(d.screen(), "null") {
-		t.Errorf("the JSON editor shows null:\n%s", d.screen())
-	}
+	synctest.Test(t, func(t *testing.T) {
+		d := newDriver(t, Options{}, withTools(wire.Tool{Name: "create_entities", InputSchema: json.RawMessage(createEntitiesSchema)}))
+		d.keys(keyF5, keyEnter)
+		mustShow(t, d, "arguments for create_entities", `"name": ""`, `"entityType": ""`, `"observations": []`)
+		d.keys(keyCtrlL)
+		mustShow(t, d, "as JSON", `"entities": [`, `"name": ""`, `"entityType": ""`, `"observations": []`, "✓ fits the inputSchema")
+		if strings.Contains(d.screen(), "null") {
+			t.Errorf("the JSON editor shows null:\n%s", d.screen())
+		}
+	})
 }
 
 // TestPlaceholdersUseTheTemplate: a required JSON argument the form left

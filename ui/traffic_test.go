@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/elicit-dev/elicit/client"
@@ -83,106 +84,112 @@ func trafficDriver(t *testing.T) (*driver, string) {
 
 func TestTrafficExport(t *testing.T) {
 	t.Parallel()
-	d, dir := trafficDriver(t)
-	d.keys(key1('e'))
-	path := filepath.Join(dir, "elicit-traffic-20260102-150405.jsonl")
-	if !strings.Contains(d.m.notice, "exported 5 frames to "+path) {
-		t.Fatalf("notice = %q", d.m.notice)
-	}
-	lines := readExport(t, path)
-	if len(lines) != 5 {
-		t.Fatalf("%d lines, want one per frame (5)", len(lines))
-	}
-	first := lines[0]
-	if first.Server != "demo" || first.Dir != "out" || !first.Time.Equal(t0) ||
-		string(first.Frame) != `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"echo"}}` {
-		t.Errorf("first line = %+v", first)
-	}
-	if lines[1].Dir != "in" || !bytes.Contains(lines[1].Frame, []byte(`"result"`)) {
-		t.Errorf("the multi-line frame is not one line: %+v", lines[1])
-	}
-	if last := lines[4]; last.Frame != nil || last.Raw != "not json \x1b[2J" || last.Err == "" {
-		t.Errorf("undecodable frame exported as %+v, want raw text and error", last)
-	}
-
-	// Another export in the same second gets its own file.
-	d.keys(key1('s'), key1('s')) // server filter: demo, then two
-	d.keys(key1('e'))
-	path2 := filepath.Join(dir, "elicit-traffic-20260102-150405-2.jsonl")
-	if !strings.Contains(d.m.notice, "exported 3 frames to "+path2) {
-		t.Fatalf("notice = %q", d.m.notice)
-	}
-	for _, l := range readExport(t, path2) {
-		if l.Server != "two" {
-			t.Errorf("filtered export has a frame of %q", l.Server)
+	synctest.Test(t, func(t *testing.T) {
+		d, dir := trafficDriver(t)
+		d.keys(key1('e'))
+		path := filepath.Join(dir, "elicit-traffic-20260102-150405.jsonl")
+		if !strings.Contains(d.m.notice, "exported 5 frames to "+path) {
+			t.Fatalf("notice = %q", d.m.notice)
 		}
-	}
-	if n := len(readExport(t, path)); n != 5 {
-		t.Errorf("the first export changed: %d lines", n)
-	}
+		lines := readExport(t, path)
+		if len(lines) != 5 {
+			t.Fatalf("%d lines, want one per frame (5)", len(lines))
+		}
+		first := lines[0]
+		if first.Server != "demo" || first.Dir != "out" || !first.Time.Equal(t0) ||
+			string(first.Frame) != `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"echo"}}` {
+			t.Errorf("first line = %+v", first)
+		}
+		if lines[1].Dir != "in" || !bytes.Contains(lines[1].Frame, []byte(`"result"`)) {
+			t.Errorf("the multi-line frame is not one line: %+v", lines[1])
+		}
+		if last := lines[4]; last.Frame != nil || last.Raw != "not json \x1b[2J" || last.Err == "" {
+			t.Errorf("undecodable frame exported as %+v, want raw text and error", last)
+		}
+
+		// Another export in the same second gets its own file.
+		d.keys(key1('s'), key1('s')) // server filter: demo, then two
+		d.keys(key1('e'))
+		path2 := filepath.Join(dir, "elicit-traffic-20260102-150405-2.jsonl")
+		if !strings.Contains(d.m.notice, "exported 3 frames to "+path2) {
+			t.Fatalf("notice = %q", d.m.notice)
+		}
+		for _, l := range readExport(t, path2) {
+			if l.Server != "two" {
+				t.Errorf("filtered export has a frame of %q", l.Server)
+			}
+		}
+		if n := len(readExport(t, path)); n != 5 {
+			t.Errorf("the first export changed: %d lines", n)
+		}
+	})
 }
 
 func TestTrafficFilters(t *testing.T) {
 	t.Parallel()
-	d, _ := trafficDriver(t)
-	mustShow(t, d, "Traffic: 5 frames (all servers, following)", "tools/call", "elicitation/create", "invalid")
+	synctest.Test(t, func(t *testing.T) {
+		d, _ := trafficDriver(t)
+		mustShow(t, d, "Traffic: 5 frames (all servers, following)", "tools/call", "elicitation/create", "invalid")
 
-	d.keys(key1('s'))
-	mustShow(t, d, "Traffic: 2 frames (demo · 2025-11-25 stateful,") // the server's era
-	if strings.Contains(d.screen(), "elicitation/create") {
-		t.Error("server filter demo still shows two's frames")
-	}
-	d.keys(key1('s'))
-	mustShow(t, d, "Traffic: 3 frames (two · protocol 2025-06-18,", "elicitation/create")
-	d.keys(key1('s'))
-	mustShow(t, d, "Traffic: 5 frames (all servers")
+		d.keys(key1('s'))
+		mustShow(t, d, "Traffic: 2 frames (demo · 2025-11-25 stateful,") // the server's era
+		if strings.Contains(d.screen(), "elicitation/create") {
+			t.Error("server filter demo still shows two's frames")
+		}
+		d.keys(key1('s'))
+		mustShow(t, d, "Traffic: 3 frames (two · protocol 2025-06-18,", "elicitation/create")
+		d.keys(key1('s'))
+		mustShow(t, d, "Traffic: 5 frames (all servers")
 
-	d.keys(keySlash)
-	d.typeText("ELICIT") // case-insensitive substring
-	mustShow(t, d, "Traffic: 1 frames (all servers, method ~ ELICIT▏")
-	d.keys(keyEnter)
-	s := d.screen()
-	if strings.Contains(s, "tools/call") || !strings.Contains(s, "⚑ elicitation/create") {
-		t.Fatalf("method filter:\n%s", s)
-	}
-	// Backspace widens it again, while editing.
-	d.keys(keySlash)
-	for range len("ELICIT") {
-		d.keys(keyBackspace)
-	}
-	d.typeText("notif")
-	d.keys(keyEnter)
-	mustShow(t, d, "Traffic: 1 frames", "notifications/initialized")
+		d.keys(keySlash)
+		d.typeText("ELICIT") // case-insensitive substring
+		mustShow(t, d, "Traffic: 1 frames (all servers, method ~ ELICIT▏")
+		d.keys(keyEnter)
+		s := d.screen()
+		if strings.Contains(s, "tools/call") || !strings.Contains(s, "⚑ elicitation/create") {
+			t.Fatalf("method filter:\n%s", s)
+		}
+		// Backspace widens it again, while editing.
+		d.keys(keySlash)
+		for range len("ELICIT") {
+			d.keys(keyBackspace)
+		}
+		d.typeText("notif")
+		d.keys(keyEnter)
+		mustShow(t, d, "Traffic: 1 frames", "notifications/initialized")
+	})
 }
 
 func TestTrafficDetailPrettyAndSanitized(t *testing.T) {
 	t.Parallel()
-	d, _ := trafficDriver(t)
-	d.keys(keySlash)
-	d.typeText("elicitation")
-	d.keys(keyEnter, keyEnter) // close the filter, then open the only row
-	s := d.screen()
-	for _, want := range []string{`"method": "elicitation/create",`, `  "params": {`, `"id": "e1",`} {
-		if !strings.Contains(s, want) {
-			t.Errorf("detail lacks %q:\n%s", want, s)
+	synctest.Test(t, func(t *testing.T) {
+		d, _ := trafficDriver(t)
+		d.keys(keySlash)
+		d.typeText("elicitation")
+		d.keys(keyEnter, keyEnter) // close the filter, then open the only row
+		s := d.screen()
+		for _, want := range []string{`"method": "elicitation/create",`, `  "params": {`, `"id": "e1",`} {
+			if !strings.Contains(s, want) {
+				t.Errorf("detail lacks %q:\n%s", want, s)
+			}
 		}
-	}
-	assertNoHostile(t, d.m.View().Content)
-	d.keys(keyEsc)
-	if d.m.readers[d.m.view] != nil {
-		t.Fatal("Esc did not close the detail")
-	}
+		assertNoHostile(t, d.m.View().Content)
+		d.keys(keyEsc)
+		if d.m.readers[d.m.view] != nil {
+			t.Fatal("Esc did not close the detail")
+		}
 
-	// The undecodable frame says so, sanitized.
-	d.keys(keySlash)
-	for range len("elicitation") {
-		d.keys(keyBackspace)
-	}
-	d.keys(keyEnter, keyEnter) // the newest row is the invalid one
-	mustShow(t, d, "undecodable: invalid character", "not json")
-	if strings.Contains(d.m.View().Content, "\x1b[2J") {
-		t.Error("raw frame text reached the screen unsanitized")
-	}
+		// The undecodable frame says so, sanitized.
+		d.keys(keySlash)
+		for range len("elicitation") {
+			d.keys(keyBackspace)
+		}
+		d.keys(keyEnter, keyEnter) // the newest row is the invalid one
+		mustShow(t, d, "undecodable: invalid character", "not json")
+		if strings.Contains(d.m.View().Content, "\x1b[2J") {
+			t.Error("raw frame text reached the screen unsanitized")
+		}
+	})
 }
 
 func TestRingWrapsAndWindows(t *testing.T) {
@@ -215,19 +222,21 @@ func TestRingWrapsAndWindows(t *testing.T) {
 // as a bare failure; other errors are not marked.
 func TestTrafficMarksTheEraProbe(t *testing.T) {
 	t.Parallel()
-	d := newDriver(t, Options{Now: func() time.Time { return t0 }})
-	br := d.m.bridge
-	br.Frame("demo", client.Frame{Time: t0, Dir: client.Out, Raw: []byte(`{"jsonrpc":"2.0","id":1,"method":"server/discover","params":{}}`)})
-	br.Frame("demo", client.Frame{Time: t0, Dir: client.In, Raw: []byte(`{"jsonrpc":"2.0","id":1,"error":{"code":-32601,"message":"Method not found"}}`)})
-	br.Frame("demo", client.Frame{Time: t0, Dir: client.Out, Raw: []byte(`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{}}`)})
-	br.Frame("demo", client.Frame{Time: t0, Dir: client.In, Raw: []byte(`{"jsonrpc":"2.0","id":2,"error":{"code":-32602,"message":"bad"}}`)})
-	d.waitInbox()
-	d.keys(keyF6)
-	s := d.screen()
-	if !strings.Contains(s, "server/discover #1  era probe") || !strings.Contains(s, "#1  era probe: not a 2026-07-28 server, initialize follows") {
-		t.Errorf("the probe is not marked:\n%s", s)
-	}
-	if strings.Count(s, "era probe") != 2 {
-		t.Errorf("want exactly the probe's two rows marked:\n%s", s)
-	}
+	synctest.Test(t, func(t *testing.T) {
+		d := newDriver(t, Options{Now: func() time.Time { return t0 }})
+		br := d.m.bridge
+		br.Frame("demo", client.Frame{Time: t0, Dir: client.Out, Raw: []byte(`{"jsonrpc":"2.0","id":1,"method":"server/discover","params":{}}`)})
+		br.Frame("demo", client.Frame{Time: t0, Dir: client.In, Raw: []byte(`{"jsonrpc":"2.0","id":1,"error":{"code":-32601,"message":"Method not found"}}`)})
+		br.Frame("demo", client.Frame{Time: t0, Dir: client.Out, Raw: []byte(`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{}}`)})
+		br.Frame("demo", client.Frame{Time: t0, Dir: client.In, Raw: []byte(`{"jsonrpc":"2.0","id":2,"error":{"code":-32602,"message":"bad"}}`)})
+		d.waitInbox()
+		d.keys(keyF6)
+		s := d.screen()
+		if !strings.Contains(s, "server/discover #1  era probe") || !strings.Contains(s, "#1  era probe: not a 2026-07-28 server, initialize follows") {
+			t.Errorf("the probe is not marked:\n%s", s)
+		}
+		if strings.Count(s, "era probe") != 2 {
+			t.Errorf("want exactly the probe's two rows marked:\n%s", s)
+		}
+	})
 }

@@ -3,6 +3,7 @@ package ui
 import (
 	"strings"
 	"testing"
+	"testing/synctest"
 
 	"github.com/elicit-dev/elicit/client"
 )
@@ -12,17 +13,19 @@ import (
 // its view says it declared none, plainly, not that a request failed.
 func TestUndeclaredListSaysSo(t *testing.T) {
 	t.Parallel()
-	d := newDriver(t, Options{}, func(e *fakeEngine) {
-		e.listErr = map[string]error{
-			"resources demo": &client.UndeclaredError{Server: "demo", Method: "resources/list", Capability: "resources"},
-			"prompts demo":   &client.UndeclaredError{Server: "demo", Method: "prompts/list", Capability: "prompts"},
+	synctest.Test(t, func(t *testing.T) {
+		d := newDriver(t, Options{}, func(e *fakeEngine) {
+			e.listErr = map[string]error{
+				"resources demo": &client.UndeclaredError{Server: "demo", Method: "resources/list", Capability: "resources"},
+				"prompts demo":   &client.UndeclaredError{Server: "demo", Method: "prompts/list", Capability: "prompts"},
+			}
+		})
+		d.keys(keyF9)
+		mustShow(t, d, "demo did not declare resources")
+		d.keys(keyF9)
+		mustShow(t, d, "demo did not declare prompts")
+		if s := d.screen(); strings.Contains(s, "failed") {
+			t.Errorf("an undeclared list is shown as a failure:\n%s", s)
 		}
 	})
-	d.keys(keyF9)
-	mustShow(t, d, "demo did not declare resources")
-	d.keys(keyF9)
-	mustShow(t, d, "demo did not declare prompts")
-	if s := d.screen(); strings.Contains(s, "failed") {
-		t.Errorf("an undeclared list is shown as a failure:\n%s", s)
-	}
 }

@@ -48,63 +48,67 @@ func TestInspectURLWarnings(t *testing.T) {
 
 func TestURLPromptOpensOnlyOnKeyAndAcceptIsConsent(t *testing.T) {
 	t.Parallel()
-	var mu sync.Mutex
-	var opened []string
-	d := newDriver(t, Options{OpenURL: func(u string) error {
-		mu.Lock()
-		defer mu.Unlock()
-		opened = append(opened, u)
-		return nil
-	}})
-	p := &question.Question{Key: reqKey("demo", 5), Server: "demo", Mode: question.ModeURL,
-		Message: "Sign in", URL: "http://xn--e1afmkfd.example/login?x=1", Arrived: time.Now()}
-	d.open(p)
-	s := d.screen()
-	for _, want := range []string{"Sign in", "http://xn--e1afmkfd.example/login?x=1", "not https", "punycode", "o open", "c copy"} {
-		if !strings.Contains(s, want) {
-			t.Errorf("URL pane lacks %q:\n%s", want, s)
+	synctest.Test(t, func(t *testing.T) {
+		var mu sync.Mutex
+		var opened []string
+		d := newDriver(t, Options{OpenURL: func(u string) error {
+			mu.Lock()
+			defer mu.Unlock()
+			opened = append(opened, u)
+			return nil
+		}})
+		p := &question.Question{Key: reqKey("demo", 5), Server: "demo", Mode: question.ModeURL,
+			Message: "Sign in", URL: "http://xn--e1afmkfd.example/login?x=1", Arrived: time.Now()}
+		d.open(p)
+		s := d.screen()
+		for _, want := range []string{"Sign in", "http://xn--e1afmkfd.example/login?x=1", "not https", "punycode", "o open", "c copy"} {
+			if !strings.Contains(s, want) {
+				t.Errorf("URL pane lacks %q:\n%s", want, s)
+			}
 		}
-	}
-	mu.Lock()
-	if len(opened) != 0 {
-		t.Fatalf("opened %v before any key", opened)
-	}
-	mu.Unlock()
-	d.keys(key1('c'))
-	if !strings.Contains(d.screen(), "copied") {
-		t.Error("c did not copy")
-	}
-	d.keys(key1('o'))
-	mu.Lock()
-	if len(opened) != 1 || opened[0] != p.URL {
-		t.Fatalf("opened %v, want the URL once", opened)
-	}
-	mu.Unlock()
-	d.noReply(p.Key)
-	d.keys(keyEnter)
-	if got := d.reply(p.Key); got.Kind != question.Accept || got.Content != nil {
-		t.Fatalf("reply %+v, want accept without content", got)
-	}
+		mu.Lock()
+		if len(opened) != 0 {
+			t.Fatalf("opened %v before any key", opened)
+		}
+		mu.Unlock()
+		d.keys(key1('c'))
+		if !strings.Contains(d.screen(), "copied") {
+			t.Error("c did not copy")
+		}
+		d.keys(key1('o'))
+		mu.Lock()
+		if len(opened) != 1 || opened[0] != p.URL {
+			t.Fatalf("opened %v, want the URL once", opened)
+		}
+		mu.Unlock()
+		d.noReply(p.Key)
+		d.keys(keyEnter)
+		if got := d.reply(p.Key); got.Kind != question.Accept || got.Content != nil {
+			t.Fatalf("reply %+v, want accept without content", got)
+		}
+	})
 }
 
 func TestBridgePromptLifecycle(t *testing.T) {
 	t.Parallel()
-	d := newDriver(t, Options{})
-	br := d.m.bridge
-	p := formPrompt(t, "demo", 3, "q", nameSchema)
-	ctx, cancel := contextWithCause()
-	done := make(chan question.Outcome, 1)
-	go func() { done <- br.Prompt(ctx, p) }()
-	d.waitInbox() // promptOpenedMsg
-	if len(d.m.prompts.panes) != 1 {
-		t.Fatalf("panes = %d, want 1", len(d.m.prompts.panes))
-	}
-	cancel(question.ErrWithdrawn)
-	<-done
-	d.waitInbox() // promptClosedMsg
-	if s := d.screen(); !strings.Contains(s, "withdrawn by demo") {
-		t.Fatalf("no withdrawal notice:\n%s", s)
-	}
+	synctest.Test(t, func(t *testing.T) {
+		d := newDriver(t, Options{})
+		br := d.m.bridge
+		p := formPrompt(t, "demo", 3, "q", nameSchema)
+		ctx, cancel := contextWithCause()
+		done := make(chan question.Outcome, 1)
+		go func() { done <- br.Prompt(ctx, p) }()
+		d.waitInbox() // promptOpenedMsg
+		if len(d.m.prompts.panes) != 1 {
+			t.Fatalf("panes = %d, want 1", len(d.m.prompts.panes))
+		}
+		cancel(question.ErrWithdrawn)
+		<-done
+		d.waitInbox() // promptClosedMsg
+		if s := d.screen(); !strings.Contains(s, "withdrawn by demo") {
+			t.Fatalf("no withdrawal notice:\n%s", s)
+		}
+	})
 }
 
 // TestBridgeCoalescesStreams runs in a synctest bubble: the coalescing
@@ -134,7 +138,7 @@ func testBridgeCoalescesStreams(t *testing.T) {
 	}
 	// 1000 writes within one period give far fewer than 1000 messages:
 	// none in the next two periods.
-	time.Sleep(50 * time.Millisecond)
+	time.Sleep(50 * time.Millisecond) // the bubble's clock: a window in which no more may come
 	synctest.Wait()
 	if n := len(got); n > 10 {
 		t.Errorf("%d extra messages for one burst", n)
@@ -148,19 +152,21 @@ func testBridgeCoalescesStreams(t *testing.T) {
 // A URL question from an ACP agent says an agent asks, not a server.
 func TestURLPaneNamesWhoAsks(t *testing.T) {
 	t.Parallel()
-	for _, tc := range []struct {
-		delivery question.Delivery
-		want     string
-	}{
-		{question.ServerRequest, "This server asks you to open a page"},
-		{question.AgentRequest, "This agent asks you to open a page"},
-	} {
-		d := newDriver(t, Options{})
-		key := question.Key{Server: "peer", Delivery: tc.delivery, RequestID: reqKey("peer", 3).RequestID}
-		d.open(&question.Question{Key: key, Server: "peer", Mode: question.ModeURL,
-			Message: "Sign in", URL: "https://example.com/login", Arrived: time.Now()})
-		if s := d.screen(); !strings.Contains(s, tc.want) {
-			t.Errorf("delivery %v: the pane lacks %q:\n%s", tc.delivery, tc.want, s)
+	synctest.Test(t, func(t *testing.T) {
+		for _, tc := range []struct {
+			delivery question.Delivery
+			want     string
+		}{
+			{question.ServerRequest, "This server asks you to open a page"},
+			{question.AgentRequest, "This agent asks you to open a page"},
+		} {
+			d := newDriver(t, Options{})
+			key := question.Key{Server: "peer", Delivery: tc.delivery, RequestID: reqKey("peer", 3).RequestID}
+			d.open(&question.Question{Key: key, Server: "peer", Mode: question.ModeURL,
+				Message: "Sign in", URL: "https://example.com/login", Arrived: time.Now()})
+			if s := d.screen(); !strings.Contains(s, tc.want) {
+				t.Errorf("delivery %v: the pane lacks %q:\n%s", tc.delivery, tc.want, s)
+			}
 		}
-	}
+	})
 }

@@ -32,7 +32,7 @@ type command struct {
 	// usage is what elicit NAME -h prints (the command's own text).
 	usage string
 	// headless commands print JSON on stdout; one that fails before
-	// writing any prints a failure object there instead (withFailureJSON).
+	// writing any prints a failure object there instead (headless.WithFailureJSON).
 	headless bool
 	// printsOnly commands print a text and start nothing a signal would
 	// have to stop (printsOnly, main.go).
@@ -83,7 +83,7 @@ func commandTable() []command {
 			{"check [--call TOOL [--args JSON] [--answer POLICY]] [--json] [flags] [-- CMD ARGS...]",
 				"exercise a server and print its spec violations\n(docs/findings.md); exit 6 on an error-level one"},
 		}},
-		{name: "auth", usage: authUsage, run: noStdin(runAuth), synopsis: []synopsis{
+		{name: "auth", usage: headless.AuthUsage, run: noStdin(hl.Auth), synopsis: []synopsis{
 			{"auth login|status|logout --url URL | --config FILE --server NAME",
 				"OAuth ahead of time, what is kept, revoke and\nforget it (logout --no-revoke: forget only)"},
 		}},
@@ -132,7 +132,7 @@ func runACPEither(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	if tui.ACPWantsTUI(args) {
 		return tui.Env{Version: version}.RunACP(ctx, args, stdout, stderr)
 	}
-	return withFailureJSON(stdout, func(w io.Writer) error { return agents.Env{Version: version}.RunACP(ctx, args, w, stderr) })
+	return headless.WithFailureJSON(stdout, func(w io.Writer) error { return agents.Env{Version: version}.RunACP(ctx, args, w, stderr) })
 }
 
 const versionUsage = `Usage: elicit version

@@ -230,9 +230,7 @@ func TestTUIEndedPanesStay(t *testing.T) {
 			tm.callTool("withdrawn")
 			tm.question("The server will withdraw this question")
 			tm.waitText("withdrawn by demo-2025-11-25")
-			// Not a synchronisation: what is tested is that nothing
-			// happens for longer than the old five seconds.
-			time.Sleep(6 * time.Second)
+			time.Sleep(6 * time.Second) // not a synchronisation: a window, longer than the old five seconds, in which nothing may happen
 			s := tm.screen()
 			if !strings.Contains(s, "withdrawn by demo-2025-11-25") {
 				t.Fatalf("the withdrawn pane cleared itself:\n%s", s)

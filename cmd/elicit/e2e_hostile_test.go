@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -15,30 +16,40 @@ import (
 // the SIGHUP handling elicit died at once and left it running.
 func TestTUIHangupStopsServer(t *testing.T) {
 	dir := t.TempDir()
+	// The server says its pid through a FIFO: reading it waits for the
+	// server to have started.
 	pidFile := filepath.Join(dir, "server.pid")
+	if err := syscall.Mkfifo(pidFile, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	said := make(chan string, 1)
+	go func() {
+		b, _ := os.ReadFile(pidFile)
+		said <- string(b)
+	}()
 	tm := newTmux(t, dir, "--", "sh", "-c", "echo $$ > "+pidFile+"; exec sleep 300")
 	tm.waitText("F1 help")
 	var pid int
-	deadline := time.Now().Add(20 * time.Second)
-	for pid == 0 {
-		if b, err := os.ReadFile(pidFile); err == nil {
-			pid, _ = strconv.Atoi(strings.TrimSpace(string(b)))
+	select {
+	case s := <-said:
+		pid, _ = strconv.Atoi(strings.TrimSpace(s))
+	case <-time.After(20 * time.Second):
+		if f, err := os.OpenFile(pidFile, os.O_WRONLY, 0); err == nil {
+			_ = f.Close() // the reader above ends
 		}
-		if pid == 0 && time.Now().After(deadline) {
-			t.Fatal("the server never started")
-		}
-		time.Sleep(20 * time.Millisecond)
+		<-said
+		t.Fatal("the server never started")
 	}
-	if !alive(pid) {
+	if pid == 0 || !alive(pid) {
 		t.Fatalf("server %d is not running before the hangup", pid)
 	}
 	tm.run("kill-session")
-	deadline = time.Now().Add(20 * time.Second)
+	deadline := time.Now().Add(20 * time.Second)
 	for alive(pid) {
 		if time.Now().After(deadline) {
 			t.Fatalf("server %d still runs 20 s after the terminal closed", pid)
 		}
-		time.Sleep(50 * time.Millisecond)
+		time.Sleep(50 * time.Millisecond) // the interval of a poll of the process
 	}
 }
 

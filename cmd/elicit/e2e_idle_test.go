@@ -37,12 +37,12 @@ func TestTUIIdleStillDraws(t *testing.T) {
 	// Three blink periods (530 ms): upstream would have blinked the
 	// cursor off and on; none of it runs now, and the cursor must still be
 	// there, sampled a blink period apart.
-	time.Sleep(1600 * time.Millisecond)
+	time.Sleep(1600 * time.Millisecond) // a window in which the cursor must stay drawn
 	for i := range 2 {
 		if s := tm.run("capture-pane", "-e", "-p"); !cursorCell.MatchString(s) {
 			t.Fatalf("sample %d: no cursor drawn in the idle form:\n%s", i, s)
 		}
-		time.Sleep(600 * time.Millisecond)
+		time.Sleep(600 * time.Millisecond) // a blink period apart, as above
 	}
 	tm.typeText("2")
 	tm.waitText("> 12")
@@ -90,11 +90,11 @@ func TestTUIIdleIsSilent(t *testing.T) {
 	tm.waitText("tools/list")
 	tm.press("F4")
 	tm.waitText("No questions yet")
-	time.Sleep(time.Second) // what the last key started ends
+	waitQuiet(t, pid) // what the last key started ends
 	least := -1
 	for range 3 {
 		a := ctxSwitches(t, pid)
-		time.Sleep(time.Second)
+		time.Sleep(time.Second) // the window the wake-ups are counted in
 		if n := ctxSwitches(t, pid) - a; least < 0 || n < least {
 			least = n
 		}
@@ -106,6 +106,25 @@ func TestTUIIdleIsSilent(t *testing.T) {
 	// The next key is drawn: the questions view has no "Tools of".
 	tm.press("F5")
 	tm.waitText("Tools of demo-")
+}
+
+// waitQuiet waits, within 10 s, until process pid has settled after the
+// last key: a tenth of a second in which it woke at most once, the rate
+// the idle tests allow (what a key starts, a redraw and the frame
+// governor's stop, wakes it more).
+func waitQuiet(t *testing.T, pid string) {
+	t.Helper()
+	for deadline := time.Now().Add(10 * time.Second); ; {
+		a := ctxSwitches(t, pid)
+		time.Sleep(100 * time.Millisecond) // the window of a poll of the wake-ups
+		n := ctxSwitches(t, pid) - a
+		if n <= 1 {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the TUI never settled after the last key: %d context switches in the last tenth of a second", n)
+		}
+	}
 }
 
 // ctxSwitches sums voluntary and nonvoluntary context switches over the
@@ -163,12 +182,12 @@ func TestTUIIdleWithQuestionsOpen(t *testing.T) {
 	} {
 		tm.press(v.key)
 		tm.waitText(v.text)
-		time.Sleep(time.Second) // what the key started ends
+		waitQuiet(t, pid) // what the key started ends
 		const window = 3
 		least := -1
 		for range 2 {
 			a := ctxSwitches(t, pid)
-			time.Sleep(window * time.Second)
+			time.Sleep(window * time.Second) // the window the wake-ups are counted in
 			if n := ctxSwitches(t, pid) - a; least < 0 || n < least {
 				least = n
 			}

@@ -93,6 +93,6 @@ func waitEnded(t *testing.T, path string) {
 		if time.Now().After(deadline) {
 			t.Fatalf("the recording was not closed:\n%s", b)
 		}
-		time.Sleep(50 * time.Millisecond)
+		time.Sleep(50 * time.Millisecond) // the interval of a poll of the recording
 	}
 }

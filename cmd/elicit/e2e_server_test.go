@@ -42,7 +42,7 @@ func (tm *tmuxTerm) waitWithin(d time.Duration, what string, cond func(screen st
 		if time.Now().After(deadline) {
 			tm.t.Fatalf("%s not within %v; screen:\n%s", what, d, s)
 		}
-		time.Sleep(50 * time.Millisecond)
+		time.Sleep(50 * time.Millisecond) // the interval of a poll of the screen
 	}
 }
 

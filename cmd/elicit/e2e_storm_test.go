@@ -130,7 +130,7 @@ func TestTUIListChangedStorm(t *testing.T) {
 		if time.Now().After(deadline) {
 			t.Fatalf("the resources list was not asked again after the storm; counts %q", b)
 		}
-		time.Sleep(20 * time.Millisecond)
+		time.Sleep(20 * time.Millisecond) // the interval of a poll of the counts file
 	}
 	if got := tools - toolsAt; got > 2 {
 		t.Errorf("%d tools/list_changed cost %d tools/list; want at most 2", stormN, got)

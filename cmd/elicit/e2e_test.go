@@ -63,7 +63,7 @@ func waitGone(t *testing.T, pid int, bound time.Duration) {
 			t.Logf("process %d still running %v after the tmux server was killed", pid, bound)
 			return
 		}
-		time.Sleep(20 * time.Millisecond)
+		time.Sleep(20 * time.Millisecond) // the interval of a poll of the process
 	}
 }
 
@@ -104,7 +104,7 @@ func (tm *tmuxTerm) waitFor(what string, cond func(screen string) bool) string {
 		if time.Now().After(deadline) {
 			tm.t.Fatalf("timed out waiting for %s; screen:\n%s", what, s)
 		}
-		time.Sleep(50 * time.Millisecond)
+		time.Sleep(50 * time.Millisecond) // the interval of a poll of the screen
 	}
 }
 
@@ -164,7 +164,10 @@ func (tm *tmuxTerm) question(text string) string {
 	return s
 }
 
-// read waits as long as a person reading a freshly shown question does.
+// read waits as long as a person reading a freshly shown question does:
+// a deliberately slow person, since ui drops the keys that answer a pane
+// for its first 300 ms on screen (ArmDelay) and shows nothing when they
+// start to count.
 func (tm *tmuxTerm) read() { time.Sleep(400 * time.Millisecond) }
 
 // TestTUI drives `elicit demo` in tmux, in both eras: two parallel

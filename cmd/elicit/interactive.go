@@ -6,6 +6,7 @@ import (
 
 	"github.com/elicit-dev/elicit/cmd/elicit/internal/cli"
 	"github.com/elicit-dev/elicit/cmd/elicit/internal/exit"
+	"github.com/elicit-dev/elicit/cmd/elicit/internal/headless"
 	"github.com/elicit-dev/elicit/cmd/elicit/internal/tui"
 )
 
@@ -24,7 +25,7 @@ func runTUI(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 	if len(pos) > 0 {
 		// Most likely a headless command mistyped, whose caller reads
 		// stdout: the failure is its JSON there too.
-		return withFailureJSON(stdout, func(io.Writer) error {
+		return headless.WithFailureJSON(stdout, func(io.Writer) error {
 			if near := nearestCommand(pos[0]); near != "" {
 				return exit.Usagef("unknown command %q: did you mean %q? (see elicit help)", pos[0], near)
 			}

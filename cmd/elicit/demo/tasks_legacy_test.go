@@ -94,7 +94,7 @@ func legacyPoll(t *testing.T, p *peer, id string, pr *progress, want ...string) 
 			}
 		}
 		poll, _ := task["pollInterval"].(float64)
-		time.Sleep(time.Duration(poll) * time.Millisecond)
+		time.Sleep(time.Duration(poll) * time.Millisecond) // the poll interval the server asked for: tasks/get is polled by protocol
 	}
 	t.Fatalf("task %s never reached %v", id, want)
 	return nil

@@ -1,10 +1,10 @@
 // Package headless is elicit's commands that talk to a server without a
-// terminal and print JSON for a script: tools, call, resources,
-// templates, read, prompts, get, ping and check (and conformance, the
-// client the MCP conformance suite drives). Env's methods are the
-// commands, as cmd/elicit's command table runs them; each has its usage
-// text (ToolsUsage…) and its output type (CallOutput…), the JSON it
-// prints.
+// terminal: tools, call, resources, templates, read, prompts, get, ping
+// and check, which print JSON for a script; auth (OAuth ahead of time,
+// what is kept, revoking it); and conformance, the client the MCP
+// conformance suite drives. Env's methods are the commands, as
+// cmd/elicit's command table runs them; each has its usage text
+// (ToolsUsage…), and the JSON ones their output type (CallOutput…).
 //
 // Every command goes through one helper (run.go): parse reads the flags
 // naming the server and those of the session (package cli), --config

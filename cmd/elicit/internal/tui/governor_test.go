@@ -79,7 +79,7 @@ func TestGovernorInertKeepsUpstreamTicking(t *testing.T) {
 	r := startGovRig(t, gov, func(*tea.Program) { gov.bind(&struct{ ticker int }{}) })
 	r.waitScreen("frame 0 key none")
 	tk := r.programTicker()
-	time.Sleep(10 * gov.linger)
+	time.Sleep(10 * gov.linger) // a window in which an ungoverned ticker must keep ticking
 	if !tickWithin(tk, 2*time.Second) {
 		t.Fatal("the program's ticker stopped without a governor")
 	}
@@ -159,7 +159,7 @@ func TestGovernorWaitsForASlowTerminal(t *testing.T) {
 			t.Fatal("the second message was not taken")
 		}
 	}
-	time.Sleep(4 * gov.linger) // the stop after frame 2's View is due
+	time.Sleep(4 * gov.linger) // a window in which the stop after frame 2's View comes due: it must wait for the write
 	close(g.open)
 	r.waitScreen("frame 2 key none")
 	r.waitStopped(tk)

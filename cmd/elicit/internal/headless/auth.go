@@ -1,4 +1,4 @@
-package main
+package headless
 
 import (
 	"context"
@@ -16,7 +16,8 @@ import (
 	"github.com/elicit-dev/elicit/transport/redact"
 )
 
-const authUsage = `Usage: elicit auth login|status|logout [--url URL | --config FILE --server NAME] [flags]
+// AuthUsage is elicit auth -h.
+const AuthUsage = `Usage: elicit auth login|status|logout [--url URL | --config FILE --server NAME] [flags]
 
 OAuth for HTTP servers. elicit authorizes by itself when a server answers
 401 (in the TUI a pane shows the sign-in link; headless, the link is
@@ -40,17 +41,19 @@ Tokens live in $XDG_STATE_HOME/elicit/auth (~/.local/state/elicit/auth),
 one file per server URL, mode 0600.
 `
 
-func runAuth(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+// Auth is elicit auth login|status|logout: OAuth ahead of time, what is
+// kept, revoking and forgetting it.
+func (Env) Auth(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if len(args) == 0 || strings.HasPrefix(args[0], "-") {
 		if len(args) > 0 && (args[0] == "-h" || args[0] == "--help" || args[0] == "-help") {
-			fmt.Fprint(stderr, authUsage)
+			fmt.Fprint(stderr, AuthUsage)
 			return exit.ErrHelp
 		}
 		return exit.Usagef("auth needs login, status or logout (see elicit auth -h)")
 	}
 	verb := args[0]
 	var c cli.Flags
-	fs := cli.NewFlagSet("auth "+verb, stderr, authUsage)
+	fs := cli.NewFlagSet("auth "+verb, stderr, AuthUsage)
 	fs.StringVar(&c.URL, "url", "", "the server's Streamable HTTP endpoint")
 	c.RegisterConfig(fs)
 	c.RegisterAuth(fs)
