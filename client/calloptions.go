@@ -1,6 +1,10 @@
 package client
 
-import "time"
+import (
+	"time"
+
+	"github.com/elicit-dev/elicit/transport/jsonrpc"
+)
 
 // CallOptions tunes one CallTool.
 type CallOptions struct {
@@ -18,6 +22,14 @@ type CallOptions struct {
 	// meanwhile changes neither the call's ids nor the order on a stream.
 	// Not called when the request could not be sent.
 	OnSent func()
+
+	// OnID, if set, is told each request id the call is sent under (a
+	// retry after -32042 gets a new one), before the request is written:
+	// a question the server sends for it is then known to be its
+	// (question.Origin.CallID), however soon it comes. From the caller's
+	// goroutine, under the session's request table lock: it must not
+	// block or call back into the session.
+	OnID func(jsonrpc.ID)
 
 	// The task options (2025-11-25; the extension lets the server decide,
 	// and ignores them). See the package doc, Tasks.

@@ -50,11 +50,9 @@ func (s *Session) Details() SessionDetails {
 		Instructions: s.neg.instructions,
 		Caps:         s.neg.caps,
 		LegacySSE:    s.legacySSE,
-		Ready:        s.readyAt,
-		Ended:        s.endedAt,
-		Err:          s.err,
 	}
-	kind, conn := s.neg.kind, s.conn
+	d.Ready, d.Ended, d.Err = s.life.times()
+	kind, conn := s.neg.kind, s.peer.Conn()
 	s.mu.Unlock()
 	if dc, ok := conn.(transport.Describer); ok {
 		d.Conn = dc.Describe()
@@ -62,7 +60,7 @@ func (s *Session) Details() SessionDetails {
 	// What went out: initialize offered its version's capabilities (the
 	// answer may name an older version); 2026-07-28 sends the negotiated
 	// version's with every request.
-	v := s.offered()
+	v := offered(s.opts.Protocol)
 	switch kind {
 	case eraUnknown:
 		return d

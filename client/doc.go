@@ -4,8 +4,9 @@
 // outcome in a Journal.
 //
 // It must not know the UI: no charm imports, no forms, no ui. Of ours it
-// imports client/wire, client/question, client/findings, transport,
-// transport/jsonrpc and forms/schema (the layer table in AGENTS.md).
+// imports client/wire, client/question, client/findings, client/lint,
+// client/skills, transport, transport/jsonrpc, transport/rpcpeer and
+// forms/schema (the layer table in AGENTS.md).
 //
 // # Usage
 //
@@ -31,6 +32,20 @@
 // dispatcher goroutine per session (see Event). Our outgoing ids and the
 // server's incoming ids live in two separate tables: they are different id
 // spaces and may collide.
+//
+// The session is its lifecycle and its peer, and modules behind handles.
+// The JSON-RPC side is transport/rpcpeer's Peer, the one ACP runs on too
+// (write.go builds it): our ids, the calls awaiting a response (each a
+// *call) and their progress tokens, the ids we cancelled, late and stray
+// responses, the server's requests being served (each an *incoming),
+// bounded writes, notifications/cancelled or the 2026-07-28 request's
+// stream closed. What is MCP's stays here: the round trip
+// (request.go: eras, MRTR, -32042, re-initialize), serving the server's
+// requests (incoming.go), request clocks (timeout.go). The lifecycle
+// (life.go: connecting, ready, closing, ended, the initialize generation,
+// the context every served request derives from, and what the end waits
+// for) changes only by its transitions; the era's handshake (era.go,
+// lifecycle.go) is a module with a handle.
 //
 // # Questions
 //

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"log/slog"
 	"net/http"
 	"time"
 
@@ -54,16 +55,54 @@ const (
 	probeFatal                        // a 2026-07-28 server we cannot use, or the connection is gone
 )
 
+// handshake settles how a session speaks to its server (establish, in
+// Connect) and initializes again when a stateful server forgot us
+// (reinitialize). What it settles goes to the session through its handle;
+// it keeps nothing of its own.
+type handshake struct {
+	h handshakeHandle
+}
+
+// handshakeHandle is what the handshake needs of its session, built once
+// in newSession (handshakeOf).
+type handshakeHandle struct {
+	name   string
+	pin    string  // Options.Protocol
+	hint   eraKind // Options.hint: a Manager's memory of the era
+	client wire.Implementation
+	log    *slog.Logger
+	peer   *mcpPeer
+	life   *life
+	do     func(ctx context.Context, c *call, params, result any) error
+	notice func(format string, args ...any)
+	// caps and meta are what we declare in version: initialize's
+	// capabilities, 2026-07-28's _meta.
+	caps func(version string) map[string]any
+	meta func(version string) map[string]json.RawMessage
+	// settle records what initialize or server/discover settled; legacy
+	// says the connection is the HTTP+SSE fallback.
+	settle func(negotiated)
+	legacy func() bool
+	// redial makes conn the session's connection (legacy SSE): it
+	// retires the old one and its read loop quietly and reads conn.
+	redial func(conn transport.Conn, legacy bool) error
+	// initSent: the server may speak freely from here (client/lint).
+	initSent func()
+	// forgotten ends what was open under the server session it forgot
+	// (initialize generation gen and before).
+	forgotten func(gen int)
+}
+
 // establish settles the era on a connected session: a pin decides it, a
 // Manager's memory may skip the probe, and otherwise server/discover
 // probes for 2026-07-28 and anything but a result or a modern error falls
 // back to initialize (and, on HTTP, a refused initialize to legacy SSE).
-func (s *Session) establish(ctx context.Context, t transport.Transport) error {
-	pin := s.opts.Protocol
+func (hs *handshake) establish(ctx context.Context, t transport.Transport) error {
+	pin := hs.h.pin
 	switch {
 	case pin != "" && wire.Stateless(pin):
-		s.setVersion(pin)
-		v, err := s.discover(ctx, pin)
+		setVersion(hs.h.peer, pin)
+		v, err := hs.discover(ctx, pin)
 		if err != nil {
 			return fmt.Errorf("%s was pinned: %w", pin, err)
 		}
@@ -71,44 +110,44 @@ func (s *Session) establish(ctx context.Context, t transport.Transport) error {
 			return fmt.Errorf("the server speaks %s, but %s was pinned", v, pin)
 		}
 		return nil
-	case pin != "", s.opts.hint == eraStateful:
-		return s.initializeOrSSE(ctx, t)
-	case s.opts.hint == eraLegacySSE:
+	case pin != "", hs.h.hint == eraStateful:
+		return hs.initializeOrSSE(ctx, t)
+	case hs.h.hint == eraLegacySSE:
 		if sse := legacySSE(t); sse != nil {
-			if err := s.swap(ctx, sse, true); err != nil {
+			if err := hs.swap(ctx, sse, true); err != nil {
 				return err
 			}
-			return s.initialize(ctx)
+			return hs.initialize(ctx)
 		}
-		return s.initializeOrSSE(ctx, t)
+		return hs.initializeOrSSE(ctx, t)
 	}
 	// The probe goes out before any SetProtocolVersion: HTTP takes the
 	// era of a request from its _meta version, and a fallback continues
 	// on the same connection.
-	verdict, err := s.probe(ctx)
+	verdict, err := hs.probe(ctx)
 	switch verdict {
 	case probeModern:
 		return nil
 	case probeFatal:
 		return err
 	}
-	s.log.Info("not a 2026-07-28 server; falling back to initialize", "why", err)
-	return s.initializeOrSSE(ctx, t)
+	hs.h.log.Info("not a 2026-07-28 server; falling back to initialize", "why", err)
+	return hs.initializeOrSSE(ctx, t)
 }
 
 // setVersion tells an HTTP connection the version to put in its headers
 // (from 2026-07-28 on, this also makes it POST-only and stateless).
-func (s *Session) setVersion(v string) {
-	if vs, ok := s.wire().(transport.VersionSetter); ok {
+func setVersion(p *mcpPeer, v string) {
+	if vs, ok := p.Conn().(transport.VersionSetter); ok {
 		vs.SetProtocolVersion(v)
 	}
 }
 
 // probe runs server/discover for era detection and judges the answer.
-func (s *Session) probe(ctx context.Context) (probeVerdict, error) {
-	pctx, cancel := patientTimeout(ctx, probeTimeout, errProbeTimeout, s.personWaiting)
+func (hs *handshake) probe(ctx context.Context) (probeVerdict, error) {
+	pctx, cancel := patientTimeout(ctx, probeTimeout, errProbeTimeout, waitingOn(hs.h.peer))
 	defer cancel()
-	v, err := s.discover(pctx, wire.Protocol2026_07_28)
+	v, err := hs.discover(pctx, wire.Protocol2026_07_28)
 	switch {
 	case err == nil && wire.Stateless(v):
 		return probeModern, nil
@@ -117,10 +156,7 @@ func (s *Session) probe(ctx context.Context) (probeVerdict, error) {
 	case ctx.Err() != nil:
 		return probeFatal, err // it names server/discover, and wraps the cause
 	}
-	s.mu.Lock()
-	dead := s.isDead
-	s.mu.Unlock()
-	if dead || authorizationFailed(err) {
+	if hs.h.life.error() != nil || authorizationFailed(err) {
 		return probeFatal, err
 	}
 	rpcErr := probeError(err)
@@ -190,14 +226,14 @@ type discoverResult struct {
 // answers, adopts the stateless era with the newest common version, which
 // it returns. A -32022 naming a stateless version we speak is tried once
 // more with the newest of them (the same one included).
-func (s *Session) discover(ctx context.Context, version string) (string, error) {
+func (hs *handshake) discover(ctx context.Context, version string) (string, error) {
 	for attempt := 0; ; attempt++ {
 		var res discoverResult
 		// Never cancelled on the wire: the era, and so how to cancel, is
 		// not known yet; a late answer is just dropped.
 		c := &call{method: wire.MethodDiscover, noCancel: true}
-		params := wire.Object(map[string]json.RawMessage{"_meta": wire.Object(s.metaFields(version))})
-		err := s.do(ctx, c, params, &res)
+		params := wire.Object(map[string]json.RawMessage{"_meta": wire.Object(hs.h.meta(version))})
+		err := hs.h.do(ctx, c, params, &res)
 		if err != nil {
 			var rpcErr *jsonrpc.Error
 			if attempt == 0 && errors.As(err, &rpcErr) && rpcErr.Code == jsonrpc.CodeUnsupportedProtocolVersion {
@@ -208,9 +244,9 @@ func (s *Session) discover(ctx context.Context, version string) (string, error) 
 				// conformance suite's request-metadata does exactly that).
 				if v := best(sup, wire.Stateless); v != "" {
 					if v == version {
-						s.notice("the server refused %s but lists it; trying it once more", version)
+						hs.h.notice("the server refused %s but lists it; trying it once more", version)
 					} else {
-						s.notice("the server does not speak %s; trying %s", version, v)
+						hs.h.notice("the server does not speak %s; trying %s", version, v)
 					}
 					version = v
 					continue
@@ -233,21 +269,19 @@ func (s *Session) discover(ctx context.Context, version string) (string, error) 
 		}
 		// Right after the era is known, before anything else goes out:
 		// it makes HTTP POST-only and stateless.
-		s.setVersion(v)
+		setVersion(hs.h.peer, v)
 		var info wire.Implementation
 		if raw, ok := res.Meta[wire.MetaServerInfo]; ok {
 			_ = json.Unmarshal(raw, &info)
 		}
-		s.mu.Lock()
-		s.neg = negotiated{
+		hs.h.settle(negotiated{
 			protocol:     v,
 			kind:         eraStateless,
 			serverInfo:   info,
 			caps:         parseServerCapabilities(res.Capabilities),
 			instructions: res.Instructions,
-		}
-		s.mu.Unlock()
-		s.log.Info("stateless", "protocol", v, "serverName", info.Name, "serverVersion", info.Version)
+		})
+		hs.h.log.Info("stateless", "protocol", v, "serverName", info.Name, "serverVersion", info.Version)
 		return v, nil
 	}
 }
@@ -259,8 +293,8 @@ var errDiscoverEmpty = errors.New("server/discover: the result lists no supporte
 // initializeOrSSE runs initialize; on HTTP, a POST initialize refused with
 // 400, 404 or 405 means a server of the 2024-11-05 HTTP+SSE transport, so
 // it tries again over that.
-func (s *Session) initializeOrSSE(ctx context.Context, t transport.Transport) error {
-	err := s.initialize(ctx)
+func (hs *handshake) initializeOrSSE(ctx context.Context, t transport.Transport) error {
+	err := hs.initialize(ctx)
 	var se *transport.StatusError
 	if err == nil || !errors.As(err, &se) || se.Method != http.MethodPost {
 		return err
@@ -274,37 +308,24 @@ func (s *Session) initializeOrSSE(ctx context.Context, t transport.Transport) er
 	if sse == nil {
 		return err
 	}
-	s.notice("POST initialize was refused with HTTP %d; trying the legacy HTTP+SSE transport", se.StatusCode)
-	if serr := s.swap(ctx, sse, true); serr != nil {
+	hs.h.notice("POST initialize was refused with HTTP %d; trying the legacy HTTP+SSE transport", se.StatusCode)
+	if serr := hs.swap(ctx, sse, true); serr != nil {
 		return fmt.Errorf("%w (and legacy HTTP+SSE: %w)", err, serr)
 	}
-	if serr := s.initialize(ctx); serr != nil {
+	if serr := hs.initialize(ctx); serr != nil {
 		return fmt.Errorf("%w (and legacy HTTP+SSE: %w)", err, serr)
 	}
 	return nil
 }
 
 // swap replaces the connection during Connect (legacy SSE): it dials t,
-// retires the old connection and its read loop quietly, and reads the new
-// one. Nothing of ours is outstanding on the old connection by then.
-func (s *Session) swap(ctx context.Context, t transport.Transport, legacy bool) error {
+// and the session retires the old connection and its read loop quietly,
+// and reads the new one (handshakeHandle.redial). Nothing of ours is
+// outstanding on the old connection by then.
+func (hs *handshake) swap(ctx context.Context, t transport.Transport, legacy bool) error {
 	conn, err := t.Dial(ctx)
 	if err != nil {
 		return fmt.Errorf("dial again: %w", err)
 	}
-	s.mu.Lock()
-	if s.isDead {
-		err := s.err
-		s.mu.Unlock()
-		_ = conn.Close()
-		return err
-	}
-	old, oldDone := s.conn, s.loopDone
-	s.conn, s.loopDone, s.legacySSE = conn, make(chan struct{}), legacy
-	done := s.loopDone
-	s.mu.Unlock()
-	_ = old.Close()
-	<-oldDone
-	go s.readLoop(conn, done)
-	return nil
+	return hs.h.redial(conn, legacy)
 }

@@ -106,7 +106,7 @@ func offersHandleOf(s *Session) offersHandle {
 		noteRefusal: func(owner jsonrpc.ID, what string) {
 			s.mu.Lock()
 			defer s.mu.Unlock()
-			for _, c := range s.calls.All() {
+			for _, c := range s.peer.Calls() {
 				if c.callID() == owner && len(c.refusals) < maxRefusals {
 					c.refusals = append(c.refusals, what)
 					break

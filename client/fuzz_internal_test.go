@@ -34,7 +34,7 @@ func fuzzSession(tb testing.TB, version string, modes ElicitModes, p question.Pr
 		s.neg.kind = eraStateless
 	}
 	tb.Cleanup(func() {
-		s.wg.Wait()
+		s.life.wg.Wait()
 		s.abort(errors.New("fuzz iteration over"))
 	})
 	return s

@@ -29,7 +29,7 @@ func headersHandleOf(s *Session) headersHandle {
 	return headersHandle{
 		stateless: s.stateless,
 		sendsHeaders: func() bool {
-			hs, ok := s.wire().(transport.HeaderSender)
+			hs, ok := s.peer.Conn().(transport.HeaderSender)
 			return ok && hs.SendsHeaders()
 		},
 		listTools: func(ctx context.Context) error {

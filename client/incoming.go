@@ -48,10 +48,11 @@ func (s *Session) handleRequest(in transport.Inbound) {
 	// Made before taking mu: an allocation can be drafted into a GC mark
 	// assist, and every prompt's claim waits on mu meanwhile (the load
 	// benchmark's slowest 1% showed such convoys).
-	ctx, cancel := context.WithCancelCause(s.base)
+	ctx, cancel := context.WithCancelCause(s.life.base)
 	e := &incoming{id: m.ID, method: m.Method, arrived: arrived, ctx: ctx, cancel: cancel}
 	s.mu.Lock()
-	if s.isDead || s.closing {
+	gen, err := s.life.sending()
+	if err != nil {
 		s.mu.Unlock()
 		cancel(nil)
 		return
@@ -65,28 +66,49 @@ func (s *Session) handleRequest(in transport.Inbound) {
 		s.lint.Find(findings.ServerRequestStateless, lint.InFrame(m.ID, m.Method, arrived), "%s request #%s", m.Method, m.ID.Raw())
 		return
 	}
-	if _, dup := s.in[m.ID]; dup {
+	if _, dup := s.peer.Serving(m.ID); dup {
 		s.mu.Unlock()
 		cancel(nil)
 		s.notice("ignored a second %s with id %s while the first is still open", m.Method, m.ID)
 		s.lint.Find(findings.DuplicateRequestID, lint.InFrame(m.ID, m.Method, arrived), "a second %s with id %s while the first is still open", m.Method, m.ID)
 		return
 	}
-	e.gen = s.gen
+	if s.life.join() != nil {
+		// Not since the check above: the end and Close change it under
+		// mu too.
+		s.mu.Unlock()
+		cancel(nil)
+		return
+	}
+	e.gen = gen
 	if asks {
-		e.origin = s.originLocked(in, taskID)
+		e.origin = originOf(s.peer, in.RelatedID, func(via *call) (question.Origin, bool) {
+			return s.tasks.originLocked(taskID, via)
+		})
 		e.owner = e.origin.CallID
-		if c, _ := s.calls.Get(in.RelatedID); in.RelatedID.IsValid() && c != nil && c.method != wire.MethodTasksResult {
+		if c, _ := s.peer.Find(in.RelatedID); in.RelatedID.IsValid() && c != nil && c.method != wire.MethodTasksResult {
 			e.via = c
 		}
-		e.holds = s.holdLocked(in, e.origin)
+		e.holds = holdClocks(s.peer, in.RelatedID, e.origin)
 	}
-	s.in[m.ID] = e
-	unrelated := asks && unrelatedRequest(e, s.calls.All())
-	s.wg.Add(1)
+	s.peer.Serve(m.ID, e) // not a duplicate (above, under mu)
+	unrelated := asks && unrelatedRequest(e, s.peer.Calls())
 	s.mu.Unlock()
 	s.lint.Request(m, arrived, unrelated)
-	go s.serve(e, m)
+	go func() {
+		defer s.life.leave()
+		defer func() {
+			for _, c := range e.holds {
+				c.clock.release()
+			}
+		}()
+		s.offers.serve(e, m) // features.go
+		// Release the context (a no-op if it already ended). Not under
+		// mu: by now claim has taken e out of the peer, so nothing else
+		// looks at it, and cancelling takes the base context's own lock,
+		// which a thousand siblings share.
+		e.cancel(nil)
+	}()
 }
 
 // asksPerson reports whether a server request is a question for a person
@@ -96,29 +118,30 @@ func asksPerson(method string) bool {
 	return method == wire.MethodElicit || method == wire.MethodCreateMessage
 }
 
-// originLocked decides what an elicitation belongs to, at its arrival:
-// the call whose HTTP stream carried it; else the task named in its
-// related-task meta; else, if exactly one tools/call of ours is
+// originOf decides what an elicitation belongs to, at its arrival: the
+// call of ours (in calls) whose HTTP stream carried it (related); else the
+// task it names or whose tasks/result stream carried it (task: the task
+// table's originLocked); else, if exactly one tools/call of ours is
 // outstanding, that one (Origin.Inferred); else unknown, naming the
 // tools/call of ours it may belong to when several are (Origin.Maybe).
-func (s *Session) originLocked(in transport.Inbound, taskID string) question.Origin {
+func originOf(calls *mcpPeer, related jsonrpc.ID, task func(via *call) (question.Origin, bool)) question.Origin {
 	var via *call // ours, whose HTTP stream carried the request
-	if in.RelatedID.IsValid() {
-		via, _ = s.calls.Get(in.RelatedID)
+	if related.IsValid() {
+		via, _ = calls.Find(related)
 	}
 	// Tasks: a request naming its task, or on a tasks/result stream of
 	// ours, belongs to that task (tasks_core.go).
-	if o, ok := s.tasks.originLocked(taskID, via); ok {
+	if o, ok := task(via); ok {
 		return o
 	}
 	if via != nil {
 		return via.origin()
 	}
-	if in.RelatedID.IsValid() {
-		return question.Origin{CallID: in.RelatedID}
+	if related.IsValid() {
+		return question.Origin{CallID: related}
 	}
 	var open []*call
-	for _, c := range s.calls.All() {
+	for _, c := range calls.Calls() {
 		if c.method == wire.MethodToolsCall {
 			open = append(open, c)
 		}
@@ -147,7 +170,7 @@ func cmpID(a, b jsonrpc.ID) int {
 	return cmp.Compare(x, y)
 }
 
-// holdLocked stops the clocks (timeout.go) of the requests of ours that
+// holdClocks stops the clocks (timeout.go) of the requests of ours that
 // a question arriving now may belong to, until it has been served: a
 // person, not the server, is the one they wait on meanwhile. That is the
 // request whose HTTP stream carried it; when nothing ties it to one
@@ -155,17 +178,17 @@ func cmpID(a, b jsonrpc.ID) int {
 // Origin is a guess, and a request timed out behind a person's back
 // loses their answer, while one held in vain only waits longer. A task's
 // question is its task's: no request waits on it.
-func (s *Session) holdLocked(in transport.Inbound, o question.Origin) []*call {
+func holdClocks(calls *mcpPeer, related jsonrpc.ID, o question.Origin) []*call {
 	if o.Kind == question.OriginTask {
 		return nil
 	}
 	var held []*call
-	if in.RelatedID.IsValid() {
-		if c, _ := s.calls.Get(in.RelatedID); c != nil {
+	if related.IsValid() {
+		if c, _ := calls.Find(related); c != nil {
 			held = append(held, c)
 		}
 	} else {
-		for _, c := range s.calls.All() {
+		for _, c := range calls.Calls() {
 			if c.clock != nil {
 				held = append(held, c)
 			}
@@ -177,21 +200,6 @@ func (s *Session) holdLocked(in transport.Inbound, o question.Origin) []*call {
 	return held
 }
 
-// serve answers one request from the server.
-func (s *Session) serve(e *incoming, m *jsonrpc.Message) {
-	defer s.wg.Done()
-	defer func() {
-		for _, c := range e.holds {
-			c.clock.release()
-		}
-	}()
-	s.offers.serve(e, m) // features.go
-	// Release the context (a no-op if it already ended). Not under mu: by
-	// now claim has taken e out of s.in, so nothing else looks at it, and
-	// cancelling takes s.base's own lock, which a thousand siblings share.
-	e.cancel(nil)
-}
-
 // claim closes e's delivery: from here on a notifications/cancelled for
 // it is "unknown". It returns the cause that ended ctx first, if any, and
 // the server's reason for a withdrawal. Because withdrawals cancel under
@@ -199,9 +207,7 @@ func (s *Session) serve(e *incoming, m *jsonrpc.Message) {
 func (s *Session) claim(e *incoming, ctx context.Context) (reason string, cause error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.in[e.id] == e {
-		delete(s.in, e.id)
-	}
+	s.peer.Served(e.id, e)
 	if ctx.Err() != nil {
 		return e.reason, context.Cause(ctx)
 	}
@@ -220,7 +226,7 @@ func (s *Session) answer(e *incoming, ctx context.Context, result json.RawMessag
 
 // reply writes a response to the server's request id.
 func (s *Session) reply(id jsonrpc.ID, result json.RawMessage, rpcErr *jsonrpc.Error) error {
-	err := s.send(context.Background(), s.wire(), rpcpeer.Response(id, result, rpcErr))
+	err := s.peer.WriteContext(context.Background(), rpcpeer.Response(id, result, rpcErr))
 	if err != nil {
 		s.log.Debug("writing a response failed", "id", id, "err", err)
 	}
@@ -239,7 +245,7 @@ func (s *Session) withdraw(params json.RawMessage) {
 		return
 	}
 	s.mu.Lock()
-	e := s.in[*p.RequestID]
+	e, _ := s.peer.Serving(*p.RequestID)
 	if e != nil && e.ctx.Err() == nil {
 		e.reason = p.Reason
 		e.cancel(question.ErrWithdrawn)
@@ -264,20 +270,19 @@ func (s *Session) onProgress(params json.RawMessage) {
 		s.lint.Malformed(wire.NotifyProgress, "params without a progressToken, or of the wrong shape")
 		return
 	}
-	s.mu.Lock()
 	// The token is ours: read it by value, as a response's id is, in case
 	// the server wrote our 3 as 3.0.
 	var c *call
-	if tok, ok := p.Token.Canonical(); ok {
-		c = s.progress[tok]
+	tok, canonical := p.Token.Canonical()
+	if canonical {
+		c, _ = s.peer.ByToken(tok)
 	}
 	var id jsonrpc.ID
-	issued := c != nil || tokenIssued(p.Token, s.nextToken)
+	issued := c != nil || canonical && s.peer.Issued(tok)
 	if c != nil {
-		id = c.id
+		id, _ = c.ids()
 		c.clock.kick() // progress resets the request's timeout (timeout.go)
 	}
-	s.mu.Unlock()
 	if c == nil {
 		// Common and harmless: progress racing the final response.
 		s.log.Debug("progress for an unknown token", "token", p.Token)

@@ -1,12 +1,10 @@
 package client
 
 import (
-	"iter"
 	"time"
 
 	"github.com/elicit-dev/elicit/client/lint"
 	"github.com/elicit-dev/elicit/client/wire"
-	"github.com/elicit-dev/elicit/transport/jsonrpc"
 )
 
 // The findings checks are client/lint: each hook in the engine is one call
@@ -29,22 +27,11 @@ func newLinter(s *Session) *lint.Linter {
 	})
 }
 
-// tokenIssued reports whether tok is a progress token a session whose
-// next token is next handed out (newToken; read under Session.mu).
-func tokenIssued(tok *jsonrpc.ID, next int64) bool {
-	c, ok := tok.Canonical()
-	if !ok {
-		return false
-	}
-	n, isInt := c.Int()
-	return isInt && n >= 1 && n <= next
-}
-
 // unrelatedRequest reports whether a server request that asks a person has
 // nothing to belong to: no call of ours carried it or owns it, it names no
-// task, and no request of ours (open are calls, read under Session.mu)
+// task, and no request of ours (open: the peer's calls awaiting an answer)
 // but pings is open.
-func unrelatedRequest(e *incoming, open iter.Seq2[jsonrpc.ID, *call]) bool {
+func unrelatedRequest(e *incoming, open []*call) bool {
 	if e.origin.CallID.IsValid() || e.origin.TaskID != "" {
 		return false
 	}

@@ -5,8 +5,8 @@ import (
 	"time"
 
 	"github.com/elicit-dev/elicit/client/lint"
-	"github.com/elicit-dev/elicit/transport"
 	"github.com/elicit-dev/elicit/transport/jsonrpc"
+	"github.com/elicit-dev/elicit/transport/rpcpeer"
 )
 
 // listensHandle is what the subscriptions (listen.go, subscribe*.go)
@@ -61,19 +61,19 @@ func listensHandleOf(s *Session) listensHandle {
 			s.mu.Lock()
 			defer s.mu.Unlock()
 			acked, _ := l.state()
-			return s.isDead || s.closing || !acked
+			return s.life.alive() != nil || !acked
 		},
 		listener: func(id jsonrpc.ID) (*Listener, string) {
 			s.mu.Lock()
 			defer s.mu.Unlock()
-			if c, _ := s.calls.Get(id); c != nil {
+			if c, _ := s.peer.Find(id); c != nil {
 				return c.listen, c.method
 			}
 			return nil, ""
 		},
 		endStream: func(id jsonrpc.ID, rpcErr *jsonrpc.Error) (string, bool) {
 			s.mu.Lock()
-			c, _ := s.calls.Get(id)
+			c, _ := s.peer.Find(id)
 			if c == nil || c.listen == nil {
 				s.mu.Unlock()
 				if c != nil {
@@ -81,9 +81,8 @@ func listensHandleOf(s *Session) listensHandle {
 				}
 				return "", false
 			}
-			s.calls.Forget(id, c)
 			s.mu.Unlock()
-			c.resp <- transport.Inbound{Msg: &jsonrpc.Message{ID: id, Error: rpcErr}}
+			s.peer.Deliver(id, rpcpeer.Answer{Msg: &jsonrpc.Message{ID: id, Error: rpcErr}})
 			return c.method, true
 		},
 		changedList: s.lists.changed,

@@ -14,14 +14,14 @@ func listFreshnessOf(s *Session) func(kind listKind) (gen int, watch any) {
 		defer s.mu.Unlock()
 		caps := s.neg.caps
 		if s.neg.kind == eraStateless {
-			for _, c := range s.calls.All() {
+			for _, c := range s.peer.Calls() {
 				if l := c.listen; l != nil {
 					if acked, agreed := l.state(); acked && listAgreed(agreed, kind) {
-						return s.gen, l
+						return s.life.generation(), l
 					}
 				}
 			}
-			return s.gen, nil
+			return s.life.generation(), nil
 		}
 		var declared bool
 		switch kind {
@@ -33,8 +33,8 @@ func listFreshnessOf(s *Session) func(kind listKind) (gen int, watch any) {
 			declared = caps.PromptsListChanged
 		}
 		if !declared {
-			return s.gen, nil
+			return s.life.generation(), nil
 		}
-		return s.gen, statefulWatch{}
+		return s.life.generation(), statefulWatch{}
 	}
 }

@@ -28,9 +28,10 @@ func (s *Session) metaFields(version string) map[string]json.RawMessage {
 	return m
 }
 
-// modernError words the 2026-07-28 error codes for people. The result
-// still unwraps to the *jsonrpc.Error, so callers can read the code.
-func (s *Session) modernError(e *jsonrpc.Error) error {
+// modernError words the 2026-07-28 error codes for people, saying what
+// elicit declared (elicit, and whether sampling is on). The result still
+// unwraps to the *jsonrpc.Error, so callers can read the code.
+func modernError(e *jsonrpc.Error, elicit ElicitModes, sampling bool) error {
 	switch e.Code {
 	case jsonrpc.CodeHeaderMismatch:
 		return fmt.Errorf("the server says our HTTP headers do not match the request body (a proxy may have rewritten them): %w", e)
@@ -45,13 +46,13 @@ func (s *Session) modernError(e *jsonrpc.Error) error {
 		for _, c := range caps {
 			switch {
 			case strings.HasPrefix(c, "elicitation"):
-				declared = append(declared, fmt.Sprintf("elicitation modes: %s", s.opts.Elicit))
-			case strings.HasPrefix(c, "sampling") && !samplingModes(s.opts.Sampling, s.Protocol()).On:
+				declared = append(declared, fmt.Sprintf("elicitation modes: %s", elicit))
+			case strings.HasPrefix(c, "sampling") && !sampling:
 				declared = append(declared, "sampling: off")
 			}
 		}
 		if len(caps) == 0 {
-			declared = append(declared, fmt.Sprintf("elicitation modes: %s", s.opts.Elicit))
+			declared = append(declared, fmt.Sprintf("elicitation modes: %s", elicit))
 		}
 		note := ""
 		if len(declared) > 0 {

@@ -41,9 +41,7 @@ func listAll[T any](ctx context.Context, s *Session, method, key string) ([]T, e
 		if err := s.do(ctx, c, params, &res); err != nil {
 			return all, err
 		}
-		s.mu.Lock()
-		id := c.id
-		s.mu.Unlock()
+		id, _ := c.ids()
 		s.lint.Page(method, id, res[key])
 		var items []T
 		if raw, ok := res[key]; ok && string(raw) != "null" {
@@ -85,7 +83,7 @@ func listAll[T any](ctx context.Context, s *Session, method, key string) ([]T, e
 // and however often the server says a list changed, at most one request
 // per kind is out and one waits.
 func (s *Session) ListTools(ctx context.Context) ([]wire.Tool, error) {
-	if err := s.requireCap(wire.MethodToolsList, "tools"); err != nil {
+	if err := s.ServerCapabilities().require(s.name, wire.MethodToolsList, "tools"); err != nil {
 		return nil, err
 	}
 	return coalescedList(ctx, &s.lists, listTools, func(ctx context.Context) ([]wire.Tool, error) {
@@ -100,7 +98,7 @@ func (s *Session) ListTools(ctx context.Context) ([]wire.Tool, error) {
 
 // ListResources returns every resource, following pagination to the end.
 func (s *Session) ListResources(ctx context.Context) ([]wire.Resource, error) {
-	if err := s.requireCap(wire.MethodResourcesList, "resources"); err != nil {
+	if err := s.ServerCapabilities().require(s.name, wire.MethodResourcesList, "resources"); err != nil {
 		return nil, err
 	}
 	return coalescedList(ctx, &s.lists, listResources, func(ctx context.Context) ([]wire.Resource, error) {
@@ -111,7 +109,7 @@ func (s *Session) ListResources(ctx context.Context) ([]wire.Resource, error) {
 // ListResourceTemplates returns every resource template
 // (resources/templates/list), following pagination to the end.
 func (s *Session) ListResourceTemplates(ctx context.Context) ([]wire.ResourceTemplate, error) {
-	if err := s.requireCap(wire.MethodResourcesTemplatesList, "resources"); err != nil {
+	if err := s.ServerCapabilities().require(s.name, wire.MethodResourcesTemplatesList, "resources"); err != nil {
 		return nil, err
 	}
 	return coalescedList(ctx, &s.lists, listTemplates, func(ctx context.Context) ([]wire.ResourceTemplate, error) {
@@ -121,7 +119,7 @@ func (s *Session) ListResourceTemplates(ctx context.Context) ([]wire.ResourceTem
 
 // ListPrompts returns every prompt template, following pagination.
 func (s *Session) ListPrompts(ctx context.Context) ([]wire.Prompt, error) {
-	if err := s.requireCap(wire.MethodPromptsList, "prompts"); err != nil {
+	if err := s.ServerCapabilities().require(s.name, wire.MethodPromptsList, "prompts"); err != nil {
 		return nil, err
 	}
 	return coalescedList(ctx, &s.lists, listPrompts, func(ctx context.Context) ([]wire.Prompt, error) {
@@ -138,12 +136,12 @@ func (s *Session) ListPrompts(ctx context.Context) ([]wire.Prompt, error) {
 // task is terminal and returns its final result, emitting TaskChanged on
 // the way; cancelling ctx then sends tasks/cancel instead.
 func (s *Session) CallTool(ctx context.Context, name string, args any, opts *CallOptions) (*wire.CallToolResult, error) {
-	if err := s.requireCap(wire.MethodToolsCall, "tools"); err != nil {
+	if err := s.ServerCapabilities().require(s.name, wire.MethodToolsCall, "tools"); err != nil {
 		return nil, err
 	}
-	c := &call{method: wire.MethodToolsCall, name: name, token: s.newToken()}
+	c := &call{method: wire.MethodToolsCall, name: name, token: s.peer.NewToken()}
 	if opts != nil {
-		c.onProgress, c.onSent = opts.OnProgress, opts.OnSent
+		c.onProgress, c.onSent, c.onID = opts.OnProgress, opts.OnSent, opts.OnID
 	}
 	if args == nil {
 		args = map[string]any{}
@@ -169,24 +167,14 @@ func (s *Session) CallTool(ctx context.Context, name string, args any, opts *Cal
 	if err != nil {
 		return nil, fmt.Errorf("tools/call %q on %s: malformed result: %w", name, s.name, err)
 	}
-	s.mu.Lock()
-	id := c.id
-	s.mu.Unlock()
+	id, _ := c.ids()
 	s.lint.ToolResult(name, res, id)
 	return res, nil
 }
 
-// newToken returns a progress token no other call of this session has.
-func (s *Session) newToken() jsonrpc.ID {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.nextToken++
-	return jsonrpc.IntID(s.nextToken)
-}
-
 // ReadResource reads a resource.
 func (s *Session) ReadResource(ctx context.Context, uri string) ([]wire.ResourceContents, error) {
-	if err := s.requireCap(wire.MethodResourcesRead, "resources"); err != nil {
+	if err := s.ServerCapabilities().require(s.name, wire.MethodResourcesRead, "resources"); err != nil {
 		return nil, err
 	}
 	var res struct {
@@ -201,7 +189,7 @@ func (s *Session) ReadResource(ctx context.Context, uri string) ([]wire.Resource
 
 // GetPrompt renders a prompt template with args.
 func (s *Session) GetPrompt(ctx context.Context, name string, args map[string]string) (*wire.GetPromptResult, error) {
-	if err := s.requireCap(wire.MethodPromptsGet, "prompts"); err != nil {
+	if err := s.ServerCapabilities().require(s.name, wire.MethodPromptsGet, "prompts"); err != nil {
 		return nil, err
 	}
 	params := map[string]any{"name": name}
@@ -226,7 +214,7 @@ func (s *Session) SetLogLevel(ctx context.Context, level string) error {
 		s.mu.Unlock()
 		return nil
 	}
-	if err := s.requireCap(wire.MethodLoggingSetLevel, "logging"); err != nil {
+	if err := s.ServerCapabilities().require(s.name, wire.MethodLoggingSetLevel, "logging"); err != nil {
 		return err
 	}
 	return s.Request(ctx, wire.MethodLoggingSetLevel, map[string]string{"level": level}, nil)

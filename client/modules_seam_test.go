@@ -18,6 +18,8 @@ func TestModulesReachTheSessionOnlyThroughTheirHandles(t *testing.T) {
 		files   []string
 		entries []string // Session methods that are its public API
 	}{
+		{"the lifecycle (life)", []string{"life.go"}, nil},
+		{"the era's handshake (handshake, handshakeHandle)", []string{"era.go", "lifecycle.go"}, nil},
 		{"the ask path (asking, askHandle)", []string{"deliver.go"}, nil},
 		{"what we offer (offers, offersHandle)", []string{"features.go", "elicit.go", "notify.go"}, nil},
 		{"-32042 elicitations (urlRequired, urlHandle)", []string{"urlrequired.go"}, []string{"CompleteElicitation"}},

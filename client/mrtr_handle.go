@@ -50,7 +50,7 @@ type roundsHandle struct {
 func roundsHandleOf(s *Session) roundsHandle {
 	return roundsHandle{
 		server:    s.name,
-		base:      s.base,
+		base:      s.life.base,
 		join:      joinOf(s),
 		err:       s.Err,
 		origin:    callOriginOf(s),
@@ -62,7 +62,7 @@ func roundsHandleOf(s *Session) roundsHandle {
 			old := s.neg.protocol
 			s.neg.protocol = v
 			s.mu.Unlock()
-			s.setVersion(v)
+			setVersion(s.peer, v)
 			return old
 		},
 		relist:       s.headers.relist,

@@ -67,7 +67,7 @@ func (rs *rounds) serve(ctx context.Context, c *call, requests map[string]json.R
 	defer c.clock.release()
 
 	// The round ends early when the call is cancelled (Abandoned) or the
-	// session ends (s.base's cause).
+	// session ends (the base context's cause).
 	rctx, rcancel := context.WithCancelCause(rs.h.base)
 	defer rcancel(nil)
 	stop := context.AfterFunc(ctx, func() { rcancel(question.ErrAbandoned) })

@@ -39,14 +39,14 @@ type receiverHandle struct {
 func receiverHandleOf(s *Session) receiverHandle {
 	return receiverHandle{
 		server:   s.name,
-		base:     s.base,
+		base:     s.life.base,
 		elicit:   s.opts.Elicit,
 		sampling: s.opts.Sampling,
 		protocol: s.Protocol,
 		answer: func(e *incoming, result json.RawMessage, rpcErr *jsonrpc.Error) bool {
 			return s.answer(e, e.ctx, result, rpcErr)
 		},
-		notify: func(n *jsonrpc.Message) error { return s.send(context.Background(), s.wire(), n) },
+		notify: func(n *jsonrpc.Message) error { return s.peer.WriteContext(context.Background(), n) },
 		ask:    s.questions.ask,
 		record: s.questions.record,
 		emit:   s.emit,

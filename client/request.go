@@ -31,6 +31,9 @@ type call struct {
 	// onSent is CallOptions.OnSent: called the first time the request
 	// went out, then cleared. Read and cleared by the caller's goroutine.
 	onSent func()
+	// onID is CallOptions.OnID: told each id the call is sent under,
+	// before it is written. Never changed once the call is made.
+	onID func(jsonrpc.ID)
 	// listen is set for subscriptions/listen: the read loop hands it the
 	// notifications of this subscription.
 	listen *Listener
@@ -53,18 +56,48 @@ type call struct {
 	// Session.mu; bounded by maxRefusals.
 	refusals []string
 
-	id   jsonrpc.ID             // set when registered; guarded by Session.mu
-	root jsonrpc.ID             // the first id, kept across retries; under mu
-	resp chan transport.Inbound // buffered: the read loop never waits
+	// idMu guards id and root, which the peer sets as it registers the
+	// call (registered) and others read (ids).
+	idMu sync.Mutex
+	id   jsonrpc.ID // the id it was last sent under
+	root jsonrpc.ID // the first id, kept across retries
+}
+
+// registered records the id the call is sent under now (under the peer's
+// lock, before it is written: rpcpeer.Request.Registered).
+func (c *call) registered(id jsonrpc.ID) {
+	c.idMu.Lock()
+	defer c.idMu.Unlock()
+	c.id = id
+	if !c.root.IsValid() {
+		c.root = id
+	}
+	if c.onID != nil {
+		c.onID(id) // CallOptions.OnID: must not block (it runs under the peer's lock)
+	}
+}
+
+// ids is the id the call was last sent under, and its first.
+func (c *call) ids() (id, root jsonrpc.ID) {
+	c.idMu.Lock()
+	defer c.idMu.Unlock()
+	return c.id, c.root
 }
 
 // callID is the id that names the call for its whole life: the first one
 // it was sent under (MRTR rounds and re-sends get new ids).
 func (c *call) callID() jsonrpc.ID {
-	if c.root.IsValid() {
-		return c.root
+	id, root := c.ids()
+	if root.IsValid() {
+		return root
 	}
-	return c.id
+	return id
+}
+
+// owns reports whether id is one the call was sent under (now or first).
+func (c *call) owns(id jsonrpc.ID) bool {
+	cur, root := c.ids()
+	return id == cur || id == root
 }
 
 // origin says what prompts attributed to this call belong to.
@@ -137,7 +170,7 @@ func (s *Session) do(ctx context.Context, c *call, params, result any) error {
 		return fmt.Errorf("%s on %s: %w", c.describe(), s.name, err)
 	}
 	if !c.noTimeout && c.listen == nil {
-		ctx, c.clock = startClock(ctx, s.opts.RequestTimeout, s.personWaiting)
+		ctx, c.clock = startClock(ctx, s.opts.RequestTimeout, waitingOn(s.peer))
 		defer c.clock.stop()
 	}
 	start := time.Now()
@@ -153,7 +186,7 @@ func (s *Session) do(ctx context.Context, c *call, params, result any) error {
 	if err == nil && m.Error != nil {
 		err = m.Error
 		if wire.IsModernCode(m.Error.Code) {
-			err = s.modernError(m.Error)
+			err = modernError(m.Error, s.opts.Elicit, samplingModes(s.opts.Sampling, s.Protocol()).On)
 		}
 		err = s.offers.afterRefusals(c, err)
 	}
@@ -174,9 +207,7 @@ func (s *Session) do(ctx context.Context, c *call, params, result any) error {
 	if err != nil {
 		err = fmt.Errorf("%s on %s: %w", c.describe(), s.name, err)
 	}
-	s.mu.Lock()
 	id := c.callID()
-	s.mu.Unlock()
 	s.emit(CallFinished{Server: s.name, CallID: id, Method: c.method, Err: err, Elapsed: time.Since(start)})
 	return err
 }
@@ -188,7 +219,7 @@ func (s *Session) doStateful(ctx context.Context, c *call, raw json.RawMessage) 
 		in, gen, err := s.roundTrip(ctx, c, raw)
 		if err != nil && attempt == 0 && c.method != wire.MethodInitialize && errors.Is(err, transport.ErrSessionExpired) {
 			s.log.Info("session expired; initializing again", "method", c.method)
-			rerr := s.reinitialize(ctx, gen)
+			rerr := s.hs.reinitialize(ctx, gen)
 			if rerr == nil {
 				continue
 			}
@@ -241,25 +272,10 @@ func marshalParams(params any) (json.RawMessage, error) {
 // delivers for it: its response, or why none will come (Inbound.Err). gen
 // is the initialize generation it was sent under.
 func (s *Session) roundTrip(ctx context.Context, c *call, params json.RawMessage) (transport.Inbound, int, error) {
-	s.mu.Lock()
-	if s.isDead || s.closing {
-		err := s.err
-		if err == nil {
-			err = ErrClosed
-		}
-		s.mu.Unlock()
+	gen, err := s.life.sending()
+	if err != nil {
 		return transport.Inbound{}, 0, err
 	}
-	c.resp = make(chan transport.Inbound, 1)
-	c.id = s.calls.Add(c) // before the write: the response may be read first
-	if !c.root.IsValid() {
-		c.root = c.id
-	}
-	if c.token.IsValid() {
-		s.progress[c.token] = c
-	}
-	gen, conn := s.gen, s.conn
-	s.mu.Unlock()
 
 	var opts *transport.WriteOptions
 	if h := s.headers.params(c, params); h != nil {
@@ -283,7 +299,15 @@ func (s *Session) roundTrip(ctx context.Context, c *call, params json.RawMessage
 		}
 		opts.Written = fire
 	}
-	err := conn.Write(ctx, &jsonrpc.Message{ID: c.id, Method: c.method, Params: params}, opts)
+	id, ch, err := s.peer.Send(ctx, rpcpeer.Request[*call]{
+		Method: c.method, Params: params, Tag: c, Token: c.token, Registered: c.registered, Write: opts,
+	})
+	if err != nil && !id.IsValid() {
+		return transport.Inbound{}, gen, err // the session had ended (rpcpeer.Peer.Fail)
+	}
+	if we, ok := errors.AsType[*rpcpeer.WriteError](err); ok {
+		err = we.Err
+	}
 	if err == nil && c.sent != nil {
 		c.sent()
 	}
@@ -295,14 +319,19 @@ func (s *Session) roundTrip(ctx context.Context, c *call, params json.RawMessage
 			// The request may have gone out (HTTP finishes a POST whose
 			// wait was abandoned), so cancel it like any other.
 			cause := context.Cause(ctx)
-			s.cancelCall(c, cause)
+			s.cancelCall(c, id, cause)
 			return transport.Inbound{}, gen, fmt.Errorf("%w (%w)", cause, err)
 		}
-		s.forget(c)
-		return transport.Inbound{}, gen, s.writeFailure(err)
+		s.peer.Forget(id)
+		err, ended := s.life.writeFailure(err)
+		if ended {
+			s.log.Debug("a request could not be written; the session has ended", "err", err)
+		}
+		return transport.Inbound{}, gen, err
 	}
 	select {
-	case in := <-c.resp:
+	case a := <-ch:
+		in := inbound(id, a)
 		var de *jsonrpc.DecodeError
 		if in.Err != nil && !errors.As(in.Err, &de) {
 			// The stream the call's prompts came on broke before its
@@ -312,54 +341,25 @@ func (s *Session) roundTrip(ctx context.Context, c *call, params json.RawMessage
 		return in, gen, nil
 	case <-ctx.Done():
 		cause := context.Cause(ctx)
-		s.cancelCall(c, cause)
+		s.cancelCall(c, id, cause)
 		return transport.Inbound{}, gen, cause
-	case <-s.quit:
+	case <-s.life.quit:
 		// A response may have won the race with the end.
 		select {
-		case in := <-c.resp:
-			return in, gen, nil
+		case a := <-ch:
+			return inbound(id, a), gen, nil
 		default:
 		}
-		s.forget(c)
-		s.mu.Lock()
-		err := s.err
-		s.mu.Unlock()
-		if err == nil {
-			err = ErrClosed
-		}
-		return transport.Inbound{}, gen, err
+		s.peer.Forget(id)
+		return transport.Inbound{}, gen, s.life.alive()
 	}
 }
 
-// writeFailGrace is how long a failed write waits for the session to die
-// of the same cause: a server that went away usually fails the write a
-// moment before the read loop sees the end.
-const writeFailGrace = 250 * time.Millisecond
-
-// writeFailure turns the error of a request that could not be written into
-// what its caller gets: the session's own error (wrapping ErrDisconnected,
-// or ErrClosed) when the session has ended or ends within writeFailGrace,
-// since then the write failed only because the server went away; else err.
-// A refusal by the server (an HTTP status) is final at once.
-func (s *Session) writeFailure(err error) error {
-	var se *transport.StatusError
-	if !errors.As(err, &se) {
-		t := time.NewTimer(writeFailGrace)
-		defer t.Stop()
-		select {
-		case <-s.quit:
-		case <-t.C:
-		}
-	}
-	s.mu.Lock()
-	serr := s.err
-	s.mu.Unlock()
-	if serr == nil {
-		return err
-	}
-	s.log.Debug("a request could not be written; the session has ended", "err", err)
-	return serr
+// inbound is what the read loop handed the peer for our request id
+// (handleResponse), or the end the peer gave it (Fail), as the
+// transport said it.
+func inbound(id jsonrpc.ID, a rpcpeer.Answer) transport.Inbound {
+	return transport.Inbound{ID: id, Msg: a.Msg, Err: a.Err, Received: a.Received}
 }
 
 // orphanPrompts ends, with a cause wrapping ErrDisconnected, the prompts
@@ -371,47 +371,31 @@ func (s *Session) orphanPrompts(c *call, why error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	cause := fmt.Errorf("%w: %s was lost: %w", question.ErrDisconnected, c.describe(), why)
-	for _, e := range s.in {
-		if (e.owner == c.id || e.owner == c.root) && !e.origin.Inferred && e.origin.Kind != question.OriginTask {
+	for _, e := range s.peer.AllServing() {
+		if c.owns(e.owner) && !e.origin.Inferred && e.origin.Kind != question.OriginTask {
 			e.cancel(cause)
 		}
 	}
 }
 
-// forget drops c from the tables without telling the server.
-func (s *Session) forget(c *call) {
+// cancelCall handles the caller giving up on c, last sent under id: the
+// server is told (unless c is initialize, which must never be cancelled;
+// the peer closes a 2026-07-28 HTTP request's stream instead), prompts
+// that belong to c end Abandoned, and a late response will be dropped
+// with a Notice.
+func (s *Session) cancelCall(c *call, id jsonrpc.ID, cause error) {
 	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.calls.Forget(c.id, c)
-	if c.token.IsValid() && s.progress[c.token] == c {
-		delete(s.progress, c.token)
-	}
-}
-
-// cancelCall handles the caller giving up on c: the server is told (unless
-// the transport cancels by itself, or c is initialize, which must never be
-// cancelled), prompts that belong to c end Abandoned, and a late response
-// will be dropped with a Notice.
-func (s *Session) cancelCall(c *call, cause error) {
-	s.mu.Lock()
-	pending := s.calls.GiveUp(c.id, c, c.method)
-	if c.token.IsValid() && s.progress[c.token] == c {
-		delete(s.progress, c.token)
-	}
-	for _, e := range s.in {
-		if e.owner == c.id || e.owner == c.root {
+	pending := s.peer.GiveUp(id)
+	for _, e := range s.peer.AllServing() {
+		if c.owns(e.owner) {
 			e.cancel(question.ErrAbandoned)
 		}
 	}
 	// So do the questions of our tasks that belong to it (receiver.go).
 	s.receiver.endLocked(func(t *rtask) bool {
-		return t.origin.CallID.IsValid() && (t.origin.CallID == c.id || t.origin.CallID == c.root)
+		return t.origin.CallID.IsValid() && c.owns(t.origin.CallID)
 	}, question.ErrAbandoned)
-	notify := pending && c.method != wire.MethodInitialize && !c.noCancel && !s.isDead && !s.closing
-	if notify {
-		s.wg.Add(1)
-	}
-	conn := s.conn
+	notify := pending && c.method != wire.MethodInitialize && !c.noCancel && s.life.join() == nil
 	s.mu.Unlock()
 	if !notify {
 		return
@@ -421,17 +405,9 @@ func (s *Session) cancelCall(c *call, cause error) {
 		reason = cause.Error()
 	}
 	go func() {
-		defer s.wg.Done()
-		// 2026-07-28 HTTP: closing the request's stream is the cancel.
-		if rc, ok := conn.(transport.RequestCanceler); ok && rc.CancelRequest(c.id) {
-			return
-		}
-		n, err := rpcpeer.Cancel{Method: wire.NotifyCancelled}.Message(c.id, reason)
-		if err == nil {
-			err = s.send(context.Background(), conn, n)
-		}
-		if err != nil {
-			s.log.Debug("sending notifications/cancelled failed", "id", c.id, "err", err)
+		defer s.life.leave()
+		if err := s.peer.Cancel(context.Background(), id, reason); err != nil {
+			s.log.Debug("sending notifications/cancelled failed", "id", id, "err", err)
 		}
 	}()
 }
@@ -443,32 +419,27 @@ func (s *Session) handleResponse(in transport.Inbound) {
 	if in.Msg != nil {
 		id = in.Msg.ID
 	}
-	s.mu.Lock()
-	if _, waiting := s.calls.Get(id); waiting && s.closing {
+	if s.life.isClosing() && s.peer.InFlight(id) {
 		// Close has already failed every pending call (ErrClosed); a
 		// response that comes now, often provoked by the cancel answers
 		// Close sends for open prompts, must not win over that.
-		s.mu.Unlock()
 		s.log.Debug("dropped a response that came after Close", "id", id)
 		return
 	}
-	c, fate, lateMethod := s.calls.Resolve(id)
-	if fate == rpcpeer.Waiting {
-		defer s.lint.Answered(id, c.method)
-		if c.token.IsValid() && s.progress[c.token] == c {
-			delete(s.progress, c.token)
-		}
+	a := rpcpeer.Answer{Msg: in.Msg, Err: in.Err, Received: in.Received}
+	if in.Msg != nil {
+		a.Result = in.Msg.Result
 	}
-	s.mu.Unlock()
+	fate, method := s.peer.Deliver(id, a)
 	switch {
 	case fate == rpcpeer.Waiting:
-		c.resp <- in // buffered, and each call gets one response
+		s.lint.Answered(id, method)
 	case in.Err != nil:
 		// No call waits for it: the transport has already reported the
 		// bad frame or the broken stream itself.
 		s.log.Debug("dropped the end of a request no call waits for", "id", id, "why", in.Err)
 	case fate == rpcpeer.Late:
-		s.notice("dropped a late response to %s #%s (we had cancelled it)", lateMethod, id.Raw())
+		s.notice("dropped a late response to %s #%s (we had cancelled it)", method, id.Raw())
 	default:
 		s.notice("dropped a response for unknown request id %s", id)
 		s.lint.Stray(id, in.Received)

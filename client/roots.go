@@ -182,7 +182,7 @@ func (s *Session) SetRoots(ctx context.Context, roots []Root) error {
 		return fmt.Errorf("set roots on %s: %w", s.name, ErrRootsNotDeclared)
 	}
 	s.mu.Lock()
-	notify := s.ready && !s.isDead && s.neg.kind != eraStateless
+	notify := s.life.up() && s.neg.kind != eraStateless
 	s.mu.Unlock()
 	if !notify {
 		return nil
@@ -191,7 +191,7 @@ func (s *Session) SetRoots(ctx context.Context, roots []Root) error {
 	if err != nil {
 		return fmt.Errorf("%s: %w", wire.NotifyRootsListChanged, err)
 	}
-	if err := s.send(ctx, s.wire(), n); err != nil {
+	if err := s.peer.WriteContext(ctx, n); err != nil {
 		return fmt.Errorf("%s to %s: %w", wire.NotifyRootsListChanged, s.name, err)
 	}
 	return nil

@@ -17,7 +17,6 @@ import (
 	"github.com/elicit-dev/elicit/forms/schema"
 	"github.com/elicit-dev/elicit/transport"
 	"github.com/elicit-dev/elicit/transport/jsonrpc"
-	"github.com/elicit-dev/elicit/transport/rpcpeer"
 )
 
 // ErrClosed is returned by calls on a Session that was closed by us.
@@ -27,10 +26,6 @@ var ErrClosed = errors.New("session closed")
 // before the transport goes.
 const closeGrace = time.Second
 
-// lateLimit bounds the set of ids we cancelled and may still get a late
-// response for (only used to word the Notice; rpcpeer.Table).
-const lateLimit = 4096
-
 // Session is one connection to one MCP server. It is safe for concurrent
 // use. See the package doc for its goroutines and prompt rules.
 type Session struct {
@@ -39,7 +34,6 @@ type Session struct {
 	log     *slog.Logger
 	journal *question.Journal
 	events  *dispatcher
-	conn    transport.Conn
 	// questions is the one ask path: its schema cache and Asker (deliver.go).
 	questions *asking
 	// offers is what we offer a server and the handlers of its requests
@@ -54,39 +48,25 @@ type Session struct {
 	lists    listFlights   // list requests coalesced, last answers (lists.go); under its own lock
 	lint     *lint.Linter  // the findings checks and what they remember (client/lint); under its own lock
 
-	// base is the parent of every incoming request's context; cancelling
-	// it (always under mu) ends every open prompt with its cause.
-	base       context.Context
-	baseCancel context.CancelCauseFunc
-
+	// mu guards the tables below, and is held around what must agree
+	// across the peer's two tables (cancelCall, handleRequest, withdraw,
+	// claim): our calls and the server's requests being served.
 	mu        sync.Mutex
-	nextToken int64
-	// calls are our requests awaiting a response, by id (from 1), and
-	// the ids we cancelled (rpcpeer.Table). Under mu, with in and
-	// progress, which must agree with it.
-	calls     *rpcpeer.Table[*call]
-	in        map[jsonrpc.ID]*incoming // the server's requests being served
-	progress  map[jsonrpc.ID]*call     // progress token -> call
-	neg       negotiated               // what initialize or server/discover settled
-	roots     rootsState               // the roots we offer (roots.go)
-	logLevel  string                   // 2026-07-28: sent in every request's _meta
-	legacySSE bool                     // the connection is the HTTP+SSE fallback
-	loopDone  chan struct{}            // closed when the current read loop ends
-	gen       int                      // bumped by every successful initialize
-	ready     bool                     // the first initialize succeeded
-	closing   bool                     // Close was called
-	readyAt   time.Time                // when Connect returned it ready
-	endedAt   time.Time                // when it ended
-	failErr   error                    // Connect failed with this
-	isDead    bool                     // the read loop ended
-	err       error                    // why the session ended
-	initMu    sync.Mutex               // serialises re-initialize
-	closeOnce sync.Once
+	neg       negotiated // what initialize or server/discover settled
+	roots     rootsState // the roots we offer (roots.go)
+	logLevel  string     // 2026-07-28: sent in every request's _meta
+	legacySSE bool       // the connection is the HTTP+SSE fallback
 
-	quit chan struct{}  // closed when Close starts or the read loop ends
-	dead chan struct{}  // closed when the read loop ends
-	done chan struct{}  // closed when teardown has finished
-	wg   sync.WaitGroup // incoming handlers, cancel notifications, prompters
+	// peer is the JSON-RPC side (transport/rpcpeer): our ids, our calls
+	// awaiting a response (each a *call), the ids we cancelled, progress
+	// tokens, the server's requests being served (each an *incoming),
+	// writes. Its lock is a leaf, taken under mu.
+	peer *mcpPeer
+	// life is connecting, ready, closing, ended, and what the end waits
+	// for (life.go).
+	life life
+	// hs settles the era, and initializes again (era.go, lifecycle.go).
+	hs handshake
 }
 
 // negotiated is what initialize or server/discover settled.
@@ -105,7 +85,7 @@ type negotiated struct {
 // the Observer sees StateFailed and everything started is stopped.
 func Connect(ctx context.Context, t transport.Transport, opts *Options) (*Session, error) {
 	s := newSession(opts)
-	ctx, cancel := patientTimeout(ctx, s.opts.ConnectTimeout, connectTimeout(s.opts.ConnectTimeout), s.personWaiting)
+	ctx, cancel := patientTimeout(ctx, s.opts.ConnectTimeout, connectTimeout(s.opts.ConnectTimeout), waitingOn(s.peer))
 	defer cancel()
 	if err := checkRoots(s.opts.Roots); err != nil {
 		err = fmt.Errorf("connect to %s: %w", s.name, err)
@@ -128,18 +108,14 @@ func Connect(ctx context.Context, t transport.Transport, opts *Options) (*Sessio
 		s.abort(err)
 		return nil, err
 	}
-	s.mu.Lock()
-	s.conn, s.loopDone = conn, make(chan struct{})
-	done := s.loopDone
-	s.mu.Unlock()
+	s.peer.Swap(conn)
+	done, _, _ := s.life.newLoop() // the first loop: nothing has ended it yet
 	go s.readLoop(conn, done)
-	if err := s.establish(ctx, t); err != nil {
+	if err := s.hs.establish(ctx, t); err != nil {
 		err = fmt.Errorf("connect to %s: %w", s.name, err)
-		s.mu.Lock()
-		s.failErr = err
-		s.mu.Unlock()
-		_ = s.wire().Close()
-		<-s.done
+		s.life.failed(err)
+		_ = s.peer.Conn().Close()
+		<-s.life.done
 		return nil, err
 	}
 	if s.opts.onReady != nil {
@@ -147,24 +123,20 @@ func Connect(ctx context.Context, t transport.Transport, opts *Options) (*Sessio
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.isDead {
+	// Announced under the lifecycle's lock so that it cannot follow the
+	// teardown's final state.
+	if err := s.life.readyNow(func() {
+		s.emit(ServerStateChanged{Server: s.name, State: StateReady, Protocol: s.neg.protocol, Era: eraLabel(s.neg.kind, s.neg.protocol)})
+	}); err != nil {
 		// The transport died right after the handshake.
-		return nil, fmt.Errorf("connect to %s: %w", s.name, s.err)
+		return nil, fmt.Errorf("connect to %s: %w", s.name, err)
 	}
-	s.ready, s.readyAt = true, time.Now()
-	// Emitted under mu so that it cannot follow the teardown's final state.
-	s.emit(ServerStateChanged{Server: s.name, State: StateReady, Protocol: s.neg.protocol, Era: eraLabel(s.neg.kind, s.neg.protocol)})
 	return s, nil
 }
 
 func newSession(opts *Options) *Session {
 	s := &Session{
-		calls:    rpcpeer.NewTable[*call](1, lateLimit),
-		in:       map[jsonrpc.ID]*incoming{},
-		progress: map[jsonrpc.ID]*call{},
-		quit:     make(chan struct{}),
-		dead:     make(chan struct{}),
-		done:     make(chan struct{}),
+		life: newLife(),
 	}
 	if opts != nil {
 		s.opts = *opts
@@ -184,6 +156,7 @@ func newSession(opts *Options) *Session {
 	if s.opts.WriteTimeout <= 0 {
 		s.opts.WriteTimeout = DefaultWriteTimeout
 	}
+	s.peer = newPeer(s.name, s.opts.WriteTimeout)
 	s.subs.h = listensHandleOf(s)
 	if s.opts.ClientInfo.Name == "" {
 		s.opts.ClientInfo = wire.Implementation{Name: "elicit", Version: "dev"}
@@ -199,8 +172,7 @@ func newSession(opts *Options) *Session {
 	}
 	s.events = newDispatcher(s.opts.Observer)
 	s.roots = rootsState{list: slices.Clone(s.opts.Roots), declared: s.opts.Roots != nil}
-	s.base, s.baseCancel = context.WithCancelCause(context.Background())
-	s.questions = newAsking(askHandleOf(s), s.opts.Prompter, &s.wg)
+	s.questions = newAsking(askHandleOf(s), s.opts.Prompter, &s.life.wg)
 	s.receiver.h = receiverHandleOf(s)
 	s.urls = newURLRequired(urlHandleOf(s))
 	s.headers.h = headersHandleOf(s)
@@ -208,28 +180,18 @@ func newSession(opts *Options) *Session {
 	s.rounds = newRounds(roundsHandleOf(s))
 	s.offers = newOffers(offersHandleOf(s))
 	s.tasks.h = tasksHandleOf(s)
+	s.hs.h = handshakeOf(s)
 	return s
 }
 
 // abort ends a session that never got a connection.
 func (s *Session) abort(err error) {
 	s.mu.Lock()
-	s.failErr, s.err, s.isDead = err, err, true
-	s.baseCancel(question.ErrDisconnected)
-	close(s.quit)
-	close(s.dead)
+	s.life.abort(err)
 	s.mu.Unlock()
 	s.emit(ServerStateChanged{Server: s.name, State: StateFailed, Err: err})
 	s.events.close()
-	close(s.done)
-}
-
-// wire is the current connection (it changes only during Connect, when
-// the era falls back).
-func (s *Session) wire() transport.Conn {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.conn
+	s.life.finished()
 }
 
 // readLoop reads conn until it fails or is closed, then tears down, unless
@@ -269,7 +231,7 @@ func (s *Session) readLoop(conn transport.Conn, done chan struct{}) {
 		}
 	}
 	s.mu.Lock()
-	swapped := s.conn != conn
+	swapped := s.peer.Conn() != conn
 	s.mu.Unlock()
 	if !swapped {
 		s.teardown(err)
@@ -280,35 +242,17 @@ func (s *Session) readLoop(conn transport.Conn, done chan struct{}) {
 // fail, open prompts end (Disconnected, or Abandoned when we closed), the
 // final state goes out, and the dispatcher drains.
 func (s *Session) teardown(readErr error) {
+	// Under mu: a section that joins the lifecycle while it registers
+	// something in the session's tables sees it alive or ended, whole.
 	s.mu.Lock()
-	var state ServerState
-	var cause error
-	switch {
-	case s.failErr != nil:
-		state, cause, s.err = StateFailed, question.ErrDisconnected, s.failErr
-	case s.closing:
-		state, cause, s.err = StateClosed, question.ErrAbandoned, ErrClosed
-	case !s.ready:
-		state, cause = StateFailed, question.ErrDisconnected
-		s.err = fmt.Errorf("%s: %w: %w", s.name, question.ErrDisconnected, readErr)
-	default:
-		state, cause = StateDisconnected, question.ErrDisconnected
-		s.err = fmt.Errorf("%s: %w: %w", s.name, question.ErrDisconnected, readErr)
-	}
-	s.isDead, s.endedAt = true, time.Now()
-	s.baseCancel(cause)
-	// Waiters select on dead and read err; the tables just empty out.
-	s.calls.Drain()
-	clear(s.progress)
-	if !s.closing {
-		close(s.quit)
-	}
-	close(s.dead)
-	sessErr := s.err
+	state, sessErr := s.life.end(s.name, readErr)
 	s.mu.Unlock()
+	// Waiting calls end with the session's error (they may also have
+	// seen quit), and later ones fail at once with it.
+	s.peer.Fail(sessErr)
 
-	_ = s.wire().Close()
-	s.wg.Wait()
+	_ = s.peer.Conn().Close()
+	s.life.settle()
 	s.rounds.settle(sessErr)
 	ev := ServerStateChanged{Server: s.name, State: state}
 	if state != StateClosed {
@@ -316,7 +260,7 @@ func (s *Session) teardown(readErr error) {
 	}
 	s.emit(ev)
 	s.events.close()
-	close(s.done)
+	s.life.finished()
 }
 
 // Close closes the session: open prompts end Abandoned (each answered
@@ -327,51 +271,21 @@ func (s *Session) teardown(readErr error) {
 //
 // A Prompter must return soon after its ctx ends, or Close waits for it.
 func (s *Session) Close() error {
-	s.closeOnce.Do(func() {
+	s.life.close(func() bool {
 		s.mu.Lock()
-		dead := s.isDead
-		if !dead {
-			// Pending calls fail at once (quit), before the prompts'
-			// cancel answers can make the server reply to them.
-			s.closing = true
-			s.err = ErrClosed
-			close(s.quit)
-			s.baseCancel(question.ErrAbandoned)
-		}
-		s.mu.Unlock()
-		if dead {
-			return
-		}
-		waitGrace(&s.wg, closeGrace)
-		_ = s.wire().Close()
-	})
-	<-s.done
+		defer s.mu.Unlock()
+		return s.life.startClose()
+	}, closeGrace, func() { _ = s.peer.Conn().Close() })
 	return nil
-}
-
-// waitGrace waits for wg, but no longer than d.
-func waitGrace(wg *sync.WaitGroup, d time.Duration) {
-	ch := make(chan struct{})
-	go func() { wg.Wait(); close(ch) }()
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-ch:
-	case <-t.C:
-	}
 }
 
 // Done is closed when the session has ended (transport died, Close, or a
 // failed Connect) and all its goroutines are gone.
-func (s *Session) Done() <-chan struct{} { return s.done }
+func (s *Session) Done() <-chan struct{} { return s.life.done }
 
 // Err says why the session ended: an error wrapping ErrDisconnected, or
 // ErrClosed; nil while it is alive.
-func (s *Session) Err() error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.err
-}
+func (s *Session) Err() error { return s.life.error() }
 
 // Name is the server's name as given in Options.
 func (s *Session) Name() string { return s.name }
@@ -383,7 +297,7 @@ func (s *Session) Name() string { return s.name }
 func (s *Session) Pending() (outgoing, incoming int) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return s.calls.Len(), len(s.in)
+	return s.peer.Len(), s.peer.ServingLen()
 }
 
 // Journal is where this session records prompt outcomes.

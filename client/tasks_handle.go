@@ -90,8 +90,8 @@ func tasksHandleOf(s *Session) tasksHandle {
 		},
 		caps:    s.ServerCapabilities,
 		err:     s.Err,
-		quit:    s.quit,
-		base:    s.base,
+		quit:    s.life.quit,
+		base:    s.life.base,
 		timeout: s.opts.RequestTimeout,
 		do:      s.do,
 		listTools: func(ctx context.Context) error {
@@ -112,7 +112,7 @@ func tasksHandleOf(s *Session) tasksHandle {
 			}
 			s.mu.Lock()
 			defer s.mu.Unlock()
-			c, _ := s.calls.Get(sub)
+			c, _ := s.peer.Find(sub)
 			if c == nil || c.listen == nil {
 				return false
 			}
@@ -122,38 +122,30 @@ func tasksHandleOf(s *Session) tasksHandle {
 		enter: func(f *taskFollow, creator *call, fn func(in map[jsonrpc.ID]*incoming) bool) error {
 			// Session.mu: the session must not be ending (its WaitGroup
 			// counts the follower), and the task's questions that came
-			// before we knew it (in s.in) are its own from now on.
+			// before we knew it (served by the peer) are its own from now on.
 			s.mu.Lock()
 			defer s.mu.Unlock()
-			if s.isDead || s.closing {
-				err := s.err
-				if err == nil {
-					err = ErrClosed
-				}
+			if err := s.life.alive(); err != nil {
 				return fmt.Errorf("follow task %s on %s: %w", f.id, s.name, err)
 			}
-			if !fn(s.in) {
+			if !fn(s.peer.AllServing()) {
 				return nil
 			}
 			if creator != nil && creator.token.IsValid() {
 				// The call's progress token stays valid for the task's whole life.
-				s.progress[creator.token] = creator
+				s.peer.Bind(creator.token, creator)
 			}
 			return nil
 		},
 		release: func(c *call) {
-			s.mu.Lock()
-			defer s.mu.Unlock()
-			if s.progress[c.token] == c {
-				delete(s.progress, c.token)
-			}
+			s.peer.Unbind(c.token, c)
 		},
 		autoInput:    s.roots.autoInput,
 		inputParams:  s.questions.inputParams,
 		unanswerable: s.questions.unanswerable,
 		ask:          s.questions.ask,
 		record:       s.questions.record,
-		wg:           &s.wg,
+		wg:           &s.life.wg,
 		emit:         s.emit,
 		notice:       s.notice,
 		log:          s.log,

@@ -6,8 +6,6 @@ import (
 	"fmt"
 	"sync"
 	"time"
-
-	"github.com/elicit-dev/elicit/transport"
 )
 
 // The defaults of Options.ConnectTimeout and Options.RequestTimeout.
@@ -146,7 +144,7 @@ func (k *clock) kick() {
 // set for the end of the current quiet period (progress moved it).
 func (k *clock) check() {
 	// Asked before k.mu: the session's lock is taken inside, and the
-	// session holds its lock while it holds clocks (holdLocked).
+	// session holds its lock while it holds clocks (holdClocks).
 	waiting := k.waiting != nil && k.waiting()
 	k.mu.Lock()
 	if k.over || k.holds > 0 {
@@ -181,16 +179,6 @@ func (k *clock) check() {
 	k.over = true
 	k.mu.Unlock()
 	k.fire(cause)
-}
-
-// personWaiting reports whether the connection is waiting on a person
-// (transport.PersonWaiter): an authorization in a browser.
-func (s *Session) personWaiting() bool {
-	s.mu.Lock()
-	c := s.conn
-	s.mu.Unlock()
-	pw, ok := c.(transport.PersonWaiter)
-	return ok && pw.WaitingOnPerson()
 }
 
 // patientTimeout is context.WithTimeoutCause(ctx, d, cause), except that

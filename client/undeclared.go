@@ -27,10 +27,9 @@ func (e *UndeclaredError) Error() string {
 // Is makes errors.Is(err, ErrUndeclared) hold.
 func (e *UndeclaredError) Is(target error) bool { return target == ErrUndeclared }
 
-// requireCap returns an *UndeclaredError for method unless the server
-// declared capability.
-func (s *Session) requireCap(method, capability string) error {
-	caps := s.ServerCapabilities()
+// require returns an *UndeclaredError for method on server unless caps
+// declare capability.
+func (caps ServerCapabilities) require(server, method, capability string) error {
 	ok := map[string]bool{
 		"tools":     caps.Tools,
 		"resources": caps.Resources,
@@ -40,5 +39,5 @@ func (s *Session) requireCap(method, capability string) error {
 	if ok {
 		return nil
 	}
-	return &UndeclaredError{Server: s.name, Method: method, Capability: capability}
+	return &UndeclaredError{Server: server, Method: method, Capability: capability}
 }

@@ -41,7 +41,7 @@ type urlHandle struct {
 func urlHandleOf(s *Session) urlHandle {
 	return urlHandle{
 		server: s.name,
-		base:   s.base,
+		base:   s.life.base,
 		wait:   s.opts.URLWait,
 		join:   joinOf(s),
 		err:    s.Err,

@@ -47,6 +47,12 @@ type Stdio struct {
 	ShutdownGrace time.Duration
 	// LineLimit bounds one incoming message; zero means DefaultLineLimit.
 	LineLimit int
+	// DieWithParent has the kernel kill the server (SIGKILL) when this
+	// process dies without stopping it, where the system can (Linux's
+	// parent-death signal): a long-lived process that holds servers for
+	// others (the session hub) leaves none behind when it is killed. What
+	// the server started sees its stdin close, as on any exit of ours.
+	DieWithParent bool
 }
 
 var _ Transport = (*Stdio)(nil)
@@ -64,6 +70,9 @@ func (s *Stdio) Dial(ctx context.Context) (Conn, error) {
 	cmd.Env = append(os.Environ(), s.Env...)
 	cmd.Dir = s.Dir
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	if s.DieWithParent {
+		dieWithParent(cmd.SysProcAttr)
+	}
 
 	// Our own pipes rather than cmd.StdoutPipe: exec closes those as soon as
 	// the process exits, losing whatever it wrote last, and we want its

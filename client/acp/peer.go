@@ -62,7 +62,7 @@ type answer = rpcpeer.Answer
 // calls waiting, writes), with ACP's words on its errors. Reading is the
 // Client's loop. Answers no call awaits go to the Client (stray).
 type peer struct {
-	*rpcpeer.Peer
+	*rpcpeer.Plain
 }
 
 // writeTimeout bounds one write: an agent that stops reading must not
@@ -70,7 +70,7 @@ type peer struct {
 const writeTimeout = 10 * time.Second
 
 func newPeer(conn transport.Conn, onStray func(jsonrpc.ID, rpcpeer.Fate, string)) *peer {
-	return &peer{rpcpeer.New(conn, rpcpeer.Options{
+	return &peer{rpcpeer.New[struct{}, struct{}](conn, rpcpeer.Options{
 		WriteTimeout: writeTimeout,
 		Cancel:       rpcpeer.Cancel{Method: MethodCancelRequest},
 		OnStray:      onStray,

@@ -81,14 +81,8 @@ func fill(p *Question, answers map[string]any) Outcome {
 	if p.Mode == ModeURL {
 		return Outcome{Kind: Cancel, Reason: "URL mode needs a person"}
 	}
-	content := map[string]any{}
+	content, _ := Merge(p, answers)
 	if p.Schema != nil {
-		content = p.Schema.Defaults()
-		for k, v := range answers {
-			if p.Schema.Property(k) != nil {
-				content[k] = v
-			}
-		}
 		var filled []string
 		for _, prop := range p.Schema.Properties {
 			if _, ok := content[prop.Name]; ok || !prop.Required {
@@ -107,6 +101,26 @@ func fill(p *Question, answers map[string]any) Outcome {
 		}
 	}
 	return Outcome{Kind: Accept, Content: content}
+}
+
+// Merge is the content a set of field values gives a form: the schema's
+// defaults overlaid by answers, as answer files fill a form and as elicit
+// answer --accept does. unknown are the answers' names that are no field
+// of it (sorted), left out of content.
+func Merge(q *Question, answers map[string]any) (content map[string]any, unknown []string) {
+	content = map[string]any{}
+	if q.Schema != nil {
+		content = q.Schema.Defaults()
+	}
+	for k, v := range answers {
+		if q.Schema != nil && q.Schema.Property(k) != nil {
+			content[k] = v
+		} else {
+			unknown = append(unknown, k)
+		}
+	}
+	slices.Sort(unknown)
+	return content, unknown
 }
 
 // placeholder is the simplest value a required field without a default

@@ -178,3 +178,17 @@ func TestAnswersUnused(t *testing.T) {
 		}
 	}
 }
+
+// TestMerge: field values overlay the schema's defaults; names that are
+// no field of the form are left out and reported.
+func TestMerge(t *testing.T) {
+	q := formPrompt(t, "deploy", "", deploySchema)
+	got, unknown := question.Merge(q, map[string]any{"replicas": 5, "colour": "red", "Env": "x"})
+	want := map[string]any{"env": "staging", "replicas": 5}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("content (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff([]string{"Env", "colour"}, unknown); diff != "" {
+		t.Errorf("unknown (-want +got):\n%s", diff)
+	}
+}

@@ -90,11 +90,11 @@ func TestCheckSecret(t *testing.T) {
 }
 
 // TestHeadlessFindings: every headless result carries "findings": the
-// output-schema scene's tool breaks its own outputSchema, and call says
-// so; check with --call exits 6 on it.
+// output-schema scene's tool breaks its own outputSchema, and call --check
+// says so; check with --call exits 6 on it.
 func TestHeadlessFindings(t *testing.T) {
 	t.Parallel()
-	code, out, errs := runHostile(t, "output-schema", "call", "wrong")
+	code, out, errs := runHostile(t, "output-schema", "call", "wrong", "--check")
 	if code != exit.OK {
 		t.Fatalf("call: exit %d, stderr %s", code, errs)
 	}

@@ -60,6 +60,7 @@ func commandTable() []command {
 		}},
 		{name: "call", headless: true, usage: headless.CallUsage, run: noStdin(hl.Call), synopsis: []synopsis{
 			{"call TOOL [--args JSON] [--answer POLICY] [flags] [-- CMD ARGS...]", "call a tool headless; prints JSON"},
+			{"call TOOL --session NAME [--no-wait]", "call it on a kept session; a person answers\n(elicit answer) unless --answer is given"},
 		}},
 		{name: "resources", headless: true, usage: headless.ResourcesUsage, run: noStdin(hl.Resources), synopsis: []synopsis{
 			{"resources [flags] [-- CMD ARGS...]", "list a server's resources; JSON"},
@@ -78,6 +79,19 @@ func commandTable() []command {
 		}},
 		{name: "ping", headless: true, usage: headless.PingUsage, run: noStdin(hl.Ping), synopsis: []synopsis{
 			{"ping [flags] [-- CMD ARGS...]", "connect, ping, print the round trip; JSON"},
+		}},
+		{name: "session", headless: true, usage: sessionUsage, run: noStdin(runSession), synopsis: []synopsis{
+			{"session start NAME [flags] [-- CMD ARGS...]", "keep a session with a server in the session hub;\nJSON (docs/sessions.md)"},
+			{"session list | session stop NAME", "the sessions kept; end one (its server stops)"},
+		}},
+		{name: "questions", headless: true, usage: questionsUsage, run: noStdin(runQuestions), synopsis: []synopsis{
+			{"questions --session NAME", "a session's open questions; JSON"},
+		}},
+		{name: "answer", headless: true, usage: answerUsage, run: noStdin(runAnswer), synopsis: []synopsis{
+			{"answer KEY --session NAME --accept JSON|--accept-defaults|--decline|--cancel", "answer one of them"},
+		}},
+		{name: "result", headless: true, usage: resultUsage, run: noStdin(runResult), synopsis: []synopsis{
+			{"result ID --session NAME", "wait for a call --no-wait started; its JSON"},
 		}},
 		{name: "check", usage: headless.CheckUsage, run: noStdin(hl.Check), synopsis: []synopsis{
 			{"check [--call TOOL [--args JSON] [--answer POLICY]] [--json] [flags] [-- CMD ARGS...]",

@@ -60,12 +60,18 @@ func printsOnly(args []string) bool {
 
 // run is main without the process: tests call it directly.
 func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	return runSecrets(ctx, args, stdin, stdout, stderr, redact.NewSecrets())
+}
+
+// runSecrets is run with the run's secrets: a new set, or a hub
+// session's for a command run on it.
+func runSecrets(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer, sec *redact.Secrets) int {
 	// The run's secrets, masked in all it prints on stderr; the writer
 	// carries them down to every command (serverspec/secrets.go).
-	errw := redact.NewSecrets().Writer(stderr)
+	errw := sec.Writer(stderr)
 	defer errw.Flush()
 	err := dispatch(ctx, args, stdin, stdout, errw)
-	if err != nil && !errors.Is(err, exit.ErrHelp) {
+	if err != nil && !errors.Is(err, exit.ErrHelp) && !errors.Is(err, errShown) {
 		exit.Print(errw, err)
 	}
 	if errors.Is(err, exit.ErrHelp) {
@@ -73,6 +79,10 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	}
 	return exit.CodeOf(err)
 }
+
+// errShown: the command's last line was printed already (by the hub that
+// ran it).
+var errShown = errors.New("shown")
 
 // commands are the subcommands' names (commandTable), for hoistCommand
 // and suggestions.
@@ -157,6 +167,9 @@ func dispatch(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	if len(args) == 0 {
 		return runTUI(ctx, nil, stdin, stdout, stderr)
 	}
+	if args[0] == hubCommand { // hidden: the session hub (hub_serve.go)
+		return runHub(ctx, args[1:], stderr)
+	}
 	// help is looked for before flags are hoisted: "elicit -h" is the
 	// top help, never a flag error.
 	if c, ok := lookupCommand(args[0]); ok && c.name == "help" {
@@ -174,8 +187,14 @@ func dispatch(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		defer outw.Flush()
 		stdout = outw
 	}
-	if c.headless {
-		return headless.WithFailureJSON(stdout, func(w io.Writer) error { return c.run(ctx, args[1:], stdin, w, stderr) })
+	run := c.run
+	if name, ok := sessionOf(ctx, c.name, args[1:]); ok {
+		run = func(ctx context.Context, _ []string, _ io.Reader, stdout, stderr io.Writer) error {
+			return forwardSession(ctx, name, args, stdout, stderr) // session_forward.go
+		}
 	}
-	return c.run(ctx, args[1:], stdin, stdout, stderr)
+	if c.headless {
+		return headless.WithFailureJSON(stdout, func(w io.Writer) error { return run(ctx, args[1:], stdin, w, stderr) })
+	}
+	return run(ctx, args[1:], stdin, stdout, stderr)
 }

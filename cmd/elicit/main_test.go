@@ -21,6 +21,9 @@ func TestMain(m *testing.M) {
 	if runStormServer() { // the binary is a go-sdk server that storms (e2e_storm_test.go)
 		os.Exit(0)
 	}
+	if runHubTestServer() || runHubDialer() { // the session tests' server and dialer (session_helpers_test.go)
+		os.Exit(0)
+	}
 	dir, err := os.MkdirTemp("", "elicit-bin-")
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)

@@ -59,7 +59,9 @@
 // anything else the server wrote (meta-schema validation of the document,
 // every draft from 04 to 2020-12, formats asserted, error locations as JSON
 // Pointers). The compiler never reads files or the network: references
-// outside the document fail.
+// outside the document fail. validator_test.go pins what the library gives
+// that google/jsonschema-go (linked through go-sdk) does not, for the day
+// its start-up cost (BENCHMARKS.md) makes someone weigh a change.
 //
 // # Tool input schemas
 //

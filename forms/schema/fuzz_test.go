@@ -6,6 +6,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/elicit-dev/elicit/forms/schema"
@@ -152,6 +153,15 @@ func FuzzValidate(f *testing.F) {
 		for _, p := range s.Properties {
 			v, ok := content[p.Name]
 			if !ok {
+				continue
+			}
+			if v == nil {
+				// ValidateValue's nil is an empty field (no answer); a
+				// member that is null is an answer, and no kind takes it.
+				var ve *schema.ValidationError
+				if err == nil || errors.As(err, &ve) && ve.Property == p.Name && !strings.HasPrefix(ve.Reason, "must be") {
+					t.Fatalf("Validate of %s=null: %v, want it refused as the wrong type", p.Name, err)
+				}
 				continue
 			}
 			vErr := schema.ValidateValue(p, v)

@@ -1,7 +1,9 @@
 // Package peers holds the programs behind scripts/bench-peers: a bench
-// server (benchserver), the go-sdk client doing the same work as elicit's
-// headless commands (gosdk), and the paired whole-process driver (pair).
-// It is a module of its own so that go-sdk's client is built from the
-// module proxy at the version named here, apart from elicit's build, and
-// so that nothing in it is linked into elicit.
+// server (benchserver), other clients doing the same work as elicit's
+// headless commands (gosdk: go-sdk's client; mcpgo: mcp-go's; the
+// TypeScript SDK's is ts/client.mjs, run by node), an empty Go program
+// (empty, the start-up floor) and the paired whole-process driver (pair).
+// It is a module of its own so that the peers are built from the module
+// proxy at the versions named here, apart from elicit's build, and so
+// that nothing in it is linked into elicit.
 package peers

@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
+	"maps"
 	"sync"
 	"time"
 
@@ -29,7 +31,11 @@ type Options struct {
 	// WriteTimeout bounds one write: a peer that stops reading must not
 	// hang us. Zero is DefaultWriteTimeout.
 	WriteTimeout time.Duration
-	// Cancel is the notification Abandon sends.
+	// Bound, if set, bounds one write instead of WriteTimeout: it derives
+	// the write's context (MCP's stands still while a person signs in,
+	// and says why it ended). The cancel func releases it.
+	Bound func(ctx context.Context) (context.Context, context.CancelFunc)
+	// Cancel is the notification Abandon and Cancel send.
 	Cancel Cancel
 	// FirstID is the id of our first request.
 	FirstID int64
@@ -49,22 +55,42 @@ type Options struct {
 type Answer struct {
 	Result json.RawMessage
 	Err    error
+	// Msg is the response read, nil when none came; Received is when the
+	// transport read it (zero if it does not say).
+	Msg      *jsonrpc.Message
+	Received time.Time
 }
 
-// Peer is one side of a JSON-RPC connection: our ids, the calls waiting,
-// writes. Reading is its owner's loop (Deliver, Fail).
-type Peer struct {
-	conn transport.Conn
+// Peer is one side of a JSON-RPC connection: our ids, the calls waiting
+// (each with its owner's T, and maybe a token naming it, as MCP's
+// progress tokens do), writes. Reading is its owner's loop (Deliver,
+// Fail). Its lock is a leaf: nothing of its owner's is called under it.
+type Peer[T, I comparable] struct {
 	opts Options
 
 	mu    sync.Mutex
-	calls *Table[*waiter]
-	dead  error // set once the connection ended (Fail)
+	conn  transport.Conn
+	calls *Table[*waiter[T]]
+	// tokens name a request other than by its id (MCP's progressToken),
+	// while it waits, or longer while its owner keeps it Bound.
+	tokens map[jsonrpc.ID]T
+	issued int64 // tokens handed out by NewToken (1…issued)
+	dead   error // set once the connection ended (Fail)
+	// serving is the other side's requests we are serving, by their id
+	// (another id space than ours: they may collide), each its owner's
+	// record (Serve).
+	serving map[jsonrpc.ID]I
 }
 
+// Plain is a Peer whose requests carry nothing of their owner's and that
+// keeps no record of the other side's (ACP's).
+type Plain = Peer[struct{}, struct{}]
+
 // waiter is one request of ours awaiting its answer.
-type waiter struct {
+type waiter[T comparable] struct {
 	method string
+	tag    T
+	token  jsonrpc.ID
 	ch     chan Answer // buffered: Deliver never waits
 	// onResult, if set, sees a result on the read loop before the caller
 	// does, and before the next message is read: what it records is in
@@ -73,25 +99,59 @@ type waiter struct {
 }
 
 // New returns a Peer writing to conn.
-func New(conn transport.Conn, opts Options) *Peer {
+func New[T, I comparable](conn transport.Conn, opts Options) *Peer[T, I] {
 	if opts.WriteTimeout <= 0 {
 		opts.WriteTimeout = DefaultWriteTimeout
 	}
 	if opts.LateMax <= 0 {
 		opts.LateMax = 4096
 	}
-	return &Peer{conn: conn, opts: opts, calls: NewTable[*waiter](opts.FirstID, opts.LateMax)}
+	return &Peer[T, I]{conn: conn, opts: opts, calls: NewTable[*waiter[T]](opts.FirstID, opts.LateMax),
+		tokens: map[jsonrpc.ID]T{}, serving: map[jsonrpc.ID]I{}}
 }
 
-// Write writes m, bounded by the write timeout.
-func (p *Peer) Write(m *jsonrpc.Message) error {
-	ctx, cancel := context.WithTimeout(context.Background(), p.opts.WriteTimeout)
+// Conn is the connection written to.
+func (p *Peer[T, I]) Conn() transport.Conn {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.conn
+}
+
+// Swap makes conn the connection written to and returns the one before
+// (MCP's era fallback dials again; ids go on).
+func (p *Peer[T, I]) Swap(conn transport.Conn) transport.Conn {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	old := p.conn
+	p.conn = conn
+	return old
+}
+
+// Write writes m, bounded by the write timeout (Options.Bound).
+func (p *Peer[T, I]) Write(m *jsonrpc.Message) error {
+	return p.WriteContext(context.Background(), m)
+}
+
+// WriteContext writes m within ctx and the write bound. When the bound
+// ended it, the error says why even if the transport does not (a stream
+// says only "deadline exceeded").
+func (p *Peer[T, I]) WriteContext(ctx context.Context, m *jsonrpc.Message) error {
+	var cancel context.CancelFunc
+	if p.opts.Bound != nil {
+		ctx, cancel = p.opts.Bound(ctx)
+	} else {
+		ctx, cancel = context.WithTimeout(ctx, p.opts.WriteTimeout)
+	}
 	defer cancel()
-	return p.conn.Write(ctx, m, nil)
+	err := p.Conn().Write(ctx, m, nil)
+	if err != nil && ctx.Err() != nil && !errors.Is(err, context.Cause(ctx)) {
+		err = fmt.Errorf("%w (%w)", context.Cause(ctx), err)
+	}
+	return err
 }
 
 // Notify sends a notification; a failed write is a *WriteError.
-func (p *Peer) Notify(method string, params any) error {
+func (p *Peer[T, I]) Notify(method string, params any) error {
 	m, err := jsonrpc.NewNotification(method, params)
 	if err != nil {
 		return err
@@ -103,7 +163,7 @@ func (p *Peer) Notify(method string, params any) error {
 }
 
 // Respond answers a request of the other side's (Response).
-func (p *Peer) Respond(id jsonrpc.ID, result json.RawMessage, e *jsonrpc.Error) error {
+func (p *Peer[T, I]) Respond(id jsonrpc.ID, result json.RawMessage, e *jsonrpc.Error) error {
 	return p.Write(Response(id, result, e))
 }
 
@@ -125,25 +185,66 @@ func Response(id jsonrpc.ID, result json.RawMessage, e *jsonrpc.Error) *jsonrpc.
 // first (waiter). The caller Forgets the id when done with it. The error
 // is the connection's end (Fail) if it had ended, or a *WriteError; the
 // id is then invalid.
-func (p *Peer) Start(method string, params any, onResult func(json.RawMessage)) (jsonrpc.ID, <-chan Answer, error) {
-	w := &waiter{method: method, ch: make(chan Answer, 1), onResult: onResult}
+func (p *Peer[T, I]) Start(method string, params any, onResult func(json.RawMessage)) (jsonrpc.ID, <-chan Answer, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), p.opts.WriteTimeout)
+	defer cancel()
+	id, ch, err := p.Send(ctx, Request[T]{Method: method, Params: params, OnResult: onResult})
+	if err != nil && id.IsValid() {
+		p.Forget(id)
+		return jsonrpc.ID{}, nil, err
+	}
+	return id, ch, err
+}
+
+// Request is one request of ours, as Send sends it.
+type Request[T comparable] struct {
+	Method string
+	Params any
+	// Tag is the owner's own record of the request (Find, Calls).
+	Tag T
+	// Token, if valid, names the request while it waits (ByToken).
+	Token jsonrpc.ID
+	// Registered, if set, is told the id under the Peer's lock, before
+	// the request is written: whoever finds it (Find, ByToken) then sees
+	// what the owner recorded of it.
+	Registered func(jsonrpc.ID)
+	// OnResult: as Start's.
+	OnResult func(json.RawMessage)
+	// Write is the transport's options for this message (per-request
+	// HTTP headers, the hook telling it went out).
+	Write *transport.WriteOptions
+}
+
+// Send registers r under a fresh id and writes it within ctx alone (the
+// caller bounds its own request). Its answer arrives on the channel. If
+// the connection had ended the error is its end and the id invalid; if
+// the write failed it is a *WriteError and r stays registered: the caller
+// Forgets it, or Gives it Up and Cancels it (the message may have gone
+// out).
+func (p *Peer[T, I]) Send(ctx context.Context, r Request[T]) (jsonrpc.ID, <-chan Answer, error) {
+	m, err := jsonrpc.NewRequest(jsonrpc.ID{}, r.Method, r.Params)
+	if err != nil {
+		return jsonrpc.ID{}, nil, &WriteError{Err: err}
+	}
+	w := &waiter[T]{method: r.Method, tag: r.Tag, token: r.Token, ch: make(chan Answer, 1), onResult: r.OnResult}
 	p.mu.Lock()
 	if p.dead != nil {
 		err := p.dead
 		p.mu.Unlock()
 		return jsonrpc.ID{}, nil, err
 	}
-	id := p.calls.Add(w)
-	p.mu.Unlock()
-	m, err := jsonrpc.NewRequest(id, method, params)
-	if err == nil {
-		err = p.Write(m)
+	id := p.calls.Add(w) // before the write: the answer may be read first
+	if w.token.IsValid() {
+		p.tokens[w.token] = w.tag
 	}
-	if err != nil {
-		p.mu.Lock()
-		p.calls.Forget(id, w)
-		p.mu.Unlock()
-		return jsonrpc.ID{}, nil, &WriteError{Err: err}
+	if r.Registered != nil {
+		r.Registered(id)
+	}
+	conn := p.conn
+	p.mu.Unlock()
+	m.ID = id
+	if err := conn.Write(ctx, m, r.Write); err != nil {
+		return id, nil, &WriteError{Err: err}
 	}
 	return id, w.ch, nil
 }
@@ -152,7 +253,7 @@ func (p *Peer) Start(method string, params any, onResult func(json.RawMessage)) 
 // Abandons the request, waiting up to grace for the answer still owed.
 // The id is invalid if the request was never sent. err is Start's or
 // Abandon's; what the other side answered is in the Answer.
-func (p *Peer) Call(ctx context.Context, method string, params any, grace time.Duration, onResult func(json.RawMessage)) (Answer, jsonrpc.ID, error) {
+func (p *Peer[T, I]) Call(ctx context.Context, method string, params any, grace time.Duration, onResult func(json.RawMessage)) (Answer, jsonrpc.ID, error) {
 	id, ch, err := p.Start(method, params, onResult)
 	if err != nil {
 		return Answer{}, id, err
@@ -169,19 +270,20 @@ func (p *Peer) Call(ctx context.Context, method string, params any, grace time.D
 
 // Forget drops our request id from those awaiting an answer, without
 // remembering it: an answer to it is a Stray.
-func (p *Peer) Forget(id jsonrpc.ID) {
+func (p *Peer[T, I]) Forget(id jsonrpc.ID) {
 	p.mu.Lock()
+	defer p.mu.Unlock()
 	if w, ok := p.calls.Get(id); ok {
 		p.calls.Forget(id, w)
+		p.untokenLocked(w)
 	}
-	p.mu.Unlock()
 }
 
 // Abandon sends the cancel notification for our request id and waits up
 // to grace for the answer still owed. The request stays registered, so
 // that answer reaches ch. The error is a *WriteError (the cancel could not
 // be sent) or wraps ErrNoAnswer.
-func (p *Peer) Abandon(id jsonrpc.ID, ch <-chan Answer, grace time.Duration) (Answer, error) {
+func (p *Peer[T, I]) Abandon(id jsonrpc.ID, ch <-chan Answer, grace time.Duration) (Answer, error) {
 	m, err := p.opts.Cancel.Message(id, "")
 	if err != nil {
 		return Answer{}, err
@@ -195,45 +297,72 @@ func (p *Peer) Abandon(id jsonrpc.ID, ch <-chan Answer, grace time.Duration) (An
 	case a := <-ch:
 		return a, nil
 	case <-t.C:
-		p.giveUp(id)
+		p.GiveUp(id)
 		return Answer{}, ErrNoAnswer
 	}
 }
 
-// giveUp moves id from waiting to given up on: its answer, if it still
-// comes, is Late.
-func (p *Peer) giveUp(id jsonrpc.ID) {
+// GiveUp moves id from waiting to given up on: its answer, if it still
+// comes, is Late. It reports whether id was waiting.
+func (p *Peer[T, I]) GiveUp(id jsonrpc.ID) bool {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	if w, ok := p.calls.Get(id); ok {
+	w, ok := p.calls.Get(id)
+	if ok {
 		p.calls.GiveUp(id, w, w.method)
+		p.untokenLocked(w)
 	}
+	return ok
+}
+
+// Cancel tells the other side we gave up on our request id (after
+// GiveUp): a connection that cancels a request by closing its own stream
+// (transport.RequestCanceler: 2026-07-28 HTTP) does that; otherwise the
+// cancel notification goes out with reason, within ctx and the write
+// bound.
+func (p *Peer[T, I]) Cancel(ctx context.Context, id jsonrpc.ID, reason string) error {
+	if rc, ok := p.Conn().(transport.RequestCanceler); ok && rc.CancelRequest(id) {
+		return nil
+	}
+	m, err := p.opts.Cancel.Message(id, reason)
+	if err != nil {
+		return err
+	}
+	return p.WriteContext(ctx, m)
 }
 
 // Deliver ends our request id with a: the response read, or why none will
 // come. A response no call waits for goes to Options.OnStray. Called by
-// the read loop.
-func (p *Peer) Deliver(id jsonrpc.ID, a Answer) {
+// the read loop. It says whose the response was, and the method of the
+// request it answered (Waiting or Late).
+func (p *Peer[T, I]) Deliver(id jsonrpc.ID, a Answer) (Fate, string) {
 	p.mu.Lock()
 	w, fate, method := p.calls.Resolve(id)
+	if fate == Waiting {
+		method = w.method
+		p.untokenLocked(w)
+	}
 	p.mu.Unlock()
 	if fate != Waiting {
 		if p.opts.OnStray != nil {
 			p.opts.OnStray(id, fate, method)
 		}
-		return
+		return fate, method
 	}
 	if a.Err == nil && w.onResult != nil {
 		w.onResult(a.Result)
 	}
 	w.ch <- a
+	return fate, method
 }
 
-// Fail ends every waiting call with err; later calls fail at once with it.
-func (p *Peer) Fail(err error) {
+// Fail ends every waiting call with err; later calls fail at once with
+// it. Tokens are forgotten too.
+func (p *Peer[T, I]) Fail(err error) {
 	p.mu.Lock()
 	p.dead = err
 	waiting := p.calls.Drain()
+	clear(p.tokens)
 	p.mu.Unlock()
 	for _, w := range waiting {
 		w.ch <- Answer{Err: err}
@@ -241,9 +370,136 @@ func (p *Peer) Fail(err error) {
 }
 
 // InFlight reports whether id is a request of ours awaiting its answer.
-func (p *Peer) InFlight(id jsonrpc.ID) bool {
+func (p *Peer[T, I]) InFlight(id jsonrpc.ID) bool {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	_, ok := p.calls.Get(id)
 	return ok
+}
+
+// Find is the owner's record of our request id, if it awaits its answer.
+func (p *Peer[T, I]) Find(id jsonrpc.ID) (T, bool) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	w, ok := p.calls.Get(id)
+	if !ok {
+		var zero T
+		return zero, false
+	}
+	return w.tag, true
+}
+
+// Calls is the owner's records of the requests awaiting their answer, in
+// no order.
+func (p *Peer[T, I]) Calls() []T {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	out := make([]T, 0, p.calls.Len())
+	for _, w := range p.calls.All() {
+		out = append(out, w.tag)
+	}
+	return out
+}
+
+// Len is how many requests of ours await their answer.
+func (p *Peer[T, I]) Len() int {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.calls.Len()
+}
+
+// NewToken is a token no other request of this Peer's has (1, 2, …).
+func (p *Peer[T, I]) NewToken() jsonrpc.ID {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.issued++
+	return jsonrpc.IntID(p.issued)
+}
+
+// Issued reports whether tok (canonical) is one NewToken handed out.
+func (p *Peer[T, I]) Issued(tok jsonrpc.ID) bool {
+	n, isInt := tok.Int()
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return isInt && n >= 1 && n <= p.issued
+}
+
+// ByToken is the request tok names (a canonical id), if any.
+func (p *Peer[T, I]) ByToken(tok jsonrpc.ID) (T, bool) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	v, ok := p.tokens[tok]
+	return v, ok
+}
+
+// Bind makes tok name v beyond its request's answer (MCP: a call's
+// progress token stays valid for its task's whole life), until Unbind.
+func (p *Peer[T, I]) Bind(tok jsonrpc.ID, v T) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.dead == nil {
+		p.tokens[tok] = v
+	}
+}
+
+// Unbind drops tok if it still names v.
+func (p *Peer[T, I]) Unbind(tok jsonrpc.ID, v T) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if cur, ok := p.tokens[tok]; ok && cur == v {
+		delete(p.tokens, tok)
+	}
+}
+
+// untokenLocked drops w's token if it still names w's request.
+func (p *Peer[T, I]) untokenLocked(w *waiter[T]) {
+	if w.token.IsValid() {
+		if cur, ok := p.tokens[w.token]; ok && cur == w.tag {
+			delete(p.tokens, w.token)
+		}
+	}
+}
+
+// Serve records v as serving the other side's request id, unless one is
+// served under id already (a duplicate id: false, nothing changes).
+func (p *Peer[T, I]) Serve(id jsonrpc.ID, v I) bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if _, dup := p.serving[id]; dup {
+		return false
+	}
+	p.serving[id] = v
+	return true
+}
+
+// Serving is what serves the other side's request id, if any.
+func (p *Peer[T, I]) Serving(id jsonrpc.ID) (I, bool) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	v, ok := p.serving[id]
+	return v, ok
+}
+
+// Served drops v from serving id (answered, or given up), if it still
+// does.
+func (p *Peer[T, I]) Served(id jsonrpc.ID, v I) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if cur, ok := p.serving[id]; ok && cur == v {
+		delete(p.serving, id)
+	}
+}
+
+// AllServing is a copy of what serves the other side's requests, by id.
+func (p *Peer[T, I]) AllServing() map[jsonrpc.ID]I {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return maps.Clone(p.serving)
+}
+
+// ServingLen is how many of the other side's requests are being served.
+func (p *Peer[T, I]) ServingLen() int {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return len(p.serving)
 }

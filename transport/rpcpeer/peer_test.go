@@ -23,7 +23,7 @@ type stray struct {
 // rig is a Peer on one end of a transport.Pipe, its read loop delivering,
 // and the other end for the test to play the other side on.
 type rig struct {
-	peer   *rpcpeer.Peer
+	peer   *rpcpeer.Plain
 	other  transport.Conn
 	strays chan stray
 	loop   sync.WaitGroup
@@ -36,7 +36,7 @@ func newRig(t *testing.T, opts rpcpeer.Options) *rig {
 	opts.OnStray = func(id jsonrpc.ID, fate rpcpeer.Fate, method string) {
 		r.strays <- stray{id, fate, method}
 	}
-	r.peer = rpcpeer.New(ours, opts)
+	r.peer = rpcpeer.New[struct{}, struct{}](ours, opts)
 	r.loop.Add(1)
 	go func() {
 		defer r.loop.Done()

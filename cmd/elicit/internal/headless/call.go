@@ -15,6 +15,7 @@ import (
 	"github.com/elicit-dev/elicit/client/wire"
 	"github.com/elicit-dev/elicit/cmd/elicit/internal/cli"
 	"github.com/elicit-dev/elicit/cmd/elicit/internal/exit"
+	"github.com/elicit-dev/elicit/cmd/elicit/internal/hub"
 	"github.com/elicit-dev/elicit/cmd/elicit/internal/recording"
 )
 
@@ -25,10 +26,13 @@ Lists the server's tools (all pages) as JSON on stdout.
 `
 
 // CallUsage is elicit call -h.
-const CallUsage = `Usage: elicit call TOOL [--args JSON] [--answer POLICY] [flags] [-- CMD ARGS...]
+const CallUsage = `Usage: elicit call TOOL [--args JSON] [--answer POLICY] [--check] [flags] [-- CMD ARGS...]
 
 Calls TOOL and prints {"result": …, "prompts": […], "sampling": […]} as
-JSON on stdout. Prompts the server sends are answered by POLICY:
+JSON on stdout. --check also lists the tools (tools/list, beside the
+call) so that the result is judged against the tool's outputSchema: a
+result that breaks it is a finding in "findings" (elicit check --call
+always does). Prompts the server sends are answered by POLICY:
   accept-defaults   accept with the schema's defaults (default); URL-mode
                     questions are cancelled (nobody can open them)
   accept            as accept-defaults, and consent to URL-mode questions
@@ -75,12 +79,23 @@ func (e Env) Tools(ctx context.Context, args []string, stdout, stderr io.Writer)
 // Call is elicit call.
 func (e Env) Call(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	var argsJSON, answer string
+	var check, noWait bool
+	var flags *flag.FlagSet
 	r, err := e.parse("call", CallUsage, args, stderr, withLogLevel, func(fs *flag.FlagSet) {
+		flags = fs
 		fs.StringVar(&argsJSON, "args", "{}", "tool arguments as a JSON object")
-		fs.StringVar(&answer, "answer", "accept-defaults", "how to answer prompts: accept-defaults, accept, decline, cancel or FILE.json")
+		fs.StringVar(&answer, "answer", "accept-defaults", "how to answer prompts: accept-defaults, accept, decline, cancel or FILE.json (with --session: a person answers unless this is given)")
+		fs.BoolVar(&check, "check", false, "also list the tools, so the result is judged against the tool's outputSchema (findings)")
+		fs.BoolVar(&noWait, "no-wait", false, "with --session: print {\"call\": ID, \"questions\": […]} at once; elicit result ID waits for the call")
 	})
 	if err != nil {
 		return err
+	}
+	// On a session (the hub runs this), the call's questions wait for a
+	// person unless --answer was given.
+	hc := hub.CallFrom(ctx)
+	if noWait && hc == nil {
+		return exit.Usagef("--no-wait needs --session NAME")
 	}
 	if len(r.pos) != 1 {
 		return exit.Usagef("call needs exactly one TOOL name (see elicit call -h)")
@@ -94,6 +109,9 @@ func (e Env) Call(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	if err != nil {
 		return err
 	}
+	if hc != nil && flagGiven(flags, "answer") {
+		hc.SetPolicy(prompter)
+	}
 	var retries urlRetries
 	r.prompter, r.answer, r.observer = prompter, answer, &retries
 	if err := r.connect(ctx); err != nil {
@@ -102,19 +120,28 @@ func (e Env) Call(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	defer r.close()
 	sess := r.sess
 
-	// The tool's outputSchema comes from tools/list, which the engine
-	// judges the call's result against (a finding when it breaks it). It
-	// is listed once the call has gone out (stdio: its line is on the
+	// The engine judges the call's result against the tool's outputSchema
+	// from the session's last tools/list (a finding when it breaks it).
+	// A session that has one judges with no request of ours (a kept one:
+	// r.toolsKnown); a cold call lists only when --check asks: the list
+	// cost every call a request (1.5–2 ms over HTTP, BENCHMARKS.md).
+	// It is listed once the call has gone out (stdio: its line is on the
 	// pipe; HTTP: its POST is written), while the call runs: after it, so
 	// the call's ids, and so its prompts' keys, stay what they were, and
 	// on a stream the call comes first; but not waiting for the result,
 	// which cost the run a whole round trip more.
 	var listing sync.WaitGroup
 	var opts *client.CallOptions
-	if sess.ServerCapabilities().Tools {
+	if check && !r.toolsKnown && sess.ServerCapabilities().Tools {
 		opts = &client.CallOptions{OnSent: func() {
 			listing.Go(func() { _, _ = sess.ListTools(ctx) })
 		}}
+	}
+	if hc != nil { // the session's questions for this call are known as its
+		if opts == nil {
+			opts = &client.CallOptions{}
+		}
+		opts.OnID = hc.OnID
 	}
 	start := time.Now()
 	rc := r.rec.Begin(sess.Name(), wire.MethodToolsCall, tool, recording.ToolCallParams{Name: tool, Arguments: toolArgs}, nil)
@@ -128,9 +155,15 @@ func (e Env) Call(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	// written; closing the session waits for every prompt to settle, so
 	// the journal read below is complete.
 	r.close()
+	if hc != nil {
+		hc.Settle(ctx) // a kept session stays open: wait for its questions' entries
+	}
 	out.Prompts = []PromptOutput{} // arrays, also when nothing was asked
 	out.Sampling = []SamplingOutput{}
 	for _, e := range sess.Journal().Entries() {
+		if hc != nil && !hc.Owns(e.Origin) {
+			continue // another call's, on the same session
+		}
 		if e.Sampling != nil { // a sampling question's entry holds its record
 			out.Sampling = append(out.Sampling, samplingEntry(e))
 			continue

@@ -12,6 +12,7 @@ import (
 	"github.com/elicit-dev/elicit/client/findings"
 	"github.com/elicit-dev/elicit/cmd/elicit/internal/cli"
 	"github.com/elicit-dev/elicit/cmd/elicit/internal/exit"
+	"github.com/elicit-dev/elicit/cmd/elicit/internal/hub"
 	"github.com/elicit-dev/elicit/themes/untrusted"
 )
 
@@ -99,6 +100,9 @@ func (e Env) Check(ctx context.Context, args []string, stdout, stderr io.Writer)
 	prompter, err := cli.Policy(answer)
 	if err != nil {
 		return err
+	}
+	if hc := hub.CallFrom(ctx); hc != nil {
+		hc.SetPolicy(prompter) // --call's questions, on a session
 	}
 	out := &CheckOutput{Steps: []CheckStep{}, Budget: budget.String()}
 	r.prompter, r.answer = prompter, answer // --record: the call below is what a replay runs again

@@ -151,7 +151,7 @@ func (e *exercise) call(tool string, args map[string]any) CheckStep {
 		return st
 	}
 	rc := e.rec.Begin(e.s.Name(), wire.MethodToolsCall, tool, recording.ToolCallParams{Name: tool, Arguments: args}, nil)
-	res, err := e.s.CallTool(e.ctx, tool, args, nil)
+	res, err := e.s.CallTool(e.ctx, tool, args, hubCallOptions(e.ctx))
 	rc.End(recording.CallResult(res), err)
 	switch {
 	case err != nil:

@@ -17,9 +17,11 @@ import (
 	"github.com/elicit-dev/elicit/cmd/elicit/internal/app"
 	"github.com/elicit-dev/elicit/cmd/elicit/internal/cli"
 	"github.com/elicit-dev/elicit/cmd/elicit/internal/exit"
+	"github.com/elicit-dev/elicit/cmd/elicit/internal/hub"
 	"github.com/elicit-dev/elicit/cmd/elicit/internal/recording"
 	"github.com/elicit-dev/elicit/cmd/elicit/internal/serverspec"
 	"github.com/elicit-dev/elicit/themes/untrusted"
+	"github.com/elicit-dev/elicit/transport"
 )
 
 // Env is what the headless commands get from the binary; its methods
@@ -40,11 +42,18 @@ type run struct {
 	stderr io.Writer
 	// logLevel is --log-level, when the command takes it.
 	logLevel string
+	// session is --session NAME: this process forwards the command to
+	// the session hub (cmd/elicit), where connect hands it the kept
+	// session (session.go).
+	session string
 
 	// Set by the command before connect, when it needs them.
 	prompter question.Prompter // answers the questions (nil: all cancelled, nobody is there)
 	answer   string            // the --answer policy, noted in a recording
 	observer client.Observer   // hears the session's events
+	// hubSpec, for a session of the hub (OpenSession): where the caller
+	// stands, applied to the server's spec; the server dies with the hub.
+	hubSpec func(*serverspec.Server)
 
 	// Set by connect.
 	sess        *client.Session
@@ -52,6 +61,10 @@ type run struct {
 	findings    *findings.Recorder // the server's spec violations
 	logLevelOut *LogLevelOutput    // what became of --log-level
 	close       func()             // ends the session, then the recording; more than once is fine
+	// toolsKnown says the session has listed the tools already (a kept
+	// session can: kept): its results are judged against their
+	// outputSchema with no tools/list of the command's own (call).
+	toolsKnown bool
 }
 
 // withLogLevel says a command takes --log-level.
@@ -69,6 +82,7 @@ func (e Env) parse(name, usage string, args []string, stderr io.Writer, logLevel
 	if logLevel {
 		fs.StringVar(&r.logLevel, "log-level", "", logLevelFlagUsage)
 	}
+	fs.StringVar(&r.session, "session", "", "run on the session NAME (elicit session start): no server started, no handshake")
 	if own != nil {
 		own(fs)
 	}
@@ -96,6 +110,12 @@ func (r *run) noArgs() error {
 // observers and the server's stderr (passed through to ours, so a
 // failing server explains itself), then sends --log-level.
 func (r *run) connect(ctx context.Context) error {
+	if k := hub.SessionFrom(ctx); k != nil {
+		return r.kept(k) // session.go
+	}
+	if r.session != "" {
+		return exit.Fail(exit.Internal, "--session %s reached a command outside the session hub", r.session)
+	}
 	c := &r.flags
 	if err := c.CheckOne(); err != nil {
 		return err
@@ -106,6 +126,9 @@ func (r *run) connect(ctx context.Context) error {
 	spec, err := c.Spec(true)
 	if err != nil {
 		return err
+	}
+	if r.hubSpec != nil {
+		r.hubSpec(&spec)
 	}
 	stderr := r.stderr
 	for _, w := range spec.Warnings {
@@ -155,6 +178,9 @@ func (r *run) connect(ctx context.Context) error {
 	if err != nil {
 		closeRec()
 		return err
+	}
+	if st, ok := t.(*transport.Stdio); ok && r.hubSpec != nil {
+		st.DieWithParent = true // no server outlives the hub
 	}
 	sess, err := w.Connect(ctx, t)
 	if err != nil {

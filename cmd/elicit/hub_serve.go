@@ -1,0 +1,67 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"golang.org/x/sys/unix"
+
+	"github.com/elicit-dev/elicit/cmd/elicit/internal/exit"
+	"github.com/elicit-dev/elicit/cmd/elicit/internal/headless"
+	"github.com/elicit-dev/elicit/cmd/elicit/internal/hub"
+	"github.com/elicit-dev/elicit/transport/redact"
+)
+
+// hubCommand is the hidden command the session hub runs as: elicit
+// session start re-executes the binary with it (hub.Ensure), detached.
+const hubCommand = "__hub"
+
+// runHub is the session hub's process: it serves until its last session
+// stops. Its log (0600, beside the socket) gets what its sessions' servers
+// say on stderr, masked with each session's secrets.
+func runHub(ctx context.Context, args []string, stderr io.Writer) error {
+	if len(args) > 0 {
+		return exit.Usagef("%s takes no arguments", hubCommand)
+	}
+	// Not the first starter's folder: the hub must not keep it busy, and
+	// what a session reads is made absolute by its callers.
+	_ = os.Chdir("/")
+	p, err := hub.Locate()
+	if err != nil {
+		return err
+	}
+	if err := p.Ensure(); err != nil {
+		return err
+	}
+	logf, err := redact.CreatePrivate(p.Log)
+	if err != nil {
+		return fmt.Errorf("hub log: %w", err)
+	}
+	defer logf.Close()
+	// The hub's stderr is /dev/null (it is detached): what the runtime
+	// would print there (a panic) goes to the log instead.
+	_ = unix.Dup2(int(logf.Fd()), 2)
+	err = hub.Spawned(ctx, hub.Config{Paths: p, Open: hubOpener(logf), Run: runOnSession, Code: exit.CodeOf, Log: logf})
+	if errors.Is(err, hub.ErrBusy) {
+		return nil // the other one serves
+	}
+	return err
+}
+
+// hubOpener opens a session of the hub from elicit session start's
+// command line, as a one-shot command connects (headless.Env.OpenSession).
+func hubOpener(log io.Writer) hub.Opener {
+	return func(ctx context.Context, p hub.StartParams, h hub.Hooks) (*hub.Opened, error) {
+		return headless.Env{Version: version}.OpenSession(ctx, p, h, sessionUsage, log)
+	}
+}
+
+// runOnSession runs a headless command in the hub, on s: as it runs
+// alone, with s's secrets masked in what it prints.
+func runOnSession(ctx context.Context, s *hub.Session, args []string, stdout, stderr io.Writer) int {
+	return runSecrets(ctx, args, strings.NewReader(""), stdout, stderr, s.Secrets())
+}
