@@ -14,6 +14,7 @@ import (
 	"github.com/elicit-dev/elicit/cmd/elicit/internal/exit"
 	"github.com/elicit-dev/elicit/cmd/elicit/internal/headless"
 	"github.com/elicit-dev/elicit/cmd/elicit/internal/hub"
+	"github.com/elicit-dev/elicit/cmd/elicit/internal/tui"
 	"github.com/elicit-dev/elicit/transport/redact"
 )
 
@@ -60,7 +61,7 @@ func hubOpener(log io.Writer) hub.Opener {
 		// What elicit attach's TUI shows of the session is kept from its
 		// start (attach_serve.go): its questions, events, traffic, stderr
 		// and findings.
-		kept := newKeptUI()
+		kept := tui.NewKept()
 		toUI := kept.Observer()
 		hooks := hub.Hooks{Prompter: h.Prompter,
 			Observer: client.ObserverFunc(func(e client.Event) { h.Observer.Event(e); toUI.Event(e) })}
@@ -72,14 +73,14 @@ func hubOpener(log io.Writer) hub.Opener {
 		if hp, ok := h.Prompter.(*hub.Prompter); ok {
 			detach = hp.Attach(kept)
 		}
-		env := headless.Env{Version: version, Tap: kept.tap()}
+		env := headless.Env{Version: version, Tap: kept.Tap()}
 		opened, err := env.OpenSession(ctx, p, hooks, sessionUsage, log)
 		if err != nil {
 			detach()
 			kept.Close()
 			return nil, err
 		}
-		kept.opened(opened.Client, opened.Findings, opened.Recorder)
+		kept.Opened(opened.Client, opened.Findings, opened.Recorder)
 		closeSession := opened.Close
 		opened.Attach = kept.Attach
 		opened.Close = func() { closeSession(); detach(); kept.Close() }
