@@ -60,6 +60,8 @@ type Options struct {
 	// OnFile hears every fs request of the agent's as it ends (reads and
 	// writes; AllowFS only).
 	OnFile func(FileAccess)
+	// OnAction hears every Action as it ends (must not block).
+	OnAction func(Action)
 	// CancelWait and CloseWait override the defaults.
 	CancelWait time.Duration
 	CloseWait  time.Duration
@@ -132,7 +134,14 @@ type Client struct {
 	// directories (absolute): a request or update naming another session
 	// is refused or dropped (ours), and the fs methods serve only within
 	// the session's cwd.
-	cwds map[string]string
+	cwds map[string]roots
+	// history gathers what session/load replays, by session, until the
+	// load's answer.
+	history map[string]*turnState
+	// caps is what the agent declared (initialize).
+	caps AgentCapabilities
+	// actions are our requests beyond the turn, as they ended.
+	actions actionLog
 	// foreignUpdates counts the updates dropped for naming a session not
 	// ours (said once on stderr).
 	foreignUpdates int
@@ -192,7 +201,7 @@ func Start(ctx context.Context, opts Options) (*Client, error) {
 		modes = *opts.Modes
 	}
 	c := &Client{opts: opts, modes: modes, journal: opts.Journal,
-		open: map[jsonrpc.ID]*openQuestion{}, turns: map[string]*turnState{}, cwds: map[string]string{}, readDone: make(chan struct{})}
+		open: map[jsonrpc.ID]*openQuestion{}, turns: map[string]*turnState{}, cwds: map[string]roots{}, history: map[string]*turnState{}, readDone: make(chan struct{})}
 	c.asker = question.Asker{Prompter: prompter, WG: &c.prompters}
 	c.base, c.shutdown = context.WithCancelCause(context.Background())
 	tr := &transport.Stdio{Command: opts.Command, Args: opts.Args, Env: opts.Env, Dir: opts.Dir,
@@ -229,6 +238,10 @@ func (c *Client) initialize(ctx context.Context) error {
 			"fs":          map[string]bool{"readTextFile": c.opts.AllowFS, "writeTextFile": c.opts.AllowFS},
 			"terminal":    false,
 			"elicitation": elicitation,
+			// Shown as they come: notices and compaction in the turn, and
+			// boolean config options set with SetConfigOption.
+			"session": map[string]any{"notices": map[string]any{}, "compaction": map[string]any{},
+				"configOptions": map[string]any{"boolean": map[string]any{}}},
 		},
 		"clientInfo": map[string]string{"name": name, "title": "elicit", "version": version},
 	}
@@ -242,6 +255,7 @@ func (c *Client) initialize(ctx context.Context) error {
 	if c.init.ProtocolVersion != ProtocolVersion {
 		return fmt.Errorf("acp: the agent speaks protocol version %d; elicit speaks %d", c.init.ProtocolVersion, ProtocolVersion)
 	}
+	c.caps = decodeCapabilities(c.init.AgentCapabilities)
 	return nil
 }
 
@@ -301,6 +315,9 @@ func (c *Client) notification(m *jsonrpc.Message) {
 		c.mu.Lock()
 		_, ours := c.cwds[u.SessionID]
 		t := c.turns[u.SessionID]
+		if h := c.history[u.SessionID]; h != nil && t == nil {
+			t = h
+		}
 		if !ours {
 			c.foreignUpdates++
 		}

@@ -30,6 +30,19 @@
 // WriteAllow and WriteReject; Esc refuses it without stopping the turn),
 // and Options.MCPServers (session/new's mcpServers from its config).
 //
+// Beyond the turn, every client method of stable v1 (schema v1.25), each
+// sent only when the agent declares it (Capabilities; ErrNotDeclared
+// otherwise, nothing sent): OpenSession (session/new, session/load with
+// its replayed history gathered, session/resume; additionalDirectories
+// widen where fs requests may reach), ListSessions (every page),
+// CloseSession, DeleteSession, SetMode, SetConfigOption (select values
+// and booleans), Logout, and PromptBlocks/Attach (image and resource-link
+// blocks). Each such call ends as an Action (Actions, Options.OnAction):
+// the journal of what is not a question. The client declares
+// session.notices, session.compaction and boolean config options, and
+// decodes their updates (Update.Notice, Compaction, ConfigOptions) and
+// a tool call's name.
+//
 // It never imports charm: it runs headless (elicit acp) as well as under
 // a UI.
 package acp

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"path/filepath"
 	"slices"
 	"strings"
 
@@ -72,62 +71,61 @@ func (s MCPServer) MarshalJSON() ([]byte, error) {
 }
 
 // NewSession opens a session in cwd (made absolute), with the configured
-// MCP servers. If the agent wants authentication first and
+// MCP servers (OpenSession with Cwd alone).
+func (c *Client) NewSession(ctx context.Context, cwd string) (string, error) {
+	s, err := c.OpenSession(ctx, SessionParams{Cwd: cwd})
+	return s.ID, err
+}
+
+// openNew runs session/new. If the agent wants authentication first and
 // Options.ChooseAuth picks a method, it authenticates and tries once
 // more. If ctx ends first the request is abandoned with
 // $/cancel_request, and the agent's -32800 is ErrCancelled: cancelled,
 // not failed.
-func (c *Client) NewSession(ctx context.Context, cwd string) (string, error) {
-	abs, err := filepath.Abs(cwd)
-	if err != nil {
-		return "", fmt.Errorf("acp: session/new: cwd: %w", err)
-	}
-	sid, err := c.newSession(ctx, abs)
+func (c *Client) openNew(ctx context.Context, r roots) (Session, error) {
+	s, err := c.newSession(ctx, r)
 	var ae *AuthRequiredError
 	if !errors.As(err, &ae) || c.opts.ChooseAuth == nil {
-		return sid, err
+		return s, err
 	}
 	id, cerr := c.opts.ChooseAuth(ctx, ae.Methods)
 	if cerr != nil {
-		return "", fmt.Errorf("%w (no method chosen: %v)", err, cerr)
+		return Session{}, fmt.Errorf("%w (no method chosen: %v)", err, cerr)
 	}
 	if !slices.ContainsFunc(ae.Methods, func(m AuthMethod) bool { return m.ID == id }) {
-		return "", fmt.Errorf("%w (%q is not one of them)", err, id)
+		return Session{}, fmt.Errorf("%w (%q is not one of them)", err, id)
 	}
 	if err := c.Authenticate(ctx, id); err != nil {
-		return "", err
+		return Session{}, err
 	}
-	return c.newSession(ctx, abs)
+	return c.newSession(ctx, r)
 }
 
-func (c *Client) newSession(ctx context.Context, abs string) (string, error) {
-	servers := c.opts.MCPServers
-	if servers == nil {
-		servers = []MCPServer{}
-	}
+func (c *Client) newSession(ctx context.Context, r roots) (Session, error) {
 	// The session is ours from the moment its result is read (on the read
 	// loop), so that what the agent sends for it right after (an update,
 	// a question) is not taken for a foreign session's.
 	opened := func(raw json.RawMessage) {
 		if sid := newSessionID(raw); sid != "" {
 			c.mu.Lock()
-			c.cwds[sid] = abs
+			c.cwds[sid] = r
 			c.mu.Unlock()
 		}
 	}
-	raw, err := c.scopedCall(ctx, MethodSessionNew, map[string]any{"cwd": abs, "mcpServers": servers}, opened)
+	raw, err := c.scopedCall(ctx, MethodSessionNew, c.sessionParams(r), opened)
 	var re *RPCError
 	if errors.As(err, &re) && re.Err.Code == CodeAuthRequired && len(c.init.AuthMethods) > 0 {
-		return "", &AuthRequiredError{Methods: c.init.AuthMethods, Err: err}
+		return Session{}, &AuthRequiredError{Methods: c.init.AuthMethods, Err: err}
 	}
 	if err != nil {
-		return "", err
+		return Session{}, err
 	}
-	sid := newSessionID(raw)
-	if sid == "" {
-		return "", fmt.Errorf("acp: session/new: the result has no sessionId")
+	s := Session{ID: newSessionID(raw)}
+	if s.ID == "" {
+		return Session{}, fmt.Errorf("acp: session/new: the result has no sessionId")
 	}
-	return sid, nil
+	s.Modes, s.ConfigOptions = decodeSetup(raw)
+	return s, nil
 }
 
 // newSessionID is the sessionId of a session/new result; "" if it has

@@ -7,8 +7,16 @@
 // SDK_DIR is the package's folder (node_modules/@agentclientprotocol/sdk).
 // It plays one scene per prompt, chosen by a word in the prompt, as
 // elicit's demo agent does (cmd/elicit/demo/acpagent): permission,
-// withdrawperm, question, withdraw, url, long, deaf, write, read, foreign; anything
-// else is echoed. It uses no model.
+// withdrawperm, question, withdraw, url, long, deaf, write, read, foreign,
+// notice, compact, named, blocks, commands; "/echo REST" is its one
+// command; anything else is echoed. It uses no model.
+//
+// It declares every session method of stable v1 (load, list, resume,
+// close, delete, additionalDirectories, logout), modes ("ask", "code")
+// and two config options ("model", a select; "verbose", a boolean), and
+// keeps each session's turns as history, which session/load replays.
+// Sessions "ts_old_1".."ts_old_3" exist from the start (listed two to a
+// page), so that load, resume and list have something to find.
 import { Readable, Writable } from "node:stream";
 import { pathToFileURL } from "node:url";
 import path from "node:path";
@@ -21,7 +29,33 @@ if (!sdkDir) {
 const acp = await import(pathToFileURL(path.join(sdkDir, "dist/v1/stable/acp.js")).href);
 const { RequestError } = acp;
 
-const sessions = new Map(); // sessionId -> { cwd, cancelled: AbortController }
+const sessions = new Map(); // sessionId -> { cwd, cancelled: AbortController, history, mode, model, verbose, active }
+const newState = (cwd) => ({ cwd, cancelled: new AbortController(), history: [], mode: "ask", model: "small", verbose: false, active: true });
+for (let i = 1; i <= 3; i++) {
+  const s = newState("/");
+  s.active = false;
+  s.history.push({ user: `old prompt ${i}`, agent: `old answer ${i}` });
+  sessions.set(`ts_old_${i}`, s);
+}
+const modes = (s) => ({
+  currentModeId: s.mode,
+  availableModes: [
+    { id: "ask", name: "Ask", description: "asks before editing" },
+    { id: "code", name: "Code" },
+  ],
+});
+const configOptions = (s) => [
+  { id: "model", name: "Model", category: "model", type: "select", currentValue: s.model,
+    options: [{ value: "small", name: "Small" }, { value: "large", name: "Large" }] },
+  { id: "verbose", name: "Verbose", type: "boolean", currentValue: s.verbose },
+];
+const setup = (s) => ({ modes: modes(s), configOptions: configOptions(s) });
+// active finds a session open on this connection, or throws -32002.
+const active = (id) => {
+  const s = sessions.get(id);
+  if (!s || !s.active) throw RequestError.sessionNotFound(id);
+  return s;
+};
 let clientCaps = {};
 let nextSession = 0;
 
@@ -232,8 +266,48 @@ class Turn {
     return "end_turn";
   }
 
-  async play(text) {
+  async notice() {
+    await this.update({ sessionUpdate: "notice", severity: "warning", title: "Rate limit near" });
+    await this.say("Noticed.");
+    return "end_turn";
+  }
+
+  async compact() {
+    await this.update({ sessionUpdate: "compaction_update", compactionId: "c1", status: "in_progress" });
+    await this.update({ sessionUpdate: "compaction_summary_chunk", compactionId: "c1", content: { type: "text", text: "Summary so far." } });
+    await this.update({ sessionUpdate: "compaction_update", compactionId: "c1", status: "completed" });
+    await this.say("Compacted.");
+    return "end_turn";
+  }
+
+  async named() {
+    await this.update({ sessionUpdate: "tool_call", toolCallId: "call_n", title: "Read README", name: "read_file", kind: "read", status: "pending" });
+    await this.update({ sessionUpdate: "tool_call_update", toolCallId: "call_n", status: "completed" });
+    return "end_turn";
+  }
+
+  async commands() {
+    await this.update({ sessionUpdate: "available_commands_update", availableCommands: [
+      { name: "echo", description: "say it back", input: { hint: "what to say" } },
+    ] });
+    await this.say("Commands sent.");
+    return "end_turn";
+  }
+
+  async play(text, blocks) {
     const w = text.toLowerCase();
+    if (text.startsWith("/echo")) {
+      await this.say("command echo:" + text.slice("/echo".length));
+      return "end_turn";
+    }
+    if (w.includes("blocks")) {
+      await this.say(blocks.map((b) => b.type + (b.name ? ":" + b.name : "") + (b.mimeType ? ":" + b.mimeType : "")).join(","));
+      return "end_turn";
+    }
+    if (w.includes("notice")) return this.notice();
+    if (w.includes("compact")) return this.compact();
+    if (w.includes("named")) return this.named();
+    if (w.includes("commands")) return this.commands();
     if (w.includes("foreign")) return this.foreign();
     if (w.includes("withdrawperm")) {
       return this.withdraw("session/request_permission", {
@@ -267,22 +341,86 @@ const app = acp
     clientCaps = params.clientCapabilities ?? {};
     return {
       protocolVersion: acp.PROTOCOL_VERSION,
-      agentCapabilities: { loadSession: false },
+      agentCapabilities: {
+        loadSession: true,
+        promptCapabilities: { image: true },
+        sessionCapabilities: { list: {}, resume: {}, close: {}, delete: {}, additionalDirectories: {} },
+        auth: { logout: {} },
+      },
       agentInfo: { name: "elicit-ts-test-agent", title: "ACP TypeScript SDK test agent", version: "1.0.0" },
       authMethods: [],
     };
   })
   .onRequest("session/new", ({ params }) => {
     const sessionId = `ts_sess_${++nextSession}`;
-    sessions.set(sessionId, { cwd: params.cwd, cancelled: new AbortController() });
-    return { sessionId };
+    const s = newState(params.cwd);
+    s.dirs = params.additionalDirectories ?? [];
+    sessions.set(sessionId, s);
+    return { sessionId, ...setup(s) };
   })
-  .onRequest("session/prompt", async (ctx) => {
+  .onRequest("session/load", async (ctx) => {
     const s = sessions.get(ctx.params.sessionId);
-    if (!s) throw RequestError.invalidParams(undefined, "no such session");
+    if (!s) throw RequestError.sessionNotFound(ctx.params.sessionId);
+    s.active = true;
+    s.cwd = ctx.params.cwd;
+    for (const h of s.history) {
+      const text = (t) => ({ type: "text", text: t });
+      await ctx.client.notify("session/update", { sessionId: ctx.params.sessionId, update: { sessionUpdate: "user_message_chunk", content: text(h.user) } });
+      await ctx.client.notify("session/update", { sessionId: ctx.params.sessionId, update: { sessionUpdate: "agent_message_chunk", content: text(h.agent) } });
+    }
+    return setup(s);
+  })
+  .onRequest("session/resume", ({ params }) => {
+    const s = sessions.get(params.sessionId);
+    if (!s) throw RequestError.sessionNotFound(params.sessionId);
+    s.active = true;
+    s.cwd = params.cwd;
+    return setup(s);
+  })
+  .onRequest("session/list", ({ params }) => {
+    const all = [...sessions.entries()].filter(([, s]) => !params.cwd || s.cwd === params.cwd);
+    const from = params.cursor ? Number(params.cursor) : 0;
+    const page = all.slice(from, from + 2).map(([sessionId, s]) => ({ sessionId, cwd: s.cwd, title: s.history[0]?.user ?? "new" }));
+    return from + 2 < all.length ? { sessions: page, nextCursor: String(from + 2) } : { sessions: page };
+  })
+  .onRequest("session/close", ({ params }) => {
+    const s = active(params.sessionId);
+    s.cancelled.abort();
+    s.active = false;
+    return {};
+  })
+  .onRequest("session/delete", ({ params }) => {
+    if (!sessions.delete(params.sessionId)) throw RequestError.sessionNotFound(params.sessionId);
+    return {};
+  })
+  .onRequest("session/set_mode", async (ctx) => {
+    const s = active(ctx.params.sessionId);
+    if (!modes(s).availableModes.some((m) => m.id === ctx.params.modeId)) throw RequestError.invalidParams(undefined, "no such mode");
+    s.mode = ctx.params.modeId;
+    await ctx.client.notify("session/update", { sessionId: ctx.params.sessionId, update: { sessionUpdate: "current_mode_update", currentModeId: s.mode } });
+    return {};
+  })
+  .onRequest("session/set_config_option", async (ctx) => {
+    const p = ctx.params;
+    const s = active(p.sessionId);
+    if (p.configId === "verbose" && p.type === "boolean" && typeof p.value === "boolean") s.verbose = p.value;
+    else if (p.configId === "model" && p.type === undefined && ["small", "large"].includes(p.value)) s.model = p.value;
+    else throw RequestError.invalidParams(undefined, `bad value for ${p.configId}`);
+    await ctx.client.notify("session/update", { sessionId: p.sessionId, update: { sessionUpdate: "config_option_update", configOptions: configOptions(s) } });
+    return { configOptions: configOptions(s) };
+  })
+  .onRequest("logout", () => ({}))
+  .onRequest("session/prompt", async (ctx) => {
+    const s = active(ctx.params.sessionId);
     s.cancelled = new AbortController();
     const text = ctx.params.prompt.map((b) => (b.type === "text" ? b.text : "")).join("");
-    return { stopReason: await new Turn(ctx).play(text) };
+    const turn = new Turn(ctx);
+    const said = [];
+    const say = turn.say.bind(turn);
+    turn.say = (t) => { said.push(t); return say(t); };
+    const stopReason = await turn.play(text, ctx.params.prompt);
+    s.history.push({ user: text, agent: said.join("") });
+    return { stopReason };
   })
   .onNotification("session/cancel", ({ params }) => {
     sessions.get(params.sessionId)?.cancelled.abort();
