@@ -65,6 +65,15 @@ type Options struct {
 	// CancelWait and CloseWait override the defaults.
 	CancelWait time.Duration
 	CloseWait  time.Duration
+	// AllowTerminal declares terminal and serves terminal/*: each
+	// terminal/create is asked first (a question.TerminalCreate
+	// permission showing the command), then run in a PTY in the
+	// session's cwd (or the request's, inside the session's roots), the
+	// request's env over ours, its output kept to outputByteLimit (cut
+	// from the beginning). Every terminal of a session is killed when its
+	// turn ends, however it ends. Without it terminal/* is answered
+	// -32601.
+	AllowTerminal bool
 	// AllowFS declares fs.readTextFile and fs.writeTextFile and serves
 	// them, only within the session's cwd; every write is asked first
 	// (a question.FileWrite permission carrying the diff). Without it
@@ -142,6 +151,9 @@ type Client struct {
 	caps AgentCapabilities
 	// actions are our requests beyond the turn, as they ended.
 	actions actionLog
+	// terminals are the agent's terminals not yet released, by id.
+	terminals    map[string]*terminal
+	nextTerminal int
 	// foreignUpdates counts the updates dropped for naming a session not
 	// ours (said once on stderr).
 	foreignUpdates int
@@ -201,7 +213,7 @@ func Start(ctx context.Context, opts Options) (*Client, error) {
 		modes = *opts.Modes
 	}
 	c := &Client{opts: opts, modes: modes, journal: opts.Journal,
-		open: map[jsonrpc.ID]*openQuestion{}, turns: map[string]*turnState{}, cwds: map[string]roots{}, history: map[string]*turnState{}, readDone: make(chan struct{})}
+		open: map[jsonrpc.ID]*openQuestion{}, turns: map[string]*turnState{}, cwds: map[string]roots{}, history: map[string]*turnState{}, terminals: map[string]*terminal{}, readDone: make(chan struct{})}
 	c.asker = question.Asker{Prompter: prompter, WG: &c.prompters}
 	c.base, c.shutdown = context.WithCancelCause(context.Background())
 	tr := &transport.Stdio{Command: opts.Command, Args: opts.Args, Env: opts.Env, Dir: opts.Dir,
@@ -236,7 +248,7 @@ func (c *Client) initialize(ctx context.Context) error {
 		"protocolVersion": ProtocolVersion,
 		"clientCapabilities": map[string]any{
 			"fs":          map[string]bool{"readTextFile": c.opts.AllowFS, "writeTextFile": c.opts.AllowFS},
-			"terminal":    false,
+			"terminal":    c.opts.AllowTerminal,
 			"elicitation": elicitation,
 			// Shown as they come: notices and compaction in the turn, and
 			// boolean config options set with SetConfigOption.
@@ -404,6 +416,11 @@ func (c *Client) request(m *jsonrpc.Message, arrived time.Time) {
 	switch {
 	case m.Method == MethodRequestPermission, m.Method == MethodElicitation:
 	case m.Method == MethodWriteTextFile && c.opts.AllowFS:
+	case m.Method == MethodTerminalCreate && c.opts.AllowTerminal:
+	case c.opts.AllowTerminal && (m.Method == MethodTerminalOutput || m.Method == MethodTerminalWait ||
+		m.Method == MethodTerminalKill || m.Method == MethodTerminalRelease):
+		c.serveTerminalRequest(m, session)
+		return
 	case m.Method == MethodReadTextFile && c.opts.AllowFS:
 		c.handlers.Add(1)
 		go func() {
@@ -470,6 +487,31 @@ func (c *Client) request(m *jsonrpc.Message, arrived time.Time) {
 	}()
 }
 
+// serveTerminalRequest serves a terminal request other than create in a
+// goroutine of its own, open (c.open) so that $/cancel_request, the
+// turn's Stop or shutdown end a wait_for_exit with -32800.
+func (c *Client) serveTerminalRequest(m *jsonrpc.Message, session string) {
+	ctx, cancel := context.WithCancelCause(c.base)
+	c.mu.Lock()
+	if _, dup := c.open[m.ID]; dup {
+		c.mu.Unlock()
+		cancel(nil)
+		_ = c.peer.Respond(m.ID, nil, jsonrpc.NewError(jsonrpc.CodeInvalidRequest, "request id already in use", nil))
+		return
+	}
+	c.open[m.ID] = &openQuestion{session: session, cancel: cancel}
+	c.mu.Unlock()
+	c.handlers.Add(1)
+	go func() {
+		defer c.handlers.Done()
+		defer cancel(nil)
+		c.serveTerminal(ctx, m)
+		c.mu.Lock()
+		delete(c.open, m.ID)
+		c.mu.Unlock()
+	}()
+}
+
 // scopeCall is the request of ours an elicitation's requestId names, if
 // it is in flight; the zero ID otherwise.
 func scopeCall(params json.RawMessage, p *peer) jsonrpc.ID {
@@ -511,6 +553,7 @@ func (c *Client) Close() error {
 	c.closing.Do(func() {
 		c.shutdown(question.ErrShutdown)
 		c.endOpen(question.ErrShutdown)
+		c.killTerminals("", KilledAtClose, true)
 		waitBounded(&c.handlers, c.opts.CloseWait)
 		if c.conn != nil {
 			c.conn.Close()

@@ -43,6 +43,15 @@
 // decodes their updates (Update.Notice, Compaction, ConfigOptions) and
 // a tool call's name.
 //
+// With Options.AllowTerminal the client declares terminal and serves
+// terminal/*: each terminal/create is a question.TerminalCreate
+// permission first (Esc or a reject refuses it, -32603, the turn goes
+// on), then a real PTY (creack/pty) in the session's roots, the
+// request's env over ours, output cut from the beginning to
+// outputByteLimit; wait_for_exit answers -32800 when withdrawn. Every
+// terminal of a session is killed when its turn ends, a person may kill
+// one (KillTerminal), and each ending is an Action.
+//
 // It never imports charm: it runs headless (elicit acp) as well as under
 // a UI.
 package acp

@@ -287,3 +287,5 @@ func TestAttachBlocks(t *testing.T) {
 		t.Errorf("blocks: %+v, %v", res, err)
 	}
 }
+
+func realPath(p string) (string, error) { return filepath.EvalSymlinks(p) }

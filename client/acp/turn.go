@@ -180,6 +180,8 @@ func (c *Client) PromptBlocks(ctx context.Context, sessionID string, blocks []Co
 		c.mu.Lock()
 		delete(c.turns, sessionID)
 		c.mu.Unlock()
+		// However the turn ended, nothing it started runs on.
+		c.killTerminals(sessionID, KilledAtTurnEnd, false)
 	}()
 
 	params := map[string]any{"sessionId": sessionID, "prompt": blocks}

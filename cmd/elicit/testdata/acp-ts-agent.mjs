@@ -294,6 +294,36 @@ class Turn {
     return "end_turn";
   }
 
+  // term runs one command in a client terminal and reports what came of
+  // it; wait false leaves it running (and unreleased) when the turn ends.
+  async term(params, wait = true) {
+    const client = this.ctx.client;
+    let id;
+    try {
+      ({ terminalId: id } = await client.request("terminal/create", { sessionId: this.sessionId, ...params }));
+    } catch (e) {
+      return `create: ${errorText(e)}`;
+    }
+    if (!wait) return `started ${id}`;
+    const ref = { sessionId: this.sessionId, terminalId: id };
+    const exit = await client.request("terminal/wait_for_exit", ref);
+    const out = await client.request("terminal/output", ref);
+    await client.request("terminal/release", ref);
+    return JSON.stringify({ output: out.output, truncated: out.truncated, exit });
+  }
+
+  async terminal() {
+    if (!clientCaps.terminal) {
+      await this.say("terminal: not offered by the client.");
+      return "end_turn";
+    }
+    const env = await this.term({ command: "sh", args: ["-c", "echo $GREETING; pwd"], env: [{ name: "GREETING", value: "hi-env" }] });
+    const cut = await this.term({ command: "printf", args: ["ab\u00e9cd"], outputByteLimit: 3 });
+    const fail = await this.term({ command: "sh", args: ["-c", "exit 3"] });
+    await this.say([env, cut, fail].join("\n"));
+    return "end_turn";
+  }
+
   async play(text, blocks) {
     const w = text.toLowerCase();
     if (text.startsWith("/echo")) {
@@ -302,6 +332,35 @@ class Turn {
     }
     if (w.includes("blocks")) {
       await this.say(blocks.map((b) => b.type + (b.name ? ":" + b.name : "") + (b.mimeType ? ":" + b.mimeType : "")).join(","));
+      return "end_turn";
+    }
+    if (w.includes("terminal")) return this.terminal();
+    if (w.includes("sleeper")) {
+      // Killed by the person: wait_for_exit ends with the signal.
+      await this.say(await this.term({ command: "sleep", args: ["30"] }));
+      return "end_turn";
+    }
+    if (w.includes("withdrawterm")) return this.withdraw("terminal/create", { command: "sleep", args: ["1"] });
+    if (w.includes("waitcancel")) {
+      // wait_for_exit withdrawn: the client still answers, -32800.
+      const { terminalId } = await this.ctx.client.request("terminal/create", { sessionId: this.sessionId, command: "sleep", args: ["30"] });
+      const ref = { sessionId: this.sessionId, terminalId };
+      const ac = new AbortController();
+      const p = this.ctx.client.request("terminal/wait_for_exit", ref, { cancellationSignal: ac.signal });
+      setTimeout(() => ac.abort(), 300);
+      let said;
+      try {
+        said = "wait: " + JSON.stringify(await p);
+      } catch (e) {
+        said = `wait: ${errorText(e)}`;
+      }
+      await this.ctx.client.request("terminal/release", ref);
+      await this.say(said);
+      return "end_turn";
+    }
+    if (w.includes("orphan")) {
+      // Left running: the client kills it when the turn ends.
+      await this.say(await this.term({ command: "sleep", args: ["30"] }, false));
       return "end_turn";
     }
     if (w.includes("notice")) return this.notice();
