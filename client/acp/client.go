@@ -465,8 +465,18 @@ func (c *Client) request(m *jsonrpc.Message, arrived time.Time) {
 	// Counted now, on the read loop, so that the turn or the request of
 	// ours it belongs to returns with its journal complete, however soon
 	// the agent answers after it.
-	t = c.turns[oq.session]
-	if t != nil {
+	// A request naming a session not ours (refused) belongs to no turn:
+	// it is counted in every turn under way, one of which made the agent
+	// send it, so that none returns before its refusal is journalled.
+	var counted []*turnState
+	if t := c.turns[oq.session]; t != nil {
+		counted = append(counted, t)
+	} else if _, ours := c.cwds[oq.session]; !ours && !oq.call.IsValid() {
+		for _, t := range c.turns {
+			counted = append(counted, t)
+		}
+	}
+	for _, t := range counted {
 		t.asks.begin()
 	}
 	c.mu.Unlock()
@@ -477,7 +487,7 @@ func (c *Client) request(m *jsonrpc.Message, arrived time.Time) {
 	go func() {
 		defer c.handlers.Done()
 		defer cancel(nil)
-		if t != nil {
+		for _, t := range counted {
 			defer t.asks.end()
 		}
 		if oq.call.IsValid() {
