@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"os/exec"
 	"path/filepath"
 	"sync"
 	"time"
@@ -93,17 +94,27 @@ type Options struct {
 	// then runs authenticate and tries once more. A UI shows a pane; an
 	// error (or ctx ending) leaves the AuthRequiredError standing.
 	ChooseAuth func(ctx context.Context, methods []AuthMethod) (methodID string, err error)
+	// TerminalAuth, if set, declares auth.terminal and runs a terminal
+	// auth method's command (the agent's own, its args and env added)
+	// for the person, interactively; exit status 0 is signed in. A UI
+	// suspends itself around it; headless runs it on the terminal.
+	TerminalAuth func(ctx context.Context, cmd *exec.Cmd) error
 	// MCPServers go into every session/new (ACP's mcpServers).
 	MCPServers []MCPServer
 	// ClientName and ClientVersion go into clientInfo.
 	ClientName, ClientVersion string
 }
 
-// AuthMethod is one way the agent can authenticate us.
+// AuthMethod is one way the agent can authenticate us: Type "" (or
+// "agent") through authenticate, "terminal" by running the agent's own
+// command with Args and Env added, interactively (Options.TerminalAuth).
 type AuthMethod struct {
-	ID          string `json:"id"`
-	Name        string `json:"name"`
-	Description string `json:"description,omitempty"`
+	ID          string            `json:"id"`
+	Name        string            `json:"name"`
+	Description string            `json:"description,omitempty"`
+	Type        string            `json:"type,omitempty"`
+	Args        []string          `json:"args,omitempty"`
+	Env         map[string]string `json:"env,omitempty"`
 }
 
 // InitializeResult is what the agent said of itself.
@@ -250,6 +261,7 @@ func (c *Client) initialize(ctx context.Context) error {
 			"fs":          map[string]bool{"readTextFile": c.opts.AllowFS, "writeTextFile": c.opts.AllowFS},
 			"terminal":    c.opts.AllowTerminal,
 			"elicitation": elicitation,
+			"auth":        map[string]bool{"terminal": c.opts.TerminalAuth != nil},
 			// Shown as they come: notices and compaction in the turn, and
 			// boolean config options set with SetConfigOption.
 			"session": map[string]any{"notices": map[string]any{}, "compaction": map[string]any{},

@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"os"
+	"os/exec"
 	"slices"
 	"strings"
 
@@ -92,10 +94,16 @@ func (c *Client) openNew(ctx context.Context, r roots) (Session, error) {
 	if cerr != nil {
 		return Session{}, fmt.Errorf("%w (no method chosen: %v)", err, cerr)
 	}
-	if !slices.ContainsFunc(ae.Methods, func(m AuthMethod) bool { return m.ID == id }) {
+	i := slices.IndexFunc(ae.Methods, func(m AuthMethod) bool { return m.ID == id })
+	if i < 0 {
 		return Session{}, fmt.Errorf("%w (%q is not one of them)", err, id)
 	}
-	if err := c.Authenticate(ctx, id); err != nil {
+	if ae.Methods[i].Type == AuthTerminal {
+		err = c.terminalAuth(ctx, ae.Methods[i])
+	} else {
+		err = c.Authenticate(ctx, id)
+	}
+	if err != nil {
 		return Session{}, err
 	}
 	return c.newSession(ctx, r)
@@ -162,6 +170,43 @@ func (c *Client) ours(sid string) bool {
 func (c *Client) Authenticate(ctx context.Context, methodID string) error {
 	_, err := c.scopedCall(ctx, MethodAuthenticate, map[string]string{"methodId": methodID}, nil)
 	return err
+}
+
+// AuthTerminal is the type of an auth method run as a terminal.
+const AuthTerminal = "terminal"
+
+// terminalAuth runs a terminal auth method: the agent's command again,
+// the method's args appended and env over the agent's, for the person
+// (Options.TerminalAuth). ACP: exit 0 is success, and the method never
+// goes to authenticate.
+func (c *Client) terminalAuth(ctx context.Context, m AuthMethod) error {
+	if c.opts.TerminalAuth == nil {
+		c.actions.add(c, Action{Method: "auth terminal", Subject: m.ID, Ended: "not run: auth.terminal not declared"})
+		return fmt.Errorf("%w: terminal auth method %q (the client did not declare auth.terminal)", ErrNotDeclared, m.ID)
+	}
+	cmd := exec.CommandContext(ctx, c.opts.Command, append(append([]string(nil), c.opts.Args...), m.Args...)...)
+	cmd.Dir = c.opts.Dir
+	cmd.Env = append(os.Environ(), c.opts.Env...)
+	for k, v := range m.Env {
+		cmd.Env = append(cmd.Env, k+"="+v)
+	}
+	err := c.opts.TerminalAuth(ctx, cmd)
+	ended := "ok"
+	if err != nil {
+		ended = "failed: " + err.Error()
+	}
+	c.actions.add(c, Action{Method: "auth terminal", Subject: m.ID, Ended: ended})
+	if err != nil {
+		return fmt.Errorf("acp: terminal sign-in %q: %w", m.ID, err)
+	}
+	return nil
+}
+
+// RunInteractive is an Options.TerminalAuth for a process that owns the
+// terminal: the command gets our stdin, stdout and stderr.
+func RunInteractive(_ context.Context, cmd *exec.Cmd) error {
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, os.Stdout, os.Stderr
+	return cmd.Run()
 }
 
 // scopedCall is a call outside any session that the agent may ask

@@ -26,6 +26,21 @@ if (!sdkDir) {
   console.error("usage: node acp-ts-agent.mjs SDK_DIR");
   process.exit(2);
 }
+// ELICIT_TS_AUTH_DIR makes it require sign-in: authenticate with
+// "agent-login", or the terminal method "term-login" (offered when the
+// client declares auth.terminal), which runs this script again with
+// --login and ELICIT_TS_LOGIN=yes: it leaves a mark in that folder and
+// exits 0, as a real agent's interactive login stores its credentials.
+const authDir = process.env.ELICIT_TS_AUTH_DIR;
+const fs = await import("node:fs");
+if (process.argv.includes("--login")) {
+  if (process.env.ELICIT_TS_LOGIN !== "yes" || !authDir) process.exit(1);
+  fs.writeFileSync(path.join(authDir, "signed-in"), "yes\n");
+  process.exit(0);
+}
+let authed = false;
+const signedIn = () => authed || (authDir && fs.existsSync(path.join(authDir, "signed-in")));
+
 const acp = await import(pathToFileURL(path.join(sdkDir, "dist/v1/stable/acp.js")).href);
 const { RequestError } = acp;
 
@@ -407,10 +422,19 @@ const app = acp
         auth: { logout: {} },
       },
       agentInfo: { name: "elicit-ts-test-agent", title: "ACP TypeScript SDK test agent", version: "1.0.0" },
-      authMethods: [],
+      authMethods: !authDir ? [] : [
+        { id: "agent-login", name: "Agent login" },
+        ...(clientCaps.auth?.terminal ? [{ id: "term-login", name: "Log in in a terminal", type: "terminal", args: ["--login"], env: { ELICIT_TS_LOGIN: "yes" } }] : []),
+      ],
     };
   })
+  .onRequest("authenticate", ({ params }) => {
+    if (params.methodId !== "agent-login") throw RequestError.invalidParams(undefined, "not an authenticate method: " + params.methodId);
+    authed = true;
+    return {};
+  })
   .onRequest("session/new", ({ params }) => {
+    if (authDir && !signedIn()) throw RequestError.authRequired();
     const sessionId = `ts_sess_${++nextSession}`;
     const s = newState(params.cwd);
     s.dirs = params.additionalDirectories ?? [];
