@@ -216,3 +216,22 @@ func TestTerminalCancelRequest(t *testing.T) {
 		}
 	})
 }
+
+// TestTerminalDemoScene: the demo agent's terminal scene runs through
+// create (asked), wait_for_exit, output and release, and says what
+// came of it; without AllowTerminal it is told terminals are not
+// offered.
+func TestTerminalDemoScene(t *testing.T) {
+	c := start(t, "plain", runAllowed, func(o *acp.Options) { o.AllowTerminal = true })
+	res, err := turn(t, c, "terminal")
+	if err != nil || res.Message != `exit {"exitCode":0,"signal":null}; output "hello from a terminal\r\nhi-env\r\n"` {
+		t.Errorf("turn %+v, %v", res, err)
+	}
+	if e := onlyEntry(t, c); e.Key.Delivery != question.TerminalCreate || e.Sent != "created" {
+		t.Errorf("entry %+v", e)
+	}
+	c = start(t, "plain", runAllowed, nil)
+	if res, err := turn(t, c, "terminal"); err != nil || res.Message != "terminal: not offered by the client." {
+		t.Errorf("undeclared: %+v, %v", res, err)
+	}
+}
