@@ -11,6 +11,8 @@ import (
 	"testing"
 
 	"github.com/elicit-dev/elicit/client/acp"
+	"github.com/elicit-dev/elicit/cmd/elicit/internal/agents"
+	"github.com/elicit-dev/elicit/cmd/elicit/internal/exit"
 )
 
 // missingPeer skips a test whose peer is not installed, and fails it
@@ -62,8 +64,8 @@ func TestACPForeignSession(t *testing.T) {
 			}
 			args := append([]string{"--prompt", "foreign", "--permission", "allow", "--allow-fs", "--cwd", dir, "--"}, cmd...)
 			code, got, errs := acpRun(t, args...)
-			if code != exitNotAccepted {
-				t.Errorf("exit %d, want %d (questions refused); stderr %s", code, exitNotAccepted, errs)
+			if code != exit.NotAccepted {
+				t.Errorf("exit %d, want %d (questions refused); stderr %s", code, exit.NotAccepted, errs)
 			}
 			want := "permission: error -32602; question: error -32602; read: error -32602; write: error -32602."
 			if got.StopReason != "end_turn" || got.Message != want {
@@ -114,7 +116,7 @@ func TestACPPlansReplaced(t *testing.T) {
 	if err != nil {
 		t.Fatalf("elicit acp: %v", err)
 	}
-	var got acpOutput
+	var got agents.ACPOutput
 	if err := json.Unmarshal(out, &got); err != nil {
 		t.Fatalf("output: %v", err)
 	}
@@ -153,11 +155,11 @@ func TestACPPlansReplaced(t *testing.T) {
 func TestACPIdleTimeout(t *testing.T) {
 	t.Parallel()
 	code, got, errs := acpRun(t, "--prompt", "silent", "--idle-timeout", "300ms")
-	if code != exitToolError || !got.IdleStopped || !got.Stopped || got.StopReason != "cancelled" || !strings.Contains(got.Error, "--idle-timeout") {
+	if code != exit.ToolError || !got.IdleStopped || !got.Stopped || got.StopReason != "cancelled" || !strings.Contains(got.Error, "--idle-timeout") {
 		t.Errorf("exit %d, idleStopped %v stopped %v stopReason %q error %q; stderr %s", code, got.IdleStopped, got.Stopped, got.StopReason, got.Error, errs)
 	}
-	if code, _, _ := runCLI(t, "acp", "--prompt", "x", "--idle-timeout", "0s"); code != exitUsage {
-		t.Errorf("--idle-timeout 0s: exit %d, want %d (a bound always exists)", code, exitUsage)
+	if code, _, _ := runCLI(t, "acp", "--prompt", "x", "--idle-timeout", "0s"); code != exit.Usage {
+		t.Errorf("--idle-timeout 0s: exit %d, want %d (a bound always exists)", code, exit.Usage)
 	}
 }
 
@@ -168,13 +170,13 @@ func TestACPFilesBounded(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
 	code, got, errs := acpRun(t, "--prompt", "manywrites", "--allow-fs", "--cwd", dir, "--permission", "allow")
-	if code != exitOK || got.Message != "wrote 301 files" {
+	if code != exit.OK || got.Message != "wrote 301 files" {
 		t.Fatalf("exit %d, message %q; stderr %s", code, got.Message, errs)
 	}
-	if len(got.Files) != maxFilesKept || got.FilesDropped != 301-maxFilesKept {
-		t.Errorf("%d files kept, %d dropped; want %d and %d", len(got.Files), got.FilesDropped, maxFilesKept, 301-maxFilesKept)
+	if len(got.Files) != agents.MaxFilesKept || got.FilesDropped != 301-agents.MaxFilesKept {
+		t.Errorf("%d files kept, %d dropped; want %d and %d", len(got.Files), got.FilesDropped, agents.MaxFilesKept, 301-agents.MaxFilesKept)
 	}
-	if d := got.Files[0].Diff; len(d) > maxDiffKept+200 || !strings.Contains(d, "bytes of the diff not kept") {
+	if d := got.Files[0].Diff; len(d) > agents.MaxDiffKept+200 || !strings.Contains(d, "bytes of the diff not kept") {
 		t.Errorf("the 1 MiB write's diff is kept as %d bytes, ending %q", len(d), d[max(len(d)-100, 0):])
 	}
 }

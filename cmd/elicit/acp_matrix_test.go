@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/elicit-dev/elicit/cmd/elicit/internal/exit"
 	"github.com/elicit-dev/elicit/internal/testenv"
 )
 
@@ -59,31 +60,31 @@ func matrixRows() []matrixRow {
 	}
 	rows := []matrixRow{
 		// Permission.
-		perm("permission allow_once", "allow", exitOK, "end_turn", "accept", "selected allow", "allow_once", edited("allow"), allAgents),
-		perm("permission allow_always", "always", exitOK, "end_turn", "accept", "selected always", "allow_always", edited("always"), askingAgents),
-		perm("permission reject_always by id", "never", exitNotAccepted, "end_turn", "accept", "selected never", "reject_always", left("never"), askingAgents),
-		perm("permission decline picks reject_once", "reject", exitNotAccepted, "end_turn", "decline", "selected reject", "reject_once", left("reject"), allAgents),
-		{acpCase: acpCase{name: "permission esc stops the turn", args: []string{"--permission", "cancel"}, code: exitNotAccepted,
+		perm("permission allow_once", "allow", exit.OK, "end_turn", "accept", "selected allow", "allow_once", edited("allow"), allAgents),
+		perm("permission allow_always", "always", exit.OK, "end_turn", "accept", "selected always", "allow_always", edited("always"), askingAgents),
+		perm("permission reject_always by id", "never", exit.NotAccepted, "end_turn", "accept", "selected never", "reject_always", left("never"), askingAgents),
+		perm("permission decline picks reject_once", "reject", exit.NotAccepted, "end_turn", "decline", "selected reject", "reject_once", left("reject"), allAgents),
+		{acpCase: acpCase{name: "permission esc stops the turn", args: []string{"--permission", "cancel"}, code: exit.NotAccepted,
 			stop: "cancelled", stopped: true, outcome: "cancel", sent: "cancelled", bucket: "cancelled"},
 			agents: allAgents, prompt: "permission", orStops: map[string]string{agentCoder: "end_turn"}},
-		{acpCase: acpCase{name: "permission option not offered", args: []string{"--permission", "nope"}, code: exitNotAccepted,
+		{acpCase: acpCase{name: "permission option not offered", args: []string{"--permission", "nope"}, code: exit.NotAccepted,
 			stop: "cancelled", stopped: true, outcome: "cancel", sent: "cancelled", bucket: "cancelled"},
 			agents: allAgents, prompt: "permission", orStops: map[string]string{agentCoder: "end_turn"}},
 		// Its Cancel handler runs beside its turn, so an answer
 		// "cancelled" that reaches the turn first ends it end_turn: the
 		// stopReason is the agent's to say, and elicit shows what it said.
-		{acpCase: acpCase{name: "permission held, turn stopped", args: []string{"--permission", "hold", "--cancel-after", "700ms"}, code: exitNotAccepted,
+		{acpCase: acpCase{name: "permission held, turn stopped", args: []string{"--permission", "hold", "--cancel-after", "700ms"}, code: exit.NotAccepted,
 			stop: "cancelled", stopped: true, outcome: "abandoned", sent: "cancelled", bucket: "cancelled"},
 			agents: allAgents, prompt: "permission", orStops: map[string]string{agentCoder: "end_turn"},
 			// It streams for a while before it asks.
 			argsFor: map[string][]string{agentCoder: {"--permission", "hold", "--cancel-after", "6s"}}},
-		{acpCase: acpCase{name: "permission withdrawn", args: []string{"--permission", "hold"}, code: exitNotAccepted,
+		{acpCase: acpCase{name: "permission withdrawn", args: []string{"--permission", "hold"}, code: exit.NotAccepted,
 			stop: "end_turn", message: "the client answered error -32800", outcome: "withdrawn", sent: "error -32800", bucket: "withdrawn", toolCall: "call_w"},
 			agents: askingAgents, prompt: "withdrawperm"},
-		{acpCase: acpCase{name: "permission timeout", args: []string{"--permission", "hold", "--prompt-timeout", "300ms"}, code: exitNotAccepted,
+		{acpCase: acpCase{name: "permission timeout", args: []string{"--permission", "hold", "--prompt-timeout", "300ms"}, code: exit.NotAccepted,
 			stop: "end_turn", message: "The permission request failed: error -32800.", outcome: "timeout", sent: "error -32800", bucket: "timeout"},
 			agents: askingAgents, prompt: "permission"},
-		{acpCase: acpCase{name: "permission agent dies", args: []string{"--permission", "hold"}, code: exitToolError,
+		{acpCase: acpCase{name: "permission agent dies", args: []string{"--permission", "hold"}, code: exit.ToolError,
 			outcome: "disconnected", bucket: "disconnected", toolCall: "call_c"}, agents: []string{agentDemo}, prompt: "crash"},
 
 		// Elicitation.
@@ -91,19 +92,19 @@ func matrixRows() []matrixRow {
 			agents: askingAgents, prompt: "question"},
 		{acpCase: acpCase{name: "elicitation url accepted", args: []string{"--answer", "accept"}, stop: "end_turn", message: "Answer: null", outcome: "accept", sent: "accept", bucket: "accept"},
 			agents: askingAgents, prompt: "url"},
-		{acpCase: acpCase{name: "elicitation content failing the schema", args: []string{"--answer", `$FILE={"strategy":"nope"}`}, code: exitNotAccepted, stop: "end_turn",
+		{acpCase: acpCase{name: "elicitation content failing the schema", args: []string{"--answer", `$FILE={"strategy":"nope"}`}, code: exit.NotAccepted, stop: "end_turn",
 			message: "The question was refused: error -32602.", outcome: "invalid", sent: "error -32602", bucket: "invalid"}, agents: askingAgents, prompt: "question"},
-		{acpCase: acpCase{name: "elicitation url not declared", args: []string{"--answer", "accept", "--elicit", "form"}, code: exitNotAccepted, stop: "end_turn",
+		{acpCase: acpCase{name: "elicitation url not declared", args: []string{"--answer", "accept", "--elicit", "form"}, code: exit.NotAccepted, stop: "end_turn",
 			message: "The question was refused: error -32602.", outcome: "invalid", sent: "error -32602", bucket: "invalid"}, agents: askingAgents, prompt: "url"},
-		{acpCase: acpCase{name: "elicitation decline", args: []string{"--answer", "decline"}, code: exitNotAccepted, stop: "end_turn",
+		{acpCase: acpCase{name: "elicitation decline", args: []string{"--answer", "decline"}, code: exit.NotAccepted, stop: "end_turn",
 			message: "No answer (decline).", outcome: "decline", sent: "decline", bucket: "decline"}, agents: askingAgents, prompt: "question"},
-		{acpCase: acpCase{name: "elicitation cancel", args: []string{"--answer", "cancel"}, code: exitNotAccepted, stop: "end_turn",
+		{acpCase: acpCase{name: "elicitation cancel", args: []string{"--answer", "cancel"}, code: exit.NotAccepted, stop: "end_turn",
 			message: "No answer (cancel).", outcome: "cancel", sent: "cancel", bucket: "cancel"}, agents: askingAgents, prompt: "question"},
-		{acpCase: acpCase{name: "elicitation held, turn stopped", args: []string{"--answer", "hold", "--cancel-after", "700ms"}, code: exitNotAccepted,
+		{acpCase: acpCase{name: "elicitation held, turn stopped", args: []string{"--answer", "hold", "--cancel-after", "700ms"}, code: exit.NotAccepted,
 			stop: "cancelled", stopped: true, outcome: "abandoned", sent: "cancel", bucket: "cancelled"}, agents: askingAgents, prompt: "question"},
-		{acpCase: acpCase{name: "elicitation withdrawn", args: []string{"--answer", "hold"}, code: exitNotAccepted, stop: "end_turn",
+		{acpCase: acpCase{name: "elicitation withdrawn", args: []string{"--answer", "hold"}, code: exit.NotAccepted, stop: "end_turn",
 			message: "the client answered error -32800", outcome: "withdrawn", sent: "error -32800", bucket: "withdrawn"}, agents: askingAgents, prompt: "withdraw"},
-		{acpCase: acpCase{name: "elicitation timeout", args: []string{"--answer", "hold", "--prompt-timeout", "300ms"}, code: exitNotAccepted, stop: "end_turn",
+		{acpCase: acpCase{name: "elicitation timeout", args: []string{"--answer", "hold", "--prompt-timeout", "300ms"}, code: exit.NotAccepted, stop: "end_turn",
 			message: "The question was refused: error -32800.", outcome: "timeout", sent: "error -32800", bucket: "timeout"}, agents: askingAgents, prompt: "question"},
 		{acpCase: acpCase{name: "elicitation during a tool call", stop: "end_turn", message: "Answer:", outcome: "accept", sent: "accept", bucket: "accept", toolCall: "call_q"},
 			agents: []string{agentDemo}, prompt: "toolq"},
@@ -111,10 +112,10 @@ func matrixRows() []matrixRow {
 		// fs (--allow-fs): a write is a permission question first.
 		{acpCase: acpCase{name: "fs write allowed", args: []string{"--allow-fs", "--cwd", "$TMP", "--permission", "allow"}, stop: "end_turn",
 			message: "Wrote notes.txt; read back: hello from the", outcome: "accept", sent: "written", bucket: "allow_once"}, agents: askingAgents, prompt: "write"},
-		{acpCase: acpCase{name: "fs write refused", args: []string{"--allow-fs", "--cwd", "$TMP"}, code: exitNotAccepted, stop: "end_turn",
+		{acpCase: acpCase{name: "fs write refused", args: []string{"--allow-fs", "--cwd", "$TMP"}, code: exit.NotAccepted, stop: "end_turn",
 			message: "fs/write_text_file: error -32603", outcome: "decline", sent: "error -32603", bucket: "reject_once"}, agents: askingAgents, prompt: "write"},
 		{acpCase: acpCase{name: "fs write held, turn stopped", args: []string{"--allow-fs", "--cwd", "$TMP", "--permission", "hold", "--cancel-after", "700ms"},
-			code: exitNotAccepted, stop: "cancelled", stopped: true, outcome: "abandoned", sent: "error -32800", bucket: "cancelled"}, agents: askingAgents, prompt: "write"},
+			code: exit.NotAccepted, stop: "cancelled", stopped: true, outcome: "abandoned", sent: "error -32800", bucket: "cancelled"}, agents: askingAgents, prompt: "write"},
 		{acpCase: acpCase{name: "fs not declared", args: []string{"--cwd", "$TMP"}, stop: "end_turn"}, agents: askingAgents, prompt: "write",
 			messages: map[string]string{agentDemo: "fs/write_text_file: error -32601", agentTS: "fs/write_text_file: not offered by the client."}},
 		{acpCase: acpCase{name: "fs read outside the cwd", args: []string{"--allow-fs", "--cwd", "$TMP"}, stop: "end_turn", message: "fs/read_text_file: error -32602"},
@@ -122,17 +123,17 @@ func matrixRows() []matrixRow {
 
 		// The turn and our own requests.
 		{acpCase: acpCase{name: "turn end_turn", stop: "end_turn", message: "You said: hello"}, agents: askingAgents, prompt: "hello"},
-		{acpCase: acpCase{name: "turn long, stopped", args: []string{"--cancel-after", "500ms"}, code: exitToolError, stop: "cancelled", stopped: true,
+		{acpCase: acpCase{name: "turn long, stopped", args: []string{"--cancel-after", "500ms"}, code: exit.ToolError, stop: "cancelled", stopped: true,
 			message: "…stopped."}, agents: askingAgents, prompt: "long"},
-		{acpCase: acpCase{name: "turn deaf to session/cancel, abandoned", args: []string{"--cancel-after", "300ms"}, code: exitToolError,
+		{acpCase: acpCase{name: "turn deaf to session/cancel, abandoned", args: []string{"--cancel-after", "300ms"}, code: exit.ToolError,
 			stopped: true, cancelled: true, message: "not listening"}, agents: askingAgents, prompt: "deaf"},
-		{acpCase: acpCase{name: "turn refusal", code: exitToolError, stop: "refusal", message: "I will not do that."}, agents: []string{agentDemo}, prompt: "refuse"},
-		{acpCase: acpCase{name: "turn prompt answered -32800", args: []string{"--cancel-after", "300ms"}, code: exitToolError, stopped: true, cancelled: true},
+		{acpCase: acpCase{name: "turn refusal", code: exit.ToolError, stop: "refusal", message: "I will not do that."}, agents: []string{agentDemo}, prompt: "refuse"},
+		{acpCase: acpCase{name: "turn prompt answered -32800", args: []string{"--cancel-after", "300ms"}, code: exit.ToolError, stopped: true, cancelled: true},
 			agents: []string{agentDemo}, prompt: "err32800"},
 		{acpCase: acpCase{name: "auth with --auth", args: []string{"--auth", "demo-login"}, stop: "end_turn", message: "You said: hello", authenticated: "demo-login"},
 			agents: []string{agentDemo}, prompt: "hello", agentArgs: []string{"--acp-auth"}},
-		{acpCase: acpCase{name: "auth required", code: exitConnect}, agents: []string{agentDemo}, prompt: "hello", agentArgs: []string{"--acp-auth"}},
-		{acpCase: acpCase{name: "session/new abandoned", args: []string{"--start-timeout", "500ms"}, code: exitToolError, abandoned: true},
+		{acpCase: acpCase{name: "auth required", code: exit.Connect}, agents: []string{agentDemo}, prompt: "hello", agentArgs: []string{"--acp-auth"}},
+		{acpCase: acpCase{name: "session/new abandoned", args: []string{"--start-timeout", "500ms"}, code: exit.ToolError, abandoned: true},
 			agents: []string{agentDemo}, prompt: "hello", agentArgs: []string{"--acp-slow"}},
 	}
 	return rows

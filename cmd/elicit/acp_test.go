@@ -7,11 +7,14 @@ import (
 	"os/exec"
 	"strings"
 	"testing"
+
+	"github.com/elicit-dev/elicit/cmd/elicit/internal/agents"
+	"github.com/elicit-dev/elicit/cmd/elicit/internal/exit"
 )
 
 // acpRun runs the built binary's elicit acp (a real process, whose agent
 // is another: the demo agent, or the command after --).
-func acpRun(t *testing.T, args ...string) (int, acpOutput, string) {
+func acpRun(t *testing.T, args ...string) (int, agents.ACPOutput, string) {
 	t.Helper()
 	cmd := exec.Command(binPath, append([]string{"acp"}, args...)...)
 	var out, errb bytes.Buffer
@@ -24,7 +27,7 @@ func acpRun(t *testing.T, args ...string) (int, acpOutput, string) {
 	} else if err != nil {
 		t.Fatalf("run: %v", err)
 	}
-	var got acpOutput
+	var got agents.ACPOutput
 	if err := json.Unmarshal(out.Bytes(), &got); err != nil {
 		t.Fatalf("output is not JSON: %v\n%s\nstderr %s", err, out.Bytes(), errb.Bytes())
 	}
@@ -91,7 +94,7 @@ func (tc acpCase) check(t *testing.T) {
 
 func TestACPToolCallsAndUpdates(t *testing.T) {
 	code, got, _ := acpRun(t, "--prompt", "permission", "--permission", "allow")
-	if code != exitOK {
+	if code != exit.OK {
 		t.Fatalf("exit %d", code)
 	}
 	if len(got.ToolCalls) != 1 || got.ToolCalls[0].Status != "completed" || got.ToolCalls[0].Kind != "edit" {
@@ -107,19 +110,19 @@ func TestACPToolCallsAndUpdates(t *testing.T) {
 
 func TestACPAuthRequired(t *testing.T) {
 	code, got, _ := acpRun(t, "--prompt", "hello", "--", binPath, "demo", "--acp", "--acp-auth")
-	if code != exitConnect || got.Failure == nil || !strings.Contains(got.Failure.Message, "demo-login (Demo login)") {
+	if code != exit.Connect || got.Failure == nil || !strings.Contains(got.Failure.Message, "demo-login (Demo login)") {
 		t.Errorf("exit %d, failure %+v", code, got.Failure)
 	}
 }
 
 func TestACPUsage(t *testing.T) {
 	// Without --prompt, elicit acp opens the TUI: its headless flags there
-	// are a usage error (acp_tui.go).
+	// are a usage error (internal/tui/acp.go).
 	for _, args := range [][]string{{"--permission", "allow"}, {"stray"}, {"--prompt", "x", "stray"}, {"--prompt", "x", "--cancel-after", "-1s"}, {"--prompt", "x", "--answer", "/no/such.json"},
 		{"--prompt", "x", "--start-timeout", "0s"}, {"--prompt", "x", "--prompt-timeout", "-1s"}} {
 		code, _, _ := runCLI(t, append([]string{"acp"}, args...)...)
-		if code != exitUsage {
-			t.Errorf("%q: exit %d, want %d", args, code, exitUsage)
+		if code != exit.Usage {
+			t.Errorf("%q: exit %d, want %d", args, code, exit.Usage)
 		}
 	}
 }

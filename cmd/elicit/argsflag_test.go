@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/elicit-dev/elicit/cmd/elicit/internal/exit"
 )
 
 // TestArgsFlagSaysWhyAndWhere (issue 26): --args that is not JSON says
@@ -27,14 +29,14 @@ func TestArgsFlagSaysWhyAndWhere(t *testing.T) {
 		{[]string{"get", "greet", "--args", `{"n":1}`}, `--args must be a JSON object of strings: "n" is a number`},
 	} {
 		code, out, errs := runCLI(t, tc.args...)
-		if code != exitUsage || !strings.Contains(errs, tc.want) {
+		if code != exit.Usage || !strings.Contains(errs, tc.want) {
 			t.Errorf("%q: exit %d, stderr %q, want %q", tc.args, code, errs, tc.want)
 			continue
 		}
 		if tc.args[0] == "check" {
 			continue // check prints its report, not a failure object
 		}
-		var got struct{ Failure *failure }
+		var got struct{ Failure *exit.Failure }
 		if err := json.Unmarshal([]byte(out), &got); err != nil || got.Failure == nil || !strings.Contains(got.Failure.Message, tc.want) {
 			t.Errorf("%q: stdout %q, want a failure saying %q", tc.args, out, tc.want)
 		}
@@ -47,10 +49,10 @@ func TestArgsFlagSaysWhyAndWhere(t *testing.T) {
 func TestMisspeltCommandFailureJSON(t *testing.T) {
 	for _, word := range []string{"tols", "cal"} {
 		code, out, errs := runCLI(t, word)
-		if code != exitUsage || !strings.Contains(errs, "did you mean") {
+		if code != exit.Usage || !strings.Contains(errs, "did you mean") {
 			t.Errorf("%s: exit %d, stderr %q", word, code, errs)
 		}
-		var got struct{ Failure *failure }
+		var got struct{ Failure *exit.Failure }
 		if err := json.Unmarshal([]byte(out), &got); err != nil || got.Failure == nil ||
 			got.Failure.Kind != "usage" || !strings.Contains(got.Failure.Message, "did you mean") {
 			t.Errorf("%s: stdout %q, want a usage failure object", word, out)
@@ -67,7 +69,7 @@ func TestConfigJSONErrorSaysWhere(t *testing.T) {
 	}
 	code, _, errs := runCLI(t, "tools", "--config", path, "--server", "a")
 	want := "not valid JSON: line 2, column 24: invalid character '}' looking for beginning of object key string"
-	if code != exitUsage || !strings.Contains(errs, want) {
+	if code != exit.Usage || !strings.Contains(errs, want) {
 		t.Fatalf("exit %d, stderr %q, want %q", code, errs, want)
 	}
 }

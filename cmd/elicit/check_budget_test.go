@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/elicit-dev/elicit/cmd/elicit/internal/exit"
+	"github.com/elicit-dev/elicit/cmd/elicit/internal/headless"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -43,7 +45,7 @@ func TestCheckBudget(t *testing.T) {
 	t.Parallel()
 	code, out, errs := runHostile(t, "deaf-reads", "check", "--request-timeout", "3s", "--budget", "5s", "--json")
 	got := checkJSON(t, out)
-	if want := map[bool]int{false: exitOK, true: exitFindings}[got.Errors > 0]; code != want {
+	if want := map[bool]int{false: exit.OK, true: exit.Findings}[got.Errors > 0]; code != want {
 		t.Errorf("exit %d, want %d for %d error-level findings; stderr %s", code, want, got.Errors, errs)
 	}
 	if got.Budget != "5s" {
@@ -64,11 +66,11 @@ func TestCheckBudget(t *testing.T) {
 			continue
 		}
 		why[st.NotChecked]++
-		if st.OK || st.Error == "" || st.NotChecked != notCheckedTimeout && st.NotChecked != notCheckedBudget {
+		if st.OK || st.Error == "" || st.NotChecked != headless.NotCheckedTimeout && st.NotChecked != headless.NotCheckedBudget {
 			t.Errorf("step %+v: want it not checked, saying why", st)
 		}
 	}
-	if reads != maxChecked || gets != maxChecked || got.NotChecked != reads+gets || why[notCheckedBudget] == 0 {
+	if reads != headless.MaxChecked || gets != headless.MaxChecked || got.NotChecked != reads+gets || why[headless.NotCheckedBudget] == 0 {
 		t.Errorf("%d reads, %d gets, %d not checked (%v); want every one reported, some for the budget", reads, gets, got.NotChecked, why)
 	}
 
@@ -78,8 +80,8 @@ func TestCheckBudget(t *testing.T) {
 			t.Errorf("table lacks %q:\n%s", want, table)
 		}
 	}
-	if code, _, _ := runCLI(t, "check", "--demo", "--budget", "-1s"); code != exitUsage {
-		t.Errorf("--budget -1s: exit %d, want %d", code, exitUsage)
+	if code, _, _ := runCLI(t, "check", "--demo", "--budget", "-1s"); code != exit.Usage {
+		t.Errorf("--budget -1s: exit %d, want %d", code, exit.Usage)
 	}
 	if _, _, help := runCLI(t, "check", "-h"); !strings.Contains(help, "-budget") || !strings.Contains(help, "3 times --request-timeout") {
 		t.Errorf("check -h does not document --budget:\n%s", help)

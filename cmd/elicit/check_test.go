@@ -8,6 +8,8 @@ import (
 	"testing"
 
 	"github.com/elicit-dev/elicit/client/findings"
+	"github.com/elicit-dev/elicit/cmd/elicit/internal/exit"
+	"github.com/elicit-dev/elicit/cmd/elicit/internal/headless"
 )
 
 // lint-secret: tool "lint-secret" asks, in form mode, for a password.
@@ -24,9 +26,9 @@ func init() {
 }
 
 // checkJSON decodes check's --json output.
-func checkJSON(t *testing.T, out []byte) checkOutput {
+func checkJSON(t *testing.T, out []byte) headless.CheckOutput {
 	t.Helper()
-	var got checkOutput
+	var got headless.CheckOutput
 	if err := json.Unmarshal(out, &got); err != nil {
 		t.Fatalf("check --json printed %q: %v", out, err)
 	}
@@ -39,7 +41,7 @@ func TestCheckDemo(t *testing.T) {
 	for _, era := range []string{"2025-11-25", "2026-07-28"} {
 		t.Run(era, func(t *testing.T) {
 			code, out, errs := runCLI(t, "check", "--demo", "--protocol", era, "--call", "deploy", "--json")
-			if code != exitOK {
+			if code != exit.OK {
 				t.Fatalf("exit %d, stderr %s, out %s", code, errs, out)
 			}
 			got := checkJSON(t, []byte(out))
@@ -64,8 +66,8 @@ func TestCheckDemo(t *testing.T) {
 func TestCheckSecret(t *testing.T) {
 	t.Parallel()
 	code, out, errs := runHostile(t, "lint-secret", "check", "--call", "lint-secret", "--json")
-	if code != exitFindings {
-		t.Fatalf("exit %d, want %d; stderr %s", code, exitFindings, errs)
+	if code != exit.Findings {
+		t.Fatalf("exit %d, want %d; stderr %s", code, exit.Findings, errs)
 	}
 	got := checkJSON(t, out)
 	if len(got.Findings) != 1 || got.Errors != 1 || got.Failure == nil || got.Failure.Kind != "findings" {
@@ -77,7 +79,7 @@ func TestCheckSecret(t *testing.T) {
 	}
 
 	code, table, _ := runHostile(t, "lint-secret", "check", "--call", "lint-secret")
-	if code != exitFindings {
+	if code != exit.Findings {
 		t.Fatalf("table: exit %d", code)
 	}
 	for _, want := range []string{"error", "elicitation-form-secret", "in #q1 elicitation/create", "fix: Ask for credentials through URL mode", "spec: 2025-11-25 client/elicitation", "1 error(s), 0 warning(s)"} {
@@ -93,7 +95,7 @@ func TestCheckSecret(t *testing.T) {
 func TestHeadlessFindings(t *testing.T) {
 	t.Parallel()
 	code, out, errs := runHostile(t, "output-schema", "call", "wrong")
-	if code != exitOK {
+	if code != exit.OK {
 		t.Fatalf("call: exit %d, stderr %s", code, errs)
 	}
 	var call struct {
@@ -107,7 +109,7 @@ func TestHeadlessFindings(t *testing.T) {
 	}
 	code, out, _ = runHostile(t, "output-schema", "check", "--call", "wrong", "--json")
 	got := checkJSON(t, out)
-	if code != exitFindings || len(got.Findings) != 1 || got.Findings[0].Rule != findings.OutputSchema {
+	if code != exit.Findings || len(got.Findings) != 1 || got.Findings[0].Rule != findings.OutputSchema {
 		t.Fatalf("check: exit %d, findings %+v", code, got.Findings)
 	}
 
@@ -122,11 +124,11 @@ func TestHeadlessFindings(t *testing.T) {
 func TestCheckRecordReplay(t *testing.T) {
 	t.Parallel()
 	f := filepath.Join(t.TempDir(), "check.jsonl")
-	if code, out, errs := runCLI(t, "check", "--demo", "--record", f); code != exitOK {
+	if code, out, errs := runCLI(t, "check", "--demo", "--record", f); code != exit.OK {
 		t.Fatalf("check --record: exit %d\n%s\n%s", code, out, errs)
 	}
 	code, out, errs := runCLI(t, "replay", f)
-	if code != exitOK {
+	if code != exit.OK {
 		t.Fatalf("replay: exit %d\n%s\n%s", code, out, errs)
 	}
 	for _, want := range []string{"tools/list", "resources/list", "resources/read demo://readme", "resources/templates/list", "prompts/list", "5 call(s): 5 same"} {

@@ -9,6 +9,9 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/elicit-dev/elicit/cmd/elicit/internal/exit"
+	"github.com/elicit-dev/elicit/cmd/elicit/internal/headless"
 )
 
 // runHostile runs the real binary headless against the test server scene
@@ -53,15 +56,15 @@ func assertInertBytes(t *testing.T, name string, b []byte) {
 func TestHeadlessErrorFromHostileServer(t *testing.T) {
 	t.Parallel()
 	code, stdout, stderr := runHostile(t, "evil-error", "call", "evil-error")
-	if code != exitToolError {
-		t.Errorf("exit %d, want %d; stderr %q", code, exitToolError, stderr)
+	if code != exit.ToolError {
+		t.Errorf("exit %d, want %d; stderr %q", code, exit.ToolError, stderr)
 	}
 	assertInertBytes(t, "stderr", stderr)
 	assertInertBytes(t, "stdout", stdout)
 	if !bytes.Contains(stderr, []byte("failed␛]0;pwned␇")) {
 		t.Errorf("stderr does not show the server's message as inert text: %q", stderr)
 	}
-	var out callOutput
+	var out headless.CallOutput
 	if err := json.Unmarshal(stdout, &out); err != nil || !strings.Contains(out.Error, "\x1b]0;pwned") {
 		t.Errorf("stdout %q (%v): the error must still say what the server sent, escaped", stdout, err)
 	}
@@ -73,12 +76,12 @@ func TestHeadlessErrorFromHostileServer(t *testing.T) {
 func TestHeadlessResultFromHostileServer(t *testing.T) {
 	t.Parallel()
 	code, stdout, stderr := runHostile(t, "evil-result", "call", "evil-result")
-	if code != exitOK {
+	if code != exit.OK {
 		t.Errorf("exit %d, want 0; stderr %q", code, stderr)
 	}
 	assertInertBytes(t, "stdout", stdout)
 	assertInertBytes(t, "stderr", stderr)
-	for _, want := range []string{`\u009b2J`, `\u009d0;title\u009c`, `\u202etxt.exe`, `\ufffd\ufffd`, `"repaired": "` + repairedNote + `"`} {
+	for _, want := range []string{`\u009b2J`, `\u009d0;title\u009c`, `\u202etxt.exe`, `\ufffd\ufffd`, `"repaired": "` + headless.RepairedNote + `"`} {
 		if !bytes.Contains(stdout, []byte(want)) {
 			t.Errorf("stdout lacks %s:\n%s", want, stdout)
 		}
@@ -93,10 +96,10 @@ func TestHeadlessResultFromHostileServer(t *testing.T) {
 func TestHeadlessHugeEnumRefused(t *testing.T) {
 	t.Parallel()
 	code, stdout, stderr := runHostile(t, "huge-enum", "call", "huge-enum")
-	if code != exitNotAccepted {
-		t.Errorf("exit %d, want %d; stderr %q", code, exitNotAccepted, stderr)
+	if code != exit.NotAccepted {
+		t.Errorf("exit %d, want %d; stderr %q", code, exit.NotAccepted, stderr)
 	}
-	var out callOutput
+	var out headless.CallOutput
 	if err := json.Unmarshal(stdout, &out); err != nil {
 		t.Fatalf("stdout: %v\n%s", err, stdout)
 	}

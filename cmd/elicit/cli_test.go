@@ -10,6 +10,8 @@ import (
 	"testing"
 
 	"github.com/elicit-dev/elicit/cmd/elicit/demo"
+	"github.com/elicit-dev/elicit/cmd/elicit/internal/exit"
+	"github.com/elicit-dev/elicit/cmd/elicit/internal/headless"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -29,14 +31,14 @@ func TestCallShowcaseAcceptDefaults(t *testing.T) {
 
 func testShowcase(t *testing.T, era, key string) {
 	code, out, errs := runCLI(t, "call", "showcase", "--answer", "accept-defaults", "--protocol", era)
-	if code != exitOK {
+	if code != exit.OK {
 		t.Fatalf("exit %d, stderr %s", code, errs)
 	}
 	var got struct {
 		Result struct {
 			StructuredContent map[string]any `json:"structuredContent"`
 		} `json:"result"`
-		Prompts []promptOutput `json:"prompts"`
+		Prompts []headless.PromptOutput `json:"prompts"`
 	}
 	if err := json.Unmarshal([]byte(out), &got); err != nil {
 		t.Fatalf("output: %v\n%s", err, out)
@@ -53,10 +55,10 @@ func TestCallDeclineAndCancelAreDistinct(t *testing.T) {
 	texts := map[string]string{}
 	for _, answer := range []string{"decline", "cancel"} {
 		code, out, _ := runCLI(t, "call", "deploy", "--answer", answer)
-		if code != exitNotAccepted {
-			t.Errorf("--answer %s: exit %d, want %d", answer, code, exitNotAccepted)
+		if code != exit.NotAccepted {
+			t.Errorf("--answer %s: exit %d, want %d", answer, code, exit.NotAccepted)
 		}
-		var got callOutput
+		var got headless.CallOutput
 		if err := json.Unmarshal([]byte(out), &got); err != nil {
 			t.Fatalf("output: %v\n%s", err, out)
 		}
@@ -76,7 +78,7 @@ func TestCallAnswerFile(t *testing.T) {
 		t.Fatal(err)
 	}
 	code, out, errs := runCLI(t, "call", "create_ticket", "--args", `{"title":"login broken"}`, "--answer", f)
-	if code != exitOK {
+	if code != exit.OK {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
 	if !strings.Contains(out, `with priority P1`) {
@@ -86,7 +88,7 @@ func TestCallAnswerFile(t *testing.T) {
 
 func TestTools(t *testing.T) {
 	code, out, errs := runCLI(t, "tools")
-	if code != exitOK {
+	if code != exit.OK {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
 	for _, name := range []string{`"deploy"`, `"create_ticket"`, `"showcase"`, `"withdrawn"`, `"storm"`} {
@@ -103,19 +105,19 @@ func TestExitCodes(t *testing.T) {
 		code int
 		msg  string
 	}{
-		{"unknown flag", []string{"call", "deploy", "--nope"}, exitUsage, "flag provided but not defined"},
-		{"no tool", []string{"call"}, exitUsage, "exactly one TOOL"},
-		{"bad args", []string{"call", "deploy", "--args", "[1]"}, exitUsage, "--args must be a JSON object"},
-		{"bad answer file", []string{"call", "deploy", "--answer", "/nonexistent.json"}, exitUsage, "answer file"},
-		{"bad protocol", []string{"tools", "--protocol", "1999-01-01"}, exitUsage, "unknown --protocol"},
-		{"bad elicit", []string{"tools", "--elicit", "maybe"}, exitUsage, "bad --elicit"},
-		{"two servers", []string{"tools", "--url", "http://127.0.0.1:1/mcp", "--", "true"}, exitUsage, "give one server"},
-		{"bad url", []string{"tools", "--url", "ftp://x"}, exitUsage, "bad --url"},
-		{"unreachable", []string{"tools", "--url", "http://127.0.0.1:1/mcp"}, exitConnect, "http://127.0.0.1:1/mcp"},
-		{"no such command", []string{"tools", "--", "/nonexistent/elicit-server"}, exitConnect, "/nonexistent/elicit-server"},
-		{"tool error", []string{"call", "no_such_tool"}, exitToolError, "no_such_tool"},
-		{"call help", []string{"call", "-h"}, exitOK, "-answer"},
-		{"tools help", []string{"tools", "--help"}, exitOK, "-protocol"},
+		{"unknown flag", []string{"call", "deploy", "--nope"}, exit.Usage, "flag provided but not defined"},
+		{"no tool", []string{"call"}, exit.Usage, "exactly one TOOL"},
+		{"bad args", []string{"call", "deploy", "--args", "[1]"}, exit.Usage, "--args must be a JSON object"},
+		{"bad answer file", []string{"call", "deploy", "--answer", "/nonexistent.json"}, exit.Usage, "answer file"},
+		{"bad protocol", []string{"tools", "--protocol", "1999-01-01"}, exit.Usage, "unknown --protocol"},
+		{"bad elicit", []string{"tools", "--elicit", "maybe"}, exit.Usage, "bad --elicit"},
+		{"two servers", []string{"tools", "--url", "http://127.0.0.1:1/mcp", "--", "true"}, exit.Usage, "give one server"},
+		{"bad url", []string{"tools", "--url", "ftp://x"}, exit.Usage, "bad --url"},
+		{"unreachable", []string{"tools", "--url", "http://127.0.0.1:1/mcp"}, exit.Connect, "http://127.0.0.1:1/mcp"},
+		{"no such command", []string{"tools", "--", "/nonexistent/elicit-server"}, exit.Connect, "/nonexistent/elicit-server"},
+		{"tool error", []string{"call", "no_such_tool"}, exit.ToolError, "no_such_tool"},
+		{"call help", []string{"call", "-h"}, exit.OK, "-answer"},
+		{"tools help", []string{"tools", "--help"}, exit.OK, "-protocol"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			code, _, errs := runCLI(t, tc.args...)
@@ -128,7 +130,7 @@ func TestExitCodes(t *testing.T) {
 			if strings.Contains(errs, "help requested") {
 				t.Errorf("help is reported as an error: %q", errs)
 			}
-			if strings.Count(strings.TrimSpace(errs), "\n") > 0 && tc.code != exitUsage && tc.code != exitOK {
+			if strings.Count(strings.TrimSpace(errs), "\n") > 0 && tc.code != exit.Usage && tc.code != exit.OK {
 				t.Errorf("error is not one line: %q", errs)
 			}
 		})
@@ -144,14 +146,14 @@ func TestCallAnswerFileMisspelt(t *testing.T) {
 		t.Fatal(err)
 	}
 	code, out, errs := runCLI(t, "call", "create_ticket", "--args", `{"title":"login broken"}`, "--answer", f)
-	if code != exitNotAccepted || !strings.Contains(errs, `priorty filled no field`) {
-		t.Fatalf("exit %d, stderr %q; want %d naming priorty", code, errs, exitNotAccepted)
+	if code != exit.NotAccepted || !strings.Contains(errs, `priorty filled no field`) {
+		t.Fatalf("exit %d, stderr %q; want %d naming priorty", code, errs, exit.NotAccepted)
 	}
-	var got callOutput
+	var got headless.CallOutput
 	if err := json.Unmarshal([]byte(out), &got); err != nil {
 		t.Fatalf("output: %v\n%s", err, out)
 	}
-	if got.Failure == nil || got.Failure.Exit != exitNotAccepted || got.Failure.Kind != "not-accepted" || !strings.Contains(got.Failure.Message, "priorty") {
+	if got.Failure == nil || got.Failure.Exit != exit.NotAccepted || got.Failure.Kind != "not-accepted" || !strings.Contains(got.Failure.Message, "priorty") {
 		t.Errorf("failure %+v", got.Failure)
 	}
 }
@@ -161,10 +163,10 @@ func TestCallAnswerFileMisspelt(t *testing.T) {
 // array even when the call asked nothing.
 func TestCallOutputListsWhatWasSent(t *testing.T) {
 	code, out, errs := runCLI(t, "call", "create_ticket", "--args", `{"title":"x"}`)
-	if code != exitOK {
+	if code != exit.OK {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
-	var got callOutput
+	var got headless.CallOutput
 	if err := json.Unmarshal([]byte(out), &got); err != nil {
 		t.Fatalf("output: %v\n%s", err, out)
 	}
@@ -172,7 +174,7 @@ func TestCallOutputListsWhatWasSent(t *testing.T) {
 		t.Errorf("prompts %+v: want one, sent accept, with its priority", got.Prompts)
 	}
 	code, out, _ = runCLI(t, "call", "echo", "--args", `{"text":"hi"}`)
-	if code != exitOK || !strings.Contains(out, `"prompts": []`) {
+	if code != exit.OK || !strings.Contains(out, `"prompts": []`) {
 		t.Errorf("exit %d; a call that asked nothing must list \"prompts\": []:\n%s", code, out)
 	}
 }
@@ -185,12 +187,12 @@ func TestFailureJSON(t *testing.T) {
 		code int
 		kind string
 	}{
-		{[]string{"tools", "--url", "http://127.0.0.1:1/mcp"}, exitConnect, "connect"},
-		{[]string{"call"}, exitUsage, "usage"},
-		{[]string{"call", "no_such_tool"}, exitToolError, "tool-error"},
+		{[]string{"tools", "--url", "http://127.0.0.1:1/mcp"}, exit.Connect, "connect"},
+		{[]string{"call"}, exit.Usage, "usage"},
+		{[]string{"call", "no_such_tool"}, exit.ToolError, "tool-error"},
 	} {
 		code, out, _ := runCLI(t, tc.args...)
-		var got struct{ Failure *failure }
+		var got struct{ Failure *exit.Failure }
 		if err := json.Unmarshal([]byte(out), &got); err != nil || code != tc.code || got.Failure == nil ||
 			got.Failure.Exit != tc.code || got.Failure.Kind != tc.kind || got.Failure.Message == "" {
 			t.Errorf("%v: exit %d, stdout %q (%v); want a failure object with exit %d, kind %s", tc.args, code, out, err, tc.code, tc.kind)
@@ -203,13 +205,13 @@ func TestFailureJSON(t *testing.T) {
 // TUI's flags and exits 0.
 func TestFlagsBeforeTheCommand(t *testing.T) {
 	code, out, errs := runCLI(t, "--protocol", "2025-11-25", "tools")
-	if code != exitOK || !strings.Contains(out, `"protocol": "2025-11-25"`) {
+	if code != exit.OK || !strings.Contains(out, `"protocol": "2025-11-25"`) {
 		t.Errorf("--protocol before tools: exit %d, stderr %q, stdout %.200q", code, errs, out)
 	}
-	if code, _, errs := runCLI(t, "tols"); code != exitUsage || !strings.Contains(errs, `did you mean "tools"?`) {
+	if code, _, errs := runCLI(t, "tols"); code != exit.Usage || !strings.Contains(errs, `did you mean "tools"?`) {
 		t.Errorf("tols: exit %d, stderr %q", code, errs)
 	}
-	if code, out, _ := runCLI(t, "-h"); code != exitOK || !strings.Contains(out, "-theme") || !strings.Contains(out, "-config") {
+	if code, out, _ := runCLI(t, "-h"); code != exit.OK || !strings.Contains(out, "-theme") || !strings.Contains(out, "-config") {
 		t.Errorf("-h: exit %d, the TUI's flags missing:\n%s", code, out)
 	}
 }
@@ -219,11 +221,11 @@ func TestFlagsBeforeTheCommand(t *testing.T) {
 // silently changed, before any terminal is touched.
 func TestFPSFlag(t *testing.T) {
 	for _, bad := range []string{"121", "0", "-1"} {
-		if code, _, errs := runCLI(t, "demo", "--fps", bad); code != exitUsage || !strings.Contains(errs, "--fps "+bad+": want 1 to 120") {
+		if code, _, errs := runCLI(t, "demo", "--fps", bad); code != exit.Usage || !strings.Contains(errs, "--fps "+bad+": want 1 to 120") {
 			t.Errorf("--fps %s: exit %d, stderr %q", bad, code, errs)
 		}
 	}
-	if code, out, _ := runCLI(t, "-h"); code != exitOK || !strings.Contains(out, "-fps") {
+	if code, out, _ := runCLI(t, "-h"); code != exit.OK || !strings.Contains(out, "-fps") {
 		t.Errorf("-h does not list --fps:\n%s", out)
 	}
 }
@@ -244,15 +246,15 @@ func TestReadCommands(t *testing.T) {
 		{[]string{"get", "greet", "--args", `{"name":"Ada"}`}, `Ada`},
 	} {
 		code, out, errs := runCLI(t, tc.args...)
-		if code != exitOK || !strings.Contains(out, tc.want) || !json.Valid([]byte(out)) {
+		if code != exit.OK || !strings.Contains(out, tc.want) || !json.Valid([]byte(out)) {
 			t.Errorf("%v: exit %d, stderr %q, stdout lacks %s:\n%.300s", tc.args, code, errs, tc.want, out)
 		}
 	}
-	if code, out, _ := runCLI(t, "get", "greet", "--args", `[1]`); code != exitUsage || !strings.Contains(out, `"kind": "usage"`) {
+	if code, out, _ := runCLI(t, "get", "greet", "--args", `[1]`); code != exit.Usage || !strings.Contains(out, `"kind": "usage"`) {
 		t.Errorf("bad --args: exit %d, stdout %q", code, out)
 	}
-	if code, _, _ := runCLI(t, "read", "demo://nope"); code != exitToolError {
-		t.Errorf("read of an unknown resource: exit %d, want %d", code, exitToolError)
+	if code, _, _ := runCLI(t, "read", "demo://nope"); code != exit.ToolError {
+		t.Errorf("read of an unknown resource: exit %d, want %d", code, exit.ToolError)
 	}
 }
 
@@ -266,21 +268,21 @@ func TestHeadlessConfigServer(t *testing.T) {
 	}
 	cfg := writeFile(t, dir, "mcp.json", `{"mcpServers":{"old":`+srv("2025-11-25")+`,"new":`+srv("2026-07-28")+`}}`)
 	code, out, errs := runCLI(t, "tools", "--config", cfg, "--server", "old")
-	if code != exitOK || !strings.Contains(out, `"server": "old"`) || !strings.Contains(out, `"protocol": "2025-11-25"`) {
+	if code != exit.OK || !strings.Contains(out, `"server": "old"`) || !strings.Contains(out, `"protocol": "2025-11-25"`) {
 		t.Errorf("--server old: exit %d, stderr %q, stdout %.200q", code, errs, out)
 	}
 	code, out, _ = runCLI(t, "call", "echo", "--args", `{"text":"hi"}`, "--config", cfg, "--server", "new")
-	if code != exitOK || !strings.Contains(out, `"protocol": "2026-07-28"`) {
+	if code != exit.OK || !strings.Contains(out, `"protocol": "2026-07-28"`) {
 		t.Errorf("call --server new: exit %d, stdout %.200q", code, out)
 	}
-	if code, _, errs := runCLI(t, "tools", "--config", cfg); code != exitUsage || !strings.Contains(errs, "lists 2 servers (new, old)") {
+	if code, _, errs := runCLI(t, "tools", "--config", cfg); code != exit.Usage || !strings.Contains(errs, "lists 2 servers (new, old)") {
 		t.Errorf("no --server: exit %d, stderr %q", code, errs)
 	}
 	code, out, errs = runCLI(t, "templates", "--config", cfg, "--server", "old")
-	if code != exitOK || !strings.Contains(out, `"server": "old"`) || !strings.Contains(out, `"uriTemplate": "demo://scene/{tool}"`) {
+	if code != exit.OK || !strings.Contains(out, `"server": "old"`) || !strings.Contains(out, `"uriTemplate": "demo://scene/{tool}"`) {
 		t.Errorf("templates --server old: exit %d, stderr %q, stdout %.300q", code, errs, out)
 	}
-	if code, _, errs := runCLI(t, "resources", "--config", cfg, "--server", "nope"); code != exitUsage || !strings.Contains(errs, `no server "nope"`) {
+	if code, _, errs := runCLI(t, "resources", "--config", cfg, "--server", "nope"); code != exit.Usage || !strings.Contains(errs, `no server "nope"`) {
 		t.Errorf("unknown --server: exit %d, stderr %q", code, errs)
 	}
 }

@@ -7,6 +7,13 @@ import (
 	"io"
 	"slices"
 	"strings"
+
+	"github.com/elicit-dev/elicit/cmd/elicit/internal/agents"
+	"github.com/elicit-dev/elicit/cmd/elicit/internal/cli"
+	"github.com/elicit-dev/elicit/cmd/elicit/internal/exit"
+	"github.com/elicit-dev/elicit/cmd/elicit/internal/headless"
+	"github.com/elicit-dev/elicit/cmd/elicit/internal/replay"
+	"github.com/elicit-dev/elicit/cmd/elicit/internal/tui"
 )
 
 // runFunc runs a subcommand with the arguments after its name.
@@ -25,7 +32,7 @@ type command struct {
 	// usage is what elicit NAME -h prints (the command's own text).
 	usage string
 	// headless commands print JSON on stdout; one that fails before
-	// writing any prints a failure object there instead (withFailureJSON).
+	// writing any prints a failure object there instead (headless.WithFailureJSON).
 	headless bool
 	// printsOnly commands print a text and start nothing a signal would
 	// have to stop (printsOnly, main.go).
@@ -41,55 +48,56 @@ type synopsis struct{ form, does string }
 // commandTable is every subcommand, in the order help shows them. A new
 // command is one entry here (and its file): see AGENTS.md, "How to add…".
 func commandTable() []command {
+	hl := headless.Env{Version: version}
 	return []command{
 		{name: "demo", usage: demoUsage, run: runDemo, synopsis: []synopsis{
 			{"demo", "the TUI against the embedded demo servers, one per\nprotocol era (demo-2025-11-25, demo-2026-07-28)"},
 			{"demo --serve stdio|http [--addr ADDR]", "run the demo server for other clients"},
 			{"demo --acp", "serve the demo ACP agent on stdio"},
 		}},
-		{name: "tools", headless: true, usage: toolsUsage, run: noStdin(runTools), synopsis: []synopsis{
+		{name: "tools", headless: true, usage: headless.ToolsUsage, run: noStdin(hl.Tools), synopsis: []synopsis{
 			{"tools [flags] [-- CMD ARGS...]", "list a server's tools as JSON"},
 		}},
-		{name: "call", headless: true, usage: callUsage, run: noStdin(runCall), synopsis: []synopsis{
+		{name: "call", headless: true, usage: headless.CallUsage, run: noStdin(hl.Call), synopsis: []synopsis{
 			{"call TOOL [--args JSON] [--answer POLICY] [flags] [-- CMD ARGS...]", "call a tool headless; prints JSON"},
 		}},
-		{name: "resources", headless: true, usage: resourcesUsage, run: noStdin(runResources), synopsis: []synopsis{
+		{name: "resources", headless: true, usage: headless.ResourcesUsage, run: noStdin(hl.Resources), synopsis: []synopsis{
 			{"resources [flags] [-- CMD ARGS...]", "list a server's resources; JSON"},
 		}},
-		{name: "templates", headless: true, usage: templatesUsage, run: noStdin(runTemplates), synopsis: []synopsis{
+		{name: "templates", headless: true, usage: headless.TemplatesUsage, run: noStdin(hl.Templates), synopsis: []synopsis{
 			{"templates [flags] [-- CMD ARGS...]", "list its resource templates; JSON"},
 		}},
-		{name: "read", headless: true, usage: readUsage, run: noStdin(runReadResource), synopsis: []synopsis{
+		{name: "read", headless: true, usage: headless.ReadUsage, run: noStdin(hl.Read), synopsis: []synopsis{
 			{"read URI [flags] [-- CMD ARGS...]", "read a resource; JSON"},
 		}},
-		{name: "prompts", headless: true, usage: promptsUsage, run: noStdin(runPrompts), synopsis: []synopsis{
+		{name: "prompts", headless: true, usage: headless.PromptsUsage, run: noStdin(hl.Prompts), synopsis: []synopsis{
 			{"prompts [flags] [-- CMD ARGS...]", "list its MCP prompts; JSON"},
 		}},
-		{name: "get", headless: true, usage: getUsage, run: noStdin(runGetPrompt), synopsis: []synopsis{
+		{name: "get", headless: true, usage: headless.GetUsage, run: noStdin(hl.Get), synopsis: []synopsis{
 			{"get NAME [--args JSON] [flags] [-- CMD ARGS...]", "get an MCP prompt; JSON"},
 		}},
-		{name: "ping", headless: true, usage: pingUsage, run: noStdin(runPing), synopsis: []synopsis{
+		{name: "ping", headless: true, usage: headless.PingUsage, run: noStdin(hl.Ping), synopsis: []synopsis{
 			{"ping [flags] [-- CMD ARGS...]", "connect, ping, print the round trip; JSON"},
 		}},
-		{name: "check", usage: checkUsage, run: noStdin(runCheck), synopsis: []synopsis{
+		{name: "check", usage: headless.CheckUsage, run: noStdin(hl.Check), synopsis: []synopsis{
 			{"check [--call TOOL [--args JSON] [--answer POLICY]] [--json] [flags] [-- CMD ARGS...]",
 				"exercise a server and print its spec violations\n(docs/findings.md); exit 6 on an error-level one"},
 		}},
-		{name: "auth", usage: authUsage, run: noStdin(runAuth), synopsis: []synopsis{
+		{name: "auth", usage: headless.AuthUsage, run: noStdin(hl.Auth), synopsis: []synopsis{
 			{"auth login|status|logout --url URL | --config FILE --server NAME",
 				"OAuth ahead of time, what is kept, revoke and\nforget it (logout --no-revoke: forget only)"},
 		}},
-		// acp's -h is the headless usage (acpWantsTUI); its TUI prints
+		// acp's -h is the headless usage (tui.ACPWantsTUI); its TUI prints
 		// acpTUIUsage on a flag error.
-		{name: "acp", usage: acpUsage, run: noStdin(runACPEither), synopsis: []synopsis{
+		{name: "acp", usage: agents.ACPUsage, run: noStdin(runACPEither), synopsis: []synopsis{
 			{"acp --prompt TEXT [--permission P] [--answer POLICY] [-- AGENT ARGS...]", "one prompt turn with an ACP agent, headless; JSON"},
 			{"acp [-- AGENT ARGS...]", "the TUI on an ACP agent (the demo agent without one)"},
 		}},
-		{name: "replay", usage: replayUsage, run: runReplay, synopsis: []synopsis{
+		{name: "replay", usage: replay.Usage, run: replay.Env{Version: version}.Run, synopsis: []synopsis{
 			{"replay FILE [-- CMD ARGS... | --url URL]",
 				"run a recording (--record FILE on the TUI or any\nheadless command) again; exit 6 when anything differs"},
 		}},
-		{name: "conformance", usage: conformanceUsage, run: noStdin(runConformance), synopsis: []synopsis{
+		{name: "conformance", usage: headless.ConformanceUsage, run: noStdin(hl.Conformance), synopsis: []synopsis{
 			{"conformance URL", "entry point for the MCP conformance suite"},
 		}},
 		{name: "version", aliases: []string{"--version"}, printsOnly: true, usage: versionUsage, run: runVersion, synopsis: []synopsis{
@@ -121,10 +129,10 @@ func noStdin(run func(ctx context.Context, args []string, stdout, stderr io.Writ
 // runACPEither runs elicit acp: the TUI, or one headless turn with
 // --prompt (which prints JSON, a failure object when it fails early).
 func runACPEither(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	if acpWantsTUI(args) {
-		return runACPTUI(ctx, args, stdout, stderr) // acp_tui.go
+	if tui.ACPWantsTUI(args) {
+		return tui.Env{Version: version}.RunACP(ctx, args, stdout, stderr)
 	}
-	return withFailureJSON(stdout, func(w io.Writer) error { return runACP(ctx, args, w, stderr) })
+	return headless.WithFailureJSON(stdout, func(w io.Writer) error { return agents.Env{Version: version}.RunACP(ctx, args, w, stderr) })
 }
 
 const versionUsage = `Usage: elicit version
@@ -135,15 +143,15 @@ Prints "elicit VERSION" on stdout.
 // runVersion prints the version. The TUI's flags are parsed and ignored:
 // "elicit --theme x version" comes here as "version --theme x".
 func runVersion(_ context.Context, args []string, _ io.Reader, stdout, stderr io.Writer) error {
-	fs := newFlagSet("version", stderr, versionUsage)
+	fs := cli.NewFlagSet("version", stderr, versionUsage)
 	fs.Usage = func() { fmt.Fprint(stderr, versionUsage) }
-	(&tuiFlags{}).register(fs)
-	pos, err := parseInterleaved(fs, args)
+	(&tui.Flags{}).Register(fs)
+	pos, err := cli.ParseInterleaved(fs, args)
 	if err != nil {
 		return err
 	}
 	if len(pos) > 0 {
-		return usageErr("version takes no arguments, got %q", pos[0])
+		return exit.Usagef("version takes no arguments, got %q", pos[0])
 	}
 	fmt.Fprintf(stdout, "elicit %s\n", version)
 	return nil
@@ -159,23 +167,23 @@ that command's usage and flags (as elicit COMMAND -h does).
 // usage. The TUI's flags are parsed and ignored: "elicit --theme x help"
 // comes here as "help --theme x".
 func runHelp(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
-	fs := newFlagSet("help", stderr, helpUsage)
+	fs := cli.NewFlagSet("help", stderr, helpUsage)
 	fs.Usage = func() { fmt.Fprint(stderr, helpUsage) }
-	(&tuiFlags{}).register(fs)
-	pos, err := parseInterleaved(fs, args)
+	(&tui.Flags{}).Register(fs)
+	pos, err := cli.ParseInterleaved(fs, args)
 	if err != nil {
 		return err
 	}
 	if len(pos) > 1 {
-		return usageErr("help takes at most one COMMAND, got %q", pos)
+		return exit.Usagef("help takes at most one COMMAND, got %q", pos)
 	}
 	if len(pos) == 1 && pos[0] != "help" {
 		c, ok := lookupCommand(pos[0])
 		if !ok {
 			if near := nearestCommand(pos[0]); near != "" {
-				return usageErr("help: unknown command %q: did you mean %q?", pos[0], near)
+				return exit.Usagef("help: unknown command %q: did you mean %q?", pos[0], near)
 			}
-			return usageErr("help: unknown command %q (see elicit help)", pos[0])
+			return exit.Usagef("help: unknown command %q (see elicit help)", pos[0])
 		}
 		return c.run(ctx, []string{"-h"}, stdin, stdout, stderr)
 	}
@@ -183,9 +191,9 @@ func runHelp(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	fmt.Fprintln(stdout, "\nFlags of the TUI (and demo); each command's own with elicit COMMAND -h:")
 	tfs := flag.NewFlagSet("elicit", flag.ContinueOnError)
 	tfs.SetOutput(stdout)
-	(&tuiFlags{}).register(tfs)
+	(&tui.Flags{}).Register(tfs)
 	tfs.PrintDefaults()
-	return errHelp
+	return exit.ErrHelp
 }
 
 const (

@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/elicit-dev/elicit/cmd/elicit/internal/exit"
 )
 
 // helpForm is a line of the top help that shows a command: "  elicit
@@ -18,7 +20,7 @@ var helpForm = regexp.MustCompile(`(?m)^  elicit ([a-z][a-z-]*)\b`)
 // command reaches no command.
 func TestCommandsHelpAndDispatchAgree(t *testing.T) {
 	code, help, errs := runCLI(t, "help")
-	if code != exitOK {
+	if code != exit.OK {
 		t.Fatalf("help: exit %d, stderr %q", code, errs)
 	}
 	shown := map[string]bool{}
@@ -39,7 +41,7 @@ func TestCommandsHelpAndDispatchAgree(t *testing.T) {
 	for _, c := range commandTable() {
 		t.Run(c.name, func(t *testing.T) {
 			code, out, errs := runCLI(t, c.name, "-h")
-			if code != exitOK {
+			if code != exit.OK {
 				t.Fatalf("elicit %s -h: exit %d, stderr %q", c.name, code, errs)
 			}
 			if got := out + errs; !strings.Contains(got, c.usage) || c.name != "help" && strings.Contains(got, "a terminal client for MCP servers") {
@@ -57,14 +59,14 @@ func TestCommandsHelpAndDispatchAgree(t *testing.T) {
 	}
 	// The TUI's flags before a command that only prints are looked past.
 	for _, name := range []string{"version", "help"} {
-		if code, out, errs := runCLI(t, "--theme", "dracula", name); code != exitOK || !strings.Contains(out, "elicit ") {
+		if code, out, errs := runCLI(t, "--theme", "dracula", name); code != exit.OK || !strings.Contains(out, "elicit ") {
 			t.Errorf("--theme dracula %s: exit %d, stdout %q, stderr %q", name, code, out, errs)
 		}
 	}
-	if code, _, errs := runCLI(t, "help", "tols"); code != exitUsage || !strings.Contains(errs, `did you mean "tools"?`) {
+	if code, _, errs := runCLI(t, "help", "tols"); code != exit.Usage || !strings.Contains(errs, `did you mean "tools"?`) {
 		t.Errorf("help tols: exit %d, stderr %q", code, errs)
 	}
-	if code, _, errs := runCLI(t, "frobnicate"); code != exitUsage || !strings.Contains(errs, `unknown command "frobnicate"`) {
+	if code, _, errs := runCLI(t, "frobnicate"); code != exit.Usage || !strings.Contains(errs, `unknown command "frobnicate"`) {
 		t.Errorf("frobnicate: exit %d, stderr %q", code, errs)
 	}
 }

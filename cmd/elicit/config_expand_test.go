@@ -4,6 +4,10 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/elicit-dev/elicit/cmd/elicit/internal/exit"
+	"github.com/elicit-dev/elicit/cmd/elicit/internal/recording"
+	"github.com/elicit-dev/elicit/cmd/elicit/internal/serverspec"
 )
 
 // TestProjectConfigShowsVariablesOfItsLaunch: a project's config that
@@ -29,7 +33,7 @@ func TestProjectConfigShowsVariablesOfItsLaunch(t *testing.T) {
 				t.Errorf("%s: the refusal does not say %q:\n%s", server, w, errs)
 			}
 		}
-		if code != exitUsage || strings.Contains(errs, "secret-") {
+		if code != exit.Usage || strings.Contains(errs, "secret-") {
 			t.Errorf("%s: exit %d: %s", server, code, errs)
 		}
 	}
@@ -44,7 +48,7 @@ func TestExpandedLaunchNeverShown(t *testing.T) {
 	p := writeFile(t, t.TempDir(), "mcp.json", `{"mcpServers": {
 		"cli": {"command": "srv", "args": ["--opt", "${ELICIT_TEST_TOKEN_E}"]},
 		"web": {"url": "https://h.example/${ELICIT_TEST_TOKEN_E}/mcp"}}}`)
-	cfg, err := loadConfig(p)
+	cfg, err := serverspec.Load(p)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -52,9 +56,9 @@ func TestExpandedLaunchNeverShown(t *testing.T) {
 		if !strings.Contains(strings.Join(s.Args, " ")+s.URL, "tok-secret-e") {
 			t.Fatalf("%s: the variable was not expanded for running: %+v", s.Name, s)
 		}
-		d := transportDetail(s)
-		shown := strings.Join(d.Args, " ") + d.URL + s.describe()
-		r := recordServer(s)
+		d := s.Detail()
+		shown := strings.Join(d.Args, " ") + d.URL + s.Describe()
+		r := recording.Server(s)
 		recorded := strings.Join(r.Args, " ") + r.URL
 		// (A URL shows its braces escaped.)
 		if strings.Contains(shown+recorded, "tok-secret-e") || !strings.Contains(shown, "ELICIT_TEST_TOKEN_E") ||
@@ -63,8 +67,8 @@ func TestExpandedLaunchNeverShown(t *testing.T) {
 		}
 		// A variable named as a secret: its value is one of the run's
 		// secrets, masked in every sink.
-		if !slices.Contains(specSecrets(s), "tok-secret-e") {
-			t.Errorf("%s: the value is not among the secrets %q", s.Name, specSecrets(s))
+		if !slices.Contains(s.SecretValues(), "tok-secret-e") {
+			t.Errorf("%s: the value is not among the secrets %q", s.Name, s.SecretValues())
 		}
 	}
 }

@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/elicit-dev/elicit/cmd/elicit/internal/exit"
 )
 
 // A config elicit finds in the working directory (./.mcp.json,
@@ -34,12 +36,12 @@ func TestProjectConfigHeadless(t *testing.T) {
 	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
 	code, _, errs := runCLI(t, "tools", "--server", "notes")
 	assertNotStarted(t, marker)
-	if code != exitUsage || !strings.Contains(errs, ".mcp.json") || !strings.Contains(errs, "--config .mcp.json") ||
+	if code != exit.Usage || !strings.Contains(errs, ".mcp.json") || !strings.Contains(errs, "--config .mcp.json") ||
 		!strings.Contains(errs, `server "notes" runs: sh -c`) || !strings.Contains(errs, "with NOTES_MODE set as the file says (values not shown)") {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
 	code, out, errs := runCLI(t, "tools", "--config", ".mcp.json", "--server", "notes")
-	if code != exitOK || !strings.Contains(out, "deploy") {
+	if code != exit.OK || !strings.Contains(out, "deploy") {
 		t.Fatalf("--config .mcp.json: exit %d\n%s%s", code, out, errs)
 	}
 	if _, err := os.Stat(marker); err != nil {
@@ -101,7 +103,7 @@ func TestProjectConfigShowsWhatItSends(t *testing.T) {
 			t.Errorf("the refusal does not say %q:\n%s", want, errs)
 		}
 	}
-	if code != exitUsage || strings.Contains(errs, "secret-") {
+	if code != exit.Usage || strings.Contains(errs, "secret-") {
 		t.Errorf("exit %d: %s", code, errs)
 	}
 }
@@ -115,7 +117,7 @@ func TestProjectConfigURLSecretsNotShown(t *testing.T) {
 	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
 	writeFile(t, dir, ".mcp.json", `{"mcpServers": {"web": {"url": "https://user:hunter2-pass@example.invalid/mcp?api_key=key-0123456789"}}}`)
 	code, out, errs := runCLI(t, "tools", "--server", "web")
-	if code != exitUsage || !strings.Contains(errs, `server "web" connects to: https://…@example.invalid/mcp?api_key=…`) {
+	if code != exit.Usage || !strings.Contains(errs, `server "web" connects to: https://…@example.invalid/mcp?api_key=…`) {
 		t.Errorf("exit %d: %s", code, errs)
 	}
 	for _, secret := range []string{"hunter2-pass", "key-0123456789"} {

@@ -13,6 +13,9 @@ import (
 
 	"github.com/elicit-dev/elicit/client"
 	"github.com/elicit-dev/elicit/client/question"
+	"github.com/elicit-dev/elicit/cmd/elicit/internal/agents"
+	"github.com/elicit-dev/elicit/cmd/elicit/internal/exit"
+	"github.com/elicit-dev/elicit/cmd/elicit/internal/serverspec"
 	"github.com/elicit-dev/elicit/ui"
 )
 
@@ -45,14 +48,14 @@ func unsetConfig(t *testing.T, dir string) (string, *atomic.Int64) {
 func TestConfigUnsetVariableHeadless(t *testing.T) {
 	cfg, hits := unsetConfig(t, t.TempDir())
 	code, out, errs := runBin(t, "tools", "--config", cfg, "--server", "locked")
-	if code != exitConnect || !strings.Contains(errs, "ELICIT_TEST_UNSET_BEARER") || !strings.Contains(out, "ELICIT_TEST_UNSET_BEARER") {
-		t.Errorf("--server locked: exit %d (want %d), stdout %s, stderr %q", code, exitConnect, out, errs)
+	if code != exit.Connect || !strings.Contains(errs, "ELICIT_TEST_UNSET_BEARER") || !strings.Contains(out, "ELICIT_TEST_UNSET_BEARER") {
+		t.Errorf("--server locked: exit %d (want %d), stdout %s, stderr %q", code, exit.Connect, out, errs)
 	}
 	if n := hits.Load(); n != 0 {
 		t.Errorf("%d requests reached the server whose bearer is not set", n)
 	}
 	code, out, errs = runBin(t, "tools", "--config", cfg, "--server", "demo")
-	if code != exitOK || !strings.Contains(out, `"server": "demo"`) {
+	if code != exit.OK || !strings.Contains(out, `"server": "demo"`) {
 		t.Errorf("--server demo: exit %d, stderr %q, stdout %.200s", code, errs, out)
 	}
 }
@@ -74,43 +77,6 @@ func TestConfigUnsetVariableTUI(t *testing.T) {
 // command, args, cwd and url as in its env and headers, and one that is
 // not set stops that server alone, named; a bare $ in an argument is left
 // as written.
-func TestConfigVariablesEverywhere(t *testing.T) {
-	t.Setenv("ELICIT_TEST_SET_X", "x1")
-	t.Setenv("ELICIT_TEST_UNSET_Y", "")
-	if err := os.Unsetenv("ELICIT_TEST_UNSET_Y"); err != nil {
-		t.Fatal(err)
-	}
-	p := writeFile(t, t.TempDir(), "mcp.json", `{"mcpServers": {
-		"set": {"command": "/bin/${ELICIT_TEST_SET_X}", "args": ["--k=${ELICIT_TEST_SET_X}", "print $x"], "cwd": "/tmp/${ELICIT_TEST_SET_X}"},
-		"url": {"url": "https://h.example/${ELICIT_TEST_SET_X}/mcp"},
-		"badarg": {"command": "srv", "args": ["--token", "${ELICIT_TEST_UNSET_Y}"]},
-		"badurl": {"url": "https://h.example/${ELICIT_TEST_UNSET_Y}"},
-		"badcmd": {"command": "${ELICIT_TEST_UNSET_Y}/srv"}}}`)
-	cfg, err := loadConfig(p)
-	if err != nil {
-		t.Fatal(err)
-	}
-	got := map[string]serverSpec{}
-	for _, s := range cfg.Servers {
-		got[s.Name] = s
-	}
-	if s := got["set"]; s.broken != nil || s.Command != "/bin/x1" || strings.Join(s.Args, "|") != "--k=x1|print $x" || s.Dir != "/tmp/x1" {
-		t.Errorf("set: %+v", s)
-	}
-	if s := got["url"]; s.broken != nil || s.URL != "https://h.example/x1/mcp" {
-		t.Errorf("url: %+v", s)
-	}
-	for name, where := range map[string]string{"badarg": "args[1]", "badurl": "url", "badcmd": "command"} {
-		s := got[name]
-		if s.broken == nil || codeOf(s.broken) != exitConnect || !strings.Contains(s.broken.Error(), where+": ${ELICIT_TEST_UNSET_Y} is not set") {
-			t.Errorf("%s: broken = %v, want exit %d naming %s and the variable", name, s.broken, exitConnect, where)
-		}
-		if _, err := s.transport(nil, nil); err != s.broken {
-			t.Errorf("%s: transport = %v, want the broken error", name, err)
-		}
-	}
-}
-
 // TestConfigUnsetVariableAgent: an ACP agent entry naming a variable that
 // is not set is not started either, naming it, and the file's servers and
 // other agents load; the hub shows it failed with that error and never
@@ -125,23 +91,22 @@ func TestConfigUnsetVariableAgent(t *testing.T) {
 		"srv": {"command": "x"},
 		"locked": {"type": "acp", "command": "touch", "args": [`+strconv.Quote(never)+`], "env": {"KEY": "${ELICIT_TEST_UNSET_Z}"}},
 		"argy": {"type": "acp", "command": "touch", "args": [`+strconv.Quote(never)+`, "${ELICIT_TEST_UNSET_Z}"]}}}`)
-	cfg, err := loadConfig(p)
+	cfg, err := serverspec.Load(p)
 	if err != nil {
 		t.Fatalf("one agent's variable failed the whole file: %v", err)
 	}
-	if len(cfg.Servers) != 1 || cfg.Servers[0].broken != nil || len(cfg.Agents) != 2 {
+	if len(cfg.Servers) != 1 || cfg.Servers[0].Broken != nil || len(cfg.Agents) != 2 {
 		t.Fatalf("servers %+v, agents %+v", cfg.Servers, cfg.Agents)
 	}
 	br := ui.NewBridge(ui.BridgeOptions{})
 	br.Attach(func(tea.Msg) {})
 	defer br.Close()
-	h, err := newAgentHub(br, question.NewJournal(0), cfg.Agents)
+	h, err := agents.NewHub(br, question.NewJournal(0), cfg.Agents, agents.HubOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	h.start(t.Context())
-	h.wg.Wait() // a broken agent's connect ends at once
-	defer h.close()
+	h.Start(t.Context())
+	h.Close() // waits for the connects: a broken agent's ends at once
 	for _, a := range h.Agents() {
 		if a.State != client.StateFailed || a.Err == nil || !strings.Contains(a.Err.Error(), "${ELICIT_TEST_UNSET_Z} is not set") {
 			t.Errorf("agent %s: %v %v, want failed naming the variable", a.Name, a.State, a.Err)

@@ -10,6 +10,9 @@ import (
 
 	"github.com/elicit-dev/elicit/cmd/elicit/demo"
 	"github.com/elicit-dev/elicit/cmd/elicit/demo/acpagent"
+	"github.com/elicit-dev/elicit/cmd/elicit/internal/cli"
+	"github.com/elicit-dev/elicit/cmd/elicit/internal/exit"
+	"github.com/elicit-dev/elicit/cmd/elicit/internal/tui"
 )
 
 const demoUsage = `Usage:
@@ -29,39 +32,39 @@ With --serve, --protocol restricts the versions the demo offers.
 func runDemo(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	var serve, addr string
 	var stateless, acpAgent, acpAuth, acpSlow bool
-	var f tuiFlags
-	fs := newFlagSet("demo", stderr, demoUsage)
+	var f tui.Flags
+	fs := cli.NewFlagSet("demo", stderr, demoUsage)
 	fs.BoolVar(&acpAgent, "acp", false, "serve the demo ACP agent on stdio (for elicit acp and other ACP clients)")
 	fs.BoolVar(&acpAuth, "acp-auth", false, "with --acp: require authenticate before session/new")
 	fs.BoolVar(&acpSlow, "acp-slow", false, "with --acp: answer session/new and authenticate only after a minute (-32800 to $/cancel_request meanwhile)")
 	fs.StringVar(&serve, "serve", "", "serve the demo instead of running the TUI: stdio or http")
 	fs.StringVar(&addr, "addr", "127.0.0.1:3001", "listen address for --serve http")
 	fs.BoolVar(&stateless, "stateless", false, "with --serve http: serve 2026-07-28 statelessly (go-sdk's stateless handler)")
-	f.register(fs)
-	pos, err := parseInterleaved(fs, args)
+	f.Register(fs)
+	pos, err := cli.ParseInterleaved(fs, args)
 	if err != nil {
 		return err
 	}
-	if f.record != "" && (serve != "" || acpAgent) {
-		return usageErr("--record records a session elicit has with a server (the TUI, a headless command), not a server elicit serves")
+	if f.Record != "" && (serve != "" || acpAgent) {
+		return exit.Usagef("--record records a session elicit has with a server (the TUI, a headless command), not a server elicit serves")
 	}
 	if acpAgent {
 		if serve != "" || len(pos) > 0 {
-			return usageErr("--acp serves the demo ACP agent on stdio and takes nothing else")
+			return exit.Usagef("--acp serves the demo ACP agent on stdio and takes nothing else")
 		}
 		if err := acpagent.Serve(ctx, stdin, stdout, acpagent.Options{RequireAuth: acpAuth, SlowNew: slow(acpSlow), SlowAuth: slow(acpSlow)}); err != nil && ctx.Err() == nil {
 			return fmt.Errorf("demo agent: %w", err)
 		}
 		return nil
 	}
-	opts := &demo.Options{Protocol: f.protocol, Stateless: stateless}
-	if serve != "" && f.protocol != "" {
-		if err := demo.CheckProtocol(f.protocol); err != nil {
-			return usageErr("--protocol: %v", err)
+	opts := &demo.Options{Protocol: f.Protocol, Stateless: stateless}
+	if serve != "" && f.Protocol != "" {
+		if err := demo.CheckProtocol(f.Protocol); err != nil {
+			return exit.Usagef("--protocol: %v", err)
 		}
 	}
 	if stateless && serve != "http" {
-		return usageErr("--stateless goes with --serve http")
+		return exit.Usagef("--stateless goes with --serve http")
 	}
 	switch {
 	case serve == "stdio" && len(pos) == 0:
@@ -76,51 +79,19 @@ func runDemo(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 		}
 		fmt.Fprintf(stderr, "elicit demo: serving Streamable HTTP, %s, on http://%s/mcp (ctrl+c to stop)\n", mode, addr)
 		if err := demo.ServeHTTP(ctx, addr, opts); err != nil && !errors.Is(err, http.ErrServerClosed) && ctx.Err() == nil {
-			return fail(exitConnect, "demo server on %s: %w", addr, err)
+			return exit.Fail(exit.Connect, "demo server on %s: %w", addr, err)
 		}
 		return nil
 	case serve != "" && serve != "stdio" && serve != "http":
-		return usageErr("bad --serve %q: want stdio or http", serve)
+		return exit.Usagef("bad --serve %q: want stdio or http", serve)
 	case len(pos) > 0:
-		return usageErr("demo takes no arguments, got %q", pos[0])
+		return exit.Usagef("demo takes no arguments, got %q", pos[0])
 	}
-	if f.url != "" || f.config != "" {
-		return usageErr("elicit demo runs the embedded demo; use elicit --url or --config for other servers")
+	if f.URL != "" || f.Config != "" {
+		return exit.Usagef("elicit demo runs the embedded demo; use elicit --url or --config for other servers")
 	}
-	f.demo = true
-	return runTUIWith(ctx, &f, stdout, stderr)
-}
-
-// demoEras are the protocol versions `elicit demo` runs a server of, one
-// each: the newest of each era, so that every scene plays on one of them.
-func demoEras() []string { return []string{demo.ProtocolLegacy, demo.ProtocolStateless} }
-
-// demoSpecs are the TUI's demo servers, from base (the flags' demo spec):
-// one per era, named by it, or the one --protocol pins. Each serves only
-// its era and its session is pinned to it, so the tools each lists are the
-// ones that work there.
-func demoSpecs(base serverSpec, protocol, name string) ([]serverSpec, error) {
-	if protocol != "" {
-		if err := demo.CheckProtocol(protocol); err != nil {
-			return nil, usageErr("--protocol: %v", err)
-		}
-		base.Protocol = protocol
-		base.Name = "demo-" + protocol
-		if name != "" {
-			base.Name = name
-		}
-		return []serverSpec{base}, nil
-	}
-	if name != "" {
-		return nil, usageErr("--name names one server, and the demo runs one per era; pin one with --protocol to name it")
-	}
-	var out []serverSpec
-	for _, era := range demoEras() {
-		s := base
-		s.Name, s.Protocol = "demo-"+era, era
-		out = append(out, s)
-	}
-	return out, nil
+	f.Demo = true
+	return tui.Env{Version: version, Ask: terminalAsker(stdout)}.Run(ctx, &f, stdout, stderr)
 }
 
 // slow is the demo agent's delay for --acp-slow.

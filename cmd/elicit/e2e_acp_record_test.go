@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/elicit-dev/elicit/client/record"
+	"github.com/elicit-dev/elicit/cmd/elicit/internal/exit"
 )
 
 // TestTUIACPRecordReplay drives `elicit acp --record FILE` (the TUI on
@@ -53,7 +54,7 @@ func TestTUIACPRecordReplay(t *testing.T) {
 		t.Errorf("the person's permission answer: %+v", rec.Answers[0])
 	}
 	code, out, errs := runBin(t, "replay", f)
-	if code != exitOK || !strings.Contains(out, "✓ call 1 demo-agent session/prompt permission") ||
+	if code != exit.OK || !strings.Contains(out, "✓ call 1 demo-agent session/prompt permission") ||
 		!strings.Contains(out, "✓ call 2 demo-agent session/prompt question") || !strings.Contains(out, "all matched") {
 		t.Fatalf("replay: exit %d\n%s%s", code, out, errs)
 	}
@@ -62,7 +63,7 @@ func TestTUIACPRecordReplay(t *testing.T) {
 		t.Fatal(err)
 	}
 	code, out, errs = runBin(t, "replay", f, "--", "env", testServerEnv+"=acp-altered", exe)
-	if code != exitDiffers || !strings.Contains(out, "✗ call 1 demo-agent session/prompt permission") ||
+	if code != exit.Differs || !strings.Contains(out, "✗ call 1 demo-agent session/prompt permission") ||
 		!strings.Contains(out, "✓ call 2 demo-agent session/prompt question") {
 		t.Fatalf("replay against the altered agent: exit %d\n%s%s", code, out, errs)
 	}
@@ -99,7 +100,7 @@ func TestTUIDemoRecordsAgent(t *testing.T) {
 	}
 	code, out, errs := runBin(t, "replay", f)
 	agentOK := regexp.MustCompile(`✓ call \d+ demo-agent session/prompt permission`)
-	if code != exitOK || !agentOK.MatchString(out) || !strings.Contains(out, "all matched") {
+	if code != exit.OK || !agentOK.MatchString(out) || !strings.Contains(out, "all matched") {
 		t.Fatalf("replay: exit %d\n%s%s", code, out, errs)
 	}
 }
@@ -133,7 +134,7 @@ func TestTUIACPRecordAuth(t *testing.T) {
 	}
 	// The agent was a command: the replay runs it when the person names it.
 	code, out, errs := runBin(t, "replay", f, "--", binPath, "demo", "--acp", "--acp-auth")
-	if code != exitOK || !strings.Contains(out, "session/prompt hello") || !strings.Contains(out, "all matched") {
+	if code != exit.OK || !strings.Contains(out, "session/prompt hello") || !strings.Contains(out, "all matched") {
 		t.Fatalf("replay: exit %d\n%s%s", code, out, errs)
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/elicit-dev/elicit/client/record"
+	"github.com/elicit-dev/elicit/cmd/elicit/internal/exit"
 )
 
 // TestTUIRecordReplay records a session a person drives in the TUI
@@ -68,11 +69,11 @@ func TestTUIRecordReplay(t *testing.T) {
 	deployOK := regexp.MustCompile(`✓ call \d+ demo-2025-11-25 tools/call deploy`)
 	withdrawnOK := regexp.MustCompile(`✓ call \d+ demo-2025-11-25 tools/call withdrawn`)
 	deployRed := regexp.MustCompile(`✗ call \d+ demo-2025-11-25 tools/call deploy`)
-	if code != exitOK || !deployOK.MatchString(out) || !withdrawnOK.MatchString(out) || !strings.Contains(out, "all matched") {
+	if code != exit.OK || !deployOK.MatchString(out) || !withdrawnOK.MatchString(out) || !strings.Contains(out, "all matched") {
 		t.Fatalf("replay against the demo: exit %d\n%s%s", code, out, errs)
 	}
 	code, out, errs = runCLI(t, append([]string{"replay", f}, alteredDemo(t)...)...)
-	if code != exitDiffers || !deployRed.MatchString(out) ||
+	if code != exit.Differs || !deployRed.MatchString(out) ||
 		!strings.Contains(out, "schema/properties/branch/enum/3: added; recorded (none), now \"rollback\"") {
 		t.Fatalf("replay against the altered demo: exit %d\n%s%s", code, out, errs)
 	}

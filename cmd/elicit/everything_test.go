@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/elicit-dev/elicit/cmd/elicit/internal/headless"
 	"github.com/elicit-dev/elicit/internal/testenv"
 )
 
@@ -46,7 +47,7 @@ func TestEverythingElicitation(t *testing.T) {
 	if err != nil {
 		t.Fatalf("elicit call failed: %v\nstdout:\n%s\nstderr:\n%s", err, out, stderr.String())
 	}
-	var got callOutput
+	var got headless.CallOutput
 	if err := json.Unmarshal(out, &got); err != nil {
 		t.Fatalf("output is not JSON: %v\n%s", err, out)
 	}
@@ -107,7 +108,7 @@ func TestEverythingHTTP(t *testing.T) {
 			if err != nil {
 				t.Fatalf("elicit call: %v\n%s\n%s", err, out, stderr.String())
 			}
-			var got callOutput
+			var got headless.CallOutput
 			if err := json.Unmarshal(out, &got); err != nil {
 				t.Fatalf("output: %v\n%s", err, out)
 			}

@@ -1,17 +1,17 @@
 package main
 
 import (
-	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"io"
-	"slices"
 	"strings"
 
 	"charm.land/bubbles/v2/key"
 	"charm.land/huh/v2"
 
+	"github.com/elicit-dev/elicit/cmd/elicit/internal/exit"
+	"github.com/elicit-dev/elicit/cmd/elicit/internal/serverspec"
 	"github.com/elicit-dev/elicit/themes/untrusted"
 )
 
@@ -19,71 +19,13 @@ import (
 // the person is asked for each input the environment does not give
 // (ELICIT_INPUT_ID), in one form; a password input is not echoed. The
 // values go into the servers' env and headers and nowhere else: they are
-// never logged, printed or put in an error.
-
-// inputQuestion is one input to ask for: its id and what the config
-// declares about it (zero when it declares nothing).
-type inputQuestion struct {
-	ID    string
-	Input configInput
-}
-
-// inputAsker asks the person for the values of qs, by id; an error means
-// nothing was given (the person aborted).
-type inputAsker func(ctx context.Context, path string, qs []inputQuestion) (map[string]string, error)
-
-// loadConfigAsking is loadConfig for a person: inputs the environment does
-// not give are asked for with ask, all at once, before the config's
-// servers are built.
-func loadConfigAsking(ctx context.Context, path string, ask inputAsker) (*config, error) {
-	var missing []string
-	cfg, err := loadConfigWith(path, func(id string) (string, bool) {
-		if v, ok := envInput(id); ok {
-			return v, true
-		}
-		if !slices.Contains(missing, id) {
-			missing = append(missing, id)
-		}
-		return "", true // a stand-in: this pass only learns what is missing
-	})
-	if err != nil || len(missing) == 0 {
-		return cfg, err
-	}
-	// In the order the file declares them, then the undeclared by id:
-	// the order they were met in follows Go's map order (env, headers).
-	rank := func(id string) int {
-		if i := slices.IndexFunc(cfg.Inputs, func(in configInput) bool { return in.ID == id }); i >= 0 {
-			return i
-		}
-		return len(cfg.Inputs)
-	}
-	slices.SortFunc(missing, func(a, b string) int {
-		return cmp.Or(cmp.Compare(rank(a), rank(b)), strings.Compare(a, b))
-	})
-	qs := make([]inputQuestion, 0, len(missing))
-	for _, id := range missing {
-		q := inputQuestion{ID: id}
-		if i := rank(id); i < len(cfg.Inputs) {
-			q.Input = cfg.Inputs[i]
-		}
-		qs = append(qs, q)
-	}
-	answers, err := ask(ctx, path, qs)
-	if err != nil {
-		return nil, err
-	}
-	return loadConfigWith(path, func(id string) (string, bool) {
-		if v, ok := answers[id]; ok {
-			return v, true
-		}
-		return envInput(id)
-	})
-}
+// never logged, printed or put in an error. serverspec.LoadAsking decides
+// what to ask; this is the form that asks it.
 
 // terminalAsker asks with a huh form on the terminal (stdin, out). Esc or
 // ctrl+c aborts start-up.
-func terminalAsker(out io.Writer) inputAsker {
-	return func(ctx context.Context, path string, qs []inputQuestion) (map[string]string, error) {
+func terminalAsker(out io.Writer) serverspec.InputAsker {
+	return func(ctx context.Context, path string, qs []serverspec.InputQuestion) (map[string]string, error) {
 		values := make([]string, len(qs))
 		fields := make([]huh.Field, 0, len(qs))
 		for i, q := range qs {
@@ -111,16 +53,16 @@ func terminalAsker(out io.Writer) inputAsker {
 
 // abortedInputs says what was not given and how to give it without the
 // form.
-func abortedInputs(qs []inputQuestion) error {
+func abortedInputs(qs []serverspec.InputQuestion) error {
 	names, envs := make([]string, len(qs)), make([]string, len(qs))
 	for i, q := range qs {
-		names[i], envs[i] = "${input:"+untrusted.Line(q.ID)+"}", inputEnv(q.ID)
+		names[i], envs[i] = "${input:"+untrusted.Line(q.ID)+"}", serverspec.InputEnv(q.ID)
 	}
 	verb := "was"
 	if len(qs) > 1 {
 		verb = "were"
 	}
-	return usageErr("start-up aborted: %s %s not given (set %s to start without the question)",
+	return exit.Usagef("start-up aborted: %s %s not given (set %s to start without the question)",
 		strings.Join(names, ", "), verb, strings.Join(envs, ", "))
 }
 
@@ -128,13 +70,13 @@ func abortedInputs(qs []inputQuestion) error {
 // with options, else a text input (masked for a password), prefilled
 // with the declared default. Config text is shown through untrusted: a
 // .vscode/mcp.json may come with a cloned repository.
-func inputField(q inputQuestion, v *string) huh.Field {
+func inputField(q serverspec.InputQuestion, v *string) huh.Field {
 	in := q.Input
 	title := untrusted.Line(in.Description)
 	if title == "" {
 		title = "Value for ${input:" + untrusted.Line(q.ID) + "}"
 	}
-	desc := "${input:" + untrusted.Line(q.ID) + "} · " + inputEnv(q.ID) + " gives it without asking"
+	desc := "${input:" + untrusted.Line(q.ID) + "} · " + serverspec.InputEnv(q.ID) + " gives it without asking"
 	*v = in.Default
 	if in.Type == "pickString" && len(in.Options) > 0 {
 		opts := make([]huh.Option[string], 0, len(in.Options))

@@ -7,6 +7,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/elicit-dev/elicit/cmd/elicit/internal/exit"
+	"github.com/elicit-dev/elicit/cmd/elicit/internal/headless"
 )
 
 // serveEvilLog declares logging; it answers logging/setLevel and then
@@ -43,8 +46,8 @@ func serveEvilLog(in *bufio.Scanner, out *json.Encoder) {
 
 // logLevelResult is what a test reads of a command's JSON.
 type logLevelResult struct {
-	LogLevel *logLevelOutput
-	Failure  *failure
+	LogLevel *headless.LogLevelOutput
+	Failure  *exit.Failure
 }
 
 func decodeLogLevel(t *testing.T, out, errs []byte) logLevelResult {
@@ -80,7 +83,7 @@ func TestLogLevel(t *testing.T) {
 				}
 				code, out, errs := runBinary(t, append(args, "--", binPath, "demo", "--serve", "stdio")...)
 				got := decodeLogLevel(t, out, errs)
-				if code != exitOK {
+				if code != exit.OK {
 					t.Fatalf("exit %d, stderr %q", code, errs)
 				}
 				if shown := strings.Contains(string(errs), line); shown != tc.shown {
@@ -89,7 +92,7 @@ func TestLogLevel(t *testing.T) {
 				switch {
 				case tc.level == "" && got.LogLevel != nil:
 					t.Errorf("logLevel %+v without --log-level", got.LogLevel)
-				case tc.level != "" && (got.LogLevel == nil || *got.LogLevel != logLevelOutput{Level: tc.level}):
+				case tc.level != "" && (got.LogLevel == nil || *got.LogLevel != headless.LogLevelOutput{Level: tc.level}):
 					t.Errorf("logLevel %+v, want {Level: %s}\n%s", got.LogLevel, tc.level, out)
 				}
 			})
@@ -100,7 +103,7 @@ func TestLogLevel(t *testing.T) {
 		rec := filepath.Join(t.TempDir(), "rec.jsonl")
 		code, out, errs := runHostile(t, "empty-lists", "tools", "--log-level", "debug", "--record", rec)
 		got := decodeLogLevel(t, out, errs)
-		if code != exitOK || got.LogLevel == nil || got.LogLevel.Skipped != "the server did not declare logging" || got.LogLevel.Error != "" {
+		if code != exit.OK || got.LogLevel == nil || got.LogLevel.Skipped != "the server did not declare logging" || got.LogLevel.Error != "" {
 			t.Errorf("exit %d, logLevel %+v, stderr %q", code, got.LogLevel, errs)
 		}
 		if !strings.Contains(string(errs), "did not declare logging") {
@@ -118,7 +121,7 @@ func TestLogLevel(t *testing.T) {
 		t.Parallel()
 		code, out, errs := runBinary(t, "tools", "--log-level", "verbose", "--", "/nonexistent/elicit-server")
 		got := decodeLogLevel(t, out, errs)
-		if code != exitUsage || got.Failure == nil || got.Failure.Kind != "usage" ||
+		if code != exit.Usage || got.Failure == nil || got.Failure.Kind != "usage" ||
 			!strings.Contains(got.Failure.Message, "debug, info, notice, warning, error, critical, alert, emergency") {
 			t.Errorf("exit %d, failure %+v, stderr %q", code, got.Failure, errs)
 		}
@@ -126,7 +129,7 @@ func TestLogLevel(t *testing.T) {
 	t.Run("hostile log", func(t *testing.T) {
 		t.Parallel()
 		code, out, errs := runHostile(t, "evil-log", "call", "evil-log", "--log-level", "debug")
-		if code != exitOK || !strings.Contains(string(errs), "] log error") || !strings.Contains(string(errs), "pwned") {
+		if code != exit.OK || !strings.Contains(string(errs), "] log error") || !strings.Contains(string(errs), "pwned") {
 			t.Errorf("exit %d, stderr %q", code, errs)
 		}
 		assertInertBytes(t, "stderr", errs)

@@ -6,17 +6,19 @@ import (
 	"context"
 	"errors"
 	"flag"
-	"fmt"
 	"io"
 	"os"
 	"os/signal"
-	"runtime/pprof"
-	"runtime/trace"
 	"slices"
 	"strings"
 	"syscall"
 
-	"github.com/elicit-dev/elicit/themes/untrusted"
+	"github.com/elicit-dev/elicit/cmd/elicit/internal/cli"
+	"github.com/elicit-dev/elicit/cmd/elicit/internal/exit"
+	"github.com/elicit-dev/elicit/cmd/elicit/internal/headless"
+	"github.com/elicit-dev/elicit/cmd/elicit/internal/profile"
+	"github.com/elicit-dev/elicit/cmd/elicit/internal/serverspec"
+	"github.com/elicit-dev/elicit/cmd/elicit/internal/tui"
 	"github.com/elicit-dev/elicit/transport/redact"
 )
 
@@ -35,14 +37,9 @@ func main() {
 	if !printsOnly(args) {
 		ctx, _ = signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 	}
-	stopProfile := startProfile(os.Getenv(profileEnv), os.Stderr)
-	stopTrace := startTrace(os.Getenv(traceEnv), os.Stderr)
-	// Not for the children: the demo's agent and stdio servers run this
-	// binary, and would write over the same files.
-	_, _ = os.Unsetenv(profileEnv), os.Unsetenv(traceEnv)
+	stopProfiles := profile.Start(os.Stderr)
 	code := run(ctx, args, os.Stdin, os.Stdout, os.Stderr)
-	stopTrace()
-	stopProfile()
+	stopProfiles()
 	os.Exit(code)
 }
 
@@ -61,76 +58,21 @@ func printsOnly(args []string) bool {
 	return ok && c.printsOnly
 }
 
-// profileEnv names a file to write a CPU profile of the whole run to: how
-// the idle-CPU and start-up figures of BENCHMARKS.md were taken apart.
-const profileEnv = "ELICIT_CPUPROFILE"
-
-// startProfile starts a CPU profile into path ("" does nothing) and
-// returns what stops it.
-func startProfile(path string, stderr io.Writer) func() {
-	if path == "" {
-		return func() {}
-	}
-	f, err := os.Create(path)
-	if err != nil {
-		fmt.Fprintf(stderr, "elicit: %s: %v\n", profileEnv, err)
-		return func() {}
-	}
-	if err := pprof.StartCPUProfile(f); err != nil {
-		fmt.Fprintf(stderr, "elicit: %s: %v\n", profileEnv, err)
-		f.Close()
-		return func() {}
-	}
-	return func() {
-		pprof.StopCPUProfile()
-		f.Close()
-	}
-}
-
-// traceEnv names a file to write a Go execution trace of the whole run to
-// (go tool trace): what woke an idle TUI, and why, is read from it
-// (BENCHMARKS.md, "Idle").
-const traceEnv = "ELICIT_TRACE"
-
-// startTrace starts an execution trace into path ("" does nothing) and
-// returns what stops it.
-func startTrace(path string, stderr io.Writer) func() {
-	if path == "" {
-		return func() {}
-	}
-	f, err := os.Create(path)
-	if err != nil {
-		fmt.Fprintf(stderr, "elicit: %s: %v\n", traceEnv, err)
-		return func() {}
-	}
-	if err := trace.Start(f); err != nil {
-		fmt.Fprintf(stderr, "elicit: %s: %v\n", traceEnv, err)
-		f.Close()
-		return func() {}
-	}
-	return func() {
-		trace.Stop()
-		f.Close()
-	}
-}
-
 // run is main without the process: tests call it directly.
 func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	// The run's secrets, masked in all it prints on stderr; the writer
-	// carries them down to every command (secrets.go).
+	// carries them down to every command (serverspec/secrets.go).
 	errw := redact.NewSecrets().Writer(stderr)
 	defer errw.Flush()
 	err := dispatch(ctx, args, stdin, stdout, errw)
-	if err != nil && !errors.Is(err, errHelp) {
-		printError(errw, err)
+	if err != nil && !errors.Is(err, exit.ErrHelp) {
+		exit.Print(errw, err)
 	}
-	if errors.Is(err, errHelp) {
-		return exitOK
+	if errors.Is(err, exit.ErrHelp) {
+		return exit.OK
 	}
-	return codeOf(err)
+	return exit.CodeOf(err)
 }
-
-var errHelp = errors.New("help shown")
 
 // commands are the subcommands' names (commandTable), for hoistCommand
 // and suggestions.
@@ -151,8 +93,8 @@ func hoistCommand(args []string) []string {
 	}
 	fs := flag.NewFlagSet("elicit", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
-	(&tuiFlags{}).register(fs)
-	before, _ := splitDashDash(args)
+	(&tui.Flags{}).Register(fs)
+	before, _ := cli.SplitDashDash(args)
 	if fs.Parse(before) != nil {
 		return args
 	}
@@ -205,44 +147,9 @@ func stdoutForScripts(name string, args []string) bool {
 	case "demo":
 		return false // the TUI's terminal, or demo --serve stdio's protocol
 	case "acp":
-		return !acpWantsTUI(args[1:])
+		return !tui.ACPWantsTUI(args[1:])
 	}
 	return true
-}
-
-// withFailureJSON runs a headless command; when it fails before writing
-// its JSON (bad flags, no server, a list that failed), it prints a JSON
-// object saying why, so a script always has JSON to read on stdout.
-func withFailureJSON(stdout io.Writer, run func(io.Writer) error) error {
-	w := &countingWriter{w: stdout}
-	err := run(w)
-	if err != nil && !errors.Is(err, errHelp) && w.n == 0 {
-		if werr := writeJSON(stdout, struct {
-			Failure *failure `json:"failure"`
-		}{failureOf(err)}); werr != nil {
-			return errors.Join(err, werr)
-		}
-	}
-	return err
-}
-
-// countingWriter counts what went through it.
-type countingWriter struct {
-	w io.Writer
-	n int
-}
-
-func (c *countingWriter) Write(p []byte) (int, error) {
-	n, err := c.w.Write(p)
-	c.n += n
-	return n, err
-}
-
-// printError writes the run's last line. Errors carry server text (a
-// JSON-RPC error message, a dying server's stderr), so it goes through
-// the sanitizer like everything else elicit prints.
-func printError(w io.Writer, err error) {
-	fmt.Fprintf(w, "elicit: %s\n", untrusted.Text(err.Error()))
 }
 
 // dispatch runs the command args name (commandTable), or the TUI.
@@ -263,12 +170,12 @@ func dispatch(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	if stdoutForScripts(c.name, args) {
 		// Its stdout is text and JSON for scripts and logs: it gets the
 		// run's secrets masked too.
-		outw := secretsOf(stderr).Writer(stdout)
+		outw := serverspec.SecretsOf(stderr).Writer(stdout)
 		defer outw.Flush()
 		stdout = outw
 	}
 	if c.headless {
-		return withFailureJSON(stdout, func(w io.Writer) error { return c.run(ctx, args[1:], stdin, w, stderr) })
+		return headless.WithFailureJSON(stdout, func(w io.Writer) error { return c.run(ctx, args[1:], stdin, w, stderr) })
 	}
 	return c.run(ctx, args[1:], stdin, stdout, stderr)
 }

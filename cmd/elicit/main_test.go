@@ -18,9 +18,6 @@ func TestMain(m *testing.M) {
 	if runTestServer() { // the binary is a test server (hostile_server_test.go)
 		os.Exit(0)
 	}
-	if runTappedAgent() { // the binary is the demo ACP agent (agent_tap_test.go)
-		os.Exit(0)
-	}
 	if runStormServer() { // the binary is a go-sdk server that storms (e2e_storm_test.go)
 		os.Exit(0)
 	}
@@ -52,4 +49,17 @@ func runWithLeakCheck(m *testing.M) int {
 		}
 	}
 	return code
+}
+
+// writeFile writes body to dir/name (making its folders) for a test.
+func writeFile(t *testing.T, dir, name, body string) string {
+	t.Helper()
+	p := filepath.Join(dir, name)
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(p, []byte(body), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return p
 }

@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/elicit-dev/elicit/cmd/elicit/internal/exit"
 	"github.com/elicit-dev/elicit/internal/testenv"
 )
 
@@ -205,7 +206,7 @@ func TestOAuthHeadlessTimesOut(t *testing.T) {
 	state := filepath.Join(dir, "state")
 	env := []string{"XDG_STATE_HOME=" + state, "BROWSER=" + browserScript(t, dir, filepath.Join(dir, "log"), true)}
 	_, stderr, err := runElicit(t, env, "tools", "--url", url, "--auth-timeout", "2s")
-	if code := exitCode(err); code != exitConnect || !strings.Contains(stderr, "authorization timed out") {
+	if code := exitCode(err); code != exit.Connect || !strings.Contains(stderr, "authorization timed out") {
 		t.Fatalf("exit %d, stderr:\n%s", code, stderr)
 	}
 	if files, _ := filepath.Glob(filepath.Join(state, "elicit", "auth", "*.json")); len(files) != 0 {

@@ -7,6 +7,8 @@ import (
 	"os/exec"
 	"strings"
 	"testing"
+
+	"github.com/elicit-dev/elicit/cmd/elicit/internal/exit"
 )
 
 // runBinary runs the real elicit binary and returns its exit code and
@@ -32,7 +34,7 @@ type pingResult struct {
 	ConnectMS                       float64
 	RTTMS                           *float64
 	Findings                        []json.RawMessage
-	Failure                         *failure
+	Failure                         *exit.Failure
 }
 
 func decodePing(t *testing.T, out, errs []byte) pingResult {
@@ -56,7 +58,7 @@ func TestPing(t *testing.T) {
 		t.Parallel()
 		code, out, errs := runBinary(t, append([]string{"ping", "--protocol", "2025-11-25"}, demo...)...)
 		got := decodePing(t, out, errs)
-		if code != exitOK || got.Protocol != "2025-11-25" || got.RTTMS == nil || *got.RTTMS <= 0 || got.ConnectMS <= 0 ||
+		if code != exit.OK || got.Protocol != "2025-11-25" || got.RTTMS == nil || *got.RTTMS <= 0 || got.ConnectMS <= 0 ||
 			got.NoPing != "" || got.Failure != nil || got.Findings == nil {
 			t.Errorf("exit %d, stderr %q, stdout:\n%s", code, errs, out)
 		}
@@ -65,7 +67,7 @@ func TestPing(t *testing.T) {
 		t.Parallel()
 		code, out, errs := runBinary(t, append([]string{"ping", "--protocol", "2026-07-28"}, demo...)...)
 		got := decodePing(t, out, errs)
-		if code != exitOK || got.RTTMS != nil || !strings.Contains(got.NoPing, "2026-07-28") || got.ConnectMS <= 0 {
+		if code != exit.OK || got.RTTMS != nil || !strings.Contains(got.NoPing, "2026-07-28") || got.ConnectMS <= 0 {
 			t.Errorf("exit %d, stderr %q, stdout:\n%s", code, errs, out)
 		}
 	})
@@ -75,7 +77,7 @@ func TestPing(t *testing.T) {
 		// with -32601.
 		code, out, errs := runHostile(t, "empty-lists", "ping")
 		got := decodePing(t, out, errs)
-		if code != exitToolError || got.Failure == nil || got.Failure.Kind != "tool-error" || !strings.Contains(got.Error, "ping") ||
+		if code != exit.ToolError || got.Failure == nil || got.Failure.Kind != "tool-error" || !strings.Contains(got.Error, "ping") ||
 			got.RTTMS != nil || got.Server == "" {
 			t.Errorf("exit %d, stderr %q, stdout:\n%s", code, errs, out)
 		}
@@ -87,7 +89,7 @@ func TestPing(t *testing.T) {
 		t.Parallel()
 		code, out, errs := runBinary(t, "ping", "--", "/nonexistent/elicit-server")
 		got := decodePing(t, out, errs)
-		if code != exitConnect || got.Failure == nil || got.Failure.Kind != "connect" {
+		if code != exit.Connect || got.Failure == nil || got.Failure.Kind != "connect" {
 			t.Errorf("exit %d, stderr %q, stdout:\n%s", code, errs, out)
 		}
 	})
@@ -95,7 +97,7 @@ func TestPing(t *testing.T) {
 		t.Parallel()
 		code, out, errs := runBinary(t, "ping", "extra")
 		got := decodePing(t, out, errs)
-		if code != exitUsage || got.Failure == nil || got.Failure.Kind != "usage" {
+		if code != exit.Usage || got.Failure == nil || got.Failure.Kind != "usage" {
 			t.Errorf("exit %d, stderr %q, stdout:\n%s", code, errs, out)
 		}
 	})

@@ -7,6 +7,9 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/elicit-dev/elicit/cmd/elicit/internal/exit"
+	"github.com/elicit-dev/elicit/cmd/elicit/internal/headless"
 )
 
 // Receiver-side tasks against server-everything, headless: its async
@@ -30,7 +33,7 @@ func TestEverythingAsyncElicitationHeadless(t *testing.T) {
 	if err != nil {
 		t.Fatalf("elicit call: %v\n%s\n%s", err, out, stderr.String())
 	}
-	var got callOutput
+	var got headless.CallOutput
 	if err := json.Unmarshal(out, &got); err != nil {
 		t.Fatalf("output: %v\n%s", err, out)
 	}
@@ -50,7 +53,7 @@ func TestEverythingAsyncElicitationHeadless(t *testing.T) {
 // declined, the task fails with the spec's -1, which the tool reports.
 func TestEverythingAsyncSamplingHeadless(t *testing.T) {
 	got, code, errs := everythingRun(t, "call", "trigger-sampling-request-async", "--args", `{"prompt":"Say hi"}`, "--sample", "echo")
-	if code != exitOK {
+	if code != exit.OK {
 		t.Fatalf("exit %d\n%s", code, errs)
 	}
 	txt := resultText(t, got)
@@ -63,7 +66,7 @@ func TestEverythingAsyncSamplingHeadless(t *testing.T) {
 		t.Errorf("sampling %+v: want one answered request of a task of ours", got.Sampling)
 	}
 	got, code, _ = everythingRun(t, "call", "trigger-sampling-request-async", "--args", `{"prompt":"x"}`, "--sample", "decline")
-	if txt := resultText(t, got); code != exitNotAccepted || !strings.Contains(txt, "[FAILED] User rejected sampling request") {
+	if txt := resultText(t, got); code != exit.NotAccepted || !strings.Contains(txt, "[FAILED] User rejected sampling request") {
 		t.Errorf("declined: exit %d, result %s", code, txt)
 	}
 }

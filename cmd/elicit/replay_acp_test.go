@@ -15,6 +15,10 @@ import (
 
 	"github.com/elicit-dev/elicit/client/record"
 	"github.com/elicit-dev/elicit/cmd/elicit/demo/acpagent"
+	"github.com/elicit-dev/elicit/cmd/elicit/internal/app"
+	"github.com/elicit-dev/elicit/cmd/elicit/internal/exit"
+	"github.com/elicit-dev/elicit/cmd/elicit/internal/replay"
+	"github.com/elicit-dev/elicit/cmd/elicit/internal/serverspec"
 )
 
 // serveACPAltered is the demo agent with its permission request's last
@@ -57,10 +61,10 @@ func runBin(t *testing.T, args ...string) (int, string, string) {
 	return 0, out.String(), errb.String()
 }
 
-func replayACPJSON(t *testing.T, args ...string) (int, replayReport) {
+func replayACPJSON(t *testing.T, args ...string) (int, replay.Report) {
 	t.Helper()
 	code, out, errs := runBin(t, append([]string{"replay", "--json"}, args...)...)
-	var rep replayReport
+	var rep replay.Report
 	if err := json.Unmarshal([]byte(out), &rep); err != nil {
 		t.Fatalf("replay --json: %v\n%s\nstderr: %s", err, out, errs)
 	}
@@ -74,7 +78,7 @@ func replayACPJSON(t *testing.T, args ...string) (int, replayReport) {
 func TestACPRecordReplay(t *testing.T) {
 	f := filepath.Join(t.TempDir(), "acp.jsonl")
 	code, _, errs := runBin(t, "acp", "--prompt", "permission please", "--permission", "allow", "--record", f)
-	if code != exitOK {
+	if code != exit.OK {
 		t.Fatalf("acp --record: exit %d: %s", code, errs)
 	}
 	rec, err := record.ReadFile(f)
@@ -85,7 +89,7 @@ func TestACPRecordReplay(t *testing.T) {
 		rec.Settings.Command != "acp" {
 		t.Errorf("settings: %+v", rec.Settings)
 	}
-	if rec.Frames < 8 || len(rec.Calls) != 1 || rec.Calls[0].Method != methodACPPrompt || rec.Calls[0].Result == nil {
+	if rec.Frames < 8 || len(rec.Calls) != 1 || rec.Calls[0].Method != app.PromptMethod || rec.Calls[0].Result == nil {
 		t.Fatalf("frames %d, calls %+v", rec.Frames, rec.Calls)
 	}
 	if len(rec.Answers) != 1 {
@@ -99,7 +103,7 @@ func TestACPRecordReplay(t *testing.T) {
 	}
 
 	code, out, errs := runBin(t, "replay", f)
-	if code != exitOK || !strings.Contains(out, "✓ call 1 demo-agent session/prompt permission please") ||
+	if code != exit.OK || !strings.Contains(out, "✓ call 1 demo-agent session/prompt permission please") ||
 		!strings.Contains(out, "all matched") || !strings.Contains(out, "not compared") {
 		t.Fatalf("replay: exit %d\n%s%s", code, out, errs)
 	}
@@ -118,7 +122,7 @@ func TestACPRecordReplay(t *testing.T) {
 		t.Fatal(err)
 	}
 	code, rep := replayACPJSON(t, changed)
-	if code != exitDiffers || rep.Match || len(rep.Calls) != 1 {
+	if code != exit.Differs || rep.Match || len(rep.Calls) != 1 {
 		t.Fatalf("replay of the changed answer: exit %d %+v", code, rep)
 	}
 	var outcome, message, status bool
@@ -142,10 +146,10 @@ func TestACPRecordReplay(t *testing.T) {
 		t.Fatal(err)
 	}
 	code, rep = replayACPJSON(t, f, "--", "env", testServerEnv+"=acp-altered", exe)
-	if code != exitDiffers || rep.Match {
+	if code != exit.Differs || rep.Match {
 		t.Fatalf("replay against the altered agent: exit %d %+v", code, rep)
 	}
-	var shape *difference
+	var shape *replay.Difference
 	for i, d := range rep.Calls[0].Differences {
 		if d.What == "question changed" {
 			shape = &rep.Calls[0].Differences[i]
@@ -156,7 +160,7 @@ func TestACPRecordReplay(t *testing.T) {
 		t.Errorf("the changed permission request: %+v", rep.Calls[0].Differences)
 	}
 	code, out, _ = runBin(t, "replay", f, "--", "env", testServerEnv+"=acp-altered", exe)
-	if code != exitDiffers || !strings.Contains(out, "✗ call 1 demo-agent session/prompt") ||
+	if code != exit.Differs || !strings.Contains(out, "✗ call 1 demo-agent session/prompt") ||
 		!strings.Contains(out, `question changed (question "Edit config.json") permission/options/3/optionId`) {
 		t.Errorf("the text report:\n%s", out)
 	}
@@ -170,7 +174,7 @@ func TestACPRecordNoSecrets(t *testing.T) {
 	f := filepath.Join(t.TempDir(), "acp.jsonl")
 	code, _, errs := runBin(t, "acp", "--prompt", "question", "--record", f, "--",
 		"env", "ELICIT_API_TOKEN="+secret, binPath, "demo", "--acp")
-	if code != exitOK {
+	if code != exit.OK {
 		t.Fatalf("acp --record: exit %d: %s", code, errs)
 	}
 	b, err := os.ReadFile(f)
@@ -184,18 +188,18 @@ func TestACPRecordNoSecrets(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if a := rec.Settings.Agents[0]; a.Kind != "stdio" || a.Command != "env" || !strings.Contains(strings.Join(a.Args, " "), "ELICIT_API_TOKEN="+masked) {
+	if a := rec.Settings.Agents[0]; a.Kind != "stdio" || a.Command != "env" || !strings.Contains(strings.Join(a.Args, " "), "ELICIT_API_TOKEN="+serverspec.Masked) {
 		t.Errorf("the agent as recorded: %+v", a)
 	}
 	if len(rec.Answers) != 1 || rec.Answers[0].Question.Kind != "elicitation" || rec.Answers[0].Given == nil || rec.Answers[0].Given.Kind != "accept" {
 		t.Errorf("the elicitation answer: %+v", rec.Answers)
 	}
 	code, _, errs = runBin(t, "replay", f)
-	if code != exitUsage || !strings.Contains(errs, "masked (secret) argument") {
-		t.Errorf("replay of a masked command: exit %d (want %d): %s", code, exitUsage, errs)
+	if code != exit.Usage || !strings.Contains(errs, "masked (secret) argument") {
+		t.Errorf("replay of a masked command: exit %d (want %d): %s", code, exit.Usage, errs)
 	}
 	code, out, errs := runBin(t, "replay", f, "--", binPath, "demo", "--acp")
-	if code != exitOK || !strings.Contains(out, "all matched") {
+	if code != exit.OK || !strings.Contains(out, "all matched") {
 		t.Errorf("replay against the agent given: exit %d\n%s%s", code, out, errs)
 	}
 }
@@ -208,13 +212,13 @@ func TestACPReplayAgentSecretsMasked(t *testing.T) {
 	const secret = "s3cr3t-value-9c"
 	dir := t.TempDir()
 	f, g := filepath.Join(dir, "a.jsonl"), filepath.Join(dir, "b.jsonl")
-	if code, _, errs := runBin(t, "acp", "--prompt", "question", "--record", f, "--", binPath, "demo", "--acp"); code != exitOK {
+	if code, _, errs := runBin(t, "acp", "--prompt", "question", "--record", f, "--", binPath, "demo", "--acp"); code != exit.OK {
 		t.Fatalf("acp --record: exit %d: %s", code, errs)
 	}
 	code, out, errs := runBin(t, "replay", f, "--record", g, "--", "env", "ELICIT_API_TOKEN="+secret,
 		"sh", "-c", `echo "token is $ELICIT_API_TOKEN" >&2; exec "$0" demo --acp`, binPath)
-	if code != exitOK || !strings.Contains(errs, "token is [redacted]") {
-		t.Errorf("replay: exit %d, want %d and the agent's line masked on stderr:\n%s%s", code, exitOK, out, errs)
+	if code != exit.OK || !strings.Contains(errs, "token is [redacted]") {
+		t.Errorf("replay: exit %d, want %d and the agent's line masked on stderr:\n%s%s", code, exit.OK, out, errs)
 	}
 	b, err := os.ReadFile(g)
 	if err != nil {

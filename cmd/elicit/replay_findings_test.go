@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/elicit-dev/elicit/client/findings"
+	"github.com/elicit-dev/elicit/cmd/elicit/internal/exit"
 )
 
 // TestReplayFindings: a replayed session reports the server's spec
@@ -17,7 +18,7 @@ func TestReplayFindings(t *testing.T) {
 	t.Parallel()
 	f := filepath.Join(t.TempDir(), "call.jsonl")
 	code, out, errs := runHostile(t, "lint-secret", "call", "lint-secret", "--record", f)
-	if code != exitOK {
+	if code != exit.OK {
 		t.Fatalf("call --record: exit %d, stderr %s", code, errs)
 	}
 	var live struct {
@@ -35,7 +36,7 @@ func TestReplayFindings(t *testing.T) {
 	if err := json.Unmarshal([]byte(js), &rep); err != nil {
 		t.Fatalf("replay --json: %v\n%s\nstderr: %s", err, js, stderr)
 	}
-	if code != exitOK || !rep.Match {
+	if code != exit.OK || !rep.Match {
 		t.Errorf("replay: exit %d, match %v; stderr %s", code, rep.Match, stderr)
 	}
 	if rep.Findings == nil || len(*rep.Findings) != 1 || (*rep.Findings)[0].Rule != findings.ElicitFormSecret || (*rep.Findings)[0].Server != live.Findings[0].Server {

@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/elicit-dev/elicit/cmd/elicit/internal/exit"
 )
 
 // TestReplayMatchesByMessageNotID: storm asks three questions at once,
@@ -23,7 +25,7 @@ func TestReplayMatchesByMessageNotID(t *testing.T) {
 		t.Run(era, func(t *testing.T) {
 			f := filepath.Join(t.TempDir(), "storm.jsonl")
 			code, out, errs := runCLI(t, "call", "storm", "--args", `{"n":3}`, "--answer", answers, "--protocol", era, "--record", f)
-			if code != exitOK || !strings.Contains(out, `30,`) || !strings.Contains(out, `10,`) {
+			if code != exit.OK || !strings.Contains(out, `30,`) || !strings.Contains(out, `10,`) {
 				t.Fatalf("call --record: exit %d\n%s\n%s", code, out, errs)
 			}
 			orig, err := os.ReadFile(f)
@@ -59,7 +61,7 @@ func TestReplayMatchesByMessageNotID(t *testing.T) {
 			// Keys (request ids, input keys) that name no question of the replay.
 			shuffled := rewrite("shuffled.jsonl", func(i int, l map[string]any) { l["key"] = "demo#" + string(rune('x'+i)) })
 			code, out, errs = runCLI(t, "replay", shuffled)
-			if code != exitOK || !strings.Contains(out, "all matched") {
+			if code != exit.OK || !strings.Contains(out, "all matched") {
 				t.Fatalf("replay with other keys: exit %d\n%s%s", code, out, errs)
 			}
 			edited := rewrite("edited.jsonl", func(_ int, l map[string]any) {
@@ -70,8 +72,8 @@ func TestReplayMatchesByMessageNotID(t *testing.T) {
 				}
 			})
 			code, out, _ = runCLI(t, "replay", edited)
-			if code != exitDiffers || !strings.Contains(out, "result") || !strings.Contains(out, "11") {
-				t.Fatalf("replay with an edited answer: exit %d, want %d and the result's 10 now 11\n%s", code, exitDiffers, out)
+			if code != exit.Differs || !strings.Contains(out, "result") || !strings.Contains(out, "11") {
+				t.Fatalf("replay with an edited answer: exit %d, want %d and the result's 10 now 11\n%s", code, exit.Differs, out)
 			}
 		})
 	}

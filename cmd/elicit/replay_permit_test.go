@@ -7,14 +7,13 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/elicit-dev/elicit/client/question"
-	"github.com/elicit-dev/elicit/client/record"
+	"github.com/elicit-dev/elicit/cmd/elicit/internal/exit"
 )
 
 // A recording's "allow" to a permission request is the consent of
 // whoever made the file, not of the person replaying it: against an agent
 // that is not elicit's demo agent, a recorded allow of a tool call that
-// may change things (replay_permit.go) is answered only with the
+// may change things (internal/replay/permit.go) is answered only with the
 // person's word; else the replay rejects it and says so as a difference.
 
 // recordAllow records the demo agent's "Edit config.json" permission
@@ -23,7 +22,7 @@ func recordAllow(t *testing.T) string {
 	t.Helper()
 	f := filepath.Join(t.TempDir(), "acp.jsonl")
 	code, _, errs := runBin(t, "acp", "--prompt", "permission please", "--permission", "allow", "--record", f)
-	if code != exitOK {
+	if code != exit.OK {
 		t.Fatalf("acp --record: exit %d: %s", code, errs)
 	}
 	return f
@@ -39,8 +38,8 @@ func TestReplayRecordedAllowNeedsYourWord(t *testing.T) {
 	agent := []string{"--", binPath, "demo", "--acp"}
 
 	code, rep := replayACPJSON(t, append([]string{f}, agent...)...)
-	if code != exitDiffers || rep.Match || len(rep.Calls) != 1 {
-		t.Fatalf("replay against a named agent: exit %d (want %d) %+v", code, exitDiffers, rep)
+	if code != exit.Differs || rep.Match || len(rep.Calls) != 1 {
+		t.Fatalf("replay against a named agent: exit %d (want %d) %+v", code, exit.Differs, rep)
 	}
 	var refused bool
 	for _, d := range rep.Calls[0].Differences {
@@ -54,20 +53,20 @@ func TestReplayRecordedAllowNeedsYourWord(t *testing.T) {
 		t.Errorf("the recorded allow was not refused and said so: %+v", rep.Calls[0].Differences)
 	}
 	code, out, errs := runBin(t, append([]string{"replay", f}, agent...)...)
-	if code != exitDiffers || !strings.Contains(out, `outcome (question "Edit config.json")`) ||
+	if code != exit.Differs || !strings.Contains(out, `outcome (question "Edit config.json")`) ||
 		!strings.Contains(errs, "--trust-recorded-command") || !strings.Contains(errs, `"Edit config.json" (edit)`) {
 		t.Errorf("the text report: exit %d\n%s%s", code, out, errs)
 	}
 
 	// The person's word: the flag (or y on a terminal).
 	code, out, errs = runBin(t, append([]string{"replay", "--trust-recorded-command", f}, agent...)...)
-	if code != exitOK || !strings.Contains(out, "all matched") || !strings.Contains(errs, `"Edit config.json" (edit)`) {
+	if code != exit.OK || !strings.Contains(out, "all matched") || !strings.Contains(errs, `"Edit config.json" (edit)`) {
 		t.Errorf("replay --trust-recorded-command: exit %d\n%s%s", code, out, errs)
 	}
 
 	// elicit's own demo agent, as recorded: its tool calls change nothing.
 	code, out, errs = runBin(t, "replay", f)
-	if code != exitOK || !strings.Contains(out, "all matched") {
+	if code != exit.OK || !strings.Contains(out, "all matched") {
 		t.Errorf("replay against the demo agent: exit %d\n%s%s", code, out, errs)
 	}
 }
@@ -107,52 +106,16 @@ func TestReplayRecordedAllowConfirm(t *testing.T) {
 func TestReplayRecordedAgentShowsAllows(t *testing.T) {
 	f := filepath.Join(t.TempDir(), "acp.jsonl")
 	code, _, errs := runBin(t, "acp", "--prompt", "permission please", "--permission", "allow", "--record", f, "--", binPath, "demo", "--acp")
-	if code != exitOK {
+	if code != exit.OK {
 		t.Fatalf("acp --record: exit %d: %s", code, errs)
 	}
 	code, _, errs = runBin(t, "replay", f)
-	if code != exitUsage || !strings.Contains(errs, `answers allow (option allow) to the permission request "Edit config.json" (edit), as recorded`) {
+	if code != exit.Usage || !strings.Contains(errs, `answers allow (option allow) to the permission request "Edit config.json" (edit), as recorded`) {
 		t.Errorf("the refusal does not show the recorded allow: exit %d\n%s", code, errs)
 	}
 	code, out, errs := runBin(t, "replay", "--trust-recorded-command", f)
-	if code != exitOK || !strings.Contains(out, "all matched") {
+	if code != exit.OK || !strings.Contains(out, "all matched") {
 		t.Errorf("replay --trust-recorded-command: exit %d\n%s%s", code, out, errs)
-	}
-}
-
-// TestPermitRefusal: which recorded answers a replay gives to a live
-// permission request, by the kind the agent sends now.
-func TestPermitRefusal(t *testing.T) {
-	opts := []question.PermissionOption{{ID: "a", Kind: question.OptionAllowOnce}, {ID: "r", Kind: question.OptionRejectOnce}}
-	live := func(kind string) (*question.Question, *record.Question) {
-		q := &question.Question{Kind: question.KindPermission, Permission: &question.Permission{Options: opts}}
-		return q, &record.Question{Kind: "permission", Permission: &record.Permission{Title: "t", ToolKind: kind}}
-	}
-	recorded := func(kind string) record.Answer {
-		return record.Answer{Question: &record.Question{Kind: "permission", Permission: &record.Permission{Title: "t", ToolKind: kind,
-			Options: []record.PermissionOption{{ID: "a", Kind: question.OptionAllowOnce}}}}, Given: &record.Given{Kind: "accept", Option: "a"}}
-	}
-	allow := question.Outcome{Kind: question.Accept, Option: "a"}
-	for _, c := range []struct {
-		name         string
-		p            permitPolicy
-		recKind, now string
-		out          question.Outcome
-		refused      bool
-	}{
-		{"demo agent", permitPolicy{}, "execute", "execute", allow, false},
-		{"execute, no word", permitPolicy{guard: true}, "execute", "execute", allow, true},
-		{"no kind, no word", permitPolicy{guard: true}, "", "", allow, true},
-		{"read", permitPolicy{guard: true}, "read", "read", allow, false},
-		{"read recorded, execute now, confirmed", permitPolicy{guard: true, confirmed: true}, "read", "execute", allow, true},
-		{"execute confirmed", permitPolicy{guard: true, confirmed: true}, "execute", "execute", allow, false},
-		{"flag", permitPolicy{guard: true, trusted: true}, "read", "execute", allow, false},
-		{"reject", permitPolicy{guard: true}, "execute", "execute", question.Outcome{Kind: question.Accept, Option: "r"}, false},
-	} {
-		q, rq := live(c.now)
-		if got := c.p.refusal(q, rq, recorded(c.recKind), c.out) != ""; got != c.refused {
-			t.Errorf("%s: refused %v, want %v", c.name, got, c.refused)
-		}
 	}
 }
 
@@ -174,7 +137,7 @@ func TestReplayReadsExactNames(t *testing.T) {
 		t.Fatal(err)
 	}
 	code, out, errs := runBin(t, "replay", f)
-	if code != exitOK || !strings.Contains(out, "✓ call 1 demo-agent session/prompt permission please") {
+	if code != exit.OK || !strings.Contains(out, "✓ call 1 demo-agent session/prompt permission please") {
 		t.Errorf("replay: exit %d\n%s%s", code, out, errs)
 	}
 }

@@ -15,6 +15,8 @@ import (
 
 	"github.com/elicit-dev/elicit/client/record"
 	"github.com/elicit-dev/elicit/cmd/elicit/demo"
+	"github.com/elicit-dev/elicit/cmd/elicit/internal/exit"
+	"github.com/elicit-dev/elicit/cmd/elicit/internal/replay"
 )
 
 // alteredDemo is the server command of the demo with its deploy question
@@ -29,10 +31,10 @@ func alteredDemo(t *testing.T) []string {
 }
 
 // replayJSON runs elicit replay --json and decodes its report.
-func replayJSON(t *testing.T, args ...string) (int, replayReport, string) {
+func replayJSON(t *testing.T, args ...string) (int, replay.Report, string) {
 	t.Helper()
 	code, out, errs := runCLI(t, append([]string{"replay", "--json"}, args...)...)
-	var rep replayReport
+	var rep replay.Report
 	if err := json.Unmarshal([]byte(out), &rep); err != nil {
 		t.Fatalf("replay --json: %v\n%s\nstderr: %s", err, out, errs)
 	}
@@ -48,23 +50,23 @@ func TestReplayGreenThenRed(t *testing.T) {
 		t.Run(era, func(t *testing.T) {
 			f := filepath.Join(t.TempDir(), "deploy.jsonl")
 			code, _, errs := runCLI(t, "call", "deploy", "--protocol", era, "--args", `{"service":"api"}`, "--record", f)
-			if code != exitOK {
+			if code != exit.OK {
 				t.Fatalf("call --record: exit %d: %s", code, errs)
 			}
 			code, out, errs := runCLI(t, "replay", f)
-			if code != exitOK || !strings.Contains(out, "✓ call 1 demo tools/call deploy") || !strings.Contains(out, "all matched") {
+			if code != exit.OK || !strings.Contains(out, "✓ call 1 demo tools/call deploy") || !strings.Contains(out, "all matched") {
 				t.Fatalf("replay against the demo: exit %d\n%s%s", code, out, errs)
 			}
 			code, rep, errs := replayJSON(t, f, "--", binPath, "demo", "--serve", "stdio")
-			if code != exitOK || !rep.Match {
+			if code != exit.OK || !rep.Match {
 				t.Fatalf("replay against the demo over stdio: exit %d %+v %s", code, rep, errs)
 			}
 
 			code, rep, errs = replayJSON(t, append([]string{f}, alteredDemo(t)...)...)
-			if code != exitDiffers || rep.Match || len(rep.Calls) != 1 || rep.Calls[0].Status != "differs" {
+			if code != exit.Differs || rep.Match || len(rep.Calls) != 1 || rep.Calls[0].Status != "differs" {
 				t.Fatalf("replay against the altered demo: exit %d, report %+v, stderr %s", code, rep, errs)
 			}
-			var changed *difference
+			var changed *replay.Difference
 			for i, d := range rep.Calls[0].Differences {
 				if d.What == "question changed" {
 					changed = &rep.Calls[0].Differences[i]
@@ -75,7 +77,7 @@ func TestReplayGreenThenRed(t *testing.T) {
 				t.Errorf("the changed question is not reported as such: %+v", rep.Calls[0].Differences)
 			}
 			code, out, _ = runCLI(t, append([]string{"replay", f}, alteredDemo(t)...)...)
-			if code != exitDiffers || !strings.Contains(out, "✗ call 1 demo tools/call deploy") ||
+			if code != exit.Differs || !strings.Contains(out, "✗ call 1 demo tools/call deploy") ||
 				!strings.Contains(out, `question changed (question "Which branch should be deployed to production?") schema/properties/branch/enum/3: added; recorded (none), now "rollback"`) {
 				t.Errorf("the text report does not say what changed:\n%s", out)
 			}
@@ -88,7 +90,7 @@ func TestReplayGreenThenRed(t *testing.T) {
 // come and one that does instead, another outcome.
 func TestReplayReportsEachDifference(t *testing.T) {
 	f := filepath.Join(t.TempDir(), "deploy.jsonl")
-	if code, _, errs := runCLI(t, "call", "deploy", "--protocol", "2025-11-25", "--record", f); code != exitOK {
+	if code, _, errs := runCLI(t, "call", "deploy", "--protocol", "2025-11-25", "--record", f); code != exit.OK {
 		t.Fatalf("call --record: exit %d: %s", code, errs)
 	}
 	orig, err := os.ReadFile(f)
@@ -138,7 +140,7 @@ func TestReplayReportsEachDifference(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			code, rep, errs := replayJSON(t, edit(tc.name+".jsonl", tc.fn))
-			if code != exitDiffers || len(rep.Calls) != 1 {
+			if code != exit.Differs || len(rep.Calls) != 1 {
 				t.Fatalf("exit %d, %+v, %s", code, rep, errs)
 			}
 			var got []string
@@ -161,12 +163,12 @@ func TestRecordMasksSecrets(t *testing.T) {
 	f := filepath.Join(dir, "http.jsonl")
 	code, _, errs := runCLI(t, "tools", "--url", srv.URL+"/?token=SEKRIT1", "--header", "Authorization: Bearer SEKRIT2",
 		"--header", "X-Api-Key: SEKRIT3", "--record", f)
-	if code != exitOK {
+	if code != exit.OK {
 		t.Fatalf("tools --url: exit %d: %s", code, errs)
 	}
 	g := filepath.Join(dir, "stdio.jsonl")
 	code, _, errs = runCLI(t, "tools", "--record", g, "--", "env", "API_TOKEN=SEKRIT4", binPath, "demo", "--serve", "stdio")
-	if code != exitOK {
+	if code != exit.OK {
 		t.Fatalf("tools -- CMD: exit %d: %s", code, errs)
 	}
 	for _, p := range []string{f, g} {
@@ -190,7 +192,7 @@ func TestRecordMasksSecrets(t *testing.T) {
 		t.Errorf("the recording lacks its call, frames or end: %+v", rec)
 	}
 	// The masked URL cannot be replayed as recorded: the replay says so.
-	if code, _, errs := runCLI(t, "replay", f); code != exitUsage || !strings.Contains(errs, "give it with --url") {
+	if code, _, errs := runCLI(t, "replay", f); code != exit.Usage || !strings.Contains(errs, "give it with --url") {
 		t.Errorf("replay of a masked URL: exit %d: %s", code, errs)
 	}
 	rec, err = record.ReadFile(g)
@@ -209,7 +211,7 @@ func TestRecordUnwritablePath(t *testing.T) {
 	marker := filepath.Join(dir, "started")
 	bad := filepath.Join(dir, "no-such-dir", "r.jsonl")
 	code, _, errs := runCLI(t, "tools", "--record", bad, "--", "sh", "-c", "touch "+marker)
-	if code != exitUsage || !strings.Contains(errs, "--record "+bad) || !strings.Contains(errs, "no such file or directory") {
+	if code != exit.Usage || !strings.Contains(errs, "--record "+bad) || !strings.Contains(errs, "no such file or directory") {
 		t.Errorf("exit %d, stderr %s", code, errs)
 	}
 	if _, err := os.Stat(marker); err == nil {
@@ -228,8 +230,8 @@ func TestRecordEndsOnEveryExit(t *testing.T) {
 		t.Fatal(err)
 	}
 	code, _, _ := runCLI(t, "call", "die-on-call", "--record", dead, "--", "env", testServerEnv+"=die-on-call", exe)
-	if code != exitToolError {
-		t.Errorf("a server dying in the call: exit %d, want %d", code, exitToolError)
+	if code != exit.ToolError {
+		t.Errorf("a server dying in the call: exit %d, want %d", code, exit.ToolError)
 	}
 	rec, err := record.ReadFile(dead)
 	if err != nil {
@@ -278,7 +280,7 @@ func TestRecordEndsOnEveryExit(t *testing.T) {
 func TestReplayAbandoned(t *testing.T) {
 	dir := t.TempDir()
 	g := filepath.Join(dir, "deploy.jsonl")
-	if code, _, errs := runCLI(t, "call", "deploy", "--protocol", "2025-11-25", "--record", g); code != exitOK {
+	if code, _, errs := runCLI(t, "call", "deploy", "--protocol", "2025-11-25", "--record", g); code != exit.OK {
 		t.Fatalf("call deploy --record: exit %d: %s", code, errs)
 	}
 	b, err := os.ReadFile(g)
@@ -305,7 +307,7 @@ func TestReplayAbandoned(t *testing.T) {
 		t.Fatal(err)
 	}
 	code, rep, errs := replayJSON(t, g)
-	if code != exitOK || !rep.Match {
+	if code != exit.OK || !rep.Match {
 		t.Errorf("replay of an abandoned call: exit %d %+v %s", code, rep, errs)
 	}
 }
@@ -318,7 +320,7 @@ func TestReplaySampling(t *testing.T) {
 			f := filepath.Join(t.TempDir(), "summarize.jsonl")
 			code, _, errs := runCLI(t, "call", "summarize", "--args", `{"text":"The quick brown fox jumps over the lazy dog."}`,
 				"--protocol", era, "--sample", "echo", "--record", f)
-			if code != exitOK {
+			if code != exit.OK {
 				t.Fatalf("call summarize --record: exit %d: %s", code, errs)
 			}
 			rec, err := record.ReadFile(f)
@@ -329,7 +331,7 @@ func TestReplaySampling(t *testing.T) {
 				rec.Answers[0].Given.Sample == nil || !strings.Contains(string(rec.Answers[0].Question.Sampling), "quick brown fox") {
 				t.Fatalf("the sampling answer: %+v", rec.Answers)
 			}
-			if code, rep, errs := replayJSON(t, f); code != exitOK || !rep.Match {
+			if code, rep, errs := replayJSON(t, f); code != exit.OK || !rep.Match {
 				t.Errorf("replay: exit %d %+v %s", code, rep, errs)
 			}
 		})

@@ -16,11 +16,12 @@ import (
 	"time"
 
 	"github.com/elicit-dev/elicit/cmd/elicit/demo"
+	"github.com/elicit-dev/elicit/cmd/elicit/internal/exit"
 )
 
 // A replay runs a command, or connects to a URL, named only inside the
 // recording when the person says so: by naming the server, by confirming
-// on a terminal, or with --trust-recorded-command (replay_trust.go).
+// on a terminal, or with --trust-recorded-command (internal/replay/trust.go).
 
 // markedServer is a stdio demo server whose start leaves marker behind:
 // whether a replay ran the recorded command is seen on the disk.
@@ -35,7 +36,7 @@ func recordMarked(t *testing.T, dir string, env ...string) (file, marker string)
 	file, marker = filepath.Join(dir, "tools.jsonl"), filepath.Join(dir, "started")
 	cmd := append(append([]string{"env"}, env...), markedServer(marker)...)
 	code, _, errs := runCLI(t, append([]string{"tools", "--record", file, "--"}, cmd...)...)
-	if code != exitOK {
+	if code != exit.OK {
 		t.Fatalf("tools --record: exit %d: %s", code, errs)
 	}
 	if err := os.Remove(marker); err != nil {
@@ -59,8 +60,8 @@ func TestReplayRefusesRecordedCommand(t *testing.T) {
 	f, marker := recordMarked(t, dir, "ELICIT_TRUST_TEST=1")
 	code, out, errs := runCLI(t, "replay", f)
 	assertNotStarted(t, marker)
-	if code != exitUsage || out != "" {
-		t.Fatalf("replay of a recorded command: exit %d (want %d)\n%s%s", code, exitUsage, out, errs)
+	if code != exit.Usage || out != "" {
+		t.Fatalf("replay of a recorded command: exit %d (want %d)\n%s%s", code, exit.Usage, out, errs)
 	}
 	for _, want := range []string{"--trust-recorded-command", "-- CMD ARGS", "--url URL", "--config FILE --server NAME",
 		`server "sh" runs: env ELICIT_TRUST_TEST=1 sh -c 'touch "$0"; exec "$1" demo --serve stdio' ` + marker} {
@@ -69,18 +70,18 @@ func TestReplayRefusesRecordedCommand(t *testing.T) {
 		}
 	}
 	// elicit replay -h says how.
-	if code, _, usage := runCLI(t, "replay", "-h"); code != exitOK || !strings.Contains(usage, "-trust-recorded-command") ||
+	if code, _, usage := runCLI(t, "replay", "-h"); code != exit.OK || !strings.Contains(usage, "-trust-recorded-command") ||
 		!strings.Contains(usage, "named only in the file is run when you name the server instead") {
 		t.Errorf("replay -h: exit %d:\n%s", code, usage)
 	}
 	// --json too: nothing on stdout but the failure.
-	if code, _, _ := runCLI(t, "replay", "--json", f); code != exitUsage {
+	if code, _, _ := runCLI(t, "replay", "--json", f); code != exit.Usage {
 		t.Errorf("replay --json: exit %d", code)
 	}
 	assertNotStarted(t, marker)
 
 	code, out, errs = runCLI(t, "replay", "--trust-recorded-command", f)
-	if code != exitOK || !strings.Contains(out, "all matched") || !strings.Contains(errs, `server "sh" runs: env`) {
+	if code != exit.OK || !strings.Contains(out, "all matched") || !strings.Contains(errs, `server "sh" runs: env`) {
 		t.Fatalf("replay --trust-recorded-command: exit %d\n%s%s", code, out, errs)
 	}
 	if _, err := os.Stat(marker); err != nil {
@@ -89,7 +90,7 @@ func TestReplayRefusesRecordedCommand(t *testing.T) {
 	os.Remove(marker)
 	// The person names the server: nothing of the file's runs.
 	code, out, errs = runCLI(t, "replay", f, "--", binPath, "demo", "--serve", "stdio")
-	if code != exitOK || !strings.Contains(out, "all matched") {
+	if code != exit.OK || !strings.Contains(out, "all matched") {
 		t.Fatalf("replay against the server given: exit %d\n%s%s", code, out, errs)
 	}
 	assertNotStarted(t, marker)
@@ -107,7 +108,7 @@ func TestReplayRecordedEnvShown(t *testing.T) {
 	t.Setenv("AWS_SECRET_ACCESS_KEY", "not-to-be-shown")
 	code, _, errs := runCLI(t, "replay", f)
 	assertNotStarted(t, marker)
-	if code != exitUsage || !strings.Contains(errs, "in this environment; recorded with AWS_SECRET_ACCESS_KEY, HOME set (values not shown)") ||
+	if code != exit.Usage || !strings.Contains(errs, "in this environment; recorded with AWS_SECRET_ACCESS_KEY, HOME set (values not shown)") ||
 		strings.Contains(errs, "not-to-be-shown") {
 		t.Errorf("exit %d: %s", code, errs)
 	}
@@ -124,16 +125,16 @@ func TestReplayRefusesRecordedURL(t *testing.T) {
 	}))
 	defer srv.Close()
 	f := filepath.Join(t.TempDir(), "http.jsonl")
-	if code, _, errs := runCLI(t, "tools", "--url", srv.URL+"/mcp", "--record", f); code != exitOK {
+	if code, _, errs := runCLI(t, "tools", "--url", srv.URL+"/mcp", "--record", f); code != exit.OK {
 		t.Fatalf("tools --url --record: exit %d: %s", code, errs)
 	}
 	hits.Store(0)
 	code, _, errs := runCLI(t, "replay", f)
-	if code != exitUsage || hits.Load() != 0 || !strings.Contains(errs, `server "`) || !strings.Contains(errs, "connects to: "+srv.URL+"/mcp") {
+	if code != exit.Usage || hits.Load() != 0 || !strings.Contains(errs, `server "`) || !strings.Contains(errs, "connects to: "+srv.URL+"/mcp") {
 		t.Fatalf("replay of a recorded URL: exit %d, %d requests: %s", code, hits.Load(), errs)
 	}
 	code, out, errs := runCLI(t, "replay", "--trust-recorded-command", f)
-	if code != exitOK || hits.Load() == 0 || !strings.Contains(out, "all matched") {
+	if code != exit.OK || hits.Load() == 0 || !strings.Contains(out, "all matched") {
 		t.Fatalf("replay --trust-recorded-command of a URL: exit %d\n%s%s", code, out, errs)
 	}
 }
@@ -150,12 +151,12 @@ func TestReplayRefusesRecordedServers(t *testing.T) {
 	for _, args := range [][]string{{"replay", f}, {"replay", f, "--recorded", "sh"}} {
 		code, _, errs := runCLI(t, args...)
 		assertNotStarted(t, marker)
-		if code != exitUsage || !strings.Contains(errs, `server "sh" runs:`) || strings.Contains(errs, `server "demo"`) {
+		if code != exit.Usage || !strings.Contains(errs, `server "sh" runs:`) || strings.Contains(errs, `server "demo"`) {
 			t.Errorf("%v: exit %d: %s", args, code, errs)
 		}
 	}
 	// Only the demo replayed: nothing of the file's runs, no question.
-	if code, out, errs := runCLI(t, "replay", f, "--recorded", "demo"); code != exitOK {
+	if code, out, errs := runCLI(t, "replay", f, "--recorded", "demo"); code != exit.OK {
 		t.Errorf("--recorded demo: exit %d\n%s%s", code, out, errs)
 	}
 	assertNotStarted(t, marker)
@@ -173,7 +174,7 @@ func TestReplayConfigRunsOnlyTheNamedServer(t *testing.T) {
 	}})
 	cfg := writeFile(t, dir, "mcp.json", string(cfgBody))
 	code, out, errs := runCLI(t, "replay", f, "--config", cfg, "--server", "a")
-	if code != exitOK || !strings.Contains(out, "all matched") {
+	if code != exit.OK || !strings.Contains(out, "all matched") {
 		t.Fatalf("replay --config --server: exit %d\n%s%s", code, out, errs)
 	}
 	assertNotStarted(t, marker)
@@ -187,22 +188,22 @@ func TestReplayRefusesRecordedAgent(t *testing.T) {
 	f, marker := filepath.Join(dir, "acp.jsonl"), filepath.Join(dir, "started")
 	agent := []string{"sh", "-c", `touch "$0"; exec "$1" demo --acp`, marker, binPath}
 	code, _, errs := runBin(t, append([]string{"acp", "--prompt", "question", "--record", f, "--"}, agent...)...)
-	if code != exitOK {
+	if code != exit.OK {
 		t.Fatalf("acp --record: exit %d: %s", code, errs)
 	}
 	os.Remove(marker)
 	code, _, errs = runBin(t, "replay", f)
 	assertNotStarted(t, marker)
-	if code != exitUsage || !strings.Contains(errs, `agent "sh" runs: sh -c`) || !strings.Contains(errs, "--trust-recorded-command") {
+	if code != exit.Usage || !strings.Contains(errs, `agent "sh" runs: sh -c`) || !strings.Contains(errs, "--trust-recorded-command") {
 		t.Fatalf("replay of a recorded agent: exit %d: %s", code, errs)
 	}
 	code, out, errs := runBin(t, "replay", "--trust-recorded-command", f)
-	if code != exitOK || !strings.Contains(out, "all matched") {
+	if code != exit.OK || !strings.Contains(out, "all matched") {
 		t.Fatalf("replay --trust-recorded-command: exit %d\n%s%s", code, out, errs)
 	}
 	os.Remove(marker)
 	code, out, errs = runBin(t, "replay", f, "--", binPath, "demo", "--acp")
-	if code != exitOK || !strings.Contains(out, "all matched") {
+	if code != exit.OK || !strings.Contains(out, "all matched") {
 		t.Fatalf("replay against the agent given: exit %d\n%s%s", code, out, errs)
 	}
 	assertNotStarted(t, marker)
@@ -215,7 +216,7 @@ func TestReplayRefusesRecordedAgent(t *testing.T) {
 	for _, args := range [][]string{{"replay", f}, {"replay", f, "--", binPath, "demo", "--serve", "stdio"}} {
 		code, _, errs = runBin(t, args...)
 		assertNotStarted(t, marker)
-		if code != exitUsage || !strings.Contains(errs, `agent "sh" runs: sh -c`) {
+		if code != exit.Usage || !strings.Contains(errs, `agent "sh" runs: sh -c`) {
 			t.Errorf("%v: exit %d: %s", args, code, errs)
 		}
 	}
@@ -301,7 +302,7 @@ func TestReplayConfirmOnTerminal(t *testing.T) {
 func TestReplayRecordedRoots(t *testing.T) {
 	dir := t.TempDir()
 	f := filepath.Join(dir, "roots.jsonl")
-	if code, _, errs := runCLI(t, "tools", "--root", "/", "--record", f); code != exitOK {
+	if code, _, errs := runCLI(t, "tools", "--root", "/", "--record", f); code != exit.OK {
 		t.Fatalf("tools --root --record: exit %d: %s", code, errs)
 	}
 	editSettings(t, f, func(s map[string]any) {
@@ -310,19 +311,19 @@ func TestReplayRecordedRoots(t *testing.T) {
 	})
 	server := []string{"--", binPath, "demo", "--serve", "stdio"}
 	code, _, errs := runCLI(t, append([]string{"replay", f}, server...)...)
-	if code != exitUsage || !strings.Contains(errs, `server "demo" (the one you named), as the recording says:`) ||
+	if code != exit.Usage || !strings.Contains(errs, `server "demo" (the one you named), as the recording says:`) ||
 		!strings.Contains(errs, "offered the roots file:/// (--root replaces them)") {
 		t.Fatalf("replay with recorded roots: exit %d: %s", code, errs)
 	}
 	for _, extra := range [][]string{{"--root", dir}, {"--trust-recorded-command"}} {
 		code, out, errs := runCLI(t, append(append([]string{"replay", f}, extra...), server...)...)
-		if code != exitOK {
+		if code != exit.OK {
 			t.Errorf("%v: exit %d\n%s%s", extra, code, out, errs)
 		}
 	}
 	// The recorded server itself shows its roots beside its command.
 	code, _, errs = runCLI(t, "replay", f)
-	if code != exitUsage || !strings.Contains(errs, `server "demo" runs: true`) || !strings.Contains(errs, "offered the roots file:///") {
+	if code != exit.Usage || !strings.Contains(errs, `server "demo" runs: true`) || !strings.Contains(errs, "offered the roots file:///") {
 		t.Errorf("replay of the recorded command: exit %d: %s", code, errs)
 	}
 }
@@ -336,7 +337,7 @@ func TestReplayRecordedAgentCwd(t *testing.T) {
 	f := filepath.Join(t.TempDir(), "write.jsonl")
 	notes := filepath.Join(work, "notes.txt")
 	code, _, errs := runBin(t, "acp", "--prompt", "write", "--allow-fs", "--permission", "allow", "--cwd", work, "--record", f)
-	if code != exitOK {
+	if code != exit.OK {
 		t.Fatalf("acp --record: exit %d: %s", code, errs)
 	}
 	if err := os.Remove(notes); err != nil {
@@ -350,7 +351,7 @@ func TestReplayRecordedAgentCwd(t *testing.T) {
 		{[]string{"replay", f, "--", binPath, "demo", "--acp"}, `agent "demo-agent" (the one you named), as the recording says:`},
 	} {
 		code, _, errs := runBin(t, tc.args...)
-		if code != exitUsage || !strings.Contains(errs, tc.whose) || !strings.Contains(errs, "its session in "+work) ||
+		if code != exit.Usage || !strings.Contains(errs, tc.whose) || !strings.Contains(errs, "its session in "+work) ||
 			!strings.Contains(errs, "allowed to read and write files there") {
 			t.Errorf("%v: exit %d: %s", tc.args, code, errs)
 		}
@@ -359,7 +360,7 @@ func TestReplayRecordedAgentCwd(t *testing.T) {
 		}
 	}
 	code, out, errs := runBin(t, "replay", "--trust-recorded-command", f)
-	if code != exitOK || !strings.Contains(out, "all matched") {
+	if code != exit.OK || !strings.Contains(out, "all matched") {
 		t.Fatalf("replay --trust-recorded-command: exit %d\n%s%s", code, out, errs)
 	}
 	if _, err := os.Stat(notes); err != nil {
@@ -372,33 +373,15 @@ func TestReplayRecordedAgentCwd(t *testing.T) {
 // the recording's, and does not apply to it.
 func TestReplayNamedAgentRunsHere(t *testing.T) {
 	f := filepath.Join(t.TempDir(), "acp.jsonl")
-	if code, _, errs := runBin(t, "acp", "--prompt", "question", "--record", f); code != exitOK {
+	if code, _, errs := runBin(t, "acp", "--prompt", "question", "--record", f); code != exit.OK {
 		t.Fatalf("acp --record: exit %d: %s", code, errs)
 	}
 	editSettings(t, f, func(s map[string]any) {
 		s["agents"].([]any)[0].(map[string]any)["dir"] = filepath.Join(t.TempDir(), "chosen-by-the-file")
 	})
 	code, out, errs := runBin(t, "replay", f, "--", binPath, "demo", "--acp")
-	if code != exitOK || !strings.Contains(out, "all matched") {
+	if code != exit.OK || !strings.Contains(out, "all matched") {
 		t.Errorf("replay against the agent named: exit %d\n%s%s", code, out, errs)
-	}
-}
-
-// TestLaunchLinesShowEverything: what a file names is shown as a shell
-// would take it back, its escapes and bidi overrides visible, not acted
-// on; an empty argument and one with a space stay visible as such.
-func TestLaunchLinesShowEverything(t *testing.T) {
-	l := recordedLaunch{what: "server", name: "no\u202etes\x1b]0;x\x07", command: "sh",
-		args: []string{"-c", "echo hi\nrm -rf ~", "", "it's", "X=\x1b[2J"}, dir: "/tmp/a b"}
-	got := strings.Join(l.lines(), "\n")
-	want := `server "no\u202etes\x1b]0;x\a" runs: sh -c 'echo hi⏎rm -rf ~' '' 'it'\''s' 'X=␛[2J'` + "\n" + `  in the directory '/tmp/a b'`
-	if got != want {
-		t.Errorf("lines:\n%s\nwant:\n%s", got, want)
-	}
-	for _, r := range got {
-		if r == 0x1b || r == '\u202e' || r == 0x07 {
-			t.Errorf("a control or bidi rune reaches the terminal: %q", got)
-		}
 	}
 }
 

@@ -9,12 +9,15 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/elicit-dev/elicit/cmd/elicit/internal/exit"
+	"github.com/elicit-dev/elicit/cmd/elicit/internal/headless"
 )
 
 // callJSON decodes a call's output.
-func callJSON(t *testing.T, out string) callOutput {
+func callJSON(t *testing.T, out string) headless.CallOutput {
 	t.Helper()
-	var got callOutput
+	var got headless.CallOutput
 	if err := json.Unmarshal([]byte(out), &got); err != nil {
 		t.Fatalf("output is not JSON: %v\n%s", err, out)
 	}
@@ -22,7 +25,7 @@ func callJSON(t *testing.T, out string) callOutput {
 }
 
 // resultText joins the text blocks of a call's result.
-func resultText(t *testing.T, got callOutput) string {
+func resultText(t *testing.T, got headless.CallOutput) string {
 	t.Helper()
 	var res struct {
 		Content []struct{ Text string } `json:"content"`
@@ -59,11 +62,11 @@ func TestCallSampleDemo(t *testing.T) {
 			sample, want, model, sent, outcome string
 			code                               int
 		}{
-			{"echo", "Summary by elicit-echo (endTurn): Summarise in one sentence:", "elicit-echo", "result", "accept", exitOK},
-			{file, "Summary by file-model (maxTokens): A fox jumps.", "file-model", "result", "accept", exitOK},
-			{all, "Summary by all-model (stopSequence): One reply for all.", "all-model", "result", "accept", exitOK},
-			{replies, "Summary by order-model (endTurn): First in order.", "order-model", "result", "accept", exitOK},
-			{"decline", "", "", "", "decline", exitToolError},
+			{"echo", "Summary by elicit-echo (endTurn): Summarise in one sentence:", "elicit-echo", "result", "accept", exit.OK},
+			{file, "Summary by file-model (maxTokens): A fox jumps.", "file-model", "result", "accept", exit.OK},
+			{all, "Summary by all-model (stopSequence): One reply for all.", "all-model", "result", "accept", exit.OK},
+			{replies, "Summary by order-model (endTurn): First in order.", "order-model", "result", "accept", exit.OK},
+			{"decline", "", "", "", "decline", exit.ToolError},
 		} {
 			t.Run(era+"/"+filepath.Base(tc.sample), func(t *testing.T) {
 				code, out, errs := runCLI(t, "call", "summarize", "--args", `{"text":"The quick brown fox."}`, "--sample", tc.sample, "--protocol", era)
@@ -111,7 +114,7 @@ func TestCallSampleDemo(t *testing.T) {
 // client's TestCallFailedAfterRefusal.)
 func TestCallSampleOff(t *testing.T) {
 	code, out, _ := runCLI(t, "call", "summarize", "--args", `{"text":"x"}`, "--sample", "off", "--protocol", "2025-11-25")
-	if code != exitToolError {
+	if code != exit.ToolError {
 		t.Fatalf("exit %d\n%s", code, out)
 	}
 	got := callJSON(t, out)
@@ -120,7 +123,7 @@ func TestCallSampleOff(t *testing.T) {
 		t.Errorf("2025-11-25: sampling %+v, isError %v, result %s, findings %+v", got.Sampling, got.IsError, resultText(t, got), got.Findings)
 	}
 	code, out, _ = runCLI(t, "call", "summarize", "--args", `{"text":"x"}`, "--sample", "off", "--protocol", "2026-07-28")
-	if code != exitToolError {
+	if code != exit.ToolError {
 		t.Fatalf("exit %d\n%s", code, out)
 	}
 	got = callJSON(t, out)
@@ -133,14 +136,14 @@ func TestCallSampleOff(t *testing.T) {
 func TestSampleFlagErrors(t *testing.T) {
 	for _, v := range []string{filepath.Join(t.TempDir(), "missing.json"), writeTemp(t, "bad.json", `{"modle":"x","text":"y"}`), writeTemp(t, "empty.json", `{"replies":[]}`)} {
 		code, _, errs := runCLI(t, "call", "echo", "--sample", v)
-		if code != exitUsage || !strings.Contains(errs, "--sample") {
+		if code != exit.Usage || !strings.Contains(errs, "--sample") {
 			t.Errorf("--sample %s: exit %d, stderr %s", v, code, errs)
 		}
 	}
 }
 
 // everythingRun runs the elicit binary headless against server-everything.
-func everythingRun(t *testing.T, args ...string) (callOutput, int, string) {
+func everythingRun(t *testing.T, args ...string) (headless.CallOutput, int, string) {
 	t.Helper()
 	cmdline := everythingCommand(t)
 	ctx, cancel := context.WithTimeout(t.Context(), 60*time.Second)
@@ -165,7 +168,7 @@ func TestEverythingSampling(t *testing.T) {
 		{replies, `"text": "from the file"`},
 	} {
 		got, code, errs := everythingRun(t, "call", "trigger-sampling-request", "--args", `{"prompt":"Say hi"}`, "--sample", tc.sample)
-		if code != exitOK {
+		if code != exit.OK {
 			t.Fatalf("--sample %s: exit %d\n%s", tc.sample, code, errs)
 		}
 		if txt := resultText(t, got); !strings.Contains(txt, tc.want) || !strings.Contains(txt, `"stopReason": "endTurn"`) {
@@ -177,12 +180,12 @@ func TestEverythingSampling(t *testing.T) {
 	}
 	// Declined, the spec's error reaches the server, which says so.
 	got, code, _ := everythingRun(t, "call", "trigger-sampling-request", "--args", `{"prompt":"x"}`)
-	if code != exitToolError || !strings.Contains(resultText(t, got), "User rejected sampling request") || got.Sampling[0].Sent != "error -1" {
+	if code != exit.ToolError || !strings.Contains(resultText(t, got), "User rejected sampling request") || got.Sampling[0].Sent != "error -1" {
 		t.Errorf("decline: exit %d, %+v", code, got)
 	}
 	// Off: the tool is not even listed.
 	got, code, _ = everythingRun(t, "call", "trigger-sampling-request", "--args", `{"prompt":"x"}`, "--sample", "off")
-	if code != exitToolError || len(got.Sampling) != 0 || !strings.Contains(resultText(t, got), "Tool trigger-sampling-request not found") {
+	if code != exit.ToolError || len(got.Sampling) != 0 || !strings.Contains(resultText(t, got), "Tool trigger-sampling-request not found") {
 		t.Errorf("off: exit %d, %+v", code, got)
 	}
 }
@@ -194,7 +197,7 @@ func TestEverythingSampling(t *testing.T) {
 func TestEverythingURLRequired(t *testing.T) {
 	got, code, errs := everythingRun(t, "call", "trigger-url-elicitation", "--args", `{"url":"https://example.com/x","errorPath":true}`,
 		"--answer", "accept", "--url-wait", "300ms")
-	if code != exitOK {
+	if code != exit.OK {
 		t.Fatalf("exit %d\n%s", code, errs)
 	}
 	if txt := resultText(t, got); !strings.Contains(txt, "User completed the URL elicitation flow") {
@@ -209,7 +212,7 @@ func TestEverythingURLRequired(t *testing.T) {
 	}
 	// accept-defaults cannot open a URL: no retry, the -32042 is the answer.
 	got, code, _ = everythingRun(t, "call", "trigger-url-elicitation", "--args", `{"url":"https://example.com/y","errorPath":true}`)
-	if code != exitToolError || len(got.URLRetries) != 1 || got.URLRetries[0].Retried || !strings.Contains(got.Error, "-32042") {
+	if code != exit.ToolError || len(got.URLRetries) != 1 || got.URLRetries[0].Retried || !strings.Contains(got.Error, "-32042") {
 		t.Errorf("accept-defaults: exit %d, %+v, %q", code, got.URLRetries, got.Error)
 	}
 }

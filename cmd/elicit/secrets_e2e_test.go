@@ -14,6 +14,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/elicit-dev/elicit/cmd/elicit/internal/exit"
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -123,8 +124,8 @@ func TestSecretsTokenErrorEchoed(t *testing.T) {
 	env := []string{"XDG_STATE_HOME=" + filepath.Join(dir, "state"), "BROWSER=" + browserScript(t, dir, filepath.Join(dir, "browser.log"), false)}
 	stdout, stderr, err := runElicit(t, env, "tools", "--url", a.srv.URL+"/mcp",
 		"--client-id", "echo-client", "--client-secret", echoClientSecret, "--auth-timeout", "20s", "--record", rec)
-	if code := exitCode(err); code != exitConnect {
-		t.Fatalf("exit %d, want %d (connect)\nstdout:\n%s\nstderr:\n%s", code, exitConnect, stdout, stderr)
+	if code := exitCode(err); code != exit.Connect {
+		t.Fatalf("exit %d, want %d (connect)\nstdout:\n%s\nstderr:\n%s", code, exit.Connect, stdout, stderr)
 	}
 	if !strings.Contains(stdout, "invalid_grant") || !strings.Contains(stdout, "you sent") {
 		t.Errorf("the failure does not say what the server said:\n%s", stdout)
@@ -145,8 +146,8 @@ func TestSecretsTokenErrorEchoedAtLogin(t *testing.T) {
 	env := []string{"XDG_STATE_HOME=" + filepath.Join(dir, "state"), "BROWSER=" + browserScript(t, dir, filepath.Join(dir, "browser.log"), false)}
 	stdout, stderr, err := runElicit(t, env, "auth", "login", "--url", a.srv.URL+"/mcp",
 		"--client-id", "echo-client", "--client-secret", echoClientSecret, "--auth-timeout", "20s")
-	if code := exitCode(err); code != exitConnect {
-		t.Fatalf("exit %d, want %d\nstdout:\n%s\nstderr:\n%s", code, exitConnect, stdout, stderr)
+	if code := exitCode(err); code != exit.Connect {
+		t.Fatalf("exit %d, want %d\nstdout:\n%s\nstderr:\n%s", code, exit.Connect, stdout, stderr)
 	}
 	if !strings.Contains(stderr, "you sent") {
 		t.Errorf("the error does not say what the server said:\n%s", stderr)
@@ -248,8 +249,8 @@ func TestSecretsEnvEchoed(t *testing.T) {
 }
 
 // The files elicit writes that hold secrets are private: a recording is
-// 0600 even over a file that was 0644, and the task state is written
-// 0600 into a folder that is, or is closed to, 0700.
+// 0600 even over a file that was 0644 (the task state: internal/tui's
+// TestTaskStatePrivate).
 func TestSecretFilesPrivate(t *testing.T) {
 	dir := t.TempDir()
 	rec := filepath.Join(dir, "rec.jsonl")
@@ -261,29 +262,6 @@ func TestSecretFilesPrivate(t *testing.T) {
 	}
 	if m := modeOf(t, rec); m != 0o600 {
 		t.Errorf("the recording is %04o, want 0600", m)
-	}
-
-	state := filepath.Join(dir, "state")
-	if err := os.MkdirAll(filepath.Join(state, "elicit"), 0o700); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.Chmod(filepath.Join(state, "elicit"), 0o777); err != nil {
-		t.Fatal(err)
-	}
-	st, err := loadTaskState(taskStatePath(func(k string) string {
-		if k == "XDG_STATE_HOME" {
-			return state
-		}
-		return ""
-	}))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := st.write([]taskEntry{{Server: "s", ID: "task-1"}}); err != nil {
-		t.Fatal(err)
-	}
-	if m, d := modeOf(t, st.path), modeOf(t, filepath.Dir(st.path)); m != 0o600 || d != 0o700 {
-		t.Errorf("the task state is %04o in a folder %04o, want 0600 in 0700", m, d)
 	}
 }
 
@@ -347,7 +325,7 @@ func TestSecretsBadHeaderNotQuoted(t *testing.T) {
 	const tok = "tok-secret-0123456789"
 	for _, h := range []string{"Authorization Bearer " + tok, "X Key: " + tok, "Authorization: Bearer " + tok + "\nX: y"} {
 		stdout, stderr, err := runElicit(t, nil, "tools", "--url", "http://127.0.0.1:1/mcp", "--header", h)
-		if exitCode(err) != exitUsage || !strings.Contains(stderr, "--header") {
+		if exitCode(err) != exit.Usage || !strings.Contains(stderr, "--header") {
 			t.Errorf("%q: exit %d\n%s", h, exitCode(err), stderr)
 		}
 		noneOf(t, []string{tok}, map[string]string{"stdout": stdout, "stderr": stderr})

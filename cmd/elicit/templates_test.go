@@ -8,19 +8,21 @@ import (
 	"testing"
 
 	"github.com/elicit-dev/elicit/client/wire"
+	"github.com/elicit-dev/elicit/cmd/elicit/internal/exit"
+	"github.com/elicit-dev/elicit/cmd/elicit/internal/headless"
 )
 
 // TestTemplatesEmptyIsAList: a server without templates prints
 // "resourceTemplates": [], not nothing (the same for resources and
 // prompts), so a script reads an empty list rather than a missing member.
 func TestTemplatesEmptyIsAList(t *testing.T) {
-	for _, out := range []*readOutput{
+	for _, out := range []*headless.ReadOutput{
 		{Templates: []wire.ResourceTemplate{}},
 		{Resources: []wire.Resource{}},
 		{Prompts: []wire.Prompt{}},
 	} {
 		var b bytes.Buffer
-		if err := writeJSON(&b, out); err != nil {
+		if err := headless.WriteJSON(&b, out); err != nil {
 			t.Fatal(err)
 		}
 		if !strings.Contains(b.String(), ": []") {
@@ -40,9 +42,9 @@ func TestTemplatesUnsupported(t *testing.T) {
 	}
 	code, out, _ := runCLI(t, "templates", "--", "env", testServerEnv+"=resources-refused", self)
 	var got struct {
-		Failure *failure `json:"failure"`
+		Failure *exit.Failure `json:"failure"`
 	}
-	if json.Unmarshal([]byte(out), &got) != nil || got.Failure == nil || code != exitToolError ||
+	if json.Unmarshal([]byte(out), &got) != nil || got.Failure == nil || code != exit.ToolError ||
 		!strings.Contains(got.Failure.Message, "resources/templates/list") {
 		t.Errorf("exit %d, stdout %s", code, out)
 	}
@@ -56,7 +58,7 @@ func TestEverythingTemplates(t *testing.T) {
 	var got struct {
 		Templates []wire.ResourceTemplate `json:"resourceTemplates"`
 	}
-	if code != exitOK || json.Unmarshal([]byte(out), &got) != nil {
+	if code != exit.OK || json.Unmarshal([]byte(out), &got) != nil {
 		t.Fatalf("exit %d, stderr %q, stdout %s", code, errs, out)
 	}
 	found := false

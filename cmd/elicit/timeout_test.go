@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/elicit-dev/elicit/cmd/elicit/internal/exit"
 )
 
 // silentServer is a real stdio server that reads everything and answers
@@ -39,8 +41,8 @@ func TestConnectTimeoutFlag(t *testing.T) {
 			case <-time.After(30 * time.Second): // liveness only: it used to hang for ever
 				t.Fatal("elicit tools did not give up on a silent server")
 			}
-			if r.code != exitConnect {
-				t.Errorf("exit %d, want %d (connect); stderr %q", r.code, exitConnect, r.stderr)
+			if r.code != exit.Connect {
+				t.Errorf("exit %d, want %d (connect); stderr %q", r.code, exit.Connect, r.stderr)
 			}
 			for _, w := range []string{"connect to sh", tc.names, "timed out", "1s", "connect timeout"} {
 				if !strings.Contains(r.stderr, w) {
@@ -65,8 +67,8 @@ func TestTimeoutFlagsMustBePositive(t *testing.T) {
 		{[]string{"--request-timeout", "-5m", "--demo"}, "--request-timeout must be positive"},
 	} {
 		code, _, errs := runCLI(t, tc.args...)
-		if code != exitUsage || !strings.Contains(errs, tc.msg) {
-			t.Errorf("%q: exit %d (want %d), stderr %q (want %q)", tc.args, code, exitUsage, errs, tc.msg)
+		if code != exit.Usage || !strings.Contains(errs, tc.msg) {
+			t.Errorf("%q: exit %d (want %d), stderr %q (want %q)", tc.args, code, exit.Usage, errs, tc.msg)
 		}
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/elicit-dev/elicit/cmd/elicit/internal/exit"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -87,13 +88,13 @@ func TestHeadlessListsOfUndeclaredCapability(t *testing.T) {
 					t.Errorf("%v: the server's Method not found leaked:\n%s%s", tc.args, out, errs)
 				}
 				if tc.member == "" {
-					if code != exitToolError || !strings.Contains(out, "did not declare "+tc.cap) {
-						t.Errorf("%v: exit %d, want %d and a message naming %s; stdout:\n%s\nstderr: %s", tc.args, code, exitToolError, tc.cap, out, errs)
+					if code != exit.ToolError || !strings.Contains(out, "did not declare "+tc.cap) {
+						t.Errorf("%v: exit %d, want %d and a message naming %s; stdout:\n%s\nstderr: %s", tc.args, code, exit.ToolError, tc.cap, out, errs)
 					}
 					continue
 				}
 				var got map[string]json.RawMessage
-				if code != exitOK || json.Unmarshal([]byte(out), &got) != nil {
+				if code != exit.OK || json.Unmarshal([]byte(out), &got) != nil {
 					t.Errorf("%v: exit %d, want 0 and JSON; stdout:\n%s\nstderr: %s", tc.args, code, out, errs)
 					continue
 				}
@@ -117,13 +118,13 @@ func TestHeadlessToolsOfUndeclaredCapability(t *testing.T) {
 			srv, url := newDeclaringServer(t, protocol, &mcp.ServerCapabilities{Prompts: &mcp.PromptCapabilities{}})
 			code, out, errs := runBin(t, "tools", "--url", url, "--protocol", protocol)
 			var got map[string]json.RawMessage
-			if code != exitOK || json.Unmarshal([]byte(out), &got) != nil || string(got["tools"]) != "[]" ||
+			if code != exit.OK || json.Unmarshal([]byte(out), &got) != nil || string(got["tools"]) != "[]" ||
 				string(got["skipped"]) != `"the server did not declare tools"` {
 				t.Errorf("tools: exit %d; stdout:\n%s\nstderr: %s", code, out, errs)
 			}
 			code, out, errs = runBin(t, "call", "noop", "--url", url, "--protocol", protocol)
-			if code != exitToolError || !strings.Contains(out, "did not declare tools") {
-				t.Errorf("call: exit %d, want %d naming tools; stdout:\n%s\nstderr: %s", code, exitToolError, out, errs)
+			if code != exit.ToolError || !strings.Contains(out, "did not declare tools") {
+				t.Errorf("call: exit %d, want %d naming tools; stdout:\n%s\nstderr: %s", code, exit.ToolError, out, errs)
 			}
 			for _, m := range []string{"tools/list", "tools/call"} {
 				if srv.got(m) {
