@@ -60,8 +60,11 @@ type AgentWiring struct {
 	OnUpdate   func(acp.Update)
 	OnResolved func(question.JournalEntry)
 	OnFile     func(acp.FileAccess)
+	// OnAction hears each action (our calls beyond the turn, the
+	// agent's terminals) as it ends.
+	OnAction func(acp.Action)
 
-	AllowFS                   bool
+	AllowFS, AllowTerminal    bool
 	QuestionTimeout, TurnIdle time.Duration
 }
 
@@ -74,7 +77,7 @@ func (w *AgentWiring) Options() acp.Options {
 	opts := acp.Options{Name: w.Name, Command: w.Command, Args: w.Args, Env: w.Env, Dir: w.Dir,
 		ClientVersion: w.Version, Prompter: w.Recorder.Prompter(w.Prompter), Journal: w.Journal, Modes: &modes,
 		OnUpdate: w.OnUpdate, OnStderr: w.stderr, OnFrame: w.frame, OnResolved: w.resolved, OnFile: w.OnFile,
-		AllowFS: w.AllowFS, QuestionTimeout: w.QuestionTimeout, TurnIdle: w.TurnIdle, ChooseAuth: w.ChooseAuth}
+		AllowFS: w.AllowFS, AllowTerminal: w.AllowTerminal, OnAction: w.OnAction, QuestionTimeout: w.QuestionTimeout, TurnIdle: w.TurnIdle, ChooseAuth: w.ChooseAuth}
 	if opts.ChooseAuth == nil && w.AskAuth != nil {
 		if opts.Journal == nil {
 			// AskAuth journals the sign-in where the questions are.

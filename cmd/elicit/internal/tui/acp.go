@@ -31,13 +31,13 @@ the person's answer, the settings; secrets masked) for elicit replay FILE
 `
 
 // ACPWantsTUI reports whether elicit acp's arguments ask for the TUI: no
-// --prompt before the agent's command. The headless flags alone are a
-// usage error there, not a silent TUI.
+// --prompt, --list-sessions or --delete before the agent's command. The
+// headless flags alone are a usage error there, not a silent TUI.
 func ACPWantsTUI(args []string) bool {
 	before, _ := cli.SplitDashDash(args)
 	for _, a := range before {
 		name, _, _ := strings.Cut(strings.TrimLeft(a, "-"), "=")
-		if strings.HasPrefix(a, "-") && (name == "prompt" || name == "h" || name == "help") {
+		if strings.HasPrefix(a, "-") && (name == "prompt" || name == "list-sessions" || name == "delete" || name == "h" || name == "help") {
 			return false
 		}
 	}
@@ -57,13 +57,18 @@ func (e Env) RunACP(ctx context.Context, args []string, stdout, stderr io.Writer
 	fs.StringVar(&f.Record, "record", "", recording.FlagUsage)
 	// The headless flags are known here only to say where they belong.
 	var headless string
-	for _, name := range []string{"answer", "permission", "cancel-after"} {
-		fs.Func(name, "headless only: goes with --prompt", func(string) error {
+	for _, name := range []string{"answer", "permission", "cancel-after", "load", "resume", "mode", "config", "dir", "attach", "allow-terminal"} {
+		note := func(string) error {
 			if headless == "" {
 				headless = name
 			}
 			return nil
-		})
+		}
+		if name == "allow-terminal" {
+			fs.BoolFunc(name, "headless only: goes with --prompt", note)
+			continue
+		}
+		fs.Func(name, "headless only: goes with --prompt", note)
 	}
 	before, command := cli.SplitDashDash(args)
 	pos, err := cli.ParseInterleaved(fs, before)
