@@ -45,6 +45,17 @@ func entryLines(st *themes.Styles, e agentEntry, w int) []string {
 		}
 		// Unknown kinds are said plainly, as sent: never an error.
 		return []string{st.Muted.Render(ansi.Truncate("update "+untrusted.Line(e.label)+": "+oneLineJSON(e.text), w, "…"))}
+	case entryNotice, entryCompaction:
+		style := st.Muted
+		if e.warn {
+			style = st.Warning
+		}
+		if e.kind == entryNotice {
+			return wrapStyled(style, "notice "+untrusted.Text(e.text), w)
+		}
+		return []string{style.Render(ansi.Truncate("compaction "+untrusted.Line(e.text), w, "…"))}
+	case entrySummary:
+		return append(wrapStyled(st.Muted.Italic(true), "compaction summary: "+untrusted.Text(e.text), w), cutLine(st, e.cut)...)
 	case entryTurnEnd:
 		style := st.Success
 		if e.warn {
@@ -141,6 +152,9 @@ func toolLines(st *themes.Styles, t AgentToolCall, w int) []string {
 	title := t.Title
 	if title == "" {
 		title = t.ID
+	}
+	if t.Name != "" {
+		title += " (" + t.Name + ")"
 	}
 	head := st.Text.Render(toolKindIcon(kind)+" ") + st.Title.Render(untrusted.Line(title)) +
 		st.Muted.Render(" · "+untrusted.Line(kind)+" · ") + statusStyle(st, status).Render(untrusted.Line(status))

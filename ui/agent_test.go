@@ -421,3 +421,37 @@ func TestAgentViewSwitchAndScroll(t *testing.T) {
 		}
 	})
 }
+
+// TestAgentNoticeCompactionName: a notice, a compaction with its
+// summary and a tool call's name are shown in the turn as what they are.
+func TestAgentNoticeCompactionName(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		var br *Bridge
+		d := agentDriver(t, func(f *fakeEngine) {
+			f.promptFn = func(ctx context.Context, agent, text string) (AgentTurnEnd, error) {
+				for _, u := range []AgentUpdate{
+					{Kind: "notice", Known: true, Notice: &AgentNotice{Severity: "warning", Title: "Rate limit near"}},
+					{Kind: "compaction_update", Known: true, Compaction: &AgentCompaction{ID: "c1", Status: "in_progress"}},
+					{Kind: "compaction_summary_chunk", Known: true, Compaction: &AgentCompaction{ID: "c1", Text: "Summary "}},
+					{Kind: "compaction_summary_chunk", Known: true, Compaction: &AgentCompaction{ID: "c1", Text: "so far."}},
+					{Kind: "compaction_update", Known: true, Compaction: &AgentCompaction{ID: "c1", Status: "completed"}},
+					{Kind: "tool_call", Known: true, Tool: &AgentToolCall{ID: "n1", Title: "Read README", Name: "read_file", Kind: "read", Status: "completed"}},
+				} {
+					br.AgentUpdate(agent, u)
+				}
+				return AgentTurnEnd{StopReason: "end_turn"}, nil
+			}
+		})
+		br = d.m.bridge
+		d.typeText("go")
+		d.keys(keyEnter)
+		d.turnDone()
+		s := d.screen()
+		for _, want := range []string{"notice warning: Rate limit near", "compaction c1 in_progress",
+			"compaction summary: Summary so far.", "compaction c1 completed", "Read README (read_file) · read · completed"} {
+			if !strings.Contains(s, want) {
+				t.Errorf("screen lacks %q:\n%s", want, s)
+			}
+		}
+	})
+}

@@ -239,6 +239,10 @@ type AgentUpdate struct {
 	Commands []AgentCommand
 	Mode     string
 	Usage    *AgentUsage
+	// Notice is a notice update; Compaction a compaction_update or a
+	// compaction_summary_chunk (its Text).
+	Notice     *AgentNotice
+	Compaction *AgentCompaction
 	// Raw is the update object as sent; Known is false for a kind the
 	// engine does not decode (shown plainly, never as an error).
 	Raw   []byte
@@ -247,9 +251,18 @@ type AgentUpdate struct {
 
 // AgentToolCall is a tool call as reported, or a patch of one.
 type AgentToolCall struct {
-	ID, Title, Kind, Status                 string
+	// Name is the tool's programmatic name, if the agent gave one.
+	ID, Title, Name, Kind, Status           string
 	Content, Locations, RawInput, RawOutput []byte
 }
+
+// AgentNotice is a notice: a severity (info, warning, error…) and a
+// title.
+type AgentNotice struct{ Severity, Title string }
+
+// AgentCompaction is a compaction's state (Status, Error) or a chunk of
+// its summary (Text).
+type AgentCompaction struct{ ID, Status, Error, Text string }
 
 // AgentPlanEntry is one entry of the agent's plan.
 type AgentPlanEntry struct{ Content, Priority, Status string }
