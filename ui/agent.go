@@ -86,6 +86,8 @@ func newAgentView() *agentView {
 	in.Placeholder = "a prompt for the agent (enter sends)"
 	in.Prompt = "› "
 	in.CharLimit = 64 << 10
+	// The agent's commands complete after "/" (tab takes one).
+	in.ShowSuggestions = true
 	v := &agentView{input: in, turns: map[string]*agentTurn{}}
 	v.input.Focus()
 	return v
@@ -112,6 +114,19 @@ func (v *agentView) restyle(c *viewCtx) {
 	// the person reads a long turn.
 	s.Cursor.Blink = false
 	v.input.SetStyles(s)
+}
+
+// commandSuggestions are the agent's commands as the prompt box
+// completes them ("/name "), its names made safe to draw: they are the
+// agent's.
+func commandSuggestions(cmds []AgentCommand) []string {
+	out := make([]string, 0, len(cmds))
+	for _, c := range cmds {
+		if name := untrusted.Line(c.Name); name != "" && !strings.ContainsAny(name, " \t") {
+			out = append(out, "/"+name+" ")
+		}
+	}
+	return out
 }
 
 // agent is the status of the agent shown; the first when none is chosen.
@@ -309,6 +324,7 @@ func (v *agentView) render(c *viewCtx) string {
 	w, h := c.width, c.bodyHeight()
 	if n := c.agentLogs.version(a.Name); n != v.snap.version || v.drawn.of != a.Name {
 		v.snap = c.agentLogs.snapshot(a.Name)
+		v.input.SetSuggestions(commandSuggestions(v.snap.commands))
 	}
 	head := v.header(c, a)
 	if v.drawn.of != a.Name || v.drawn.version != v.snap.version || v.drawn.width != w || v.drawn.st != st {

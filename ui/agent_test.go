@@ -455,3 +455,34 @@ func TestAgentNoticeCompactionName(t *testing.T) {
 		}
 	})
 }
+
+// TestAgentCommandCompletes: the agent's commands complete after "/":
+// tab takes the one typed so far, and the prompt goes as its text.
+func TestAgentCommandCompletes(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		var br *Bridge
+		d := agentDriver(t, func(f *fakeEngine) {
+			f.promptFn = func(ctx context.Context, agent, text string) (AgentTurnEnd, error) {
+				br.AgentUpdate(agent, AgentUpdate{Kind: "available_commands_update", Known: true,
+					Commands: []AgentCommand{{Name: "echo"}, {Name: "web"}, {Name: "bad name\x1b[31m"}}})
+				return AgentTurnEnd{StopReason: "end_turn"}, nil
+			}
+		})
+		br = d.m.bridge
+		d.typeText("commands")
+		d.keys(keyEnter)
+		d.turnDone()
+		d.screen()
+		d.typeText("/e")
+		d.keys(tea.KeyPressMsg{Code: tea.KeyTab})
+		d.typeText("hi")
+		d.keys(keyEnter)
+		d.turnDone()
+		if got := d.eng.fakeAgents.prompts; len(got) != 2 || got[1] != "bot /echo hi" {
+			t.Fatalf("prompts sent: %q", got)
+		}
+		if got := commandSuggestions([]AgentCommand{{Name: "web"}, {Name: "bad name"}, {Name: "x\x1b[31m"}}); len(got) != 2 || got[0] != "/web " || strings.Contains(got[1], "\x1b") {
+			t.Errorf("suggestions %q", got)
+		}
+	})
+}

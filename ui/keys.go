@@ -134,7 +134,7 @@ func newKeyMap() keyMap {
 		// ctrl+r in the argument form, where t is text.
 		TaskToggle: b("t / ctrl+r", "run as a task or not (optional ones)", "t", "ctrl+r"),
 
-		AgentSend: b("enter", "send the prompt (session/prompt)", "enter"),
+		AgentSend: b("enter", "send the prompt (tab: a /command)", "enter"),
 		AgentStop: b("esc", "stop the turn; twice: stop waiting", "esc"),
 		AgentNext: b("ctrl+s", "the next agent", "ctrl+s"),
 		// ctrl+r: free in the prompt box, as in the argument form.

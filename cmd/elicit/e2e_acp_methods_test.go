@@ -10,7 +10,8 @@ import (
 // TestTUIACPTerminalAndWrite: elicit acp --allow-fs --allow-terminal in
 // the TUI: a terminal/create is a pane showing the command, run once
 // allowed; a write is a pane with its diff, done once allowed; a notice,
-// a compaction and a tool call's name show in the turn as what they are.
+// a compaction and a tool call's name show in the turn as what they are;
+// the agent's /commands complete.
 func TestTUIACPTerminalAndWrite(t *testing.T) {
 	dir := t.TempDir()
 	tm := newTmuxSized(t, 120, 40, dir, "acp", "--allow-fs", "--allow-terminal")
@@ -61,4 +62,14 @@ func TestTUIACPTerminalAndWrite(t *testing.T) {
 	}
 	tm.waitText("compaction summary: Summary so far.")
 	tm.waitText("Read README (read_file) · read · completed")
+
+	// The agent's commands complete after "/": tab takes one.
+	tm.typeText("commands")
+	tm.press("Enter")
+	tm.waitText("commands /echo")
+	tm.typeText("/e")
+	tm.press("Tab")
+	tm.typeText("hi")
+	tm.press("Enter")
+	tm.waitText("command echo: hi")
 }
