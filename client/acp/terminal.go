@@ -28,6 +28,11 @@ const (
 // gives no outputByteLimit, or a larger one.
 const MaxTerminalBytes = 1 << 20
 
+// MaxTerminals bounds the terminals an agent holds at once (created, not
+// yet released): each is a process and a PTY, and a policy that allows
+// every command must not let an agent start them without end.
+const MaxTerminals = 32
+
 // terminalDrain bounds how long an exited command's last output is
 // waited for: a child it left behind may hold the PTY open for ever.
 const terminalDrain = time.Second

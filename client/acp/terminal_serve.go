@@ -115,6 +115,10 @@ func mustResolve(path string) string {
 // startTerminal starts an allowed terminal and keeps it under a new id.
 func (c *Client) startTerminal(run *terminalRun) (string, error) {
 	c.mu.Lock()
+	if len(c.terminals) >= MaxTerminals {
+		c.mu.Unlock()
+		return "", fmt.Errorf("%d terminals are held already (release one first)", MaxTerminals)
+	}
 	c.nextTerminal++
 	id := fmt.Sprintf("term_%d", c.nextTerminal)
 	c.mu.Unlock()

@@ -235,3 +235,32 @@ func TestTerminalDemoScene(t *testing.T) {
 		t.Errorf("undeclared: %+v, %v", res, err)
 	}
 }
+
+// TestTerminalsBounded: an agent holds at most MaxTerminals terminals at
+// once; a create past them, allowed, is answered -32603 and runs
+// nothing; all are killed when the turn ends.
+func TestTerminalsBounded(t *testing.T) {
+	killed := make(chan struct{}, 64)
+	c := start(t, "plain", runAllowed, func(o *acp.Options) {
+		tsAgent(t)(o)
+		o.AllowTerminal = true
+		o.OnAction = func(a acp.Action) {
+			if a.Method == "terminal" && a.Ended == acp.KilledAtTurnEnd {
+				killed <- struct{}{}
+			}
+		}
+	})
+	res, err := turn(t, c, "manyterms")
+	want := "created 32; refused 8 (error -32603)"
+	if err != nil || res.Message != want {
+		t.Fatalf("turn %+v, %v; want %q", res, err, want)
+	}
+	ctx := bounded(t)
+	for i := range acp.MaxTerminals {
+		select {
+		case <-killed:
+		case <-ctx.Done():
+			t.Fatalf("%d of %d terminals killed at the end of the turn", i, acp.MaxTerminals)
+		}
+	}
+}

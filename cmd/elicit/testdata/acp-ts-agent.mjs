@@ -373,6 +373,20 @@ class Turn {
       await this.say(said);
       return "end_turn";
     }
+    if (w.includes("manyterms")) {
+      // More terminals than a client holds at once, none released.
+      let created = 0, refused = [];
+      for (let i = 0; i < 40; i++) {
+        try {
+          await this.ctx.client.request("terminal/create", { sessionId: this.sessionId, command: "sleep", args: ["30"] });
+          created++;
+        } catch (e) {
+          refused.push(errorText(e));
+        }
+      }
+      await this.say(`created ${created}; refused ${refused.length} (${[...new Set(refused)].join(", ")})`);
+      return "end_turn";
+    }
     if (w.includes("orphan")) {
       // Left running: the client kills it when the turn ends.
       await this.say(await this.term({ command: "sleep", args: ["30"] }, false));
