@@ -334,3 +334,17 @@ func TestAttachBlocks(t *testing.T) {
 }
 
 func realPath(p string) (string, error) { return filepath.EvalSymlinks(p) }
+
+// TestLogout: logout goes to an agent that declares auth.logout, and
+// ends as an action.
+func TestLogout(t *testing.T) {
+	forAgents(t, func(t *testing.T, ag rowAgent) {
+		c := start(t, "plain", nil, ag.mod)
+		if err := c.Logout(bounded(t)); err != nil {
+			t.Fatal(err)
+		}
+		if !hasAction(c, acp.MethodLogout, "ok") {
+			t.Errorf("actions %+v", c.Actions())
+		}
+	})
+}
