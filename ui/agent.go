@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"cmp"
 	"fmt"
 	"strings"
 
@@ -39,6 +40,8 @@ type agentView struct {
 		st      *themes.Styles
 	}
 	styled *themes.Styles // the styles the input was given
+	// picker is the mode and config picker (alt+m).
+	picker agentPicker
 }
 
 // agentTurn is one turn under way.
@@ -179,7 +182,16 @@ func (v *agentView) key(c *viewCtx, k tea.KeyPressMsg) tea.Cmd {
 		return nil
 	}
 	body := max(c.bodyHeight()-4, 1)
+	if v.picker.open {
+		return v.pickerKey(c, a, k)
+	}
 	switch {
+	case key.Matches(k, c.keys.AgentSettings):
+		if len(pickRows(a)) == 0 {
+			return notice("the agent's session has no modes or config options to set")
+		}
+		v.picker = agentPicker{open: true, pick: map[int]int{}}
+		return nil
 	case key.Matches(k, c.keys.AgentStop):
 		if t := v.turns[a.Name]; t != nil {
 			if t.abandoned {
@@ -340,6 +352,9 @@ func (v *agentView) render(c *viewCtx) string {
 	}
 	v.input.SetWidth(max(w-4, 10))
 	bottom := append(plan, v.input.View(), v.footer(c, a))
+	if v.picker.open {
+		bottom = append(plan, v.pickerLines(c, a)...)
+	}
 	room := max(h-len(head)-len(bottom), 1)
 	lines := v.lines
 	if len(lines) == 0 {
@@ -422,8 +437,8 @@ func (v *agentView) header(c *viewCtx, a AgentStatus) []string {
 	if a.SessionID != "" {
 		meta = append(meta, "session "+untrusted.Line(a.SessionID))
 	}
-	if v.snap.mode != "" {
-		meta = append(meta, "mode "+untrusted.Line(v.snap.mode))
+	if mode := cmp.Or(v.snap.mode, a.Mode); mode != "" {
+		meta = append(meta, "mode "+untrusted.Line(mode))
 	}
 	if u := v.snap.usage; u != nil {
 		s := fmt.Sprintf("usage %d/%d", u.Used, u.Size)

@@ -16,6 +16,21 @@ type fakeAgents struct {
 	stopFn   func(agent string)
 	restarts []string
 	abandons []string
+	settings []string // "agent mode ID", "agent ID=VALUE"
+}
+
+func (f *fakeAgents) AgentSetMode(agent, modeID string) error {
+	f.amu.Lock()
+	defer f.amu.Unlock()
+	f.settings = append(f.settings, agent+" mode "+modeID)
+	return nil
+}
+
+func (f *fakeAgents) AgentSetConfig(agent, configID, value string) error {
+	f.amu.Lock()
+	defer f.amu.Unlock()
+	f.settings = append(f.settings, agent+" "+configID+"="+value)
+	return nil
 }
 
 func (f *fakeAgents) AgentAbandon(agent string) error {

@@ -40,8 +40,11 @@ func entryLines(st *themes.Styles, e agentEntry, w int) []string {
 	case entryTool:
 		return toolLines(st, e.tool, w)
 	case entryOther:
-		if e.label == "mode" {
+		switch e.label {
+		case "mode":
 			return []string{st.Muted.Render(ansi.Truncate("mode → "+untrusted.Line(e.text), w, "…"))}
+		case "config":
+			return []string{st.Muted.Render(ansi.Truncate("config options changed (alt+m shows them)", w, "…"))}
 		}
 		// Unknown kinds are said plainly, as sent: never an error.
 		return []string{st.Muted.Render(ansi.Truncate("update "+untrusted.Line(e.label)+": "+oneLineJSON(e.text), w, "…"))}

@@ -203,6 +203,10 @@ func (l *agentLog) apply(u AgentUpdate) {
 		l.add(agentEntry{kind: entryOther, label: "mode", text: u.Mode})
 	case u.Known && u.Kind == "usage_update":
 		l.usage = u.Usage
+	case u.Known && u.Kind == "config_option_update":
+		// The options themselves are the picker's (alt+m), from the
+		// agent's line.
+		l.add(agentEntry{kind: entryOther, label: "config"})
 	case u.Notice != nil:
 		sev := u.Notice.Severity
 		l.add(agentEntry{kind: entryNotice, text: sev + ": " + u.Notice.Title, warn: sev == "warning" || sev == "error"})

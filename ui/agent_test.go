@@ -486,3 +486,44 @@ func TestAgentCommandCompletes(t *testing.T) {
 		}
 	})
 }
+
+// TestAgentSettingsPicker: alt+m opens the mode and config picker; ←→
+// choose a row's value and enter sets it (set_mode, set_config_option);
+// esc closes it; an agent offering neither says so.
+func TestAgentSettingsPicker(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		d := agentDriver(t, func(f *fakeEngine) {
+			f.agents[0].Mode = "ask"
+			f.agents[0].Modes = []AgentMode{{ID: "ask", Name: "Ask"}, {ID: "code", Name: "Code"}}
+			f.agents[0].Config = []AgentConfig{{ID: "model", Name: "Model", Type: "select", Value: "small", Values: []string{"small", "large"}},
+				{ID: "verbose", Name: "Verbose", Type: "boolean", Value: "false"}}
+		})
+		ctrlO := tea.KeyPressMsg{Code: 'm', Mod: tea.ModAlt}
+		d.keys(ctrlO)
+		s := d.screen()
+		for _, want := range []string{"Mode and config", "▸ mode: ‹ask›", "Model: ‹small›", "Verbose: ‹false›", "mode ask"} {
+			if !strings.Contains(s, want) {
+				t.Errorf("picker lacks %q:\n%s", want, s)
+			}
+		}
+		d.keys(tea.KeyPressMsg{Code: tea.KeyRight})
+		if s := d.screen(); !strings.Contains(s, "mode: ‹code› (now ask)") {
+			t.Errorf("→ did not choose code:\n%s", s)
+		}
+		d.keys(keyEnter)
+		d.keys(ctrlO, tea.KeyPressMsg{Code: tea.KeyDown}, tea.KeyPressMsg{Code: tea.KeyDown}, tea.KeyPressMsg{Code: tea.KeyRight}, keyEnter)
+		d.keys(ctrlO, tea.KeyPressMsg{Code: tea.KeyDown}, tea.KeyPressMsg{Code: tea.KeyLeft}, keyEsc)
+		d.screen()
+		if got := d.eng.fakeAgents.settings; len(got) != 2 || got[0] != "bot mode code" || got[1] != "bot verbose=true" {
+			t.Errorf("settings sent: %q", got)
+		}
+		if s := d.screen(); strings.Contains(s, "Mode and config") || !strings.Contains(s, "enter send") {
+			t.Errorf("esc left the picker open:\n%s", s)
+		}
+		d.m.bridge.AgentUpdate("bot", AgentUpdate{Kind: "config_option_update", Known: true, Raw: []byte(`{"sessionUpdate":"config_option_update","configOptions":[]}`)})
+		d.pump()
+		if s := d.screen(); !strings.Contains(s, "config options changed (alt+m shows them)") {
+			t.Errorf("a config update is not said:\n%s", s)
+		}
+	})
+}

@@ -195,6 +195,12 @@ type AgentEngine interface {
 	// ending the old one first; where it stands comes through
 	// Bridge.AgentsChanged as it goes.
 	AgentRestart(agent string) error
+	// AgentSetMode sets the session's mode (session/set_mode), and
+	// AgentSetConfig one of its config options (session/set_config_option:
+	// a select's value id, or "true"/"false" for a boolean option); what
+	// the agent then has comes through Bridge.AgentsChanged.
+	AgentSetMode(agent, modeID string) error
+	AgentSetConfig(agent, configID, value string) error
 }
 
 // AgentStatus is one ACP agent's line.
@@ -210,6 +216,21 @@ type AgentStatus struct {
 	Cwd     string
 	// SessionID is the session's id once session/new was answered.
 	SessionID string
+	// Mode is the session's current mode, Modes those it may be set to;
+	// Config its config options (the agent's text: untrusted).
+	Mode   string
+	Modes  []AgentMode
+	Config []AgentConfig
+}
+
+// AgentMode is one mode of an agent's session.
+type AgentMode struct{ ID, Name string }
+
+// AgentConfig is one config option of an agent's session: Type "select"
+// (Values the value ids it takes) or "boolean" (Value "true"/"false").
+type AgentConfig struct {
+	ID, Name, Type, Value string
+	Values                []string
 }
 
 // AgentTurnEnd is how a prompt turn ended, as the agent said it.

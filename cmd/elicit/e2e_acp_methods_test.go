@@ -11,7 +11,7 @@ import (
 // the TUI: a terminal/create is a pane showing the command, run once
 // allowed; a write is a pane with its diff, done once allowed; a notice,
 // a compaction and a tool call's name show in the turn as what they are;
-// the agent's /commands complete.
+// the agent's /commands complete; the mode and config picker sets both.
 func TestTUIACPTerminalAndWrite(t *testing.T) {
 	dir := t.TempDir()
 	tm := newTmuxSized(t, 120, 40, dir, "acp", "--allow-fs", "--allow-terminal")
@@ -72,4 +72,18 @@ func TestTUIACPTerminalAndWrite(t *testing.T) {
 	tm.typeText("hi")
 	tm.press("Enter")
 	tm.waitText("command echo: hi")
+
+	// The mode and config picker: alt+m, → picks the next value, enter
+	// sets it (session/set_mode, session/set_config_option).
+	tm.press("M-m")
+	tm.waitText("▸ mode: ‹ask›")
+	tm.press("Right", "Enter")
+	tm.waitText("mode → code")
+	tm.press("M-m")
+	tm.waitText("Verbose: ‹false›")
+	tm.press("Down", "Down", "Right", "Enter")
+	tm.waitText("config options changed (alt+m shows them)")
+	tm.press("M-m")
+	tm.waitText("Verbose: ‹true›")
+	tm.press("Escape")
 }

@@ -88,6 +88,9 @@ type agentConn struct {
 	sid   string
 	cwd   string
 	info  wire.Implementation
+	// settings are the session's modes and config options, as opened
+	// and as the agent's updates and answers change them.
+	settings sessionSettings
 }
 
 // HubOptions are what the hub's agents share with the rest of the
@@ -150,8 +153,11 @@ func (h *Hub) connect(ctx context.Context, name string) {
 		Secrets: h.secrets, SecretValues: spec.SecretValues(), Recorder: h.rec,
 		Prompter: shown.Prompter{Next: h.br, Secrets: h.secrets}, Journal: h.journal,
 		// An agent that wants a sign-in asks which method, as a form pane.
-		AskAuth:  h.br,
-		OnUpdate: func(u acp.Update) { h.br.AgentUpdate(name, shown.Update(h.secrets, uiUpdate(u))) },
+		AskAuth: h.br,
+		OnUpdate: func(u acp.Update) {
+			h.settingsUpdate(name, u)
+			h.br.AgentUpdate(name, shown.Update(h.secrets, uiUpdate(u)))
+		},
 		OnStderr: func(line string) { h.br.Stderr(name, line) },
 		AllowFS:  h.allowFS, AllowTerminal: h.allowTerminal,
 		OnFrame: func(fr transport.Frame) { h.br.Frame(name, fr) },
@@ -182,13 +188,13 @@ func (h *Hub) connect(ctx context.Context, name string) {
 	// asks for the method first (AskAuth).
 	nctx, ncancel := context.WithTimeout(ctx, sessionTimeout)
 	defer ncancel()
-	sid, err := c.NewSession(nctx, cwd)
+	sess, err := c.OpenSession(nctx, acp.SessionParams{Cwd: cwd})
 	if err != nil {
 		c.Close()
 		h.set(name, func(a *agentConn) { a.state, a.err = client.StateFailed, err })
 		return
 	}
-	h.set(name, func(a *agentConn) { a.sid = sid })
+	h.set(name, func(a *agentConn) { a.sid, a.settings = sess.ID, settingsOf(sess) })
 	select {
 	case <-c.Done():
 		h.set(name, func(a *agentConn) {
@@ -213,6 +219,7 @@ func (h *Hub) Agents() []ui.AgentStatus {
 		// What the agent said (its agentInfo, its errors) with the secrets masked.
 		out = append(out, ui.AgentStatus{Name: name, State: a.state, Err: h.secrets.Error(a.err), Info: shown.Value(h.secrets, a.info),
 			Command: a.spec.Describe(), Cwd: a.cwd, SessionID: a.sid})
+		a.settings.status(&out[len(out)-1], h.secrets)
 	}
 	return out
 }
