@@ -237,3 +237,28 @@ func (c *Client) killTerminals(session, why string, free bool) {
 		}
 	}
 }
+
+// serveTerminalRequest serves a terminal request other than create in a
+// goroutine of its own, open (c.open) so that $/cancel_request, the
+// turn's Stop or shutdown end a wait_for_exit with -32800.
+func (c *Client) serveTerminalRequest(m *jsonrpc.Message, session string) {
+	ctx, cancel := context.WithCancelCause(c.base)
+	c.mu.Lock()
+	if _, dup := c.open[m.ID]; dup {
+		c.mu.Unlock()
+		cancel(nil)
+		_ = c.peer.Respond(m.ID, nil, jsonrpc.NewError(jsonrpc.CodeInvalidRequest, "request id already in use", nil))
+		return
+	}
+	c.open[m.ID] = &openQuestion{session: session, cancel: cancel}
+	c.mu.Unlock()
+	c.handlers.Add(1)
+	go func() {
+		defer c.handlers.Done()
+		defer cancel(nil)
+		c.serveTerminal(ctx, m)
+		c.mu.Lock()
+		delete(c.open, m.ID)
+		c.mu.Unlock()
+	}()
+}
