@@ -186,6 +186,8 @@ func (v *agentView) key(c *viewCtx, k tea.KeyPressMsg) tea.Cmd {
 		return v.pickerKey(c, a, k)
 	}
 	switch {
+	case key.Matches(k, c.keys.AgentKillTerm):
+		return killNewest(c, a.Name, c.engine.AgentTerminals(a.Name))
 	case key.Matches(k, c.keys.AgentSettings):
 		if len(pickRows(a)) == 0 {
 			return notice("the agent's session has no modes or config options to set")
@@ -351,6 +353,7 @@ func (v *agentView) render(c *viewCtx) string {
 		}
 	}
 	v.input.SetWidth(max(w-4, 10))
+	plan = append(plan, terminalPanel(c, c.engine.AgentTerminals(a.Name))...)
 	bottom := append(plan, v.input.View(), v.footer(c, a))
 	if v.picker.open {
 		bottom = append(plan, v.pickerLines(c, a)...)

@@ -527,3 +527,33 @@ func TestAgentSettingsPicker(t *testing.T) {
 		}
 	})
 }
+
+// TestAgentTerminalsPanel: the agent's terminals show above the prompt
+// box with the end of their output; alt+k kills the newest running one.
+func TestAgentTerminalsPanel(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		d := agentDriver(t, func(f *fakeEngine) {
+			f.terminals = []AgentTerminal{
+				{ID: "term_1", Command: "make", Output: "one\r\ntwo\r\n", Exited: true, Ended: "exited 0"},
+				{ID: "term_2", Command: "sleep 30", Output: "l1\nl2\nl3\nl4\nl5\x1b[31m\n"},
+			}
+		})
+		s := d.screen()
+		for _, want := range []string{"▣ term_1 · exited 0 · make", "  two", "▣ term_2 · running (alt+k kills it) · sleep 30", "  l5"} {
+			if !strings.Contains(s, want) {
+				t.Errorf("panel lacks %q:\n%s", want, s)
+			}
+		}
+		if strings.Contains(s, "  l1") || strings.Contains(d.m.View().Content, "\x1b[31m") {
+			t.Errorf("more than the last lines, or the command's escape, reached the screen:\n%s", s)
+		}
+		d.keys(tea.KeyPressMsg{Code: 'k', Mod: tea.ModAlt})
+		d.screen()
+		if got := d.eng.fakeAgents.kills; len(got) != 1 || got[0] != "bot term_2" {
+			t.Errorf("kills %q", got)
+		}
+		if s := d.screen(); !strings.Contains(s, "▣ term_2 · killed by the person · sleep 30") {
+			t.Errorf("after alt+k:\n%s", s)
+		}
+	})
+}

@@ -201,6 +201,20 @@ type AgentEngine interface {
 	// the agent then has comes through Bridge.AgentsChanged.
 	AgentSetMode(agent, modeID string) error
 	AgentSetConfig(agent, configID, value string) error
+	// AgentTerminals are the terminals the agent runs through elicit
+	// (--allow-terminal), oldest first, each with the end of its output
+	// (no IO: what is kept); AgentKillTerminal kills one's command for
+	// the person.
+	AgentTerminals(agent string) []AgentTerminal
+	AgentKillTerminal(agent, id string) error
+}
+
+// AgentTerminal is one of an agent's terminals; Command and Output are
+// the agent's and its command's: untrusted.
+type AgentTerminal struct {
+	ID, Command, Output string
+	Exited              bool
+	Ended               string
 }
 
 // AgentStatus is one ACP agent's line.

@@ -47,6 +47,7 @@ type ExitStatus struct {
 // terminal is one command run in a PTY for the agent.
 type terminal struct {
 	id, session string
+	seq         int // its place in creation order
 	// what is the command line, for the journal and the UI.
 	what  string
 	cmd   *exec.Cmd

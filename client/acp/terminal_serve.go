@@ -1,12 +1,15 @@
 package acp
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/elicit-dev/elicit/client/question"
 	"github.com/elicit-dev/elicit/client/wire"
@@ -120,12 +123,14 @@ func (c *Client) startTerminal(run *terminalRun) (string, error) {
 		return "", fmt.Errorf("%d terminals are held already (release one first)", MaxTerminals)
 	}
 	c.nextTerminal++
-	id := fmt.Sprintf("term_%d", c.nextTerminal)
+	seq := c.nextTerminal
+	id := fmt.Sprintf("term_%d", seq)
 	c.mu.Unlock()
 	t, err := run.start(id)
 	if err != nil {
 		return "", err
 	}
+	t.seq = seq
 	c.mu.Lock()
 	c.terminals[id] = t
 	c.mu.Unlock()
@@ -261,4 +266,48 @@ func (c *Client) serveTerminalRequest(m *jsonrpc.Message, session string) {
 		delete(c.open, m.ID)
 		c.mu.Unlock()
 	}()
+}
+
+// TerminalInfo is one terminal of the agent's, as a UI shows it.
+type TerminalInfo struct {
+	ID, SessionID, Command string
+	// Output is the output kept (at most the last tail bytes asked for,
+	// from a character boundary); Truncated says more came before.
+	Output    string
+	Truncated bool
+	// Exited is set once the command ended; Ended says how.
+	Exited bool
+	Ended  string
+}
+
+// Terminals are the agent's terminals not yet released, oldest first,
+// each with at most the last tail bytes of its output.
+func (c *Client) Terminals(tail int) []TerminalInfo {
+	c.mu.Lock()
+	ts := make([]*terminal, 0, len(c.terminals))
+	for _, t := range c.terminals {
+		ts = append(ts, t)
+	}
+	c.mu.Unlock()
+	slices.SortFunc(ts, func(a, b *terminal) int { return cmp.Compare(a.seq, b.seq) })
+	out := make([]TerminalInfo, 0, len(ts))
+	for _, t := range ts {
+		t.mu.Lock()
+		b := t.out
+		cut := t.truncated
+		if len(b) > tail {
+			n := len(b) - tail
+			for n < len(b) && !utf8.RuneStart(b[n]) {
+				n++
+			}
+			b, cut = b[n:], true
+		}
+		info := TerminalInfo{ID: t.id, SessionID: t.session, Command: t.what, Output: string(b), Truncated: cut}
+		t.mu.Unlock()
+		if info.Exited = t.done(); info.Exited {
+			info.Ended = t.endedText()
+		}
+		out = append(out, info)
+	}
+	return out
 }

@@ -11,7 +11,8 @@ import (
 // the TUI: a terminal/create is a pane showing the command, run once
 // allowed; a write is a pane with its diff, done once allowed; a notice,
 // a compaction and a tool call's name show in the turn as what they are;
-// the agent's /commands complete; the mode and config picker sets both.
+// the agent's /commands complete; the mode and config picker sets both;
+// a terminal's output shows live and alt+k kills it.
 func TestTUIACPTerminalAndWrite(t *testing.T) {
 	dir := t.TempDir()
 	tm := newTmuxSized(t, 120, 40, dir, "acp", "--allow-fs", "--allow-terminal")
@@ -86,4 +87,19 @@ func TestTUIACPTerminalAndWrite(t *testing.T) {
 	tm.press("M-m")
 	tm.waitText("Verbose: ‹true›")
 	tm.press("Escape")
+
+	// A terminal's output shows live above the prompt box; alt+k kills
+	// it for the person, and the agent's wait_for_exit says so.
+	tm.typeText("ticker")
+	tm.press("Enter")
+	tm.waitText("1 question for you (F4)")
+	tm.press("F4")
+	tm.waitText("Run sh -c for i in")
+	tm.read()
+	tm.press("Enter")
+	tm.press("M-a")
+	tm.waitText("running (alt+k kills it)")
+	tm.waitText("  tick 2")
+	tm.press("M-k")
+	tm.waitText(`"signal":"SIGKILL"`)
 }

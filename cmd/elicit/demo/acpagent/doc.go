@@ -36,6 +36,8 @@
 //	/echo TEXT    the command: says TEXT back
 //	terminal      a command in a client terminal (--allow-terminal):
 //	              create, wait_for_exit, output, release
+//	ticker        as terminal, a command that ticks for 10s (the TUI's
+//	              terminal panel shows it live; alt+k kills it)
 //
 // Beside the turn it serves every session method of stable v1: it
 // starts with sessions old_1..old_3 (one turn each), lists them two to a

@@ -32,17 +32,19 @@ func (t *turn) playMore(prompt, word string) (string, bool) {
 		t.update(map[string]any{"sessionUpdate": "available_commands_update", "availableCommands": []map[string]any{
 			{"name": "echo", "description": "say it back", "input": map[string]string{"hint": "what to say"}}}})
 		t.say("Commands sent.")
+	case strings.Contains(word, "ticker"):
+		return t.terminal("for i in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20; do echo tick $i; sleep 0.5; done"), true
 	case strings.Contains(word, "terminal"):
-		return t.terminal(), true
+		return t.terminal("echo hello from a terminal; echo $GREETING"), true
 	default:
 		return "", false
 	}
 	return "end_turn", true
 }
 
-// terminal runs a command in a client terminal: create (asked of the
-// person), wait_for_exit, output, release; it says what came of it.
-func (t *turn) terminal() string {
+// terminal runs script (sh -c) in a client terminal: create (asked of
+// the person), wait_for_exit, output, release; it says what came of it.
+func (t *turn) terminal(script string) string {
 	t.a.mu.Lock()
 	declared := t.a.terminal
 	t.a.mu.Unlock()
@@ -51,7 +53,7 @@ func (t *turn) terminal() string {
 		return "end_turn"
 	}
 	_, r, ok := t.ask("terminal/create", map[string]any{"sessionId": t.session, "command": "sh",
-		"args": []string{"-c", "echo hello from a terminal; echo $GREETING"}, "env": []map[string]string{{"name": "GREETING", "value": "hi-env"}},
+		"args": []string{"-c", script}, "env": []map[string]string{{"name": "GREETING", "value": "hi-env"}},
 		"outputByteLimit": 4096})
 	switch {
 	case !ok:

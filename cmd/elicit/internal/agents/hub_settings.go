@@ -131,3 +131,36 @@ func (h *Hub) AgentSetConfig(name, configID, value string) error {
 	h.settingsUpdate(name, acp.Update{Kind: acp.UpdateConfigOptions, Known: true, ConfigOptions: got})
 	return nil
 }
+
+// terminalTail is how much of a terminal's output the TUI is given.
+const terminalTail = 4 << 10
+
+// AgentTerminals implements ui.AgentEngine: the session's terminals,
+// the secrets masked.
+func (h *Hub) AgentTerminals(name string) []ui.AgentTerminal {
+	c, _, sid, err := h.session(name)
+	if err != nil {
+		return nil
+	}
+	var out []ui.AgentTerminal
+	for _, t := range c.Terminals(terminalTail) {
+		if t.SessionID != sid {
+			continue
+		}
+		out = append(out, ui.AgentTerminal{ID: t.ID, Command: h.secrets.String(t.Command), Output: h.secrets.String(t.Output),
+			Exited: t.Exited, Ended: t.Ended})
+	}
+	return out
+}
+
+// AgentKillTerminal implements ui.AgentEngine.
+func (h *Hub) AgentKillTerminal(name, id string) error {
+	c, _, _, err := h.session(name)
+	if err != nil {
+		return err
+	}
+	if !c.KillTerminal(id) {
+		return fmt.Errorf("terminal %s is not running", id)
+	}
+	return nil
+}
