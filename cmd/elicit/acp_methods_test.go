@@ -1,12 +1,15 @@
 package main
 
 import (
+	"encoding/json"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/elicit-dev/elicit/client/record"
+	"github.com/elicit-dev/elicit/cmd/elicit/internal/agents"
 	"github.com/elicit-dev/elicit/cmd/elicit/internal/exit"
 	"github.com/elicit-dev/elicit/internal/testenv"
 )
@@ -177,5 +180,33 @@ func TestACPSessionFlagsRecordReplay(t *testing.T) {
 	code, out, errs := runBin(t, "replay", f)
 	if code != exit.OK || !strings.Contains(out, "all matched") {
 		t.Fatalf("replay: exit %d\n%s%s", code, out, errs)
+	}
+}
+
+// TestACPTerminalSignIn: with --auth naming the agent's terminal sign-in
+// method, elicit declares auth.terminal and runs the agent's own command
+// with the method's args and env; exit 0 signs in, the turn goes on.
+func TestACPTerminalSignIn(t *testing.T) {
+	ag, ok := methodAgents(t)[agentTS]
+	if !ok {
+		t.Skip("the TypeScript agent is missing (said above)")
+	}
+	dir := t.TempDir()
+	cmd := exec.Command(binPath, append([]string{"acp", "--auth", "term-login", "--prompt", "hi"}, ag.cmd...)...)
+	cmd.Env = append(os.Environ(), "ELICIT_TS_AUTH_DIR="+dir)
+	out, err := cmd.Output()
+	var got agents.ACPOutput
+	if jerr := json.Unmarshal(out, &got); err != nil || jerr != nil || got.Message != "You said: hi" || got.Authenticated != "term-login" {
+		t.Fatalf("exit %v: %s", err, out)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "signed-in")); err != nil {
+		t.Errorf("the terminal sign-in left no mark: %v", err)
+	}
+	var signed bool
+	for _, a := range got.Actions {
+		signed = signed || a.Method == "auth terminal" && a.Ended == "ok"
+	}
+	if !signed {
+		t.Errorf("actions %+v", got.Actions)
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -62,7 +63,10 @@ for the prompt, and its -32800 is shown as cancelled ("requestCancelled").
 (fs/read_text_file, fs/write_text_file); every write is a permission
 question first, answered by --permission, and its diff is printed under
 "files". --auth METHOD authenticates with that method when the agent asks
-for it (-32000 to session/new). --prompt-timeout ends a question left
+for it (-32000 to session/new); with --auth elicit declares terminal
+sign-in too (auth.terminal), and a terminal method named runs the agent's
+own command with the method's args and env, on this terminal (its output
+on stderr), exit 0 signing in. --prompt-timeout ends a question left
 unanswered that long (answered -32800, as shutdown is). --start-timeout
 (default 30s) bounds start-up, initialize, authenticate and session/new;
 a slow request is abandoned with $/cancel_request. --idle-timeout
@@ -191,6 +195,13 @@ func (e Env) RunACP(ctx context.Context, args []string, stdout, stderr io.Writer
 		w.ChooseAuth = func(context.Context, []acp.AuthMethod) (string, error) {
 			authed = f.auth
 			return f.auth, nil
+		}
+		// A terminal sign-in method runs the agent's command for the
+		// person on this terminal; stdout is the JSON's, so its output
+		// goes to stderr.
+		w.TerminalAuth = func(ctx context.Context, cmd *exec.Cmd) error {
+			cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, stderr, stderr
+			return cmd.Run()
 		}
 	}
 	startCtx, cancel := context.WithTimeout(ctx, f.startTimeout)
