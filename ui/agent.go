@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"cmp"
 	"fmt"
 	"strings"
 
@@ -39,6 +40,8 @@ type agentView struct {
 		st      *themes.Styles
 	}
 	styled *themes.Styles // the styles the input was given
+	// picker is the mode and config picker (alt+m).
+	picker agentPicker
 }
 
 // agentTurn is one turn under way.
@@ -86,6 +89,8 @@ func newAgentView() *agentView {
 	in.Placeholder = "a prompt for the agent (enter sends)"
 	in.Prompt = "› "
 	in.CharLimit = 64 << 10
+	// The agent's commands complete after "/" (tab takes one).
+	in.ShowSuggestions = true
 	v := &agentView{input: in, turns: map[string]*agentTurn{}}
 	v.input.Focus()
 	return v
@@ -112,6 +117,19 @@ func (v *agentView) restyle(c *viewCtx) {
 	// the person reads a long turn.
 	s.Cursor.Blink = false
 	v.input.SetStyles(s)
+}
+
+// commandSuggestions are the agent's commands as the prompt box
+// completes them ("/name "), its names made safe to draw: they are the
+// agent's.
+func commandSuggestions(cmds []AgentCommand) []string {
+	out := make([]string, 0, len(cmds))
+	for _, c := range cmds {
+		if name := untrusted.Line(c.Name); name != "" && !strings.ContainsAny(name, " \t") {
+			out = append(out, "/"+name+" ")
+		}
+	}
+	return out
 }
 
 // agent is the status of the agent shown; the first when none is chosen.
@@ -164,7 +182,18 @@ func (v *agentView) key(c *viewCtx, k tea.KeyPressMsg) tea.Cmd {
 		return nil
 	}
 	body := max(c.bodyHeight()-4, 1)
+	if v.picker.open {
+		return v.pickerKey(c, a, k)
+	}
 	switch {
+	case key.Matches(k, c.keys.AgentKillTerm):
+		return killNewest(c, a.Name, c.engine.AgentTerminals(a.Name))
+	case key.Matches(k, c.keys.AgentSettings):
+		if len(pickRows(a)) == 0 {
+			return notice("the agent's session has no modes or config options to set")
+		}
+		v.picker = agentPicker{open: true, pick: map[int]int{}}
+		return nil
 	case key.Matches(k, c.keys.AgentStop):
 		if t := v.turns[a.Name]; t != nil {
 			if t.abandoned {
@@ -309,6 +338,7 @@ func (v *agentView) render(c *viewCtx) string {
 	w, h := c.width, c.bodyHeight()
 	if n := c.agentLogs.version(a.Name); n != v.snap.version || v.drawn.of != a.Name {
 		v.snap = c.agentLogs.snapshot(a.Name)
+		v.input.SetSuggestions(commandSuggestions(v.snap.commands))
 	}
 	head := v.header(c, a)
 	if v.drawn.of != a.Name || v.drawn.version != v.snap.version || v.drawn.width != w || v.drawn.st != st {
@@ -323,7 +353,11 @@ func (v *agentView) render(c *viewCtx) string {
 		}
 	}
 	v.input.SetWidth(max(w-4, 10))
+	plan = append(plan, terminalPanel(c, c.engine.AgentTerminals(a.Name))...)
 	bottom := append(plan, v.input.View(), v.footer(c, a))
+	if v.picker.open {
+		bottom = append(plan, v.pickerLines(c, a)...)
+	}
 	room := max(h-len(head)-len(bottom), 1)
 	lines := v.lines
 	if len(lines) == 0 {
@@ -406,8 +440,8 @@ func (v *agentView) header(c *viewCtx, a AgentStatus) []string {
 	if a.SessionID != "" {
 		meta = append(meta, "session "+untrusted.Line(a.SessionID))
 	}
-	if v.snap.mode != "" {
-		meta = append(meta, "mode "+untrusted.Line(v.snap.mode))
+	if mode := cmp.Or(v.snap.mode, a.Mode); mode != "" {
+		meta = append(meta, "mode "+untrusted.Line(mode))
 	}
 	if u := v.snap.usage; u != nil {
 		s := fmt.Sprintf("usage %d/%d", u.Used, u.Size)

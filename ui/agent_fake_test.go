@@ -8,14 +8,49 @@ import (
 // fakeAgents is the fake engine's ACP side: agents as listed, and a
 // prompt function that plays a turn (nil: end_turn at once).
 type fakeAgents struct {
-	amu      sync.Mutex
-	agents   []AgentStatus
-	promptFn func(ctx context.Context, agent, text string) (AgentTurnEnd, error)
-	prompts  []string // "agent text"
-	stops    []string
-	stopFn   func(agent string)
-	restarts []string
-	abandons []string
+	amu       sync.Mutex
+	agents    []AgentStatus
+	promptFn  func(ctx context.Context, agent, text string) (AgentTurnEnd, error)
+	prompts   []string // "agent text"
+	stops     []string
+	stopFn    func(agent string)
+	restarts  []string
+	abandons  []string
+	settings  []string // "agent mode ID", "agent ID=VALUE"
+	terminals []AgentTerminal
+	kills     []string // "agent id"
+}
+
+func (f *fakeAgents) AgentSetMode(agent, modeID string) error {
+	f.amu.Lock()
+	defer f.amu.Unlock()
+	f.settings = append(f.settings, agent+" mode "+modeID)
+	return nil
+}
+
+func (f *fakeAgents) AgentSetConfig(agent, configID, value string) error {
+	f.amu.Lock()
+	defer f.amu.Unlock()
+	f.settings = append(f.settings, agent+" "+configID+"="+value)
+	return nil
+}
+
+func (f *fakeAgents) AgentTerminals(agent string) []AgentTerminal {
+	f.amu.Lock()
+	defer f.amu.Unlock()
+	return append([]AgentTerminal(nil), f.terminals...)
+}
+
+func (f *fakeAgents) AgentKillTerminal(agent, id string) error {
+	f.amu.Lock()
+	defer f.amu.Unlock()
+	f.kills = append(f.kills, agent+" "+id)
+	for i := range f.terminals {
+		if f.terminals[i].ID == id {
+			f.terminals[i].Exited, f.terminals[i].Ended = true, "killed by the person"
+		}
+	}
+	return nil
 }
 
 func (f *fakeAgents) AgentAbandon(agent string) error {

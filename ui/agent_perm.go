@@ -111,8 +111,11 @@ func (p *pane) renderPermission(st *themes.Styles, width int) string {
 func (p *pane) permFooter(st *themes.Styles, km keyMap, hints []footerHint) string {
 	k := func(key, desc string) string { return st.Pane.Key.Render(key) + " " + st.Pane.KeyDesc.Render(desc) }
 	esc := k("esc", "stop the turn")
-	if p.p.Key.Delivery == question.FileWrite {
+	switch p.p.Key.Delivery {
+	case question.FileWrite:
 		esc = k("esc", "refuse the write") // the turn goes on (acp's FileWrite rows)
+	case question.TerminalCreate:
+		esc = k("esc", "refuse the command") // as a write: the turn goes on
 	}
 	parts := []string{k("enter", "choose"), k("↑↓/1…9", "option"), esc, k("F2", "next")}
 	for _, h := range hints {
@@ -177,6 +180,8 @@ func turnEndText(p *question.Question, e question.JournalEntry, sent string) (st
 			return "you stopped the turn (session/cancel); answered " + orNothing(sent), true
 		case question.FileWrite:
 			return "you refused the write; answered " + orNothing(sent), true
+		case question.TerminalCreate:
+			return "you refused the command; answered " + orNothing(sent), true
 		}
 	case question.Accept, question.Decline:
 		if e.Option != nil { // a permission's option

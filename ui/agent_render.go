@@ -40,11 +40,25 @@ func entryLines(st *themes.Styles, e agentEntry, w int) []string {
 	case entryTool:
 		return toolLines(st, e.tool, w)
 	case entryOther:
-		if e.label == "mode" {
+		switch e.label {
+		case "mode":
 			return []string{st.Muted.Render(ansi.Truncate("mode → "+untrusted.Line(e.text), w, "…"))}
+		case "config":
+			return []string{st.Muted.Render(ansi.Truncate("config options changed (alt+m shows them)", w, "…"))}
 		}
 		// Unknown kinds are said plainly, as sent: never an error.
 		return []string{st.Muted.Render(ansi.Truncate("update "+untrusted.Line(e.label)+": "+oneLineJSON(e.text), w, "…"))}
+	case entryNotice, entryCompaction:
+		style := st.Muted
+		if e.warn {
+			style = st.Warning
+		}
+		if e.kind == entryNotice {
+			return wrapStyled(style, "notice "+untrusted.Text(e.text), w)
+		}
+		return []string{style.Render(ansi.Truncate("compaction "+untrusted.Line(e.text), w, "…"))}
+	case entrySummary:
+		return append(wrapStyled(st.Muted.Italic(true), "compaction summary: "+untrusted.Text(e.text), w), cutLine(st, e.cut)...)
 	case entryTurnEnd:
 		style := st.Success
 		if e.warn {
@@ -141,6 +155,9 @@ func toolLines(st *themes.Styles, t AgentToolCall, w int) []string {
 	title := t.Title
 	if title == "" {
 		title = t.ID
+	}
+	if t.Name != "" {
+		title += " (" + t.Name + ")"
 	}
 	head := st.Text.Render(toolKindIcon(kind)+" ") + st.Title.Render(untrusted.Line(title)) +
 		st.Muted.Render(" · "+untrusted.Line(kind)+" · ") + statusStyle(st, status).Render(untrusted.Line(status))

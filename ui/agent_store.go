@@ -8,13 +8,16 @@ import (
 type agentEntryKind int
 
 const (
-	entryUser    agentEntryKind = iota // the person's prompt
-	entryMessage                       // agent_message_chunk, joined
-	entryThought                       // agent_thought_chunk, joined
-	entryTool                          // a tool call, merged with its updates
-	entryOther                         // an update shown plainly (unknown kinds too)
-	entryTurnEnd                       // how a turn ended, as the agent said
-	entryNote                          // what elicit did (stop sent, an error)
+	entryUser       agentEntryKind = iota // the person's prompt
+	entryMessage                          // agent_message_chunk, joined
+	entryThought                          // agent_thought_chunk, joined
+	entryTool                             // a tool call, merged with its updates
+	entryOther                            // an update shown plainly (unknown kinds too)
+	entryNotice                           // a notice: its severity and title
+	entryCompaction                       // a compaction's state
+	entrySummary                          // a compaction's summary, joined
+	entryTurnEnd                          // how a turn ended, as the agent said
+	entryNote                             // what elicit did (stop sent, an error)
 )
 
 // agentEntry is one entry of a transcript. Its strings are the agent's
@@ -200,6 +203,26 @@ func (l *agentLog) apply(u AgentUpdate) {
 		l.add(agentEntry{kind: entryOther, label: "mode", text: u.Mode})
 	case u.Known && u.Kind == "usage_update":
 		l.usage = u.Usage
+	case u.Known && u.Kind == "config_option_update":
+		// The options themselves are the picker's (alt+m), from the
+		// agent's line.
+		l.add(agentEntry{kind: entryOther, label: "config"})
+	case u.Notice != nil:
+		sev := u.Notice.Severity
+		l.add(agentEntry{kind: entryNotice, text: sev + ": " + u.Notice.Title, warn: sev == "warning" || sev == "error"})
+	case u.Compaction != nil && u.Kind == "compaction_summary_chunk":
+		if e := l.last(); e != nil && e.kind == entrySummary {
+			e.text, e.cut = keepText(e.text+u.Compaction.Text, e.cut)
+			return
+		}
+		t, cut := keepText(u.Compaction.Text, 0)
+		l.add(agentEntry{kind: entrySummary, text: t, cut: cut})
+	case u.Compaction != nil:
+		text := u.Compaction.ID + " " + u.Compaction.Status
+		if u.Compaction.Error != "" {
+			text += ": " + u.Compaction.Error
+		}
+		l.add(agentEntry{kind: entryCompaction, text: text, warn: u.Compaction.Status == "failed"})
 	default:
 		// Unknown, or known but not drawn apart: shown plainly.
 		l.add(agentEntry{kind: entryOther, label: u.Kind, text: string(keepRaw(u.Raw))})
@@ -209,7 +232,7 @@ func (l *agentLog) apply(u AgentUpdate) {
 // mergeTool applies patch u to t (ACP's tool_call_update: only what is
 // set changes).
 func mergeTool(t, u *AgentToolCall) {
-	for _, f := range []struct{ dst, src *string }{{&t.Title, &u.Title}, {&t.Kind, &u.Kind}, {&t.Status, &u.Status}} {
+	for _, f := range []struct{ dst, src *string }{{&t.Title, &u.Title}, {&t.Name, &u.Name}, {&t.Kind, &u.Kind}, {&t.Status, &u.Status}} {
 		if *f.src != "" {
 			*f.dst = *f.src
 		}

@@ -421,3 +421,139 @@ func TestAgentViewSwitchAndScroll(t *testing.T) {
 		}
 	})
 }
+
+// TestAgentNoticeCompactionName: a notice, a compaction with its
+// summary and a tool call's name are shown in the turn as what they are.
+func TestAgentNoticeCompactionName(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		var br *Bridge
+		d := agentDriver(t, func(f *fakeEngine) {
+			f.promptFn = func(ctx context.Context, agent, text string) (AgentTurnEnd, error) {
+				for _, u := range []AgentUpdate{
+					{Kind: "notice", Known: true, Notice: &AgentNotice{Severity: "warning", Title: "Rate limit near"}},
+					{Kind: "compaction_update", Known: true, Compaction: &AgentCompaction{ID: "c1", Status: "in_progress"}},
+					{Kind: "compaction_summary_chunk", Known: true, Compaction: &AgentCompaction{ID: "c1", Text: "Summary "}},
+					{Kind: "compaction_summary_chunk", Known: true, Compaction: &AgentCompaction{ID: "c1", Text: "so far."}},
+					{Kind: "compaction_update", Known: true, Compaction: &AgentCompaction{ID: "c1", Status: "completed"}},
+					{Kind: "tool_call", Known: true, Tool: &AgentToolCall{ID: "n1", Title: "Read README", Name: "read_file", Kind: "read", Status: "completed"}},
+				} {
+					br.AgentUpdate(agent, u)
+				}
+				return AgentTurnEnd{StopReason: "end_turn"}, nil
+			}
+		})
+		br = d.m.bridge
+		d.typeText("go")
+		d.keys(keyEnter)
+		d.turnDone()
+		s := d.screen()
+		for _, want := range []string{"notice warning: Rate limit near", "compaction c1 in_progress",
+			"compaction summary: Summary so far.", "compaction c1 completed", "Read README (read_file) · read · completed"} {
+			if !strings.Contains(s, want) {
+				t.Errorf("screen lacks %q:\n%s", want, s)
+			}
+		}
+	})
+}
+
+// TestAgentCommandCompletes: the agent's commands complete after "/":
+// tab takes the one typed so far, and the prompt goes as its text.
+func TestAgentCommandCompletes(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		var br *Bridge
+		d := agentDriver(t, func(f *fakeEngine) {
+			f.promptFn = func(ctx context.Context, agent, text string) (AgentTurnEnd, error) {
+				br.AgentUpdate(agent, AgentUpdate{Kind: "available_commands_update", Known: true,
+					Commands: []AgentCommand{{Name: "echo"}, {Name: "web"}, {Name: "bad name\x1b[31m"}}})
+				return AgentTurnEnd{StopReason: "end_turn"}, nil
+			}
+		})
+		br = d.m.bridge
+		d.typeText("commands")
+		d.keys(keyEnter)
+		d.turnDone()
+		d.screen()
+		d.typeText("/e")
+		d.keys(tea.KeyPressMsg{Code: tea.KeyTab})
+		d.typeText("hi")
+		d.keys(keyEnter)
+		d.turnDone()
+		if got := d.eng.fakeAgents.prompts; len(got) != 2 || got[1] != "bot /echo hi" {
+			t.Fatalf("prompts sent: %q", got)
+		}
+		if got := commandSuggestions([]AgentCommand{{Name: "web"}, {Name: "bad name"}, {Name: "x\x1b[31m"}}); len(got) != 2 || got[0] != "/web " || strings.Contains(got[1], "\x1b") {
+			t.Errorf("suggestions %q", got)
+		}
+	})
+}
+
+// TestAgentSettingsPicker: alt+m opens the mode and config picker; ←→
+// choose a row's value and enter sets it (set_mode, set_config_option);
+// esc closes it; an agent offering neither says so.
+func TestAgentSettingsPicker(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		d := agentDriver(t, func(f *fakeEngine) {
+			f.agents[0].Mode = "ask"
+			f.agents[0].Modes = []AgentMode{{ID: "ask", Name: "Ask"}, {ID: "code", Name: "Code"}}
+			f.agents[0].Config = []AgentConfig{{ID: "model", Name: "Model", Type: "select", Value: "small", Values: []string{"small", "large"}},
+				{ID: "verbose", Name: "Verbose", Type: "boolean", Value: "false"}}
+		})
+		ctrlO := tea.KeyPressMsg{Code: 'm', Mod: tea.ModAlt}
+		d.keys(ctrlO)
+		s := d.screen()
+		for _, want := range []string{"Mode and config", "▸ mode: ‹ask›", "Model: ‹small›", "Verbose: ‹false›", "mode ask"} {
+			if !strings.Contains(s, want) {
+				t.Errorf("picker lacks %q:\n%s", want, s)
+			}
+		}
+		d.keys(tea.KeyPressMsg{Code: tea.KeyRight})
+		if s := d.screen(); !strings.Contains(s, "mode: ‹code› (now ask)") {
+			t.Errorf("→ did not choose code:\n%s", s)
+		}
+		d.keys(keyEnter)
+		d.keys(ctrlO, tea.KeyPressMsg{Code: tea.KeyDown}, tea.KeyPressMsg{Code: tea.KeyDown}, tea.KeyPressMsg{Code: tea.KeyRight}, keyEnter)
+		d.keys(ctrlO, tea.KeyPressMsg{Code: tea.KeyDown}, tea.KeyPressMsg{Code: tea.KeyLeft}, keyEsc)
+		d.screen()
+		if got := d.eng.fakeAgents.settings; len(got) != 2 || got[0] != "bot mode code" || got[1] != "bot verbose=true" {
+			t.Errorf("settings sent: %q", got)
+		}
+		if s := d.screen(); strings.Contains(s, "Mode and config") || !strings.Contains(s, "enter send") {
+			t.Errorf("esc left the picker open:\n%s", s)
+		}
+		d.m.bridge.AgentUpdate("bot", AgentUpdate{Kind: "config_option_update", Known: true, Raw: []byte(`{"sessionUpdate":"config_option_update","configOptions":[]}`)})
+		d.pump()
+		if s := d.screen(); !strings.Contains(s, "config options changed (alt+m shows them)") {
+			t.Errorf("a config update is not said:\n%s", s)
+		}
+	})
+}
+
+// TestAgentTerminalsPanel: the agent's terminals show above the prompt
+// box with the end of their output; alt+k kills the newest running one.
+func TestAgentTerminalsPanel(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		d := agentDriver(t, func(f *fakeEngine) {
+			f.terminals = []AgentTerminal{
+				{ID: "term_1", Command: "make", Output: "one\r\ntwo\r\n", Exited: true, Ended: "exited 0"},
+				{ID: "term_2", Command: "sleep 30", Output: "l1\nl2\nl3\nl4\nl5\x1b[31m\n"},
+			}
+		})
+		s := d.screen()
+		for _, want := range []string{"▣ term_1 · exited 0 · make", "  two", "▣ term_2 · running (alt+k kills it) · sleep 30", "  l5"} {
+			if !strings.Contains(s, want) {
+				t.Errorf("panel lacks %q:\n%s", want, s)
+			}
+		}
+		if strings.Contains(s, "  l1") || strings.Contains(d.m.View().Content, "\x1b[31m") {
+			t.Errorf("more than the last lines, or the command's escape, reached the screen:\n%s", s)
+		}
+		d.keys(tea.KeyPressMsg{Code: 'k', Mod: tea.ModAlt})
+		d.screen()
+		if got := d.eng.fakeAgents.kills; len(got) != 1 || got[0] != "bot term_2" {
+			t.Errorf("kills %q", got)
+		}
+		if s := d.screen(); !strings.Contains(s, "▣ term_2 · killed by the person · sleep 30") {
+			t.Errorf("after alt+k:\n%s", s)
+		}
+	})
+}

@@ -195,6 +195,26 @@ type AgentEngine interface {
 	// ending the old one first; where it stands comes through
 	// Bridge.AgentsChanged as it goes.
 	AgentRestart(agent string) error
+	// AgentSetMode sets the session's mode (session/set_mode), and
+	// AgentSetConfig one of its config options (session/set_config_option:
+	// a select's value id, or "true"/"false" for a boolean option); what
+	// the agent then has comes through Bridge.AgentsChanged.
+	AgentSetMode(agent, modeID string) error
+	AgentSetConfig(agent, configID, value string) error
+	// AgentTerminals are the terminals the agent runs through elicit
+	// (--allow-terminal), oldest first, each with the end of its output
+	// (no IO: what is kept); AgentKillTerminal kills one's command for
+	// the person.
+	AgentTerminals(agent string) []AgentTerminal
+	AgentKillTerminal(agent, id string) error
+}
+
+// AgentTerminal is one of an agent's terminals; Command and Output are
+// the agent's and its command's: untrusted.
+type AgentTerminal struct {
+	ID, Command, Output string
+	Exited              bool
+	Ended               string
 }
 
 // AgentStatus is one ACP agent's line.
@@ -210,6 +230,21 @@ type AgentStatus struct {
 	Cwd     string
 	// SessionID is the session's id once session/new was answered.
 	SessionID string
+	// Mode is the session's current mode, Modes those it may be set to;
+	// Config its config options (the agent's text: untrusted).
+	Mode   string
+	Modes  []AgentMode
+	Config []AgentConfig
+}
+
+// AgentMode is one mode of an agent's session.
+type AgentMode struct{ ID, Name string }
+
+// AgentConfig is one config option of an agent's session: Type "select"
+// (Values the value ids it takes) or "boolean" (Value "true"/"false").
+type AgentConfig struct {
+	ID, Name, Type, Value string
+	Values                []string
 }
 
 // AgentTurnEnd is how a prompt turn ended, as the agent said it.
@@ -239,6 +274,10 @@ type AgentUpdate struct {
 	Commands []AgentCommand
 	Mode     string
 	Usage    *AgentUsage
+	// Notice is a notice update; Compaction a compaction_update or a
+	// compaction_summary_chunk (its Text).
+	Notice     *AgentNotice
+	Compaction *AgentCompaction
 	// Raw is the update object as sent; Known is false for a kind the
 	// engine does not decode (shown plainly, never as an error).
 	Raw   []byte
@@ -247,9 +286,18 @@ type AgentUpdate struct {
 
 // AgentToolCall is a tool call as reported, or a patch of one.
 type AgentToolCall struct {
-	ID, Title, Kind, Status                 string
+	// Name is the tool's programmatic name, if the agent gave one.
+	ID, Title, Name, Kind, Status           string
 	Content, Locations, RawInput, RawOutput []byte
 }
+
+// AgentNotice is a notice: a severity (info, warning, error…) and a
+// title.
+type AgentNotice struct{ Severity, Title string }
+
+// AgentCompaction is a compaction's state (Status, Error) or a chunk of
+// its summary (Text).
+type AgentCompaction struct{ ID, Status, Error, Text string }
 
 // AgentPlanEntry is one entry of the agent's plan.
 type AgentPlanEntry struct{ Content, Priority, Status string }

@@ -30,6 +30,7 @@ func (c *Client) askAgent(ctx context.Context, m *jsonrpc.Message, arrived time.
 		Key: question.Key{Server: c.opts.Name, Delivery: question.AgentRequest, RequestID: m.ID}}
 	var perr *question.ParamsError
 	var write *pendingWrite
+	var run *terminalRun
 	switch m.Method {
 	case MethodRequestPermission:
 		q.Key.Delivery = question.PermissionRequest
@@ -43,6 +44,9 @@ func (c *Client) askAgent(ctx context.Context, m *jsonrpc.Message, arrived time.
 	case MethodWriteTextFile:
 		q.Key.Delivery = question.FileWrite
 		write, perr = c.parseWrite(q, m.Params)
+	case MethodTerminalCreate:
+		q.Key.Delivery = question.TerminalCreate
+		run, perr = c.parseTerminal(q, m.Params)
 	default:
 		perr = c.parseElicitation(q, m.Params, oq.call)
 	}
@@ -74,6 +78,17 @@ func (c *Client) askAgent(ctx context.Context, m *jsonrpc.Message, arrived time.
 			e := jsonrpc.NewError(jsonrpc.CodeInternalError, "write failed: "+err.Error(), nil)
 			r = question.Reply{Err: e, Sent: fmt.Sprintf("error %d", e.Code)}
 			out.Reason = question.JoinReason(out.Reason, e.Message)
+		}
+	}
+	if run != nil && r.Result != nil {
+		// Allowed: started now, after the claim, as a write is done.
+		id, err := c.startTerminal(run)
+		if err != nil {
+			e := jsonrpc.NewError(jsonrpc.CodeInternalError, "the command could not start: "+err.Error(), nil)
+			r = question.Reply{Err: e, Sent: fmt.Sprintf("error %d", e.Code)}
+			out.Reason = question.JoinReason(out.Reason, e.Message)
+		} else {
+			r.Result, _ = json.Marshal(map[string]string{"terminalId": id})
 		}
 	}
 	if write != nil {

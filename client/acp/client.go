@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"os/exec"
 	"path/filepath"
 	"sync"
 	"time"
@@ -60,9 +61,20 @@ type Options struct {
 	// OnFile hears every fs request of the agent's as it ends (reads and
 	// writes; AllowFS only).
 	OnFile func(FileAccess)
+	// OnAction hears every Action as it ends (must not block).
+	OnAction func(Action)
 	// CancelWait and CloseWait override the defaults.
 	CancelWait time.Duration
 	CloseWait  time.Duration
+	// AllowTerminal declares terminal and serves terminal/*: each
+	// terminal/create is asked first (a question.TerminalCreate
+	// permission showing the command), then run in a PTY in the
+	// session's cwd (or the request's, inside the session's roots), the
+	// request's env over ours, its output kept to outputByteLimit (cut
+	// from the beginning). Every terminal of a session is killed when its
+	// turn ends, however it ends. Without it terminal/* is answered
+	// -32601.
+	AllowTerminal bool
 	// AllowFS declares fs.readTextFile and fs.writeTextFile and serves
 	// them, only within the session's cwd; every write is asked first
 	// (a question.FileWrite permission carrying the diff). Without it
@@ -82,17 +94,27 @@ type Options struct {
 	// then runs authenticate and tries once more. A UI shows a pane; an
 	// error (or ctx ending) leaves the AuthRequiredError standing.
 	ChooseAuth func(ctx context.Context, methods []AuthMethod) (methodID string, err error)
+	// TerminalAuth, if set, declares auth.terminal and runs a terminal
+	// auth method's command (the agent's own, its args and env added)
+	// for the person, interactively; exit status 0 is signed in. A UI
+	// suspends itself around it; headless runs it on the terminal.
+	TerminalAuth func(ctx context.Context, cmd *exec.Cmd) error
 	// MCPServers go into every session/new (ACP's mcpServers).
 	MCPServers []MCPServer
 	// ClientName and ClientVersion go into clientInfo.
 	ClientName, ClientVersion string
 }
 
-// AuthMethod is one way the agent can authenticate us.
+// AuthMethod is one way the agent can authenticate us: Type "" (or
+// "agent") through authenticate, "terminal" by running the agent's own
+// command with Args and Env added, interactively (Options.TerminalAuth).
 type AuthMethod struct {
-	ID          string `json:"id"`
-	Name        string `json:"name"`
-	Description string `json:"description,omitempty"`
+	ID          string            `json:"id"`
+	Name        string            `json:"name"`
+	Description string            `json:"description,omitempty"`
+	Type        string            `json:"type,omitempty"`
+	Args        []string          `json:"args,omitempty"`
+	Env         map[string]string `json:"env,omitempty"`
 }
 
 // InitializeResult is what the agent said of itself.
@@ -132,7 +154,17 @@ type Client struct {
 	// directories (absolute): a request or update naming another session
 	// is refused or dropped (ours), and the fs methods serve only within
 	// the session's cwd.
-	cwds map[string]string
+	cwds map[string]roots
+	// history gathers what session/load replays, by session, until the
+	// load's answer.
+	history map[string]*turnState
+	// caps is what the agent declared (initialize).
+	caps AgentCapabilities
+	// actions are our requests beyond the turn, as they ended.
+	actions actionLog
+	// terminals are the agent's terminals not yet released, by id.
+	terminals    map[string]*terminal
+	nextTerminal int
 	// foreignUpdates counts the updates dropped for naming a session not
 	// ours (said once on stderr).
 	foreignUpdates int
@@ -192,7 +224,7 @@ func Start(ctx context.Context, opts Options) (*Client, error) {
 		modes = *opts.Modes
 	}
 	c := &Client{opts: opts, modes: modes, journal: opts.Journal,
-		open: map[jsonrpc.ID]*openQuestion{}, turns: map[string]*turnState{}, cwds: map[string]string{}, readDone: make(chan struct{})}
+		open: map[jsonrpc.ID]*openQuestion{}, turns: map[string]*turnState{}, cwds: map[string]roots{}, history: map[string]*turnState{}, terminals: map[string]*terminal{}, readDone: make(chan struct{})}
 	c.asker = question.Asker{Prompter: prompter, WG: &c.prompters}
 	c.base, c.shutdown = context.WithCancelCause(context.Background())
 	tr := &transport.Stdio{Command: opts.Command, Args: opts.Args, Env: opts.Env, Dir: opts.Dir,
@@ -227,8 +259,13 @@ func (c *Client) initialize(ctx context.Context) error {
 		"protocolVersion": ProtocolVersion,
 		"clientCapabilities": map[string]any{
 			"fs":          map[string]bool{"readTextFile": c.opts.AllowFS, "writeTextFile": c.opts.AllowFS},
-			"terminal":    false,
+			"terminal":    c.opts.AllowTerminal,
 			"elicitation": elicitation,
+			"auth":        map[string]bool{"terminal": c.opts.TerminalAuth != nil},
+			// Shown as they come: notices and compaction in the turn, and
+			// boolean config options set with SetConfigOption.
+			"session": map[string]any{"notices": map[string]any{}, "compaction": map[string]any{},
+				"configOptions": map[string]any{"boolean": map[string]any{}}},
 		},
 		"clientInfo": map[string]string{"name": name, "title": "elicit", "version": version},
 	}
@@ -242,6 +279,7 @@ func (c *Client) initialize(ctx context.Context) error {
 	if c.init.ProtocolVersion != ProtocolVersion {
 		return fmt.Errorf("acp: the agent speaks protocol version %d; elicit speaks %d", c.init.ProtocolVersion, ProtocolVersion)
 	}
+	c.caps = decodeCapabilities(c.init.AgentCapabilities)
 	return nil
 }
 
@@ -301,6 +339,9 @@ func (c *Client) notification(m *jsonrpc.Message) {
 		c.mu.Lock()
 		_, ours := c.cwds[u.SessionID]
 		t := c.turns[u.SessionID]
+		if h := c.history[u.SessionID]; h != nil && t == nil {
+			t = h
+		}
 		if !ours {
 			c.foreignUpdates++
 		}
@@ -387,6 +428,11 @@ func (c *Client) request(m *jsonrpc.Message, arrived time.Time) {
 	switch {
 	case m.Method == MethodRequestPermission, m.Method == MethodElicitation:
 	case m.Method == MethodWriteTextFile && c.opts.AllowFS:
+	case m.Method == MethodTerminalCreate && c.opts.AllowTerminal:
+	case c.opts.AllowTerminal && (m.Method == MethodTerminalOutput || m.Method == MethodTerminalWait ||
+		m.Method == MethodTerminalKill || m.Method == MethodTerminalRelease):
+		c.serveTerminalRequest(m, session)
+		return
 	case m.Method == MethodReadTextFile && c.opts.AllowFS:
 		c.handlers.Add(1)
 		go func() {
@@ -431,8 +477,18 @@ func (c *Client) request(m *jsonrpc.Message, arrived time.Time) {
 	// Counted now, on the read loop, so that the turn or the request of
 	// ours it belongs to returns with its journal complete, however soon
 	// the agent answers after it.
-	t = c.turns[oq.session]
-	if t != nil {
+	// A request naming a session not ours (refused) belongs to no turn:
+	// it is counted in every turn under way, one of which made the agent
+	// send it, so that none returns before its refusal is journalled.
+	var counted []*turnState
+	if t := c.turns[oq.session]; t != nil {
+		counted = append(counted, t)
+	} else if _, ours := c.cwds[oq.session]; !ours && !oq.call.IsValid() {
+		for _, t := range c.turns {
+			counted = append(counted, t)
+		}
+	}
+	for _, t := range counted {
 		t.asks.begin()
 	}
 	c.mu.Unlock()
@@ -443,7 +499,7 @@ func (c *Client) request(m *jsonrpc.Message, arrived time.Time) {
 	go func() {
 		defer c.handlers.Done()
 		defer cancel(nil)
-		if t != nil {
+		for _, t := range counted {
 			defer t.asks.end()
 		}
 		if oq.call.IsValid() {
@@ -494,6 +550,7 @@ func (c *Client) Close() error {
 	c.closing.Do(func() {
 		c.shutdown(question.ErrShutdown)
 		c.endOpen(question.ErrShutdown)
+		c.killTerminals("", KilledAtClose, true)
 		waitBounded(&c.handlers, c.opts.CloseWait)
 		if c.conn != nil {
 			c.conn.Close()

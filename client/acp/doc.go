@@ -30,6 +30,28 @@
 // WriteAllow and WriteReject; Esc refuses it without stopping the turn),
 // and Options.MCPServers (session/new's mcpServers from its config).
 //
+// Beyond the turn, every client method of stable v1 (schema v1.25), each
+// sent only when the agent declares it (Capabilities; ErrNotDeclared
+// otherwise, nothing sent): OpenSession (session/new, session/load with
+// its replayed history gathered, session/resume; additionalDirectories
+// widen where fs requests may reach), ListSessions (every page),
+// CloseSession, DeleteSession, SetMode, SetConfigOption (select values
+// and booleans), Logout, and PromptBlocks/Attach (image and resource-link
+// blocks). Each such call ends as an Action (Actions, Options.OnAction):
+// the journal of what is not a question. The client declares
+// session.notices, session.compaction and boolean config options, and
+// decodes their updates (Update.Notice, Compaction, ConfigOptions) and
+// a tool call's name.
+//
+// With Options.AllowTerminal the client declares terminal and serves
+// terminal/*: each terminal/create is a question.TerminalCreate
+// permission first (Esc or a reject refuses it, -32603, the turn goes
+// on), then a real PTY (creack/pty) in the session's roots, the
+// request's env over ours, output cut from the beginning to
+// outputByteLimit; wait_for_exit answers -32800 when withdrawn. Every
+// terminal of a session is killed when its turn ends, a person may kill
+// one (KillTerminal), and each ending is an Action.
+//
 // It never imports charm: it runs headless (elicit acp) as well as under
 // a UI.
 package acp

@@ -69,7 +69,7 @@ func (c *Client) decodeFS(params json.RawMessage) (p fsParams, real, rel string,
 		return p, "", "", fsError(jsonrpc.CodeInvalidParams, "invalid params: %v", err)
 	}
 	c.mu.Lock()
-	cwd, ok := c.cwds[p.SessionID]
+	r, ok := c.cwds[p.SessionID]
 	c.mu.Unlock()
 	switch {
 	case !ok:
@@ -77,12 +77,8 @@ func (c *Client) decodeFS(params json.RawMessage) (p fsParams, real, rel string,
 	case !filepath.IsAbs(p.Path):
 		return p, "", "", fsError(jsonrpc.CodeInvalidParams, "invalid params: path must be absolute")
 	}
-	root, err := filepath.EvalSymlinks(cwd)
-	if err != nil {
-		return p, "", "", fsError(jsonrpc.CodeInternalError, "the session's cwd: %v", err)
-	}
 	clean := filepath.Clean(p.Path)
-	real, err = filepath.EvalSymlinks(clean)
+	real, err := filepath.EvalSymlinks(clean)
 	if errors.Is(err, fs.ErrNotExist) {
 		// A new file: its directory must exist and be inside.
 		dir, derr := filepath.EvalSymlinks(filepath.Dir(clean))
@@ -94,11 +90,35 @@ func (c *Client) decodeFS(params json.RawMessage) (p fsParams, real, rel string,
 	if err != nil {
 		return p, "", "", fsError(jsonrpc.CodeInternalError, "%s: %v", p.Path, err)
 	}
-	rel, err = filepath.Rel(root, real)
-	if err != nil || rel == "." || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
-		return p, "", "", fsError(jsonrpc.CodeInvalidParams, "path outside the session's working directory: %s", p.Path)
+	rel, e = r.place(real)
+	if e != nil {
+		return p, "", "", fsError(e.Code, "%s: %s", e.Message, p.Path)
 	}
 	return p, real, rel, nil
+}
+
+// place says where real (symbolic links resolved) is relative to the
+// root holding it: the cwd, else an additional directory (named by its
+// base, "dir/rel"). Outside them all is refused.
+func (r roots) place(real string) (string, *jsonrpc.Error) {
+	for i, root := range append([]string{r.cwd}, r.dirs...) {
+		resolved, err := filepath.EvalSymlinks(root)
+		if err != nil {
+			if i == 0 {
+				return "", fsError(jsonrpc.CodeInternalError, "the session's cwd: %v", err)
+			}
+			continue
+		}
+		rel, err := filepath.Rel(resolved, real)
+		if err != nil || rel == "." || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+			continue
+		}
+		if i > 0 {
+			rel = filepath.Join(filepath.Base(root), rel)
+		}
+		return rel, nil
+	}
+	return "", fsError(jsonrpc.CodeInvalidParams, "path outside the session's working directory and additional directories")
 }
 
 // readBounded reads a regular file of at most MaxFileBytes; exists is

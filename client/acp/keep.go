@@ -91,6 +91,7 @@ func keptUpdate(u Update) Update {
 		u.Cut = fmt.Sprintf("%d bytes not kept (an update kept is at most %d bytes)", len(u.Raw), MaxKeptUpdateBytes)
 		u.Raw, _ = json.Marshal(map[string]string{"sessionUpdate": u.Kind})
 		u.Content, u.ToolCall, u.Plan, u.Commands, u.Usage = nil, nil, nil, nil, nil
+		u.ConfigOptions, u.Notice, u.Compaction = nil, nil, nil
 	}
 	return u
 }

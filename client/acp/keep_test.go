@@ -8,10 +8,6 @@ import (
 	"unicode/utf8"
 )
 
-func newTurnState() *turnState {
-	return &turnState{byID: map[string]int{}, latest: map[string]int{}}
-}
-
 func decoded(t *testing.T, sid string, update any) Update {
 	t.Helper()
 	b, err := json.Marshal(map[string]any{"sessionId": sid, "update": update})
@@ -40,7 +36,7 @@ func TestTurnKeepsBounded(t *testing.T) {
 	big := strings.Repeat("x", MaxKeptUpdateBytes)
 	ts.add(decoded(t, "s", map[string]any{"sessionUpdate": UpdateToolCallUpdate, "toolCallId": "c0", "rawOutput": big}))
 	for range MaxKeptUpdates + 7 {
-		ts.add(decoded(t, "s", map[string]any{"sessionUpdate": "notice", "text": "n"}))
+		ts.add(decoded(t, "s", map[string]any{"sessionUpdate": UpdateNotice, "severity": "info", "title": "n"}))
 	}
 	for i := range 3 {
 		ts.add(decoded(t, "s", map[string]any{"sessionUpdate": UpdateCommands, "availableCommands": []map[string]string{{"name": fmt.Sprint("cmd", i)}}}))
@@ -76,7 +72,7 @@ func TestTurnKeepsBounded(t *testing.T) {
 // its kind alone, saying how large it was; a plan of more than
 // MaxEntries entries is kept as decoded, its first entries, each cut.
 func TestKeptUpdateOverBound(t *testing.T) {
-	u := keptUpdate(decoded(t, "s", map[string]any{"sessionUpdate": "notice", "text": strings.Repeat("x", MaxKeptUpdateBytes)}))
+	u := keptUpdate(decoded(t, "s", map[string]any{"sessionUpdate": UpdateNotice, "severity": "info", "title": strings.Repeat("x", MaxKeptUpdateBytes)}))
 	if string(u.Raw) != `{"sessionUpdate":"notice"}` || !strings.Contains(u.Cut, "bytes not kept") {
 		t.Errorf("kept %s, cut %q", u.Raw, u.Cut)
 	}

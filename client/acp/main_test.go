@@ -22,6 +22,7 @@ func TestMain(m *testing.M) {
 		opts.AskOnNew = kind == "asknew"
 		opts.AskOnNewThenAnswer = kind == "asknewfast"
 		opts.CommandsOnNew = kind == "cmdsnew"
+		opts.Minimal = kind == "minimal"
 		if kind == "slow" {
 			opts.SlowNew = time.Minute
 		}

@@ -5,7 +5,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"path/filepath"
+	"os"
+	"os/exec"
 	"slices"
 	"strings"
 
@@ -72,62 +73,67 @@ func (s MCPServer) MarshalJSON() ([]byte, error) {
 }
 
 // NewSession opens a session in cwd (made absolute), with the configured
-// MCP servers. If the agent wants authentication first and
+// MCP servers (OpenSession with Cwd alone).
+func (c *Client) NewSession(ctx context.Context, cwd string) (string, error) {
+	s, err := c.OpenSession(ctx, SessionParams{Cwd: cwd})
+	return s.ID, err
+}
+
+// openNew runs session/new. If the agent wants authentication first and
 // Options.ChooseAuth picks a method, it authenticates and tries once
 // more. If ctx ends first the request is abandoned with
 // $/cancel_request, and the agent's -32800 is ErrCancelled: cancelled,
 // not failed.
-func (c *Client) NewSession(ctx context.Context, cwd string) (string, error) {
-	abs, err := filepath.Abs(cwd)
-	if err != nil {
-		return "", fmt.Errorf("acp: session/new: cwd: %w", err)
-	}
-	sid, err := c.newSession(ctx, abs)
+func (c *Client) openNew(ctx context.Context, r roots) (Session, error) {
+	s, err := c.newSession(ctx, r)
 	var ae *AuthRequiredError
 	if !errors.As(err, &ae) || c.opts.ChooseAuth == nil {
-		return sid, err
+		return s, err
 	}
 	id, cerr := c.opts.ChooseAuth(ctx, ae.Methods)
 	if cerr != nil {
-		return "", fmt.Errorf("%w (no method chosen: %v)", err, cerr)
+		return Session{}, fmt.Errorf("%w (no method chosen: %v)", err, cerr)
 	}
-	if !slices.ContainsFunc(ae.Methods, func(m AuthMethod) bool { return m.ID == id }) {
-		return "", fmt.Errorf("%w (%q is not one of them)", err, id)
+	i := slices.IndexFunc(ae.Methods, func(m AuthMethod) bool { return m.ID == id })
+	if i < 0 {
+		return Session{}, fmt.Errorf("%w (%q is not one of them)", err, id)
 	}
-	if err := c.Authenticate(ctx, id); err != nil {
-		return "", err
+	if ae.Methods[i].Type == AuthTerminal {
+		err = c.terminalAuth(ctx, ae.Methods[i])
+	} else {
+		err = c.Authenticate(ctx, id)
 	}
-	return c.newSession(ctx, abs)
+	if err != nil {
+		return Session{}, err
+	}
+	return c.newSession(ctx, r)
 }
 
-func (c *Client) newSession(ctx context.Context, abs string) (string, error) {
-	servers := c.opts.MCPServers
-	if servers == nil {
-		servers = []MCPServer{}
-	}
+func (c *Client) newSession(ctx context.Context, r roots) (Session, error) {
 	// The session is ours from the moment its result is read (on the read
 	// loop), so that what the agent sends for it right after (an update,
 	// a question) is not taken for a foreign session's.
 	opened := func(raw json.RawMessage) {
 		if sid := newSessionID(raw); sid != "" {
 			c.mu.Lock()
-			c.cwds[sid] = abs
+			c.cwds[sid] = r
 			c.mu.Unlock()
 		}
 	}
-	raw, err := c.scopedCall(ctx, MethodSessionNew, map[string]any{"cwd": abs, "mcpServers": servers}, opened)
+	raw, err := c.scopedCall(ctx, MethodSessionNew, c.sessionParams(r), opened)
 	var re *RPCError
 	if errors.As(err, &re) && re.Err.Code == CodeAuthRequired && len(c.init.AuthMethods) > 0 {
-		return "", &AuthRequiredError{Methods: c.init.AuthMethods, Err: err}
+		return Session{}, &AuthRequiredError{Methods: c.init.AuthMethods, Err: err}
 	}
 	if err != nil {
-		return "", err
+		return Session{}, err
 	}
-	sid := newSessionID(raw)
-	if sid == "" {
-		return "", fmt.Errorf("acp: session/new: the result has no sessionId")
+	s := Session{ID: newSessionID(raw)}
+	if s.ID == "" {
+		return Session{}, fmt.Errorf("acp: session/new: the result has no sessionId")
 	}
-	return sid, nil
+	s.Modes, s.ConfigOptions = decodeSetup(raw)
+	return s, nil
 }
 
 // newSessionID is the sessionId of a session/new result; "" if it has
@@ -164,6 +170,43 @@ func (c *Client) ours(sid string) bool {
 func (c *Client) Authenticate(ctx context.Context, methodID string) error {
 	_, err := c.scopedCall(ctx, MethodAuthenticate, map[string]string{"methodId": methodID}, nil)
 	return err
+}
+
+// AuthTerminal is the type of an auth method run as a terminal.
+const AuthTerminal = "terminal"
+
+// terminalAuth runs a terminal auth method: the agent's command again,
+// the method's args appended and env over the agent's, for the person
+// (Options.TerminalAuth). ACP: exit 0 is success, and the method never
+// goes to authenticate.
+func (c *Client) terminalAuth(ctx context.Context, m AuthMethod) error {
+	if c.opts.TerminalAuth == nil {
+		c.actions.add(c, Action{Method: "auth terminal", Subject: m.ID, Ended: "not run: auth.terminal not declared"})
+		return fmt.Errorf("%w: terminal auth method %q (the client did not declare auth.terminal)", ErrNotDeclared, m.ID)
+	}
+	cmd := exec.CommandContext(ctx, c.opts.Command, append(append([]string(nil), c.opts.Args...), m.Args...)...)
+	cmd.Dir = c.opts.Dir
+	cmd.Env = append(os.Environ(), c.opts.Env...)
+	for k, v := range m.Env {
+		cmd.Env = append(cmd.Env, k+"="+v)
+	}
+	err := c.opts.TerminalAuth(ctx, cmd)
+	ended := "ok"
+	if err != nil {
+		ended = "failed: " + err.Error()
+	}
+	c.actions.add(c, Action{Method: "auth terminal", Subject: m.ID, Ended: ended})
+	if err != nil {
+		return fmt.Errorf("acp: terminal sign-in %q: %w", m.ID, err)
+	}
+	return nil
+}
+
+// RunInteractive is an Options.TerminalAuth for a process that owns the
+// terminal: the command gets our stdin, stdout and stderr.
+func RunInteractive(_ context.Context, cmd *exec.Cmd) error {
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, os.Stdout, os.Stderr
+	return cmd.Run()
 }
 
 // scopedCall is a call outside any session that the agent may ask

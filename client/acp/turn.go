@@ -81,6 +81,11 @@ type turnState struct {
 	prompt jsonrpc.ID
 }
 
+func newTurnState() *turnState {
+	return &turnState{byID: map[string]int{}, latest: map[string]int{}, stopped: make(chan struct{}), abandon: make(chan struct{}),
+		activity: make(chan struct{}, 1)}
+}
+
 // heard notes that the agent sent something for the turn's session. On
 // the read loop: it never blocks.
 func (t *turnState) heard() {
@@ -151,8 +156,19 @@ var ErrTurnBusy = errors.New("acp: a prompt turn of this session is already unde
 // more: a -32800 then is RequestCancelled (not an error), no answer
 // ErrNoAnswer. Updates that arrive after a Stop are still taken.
 func (c *Client) Prompt(ctx context.Context, sessionID, text string) (TurnResult, error) {
-	t := &turnState{byID: map[string]int{}, latest: map[string]int{}, stopped: make(chan struct{}), abandon: make(chan struct{}),
-		activity: make(chan struct{}, 1)}
+	return c.PromptBlocks(ctx, sessionID, []ContentBlock{{Type: "text", Text: text}})
+}
+
+// PromptBlocks is Prompt with the prompt's content blocks as given: text
+// and resource_link always, image, audio and resource only when the
+// agent declares them (promptCapabilities; ErrNotDeclared otherwise,
+// nothing sent). A "/name rest" text asks for the agent's command name
+// (available_commands_update): ACP sends it as the text it is.
+func (c *Client) PromptBlocks(ctx context.Context, sessionID string, blocks []ContentBlock) (TurnResult, error) {
+	if err := c.promptAllowed(blocks); err != nil {
+		return TurnResult{}, err
+	}
+	t := newTurnState()
 	c.mu.Lock()
 	if c.turns[sessionID] != nil {
 		c.mu.Unlock()
@@ -164,9 +180,11 @@ func (c *Client) Prompt(ctx context.Context, sessionID, text string) (TurnResult
 		c.mu.Lock()
 		delete(c.turns, sessionID)
 		c.mu.Unlock()
+		// However the turn ended, nothing it started runs on.
+		c.killTerminals(sessionID, KilledAtTurnEnd, false)
 	}()
 
-	params := map[string]any{"sessionId": sessionID, "prompt": []map[string]string{{"type": "text", "text": text}}}
+	params := map[string]any{"sessionId": sessionID, "prompt": blocks}
 	id, ch, err := c.peer.start(MethodSessionPrompt, params, nil)
 	if err != nil {
 		return TurnResult{}, err
@@ -224,6 +242,33 @@ func (c *Client) Prompt(ctx context.Context, sessionID, text string) (TurnResult
 	}
 	res.StopReason = r.StopReason
 	return res, nil
+}
+
+// promptAllowed refuses a block the agent did not declare it takes.
+func (c *Client) promptAllowed(blocks []ContentBlock) error {
+	if len(blocks) == 0 {
+		return fmt.Errorf("acp: session/prompt: an empty prompt")
+	}
+	for _, b := range blocks {
+		var ok bool
+		var capability string
+		switch b.Type {
+		case "text", "resource_link":
+			ok = true
+		case "image":
+			ok, capability = c.caps.Image, "promptCapabilities.image"
+		case "audio":
+			ok, capability = c.caps.Audio, "promptCapabilities.audio"
+		case "resource":
+			ok, capability = c.caps.EmbeddedContext, "promptCapabilities.embeddedContext"
+		default:
+			return fmt.Errorf("acp: session/prompt: unknown content block type %q", b.Type)
+		}
+		if !ok {
+			return fmt.Errorf("%w: a %s block (%s)", ErrNotDeclared, b.Type, capability)
+		}
+	}
+	return nil
 }
 
 // awaitTurn waits for the prompt's answer until ctx ends or the turn is

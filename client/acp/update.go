@@ -19,8 +19,10 @@ const (
 	UpdateCommands       = "available_commands_update"
 	UpdateMode           = "current_mode_update"
 	UpdateUsage          = "usage_update"
-	// UpdateConfigOptions is not decoded; it replaces the one before.
-	UpdateConfigOptions = "config_option_update"
+	UpdateConfigOptions  = "config_option_update"
+	UpdateNotice         = "notice"
+	UpdateCompaction     = "compaction_update"
+	UpdateCompactionText = "compaction_summary_chunk"
 )
 
 // Update is one session/update.
@@ -37,6 +39,13 @@ type Update struct {
 	Commands []Command
 	ModeID   string
 	Usage    *Usage
+	// ConfigOptions is a config_option_update's whole set.
+	ConfigOptions []ConfigOption
+	// Notice is a notice (session.notices).
+	Notice *Notice
+	// Compaction is a compaction_update or, with Content set, a
+	// compaction_summary_chunk (session.compaction).
+	Compaction *Compaction
 	// Raw is the update object exactly as sent.
 	Raw json.RawMessage
 	// Known is false for a kind this client does not decode.
@@ -51,18 +60,26 @@ type Update struct {
 	entries int
 }
 
-// ContentBlock is an ACP content block; Text is set for type text.
+// ContentBlock is an ACP content block: Text for type text; Data
+// (base64) and MimeType for image and audio; URI and Name (and
+// MimeType, Size) for resource_link.
 type ContentBlock struct {
-	Type string `json:"type"`
-	Text string `json:"text,omitempty"`
-	URI  string `json:"uri,omitempty"`
+	Type     string `json:"type"`
+	Text     string `json:"text,omitempty"`
+	Data     string `json:"data,omitempty"`
+	MimeType string `json:"mimeType,omitempty"`
+	URI      string `json:"uri,omitempty"`
+	Name     string `json:"name,omitempty"`
+	Size     *int64 `json:"size,omitempty"`
 }
 
 // ToolCall is a tool call as reported by tool_call and patched by
 // tool_call_update. Pointer-free fields empty in a patch are unchanged.
 type ToolCall struct {
-	ID        string          `json:"toolCallId"`
-	Title     string          `json:"title,omitempty"`
+	ID    string `json:"toolCallId"`
+	Title string `json:"title,omitempty"`
+	// Name is the tool's programmatic name (v1.25), if given.
+	Name      string          `json:"name,omitempty"`
 	Kind      string          `json:"kind,omitempty"`
 	Status    string          `json:"status,omitempty"`
 	Content   json.RawMessage `json:"content,omitempty"`
@@ -75,6 +92,9 @@ type ToolCall struct {
 func (t *ToolCall) Merge(u *ToolCall) {
 	if u.Title != "" {
 		t.Title = u.Title
+	}
+	if u.Name != "" {
+		t.Name = u.Name
 	}
 	if u.Kind != "" {
 		t.Kind = u.Kind
@@ -91,6 +111,23 @@ func (t *ToolCall) Merge(u *ToolCall) {
 	}
 }
 
+// Notice is a notice update: a severity (info, warning, error, or
+// another) and a title.
+type Notice struct {
+	Severity string `json:"severity"`
+	Title    string `json:"title"`
+}
+
+// Compaction is a compaction_update (Status, and Summary or Error when
+// it ended) or a compaction_summary_chunk (Content).
+type Compaction struct {
+	ID      string          `json:"compactionId"`
+	Status  string          `json:"status,omitempty"`
+	Summary json.RawMessage `json:"summary,omitempty"`
+	Error   string          `json:"error,omitempty"`
+	Content *ContentBlock   `json:"content,omitempty"`
+}
+
 // PlanEntry is one entry of a plan.
 type PlanEntry struct {
 	Content  string `json:"content"`
@@ -98,10 +135,14 @@ type PlanEntry struct {
 	Status   string `json:"status,omitempty"`
 }
 
-// Command is one available slash command.
+// Command is one available slash command; Input's hint, if set, says
+// what to type after it.
 type Command struct {
 	Name        string `json:"name"`
 	Description string `json:"description,omitempty"`
+	Input       *struct {
+		Hint string `json:"hint"`
+	} `json:"input,omitempty"`
 }
 
 // Usage is a usage_update.
@@ -167,6 +208,20 @@ func decodeUpdate(params json.RawMessage) (Update, error) {
 	case UpdateUsage:
 		u.Usage = &Usage{}
 		derr = wire.DecodeExact([]byte(raw), u.Usage)
+	case UpdateConfigOptions:
+		derr = wire.DecodeExact([]byte(um["configOptions"]), &u.ConfigOptions)
+	case UpdateNotice:
+		u.Notice = &Notice{}
+		derr = wire.DecodeExact([]byte(raw), u.Notice)
+		if derr == nil && u.Notice.Title == "" {
+			derr = fmt.Errorf("no title")
+		}
+	case UpdateCompaction, UpdateCompactionText:
+		u.Compaction = &Compaction{}
+		derr = wire.DecodeExact([]byte(raw), u.Compaction)
+		if derr == nil && u.Compaction.ID == "" {
+			derr = fmt.Errorf("no compactionId")
+		}
 	default:
 		u.Known = false
 	}

@@ -60,8 +60,13 @@ const (
 // agent reports whether d is one of ACP's deliveries, whose replies are
 // ACP's columns.
 func (d Delivery) agent() bool {
-	return d == PermissionRequest || d == AgentRequest || d == FileWrite
+	return d == PermissionRequest || d == AgentRequest || d.actionAsked()
 }
+
+// actionAsked reports whether d is an action of the agent's asked of a
+// person before the client does it (a write, a terminal): the FileWrite
+// column answers both, the engine sending the action's result.
+func (d Delivery) actionAsked() bool { return d == FileWrite || d == TerminalCreate }
 
 // agentEnding is the rows every ACP column shares: how a question that
 // ended without the person's answer is answered; ok is false when the
@@ -116,7 +121,7 @@ func (d Decision) permissionReply(q *Question) (Reply, Outcome) {
 		return r, out
 	}
 	out := d.Outcome
-	if q.Key.Delivery == FileWrite {
+	if q.Key.Delivery.actionAsked() {
 		return fileWriteReply(q, out)
 	}
 	option := ""
@@ -138,10 +143,16 @@ func (d Decision) permissionReply(q *Question) (Reply, Outcome) {
 	return Reply{Result: b, Sent: "selected " + option}, out
 }
 
-// MsgWriteRefused is the error message of a write the person refused.
-const MsgWriteRefused = "the user did not allow this write"
+// MsgWriteRefused is the error message of a write the person refused;
+// MsgTerminalRefused a terminal's.
+const (
+	MsgWriteRefused    = "the user did not allow this write"
+	MsgTerminalRefused = "the user did not allow this command"
+)
 
-// fileWriteReply is the FileWrite column.
+// fileWriteReply is the FileWrite column, and TerminalCreate's: the
+// allow's "null" is replaced by the engine with the terminal's id
+// ("created").
 func fileWriteReply(q *Question, out Outcome) (Reply, Outcome) {
 	if out.Kind == Abandoned {
 		return requestCancelled(out)
@@ -153,10 +164,18 @@ func fileWriteReply(q *Question, out Outcome) (Reply, Outcome) {
 	}
 	if out.Kind == Accept && q.Permission != nil {
 		if o, ok := q.Permission.Option(out.Option); ok && (o.Kind == OptionAllowOnce || o.Kind == OptionAllowAlways) {
-			return Reply{Result: json.RawMessage("null"), Sent: "written"}, out
+			sent := "written"
+			if q.Key.Delivery == TerminalCreate {
+				sent = "created"
+			}
+			return Reply{Result: json.RawMessage("null"), Sent: sent}, out
 		}
 	}
-	e := jsonrpc.NewError(jsonrpc.CodeInternalError, MsgWriteRefused, nil)
+	msg := MsgWriteRefused
+	if q.Key.Delivery == TerminalCreate {
+		msg = MsgTerminalRefused
+	}
+	e := jsonrpc.NewError(jsonrpc.CodeInternalError, msg, nil)
 	return Reply{Err: e, Sent: fmt.Sprintf("error %d", e.Code)}, out
 }
 
@@ -176,7 +195,7 @@ func judgePermission(q *Question, out Outcome) Decision {
 // ended with out after r went out: the kind of the option chosen, or how
 // it ended without one.
 func PermissionBucket(q *Question, out Outcome, r Reply) string {
-	chose := r.Result != nil || q.Key.Delivery == FileWrite && (out.Kind == Accept || out.Kind == Decline)
+	chose := r.Result != nil || q.Key.Delivery.actionAsked() && (out.Kind == Accept || out.Kind == Decline)
 	if q.Permission != nil && out.Option != "" && chose {
 		if o, ok := q.Permission.Option(out.Option); ok {
 			return o.Kind
@@ -187,7 +206,7 @@ func PermissionBucket(q *Question, out Outcome, r Reply) string {
 	}
 	// A write ended by the turn is answered -32800 too, so the reason
 	// tells it from a shutdown.
-	if out.Kind == Abandoned && r.Err != nil && (q.Key.Delivery != FileWrite || strings.Contains(out.Reason, ErrShutdown.Error())) {
+	if out.Kind == Abandoned && r.Err != nil && (!q.Key.Delivery.actionAsked() || strings.Contains(out.Reason, ErrShutdown.Error())) {
 		return BucketShutdown
 	}
 	return BucketCancelled

@@ -121,8 +121,21 @@ func writeQuestion(t *testing.T) *Question {
 	return q
 }
 
+// TestFileWriteReplyTable: the FileWrite column, which answers a
+// terminal/create (TerminalCreate) the same way but for its words.
 func TestFileWriteReplyTable(t *testing.T) {
+	for _, d := range []Delivery{FileWrite, TerminalCreate} {
+		t.Run(d.String(), func(t *testing.T) { actionReplyTable(t, d) })
+	}
+}
+
+func actionReplyTable(t *testing.T, delivery Delivery) {
 	w := writeQuestion(t)
+	w.Key.Delivery = delivery
+	allowed, refused := "written", MsgWriteRefused
+	if delivery == TerminalCreate {
+		allowed, refused = "created", MsgTerminalRefused
+	}
 	for _, tc := range []struct {
 		name   string
 		d      Decision
@@ -131,7 +144,7 @@ func TestFileWriteReplyTable(t *testing.T) {
 		bucket string
 		sent   string
 	}{
-		{"allowed", Judge(w, Outcome{Kind: Accept, Option: "write"}), "null", 0, OptionAllowOnce, "written"},
+		{"allowed", Judge(w, Outcome{Kind: Accept, Option: "write"}), "null", 0, OptionAllowOnce, allowed},
 		{"reject option", Judge(w, Outcome{Kind: Accept, Option: "skip"}), "", jsonrpc.CodeInternalError, OptionRejectOnce, "error -32603"},
 		{"decline", Judge(w, Outcome{Kind: Decline}), "", jsonrpc.CodeInternalError, OptionRejectOnce, "error -32603"},
 		{"cancel", Judge(w, Outcome{Kind: Cancel}), "", jsonrpc.CodeInternalError, BucketCancelled, "error -32603"},
@@ -149,6 +162,9 @@ func TestFileWriteReplyTable(t *testing.T) {
 			}
 			if r.Sent != tc.sent {
 				t.Errorf("sent %q, want %q", r.Sent, tc.sent)
+			}
+			if tc.code == jsonrpc.CodeInternalError && r.Err.Message != refused {
+				t.Errorf("message %q, want %q", r.Err.Message, refused)
 			}
 		})
 	}

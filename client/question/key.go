@@ -50,6 +50,11 @@ const (
 	// with one choice per method); keyed by the agent. Our own question:
 	// nothing answers it on the wire, authenticate follows an accept.
 	AuthChoice
+	// TerminalCreate: ACP's terminal/create, asked of a person before the
+	// command runs (a permission question whose tool call shows the
+	// command); keyed by the agent's request id. Answered with the
+	// terminal's id once started, else an error, as FileWrite is.
+	TerminalCreate
 )
 
 func (d Delivery) String() string {
@@ -72,6 +77,8 @@ func (d Delivery) String() string {
 		return "file-write"
 	case AuthChoice:
 		return "auth-choice"
+	case TerminalCreate:
+		return "terminal-create"
 	default:
 		return "unknown"
 	}
@@ -113,6 +120,8 @@ func (k Key) String() string {
 		return fmt.Sprintf("%s#%s (permission)", k.Server, k.RequestID.Raw())
 	case FileWrite:
 		return fmt.Sprintf("%s#%s (write)", k.Server, k.RequestID.Raw())
+	case TerminalCreate:
+		return fmt.Sprintf("%s#%s (terminal)", k.Server, k.RequestID.Raw())
 	case AuthChoice:
 		return k.Server + " (sign-in)"
 	case ReceiverTask:

@@ -141,7 +141,7 @@ var permissionKind = kindSpec{
 	note: func(e *JournalEntry, q *Question, out Outcome, r *Reply) {
 		rv := replyOf(r)
 		e.Bucket = PermissionBucket(q, out, rv)
-		if q.Permission != nil && (rv.Result != nil || q.Key.Delivery == FileWrite) {
+		if q.Permission != nil && (rv.Result != nil || q.Key.Delivery.actionAsked()) {
 			if o, ok := q.Permission.Option(out.Option); ok {
 				e.Option = &o
 			}

@@ -83,6 +83,17 @@ type Agent struct {
 	CancelAfterMS     int64 `json:"cancelAfterMs,omitempty"`
 	QuestionTimeoutMS int64 `json:"questionTimeoutMs,omitempty"`
 	IdleTimeoutMS     int64 `json:"idleTimeoutMs,omitempty"`
+	// The session elicit acp opened and how it set it up: --load or
+	// --resume (a session id), --dir (additionalDirectories), --mode,
+	// --config (ID=VALUE each), --attach (the files' paths as given),
+	// --allow-terminal.
+	Load          string   `json:"load,omitempty"`
+	Resume        string   `json:"resume,omitempty"`
+	Dirs          []string `json:"dirs,omitempty"`
+	Mode          string   `json:"mode,omitempty"`
+	Config        []string `json:"config,omitempty"`
+	Attach        []string `json:"attach,omitempty"`
+	AllowTerminal bool     `json:"allowTerminal,omitempty"`
 }
 
 // Server is one server of the session, as the server view shows it:

@@ -7,8 +7,16 @@
 // SDK_DIR is the package's folder (node_modules/@agentclientprotocol/sdk).
 // It plays one scene per prompt, chosen by a word in the prompt, as
 // elicit's demo agent does (cmd/elicit/demo/acpagent): permission,
-// withdrawperm, question, withdraw, url, long, deaf, write, read, foreign; anything
-// else is echoed. It uses no model.
+// withdrawperm, question, withdraw, url, long, deaf, write, read, foreign,
+// notice, compact, named, blocks, commands; "/echo REST" is its one
+// command; anything else is echoed. It uses no model.
+//
+// It declares every session method of stable v1 (load, list, resume,
+// close, delete, additionalDirectories, logout), modes ("ask", "code")
+// and two config options ("model", a select; "verbose", a boolean), and
+// keeps each session's turns as history, which session/load replays.
+// Sessions "ts_old_1".."ts_old_3" exist from the start (listed two to a
+// page), so that load, resume and list have something to find.
 import { Readable, Writable } from "node:stream";
 import { pathToFileURL } from "node:url";
 import path from "node:path";
@@ -18,10 +26,51 @@ if (!sdkDir) {
   console.error("usage: node acp-ts-agent.mjs SDK_DIR");
   process.exit(2);
 }
+// ELICIT_TS_AUTH_DIR makes it require sign-in: authenticate with
+// "agent-login", or the terminal method "term-login" (offered when the
+// client declares auth.terminal), which runs this script again with
+// --login and ELICIT_TS_LOGIN=yes: it leaves a mark in that folder and
+// exits 0, as a real agent's interactive login stores its credentials.
+const authDir = process.env.ELICIT_TS_AUTH_DIR;
+const fs = await import("node:fs");
+if (process.argv.includes("--login")) {
+  if (process.env.ELICIT_TS_LOGIN !== "yes" || !authDir) process.exit(1);
+  fs.writeFileSync(path.join(authDir, "signed-in"), "yes\n");
+  process.exit(0);
+}
+let authed = false;
+const signedIn = () => authed || (authDir && fs.existsSync(path.join(authDir, "signed-in")));
+
 const acp = await import(pathToFileURL(path.join(sdkDir, "dist/v1/stable/acp.js")).href);
 const { RequestError } = acp;
 
-const sessions = new Map(); // sessionId -> { cwd, cancelled: AbortController }
+const sessions = new Map(); // sessionId -> { cwd, cancelled: AbortController, history, mode, model, verbose, active }
+const newState = (cwd) => ({ cwd, cancelled: new AbortController(), history: [], mode: "ask", model: "small", verbose: false, active: true });
+for (let i = 1; i <= 3; i++) {
+  const s = newState("/");
+  s.active = false;
+  s.history.push({ user: `old prompt ${i}`, agent: `old answer ${i}` });
+  sessions.set(`ts_old_${i}`, s);
+}
+const modes = (s) => ({
+  currentModeId: s.mode,
+  availableModes: [
+    { id: "ask", name: "Ask", description: "asks before editing" },
+    { id: "code", name: "Code" },
+  ],
+});
+const configOptions = (s) => [
+  { id: "model", name: "Model", category: "model", type: "select", currentValue: s.model,
+    options: [{ value: "small", name: "Small" }, { value: "large", name: "Large" }] },
+  { id: "verbose", name: "Verbose", type: "boolean", currentValue: s.verbose },
+];
+const setup = (s) => ({ modes: modes(s), configOptions: configOptions(s) });
+// active finds a session open on this connection, or throws -32002.
+const active = (id) => {
+  const s = sessions.get(id);
+  if (!s || !s.active) throw RequestError.sessionNotFound(id);
+  return s;
+};
 let clientCaps = {};
 let nextSession = 0;
 
@@ -232,8 +281,121 @@ class Turn {
     return "end_turn";
   }
 
-  async play(text) {
+  async notice() {
+    await this.update({ sessionUpdate: "notice", severity: "warning", title: "Rate limit near" });
+    await this.say("Noticed.");
+    return "end_turn";
+  }
+
+  async compact() {
+    await this.update({ sessionUpdate: "compaction_update", compactionId: "c1", status: "in_progress" });
+    await this.update({ sessionUpdate: "compaction_summary_chunk", compactionId: "c1", content: { type: "text", text: "Summary so far." } });
+    await this.update({ sessionUpdate: "compaction_update", compactionId: "c1", status: "completed" });
+    await this.say("Compacted.");
+    return "end_turn";
+  }
+
+  async named() {
+    await this.update({ sessionUpdate: "tool_call", toolCallId: "call_n", title: "Read README", name: "read_file", kind: "read", status: "pending" });
+    await this.update({ sessionUpdate: "tool_call_update", toolCallId: "call_n", status: "completed" });
+    return "end_turn";
+  }
+
+  async commands() {
+    await this.update({ sessionUpdate: "available_commands_update", availableCommands: [
+      { name: "echo", description: "say it back", input: { hint: "what to say" } },
+    ] });
+    await this.say("Commands sent.");
+    return "end_turn";
+  }
+
+  // term runs one command in a client terminal and reports what came of
+  // it; wait false leaves it running (and unreleased) when the turn ends.
+  async term(params, wait = true) {
+    const client = this.ctx.client;
+    let id;
+    try {
+      ({ terminalId: id } = await client.request("terminal/create", { sessionId: this.sessionId, ...params }));
+    } catch (e) {
+      return `create: ${errorText(e)}`;
+    }
+    if (!wait) return `started ${id}`;
+    const ref = { sessionId: this.sessionId, terminalId: id };
+    const exit = await client.request("terminal/wait_for_exit", ref);
+    const out = await client.request("terminal/output", ref);
+    await client.request("terminal/release", ref);
+    return JSON.stringify({ output: out.output, truncated: out.truncated, exit });
+  }
+
+  async terminal() {
+    if (!clientCaps.terminal) {
+      await this.say("terminal: not offered by the client.");
+      return "end_turn";
+    }
+    const env = await this.term({ command: "sh", args: ["-c", "echo $GREETING; pwd"], env: [{ name: "GREETING", value: "hi-env" }] });
+    const cut = await this.term({ command: "printf", args: ["ab\u00e9cd"], outputByteLimit: 3 });
+    const fail = await this.term({ command: "sh", args: ["-c", "exit 3"] });
+    await this.say([env, cut, fail].join("\n"));
+    return "end_turn";
+  }
+
+  async play(text, blocks) {
     const w = text.toLowerCase();
+    if (text.startsWith("/echo")) {
+      await this.say("command echo:" + text.slice("/echo".length));
+      return "end_turn";
+    }
+    if (w.includes("blocks")) {
+      await this.say(blocks.map((b) => b.type + (b.name ? ":" + b.name : "") + (b.mimeType ? ":" + b.mimeType : "")).join(","));
+      return "end_turn";
+    }
+    if (w.includes("terminal")) return this.terminal();
+    if (w.includes("sleeper")) {
+      // Killed by the person: wait_for_exit ends with the signal.
+      await this.say(await this.term({ command: "sleep", args: ["30"] }));
+      return "end_turn";
+    }
+    if (w.includes("withdrawterm")) return this.withdraw("terminal/create", { command: "sleep", args: ["1"] });
+    if (w.includes("waitcancel")) {
+      // wait_for_exit withdrawn: the client still answers, -32800.
+      const { terminalId } = await this.ctx.client.request("terminal/create", { sessionId: this.sessionId, command: "sleep", args: ["30"] });
+      const ref = { sessionId: this.sessionId, terminalId };
+      const ac = new AbortController();
+      const p = this.ctx.client.request("terminal/wait_for_exit", ref, { cancellationSignal: ac.signal });
+      setTimeout(() => ac.abort(), 300);
+      let said;
+      try {
+        said = "wait: " + JSON.stringify(await p);
+      } catch (e) {
+        said = `wait: ${errorText(e)}`;
+      }
+      await this.ctx.client.request("terminal/release", ref);
+      await this.say(said);
+      return "end_turn";
+    }
+    if (w.includes("manyterms")) {
+      // More terminals than a client holds at once, none released.
+      let created = 0, refused = [];
+      for (let i = 0; i < 40; i++) {
+        try {
+          await this.ctx.client.request("terminal/create", { sessionId: this.sessionId, command: "sleep", args: ["30"] });
+          created++;
+        } catch (e) {
+          refused.push(errorText(e));
+        }
+      }
+      await this.say(`created ${created}; refused ${refused.length} (${[...new Set(refused)].join(", ")})`);
+      return "end_turn";
+    }
+    if (w.includes("orphan")) {
+      // Left running: the client kills it when the turn ends.
+      await this.say(await this.term({ command: "sleep", args: ["30"] }, false));
+      return "end_turn";
+    }
+    if (w.includes("notice")) return this.notice();
+    if (w.includes("compact")) return this.compact();
+    if (w.includes("named")) return this.named();
+    if (w.includes("commands")) return this.commands();
     if (w.includes("foreign")) return this.foreign();
     if (w.includes("withdrawperm")) {
       return this.withdraw("session/request_permission", {
@@ -267,22 +429,95 @@ const app = acp
     clientCaps = params.clientCapabilities ?? {};
     return {
       protocolVersion: acp.PROTOCOL_VERSION,
-      agentCapabilities: { loadSession: false },
+      agentCapabilities: {
+        loadSession: true,
+        promptCapabilities: { image: true },
+        sessionCapabilities: { list: {}, resume: {}, close: {}, delete: {}, additionalDirectories: {} },
+        auth: { logout: {} },
+      },
       agentInfo: { name: "elicit-ts-test-agent", title: "ACP TypeScript SDK test agent", version: "1.0.0" },
-      authMethods: [],
+      authMethods: !authDir ? [] : [
+        { id: "agent-login", name: "Agent login" },
+        ...(clientCaps.auth?.terminal ? [{ id: "term-login", name: "Log in in a terminal", type: "terminal", args: ["--login"], env: { ELICIT_TS_LOGIN: "yes" } }] : []),
+      ],
     };
   })
-  .onRequest("session/new", ({ params }) => {
-    const sessionId = `ts_sess_${++nextSession}`;
-    sessions.set(sessionId, { cwd: params.cwd, cancelled: new AbortController() });
-    return { sessionId };
+  .onRequest("authenticate", ({ params }) => {
+    if (params.methodId !== "agent-login") throw RequestError.invalidParams(undefined, "not an authenticate method: " + params.methodId);
+    authed = true;
+    return {};
   })
-  .onRequest("session/prompt", async (ctx) => {
+  .onRequest("session/new", ({ params }) => {
+    if (authDir && !signedIn()) throw RequestError.authRequired();
+    const sessionId = `ts_sess_${++nextSession}`;
+    const s = newState(params.cwd);
+    s.dirs = params.additionalDirectories ?? [];
+    sessions.set(sessionId, s);
+    return { sessionId, ...setup(s) };
+  })
+  .onRequest("session/load", async (ctx) => {
     const s = sessions.get(ctx.params.sessionId);
-    if (!s) throw RequestError.invalidParams(undefined, "no such session");
+    if (!s) throw RequestError.sessionNotFound(ctx.params.sessionId);
+    s.active = true;
+    s.cwd = ctx.params.cwd;
+    for (const h of s.history) {
+      const text = (t) => ({ type: "text", text: t });
+      await ctx.client.notify("session/update", { sessionId: ctx.params.sessionId, update: { sessionUpdate: "user_message_chunk", content: text(h.user) } });
+      await ctx.client.notify("session/update", { sessionId: ctx.params.sessionId, update: { sessionUpdate: "agent_message_chunk", content: text(h.agent) } });
+    }
+    return setup(s);
+  })
+  .onRequest("session/resume", ({ params }) => {
+    const s = sessions.get(params.sessionId);
+    if (!s) throw RequestError.sessionNotFound(params.sessionId);
+    s.active = true;
+    s.cwd = params.cwd;
+    return setup(s);
+  })
+  .onRequest("session/list", ({ params }) => {
+    const all = [...sessions.entries()].filter(([, s]) => !params.cwd || s.cwd === params.cwd);
+    const from = params.cursor ? Number(params.cursor) : 0;
+    const page = all.slice(from, from + 2).map(([sessionId, s]) => ({ sessionId, cwd: s.cwd, title: s.history[0]?.user ?? "new" }));
+    return from + 2 < all.length ? { sessions: page, nextCursor: String(from + 2) } : { sessions: page };
+  })
+  .onRequest("session/close", ({ params }) => {
+    const s = active(params.sessionId);
+    s.cancelled.abort();
+    s.active = false;
+    return {};
+  })
+  .onRequest("session/delete", ({ params }) => {
+    if (!sessions.delete(params.sessionId)) throw RequestError.sessionNotFound(params.sessionId);
+    return {};
+  })
+  .onRequest("session/set_mode", async (ctx) => {
+    const s = active(ctx.params.sessionId);
+    if (!modes(s).availableModes.some((m) => m.id === ctx.params.modeId)) throw RequestError.invalidParams(undefined, "no such mode");
+    s.mode = ctx.params.modeId;
+    await ctx.client.notify("session/update", { sessionId: ctx.params.sessionId, update: { sessionUpdate: "current_mode_update", currentModeId: s.mode } });
+    return {};
+  })
+  .onRequest("session/set_config_option", async (ctx) => {
+    const p = ctx.params;
+    const s = active(p.sessionId);
+    if (p.configId === "verbose" && p.type === "boolean" && typeof p.value === "boolean") s.verbose = p.value;
+    else if (p.configId === "model" && p.type === undefined && ["small", "large"].includes(p.value)) s.model = p.value;
+    else throw RequestError.invalidParams(undefined, `bad value for ${p.configId}`);
+    await ctx.client.notify("session/update", { sessionId: p.sessionId, update: { sessionUpdate: "config_option_update", configOptions: configOptions(s) } });
+    return { configOptions: configOptions(s) };
+  })
+  .onRequest("logout", () => ({}))
+  .onRequest("session/prompt", async (ctx) => {
+    const s = active(ctx.params.sessionId);
     s.cancelled = new AbortController();
     const text = ctx.params.prompt.map((b) => (b.type === "text" ? b.text : "")).join("");
-    return { stopReason: await new Turn(ctx).play(text) };
+    const turn = new Turn(ctx);
+    const said = [];
+    const say = turn.say.bind(turn);
+    turn.say = (t) => { said.push(t); return say(t); };
+    const stopReason = await turn.play(text, ctx.params.prompt);
+    s.history.push({ user: text, agent: said.join("") });
+    return { stopReason };
   })
   .onNotification("session/cancel", ({ params }) => {
     sessions.get(params.sessionId)?.cancelled.abort();

@@ -31,6 +31,9 @@ type Options struct {
 	// and answer at once, without waiting: the client must end the
 	// question with its request (and still answer it).
 	AskOnNewThenAnswer bool
+	// Minimal makes it declare none of the optional capabilities (no
+	// session methods beyond new and prompt, text prompts only).
+	Minimal bool
 	// CommandsOnNew makes it send available_commands_update for a new
 	// session right after the session/new result, as real agents do.
 	CommandsOnNew bool
@@ -73,10 +76,14 @@ type agent struct {
 	// closed on $/cancel_request (the deaf scene honours only that).
 	prompts map[string]chan struct{}
 	// cwds are the sessions' working directories (the fs scenes).
-	cwds   map[string]string
-	authed bool
-	nsess  int
-	wg     sync.WaitGroup
+	cwds map[string]string
+	// sessions are the sessions the agent keeps (list, load, resume).
+	sessions map[string]*session
+	// terminal: the client declared terminals (the terminal scene).
+	terminal bool
+	authed   bool
+	nsess    int
+	wg       sync.WaitGroup
 	// crash is closed by the crash scene: Serve returns at once, as an
 	// agent that dies mid-question.
 	crash     chan struct{}
@@ -92,7 +99,7 @@ func Serve(ctx context.Context, r io.Reader, w io.Writer, opts Options) error {
 		opts.Step = 100 * time.Millisecond
 	}
 	a := &agent{opts: opts, out: w, pending: map[string]chan reply{}, turns: map[string]chan struct{}{}, slow: map[string]chan struct{}{},
-		prompts: map[string]chan struct{}{}, cwds: map[string]string{}, crash: make(chan struct{})}
+		prompts: map[string]chan struct{}{}, cwds: map[string]string{}, sessions: oldSessions(), crash: make(chan struct{})}
 	defer func() {
 		select {
 		case <-a.crash: // dying: wait for nobody
@@ -233,11 +240,26 @@ func (a *agent) handle(line []byte) {
 func (a *agent) call(m msg) {
 	switch m.Method {
 	case "initialize":
+		var p struct {
+			ClientCapabilities struct {
+				Terminal bool `json:"terminal"`
+			} `json:"clientCapabilities"`
+		}
+		json.Unmarshal(m.Params, &p)
+		a.mu.Lock()
+		a.terminal = p.ClientCapabilities.Terminal
+		a.mu.Unlock()
 		res := map[string]any{
-			"protocolVersion":   1,
-			"agentCapabilities": map[string]any{"loadSession": false, "promptCapabilities": map[string]bool{"image": false, "audio": false, "embeddedContext": false}},
-			"agentInfo":         map[string]string{"name": "elicit-demo-agent", "title": "elicit demo agent", "version": "1.0.0"},
-			"authMethods":       []any{},
+			"protocolVersion": 1,
+			"agentCapabilities": map[string]any{"loadSession": true,
+				"promptCapabilities":  map[string]bool{"image": true, "audio": false, "embeddedContext": false},
+				"sessionCapabilities": map[string]any{"list": map[string]any{}, "resume": map[string]any{}, "close": map[string]any{}, "delete": map[string]any{}, "additionalDirectories": map[string]any{}},
+				"auth":                map[string]any{"logout": map[string]any{}}},
+			"agentInfo":   map[string]string{"name": "elicit-demo-agent", "title": "elicit demo agent", "version": "1.0.0"},
+			"authMethods": []any{},
+		}
+		if a.opts.Minimal {
+			res["agentCapabilities"] = map[string]any{"loadSession": false}
 		}
 		if a.opts.RequireAuth {
 			res["authMethods"] = []map[string]string{{"id": "demo-login", "name": "Demo login", "description": "pretend to log in"}}
@@ -270,6 +292,10 @@ func (a *agent) call(m msg) {
 		a.nsess++
 		id := fmt.Sprintf("sess_%d", a.nsess)
 		a.cwds[id] = p.Cwd
+		sess := &session{cwd: p.Cwd, mode: "ask", model: "small", active: ok}
+		if ok {
+			a.sessions[id] = sess
+		}
 		a.mu.Unlock()
 		if !ok {
 			a.fail(m.ID, -32000, "Authentication required")
@@ -302,7 +328,9 @@ func (a *agent) call(m msg) {
 			a.slowly(m.ID, map[string]string{"sessionId": id}, a.opts.SlowNew)
 			return
 		}
-		a.result(m.ID, map[string]string{"sessionId": id})
+		res := sess.setup()
+		res["sessionId"] = id
+		a.result(m.ID, res)
 		if a.opts.CommandsOnNew {
 			a.notify("session/update", map[string]any{"sessionId": id, "update": map[string]any{
 				"sessionUpdate": "available_commands_update", "availableCommands": []map[string]string{{"name": "web", "description": "search"}}}})
@@ -311,8 +339,10 @@ func (a *agent) call(m msg) {
 		var p struct {
 			SessionID string `json:"sessionId"`
 			Prompt    []struct {
-				Type string `json:"type"`
-				Text string `json:"text"`
+				Type     string `json:"type"`
+				Text     string `json:"text"`
+				Name     string `json:"name"`
+				MimeType string `json:"mimeType"`
 			} `json:"prompt"`
 		}
 		if err := json.Unmarshal(m.Params, &p); err != nil || p.SessionID == "" {
@@ -320,9 +350,24 @@ func (a *agent) call(m msg) {
 			return
 		}
 		var text strings.Builder
+		var blocks []string
 		for _, b := range p.Prompt {
 			text.WriteString(b.Text)
+			kind := b.Type
+			for _, s := range []string{b.Name, b.MimeType} {
+				if s != "" {
+					kind += ":" + s
+				}
+			}
+			blocks = append(blocks, kind)
 		}
+		a.mu.Lock()
+		if s := a.sessions[p.SessionID]; s == nil || !s.active {
+			a.mu.Unlock()
+			a.fail(m.ID, -32002, "Resource not found: no open session "+p.SessionID)
+			return
+		}
+		a.mu.Unlock()
 		cancel, abandon := make(chan struct{}), make(chan struct{})
 		a.mu.Lock()
 		a.turns[p.SessionID] = cancel
@@ -332,9 +377,12 @@ func (a *agent) call(m msg) {
 		a.wg.Add(1)
 		go func() {
 			defer a.wg.Done()
-			tt := &turn{a: a, session: p.SessionID, cwd: cwd, cancel: cancel, abandon: abandon}
+			tt := &turn{a: a, session: p.SessionID, cwd: cwd, cancel: cancel, abandon: abandon, blocks: strings.Join(blocks, ",")}
 			stop := a.play(tt, text.String())
 			a.mu.Lock()
+			if s := a.sessions[p.SessionID]; s != nil {
+				s.history = append(s.history, [2]string{text.String(), tt.said.String()})
+			}
 			if a.turns[p.SessionID] == cancel {
 				delete(a.turns, p.SessionID)
 			}
@@ -350,7 +398,9 @@ func (a *agent) call(m msg) {
 			}
 		}()
 	default:
-		a.fail(m.ID, -32601, "method not found: "+m.Method)
+		if !a.sessionCall(m) {
+			a.fail(m.ID, -32601, "method not found: "+m.Method)
+		}
 	}
 }
 

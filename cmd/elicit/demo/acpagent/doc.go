@@ -28,6 +28,22 @@
 //	silent        a turn that says nothing until session/cancel
 //	manywrites    a write of 1 MiB, then 300 small ones, in the cwd
 //	afterturn     a permission request sent once the turn is answered
+//	blocks        says the prompt's content blocks (type:name:mimeType)
+//	notice        a notice update (session.notices)
+//	compact       a compaction and its summary (session.compaction)
+//	named         a tool call with a name
+//	commands      available_commands_update offering /echo
+//	/echo TEXT    the command: says TEXT back
+//	terminal      a command in a client terminal (--allow-terminal):
+//	              create, wait_for_exit, output, release
+//	ticker        as terminal, a command that ticks for 10s (the TUI's
+//	              terminal panel shows it live; alt+k kills it)
+//
+// Beside the turn it serves every session method of stable v1: it
+// starts with sessions old_1..old_3 (one turn each), lists them two to a
+// page, replays a session's turns on session/load, resumes, closes and
+// deletes them, has modes "ask" and "code" and config options "model"
+// (a select) and "verbose" (a boolean), and answers logout.
 //
 // Anything else is echoed. It imports nothing of ours, so it is an
 // independent peer for the engine's tests.

@@ -17,6 +17,10 @@ type turn struct {
 	abandon chan struct{}
 	// after, if set, runs once the prompt is answered (the turn over).
 	after func()
+	// blocks names the prompt's content blocks (type:name:mimeType).
+	blocks string
+	// said is what the turn said (its history, for session/load).
+	said strings.Builder
 }
 
 func (t *turn) cancelled() bool {
@@ -33,6 +37,7 @@ func (t *turn) update(u map[string]any) {
 }
 
 func (t *turn) say(text string) {
+	t.said.WriteString(text)
 	t.update(map[string]any{"sessionUpdate": "agent_message_chunk", "content": map[string]string{"type": "text", "text": text}})
 }
 
@@ -91,6 +96,9 @@ var formSchema = json.RawMessage(`{"type":"object","title":"Refactoring","proper
 // play runs the scene the prompt names and returns the stop reason.
 func (a *agent) play(t *turn, prompt string) string {
 	word := strings.ToLower(strings.TrimSpace(prompt))
+	if stop, ok := t.playMore(prompt, word); ok {
+		return stop
+	}
 	switch {
 	case strings.Contains(word, "foreign"):
 		return t.foreign()

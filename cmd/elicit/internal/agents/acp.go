@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -27,10 +28,13 @@ import (
 
 const ACPUsage = `Usage: elicit acp --prompt TEXT [--answer POLICY] [--permission P]
                  [--cancel-after DURATION] [--cwd DIR] [--allow-fs]
+                 [--allow-terminal] [--load ID | --resume ID] [--mode ID]
+                 [--config ID=VALUE]... [--dir PATH]... [--attach FILE]...
                  [--auth METHOD] [--prompt-timeout D] [--start-timeout D]
                  [--idle-timeout D]
                  [--elicit off|form|url|both] [--record FILE]
                  [-- AGENT ARGS...]
+       elicit acp --list-sessions | --delete ID [-- AGENT ARGS...]
        elicit acp [--cwd DIR] [--record FILE] [-- AGENT ARGS...]   (the TUI)
 
 Runs one ACP prompt turn against AGENT (an Agent Client Protocol agent on
@@ -59,7 +63,10 @@ for the prompt, and its -32800 is shown as cancelled ("requestCancelled").
 (fs/read_text_file, fs/write_text_file); every write is a permission
 question first, answered by --permission, and its diff is printed under
 "files". --auth METHOD authenticates with that method when the agent asks
-for it (-32000 to session/new). --prompt-timeout ends a question left
+for it (-32000 to session/new); with --auth elicit declares terminal
+sign-in too (auth.terminal), and a terminal method named runs the agent's
+own command with the method's args and env, on this terminal (its output
+on stderr), exit 0 signing in. --prompt-timeout ends a question left
 unanswered that long (answered -32800, as shutdown is). --start-timeout
 (default 30s) bounds start-up, initialize, authenticate and session/new;
 a slow request is abandoned with $/cancel_request. --idle-timeout
@@ -67,6 +74,22 @@ a slow request is abandoned with $/cancel_request. --idle-timeout
 when the agent has sent nothing for it that long while none of its
 questions was open ("idleStopped" in the JSON): no one is there to stop
 an agent that went quiet.
+--allow-terminal declares terminals and runs the agent's terminal/create
+in a real PTY within --cwd (the request's env applied, its output cut
+from the beginning to outputByteLimit), each asked first as a permission
+answered by --permission; every terminal is killed when the turn ends.
+--load ID (session/load: the history it replays is under "history") or
+--resume ID (session/resume) opens the agent's session instead of a new
+one; --dir PATH adds a directory of the session (additionalDirectories,
+where fs and terminal requests may reach too); --mode ID
+(session/set_mode) and --config ID=VALUE (session/set_config_option;
+true/false for a boolean option) set it up before the prompt; --attach
+FILE adds an image block (an image, to an agent that takes images) or a
+resource link. After the turn the session is closed (session/close) when
+the agent supports it. --list-sessions prints session/list (every
+page), --delete ID runs session/delete, each alone or before a --prompt.
+Each such request's ending is under "actions". A method the agent does
+not declare is not sent: said as an error.
 --elicit says which elicitation modes to declare (default both); one the
 agent uses without it is refused -32602.
 --record FILE writes a recording of the turn (JSONL: every ACP frame both
@@ -88,6 +111,7 @@ type acpFlags struct {
 	cancelAfter, promptTimeout, startTimeout time.Duration
 	idleTimeout                              time.Duration
 	allowFS                                  bool
+	session                                  sessionFlags
 }
 
 // Env is what elicit acp gets from the binary.
@@ -112,6 +136,7 @@ func (e Env) RunACP(ctx context.Context, args []string, stdout, stderr io.Writer
 	fs.DurationVar(&f.startTimeout, "start-timeout", 30*time.Second, "bound start-up, initialize, authenticate and session/new")
 	fs.DurationVar(&f.idleTimeout, "idle-timeout", IdleTimeout, "stop the turn when the agent sends nothing for this long (while no question of its is open)")
 	fs.StringVar(&f.record, "record", "", recording.FlagUsage)
+	f.session.register(fs)
 	before, command := cli.SplitDashDash(args)
 	pos, err := cli.ParseInterleaved(fs, before)
 	if err != nil {
@@ -120,7 +145,11 @@ func (e Env) RunACP(ctx context.Context, args []string, stdout, stderr io.Writer
 	if len(pos) > 0 {
 		return exit.Usagef("acp takes no arguments before --, got %q", pos[0])
 	}
-	if f.prompt == "" {
+	alone, err := f.session.check(f.prompt)
+	if err != nil {
+		return err
+	}
+	if f.prompt == "" && !alone {
 		return exit.Usagef("acp needs --prompt TEXT")
 	}
 	if f.cancelAfter < 0 || f.promptTimeout < 0 || f.startTimeout <= 0 || f.idleTimeout <= 0 {
@@ -154,16 +183,25 @@ func (e Env) RunACP(ctx context.Context, args []string, stdout, stderr io.Writer
 	}
 	defer recording.Close(rec, f.record, stderr)
 	var files acpFiles
+	var early setupUpdates
 	w := &app.AgentWiring{Name: name, Version: e.Version, Command: spec.Command, Args: spec.Args,
 		Secrets: serverspec.SecretsOf(stderr), SecretValues: spec.SecretValues(), Recorder: rec, Elicit: em,
 		Prompter: question.Route{question.KindElicitation: answer, question.KindPermission: permissionPolicy(f.permission)},
 		OnStderr: func(line string) { fmt.Fprintf(stderr, "[%s] %s\n", name, untrusted.Line(line)) },
-		AllowFS:  f.allowFS, OnFile: files.add, QuestionTimeout: f.promptTimeout, TurnIdle: f.idleTimeout}
+		AllowFS:  f.allowFS, OnFile: files.add, QuestionTimeout: f.promptTimeout, TurnIdle: f.idleTimeout,
+		AllowTerminal: f.session.allowTerminal, OnUpdate: early.add}
 	var authed string
 	if f.auth != "" {
 		w.ChooseAuth = func(context.Context, []acp.AuthMethod) (string, error) {
 			authed = f.auth
 			return f.auth, nil
+		}
+		// A terminal sign-in method runs the agent's command for the
+		// person on this terminal; stdout is the JSON's, so its output
+		// goes to stderr.
+		w.TerminalAuth = func(ctx context.Context, cmd *exec.Cmd) error {
+			cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, stderr, stderr
+			return cmd.Run()
 		}
 	}
 	startCtx, cancel := context.WithTimeout(ctx, f.startTimeout)
@@ -174,26 +212,48 @@ func (e Env) RunACP(ctx context.Context, args []string, stdout, stderr io.Writer
 	}
 	defer c.Close()
 	out := ACPOutput{Agent: agentOf(name, c.Info())}
+	if err := f.session.before(startCtx, c, &out); err != nil || alone {
+		c.Close()
+		out.fill(acp.TurnResult{}, c.Journal())
+		out.Files, out.Actions = []acp.FileAccess{}, c.Actions()
+		if err != nil {
+			err = exit.Fail(exit.ToolError, "%w", err)
+		}
+		return out.write(stdout, err)
+	}
+	setup := SessionSetup{Cwd: f.cwd, Load: f.session.load, Resume: f.session.resume, Mode: f.session.mode,
+		Dirs: f.session.dirs, Config: f.session.config, Attach: f.session.attach}
 	res, err := w.Turn(app.PromptParams{Prompt: f.prompt, Cwd: f.cwd}, func() (acp.TurnResult, error) {
 		res, err := func() (acp.TurnResult, error) {
-			sid, err := c.NewSession(startCtx, f.cwd)
+			blocks, err := setup.Blocks(c, f.prompt)
 			if err != nil {
 				return acp.TurnResult{}, err
 			}
-			out.SessionID = sid
+			sess, err := setup.Open(startCtx, c)
+			out.SessionID, out.History = sess.ID, historyOf(sess.History)
+			out.Modes, out.ConfigOptions = sess.Modes, sess.ConfigOptions
+			if err != nil {
+				return acp.TurnResult{}, err
+			}
 			pctx := ctx
 			if f.cancelAfter > 0 {
 				var pcancel context.CancelFunc
 				pctx, pcancel = context.WithTimeout(ctx, f.cancelAfter)
 				defer pcancel()
 			}
-			return c.Prompt(pctx, sid, f.prompt)
+			early.turn()
+			res, err := c.PromptBlocks(pctx, sess.ID, blocks)
+			cctx, ccancel := context.WithTimeout(ctx, f.startTimeout)
+			out.Closed = closeAfter(cctx, c, sess.ID)
+			ccancel()
+			return res, err
 		}()
 		// Closing answers what is still held (-32800) and completes the
 		// journal, before the turn's call ends in the recording.
 		c.Close()
 		return res, err
 	})
+	out.Actions, out.SetupUpdates = c.Actions(), early.all()
 	out.fill(res, c.Journal())
 	out.Files, out.FilesDropped = files.all(), files.droppedCount()
 	out.Authenticated = authed
@@ -203,11 +263,16 @@ func (e Env) RunACP(ctx context.Context, args []string, stdout, stderr io.Writer
 		out.Abandoned = true
 	}
 	err = acpVerdict(res, err, out.Questions)
+	return out.write(stdout, err)
+}
+
+// write prints the output with err's failure, and returns err.
+func (o *ACPOutput) write(stdout io.Writer, err error) error {
 	if err != nil {
-		out.Error = err.Error()
+		o.Error = err.Error()
 	}
-	out.Failure = exit.FailureOf(err)
-	if werr := headless.WriteJSON(stdout, &out); werr != nil {
+	o.Failure = exit.FailureOf(err)
+	if werr := headless.WriteJSON(stdout, o); werr != nil {
 		return werr
 	}
 	return err
@@ -321,10 +386,25 @@ type ACPOutput struct {
 	// Abandoned is set when a request of ours before the prompt
 	// (session/new, authenticate) ran past --start-timeout and the agent
 	// answered our $/cancel_request -32800: cancelled, not failed.
-	Abandoned bool          `json:"abandoned,omitempty"`
-	Error     string        `json:"error,omitempty"`
-	Failure   *exit.Failure `json:"failure,omitempty"`
-	Repaired  string        `json:"repaired,omitempty"`
+	Abandoned bool `json:"abandoned,omitempty"`
+	// Sessions is --list-sessions' session/list, every page; History
+	// what --load's session/load replayed; Modes and ConfigOptions the
+	// session's as opened (and set); Closed is set when the session was
+	// closed after the turn; Actions are the requests beyond the turn
+	// (and the terminals) as they ended.
+	Sessions      []acp.SessionInfo  `json:"sessions,omitempty"`
+	History       *acpHistory        `json:"history,omitempty"`
+	Modes         *acp.ModeState     `json:"modes,omitempty"`
+	ConfigOptions []acp.ConfigOption `json:"configOptions,omitempty"`
+	Closed        bool               `json:"closed,omitempty"`
+	// SetupUpdates are the updates that came while the session was set
+	// up (its history apart): --mode's current_mode_update, --config's
+	// config_option_update.
+	SetupUpdates []acpUpdate   `json:"setupUpdates,omitempty"`
+	Actions      []acp.Action  `json:"actions"`
+	Error        string        `json:"error,omitempty"`
+	Failure      *exit.Failure `json:"failure,omitempty"`
+	Repaired     string        `json:"repaired,omitempty"`
 }
 
 func (o *ACPOutput) SetRepaired(note string) { o.Repaired = note }
@@ -447,6 +527,7 @@ func acpRecordSettings(command string, f *acpFlags, spec serverspec.Agent, demo 
 	a.Cwd, a.Permission, a.AllowFS, a.Auth = f.cwd, f.permission, f.allowFS, f.auth
 	a.CancelAfterMS, a.QuestionTimeoutMS = f.cancelAfter.Milliseconds(), f.promptTimeout.Milliseconds()
 	a.IdleTimeoutMS = f.idleTimeout.Milliseconds()
+	f.session.record(&a)
 	s := record.Settings{Command: command, Elicit: f.elicit, Sampling: "off", Answer: answerName(f.answer), Agents: []record.Agent{a}}
 	if s.Elicit == "" {
 		s.Elicit = "both"

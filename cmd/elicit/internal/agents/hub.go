@@ -66,6 +66,8 @@ type Hub struct {
 	// environment join.
 	secrets *redact.Secrets
 	version string
+	// allowFS and allowTerminal: HubOptions'.
+	allowFS, allowTerminal bool
 
 	// ctx is start's: restarts run under it too; close cancels it.
 	ctx    context.Context
@@ -86,6 +88,9 @@ type agentConn struct {
 	sid   string
 	cwd   string
 	info  wire.Implementation
+	// settings are the session's modes and config options, as opened
+	// and as the agent's updates and answers change them.
+	settings sessionSettings
 }
 
 // HubOptions are what the hub's agents share with the rest of the
@@ -97,10 +102,14 @@ type HubOptions struct {
 	Recorder *record.Recorder
 	// Secrets are the run's (nil: none to mask).
 	Secrets *redact.Secrets
+	// AllowFS and AllowTerminal serve the agents' fs and terminal
+	// requests (each write and command asked first, as a pane).
+	AllowFS, AllowTerminal bool
 }
 
 func NewHub(br *ui.Bridge, journal *question.Journal, specs []serverspec.Agent, o HubOptions) (*Hub, error) {
-	h := &Hub{br: br, journal: journal, agents: map[string]*agentConn{}, version: o.Version, rec: o.Recorder, secrets: o.Secrets}
+	h := &Hub{br: br, journal: journal, agents: map[string]*agentConn{}, version: o.Version, rec: o.Recorder, secrets: o.Secrets,
+		allowFS: o.AllowFS, allowTerminal: o.AllowTerminal}
 	for _, s := range specs {
 		if _, dup := h.agents[s.Name]; dup {
 			return nil, exit.Usagef("two agents are named %q", s.Name)
@@ -144,10 +153,14 @@ func (h *Hub) connect(ctx context.Context, name string) {
 		Secrets: h.secrets, SecretValues: spec.SecretValues(), Recorder: h.rec,
 		Prompter: shown.Prompter{Next: h.br, Secrets: h.secrets}, Journal: h.journal,
 		// An agent that wants a sign-in asks which method, as a form pane.
-		AskAuth:  h.br,
-		OnUpdate: func(u acp.Update) { h.br.AgentUpdate(name, shown.Update(h.secrets, uiUpdate(u))) },
+		AskAuth: h.br,
+		OnUpdate: func(u acp.Update) {
+			h.settingsUpdate(name, u)
+			h.br.AgentUpdate(name, shown.Update(h.secrets, uiUpdate(u)))
+		},
 		OnStderr: func(line string) { h.br.Stderr(name, line) },
-		OnFrame:  func(fr transport.Frame) { h.br.Frame(name, fr) },
+		AllowFS:  h.allowFS, AllowTerminal: h.allowTerminal,
+		OnFrame: func(fr transport.Frame) { h.br.Frame(name, fr) },
 		OnResolved: func(e question.JournalEntry) {
 			h.br.Event(client.PromptResolved{Key: e.Key, Entry: e, Sent: e.Sent})
 		}}
@@ -175,13 +188,13 @@ func (h *Hub) connect(ctx context.Context, name string) {
 	// asks for the method first (AskAuth).
 	nctx, ncancel := context.WithTimeout(ctx, sessionTimeout)
 	defer ncancel()
-	sid, err := c.NewSession(nctx, cwd)
+	sess, err := c.OpenSession(nctx, acp.SessionParams{Cwd: cwd})
 	if err != nil {
 		c.Close()
 		h.set(name, func(a *agentConn) { a.state, a.err = client.StateFailed, err })
 		return
 	}
-	h.set(name, func(a *agentConn) { a.sid = sid })
+	h.set(name, func(a *agentConn) { a.sid, a.settings = sess.ID, settingsOf(sess) })
 	select {
 	case <-c.Done():
 		h.set(name, func(a *agentConn) {
@@ -206,6 +219,7 @@ func (h *Hub) Agents() []ui.AgentStatus {
 		// What the agent said (its agentInfo, its errors) with the secrets masked.
 		out = append(out, ui.AgentStatus{Name: name, State: a.state, Err: h.secrets.Error(a.err), Info: shown.Value(h.secrets, a.info),
 			Command: a.spec.Describe(), Cwd: a.cwd, SessionID: a.sid})
+		a.settings.status(&out[len(out)-1], h.secrets)
 	}
 	return out
 }
@@ -323,8 +337,17 @@ func uiUpdate(u acp.Update) ui.AgentUpdate {
 		out.Text, out.ContentType = u.Content.Text, u.Content.Type
 	}
 	if t := u.ToolCall; t != nil {
-		out.Tool = &ui.AgentToolCall{ID: t.ID, Title: t.Title, Kind: t.Kind, Status: t.Status,
+		out.Tool = &ui.AgentToolCall{ID: t.ID, Title: t.Title, Name: t.Name, Kind: t.Kind, Status: t.Status,
 			Content: t.Content, Locations: t.Locations, RawInput: t.RawInput, RawOutput: t.RawOutput}
+	}
+	if n := u.Notice; n != nil {
+		out.Notice = &ui.AgentNotice{Severity: n.Severity, Title: n.Title}
+	}
+	if c := u.Compaction; c != nil {
+		out.Compaction = &ui.AgentCompaction{ID: c.ID, Status: c.Status, Error: c.Error}
+		if c.Content != nil {
+			out.Compaction.Text = c.Content.Text
+		}
 	}
 	for _, p := range u.Plan {
 		out.Plan = append(out.Plan, ui.AgentPlanEntry{Content: p.Content, Priority: p.Priority, Status: p.Status})

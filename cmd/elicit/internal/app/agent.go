@@ -2,6 +2,7 @@ package app
 
 import (
 	"context"
+	"os/exec"
 	"time"
 
 	"github.com/elicit-dev/elicit/client"
@@ -50,7 +51,10 @@ type AgentWiring struct {
 	// set, is asked as a form question (acp.AskAuth), journalled, and
 	// recorded as ended.
 	ChooseAuth func(ctx context.Context, methods []acp.AuthMethod) (string, error)
-	AskAuth    question.Prompter
+	// TerminalAuth, if set, declares auth.terminal and runs a terminal
+	// sign-in method's command for the person (acp.Options.TerminalAuth).
+	TerminalAuth func(ctx context.Context, cmd *exec.Cmd) error
+	AskAuth      question.Prompter
 
 	// OnFrame, OnStderr, OnUpdate and OnResolved are the caller's hooks
 	// (after the masking and the recording); OnFile hears the agent's fs
@@ -60,8 +64,11 @@ type AgentWiring struct {
 	OnUpdate   func(acp.Update)
 	OnResolved func(question.JournalEntry)
 	OnFile     func(acp.FileAccess)
+	// OnAction hears each action (our calls beyond the turn, the
+	// agent's terminals) as it ends.
+	OnAction func(acp.Action)
 
-	AllowFS                   bool
+	AllowFS, AllowTerminal    bool
 	QuestionTimeout, TurnIdle time.Duration
 }
 
@@ -74,7 +81,8 @@ func (w *AgentWiring) Options() acp.Options {
 	opts := acp.Options{Name: w.Name, Command: w.Command, Args: w.Args, Env: w.Env, Dir: w.Dir,
 		ClientVersion: w.Version, Prompter: w.Recorder.Prompter(w.Prompter), Journal: w.Journal, Modes: &modes,
 		OnUpdate: w.OnUpdate, OnStderr: w.stderr, OnFrame: w.frame, OnResolved: w.resolved, OnFile: w.OnFile,
-		AllowFS: w.AllowFS, QuestionTimeout: w.QuestionTimeout, TurnIdle: w.TurnIdle, ChooseAuth: w.ChooseAuth}
+		AllowFS: w.AllowFS, AllowTerminal: w.AllowTerminal, OnAction: w.OnAction, QuestionTimeout: w.QuestionTimeout, TurnIdle: w.TurnIdle, ChooseAuth: w.ChooseAuth,
+		TerminalAuth: w.TerminalAuth}
 	if opts.ChooseAuth == nil && w.AskAuth != nil {
 		if opts.Journal == nil {
 			// AskAuth journals the sign-in where the questions are.

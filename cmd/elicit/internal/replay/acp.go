@@ -88,6 +88,7 @@ func runReplayACP(ctx context.Context, rec *record.Recording, o acpReplayOptions
 		ra := rec.Settings.Agents[i]
 		a.Cwd, a.AllowFS, a.Auth, a.CancelAfterMS, a.QuestionTimeoutMS = ra.Cwd, ra.AllowFS, ra.Auth, ra.CancelAfterMS, ra.QuestionTimeoutMS
 		a.IdleTimeoutMS = ra.IdleTimeoutMS
+		a.Load, a.Resume, a.Dirs, a.Mode, a.Config, a.Attach, a.AllowTerminal = ra.Load, ra.Resume, ra.Dirs, ra.Mode, ra.Config, ra.Attach, ra.AllowTerminal
 		settings.Agents = append(settings.Agents, a)
 	}
 	out, err := recording.Open(o.record, o.version, settings, serverspec.SecretsOf(stderr))
@@ -171,7 +172,7 @@ func startACPReplay(ctx context.Context, version string, rec *record.Recording, 
 			OnResolved: func(e question.JournalEntry) {
 				prompter.Event(client.PromptResolved{Key: e.Key, Entry: e, Sent: e.Sent})
 			},
-			AllowFS: ra.AllowFS, QuestionTimeout: time.Duration(ra.QuestionTimeoutMS) * time.Millisecond,
+			AllowFS: ra.AllowFS, AllowTerminal: ra.AllowTerminal, QuestionTimeout: time.Duration(ra.QuestionTimeoutMS) * time.Millisecond,
 			TurnIdle: cmp.Or(time.Duration(ra.IdleTimeoutMS)*time.Millisecond, agents.IdleTimeout)}
 		if ra.Auth != "" {
 			w.ChooseAuth = func(context.Context, []acp.AuthMethod) (string, error) { return ra.Auth, nil }
@@ -314,23 +315,30 @@ func (r *acpReplayer) replay(ctx context.Context, call record.RecordedCall) call
 }
 
 // turn runs one prompt: the session is made at the first (with the
-// recorded cwd), bounded as elicit acp bounds it.
+// recorded cwd, loaded or resumed, its mode and config set, as
+// recorded), bounded as elicit acp bounds it; the recorded files are
+// attached again.
 func (r *acpReplayer) turn(ctx context.Context, p app.PromptParams) (acp.TurnResult, error) {
+	setup := agents.SetupOf(r.agent, cmpOr(p.Cwd, r.agent.Cwd, "."))
 	if r.session == "" {
 		sctx, cancel := context.WithTimeout(ctx, agents.StartTimeout)
 		defer cancel()
-		sid, err := r.c.NewSession(sctx, cmpOr(p.Cwd, r.agent.Cwd, "."))
+		sess, err := setup.Open(sctx, r.c)
 		if err != nil {
 			return acp.TurnResult{}, err
 		}
-		r.session = sid
+		r.session = sess.ID
+	}
+	blocks, err := setup.Blocks(r.c, p.Prompt)
+	if err != nil {
+		return acp.TurnResult{}, err
 	}
 	if ms := r.agent.CancelAfterMS; ms > 0 {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeout(ctx, time.Duration(ms)*time.Millisecond)
 		defer cancel()
 	}
-	return r.c.Prompt(ctx, r.session, p.Prompt)
+	return r.c.PromptBlocks(ctx, r.session, blocks)
 }
 
 // printACP is print with the ACP turn's "not compared".

@@ -36,7 +36,8 @@ func launchOfServer(s serverspec.Server, envNames []string) trust.Launch {
 }
 
 func launchOfAgent(s serverspec.Agent, ra record.Agent, cwd string) trust.Launch {
-	return trust.Launch{What: "agent", Name: s.Name, Command: s.Command, Args: s.Args, Dir: s.Dir, Env: ra.EnvNames, Cwd: cwd, AllowFS: ra.AllowFS}
+	return trust.Launch{What: "agent", Name: s.Name, Command: s.Command, Args: s.Args, Dir: s.Dir, Env: ra.EnvNames, Cwd: cwd, AllowFS: ra.AllowFS,
+		AllowTerminal: ra.AllowTerminal, Dirs: ra.Dirs}
 }
 
 // serverLaunches are what the replay of targets starts, or offers,
@@ -71,7 +72,8 @@ func agentLaunches(rec *record.Recording, specs []serverspec.Agent, demos []bool
 			out = append(out, l)
 			continue
 		}
-		if l, ok := agentElsewhere(ra.Name, whose, agentCwd(rec, ra), ra.AllowFS); ok {
+		if l, ok := agentElsewhere(ra.Name, whose, agentCwd(rec, ra), ra.AllowFS || ra.AllowTerminal || len(ra.Dirs) > 0); ok {
+			l.AllowFS, l.AllowTerminal, l.Dirs = ra.AllowFS, ra.AllowTerminal, ra.Dirs
 			out = append(out, l)
 		}
 	}
@@ -95,7 +97,8 @@ func agentCwd(rec *record.Recording, ra record.Agent) string {
 // agentElsewhere is what of an agent the person named, or of the demo
 // agent, the recording decides: a session cwd other than this directory
 // (where the agent works, and with allowFS where it reads and writes
-// files through elicit). The demo agent touches files only with allowFS.
+// files through elicit). The demo agent touches files only with allowFS
+// (or runs commands, with --allow-terminal, or reaches --dir).
 // ok false: nothing.
 func agentElsewhere(name, whose, cwd string, allowFS bool) (trust.Launch, bool) {
 	if cwd == "" || cwd == "." || whose == demoAgentWhose && !allowFS {

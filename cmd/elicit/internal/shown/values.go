@@ -103,9 +103,15 @@ func Update(sec *redact.Secrets, u ui.AgentUpdate) ui.AgentUpdate {
 	u.Text, u.Raw = sec.String(u.Text), sec.Bytes(u.Raw)
 	if t := u.Tool; t != nil {
 		c := *t
-		c.Title, c.Content, c.Locations = sec.String(c.Title), sec.Bytes(c.Content), sec.Bytes(c.Locations)
+		c.Title, c.Name, c.Content, c.Locations = sec.String(c.Title), sec.String(c.Name), sec.Bytes(c.Content), sec.Bytes(c.Locations)
 		c.RawInput, c.RawOutput = sec.Bytes(c.RawInput), sec.Bytes(c.RawOutput)
 		u.Tool = &c
+	}
+	if n := u.Notice; n != nil {
+		u.Notice = &ui.AgentNotice{Severity: n.Severity, Title: sec.String(n.Title)}
+	}
+	if c := u.Compaction; c != nil {
+		u.Compaction = &ui.AgentCompaction{ID: c.ID, Status: c.Status, Error: sec.String(c.Error), Text: sec.String(c.Text)}
 	}
 	if len(u.Plan) > 0 {
 		plan := make([]ui.AgentPlanEntry, len(u.Plan))

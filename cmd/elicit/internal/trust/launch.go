@@ -25,6 +25,10 @@ type Launch struct {
 	Extra      []string // more of what it does with the person's (a config's oauth files)
 	Cwd        string   // an agent's session directory
 	AllowFS    bool     // the agent may read and write files under Cwd
+	// AllowTerminal: the agent may run commands in terminals under Cwd
+	// (and Dirs, the session's additional directories).
+	AllowTerminal bool
+	Dirs          []string
 	// Roots are offered to the server: where it may work (a filesystem
 	// server takes them for its allowed directories).
 	Roots []string
@@ -85,8 +89,18 @@ func (l Launch) Lines() []string {
 	if l.Cwd != "" {
 		out = append(out, "  its session in "+Quote(l.Cwd))
 	}
+	if len(l.Dirs) > 0 {
+		dirs := make([]string, len(l.Dirs))
+		for i, d := range l.Dirs {
+			dirs[i] = Quote(d)
+		}
+		out = append(out, "  with the additional directories "+strings.Join(dirs, ", ")+" (--dir as recorded)")
+	}
 	if l.AllowFS {
 		out = append(out, "  allowed to read and write files there (--allow-fs as recorded)")
+	}
+	if l.AllowTerminal {
+		out = append(out, "  allowed to run commands in terminals there (--allow-terminal as recorded)")
 	}
 	for i, s := range out {
 		out[i] = untrusted.Line(s)

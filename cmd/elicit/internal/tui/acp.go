@@ -15,7 +15,7 @@ import (
 )
 
 const acpTUIUsage = `Usage: elicit acp [--cwd DIR] [--theme NAME] [--fps N] [--record FILE]
-                  [-- AGENT ARGS...]
+                  [--allow-fs] [--allow-terminal] [-- AGENT ARGS...]
 
 Without --prompt, elicit acp opens the TUI on AGENT (an Agent Client
 Protocol agent on stdio; without one, the embedded demo agent): its view
@@ -28,16 +28,20 @@ headless instead (elicit acp --prompt TEXT -h).
 ways, every prompt as a call with how its turn ended, every question with
 the person's answer, the settings; secrets masked) for elicit replay FILE
 (docs/record.md).
+--allow-fs serves the agent's fs/read_text_file and fs/write_text_file
+within --cwd, each write a pane with its diff first (esc refuses it);
+--allow-terminal runs its terminal/create in a real PTY within --cwd,
+each command a pane first; a turn's terminals are killed when it ends.
 `
 
 // ACPWantsTUI reports whether elicit acp's arguments ask for the TUI: no
-// --prompt before the agent's command. The headless flags alone are a
-// usage error there, not a silent TUI.
+// --prompt, --list-sessions or --delete before the agent's command. The
+// headless flags alone are a usage error there, not a silent TUI.
 func ACPWantsTUI(args []string) bool {
 	before, _ := cli.SplitDashDash(args)
 	for _, a := range before {
 		name, _, _ := strings.Cut(strings.TrimLeft(a, "-"), "=")
-		if strings.HasPrefix(a, "-") && (name == "prompt" || name == "h" || name == "help") {
+		if strings.HasPrefix(a, "-") && (name == "prompt" || name == "list-sessions" || name == "delete" || name == "h" || name == "help") {
 			return false
 		}
 	}
@@ -55,9 +59,11 @@ func (e Env) RunACP(ctx context.Context, args []string, stdout, stderr io.Writer
 	fs.StringVar(&f.theme, "theme", "", "colour theme")
 	fs.IntVar(&f.fps, "fps", renderFPS, "most redraws a second, 1-120 (as elicit's)")
 	fs.StringVar(&f.Record, "record", "", recording.FlagUsage)
+	fs.BoolVar(&f.allowFS, "allow-fs", false, "let the agent read and write text files within --cwd (each write asked first, its diff shown)")
+	fs.BoolVar(&f.allowTerminal, "allow-terminal", false, "let the agent run commands in terminals within --cwd (each asked first)")
 	// The headless flags are known here only to say where they belong.
 	var headless string
-	for _, name := range []string{"answer", "permission", "cancel-after"} {
+	for _, name := range []string{"answer", "permission", "cancel-after", "load", "resume", "mode", "config", "dir", "attach"} {
 		fs.Func(name, "headless only: goes with --prompt", func(string) error {
 			if headless == "" {
 				headless = name

@@ -46,6 +46,10 @@ type Flags struct {
 	// (acpOnly: no MCP server at all).
 	agents  []serverspec.Agent
 	acpOnly bool
+	// allowFS and allowTerminal are elicit acp's --allow-fs and
+	// --allow-terminal: the agent's fs and terminal requests served, each
+	// write and command asked first.
+	allowFS, allowTerminal bool
 	// version is elicit's (Env.Version).
 	version string
 }
@@ -246,7 +250,8 @@ func (e Env) Run(ctx context.Context, f *Flags, stdout, stderr io.Writer) error 
 		}
 	}
 	eng.order = order
-	if eng.Hub, err = agents.NewHub(br, mgr.Journal(), f.agents, agents.HubOptions{Version: f.version, Recorder: rec, Secrets: eng.secrets}); err != nil {
+	if eng.Hub, err = agents.NewHub(br, mgr.Journal(), f.agents, agents.HubOptions{Version: f.version, Recorder: rec, Secrets: eng.secrets,
+		AllowFS: f.allowFS, AllowTerminal: f.allowTerminal}); err != nil {
 		return err
 	}
 	for _, a := range f.agents {
