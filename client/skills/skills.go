@@ -172,15 +172,20 @@ func verifySkillFile(f SkillFile, b []byte) error {
 	if int64(len(b)) != f.Size {
 		return fmt.Errorf("%w: %s is %d bytes, the entry says %d", ErrSkillVerification, f.URI, len(b), f.Size)
 	}
-	hexSum, ok := strings.CutPrefix(f.Digest, "sha256:")
-	if !ok {
+	if !strings.HasPrefix(f.Digest, "sha256:") {
 		return fmt.Errorf("%w: %s: digest %q is not sha256:HEX", ErrSkillVerification, f.URI, f.Digest)
 	}
-	sum := sha256.Sum256(b)
-	if !strings.EqualFold(hexSum, hex.EncodeToString(sum[:])) {
+	if !digestMatches(f.Digest, b) {
 		return fmt.Errorf("%w: %s: the content's sha256 is not the entry's digest", ErrSkillVerification, f.URI)
 	}
 	return nil
+}
+
+// digestMatches: digest is "sha256:" and b's sha256 in hex.
+func digestMatches(digest string, b []byte) bool {
+	hexSum, ok := strings.CutPrefix(digest, "sha256:")
+	sum := sha256.Sum256(b)
+	return ok && strings.EqualFold(hexSum, hex.EncodeToString(sum[:]))
 }
 
 // verifyFrontmatter parses SKILL.md's YAML frontmatter and compares it
