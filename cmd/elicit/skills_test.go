@@ -170,3 +170,26 @@ func TestSkillsOnAKeptSession(t *testing.T) {
 		t.Errorf("skill --file --session: exit %d\n%s\n%s", code, out, errs)
 	}
 }
+
+// The demo ships two skills: release-notes verifies (its nested SKILL.md
+// too, as a file), tampered's data.txt fails its digest; in both eras,
+// without a finding.
+func TestSkillsOfTheDemo(t *testing.T) {
+	t.Parallel()
+	for _, p := range []string{"2025-11-25", "2026-07-28"} {
+		code, out, errs := runBinary(t, "skills", "--demo", "--protocol", p)
+		var list headless.SkillsOutput
+		if code != 0 || json.Unmarshal(out, &list) != nil || len(list.Skills) != 2 || len(list.Findings) != 0 {
+			t.Fatalf("%s: skills --demo: exit %d\n%s\n%s", p, code, out, errs)
+		}
+		code, out, errs = runBinary(t, "skill", "skill://release-notes/SKILL.md", "--file", "templates/SKILL.md", "--demo", "--protocol", p)
+		var got headless.SkillOutput
+		if code != 0 || json.Unmarshal(out, &got) != nil || got.File == nil || got.File.Check != "verified" || len(got.Findings) != 0 {
+			t.Errorf("%s: the nested SKILL.md: exit %d\n%s\n%s", p, code, out, errs)
+		}
+		code, _, errs = runBinary(t, "skill", "skill://tampered/SKILL.md", "--file", "data.txt", "--demo", "--protocol", p)
+		if code != exit.Findings || !strings.Contains(string(errs), "digest mismatch") {
+			t.Errorf("%s: tampered's data.txt: exit %d\n%s", p, code, errs)
+		}
+	}
+}
