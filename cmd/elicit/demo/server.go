@@ -57,6 +57,8 @@ func New(opts *Options) *mcp.Server {
 // request and task still running is cancelled (see bound), and the store's
 // wait returns once their jobs are gone.
 func newServer(cfg config, life context.Context) (*mcp.Server, *taskStore) {
+	// Logging is deprecated from 2026-07-28 on, but current in 2025-11-25.
+	//lint:ignore SA1019 the slow tool logs to 2025-11-25 clients
 	caps := &mcp.ServerCapabilities{Logging: &mcp.LoggingCapabilities{}}
 	srv := mcp.NewServer(&mcp.Implementation{
 		Name:    Name,
@@ -65,8 +67,6 @@ func newServer(cfg config, life context.Context) (*mcp.Server, *taskStore) {
 	}, &mcp.ServerOptions{
 		Instructions: instructionsFor(cfg),
 		Logger:       cfg.logger,
-		// Logging is deprecated from 2026-07-28 on, but current in 2025-11-25.
-		//lint:ignore SA1019 the slow tool logs to 2025-11-25 clients
 		Capabilities:              caps,
 		SupportedProtocolVersions: cfg.versions,
 		CompletionHandler:         complete(cfg),
