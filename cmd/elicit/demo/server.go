@@ -65,8 +65,8 @@ func newServer(cfg config, life context.Context) (*mcp.Server, *taskStore) {
 		Title:   "elicit demo server",
 		Version: Version,
 	}, &mcp.ServerOptions{
-		Instructions: instructionsFor(cfg),
-		Logger:       cfg.logger,
+		Instructions:              instructionsFor(cfg),
+		Logger:                    cfg.logger,
 		Capabilities:              caps,
 		SupportedProtocolVersions: cfg.versions,
 		CompletionHandler:         complete(cfg),
