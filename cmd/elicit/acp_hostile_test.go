@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/elicit-dev/elicit/client/acp"
+	"github.com/elicit-dev/elicit/cmd/elicit/internal/agents"
 	"github.com/elicit-dev/elicit/cmd/elicit/internal/exit"
 )
 
@@ -115,7 +116,7 @@ func TestACPPlansReplaced(t *testing.T) {
 	if err != nil {
 		t.Fatalf("elicit acp: %v", err)
 	}
-	var got acpOutput
+	var got agents.ACPOutput
 	if err := json.Unmarshal(out, &got); err != nil {
 		t.Fatalf("output: %v", err)
 	}
@@ -172,10 +173,10 @@ func TestACPFilesBounded(t *testing.T) {
 	if code != exit.OK || got.Message != "wrote 301 files" {
 		t.Fatalf("exit %d, message %q; stderr %s", code, got.Message, errs)
 	}
-	if len(got.Files) != maxFilesKept || got.FilesDropped != 301-maxFilesKept {
-		t.Errorf("%d files kept, %d dropped; want %d and %d", len(got.Files), got.FilesDropped, maxFilesKept, 301-maxFilesKept)
+	if len(got.Files) != agents.MaxFilesKept || got.FilesDropped != 301-agents.MaxFilesKept {
+		t.Errorf("%d files kept, %d dropped; want %d and %d", len(got.Files), got.FilesDropped, agents.MaxFilesKept, 301-agents.MaxFilesKept)
 	}
-	if d := got.Files[0].Diff; len(d) > maxDiffKept+200 || !strings.Contains(d, "bytes of the diff not kept") {
+	if d := got.Files[0].Diff; len(d) > agents.MaxDiffKept+200 || !strings.Contains(d, "bytes of the diff not kept") {
 		t.Errorf("the 1 MiB write's diff is kept as %d bytes, ending %q", len(d), d[max(len(d)-100, 0):])
 	}
 }

@@ -8,12 +8,13 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/elicit-dev/elicit/cmd/elicit/internal/agents"
 	"github.com/elicit-dev/elicit/cmd/elicit/internal/exit"
 )
 
 // acpRun runs the built binary's elicit acp (a real process, whose agent
 // is another: the demo agent, or the command after --).
-func acpRun(t *testing.T, args ...string) (int, acpOutput, string) {
+func acpRun(t *testing.T, args ...string) (int, agents.ACPOutput, string) {
 	t.Helper()
 	cmd := exec.Command(binPath, append([]string{"acp"}, args...)...)
 	var out, errb bytes.Buffer
@@ -26,7 +27,7 @@ func acpRun(t *testing.T, args ...string) (int, acpOutput, string) {
 	} else if err != nil {
 		t.Fatalf("run: %v", err)
 	}
-	var got acpOutput
+	var got agents.ACPOutput
 	if err := json.Unmarshal(out.Bytes(), &got); err != nil {
 		t.Fatalf("output is not JSON: %v\n%s\nstderr %s", err, out.Bytes(), errb.Bytes())
 	}
@@ -116,7 +117,7 @@ func TestACPAuthRequired(t *testing.T) {
 
 func TestACPUsage(t *testing.T) {
 	// Without --prompt, elicit acp opens the TUI: its headless flags there
-	// are a usage error (acp_tui.go).
+	// are a usage error (internal/tui/acp.go).
 	for _, args := range [][]string{{"--permission", "allow"}, {"stray"}, {"--prompt", "x", "stray"}, {"--prompt", "x", "--cancel-after", "-1s"}, {"--prompt", "x", "--answer", "/no/such.json"},
 		{"--prompt", "x", "--start-timeout", "0s"}, {"--prompt", "x", "--prompt-timeout", "-1s"}} {
 		code, _, _ := runCLI(t, append([]string{"acp"}, args...)...)

@@ -8,9 +8,12 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/elicit-dev/elicit/cmd/elicit/internal/agents"
 	"github.com/elicit-dev/elicit/cmd/elicit/internal/cli"
 	"github.com/elicit-dev/elicit/cmd/elicit/internal/exit"
 	"github.com/elicit-dev/elicit/cmd/elicit/internal/headless"
+	"github.com/elicit-dev/elicit/cmd/elicit/internal/replay"
+	"github.com/elicit-dev/elicit/cmd/elicit/internal/tui"
 )
 
 // runFunc runs a subcommand with the arguments after its name.
@@ -104,13 +107,13 @@ func commandTable() []command {
 			{"auth login|status|logout --url URL | --config FILE --server NAME",
 				"OAuth ahead of time, what is kept, revoke and\nforget it (logout --no-revoke: forget only)"},
 		}},
-		// acp's -h is the headless usage (acpWantsTUI); its TUI prints
+		// acp's -h is the headless usage (tui.ACPWantsTUI); its TUI prints
 		// acpTUIUsage on a flag error.
-		{name: "acp", usage: acpUsage, run: noStdin(runACPEither), synopsis: []synopsis{
+		{name: "acp", usage: agents.ACPUsage, run: noStdin(runACPEither), synopsis: []synopsis{
 			{"acp --prompt TEXT [--permission P] [--answer POLICY] [-- AGENT ARGS...]", "one prompt turn with an ACP agent, headless; JSON"},
 			{"acp [-- AGENT ARGS...]", "the TUI on an ACP agent (the demo agent without one)"},
 		}},
-		{name: "replay", usage: replayUsage, run: runReplay, synopsis: []synopsis{
+		{name: "replay", usage: replay.Usage, run: replay.Env{Version: version}.Run, synopsis: []synopsis{
 			{"replay FILE [-- CMD ARGS... | --url URL]",
 				"run a recording (--record FILE on the TUI or any\nheadless command) again; exit 6 when anything differs"},
 		}},
@@ -146,10 +149,10 @@ func noStdin(run func(ctx context.Context, args []string, stdout, stderr io.Writ
 // runACPEither runs elicit acp: the TUI, or one headless turn with
 // --prompt (which prints JSON, a failure object when it fails early).
 func runACPEither(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	if acpWantsTUI(args) {
-		return runACPTUI(ctx, args, stdout, stderr) // acp_tui.go
+	if tui.ACPWantsTUI(args) {
+		return tui.Env{Version: version}.RunACP(ctx, args, stdout, stderr)
 	}
-	return headless.WithFailureJSON(stdout, func(w io.Writer) error { return runACP(ctx, args, w, stderr) })
+	return headless.WithFailureJSON(stdout, func(w io.Writer) error { return agents.Env{Version: version}.RunACP(ctx, args, w, stderr) })
 }
 
 const versionUsage = `Usage: elicit version
@@ -162,7 +165,7 @@ Prints "elicit VERSION" on stdout.
 func runVersion(_ context.Context, args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	fs := cli.NewFlagSet("version", stderr, versionUsage)
 	fs.Usage = func() { fmt.Fprint(stderr, versionUsage) }
-	(&tuiFlags{}).register(fs)
+	(&tui.Flags{}).Register(fs)
 	pos, err := cli.ParseInterleaved(fs, args)
 	if err != nil {
 		return err
@@ -186,7 +189,7 @@ that command's usage and flags (as elicit COMMAND -h does).
 func runHelp(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	fs := cli.NewFlagSet("help", stderr, helpUsage)
 	fs.Usage = func() { fmt.Fprint(stderr, helpUsage) }
-	(&tuiFlags{}).register(fs)
+	(&tui.Flags{}).Register(fs)
 	pos, err := cli.ParseInterleaved(fs, args)
 	if err != nil {
 		return err
@@ -208,7 +211,7 @@ func runHelp(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	fmt.Fprintln(stdout, "\nFlags of the TUI (and demo); each command's own with elicit COMMAND -h:")
 	tfs := flag.NewFlagSet("elicit", flag.ContinueOnError)
 	tfs.SetOutput(stdout)
-	(&tuiFlags{}).register(tfs)
+	(&tui.Flags{}).Register(tfs)
 	tfs.PrintDefaults()
 	return exit.ErrHelp
 }

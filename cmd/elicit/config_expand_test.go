@@ -56,7 +56,7 @@ func TestExpandedLaunchNeverShown(t *testing.T) {
 		if !strings.Contains(strings.Join(s.Args, " ")+s.URL, "tok-secret-e") {
 			t.Fatalf("%s: the variable was not expanded for running: %+v", s.Name, s)
 		}
-		d := transportDetail(s)
+		d := s.Detail()
 		shown := strings.Join(d.Args, " ") + d.URL + s.Describe()
 		r := recording.Server(s)
 		recorded := strings.Join(r.Args, " ") + r.URL

@@ -13,6 +13,7 @@ import (
 
 	"github.com/elicit-dev/elicit/client"
 	"github.com/elicit-dev/elicit/client/question"
+	"github.com/elicit-dev/elicit/cmd/elicit/internal/agents"
 	"github.com/elicit-dev/elicit/cmd/elicit/internal/exit"
 	"github.com/elicit-dev/elicit/cmd/elicit/internal/serverspec"
 	"github.com/elicit-dev/elicit/ui"
@@ -100,13 +101,12 @@ func TestConfigUnsetVariableAgent(t *testing.T) {
 	br := ui.NewBridge(ui.BridgeOptions{})
 	br.Attach(func(tea.Msg) {})
 	defer br.Close()
-	h, err := newAgentHub(br, question.NewJournal(0), cfg.Agents)
+	h, err := agents.NewHub(br, question.NewJournal(0), cfg.Agents, agents.HubOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	h.start(t.Context())
-	h.wg.Wait() // a broken agent's connect ends at once
-	defer h.close()
+	h.Start(t.Context())
+	h.Close() // waits for the connects: a broken agent's ends at once
 	for _, a := range h.Agents() {
 		if a.State != client.StateFailed || a.Err == nil || !strings.Contains(a.Err.Error(), "${ELICIT_TEST_UNSET_Z} is not set") {
 			t.Errorf("agent %s: %v %v, want failed naming the variable", a.Name, a.State, a.Err)

@@ -12,7 +12,7 @@ import (
 	"github.com/elicit-dev/elicit/cmd/elicit/demo/acpagent"
 	"github.com/elicit-dev/elicit/cmd/elicit/internal/cli"
 	"github.com/elicit-dev/elicit/cmd/elicit/internal/exit"
-	"github.com/elicit-dev/elicit/cmd/elicit/internal/serverspec"
+	"github.com/elicit-dev/elicit/cmd/elicit/internal/tui"
 )
 
 const demoUsage = `Usage:
@@ -32,7 +32,7 @@ With --serve, --protocol restricts the versions the demo offers.
 func runDemo(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	var serve, addr string
 	var stateless, acpAgent, acpAuth, acpSlow bool
-	var f tuiFlags
+	var f tui.Flags
 	fs := cli.NewFlagSet("demo", stderr, demoUsage)
 	fs.BoolVar(&acpAgent, "acp", false, "serve the demo ACP agent on stdio (for elicit acp and other ACP clients)")
 	fs.BoolVar(&acpAuth, "acp-auth", false, "with --acp: require authenticate before session/new")
@@ -40,7 +40,7 @@ func runDemo(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	fs.StringVar(&serve, "serve", "", "serve the demo instead of running the TUI: stdio or http")
 	fs.StringVar(&addr, "addr", "127.0.0.1:3001", "listen address for --serve http")
 	fs.BoolVar(&stateless, "stateless", false, "with --serve http: serve 2026-07-28 statelessly (go-sdk's stateless handler)")
-	f.register(fs)
+	f.Register(fs)
 	pos, err := cli.ParseInterleaved(fs, args)
 	if err != nil {
 		return err
@@ -91,39 +91,7 @@ func runDemo(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 		return exit.Usagef("elicit demo runs the embedded demo; use elicit --url or --config for other servers")
 	}
 	f.Demo = true
-	return runTUIWith(ctx, &f, stdout, stderr)
-}
-
-// demoEras are the protocol versions `elicit demo` runs a server of, one
-// each: the newest of each era, so that every scene plays on one of them.
-func demoEras() []string { return []string{demo.ProtocolLegacy, demo.ProtocolStateless} }
-
-// demoSpecs are the TUI's demo servers, from base (the flags' demo spec):
-// one per era, named by it, or the one --protocol pins. Each serves only
-// its era and its session is pinned to it, so the tools each lists are the
-// ones that work there.
-func demoSpecs(base serverspec.Server, protocol, name string) ([]serverspec.Server, error) {
-	if protocol != "" {
-		if err := demo.CheckProtocol(protocol); err != nil {
-			return nil, exit.Usagef("--protocol: %v", err)
-		}
-		base.Protocol = protocol
-		base.Name = "demo-" + protocol
-		if name != "" {
-			base.Name = name
-		}
-		return []serverspec.Server{base}, nil
-	}
-	if name != "" {
-		return nil, exit.Usagef("--name names one server, and the demo runs one per era; pin one with --protocol to name it")
-	}
-	var out []serverspec.Server
-	for _, era := range demoEras() {
-		s := base
-		s.Name, s.Protocol = "demo-"+era, era
-		out = append(out, s)
-	}
-	return out, nil
+	return tui.Env{Version: version, Ask: terminalAsker(stdout)}.Run(ctx, &f, stdout, stderr)
 }
 
 // slow is the demo agent's delay for --acp-slow.

@@ -18,6 +18,7 @@ import (
 	"github.com/elicit-dev/elicit/cmd/elicit/internal/headless"
 	"github.com/elicit-dev/elicit/cmd/elicit/internal/profile"
 	"github.com/elicit-dev/elicit/cmd/elicit/internal/serverspec"
+	"github.com/elicit-dev/elicit/cmd/elicit/internal/tui"
 	"github.com/elicit-dev/elicit/transport/redact"
 )
 
@@ -102,7 +103,7 @@ func hoistCommand(args []string) []string {
 	}
 	fs := flag.NewFlagSet("elicit", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
-	(&tuiFlags{}).register(fs)
+	(&tui.Flags{}).Register(fs)
 	before, _ := cli.SplitDashDash(args)
 	if fs.Parse(before) != nil {
 		return args
@@ -156,7 +157,7 @@ func stdoutForScripts(name string, args []string) bool {
 	case "demo":
 		return false // the TUI's terminal, or demo --serve stdio's protocol
 	case "acp":
-		return !acpWantsTUI(args[1:])
+		return !tui.ACPWantsTUI(args[1:])
 	}
 	return true
 }

@@ -18,9 +18,6 @@ func TestMain(m *testing.M) {
 	if runTestServer() { // the binary is a test server (hostile_server_test.go)
 		os.Exit(0)
 	}
-	if runTappedAgent() { // the binary is the demo ACP agent (agent_tap_test.go)
-		os.Exit(0)
-	}
 	if runStormServer() { // the binary is a go-sdk server that storms (e2e_storm_test.go)
 		os.Exit(0)
 	}

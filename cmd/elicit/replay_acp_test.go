@@ -15,7 +15,9 @@ import (
 
 	"github.com/elicit-dev/elicit/client/record"
 	"github.com/elicit-dev/elicit/cmd/elicit/demo/acpagent"
+	"github.com/elicit-dev/elicit/cmd/elicit/internal/app"
 	"github.com/elicit-dev/elicit/cmd/elicit/internal/exit"
+	"github.com/elicit-dev/elicit/cmd/elicit/internal/replay"
 	"github.com/elicit-dev/elicit/cmd/elicit/internal/serverspec"
 )
 
@@ -59,10 +61,10 @@ func runBin(t *testing.T, args ...string) (int, string, string) {
 	return 0, out.String(), errb.String()
 }
 
-func replayACPJSON(t *testing.T, args ...string) (int, replayReport) {
+func replayACPJSON(t *testing.T, args ...string) (int, replay.Report) {
 	t.Helper()
 	code, out, errs := runBin(t, append([]string{"replay", "--json"}, args...)...)
-	var rep replayReport
+	var rep replay.Report
 	if err := json.Unmarshal([]byte(out), &rep); err != nil {
 		t.Fatalf("replay --json: %v\n%s\nstderr: %s", err, out, errs)
 	}
@@ -87,7 +89,7 @@ func TestACPRecordReplay(t *testing.T) {
 		rec.Settings.Command != "acp" {
 		t.Errorf("settings: %+v", rec.Settings)
 	}
-	if rec.Frames < 8 || len(rec.Calls) != 1 || rec.Calls[0].Method != methodACPPrompt || rec.Calls[0].Result == nil {
+	if rec.Frames < 8 || len(rec.Calls) != 1 || rec.Calls[0].Method != app.PromptMethod || rec.Calls[0].Result == nil {
 		t.Fatalf("frames %d, calls %+v", rec.Frames, rec.Calls)
 	}
 	if len(rec.Answers) != 1 {
@@ -147,7 +149,7 @@ func TestACPRecordReplay(t *testing.T) {
 	if code != exit.Differs || rep.Match {
 		t.Fatalf("replay against the altered agent: exit %d %+v", code, rep)
 	}
-	var shape *difference
+	var shape *replay.Difference
 	for i, d := range rep.Calls[0].Differences {
 		if d.What == "question changed" {
 			shape = &rep.Calls[0].Differences[i]

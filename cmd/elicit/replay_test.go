@@ -16,6 +16,7 @@ import (
 	"github.com/elicit-dev/elicit/client/record"
 	"github.com/elicit-dev/elicit/cmd/elicit/demo"
 	"github.com/elicit-dev/elicit/cmd/elicit/internal/exit"
+	"github.com/elicit-dev/elicit/cmd/elicit/internal/replay"
 )
 
 // alteredDemo is the server command of the demo with its deploy question
@@ -30,10 +31,10 @@ func alteredDemo(t *testing.T) []string {
 }
 
 // replayJSON runs elicit replay --json and decodes its report.
-func replayJSON(t *testing.T, args ...string) (int, replayReport, string) {
+func replayJSON(t *testing.T, args ...string) (int, replay.Report, string) {
 	t.Helper()
 	code, out, errs := runCLI(t, append([]string{"replay", "--json"}, args...)...)
-	var rep replayReport
+	var rep replay.Report
 	if err := json.Unmarshal([]byte(out), &rep); err != nil {
 		t.Fatalf("replay --json: %v\n%s\nstderr: %s", err, out, errs)
 	}
@@ -65,7 +66,7 @@ func TestReplayGreenThenRed(t *testing.T) {
 			if code != exit.Differs || rep.Match || len(rep.Calls) != 1 || rep.Calls[0].Status != "differs" {
 				t.Fatalf("replay against the altered demo: exit %d, report %+v, stderr %s", code, rep, errs)
 			}
-			var changed *difference
+			var changed *replay.Difference
 			for i, d := range rep.Calls[0].Differences {
 				if d.What == "question changed" {
 					changed = &rep.Calls[0].Differences[i]

@@ -21,7 +21,7 @@ import (
 
 // A replay runs a command, or connects to a URL, named only inside the
 // recording when the person says so: by naming the server, by confirming
-// on a terminal, or with --trust-recorded-command (replay_trust.go).
+// on a terminal, or with --trust-recorded-command (internal/replay/trust.go).
 
 // markedServer is a stdio demo server whose start leaves marker behind:
 // whether a replay ran the recorded command is seen on the disk.

@@ -19,8 +19,9 @@ import (
 // everything the OAuth flow gets (transport/oauth). Every sink applies
 // it: stdout, stderr, recordings (record.Redact), the traffic frames and
 // stderr lines a transport reports (RedactObserver), what the engine
-// gives the TUI (cmd/elicit/secrets_engine.go: every ui.Engine answer and event, the
-// journal and findings snapshots; secrets_question.go: the questions), a
+// gives the TUI (cmd/elicit/internal/tui and internal/shown: every
+// ui.Engine answer and event, the journal and findings snapshots, the
+// questions), a
 // replay's comparison.
 
 // SecretsOf is the run's set, carried by its stderr; a writer that is not
