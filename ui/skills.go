@@ -313,7 +313,7 @@ func (v *skillsView) renderFile(c *viewCtx, o *skillOpen, f *skillFile) string {
 	case f.err != nil:
 		return head
 	case f.read.Check != skills.Verified && f.read.Check != skills.Unverifiable:
-		return head + "\n" + st.Error.Render("not shown: it is not what the skill's entry declares: "+untrusted.Line(f.read.Why))
+		return head + "\n" + st.Error.Render(wrapLine("not shown: it is not what the skill's entry declares: "+untrusted.Line(f.read.Why), c.width-2))
 	case f.read.Binary:
 		return head + "\n" + st.Muted.Render(fmt.Sprintf("(%d bytes, not text)", f.read.Size))
 	}
