@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"path"
 	"strings"
+
+	"github.com/elicit-dev/elicit/client/wire"
 )
 
 // Check is what is known of one file of a skill.
@@ -34,6 +36,9 @@ type File struct {
 	Check Check
 	// Why says what differed, when the check failed.
 	Why string
+	// Contents are resources/read's answer as the server gave it (for a
+	// recording of the read).
+	Contents []wire.ResourceContents
 }
 
 // ErrNotInSkill is returned for a file the skill does not declare (or,
@@ -85,7 +90,7 @@ func (k *Skills) ReadFile(ctx context.Context, sk Skill, uri string) (File, erro
 	if err != nil {
 		return File{}, err
 	}
-	out := File{URI: uri, Bytes: b, Check: Verified}
+	out := File{URI: uri, Bytes: b, Check: Verified, Contents: contents}
 	if declared == nil {
 		// A dynamic skill's file, or a SKILL.md its entry does not list
 		// (Load refuses such an entry).

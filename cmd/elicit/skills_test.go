@@ -187,9 +187,15 @@ func TestSkillsOfTheDemo(t *testing.T) {
 		if code != 0 || json.Unmarshal(out, &got) != nil || got.File == nil || got.File.Check != "verified" || len(got.Findings) != 0 {
 			t.Errorf("%s: the nested SKILL.md: exit %d\n%s\n%s", p, code, out, errs)
 		}
-		code, _, errs = runBinary(t, "skill", "skill://tampered/SKILL.md", "--file", "data.txt", "--demo", "--protocol", p)
+		rec := filepath.Join(t.TempDir(), "skill.jsonl")
+		code, _, errs = runBinary(t, "skill", "skill://tampered/SKILL.md", "--file", "data.txt", "--demo", "--protocol", p, "--record", rec)
 		if code != exit.Findings || !strings.Contains(string(errs), "digest mismatch") {
 			t.Errorf("%s: tampered's data.txt: exit %d\n%s", p, code, errs)
+		}
+		// The recording holds skills/get and the read, which replays.
+		code, out, errs = runBinary(t, "replay", rec)
+		if code != 0 || !strings.Contains(string(out), "skills/get skill://tampered/SKILL.md") || !strings.Contains(string(out), "1 same, 0 differ, 1 skipped") {
+			t.Errorf("%s: replay: exit %d\n%s\n%s", p, code, out, errs)
 		}
 	}
 }

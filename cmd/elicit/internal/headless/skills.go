@@ -10,9 +10,11 @@ import (
 
 	"github.com/elicit-dev/elicit/client"
 	"github.com/elicit-dev/elicit/client/findings"
+	"github.com/elicit-dev/elicit/client/record"
 	"github.com/elicit-dev/elicit/client/skills"
 	"github.com/elicit-dev/elicit/client/wire"
 	"github.com/elicit-dev/elicit/cmd/elicit/internal/exit"
+	"github.com/elicit-dev/elicit/cmd/elicit/internal/recording"
 )
 
 // elicit skills and elicit skill: the skills extension (SEP-2640,
@@ -170,7 +172,7 @@ func (e Env) Skill(ctx context.Context, args []string, stdout, stderr io.Writer)
 	defer r.close()
 	sess := r.sess
 	out := &SkillOutput{Server: sess.Name(), Protocol: sess.Protocol(), Era: sess.Era(), Files: []SkillFileOutput{}}
-	err = skillRun(ctx, sess, r.pos[0], file, out)
+	err = skillRun(ctx, sess, r.rec, r.pos[0], file, out)
 	if err != nil && exit.CodeOf(err) == exit.Internal {
 		err = exit.Fail(exit.ToolError, "%w", err) // the engine's error names the method
 	}
@@ -184,9 +186,11 @@ func (e Env) Skill(ctx context.Context, args []string, stdout, stderr io.Writer)
 
 // skillRun fills out: the entry (skills/get), its files, and the one
 // file read and checked (SKILL.md, or --file's).
-func skillRun(ctx context.Context, sess *client.Session, uri, rel string, out *SkillOutput) error {
+func skillRun(ctx context.Context, sess *client.Session, rec *record.Recorder, uri, rel string, out *SkillOutput) error {
 	k := sess.Skills()
+	rc := rec.Begin(sess.Name(), wire.MethodSkillsGet, uri, recording.URIParams{URI: uri}, nil)
 	sk, err := k.Get(ctx, uri)
+	rc.End(sk, err)
 	if err != nil {
 		return err
 	}
@@ -200,7 +204,9 @@ func skillRun(ctx context.Context, sess *client.Session, uri, rel string, out *S
 	if err := skillFiles(ctx, k, sk, out); err != nil {
 		return err
 	}
+	rc = rec.Begin(sess.Name(), wire.MethodResourcesRead, target, recording.URIParams{URI: target}, nil)
 	f, err := k.ReadFile(ctx, sk, target)
+	rc.End(f.Contents, err)
 	if err != nil {
 		return err
 	}

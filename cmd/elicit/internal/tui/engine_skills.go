@@ -33,7 +33,7 @@ func (e *engine) ReadSkillFile(ctx context.Context, server string, sk skills.Ski
 	}
 	rc := e.rec.Begin(server, wire.MethodResourcesRead, uri, recording.URIParams{URI: uri}, nil)
 	f, err := s.Skills().ReadFile(ctx, sk, uri)
-	rc.End(nil, err)
+	rc.End(f.Contents, err)
 	if err != nil {
 		return ui.SkillFileRead{}, e.shownErr(err)
 	}
