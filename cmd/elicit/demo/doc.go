@@ -81,7 +81,8 @@
 //
 // It declares the skills extension (io.modelcontextprotocol/skills, in
 // both eras) and serves skills/list and skills/get (go-sdk's
-// AddReceivingCustomMethod) for two skills whose files are resources:
+// AddReceivingCustomMethod) for two skills whose files are resources,
+// read through a second template (skill://{+path}):
 // release-notes (a supporting file and a nested SKILL.md) and tampered,
 // whose entry declares a digest its data.txt does not have, so that
 // elicit skill shows the check failing (skills.go).

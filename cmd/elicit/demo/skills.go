@@ -4,7 +4,6 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
-	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -14,10 +13,14 @@ import (
 // release-notes has a supporting file and a nested SKILL.md (a plain file
 // of the skill, its frontmatter not the skill's); tampered declares a
 // digest its data.txt does not have, so reading it fails the check. The
-// files are resources (resources/list lists them too).
+// files are resources, read through one resource template.
 
 // skillsExt is the extension's key under capabilities.extensions.
 const skillsExt = "io.modelcontextprotocol/skills"
+
+// skillFileTemplate is the resource template the skills' files are read
+// through.
+const skillFileTemplate = "skill://{+path}"
 
 // skillFile is one file of a demo skill: what is served, and whether its
 // entry lies about its digest.
@@ -136,15 +139,22 @@ func addSkills(srv *mcp.Server, caps *mcp.ServerCapabilities) error {
 		}); err != nil {
 		return err
 	}
-	for _, sk := range demoSkills() {
-		for _, f := range sk.files {
-			text := f.text
-			srv.AddResource(&mcp.Resource{URI: f.uri, Name: strings.TrimPrefix(f.uri, "skill://"), MIMEType: "text/markdown",
-				Description: "A file of the skill " + sk.name + "."},
-				func(context.Context, *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
-					return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: f.uri, MIMEType: "text/markdown", Text: text}}}, nil
-				})
+	// One template for every file: listed once among the templates, so
+	// the resources list stays the readme alone.
+	srv.AddResourceTemplate(&mcp.ResourceTemplate{
+		URITemplate: skillFileTemplate,
+		Name:        "skill-file",
+		Title:       "A file of one of the demo's skills",
+		Description: "What skills/list names, e.g. skill://release-notes/SKILL.md.",
+	}, func(_ context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
+		for _, sk := range demoSkills() {
+			for _, f := range sk.files {
+				if f.uri == req.Params.URI {
+					return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: f.uri, MIMEType: "text/markdown", Text: f.text}}}, nil
+				}
+			}
 		}
-	}
+		return nil, mcp.ResourceNotFoundError(req.Params.URI)
+	})
 	return nil
 }
