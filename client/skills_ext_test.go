@@ -185,3 +185,14 @@ func TestSkillsGetAndDirectoryRead(t *testing.T) {
 		t.Errorf("directory read params %q", gotParams)
 	}
 }
+
+// skills/get answering another skill than the one asked is refused: its
+// files would be read as the asked one's.
+func TestSkillsGetOfAnotherSkillRefused(t *testing.T) {
+	s, _ := extPeer(t, "2025-11-25", skillsCaps, map[string]func(json.RawMessage) string{
+		"skills/get": func(json.RawMessage) string { return `{"skill":` + entryJSON("skill://other/SKILL.md", "other") + `}` },
+	})
+	if sk, err := s.Skills().Get(t.Context(), "skill://gen/SKILL.md"); err == nil {
+		t.Fatalf("Get answered %+v", sk)
+	}
+}

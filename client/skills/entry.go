@@ -109,10 +109,14 @@ func (k *Skills) Get(ctx context.Context, uri string) (Skill, error) {
 	if err != nil {
 		return Skill{}, err
 	}
-	if sk.URI == "" {
+	switch sk.URI {
+	case "":
 		return Skill{}, fmt.Errorf("%s %s: the answer has no skill", wire.MethodSkillsGet, uri)
+	case uri:
+		return sk, nil
 	}
-	return sk, nil
+	// Another skill's entry: its files would be taken for this one's.
+	return Skill{}, fmt.Errorf("%s %s: the server answered the entry of %s", wire.MethodSkillsGet, uri, sk.URI)
 }
 
 // ReadDirectory is resources/directory/read of uri (every page, within
