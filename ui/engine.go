@@ -7,6 +7,7 @@ import (
 	"github.com/elicit-dev/elicit/client"
 	"github.com/elicit-dev/elicit/client/findings"
 	"github.com/elicit-dev/elicit/client/question"
+	"github.com/elicit-dev/elicit/client/skills"
 	"github.com/elicit-dev/elicit/client/wire"
 )
 
@@ -72,6 +73,13 @@ type Engine interface {
 	// connection).
 	Roots(server string) (client.RootsInfo, error)
 	SetRoots(ctx context.Context, server string, roots []client.Root) error
+	// Skills lists a server's skills (skills/list), reading none of their
+	// files; an error wrapping skills.ErrNotDeclared: the server did not
+	// declare the extension (it was not asked).
+	Skills(ctx context.Context, server string) ([]skills.Skill, error)
+	// ReadSkillFile reads one file of sk (resources/read) and checks it
+	// against sk's entry (size, sha256; frontmatter for its SKILL.md).
+	ReadSkillFile(ctx context.Context, server string, sk skills.Skill, uri string) (SkillFileRead, error)
 	// CompleteElicitation says the person finished the URL elicitation
 	// key (Delivery question.URLRequired) in the browser: the "done,
 	// retry" of a -32042 whose server sends no completion notice.
@@ -310,4 +318,17 @@ type AgentUsage struct {
 	Used, Size int64
 	// Cost is "" when the agent gave none.
 	Cost string
+}
+
+// SkillFileRead is one file of a skill as the Skills view shows it: its
+// check, and its text only when the check did not fail (the bytes of a
+// file that is not what its entry declares are not shown as the skill's).
+type SkillFileRead struct {
+	URI   string
+	Check skills.Check
+	Why   string
+	Text  string
+	// Binary: the file is not UTF-8 text; Text is then empty.
+	Binary bool
+	Size   int
 }

@@ -1,6 +1,10 @@
 package ui
 
-import "charm.land/bubbles/v2/key"
+import (
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+)
 
 // keyMap holds every binding, so a key that is not here does not exist;
 // the help overlay names each (helpSections), and TestHelpNamesEveryBinding
@@ -170,8 +174,18 @@ func newKeyMap() keyMap {
 func (k *keyMap) helpSections(tabs []*key.Binding) []helpSection {
 	everywhere := []helpLine{one(&k.Quit), line("F1 / ?", k.Help.Help().Desc, &k.Help, &k.HelpQ),
 		line("F2 / ctrl+o, F3", "next, previous prompt", &k.NextPane, &k.PrevPane), one(&k.JumpPane)}
-	for _, t := range tabs {
+	// The last two tabs (alt keys only: findings, skills) share a line,
+	// so that the help still fits 120×56 in two columns.
+	n := len(tabs)
+	if n >= 2 && altOnly(tabs[n-2]) && altOnly(tabs[n-1]) {
+		n -= 2
+	}
+	for _, t := range tabs[:n] {
 		everywhere = append(everywhere, one(t))
+	}
+	if n < len(tabs) {
+		a, b := tabs[n].Help(), tabs[n+1].Help()
+		everywhere = append(everywhere, line(a.Key+" · "+b.Key, a.Desc+" · "+b.Desc, tabs[n], tabs[n+1]))
 	}
 	return []helpSection{
 		{"Everywhere", everywhere},
@@ -222,6 +236,16 @@ type helpLine struct {
 func one(b *key.Binding) helpLine {
 	h := b.Help()
 	return helpLine{key: h.Key, desc: h.Desc, of: []*key.Binding{b}}
+}
+
+// altOnly: the binding has no F-key.
+func altOnly(b *key.Binding) bool {
+	for _, k := range b.Keys() {
+		if !strings.HasPrefix(k, "alt+") {
+			return false
+		}
+	}
+	return true
 }
 
 // line is one help line for several bindings.

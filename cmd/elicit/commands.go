@@ -77,6 +77,12 @@ func commandTable() []command {
 		{name: "get", headless: true, usage: headless.GetUsage, run: noStdin(hl.Get), synopsis: []synopsis{
 			{"get NAME [--args JSON] [flags] [-- CMD ARGS...]", "get an MCP prompt; JSON"},
 		}},
+		{name: "skills", headless: true, usage: headless.SkillsUsage, run: noStdin(hl.Skills), synopsis: []synopsis{
+			{"skills [flags] [-- CMD ARGS...]", "list its skills (SEP-2640), nothing read; JSON"},
+		}},
+		{name: "skill", headless: true, usage: headless.SkillUsage, run: noStdin(hl.Skill), synopsis: []synopsis{
+			{"skill URI [--file PATH] [flags] [-- CMD ARGS...]", "get a skill, read and verify SKILL.md (or one\nfile); JSON; exit 6 if it is not as declared"},
+		}},
 		{name: "ping", headless: true, usage: headless.PingUsage, run: noStdin(hl.Ping), synopsis: []synopsis{
 			{"ping [flags] [-- CMD ARGS...]", "connect, ping, print the round trip; JSON"},
 		}},
