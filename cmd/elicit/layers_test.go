@@ -64,11 +64,13 @@ func TestLayers(t *testing.T) {
 			"client", "client/question", "client/record"}},
 		"cmd/elicit/internal/headless": {ours: []string{"cmd/elicit/internal/app", "cmd/elicit/internal/cli", "cmd/elicit/internal/exit",
 			"cmd/elicit/internal/jsontext", "cmd/elicit/internal/recording", "cmd/elicit/internal/serverspec",
-			"client", "client/findings", "client/question", "client/record", "client/wire", "themes/untrusted", "transport", "transport/jsonrpc", "transport/oauth", "transport/redact", "cmd/elicit/internal/hub"}},
-		"cmd/elicit/internal/hub":  {ours: []string{"client", "client/findings", "client/question", "client/record", "forms/schema", "transport", "transport/jsonrpc", "transport/redact", "transport/rpcpeer"}},
-		"cmd/elicit/demo":          {sdk: true, testSDK: true},
-		"cmd/elicit/demo/acpagent": {},
-		"internal/testenv":         {},
+			"client", "client/findings", "client/question", "client/record", "client/wire", "themes/untrusted", "transport", "transport/jsonrpc", "transport/oauth", "transport/redact", "cmd/elicit/internal/hub",
+			"cmd/elicit/internal/apphost"}},
+		"cmd/elicit/internal/apphost": {ours: []string{"client/wire"}},
+		"cmd/elicit/internal/hub":     {ours: []string{"client", "client/findings", "client/question", "client/record", "forms/schema", "transport", "transport/jsonrpc", "transport/redact", "transport/rpcpeer"}},
+		"cmd/elicit/demo":             {sdk: true, testSDK: true},
+		"cmd/elicit/demo/acpagent":    {},
+		"internal/testenv":            {},
 	}
 	// testOnly are the packages of ours any package's tests may import.
 	testOnly := []string{"internal/testenv"}
