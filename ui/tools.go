@@ -266,6 +266,8 @@ func (t *toolsView) key(c *viewCtx, k tea.KeyPressMsg) tea.Cmd {
 		return t.openDetails(c)
 	case key.Matches(k, km.TaskToggle) && !t.onCalls:
 		return t.toggleTask(c)
+	case key.Matches(k, km.OpenApp) && !t.onCalls:
+		return t.openApp(c)
 	}
 	return nil
 }

@@ -32,3 +32,26 @@ func TestToolAppShownAndAppOnlyNotCalled(t *testing.T) {
 		}
 	})
 }
+
+// TestToolsKeyOpensTheApp: o on a tool naming an app hosts it (the
+// engine's HostApp, with the arguments of its last call) and the notice
+// gives the page's URL; on a tool without one it says so and hosts
+// nothing.
+func TestToolsKeyOpensTheApp(t *testing.T) {
+	t.Parallel()
+	synctest.Test(t, func(t *testing.T) {
+		plain := wire.Tool{Name: "plain"}
+		opener := wire.Tool{Name: "counter", Meta: json.RawMessage(`{"ui":{"resourceUri":"ui://counter/app.html"}}`)}
+		d := newDriver(t, Options{}, withTools(plain, opener))
+		d.keys(keyF5, key1('o'))
+		mustShow(t, d, "plain names no MCP App")
+		d.keys(keyDown, key1('o'))
+		mustShow(t, d, "counter's app is at http://127.0.0.1:9/tokentokentokentoken/ (no $BROWSER: open it yourself)")
+		d.eng.mu.Lock()
+		hosted := append([]string(nil), d.eng.hosted...)
+		d.eng.mu.Unlock()
+		if len(hosted) != 1 || hosted[0] != "demo/counter map[]" {
+			t.Fatalf("hosted %q, want demo/counter once", hosted)
+		}
+	})
+}

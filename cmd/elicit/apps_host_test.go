@@ -126,6 +126,20 @@ func TestAppRendersAndCallsThroughElicit(t *testing.T) {
 	t.Parallel()
 	rec := filepath.Join(t.TempDir(), "rec.jsonl")
 	u, stop := startApp(t, rec, "counter")
+	driveCounterApp(t, u)
+
+	// End elicit app (SIGTERM: it must exit 0) and read the recording's
+	// app frames.
+	stop()
+	checkAppFrames(t, rec)
+}
+
+// driveCounterApp opens the host page u in headless chromium, finds the
+// counter app's execution context inside the sandboxed iframe, checks
+// the tool's input and result the host handed it, clicks its button (the
+// app-only increment, called through elicit) and reads "count is 2".
+func driveCounterApp(t *testing.T, u *url.URL) {
+	t.Helper()
 	c := startChromium(t)
 	ctx, cancel := context.WithTimeout(t.Context(), 60*time.Second)
 	defer cancel()
@@ -225,10 +239,6 @@ func TestAppRendersAndCallsThroughElicit(t *testing.T) {
 		t.Errorf("the app reached its parent's document: %s %v", v, err)
 	}
 
-	// End elicit app (SIGTERM: it must exit 0) and read the recording's
-	// app frames.
-	stop()
-	checkAppFrames(t, rec)
 }
 
 // jsString quotes s for JavaScript.

@@ -52,6 +52,9 @@ type engine struct {
 	mu      sync.Mutex
 	pending map[string]error // servers whose transport could not be built
 
+	// apps hosts the tools' MCP Apps (engine_app.go).
+	apps appHosts
+
 	// agentHub runs the ACP agents (engine_acp.go); never nil in the TUI.
 	*agentHub
 }

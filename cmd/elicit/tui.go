@@ -282,6 +282,9 @@ func runTUIWith(ctx context.Context, f *tuiFlags, stdout, stderr io.Writer) erro
 			Elicit:   modes,
 			Roots:    roots,
 			Sampling: sampling,
+			// The tools view hosts a tool's MCP App (its key: elicit
+			// app's host over this session), so the TUI declares it.
+			AppsUI: true,
 			// The person says when a -32042's page is done (r on its
 			// pane, client.Session.CompleteElicitation), or cancels the
 			// call: the wait is theirs, unless --url-wait bounds it.
@@ -298,6 +301,10 @@ func runTUIWith(ctx context.Context, f *tuiFlags, stdout, stderr io.Writer) erro
 		}
 	}
 	eng.sessionOpts = func(name string) *client.Options { return wiring(name).Options() }
+	eng.apps = appHosts{
+		frame: func(server string, f client.Frame) { br.Frame(appServer(server), f) },
+		note:  func(server, line string) { br.Stderr(appServer(server), line) },
+	}
 	eng.transports = func(spec serverspec.Server) (transport.Transport, error) {
 		spec.Auth = tuiAuth(br, f.AuthTimeout)
 		return spec.Transport(wiring(spec.Name).TransportObserver(), eng.secrets)
