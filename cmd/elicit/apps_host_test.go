@@ -100,6 +100,17 @@ func TestAppHostRefusesWithoutToken(t *testing.T) {
 	if code, _ := get(u.Path); code != http.StatusOK {
 		t.Fatalf("the page with its token: %d", code)
 	}
+	// The app's document comes with the CSP its resource declares (none:
+	// the strictest) and no Referer that would carry the token.
+	resp, err := http.Get(u.String() + "app")
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if csp := resp.Header.Get("Content-Security-Policy"); !strings.HasPrefix(csp, "default-src 'none'; script-src 'unsafe-inline';") ||
+		!strings.Contains(csp, "connect-src 'none'") || resp.Header.Get("Referrer-Policy") != "no-referrer" {
+		t.Errorf("the app's document: CSP %q, Referrer-Policy %q", csp, resp.Header.Get("Referrer-Policy"))
+	}
 	wrong := []byte(tok)
 	wrong[0] ^= 1
 	for _, p := range []string{"/", "/app", "/rpc", "/" + string(wrong) + "/", "/" + string(wrong) + "/app", "/" + tok[:len(tok)-1] + "/", "/" + tok + "x/app", "/echo-this-back/app"} {

@@ -104,7 +104,9 @@ func (e Env) App(ctx context.Context, args []string, stdout, stderr io.Writer) e
 			fmt.Fprintf(stderr, "elicit: $BROWSER: %v\n", err)
 		}
 	}
-	if !opened {
+	if opened {
+		fmt.Fprintf(stderr, "elicit: $BROWSER opened %s\n", host.URL())
+	} else {
 		fmt.Fprintln(stdout, host.URL())
 	}
 	fmt.Fprintf(stderr, "elicit: hosting %s's app %s; interrupt (ctrl+c) to end\n", untrusted.Line(tool.Name), untrusted.Line(mustApp(*tool)))
