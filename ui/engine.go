@@ -24,6 +24,11 @@ type Engine interface {
 	// the transport's equivalent; tasks/cancel for a task) and return
 	// promptly.
 	Call(ctx context.Context, server, tool string, args map[string]any, opts CallOptions) (*wire.CallToolResult, error)
+	// HostApp serves the MCP App of tool (its _meta.ui.resourceUri) on a
+	// local page for as long as the engine runs (elicit app's host, over
+	// the live session), calls the tool with args for it, and opens the
+	// page in the browser when it can (opened); url is the page's.
+	HostApp(ctx context.Context, server, tool string, args map[string]any) (url string, opened bool, err error)
 	// ListResources, ReadResource, ListPrompts and GetPrompt browse a
 	// server's resources and prompt templates.
 	ListResources(ctx context.Context, server string) ([]wire.Resource, error)

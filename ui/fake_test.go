@@ -33,6 +33,7 @@ type fakeEngine struct {
 	// findings is what Findings returns (findings_test.go).
 	findings *findings.Recorder
 	calls    []string
+	hosted   []string // HostApp: "server/tool args"
 	levels   []string
 	// levelErr is what SetLogLevel returns.
 	levelErr error
@@ -169,6 +170,15 @@ func (f *fakeEngine) hookList(ctx context.Context, what, server string) {
 	if hook != nil {
 		hook(ctx, what, server)
 	}
+}
+
+// HostApp records what it was asked to host and gives a page's URL,
+// not opened (no browser here).
+func (f *fakeEngine) HostApp(_ context.Context, server, tool string, args map[string]any) (string, bool, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.hosted = append(f.hosted, fmt.Sprintf("%s/%s %v", server, tool, args))
+	return "http://127.0.0.1:9/tokentokentokentoken/", false, nil
 }
 
 // Call records the call, with a "task " prefix when it was asked to run

@@ -37,6 +37,8 @@ type keyMap struct {
 	ListFilter key.Binding
 	// Tools and calls; ToolsCalls moves between the tools and the calls.
 	CancelCall, Reconnect, NextServer, ToolDetails, CallAgain, EditCall, ToolsCalls key.Binding
+	// OpenApp hosts the selected tool's MCP App (elicit app's host).
+	OpenApp key.Binding
 	// The argument form of a tool: its arguments as JSON text, and the
 	// call from there (Enter is a new line in it).
 	ArgsJSON, SendJSON key.Binding
@@ -111,6 +113,7 @@ func newKeyMap() keyMap {
 		CallAgain:   b("a", "call again, same arguments", "a"),
 		EditCall:    b("e", "calls list: change the call's arguments, call", "e"),
 		ToolsCalls:  b("tab", "the tools list ⇄ the calls list", "tab"),
+		OpenApp:     b("o", "open the tool's MCP App (a local page, $BROWSER)", "o"),
 		// Free in huh fields and the textarea (AGENTS.md: free keys).
 		ArgsJSON: b("ctrl+l", "arguments as JSON, and back", "ctrl+l"),
 		SendJSON: b("ctrl+s", "call with the JSON arguments", "ctrl+s"),
@@ -197,7 +200,7 @@ func (k *keyMap) helpSections(tabs []*key.Binding) []helpSection {
 			line("home/g end/G", "first, last (traffic: follow)", &k.Top, &k.Bottom),
 			one(&k.Select), one(&k.Back), one(&k.ListFilter), one(&k.NextServer)}},
 		{"Tools (F5)", []helpLine{one(&k.CancelCall), one(&k.Reconnect), one(&k.TaskToggle), one(&k.ToolsCalls),
-			line("d · a · e", "details · call again · edit, call", &k.ToolDetails, &k.CallAgain, &k.EditCall),
+			line("d · a · e · o", "details · call again · edit, call · its app", &k.ToolDetails, &k.CallAgain, &k.EditCall, &k.OpenApp),
 			line("ctrl+l · ctrl+s", "arguments as JSON · call with them", &k.ArgsJSON, &k.SendJSON)}},
 		{"Traffic (F6)", []helpLine{one(&k.Filter), one(&k.Export), one(&k.Follow)}},
 		{"Reading (results, frames, logs, resources)", []helpLine{

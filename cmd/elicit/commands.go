@@ -58,6 +58,9 @@ func commandTable() []command {
 		{name: "tools", headless: true, usage: headless.ToolsUsage, run: noStdin(hl.Tools), synopsis: []synopsis{
 			{"tools [flags] [-- CMD ARGS...]", "list a server's tools as JSON"},
 		}},
+		{name: "app", usage: headless.AppUsage, run: noStdin(hl.App), synopsis: []synopsis{
+			{"app TOOL [--args JSON] [--no-open] [flags] [-- CMD ARGS...]", "host the tool's MCP App on a local page ($BROWSER)"},
+		}},
 		{name: "call", headless: true, usage: headless.CallUsage, run: noStdin(hl.Call), synopsis: []synopsis{
 			{"call TOOL [--args JSON] [--answer POLICY] [flags] [-- CMD ARGS...]", "call a tool headless; prints JSON"},
 			{"call TOOL --session NAME [--no-wait]", "call it on a kept session; a person answers\n(elicit answer) unless --answer is given"},
