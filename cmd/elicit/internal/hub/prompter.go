@@ -254,13 +254,18 @@ func (p *Prompter) Event(e client.Event) {
 	if !ok {
 		return
 	}
-	key := r.Key.String()
+	p.resolve(r.Key.String(), r.Entry, r.Sent)
+}
+
+// resolve ends the wait of the answer that settled key: entry is how it
+// ended, sent what went out.
+func (p *Prompter) resolve(key string, entry question.JournalEntry, sent string) {
 	p.mu.Lock()
 	pd := p.unresolved[key]
 	delete(p.unresolved, key)
 	p.mu.Unlock()
 	if pd != nil {
-		pd.entry, pd.sent = r.Entry, r.Sent
+		pd.entry, pd.sent = entry, sent
 		close(pd.resolved)
 	}
 }
