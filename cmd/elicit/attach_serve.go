@@ -35,8 +35,11 @@ type keptUI struct {
 	// Spec) before it connects, so before any frame, event or question.
 	spec serverspec.Server
 	sec  *redact.Secrets
-	// session, found and rec are set once the session is open.
+	// session, found and rec are set once the session is open; a
+	// proxied session has no session but its held set.
 	session *client.Session
+	held    sessionSet
+	name    string
 	found   *findings.Recorder
 	rec     *record.Recorder
 
@@ -65,6 +68,7 @@ func (k *keptUI) tap() *headless.SessionTap {
 // opened records the session once it is open.
 func (k *keptUI) opened(s *client.Session, found *findings.Recorder, rec *record.Recorder) {
 	k.session, k.found, k.rec = s, found, rec
+	k.held, k.name = heldSession{s}, s.Name()
 }
 
 // Prompt is the session's questions as the TUI is shown them, masked
@@ -120,11 +124,10 @@ func (k *keptUI) Attach(ctx context.Context, conn net.Conn, r io.Reader, id json
 func (k *keptUI) serve(ctx context.Context, conn io.ReadWriteCloser, r io.Reader, h attach.Hello) error {
 	tctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	sess := k.session
-	eng := &engine{ctx: tctx, m: heldSession{sess}, specs: map[string]serverspec.Server{sess.Name(): k.spec}, order: []string{sess.Name()},
+	eng := &engine{ctx: tctx, m: k.held, specs: map[string]serverspec.Server{k.name: k.spec}, order: []string{k.name},
 		pending: map[string]error{}, findings: k.found, rec: k.rec, secrets: k.sec}
 	var err error
-	if eng.agentHub, err = newAgentHub(k.br, sess.Journal(), nil); err != nil {
+	if eng.agentHub, err = newAgentHub(k.br, k.held.Journal(), nil); err != nil {
 		return err
 	}
 	m := ui.New(eng, k.br, ui.Options{Theme: h.Theme, Context: tctx, OpenURL: serverspec.BrowserOpener(), Attached: true, Getenv: h.Getenv})

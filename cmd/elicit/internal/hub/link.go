@@ -142,7 +142,7 @@ func (l *Link) Ask(ctx context.Context, q *question.Question, method string, par
 // Settled tells the hub how q ended and what went to the server.
 func (l *Link) Settled(q *question.Question, out question.Outcome, sent string) {
 	_ = l.request(context.Background(), linkBound, MethodSettled,
-		SettledParams{Session: l.session, Key: q.Key.String(), Outcome: out, Sent: sent}, nil)
+		SettledParams{Session: l.session, Key: WireKeyOf(q.Key), Asked: q.Kind, Outcome: out, Sent: sent, Latency: time.Since(q.Arrived)}, nil)
 }
 
 // Host tells the hub the host's clientInfo name.

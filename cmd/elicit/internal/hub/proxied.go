@@ -8,6 +8,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/elicit-dev/elicit/client"
 	"github.com/elicit-dev/elicit/client/question"
 	"github.com/elicit-dev/elicit/forms/schema"
 	"github.com/elicit-dev/elicit/transport"
@@ -97,9 +98,11 @@ func (w WireKey) Key() question.Key {
 // SettledParams say how a question ended in the proxy and what went out.
 type SettledParams struct {
 	Session string           `json:"session"`
-	Key     string           `json:"key"`
+	Key     WireKey          `json:"key"`
+	Asked   question.Kind    `json:"asked"`
 	Outcome question.Outcome `json:"outcome"`
 	Sent    string           `json:"sent"`
+	Latency time.Duration    `json:"latency"`
 }
 
 // WithdrawParams end a question the proxy no longer waits for: How is
@@ -301,7 +304,13 @@ func (h *hub) settled(p SettledParams) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	s.ask.resolve(p.Key, question.JournalEntry{Kind: p.Outcome.Kind, Content: p.Outcome.Content, Reason: p.Outcome.Reason}, p.Sent)
+	k := p.Key.Key()
+	e := question.JournalEntry{Key: k, Server: k.Server, Kind: p.Outcome.Kind, Content: p.Outcome.Content, Reason: p.Outcome.Reason,
+		Sent: p.Sent, Asked: p.Asked, At: time.Now(), Latency: p.Latency}
+	s.ask.resolve(k.String(), e, p.Sent)
+	if o := s.opened.Events; o != nil {
+		o.Event(client.PromptResolved{Key: k, Entry: e, Sent: p.Sent})
+	}
 	return struct{}{}, nil
 }
 

@@ -38,6 +38,9 @@ type Opened struct {
 	// Close stops the session (its server and what it started) and
 	// closes the recording.
 	Close func()
+	// Events gets a proxied session's events: a client.PromptResolved
+	// for each question its proxy settled (nil: none kept).
+	Events client.Observer
 	// OnFrame gets a proxied session's frames (nil: none kept).
 	OnFrame func(transport.Frame)
 	// Attach runs the session's TUI on an attached terminal (elicit
