@@ -81,6 +81,9 @@ func TestProxySessionAnswered(t *testing.T) {
 		t.Errorf("session list: %+v", list)
 	}
 	key := qs[0].Key
+	if code, out, errs := h.run("call", "echo", "--session", "p1", "--args", `{"text":"x"}`); code != 2 || !strings.Contains(string(errs)+string(out), "proxied") {
+		t.Errorf("a call on a proxied session: exit %d, want 2 (its host runs the calls)\n%s\n%s", code, out, errs)
+	}
 	if code, out, errs := h.run("answer", key, "--session", "p1", "--accept", `{"priority":"P9"}`); code != 2 {
 		t.Errorf("an answer out of the enum: exit %d\n%s\n%s", code, out, errs)
 	}
