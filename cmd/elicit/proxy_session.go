@@ -64,7 +64,7 @@ func (pp *proxyPerson) stopped() {
 		return
 	}
 	pp.once.Do(func() {
-		pp.notice("the session was stopped: the questions elicit fills in are answered cancel from now on")
+		pp.notice("the session was stopped (or its hub went): the questions elicit fills in are answered cancel from now on")
 	})
 }
 

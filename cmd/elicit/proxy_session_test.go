@@ -81,6 +81,9 @@ func TestProxySessionAnswered(t *testing.T) {
 		t.Errorf("session list: %+v", list)
 	}
 	key := qs[0].Key
+	if qs[0].Origin != "host" || qs[0].Message != "Priority for ticket 't'?" {
+		t.Errorf("the question listed: %+v", qs[0])
+	}
 	if code, out, errs := h.run("call", "echo", "--session", "p1", "--args", `{"text":"x"}`); code != 2 || !strings.Contains(string(errs)+string(out), "proxied") {
 		t.Errorf("a call on a proxied session: exit %d, want 2 (its host runs the calls)\n%s\n%s", code, out, errs)
 	}

@@ -283,7 +283,11 @@ func (p *Prompter) list() []QuestionInfo {
 	slices.SortFunc(open, func(a, b *pending) int { return a.since.Compare(b.since) })
 	out := make([]QuestionInfo, 0, len(open))
 	for _, pd := range open {
-		out = append(out, pd.info())
+		qi := pd.info()
+		if p.s.proxy != nil { // no call of the hub's: its host's
+			qi.Origin = "host"
+		}
+		out = append(out, qi)
 	}
 	return out
 }

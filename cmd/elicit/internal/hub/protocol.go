@@ -108,7 +108,7 @@ type QuestionInfo struct {
 	Since           time.Time `json:"since"`
 	// Origin says what it belongs to when no single call can be named:
 	// "ambiguous" (several calls were open; Maybe names them) or
-	// "unknown".
+	// "unknown"; "host" on a proxied session (a call of its host's).
 	Origin string   `json:"origin,omitempty"`
 	Maybe  []string `json:"maybe,omitempty"`
 }
