@@ -179,3 +179,27 @@ func TestProxySessionStopped(t *testing.T) {
 		t.Errorf("the proxy did not say the session stopped:\n%s", stderr)
 	}
 }
+
+// TestProxySessionSampling: with no --sample policy, the sampling request
+// elicit fills in for the host waits in the hub too; a person declines it
+// there and the server hears the decline.
+func TestProxySessionSampling(t *testing.T) {
+	t.Parallel()
+	h := newHubEnv(t)
+	cs, _, _ := proxyOnSession(t, h, "p1")
+	done := make(chan callEnd, 1)
+	go func() {
+		res, err := cs.CallTool(t.Context(), &mcp.CallToolParams{Name: "summarize", Arguments: map[string]any{"text": "a long text"}})
+		done <- callEnd{res, err}
+	}()
+	qs := h.questions("p1", func(qs []hub.QuestionInfo) bool { return len(qs) == 1 })
+	if code, out, errs := h.run("answer", qs[0].Key, "--session", "p1", "--decline"); code != 0 {
+		t.Fatalf("decline the sampling request: exit %d\n%s\n%s", code, out, errs)
+	}
+	// The decline goes out as the sampling error (-1, "User rejected
+	// sampling request"), which the demo server reports to its caller.
+	end := <-done
+	if end.err == nil || !strings.Contains(end.err.Error(), "User rejected sampling request") {
+		t.Errorf("summarize after the decline: %v %v, want the server to have heard the decline", end.res, end.err)
+	}
+}
