@@ -263,6 +263,12 @@ func (h *hub) ask(p AskParams) (*question.Outcome, error) {
 		s.proxy.mu.Unlock()
 		return nil, hubError(ExitConnect, ErrorData{Ended: "disconnected"}, "session %s: the proxy is gone", s.Name)
 	}
+	if _, dup := s.proxy.asks[key]; dup {
+		// A server that reuses an id still open: the first stays the
+		// one answerable under the key.
+		s.proxy.mu.Unlock()
+		return nil, hubError(ExitUsage, ErrorData{}, "question %s is open already (a request id used twice)", key)
+	}
 	s.proxy.asks[key] = end
 	s.proxy.mu.Unlock()
 	defer func() {

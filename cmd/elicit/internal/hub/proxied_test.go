@@ -200,3 +200,25 @@ func TestProxiedGoneAndStopped(t *testing.T) {
 		}
 	}
 }
+
+// TestProxiedDuplicateKey: a second question under a key still open (a
+// server that reuses a request id) is refused, and the first stays
+// answerable: it must not be shadowed in the session.
+func TestProxiedDuplicateKey(t *testing.T) {
+	p, l, seen := proxyHub(t)
+	q, errc, outc := askAsync(context.Background(), l, 3)
+	opened(t, seen, errc)
+	_, errc2, _ := askAsync(context.Background(), l, 3)
+	if err := <-errc2; ExitOf(err) != ExitUsage {
+		t.Fatalf("a second question under an open key: %v", err)
+	}
+	if err := Request(context.Background(), p, MethodAnswer, AnswerParams{Session: "p1", Key: q.Key.String(), Action: "decline"}, nil); err != nil {
+		t.Fatalf("the first question: %v", err)
+	}
+	if err := <-errc; err != nil {
+		t.Fatal(err)
+	}
+	if out := <-outc; out.Kind != question.Decline {
+		t.Errorf("the proxy got %+v", out)
+	}
+}
