@@ -11,6 +11,7 @@ import (
 	"golang.org/x/sys/unix"
 
 	"github.com/elicit-dev/elicit/client"
+	"github.com/elicit-dev/elicit/client/question"
 	"github.com/elicit-dev/elicit/cmd/elicit/internal/exit"
 	"github.com/elicit-dev/elicit/cmd/elicit/internal/headless"
 	"github.com/elicit-dev/elicit/cmd/elicit/internal/hub"
@@ -47,7 +48,7 @@ func runHub(ctx context.Context, args []string, stderr io.Writer) error {
 	// The hub's stderr is /dev/null (it is detached): what the runtime
 	// would print there (a panic) goes to the log instead.
 	_ = unix.Dup2(int(logf.Fd()), 2)
-	err = hub.Spawned(ctx, hub.Config{Paths: p, Open: hubOpener(logf), Run: runOnSession, Code: exit.CodeOf, Log: logf})
+	err = hub.Spawned(ctx, hub.Config{Paths: p, Open: hubOpener(logf), OpenProxy: hubProxyOpener, Run: runOnSession, Code: exit.CodeOf, Log: logf})
 	if errors.Is(err, hub.ErrBusy) {
 		return nil // the other one serves
 	}
@@ -86,6 +87,28 @@ func hubOpener(log io.Writer) hub.Opener {
 		opened.Close = func() { closeSession(); detach(); kept.Close() }
 		return opened, nil
 	}
+}
+
+// hubProxyOpener keeps what elicit attach shows of a proxied session
+// (elicit proxy --session): its questions, the frames its proxy passes,
+// the journal of what it settled. The proxy process holds the
+// connections; the session has no client.Session.
+func hubProxyOpener(p hub.ProxyParams, h hub.Hooks) (*hub.Opened, error) {
+	journal := question.NewJournal(0)
+	kept := tui.NewProxiedKept(p.Server, journal)
+	detach := func() {}
+	if hp, ok := h.Prompter.(*hub.Prompter); ok {
+		detach = hp.Attach(kept)
+	}
+	toUI := kept.Observer()
+	events := client.ObserverFunc(func(e client.Event) {
+		if r, ok := e.(client.PromptResolved); ok {
+			journal.Record(r.Entry)
+		}
+		toUI.Event(e)
+	})
+	return &hub.Opened{Events: events, OnFrame: kept.Frame,
+		Attach: kept.Attach, Close: func() { detach(); kept.Close() }}, nil
 }
 
 // runOnSession runs a headless command in the hub, on s: as it runs

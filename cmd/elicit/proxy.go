@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"flag"
 	"fmt"
 	"io"
 
@@ -19,7 +20,7 @@ import (
 	"github.com/elicit-dev/elicit/transport"
 )
 
-const proxyUsage = `Usage: elicit proxy [--answer POLICY] [--sample …] [--elicit MODES] [--root PATH]
+const proxyUsage = `Usage: elicit proxy [--session NAME] [--answer POLICY] [--sample …] [--elicit MODES] [--root PATH]
                     [--record FILE] [server flags] -- CMD ARGS...
 
 Put in a host's config (Claude Desktop, Claude Code, Cursor, VS Code) in
@@ -44,6 +45,15 @@ Last-Event-ID, Authorization…; to the upstream's origin only, no redirect
 followed): its sessions, SSE streams and resumption pass through.
 elicit's own OAuth is not used there.
 
+With --session NAME the proxy joins the sessions hub (started as elicit
+session start does): elicit session list shows it (proxy, its host's
+name), and what elicit fills in waits there for a person, with no
+timeout: elicit questions --session NAME, elicit answer KEY --session
+NAME, or elicit attach NAME (the questions as panes, the traffic). An
+--answer or --sample given still answers at once. elicit session stop
+NAME ends the open questions abandoned; the proxy passes frames on and
+answers cancel.
+
 The host closing its end stops the server; the server going away closes
 the host's end (exit 3). What elicit has to say (what it answered, the
 host's violations as findings: docs/findings.md, the host- rules) and
@@ -57,7 +67,8 @@ func runProxy(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	fs := cli.NewFlagSet("proxy", stderr, proxyUsage)
 	c.Register(fs)
 	c.RegisterConfig(fs)
-	var listen string
+	var listen, session string
+	fs.StringVar(&session, "session", "", "join the sessions hub as NAME: the questions elicit fills in for the host wait there for a person (elicit attach NAME, elicit questions/answer --session NAME) unless --answer/--sample is given")
 	fs.StringVar(&listen, "listen", "", "serve the host Streamable HTTP at http://ADDR/mcp (ADDR 127.0.0.1:PORT), forwarding to --url, instead of stdio")
 	fs.StringVar(&answer, "answer", "accept-defaults", "how elicit answers the elicitations it fills in for the host: accept-defaults, accept, decline, cancel or FILE.json")
 	before, after := cli.SplitDashDash(args)
@@ -83,7 +94,12 @@ func runProxy(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	if err != nil {
 		return err
 	}
+	set := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
 	if listen != "" {
+		if session != "" {
+			return exit.Usagef("proxy: --session with --listen is not built yet (docs/proxy.md)")
+		}
 		return runProxyHTTP(ctx, &c, cfg, spec, listen, answer, stderr)
 	}
 	spec.Auth = serverspec.HeadlessAuth(stderr, c.AuthTimeout)
@@ -93,8 +109,26 @@ func runProxy(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	}
 	defer recording.Close(rec, c.Record, stderr)
 	found := findings.NewRecorder(nil) // the server's (frames) and the host's
+	notice := func(s string) { fmt.Fprintf(stderr, "elicit proxy: %s\n", untrusted.Line(s)) }
 	w := &app.Wiring{Name: spec.Name, Version: version, Recorder: rec, Findings: found,
 		OnStderr: func(line string) { fmt.Fprintf(stderr, "[%s] %s\n", spec.Name, untrusted.Line(line)) }}
+	if session != "" {
+		person, err := openProxySession(ctx, session, spec.Name, notice)
+		if err != nil {
+			return err
+		}
+		defer person.Close()
+		// What no policy given answers, a person does.
+		if !set["answer"] {
+			cfg.Elicit = nil
+		}
+		if !set["sample"] {
+			cfg.Sample, cfg.PersonSamples = nil, true
+		}
+		cfg.Person, cfg.OnHost = person, person.link.Host
+		w.OnFrame = person.link.Frame
+		notice(fmt.Sprintf("session %s in the hub: elicit attach %s, elicit questions --session %s", session, session, session))
+	}
 	t, err := spec.Transport(w.TransportObserver(), serverspec.SecretsOf(stderr))
 	if err != nil {
 		return err
@@ -117,7 +151,7 @@ func runProxy(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	if cfg.Sample != nil {
 		cfg.Sample = rec.Prompter(cfg.Sample)
 	}
-	cfg.Notice = func(s string) { fmt.Fprintf(stderr, "elicit proxy: %s\n", untrusted.Line(s)) }
+	cfg.Notice = notice
 	cfg.Findings = found
 	err = proxy.Run(ctx, cfg)
 	if c, ok := stdout.(io.Closer); ok {

@@ -41,6 +41,9 @@ type Config struct {
 	Paths Paths
 	Open  Opener
 	Run   Runner
+	// OpenProxy makes what the hub keeps of a proxied session (nil:
+	// only its questions).
+	OpenProxy ProxyOpener
 	// Code is the exit code of an Opener's error.
 	Code func(error) int
 	// Log gets what the hub has to say (stderr of servers, its own
@@ -216,6 +219,56 @@ func (h *hub) handle(ctx context.Context, method string, params json.RawMessage)
 		}
 		return h.answer(ctx, p)
 	}
+	return h.handleProxy(ctx, method, params)
+}
+
+// handleProxy answers the requests of a proxy's link (proxied.go).
+func (h *hub) handleProxy(ctx context.Context, method string, params json.RawMessage) (any, error) {
+	switch method {
+	case MethodProxyOpen:
+		var p ProxyParams
+		if err := decode(params, &p); err != nil {
+			return nil, err
+		}
+		return h.proxyOpen(ctx, p)
+	case MethodProxyWait:
+		var p NameParams
+		if err := decode(params, &p); err != nil {
+			return nil, err
+		}
+		return h.proxyWait(ctx, p.Session)
+	case MethodProxyHost:
+		var p HostParams
+		if err := decode(params, &p); err != nil {
+			return nil, err
+		}
+		return h.host(p)
+	case MethodAsk:
+		var p AskParams
+		if err := decode(params, &p); err != nil {
+			return nil, err
+		}
+		return h.ask(p)
+	case MethodSettled:
+		var p SettledParams
+		if err := decode(params, &p); err != nil {
+			return nil, err
+		}
+		return h.settled(p)
+	case MethodWithdraw:
+		var p WithdrawParams
+		if err := decode(params, &p); err != nil {
+			return nil, err
+		}
+		return h.withdraw(p)
+	case MethodFrame:
+		var p FrameParams
+		if err := decode(params, &p); err != nil {
+			return nil, err
+		}
+		h.frame(p)
+		return nil, nil
+	}
 	return nil, jsonrpc.NewError(jsonrpc.CodeMethodNotFound, "no method "+method, nil)
 }
 
@@ -292,6 +345,9 @@ func (h *hub) run(ctx context.Context, p RunParams) (*RunResult, error) {
 	}
 	if err := s.Err(); err != nil {
 		return nil, hubError(ExitConnect, ErrorData{}, "%s", err.Error())
+	}
+	if s.proxy != nil {
+		return nil, hubError(ExitUsage, ErrorData{}, "session %s is proxied (elicit proxy --session): its host runs its calls; elicit questions and elicit answer work on it", s.Name)
 	}
 	if len(p.Args) == 0 {
 		return nil, hubError(ExitUsage, ErrorData{}, "no command to run")

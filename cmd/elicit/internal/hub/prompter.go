@@ -254,13 +254,18 @@ func (p *Prompter) Event(e client.Event) {
 	if !ok {
 		return
 	}
-	key := r.Key.String()
+	p.resolve(r.Key.String(), r.Entry, r.Sent)
+}
+
+// resolve ends the wait of the answer that settled key: entry is how it
+// ended, sent what went out.
+func (p *Prompter) resolve(key string, entry question.JournalEntry, sent string) {
 	p.mu.Lock()
 	pd := p.unresolved[key]
 	delete(p.unresolved, key)
 	p.mu.Unlock()
 	if pd != nil {
-		pd.entry, pd.sent = r.Entry, r.Sent
+		pd.entry, pd.sent = entry, sent
 		close(pd.resolved)
 	}
 }
@@ -278,7 +283,11 @@ func (p *Prompter) list() []QuestionInfo {
 	slices.SortFunc(open, func(a, b *pending) int { return a.since.Compare(b.since) })
 	out := make([]QuestionInfo, 0, len(open))
 	for _, pd := range open {
-		out = append(out, pd.info())
+		qi := pd.info()
+		if p.s.proxy != nil { // no call of the hub's: its host's
+			qi.Origin = "host"
+		}
+		out = append(out, qi)
 	}
 	return out
 }

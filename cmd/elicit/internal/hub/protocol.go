@@ -60,6 +60,11 @@ type SessionInfo struct {
 	// State is "ready", or "disconnected" once its server went away.
 	State string `json:"state"`
 	Error string `json:"error,omitempty"`
+	// Proxy marks a proxied session (elicit proxy --session), Host its
+	// host's clientInfo name (once its initialize came), Pid the proxy's.
+	Proxy bool   `json:"proxy,omitempty"`
+	Host  string `json:"host,omitempty"`
+	Pid   int    `json:"pid,omitempty"`
 }
 
 // RunParams run a headless command on a session: Args is its whole
@@ -103,7 +108,7 @@ type QuestionInfo struct {
 	Since           time.Time `json:"since"`
 	// Origin says what it belongs to when no single call can be named:
 	// "ambiguous" (several calls were open; Maybe names them) or
-	// "unknown".
+	// "unknown"; "host" on a proxied session (a call of its host's).
 	Origin string   `json:"origin,omitempty"`
 	Maybe  []string `json:"maybe,omitempty"`
 }

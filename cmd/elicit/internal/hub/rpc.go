@@ -50,6 +50,10 @@ func serveConn(ctx context.Context, nc net.Conn, h handler) {
 			break
 		}
 		m := in.Msg
+		if m != nil && m.Kind() == jsonrpc.KindNotification {
+			_, _ = h(ctx, m.Method, m.Params) // in order (a proxy's frames); nothing answers it
+			continue
+		}
 		if m == nil || m.Kind() != jsonrpc.KindRequest {
 			continue
 		}

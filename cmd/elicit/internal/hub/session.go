@@ -13,6 +13,7 @@ import (
 	"github.com/elicit-dev/elicit/client/findings"
 	"github.com/elicit-dev/elicit/client/question"
 	"github.com/elicit-dev/elicit/client/record"
+	"github.com/elicit-dev/elicit/transport"
 	"github.com/elicit-dev/elicit/transport/jsonrpc"
 	"github.com/elicit-dev/elicit/transport/redact"
 )
@@ -37,6 +38,11 @@ type Opened struct {
 	// Close stops the session (its server and what it started) and
 	// closes the recording.
 	Close func()
+	// Events gets a proxied session's events: a client.PromptResolved
+	// for each question its proxy settled (nil: none kept).
+	Events client.Observer
+	// OnFrame gets a proxied session's frames (nil: none kept).
+	OnFrame func(transport.Frame)
 	// Attach runs the session's TUI on an attached terminal (elicit
 	// attach); nil: it has none.
 	Attach Attacher
@@ -55,6 +61,9 @@ type Session struct {
 	since  time.Time
 	opened *Opened
 	ask    *Prompter
+	// proxy is set for a proxied session (elicit proxy --session), which
+	// has no Client: its proxy process holds the connections.
+	proxy *proxied
 	// ctx lives as long as the session: calls that outlive their command
 	// (--no-wait) run under it.
 	ctx    context.Context
@@ -91,6 +100,9 @@ func (s *Session) Prompter() *Prompter { return s.ask }
 // Err says why the session can no longer be used (its server went away),
 // nil while it can.
 func (s *Session) Err() error {
+	if s.proxy != nil {
+		return nil // it leaves the hub when its proxy goes
+	}
 	select {
 	case <-s.opened.Client.Done():
 		return fmt.Errorf("session %s: %w: %v", s.Name, ErrDisconnected, s.opened.Client.Err())
@@ -101,6 +113,12 @@ func (s *Session) Err() error {
 
 // info is what elicit session list shows of s.
 func (s *Session) info() SessionInfo {
+	if px := s.proxy; px != nil {
+		px.mu.Lock()
+		defer px.mu.Unlock()
+		return SessionInfo{Session: s.Name, Server: px.server, Protocol: "proxy", Questions: s.ask.count(),
+			Since: s.since, State: "ready", Proxy: true, Host: px.host, Pid: px.pid}
+	}
 	c := s.opened.Client
 	si := SessionInfo{Session: s.Name, Server: c.Name(), Protocol: c.Protocol(), Questions: s.ask.count(),
 		Calls: s.running(), Since: s.since, State: "ready"}
@@ -215,6 +233,9 @@ func (s *Session) close() {
 	s.mu.Unlock()
 	s.cancel()
 	s.runs.Wait()
+	if s.proxy != nil { // the proxy answers them itself from now on
+		s.proxy.endAll(question.ErrAbandoned)
+	}
 	s.opened.Close()
 	s.ask.nexts.Wait()
 }

@@ -42,12 +42,20 @@ func (p *proxy) ask(ctx context.Context, key question.Key, method string, params
 	env := question.Env{Modes: question.Modes{Form: declared.form, URL: declared.url},
 		Sampling: question.SamplingModes{On: declared.sampling}, Subset: schema.Subset2025_11_25, Schemas: &p.schemas}
 	var d question.Decision
+	person := false
 	if perr := question.ParseAs(q, params, env); perr != nil {
 		d = question.Refused(perr)
 	} else {
 		prompter := p.cfg.Elicit
 		if kind == question.KindSampling {
 			prompter = p.cfg.Sample
+		}
+		if prompter == nil && p.cfg.Person != nil {
+			req := Request{Method: method, Params: params, Modes: env.Modes, Sampling: declared.sampling}
+			prompter = question.PrompterFunc(func(ctx context.Context, q *question.Question) question.Outcome {
+				return p.cfg.Person.Ask(ctx, q, req)
+			})
+			person = true
 		}
 		asker := question.Asker{Prompter: prompter, WG: &p.wg}
 		d = asker.Settle(ctx, q, func(ctx context.Context) (string, error) {
@@ -58,6 +66,11 @@ func (p *proxy) ask(ctx context.Context, key question.Key, method string, params
 		})
 	}
 	r, out := d.Reply(q)
+	if person {
+		p.cfg.Person.Settled(q, out, sentOr(r, out))
+		p.notice("%s %s: %s (answered in the session)", key, kind, sentOr(r, out))
+		return r, !r.None() || r.Abandon
+	}
 	p.notice("%s %s: %s (elicit answered for the host)", key, kind, sentOr(r, out))
 	return r, !r.None() || r.Abandon
 }
@@ -68,4 +81,34 @@ func sentOr(r question.Reply, out question.Outcome) string {
 		return r.Sent
 	}
 	return out.Kind.String()
+}
+
+// Person is who answers, through the sessions hub, the questions elicit
+// fills in and no policy answers (elicit proxy --session).
+type Person interface {
+	// Ask waits for the answer to q, asked by req; ctx ends with the
+	// question's cause (withdrawn, disconnected…), which decides then.
+	Ask(ctx context.Context, q *question.Question, req Request) question.Outcome
+	// Settled says how q ended and what went to the server.
+	Settled(q *question.Question, out question.Outcome, sent string)
+}
+
+// Request is a filled-in request as the server sent it, and what it was
+// told is declared: what a Person needs to parse it again.
+type Request struct {
+	Method   string          `json:"method"`
+	Params   json.RawMessage `json:"params,omitempty"`
+	Modes    question.Modes  `json:"modes"`
+	Sampling bool            `json:"sampling,omitempty"`
+}
+
+// clientName is the clientInfo name of initialize's params ("" if none).
+func clientName(params json.RawMessage) string {
+	var v struct {
+		ClientInfo struct {
+			Name string `json:"name"`
+		} `json:"clientInfo"`
+	}
+	_ = json.Unmarshal(params, &v) // a bad initialize is the server's to refuse
+	return v.ClientInfo.Name
 }

@@ -32,6 +32,13 @@ type Config struct {
 	// Sample answers the sampling requests elicit fills in; nil fills in
 	// no sampling.
 	Sample question.Prompter
+	// Person answers the filled-in questions no policy above answers
+	// (Elicit nil; Sample nil with PersonSamples): a person, through the
+	// sessions hub (elicit proxy --session). nil: none.
+	Person        Person
+	PersonSamples bool
+	// OnHost hears the host's clientInfo name from its initialize.
+	OnHost func(name string)
 	// Roots is the roots/list result elicit answers with when it fills in
 	// roots; nil fills in no roots.
 	Roots json.RawMessage
@@ -47,8 +54,9 @@ type Config struct {
 
 // offer is what elicit can fill in.
 func (c *Config) offer() caps {
-	return caps{form: c.Elicit != nil && c.Modes.Form, url: c.Elicit != nil && c.Modes.URL,
-		sampling: c.Sample != nil, roots: c.Roots != nil}
+	elicit := c.Elicit != nil || c.Person != nil
+	return caps{form: elicit && c.Modes.Form, url: elicit && c.Modes.URL,
+		sampling: c.Sample != nil || (c.Person != nil && c.PersonSamples), roots: c.Roots != nil}
 }
 
 // proxy is one running proxied connection.
@@ -187,6 +195,9 @@ func (p *proxy) hostRequest(m *jsonrpc.Message) {
 	c := &call{hostID: m.ID, method: m.Method}
 	switch {
 	case m.Method == wire.MethodInitialize:
+		if p.cfg.OnHost != nil {
+			p.cfg.OnHost(clientName(m.Params))
+		}
 		host := initializeCaps(m.Params)
 		fill := p.cfg.offer().minus(host)
 		p.mu.Lock()

@@ -37,8 +37,11 @@ type Kept struct {
 	// Spec) before it connects, so before any frame, event or question.
 	spec serverspec.Server
 	sec  *redact.Secrets
-	// session, found and rec are set once the session is open.
+	// session, found and rec are set once the session is open; a
+	// proxied session has no session but its held set.
 	session *client.Session
+	held    sessionSet
+	name    string
 	found   *findings.Recorder
 	rec     *record.Recorder
 
@@ -54,6 +57,20 @@ func NewKept() *Kept {
 	return &Kept{br: br}
 }
 
+// NewProxiedKept is what elicit attach shows of a proxied session
+// (elicit proxy --session): its questions, the frames its proxy passes
+// (Frame), the journal of what it settled. It has no client.Session: the
+// proxy process holds the connections.
+func NewProxiedKept(server string, journal *question.Journal) *Kept {
+	k := NewKept()
+	k.spec, k.sec = serverspec.Server{Name: server}, redact.NewSecrets()
+	k.held, k.name, k.found = proxiedSet{name: server, journal: journal}, server, findings.NewRecorder(nil)
+	return k
+}
+
+// Frame shows a frame of the session's traffic.
+func (k *Kept) Frame(f transport.Frame) { k.br.Frame(k.name, f) }
+
 // Tap is what the session's wiring gives the TUI (headless.SessionTap).
 func (k *Kept) Tap() *headless.SessionTap {
 	return &headless.SessionTap{
@@ -67,6 +84,7 @@ func (k *Kept) Tap() *headless.SessionTap {
 // Opened records the session once it is open.
 func (k *Kept) Opened(s *client.Session, found *findings.Recorder, rec *record.Recorder) {
 	k.session, k.found, k.rec = s, found, rec
+	k.held, k.name = heldSession{s}, s.Name()
 }
 
 // Prompt is the session's questions as the TUI is shown them, masked
@@ -122,11 +140,10 @@ func (k *Kept) Attach(ctx context.Context, conn net.Conn, r io.Reader, id jsonrp
 func (k *Kept) serve(ctx context.Context, conn io.ReadWriteCloser, r io.Reader, h attach.Hello) error {
 	tctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	sess := k.session
-	eng := &engine{ctx: tctx, m: heldSession{sess}, specs: map[string]serverspec.Server{sess.Name(): k.spec}, order: []string{sess.Name()},
+	eng := &engine{ctx: tctx, m: k.held, specs: map[string]serverspec.Server{k.name: k.spec}, order: []string{k.name},
 		pending: map[string]error{}, findings: k.found, rec: k.rec, secrets: k.sec}
 	var err error
-	if eng.Hub, err = agents.NewHub(k.br, sess.Journal(), nil, agents.HubOptions{Recorder: k.rec, Secrets: k.sec}); err != nil {
+	if eng.Hub, err = agents.NewHub(k.br, k.held.Journal(), nil, agents.HubOptions{Recorder: k.rec, Secrets: k.sec}); err != nil {
 		return err
 	}
 	m := ui.New(eng, k.br, ui.Options{Theme: h.Theme, Context: tctx, OpenURL: serverspec.BrowserOpener(), Attached: true, Getenv: h.Getenv})
