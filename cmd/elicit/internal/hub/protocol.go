@@ -13,6 +13,7 @@ const (
 	MethodResult    = "session/result"   // ResultParams → RunResult
 	MethodQuestions = "questions/list"   // NameParams → []QuestionInfo
 	MethodAnswer    = "questions/answer" // AnswerParams → AnswerResult
+	MethodApp       = "session/app"      // AppParams → the server's result (app.go)
 )
 
 // StartParams open a session: the command line of elicit session start
@@ -60,6 +61,9 @@ type SessionInfo struct {
 	// State is "ready", or "disconnected" once its server went away.
 	State string `json:"state"`
 	Error string `json:"error,omitempty"`
+	// Apps: started with --apps, it declared MCP Apps (elicit app
+	// --session hosts its apps).
+	Apps bool `json:"apps,omitempty"`
 }
 
 // RunParams run a headless command on a session: Args is its whole

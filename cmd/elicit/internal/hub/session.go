@@ -37,6 +37,9 @@ type Opened struct {
 	// Close stops the session (its server and what it started) and
 	// closes the recording.
 	Close func()
+	// Apps says it declared the MCP Apps extension (session start
+	// --apps): elicit app --session may host its apps (app.go).
+	Apps bool
 	// Attach runs the session's TUI on an attached terminal (elicit
 	// attach); nil: it has none.
 	Attach Attacher
@@ -103,7 +106,7 @@ func (s *Session) Err() error {
 func (s *Session) info() SessionInfo {
 	c := s.opened.Client
 	si := SessionInfo{Session: s.Name, Server: c.Name(), Protocol: c.Protocol(), Questions: s.ask.count(),
-		Calls: s.running(), Since: s.since, State: "ready"}
+		Calls: s.running(), Since: s.since, State: "ready", Apps: s.opened.Apps}
 	if err := s.Err(); err != nil {
 		si.State, si.Error = "disconnected", err.Error()
 	}
