@@ -26,6 +26,14 @@ func startApp(t *testing.T, recordTo string, args ...string) (*url.URL, func()) 
 	full = append(full, "--no-open", "--record", recordTo, "--")
 	cmd := exec.Command(binPath, append(full, appsServer(t)...)...)
 	cmd.Env = append(os.Environ(), "BROWSER=")
+	return serveApp(t, cmd)
+}
+
+// serveApp starts cmd, an elicit app --no-open, and returns the URL it
+// prints; the command is ended by SIGTERM with the test (or stop), and
+// must end cleanly (exit 0).
+func serveApp(t *testing.T, cmd *exec.Cmd) (*url.URL, func()) {
+	t.Helper()
 	out, err := cmd.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)

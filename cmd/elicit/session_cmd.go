@@ -28,11 +28,13 @@ handshake). docs/sessions.md has the recipe.
 start  connects (server flags as for every headless command: -- CMD
        ARGS..., --url URL, --demo, --config FILE --server NAME; and
        --protocol, --root, --sample, --record FILE for the whole
-       session) and prints {"session", "server", "protocol", "era", "pid",
+       session; --apps declares MCP Apps, for elicit app TOOL --session
+       NAME) and prints {"session", "server", "protocol", "era", "pid",
        "hubPid"} once ready. A stdio server runs here (this folder, this
        environment).
 list   prints one object per session: session, server, protocol,
-       questions (open), calls (in flight), since, state; [] for none.
+       questions (open), calls (in flight), since, state, and apps: true
+       for one started with --apps; [] for none.
 stop   ends it: its server and all it started stop; questions still open
        end abandoned.
 Exit codes: 0 ok, 2 usage (a NAME taken or unknown flags), 3 the server

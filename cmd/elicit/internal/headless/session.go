@@ -24,7 +24,8 @@ import (
 // usage error needs no hub. The server is named, never looked for: a
 // config's --server needs its --config.
 func (e Env) CheckStart(args []string, usage string, stderr io.Writer) error {
-	r, err := e.parse("session", usage, args, stderr, withLogLevel, nil)
+	var apps bool
+	r, err := e.parse("session", usage, args, stderr, withLogLevel, appsFlag(&apps))
 	if err != nil {
 		return err
 	}
@@ -33,6 +34,16 @@ func (e Env) CheckStart(args []string, usage string, stderr io.Writer) error {
 	}
 	_, err = r.flags.Spec(true)
 	return err
+}
+
+// appsFlag is session start's --apps, into apps: the session declares
+// the MCP Apps extension, so that elicit app --session hosts its apps
+// (app.go). Only when asked: a server may answer a client that declares
+// it with an app where it would else send text.
+func appsFlag(apps *bool) func(*flag.FlagSet) {
+	return func(fs *flag.FlagSet) {
+		fs.BoolVar(apps, "apps", false, "declare MCP Apps (io.modelcontextprotocol/ui), for elicit app --session")
+	}
 }
 
 // startable refuses what session start does not take.
@@ -63,8 +74,10 @@ func (r *run) startable() error {
 func (e Env) OpenSession(ctx context.Context, p hub.StartParams, h hub.Hooks, usage string, log io.Writer) (*hub.Opened, error) {
 	sec := redact.NewSecrets()
 	errw := sec.Writer(log)
-	r, err := e.parse("session", usage, p.Args, errw, withLogLevel, nil)
+	var apps bool
+	r, err := e.parse("session", usage, p.Args, errw, withLogLevel, appsFlag(&apps))
 	if err == nil {
+		r.appsUI = apps
 		err = r.startable()
 	}
 	if err != nil {
@@ -91,25 +104,33 @@ func (e Env) OpenSession(ctx context.Context, p hub.StartParams, h hub.Hooks, us
 		errw.Flush()
 		return nil, err
 	}
-	return &hub.Opened{Client: r.sess, Findings: r.findings, Recorder: r.rec, Pid: r.sess.Details().Conn.Pid, Secrets: sec,
+	return &hub.Opened{Client: r.sess, Findings: r.findings, Recorder: r.rec, Pid: r.sess.Details().Conn.Pid, Secrets: sec, Apps: r.appsUI,
 		Close: func() { r.close(); errw.Flush() }}, nil
 }
 
 // kept is connect in the hub: the session kept there, its findings and
 // recording. A command on it names no server of its own.
 func (r *run) kept(k *hub.Session) error {
-	c := &r.flags
-	if c.URL != "" || c.Demo || len(c.Command) > 0 || c.Config != "" || c.Server != "" {
-		return exit.Usagef("--session %s runs on the session's server: give no server (-- CMD, --url, --demo, --config, --server)", k.Name)
-	}
-	if c.Record != "" {
-		return exit.Usagef("--record on a session: give it to elicit session start, which records the whole session")
+	if err := r.noServer(k.Name); err != nil {
+		return err
 	}
 	if err := k.Err(); err != nil {
 		return exit.Fail(exit.Connect, "%w", err)
 	}
 	r.sess, r.findings, r.rec = k.Client(), k.Findings(), k.Recorder()
 	r.close = func() {} // the session outlives the command
+	return nil
+}
+
+// noServer refuses a server named beside --session NAME.
+func (r *run) noServer(session string) error {
+	c := &r.flags
+	if c.URL != "" || c.Demo || len(c.Command) > 0 || c.Config != "" || c.Server != "" {
+		return exit.Usagef("--session %s runs on the session's server: give no server (-- CMD, --url, --demo, --config, --server)", session)
+	}
+	if c.Record != "" {
+		return exit.Usagef("--record on a session: give it to elicit session start, which records the whole session")
+	}
 	return nil
 }
 

@@ -218,6 +218,12 @@ func (h *hub) handle(ctx context.Context, method string, params json.RawMessage)
 			return nil, err
 		}
 		return h.answer(ctx, p)
+	case MethodApp:
+		var p AppParams
+		if err := decode(params, &p); err != nil {
+			return nil, err
+		}
+		return h.app(ctx, p)
 	}
 	return h.handleProxy(ctx, method, params)
 }

@@ -13,6 +13,7 @@ const (
 	MethodResult    = "session/result"   // ResultParams → RunResult
 	MethodQuestions = "questions/list"   // NameParams → []QuestionInfo
 	MethodAnswer    = "questions/answer" // AnswerParams → AnswerResult
+	MethodApp       = "session/app"      // AppParams → the server's result (app.go)
 )
 
 // StartParams open a session: the command line of elicit session start
@@ -65,6 +66,9 @@ type SessionInfo struct {
 	Proxy bool   `json:"proxy,omitempty"`
 	Host  string `json:"host,omitempty"`
 	Pid   int    `json:"pid,omitempty"`
+	// Apps: started with --apps, it declared MCP Apps (elicit app
+	// --session hosts its apps).
+	Apps bool `json:"apps,omitempty"`
 }
 
 // RunParams run a headless command on a session: Args is its whole

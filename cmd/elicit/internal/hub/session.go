@@ -43,6 +43,9 @@ type Opened struct {
 	Events client.Observer
 	// OnFrame gets a proxied session's frames (nil: none kept).
 	OnFrame func(transport.Frame)
+	// Apps says it declared the MCP Apps extension (session start
+	// --apps): elicit app --session may host its apps (app.go).
+	Apps bool
 	// Attach runs the session's TUI on an attached terminal (elicit
 	// attach); nil: it has none.
 	Attach Attacher
@@ -121,7 +124,7 @@ func (s *Session) info() SessionInfo {
 	}
 	c := s.opened.Client
 	si := SessionInfo{Session: s.Name, Server: c.Name(), Protocol: c.Protocol(), Questions: s.ask.count(),
-		Calls: s.running(), Since: s.since, State: "ready"}
+		Calls: s.running(), Since: s.since, State: "ready", Apps: s.opened.Apps}
 	if err := s.Err(); err != nil {
 		si.State, si.Error = "disconnected", err.Error()
 	}
