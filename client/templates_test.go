@@ -14,8 +14,8 @@ import (
 	"github.com/elicit-dev/elicit/cmd/elicit/demo"
 )
 
-// TestListResourceTemplatesDemo: the demo's one template comes back with
-// its members, in both eras.
+// TestListResourceTemplatesDemo: the demo's templates (its scenes, its
+// skills' files) come back with their members, in both eras.
 func TestListResourceTemplatesDemo(t *testing.T) {
 	t.Parallel()
 	for _, kind := range []string{"http", "pipe"} {
@@ -27,7 +27,9 @@ func TestListResourceTemplatesDemo(t *testing.T) {
 				t.Fatal(err)
 			}
 			want := []wire.ResourceTemplate{{URITemplate: demo.SceneTemplate, Name: "scene", Title: "One demo tool's scene",
-				Description: "What one demo tool shows, e.g. demo://scene/deploy.", MimeType: "text/markdown"}}
+				Description: "What one demo tool shows, e.g. demo://scene/deploy.", MimeType: "text/markdown"},
+				{URITemplate: "skill://{+path}", Name: "skill-file", Title: "A file of one of the demo's skills",
+					Description: "What skills/list names, e.g. skill://release-notes/SKILL.md."}}
 			if diff := cmp.Diff(want, got); diff != "" {
 				t.Errorf("templates (-want +got):\n%s", diff)
 			}
