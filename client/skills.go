@@ -3,7 +3,6 @@ package client
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 
 	"github.com/elicit-dev/elicit/client/skills"
 	"github.com/elicit-dev/elicit/client/wire"
@@ -49,7 +48,8 @@ func (s *Session) Skills() *skills.Skills {
 				Skill skills.Skill `json:"skill"`
 			}
 			if err := s.do(ctx, &call{method: wire.MethodSkillsGet, name: uri}, map[string]string{"uri": uri}, &res); err != nil {
-				return skills.Skill{}, fmt.Errorf("%s %s: %w", wire.MethodSkillsGet, uri, err)
+				// do's error names the method, the URI and the server already.
+				return skills.Skill{}, err
 			}
 			return res.Skill, nil
 		},

@@ -82,7 +82,17 @@ func (p *pane) renderPermission(st *themes.Styles, width int) string {
 		b.WriteString(l + "\n")
 	}
 	if len(pc.tool.RawInput) > 0 {
-		b.WriteString(st.Muted.Render(ansi.Truncate("  input "+oneLineJSON(string(pc.tool.RawInput)), width, "…")) + "\n")
+		// Wrapped, never cut: the input is what the person allows (a
+		// terminal's whole command line); the pane scrolls when it is long.
+		const label = "  input "
+		lines := strings.Split(ansi.Wrap(oneLineJSON(string(pc.tool.RawInput)), max(width-len(label), 10), ""), "\n")
+		for i, l := range lines {
+			lead := label
+			if i > 0 {
+				lead = strings.Repeat(" ", len(label))
+			}
+			b.WriteString(st.Muted.Render(lead+l) + "\n")
+		}
 	}
 	b.WriteString("\n")
 	opts := p.p.Permission.Options

@@ -557,3 +557,21 @@ func TestAgentTerminalsPanel(t *testing.T) {
 		}
 	})
 }
+
+// TestPermissionPaneShowsTheWholeInput: the input of a request is what the
+// person allows (for terminal/create, the command line): at any width it
+// wraps rather than being cut, so what runs is what was read.
+func TestPermissionPaneShowsTheWholeInput(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		d := newDriver(t, Options{}, withAgent)
+		d.send(tea.WindowSizeMsg{Width: 80, Height: 24})
+		p := permQuestion(5)
+		p.Permission.ToolCall = json.RawMessage(`{"toolCallId":"c2","title":"Run sh","kind":"execute","status":"pending",` +
+			`"rawInput":{"command":"sh","args":["-c","for i in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20; do echo tick $i; sleep 1; done; rm -rf THETAIL"]}}`)
+		d.open(p)
+		d.keys(tea.KeyPressMsg{Code: tea.KeyF4})
+		if s := d.screen(); !strings.Contains(s, "THETAIL") || !strings.Contains(s, "input {") {
+			t.Errorf("the pane cuts the input the person allows:\n%s", s)
+		}
+	})
+}

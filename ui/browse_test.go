@@ -237,7 +237,7 @@ func TestHelpFitsAndListsNewViews(t *testing.T) {
 				t.Errorf("help cut off: %q of %q not shown", last, sec.title)
 			}
 		}
-		for _, want := range []string{"F9", "F10", "resources/read", "prompts/get"} {
+		for _, want := range []string{"F9", "F10", "resources/read", "prompts/get", "Skills (alt+l)"} {
 			if !strings.Contains(s, want) {
 				t.Errorf("help lacks %q", want)
 			}

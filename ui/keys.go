@@ -219,7 +219,10 @@ func (k *keyMap) helpSections(tabs []*key.Binding) []helpSection {
 		{"Tasks (F11)", []helpLine{one(&k.CancelTask), one(&k.TaskPrompt), one(&k.ListTasks)}},
 		{"Roots (alt+r)", []helpLine{one(&k.RootAdd), one(&k.RootAddAll), one(&k.RootRemove), one(&k.RootRename)}},
 		{"Agent (alt+a)", []helpLine{one(&k.AgentSend), one(&k.AgentStop), one(&k.AgentNext), one(&k.AgentRestart), one(&k.AgentSettings), one(&k.AgentKillTerm)}},
-		{"Findings (alt+i)", []helpLine{one(&k.ShowFrame)}},
+		// One section for the two alt-only views, so that the help still
+		// fits 120×56; the skills view's keys are Select and Back.
+		{"Findings (alt+i) · Skills (alt+l)", []helpLine{one(&k.ShowFrame),
+			line("enter · esc", "a skill: read SKILL.md · its files", &k.Select, &k.Back)}},
 	}
 }
 

@@ -84,7 +84,9 @@ func (k *Skills) ReadFile(ctx context.Context, sk Skill, uri string) (File, erro
 	}
 	contents, err := k.h.Read(ctx, uri)
 	if err != nil {
-		return File{}, fmt.Errorf("read %s: %w", uri, err)
+		// Handle.Read's error names the read and its URI (the session's
+		// resources/read does), so it is not wrapped in them again.
+		return File{}, err
 	}
 	b, err := skillBytes(uri, contents)
 	if err != nil {

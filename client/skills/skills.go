@@ -61,11 +61,11 @@ type Handle struct {
 	Declared func() (declared, directoryRead bool)
 	// List is skills/list, every page.
 	List func(ctx context.Context) ([]Skill, error)
-	// Get is skills/get's entry for uri.
+	// Get is skills/get's entry for uri; its error names the request.
 	Get func(ctx context.Context, uri string) (Skill, error)
 	// ReadDirectory is resources/directory/read of uri, every page.
 	ReadDirectory func(ctx context.Context, uri string) ([]wire.Resource, error)
-	// Read is resources/read.
+	// Read is resources/read; its error names the read and the URI.
 	Read func(ctx context.Context, uri string) ([]wire.ResourceContents, error)
 }
 

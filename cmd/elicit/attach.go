@@ -17,7 +17,7 @@ import (
 	"github.com/elicit-dev/elicit/themes"
 )
 
-const attachUsage = `usage: elicit attach [--theme NAME] NAME
+const attachUsage = `Usage: elicit attach [--theme NAME] NAME
 
 The TUI on session NAME (elicit session start): its open questions as
 panes, answerable there, its traffic, logs and journal from the session's

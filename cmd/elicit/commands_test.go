@@ -50,6 +50,10 @@ func TestCommandsHelpAndDispatchAgree(t *testing.T) {
 			if c.name == "help" {
 				return
 			}
+			// Every command's usage opens alike, as elicit help's own lines do.
+			if got := out + errs; !strings.HasPrefix(got, "Usage: elicit "+c.name) && !strings.HasPrefix(got, "Usage:\n  elicit "+c.name) {
+				t.Errorf("elicit %s -h does not open with \"Usage: elicit %s\":\n%.200s", c.name, c.name, got)
+			}
 			// elicit help NAME is NAME -h.
 			hcode, hout, herrs := runCLI(t, "help", c.name)
 			if hcode != code || hout != out || herrs != errs {

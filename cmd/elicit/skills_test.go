@@ -199,3 +199,13 @@ func TestSkillsOfTheDemo(t *testing.T) {
 		}
 	}
 }
+
+// TestSkillErrorSaysItOnce: a skills/get or a read the server refuses is
+// named once in the message (method, URI, server), not wrapped in itself.
+func TestSkillErrorSaysItOnce(t *testing.T) {
+	t.Parallel()
+	code, _, errs := runBinary(t, "skill", "skill://nope/SKILL.md", "--demo")
+	if code != exit.ToolError || strings.Count(string(errs), "skills/get") != 1 || !strings.Contains(string(errs), `skills/get "skill://nope/SKILL.md" on demo`) {
+		t.Errorf("exit %d, stderr %s", code, errs)
+	}
+}

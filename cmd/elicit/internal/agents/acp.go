@@ -35,7 +35,8 @@ const ACPUsage = `Usage: elicit acp --prompt TEXT [--answer POLICY] [--permissio
                  [--elicit off|form|url|both] [--record FILE]
                  [-- AGENT ARGS...]
        elicit acp --list-sessions | --delete ID [-- AGENT ARGS...]
-       elicit acp [--cwd DIR] [--record FILE] [-- AGENT ARGS...]   (the TUI)
+       elicit acp [--cwd DIR] [--allow-fs] [--allow-terminal] [--record FILE]
+                 [--theme NAME] [--fps N] [-- AGENT ARGS...]   (the TUI)
 
 Runs one ACP prompt turn against AGENT (an Agent Client Protocol agent on
 stdio; without one, the embedded demo agent, elicit demo --acp) and prints
