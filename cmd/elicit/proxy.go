@@ -13,6 +13,7 @@ import (
 	"github.com/elicit-dev/elicit/cmd/elicit/internal/app"
 	"github.com/elicit-dev/elicit/cmd/elicit/internal/cli"
 	"github.com/elicit-dev/elicit/cmd/elicit/internal/exit"
+	"github.com/elicit-dev/elicit/cmd/elicit/internal/hub"
 	"github.com/elicit-dev/elicit/cmd/elicit/internal/proxy"
 	"github.com/elicit-dev/elicit/cmd/elicit/internal/recording"
 	"github.com/elicit-dev/elicit/cmd/elicit/internal/serverspec"
@@ -96,6 +97,11 @@ func runProxy(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	}
 	set := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	if set["session"] {
+		if err := hub.CheckName(session); err != nil {
+			return exit.Usagef("proxy: %v", err) // before a hub is started for it
+		}
+	}
 	if listen != "" {
 		if session != "" {
 			return exit.Usagef("proxy: --session with --listen is not built yet (docs/proxy.md)")

@@ -55,6 +55,9 @@ func runSession(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		if len(args) < 2 || strings.HasPrefix(args[1], "-") {
 			return exit.Usagef("session start needs a NAME first (see elicit session -h)")
 		}
+		if err := hub.CheckName(args[1]); err != nil {
+			return exit.Usagef("%v", err) // before a hub is started for it
+		}
 		return sessionStart(ctx, args[1], args[2:], stdout, stderr)
 	case "list":
 		if len(args) > 1 {

@@ -301,6 +301,9 @@ func (h *hub) start(ctx context.Context, p StartParams) (*StartResult, error) {
 	if p.Session == "" {
 		return nil, hubError(ExitUsage, ErrorData{}, "session start needs a NAME")
 	}
+	if err := CheckName(p.Session); err != nil {
+		return nil, hubError(ExitUsage, ErrorData{}, "%v", err)
+	}
 	h.mu.Lock()
 	if h.sessions[p.Session] != nil || h.starting[p.Session] {
 		h.mu.Unlock()

@@ -161,6 +161,9 @@ func (h *hub) proxyOpen(ctx context.Context, p ProxyParams) (*StartResult, error
 	if p.Session == "" {
 		return nil, hubError(ExitUsage, ErrorData{}, "proxy --session needs a NAME")
 	}
+	if err := CheckName(p.Session); err != nil {
+		return nil, hubError(ExitUsage, ErrorData{}, "%v", err)
+	}
 	h.mu.Lock()
 	if h.sessions[p.Session] != nil || h.starting[p.Session] {
 		h.mu.Unlock()
