@@ -557,3 +557,39 @@ func TestAgentTerminalsPanel(t *testing.T) {
 		}
 	})
 }
+
+// TestAgentReplayShowsUserPrompts: an agent replaying a session's
+// history (session/load) sends the person's earlier prompts as
+// user_message_chunk; they are part of the transcript, chunks joined, as
+// the person's own lines.
+func TestAgentReplayShowsUserPrompts(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		var br *Bridge
+		d := agentDriver(t, func(f *fakeEngine) {
+			f.promptFn = func(ctx context.Context, agent, text string) (AgentTurnEnd, error) {
+				for _, u := range []AgentUpdate{
+					{Kind: "user_message_chunk", Known: true, Text: "earlier "},
+					{Kind: "user_message_chunk", Known: true, Text: "question\x1b[2J"},
+					{Kind: "agent_message_chunk", Known: true, Text: "earlier answer"},
+					{Kind: "user_message_chunk", Known: true, Text: "second question"},
+				} {
+					br.AgentUpdate(agent, u)
+				}
+				return AgentTurnEnd{StopReason: "end_turn"}, nil
+			}
+		})
+		br = d.m.bridge
+		d.typeText("go")
+		d.keys(keyEnter)
+		d.turnDone()
+		s := d.screen()
+		for _, want := range []string{"› go", "› earlier question", "earlier answer", "› second question"} {
+			if !strings.Contains(s, want) {
+				t.Errorf("screen lacks %q:\n%s", want, s)
+			}
+		}
+		if strings.Contains(s, "\x1b[2J") {
+			t.Errorf("the agent's escape reached the screen")
+		}
+	})
+}
