@@ -18,6 +18,7 @@ const (
 	entrySummary                          // a compaction's summary, joined
 	entryTurnEnd                          // how a turn ended, as the agent said
 	entryNote                             // what elicit did (stop sent, an error)
+	entryAction                           // a request of elicit's as it ended (AgentAction)
 )
 
 // agentEntry is one entry of a transcript. Its strings are the agent's
@@ -239,6 +240,15 @@ func (l *agentLog) apply(u AgentUpdate) {
 			text += ": " + u.Compaction.Error
 		}
 		l.add(agentEntry{kind: entryCompaction, text: text, warn: u.Compaction.Status == "failed"})
+	case u.Action != nil:
+		a := u.Action
+		text := a.Method
+		for _, s := range []string{a.SessionID, a.Subject} {
+			if s != "" {
+				text += " " + s
+			}
+		}
+		l.add(agentEntry{kind: entryAction, text: text + ": " + a.Ended, warn: a.Ended != "ok"})
 	default:
 		// Unknown, or known but not drawn apart: shown plainly.
 		l.add(agentEntry{kind: entryOther, label: u.Kind, text: string(keepRaw(u.Raw))})

@@ -159,7 +159,14 @@ func (h *Hub) connect(ctx context.Context, name string) {
 			h.br.AgentUpdate(name, shown.Update(h.secrets, uiUpdate(u)))
 		},
 		OnStderr: func(line string) { h.br.Stderr(name, line) },
-		AllowFS:  h.allowFS, AllowTerminal: h.allowTerminal,
+		// Each request of ours beyond the turn ends in the transcript;
+		// a page of session/list that went well shows in the list.
+		OnAction: func(a acp.Action) {
+			if a.Method != acp.MethodSessionList || a.Ended != "ok" {
+				h.br.AgentUpdate(name, h.uiAction(a))
+			}
+		},
+		AllowFS: h.allowFS, AllowTerminal: h.allowTerminal,
 		OnFrame: func(fr transport.Frame) { h.br.Frame(name, fr) },
 		OnResolved: func(e question.JournalEntry) {
 			h.br.Event(client.PromptResolved{Key: e.Key, Entry: e, Sent: e.Sent})
@@ -220,6 +227,7 @@ func (h *Hub) Agents() []ui.AgentStatus {
 		out = append(out, ui.AgentStatus{Name: name, State: a.state, Err: h.secrets.Error(a.err), Info: shown.Value(h.secrets, a.info),
 			Command: a.spec.Describe(), Cwd: a.cwd, SessionID: a.sid})
 		a.settings.status(&out[len(out)-1], h.secrets)
+		out[len(out)-1].Can = can(a.c)
 	}
 	return out
 }
