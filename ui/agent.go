@@ -44,6 +44,8 @@ type agentView struct {
 	picker agentPicker
 	// sessions is the session list (alt+l).
 	sessions agentSessions
+	// termPanes are the agent's terminals as panes (alt+o).
+	termPanes termPanes
 }
 
 // agentTurn is one turn under way.
@@ -197,7 +199,12 @@ func (v *agentView) key(c *viewCtx, k tea.KeyPressMsg) tea.Cmd {
 	if v.sessions.open {
 		return v.sessionsKey(c, a, k)
 	}
+	if v.termPanes.open {
+		return v.termPanesKey(c, a, k)
+	}
 	switch {
+	case key.Matches(k, c.keys.AgentTermPanes):
+		return v.openTermPanes(c, a)
 	case key.Matches(k, c.keys.AgentSessions):
 		return v.openSessions(c, a)
 	case key.Matches(k, c.keys.AgentKillTerm):
@@ -369,15 +376,28 @@ func (v *agentView) render(c *viewCtx) string {
 		}
 	}
 	v.input.SetWidth(max(w-4, 10))
-	plan = append(plan, terminalPanel(c, c.engine.AgentTerminals(a.Name))...)
+	terms := c.engine.AgentTerminals(a.Name)
+	if !v.termPanes.open {
+		plan = append(plan, terminalPanel(c, terms)...)
+	}
 	bottom := append(plan, v.input.View(), v.footer(c, a))
 	switch {
+	case v.termPanes.open:
+		bottom = append(plan, termPanesFooter(c))
 	case v.picker.open:
 		bottom = append(plan, v.pickerLines(c, a)...)
 	case v.sessions.open && v.sessions.agent == a.Name:
 		bottom = append(plan, v.sessionsLines(c, a)...)
 	}
 	room := max(h-len(head)-len(bottom), 1)
+	if v.termPanes.open {
+		if panes := v.termPaneLines(c, terms, w, room); panes != nil {
+			return strings.Join(append(append(head, panes...), bottom...), "\n")
+		}
+		bottom = append(plan, terminalPanel(c, terms)...)
+		bottom = append(bottom, v.input.View(), v.footer(c, a))
+		room = max(h-len(head)-len(bottom), 1)
+	}
 	lines := v.lines
 	if len(lines) == 0 {
 		lines = strings.Split(st.Muted.Render(emptyTranscript(a)), "\n")

@@ -539,7 +539,7 @@ func TestAgentTerminalsPanel(t *testing.T) {
 			}
 		})
 		s := d.screen()
-		for _, want := range []string{"▣ term_1 · exited 0 · make", "  two", "▣ term_2 · running (alt+k kills it) · sleep 30", "  l5"} {
+		for _, want := range []string{"▣ term_1 · exited 0 · make", "  two", "▣ term_2 · running (alt+k kills it, alt+o shows it) · sleep 30", "  l5"} {
 			if !strings.Contains(s, want) {
 				t.Errorf("panel lacks %q:\n%s", want, s)
 			}

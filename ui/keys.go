@@ -49,7 +49,7 @@ type keyMap struct {
 	// Tasks, and running a tool as one.
 	CancelTask, TaskPrompt, ListTasks, TaskToggle key.Binding
 	// The agent view (its footer and the permission pane's say them too).
-	AgentSend, AgentStop, AgentNext, AgentRestart, AgentSettings, AgentKillTerm, AgentSessions key.Binding
+	AgentSend, AgentStop, AgentNext, AgentRestart, AgentSettings, AgentKillTerm, AgentSessions, AgentTermPanes key.Binding
 	// The roots view.
 	RootAdd, RootAddAll, RootRemove, RootRename key.Binding
 	// The findings view: the selected finding's frame, in the traffic view.
@@ -142,6 +142,8 @@ func newKeyMap() keyMap {
 		AgentSettings: b("alt+m", "its mode and config options", "alt+m"),
 		AgentKillTerm: b("alt+k", "kill its newest running terminal", "alt+k"),
 		AgentSessions: b("alt+l", "its sessions: load, resume, delete", "alt+l"),
+		// In the panes: tab/←→ the next one, k kills it, esc goes back.
+		AgentTermPanes: b("alt+o", "its terminals as panes (k kills one)", "alt+o"),
 
 		RootAdd:    b("a", "add a root (a path) to this server", "a"),
 		RootAddAll: b("A", "add a root to every server", "A"),
@@ -202,7 +204,7 @@ func (k *keyMap) helpSections(tabs []*key.Binding) []helpSection {
 			line("tab/enter · esc", "take the highlighted · close list", &k.CompleteTake, &k.CompleteClose)}},
 		{"Tasks (F11)", []helpLine{one(&k.CancelTask), one(&k.TaskPrompt), one(&k.ListTasks)}},
 		{"Roots (alt+r)", []helpLine{one(&k.RootAdd), one(&k.RootAddAll), one(&k.RootRemove), one(&k.RootRename)}},
-		{"Agent (alt+a)", []helpLine{one(&k.AgentSend), one(&k.AgentStop), one(&k.AgentNext), one(&k.AgentRestart), one(&k.AgentSettings), one(&k.AgentKillTerm), one(&k.AgentSessions)}},
+		{"Agent (alt+a)", []helpLine{one(&k.AgentSend), one(&k.AgentStop), one(&k.AgentNext), one(&k.AgentRestart), one(&k.AgentSettings), one(&k.AgentKillTerm), one(&k.AgentSessions), one(&k.AgentTermPanes)}},
 		{"Findings (alt+i)", []helpLine{one(&k.ShowFrame)}},
 	}
 }
