@@ -519,7 +519,7 @@ func (v *agentView) footer(c *viewCtx, a AgentStatus) string {
 		parts = nil
 	}
 	parts = append(parts, k("pgup/pgdn", "scroll"), k("F4", "its questions"))
-	if a.Can.List && v.turns[a.Name] == nil {
+	if a.Can.List && a.SessionID != "" && a.State == client.StateReady && v.turns[a.Name] == nil {
 		parts = append(parts, k("alt+l", "sessions"))
 	}
 	if a.State == client.StateFailed || a.State == client.StateDisconnected {

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"sync"
 	"time"
@@ -152,8 +153,13 @@ func (h *Hub) connect(ctx context.Context, name string) {
 	w := &app.AgentWiring{Name: name, Version: h.version, Command: spec.Command, Args: spec.Args, Env: spec.Env, Dir: spec.Dir,
 		Secrets: h.secrets, SecretValues: spec.SecretValues(), Recorder: h.rec,
 		Prompter: shown.Prompter{Next: h.br, Secrets: h.secrets}, Journal: h.journal,
-		// An agent that wants a sign-in asks which method, as a form pane.
+		// An agent that wants a sign-in asks which method, as a form pane;
+		// a terminal method's command runs on the TUI's terminal, the TUI
+		// suspended meanwhile.
 		AskAuth: h.br,
+		TerminalAuth: func(ctx context.Context, cmd *exec.Cmd) error {
+			return h.br.RunOnTerminal(ctx, name+": terminal sign-in", cmd)
+		},
 		OnUpdate: func(u acp.Update) {
 			h.settingsUpdate(name, u)
 			h.br.AgentUpdate(name, shown.Update(h.secrets, uiUpdate(u)))
