@@ -126,6 +126,10 @@ func TestLoadSessionReplaysHistory(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		// The person's prompts are history too (user_message_chunk).
+		if s.History == nil || s.History.User != "old prompt 2" {
+			t.Errorf("history without the person's prompt: %+v", s.History)
+		}
 		if s.History == nil || s.History.Message != "old answer 2" || s.Modes == nil || s.Modes.CurrentModeID != "ask" || len(s.ConfigOptions) != 2 {
 			t.Fatalf("session %+v history %+v", s, s.History)
 		}

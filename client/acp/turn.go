@@ -29,6 +29,11 @@ type TurnResult struct {
 	// kept.
 	Message, Thought       string
 	MessageCut, ThoughtCut int
+	// User is the person's prompts as the agent told them
+	// (user_message_chunk: a load's history), joined, at most
+	// MaxTextBytes; UserCut counts the bytes not kept.
+	User    string
+	UserCut int
 	// ToolCalls are the turn's tool calls, merged, in order of first
 	// report: the first MaxToolCalls, each raw field at most
 	// MaxKeptUpdateBytes (keptToolCall). ToolUpdatesDropped counts the
@@ -60,6 +65,8 @@ type turnState struct {
 	byID    map[string]int
 	msg     []byte
 	thought []byte
+	// user is the person's prompts as the agent told them (a load).
+	user []byte
 	// latest is where in res.Other the update of a replacing kind stands;
 	// added counts the others kept.
 	latest  map[string]int
@@ -116,6 +123,8 @@ func (t *turnState) add(u Update) {
 		}
 		t.byID[tc.ID] = len(t.res.ToolCalls)
 		t.res.ToolCalls = append(t.res.ToolCalls, tc)
+	case u.Kind == UpdateUserMessage && u.Content != nil:
+		t.res.UserCut += appendText(&t.user, u.Content.Text)
 	case u.Kind == UpdateUserMessage:
 	case replaces(u.Kind):
 		k := keptUpdate(u)
@@ -138,7 +147,7 @@ func (t *turnState) result() TurnResult {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	r := t.res
-	r.Message, r.Thought = string(t.msg), string(t.thought)
+	r.Message, r.Thought, r.User = string(t.msg), string(t.thought), string(t.user)
 	r.ToolCalls = append([]ToolCall(nil), t.res.ToolCalls...)
 	r.Other = append([]Update(nil), t.res.Other...)
 	return r
