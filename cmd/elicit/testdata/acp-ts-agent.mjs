@@ -467,6 +467,8 @@ const app = acp
     return { sessionId, ...setup(s) };
   })
   .onRequest("session/load", async (ctx) => {
+    // As codex-acp 0.16.0 does: every session method wants the sign-in.
+    if (authDir && !signedIn()) throw RequestError.authRequired();
     const s = sessions.get(ctx.params.sessionId);
     if (!s) throw RequestError.sessionNotFound(ctx.params.sessionId);
     s.active = true;
@@ -479,6 +481,8 @@ const app = acp
     return setup(s);
   })
   .onRequest("session/resume", ({ params }) => {
+    // As codex-acp 0.16.0 does: every session method wants the sign-in.
+    if (authDir && !signedIn()) throw RequestError.authRequired();
     const s = sessions.get(params.sessionId);
     if (!s) throw RequestError.sessionNotFound(params.sessionId);
     s.active = true;
@@ -486,6 +490,8 @@ const app = acp
     return setup(s);
   })
   .onRequest("session/list", ({ params }) => {
+    // As codex-acp 0.16.0 does: every session method wants the sign-in.
+    if (authDir && !signedIn()) throw RequestError.authRequired();
     const all = [...sessions.entries()].filter(([, s]) => !params.cwd || s.cwd === params.cwd);
     const from = params.cursor ? Number(params.cursor) : 0;
     const page = all.slice(from, from + 2).map(([sessionId, s]) => ({ sessionId, cwd: s.cwd, title: s.history[0]?.user ?? "new" }));
@@ -498,6 +504,8 @@ const app = acp
     return {};
   })
   .onRequest("session/delete", ({ params }) => {
+    // As codex-acp 0.16.0 does: every session method wants the sign-in.
+    if (authDir && !signedIn()) throw RequestError.authRequired();
     if (!sessions.delete(params.sessionId)) throw RequestError.sessionNotFound(params.sessionId);
     return {};
   })
