@@ -146,6 +146,7 @@ func (c *Client) reopen(ctx context.Context, method, sid string, r roots, declar
 	}
 	if method == MethodSessionLoad {
 		hist = newTurnState()
+		hist.history = true
 		c.history[sid] = hist
 	}
 	c.mu.Unlock()

@@ -140,6 +140,12 @@ func TestLoadSessionReplaysHistory(t *testing.T) {
 		if err != nil || res.Message != "You said: hello again" {
 			t.Errorf("turn after load: %+v, %v", res, err)
 		}
+		// Loaded again, each of the person's prompts is a line of its own.
+		s, err = c.OpenSession(ctx, acp.SessionParams{Cwd: t.TempDir(), Load: ag.old + "2"})
+		if err != nil || s.History == nil || s.History.User != "old prompt 2\nhello again" ||
+			s.History.Message != "old answer 2\nYou said: hello again" {
+			t.Errorf("loaded again: %+v, %v", s.History, err)
+		}
 	})
 }
 

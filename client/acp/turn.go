@@ -67,6 +67,11 @@ type turnState struct {
 	thought []byte
 	// user is the person's prompts as the agent told them (a load).
 	user []byte
+	// history is set for a load's replay, whose messages are of many
+	// turns: a message after another kind of update starts a line of
+	// its own. last is the kind of the update before.
+	history bool
+	last    string
 	// latest is where in res.Other the update of a replacing kind stands;
 	// added counts the others kept.
 	latest  map[string]int
@@ -106,9 +111,16 @@ func (t *turnState) add(u Update) {
 	t.heard()
 	t.mu.Lock()
 	defer t.mu.Unlock()
+	newLine := func(b []byte) string {
+		if t.history && t.last != u.Kind && len(b) > 0 {
+			return "\n"
+		}
+		return ""
+	}
+	defer func() { t.last = u.Kind }()
 	switch {
 	case u.Kind == UpdateAgentMessage && u.Content != nil:
-		t.res.MessageCut += appendText(&t.msg, u.Content.Text)
+		t.res.MessageCut += appendText(&t.msg, newLine(t.msg)+u.Content.Text)
 	case u.Kind == UpdateAgentThought && u.Content != nil:
 		t.res.ThoughtCut += appendText(&t.thought, u.Content.Text)
 	case u.ToolCall != nil:
@@ -124,7 +136,7 @@ func (t *turnState) add(u Update) {
 		t.byID[tc.ID] = len(t.res.ToolCalls)
 		t.res.ToolCalls = append(t.res.ToolCalls, tc)
 	case u.Kind == UpdateUserMessage && u.Content != nil:
-		t.res.UserCut += appendText(&t.user, u.Content.Text)
+		t.res.UserCut += appendText(&t.user, newLine(t.user)+u.Content.Text)
 	case u.Kind == UpdateUserMessage:
 	case replaces(u.Kind):
 		k := keptUpdate(u)
