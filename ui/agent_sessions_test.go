@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"errors"
 	"strings"
 	"testing"
 	"testing/synctest"
@@ -102,6 +103,30 @@ func TestAgentSessionListOnlyDeclared(t *testing.T) {
 		}
 		if strings.Contains(s, "delete session") {
 			t.Errorf("d asks to delete what is not declared:\n%s", s)
+		}
+	})
+}
+
+// TestAgentSessionOpenFails: a load the agent refuses is said, and the
+// session open before stays the agent's (a prompt goes again).
+func TestAgentSessionOpenFails(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		d := agentDriver(t, func(f *fakeEngine) {
+			f.agents[0].Can = AgentCan{List: true, Load: true}
+			f.sessions = []AgentSession{{ID: "gone"}}
+			f.openFn = func(agent, id string, load bool) error {
+				return errors.New("acp: session/load: agent answered error -32002: Resource not found")
+			}
+		})
+		d.keys(keyAltL, keyEnter)
+		if s := d.screen(); !strings.Contains(s, "the session did not open: acp: session/load: agent answered error -32002") {
+			t.Errorf("a refused load is not said:\n%s", s)
+		}
+		d.typeText("hi")
+		d.keys(keyEnter)
+		d.turnDone()
+		if got := d.eng.fakeAgents.prompts; len(got) != 1 || got[0] != "bot hi" {
+			t.Errorf("no prompt after a refused load: %q", got)
 		}
 	})
 }
