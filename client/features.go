@@ -91,6 +91,11 @@ func (o *offers) table() []feature {
 		{declare: func(v string) (string, any, bool) {
 			return "extensions", map[string]any{extTasks: struct{}{}}, wire.Stateless(v)
 		}},
+		// MCP Apps: declared only where a host renders the apps
+		// (Options.AppsUI, elicit app); nothing is served for it.
+		{declare: func(string) (string, any, bool) {
+			return "extensions", map[string]any{wire.ExtensionApps: map[string]any{"mimeTypes": []string{wire.AppMimeType}}}, h.appsUI
+		}},
 	}
 }
 

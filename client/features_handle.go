@@ -19,6 +19,8 @@ type offersHandle struct {
 	// elicit and sampling are Options.Elicit and Options.Sampling.
 	elicit   ElicitModes
 	sampling SamplingMode
+	// appsUI is Options.AppsUI.
+	appsUI   bool
 	protocol func() string
 
 	// answer claims e and sends its answer (Session.answer); claim and
@@ -82,6 +84,7 @@ func offersHandleOf(s *Session) offersHandle {
 		server:   s.name,
 		elicit:   s.opts.Elicit,
 		sampling: s.opts.Sampling,
+		appsUI:   s.opts.AppsUI,
 		protocol: s.Protocol,
 		answer: func(e *incoming, result json.RawMessage, rpcErr *jsonrpc.Error) bool {
 			return s.answer(e, e.ctx, result, rpcErr)

@@ -24,6 +24,12 @@ const (
 // listAll follows nextCursor to the end of a paginated list, appending the
 // items under key.
 func listAll[T any](ctx context.Context, s *Session, method, key string) ([]T, error) {
+	return listAllOf[T](ctx, s, method, key, nil)
+}
+
+// listAllOf is listAll of a list whose every page also carries base's
+// params (resources/directory/read's uri).
+func listAllOf[T any](ctx context.Context, s *Session, method, key string, base map[string]string) ([]T, error) {
 	var all []T
 	cursor := ""
 	seen := map[string]bool{}
@@ -33,8 +39,15 @@ func listAll[T any](ctx context.Context, s *Session, method, key string) ([]T, e
 			return all, fmt.Errorf("%s on %s: more than %d pages", method, s.name, maxPages)
 		}
 		var params any
-		if cursor != "" {
-			params = map[string]string{"cursor": cursor}
+		if cursor != "" || base != nil {
+			p := map[string]string{}
+			for k, v := range base {
+				p[k] = v
+			}
+			if cursor != "" {
+				p["cursor"] = cursor
+			}
+			params = p
 		}
 		var res map[string]json.RawMessage
 		c := &call{method: method}

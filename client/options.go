@@ -88,6 +88,12 @@ type Options struct {
 	Roots []Root
 	// Sampling is whether to declare and serve sampling (default off).
 	Sampling SamplingMode
+	// AppsUI declares the MCP Apps extension
+	// (extensions["io.modelcontextprotocol/ui"], mimeType
+	// text/html;profile=mcp-app): set only for a session whose apps a host
+	// renders (elicit app), since a server then may leave its text
+	// content to the app.
+	AppsUI bool
 	// URLWait bounds the wait, after every URL elicitation of a -32042
 	// answer was accepted, for their notifications/elicitation/complete
 	// (or CompleteElicitation); the request is then sent again once

@@ -42,7 +42,7 @@ type agentView struct {
 	styled *themes.Styles // the styles the input was given
 	// picker is the mode and config picker (alt+m).
 	picker agentPicker
-	// sessions is the session list (alt+l).
+	// sessions is the session list (alt+h).
 	sessions agentSessions
 	// termPanes are the agent's terminals as panes (alt+o).
 	termPanes termPanes
@@ -520,7 +520,7 @@ func (v *agentView) footer(c *viewCtx, a AgentStatus) string {
 	}
 	parts = append(parts, k("pgup/pgdn", "scroll"), k("F4", "its questions"))
 	if a.Can.List && a.SessionID != "" && a.State == client.StateReady && v.turns[a.Name] == nil {
-		parts = append(parts, k("alt+l", "sessions"))
+		parts = append(parts, k("alt+h", "sessions"))
 	}
 	if a.State == client.StateFailed || a.State == client.StateDisconnected {
 		parts = append([]string{k("ctrl+r", "start it again")}, parts...)

@@ -11,7 +11,7 @@ import (
 	"github.com/elicit-dev/elicit/themes/untrusted"
 )
 
-// agentSessions is the agent view's session list (alt+l): the agent's
+// agentSessions is the agent view's session list (alt+h): the agent's
 // sessions (session/list, every page), in place of the prompt box; enter
 // loads one (session/load: its history replayed into the transcript), r
 // resumes one (session/resume), d deletes one (session/delete) once the

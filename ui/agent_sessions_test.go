@@ -9,9 +9,9 @@ import (
 	tea "charm.land/bubbletea/v2"
 )
 
-var keyAltL = tea.KeyPressMsg{Code: 'l', Mod: tea.ModAlt}
+var keyAltH = tea.KeyPressMsg{Code: 'h', Mod: tea.ModAlt}
 
-// TestAgentSessionList: alt+l lists the agent's sessions; enter loads
+// TestAgentSessionList: alt+h lists the agent's sessions; enter loads
 // one (its history, the person's prompts too, in the transcript, and
 // the action's ending), r resumes one, d deletes one only after y.
 func TestAgentSessionList(t *testing.T) {
@@ -30,7 +30,7 @@ func TestAgentSessionList(t *testing.T) {
 			}
 		})
 		br = d.m.bridge
-		d.keys(keyAltL)
+		d.keys(keyAltH)
 		s := d.screen()
 		for _, want := range []string{"Sessions", "enter load  r resume  d delete", "▸ old_1 · first", "old_2", "old_3"} {
 			if !strings.Contains(s, want) {
@@ -68,7 +68,7 @@ func TestAgentSessionList(t *testing.T) {
 				t.Errorf("after the load the screen lacks %q:\n%s", want, s)
 			}
 		}
-		d.keys(keyAltL, tea.KeyPressMsg{Code: tea.KeyDown}, tea.KeyPressMsg{Code: 'r'})
+		d.keys(keyAltH, tea.KeyPressMsg{Code: tea.KeyDown}, tea.KeyPressMsg{Code: 'r'})
 		d.screen()
 		if got := d.eng.fakeAgents.opened; len(got) != 2 || got[1] != "bot resume old_3" {
 			t.Fatalf("opened: %q", got)
@@ -76,14 +76,14 @@ func TestAgentSessionList(t *testing.T) {
 	})
 }
 
-// TestAgentSessionListOnlyDeclared: alt+l says so when the agent does
+// TestAgentSessionListOnlyDeclared: alt+h says so when the agent does
 // not declare session/list, and the list offers only what is declared.
 func TestAgentSessionListOnlyDeclared(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		d := agentDriver(t)
-		d.keys(keyAltL)
+		d.keys(keyAltH)
 		if s := d.screen(); !strings.Contains(s, "does not declare session/list") {
-			t.Errorf("alt+l without session/list:\n%s", s)
+			t.Errorf("alt+h without session/list:\n%s", s)
 		}
 	})
 	synctest.Test(t, func(t *testing.T) {
@@ -91,7 +91,7 @@ func TestAgentSessionListOnlyDeclared(t *testing.T) {
 			f.agents[0].Can = AgentCan{List: true, Resume: true}
 			f.sessions = []AgentSession{{ID: "old_1"}}
 		})
-		d.keys(keyAltL)
+		d.keys(keyAltH)
 		s := d.screen()
 		if !strings.Contains(s, "r resume  esc close") || strings.Contains(s, "enter load") || strings.Contains(s, "d delete") {
 			t.Errorf("the list offers what is not declared:\n%s", s)
@@ -118,7 +118,7 @@ func TestAgentSessionOpenFails(t *testing.T) {
 				return errors.New("acp: session/load: agent answered error -32002: Resource not found")
 			}
 		})
-		d.keys(keyAltL, keyEnter)
+		d.keys(keyAltH, keyEnter)
 		if s := d.screen(); !strings.Contains(s, "the session did not open: acp: session/load: agent answered error -32002") {
 			t.Errorf("a refused load is not said:\n%s", s)
 		}

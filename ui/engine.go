@@ -7,6 +7,7 @@ import (
 	"github.com/elicit-dev/elicit/client"
 	"github.com/elicit-dev/elicit/client/findings"
 	"github.com/elicit-dev/elicit/client/question"
+	"github.com/elicit-dev/elicit/client/skills"
 	"github.com/elicit-dev/elicit/client/wire"
 )
 
@@ -23,6 +24,11 @@ type Engine interface {
 	// the transport's equivalent; tasks/cancel for a task) and return
 	// promptly.
 	Call(ctx context.Context, server, tool string, args map[string]any, opts CallOptions) (*wire.CallToolResult, error)
+	// HostApp serves the MCP App of tool (its _meta.ui.resourceUri) on a
+	// local page for as long as the engine runs (elicit app's host, over
+	// the live session), calls the tool with args for it, and opens the
+	// page in the browser when it can (opened); url is the page's.
+	HostApp(ctx context.Context, server, tool string, args map[string]any) (url string, opened bool, err error)
 	// ListResources, ReadResource, ListPrompts and GetPrompt browse a
 	// server's resources and prompt templates.
 	ListResources(ctx context.Context, server string) ([]wire.Resource, error)
@@ -72,6 +78,13 @@ type Engine interface {
 	// connection).
 	Roots(server string) (client.RootsInfo, error)
 	SetRoots(ctx context.Context, server string, roots []client.Root) error
+	// Skills lists a server's skills (skills/list), reading none of their
+	// files; an error wrapping skills.ErrNotDeclared: the server did not
+	// declare the extension (it was not asked).
+	Skills(ctx context.Context, server string) ([]skills.Skill, error)
+	// ReadSkillFile reads one file of sk (resources/read) and checks it
+	// against sk's entry (size, sha256; frontmatter for its SKILL.md).
+	ReadSkillFile(ctx context.Context, server string, sk skills.Skill, uri string) (SkillFileRead, error)
 	// CompleteElicitation says the person finished the URL elicitation
 	// key (Delivery question.URLRequired) in the browser: the "done,
 	// retry" of a -32042 whose server sends no completion notice.
@@ -338,4 +351,17 @@ type AgentUsage struct {
 	Used, Size int64
 	// Cost is "" when the agent gave none.
 	Cost string
+}
+
+// SkillFileRead is one file of a skill as the Skills view shows it: its
+// check, and its text only when the check did not fail (the bytes of a
+// file that is not what its entry declares are not shown as the skill's).
+type SkillFileRead struct {
+	URI   string
+	Check skills.Check
+	Why   string
+	Text  string
+	// Binary: the file is not UTF-8 text; Text is then empty.
+	Binary bool
+	Size   int
 }

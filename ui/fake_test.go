@@ -3,6 +3,7 @@ package ui
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"go/token"
 	"reflect"
@@ -16,6 +17,7 @@ import (
 	"github.com/elicit-dev/elicit/client"
 	"github.com/elicit-dev/elicit/client/findings"
 	"github.com/elicit-dev/elicit/client/question"
+	"github.com/elicit-dev/elicit/client/skills"
 	"github.com/elicit-dev/elicit/client/wire"
 	"github.com/elicit-dev/elicit/forms/schema"
 	"github.com/elicit-dev/elicit/transport/jsonrpc"
@@ -31,6 +33,7 @@ type fakeEngine struct {
 	// findings is what Findings returns (findings_test.go).
 	findings *findings.Recorder
 	calls    []string
+	hosted   []string // HostApp: "server/tool args"
 	levels   []string
 	// levelErr is what SetLogLevel returns.
 	levelErr error
@@ -45,9 +48,13 @@ type fakeEngine struct {
 	// readFn replaces contents when set; getFn answers prompts/get.
 	readFn func(ctx context.Context, uri string) ([]wire.ResourceContents, error)
 	getFn  func(name string, args map[string]string) (*wire.GetPromptResult, error)
-	lists  []string // "resources demo", "prompts demo": list calls made
-	reads  []string // "server uri"
-	gets   []fakeGet
+	// skills per server, skillFiles per URI (skills_test.go).
+	skills     map[string][]skills.Skill
+	skillsErr  error
+	skillFiles map[string]SkillFileRead
+	lists      []string // "resources demo", "prompts demo": list calls made
+	reads      []string // "server uri"
+	gets       []fakeGet
 
 	// listHook, when set, runs first in Tools, ListResources and
 	// ListPrompts (what is "tools", "resources" or "prompts"), outside
@@ -163,6 +170,15 @@ func (f *fakeEngine) hookList(ctx context.Context, what, server string) {
 	if hook != nil {
 		hook(ctx, what, server)
 	}
+}
+
+// HostApp records what it was asked to host and gives a page's URL,
+// not opened (no browser here).
+func (f *fakeEngine) HostApp(_ context.Context, server, tool string, args map[string]any) (string, bool, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.hosted = append(f.hosted, fmt.Sprintf("%s/%s %v", server, tool, args))
+	return "http://127.0.0.1:9/tokentokentokentoken/", false, nil
 }
 
 // Call records the call, with a "task " prefix when it was asked to run
@@ -613,3 +629,26 @@ func contextWithCause() (context.Context, context.CancelCauseFunc) {
 }
 
 func itoa(i int) string { return fmt.Sprint(i) }
+
+// Skills answers from f.skills (per server); skillsErr fails them.
+func (f *fakeEngine) Skills(ctx context.Context, server string) ([]skills.Skill, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.lists = append(f.lists, "skills "+server)
+	if f.skillsErr != nil {
+		return nil, f.skillsErr
+	}
+	return f.skills[server], nil
+}
+
+// ReadSkillFile answers from f.skillFiles, by URI.
+func (f *fakeEngine) ReadSkillFile(ctx context.Context, server string, sk skills.Skill, uri string) (SkillFileRead, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.reads = append(f.reads, server+" "+uri)
+	r, ok := f.skillFiles[uri]
+	if !ok {
+		return SkillFileRead{}, errors.New("no such file")
+	}
+	return r, nil
+}

@@ -124,3 +124,35 @@ func labelNames(label, k string) bool {
 	}
 	return false
 }
+
+// TestTabKeysShadowNoBinding: a view's key (an F-key or alt key of the
+// registry) works everywhere, so one that is also a view's own binding
+// makes that binding unreachable (the Skills view once took alt+k, which
+// kills a terminal in the agent view).
+func TestTabKeysShadowNoBinding(t *testing.T) {
+	t.Parallel()
+	synctest.Test(t, func(t *testing.T) {
+		d := newDriver(t, Options{}, demoLike)
+		tabKeys := map[string]bool{}
+		for _, b := range d.m.tabBindings() {
+			for _, k := range b.Keys() {
+				if tabKeys[k] {
+					t.Errorf("two views take %q", k)
+				}
+				tabKeys[k] = true
+			}
+		}
+		km := reflect.ValueOf(&d.m.keys).Elem()
+		for i := range km.NumField() {
+			b, ok := km.Field(i).Interface().(key.Binding)
+			if !ok {
+				continue
+			}
+			for _, k := range b.Keys() {
+				if tabKeys[k] {
+					t.Errorf("keyMap.%s's %q is also a view's key: it can never reach the binding", km.Type().Field(i).Name, k)
+				}
+			}
+		}
+	})
+}

@@ -1,6 +1,10 @@
 package ui
 
-import "charm.land/bubbles/v2/key"
+import (
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+)
 
 // keyMap holds every binding, so a key that is not here does not exist;
 // the help overlay names each (helpSections), and TestHelpNamesEveryBinding
@@ -33,6 +37,8 @@ type keyMap struct {
 	ListFilter key.Binding
 	// Tools and calls; ToolsCalls moves between the tools and the calls.
 	CancelCall, Reconnect, NextServer, ToolDetails, CallAgain, EditCall, ToolsCalls key.Binding
+	// OpenApp hosts the selected tool's MCP App (elicit app's host).
+	OpenApp key.Binding
 	// The argument form of a tool: its arguments as JSON text, and the
 	// call from there (Enter is a new line in it).
 	ArgsJSON, SendJSON key.Binding
@@ -107,6 +113,7 @@ func newKeyMap() keyMap {
 		CallAgain:   b("a", "call again, same arguments", "a"),
 		EditCall:    b("e", "calls list: change the call's arguments, call", "e"),
 		ToolsCalls:  b("tab", "the tools list ⇄ the calls list", "tab"),
+		OpenApp:     b("o", "open the tool's MCP App (a local page, $BROWSER)", "o"),
 		// Free in huh fields and the textarea (AGENTS.md: free keys).
 		ArgsJSON: b("ctrl+l", "arguments as JSON, and back", "ctrl+l"),
 		SendJSON: b("ctrl+s", "call with the JSON arguments", "ctrl+s"),
@@ -141,7 +148,7 @@ func newKeyMap() keyMap {
 		AgentRestart:  b("ctrl+r", "start it again (a new session)", "ctrl+r"),
 		AgentSettings: b("alt+m", "its mode and config options", "alt+m"),
 		AgentKillTerm: b("alt+k", "kill its newest running terminal", "alt+k"),
-		AgentSessions: b("alt+l", "its sessions: load, resume, delete", "alt+l"),
+		AgentSessions: b("alt+h", "its sessions (history): load, resume, delete", "alt+h"),
 		// In the panes: tab/←→ the next one, k kills it, esc goes back.
 		AgentTermPanes: b("alt+o", "its terminals as panes (k kills one)", "alt+o"),
 
@@ -173,8 +180,18 @@ func newKeyMap() keyMap {
 func (k *keyMap) helpSections(tabs []*key.Binding) []helpSection {
 	everywhere := []helpLine{one(&k.Quit), line("F1 / ?", k.Help.Help().Desc, &k.Help, &k.HelpQ),
 		line("F2 / ctrl+o, F3", "next, previous prompt", &k.NextPane, &k.PrevPane), one(&k.JumpPane)}
-	for _, t := range tabs {
+	// The last two tabs (alt keys only: findings, skills) share a line,
+	// so that the help still fits 120×56 in two columns.
+	n := len(tabs)
+	if n >= 2 && altOnly(tabs[n-2]) && altOnly(tabs[n-1]) {
+		n -= 2
+	}
+	for _, t := range tabs[:n] {
 		everywhere = append(everywhere, one(t))
+	}
+	if n < len(tabs) {
+		a, b := tabs[n].Help(), tabs[n+1].Help()
+		everywhere = append(everywhere, line(a.Key+" · "+b.Key, a.Desc+" · "+b.Desc, tabs[n], tabs[n+1]))
 	}
 	return []helpSection{
 		{"Everywhere", everywhere},
@@ -186,7 +203,7 @@ func (k *keyMap) helpSections(tabs []*key.Binding) []helpSection {
 			line("home/g end/G", "first, last (traffic: follow)", &k.Top, &k.Bottom),
 			one(&k.Select), one(&k.Back), one(&k.ListFilter), one(&k.NextServer)}},
 		{"Tools (F5)", []helpLine{one(&k.CancelCall), one(&k.Reconnect), one(&k.TaskToggle), one(&k.ToolsCalls),
-			line("d · a · e", "details · call again · edit, call", &k.ToolDetails, &k.CallAgain, &k.EditCall),
+			line("d · a · e · o", "details · call again · edit, call · its app", &k.ToolDetails, &k.CallAgain, &k.EditCall, &k.OpenApp),
 			line("ctrl+l · ctrl+s", "arguments as JSON · call with them", &k.ArgsJSON, &k.SendJSON)}},
 		{"Traffic (F6)", []helpLine{one(&k.Filter), one(&k.Export), one(&k.Follow)}},
 		{"Reading (results, frames, logs, resources)", []helpLine{
@@ -204,7 +221,10 @@ func (k *keyMap) helpSections(tabs []*key.Binding) []helpSection {
 			line("tab/enter · esc", "take the highlighted · close list", &k.CompleteTake, &k.CompleteClose)}},
 		{"Tasks (F11)", []helpLine{one(&k.CancelTask), one(&k.TaskPrompt), one(&k.ListTasks)}},
 		{"Roots (alt+r)", []helpLine{one(&k.RootAdd), one(&k.RootAddAll), one(&k.RootRemove), one(&k.RootRename)}},
-		{"Agent (alt+a)", []helpLine{one(&k.AgentSend), one(&k.AgentStop), one(&k.AgentNext), one(&k.AgentRestart), one(&k.AgentSettings), one(&k.AgentKillTerm), one(&k.AgentSessions), one(&k.AgentTermPanes)}},
+		{"Agent (alt+a)", []helpLine{one(&k.AgentSend), one(&k.AgentStop), one(&k.AgentNext), one(&k.AgentRestart),
+			// Paired, so that the help still fits 120×40.
+			line("alt+m · alt+h", "mode, config · sessions", &k.AgentSettings, &k.AgentSessions),
+			line("alt+k · alt+o", "kill a terminal · panes", &k.AgentKillTerm, &k.AgentTermPanes)}},
 		{"Findings (alt+i)", []helpLine{one(&k.ShowFrame)}},
 	}
 }
@@ -225,6 +245,16 @@ type helpLine struct {
 func one(b *key.Binding) helpLine {
 	h := b.Help()
 	return helpLine{key: h.Key, desc: h.Desc, of: []*key.Binding{b}}
+}
+
+// altOnly: the binding has no F-key.
+func altOnly(b *key.Binding) bool {
+	for _, k := range b.Keys() {
+		if !strings.HasPrefix(k, "alt+") {
+			return false
+		}
+	}
+	return true
 }
 
 // line is one help line for several bindings.

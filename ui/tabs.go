@@ -55,8 +55,11 @@ func newTabs(prompts *promptsView) []tab {
 		// status bar's agent badge names it too.
 		{name: "Agent", short: "Agt", alt: []string{"alt+a"}, help: "the ACP agent: prompt it, watch it",
 			idle: func(c *viewCtx) bool { return len(c.agents) > 0 }, screen: newAgentView()},
+		// No F-key is left: alt+l (skil-l-s; alt+k kills a terminal in the
+		// agent view), on the bar while shown.
+		{name: "Skills", short: "Skl", alt: []string{"alt+l"}, help: "skills", screen: newSkillsView()},
 		// No F-key is left: alt+i, and on the bar while it has findings.
-		{name: "Findings", short: "Fnd", alt: []string{"alt+i"}, help: "findings: the servers' spec violations", screen: newFindingsView()},
+		{name: "Findings", short: "Fnd", alt: []string{"alt+i"}, help: "findings: spec violations", screen: newFindingsView()},
 	}
 	for i := range tabs {
 		t := &tabs[i]

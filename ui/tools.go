@@ -266,6 +266,8 @@ func (t *toolsView) key(c *viewCtx, k tea.KeyPressMsg) tea.Cmd {
 		return t.openDetails(c)
 	case key.Matches(k, km.TaskToggle) && !t.onCalls:
 		return t.toggleTask(c)
+	case key.Matches(k, km.OpenApp) && !t.onCalls:
+		return t.openApp(c)
 	}
 	return nil
 }
@@ -329,6 +331,9 @@ func (t *toolsView) open(c *viewCtx) tea.Cmd {
 // its defaults), or the JSON editor when asJSON or when args do not fit
 // the form. A tool without arguments is called at once.
 func (t *toolsView) openFor(c *viewCtx, server string, tl *wire.Tool, args map[string]any, asJSON bool) tea.Cmd {
+	if cmd := appOnlyRefusal(tl); cmd != nil {
+		return cmd
+	}
 	ti, err := schema.ParseToolInput(tl.InputSchema)
 	if err != nil {
 		return notice(fmt.Sprintf("%s: bad inputSchema: %v", untrusted.Line(tl.Name), err))
@@ -364,6 +369,11 @@ type callSpec struct {
 // arguments are remembered for the tool's next form, and the result is
 // checked against the tool's outputSchema in the Cmd.
 func (t *toolsView) start(c *viewCtx, sp callSpec) tea.Cmd {
+	if tl := t.toolOf(sp.server, sp.tool); tl != nil {
+		if cmd := appOnlyRefusal(tl); cmd != nil {
+			return cmd
+		}
+	}
 	ctx, cancel := context.WithCancel(c.ctx)
 	cl := &call{id: c.newID(), server: sp.server, tool: sp.tool, cancel: cancel, started: c.now(), asTask: sp.asTask,
 		args: sp.args, argsText: argsLine(sp.args), asJSON: sp.asJSON}
@@ -482,4 +492,15 @@ func progressBar(st *themes.Styles, frac float64, width int) string {
 	full := int(frac * float64(width))
 	return st.Success.Render(strings.Repeat("█", full)) + st.Muted.Render(strings.Repeat("░", width-full)) +
 		st.Muted.Render(fmt.Sprintf(" %3.0f%%", frac*100))
+}
+
+// appOnlyRefusal is the notice for a tool only its MCP App may call
+// (_meta.ui.visibility without "model"), nil for any other: such a tool
+// is not offered as an ordinary call, it is called from its app.
+func appOnlyRefusal(tl *wire.Tool) tea.Cmd {
+	app, ok := tl.App()
+	if !ok || !app.AppOnly {
+		return nil
+	}
+	return notice(untrusted.Line(tl.Name) + " is called by its app only (visibility: app), not as an ordinary call; its app is " + untrusted.Line(app.ResourceURI))
 }

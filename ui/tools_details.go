@@ -122,6 +122,23 @@ func (t *toolsView) detailsText(c *viewCtx, d *toolDetails) string {
 	row("idempotent", idem)
 	row("open world", hint(st, a.OpenWorldHint, true, "reaches an open world of outside entities", "works in a closed domain"))
 
+	if app, ok := tl.App(); ok {
+		section("MCP App")
+		uri := st.Muted.Render("(none)")
+		if app.ResourceURI != "" {
+			uri = st.Text.Render(untrusted.Line(app.ResourceURI))
+		}
+		row("resourceUri", uri)
+		vis := "model, app" + st.Muted.Render(" (default, not sent)")
+		if app.Visibility != nil {
+			vis = untrusted.Line(strings.Join(app.Visibility, ", "))
+		}
+		if app.AppOnly {
+			vis += st.Muted.Render(" — called by its app only, not offered as an ordinary call")
+		}
+		row("visibility", vis)
+	}
+
 	section("Tasks")
 	row("taskSupport", t.taskWords(c, d.server, tl))
 

@@ -143,6 +143,11 @@ func (t *toolsView) toolLine(c *viewCtx, tl *wire.Tool, selected bool) string {
 		// Required, or a value this client does not know, as sent.
 		line += " " + st.List.Badge.Render("[task "+untrusted.Line(ts)+"]")
 	}
+	if app, ok := tl.App(); ok && app.AppOnly {
+		line += " " + st.List.Badge.Render("[app only]")
+	} else if ok && app.ResourceURI != "" {
+		line += " " + st.List.Badge.Render("[app]")
+	}
 	line += "  " + st.List.Desc.Render(untrusted.Line(tl.Description))
 	return listLine(c, line, selected)
 }

@@ -25,7 +25,8 @@ type Skill struct {
 	URI string `json:"uri"`
 	// Frontmatter is the entry's copy of SKILL.md's frontmatter.
 	Frontmatter json.RawMessage `json:"frontmatter"`
-	Resources   []SkillFile     `json:"resources"`
+	// Resources are the files the entry declares, or "dynamic".
+	Resources Files `json:"resources"`
 }
 
 // SkillFile is one file of a skill, as its entry lists it.
@@ -53,10 +54,17 @@ const (
 	skillMaxBytes = 16 << 20
 )
 
-// Handle is what loading skills needs of the session.
+// Handle is what the skills need of the session.
 type Handle struct {
+	// Declared is what the server declared under
+	// capabilities.extensions[Ext]: whether it did, and directoryRead.
+	Declared func() (declared, directoryRead bool)
 	// List is skills/list, every page.
 	List func(ctx context.Context) ([]Skill, error)
+	// Get is skills/get's entry for uri.
+	Get func(ctx context.Context, uri string) (Skill, error)
+	// ReadDirectory is resources/directory/read of uri, every page.
+	ReadDirectory func(ctx context.Context, uri string) ([]wire.Resource, error)
 	// Read is resources/read.
 	Read func(ctx context.Context, uri string) ([]wire.ResourceContents, error)
 }
@@ -67,14 +75,13 @@ type Skills struct{ h Handle }
 // New is the skills of the session h reaches.
 func New(h Handle) *Skills { return &Skills{h: h} }
 
-// List returns every skill the server lists (skills/list, following
-// nextCursor). Nothing of any skill is read.
-func (k *Skills) List(ctx context.Context) ([]Skill, error) { return k.h.List(ctx) }
-
 // Load reads the skill's files, SKILL.md first, verifying each against
 // the entry; the first that fails ends the load with an error wrapping
 // ErrSkillVerification, before any other file is read.
 func (k *Skills) Load(ctx context.Context, sk Skill) (*LoadedSkill, error) {
+	if err := k.declared(false); err != nil {
+		return nil, err
+	}
 	files, err := skillFiles(sk)
 	if err != nil {
 		return nil, err
@@ -106,14 +113,17 @@ func (k *Skills) Load(ctx context.Context, sk Skill) (*LoadedSkill, error) {
 // skillFiles orders the entry's files for loading, SKILL.md (the entry's
 // own uri) first, and checks the entry's shape and limits.
 func skillFiles(sk Skill) ([]SkillFile, error) {
-	if len(sk.Resources) > skillMaxFiles {
-		return nil, fmt.Errorf("skill %s lists %d files (at most %d)", sk.URI, len(sk.Resources), skillMaxFiles)
+	if sk.Resources.Dynamic {
+		return nil, fmt.Errorf("%w: skill %s has dynamic resources: no digest to check them against", ErrSkillVerification, sk.URI)
+	}
+	if len(sk.Resources.Files) > skillMaxFiles {
+		return nil, fmt.Errorf("skill %s lists %d files (at most %d)", sk.URI, len(sk.Resources.Files), skillMaxFiles)
 	}
 	var total int64
 	var main *SkillFile
 	var rest []SkillFile
 	seen := map[string]bool{}
-	for _, f := range sk.Resources {
+	for _, f := range sk.Resources.Files {
 		if seen[f.URI] {
 			return nil, fmt.Errorf("skill %s lists %s twice", sk.URI, f.URI)
 		}
@@ -162,15 +172,20 @@ func verifySkillFile(f SkillFile, b []byte) error {
 	if int64(len(b)) != f.Size {
 		return fmt.Errorf("%w: %s is %d bytes, the entry says %d", ErrSkillVerification, f.URI, len(b), f.Size)
 	}
-	hexSum, ok := strings.CutPrefix(f.Digest, "sha256:")
-	if !ok {
+	if !strings.HasPrefix(f.Digest, "sha256:") {
 		return fmt.Errorf("%w: %s: digest %q is not sha256:HEX", ErrSkillVerification, f.URI, f.Digest)
 	}
-	sum := sha256.Sum256(b)
-	if !strings.EqualFold(hexSum, hex.EncodeToString(sum[:])) {
+	if !digestMatches(f.Digest, b) {
 		return fmt.Errorf("%w: %s: the content's sha256 is not the entry's digest", ErrSkillVerification, f.URI)
 	}
 	return nil
+}
+
+// digestMatches: digest is "sha256:" and b's sha256 in hex.
+func digestMatches(digest string, b []byte) bool {
+	hexSum, ok := strings.CutPrefix(digest, "sha256:")
+	sum := sha256.Sum256(b)
+	return ok && strings.EqualFold(hexSum, hex.EncodeToString(sum[:]))
 }
 
 // verifyFrontmatter parses SKILL.md's YAML frontmatter and compares it

@@ -21,8 +21,11 @@ const (
 	MethodLoggingSetLevel        = "logging/setLevel"
 	MethodSubscriptionsListen    = "subscriptions/listen"
 	MethodCompletionComplete     = "completion/complete"
-	// MethodSkillsList is the skills extension's (SEP-2640).
-	MethodSkillsList = "skills/list"
+	// The skills extension's (SEP-2640): resources/directory/read only
+	// when the server declared directoryRead: true.
+	MethodSkillsList             = "skills/list"
+	MethodSkillsGet              = "skills/get"
+	MethodResourcesDirectoryRead = "resources/directory/read"
 
 	// Tasks: 2025-11-25 core tasks and the 2026-07-28 extension
 	// (tasks/update is the extension's only).

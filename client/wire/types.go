@@ -64,6 +64,8 @@ type ResourceContents struct {
 	MimeType string `json:"mimeType,omitempty"`
 	Text     string `json:"text,omitempty"`
 	Blob     string `json:"blob,omitempty"`
+	// Meta is _meta as sent (an MCP App's _meta.ui: its CSP, apps.go).
+	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
 // Prompt is one entry of prompts/list: an MCP prompt template, not a

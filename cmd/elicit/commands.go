@@ -58,6 +58,9 @@ func commandTable() []command {
 		{name: "tools", headless: true, usage: headless.ToolsUsage, run: noStdin(hl.Tools), synopsis: []synopsis{
 			{"tools [flags] [-- CMD ARGS...]", "list a server's tools as JSON"},
 		}},
+		{name: "app", usage: headless.AppUsage, run: noStdin(hl.App), synopsis: []synopsis{
+			{"app TOOL [--args JSON] [--no-open] [flags] [-- CMD ARGS...]", "host the tool's MCP App on a local page ($BROWSER)"},
+		}},
 		{name: "call", headless: true, usage: headless.CallUsage, run: noStdin(hl.Call), synopsis: []synopsis{
 			{"call TOOL [--args JSON] [--answer POLICY] [flags] [-- CMD ARGS...]", "call a tool headless; prints JSON"},
 			{"call TOOL --session NAME [--no-wait]", "call it on a kept session; a person answers\n(elicit answer) unless --answer is given"},
@@ -76,6 +79,12 @@ func commandTable() []command {
 		}},
 		{name: "get", headless: true, usage: headless.GetUsage, run: noStdin(hl.Get), synopsis: []synopsis{
 			{"get NAME [--args JSON] [flags] [-- CMD ARGS...]", "get an MCP prompt; JSON"},
+		}},
+		{name: "skills", headless: true, usage: headless.SkillsUsage, run: noStdin(hl.Skills), synopsis: []synopsis{
+			{"skills [flags] [-- CMD ARGS...]", "list its skills (SEP-2640), nothing read; JSON"},
+		}},
+		{name: "skill", headless: true, usage: headless.SkillUsage, run: noStdin(hl.Skill), synopsis: []synopsis{
+			{"skill URI [--file PATH] [flags] [-- CMD ARGS...]", "get a skill, read and verify SKILL.md (or one\nfile); JSON; exit 6 if it is not as declared"},
 		}},
 		{name: "ping", headless: true, usage: headless.PingUsage, run: noStdin(hl.Ping), synopsis: []synopsis{
 			{"ping [flags] [-- CMD ARGS...]", "connect, ping, print the round trip; JSON"},

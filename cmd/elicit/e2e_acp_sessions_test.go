@@ -5,7 +5,7 @@ import (
 	"testing"
 )
 
-// TestTUIACPSessions: in the agent view, alt+l lists the agent's
+// TestTUIACPSessions: in the agent view, alt+h lists the agent's
 // sessions (session/list, every page: both agents answer two or three
 // to a page); enter loads one, its history (the person's prompts too)
 // replayed into the transcript and the session before closed; d asks,
@@ -30,7 +30,7 @@ func TestTUIACPSessions(t *testing.T) {
 			p := a.prefix
 			tm := newTmuxSized(t, 120, 40, t.TempDir(), args...)
 			tm.waitText("session " + p + "sess_1")
-			tm.press("M-l")
+			tm.press("M-h")
 			s := tm.waitText(p + "sess_1 (open)")
 			for _, want := range []string{"Sessions", "enter load  r resume  d delete", "▸ " + p + "old_1", p + "old_2", p + "old_3"} {
 				if !strings.Contains(s, want) {
@@ -48,7 +48,7 @@ func TestTUIACPSessions(t *testing.T) {
 			}
 
 			// d asks; any other key keeps the session, y deletes it.
-			tm.press("M-l")
+			tm.press("M-h")
 			tm.waitText(p + "old_1 (open)")
 			tm.press("Down", "Down", "d")
 			tm.waitText("delete session " + p + "old_3? y deletes it")

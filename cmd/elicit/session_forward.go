@@ -25,7 +25,7 @@ import (
 // sessionCommand says whether command takes --session.
 func sessionCommand(command string) bool {
 	switch command {
-	case "tools", "call", "resources", "templates", "read", "prompts", "get", "check", "ping":
+	case "tools", "call", "resources", "templates", "read", "prompts", "get", "check", "ping", "skills", "skill":
 		return true
 	}
 	return false

@@ -79,6 +79,14 @@
 // Besides the tools there is one resource (demo://readme), one resource
 // template (demo://scene/{tool}) and one prompt (greet).
 //
+// It declares the skills extension (io.modelcontextprotocol/skills, in
+// both eras) and serves skills/list and skills/get (go-sdk's
+// AddReceivingCustomMethod) for two skills whose files are resources,
+// read through a second template (skill://{+path}):
+// release-notes (a supporting file and a nested SKILL.md) and tampered,
+// whose entry declares a digest its data.txt does not have, so that
+// elicit skill shows the check failing (skills.go).
+//
 // Concurrency: go-sdk runs every tools/call in its own goroutine, so calls
 // and their questions proceed in parallel; the tools keep no state between
 // calls and share nothing, so answers can never cross.

@@ -142,7 +142,7 @@ func TestSceneTemplate(t *testing.T) {
 			t.Parallel()
 			cs := era.cs(t)
 			list, err := cs.ListResourceTemplates(t.Context(), nil)
-			if err != nil || len(list.ResourceTemplates) != 1 || list.ResourceTemplates[0].URITemplate != demo.SceneTemplate {
+			if err != nil || len(list.ResourceTemplates) != 2 || list.ResourceTemplates[0].URITemplate != demo.SceneTemplate { // and the skills' files
 				t.Fatalf("templates = %+v, %v", list, err)
 			}
 			res, err := cs.ReadResource(t.Context(), &mcp.ReadResourceParams{URI: "demo://scene/wizard"})

@@ -57,16 +57,17 @@ func New(opts *Options) *mcp.Server {
 // request and task still running is cancelled (see bound), and the store's
 // wait returns once their jobs are gone.
 func newServer(cfg config, life context.Context) (*mcp.Server, *taskStore) {
+	// Logging is deprecated from 2026-07-28 on, but current in 2025-11-25.
+	//lint:ignore SA1019 the slow tool logs to 2025-11-25 clients
+	caps := &mcp.ServerCapabilities{Logging: &mcp.LoggingCapabilities{}}
 	srv := mcp.NewServer(&mcp.Implementation{
 		Name:    Name,
 		Title:   "elicit demo server",
 		Version: Version,
 	}, &mcp.ServerOptions{
-		Instructions: instructionsFor(cfg),
-		Logger:       cfg.logger,
-		// Logging is deprecated from 2026-07-28 on, but current in 2025-11-25.
-		//lint:ignore SA1019 the slow tool logs to 2025-11-25 clients
-		Capabilities:              &mcp.ServerCapabilities{Logging: &mcp.LoggingCapabilities{}},
+		Instructions:              instructionsFor(cfg),
+		Logger:                    cfg.logger,
+		Capabilities:              caps,
 		SupportedProtocolVersions: cfg.versions,
 		CompletionHandler:         complete(cfg),
 	})
@@ -87,5 +88,8 @@ func newServer(cfg config, life context.Context) (*mcp.Server, *taskStore) {
 	addSummarize(srv)
 	addReflow(srv, tasks)
 	addFeatures(srv, cfg)
+	if err := addSkills(srv, caps); err != nil {
+		panic(err) // a method name of ours that go-sdk calls standard: a bug
+	}
 	return srv, tasks
 }

@@ -82,7 +82,7 @@ func TestExtDeclarations(t *testing.T) {
 			p := newPeer(t, true, taskOpts())
 			d := p.ok("server/discover", nil)
 			ext, _ := d["capabilities"].(map[string]any)["extensions"].(map[string]any)
-			if diff := cmp.Diff(map[string]any{"io.modelcontextprotocol/tasks": map[string]any{}}, ext); diff != "" {
+			if diff := cmp.Diff(map[string]any{"io.modelcontextprotocol/tasks": map[string]any{}, "io.modelcontextprotocol/skills": map[string]any{}}, ext); diff != "" {
 				t.Errorf("discover extensions (-want +got):\n%s", diff)
 			}
 			if _, has := d["capabilities"].(map[string]any)["tasks"]; has {

@@ -111,8 +111,10 @@ func TestLegacyTaskDeclarations(t *testing.T) {
 	if diff := cmp.Diff(want, init["capabilities"].(map[string]any)["tasks"]); diff != "" {
 		t.Errorf("capabilities.tasks (-want +got):\n%s", diff)
 	}
-	if _, has := init["capabilities"].(map[string]any)["extensions"]; has {
-		t.Errorf("2025-11-25 capabilities declare extensions: %s", asJSON(init["capabilities"]))
+	// The skills extension is declared in every era; the tasks one only
+	// in 2026-07-28.
+	if diff := cmp.Diff(map[string]any{"io.modelcontextprotocol/skills": map[string]any{}}, init["capabilities"].(map[string]any)["extensions"]); diff != "" {
+		t.Errorf("2025-11-25 capabilities.extensions (-want +got):\n%s", diff)
 	}
 	checkTaskSupport(t, p.ok("tools/list", nil))
 }

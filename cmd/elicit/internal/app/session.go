@@ -23,6 +23,9 @@ type Wiring struct {
 	Elicit   client.ElicitModes
 	Sampling client.SamplingMode
 	Roots    []client.Root // nil declares no roots
+	// AppsUI declares the MCP Apps extension: only for a session whose
+	// apps a host renders (elicit app).
+	AppsUI bool
 
 	URLWait, PromptTimeout, ConnectTimeout, RequestTimeout time.Duration
 
@@ -54,6 +57,7 @@ func (w *Wiring) Options() *client.Options {
 		Elicit:         w.Elicit,
 		Roots:          w.Roots,
 		Sampling:       w.Sampling,
+		AppsUI:         w.AppsUI,
 		Prompter:       w.Recorder.Prompter(w.Prompter),
 		Observer:       obs,
 		URLWait:        w.URLWait,

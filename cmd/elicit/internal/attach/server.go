@@ -8,6 +8,7 @@ import (
 	"io"
 	"net"
 	"sync"
+	"syscall"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
@@ -108,6 +109,13 @@ func Serve(ctx context.Context, conn io.ReadWriteCloser, r io.Reader, h Hello, m
 // died or closed it): not an error, the end of this attach.
 var errGone = errors.New("attach: the client went")
 
+// peerWent: the read ended because the client's end closed. A client
+// that closes with our frames unread in its socket makes the kernel reset
+// the connection instead of ending it: that is the client going too.
+func peerWent(err error) bool {
+	return errors.Is(err, io.EOF) || errors.Is(err, syscall.ECONNRESET) || errors.Is(err, syscall.EPIPE)
+}
+
 // forward reads the client's frames into the program until the client
 // detaches or the connection ends, then quits the program (leave).
 func forward(r io.Reader, keys *io.PipeWriter, p *tea.Program, leave func()) error {
@@ -115,7 +123,7 @@ func forward(r io.Reader, keys *io.PipeWriter, p *tea.Program, leave func()) err
 	for {
 		f, err := readFrame(r)
 		if err != nil {
-			if errors.Is(err, io.EOF) {
+			if peerWent(err) {
 				return errGone
 			}
 			return err

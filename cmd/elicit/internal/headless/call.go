@@ -73,7 +73,7 @@ func (e Env) Tools(ctx context.Context, args []string, stdout, stderr io.Writer)
 		return exit.Fail(exit.ToolError, "tools/list on %s: %w", sess.Name(), err)
 	}
 	return WriteJSON(stdout, &ToolsOutput{Server: sess.Name(), Protocol: sess.Protocol(), Era: sess.Era(),
-		Roots: orEmpty(sess.Roots().Roots), Tools: orEmpty(tools), Skipped: why, Findings: FindingsOf(r.findings), LogLevel: r.logLevelOut})
+		Roots: orEmpty(sess.Roots().Roots), Tools: toolEntries(tools), Skipped: why, Findings: FindingsOf(r.findings), LogLevel: r.logLevelOut})
 }
 
 // Call is elicit call.
@@ -250,7 +250,7 @@ type ToolsOutput struct {
 	Protocol string                `json:"protocol"`
 	Era      string                `json:"era"`
 	Roots    jsonList[client.Root] `json:"roots"` // the roots served
-	Tools    []wire.Tool           `json:"tools"`
+	Tools    []ToolEntry           `json:"tools"`
 	// Skipped says why tools were not listed: the server did not declare
 	// them (Tools is then empty).
 	Skipped string `json:"skipped,omitempty"`
@@ -261,6 +261,25 @@ type ToolsOutput struct {
 }
 
 func (o *ToolsOutput) SetRepaired(note string) { o.Repaired = note }
+
+// ToolEntry is one tool as the server sent it, and "app": what its _meta
+// says of its MCP App (the ui:// resource, who may call it, whether only
+// the app may), for a script not to dig it out of _meta.
+type ToolEntry struct {
+	wire.Tool
+	App *wire.ToolApp `json:"app,omitempty"`
+}
+
+func toolEntries(tools []wire.Tool) []ToolEntry {
+	out := make([]ToolEntry, len(tools))
+	for i, t := range tools {
+		out[i].Tool = t
+		if app, ok := t.App(); ok {
+			out[i].App = &app
+		}
+	}
+	return out
+}
 
 // PromptOutput is one question the call's server asked and how it ended.
 type PromptOutput struct {

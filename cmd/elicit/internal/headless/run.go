@@ -67,6 +67,7 @@ type run struct {
 	prompter question.Prompter // answers the questions (nil: all cancelled, nobody is there)
 	answer   string            // the --answer policy, noted in a recording
 	observer client.Observer   // hears the session's events
+	appsUI   bool              // a host renders the session's MCP Apps (app.go)
 	// hubSpec, for a session of the hub (OpenSession): where the caller
 	// stands, applied to the server's spec; the server dies with the hub.
 	hubSpec func(*serverspec.Server)
@@ -184,6 +185,7 @@ func (r *run) connect(ctx context.Context) error {
 		Elicit:         modes,
 		Roots:          spec.Roots, // declared only when some were given
 		Sampling:       sampling,
+		AppsUI:         r.appsUI,
 		Prompter:       question.Route{question.KindElicitation: prompter, question.KindSampling: sampler},
 		Observer:       obs,
 		Recorder:       rec,

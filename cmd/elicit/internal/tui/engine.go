@@ -56,6 +56,11 @@ type engine struct {
 	mu      sync.Mutex
 	pending map[string]error // servers whose transport could not be built
 
+	// apps hosts the tools' MCP Apps (engine_app.go); version is
+	// elicit's, which the host page names as the host's.
+	apps    appHosts
+	version string
+
 	// Hub runs the ACP agents (internal/agents); never nil in the TUI.
 	*agents.Hub
 }

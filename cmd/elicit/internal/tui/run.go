@@ -234,7 +234,7 @@ func (e Env) Run(ctx context.Context, f *Flags, stdout, stderr io.Writer) error 
 	// into it, the transports' undecodable frames too; the findings view
 	// reads it.
 	found := findings.NewRecorder(br.FindingsChanged)
-	eng := &engine{ctx: ctx, m: mgr, state: state, specs: map[string]serverspec.Server{}, pending: map[string]error{}, findings: found,
+	eng := &engine{ctx: ctx, version: f.version, m: mgr, state: state, specs: map[string]serverspec.Server{}, pending: map[string]error{}, findings: found,
 		secrets: sec}
 	var order []string
 	for _, s := range specs {
@@ -281,6 +281,9 @@ func (e Env) Run(ctx context.Context, f *Flags, stdout, stderr io.Writer) error 
 			Elicit:   modes,
 			Roots:    roots,
 			Sampling: sampling,
+			// The tools view hosts a tool's MCP App (its key: elicit
+			// app's host over this session), so the TUI declares it.
+			AppsUI: true,
 			// The person says when a -32042's page is done (r on its
 			// pane, client.Session.CompleteElicitation), or cancels the
 			// call: the wait is theirs, unless --url-wait bounds it.
@@ -297,6 +300,10 @@ func (e Env) Run(ctx context.Context, f *Flags, stdout, stderr io.Writer) error 
 		}
 	}
 	eng.sessionOpts = func(name string) *client.Options { return wiring(name).Options() }
+	eng.apps = appHosts{
+		frame: func(server string, f client.Frame) { br.Frame(appServer(server), f) },
+		note:  func(server, line string) { br.Stderr(appServer(server), line) },
+	}
 	eng.transports = func(spec serverspec.Server) (transport.Transport, error) {
 		spec.Auth = tuiAuth(br, f.AuthTimeout)
 		return spec.Transport(wiring(spec.Name).TransportObserver(), eng.secrets)
