@@ -42,6 +42,10 @@ type agentView struct {
 	styled *themes.Styles // the styles the input was given
 	// picker is the mode and config picker (alt+m).
 	picker agentPicker
+	// sessions is the session list (alt+h).
+	sessions agentSessions
+	// termPanes are the agent's terminals as panes (alt+o).
+	termPanes termPanes
 }
 
 // agentTurn is one turn under way.
@@ -165,6 +169,13 @@ func (v *agentView) update(c *viewCtx, msg tea.Msg) tea.Cmd {
 		v.agent(c)
 	case agentTurnDoneMsg:
 		delete(v.turns, msg.agent)
+	case agentSessionsMsg:
+		v.sessionsMsg(msg)
+	case agentOpenedMsg:
+		v.sessions.opening = ""
+		if msg.err != nil {
+			return notice("the session did not open: " + errText(msg.err))
+		}
 	case agentStopMsg:
 		if msg.err != nil {
 			if t := v.turns[msg.agent]; t != nil {
@@ -185,7 +196,17 @@ func (v *agentView) key(c *viewCtx, k tea.KeyPressMsg) tea.Cmd {
 	if v.picker.open {
 		return v.pickerKey(c, a, k)
 	}
+	if v.sessions.open {
+		return v.sessionsKey(c, a, k)
+	}
+	if v.termPanes.open {
+		return v.termPanesKey(c, a, k)
+	}
 	switch {
+	case key.Matches(k, c.keys.AgentTermPanes):
+		return v.openTermPanes(c, a)
+	case key.Matches(k, c.keys.AgentSessions):
+		return v.openSessions(c, a)
 	case key.Matches(k, c.keys.AgentKillTerm):
 		return killNewest(c, a.Name, c.engine.AgentTerminals(a.Name))
 	case key.Matches(k, c.keys.AgentSettings):
@@ -258,6 +279,8 @@ func (v *agentView) send(c *viewCtx, a AgentStatus) tea.Cmd {
 		return nil
 	case v.turns[a.Name] != nil:
 		return notice("a turn is under way: wait for it, or esc stops it")
+	case v.sessions.opening == a.Name:
+		return notice("the session is opening: wait for it")
 	case a.State != client.StateReady || a.SessionID == "":
 		return notice(untrusted.Line(a.Name) + " is not ready: " + agentStateText(a))
 	}
@@ -353,12 +376,28 @@ func (v *agentView) render(c *viewCtx) string {
 		}
 	}
 	v.input.SetWidth(max(w-4, 10))
-	plan = append(plan, terminalPanel(c, c.engine.AgentTerminals(a.Name))...)
+	terms := c.engine.AgentTerminals(a.Name)
+	if !v.termPanes.open {
+		plan = append(plan, terminalPanel(c, terms)...)
+	}
 	bottom := append(plan, v.input.View(), v.footer(c, a))
-	if v.picker.open {
+	switch {
+	case v.termPanes.open:
+		bottom = append(plan, termPanesFooter(c))
+	case v.picker.open:
 		bottom = append(plan, v.pickerLines(c, a)...)
+	case v.sessions.open && v.sessions.agent == a.Name:
+		bottom = append(plan, v.sessionsLines(c, a)...)
 	}
 	room := max(h-len(head)-len(bottom), 1)
+	if v.termPanes.open {
+		if panes := v.termPaneLines(c, terms, w, room); panes != nil {
+			return strings.Join(append(append(head, panes...), bottom...), "\n")
+		}
+		bottom = append(plan, terminalPanel(c, terms)...)
+		bottom = append(bottom, v.input.View(), v.footer(c, a))
+		room = max(h-len(head)-len(bottom), 1)
+	}
 	lines := v.lines
 	if len(lines) == 0 {
 		lines = strings.Split(st.Muted.Render(emptyTranscript(a)), "\n")
@@ -480,6 +519,9 @@ func (v *agentView) footer(c *viewCtx, a AgentStatus) string {
 		parts = nil
 	}
 	parts = append(parts, k("pgup/pgdn", "scroll"), k("F4", "its questions"))
+	if a.Can.List && a.SessionID != "" && a.State == client.StateReady && v.turns[a.Name] == nil {
+		parts = append(parts, k("alt+h", "sessions"))
+	}
 	if a.State == client.StateFailed || a.State == client.StateDisconnected {
 		parts = append([]string{k("ctrl+r", "start it again")}, parts...)
 	}

@@ -19,6 +19,47 @@ type fakeAgents struct {
 	settings  []string // "agent mode ID", "agent ID=VALUE"
 	terminals []AgentTerminal
 	kills     []string // "agent id"
+	// sessions is what session/list answers; opened and deleted what
+	// was asked ("agent load ID", "agent resume ID", "agent ID");
+	// openFn plays a load (nil: nothing replayed).
+	sessions []AgentSession
+	opened   []string
+	deleted  []string
+	openFn   func(agent, id string, load bool) error
+}
+
+func (f *fakeAgents) AgentSessions(agent string) ([]AgentSession, error) {
+	f.amu.Lock()
+	defer f.amu.Unlock()
+	return append([]AgentSession(nil), f.sessions...), nil
+}
+
+func (f *fakeAgents) AgentOpenSession(agent, id string, load bool) error {
+	f.amu.Lock()
+	what := "resume"
+	if load {
+		what = "load"
+	}
+	f.opened = append(f.opened, agent+" "+what+" "+id)
+	fn := f.openFn
+	f.amu.Unlock()
+	if fn != nil {
+		return fn(agent, id, load)
+	}
+	return nil
+}
+
+func (f *fakeAgents) AgentDeleteSession(agent, id string) error {
+	f.amu.Lock()
+	defer f.amu.Unlock()
+	f.deleted = append(f.deleted, agent+" "+id)
+	for i, s := range f.sessions {
+		if s.ID == id {
+			f.sessions = append(f.sessions[:i:i], f.sessions[i+1:]...)
+			break
+		}
+	}
+	return nil
 }
 
 func (f *fakeAgents) AgentSetMode(agent, modeID string) error {

@@ -65,6 +65,12 @@ func entryLines(st *themes.Styles, e agentEntry, w int) []string {
 			style = st.Warning
 		}
 		return wrapStyled(style, "■ "+e.text, w)
+	case entryAction:
+		style := st.Muted
+		if e.warn {
+			style = st.Warning
+		}
+		return wrapStyled(style, "· "+untrusted.Text(e.text), w)
 	case entryNote:
 		style := st.Muted
 		if e.warn {

@@ -18,6 +18,7 @@ const (
 	entrySummary                          // a compaction's summary, joined
 	entryTurnEnd                          // how a turn ended, as the agent said
 	entryNote                             // what elicit did (stop sent, an error)
+	entryAction                           // a request of elicit's as it ended (AgentAction)
 )
 
 // agentEntry is one entry of a transcript. Its strings are the agent's
@@ -33,6 +34,9 @@ type agentEntry struct {
 	label string
 	// warn marks a note or turn end that is a failure.
 	warn bool
+	// told marks a prompt the agent told of (user_message_chunk), whose
+	// chunks join; the person's own prompt is whole.
+	told bool
 }
 
 // What a transcript keeps: the newest entries, and of each text the
@@ -182,8 +186,21 @@ func (l *agentLog) apply(u AgentUpdate) {
 		t, cut := keepText(text, 0)
 		l.add(agentEntry{kind: kind, text: t, cut: cut})
 	case u.Known && u.Kind == "user_message_chunk":
-		// The agent replays what the person said (session/load); the
-		// person's own prompt is already in the transcript.
+		// What the person said, as the agent tells it: a loaded
+		// session's history (session/load) replays every prompt. Chunks
+		// join into one prompt; a new one starts a turn, as the person's
+		// own does.
+		text := u.Text
+		if u.ContentType != "" && u.ContentType != "text" {
+			text = "[" + u.ContentType + " content]"
+		}
+		if e := l.last(); e != nil && e.kind == entryUser && e.told {
+			e.text, e.cut = keepText(e.text+text, e.cut)
+			return
+		}
+		clear(l.tools)
+		t, cut := keepText(text, 0)
+		l.add(agentEntry{kind: entryUser, text: t, cut: cut, told: true})
 	case u.Tool != nil:
 		tc := *u.Tool
 		tc.Content, tc.Locations = keepRaw(tc.Content), keepRaw(tc.Locations)
@@ -223,6 +240,15 @@ func (l *agentLog) apply(u AgentUpdate) {
 			text += ": " + u.Compaction.Error
 		}
 		l.add(agentEntry{kind: entryCompaction, text: text, warn: u.Compaction.Status == "failed"})
+	case u.Action != nil:
+		a := u.Action
+		text := a.Method
+		for _, s := range []string{a.SessionID, a.Subject} {
+			if s != "" {
+				text += " " + s
+			}
+		}
+		l.add(agentEntry{kind: entryAction, text: text + ": " + a.Ended, warn: a.Ended != "ok"})
 	default:
 		// Unknown, or known but not drawn apart: shown plainly.
 		l.add(agentEntry{kind: entryOther, label: u.Kind, text: string(keepRaw(u.Raw))})

@@ -31,7 +31,7 @@ func terminalPanel(c *viewCtx, terms []AgentTerminal) []string {
 		terms = terms[n:]
 	}
 	for _, t := range terms {
-		state, style := "running (alt+k kills it)", st.Info
+		state, style := "running (alt+k kills it, alt+o shows it)", st.Info
 		if t.Exited {
 			state, style = untrusted.Line(t.Ended), st.Muted
 		}
@@ -55,14 +55,19 @@ func terminalPanel(c *viewCtx, terms []AgentTerminal) []string {
 func killNewest(c *viewCtx, agent string, terms []AgentTerminal) tea.Cmd {
 	for i := len(terms) - 1; i >= 0; i-- {
 		if t := terms[i]; !t.Exited {
-			eng := c.engine
-			return func() tea.Msg {
-				if err := eng.AgentKillTerminal(agent, t.ID); err != nil {
-					return noticeMsg("kill " + untrusted.Line(t.ID) + ": " + err.Error())
-				}
-				return noticeMsg("killed " + untrusted.Line(t.ID))
-			}
+			return killTerminal(c, agent, t.ID)
 		}
 	}
 	return notice("no terminal of the agent's is running")
+}
+
+// killTerminal kills one of the agent's terminals for the person.
+func killTerminal(c *viewCtx, agent, id string) tea.Cmd {
+	eng := c.engine
+	return func() tea.Msg {
+		if err := eng.AgentKillTerminal(agent, id); err != nil {
+			return noticeMsg("kill " + untrusted.Line(id) + ": " + err.Error())
+		}
+		return noticeMsg("killed " + untrusted.Line(id))
+	}
 }

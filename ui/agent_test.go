@@ -539,7 +539,7 @@ func TestAgentTerminalsPanel(t *testing.T) {
 			}
 		})
 		s := d.screen()
-		for _, want := range []string{"▣ term_1 · exited 0 · make", "  two", "▣ term_2 · running (alt+k kills it) · sleep 30", "  l5"} {
+		for _, want := range []string{"▣ term_1 · exited 0 · make", "  two", "▣ term_2 · running (alt+k kills it, alt+o shows it) · sleep 30", "  l5"} {
 			if !strings.Contains(s, want) {
 				t.Errorf("panel lacks %q:\n%s", want, s)
 			}
@@ -554,6 +554,42 @@ func TestAgentTerminalsPanel(t *testing.T) {
 		}
 		if s := d.screen(); !strings.Contains(s, "▣ term_2 · killed by the person · sleep 30") {
 			t.Errorf("after alt+k:\n%s", s)
+		}
+	})
+}
+
+// TestAgentReplayShowsUserPrompts: an agent replaying a session's
+// history (session/load) sends the person's earlier prompts as
+// user_message_chunk; they are part of the transcript, chunks joined, as
+// the person's own lines.
+func TestAgentReplayShowsUserPrompts(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		var br *Bridge
+		d := agentDriver(t, func(f *fakeEngine) {
+			f.promptFn = func(ctx context.Context, agent, text string) (AgentTurnEnd, error) {
+				for _, u := range []AgentUpdate{
+					{Kind: "user_message_chunk", Known: true, Text: "earlier "},
+					{Kind: "user_message_chunk", Known: true, Text: "question\x1b[2J"},
+					{Kind: "agent_message_chunk", Known: true, Text: "earlier answer"},
+					{Kind: "user_message_chunk", Known: true, Text: "second question"},
+				} {
+					br.AgentUpdate(agent, u)
+				}
+				return AgentTurnEnd{StopReason: "end_turn"}, nil
+			}
+		})
+		br = d.m.bridge
+		d.typeText("go")
+		d.keys(keyEnter)
+		d.turnDone()
+		s := d.screen()
+		for _, want := range []string{"› go", "› earlier question", "earlier answer", "› second question"} {
+			if !strings.Contains(s, want) {
+				t.Errorf("screen lacks %q:\n%s", want, s)
+			}
+		}
+		if strings.Contains(s, "\x1b[2J") {
+			t.Errorf("the agent's escape reached the screen")
 		}
 	})
 }

@@ -220,6 +220,16 @@ type AgentEngine interface {
 	// the person.
 	AgentTerminals(agent string) []AgentTerminal
 	AgentKillTerminal(agent, id string) error
+	// AgentSessions lists the agent's sessions (session/list, every
+	// page); AgentOpenSession makes one the agent's session, loaded
+	// (session/load: its history replayed through Bridge.AgentUpdate
+	// before it returns) or resumed (session/resume); AgentDeleteSession
+	// deletes one (session/delete). Each only when the agent declares
+	// it (AgentStatus.Can), and each ends as an action
+	// (AgentUpdate.Action).
+	AgentSessions(agent string) ([]AgentSession, error)
+	AgentOpenSession(agent, id string, load bool) error
+	AgentDeleteSession(agent, id string) error
 }
 
 // AgentTerminal is one of an agent's terminals; Command and Output are
@@ -248,7 +258,22 @@ type AgentStatus struct {
 	Mode   string
 	Modes  []AgentMode
 	Config []AgentConfig
+	// Can is which session methods the agent declares.
+	Can AgentCan
 }
+
+// AgentCan is which of the session methods beyond new and prompt an
+// agent declares (agentCapabilities).
+type AgentCan struct{ List, Load, Resume, Delete bool }
+
+// AgentSession is one session of the agent's session/list; its text is
+// the agent's (untrusted).
+type AgentSession struct{ ID, Cwd, Title, UpdatedAt string }
+
+// AgentAction is one request of elicit's beyond the turn (or one of the
+// agent's that acts: a terminal) as it ended: Ended "ok", an error, "not
+// sent: …", "killed by the person".
+type AgentAction struct{ Method, SessionID, Subject, Ended string }
 
 // AgentMode is one mode of an agent's session.
 type AgentMode struct{ ID, Name string }
@@ -289,7 +314,10 @@ type AgentUpdate struct {
 	Usage    *AgentUsage
 	// Notice is a notice update; Compaction a compaction_update or a
 	// compaction_summary_chunk (its Text).
-	Notice     *AgentNotice
+	Notice *AgentNotice
+	// Action is elicit's own (Kind "elicit/action"): a request of ours
+	// as it ended, put in the transcript where it happened.
+	Action     *AgentAction
 	Compaction *AgentCompaction
 	// Raw is the update object as sent; Known is false for a kind the
 	// engine does not decode (shown plainly, never as an error).

@@ -55,7 +55,7 @@ type keyMap struct {
 	// Tasks, and running a tool as one.
 	CancelTask, TaskPrompt, ListTasks, TaskToggle key.Binding
 	// The agent view (its footer and the permission pane's say them too).
-	AgentSend, AgentStop, AgentNext, AgentRestart, AgentSettings, AgentKillTerm key.Binding
+	AgentSend, AgentStop, AgentNext, AgentRestart, AgentSettings, AgentKillTerm, AgentSessions, AgentTermPanes key.Binding
 	// The roots view.
 	RootAdd, RootAddAll, RootRemove, RootRename key.Binding
 	// The findings view: the selected finding's frame, in the traffic view.
@@ -148,6 +148,9 @@ func newKeyMap() keyMap {
 		AgentRestart:  b("ctrl+r", "start it again (a new session)", "ctrl+r"),
 		AgentSettings: b("alt+m", "its mode and config options", "alt+m"),
 		AgentKillTerm: b("alt+k", "kill its newest running terminal", "alt+k"),
+		AgentSessions: b("alt+h", "its sessions (history): load, resume, delete", "alt+h"),
+		// In the panes: tab/←→ the next one, k kills it, esc goes back.
+		AgentTermPanes: b("alt+o", "its terminals as panes (k kills one)", "alt+o"),
 
 		RootAdd:    b("a", "add a root (a path) to this server", "a"),
 		RootAddAll: b("A", "add a root to every server", "A"),
@@ -218,7 +221,10 @@ func (k *keyMap) helpSections(tabs []*key.Binding) []helpSection {
 			line("tab/enter · esc", "take the highlighted · close list", &k.CompleteTake, &k.CompleteClose)}},
 		{"Tasks (F11)", []helpLine{one(&k.CancelTask), one(&k.TaskPrompt), one(&k.ListTasks)}},
 		{"Roots (alt+r)", []helpLine{one(&k.RootAdd), one(&k.RootAddAll), one(&k.RootRemove), one(&k.RootRename)}},
-		{"Agent (alt+a)", []helpLine{one(&k.AgentSend), one(&k.AgentStop), one(&k.AgentNext), one(&k.AgentRestart), one(&k.AgentSettings), one(&k.AgentKillTerm)}},
+		{"Agent (alt+a)", []helpLine{one(&k.AgentSend), one(&k.AgentStop), one(&k.AgentNext), one(&k.AgentRestart),
+			// Paired, so that the help still fits 120×40.
+			line("alt+m · alt+h", "mode, config · sessions", &k.AgentSettings, &k.AgentSessions),
+			line("alt+k · alt+o", "kill a terminal · panes", &k.AgentKillTerm, &k.AgentTermPanes)}},
 		// One section for the two alt-only views, so that the help still
 		// fits 120×56; the skills view's keys are Select and Back.
 		{"Findings (alt+i) · Skills (alt+l)", []helpLine{one(&k.ShowFrame),

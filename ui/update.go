@@ -51,6 +51,10 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		cmd = m.handleNotice(msg)
 	case authStateMsg:
 		m.handleAuthState(msg)
+	case runMsg:
+		cmd = m.handleRun(msg)
+	case ranMsg:
+		cmd = m.handleRan(msg)
 	case agentsChangedMsg:
 		cmd = loadAgents(m.engine)
 	case agentsMsg:

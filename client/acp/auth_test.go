@@ -68,3 +68,41 @@ func TestAuthBothKinds(t *testing.T) {
 		}
 	})
 }
+
+// TestAuthBeforeEverySessionMethod: an agent may want the sign-in for
+// session/list, load, resume and delete as for session/new (codex-acp
+// 0.16.0 answers session/list -32000 before it); the client signs in as
+// for session/new, once, and tries again.
+func TestAuthBeforeEverySessionMethod(t *testing.T) {
+	for _, method := range []string{"list", "load", "resume", "delete"} {
+		t.Run(method, func(t *testing.T) {
+			var chosen int
+			c := start(t, "plain", nil, func(o *acp.Options) {
+				signIn(t, t.TempDir(), "agent-login", nil)(o)
+				o.ChooseAuth = func(context.Context, []acp.AuthMethod) (string, error) { chosen++; return "agent-login", nil }
+			})
+			ctx := bounded(t)
+			var err error
+			switch method {
+			case "list":
+				var list []acp.SessionInfo
+				list, err = c.ListSessions(ctx, "")
+				if err == nil && len(list) != 3 {
+					t.Errorf("listed %+v", list)
+				}
+			case "load":
+				_, err = c.OpenSession(ctx, acp.SessionParams{Cwd: t.TempDir(), Load: "ts_old_1"})
+			case "resume":
+				_, err = c.OpenSession(ctx, acp.SessionParams{Cwd: t.TempDir(), Resume: "ts_old_1"})
+			case "delete":
+				err = c.DeleteSession(ctx, "ts_old_1")
+			}
+			if err != nil {
+				t.Fatalf("session/%s before a sign-in: %v", method, err)
+			}
+			if chosen != 1 {
+				t.Errorf("the sign-in was asked %d times", chosen)
+			}
+		})
+	}
+}

@@ -146,22 +146,31 @@ func (c *Client) reopen(ctx context.Context, method, sid string, r roots, declar
 	}
 	if method == MethodSessionLoad {
 		hist = newTurnState()
+		hist.history = true
 		c.history[sid] = hist
 	}
 	c.mu.Unlock()
 	params := c.sessionParams(r)
 	params["sessionId"] = sid
-	raw, err := c.scopedCall(ctx, method, params, nil)
+	var raw json.RawMessage
+	err := c.signedIn(ctx, func() (err error) {
+		raw, err = c.scopedCall(ctx, method, params, nil)
+		if err != nil {
+			// Each try is an action of its own.
+			c.actions.ended(c, method, sid, err)
+		}
+		return err
+	})
 	c.mu.Lock()
 	delete(c.history, sid)
 	if err != nil && !already {
 		delete(c.cwds, sid)
 	}
 	c.mu.Unlock()
-	c.actions.ended(c, method, sid, err)
 	if err != nil {
 		return Session{}, err
 	}
+	c.actions.ended(c, method, sid, nil)
 	s := Session{ID: sid}
 	s.Modes, s.ConfigOptions = decodeSetup(raw)
 	if hist != nil {
@@ -233,8 +242,12 @@ func (c *Client) ListSessions(ctx context.Context, cwd string) ([]SessionInfo, e
 		if cursor != "" {
 			params["cursor"] = cursor
 		}
-		raw, err := c.peer.call(ctx, MethodSessionList, params, c.opts.CancelWait)
-		c.actions.ended(c, MethodSessionList, "", err)
+		var raw json.RawMessage
+		err := c.signedIn(ctx, func() (err error) {
+			raw, err = c.peer.call(ctx, MethodSessionList, params, c.opts.CancelWait)
+			c.actions.ended(c, MethodSessionList, "", err)
+			return err
+		})
 		if err != nil {
 			return all, err
 		}
@@ -281,9 +294,11 @@ func (c *Client) DeleteSession(ctx context.Context, sid string) error {
 		c.actions.add(c, Action{Method: MethodSessionDelete, SessionID: sid, Ended: "not sent: sessionCapabilities.delete not declared"})
 		return fmt.Errorf("%w: %s (sessionCapabilities.delete)", ErrNotDeclared, MethodSessionDelete)
 	}
-	_, err := c.peer.call(ctx, MethodSessionDelete, map[string]string{"sessionId": sid}, c.opts.CancelWait)
-	c.actions.ended(c, MethodSessionDelete, sid, err)
-	return err
+	return c.signedIn(ctx, func() error {
+		_, err := c.peer.call(ctx, MethodSessionDelete, map[string]string{"sessionId": sid}, c.opts.CancelWait)
+		c.actions.ended(c, MethodSessionDelete, sid, err)
+		return err
+	})
 }
 
 // SetMode runs session/set_mode. The agent confirms the change with a

@@ -126,6 +126,10 @@ func TestLoadSessionReplaysHistory(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		// The person's prompts are history too (user_message_chunk).
+		if s.History == nil || s.History.User != "old prompt 2" {
+			t.Errorf("history without the person's prompt: %+v", s.History)
+		}
 		if s.History == nil || s.History.Message != "old answer 2" || s.Modes == nil || s.Modes.CurrentModeID != "ask" || len(s.ConfigOptions) != 2 {
 			t.Fatalf("session %+v history %+v", s, s.History)
 		}
@@ -135,6 +139,12 @@ func TestLoadSessionReplaysHistory(t *testing.T) {
 		res, err := c.Prompt(ctx, s.ID, "hello again")
 		if err != nil || res.Message != "You said: hello again" {
 			t.Errorf("turn after load: %+v, %v", res, err)
+		}
+		// Loaded again, each of the person's prompts is a line of its own.
+		s, err = c.OpenSession(ctx, acp.SessionParams{Cwd: t.TempDir(), Load: ag.old + "2"})
+		if err != nil || s.History == nil || s.History.User != "old prompt 2\nhello again" ||
+			s.History.Message != "old answer 2\nYou said: hello again" {
+			t.Errorf("loaded again: %+v, %v", s.History, err)
 		}
 	})
 }

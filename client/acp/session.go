@@ -3,11 +3,9 @@ package acp
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"os"
 	"os/exec"
-	"slices"
 	"strings"
 
 	"github.com/elicit-dev/elicit/client/wire"
@@ -85,28 +83,12 @@ func (c *Client) NewSession(ctx context.Context, cwd string) (string, error) {
 // $/cancel_request, and the agent's -32800 is ErrCancelled: cancelled,
 // not failed.
 func (c *Client) openNew(ctx context.Context, r roots) (Session, error) {
-	s, err := c.newSession(ctx, r)
-	var ae *AuthRequiredError
-	if !errors.As(err, &ae) || c.opts.ChooseAuth == nil {
-		return s, err
-	}
-	id, cerr := c.opts.ChooseAuth(ctx, ae.Methods)
-	if cerr != nil {
-		return Session{}, fmt.Errorf("%w (no method chosen: %v)", err, cerr)
-	}
-	i := slices.IndexFunc(ae.Methods, func(m AuthMethod) bool { return m.ID == id })
-	if i < 0 {
-		return Session{}, fmt.Errorf("%w (%q is not one of them)", err, id)
-	}
-	if ae.Methods[i].Type == AuthTerminal {
-		err = c.terminalAuth(ctx, ae.Methods[i])
-	} else {
-		err = c.Authenticate(ctx, id)
-	}
-	if err != nil {
-		return Session{}, err
-	}
-	return c.newSession(ctx, r)
+	var s Session
+	err := c.signedIn(ctx, func() (err error) {
+		s, err = c.newSession(ctx, r)
+		return err
+	})
+	return s, err
 }
 
 func (c *Client) newSession(ctx context.Context, r roots) (Session, error) {
@@ -121,10 +103,6 @@ func (c *Client) newSession(ctx context.Context, r roots) (Session, error) {
 		}
 	}
 	raw, err := c.scopedCall(ctx, MethodSessionNew, c.sessionParams(r), opened)
-	var re *RPCError
-	if errors.As(err, &re) && re.Err.Code == CodeAuthRequired && len(c.init.AuthMethods) > 0 {
-		return Session{}, &AuthRequiredError{Methods: c.init.AuthMethods, Err: err}
-	}
 	if err != nil {
 		return Session{}, err
 	}

@@ -29,6 +29,11 @@ type TurnResult struct {
 	// kept.
 	Message, Thought       string
 	MessageCut, ThoughtCut int
+	// User is the person's prompts as the agent told them
+	// (user_message_chunk: a load's history), joined, at most
+	// MaxTextBytes; UserCut counts the bytes not kept.
+	User    string
+	UserCut int
 	// ToolCalls are the turn's tool calls, merged, in order of first
 	// report: the first MaxToolCalls, each raw field at most
 	// MaxKeptUpdateBytes (keptToolCall). ToolUpdatesDropped counts the
@@ -60,6 +65,13 @@ type turnState struct {
 	byID    map[string]int
 	msg     []byte
 	thought []byte
+	// user is the person's prompts as the agent told them (a load).
+	user []byte
+	// history is set for a load's replay, whose messages are of many
+	// turns: a message after another kind of update starts a line of
+	// its own. last is the kind of the update before.
+	history bool
+	last    string
 	// latest is where in res.Other the update of a replacing kind stands;
 	// added counts the others kept.
 	latest  map[string]int
@@ -99,9 +111,16 @@ func (t *turnState) add(u Update) {
 	t.heard()
 	t.mu.Lock()
 	defer t.mu.Unlock()
+	newLine := func(b []byte) string {
+		if t.history && t.last != u.Kind && len(b) > 0 {
+			return "\n"
+		}
+		return ""
+	}
+	defer func() { t.last = u.Kind }()
 	switch {
 	case u.Kind == UpdateAgentMessage && u.Content != nil:
-		t.res.MessageCut += appendText(&t.msg, u.Content.Text)
+		t.res.MessageCut += appendText(&t.msg, newLine(t.msg)+u.Content.Text)
 	case u.Kind == UpdateAgentThought && u.Content != nil:
 		t.res.ThoughtCut += appendText(&t.thought, u.Content.Text)
 	case u.ToolCall != nil:
@@ -116,6 +135,8 @@ func (t *turnState) add(u Update) {
 		}
 		t.byID[tc.ID] = len(t.res.ToolCalls)
 		t.res.ToolCalls = append(t.res.ToolCalls, tc)
+	case u.Kind == UpdateUserMessage && u.Content != nil:
+		t.res.UserCut += appendText(&t.user, newLine(t.user)+u.Content.Text)
 	case u.Kind == UpdateUserMessage:
 	case replaces(u.Kind):
 		k := keptUpdate(u)
@@ -138,7 +159,7 @@ func (t *turnState) result() TurnResult {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	r := t.res
-	r.Message, r.Thought = string(t.msg), string(t.thought)
+	r.Message, r.Thought, r.User = string(t.msg), string(t.thought), string(t.user)
 	r.ToolCalls = append([]ToolCall(nil), t.res.ToolCalls...)
 	r.Other = append([]Update(nil), t.res.Other...)
 	return r

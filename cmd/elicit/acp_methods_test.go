@@ -60,7 +60,7 @@ func TestACPSessionFlags(t *testing.T) {
 					b.WriteString(s.SessionID + " ")
 				}
 				if out.History != nil {
-					b.WriteString("history:" + out.History.Message + " ")
+					b.WriteString("history:" + out.History.User + "/" + out.History.Message + " ")
 				}
 				if out.Modes != nil {
 					b.WriteString("mode:" + out.Modes.CurrentModeID + " ")
@@ -97,7 +97,7 @@ func TestACPSessionFlags(t *testing.T) {
 				{[]string{"--list-sessions"}, 0, o + "1 " + o + "2 " + o + "3 message: | session/list ok | session/list ok"},
 				{[]string{"--delete", o + "2", "--list-sessions"}, 0, o + "1 " + o + "3 message: | session/delete ok | session/list ok"},
 				{[]string{"--load", o + "2", "--mode", "code", "--config", "verbose=true", "--config", "model=large", "--prompt", "named"}, 0,
-					"history:old answer 2 mode:code setup:current_mode_update setup:config_option_update setup:config_option_update tool:read_file message: | session/load ok | session/set_mode ok | session/set_config_option ok | session/set_config_option ok | session/close ok | closed"},
+					"history:old prompt 2/old answer 2 mode:code setup:current_mode_update setup:config_option_update setup:config_option_update tool:read_file message: | session/load ok | session/set_mode ok | session/set_config_option ok | session/set_config_option ok | session/close ok | closed"},
 				{[]string{"--resume", o + "1", "--prompt", "notice compact"}, 0,
 					"mode:ask update:notice message:Noticed. | session/resume ok | session/close ok | closed"},
 				{[]string{"--prompt", "compact"}, 0,

@@ -98,7 +98,7 @@ func TestTUIACPTerminalAndWrite(t *testing.T) {
 	tm.read()
 	tm.press("Enter")
 	tm.press("M-a")
-	tm.waitText("running (alt+k kills it)")
+	tm.waitText("running (alt+k kills it,")
 	tm.waitText("  tick 2")
 	tm.press("M-k")
 	tm.waitText(`"signal":"SIGKILL"`)

@@ -31,11 +31,22 @@ if (!sdkDir) {
 // client declares auth.terminal), which runs this script again with
 // --login and ELICIT_TS_LOGIN=yes: it leaves a mark in that folder and
 // exits 0, as a real agent's interactive login stores its credentials.
+// On a terminal (stdin and stdout both) it asks the person first, and
+// the mark says "tty": a client that suspends its UI for it must hand it
+// the terminal itself, not pipes.
 const authDir = process.env.ELICIT_TS_AUTH_DIR;
 const fs = await import("node:fs");
 if (process.argv.includes("--login")) {
   if (process.env.ELICIT_TS_LOGIN !== "yes" || !authDir) process.exit(1);
-  fs.writeFileSync(path.join(authDir, "signed-in"), "yes\n");
+  let mark = "yes\n";
+  if (process.stdin.isTTY && process.stdout.isTTY) {
+    const rl = (await import("node:readline/promises")).createInterface({ input: process.stdin, output: process.stdout });
+    const answer = await rl.question("TS agent sign-in: type yes to sign in: ");
+    rl.close();
+    if (answer.trim() !== "yes") process.exit(1);
+    mark = "tty\n";
+  }
+  fs.writeFileSync(path.join(authDir, "signed-in"), mark);
   process.exit(0);
 }
 let authed = false;
@@ -456,6 +467,8 @@ const app = acp
     return { sessionId, ...setup(s) };
   })
   .onRequest("session/load", async (ctx) => {
+    // As codex-acp 0.16.0 does: every session method wants the sign-in.
+    if (authDir && !signedIn()) throw RequestError.authRequired();
     const s = sessions.get(ctx.params.sessionId);
     if (!s) throw RequestError.sessionNotFound(ctx.params.sessionId);
     s.active = true;
@@ -468,6 +481,8 @@ const app = acp
     return setup(s);
   })
   .onRequest("session/resume", ({ params }) => {
+    // As codex-acp 0.16.0 does: every session method wants the sign-in.
+    if (authDir && !signedIn()) throw RequestError.authRequired();
     const s = sessions.get(params.sessionId);
     if (!s) throw RequestError.sessionNotFound(params.sessionId);
     s.active = true;
@@ -475,6 +490,8 @@ const app = acp
     return setup(s);
   })
   .onRequest("session/list", ({ params }) => {
+    // As codex-acp 0.16.0 does: every session method wants the sign-in.
+    if (authDir && !signedIn()) throw RequestError.authRequired();
     const all = [...sessions.entries()].filter(([, s]) => !params.cwd || s.cwd === params.cwd);
     const from = params.cursor ? Number(params.cursor) : 0;
     const page = all.slice(from, from + 2).map(([sessionId, s]) => ({ sessionId, cwd: s.cwd, title: s.history[0]?.user ?? "new" }));
@@ -487,6 +504,8 @@ const app = acp
     return {};
   })
   .onRequest("session/delete", ({ params }) => {
+    // As codex-acp 0.16.0 does: every session method wants the sign-in.
+    if (authDir && !signedIn()) throw RequestError.authRequired();
     if (!sessions.delete(params.sessionId)) throw RequestError.sessionNotFound(params.sessionId);
     return {};
   })

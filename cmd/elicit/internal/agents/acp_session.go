@@ -180,6 +180,8 @@ func (s *setupUpdates) all() []acpUpdate {
 
 // acpHistory is what session/load replayed, shown as a turn is.
 type acpHistory struct {
+	// User is the person's prompts as the agent replayed them, joined.
+	User      string         `json:"user"`
 	Message   string         `json:"message"`
 	Thought   string         `json:"thought,omitempty"`
 	ToolCalls []acp.ToolCall `json:"toolCalls"`
@@ -190,7 +192,7 @@ func historyOf(r *acp.TurnResult) *acpHistory {
 	if r == nil {
 		return nil
 	}
-	h := &acpHistory{Message: r.Message, Thought: r.Thought, ToolCalls: append([]acp.ToolCall{}, r.ToolCalls...), Updates: []acpUpdate{}}
+	h := &acpHistory{User: r.User, Message: r.Message, Thought: r.Thought, ToolCalls: append([]acp.ToolCall{}, r.ToolCalls...), Updates: []acpUpdate{}}
 	for _, u := range r.Other {
 		h.Updates = append(h.Updates, acpUpdate{Kind: u.Kind, Raw: u.Raw, Replaced: u.Replaced, Cut: u.Cut})
 	}

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"sync"
 	"time"
@@ -152,14 +153,26 @@ func (h *Hub) connect(ctx context.Context, name string) {
 	w := &app.AgentWiring{Name: name, Version: h.version, Command: spec.Command, Args: spec.Args, Env: spec.Env, Dir: spec.Dir,
 		Secrets: h.secrets, SecretValues: spec.SecretValues(), Recorder: h.rec,
 		Prompter: shown.Prompter{Next: h.br, Secrets: h.secrets}, Journal: h.journal,
-		// An agent that wants a sign-in asks which method, as a form pane.
+		// An agent that wants a sign-in asks which method, as a form pane;
+		// a terminal method's command runs on the TUI's terminal, the TUI
+		// suspended meanwhile.
 		AskAuth: h.br,
+		TerminalAuth: func(ctx context.Context, cmd *exec.Cmd) error {
+			return h.br.RunOnTerminal(ctx, name+": terminal sign-in", cmd)
+		},
 		OnUpdate: func(u acp.Update) {
 			h.settingsUpdate(name, u)
 			h.br.AgentUpdate(name, shown.Update(h.secrets, uiUpdate(u)))
 		},
 		OnStderr: func(line string) { h.br.Stderr(name, line) },
-		AllowFS:  h.allowFS, AllowTerminal: h.allowTerminal,
+		// Each request of ours beyond the turn ends in the transcript;
+		// a page of session/list that went well shows in the list.
+		OnAction: func(a acp.Action) {
+			if a.Method != acp.MethodSessionList || a.Ended != "ok" {
+				h.br.AgentUpdate(name, h.uiAction(a))
+			}
+		},
+		AllowFS: h.allowFS, AllowTerminal: h.allowTerminal,
 		OnFrame: func(fr transport.Frame) { h.br.Frame(name, fr) },
 		OnResolved: func(e question.JournalEntry) {
 			h.br.Event(client.PromptResolved{Key: e.Key, Entry: e, Sent: e.Sent})
@@ -220,6 +233,7 @@ func (h *Hub) Agents() []ui.AgentStatus {
 		out = append(out, ui.AgentStatus{Name: name, State: a.state, Err: h.secrets.Error(a.err), Info: shown.Value(h.secrets, a.info),
 			Command: a.spec.Describe(), Cwd: a.cwd, SessionID: a.sid})
 		a.settings.status(&out[len(out)-1], h.secrets)
+		out[len(out)-1].Can = can(a.c)
 	}
 	return out
 }

@@ -132,8 +132,9 @@ func (h *Hub) AgentSetConfig(name, configID, value string) error {
 	return nil
 }
 
-// terminalTail is how much of a terminal's output the TUI is given.
-const terminalTail = 4 << 10
+// terminalTail is how much of a terminal's output the TUI is given: a
+// full-screen pane's worth (the client keeps up to outputByteLimit).
+const terminalTail = 16 << 10
 
 // AgentTerminals implements ui.AgentEngine: the session's terminals,
 // the secrets masked.

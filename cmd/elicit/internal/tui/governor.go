@@ -38,8 +38,9 @@ import (
 // Where it does not hold: tea.Program.ReleaseTerminal/RestoreTerminal
 // called outside the event loop (RestoreTerminal Resets the ticker and
 // repaints without a message, which a pending stop could then cut short).
-// elicit calls neither, nor tea.Exec; ctrl+z's suspend ends with
-// ResumeMsg, an Update.
+// elicit calls neither; ctrl+z's suspend ends with ResumeMsg, and
+// tea.Exec (an agent's terminal sign-in, ui.Bridge.RunOnTerminal) with
+// its callback's message, each an Update.
 //
 // If the field is missing or of another type (a bubbletea upgrade), the
 // governor does nothing and the program ticks as upstream does;
@@ -240,8 +241,9 @@ func (g *frameGovernor) close() {
 // than linger, and the frame rendered meanwhile is stored only once the
 // write ends. A terminal stays one (term.File: Fd, Read, Close), which
 // bubbletea and colorprofile look for to set raw mode, read the size and
-// pick colours. (tea.Exec would hand the child a pipe instead of the tty:
-// elicit runs none.)
+// pick colours. (tea.Exec hands a child this writer, which would be a
+// pipe to it: ui's ttyCommand gives it os.Stdout when the descriptor is
+// the same.)
 func (g *frameGovernor) output(w io.Writer) io.Writer {
 	if f, ok := w.(ttyFile); ok {
 		return watchedTTY{f, g}
