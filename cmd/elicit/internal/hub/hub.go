@@ -296,35 +296,54 @@ func (h *hub) session(name string) (*Session, error) {
 	return s, nil
 }
 
-// start opens a session (the name is taken while it connects).
-func (h *hub) start(ctx context.Context, p StartParams) (*StartResult, error) {
-	if p.Session == "" {
-		return nil, hubError(ExitUsage, ErrorData{}, "session start needs a NAME")
-	}
-	if err := CheckName(p.Session); err != nil {
-		return nil, hubError(ExitUsage, ErrorData{}, "%v", err)
+// reserve takes name for a session about to open (elicit session start,
+// proxy --session): refused when it is no session's name or is taken.
+func (h *hub) reserve(name string) error {
+	if err := CheckName(name); err != nil {
+		return hubError(ExitUsage, ErrorData{}, "%v", err)
 	}
 	h.mu.Lock()
-	if h.sessions[p.Session] != nil || h.starting[p.Session] {
-		h.mu.Unlock()
-		return nil, hubError(ExitUsage, ErrorData{}, "a session %q is running already (elicit session stop %s ends it)", p.Session, p.Session)
+	defer h.mu.Unlock()
+	if h.sessions[name] != nil || h.starting[name] {
+		return hubError(ExitUsage, ErrorData{}, "a session %q is running already (elicit session stop %s ends it)", name, name)
 	}
-	h.starting[p.Session] = true
+	h.starting[name] = true
 	h.started = true
-	h.mu.Unlock()
+	return nil
+}
+
+// newSession is the session a reserved name opens as (px: a proxied one).
+func (h *hub) newSession(name string, px *proxied) *Session {
 	sctx, cancel := context.WithCancel(context.Background())
-	s := &Session{Name: p.Session, since: time.Now(), ctx: sctx, cancel: cancel, calls: map[string]*Call{}}
+	s := &Session{Name: name, since: time.Now(), ctx: sctx, cancel: cancel, calls: map[string]*Call{}, proxy: px}
 	s.ask = newPrompter(s)
-	opened, err := h.cfg.Open(ctx, p, Hooks{Prompter: s.ask, Observer: s.ask})
+	return s
+}
+
+// admit ends a reservation: s joins the hub opened, or on err its name is
+// free again and err is returned.
+func (h *hub) admit(s *Session, opened *Opened, err error) error {
 	h.mu.Lock()
-	delete(h.starting, p.Session)
+	delete(h.starting, s.Name)
 	if err == nil {
 		s.opened = opened
-		h.sessions[p.Session] = s
+		h.sessions[s.Name] = s
 	}
 	h.mu.Unlock()
 	if err != nil {
-		cancel()
+		s.cancel()
+	}
+	return err
+}
+
+// start opens a session (the name is taken while it connects).
+func (h *hub) start(ctx context.Context, p StartParams) (*StartResult, error) {
+	if err := h.reserve(p.Session); err != nil {
+		return nil, err
+	}
+	s := h.newSession(p.Session, nil)
+	opened, err := h.cfg.Open(ctx, p, Hooks{Prompter: s.ask, Observer: s.ask})
+	if err := h.admit(s, opened, err); err != nil {
 		return nil, hubError(h.cfg.Code(err), ErrorData{}, "%s", err.Error())
 	}
 	c := opened.Client

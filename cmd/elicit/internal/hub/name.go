@@ -20,7 +20,7 @@ func CheckName(name string) error {
 		bad = !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '.' || c == '_' || c == '-')
 	}
 	if bad {
-		return fmt.Errorf("session name %s: a session name is 1 to %d of A-Z a-z 0-9 . _ -, not starting with - or .", strconv.QuoteToASCII(name), maxName)
+		return fmt.Errorf("session name %s: a session name is 1 to %d of A-Z a-z 0-9 . _ -, not starting with - or a dot", strconv.QuoteToASCII(name), maxName)
 	}
 	return nil
 }

@@ -158,38 +158,16 @@ func (px *proxied) endAll(cause error) {
 // proxyOpen adds a proxied session; ctx is its connection's, whose end is
 // the proxy's.
 func (h *hub) proxyOpen(ctx context.Context, p ProxyParams) (*StartResult, error) {
-	if p.Session == "" {
-		return nil, hubError(ExitUsage, ErrorData{}, "proxy --session needs a NAME")
+	if err := h.reserve(p.Session); err != nil {
+		return nil, err
 	}
-	if err := CheckName(p.Session); err != nil {
-		return nil, hubError(ExitUsage, ErrorData{}, "%v", err)
-	}
-	h.mu.Lock()
-	if h.sessions[p.Session] != nil || h.starting[p.Session] {
-		h.mu.Unlock()
-		return nil, hubError(ExitUsage, ErrorData{}, "a session %q is running already (elicit session stop %s ends it)", p.Session, p.Session)
-	}
-	h.starting[p.Session] = true
-	h.started = true
-	h.mu.Unlock()
-	sctx, cancel := context.WithCancel(context.Background())
-	s := &Session{Name: p.Session, since: time.Now(), ctx: sctx, cancel: cancel, calls: map[string]*Call{},
-		proxy: &proxied{server: p.Server, pid: p.Pid, asks: map[string]context.CancelCauseFunc{}}}
-	s.ask = newPrompter(s)
+	s := h.newSession(p.Session, &proxied{server: p.Server, pid: p.Pid, asks: map[string]context.CancelCauseFunc{}})
 	opened := &Opened{Close: func() {}}
 	var err error
 	if h.cfg.OpenProxy != nil {
 		opened, err = h.cfg.OpenProxy(p, Hooks{Prompter: s.ask, Observer: s.ask})
 	}
-	h.mu.Lock()
-	delete(h.starting, p.Session)
-	if err == nil {
-		s.opened = opened
-		h.sessions[p.Session] = s
-	}
-	h.mu.Unlock()
-	if err != nil {
-		cancel()
+	if err := h.admit(s, opened, err); err != nil {
 		return nil, hubError(ExitUsage, ErrorData{}, "%s", err.Error())
 	}
 	// The proxy gone (its connection closed): its questions end
