@@ -427,7 +427,9 @@ func emptyTranscript(a AgentStatus) string {
 		return "  Nothing yet: write a prompt below, enter sends it.\n" +
 			"  The demo agent plays a scene per prompt: permission, question, toolq (a\n" +
 			"  question in a tool call), withdraw, long (esc stops it), updates, refuse,\n" +
-			"  crash; anything else is echoed."
+			"  crash; write, read (its files); terminal, ticker (alt+o: panes); notice,\n" +
+			"  compact, named, blocks, commands (then /echo); alt+m mode and config,\n" +
+			"  alt+h its sessions. Anything else is echoed."
 	}
 	return "  Nothing yet: write a prompt below, enter sends it."
 }

@@ -52,6 +52,8 @@ type Flags struct {
 	allowFS, allowTerminal bool
 	// version is elicit's (Env.Version).
 	version string
+	// demoDir is the demo agent's folder, removed when the TUI ends.
+	demoDir string
 }
 
 // Env is what the TUI gets from the binary.
@@ -121,6 +123,13 @@ func (f *Flags) servers(ctx context.Context) ([]serverspec.Server, string, error
 			if err != nil {
 				return nil, "", err
 			}
+			// Its fs and terminal scenes are served too (each write and
+			// command asked first), in a folder of its own that goes
+			// with the TUI: the demo never writes where it was started.
+			if agent.Dir, err = os.MkdirTemp("", "elicit-demo-agent-"); err != nil {
+				return nil, "", fmt.Errorf("the demo agent's folder: %w", err)
+			}
+			f.demoDir, f.allowFS, f.allowTerminal = agent.Dir, true, true
 			f.agents = append(f.agents, agent)
 			return specs, theme, nil
 		}
@@ -176,6 +185,9 @@ func (e Env) Run(ctx context.Context, f *Flags, stdout, stderr io.Writer) error 
 	}
 	f.version, f.stdin, f.ask, f.stderr = e.Version, e.Stdin, e.Ask, stderr
 	specs, theme, err := f.servers(ctx)
+	if f.demoDir != "" {
+		defer os.RemoveAll(f.demoDir)
+	}
 	if err != nil {
 		return err
 	}
