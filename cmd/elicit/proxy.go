@@ -26,8 +26,9 @@ const proxyUsage = `Usage: elicit proxy [--session NAME] [--answer POLICY] [--sa
 
 Put in a host's config (Claude Desktop, Claude Code, Cursor, VS Code) in
 place of the server's command: elicit speaks MCP with the host on its
-stdin and stdout and runs the server (-- CMD ARGS, --url URL, or
---config FILE --server NAME) as it would for itself. Every frame goes
+stdin and stdout and runs the server (-- CMD ARGS, --url URL,
+--config FILE --server NAME, or --demo: elicit's own demo server) as it
+would for itself. Every frame goes
 both ways unchanged in meaning and order, under the host's own ids.
 
 What the host does not declare, elicit declares in its place and answers
