@@ -19,7 +19,7 @@ func TestToolAppShownAndAppOnlyNotCalled(t *testing.T) {
 		appOnly := wire.Tool{Name: "increment", Meta: json.RawMessage(`{"ui":{"resourceUri":"ui://counter/app.html","visibility":["app"]}}`)}
 		d := newDriver(t, Options{}, withTools(opener, appOnly))
 		d.keys(keyF5)
-		mustShow(t, d, "counter [app]", "increment [app only]")
+		mustShow(t, d, "counter [app]", "increment [app only]", "o open its app")
 		d.keys(keyDown, key1('d'))
 		mustShow(t, d, "MCP App", "resourceUri   ui://counter/app.html", "visibility    app — called by its app only")
 		d.keys(key1('d'), keyEnter)
