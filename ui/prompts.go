@@ -227,6 +227,7 @@ func firstSteps(c *viewCtx) []string {
 				"  Its question opens here (F4): enter accepts, ctrl+x declines, esc cancels.",
 				"  Every tool works on the server that lists it; F7 shows how each question",
 				"  ended, F1 every key.",
+				"  palette has an MCP App: o on it in F5 opens it as a local page.",
 			}
 			if len(c.agents) > 0 {
 				steps = append(steps, "  alt+a shows the ACP agent: a prompt there, and its questions open here too.")

@@ -502,7 +502,8 @@ func TestEmptyScreenSaysWhatToTry(t *testing.T) {
 		d.send(tea.WindowSizeMsg{Width: 80, Height: 24})
 		mustShow(t, d, "Try the deploy tool first:", "F5 Tools, s until it shows demo-2026-07-28, ↓ to deploy, Enter twice.",
 			"  Its question opens here (F4): enter accepts, ctrl+x declines, esc cancels.",
-			"  Every tool works on the server that lists it; F7 shows how each question")
+			"  Every tool works on the server that lists it; F7 shows how each question",
+			"  palette has an MCP App: o on it in F5 opens it as a local page.")
 	})
 }
 

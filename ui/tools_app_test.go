@@ -2,6 +2,7 @@ package ui
 
 import (
 	"encoding/json"
+	"strings"
 	"testing"
 	"testing/synctest"
 
@@ -19,7 +20,7 @@ func TestToolAppShownAndAppOnlyNotCalled(t *testing.T) {
 		appOnly := wire.Tool{Name: "increment", Meta: json.RawMessage(`{"ui":{"resourceUri":"ui://counter/app.html","visibility":["app"]}}`)}
 		d := newDriver(t, Options{}, withTools(opener, appOnly))
 		d.keys(keyF5)
-		mustShow(t, d, "counter [app]", "increment [app only]", "o open its app")
+		mustShow(t, d, "counter [app]", "increment [app only]", "o its app")
 		d.keys(keyDown, key1('d'))
 		mustShow(t, d, "MCP App", "resourceUri   ui://counter/app.html", "visibility    app — called by its app only")
 		d.keys(key1('d'), keyEnter)
@@ -52,6 +53,29 @@ func TestToolsKeyOpensTheApp(t *testing.T) {
 		d.eng.mu.Unlock()
 		if len(hosted) != 1 || hosted[0] != "demo/counter map[]" {
 			t.Fatalf("hosted %q, want demo/counter once", hosted)
+		}
+	})
+}
+
+// TestToolsHintsNameTheAppKey: the tools list's key line says "o its app"
+// while the selected tool names an app the person may open, so the key is
+// found without F1; not on a plain tool, nor on an app-only one (its app
+// is opened from the tool that shows it).
+func TestToolsHintsNameTheAppKey(t *testing.T) {
+	t.Parallel()
+	synctest.Test(t, func(t *testing.T) {
+		plain := wire.Tool{Name: "plain"}
+		opener := wire.Tool{Name: "counter", Meta: json.RawMessage(`{"ui":{"resourceUri":"ui://counter/app.html"}}`)}
+		appOnly := wire.Tool{Name: "increment", Meta: json.RawMessage(`{"ui":{"resourceUri":"ui://counter/app.html","visibility":["app"]}}`)}
+		d := newDriver(t, Options{}, withTools(plain, opener, appOnly))
+		d.keys(keyF5)
+		mustShow(t, d, "enter call · d details · s next server")
+		d.keys(keyDown)
+		mustShow(t, d, "enter call · d details · o its app · s next server")
+		d.keys(keyDown)
+		mustShow(t, d, "increment [app only]")
+		if s := d.screen(); strings.Contains(s, "o its app") {
+			t.Errorf("an app-only tool's hints offer o:\n%s", s)
 		}
 	})
 }

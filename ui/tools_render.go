@@ -24,8 +24,8 @@ func (t *toolsView) toolHints(c *viewCtx) string {
 	var h []string
 	if tl := t.selected(); tl != nil {
 		h = append(h, "enter call", "d details")
-		if _, ok := tl.App(); ok {
-			h = append(h, "o open its app")
+		if app, ok := tl.App(); ok && app.ResourceURI != "" && !app.AppOnly {
+			h = append(h, "o its app")
 		}
 		if t.last[[2]string{t.server, tl.Name}] != nil {
 			h = append(h, "a again")

@@ -150,7 +150,33 @@ func TestAppRendersAndCallsThroughElicit(t *testing.T) {
 	// End elicit app (SIGTERM: it must exit 0) and read the recording's
 	// app frames.
 	stop()
-	checkAppFrames(t, rec)
+	checkAppFrames(t, rec, "apps-server (app)")
+}
+
+// TestDemoAppRendersAndCallsThroughElicit: the embedded demo's palette
+// app (a page that speaks the app side of ext-apps by hand, no ext-apps
+// bundle) renders under elicit app --demo, gets the tool's input and
+// result from elicit, and a button calls the app-only pick_colour through
+// elicit and shows its result.
+func TestDemoAppRendersAndCallsThroughElicit(t *testing.T) {
+	t.Parallel()
+	rec := filepath.Join(t.TempDir(), "rec.jsonl")
+	cmd := exec.Command(binPath, "app", "palette", "--demo", "--no-open", "--record", rec)
+	cmd.Env = append(os.Environ(), "BROWSER=")
+	u, stop := serveApp(t, cmd)
+	app := openApp(t, u)
+	if got := app.text("result", "result "); got != "result colours: red, teal, amber" {
+		t.Errorf("the app shows %q, want the tool's result \"result colours: red, teal, amber\"", got)
+	}
+	if got := app.text("input", "input "); got != "input {}" {
+		t.Errorf("the app shows %q, want its input \"input {}\"", got)
+	}
+	app.click("pick-teal")
+	if got := app.text("out", "you picked"); got != "you picked teal" {
+		t.Errorf("after the click the app shows %q, want \"you picked teal\"", got)
+	}
+	stop()
+	checkAppFrames(t, rec, "demo (app)")
 }
 
 // driveCounterApp opens the host page u in headless chromium, finds the
@@ -159,9 +185,44 @@ func TestAppRendersAndCallsThroughElicit(t *testing.T) {
 // app-only increment, called through elicit) and reads "count is 2".
 func driveCounterApp(t *testing.T, u *url.URL) {
 	t.Helper()
+	app := openApp(t, u)
+	// The host called the tool and handed the app its input and result.
+	if got := app.text("result", "result "); got != "result counter at 0" {
+		t.Errorf("the app shows %q, want the tool's result \"result counter at 0\"", got)
+	}
+	if got := app.text("input", "input "); got != "input {}" {
+		t.Errorf("the app shows %q, want its input \"input {}\"", got)
+	}
+	// The button calls increment (app-only) through elicit.
+	app.click("inc")
+	if got := app.text("out", "count is"); got != "count is 2" {
+		t.Errorf("after the click the app shows %q, want \"count is 2\"", got)
+	}
+	// The app cannot read the host page (an opaque origin).
+	if v, err := app.c.eval(app.ctx, app.session, app.context, `(() => { try { return String(window.parent.document.title); } catch (e) { return "blocked"; } })()`); err != nil || string(v) != `"blocked"` {
+		t.Errorf("the app reached its parent's document: %s %v", v, err)
+	}
+}
+
+// appFrame is an app rendered by elicit's host page in headless
+// chromium: the DevTools session and execution context of its document,
+// inside the sandboxed iframe.
+type appFrame struct {
+	t       *testing.T
+	c       *cdp
+	ctx     context.Context
+	session string
+	context int
+}
+
+// openApp opens the host page u in headless chromium and returns the
+// app's frame once the app marked itself connected to the host
+// (#title's data-connected="yes", set after ui/initialize).
+func openApp(t *testing.T, u *url.URL) *appFrame {
+	t.Helper()
 	c := startChromium(t)
 	ctx, cancel := context.WithTimeout(t.Context(), 60*time.Second)
-	defer cancel()
+	t.Cleanup(cancel)
 
 	res, err := c.call(ctx, "", "Target.createTarget", map[string]any{"url": "about:blank"})
 	if err != nil {
@@ -191,16 +252,14 @@ func driveCounterApp(t *testing.T, u *url.URL) {
 		t.Fatal(err)
 	}
 
-	// The app's context is the one whose document has the counter's
-	// button, once ext-apps' App is connected to the host.
+	// The app's context is the one whose document has the app's title,
+	// once the app is connected to the host.
 	const connected = `new Promise((res) => { const t0 = Date.now(); (function check() {
 		const el = document.getElementById("title");
 		if (el && el.dataset.connected === "yes") return res(true);
 		if ((!el && document.readyState === "complete" && location.href !== "about:blank" && location.href !== "about:srcdoc") || Date.now() - t0 > 20000) return res(false);
 		setTimeout(check, 20); })(); })`
-	var appSession string
-	appContext := 0
-	for appContext == 0 {
+	for {
 		var ev cdpMsg
 		select {
 		case ev = <-c.events:
@@ -221,43 +280,35 @@ func driveCounterApp(t *testing.T, u *url.URL) {
 			_ = json.Unmarshal(ev.Params, &cc)
 			v, err := c.eval(ctx, ev.SessionID, cc.Context.ID, connected)
 			if err == nil && string(v) == "true" {
-				appSession, appContext = ev.SessionID, cc.Context.ID
+				return &appFrame{t: t, c: c, ctx: ctx, session: ev.SessionID, context: cc.Context.ID}
 			}
 		}
 	}
-	text := func(id, prefix string) string {
-		t.Helper()
-		expr := `new Promise((res) => { const t0 = Date.now(); (function check() {
-			const s = document.getElementById(` + jsString(id) + `).textContent;
-			if (s.startsWith(` + jsString(prefix) + `) || Date.now() - t0 > 20000) return res(s);
-			setTimeout(check, 20); })(); })`
-		v, err := c.eval(ctx, appSession, appContext, expr)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var s string
-		_ = json.Unmarshal(v, &s)
-		return s
-	}
-	// The host called the tool and handed the app its input and result.
-	if got := text("result", "result "); got != "result counter at 0" {
-		t.Errorf("the app shows %q, want the tool's result \"result counter at 0\"", got)
-	}
-	if got := text("input", "input "); got != "input {}" {
-		t.Errorf("the app shows %q, want its input \"input {}\"", got)
-	}
-	// The button calls increment (app-only) through elicit.
-	if _, err := c.eval(ctx, appSession, appContext, `document.getElementById("inc").click(), true`); err != nil {
-		t.Fatal(err)
-	}
-	if got := text("out", "count is"); got != "count is 2" {
-		t.Errorf("after the click the app shows %q, want \"count is 2\"", got)
-	}
-	// The app cannot read the host page (an opaque origin).
-	if v, err := c.eval(ctx, appSession, appContext, `(() => { try { return String(window.parent.document.title); } catch (e) { return "blocked"; } })()`); err != nil || string(v) != `"blocked"` {
-		t.Errorf("the app reached its parent's document: %s %v", v, err)
-	}
+}
 
+// text waits (20s at most) for element id's text to start with prefix,
+// and returns its text then, or at the bound.
+func (a *appFrame) text(id, prefix string) string {
+	a.t.Helper()
+	expr := `new Promise((res) => { const t0 = Date.now(); (function check() {
+		const s = document.getElementById(` + jsString(id) + `).textContent;
+		if (s.startsWith(` + jsString(prefix) + `) || Date.now() - t0 > 20000) return res(s);
+		setTimeout(check, 20); })(); })`
+	v, err := a.c.eval(a.ctx, a.session, a.context, expr)
+	if err != nil {
+		a.t.Fatal(err)
+	}
+	var s string
+	_ = json.Unmarshal(v, &s)
+	return s
+}
+
+// click clicks element id in the app.
+func (a *appFrame) click(id string) {
+	a.t.Helper()
+	if _, err := a.c.eval(a.ctx, a.session, a.context, `document.getElementById(`+jsString(id)+`).click(), true`); err != nil {
+		a.t.Fatal(err)
+	}
 }
 
 // jsString quotes s for JavaScript.
@@ -266,10 +317,10 @@ func jsString(s string) string {
 	return string(b)
 }
 
-// checkAppFrames: the recording has the app's messages under
-// "apps-server (app)": its ui/initialize and tools/call in, the host's
-// tool-result out.
-func checkAppFrames(t *testing.T, rec string) {
+// checkAppFrames: the recording has the app's messages under server
+// (e.g. "apps-server (app)"): its ui/initialize and tools/call in, the
+// host's tool-result out.
+func checkAppFrames(t *testing.T, rec, server string) {
 	t.Helper()
 	b, err := os.ReadFile(rec)
 	if err != nil {
@@ -281,7 +332,7 @@ func checkAppFrames(t *testing.T, rec string) {
 			Type, Server, Dir string
 			Message           struct{ Method string }
 		}
-		if json.Unmarshal([]byte(line), &f) != nil || f.Type != "frame" || f.Server != "apps-server (app)" {
+		if json.Unmarshal([]byte(line), &f) != nil || f.Type != "frame" || f.Server != server {
 			continue
 		}
 		k := f.Dir + " " + f.Message.Method

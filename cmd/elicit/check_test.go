@@ -131,7 +131,7 @@ func TestCheckRecordReplay(t *testing.T) {
 	if code != exit.OK {
 		t.Fatalf("replay: exit %d\n%s\n%s", code, out, errs)
 	}
-	for _, want := range []string{"tools/list", "resources/list", "resources/read demo://readme", "resources/templates/list", "prompts/list", "5 call(s): 5 same"} {
+	for _, want := range []string{"tools/list", "resources/list", "resources/read demo://readme", "resources/read ui://demo/palette.html", "resources/templates/list", "prompts/list", "6 call(s): 6 same"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("replay output lacks %q:\n%s", want, out)
 		}

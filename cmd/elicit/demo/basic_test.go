@@ -63,7 +63,7 @@ func TestLists(t *testing.T) {
 	}
 	slices.Sort(names)
 	want := []string{"add", "consent", "create_ticket", "deploy", "echo", "needs_state_only",
-		"reflow_fail", "reflow_iserror", "reflow_month", "reflow_stubborn", "showcase", "slow", "storm", "summarize", "withdrawn", "wizard"}
+		"palette", "pick_colour", "reflow_fail", "reflow_iserror", "reflow_month", "reflow_stubborn", "showcase", "slow", "storm", "summarize", "withdrawn", "wizard"}
 	if diff := cmp.Diff(want, names); diff != "" {
 		t.Errorf("tools (-want +got):\n%s", diff)
 	}
@@ -76,8 +76,15 @@ func TestLists(t *testing.T) {
 		t.Errorf("readme = %+v", res.Contents)
 	}
 	resources, err := cs.ListResources(ctx, nil)
-	if err != nil || len(resources.Resources) != 1 {
-		t.Errorf("resources = %+v, %v", resources, err)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var uris []string
+	for _, r := range resources.Resources {
+		uris = append(uris, r.URI)
+	}
+	if want := []string{demo.ReadmeURI, demo.PaletteAppURI}; !slices.Equal(uris, want) {
+		t.Errorf("resources = %v, want %v", uris, want)
 	}
 
 	prompt, err := cs.GetPrompt(ctx, &mcp.GetPromptParams{Name: "greet", Arguments: map[string]string{"name": "Ada"}})

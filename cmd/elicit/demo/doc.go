@@ -5,7 +5,8 @@
 // depends on the first answer; a call that must be retried at once (load
 // shedding); a question the server withdraws; a URL-mode consent; a storm of
 // parallel questions; a slow tool that reports progress and logs; and long
-// jobs run as tasks (reflow_*), in both task designs.
+// jobs run as tasks (reflow_*), in both task designs; and an MCP App
+// (palette, its ui://demo/palette.html page and the app-only pick_colour).
 //
 // It is built only on github.com/modelcontextprotocol/go-sdk and the standard
 // library and must not import any other elicit package: tests use it as a real

@@ -9,7 +9,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// ReadmeURI is the URI of the demo's one resource.
+// ReadmeURI is the URI of the demo's readme resource.
 const ReadmeURI = "demo://readme"
 
 // SceneTemplate is the URI template of the demo's resource template: what
@@ -40,6 +40,7 @@ func scenes() []scene {
 		{[]string{"slow"}, "progress notifications and log messages; can be cancelled"},
 		{[]string{"reflow_month"}, "a task: moves 12 bookings, asks where one workshop goes"},
 		{[]string{"reflow_fail", "reflow_iserror", "reflow_stubborn"}, "tasks that fail, end in isError, ignore cancel"},
+		{[]string{"palette"}, "an MCP App (ui://demo/palette.html); its buttons call the app-only pick_colour"},
 		{[]string{"echo", "add"}, "plain tools, no questions"},
 	}
 }

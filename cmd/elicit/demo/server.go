@@ -31,6 +31,7 @@ In 2025-11-25 questions are elicitation/create requests; in 2026-07-28 they come
 - reflow_month: a long job run as a task (params.task in 2025-11-25, the tasks extension in 2026-07-28); asks where one workshop goes.
 - reflow_fail, reflow_iserror, reflow_stubborn: tasks that fail, end in a tool error, or ignore tasks/cancel.
 - summarize: asks the client's model for a summary (sampling/createMessage; needs the client to declare sampling).
+- palette: opens an MCP App (ui://demo/palette.html) whose buttons call the app-only pick_colour; without an app host it lists the colours.
 - echo, add: plain tools without questions.
 Resource template demo://scene/{tool}: what one tool shows.`
 
@@ -85,6 +86,7 @@ func newServer(cfg config, life context.Context) (*mcp.Server, *taskStore) {
 	addStorm(srv, cfg)
 	addSlow(srv, cfg)
 	addBasic(srv)
+	addPalette(srv)
 	addSummarize(srv)
 	addReflow(srv, tasks)
 	addFeatures(srv, cfg)
