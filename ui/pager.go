@@ -458,3 +458,15 @@ func (p *pager) scrollHint(st *themes.Styles, rows int) string {
 	}
 	return st.Muted.Render("  " + strings.Join(append(parts, "/ search", wrap, "y Y copy"), " · "))
 }
+
+// headed lays out a reader: its title line, the scroll hint beside it
+// when both fit width, else on a line of its own (the text one row
+// shorter), so the title is never cut for the hint nor the hint for the
+// title.
+func (p *pager) headed(st *themes.Styles, head string, width, rows int) string {
+	if hint := p.scrollHint(st, rows); ansi.StringWidth(head)+ansi.StringWidth(hint) <= width {
+		return head + hint + "\n" + p.view(rows)
+	}
+	rows = max(rows-1, 1)
+	return head + "\n" + p.scrollHint(st, rows) + "\n" + p.view(rows)
+}

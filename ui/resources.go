@@ -242,7 +242,7 @@ func (r *resourcesView) renderRead(c *viewCtx, rd *resourceRead) string {
 		}
 		return strings.Join(parts, "\n\n")
 	})
-	return head + rd.page.scrollHint(st, rows) + "\n" + rd.page.view(rows)
+	return rd.page.headed(st, head, c.width, rows)
 }
 
 // reading is the resource's pager while one is read.

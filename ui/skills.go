@@ -320,5 +320,5 @@ func (v *skillsView) renderFile(c *viewCtx, o *skillOpen, f *skillFile) string {
 	rows := v.textRows(c)
 	text := f.read.Text
 	o.page.set(st, c.width-2, func() string { return untrusted.Text(text) })
-	return head + o.page.scrollHint(st, rows) + "\n" + o.page.view(rows)
+	return o.page.headed(st, head, c.width, rows)
 }

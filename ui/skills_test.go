@@ -74,3 +74,16 @@ func TestSkillsViewUndeclared(t *testing.T) {
 		mustShow(t, d, "did not declare the skills extension")
 	})
 }
+
+// TestReaderHeadNeverCutsItsHint: a reader whose title line and scroll
+// hint do not fit one line gets the hint on a line of its own (the skill
+// file's title, with its server, ended "/ sea" at 100 columns).
+func TestReaderHeadNeverCutsItsHint(t *testing.T) {
+	t.Parallel()
+	synctest.Test(t, func(t *testing.T) {
+		d := newDriver(t, Options{}, withSkills)
+		d.send(tea.WindowSizeMsg{Width: 72, Height: 24})
+		d.keys(keyAltL, keyEnter)
+		mustShow(t, d, "Skill file skill://notes/SKILL.md", "/ search · y copy", "Write it down.")
+	})
+}

@@ -299,7 +299,7 @@ func (t *templatesView) renderGot(c *viewCtx, g *templateGet) string {
 		}
 		return b.String()
 	})
-	return head + g.page.scrollHint(st, rows) + "\n" + g.page.view(rows)
+	return g.page.headed(st, head, c.width, rows)
 }
 
 // reading is the prompt result's pager while one is shown.
