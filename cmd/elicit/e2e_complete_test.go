@@ -16,10 +16,7 @@ func TestTUICompleteDemo(t *testing.T) {
 	tm.waitText("demo-2025-11-25 ready")
 	tm.press("F9")
 	tm.waitText("template scene")
-	tm.press("Down") // past demo://readme and the palette's app
-	tm.waitText("› palette app")
-	tm.press("Down")
-	tm.waitText("› template scene")
+	tm.downTo("template scene")
 	tm.press("Enter")
 	tm.waitText("suggestions as you type")
 	tm.typeText("re")

@@ -464,3 +464,19 @@ func TestTUIFocusStaysWithThePerson(t *testing.T) {
 	}
 	tm.press("C-c")
 }
+
+// downTo moves the list's highlight down until the row "› "+row is shown,
+// one Down at a time (bounded): a test that counts rows breaks whenever
+// the demo serves one more thing above it.
+func (tm *tmuxTerm) downTo(row string) {
+	tm.t.Helper()
+	for range 20 {
+		before := tm.screen()
+		if strings.Contains(before, "› "+row) {
+			return
+		}
+		tm.press("Down")
+		tm.waitFor("the highlight to move", func(s string) bool { return s != before })
+	}
+	tm.waitText("› " + row)
+}

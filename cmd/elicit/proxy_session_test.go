@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"os/exec"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -17,13 +18,13 @@ import (
 
 // proxyOnSession runs a go-sdk host (declaring no elicitation) on elicit
 // proxy --session NAME in front of the demo server, with h's hub.
-func proxyOnSession(t *testing.T, h *hubEnv, name string, flags ...string) (*mcp.ClientSession, *exec.Cmd, *bytes.Buffer) {
+func proxyOnSession(t *testing.T, h *hubEnv, name string, flags ...string) (*mcp.ClientSession, *exec.Cmd, *lockedBuffer) {
 	t.Helper()
 	args := append([]string{"proxy", "--session", name}, flags...)
 	args = append(args, "--", binPath, "demo", "--serve", "stdio")
 	cmd := exec.Command(binPath, args...)
 	cmd.Env = h.env
-	var stderr bytes.Buffer
+	var stderr lockedBuffer // read while the proxy still writes it
 	cmd.Stderr = &stderr
 	c := mcp.NewClient(&mcp.Implementation{Name: "go-host", Version: "7.1"}, nil)
 	cs, err := c.Connect(t.Context(), &mcp.CommandTransport{Command: cmd}, &mcp.ClientSessionOptions{ProtocolVersion: "2025-11-25"})
@@ -202,4 +203,23 @@ func TestProxySessionSampling(t *testing.T) {
 	if end.err == nil || !strings.Contains(end.err.Error(), "User rejected sampling request") {
 		t.Errorf("summarize after the decline: %v %v, want the server to have heard the decline", end.res, end.err)
 	}
+}
+
+// lockedBuffer is a bytes.Buffer a test may read while a process's output
+// is still being copied into it.
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
 }

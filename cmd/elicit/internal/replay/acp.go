@@ -139,6 +139,8 @@ type acpReplaySet struct {
 	order     []string
 	replayers map[string]*acpReplayer
 	servers   []replayServer
+	// dirs are the demo agents' own folders, removed by close.
+	dirs []string
 }
 
 // startACPReplay starts every agent (specs[i] stands for the recording's
@@ -157,6 +159,19 @@ func startACPReplay(ctx context.Context, version string, rec *record.Recording, 
 			against = strings.Join(append([]string{spec.Command}, serverspec.MaskArgs(spec.Args)...), " ")
 		}
 		srv := replayServer{Name: ra.Name, Against: against}
+		if !permits[i].guard && spec.Dir == "" {
+			// The demo agent writes and runs its scenes in a folder of
+			// its own, as in elicit demo: never where the replay runs.
+			dir, err := os.MkdirTemp("", "elicit-demo-agent-")
+			if err != nil {
+				srv.Error = fmt.Sprintf("the demo agent's folder: %v", err)
+				set.servers = append(set.servers, srv)
+				set.order = append(set.order, ra.Name)
+				set.replayers[ra.Name] = &acpReplayer{rec: rec, agent: ra, prompter: newReplayPrompter(wait)}
+				continue
+			}
+			spec.Dir, set.dirs = dir, append(set.dirs, dir)
+		}
 		prompter := newReplayPrompter(wait)
 		prompter.permit = permits[i]
 		for _, a := range rec.Answers {
@@ -217,6 +232,9 @@ func (s *acpReplaySet) close() {
 			c.Close()
 		}
 	}
+	for _, d := range s.dirs {
+		_ = os.RemoveAll(d)
+	}
 }
 
 // unattached reports the recorded answers of no prompt (a sign-in
@@ -258,9 +276,11 @@ func agentOfRecorded(ra record.Agent, command []string) (spec serverspec.Agent, 
 	default:
 		return spec, false, exit.Usagef("recorded agent %s is of kind %q, which this elicit cannot start: give it with -- AGENT ARGS", ra.Name, ra.Kind)
 	}
-	if len(command) == 0 {
+	if len(command) == 0 && !demo {
 		// An agent the person names runs here, as a server named does:
-		// the recorded directory is the recorded agent's.
+		// the recorded directory is the recorded agent's. The demo
+		// agent's was a folder of the demo's own, gone with it: it gets
+		// one again (startACPReplay).
 		spec.Dir = ra.Dir
 	}
 	return spec, demo, err
