@@ -94,26 +94,7 @@ func (l *Link) request(ctx context.Context, bound time.Duration, method string, 
 			fmt.Errorf("%w: the hub did not answer %s within %s", ErrDisconnected, method, bound))
 		defer cancel()
 	}
-	id, ch, err := l.peer.Start(method, params, nil)
-	if err != nil {
-		return fmt.Errorf("%w: %s: %w", ErrDisconnected, method, err)
-	}
-	defer l.peer.Forget(id)
-	select {
-	case a := <-ch:
-		if a.Err != nil {
-			return a.Err
-		}
-		if result == nil {
-			return nil
-		}
-		if err := json.Unmarshal(a.Result, result); err != nil {
-			return fmt.Errorf("hub: the answer to %s: %w", method, err)
-		}
-		return nil
-	case <-ctx.Done():
-		return context.Cause(ctx)
-	}
+	return roundTrip(ctx, l.peer, method, params, result)
 }
 
 // Stopped is closed once the session was stopped (elicit session stop)

@@ -117,6 +117,13 @@ func call(ctx context.Context, socket, method string, params, result any) error 
 		}
 	}()
 	defer func() { conn.Close(); <-loop }()
+	return roundTrip(ctx, peer, method, params, result)
+}
+
+// roundTrip sends method to the hub over peer and waits for its answer
+// (decoded into result, if not nil) or ctx's end: one request of a
+// command's connection or of a proxy's link.
+func roundTrip(ctx context.Context, peer *rpcpeer.Plain, method string, params, result any) error {
 	id, ch, err := peer.Start(method, params, nil)
 	if err != nil {
 		return fmt.Errorf("%w: %s: %w", ErrDisconnected, method, err)

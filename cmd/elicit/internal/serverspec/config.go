@@ -195,18 +195,29 @@ func (cs configServer) agent(name, base string, inputs InputLookup) (Agent, erro
 	}
 	a.Command, a.Args, a.Dir, a.written = run.Command, run.Args, run.Dir, written
 	a.secrets = append(a.secrets, secrets...)
+	env, envSecrets, err := cs.expandEnv(inputs)
+	if err != nil {
+		return a, err
+	}
+	a.Env, a.secrets = env, append(a.secrets, envSecrets...)
+	return a, nil
+}
+
+// expandEnv is the launch's "env" as KEY=VALUE, sorted, with ${…}
+// expanded, and the values that came from a secret reference.
+func (cs configServer) expandEnv(inputs InputLookup) (env, secrets []string, err error) {
 	for k, v := range cs.Env {
 		ev, err := expandVars(v, inputs)
 		if err != nil {
-			return a, fmt.Errorf("env %s: %w", k, err)
+			return nil, nil, fmt.Errorf("env %s: %w", k, err)
 		}
-		a.Env = append(a.Env, k+"="+ev)
+		env = append(env, k+"="+ev)
 		if secretRef(v) {
-			a.secrets = append(a.secrets, ev)
+			secrets = append(secrets, ev)
 		}
 	}
-	slices.Sort(a.Env)
-	return a, nil
+	slices.Sort(env)
+	return env, secrets, nil
 }
 
 func (cs configServer) server(name, base string, inputs InputLookup) (Server, error) {
@@ -224,17 +235,11 @@ func (cs configServer) server(name, base string, inputs InputLookup) (Server, er
 		}
 		s.Command, s.Args, s.Dir, s.written = run.Command, run.Args, run.Dir, written
 		s.secrets = append(s.secrets, secrets...)
-		for k, v := range cs.Env {
-			ev, err := expandVars(v, inputs)
-			if err != nil {
-				return s, fmt.Errorf("env %s: %w", k, err)
-			}
-			s.Env = append(s.Env, k+"="+ev)
-			if secretRef(v) {
-				s.secrets = append(s.secrets, ev)
-			}
+		env, envSecrets, err := cs.expandEnv(inputs)
+		if err != nil {
+			return s, err
 		}
-		slices.Sort(s.Env)
+		s.Env, s.secrets = env, append(s.secrets, envSecrets...)
 	case cs.URL != "":
 		switch cs.Type {
 		case "", "http", "streamable-http", "streamableHttp":
